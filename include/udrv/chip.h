@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * GPIO chips: open one by path, name or label; enumerate chips and lines.
+ */
+#ifndef UDRV_CHIP_H
+#define UDRV_CHIP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct udrv_chip;
+
+enum udrv_direction {
+	UDRV_DIR_INPUT = 0,
+	UDRV_DIR_OUTPUT,
+};
+
+enum udrv_bias {
+	UDRV_BIAS_AS_IS = 0,	/* leave the line's bias alone */
+	UDRV_BIAS_DISABLED,
+	UDRV_BIAS_PULL_UP,
+	UDRV_BIAS_PULL_DOWN,
+};
+
+enum udrv_drive {
+	UDRV_DRIVE_PUSH_PULL = 0,
+	UDRV_DRIVE_OPEN_DRAIN,
+	UDRV_DRIVE_OPEN_SOURCE,
+};
+
+enum udrv_edge {
+	UDRV_EDGE_NONE = 0,
+	UDRV_EDGE_RISING,
+	UDRV_EDGE_FALLING,
+	UDRV_EDGE_BOTH,
+};
+
+enum udrv_clock {
+	UDRV_CLOCK_MONOTONIC = 0,
+	UDRV_CLOCK_REALTIME,
+	UDRV_CLOCK_HTE,		/* hardware timestamp engine */
+};
+
+/* What the kernel says about one line (udrv_chip_line_info()). */
+struct udrv_line_info {
+	unsigned int offset;
+	char name[32];		/* "" when the line is unnamed */
+	char consumer[32];	/* "" when the line is free */
+	bool used;		/* requested by someone (kernel or userspace) */
+	enum udrv_direction direction;
+	bool active_low;
+	enum udrv_bias bias;
+	enum udrv_drive drive;
+	enum udrv_edge edge;
+	enum udrv_clock event_clock;
+	uint32_t debounce_us;
+};
+
+/*
+ * Allocate an unopened chip handle. Open it with udrv_chip_open(); its error
+ * message is available even when opening fails.
+ */
+struct udrv_chip *udrv_chip_new(void);
+
+/*
+ * Open a chip. @spec is a path ("/dev/gpiochip0"), a name ("gpiochip0"),
+ * a number ("0") or a label ("pinctrl-bcm2835"). The character device is
+ * used when present; a chip that only has legacy sysfs GPIO still opens
+ * (udrv_chip_has_cdev() is then false and only the sysfs backend works).
+ */
+int udrv_chip_open(struct udrv_chip *chip, const char *spec);
+void udrv_chip_close(struct udrv_chip *chip);
+void udrv_chip_free(struct udrv_chip *chip);
+const char *udrv_chip_errmsg(const struct udrv_chip *chip);
+
+const char *udrv_chip_name(const struct udrv_chip *chip);	/* gpiochip0 */
+const char *udrv_chip_label(const struct udrv_chip *chip);
+const char *udrv_chip_path(const struct udrv_chip *chip);	/* /dev/gpiochip0 */
+unsigned int udrv_chip_num_lines(const struct udrv_chip *chip);
+bool udrv_chip_has_cdev(const struct udrv_chip *chip);
+/* Global sysfs number of offset 0, or -ENOENT without sysfs GPIO. */
+int udrv_chip_sysfs_base(const struct udrv_chip *chip);
+
+int udrv_chip_line_info(struct udrv_chip *chip, unsigned int offset,
+			struct udrv_line_info *info);
+/* Offset of the line called @name, or -ENOENT. */
+int udrv_chip_find_line(struct udrv_chip *chip, const char *name);
+
+/*
+ * Enumerate GPIO chips ("gpiochip0", "gpiochip1", ... sorted by number).
+ * Returns the count and stores a NULL-terminated array in *names, to be freed
+ * with udrv_strv_free(). When there are none, udrv_gpio_absent_reason()
+ * explains why (no GPIO support in the kernel, no chips registered, ...).
+ */
+int udrv_chip_list(char ***names);
+void udrv_gpio_absent_reason(char *buf, size_t len);
+void udrv_strv_free(char **strv);
+
+const char *udrv_direction_str(enum udrv_direction dir);
+const char *udrv_bias_str(enum udrv_bias bias);
+const char *udrv_drive_str(enum udrv_drive drive);
+const char *udrv_edge_str(enum udrv_edge edge);
+const char *udrv_clock_str(enum udrv_clock clock);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UDRV_CHIP_H */

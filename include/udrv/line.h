@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Line requests: several lines of one chip held together, through one of the
+ * backends (GPIO character device v2, legacy sysfs, memory-mapped registers).
+ *
+ * Lines are addressed by their index in the request (0 .. n-1); the value
+ * bitmaps use bit i for the i-th requested line, like the kernel uAPI, so a
+ * get or set of any subset is one operation.
+ */
+#ifndef UDRV_LINE_H
+#define UDRV_LINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <udrv/chip.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define UDRV_LINES_MAX 64
+
+struct udrv_request;
+
+enum udrv_backend {
+	UDRV_BACKEND_CDEV = 0,	/* GPIO character device, uAPI v2 (default) */
+	UDRV_BACKEND_SYSFS,	/* legacy /sys/class/gpio */
+	UDRV_BACKEND_MMIO,	/* SoC registers (claimed through the cdev) */
+};
+
+/* Per-line settings. Zeroed memory is a plain input with no edge detection. */
+struct udrv_line_settings {
+	enum udrv_direction direction;
+	int value;			/* initial logical value of an output */
+	enum udrv_bias bias;
+	enum udrv_drive drive;
+	bool active_low;
+	enum udrv_edge edge;
+	uint32_t debounce_us;		/* 0 = no debounce */
+	enum udrv_clock event_clock;
+};
+
+struct udrv_request_config {
+	const char *consumer;		/* NULL: "udrv" */
+	uint32_t event_buffer_size;	/* kernel event queue; 0: default */
+	enum udrv_backend backend;
+};
+
+/* One edge event. */
+struct udrv_edge_event {
+	uint64_t timestamp_ns;	/* event clock of the line (see below) */
+	unsigned int offset;	/* chip offset of the line */
+	unsigned int index;	/* index of the line in the request */
+	enum udrv_edge edge;	/* UDRV_EDGE_RISING or UDRV_EDGE_FALLING */
+	uint32_t seqno;		/* request-wide sequence number */
+	uint32_t line_seqno;	/* per-line sequence number */
+	uint32_t lost;		/* events lost just before this one */
+};
+
+/*
+ * Request @n lines (@offsets, one settings entry per line) from @chip.
+ * @config may be NULL (cdev backend, consumer "udrv"). On failure the chip's
+ * error message says why (busy line: who holds it; bad offset; permission).
+ */
+int udrv_chip_request(struct udrv_chip *chip,
+		      const struct udrv_request_config *config,
+		      size_t n, const unsigned int *offsets,
+		      const struct udrv_line_settings *settings,
+		      struct udrv_request **reqp);
+void udrv_request_release(struct udrv_request *req);
+const char *udrv_request_errmsg(const struct udrv_request *req);
+
+enum udrv_backend udrv_request_backend(const struct udrv_request *req);
+size_t udrv_request_num_lines(const struct udrv_request *req);
+unsigned int udrv_request_offset(const struct udrv_request *req, size_t idx);
+
+/* Values: bit i of @mask selects line i; logical values (active-low applied). */
+int udrv_request_get_values(struct udrv_request *req, uint64_t mask,
+			    uint64_t *values);
+int udrv_request_set_values(struct udrv_request *req, uint64_t mask,
+			    uint64_t values);
+/* One line: returns 0/1, or a negative errno. */
+int udrv_request_get_value(struct udrv_request *req, size_t idx);
+int udrv_request_set_value(struct udrv_request *req, size_t idx, int value);
+
+/* Change the settings of all lines without releasing them (n entries). */
+int udrv_request_reconfigure(struct udrv_request *req,
+			     const struct udrv_line_settings *settings);
+
+/*
+ * Events. The fd becomes readable (POLLIN) when events are pending: use it
+ * with poll/epoll. udrv_request_wait_events() returns 1 when events are
+ * pending, 0 on timeout (@timeout_ms < 0 waits forever).
+ * udrv_request_read_events() reads up to @max events with as few system
+ * calls as possible and returns their number; it blocks only when none are
+ * pending. Gaps in the kernel's sequence numbers are reported in each
+ * event's 'lost' field and accumulated in udrv_request_lost_events().
+ *
+ * Timestamps: cdev events carry the kernel's timestamp taken in hardirq
+ * context; sysfs has none, so its events carry CLOCK_MONOTONIC at the time
+ * userspace saw them and losses are inferred from repeated levels.
+ */
+int udrv_request_fd(const struct udrv_request *req);
+int udrv_request_wait_events(struct udrv_request *req, int timeout_ms);
+int udrv_request_read_events(struct udrv_request *req,
+			     struct udrv_edge_event *buf, size_t max);
+uint64_t udrv_request_lost_events(const struct udrv_request *req);
+
+const char *udrv_backend_str(enum udrv_backend backend);
+/* Parse "cdev", "sysfs" or "mmio"; returns 0 or -EINVAL. */
+int udrv_backend_parse(const char *str, enum udrv_backend *backend);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UDRV_LINE_H */

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Real-time helpers: scheduling policy and priority, locked memory, CPU
+ * affinity, /dev/cpu_dma_latency, and a readiness report of the system.
+ */
+#ifndef UDRV_RT_H
+#define UDRV_RT_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <udrv/json.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct udrv_rt;
+
+/* What is actually in force for the calling thread (read back, not assumed). */
+struct udrv_rt_state {
+	int policy;		/* SCHED_OTHER, SCHED_FIFO, SCHED_RR, ... */
+	int priority;
+	bool memory_locked;	/* mlockall(MCL_CURRENT|MCL_FUTURE) succeeded */
+	int cpu;		/* the single CPU we are pinned to, or -1 */
+	int32_t dma_latency_us;	/* value held on /dev/cpu_dma_latency, or -1 */
+};
+
+/*
+ * A handle that remembers what was set. udrv_rt_free() drops the
+ * /dev/cpu_dma_latency request; scheduler, affinity and locked memory stay
+ * in force.
+ */
+struct udrv_rt *udrv_rt_new(void);
+void udrv_rt_free(struct udrv_rt *rt);
+const char *udrv_rt_errmsg(const struct udrv_rt *rt);
+
+/* @policy: SCHED_FIFO or SCHED_RR (1..99), or SCHED_OTHER (0). */
+int udrv_rt_set_scheduler(struct udrv_rt *rt, int policy, int priority);
+/* mlockall() and prefault @stack_bytes of stack (0 or at most 512 KiB:
+ * 512 KiB; more: -EINVAL). */
+int udrv_rt_lock_memory(struct udrv_rt *rt, size_t stack_bytes);
+/* Pin the calling thread to @cpu. */
+int udrv_rt_set_cpu(struct udrv_rt *rt, int cpu);
+/* Keep /dev/cpu_dma_latency open at @us until udrv_rt_free(). */
+int udrv_rt_hold_dma_latency(struct udrv_rt *rt, int32_t us);
+void udrv_rt_get_state(const struct udrv_rt *rt, struct udrv_rt_state *st);
+void udrv_rt_state_write_json(const struct udrv_rt_state *st,
+			      struct udrv_json *j);
+const char *udrv_rt_policy_str(int policy);
+
+enum udrv_rt_level {
+	UDRV_RT_OK = 0,
+	UDRV_RT_INFO,
+	UDRV_RT_WARN,
+};
+
+struct udrv_rt_finding {
+	enum udrv_rt_level level;
+	char topic[24];		/* "preempt", "throttling", "governor", ... */
+	char text[256];		/* what was found and what to do about it */
+};
+
+#define UDRV_RT_MAX_FINDINGS 16
+
+/* Readiness of this system for real-time work (udrv rt check). */
+struct udrv_rt_report {
+	char release[65];		/* uname -r */
+	char version[128];		/* uname -v */
+	char preempt_model[24];		/* PREEMPT_RT, PREEMPT, VOLUNTARY, NONE,
+					 * DYNAMIC (with the active mode), or
+					 * unknown */
+	bool realtime;			/* PREEMPT_RT kernel */
+	long rt_runtime_us;		/* -1: unlimited */
+	long rt_period_us;
+	char governor[32];		/* cpufreq governor of cpu0, "" if none */
+	char clocksource[32];
+	char isolcpus[64];		/* "" when none */
+	char nohz_full[64];
+	int irq_threads;		/* threaded irq handlers (irq/N-name) */
+	int irq_thread_prio_min;	/* their SCHED_FIFO priorities */
+	int irq_thread_prio_max;
+	bool can_rt;			/* we may use SCHED_FIFO (RLIMIT_RTPRIO
+					 * or CAP_SYS_NICE) */
+	size_t num_findings;
+	struct udrv_rt_finding findings[UDRV_RT_MAX_FINDINGS];
+};
+
+int udrv_rt_check(struct udrv_rt_report *report);
+void udrv_rt_report_write_json(const struct udrv_rt_report *report,
+			       struct udrv_json *j);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UDRV_RT_H */

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * UIO devices: find by name, map memory regions, wait for and re-arm
+ * interrupts, count the ones that were missed.
+ */
+#ifndef UDRV_UIO_H
+#define UDRV_UIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <udrv/mmio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct udrv_uio;
+
+struct udrv_uio_map_info {
+	unsigned int index;
+	char name[64];		/* "" when the driver gave none */
+	uint64_t addr;		/* physical (or logical) address */
+	uint64_t size;		/* bytes */
+	uint64_t offset;	/* of the region inside its first page */
+};
+
+struct udrv_uio_port_info {
+	unsigned int index;
+	char name[64];
+	uint64_t start;
+	uint64_t size;
+	char porttype[16];	/* "port_x86", "port_gpio", "port_other" */
+};
+
+/* The outcome of one wait. */
+struct udrv_uio_irq {
+	uint32_t count;		/* kernel's total interrupt count */
+	uint32_t delta;		/* interrupts since the previous wait */
+	uint32_t missed;	/* delta - 1: interrupts nobody saw */
+};
+
+struct udrv_uio *udrv_uio_new(void);
+/* @spec: the driver's name ("uio_pci_generic"), "uio0" or "/dev/uio0". */
+int udrv_uio_open(struct udrv_uio *uio, const char *spec);
+void udrv_uio_close(struct udrv_uio *uio);
+void udrv_uio_free(struct udrv_uio *uio);
+const char *udrv_uio_errmsg(const struct udrv_uio *uio);
+
+const char *udrv_uio_devname(const struct udrv_uio *uio);	/* uio0 */
+const char *udrv_uio_name(const struct udrv_uio *uio);	/* driver's name */
+const char *udrv_uio_version(const struct udrv_uio *uio);
+int udrv_uio_fd(const struct udrv_uio *uio);
+
+int udrv_uio_num_maps(const struct udrv_uio *uio);
+int udrv_uio_map_info(const struct udrv_uio *uio, unsigned int index,
+		      struct udrv_uio_map_info *info);
+int udrv_uio_num_ports(const struct udrv_uio *uio);
+int udrv_uio_port_info(const struct udrv_uio *uio, unsigned int index,
+		       struct udrv_uio_port_info *info);
+
+/*
+ * Map region @index (mmap offset index * pagesize, sub-page offset applied).
+ * The region stays valid until udrv_region_unmap(); it does not depend on
+ * the uio handle staying open.
+ */
+int udrv_uio_map(struct udrv_uio *uio, unsigned int index,
+		 struct udrv_region **regionp);
+
+/*
+ * Wait for an interrupt: returns 1 and fills @irq, 0 on timeout
+ * (@timeout_ms < 0 waits forever), -ENODEV when the device went away.
+ * Missed interrupts (delta > 1) are counted, also in udrv_uio_missed().
+ */
+int udrv_uio_wait(struct udrv_uio *uio, int timeout_ms,
+		  struct udrv_uio_irq *irq);
+uint64_t udrv_uio_missed(const struct udrv_uio *uio);
+
+/* irqcontrol: enable (1) or disable (0) the interrupt in the driver. */
+int udrv_uio_irq_enable(struct udrv_uio *uio, bool enable);
+
+/*
+ * uio_pci_generic masks INTx in the PCI command register (config space byte
+ * 5, bit 0x04) on every interrupt: clear it so the next one can arrive.
+ */
+int udrv_uio_pci_intx_unmask(struct udrv_uio *uio);
+
+/*
+ * uio_pci_generic exposes no UIO maps: a PCI device's registers are its BARs,
+ * mapped here through /sys/class/uio/uioN/device/resource@bar.
+ */
+int udrv_uio_pci_map_bar(struct udrv_uio *uio, unsigned int bar,
+			 struct udrv_region **regionp);
+
+/* Enumerate UIO devices ("uio0", ...); see udrv_chip_list(). */
+int udrv_uio_list(char ***names);
+void udrv_uio_absent_reason(char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UDRV_UIO_H */

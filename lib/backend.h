@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The ops table between the request front end (request.c) and the GPIO
+ * backends (backend_cdev.c, backend_sysfs.c, ...). The front validates
+ * arguments and never knows which backend it talks to.
+ */
+#ifndef UDRV_BACKEND_H
+#define UDRV_BACKEND_H
+
+#include <udrv/line.h>
+
+#include "internal.h"
+
+struct udrv_chip {
+	int fd;				/* /dev/gpiochipN, or -1 */
+	int num;			/* N of gpiochipN, or -1 */
+	unsigned int num_lines;
+	int sysfs_base;			/* or -ENOENT */
+	char name[32];
+	char label[32];
+	char path[UDRV_PATH_LEN];
+	char errmsg[UDRV_ERRMSG_LEN];
+};
+
+struct udrv_request {
+	const struct udrv_backend_ops *ops;
+	enum udrv_backend backend;
+	int fd;				/* what udrv_request_fd() returns */
+	size_t num_lines;
+	uint64_t lost;
+	void *priv;			/* backend state */
+	char chip_name[32];
+	char consumer[32];
+	unsigned int offsets[UDRV_LINES_MAX];
+	struct udrv_line_settings settings[UDRV_LINES_MAX];
+	char errmsg[UDRV_ERRMSG_LEN];
+};
+
+struct udrv_backend_ops {
+	const char *name;
+	/* Claim the lines; errors go to @chip->errmsg. */
+	int (*request)(struct udrv_request *req, struct udrv_chip *chip,
+		       const struct udrv_request_config *config);
+	void (*release)(struct udrv_request *req);
+	int (*get)(struct udrv_request *req, uint64_t mask, uint64_t *values);
+	int (*set)(struct udrv_request *req, uint64_t mask, uint64_t values);
+	int (*reconfigure)(struct udrv_request *req,
+			   const struct udrv_line_settings *settings);
+	int (*read_events)(struct udrv_request *req,
+			   struct udrv_edge_event *buf, size_t max);
+};
+
+extern const struct udrv_backend_ops udrv_cdev_ops;
+extern const struct udrv_backend_ops udrv_sysfs_ops;
+
+/* Shared by the backends. */
+int udrv_settings_check(char *errmsg, const struct udrv_line_settings *s,
+			size_t n, const unsigned int *offsets);
+int udrv_request_index(const struct udrv_request *req, unsigned int offset);
+/* Find the chip's /sys/class/gpio/gpiochipBASE entry: sets sysfs_base (and
+ * label / num_lines when the character device did not). */
+void udrv_chip_find_sysfs(struct udrv_chip *chip);
+/* Who holds a busy line, for messages ("consumer 'foo'" / "unknown"). */
+void udrv_chip_describe_holder(struct udrv_chip *chip, unsigned int offset,
+			       char *buf, size_t len);
+
+#endif /* UDRV_BACKEND_H */

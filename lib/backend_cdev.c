@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The GPIO character device backend (uAPI v2): one line-request fd holds all
+ * lines; get/set are one ioctl each; edge events carry the kernel's hardirq
+ * timestamp and sequence numbers, whose gaps are counted as lost events.
+ */
+#include <errno.h>
+#include <linux/gpio.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "backend.h"
+
+#define CDEV_READ_BATCH 64
+
+struct cdev_priv {
+	uint32_t last_seqno;
+};
+
+static uint64_t edge_flags(enum udrv_edge edge)
+{
+	switch (edge) {
+	case UDRV_EDGE_RISING:
+		return GPIO_V2_LINE_FLAG_EDGE_RISING;
+	case UDRV_EDGE_FALLING:
+		return GPIO_V2_LINE_FLAG_EDGE_FALLING;
+	case UDRV_EDGE_BOTH:
+		return GPIO_V2_LINE_FLAG_EDGE_RISING |
+		       GPIO_V2_LINE_FLAG_EDGE_FALLING;
+	default:
+		return 0;
+	}
+}
+
+static uint64_t line_flags(const struct udrv_line_settings *s)
+{
+	static const uint64_t bias[] = {
+		0, GPIO_V2_LINE_FLAG_BIAS_DISABLED,
+		GPIO_V2_LINE_FLAG_BIAS_PULL_UP, GPIO_V2_LINE_FLAG_BIAS_PULL_DOWN,
+	};
+	static const uint64_t drive[] = {
+		0, GPIO_V2_LINE_FLAG_OPEN_DRAIN, GPIO_V2_LINE_FLAG_OPEN_SOURCE,
+	};
+	static const uint64_t clock[] = {
+		0, GPIO_V2_LINE_FLAG_EVENT_CLOCK_REALTIME,
+		GPIO_V2_LINE_FLAG_EVENT_CLOCK_HTE,
+	};
+	uint64_t f;
+
+	f = s->direction == UDRV_DIR_OUTPUT ? GPIO_V2_LINE_FLAG_OUTPUT :
+					      GPIO_V2_LINE_FLAG_INPUT;
+	if (s->active_low)
+		f |= GPIO_V2_LINE_FLAG_ACTIVE_LOW;
+	f |= edge_flags(s->edge) | bias[s->bias] | drive[s->drive];
+	if (s->edge != UDRV_EDGE_NONE)
+		f |= clock[s->event_clock];
+	return f;
+}
+
+static struct gpio_v2_line_config_attribute *
+config_attr(struct gpio_v2_line_config *cfg)
+{
+	if (cfg->num_attrs >= GPIO_V2_LINE_NUM_ATTRS_MAX)
+		return NULL;
+	return &cfg->attrs[cfg->num_attrs++];
+}
+
+/* Lines whose flags differ from the default get a FLAGS attribute each. */
+static int config_flags(struct gpio_v2_line_config *cfg, const uint64_t *flags,
+			size_t n)
+{
+	struct gpio_v2_line_config_attribute *a;
+	uint64_t done = 1;
+
+	cfg->flags = flags[0];
+	for (size_t i = 1; i < n; i++) {
+		if (done & (1ULL << i) || flags[i] == cfg->flags)
+			continue;
+		a = config_attr(cfg);
+		if (!a)
+			return -E2BIG;
+		a->attr.id = GPIO_V2_LINE_ATTR_ID_FLAGS;
+		a->attr.flags = flags[i];
+		for (size_t j = i; j < n; j++)
+			if (flags[j] == flags[i]) {
+				a->mask |= 1ULL << j;
+				done |= 1ULL << j;
+			}
+	}
+	return 0;
+}
+
+static int config_outputs(struct gpio_v2_line_config *cfg,
+			  const struct udrv_line_settings *s, size_t n)
+{
+	struct gpio_v2_line_config_attribute *a;
+	uint64_t mask = 0, values = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].direction != UDRV_DIR_OUTPUT)
+			continue;
+		mask |= 1ULL << i;
+		if (s[i].value)
+			values |= 1ULL << i;
+	}
+	if (!mask)
+		return 0;
+	a = config_attr(cfg);
+	if (!a)
+		return -E2BIG;
+	a->attr.id = GPIO_V2_LINE_ATTR_ID_OUTPUT_VALUES;
+	a->attr.values = values;
+	a->mask = mask;
+	return 0;
+}
+
+static int config_debounce(struct gpio_v2_line_config *cfg,
+			   const struct udrv_line_settings *s, size_t n)
+{
+	struct gpio_v2_line_config_attribute *a;
+	uint64_t done = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!s[i].debounce_us || done & (1ULL << i))
+			continue;
+		a = config_attr(cfg);
+		if (!a)
+			return -E2BIG;
+		a->attr.id = GPIO_V2_LINE_ATTR_ID_DEBOUNCE;
+		a->attr.debounce_period_us = s[i].debounce_us;
+		for (size_t j = i; j < n; j++)
+			if (s[j].debounce_us == s[i].debounce_us) {
+				a->mask |= 1ULL << j;
+				done |= 1ULL << j;
+			}
+	}
+	return 0;
+}
+
+static int build_config(char *errmsg, const struct udrv_line_settings *s,
+			size_t n, struct gpio_v2_line_config *cfg)
+{
+	uint64_t flags[UDRV_LINES_MAX] = { 0 };
+	int ret;
+
+	memset(cfg, 0, sizeof(*cfg));
+	for (size_t i = 0; i < n; i++)
+		flags[i] = line_flags(&s[i]);
+	ret = config_flags(cfg, flags, n);
+	if (!ret)
+		ret = config_outputs(cfg, s, n);
+	if (!ret)
+		ret = config_debounce(cfg, s, n);
+	if (ret)
+		return udrv_err(errmsg, E2BIG,
+				"too many different settings in one request: the kernel takes at most %d attributes (distinct flag sets, output values, debounce periods); split the request",
+				GPIO_V2_LINE_NUM_ATTRS_MAX);
+	return 0;
+}
+
+__attribute__((cold))
+static int cdev_request_error(struct udrv_request *req, struct udrv_chip *chip,
+			      int err)
+{
+	char holder[96] = "";
+
+	switch (err) {
+	case EBUSY:
+		for (size_t i = 0; i < req->num_lines; i++) {
+			struct udrv_line_info info;
+
+			if (udrv_chip_line_info(chip, req->offsets[i], &info) ||
+			    !info.used)
+				continue;
+			udrv_chip_describe_holder(chip, req->offsets[i], holder,
+						  sizeof(holder));
+			return udrv_err(chip->errmsg, EBUSY,
+					"line %u of %s is busy: %s (release it, or see 'udrv gpio info %s')",
+					req->offsets[i], chip->name, holder,
+					chip->name);
+		}
+		return udrv_err(chip->errmsg, EBUSY, "%s: lines busy", chip->name);
+	case ENOTTY:
+		return udrv_err(chip->errmsg, ENOTTY,
+				"%s: the kernel lacks GPIO uAPI v2 (Linux >= 5.10 with CONFIG_GPIO_CDEV); use --backend sysfs",
+				chip->path);
+	case EINVAL:
+	case EOPNOTSUPP:
+	case 524: /* ENOTSUPP, kernel-internal */
+		return udrv_err(chip->errmsg, err == EINVAL ? EINVAL : EOPNOTSUPP,
+				"%s (%s) rejected the line settings: %s (the driver may not support this bias, drive, debounce or event clock)",
+				chip->name, chip->label, strerror(err == 524 ? EOPNOTSUPP : err));
+	case ENODEV:
+		return udrv_err(chip->errmsg, ENODEV, "%s: device gone",
+				chip->path);
+	default:
+		return udrv_err(chip->errmsg, err,
+				"GPIO_V2_GET_LINE_IOCTL on %s: %s", chip->path,
+				strerror(err));
+	}
+}
+
+static int cdev_request(struct udrv_request *req, struct udrv_chip *chip,
+			const struct udrv_request_config *config)
+{
+	struct gpio_v2_line_request lr;
+	struct cdev_priv *priv;
+	int ret;
+
+	if (chip->fd < 0)
+		return udrv_err(chip->errmsg, ENODEV,
+				"%s has no character device (%s missing: kernel without CONFIG_GPIO_CDEV?); use --backend sysfs",
+				chip->name, chip->path);
+	memset(&lr, 0, sizeof(lr));
+	ret = build_config(chip->errmsg, req->settings, req->num_lines,
+			   &lr.config);
+	if (ret)
+		return ret;
+	memcpy(lr.offsets, req->offsets, req->num_lines * sizeof(*lr.offsets));
+	lr.num_lines = (uint32_t)req->num_lines;
+	udrv_strlcpy(lr.consumer, req->consumer, sizeof(lr.consumer));
+	lr.event_buffer_size = config->event_buffer_size;
+	priv = calloc(1, sizeof(*priv));
+	if (!priv)
+		return udrv_err(chip->errmsg, ENOMEM, "out of memory");
+	if (ioctl(chip->fd, GPIO_V2_GET_LINE_IOCTL, &lr) < 0) {
+		ret = errno;
+		free(priv);
+		return cdev_request_error(req, chip, ret);
+	}
+	req->fd = lr.fd;
+	req->priv = priv;
+	return 0;
+}
+
+static void cdev_release(struct udrv_request *req)
+{
+	if (req->fd >= 0)
+		close(req->fd);
+	req->fd = -1;
+	free(req->priv);
+	req->priv = NULL;
+}
+
+__attribute__((cold))
+static int cdev_errno(struct udrv_request *req, const char *what)
+{
+	int err = errno;
+
+	return udrv_err(req->errmsg, err, "%s on %s lines: %s%s", what,
+			req->chip_name, strerror(err),
+			err == ENODEV ? " (device gone)" :
+			err == EPERM ? " (the lines are inputs, or the driver refused)" :
+			"");
+}
+
+static int cdev_get(struct udrv_request *req, uint64_t mask, uint64_t *values)
+{
+	struct gpio_v2_line_values lv = { .mask = mask };
+
+	if (ioctl(req->fd, GPIO_V2_LINE_GET_VALUES_IOCTL, &lv) < 0)
+		return cdev_errno(req, "GPIO_V2_LINE_GET_VALUES_IOCTL");
+	*values = lv.bits;
+	return 0;
+}
+
+static int cdev_set(struct udrv_request *req, uint64_t mask, uint64_t values)
+{
+	struct gpio_v2_line_values lv = { .bits = values, .mask = mask };
+
+	if (ioctl(req->fd, GPIO_V2_LINE_SET_VALUES_IOCTL, &lv) < 0)
+		return cdev_errno(req, "GPIO_V2_LINE_SET_VALUES_IOCTL");
+	return 0;
+}
+
+static int cdev_reconfigure(struct udrv_request *req,
+			    const struct udrv_line_settings *settings)
+{
+	struct gpio_v2_line_config cfg;
+	int ret;
+
+	ret = build_config(req->errmsg, settings, req->num_lines, &cfg);
+	if (ret)
+		return ret;
+	if (ioctl(req->fd, GPIO_V2_LINE_SET_CONFIG_IOCTL, &cfg) < 0)
+		return cdev_errno(req, "GPIO_V2_LINE_SET_CONFIG_IOCTL");
+	return 0;
+}
+
+static void event_from_kernel(struct udrv_request *req,
+			      struct udrv_edge_event *ev,
+			      const struct gpio_v2_line_event *ke)
+{
+	struct cdev_priv *priv = req->priv;
+	uint32_t gap = ke->seqno - priv->last_seqno - 1;
+
+	ev->timestamp_ns = ke->timestamp_ns;
+	ev->offset = ke->offset;
+	ev->index = (unsigned int)udrv_request_index(req, ke->offset);
+	ev->edge = ke->id == GPIO_V2_LINE_EVENT_RISING_EDGE ?
+		   UDRV_EDGE_RISING : UDRV_EDGE_FALLING;
+	ev->seqno = ke->seqno;
+	ev->line_seqno = ke->line_seqno;
+	/* seqno restarts at 1 per request; a gap means the kernel dropped */
+	ev->lost = (int32_t)gap > 0 ? gap : 0;
+	req->lost += ev->lost;
+	priv->last_seqno = ke->seqno;
+}
+
+static int cdev_read_events(struct udrv_request *req,
+			    struct udrv_edge_event *buf, size_t max)
+{
+	struct gpio_v2_line_event kev[CDEV_READ_BATCH];
+	size_t want = max < CDEV_READ_BATCH ? max : CDEV_READ_BATCH;
+	ssize_t n;
+
+	do {
+		n = read(req->fd, kev, want * sizeof(kev[0]));
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return cdev_errno(req, "read of edge events");
+	if (n % (ssize_t)sizeof(kev[0]))
+		return udrv_err(req->errmsg, EIO,
+				"short edge event read on %s lines (%zd bytes)",
+				req->chip_name, n);
+	n /= (ssize_t)sizeof(kev[0]);
+	for (ssize_t i = 0; i < n; i++)
+		event_from_kernel(req, &buf[i], &kev[i]);
+	return (int)n;
+}
+
+const struct udrv_backend_ops udrv_cdev_ops = {
+	.name = "cdev",
+	.request = cdev_request,
+	.release = cdev_release,
+	.get = cdev_get,
+	.set = cdev_set,
+	.reconfigure = cdev_reconfigure,
+	.read_events = cdev_read_events,
+};

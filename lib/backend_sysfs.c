@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The legacy sysfs GPIO backend: export, direction, active_low, value and
+ * edge under /sys/class/gpio, with the global number = chip base + offset.
+ * Each line keeps its value file open; edges are waited for with POLLPRI on
+ * an epoll set of the value files, so one fd serves poll/epoll users.
+ *
+ * sysfs has no event timestamps or sequence numbers: events carry
+ * CLOCK_MONOTONIC at wake-up, and with edge "both" a level that did not
+ * change since the previous event reveals at least one lost edge.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend.h"
+
+#define EXPORT_WAIT_MS	2000
+
+struct sysfs_line {
+	int gpio;		/* global number */
+	int value_fd;
+	bool exported;		/* by us: unexport on release */
+	int level;		/* last value seen */
+	uint32_t line_seqno;
+};
+
+struct sysfs_priv {
+	uint32_t seqno;
+	struct sysfs_line lines[UDRV_LINES_MAX];
+};
+
+static int gpio_attr(char *buf, size_t len, int gpio, const char *attr)
+{
+	return udrv_path(buf, len, "/sys/class/gpio/gpio%d%s%s", gpio,
+			 attr[0] ? "/" : "", attr);
+}
+
+__attribute__((cold))
+static int attr_error(char *errmsg, int err, const char *path, const char *val)
+{
+	char hint[UDRV_ERRMSG_LEN];
+
+	udrv_access_hint(hint, sizeof(hint), err, path);
+	return udrv_err(errmsg, err, "writing '%s' to %s: %s (%s)", val, path,
+			strerror(err), hint);
+}
+
+static int write_attr(char *errmsg, int gpio, const char *attr, const char *val)
+{
+	char path[UDRV_PATH_LEN];
+	int ret;
+
+	gpio_attr(path, sizeof(path), gpio, attr);
+	ret = udrv_write_str(path, val);
+	return ret ? attr_error(errmsg, -ret, path, val) : 0;
+}
+
+static int wait_for_dir(const char *dir)
+{
+	struct timespec ms = { 0, 1000000 };
+
+	for (int i = 0; i < EXPORT_WAIT_MS; i++) {
+		if (udrv_path_exists(dir))
+			return 0;
+		nanosleep(&ms, NULL);
+	}
+	return -ETIMEDOUT;
+}
+
+__attribute__((cold))
+static int export_error(struct udrv_chip *chip, int err, unsigned int offset,
+			int gpio, const char *path)
+{
+	char hint[UDRV_ERRMSG_LEN];
+
+	if (err == EBUSY) {
+		udrv_chip_describe_holder(chip, offset, hint, sizeof(hint));
+		return udrv_err(chip->errmsg, EBUSY,
+				"line %u of %s (GPIO %d) is busy: %s", offset,
+				chip->name, gpio, hint);
+	}
+	if (err == EINVAL)
+		return udrv_err(chip->errmsg, EINVAL,
+				"the kernel refused to export GPIO %d (%s offset %u): not a valid line",
+				gpio, chip->name, offset);
+	udrv_access_hint(hint, sizeof(hint), err, path);
+	return udrv_err(chip->errmsg, err, "exporting GPIO %d through %s: %s (%s)",
+			gpio, path, strerror(err), hint);
+}
+
+static int sysfs_export(struct udrv_chip *chip, struct sysfs_line *l,
+			unsigned int offset)
+{
+	char dir[UDRV_PATH_LEN], exp[UDRV_PATH_LEN], num[16];
+	int ret;
+
+	gpio_attr(dir, sizeof(dir), l->gpio, "");
+	if (udrv_path_exists(dir))
+		return 0;	/* exported by someone else: use, don't unexport */
+	udrv_path(exp, sizeof(exp), "/sys/class/gpio/export");
+	if (!udrv_path_exists(exp))
+		return udrv_err(chip->errmsg, ENOTSUP,
+				"this kernel has no sysfs GPIO (CONFIG_GPIO_SYSFS is off: %s missing); use the cdev backend",
+				exp);
+	snprintf(num, sizeof(num), "%d", l->gpio);
+	ret = udrv_write_str(exp, num);
+	if (ret)
+		return export_error(chip, -ret, offset, l->gpio, exp);
+	l->exported = true;
+	if (wait_for_dir(dir))
+		return udrv_err(chip->errmsg, ETIMEDOUT,
+				"exported GPIO %d but %s did not appear within %d ms",
+				l->gpio, dir, EXPORT_WAIT_MS);
+	return 0;
+}
+
+static int sysfs_unsupported(char *errmsg, const struct udrv_line_settings *s,
+			     unsigned int offset)
+{
+	const char *what = s->bias != UDRV_BIAS_AS_IS ? "bias" :
+			   s->drive != UDRV_DRIVE_PUSH_PULL ? "drive" :
+			   s->debounce_us ? "debounce" :
+			   s->event_clock != UDRV_CLOCK_MONOTONIC ? "event clock" :
+			   NULL;
+
+	if (!what)
+		return 0;
+	return udrv_err(errmsg, EOPNOTSUPP,
+			"line %u: sysfs GPIO cannot set %s; use the cdev backend",
+			offset, what);
+}
+
+static int sysfs_edge(char *errmsg, const struct sysfs_line *l,
+		      enum udrv_edge edge)
+{
+	char path[UDRV_PATH_LEN];
+
+	gpio_attr(path, sizeof(path), l->gpio, "edge");
+	if (!udrv_path_exists(path)) {
+		if (edge == UDRV_EDGE_NONE)
+			return 0;
+		return udrv_err(errmsg, EOPNOTSUPP,
+				"GPIO %d has no interrupt (%s missing): edges cannot be watched on this line",
+				l->gpio, path);
+	}
+	return write_attr(errmsg, l->gpio, "edge", udrv_edge_str(edge));
+}
+
+static int sysfs_configure(char *errmsg, struct sysfs_line *l,
+			   const struct udrv_line_settings *s,
+			   unsigned int offset)
+{
+	int raw = !!s->value ^ s->active_low;
+	int ret;
+
+	ret = sysfs_unsupported(errmsg, s, offset);
+	if (ret)
+		return ret;
+	if (s->direction == UDRV_DIR_OUTPUT) {
+		ret = sysfs_edge(errmsg, l, UDRV_EDGE_NONE);
+		if (!ret)
+			ret = write_attr(errmsg, l->gpio, "active_low",
+					 s->active_low ? "1" : "0");
+		if (!ret)
+			ret = write_attr(errmsg, l->gpio, "direction",
+					 raw ? "high" : "low");
+		return ret;
+	}
+	ret = write_attr(errmsg, l->gpio, "active_low", s->active_low ? "1" : "0");
+	if (!ret)
+		ret = write_attr(errmsg, l->gpio, "direction", "in");
+	if (!ret)
+		ret = sysfs_edge(errmsg, l, s->edge);
+	return ret;
+}
+
+static int read_level(int fd)
+{
+	char c[4];
+	ssize_t n = pread(fd, c, sizeof(c), 0);
+
+	if (n < 0)
+		return -errno;
+	if (n == 0 || (c[0] != '0' && c[0] != '1'))
+		return -EIO;
+	return c[0] - '0';
+}
+
+static int sysfs_open_value(char *errmsg, struct sysfs_line *l, int epfd,
+			    unsigned int idx, bool watch)
+{
+	struct epoll_event ev = { .events = EPOLLPRI | EPOLLERR,
+				  .data.u32 = idx };
+	char path[UDRV_PATH_LEN];
+	int err;
+
+	gpio_attr(path, sizeof(path), l->gpio, "value");
+	l->value_fd = open(path, O_RDWR | O_CLOEXEC);
+	if (l->value_fd < 0)
+		return attr_error(errmsg, errno, path, "(open)");
+	l->level = read_level(l->value_fd);	/* also arms POLLPRI */
+	if (!watch || epoll_ctl(epfd, EPOLL_CTL_ADD, l->value_fd, &ev) == 0)
+		return 0;
+	err = errno;
+	return udrv_err(errmsg, err, "cannot poll %s for edges: %s", path,
+			strerror(err));
+}
+
+static void sysfs_release(struct udrv_request *req)
+{
+	struct sysfs_priv *priv = req->priv;
+	char unexp[UDRV_PATH_LEN], num[16];
+
+	if (!priv)
+		return;
+	udrv_path(unexp, sizeof(unexp), "/sys/class/gpio/unexport");
+	for (size_t i = 0; i < req->num_lines; i++) {
+		struct sysfs_line *l = &priv->lines[i];
+
+		if (l->value_fd >= 0)
+			close(l->value_fd);
+		if (!l->exported)
+			continue;
+		snprintf(num, sizeof(num), "%d", l->gpio);
+		udrv_write_str(unexp, num);
+	}
+	if (req->fd >= 0)
+		close(req->fd);
+	req->fd = -1;
+	free(priv);
+	req->priv = NULL;
+}
+
+static int sysfs_request_line(struct udrv_request *req, struct udrv_chip *chip,
+			      size_t i)
+{
+	struct sysfs_priv *priv = req->priv;
+	struct sysfs_line *l = &priv->lines[i];
+	int ret;
+
+	l->gpio = chip->sysfs_base + (int)req->offsets[i];
+	ret = sysfs_export(chip, l, req->offsets[i]);
+	if (!ret)
+		ret = sysfs_configure(chip->errmsg, l, &req->settings[i],
+				      req->offsets[i]);
+	if (!ret)
+		ret = sysfs_open_value(chip->errmsg, l, req->fd, (unsigned int)i,
+				       req->settings[i].edge != UDRV_EDGE_NONE);
+	return ret;
+}
+
+static int sysfs_request(struct udrv_request *req, struct udrv_chip *chip,
+			 const struct udrv_request_config *config)
+{
+	struct sysfs_priv *priv;
+	int ret = 0;
+
+	if (chip->sysfs_base < 0)
+		return udrv_err(chip->errmsg, ENOTSUP,
+				"%s has no legacy sysfs entry (/sys/class/gpio/gpiochip*): kernel without CONFIG_GPIO_SYSFS; use the cdev backend",
+				chip->name);
+	for (size_t i = 0; i < req->num_lines && !ret; i++)
+		ret = sysfs_unsupported(chip->errmsg, &req->settings[i],
+					req->offsets[i]);
+	if (ret)
+		return ret;
+	priv = calloc(1, sizeof(*priv));
+	if (!priv)
+		return udrv_err(chip->errmsg, ENOMEM, "out of memory");
+	for (size_t i = 0; i < UDRV_LINES_MAX; i++)
+		priv->lines[i].value_fd = -1;
+	req->priv = priv;
+	req->fd = epoll_create1(EPOLL_CLOEXEC);
+	if (req->fd < 0)
+		ret = udrv_err(chip->errmsg, errno, "epoll_create1: %s",
+			       strerror(errno));
+	for (size_t i = 0; i < req->num_lines && !ret; i++)
+		ret = sysfs_request_line(req, chip, i);
+	if (ret)
+		sysfs_release(req);
+	return ret;
+}
+
+__attribute__((cold))
+static int value_error(struct udrv_request *req, int err, int gpio,
+		       const char *op)
+{
+	return udrv_err(req->errmsg, err, "%s GPIO %d value: %s%s", op, gpio,
+			strerror(err),
+			err == EPERM ? " (the line is an input)" :
+			err == ENODEV ? " (device gone)" : "");
+}
+
+static int sysfs_get(struct udrv_request *req, uint64_t mask, uint64_t *values)
+{
+	struct sysfs_priv *priv = req->priv;
+	uint64_t v = 0;
+	int level;
+
+	for (size_t i = 0; i < req->num_lines; i++) {
+		if (!(mask & (1ULL << i)))
+			continue;
+		level = read_level(priv->lines[i].value_fd);
+		if (level < 0)
+			return value_error(req, -level, priv->lines[i].gpio,
+					   "reading");
+		v |= (uint64_t)level << i;
+	}
+	*values = v;
+	return 0;
+}
+
+static int sysfs_set(struct udrv_request *req, uint64_t mask, uint64_t values)
+{
+	struct sysfs_priv *priv = req->priv;
+
+	for (size_t i = 0; i < req->num_lines; i++) {
+		if (!(mask & (1ULL << i)))
+			continue;
+		if (pwrite(priv->lines[i].value_fd,
+			   values & (1ULL << i) ? "1" : "0", 1, 0) != 1)
+			return value_error(req, errno, priv->lines[i].gpio,
+					   "writing");
+	}
+	return 0;
+}
+
+static int sysfs_reconfigure(struct udrv_request *req,
+			     const struct udrv_line_settings *settings)
+{
+	struct sysfs_priv *priv = req->priv;
+	struct epoll_event ev = { .events = EPOLLPRI | EPOLLERR };
+	int ret;
+
+	for (size_t i = 0; i < req->num_lines; i++) {
+		struct sysfs_line *l = &priv->lines[i];
+		bool was = req->settings[i].edge != UDRV_EDGE_NONE;
+		bool now = settings[i].edge != UDRV_EDGE_NONE;
+
+		ret = sysfs_configure(req->errmsg, l, &settings[i],
+				      req->offsets[i]);
+		if (ret)
+			return ret;
+		ev.data.u32 = (uint32_t)i;
+		if (was != now &&
+		    epoll_ctl(req->fd, now ? EPOLL_CTL_ADD : EPOLL_CTL_DEL,
+			      l->value_fd, &ev) < 0)
+			return udrv_err(req->errmsg, errno,
+					"cannot poll GPIO %d for edges: %s",
+					l->gpio, strerror(errno));
+		l->level = read_level(l->value_fd);
+	}
+	return 0;
+}
+
+static void sysfs_event(struct udrv_request *req, struct udrv_edge_event *ev,
+			size_t idx, int level, uint64_t now)
+{
+	struct sysfs_priv *priv = req->priv;
+	struct sysfs_line *l = &priv->lines[idx];
+	enum udrv_edge cfg = req->settings[idx].edge;
+
+	ev->timestamp_ns = now;
+	ev->offset = req->offsets[idx];
+	ev->index = (unsigned int)idx;
+	if (cfg == UDRV_EDGE_BOTH)
+		ev->edge = level ? UDRV_EDGE_RISING : UDRV_EDGE_FALLING;
+	else
+		ev->edge = cfg;
+	ev->lost = cfg == UDRV_EDGE_BOTH && level == l->level;
+	req->lost += ev->lost;
+	ev->seqno = ++priv->seqno;
+	ev->line_seqno = ++l->line_seqno;
+	l->level = level;
+}
+
+static int sysfs_read_events(struct udrv_request *req,
+			     struct udrv_edge_event *buf, size_t max)
+{
+	struct sysfs_priv *priv = req->priv;
+	struct epoll_event evs[UDRV_LINES_MAX];
+	struct timespec ts;
+	int n, level;
+	size_t idx;
+
+	do {
+		n = epoll_wait(req->fd, evs,
+			       max < UDRV_LINES_MAX ? (int)max : UDRV_LINES_MAX,
+			       -1);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return udrv_err(req->errmsg, errno, "epoll_wait on %s lines: %s",
+				req->chip_name, strerror(errno));
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	for (int i = 0; i < n; i++) {
+		idx = evs[i].data.u32;
+		level = read_level(priv->lines[idx].value_fd);
+		if (level < 0)
+			return value_error(req, -level, priv->lines[idx].gpio,
+					   "reading");
+		sysfs_event(req, &buf[i], idx, level,
+			    (uint64_t)ts.tv_sec * 1000000000ULL +
+			    (uint64_t)ts.tv_nsec);
+	}
+	return n;
+}
+
+const struct udrv_backend_ops udrv_sysfs_ops = {
+	.name = "sysfs",
+	.request = sysfs_request,
+	.release = sysfs_release,
+	.get = sysfs_get,
+	.set = sysfs_set,
+	.reconfigure = sysfs_reconfigure,
+	.read_events = sysfs_read_events,
+};

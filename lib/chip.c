@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * GPIO chips: open by path, name, number or label; chip and line info
+ * through the character device (uAPI v2), or sysfs for chips without one.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/gpio.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backend.h"
+
+struct udrv_chip *udrv_chip_new(void)
+{
+	struct udrv_chip *chip = calloc(1, sizeof(*chip));
+
+	if (chip) {
+		chip->fd = -1;
+		chip->num = -1;
+		chip->sysfs_base = -ENOENT;
+	}
+	return chip;
+}
+
+void udrv_chip_close(struct udrv_chip *chip)
+{
+	if (!chip)
+		return;
+	if (chip->fd >= 0)
+		close(chip->fd);
+	chip->fd = -1;
+	chip->num = -1;
+	chip->num_lines = 0;
+	chip->sysfs_base = -ENOENT;
+	chip->name[0] = chip->label[0] = chip->path[0] = '\0';
+}
+
+void udrv_chip_free(struct udrv_chip *chip)
+{
+	udrv_chip_close(chip);
+	free(chip);
+}
+
+const char *udrv_chip_errmsg(const struct udrv_chip *chip)
+{
+	return chip->errmsg;
+}
+
+const char *udrv_chip_name(const struct udrv_chip *chip)
+{
+	return chip->name;
+}
+
+const char *udrv_chip_label(const struct udrv_chip *chip)
+{
+	return chip->label;
+}
+
+const char *udrv_chip_path(const struct udrv_chip *chip)
+{
+	return chip->path;
+}
+
+unsigned int udrv_chip_num_lines(const struct udrv_chip *chip)
+{
+	return chip->num_lines;
+}
+
+bool udrv_chip_has_cdev(const struct udrv_chip *chip)
+{
+	return chip->fd >= 0;
+}
+
+int udrv_chip_sysfs_base(const struct udrv_chip *chip)
+{
+	return chip->sysfs_base;
+}
+
+/* "gpiochip12" -> 12; -1 if @s is not of that form. */
+static int chip_number(const char *s)
+{
+	const char *p = s;
+
+	if (!strncmp(p, "gpiochip", 8))
+		p += 8;
+	if (!*p)
+		return -1;
+	for (const char *q = p; *q; q++)
+		if (!isdigit((unsigned char)*q))
+			return -1;
+	return atoi(p);
+}
+
+static int chip_open_cdev(struct udrv_chip *chip)
+{
+	struct gpiochip_info info;
+	char hint[UDRV_ERRMSG_LEN];
+	int err;
+
+	chip->fd = open(chip->path, O_RDWR | O_CLOEXEC);
+	if (chip->fd < 0) {
+		err = errno;
+		udrv_access_hint(hint, sizeof(hint), err, chip->path);
+		return udrv_err(chip->errmsg, err, "cannot open %s: %s (%s)",
+				chip->path, strerror(err), hint);
+	}
+	memset(&info, 0, sizeof(info));
+	if (ioctl(chip->fd, GPIO_GET_CHIPINFO_IOCTL, &info) < 0) {
+		err = errno;
+		close(chip->fd);
+		chip->fd = -1;
+		if (err == ENOTTY || err == EINVAL)
+			return udrv_err(chip->errmsg, ENOTTY,
+					"%s is not a GPIO character device (GPIO_GET_CHIPINFO_IOCTL: %s): give a /dev/gpiochipN node",
+					chip->path, strerror(err));
+		return udrv_err(chip->errmsg, err, "GPIO_GET_CHIPINFO_IOCTL on %s: %s",
+				chip->path, strerror(err));
+	}
+	udrv_strlcpy(chip->label, info.label, sizeof(chip->label));
+	chip->num_lines = info.lines;
+	return 0;
+}
+
+/* A chip with sysfs GPIO but no character device (CONFIG_GPIO_CDEV=n). */
+static int chip_open_sysfs_only(struct udrv_chip *chip)
+{
+	char dev[UDRV_PATH_LEN];
+
+	udrv_path(dev, sizeof(dev), "/sys/bus/gpio/devices/%s", chip->name);
+	if (!udrv_path_exists(dev))
+		return -ENOENT;
+	if (chip->sysfs_base < 0)
+		return udrv_err(chip->errmsg, ENOENT,
+				"%s exists but has neither a character device (%s) nor sysfs GPIO: the kernel lacks CONFIG_GPIO_CDEV and CONFIG_GPIO_SYSFS",
+				chip->name, chip->path);
+	return 0;
+}
+
+static void chip_list_available(char *buf, size_t len)
+{
+	char **names = NULL;
+	size_t used = 0;
+	int n;
+
+	n = udrv_chip_list(&names);
+	if (n <= 0) {
+		udrv_gpio_absent_reason(buf, len);
+		udrv_strv_free(names);
+		return;
+	}
+	used += snprintf(buf, len, "available:");
+	for (int i = 0; i < n && used < len; i++)
+		used += snprintf(buf + used, len - used, " %s", names[i]);
+	udrv_strv_free(names);
+}
+
+static int chip_not_found(struct udrv_chip *chip, const char *spec)
+{
+	char avail[256];
+
+	chip_list_available(avail, sizeof(avail));
+	return udrv_err(chip->errmsg, ENOENT, "no GPIO chip '%s' (%s)",
+			spec, avail);
+}
+
+static int chip_open_number(struct udrv_chip *chip, int num, const char *spec)
+{
+	int ret;
+
+	chip->num = num;
+	snprintf(chip->name, sizeof(chip->name), "gpiochip%d", num);
+	udrv_path(chip->path, sizeof(chip->path), "/dev/%s", chip->name);
+	udrv_chip_find_sysfs(chip);
+	if (udrv_path_exists(chip->path))
+		return chip_open_cdev(chip);
+	ret = chip_open_sysfs_only(chip);
+	if (ret == -ENOENT)
+		return chip_not_found(chip, spec);
+	return ret;
+}
+
+static int chip_open_path(struct udrv_chip *chip, const char *path)
+{
+	const char *base = strrchr(path, '/') + 1;
+	int ret;
+
+	udrv_strlcpy(chip->path, path, sizeof(chip->path));
+	udrv_strlcpy(chip->name, base, sizeof(chip->name));
+	chip->num = chip_number(base);
+	ret = chip_open_cdev(chip);
+	if (ret == 0 && chip->num >= 0)
+		udrv_chip_find_sysfs(chip);
+	return ret;
+}
+
+static int chip_open_label(struct udrv_chip *chip, const char *label)
+{
+	char **names = NULL;
+	int n, ret = -ENOENT;
+
+	n = udrv_chip_list(&names);
+	for (int i = 0; i < n && ret == -ENOENT; i++) {
+		udrv_chip_close(chip);
+		if (chip_open_number(chip, chip_number(names[i]), names[i]))
+			continue;
+		if (!strcmp(chip->label, label))
+			ret = 0;
+	}
+	udrv_strv_free(names);
+	if (ret == 0)
+		return 0;
+	udrv_chip_close(chip);
+	return chip_not_found(chip, label);
+}
+
+int udrv_chip_open(struct udrv_chip *chip, const char *spec)
+{
+	int num;
+
+	udrv_chip_close(chip);
+	chip->errmsg[0] = '\0';
+	if (!spec || !*spec)
+		return udrv_err(chip->errmsg, EINVAL,
+				"no chip given: use a path (/dev/gpiochip0), a name (gpiochip0), a number or a label");
+	if (spec[0] == '/')
+		return chip_open_path(chip, spec);
+	num = chip_number(spec);
+	if (num >= 0)
+		return chip_open_number(chip, num, spec);
+	return chip_open_label(chip, spec);
+}
+
+static enum udrv_edge flags_edge(uint64_t flags)
+{
+	bool r = flags & GPIO_V2_LINE_FLAG_EDGE_RISING;
+	bool f = flags & GPIO_V2_LINE_FLAG_EDGE_FALLING;
+
+	return r && f ? UDRV_EDGE_BOTH : r ? UDRV_EDGE_RISING :
+	       f ? UDRV_EDGE_FALLING : UDRV_EDGE_NONE;
+}
+
+static void info_from_v2(struct udrv_line_info *info,
+			 const struct gpio_v2_line_info *li)
+{
+	uint64_t f = li->flags;
+
+	udrv_strlcpy(info->name, li->name, sizeof(info->name));
+	udrv_strlcpy(info->consumer, li->consumer, sizeof(info->consumer));
+	info->used = f & GPIO_V2_LINE_FLAG_USED;
+	info->direction = f & GPIO_V2_LINE_FLAG_OUTPUT ? UDRV_DIR_OUTPUT :
+							 UDRV_DIR_INPUT;
+	info->active_low = f & GPIO_V2_LINE_FLAG_ACTIVE_LOW;
+	info->bias = f & GPIO_V2_LINE_FLAG_BIAS_PULL_UP ? UDRV_BIAS_PULL_UP :
+		     f & GPIO_V2_LINE_FLAG_BIAS_PULL_DOWN ? UDRV_BIAS_PULL_DOWN :
+		     f & GPIO_V2_LINE_FLAG_BIAS_DISABLED ? UDRV_BIAS_DISABLED :
+		     UDRV_BIAS_AS_IS;
+	info->drive = f & GPIO_V2_LINE_FLAG_OPEN_DRAIN ? UDRV_DRIVE_OPEN_DRAIN :
+		      f & GPIO_V2_LINE_FLAG_OPEN_SOURCE ?
+		      UDRV_DRIVE_OPEN_SOURCE : UDRV_DRIVE_PUSH_PULL;
+	info->edge = flags_edge(f);
+	info->event_clock = f & GPIO_V2_LINE_FLAG_EVENT_CLOCK_REALTIME ?
+			    UDRV_CLOCK_REALTIME :
+			    f & GPIO_V2_LINE_FLAG_EVENT_CLOCK_HTE ?
+			    UDRV_CLOCK_HTE : UDRV_CLOCK_MONOTONIC;
+	for (unsigned int i = 0; i < li->num_attrs; i++)
+		if (li->attrs[i].id == GPIO_V2_LINE_ATTR_ID_DEBOUNCE)
+			info->debounce_us = li->attrs[i].debounce_period_us;
+}
+
+/* Without a character device: what sysfs says about an exported line. */
+static int line_info_sysfs(struct udrv_chip *chip, unsigned int offset,
+			   struct udrv_line_info *info)
+{
+	char path[UDRV_PATH_LEN], buf[16];
+	int gpio = chip->sysfs_base + (int)offset;
+
+	udrv_path(path, sizeof(path), "/sys/class/gpio/gpio%d/direction", gpio);
+	if (udrv_read_str(path, buf, sizeof(buf)) < 0)
+		return 0;
+	info->used = true;
+	udrv_strlcpy(info->consumer, "sysfs", sizeof(info->consumer));
+	info->direction = strcmp(buf, "in") ? UDRV_DIR_OUTPUT : UDRV_DIR_INPUT;
+	udrv_path(path, sizeof(path), "/sys/class/gpio/gpio%d/active_low", gpio);
+	if (udrv_read_str(path, buf, sizeof(buf)) > 0)
+		info->active_low = buf[0] == '1';
+	return 0;
+}
+
+int udrv_chip_line_info(struct udrv_chip *chip, unsigned int offset,
+			struct udrv_line_info *info)
+{
+	struct gpio_v2_line_info li;
+	int err;
+
+	memset(info, 0, sizeof(*info));
+	info->offset = offset;
+	if (offset >= chip->num_lines)
+		return udrv_err(chip->errmsg, EINVAL,
+				"offset %u out of range: %s has %u lines (0..%u)",
+				offset, chip->name, chip->num_lines,
+				chip->num_lines ? chip->num_lines - 1 : 0);
+	if (chip->fd < 0)
+		return line_info_sysfs(chip, offset, info);
+	memset(&li, 0, sizeof(li));
+	li.offset = offset;
+	if (ioctl(chip->fd, GPIO_V2_GET_LINEINFO_IOCTL, &li) < 0) {
+		err = errno;
+		if (err == ENOTTY)
+			return udrv_err(chip->errmsg, ENOTTY,
+					"%s: the kernel lacks GPIO character device uAPI v2 (needs Linux 5.10 or later with CONFIG_GPIO_CDEV); use --backend sysfs",
+					chip->path);
+		return udrv_err(chip->errmsg, err,
+				"GPIO_V2_GET_LINEINFO_IOCTL(%u) on %s: %s%s",
+				offset, chip->path, strerror(err),
+				err == ENODEV ? " (device gone)" : "");
+	}
+	info_from_v2(info, &li);
+	return 0;
+}
+
+int udrv_chip_find_line(struct udrv_chip *chip, const char *name)
+{
+	struct udrv_line_info info;
+	int ret;
+
+	if (chip->fd < 0)
+		return udrv_err(chip->errmsg, ENOENT,
+				"cannot look up line '%s': %s has no character device, and sysfs GPIO has no line names; give an offset",
+				name, chip->name);
+	for (unsigned int i = 0; i < chip->num_lines; i++) {
+		ret = udrv_chip_line_info(chip, i, &info);
+		if (ret)
+			return ret;
+		if (!strcmp(info.name, name))
+			return (int)i;
+	}
+	return udrv_err(chip->errmsg, ENOENT, "%s (%s) has no line named '%s'",
+			chip->name, chip->label, name);
+}
+
+void udrv_chip_describe_holder(struct udrv_chip *chip, unsigned int offset,
+			       char *buf, size_t len)
+{
+	struct udrv_line_info info;
+	char saved[UDRV_ERRMSG_LEN];
+
+	memcpy(saved, chip->errmsg, sizeof(saved));
+	if (udrv_chip_line_info(chip, offset, &info) == 0 && info.used)
+		snprintf(buf, len, "held by consumer '%s'",
+			 info.consumer[0] ? info.consumer : "?");
+	else
+		snprintf(buf, len, "held by another user");
+	memcpy(chip->errmsg, saved, sizeof(saved));
+}

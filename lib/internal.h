@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Internal helpers shared by the library's files (not installed).
+ */
+#ifndef UDRV_INTERNAL_H
+#define UDRV_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define UDRV_ERRMSG_LEN		384
+#define UDRV_PATH_LEN		512
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+
+#define udrv_printf(a, b)	__attribute__((format(printf, a, b)))
+
+/*
+ * Format an error message into @buf (UDRV_ERRMSG_LEN bytes) and return
+ * -@err, so that callers can write: return udrv_err(h->errmsg, EBUSY, ...);
+ */
+udrv_printf(3, 4)
+int udrv_err(char *buf, int err, const char *fmt, ...);
+
+/*
+ * The root under which /sys, /dev and /proc are looked up. Empty on a real
+ * system; tests point UDRV_SYSROOT at a fake tree in a temporary directory.
+ */
+const char *udrv_sysroot(void);
+
+/* @buf <- sysroot + formatted path. Returns 0 or -ENAMETOOLONG. */
+udrv_printf(3, 4)
+int udrv_path(char *buf, size_t len, const char *fmt, ...);
+
+/* Read a small text file, strip the trailing newline; length or -errno. */
+int udrv_read_str(const char *path, char *buf, size_t len);
+int udrv_read_long(const char *path, long *value);
+int udrv_read_u64(const char *path, uint64_t *value);	/* accepts 0x.. */
+/* Write @s to an existing file (sysfs attribute); 0 or -errno. */
+int udrv_write_str(const char *path, const char *s);
+bool udrv_path_exists(const char *path);
+
+/* Copy with truncation, always NUL-terminated. */
+void udrv_strlcpy(char *dst, const char *src, size_t len);
+
+/*
+ * "What to do" for an errno from open()/write() of a device or sysfs file:
+ * for EACCES/EPERM it names the file's group and mode (add the user to that
+ * group) or the capability needed; for ENOENT that the device is missing.
+ */
+void udrv_access_hint(char *buf, size_t len, int err, const char *path);
+
+/* Collect names in @dir starting with @prefix followed by a number, sorted
+ * by that number, as a NULL-terminated strv. Returns the count or -errno. */
+int udrv_list_numbered(const char *dir, const char *prefix, char ***names);
+
+#endif /* UDRV_INTERNAL_H */

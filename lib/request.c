@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Line requests, the front end: argument checks, then one call through the
+ * backend's ops table. Nothing here knows how a backend does its work.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend.h"
+
+static const char *const backend_names[] = { "cdev", "sysfs", "mmio" };
+
+const char *udrv_backend_str(enum udrv_backend backend)
+{
+	return (unsigned int)backend < ARRAY_SIZE(backend_names) ?
+	       backend_names[backend] : "unknown";
+}
+
+int udrv_backend_parse(const char *str, enum udrv_backend *backend)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(backend_names); i++) {
+		if (!strcmp(str, backend_names[i])) {
+			*backend = (enum udrv_backend)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static const struct udrv_backend_ops *backend_ops(enum udrv_backend b)
+{
+	switch (b) {
+	case UDRV_BACKEND_CDEV:
+		return &udrv_cdev_ops;
+	case UDRV_BACKEND_SYSFS:
+		return &udrv_sysfs_ops;
+	default:
+		return NULL;
+	}
+}
+
+static int settings_check_one(char *errmsg, const struct udrv_line_settings *s,
+			      unsigned int offset)
+{
+	bool out = s->direction == UDRV_DIR_OUTPUT;
+
+	if (s->direction > UDRV_DIR_OUTPUT || s->bias > UDRV_BIAS_PULL_DOWN ||
+	    s->drive > UDRV_DRIVE_OPEN_SOURCE || s->edge > UDRV_EDGE_BOTH ||
+	    s->event_clock > UDRV_CLOCK_HTE)
+		return udrv_err(errmsg, EINVAL,
+				"line %u: a setting is out of range (corrupt settings struct?)",
+				offset);
+	if (out && s->edge != UDRV_EDGE_NONE)
+		return udrv_err(errmsg, EINVAL,
+				"line %u: edge detection needs an input; request the line as input to watch edges",
+				offset);
+	if (out && s->debounce_us)
+		return udrv_err(errmsg, EINVAL,
+				"line %u: debounce applies to inputs only", offset);
+	if (!out && s->drive != UDRV_DRIVE_PUSH_PULL)
+		return udrv_err(errmsg, EINVAL,
+				"line %u: drive (%s) applies to outputs only",
+				offset, udrv_drive_str(s->drive));
+	return 0;
+}
+
+int udrv_settings_check(char *errmsg, const struct udrv_line_settings *s,
+			size_t n, const unsigned int *offsets)
+{
+	int ret;
+
+	for (size_t i = 0; i < n; i++) {
+		ret = settings_check_one(errmsg, &s[i], offsets[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int request_check(struct udrv_chip *chip, size_t n,
+			 const unsigned int *offsets)
+{
+	if (!chip->name[0])
+		return udrv_err(chip->errmsg, EBADF,
+				"the chip is not open: call udrv_chip_open() first");
+	if (n == 0 || n > UDRV_LINES_MAX)
+		return udrv_err(chip->errmsg, EINVAL,
+				"cannot request %zu lines: between 1 and %d per request",
+				n, UDRV_LINES_MAX);
+	for (size_t i = 0; i < n; i++) {
+		if (offsets[i] >= chip->num_lines)
+			return udrv_err(chip->errmsg, EINVAL,
+					"offset %u out of range: %s (%s) has %u lines (0..%u)",
+					offsets[i], chip->name, chip->label,
+					chip->num_lines,
+					chip->num_lines ? chip->num_lines - 1 : 0);
+		for (size_t j = 0; j < i; j++)
+			if (offsets[j] == offsets[i])
+				return udrv_err(chip->errmsg, EINVAL,
+						"offset %u is requested twice",
+						offsets[i]);
+	}
+	return 0;
+}
+
+static int request_ops(struct udrv_chip *chip, enum udrv_backend backend,
+		       const struct udrv_backend_ops **ops)
+{
+	*ops = backend_ops(backend);
+	if (*ops)
+		return 0;
+	if (backend == UDRV_BACKEND_MMIO)
+		return udrv_err(chip->errmsg, EOPNOTSUPP,
+				"the mmio backend has no SoC register drivers in this version of libudrv; use cdev or sysfs");
+	return udrv_err(chip->errmsg, EINVAL, "unknown backend %d", backend);
+}
+
+int udrv_chip_request(struct udrv_chip *chip,
+		      const struct udrv_request_config *config,
+		      size_t n, const unsigned int *offsets,
+		      const struct udrv_line_settings *settings,
+		      struct udrv_request **reqp)
+{
+	static const struct udrv_request_config defaults;
+	const struct udrv_backend_ops *ops;
+	struct udrv_request *req;
+	int ret;
+
+	*reqp = NULL;
+	if (!config)
+		config = &defaults;
+	ret = request_check(chip, n, offsets);
+	if (!ret)
+		ret = udrv_settings_check(chip->errmsg, settings, n, offsets);
+	if (!ret)
+		ret = request_ops(chip, config->backend, &ops);
+	if (ret)
+		return ret;
+	req = calloc(1, sizeof(*req));
+	if (!req)
+		return udrv_err(chip->errmsg, ENOMEM, "out of memory");
+	req->ops = ops;
+	req->backend = config->backend;
+	req->fd = -1;
+	req->num_lines = n;
+	memcpy(req->offsets, offsets, n * sizeof(*offsets));
+	memcpy(req->settings, settings, n * sizeof(*settings));
+	udrv_strlcpy(req->chip_name, chip->name, sizeof(req->chip_name));
+	udrv_strlcpy(req->consumer, config->consumer ? config->consumer : "udrv",
+		     sizeof(req->consumer));
+	ret = ops->request(req, chip, config);
+	if (ret) {
+		free(req);
+		return ret;
+	}
+	*reqp = req;
+	return 0;
+}
+
+void udrv_request_release(struct udrv_request *req)
+{
+	if (!req)
+		return;
+	req->ops->release(req);
+	free(req);
+}
+
+const char *udrv_request_errmsg(const struct udrv_request *req)
+{
+	return req->errmsg;
+}
+
+enum udrv_backend udrv_request_backend(const struct udrv_request *req)
+{
+	return req->backend;
+}
+
+size_t udrv_request_num_lines(const struct udrv_request *req)
+{
+	return req->num_lines;
+}
+
+unsigned int udrv_request_offset(const struct udrv_request *req, size_t idx)
+{
+	return idx < req->num_lines ? req->offsets[idx] : UINT32_MAX;
+}
+
+int udrv_request_index(const struct udrv_request *req, unsigned int offset)
+{
+	for (size_t i = 0; i < req->num_lines; i++)
+		if (req->offsets[i] == offset)
+			return (int)i;
+	return -1;
+}
+
+static uint64_t request_all(const struct udrv_request *req)
+{
+	return req->num_lines == 64 ? ~0ULL : (1ULL << req->num_lines) - 1;
+}
+
+__attribute__((cold))
+static int bad_mask(struct udrv_request *req, uint64_t mask)
+{
+	return udrv_err(req->errmsg, EINVAL,
+			"mask 0x%llx selects lines beyond the %zu requested",
+			(unsigned long long)mask, req->num_lines);
+}
+
+int udrv_request_get_values(struct udrv_request *req, uint64_t mask,
+			    uint64_t *values)
+{
+	if (mask & ~request_all(req))
+		return bad_mask(req, mask);
+	return req->ops->get(req, mask, values);
+}
+
+int udrv_request_set_values(struct udrv_request *req, uint64_t mask,
+			    uint64_t values)
+{
+	if (mask & ~request_all(req))
+		return bad_mask(req, mask);
+	return req->ops->set(req, mask, values);
+}
+
+__attribute__((cold))
+static int bad_index(struct udrv_request *req, size_t idx)
+{
+	return udrv_err(req->errmsg, EINVAL,
+			"line index %zu out of range: the request holds %zu lines",
+			idx, req->num_lines);
+}
+
+int udrv_request_get_value(struct udrv_request *req, size_t idx)
+{
+	uint64_t values = 0;
+	int ret;
+
+	if (idx >= req->num_lines)
+		return bad_index(req, idx);
+	ret = req->ops->get(req, 1ULL << idx, &values);
+	return ret ? ret : (int)((values >> idx) & 1);
+}
+
+int udrv_request_set_value(struct udrv_request *req, size_t idx, int value)
+{
+	if (idx >= req->num_lines)
+		return bad_index(req, idx);
+	return req->ops->set(req, 1ULL << idx, value ? 1ULL << idx : 0);
+}
+
+int udrv_request_reconfigure(struct udrv_request *req,
+			     const struct udrv_line_settings *settings)
+{
+	int ret;
+
+	ret = udrv_settings_check(req->errmsg, settings, req->num_lines,
+				  req->offsets);
+	if (ret)
+		return ret;
+	ret = req->ops->reconfigure(req, settings);
+	if (!ret)
+		memcpy(req->settings, settings,
+		       req->num_lines * sizeof(*settings));
+	return ret;
+}
+
+int udrv_request_fd(const struct udrv_request *req)
+{
+	return req->fd;
+}
+
+int udrv_request_wait_events(struct udrv_request *req, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = req->fd, .events = POLLIN | POLLPRI };
+	int ret;
+
+	do {
+		ret = poll(&pfd, 1, timeout_ms);
+	} while (ret < 0 && errno == EINTR);
+	if (ret < 0)
+		return udrv_err(req->errmsg, errno, "poll on %s lines: %s",
+				req->chip_name, strerror(errno));
+	if (ret && (pfd.revents & (POLLERR | POLLHUP | POLLNVAL)) &&
+	    !(pfd.revents & (POLLIN | POLLPRI)))
+		return udrv_err(req->errmsg, ENODEV,
+				"%s: the request's file is in error (device gone?)",
+				req->chip_name);
+	return ret;
+}
+
+int udrv_request_read_events(struct udrv_request *req,
+			     struct udrv_edge_event *buf, size_t max)
+{
+	if (!max)
+		return 0;
+	return req->ops->read_events(req, buf, max);
+}
+
+uint64_t udrv_request_lost_events(const struct udrv_request *req)
+{
+	return req->lost;
+}

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * UIO interrupts: wait (poll + a 4-byte read of the kernel's s32 event
+ * counter), missed-interrupt accounting from the counter's wrap-safe delta,
+ * irqcontrol writes, and re-enabling INTx for uio_pci_generic.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "uio_priv.h"
+
+#define PCI_COMMAND_HI		5	/* high byte of the command register */
+#define PCI_INTX_DISABLE_HI	0x04	/* bit 10 of the command register */
+
+__attribute__((cold))
+static int uio_gone(struct udrv_uio *uio, const char *what)
+{
+	return udrv_err(uio->errmsg, ENODEV,
+			"%s (%s): %s; the device is gone (unplugged, or its driver unbound)",
+			uio->path, uio->name, what);
+}
+
+static int uio_poll(struct udrv_uio *uio, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = uio->fd, .events = POLLIN };
+	int ret;
+
+	do {
+		ret = poll(&pfd, 1, timeout_ms);
+	} while (ret < 0 && errno == EINTR);
+	if (ret < 0)
+		return udrv_err(uio->errmsg, errno, "poll on %s: %s", uio->path,
+				strerror(errno));
+	if (ret && !(pfd.revents & POLLIN))
+		return uio_gone(uio, "poll reports an error");
+	return ret;
+}
+
+static int uio_read_count(struct udrv_uio *uio, uint32_t *count)
+{
+	int32_t c;
+	ssize_t n;
+
+	do {
+		n = read(uio->fd, &c, sizeof(c));
+	} while (n < 0 && errno == EINTR);
+	if (n == (ssize_t)sizeof(c)) {
+		*count = (uint32_t)c;
+		return 0;
+	}
+	if (n == 0 || (n < 0 && (errno == EIO || errno == ENODEV)))
+		return uio_gone(uio, n ? strerror(errno) : "end of file");
+	if (n < 0)
+		return udrv_err(uio->errmsg, errno, "read of %s: %s", uio->path,
+				strerror(errno));
+	return udrv_err(uio->errmsg, EIO, "short read of %s (%zd bytes)",
+			uio->path, n);
+}
+
+int udrv_uio_wait(struct udrv_uio *uio, int timeout_ms,
+		  struct udrv_uio_irq *irq)
+{
+	uint32_t count = 0;
+	int ret;
+
+	if (uio->fd < 0)
+		return udrv_err(uio->errmsg, EBADF, "the UIO device is not open");
+	if (timeout_ms >= 0) {
+		ret = uio_poll(uio, timeout_ms);
+		if (ret <= 0)
+			return ret;
+	}
+	ret = uio_read_count(uio, &count);
+	if (ret)
+		return ret;
+	irq->count = count;
+	irq->delta = count - uio->last_count;	/* modulo 2^32 */
+	irq->missed = irq->delta > 1 ? irq->delta - 1 : 0;
+	uio->missed += irq->missed;
+	uio->last_count = count;
+	return 1;
+}
+
+uint64_t udrv_uio_missed(const struct udrv_uio *uio)
+{
+	return uio->missed;
+}
+
+int udrv_uio_irq_enable(struct udrv_uio *uio, bool enable)
+{
+	int32_t v = enable;
+	ssize_t n;
+
+	n = write(uio->fd, &v, sizeof(v));
+	if (n == (ssize_t)sizeof(v))
+		return 0;
+	if (n < 0 && errno == ENOSYS)
+		return udrv_err(uio->errmsg, ENOSYS,
+				"%s (%s) cannot %s its interrupt: the driver has no irqcontrol",
+				uio->devname, uio->name,
+				enable ? "enable" : "disable");
+	if (n < 0 && (errno == EIO || errno == ENODEV))
+		return uio_gone(uio, "irqcontrol write failed");
+	return udrv_err(uio->errmsg, n < 0 ? errno : EIO,
+			"irqcontrol write to %s: %s", uio->path,
+			n < 0 ? strerror(errno) : "short write");
+}
+
+static int pci_config_open(struct udrv_uio *uio)
+{
+	char path[UDRV_PATH_LEN + 16];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/device/config", uio->sysdir);
+	uio->config_fd = open(path, O_RDWR | O_CLOEXEC);
+	if (uio->config_fd >= 0)
+		return 0;
+	err = errno;
+	if (err == ENOENT)
+		return udrv_err(uio->errmsg, ENOTSUP,
+				"%s (%s) is not a PCI device (%s missing)",
+				uio->devname, uio->name, path);
+	return udrv_err(uio->errmsg, err, "cannot open %s: %s%s", path,
+			strerror(err),
+			err == EACCES ? " (PCI config space writes need root)" : "");
+}
+
+int udrv_uio_pci_intx_unmask(struct udrv_uio *uio)
+{
+	uint8_t cmd;
+	int ret;
+
+	if (uio->config_fd < 0) {
+		ret = pci_config_open(uio);
+		if (ret)
+			return ret;
+	}
+	if (pread(uio->config_fd, &cmd, 1, PCI_COMMAND_HI) != 1)
+		return udrv_err(uio->errmsg, errno ? errno : EIO,
+				"reading the PCI command register of %s: %s",
+				uio->devname, strerror(errno));
+	if (!(cmd & PCI_INTX_DISABLE_HI))
+		return 0;
+	cmd &= (uint8_t)~PCI_INTX_DISABLE_HI;
+	if (pwrite(uio->config_fd, &cmd, 1, PCI_COMMAND_HI) != 1)
+		return udrv_err(uio->errmsg, errno ? errno : EIO,
+				"writing the PCI command register of %s: %s",
+				uio->devname, strerror(errno));
+	return 0;
+}

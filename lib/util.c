@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Small helpers shared by the library: error messages, the sysroot used by
+ * tests, and reading/writing sysfs attributes.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <udrv/udrv.h>
+
+#include "internal.h"
+
+int udrv_err(char *buf, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, UDRV_ERRMSG_LEN, fmt, ap);
+	va_end(ap);
+	return -err;
+}
+
+const char *udrv_sysroot(void)
+{
+	const char *root = secure_getenv("UDRV_SYSROOT");
+
+	return root ? root : "";
+}
+
+int udrv_path(char *buf, size_t len, const char *fmt, ...)
+{
+	const char *root = udrv_sysroot();
+	size_t rlen = strlen(root);
+	va_list ap;
+	int n;
+
+	if (rlen >= len)
+		return -ENAMETOOLONG;
+	memcpy(buf, root, rlen);
+	va_start(ap, fmt);
+	n = vsnprintf(buf + rlen, len - rlen, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len - rlen)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int udrv_read_str(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return (int)n;
+	}
+	close(fd);
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		n--;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+int udrv_read_u64(const char *path, uint64_t *value)
+{
+	char buf[64], *end;
+	int ret;
+
+	ret = udrv_read_str(path, buf, sizeof(buf));
+	if (ret < 0)
+		return ret;
+	errno = 0;
+	*value = strtoull(buf, &end, 0);
+	if (errno || end == buf || *end)
+		return -EINVAL;
+	return 0;
+}
+
+int udrv_read_long(const char *path, long *value)
+{
+	char buf[64], *end;
+	int ret;
+
+	ret = udrv_read_str(path, buf, sizeof(buf));
+	if (ret < 0)
+		return ret;
+	errno = 0;
+	*value = strtol(buf, &end, 0);
+	if (errno || end == buf || *end)
+		return -EINVAL;
+	return 0;
+}
+
+int udrv_write_str(const char *path, const char *s)
+{
+	size_t len = strlen(s);
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, len);
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return (int)n;
+	}
+	close(fd);
+	return (size_t)n == len ? 0 : -EIO;
+}
+
+bool udrv_path_exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+void udrv_strlcpy(char *dst, const char *src, size_t len)
+{
+	size_t n = strnlen(src, len - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+void udrv_access_hint(char *buf, size_t len, int err, const char *path)
+{
+	struct group *gr;
+	struct stat st;
+
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		if (stat(path, &st) < 0) {
+			snprintf(buf, len, "run as root");
+			return;
+		}
+		gr = getgrgid(st.st_gid);
+		if (st.st_gid != 0 && (st.st_mode & 0060))
+			snprintf(buf, len,
+				 "%s is mode %04o, group '%s': add your user to that group (usermod -aG %s $USER, then log in again) or run as root",
+				 path, st.st_mode & 07777,
+				 gr ? gr->gr_name : "?", gr ? gr->gr_name : "?");
+		else
+			snprintf(buf, len,
+				 "%s is mode %04o, owned by root: run as root, or give a group access with a udev rule",
+				 path, st.st_mode & 07777);
+		return;
+	case ENOENT:
+		snprintf(buf, len, "%s does not exist", path);
+		return;
+	case ENODEV:
+	case ENXIO:
+		snprintf(buf, len, "the device behind %s is gone (unplugged or driver unbound)",
+			 path);
+		return;
+	default:
+		snprintf(buf, len, "%s: %s", path, strerror(err));
+	}
+}
+
+static int numbered_suffix(const char *name, const char *prefix, long *num)
+{
+	size_t plen = strlen(prefix);
+	const char *p = name + plen;
+	char *end;
+
+	if (strncmp(name, prefix, plen) || !isdigit((unsigned char)*p))
+		return -1;
+	*num = strtol(p, &end, 10);
+	return *end ? -1 : 0;
+}
+
+struct numbered {
+	long num;
+	char *name;
+};
+
+static int cmp_numbered(const void *a, const void *b)
+{
+	const struct numbered *x = a, *y = b;
+
+	return (x->num > y->num) - (x->num < y->num);
+}
+
+int udrv_list_numbered(const char *dir, const char *prefix, char ***names)
+{
+	struct numbered *items = NULL, *tmp;
+	size_t n = 0, cap = 0, i;
+	struct dirent *de;
+	char **strv;
+	long num;
+	DIR *d;
+
+	*names = NULL;
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (numbered_suffix(de->d_name, prefix, &num))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 8;
+			tmp = realloc(items, cap * sizeof(*items));
+			if (!tmp)
+				goto nomem;
+			items = tmp;
+		}
+		items[n].num = num;
+		items[n].name = strdup(de->d_name);
+		if (!items[n].name)
+			goto nomem;
+		n++;
+	}
+	closedir(d);
+	d = NULL;
+	if (n)
+		qsort(items, n, sizeof(*items), cmp_numbered);
+	strv = calloc(n + 1, sizeof(*strv));
+	if (!strv)
+		goto nomem;
+	for (i = 0; i < n; i++)
+		strv[i] = items[i].name;
+	free(items);
+	*names = strv;
+	return (int)n;
+nomem:
+	if (d)
+		closedir(d);
+	for (i = 0; i < n; i++)
+		free(items[i].name);
+	free(items);
+	return -ENOMEM;
+}
+
+const char *udrv_version(void)
+{
+	return UDRV_VERSION;
+}

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* A fake GPIO sysfs tree: see fake_gpio.h. */
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "fake_gpio.h"
+#include "harness.h"
+
+void fake_sysfs_mounted(void)
+{
+	fake_dir("sys/kernel");
+	fake_dir("dev");
+}
+
+void fake_gpio_bus(void)
+{
+	fake_sysfs_mounted();
+	fake_dir("sys/bus/gpio/devices");
+	fake_dir("sys/class/gpio");
+}
+
+void fake_gpio_chip(int num, const char *parent, int base, int ngpio,
+		    const char *label)
+{
+	char p[PATH_MAX], t[PATH_MAX], v[32];
+
+	fake_dir("sys/devices/platform/%s/gpiochip%d", parent, num);
+	snprintf(t, sizeof(t), "../../../devices/platform/%s/gpiochip%d",
+		 parent, num);
+	snprintf(p, sizeof(p), "sys/bus/gpio/devices/gpiochip%d", num);
+	fake_symlink(t, p);
+	snprintf(p, sizeof(p), "sys/devices/platform/%s/gpio/gpiochip%d/base",
+		 parent, base);
+	snprintf(v, sizeof(v), "%d\n", base);
+	fake_file(p, v);
+	snprintf(p, sizeof(p), "sys/devices/platform/%s/gpio/gpiochip%d/ngpio",
+		 parent, base);
+	snprintf(v, sizeof(v), "%d\n", ngpio);
+	fake_file(p, v);
+	snprintf(p, sizeof(p), "sys/devices/platform/%s/gpio/gpiochip%d/label",
+		 parent, base);
+	snprintf(t, sizeof(t), "%s\n", label);
+	fake_file(p, t);
+	snprintf(p, sizeof(p), "sys/devices/platform/%s/gpio/gpiochip%d/device",
+		 parent, base);
+	snprintf(t, sizeof(t), "../../../%s", parent);
+	fake_symlink(t, p);
+	snprintf(p, sizeof(p), "sys/class/gpio/gpiochip%d", base);
+	snprintf(t, sizeof(t), "../../devices/platform/%s/gpio/gpiochip%d",
+		 parent, base);
+	fake_symlink(t, p);
+}
+
+static void fake_line_files(const char *dir, const char *direction)
+{
+	static const char *const attrs[][2] = {
+		{ "value", "0\n" }, { "edge", "none\n" }, { "active_low", "0\n" },
+	};
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/direction", dir);
+	fake_file(p, direction);
+	for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, attrs[i][0]);
+		fake_file(p, attrs[i][1]);
+	}
+}
+
+/* Built aside and renamed into place: gpioG/ appears with its attributes,
+ * as the kernel's does. */
+void fake_gpio_line(int gpio, const char *direction)
+{
+	char tmp[64], dir[64], from[PATH_MAX], to[PATH_MAX];
+
+	snprintf(tmp, sizeof(tmp), "sys/class/gpio/.new%d", gpio);
+	snprintf(dir, sizeof(dir), "sys/class/gpio/gpio%d", gpio);
+	fake_line_files(tmp, direction);
+	fake_path(from, sizeof(from), tmp);
+	fake_path(to, sizeof(to), dir);
+	rename(from, to);
+}
+
+static void *export_server(void *arg)
+{
+	char path[PATH_MAX], buf[32];
+	ssize_t n;
+	int fd;
+
+	(void)arg;
+	fake_path(path, sizeof(path), "sys/class/gpio/export");
+	for (;;) {
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			return NULL;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		fake_gpio_line(atoi(buf), "in\n");
+	}
+	return NULL;
+}
+
+void fake_gpio_export_start(void)
+{
+	pthread_t t;
+
+	fake_fifo("sys/class/gpio/export");
+	fake_file("sys/class/gpio/unexport", "");
+	pthread_create(&t, NULL, export_server, NULL);
+	pthread_detach(t);
+}

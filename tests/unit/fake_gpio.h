@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A fake GPIO sysfs tree, laid out as Linux 6.1 lays it out:
+ *   sys/bus/gpio/devices/gpiochipN -> sys/devices/platform/<parent>/gpiochipN
+ *   sys/class/gpio/gpiochipBASE -> .../<parent>/gpio/gpiochipBASE
+ *       (base, label, ngpio, device -> <parent>)
+ * and an "export" FIFO served by a thread that creates gpioG/ like the
+ * kernel does (direction, value, edge, active_low).
+ */
+#ifndef UDRV_TEST_FAKE_GPIO_H
+#define UDRV_TEST_FAKE_GPIO_H
+
+void fake_sysfs_mounted(void);
+void fake_gpio_bus(void);
+/* A chip gpiochip@num under platform device @parent, sysfs @base. */
+void fake_gpio_chip(int num, const char *parent, int base, int ngpio,
+		    const char *label);
+/* Make sys/class/gpio/export a FIFO served by a thread (and unexport a
+ * plain file that collects what was written). */
+void fake_gpio_export_start(void);
+/* An already exported line gpio@gpio with @direction. */
+void fake_gpio_line(int gpio, const char *direction);
+
+#endif /* UDRV_TEST_FAKE_GPIO_H */

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Shared pieces of the udrv command line tool: exit codes, messages, number
+ * parsing, and the options and line lookup common to the gpio commands.
+ */
+#ifndef UDRV_CLI_H
+#define UDRV_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <udrv/udrv.h>
+
+#define EXIT_OK		0
+#define EXIT_FAIL	1	/* the operation failed */
+#define EXIT_USAGE	2	/* bad command line */
+
+struct cli_cmd {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+/* Print "udrv: <msg>" to stderr; returns @code. */
+int cli_error(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Usage error pointing at "<cmd> --help". */
+int cli_usage(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Dispatch argv[0] among @cmds (NULL-terminated); prints help for --help. */
+int cli_dispatch(const char *prefix, const struct cli_cmd *cmds, int argc,
+		 char **argv, const char *help);
+void cli_print_help(const char *text);
+
+int cli_parse_u64(const char *s, uint64_t *v);	/* dec, 0x hex */
+int cli_parse_int(const char *s, long min, long max, long *v);
+/* "1ms", "10s", "500us", bare = seconds; for --duration */
+int cli_parse_duration_ns(const char *s, uint64_t *ns);
+uint64_t cli_now_ns(void);
+
+/* A --json writer on stdout, or NULL for human output. */
+struct udrv_json *cli_json_begin(bool json);
+int cli_json_end(struct udrv_json *j);
+
+/* Options shared by the gpio commands. */
+struct gpio_opts {
+	const char *chip;
+	const char *consumer;
+	struct udrv_request_config config;
+	struct udrv_line_settings settings;
+	bool json;
+};
+
+/* Recognise a shared gpio option (returns 1), else 0; -1 on a bad value. */
+int gpio_opt_parse(struct gpio_opts *o, int opt, const char *arg,
+		   const char *cmd);
+extern const char gpio_opts_short[];
+extern const struct option gpio_long_opts[];
+#define GPIO_OPTS_HELP \
+"  -c, --chip CHIP       chip: gpiochip0, 0, /dev/gpiochip0 or a label\n" \
+"                        (optional when lines are given by name)\n" \
+"  -b, --backend B       cdev (default, GPIO uAPI v2) or sysfs (legacy)\n" \
+"  -l, --active-low      treat the lines as active-low\n" \
+"  -B, --bias B          as-is, disabled, pull-up, pull-down\n" \
+"  -d, --drive D         push-pull, open-drain, open-source\n" \
+"  -C, --consumer NAME   consumer label shown to others (default udrv)\n" \
+"  -j, --json            machine-readable output\n"
+
+/*
+ * Open the chip and resolve line arguments (offsets or names; with no chip
+ * given, names are searched on every chip). Returns an exit code.
+ */
+int gpio_resolve(const struct gpio_opts *o, int n, char *const *lines,
+		 struct udrv_chip **chipp, unsigned int *offsets);
+
+#endif /* UDRV_CLI_H */

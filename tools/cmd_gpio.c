@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * udrv gpio info|get|set: chips and lines, reading and driving lines.
+ * (mon and toggle live in cmd_gpio_events.c.)
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+
+static const char gpio_help[] =
+"Usage: udrv gpio COMMAND [OPTIONS] ...\n"
+"\n"
+"Read, drive and watch GPIO lines through the GPIO character device (cdev,\n"
+"the default) or legacy sysfs. Lines are given by name (as the board's device\n"
+"tree names them) or by offset on a chip (-c).\n"
+"\n"
+"Commands:\n"
+"  info    list chips and their lines (name, consumer, direction, flags)\n"
+"  get     read lines (requests them as inputs)\n"
+"  set     drive lines (requests them as outputs)\n"
+"  mon     wait for edges and print them with kernel timestamps\n"
+"  toggle  toggle one line as fast as possible (or at a period), report rate\n"
+"\n"
+"Examples:\n"
+"  udrv gpio info\n"
+"  udrv gpio get -c gpiochip0 17 27\n"
+"  udrv gpio set -c pinctrl-bcm2835 17=1 27=0\n"
+"  udrv gpio mon -c gpiochip0 --edge both -n 10 4\n"
+"  udrv gpio toggle -c gpiochip0 -n 100000 17\n"
+"\n"
+"Run 'udrv gpio COMMAND --help' for the options of each.\n";
+
+static void json_line_info(struct udrv_json *j, const struct udrv_line_info *li)
+{
+	udrv_json_obj_begin(j);
+	udrv_json_kuint(j, "offset", li->offset);
+	udrv_json_kstr(j, "name", li->name);
+	udrv_json_kbool(j, "used", li->used);
+	udrv_json_kstr(j, "consumer", li->consumer);
+	udrv_json_kstr(j, "direction", udrv_direction_str(li->direction));
+	udrv_json_kbool(j, "active_low", li->active_low);
+	udrv_json_kstr(j, "bias", udrv_bias_str(li->bias));
+	udrv_json_kstr(j, "drive", udrv_drive_str(li->drive));
+	udrv_json_kstr(j, "edge", udrv_edge_str(li->edge));
+	udrv_json_kstr(j, "event_clock", udrv_clock_str(li->event_clock));
+	udrv_json_kuint(j, "debounce_us", li->debounce_us);
+	udrv_json_obj_end(j);
+}
+
+static void print_line_info(const struct udrv_line_info *li)
+{
+	char flags[96] = "";
+
+	if (li->active_low)
+		strcat(flags, " active-low");
+	if (li->bias != UDRV_BIAS_AS_IS)
+		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags),
+			 " bias=%s", udrv_bias_str(li->bias));
+	if (li->drive != UDRV_DRIVE_PUSH_PULL)
+		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags),
+			 " %s", udrv_drive_str(li->drive));
+	if (li->edge != UDRV_EDGE_NONE)
+		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags),
+			 " edge=%s", udrv_edge_str(li->edge));
+	if (li->debounce_us)
+		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags),
+			 " debounce=%uus", li->debounce_us);
+	printf("  %4u  %-20s %-7s %-20s%s\n", li->offset,
+	       li->name[0] ? li->name : "-",
+	       li->direction == UDRV_DIR_OUTPUT ? "output" : "input",
+	       li->used ? li->consumer[0] ? li->consumer : "(used)" : "-",
+	       flags);
+}
+
+/* One chip and its lines, as JSON or a table. Shared with 'udrv info'. */
+int gpio_show_chip(struct udrv_chip *chip, struct udrv_json *j)
+{
+	struct udrv_line_info li;
+	unsigned int n = udrv_chip_num_lines(chip);
+	int ret = 0;
+
+	if (j) {
+		udrv_json_obj_begin(j);
+		udrv_json_kstr(j, "name", udrv_chip_name(chip));
+		udrv_json_kstr(j, "label", udrv_chip_label(chip));
+		udrv_json_kstr(j, "path", udrv_chip_path(chip));
+		udrv_json_kuint(j, "num_lines", n);
+		udrv_json_kbool(j, "cdev", udrv_chip_has_cdev(chip));
+		udrv_json_key(j, "sysfs_base");
+		if (udrv_chip_sysfs_base(chip) >= 0)
+			udrv_json_int(j, udrv_chip_sysfs_base(chip));
+		else
+			udrv_json_null(j);
+		udrv_json_key(j, "lines");
+		udrv_json_arr_begin(j);
+	} else {
+		printf("%s [%s] %u lines%s", udrv_chip_name(chip),
+		       udrv_chip_label(chip), n,
+		       udrv_chip_has_cdev(chip) ? "" : " (sysfs only)");
+		if (udrv_chip_sysfs_base(chip) >= 0)
+			printf(", sysfs base %d", udrv_chip_sysfs_base(chip));
+		printf("\n");
+	}
+	for (unsigned int i = 0; i < n && !ret; i++) {
+		ret = udrv_chip_line_info(chip, i, &li);
+		if (ret)
+			cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(chip));
+		else if (j)
+			json_line_info(j, &li);
+		else
+			print_line_info(&li);
+	}
+	if (j) {
+		udrv_json_arr_end(j);
+		udrv_json_obj_end(j);
+	}
+	return ret ? EXIT_FAIL : EXIT_OK;
+}
+
+static const char info_help[] =
+"Usage: udrv gpio info [-c CHIP] [--json]\n"
+"\n"
+"List GPIO chips and, for each line: offset, name, direction, consumer (who\n"
+"holds it) and flags. Without -c, every chip.\n";
+
+/* Open each chip of @names in turn and show it. */
+int gpio_show_chips(char **names, int n, struct udrv_json *j)
+{
+	struct udrv_chip *chip = udrv_chip_new();
+	int ret = EXIT_OK;
+
+	if (!chip)
+		return cli_error(EXIT_FAIL, "out of memory");
+	for (int i = 0; i < n; i++) {
+		if (udrv_chip_open(chip, names[i])) {
+			cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(chip));
+			ret = EXIT_FAIL;
+			continue;
+		}
+		if (gpio_show_chip(chip, j))
+			ret = EXIT_FAIL;
+	}
+	udrv_chip_free(chip);
+	return ret;
+}
+
+static int gpio_info(int argc, char **argv)
+{
+	struct gpio_opts o = { 0 };
+	char **names = NULL, reason[256], *one[1];
+	struct udrv_json *j;
+	int opt, n, ret;
+
+	while ((opt = getopt_long(argc, argv, "c:jh", gpio_long_opts, NULL)) != -1) {
+		if (opt == 'h' || opt == '?') {
+			cli_print_help(info_help);
+			return opt == 'h' ? EXIT_OK : EXIT_USAGE;
+		}
+		if (gpio_opt_parse(&o, opt, optarg, "gpio info") < 0)
+			return EXIT_USAGE;
+	}
+	if (o.chip) {
+		one[0] = (char *)o.chip;
+		n = 1;
+	} else {
+		n = udrv_chip_list(&names);
+	}
+	j = cli_json_begin(o.json);
+	if (j)
+		udrv_json_arr_begin(j);
+	if (n <= 0) {
+		udrv_gpio_absent_reason(reason, sizeof(reason));
+		if (!j)
+			printf("%s\n", reason);
+	}
+	ret = gpio_show_chips(o.chip ? one : names, n, j);
+	if (j)
+		udrv_json_arr_end(j);
+	cli_json_end(j);
+	udrv_strv_free(names);
+	return ret;
+}
+
+static const char get_help[] =
+"Usage: udrv gpio get [OPTIONS] LINE...\n"
+"\n"
+"Request the lines as inputs and print their logical values (1 = active).\n"
+"LINE is a line name or, with -c, an offset.\n"
+"\n"
+"Options:\n"
+GPIO_OPTS_HELP
+"\n"
+"Examples:\n"
+"  udrv gpio get -c 0 4 17          # offsets 4 and 17 of gpiochip0\n"
+"  udrv gpio get --bias pull-up BUTTON\n"
+"  udrv gpio get -b sysfs -c 0 4    # through /sys/class/gpio\n";
+
+static int request_lines(struct udrv_chip *chip, const struct gpio_opts *o,
+			 size_t n, const unsigned int *offsets,
+			 const struct udrv_line_settings *s,
+			 struct udrv_request **reqp)
+{
+	if (udrv_chip_request(chip, &o->config, n, offsets, s, reqp))
+		return cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(chip));
+	return EXIT_OK;
+}
+
+static void print_values(struct udrv_chip *chip, const struct gpio_opts *o,
+			 int n, char **lines, const unsigned int *offsets,
+			 uint64_t values)
+{
+	struct udrv_json *j = cli_json_begin(o->json);
+
+	if (!j) {
+		for (int i = 0; i < n; i++)
+			printf("%s%s=%d", i ? " " : "", lines[i],
+			       (int)((values >> i) & 1));
+		printf("\n");
+		return;
+	}
+	udrv_json_obj_begin(j);
+	udrv_json_kstr(j, "chip", udrv_chip_name(chip));
+	udrv_json_kstr(j, "backend", udrv_backend_str(o->config.backend));
+	udrv_json_key(j, "lines");
+	udrv_json_arr_begin(j);
+	for (int i = 0; i < n; i++) {
+		udrv_json_obj_begin(j);
+		udrv_json_kstr(j, "line", lines[i]);
+		udrv_json_kuint(j, "offset", offsets[i]);
+		udrv_json_kint(j, "value", (int)((values >> i) & 1));
+		udrv_json_obj_end(j);
+	}
+	udrv_json_arr_end(j);
+	udrv_json_obj_end(j);
+	cli_json_end(j);
+}
+
+static int parse_gpio_args(int argc, char **argv, struct gpio_opts *o,
+			   const char *cmd, const char *help)
+{
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, gpio_opts_short, gpio_long_opts,
+				  NULL)) != -1) {
+		if (opt == '?')
+			return cli_usage(cmd, "bad option");
+		if (gpio_opt_parse(o, opt, optarg, cmd) < 0)
+			return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+static bool wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	return false;
+}
+
+static int cmd_get(int argc, char **argv)
+{
+	struct udrv_line_settings s[UDRV_LINES_MAX];
+	unsigned int offsets[UDRV_LINES_MAX];
+	struct gpio_opts o = { 0 };
+	struct udrv_request *req;
+	struct udrv_chip *chip;
+	uint64_t values = 0;
+	int n, ret;
+
+	if (wants_help(argc, argv)) {
+		cli_print_help(get_help);
+		return EXIT_OK;
+	}
+	ret = parse_gpio_args(argc, argv, &o, "gpio get", get_help);
+	if (ret)
+		return ret;
+	n = argc - optind;
+	if (n < 1)
+		return cli_usage("gpio get", "which lines? give at least one LINE");
+	ret = gpio_resolve(&o, n, argv + optind, &chip, offsets);
+	if (ret)
+		return ret;
+	for (int i = 0; i < n; i++)
+		s[i] = o.settings;
+	ret = request_lines(chip, &o, (size_t)n, offsets, s, &req);
+	if (!ret) {
+		if (udrv_request_get_values(req, UINT64_MAX >> (64 - n), &values))
+			ret = cli_error(EXIT_FAIL, "%s", udrv_request_errmsg(req));
+		else
+			print_values(chip, &o, n, argv + optind, offsets, values);
+		udrv_request_release(req);
+	}
+	udrv_chip_free(chip);
+	return ret;
+}
+
+static const char set_help[] =
+"Usage: udrv gpio set [OPTIONS] LINE=VALUE...\n"
+"\n"
+"Request the lines as outputs driving the given logical values (0/1,\n"
+"off/on, inactive/active), then release them. With the character device,\n"
+"the kernel may return a released line to its default state: use --hold to\n"
+"keep driving it (sysfs keeps the value after release).\n"
+"\n"
+"Options:\n"
+GPIO_OPTS_HELP
+"  -H, --hold DURATION   keep the lines for DURATION (1s, 500ms); 'forever'\n"
+"                        holds until interrupted (Ctrl-C)\n"
+"\n"
+"Examples:\n"
+"  udrv gpio set -c 0 17=1\n"
+"  udrv gpio set --drive open-drain -c 0 5=0 --hold 2s\n";
+
+static int parse_value(const char *s)
+{
+	static const char *const on[] = { "1", "on", "active", "high" };
+	static const char *const off[] = { "0", "off", "inactive", "low" };
+
+	for (size_t i = 0; i < 4; i++) {
+		if (!strcmp(s, on[i]))
+			return 1;
+		if (!strcmp(s, off[i]))
+			return 0;
+	}
+	return -1;
+}
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void hold(const char *how)
+{
+	uint64_t ns = 0;
+
+	if (!how)
+		return;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (!strcmp(how, "forever")) {
+		while (!interrupted)
+			pause();
+		return;
+	}
+	cli_parse_duration_ns(how, &ns);
+	usleep((useconds_t)(ns / 1000));
+}
+
+static int split_assignments(int n, char **args, char **names,
+			     struct udrv_line_settings *s,
+			     const struct udrv_line_settings *base)
+{
+	char *eq;
+	int v;
+
+	for (int i = 0; i < n; i++) {
+		eq = strchr(args[i], '=');
+		v = eq ? parse_value(eq + 1) : -1;
+		if (v < 0)
+			return cli_usage("gpio set", "'%s' is not LINE=VALUE (VALUE: 0, 1, on, off, active, inactive)",
+					 args[i]);
+		*eq = '\0';
+		names[i] = args[i];
+		s[i] = *base;
+		s[i].direction = UDRV_DIR_OUTPUT;
+		s[i].value = v;
+	}
+	return EXIT_OK;
+}
+
+static int cmd_set(int argc, char **argv)
+{
+	static const struct option extra[] = {
+		{ "hold", required_argument, NULL, 'H' }, { NULL, 0, NULL, 0 }
+	};
+	struct option longopts[16];
+	struct udrv_line_settings s[UDRV_LINES_MAX];
+	unsigned int offsets[UDRV_LINES_MAX];
+	char *names[UDRV_LINES_MAX], optstr[32];
+	struct gpio_opts o = { 0 };
+	struct udrv_request *req;
+	struct udrv_chip *chip;
+	const char *hold_for = NULL;
+	uint64_t ns;
+	int n, ret, opt, k = 0;
+
+	if (wants_help(argc, argv)) {
+		cli_print_help(set_help);
+		return EXIT_OK;
+	}
+	for (const struct option *p = gpio_long_opts; p->name; p++)
+		longopts[k++] = *p;
+	longopts[k++] = extra[0];
+	longopts[k] = extra[1];
+	snprintf(optstr, sizeof(optstr), "%sH:", gpio_opts_short);
+	while ((opt = getopt_long(argc, argv, optstr, longopts, NULL)) != -1) {
+		if (opt == 'H') {
+			hold_for = optarg;
+			if (strcmp(optarg, "forever") &&
+			    cli_parse_duration_ns(optarg, &ns))
+				return cli_usage("gpio set", "bad --hold '%s': e.g. 2s, 500ms or forever", optarg);
+		} else if (opt == '?' || gpio_opt_parse(&o, opt, optarg, "gpio set") <= 0) {
+			return cli_usage("gpio set", "bad option");
+		}
+	}
+	n = argc - optind;
+	if (n < 1 || n > UDRV_LINES_MAX)
+		return cli_usage("gpio set", "give 1 to %d LINE=VALUE pairs", UDRV_LINES_MAX);
+	ret = split_assignments(n, argv + optind, names, s, &o.settings);
+	if (ret)
+		return ret;
+	ret = gpio_resolve(&o, n, names, &chip, offsets);
+	if (ret)
+		return ret;
+	ret = request_lines(chip, &o, (size_t)n, offsets, s, &req);
+	if (!ret) {
+		if (o.json) {
+			uint64_t v = 0;
+
+			for (int i = 0; i < n; i++)
+				v |= (uint64_t)s[i].value << i;
+			print_values(chip, &o, n, names, offsets, v);
+		}
+		hold(hold_for);
+		udrv_request_release(req);
+	}
+	udrv_chip_free(chip);
+	return ret;
+}
+
+int cmd_gpio(int argc, char **argv)
+{
+	static const struct cli_cmd cmds[] = {
+		{ "info", gpio_info, "list chips and lines" },
+		{ "get", cmd_get, "read lines" },
+		{ "set", cmd_set, "drive lines" },
+		{ "mon", cmd_gpio_mon, "watch edges" },
+		{ "toggle", cmd_gpio_toggle, "toggle a line, report rate" },
+		{ NULL, NULL, NULL },
+	};
+
+	return cli_dispatch("gpio", cmds, argc - 1, argv + 1, gpio_help);
+}

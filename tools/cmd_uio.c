@@ -1,0 +1,529 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * udrv uio info|wait|peek|poke: UIO devices, their maps and interrupts.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+
+static const char uio_help[] =
+"Usage: udrv uio COMMAND [OPTIONS] DEVICE ...\n"
+"\n"
+"UIO devices are kernel drivers that hand a device's registers and interrupt\n"
+"to userspace. DEVICE is the driver's name (uio_pci_generic), uioN or\n"
+"/dev/uioN.\n"
+"\n"
+"Commands:\n"
+"  info   list UIO devices with their memory maps and port regions\n"
+"  wait   wait for interrupts; print counts and missed interrupts\n"
+"  peek   read registers from a map (or a PCI BAR)\n"
+"  poke   write a register\n"
+"\n"
+"Examples:\n"
+"  udrv uio info\n"
+"  udrv uio wait -n 10 --timeout 1s uio-ticker\n"
+"  udrv uio peek --bar 0 uio_pci_generic 0x0\n"
+"  udrv uio poke --bar 0 -w 32 uio_pci_generic 0x4 0x12345678\n";
+
+static void json_map(struct udrv_json *j, const struct udrv_uio_map_info *m)
+{
+	udrv_json_obj_begin(j);
+	udrv_json_kuint(j, "index", m->index);
+	udrv_json_kstr(j, "name", m->name);
+	udrv_json_kuint(j, "addr", m->addr);
+	udrv_json_kuint(j, "size", m->size);
+	udrv_json_kuint(j, "offset", m->offset);
+	udrv_json_obj_end(j);
+}
+
+static void json_port(struct udrv_json *j, const struct udrv_uio_port_info *p)
+{
+	udrv_json_obj_begin(j);
+	udrv_json_kuint(j, "index", p->index);
+	udrv_json_kstr(j, "name", p->name);
+	udrv_json_kuint(j, "start", p->start);
+	udrv_json_kuint(j, "size", p->size);
+	udrv_json_kstr(j, "porttype", p->porttype);
+	udrv_json_obj_end(j);
+}
+
+static void show_regions_json(struct udrv_uio *uio, struct udrv_json *j)
+{
+	struct udrv_uio_map_info m;
+	struct udrv_uio_port_info p;
+
+	udrv_json_key(j, "maps");
+	udrv_json_arr_begin(j);
+	for (int i = 0; i < udrv_uio_num_maps(uio); i++)
+		if (!udrv_uio_map_info(uio, (unsigned int)i, &m))
+			json_map(j, &m);
+	udrv_json_arr_end(j);
+	udrv_json_key(j, "ports");
+	udrv_json_arr_begin(j);
+	for (int i = 0; i < udrv_uio_num_ports(uio); i++)
+		if (!udrv_uio_port_info(uio, (unsigned int)i, &p))
+			json_port(j, &p);
+	udrv_json_arr_end(j);
+}
+
+static void show_regions_text(struct udrv_uio *uio)
+{
+	struct udrv_uio_map_info m;
+	struct udrv_uio_port_info p;
+
+	for (int i = 0; i < udrv_uio_num_maps(uio); i++)
+		if (!udrv_uio_map_info(uio, (unsigned int)i, &m))
+			printf("  map%u  %-16s addr 0x%" PRIx64 " size 0x%" PRIx64
+			       " offset 0x%" PRIx64 "\n", m.index,
+			       m.name[0] ? m.name : "-", m.addr, m.size,
+			       m.offset);
+	for (int i = 0; i < udrv_uio_num_ports(uio); i++)
+		if (!udrv_uio_port_info(uio, (unsigned int)i, &p))
+			printf("  port%u %-16s start 0x%" PRIx64 " size 0x%"
+			       PRIx64 " %s\n", p.index, p.name[0] ? p.name : "-",
+			       p.start, p.size, p.porttype);
+	if (!udrv_uio_num_maps(uio) && !udrv_uio_num_ports(uio))
+		printf("  no maps or ports (a PCI device's BARs: 'udrv uio peek --bar N')\n");
+}
+
+int uio_show_device(struct udrv_uio *uio, struct udrv_json *j)
+{
+	if (!j) {
+		printf("%s [%s] version %s\n", udrv_uio_devname(uio),
+		       udrv_uio_name(uio), udrv_uio_version(uio));
+		show_regions_text(uio);
+		return EXIT_OK;
+	}
+	udrv_json_obj_begin(j);
+	udrv_json_kstr(j, "device", udrv_uio_devname(uio));
+	udrv_json_kstr(j, "name", udrv_uio_name(uio));
+	udrv_json_kstr(j, "version", udrv_uio_version(uio));
+	show_regions_json(uio, j);
+	udrv_json_obj_end(j);
+	return EXIT_OK;
+}
+
+int uio_show_devices(char **names, int n, struct udrv_json *j)
+{
+	struct udrv_uio *uio = udrv_uio_new();
+	int ret = EXIT_OK;
+
+	if (!uio)
+		return cli_error(EXIT_FAIL, "out of memory");
+	for (int i = 0; i < n; i++) {
+		if (udrv_uio_open(uio, names[i])) {
+			ret = cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(uio));
+			continue;
+		}
+		uio_show_device(uio, j);
+	}
+	udrv_uio_free(uio);
+	return ret;
+}
+
+struct uio_opts {
+	bool json;
+	int map;		/* -1: none given */
+	int bar;
+	unsigned int width;	/* bits */
+	uint64_t count;
+	uint64_t timeout_ns;
+	bool enable;
+	bool pci_unmask;
+};
+
+static const struct option uio_long_opts[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "map", required_argument, NULL, 'm' },
+	{ "bar", required_argument, NULL, 'B' },
+	{ "width", required_argument, NULL, 'w' },
+	{ "num", required_argument, NULL, 'n' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "enable", no_argument, NULL, 'e' },
+	{ "pci-unmask", no_argument, NULL, 'u' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int uio_opt(struct uio_opts *o, int opt, const char *arg,
+		   const char *cmd)
+{
+	long v;
+
+	switch (opt) {
+	case 'j':
+		o->json = true;
+		return 0;
+	case 'm':
+	case 'B':
+		if (cli_parse_int(arg, 0, 5, &v))
+			return cli_usage(cmd, "bad %s '%s': 0..5", opt == 'm' ? "--map" : "--bar", arg);
+		*(opt == 'm' ? &o->map : &o->bar) = (int)v;
+		return 0;
+	case 'w':
+		if (cli_parse_int(arg, 8, 64, &v) || (v != 8 && v != 16 && v != 32 && v != 64))
+			return cli_usage(cmd, "bad --width '%s': 8, 16, 32 or 64", arg);
+		o->width = (unsigned int)v;
+		return 0;
+	case 'n':
+		if (cli_parse_u64(arg, &o->count))
+			return cli_usage(cmd, "bad --num '%s'", arg);
+		return 0;
+	case 't':
+		if (cli_parse_duration_ns(arg, &o->timeout_ns))
+			return cli_usage(cmd, "bad --timeout '%s': e.g. 1s, 200ms", arg);
+		return 0;
+	case 'e':
+		o->enable = true;
+		return 0;
+	case 'u':
+		o->pci_unmask = true;
+		return 0;
+	default:
+		return cli_usage(cmd, "bad option");
+	}
+}
+
+static int parse_uio(int argc, char **argv, struct uio_opts *o,
+		     const char *cmd, const char *help)
+{
+	int opt;
+
+	o->map = o->bar = -1;
+	o->width = 32;
+	while ((opt = getopt_long(argc, argv, "jm:B:w:n:t:euh", uio_long_opts,
+				  NULL)) != -1) {
+		if (opt == 'h') {
+			cli_print_help(help);
+			return -1;
+		}
+		if (uio_opt(o, opt, optarg, cmd))
+			return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+static int open_uio(const char *spec, struct udrv_uio **uiop)
+{
+	*uiop = udrv_uio_new();
+	if (!*uiop)
+		return cli_error(EXIT_FAIL, "out of memory");
+	if (udrv_uio_open(*uiop, spec)) {
+		cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(*uiop));
+		udrv_uio_free(*uiop);
+		*uiop = NULL;
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+static const char info_help[] =
+"Usage: udrv uio info [--json] [DEVICE...]\n"
+"\n"
+"List UIO devices (all, or the ones given) with the driver's name and\n"
+"version, its memory maps (index, name, physical address, size, sub-page\n"
+"offset) and port regions.\n";
+
+static int uio_info(int argc, char **argv)
+{
+	struct uio_opts o;
+	char **names = NULL, reason[256];
+	struct udrv_json *j;
+	int n, ret;
+
+	ret = parse_uio(argc, argv, &o, "uio info", info_help);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	n = argc - optind;
+	if (n == 0)
+		n = udrv_uio_list(&names);
+	j = cli_json_begin(o.json);
+	if (j)
+		udrv_json_arr_begin(j);
+	if (n <= 0 && !j) {
+		udrv_uio_absent_reason(reason, sizeof(reason));
+		printf("%s\n", reason);
+	}
+	ret = uio_show_devices(names ? names : argv + optind, n, j);
+	if (j)
+		udrv_json_arr_end(j);
+	cli_json_end(j);
+	udrv_strv_free(names);
+	return ret;
+}
+
+static const char wait_help[] =
+"Usage: udrv uio wait [OPTIONS] DEVICE\n"
+"\n"
+"Wait for interrupts and print, for each, the kernel's interrupt count, the\n"
+"delta since the previous wait and how many were missed (delta - 1): an\n"
+"interrupt that came while nobody waited is counted, never hidden.\n"
+"\n"
+"Options:\n"
+"  -n, --num N        stop after N interrupts (default 1)\n"
+"  -t, --timeout D    give up when no interrupt came for D (e.g. 1s)\n"
+"  -e, --enable       write 1 to irqcontrol before each wait (drivers that\n"
+"                     disable the interrupt in their handler)\n"
+"  -u, --pci-unmask   clear INTx-disable in the PCI command register before\n"
+"                     each wait (uio_pci_generic)\n"
+"  -j, --json         one JSON object per interrupt, then a summary\n"
+"\n"
+"Exit status: 0; 1 on timeout or error.\n";
+
+static int rearm(struct udrv_uio *uio, const struct uio_opts *o)
+{
+	if (o->enable && udrv_uio_irq_enable(uio, true))
+		return cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(uio));
+	if (o->pci_unmask && udrv_uio_pci_intx_unmask(uio))
+		return cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(uio));
+	return EXIT_OK;
+}
+
+static void print_irq(const struct udrv_uio_irq *irq, uint64_t t, bool json)
+{
+	struct udrv_json *j;
+
+	if (!json) {
+		printf("%llu.%09llu count=%u delta=%u missed=%u\n",
+		       (unsigned long long)(t / 1000000000ULL),
+		       (unsigned long long)(t % 1000000000ULL), irq->count,
+		       irq->delta, irq->missed);
+		return;
+	}
+	j = udrv_json_new(stdout, false);
+	udrv_json_obj_begin(j);
+	udrv_json_kuint(j, "time_ns", t);
+	udrv_json_kuint(j, "count", irq->count);
+	udrv_json_kuint(j, "delta", irq->delta);
+	udrv_json_kuint(j, "missed", irq->missed);
+	udrv_json_obj_end(j);
+	udrv_json_free(j);
+}
+
+static int wait_loop(struct udrv_uio *uio, const struct uio_opts *o,
+		     uint64_t *seen)
+{
+	int timeout = o->timeout_ns ? (int)(o->timeout_ns / 1000000) : -1;
+	struct udrv_uio_irq irq;
+	int ret;
+
+	for (*seen = 0; *seen < o->count; (*seen)++) {
+		ret = rearm(uio, o);
+		if (ret)
+			return ret;
+		ret = udrv_uio_wait(uio, timeout, &irq);
+		if (ret < 0)
+			return cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(uio));
+		if (ret == 0)
+			return cli_error(EXIT_FAIL, "%s: no interrupt within %d ms",
+					 udrv_uio_devname(uio), timeout);
+		print_irq(&irq, cli_now_ns(), o->json);
+		fflush(stdout);
+	}
+	return EXIT_OK;
+}
+
+static int uio_wait_cmd(int argc, char **argv)
+{
+	struct uio_opts o = { 0 };
+	struct udrv_uio *uio;
+	struct udrv_json *j;
+	uint64_t seen;
+	int ret;
+
+	o.count = 1;
+	ret = parse_uio(argc, argv, &o, "uio wait", wait_help);
+	if (o.count == 0)
+		o.count = 1;
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	if (argc - optind != 1)
+		return cli_usage("uio wait", "give exactly one DEVICE");
+	ret = open_uio(argv[optind], &uio);
+	if (ret)
+		return ret;
+	ret = wait_loop(uio, &o, &seen);
+	if (o.json) {
+		j = udrv_json_new(stdout, false);
+		udrv_json_obj_begin(j);
+		udrv_json_kuint(j, "interrupts", seen);
+		udrv_json_kuint(j, "missed", udrv_uio_missed(uio));
+		udrv_json_obj_end(j);
+		udrv_json_free(j);
+	} else {
+		fprintf(stderr, "%llu interrupt%s, %llu missed\n",
+			(unsigned long long)seen, seen == 1 ? "" : "s",
+			(unsigned long long)udrv_uio_missed(uio));
+	}
+	udrv_uio_free(uio);
+	return ret;
+}
+
+static const char peek_help[] =
+"Usage: udrv uio peek [OPTIONS] DEVICE OFFSET [COUNT]\n"
+"       udrv uio poke [OPTIONS] DEVICE OFFSET VALUE\n"
+"\n"
+"Read COUNT registers (default 1) from, or write VALUE to, a UIO map or a\n"
+"PCI BAR, at a byte OFFSET (decimal or 0x hex). Accesses are bounds\n"
+"checked against the region.\n"
+"\n"
+"Options:\n"
+"  -m, --map N      UIO map N (default 0)\n"
+"  -B, --bar N      PCI BAR N instead (uio_pci_generic has no maps)\n"
+"  -w, --width W    access width in bits: 8, 16, 32 (default) or 64\n"
+"  -j, --json       machine-readable output\n";
+
+static int map_region(struct udrv_uio *uio, const struct uio_opts *o,
+		      struct udrv_region **r)
+{
+	int ret;
+
+	if (o->bar >= 0)
+		ret = udrv_uio_pci_map_bar(uio, (unsigned int)o->bar, r);
+	else
+		ret = udrv_uio_map(uio, o->map < 0 ? 0 : (unsigned int)o->map, r);
+	if (ret)
+		return cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(uio));
+	return EXIT_OK;
+}
+
+static int check_access(const struct udrv_region *r, uint64_t off,
+			uint64_t count, unsigned int width)
+{
+	uint64_t bytes = width / 8;
+
+	if (off % bytes)
+		return cli_error(EXIT_USAGE, "offset 0x%" PRIx64 " is not aligned to %u bits",
+				 off, width);
+	if (off > udrv_region_size(r) || count > (udrv_region_size(r) - off) / bytes)
+		return cli_error(EXIT_USAGE,
+				 "%" PRIu64 " x %u-bit access at 0x%" PRIx64 " is beyond %s (0x%zx bytes)",
+				 count, width, off, udrv_region_name(r),
+				 udrv_region_size(r));
+	return EXIT_OK;
+}
+
+static uint64_t mmio_read(const struct udrv_mmio *m, size_t off, unsigned int w)
+{
+	switch (w) {
+	case 8:
+		return udrv_read8(m, off);
+	case 16:
+		return udrv_read16(m, off);
+	case 64:
+		return udrv_read64(m, off);
+	default:
+		return udrv_read32(m, off);
+	}
+}
+
+static void mmio_write(const struct udrv_mmio *m, size_t off, unsigned int w,
+		       uint64_t v)
+{
+	switch (w) {
+	case 8:
+		udrv_write8(m, off, (uint8_t)v);
+		break;
+	case 16:
+		udrv_write16(m, off, (uint16_t)v);
+		break;
+	case 64:
+		udrv_write64(m, off, v);
+		break;
+	default:
+		udrv_write32(m, off, (uint32_t)v);
+	}
+}
+
+static void print_peek(const struct uio_opts *o, uint64_t off, uint64_t count,
+		       const struct udrv_mmio *m)
+{
+	struct udrv_json *j = cli_json_begin(o->json);
+	unsigned int bytes = o->width / 8;
+
+	if (j) {
+		udrv_json_arr_begin(j);
+	}
+	for (uint64_t i = 0; i < count; i++) {
+		uint64_t a = off + i * bytes, v = mmio_read(m, (size_t)a, o->width);
+
+		if (j) {
+			udrv_json_obj_begin(j);
+			udrv_json_kuint(j, "offset", a);
+			udrv_json_kuint(j, "value", v);
+			udrv_json_obj_end(j);
+		} else {
+			printf("0x%08" PRIx64 ": 0x%0*" PRIx64 "\n", a,
+			       (int)bytes * 2, v);
+		}
+	}
+	if (j)
+		udrv_json_arr_end(j);
+	cli_json_end(j);
+}
+
+static int peek_poke(int argc, char **argv, bool poke)
+{
+	const char *cmd = poke ? "uio poke" : "uio peek";
+	struct uio_opts o = { 0 };
+	struct udrv_region *r = NULL;
+	struct udrv_uio *uio;
+	struct udrv_mmio m;
+	uint64_t off, arg = 1;
+	int ret, n;
+
+	ret = parse_uio(argc, argv, &o, cmd, peek_help);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	n = argc - optind;
+	if (n < 2 || n > 3 || (poke && n != 3))
+		return cli_usage(cmd, poke ? "give DEVICE OFFSET VALUE" : "give DEVICE OFFSET [COUNT]");
+	if (cli_parse_u64(argv[optind + 1], &off) ||
+	    (n == 3 && cli_parse_u64(argv[optind + 2], &arg)))
+		return cli_usage(cmd, "OFFSET and %s must be numbers (decimal or 0x hex)",
+				 poke ? "VALUE" : "COUNT");
+	ret = open_uio(argv[optind], &uio);
+	if (!ret)
+		ret = map_region(uio, &o, &r);
+	if (!ret)
+		ret = check_access(r, off, poke ? 1 : arg, o.width);
+	if (!ret) {
+		m = udrv_region_mmio(r);
+		if (poke)
+			mmio_write(&m, (size_t)off, o.width, arg);
+		else
+			print_peek(&o, off, arg, &m);
+	}
+	udrv_region_unmap(r);
+	udrv_uio_free(uio);
+	return ret;
+}
+
+static int uio_peek(int argc, char **argv)
+{
+	return peek_poke(argc, argv, false);
+}
+
+static int uio_poke(int argc, char **argv)
+{
+	return peek_poke(argc, argv, true);
+}
+
+int cmd_uio(int argc, char **argv)
+{
+	static const struct cli_cmd cmds[] = {
+		{ "info", uio_info, "list devices" },
+		{ "wait", uio_wait_cmd, "wait for interrupts" },
+		{ "peek", uio_peek, "read registers" },
+		{ "poke", uio_poke, "write a register" },
+		{ NULL, NULL, NULL },
+	};
+
+	return cli_dispatch("uio", cmds, argc - 1, argv + 1, uio_help);
+}

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * udrv: inspect, drive and benchmark GPIO lines and UIO devices.
+ * A thin layer over libudrv: each command is one file (cmd_*.c).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+
+static const char main_help[] =
+"Usage: udrv [--version] [--help] COMMAND [ARGS]\n"
+"\n"
+"udrv drives GPIO lines (GPIO character device or legacy sysfs) and UIO\n"
+"devices from userspace, and reports how ready the system is for real-time\n"
+"work. Every command takes --json for machine-readable output and --help.\n"
+"\n"
+"Commands:\n"
+"  info        GPIO chips and lines, UIO devices, real-time readiness\n"
+"  gpio        info | get | set | mon | toggle\n"
+"  uio         info | wait | peek | poke\n"
+"  rt          check\n"
+"\n"
+"Examples:\n"
+"  udrv info\n"
+"  udrv gpio get -c gpiochip0 4\n"
+"  udrv gpio mon -c gpiochip0 -n 10 4\n"
+"  udrv uio wait -n 5 uio_pci_generic --pci-unmask\n"
+"  udrv rt check\n"
+"\n"
+"Exit status: 0 success, 1 failure (the message says what and why),\n"
+"2 bad command line. See udrv(1).\n";
+
+int main(int argc, char **argv)
+{
+	static const struct cli_cmd cmds[] = {
+		{ "info", cmd_info, "everything" },
+		{ "gpio", cmd_gpio, "GPIO lines" },
+		{ "uio", cmd_uio, "UIO devices" },
+		{ "rt", cmd_rt, "real-time readiness" },
+		{ NULL, NULL, NULL },
+	};
+
+	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
+		printf("udrv %s\n", udrv_version());
+		return EXIT_OK;
+	}
+	return cli_dispatch("", cmds, argc - 1, argv + 1, main_help);
+}
