@@ -149,11 +149,14 @@ void udrv_access_hint(char *buf, size_t len, int err, const char *path)
 			return;
 		}
 		gr = getgrgid(st.st_gid);
-		if (st.st_gid != 0 && (st.st_mode & 0060))
+		if (st.st_gid != 0 && (st.st_mode & 0060) && gr)
 			snprintf(buf, len,
 				 "%s is mode %04o, group '%s': add your user to that group (usermod -aG %s $USER, then log in again) or run as root",
-				 path, st.st_mode & 07777,
-				 gr ? gr->gr_name : "?", gr ? gr->gr_name : "?");
+				 path, st.st_mode & 07777, gr->gr_name, gr->gr_name);
+		else if (st.st_gid != 0 && (st.st_mode & 0060))
+			snprintf(buf, len,
+				 "%s is mode %04o, group id %u: add your user to that group or run as root",
+				 path, st.st_mode & 07777, (unsigned int)st.st_gid);
 		else
 			snprintf(buf, len,
 				 "%s is mode %04o, owned by root: run as root, or give a group access with a udev rule",

@@ -113,6 +113,7 @@ static void test_bounds_checked(void)
 
 #ifdef NDEBUG
 	printf("# release build: accessors are unchecked by design\n");
+	(void)m;
 	(void)aborts;
 	(void)read_past_end;
 	(void)read_last;

@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The README's commands:
+#   make          build libudrv and the udrv tool (build/dev)
+#   make check    install what is missing, build (also ASan+UBSan and
+#                 static), run every test, print "N passed, N failed"
+#   make lab      boot Debian's standard and PREEMPT_RT kernels in QEMU and
+#                 run udrv there
+#   make install  install the library, headers, pkg-config file, tool, man
+
+PYTHON ?= python3
+BUILD  ?= build
+
+.PHONY: all build deps check lab static install clean
+
+all: build
+
+deps:
+	@scripts/install-deps
+
+$(BUILD)/dev/build.ninja:
+	meson setup $(BUILD)/dev
+
+build: $(BUILD)/dev/build.ninja
+	ninja -C $(BUILD)/dev
+
+$(BUILD)/static/build.ninja:
+	meson setup $(BUILD)/static -Dstatic_tools=true -Ddefault_library=static -Dbuildtype=release
+
+static: $(BUILD)/static/build.ninja
+	ninja -C $(BUILD)/static
+
+check: deps
+	$(PYTHON) scripts/check.py
+
+lab: deps static
+	$(PYTHON) -m lab demo
+
+install: build
+	meson install -C $(BUILD)/dev
+
+clean:
+	rm -rf $(BUILD)/dev $(BUILD)/asan $(BUILD)/static $(BUILD)/venv

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Run every udrv test and print one summary line: ``N passed, N failed``.
+
+Steps (each counted; a step that cannot run counts as one failure):
+  build      meson builds with -Werror: dev (debug checks), asan (ASan+UBSan),
+             static (release, fully static: what the lab boots)
+  unit       the C unit tests (TAP) in each of those builds
+  lint       ruff on the Python code
+  cli        pytest tests/cli: the udrv binary on fake sysfs trees
+  lab        pytest tests/lab: real kernels in QEMU (skip with UDRV_LAB=0)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = ROOT / "build"
+
+BUILDS: dict[str, list[str]] = {
+    "dev": [],
+    "asan": [
+        "-Db_sanitize=address,undefined",
+        "-Db_lundef=false",
+        "-Dc_args=-fno-sanitize-recover=all",
+    ],
+    "static": [
+        "-Dstatic_tools=true",
+        "-Ddefault_library=static",
+        "-Dbuildtype=release",
+    ],
+}
+RUFF_VERSION = "0.17.6"
+
+
+@dataclass
+class Tally:
+    passed: int = 0
+    failed: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    def add(self, name: str, ok: bool) -> None:
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+            self.failures.append(name)
+
+
+def run(cmd: list[str], env: dict[str, str] | None = None) -> int:
+    print("+ " + " ".join(cmd), flush=True)
+    return subprocess.call(cmd, cwd=ROOT, env=env)
+
+
+def build(name: str, tally: Tally) -> bool:
+    bdir = BUILD / name
+    if not (bdir / "build.ninja").exists():
+        if run(["meson", "setup", str(bdir), *BUILDS[name]]):
+            tally.add(f"build:{name} (meson setup)", False)
+            return False
+    ok = run(["ninja", "-C", str(bdir)]) == 0
+    tally.add(f"build:{name}", ok)
+    return ok
+
+
+def count_tap(name: str, log: Path, tally: Tally) -> None:
+    """Count TAP subtests from meson's testlog.json."""
+    for line in log.read_text().splitlines():
+        test = json.loads(line)
+        results = [
+            ln for ln in test.get("stdout", "").splitlines()
+            if ln.startswith(("ok ", "not ok "))
+        ]
+        if not results:  # crashed before reporting: one failure
+            tally.add(f"unit:{name}:{test['name']}", test["result"] == "OK")
+            continue
+        for ln in results:
+            tally.add(f"unit:{name}:{test['name']}: {ln}", ln.startswith("ok "))
+
+
+def unit(name: str, tally: Tally) -> None:
+    bdir = BUILD / name
+    log = bdir / "meson-logs" / "testlog.json"
+    log.unlink(missing_ok=True)
+    run(["meson", "test", "-C", str(bdir), "--print-errorlogs"])
+    if not log.exists():
+        tally.add(f"unit:{name} (no test log)", False)
+        return
+    count_tap(name, log, tally)
+
+
+def ruff() -> list[str] | None:
+    """A ruff command: installed, or in a venv under build/ (from PyPI)."""
+    if shutil.which("ruff"):
+        return ["ruff"]
+    venv = BUILD / "venv"
+    exe = venv / "bin" / "ruff"
+    pip = [str(venv / "bin" / "pip"), "install", "-q", f"ruff=={RUFF_VERSION}"]
+    if not exe.exists() and (run([sys.executable, "-m", "venv", str(venv)]) or run(pip)):
+        return None
+    return [str(exe)]
+
+
+def lint(tally: Tally) -> None:
+    cmd = ruff()
+    if cmd is None:
+        tally.add("lint: cannot install ruff (python3-venv, PyPI)", False)
+        return
+    paths = [p for p in ("lab", "tests", "scripts") if (ROOT / p).exists()]
+    tally.add("lint:ruff", run([*cmd, "check", *paths]) == 0)
+
+
+def pytest(name: str, path: str, tally: Tally, env: dict[str, str]) -> None:
+    if not (ROOT / path).exists():
+        return
+    xml = BUILD / f"pytest-{name}.xml"
+    xml.unlink(missing_ok=True)
+    run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         f"--junitxml={xml}", path], env=env)
+    if not xml.exists():
+        tally.add(f"{name}: pytest did not run", False)
+        return
+    for case in ET.parse(xml).getroot().iter("testcase"):
+        bad = case.find("failure") is not None or case.find("error") is not None
+        if case.find("skipped") is not None:
+            continue
+        tally.add(f"{name}:{case.get('classname')}::{case.get('name')}", not bad)
+
+
+def main() -> int:
+    tally = Tally()
+    BUILD.mkdir(exist_ok=True)
+    built = {name: build(name, tally) for name in BUILDS}
+    for name, ok in built.items():
+        if ok:
+            unit(name, tally)
+    lint(tally)
+    env = dict(os.environ)
+    env.setdefault("UDRV_BIN", str(BUILD / "dev" / "tools" / "udrv"))
+    if built["dev"]:
+        pytest("cli", "tests/cli", tally, env)
+    if env.get("UDRV_LAB", "1") != "0" and built["static"]:
+        pytest("lab", "tests/lab", tally, env)
+    elif env.get("UDRV_LAB") == "0":
+        print("lab tests skipped: UDRV_LAB=0")
+    for name in tally.failures:
+        print(f"FAILED {name}")
+    print(f"{tally.passed} passed, {tally.failed} failed")
+    return 1 if tally.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
