@@ -196,6 +196,10 @@ static int cdev_request_error(struct udrv_request *req, struct udrv_chip *chip,
 	case ENODEV:
 		return udrv_err(chip->errmsg, ENODEV, "%s: device gone",
 				chip->path);
+	case EPERM:
+		return udrv_err(chip->errmsg, EPERM,
+				"%s (%s) refused the request: the driver does not allow this direction or setting on these lines (an input-only line requested as output?)",
+				chip->name, chip->label);
 	default:
 		return udrv_err(chip->errmsg, err,
 				"GPIO_V2_GET_LINE_IOCTL on %s: %s", chip->path,

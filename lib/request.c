@@ -277,9 +277,11 @@ int udrv_request_wait_events(struct udrv_request *req, int timeout_ms)
 	struct pollfd pfd = { .fd = req->fd, .events = POLLIN | POLLPRI };
 	int ret;
 
-	do {
-		ret = poll(&pfd, 1, timeout_ms);
-	} while (ret < 0 && errno == EINTR);
+	ret = poll(&pfd, 1, timeout_ms);
+	if (ret < 0 && errno == EINTR)
+		return udrv_err(req->errmsg, EINTR,
+				"waiting for %s events: interrupted by a signal",
+				req->chip_name);
 	if (ret < 0)
 		return udrv_err(req->errmsg, errno, "poll on %s lines: %s",
 				req->chip_name, strerror(errno));

@@ -304,7 +304,7 @@ int udrv_uio_port_info(const struct udrv_uio *uio, unsigned int index,
 int udrv_uio_map(struct udrv_uio *uio, unsigned int index,
 		 struct udrv_region **regionp)
 {
-	const struct udrv_uio_map_info *m = &uio->maps[index];
+	const struct udrv_uio_map_info *m;
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	char err[UDRV_ERRMSG_LEN - 64];
 	int ret;
@@ -319,6 +319,7 @@ int udrv_uio_map(struct udrv_uio *uio, unsigned int index,
 				uio->num_maps == 1 ? "" : "s",
 				uio->num_maps ? "" :
 				" (for uio_pci_generic, map the PCI BARs: udrv_uio_pci_map_bar)");
+	m = &uio->maps[index];
 	ret = udrv_region_map_fd(uio->fd, uio->path, index * page + m->offset,
 				 (size_t)m->size, regionp, err, sizeof(err));
 	if (ret)

@@ -29,9 +29,11 @@ static int uio_poll(struct udrv_uio *uio, int timeout_ms)
 	struct pollfd pfd = { .fd = uio->fd, .events = POLLIN };
 	int ret;
 
-	do {
-		ret = poll(&pfd, 1, timeout_ms);
-	} while (ret < 0 && errno == EINTR);
+	ret = poll(&pfd, 1, timeout_ms);
+	if (ret < 0 && errno == EINTR)
+		return udrv_err(uio->errmsg, EINTR,
+				"waiting for an interrupt of %s: interrupted by a signal",
+				uio->devname);
 	if (ret < 0)
 		return udrv_err(uio->errmsg, errno, "poll on %s: %s", uio->path,
 				strerror(errno));
@@ -45,13 +47,15 @@ static int uio_read_count(struct udrv_uio *uio, uint32_t *count)
 	int32_t c;
 	ssize_t n;
 
-	do {
-		n = read(uio->fd, &c, sizeof(c));
-	} while (n < 0 && errno == EINTR);
+	n = read(uio->fd, &c, sizeof(c));
 	if (n == (ssize_t)sizeof(c)) {
 		*count = (uint32_t)c;
 		return 0;
 	}
+	if (n < 0 && errno == EINTR)
+		return udrv_err(uio->errmsg, EINTR,
+				"waiting for an interrupt of %s: interrupted by a signal",
+				uio->devname);
 	if (n == 0 || (n < 0 && (errno == EIO || errno == ENODEV)))
 		return uio_gone(uio, n ? strerror(errno) : "end of file");
 	if (n < 0)

@@ -62,10 +62,9 @@ def run(cmd: list[str], env: dict[str, str] | None = None) -> int:
 
 def build(name: str, tally: Tally) -> bool:
     bdir = BUILD / name
-    if not (bdir / "build.ninja").exists():
-        if run(["meson", "setup", str(bdir), *BUILDS[name]]):
-            tally.add(f"build:{name} (meson setup)", False)
-            return False
+    if not (bdir / "build.ninja").exists() and run(["meson", "setup", str(bdir), *BUILDS[name]]):
+        tally.add(f"build:{name} (meson setup)", False)
+        return False
     ok = run(["ninja", "-C", str(bdir)]) == 0
     tally.add(f"build:{name}", ok)
     return ok

@@ -57,29 +57,37 @@ int cli_dispatch(const char *prefix, const struct cli_cmd *cmds, int argc,
 	for (const struct cli_cmd *c = cmds; c->name; c++)
 		if (!strcmp(argv[0], c->name))
 			return c->run(argc, argv);
-	return cli_usage(prefix, "unknown command '%s %s'", prefix, argv[0]);
+	return cli_usage(prefix, "unknown command '%s%s%s'", prefix,
+			 *prefix ? " " : "", argv[0]);
+}
+
+/* Decimal, or hex with 0x: a leading 0 is not octal (010 is ten). */
+static int number_base(const char *s)
+{
+	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
 }
 
 int cli_parse_u64(const char *s, uint64_t *v)
 {
 	char *end;
 
-	if (!s || !*s || *s == '-')
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
 		return -EINVAL;
 	errno = 0;
-	*v = strtoull(s, &end, 0);
-	return errno || *end ? -EINVAL : 0;
+	*v = strtoull(s, &end, number_base(s));
+	return errno || *end || end == s ? -EINVAL : 0;
 }
 
 int cli_parse_int(const char *s, long min, long max, long *v)
 {
+	const char *digits = s && (*s == '-' || *s == '+') ? s + 1 : s;
 	char *end;
 
-	if (!s || !*s)
+	if (!s || !*s || !*digits)
 		return -EINVAL;
 	errno = 0;
-	*v = strtol(s, &end, 0);
-	if (errno || *end || *v < min || *v > max)
+	*v = strtol(s, &end, number_base(digits));
+	if (errno || *end || end == s || *v < min || *v > max)
 		return -EINVAL;
 	return 0;
 }
@@ -104,6 +112,16 @@ int cli_parse_duration_ns(const char *s, uint64_t *ns)
 		}
 	}
 	return -EINVAL;
+}
+
+int cli_parse_timeout_ms(const char *s, int *ms)
+{
+	uint64_t ns;
+
+	if (cli_parse_duration_ns(s, &ns) || ns > (uint64_t)INT32_MAX * 1000000)
+		return -EINVAL;
+	*ms = (int)((ns + 999999) / 1000000);
+	return 0;
 }
 
 uint64_t cli_now_ns(void)
@@ -221,11 +239,15 @@ static int open_chip(const char *spec, struct udrv_chip **chipp)
 static int resolve_on_chip(struct udrv_chip *chip, int n, char *const *lines,
 			   unsigned int *offsets, bool quiet)
 {
+	uint64_t num;
 	int off;
 
 	for (int i = 0; i < n; i++) {
 		if (is_number(lines[i])) {
-			offsets[i] = (unsigned int)strtoul(lines[i], NULL, 10);
+			if (cli_parse_u64(lines[i], &num) || num > UINT32_MAX)
+				return cli_error(EXIT_USAGE,
+						 "line offset %s is out of range", lines[i]);
+			offsets[i] = (unsigned int)num;
 			continue;
 		}
 		off = udrv_chip_find_line(chip, lines[i]);
@@ -278,7 +300,7 @@ int gpio_resolve(const struct gpio_opts *o, int n, char *const *lines,
 	if (!o->chip) {
 		for (int i = 0; i < n; i++)
 			if (is_number(lines[i]))
-				return cli_error(EXIT_USAGE,
+				return cli_usage("gpio",
 						 "line %s is an offset: say which chip with -c CHIP (see 'udrv gpio info')",
 						 lines[i]);
 		return search_chips(n, lines, chipp, offsets);

@@ -37,6 +37,8 @@ int cli_parse_int(const char *s, long min, long max, long *v);
 /* "1ms", "10s", "500us", bare = seconds; for --duration */
 int cli_parse_duration_ns(const char *s, uint64_t *ns);
 uint64_t cli_now_ns(void);
+/* --timeout: a duration rounded up to whole ms; "0" means do not wait. */
+int cli_parse_timeout_ms(const char *s, int *ms);
 
 /* A --json writer on stdout, or NULL for human output. */
 struct udrv_json *cli_json_begin(bool json);

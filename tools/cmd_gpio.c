@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -157,14 +158,25 @@ static int gpio_info(int argc, char **argv)
 	struct udrv_json *j;
 	int opt, n, ret;
 
-	while ((opt = getopt_long(argc, argv, "c:jh", gpio_long_opts, NULL)) != -1) {
-		if (opt == 'h' || opt == '?') {
+	static const struct option opts[] = {
+		{ "chip", required_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+
+	while ((opt = getopt_long(argc, argv, "c:jh", opts, NULL)) != -1) {
+		if (opt == 'h') {
 			cli_print_help(info_help);
-			return opt == 'h' ? EXIT_OK : EXIT_USAGE;
+			return EXIT_OK;
 		}
-		if (gpio_opt_parse(&o, opt, optarg, "gpio info") < 0)
-			return EXIT_USAGE;
+		if (opt == '?')
+			return cli_usage("gpio info", "bad option");
+		gpio_opt_parse(&o, opt, optarg, "gpio info");
 	}
+	if (optind < argc)
+		return cli_usage("gpio info", "unexpected argument '%s' (the chip goes with -c)",
+				 argv[optind]);
 	if (o.chip) {
 		one[0] = (char *)o.chip;
 		n = 1;
@@ -176,8 +188,7 @@ static int gpio_info(int argc, char **argv)
 		udrv_json_arr_begin(j);
 	if (n <= 0) {
 		udrv_gpio_absent_reason(reason, sizeof(reason));
-		if (!j)
-			printf("%s\n", reason);
+		fprintf(j ? stderr : stdout, "%s\n", reason);
 	}
 	ret = gpio_show_chips(o.chip ? one : names, n, j);
 	if (j)
@@ -342,6 +353,7 @@ static void on_signal(int sig)
 
 static void hold(const char *how)
 {
+	struct timespec ts;
 	uint64_t ns = 0;
 
 	if (!how)
@@ -354,7 +366,10 @@ static void hold(const char *how)
 		return;
 	}
 	cli_parse_duration_ns(how, &ns);
-	usleep((useconds_t)(ns / 1000));
+	ts.tv_sec = (time_t)(ns / 1000000000ULL);
+	ts.tv_nsec = (long)(ns % 1000000000ULL);
+	while (!interrupted && clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts))
+		;
 }
 
 static int split_assignments(int n, char **args, char **names,
@@ -410,8 +425,10 @@ static int cmd_set(int argc, char **argv)
 			if (strcmp(optarg, "forever") &&
 			    cli_parse_duration_ns(optarg, &ns))
 				return cli_usage("gpio set", "bad --hold '%s': e.g. 2s, 500ms or forever", optarg);
-		} else if (opt == '?' || gpio_opt_parse(&o, opt, optarg, "gpio set") <= 0) {
+		} else if (opt == '?') {
 			return cli_usage("gpio set", "bad option");
+		} else if (gpio_opt_parse(&o, opt, optarg, "gpio set") < 0) {
+			return EXIT_USAGE;
 		}
 	}
 	n = argc - optind;

@@ -3,6 +3,7 @@
  * udrv gpio mon|toggle: watch edge events (with loss accounting), and toggle
  * a line in a tight loop or at a fixed period.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -50,7 +51,7 @@ GPIO_OPTS_HELP
 struct mon_opts {
 	struct gpio_opts g;
 	uint64_t max_events;
-	uint64_t timeout_ns;
+	int timeout_ms;		/* -1: wait forever */
 };
 
 static int parse_edge_opt(struct mon_opts *m, int opt, const char *arg)
@@ -89,7 +90,7 @@ static int parse_edge_opt(struct mon_opts *m, int opt, const char *arg)
 			return cli_usage("gpio mon", "bad --num-events '%s'", arg);
 		return 0;
 	case 't':
-		if (cli_parse_duration_ns(arg, &m->timeout_ns))
+		if (cli_parse_timeout_ms(arg, &m->timeout_ms))
 			return cli_usage("gpio mon", "bad --timeout '%s': e.g. 5s or 200ms", arg);
 		return 0;
 	default:
@@ -118,6 +119,7 @@ static int parse_mon(int argc, char **argv, struct mon_opts *m)
 	memset(&longopts[k], 0, sizeof(longopts[k]));
 	snprintf(optstr, sizeof(optstr), "%se:D:E:S:n:t:", gpio_opts_short);
 	m->g.settings.edge = UDRV_EDGE_BOTH;
+	m->timeout_ms = -1;
 	while ((opt = getopt_long(argc, argv, optstr, longopts, NULL)) != -1) {
 		ret = gpio_opt_parse(&m->g, opt, optarg, "gpio mon");
 		if (ret < 0)
@@ -161,9 +163,10 @@ static int mon_wait(struct udrv_request *req, const struct mon_opts *m)
 {
 	int ret;
 
-	ret = udrv_request_wait_events(req, m->timeout_ns ?
-				       (int)(m->timeout_ns / 1000000) : -1);
-	if (ret < 0 && !stop)
+	ret = udrv_request_wait_events(req, m->timeout_ms);
+	if (ret == -EINTR && stop)
+		return 0;
+	if (ret < 0)
 		cli_error(EXIT_FAIL, "%s", udrv_request_errmsg(req));
 	return ret;
 }
@@ -245,8 +248,8 @@ int cmd_gpio_mon(int argc, char **argv)
 	ret = mon_loop(req, &m, argv + optind, &seen);
 	if (ret == 2) {
 		if (!stop)
-			fprintf(stderr, "udrv: no event for %llu ms\n",
-				(unsigned long long)(m.timeout_ns / 1000000));
+			fprintf(stderr, "udrv: no event for %d ms\n",
+				m.timeout_ms);
 		ret = m.max_events && seen < m.max_events && !stop ?
 		      EXIT_FAIL : EXIT_OK;
 	}
@@ -260,9 +263,8 @@ static const char toggle_help[] =
 "Usage: udrv gpio toggle [OPTIONS] LINE\n"
 "\n"
 "Request one line as an output and toggle it -n times, as fast as the\n"
-"backend allows or every --period, then print the achieved rate. This is a\n"
-"quick check; 'udrv bench toggle' is the measurement (raw-loop reference,\n"
-"RT setup, edge verification).\n"
+"backend allows or every --period, then print the achieved rate. A quick\n"
+"check: it sets no real-time priority and has no raw-loop reference.\n"
 "\n"
 "Options:\n"
 GPIO_OPTS_HELP
@@ -272,13 +274,14 @@ GPIO_OPTS_HELP
 "Example:\n"
 "  udrv gpio toggle -c gpiochip0 -n 1000000 17\n";
 
-static int toggle_loop(struct udrv_request *req, uint64_t count,
+static int toggle_loop(struct udrv_request *req, uint64_t *count,
 		       uint64_t period_ns)
 {
 	struct timespec next;
+	uint64_t i;
 
 	clock_gettime(CLOCK_MONOTONIC, &next);
-	for (uint64_t i = 0; i < count && !stop; i++) {
+	for (i = 0; i < *count && !stop; i++) {
 		if (udrv_request_set_value(req, 0, !(i & 1)))
 			return cli_error(EXIT_FAIL, "%s", udrv_request_errmsg(req));
 		if (!period_ns)
@@ -290,6 +293,7 @@ static int toggle_loop(struct udrv_request *req, uint64_t count,
 		}
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
 	}
+	*count = i;	/* fewer when interrupted */
 	return EXIT_OK;
 }
 
@@ -375,7 +379,7 @@ int cmd_gpio_toggle(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	t0 = cli_now_ns();
-	ret = toggle_loop(req, count, period);
+	ret = toggle_loop(req, &count, period);
 	if (!ret)
 		toggle_report(&o, argv[optind], count, cli_now_ns() - t0);
 	udrv_request_release(req);

@@ -20,7 +20,7 @@ static const char info_help[] =
 "section is empty it says why (no kernel support, no driver, no hardware).\n"
 "\n"
 "  -j, --json      one JSON document: {\"gpio\":{...},\"uio\":{...},\"rt\":{...}}\n"
-"  -v, --verbose   all real-time findings, not only warnings\n";
+"  -v, --verbose   also list the real-time findings that are fine (OK)\n";
 
 static void info_gpio(struct udrv_json *j, int *ret)
 {

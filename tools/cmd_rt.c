@@ -21,8 +21,8 @@ static const char rt_help[] =
 "  clocksource        tsc / arch_sys_counter are cheap; jiffies is coarse\n"
 "  isolcpus, nohz_full, irq thread priorities, SCHED_FIFO permission\n"
 "\n"
-"  -j, --json      machine-readable report\n"
-"  -v, --verbose   show every finding, not only warnings\n"
+"  -j, --json      machine-readable report (always every finding)\n"
+"  -v, --verbose   also list what is fine (OK), not only info and warnings\n"
 "\n"
 "Exit status: 0 when nothing needs attention, 1 when a warning was found.\n";
 
@@ -77,7 +77,7 @@ static int rt_check_cmd(int argc, char **argv)
 	if (ret)
 		return cli_error(EXIT_FAIL, "rt check failed: %s", strerror(-ret));
 	j = cli_json_begin(json);
-	rt_show_report(&r, j, verbose || !json);
+	rt_show_report(&r, j, verbose);
 	cli_json_end(j);
 	for (size_t i = 0; i < r.num_findings; i++)
 		if (r.findings[i].level == UDRV_RT_WARN)

@@ -133,7 +133,7 @@ struct uio_opts {
 	int bar;
 	unsigned int width;	/* bits */
 	uint64_t count;
-	uint64_t timeout_ns;
+	int timeout_ms;		/* -1: wait forever */
 	bool enable;
 	bool pci_unmask;
 };
@@ -162,8 +162,9 @@ static int uio_opt(struct uio_opts *o, int opt, const char *arg,
 		return 0;
 	case 'm':
 	case 'B':
-		if (cli_parse_int(arg, 0, 5, &v))
-			return cli_usage(cmd, "bad %s '%s': 0..5", opt == 'm' ? "--map" : "--bar", arg);
+		if (cli_parse_int(arg, 0, opt == 'm' ? 4 : 5, &v))
+			return cli_usage(cmd, "bad %s '%s': %s", opt == 'm' ? "--map" : "--bar",
+					 arg, opt == 'm' ? "0..4" : "0..5");
 		*(opt == 'm' ? &o->map : &o->bar) = (int)v;
 		return 0;
 	case 'w':
@@ -176,7 +177,7 @@ static int uio_opt(struct uio_opts *o, int opt, const char *arg,
 			return cli_usage(cmd, "bad --num '%s'", arg);
 		return 0;
 	case 't':
-		if (cli_parse_duration_ns(arg, &o->timeout_ns))
+		if (cli_parse_timeout_ms(arg, &o->timeout_ms))
 			return cli_usage(cmd, "bad --timeout '%s': e.g. 1s, 200ms", arg);
 		return 0;
 	case 'e':
@@ -197,6 +198,7 @@ static int parse_uio(int argc, char **argv, struct uio_opts *o,
 
 	o->map = o->bar = -1;
 	o->width = 32;
+	o->timeout_ms = -1;
 	while ((opt = getopt_long(argc, argv, "jm:B:w:n:t:euh", uio_long_opts,
 				  NULL)) != -1) {
 		if (opt == 'h') {
@@ -246,9 +248,9 @@ static int uio_info(int argc, char **argv)
 	j = cli_json_begin(o.json);
 	if (j)
 		udrv_json_arr_begin(j);
-	if (n <= 0 && !j) {
+	if (n <= 0) {
 		udrv_uio_absent_reason(reason, sizeof(reason));
-		printf("%s\n", reason);
+		fprintf(j ? stderr : stdout, "%s\n", reason);
 	}
 	ret = uio_show_devices(names ? names : argv + optind, n, j);
 	if (j)
@@ -309,7 +311,7 @@ static void print_irq(const struct udrv_uio_irq *irq, uint64_t t, bool json)
 static int wait_loop(struct udrv_uio *uio, const struct uio_opts *o,
 		     uint64_t *seen)
 {
-	int timeout = o->timeout_ns ? (int)(o->timeout_ns / 1000000) : -1;
+	int timeout = o->timeout_ms;
 	struct udrv_uio_irq irq;
 	int ret;
 
@@ -488,6 +490,9 @@ static int peek_poke(int argc, char **argv, bool poke)
 	    (n == 3 && cli_parse_u64(argv[optind + 2], &arg)))
 		return cli_usage(cmd, "OFFSET and %s must be numbers (decimal or 0x hex)",
 				 poke ? "VALUE" : "COUNT");
+	if (poke && o.width < 64 && arg >> o.width)
+		return cli_usage(cmd, "VALUE 0x%" PRIx64 " does not fit in %u bits",
+				 arg, o.width);
 	ret = open_uio(argv[optind], &uio);
 	if (!ret)
 		ret = map_region(uio, &o, &r);

@@ -91,7 +91,8 @@ int udrv_request_reconfigure(struct udrv_request *req,
 /*
  * Events. The fd becomes readable (POLLIN) when events are pending: use it
  * with poll/epoll. udrv_request_wait_events() returns 1 when events are
- * pending, 0 on timeout (@timeout_ms < 0 waits forever).
+ * pending, 0 on timeout (@timeout_ms < 0 waits forever), -EINTR when a
+ * signal handler ran (so that a program can stop on Ctrl-C).
  * udrv_request_read_events() reads up to @max events with as few system
  * calls as possible and returns their number; it blocks only when none are
  * pending. Gaps in the kernel's sequence numbers are reported in each

@@ -69,7 +69,8 @@ int udrv_uio_map(struct udrv_uio *uio, unsigned int index,
 
 /*
  * Wait for an interrupt: returns 1 and fills @irq, 0 on timeout
- * (@timeout_ms < 0 waits forever), -ENODEV when the device went away.
+ * (@timeout_ms < 0 waits forever), -ENODEV when the device went away,
+ * -EINTR when a signal handler ran (so that a program can stop on Ctrl-C).
  * Missed interrupts (delta > 1) are counted, also in udrv_uio_missed().
  */
 int udrv_uio_wait(struct udrv_uio *uio, int timeout_ms,

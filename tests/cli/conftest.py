@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Fixtures of the udrv CLI tests: the binary, a fake root per test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fakes import FakeTree
+from udrv_runner import Runner, find_binary
+
+
+@pytest.fixture(scope="session")
+def udrv_bin() -> Path:
+    path = find_binary()
+    if not path.is_file():
+        pytest.fail(f"udrv binary not found at {path}: build it with 'ninja -C build/dev' "
+                    "or point UDRV_BIN at it", pytrace=False)
+    return path
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> FakeTree:
+    """An empty fake root (add sys/, dev/, proc/ with the fakes helpers)."""
+    return FakeTree(tmp_path / "root")
+
+
+@pytest.fixture
+def udrv(udrv_bin: Path, tree: FakeTree) -> Runner:
+    """udrv(*args) runs the binary with UDRV_SYSROOT at the test's fake tree."""
+    return Runner(udrv_bin, tree.root)

@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Running the udrv binary: where it is, and what one run returned."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+DEFAULT_BIN = REPO / "build" / "dev" / "tools" / "udrv"
+TIMEOUT_S = 30.0  # generous: every command here finishes in milliseconds
+
+
+def find_binary() -> Path:
+    """$UDRV_BIN, or build/dev/tools/udrv of this checkout."""
+    env = os.environ.get("UDRV_BIN")
+    path = Path(env) if env else DEFAULT_BIN
+    if not path.is_absolute():
+        path = REPO / path
+    return path
+
+
+@dataclass(frozen=True)
+class Result:
+    args: tuple[str, ...]
+    returncode: int
+    stdout: str
+    stderr: str
+
+    def json(self) -> Any:
+        """stdout as one JSON document."""
+        return json.loads(self.stdout)
+
+    def json_lines(self) -> list[Any]:
+        """stdout as JSON Lines (one document per non-empty line)."""
+        return [json.loads(line) for line in self.stdout.splitlines() if line.strip()]
+
+    def __str__(self) -> str:
+        return (f"udrv {' '.join(self.args)} -> exit {self.returncode}\n"
+                f"--- stdout ---\n{self.stdout}--- stderr ---\n{self.stderr}")
+
+
+class Runner:
+    """Runs udrv against a fake root (UDRV_SYSROOT) or, with host(), the real one."""
+
+    def __init__(self, binary: Path, root: Path | None) -> None:
+        self.binary = binary
+        self.root = root
+
+    def _env(self, root: Path | None) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if k != "UDRV_SYSROOT"}
+        env["LC_ALL"] = "C"
+        if root is not None:
+            env["UDRV_SYSROOT"] = str(root)
+        return env
+
+    def _run(self, args: tuple[str, ...], root: Path | None) -> Result:
+        env = self._env(root)
+        proc = subprocess.run([str(self.binary), *args], env=env, capture_output=True,
+                              timeout=TIMEOUT_S, stdin=subprocess.DEVNULL, check=False)
+        return Result(args, proc.returncode, proc.stdout.decode("utf-8", "replace"),
+                      proc.stderr.decode("utf-8", "replace"))
+
+    def __call__(self, *args: str) -> Result:
+        """udrv ARGS with UDRV_SYSROOT pointing at the fake tree."""
+        return self._run(args, self.root)
+
+    def start(self, *args: str) -> subprocess.Popen[bytes]:
+        """udrv ARGS in the background, on the fake tree (the caller waits for it)."""
+        return subprocess.Popen([str(self.binary), *args], env=self._env(self.root),
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+
+    def host(self, *args: str) -> Result:
+        """udrv ARGS on the real /sys, /dev and /proc (no UDRV_SYSROOT)."""
+        return self._run(args, None)
