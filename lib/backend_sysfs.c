@@ -10,6 +10,7 @@
  * change since the previous event reveals at least one lost edge.
  */
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,12 +19,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <udrv/chip.h>
+
 #include "backend.h"
 
 #define EXPORT_WAIT_MS	2000
 
 struct sysfs_line {
 	int gpio;		/* global number */
+	char dir[UDRV_PATH_LEN];	/* its /sys/class/gpio entry */
 	int value_fd;
 	bool exported;		/* by us: unexport on release */
 	int level;		/* last value seen */
@@ -35,10 +39,10 @@ struct sysfs_priv {
 	struct sysfs_line lines[UDRV_LINES_MAX];
 };
 
-static int gpio_attr(char *buf, size_t len, int gpio, const char *attr)
+static void line_attr(char *buf, size_t len, const struct sysfs_line *l,
+		      const char *attr)
 {
-	return udrv_path(buf, len, "/sys/class/gpio/gpio%d%s%s", gpio,
-			 attr[0] ? "/" : "", attr);
+	snprintf(buf, len, "%s/%s", l->dir, attr);
 }
 
 __attribute__((cold))
@@ -51,26 +55,15 @@ static int attr_error(char *errmsg, int err, const char *path, const char *val)
 			strerror(err), hint);
 }
 
-static int write_attr(char *errmsg, int gpio, const char *attr, const char *val)
+static int write_attr(char *errmsg, const struct sysfs_line *l,
+		      const char *attr, const char *val)
 {
 	char path[UDRV_PATH_LEN];
 	int ret;
 
-	gpio_attr(path, sizeof(path), gpio, attr);
+	line_attr(path, sizeof(path), l, attr);
 	ret = udrv_write_str(path, val);
 	return ret ? attr_error(errmsg, -ret, path, val) : 0;
-}
-
-static int wait_for_dir(const char *dir)
-{
-	struct timespec ms = { 0, 1000000 };
-
-	for (int i = 0; i < EXPORT_WAIT_MS; i++) {
-		if (udrv_path_exists(dir))
-			return 0;
-		nanosleep(&ms, NULL);
-	}
-	return -ETIMEDOUT;
 }
 
 __attribute__((cold))
@@ -94,29 +87,125 @@ static int export_error(struct udrv_chip *chip, int err, unsigned int offset,
 			gpio, path, strerror(err), hint);
 }
 
+/*
+ * The directory of an exported line: gpioN, or the line's name when the
+ * driver names its lines (the kernel then uses that name for the entry).
+ */
+static bool find_line_dir(struct sysfs_line *l, const char *name)
+{
+	udrv_path(l->dir, sizeof(l->dir), "/sys/class/gpio/gpio%d", l->gpio);
+	if (udrv_path_exists(l->dir))
+		return true;
+	if (!name[0])
+		return false;
+	udrv_path(l->dir, sizeof(l->dir), "/sys/class/gpio/%s", name);
+	return udrv_path_exists(l->dir);
+}
+
+static bool strv_has(char **strv, const char *s)
+{
+	for (; strv && *strv; strv++)
+		if (!strcmp(*strv, s))
+			return true;
+	return false;
+}
+
+/* Without a name to look for: the entry that the export created. */
+static bool find_new_dir(struct sysfs_line *l, char **before)
+{
+	char cls[UDRV_PATH_LEN];
+	struct dirent *de;
+	bool found = false;
+	DIR *d;
+
+	udrv_path(cls, sizeof(cls), "/sys/class/gpio");
+	d = opendir(cls);
+	while (d && !found && (de = readdir(d))) {
+		if (de->d_name[0] == '.' || strv_has(before, de->d_name) ||
+		    !strncmp(de->d_name, "gpiochip", 8) ||
+		    !strcmp(de->d_name, "export") || !strcmp(de->d_name, "unexport"))
+			continue;
+		snprintf(l->dir, sizeof(l->dir), "%s/%s", cls, de->d_name);
+		found = true;
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+static char **list_class_dir(void)
+{
+	char cls[UDRV_PATH_LEN], **names;
+	struct dirent *de;
+	size_t n = 0;
+	DIR *d;
+
+	udrv_path(cls, sizeof(cls), "/sys/class/gpio");
+	names = calloc(1024, sizeof(*names));
+	d = opendir(cls);
+	while (names && d && n < 1023 && (de = readdir(d)))
+		names[n++] = strdup(de->d_name);
+	if (d)
+		closedir(d);
+	return names;
+}
+
+static int wait_for_export(struct sysfs_line *l, const char *name,
+			   char **before)
+{
+	struct timespec ms = { 0, 1000000 };
+
+	for (int i = 0; i < EXPORT_WAIT_MS; i++) {
+		if (find_line_dir(l, name) || find_new_dir(l, before))
+			return 0;
+		nanosleep(&ms, NULL);
+	}
+	return -ETIMEDOUT;
+}
+
+static void line_name(struct udrv_chip *chip, unsigned int offset, char *name,
+		      size_t len)
+{
+	struct udrv_line_info info;
+	char saved[UDRV_ERRMSG_LEN];
+
+	name[0] = '\0';
+	if (chip->fd < 0)
+		return;
+	memcpy(saved, chip->errmsg, sizeof(saved));
+	if (udrv_chip_line_info(chip, offset, &info) == 0)
+		udrv_strlcpy(name, info.name, len);
+	memcpy(chip->errmsg, saved, sizeof(saved));
+}
+
 static int sysfs_export(struct udrv_chip *chip, struct sysfs_line *l,
 			unsigned int offset)
 {
-	char dir[UDRV_PATH_LEN], exp[UDRV_PATH_LEN], num[16];
+	char exp[UDRV_PATH_LEN], num[16], name[32], **before;
 	int ret;
 
-	gpio_attr(dir, sizeof(dir), l->gpio, "");
-	if (udrv_path_exists(dir))
+	line_name(chip, offset, name, sizeof(name));
+	if (find_line_dir(l, name))
 		return 0;	/* exported by someone else: use, don't unexport */
 	udrv_path(exp, sizeof(exp), "/sys/class/gpio/export");
 	if (!udrv_path_exists(exp))
 		return udrv_err(chip->errmsg, ENOTSUP,
 				"this kernel has no sysfs GPIO (CONFIG_GPIO_SYSFS is off: %s missing); use the cdev backend",
 				exp);
+	before = list_class_dir();
 	snprintf(num, sizeof(num), "%d", l->gpio);
 	ret = udrv_write_str(exp, num);
-	if (ret)
+	if (ret) {
+		udrv_strv_free(before);
 		return export_error(chip, -ret, offset, l->gpio, exp);
+	}
 	l->exported = true;
-	if (wait_for_dir(dir))
+	ret = wait_for_export(l, name, before);
+	udrv_strv_free(before);
+	if (ret)
 		return udrv_err(chip->errmsg, ETIMEDOUT,
-				"exported GPIO %d but %s did not appear within %d ms",
-				l->gpio, dir, EXPORT_WAIT_MS);
+				"exported GPIO %d but no /sys/class/gpio entry for it appeared within %d ms",
+				l->gpio, EXPORT_WAIT_MS);
 	return 0;
 }
 
@@ -141,7 +230,7 @@ static int sysfs_edge(char *errmsg, const struct sysfs_line *l,
 {
 	char path[UDRV_PATH_LEN];
 
-	gpio_attr(path, sizeof(path), l->gpio, "edge");
+	line_attr(path, sizeof(path), l, "edge");
 	if (!udrv_path_exists(path)) {
 		if (edge == UDRV_EDGE_NONE)
 			return 0;
@@ -149,7 +238,7 @@ static int sysfs_edge(char *errmsg, const struct sysfs_line *l,
 				"GPIO %d has no interrupt (%s missing): edges cannot be watched on this line",
 				l->gpio, path);
 	}
-	return write_attr(errmsg, l->gpio, "edge", udrv_edge_str(edge));
+	return write_attr(errmsg, l, "edge", udrv_edge_str(edge));
 }
 
 static int sysfs_configure(char *errmsg, struct sysfs_line *l,
@@ -165,16 +254,16 @@ static int sysfs_configure(char *errmsg, struct sysfs_line *l,
 	if (s->direction == UDRV_DIR_OUTPUT) {
 		ret = sysfs_edge(errmsg, l, UDRV_EDGE_NONE);
 		if (!ret)
-			ret = write_attr(errmsg, l->gpio, "active_low",
+			ret = write_attr(errmsg, l, "active_low",
 					 s->active_low ? "1" : "0");
 		if (!ret)
-			ret = write_attr(errmsg, l->gpio, "direction",
+			ret = write_attr(errmsg, l, "direction",
 					 raw ? "high" : "low");
 		return ret;
 	}
-	ret = write_attr(errmsg, l->gpio, "active_low", s->active_low ? "1" : "0");
+	ret = write_attr(errmsg, l, "active_low", s->active_low ? "1" : "0");
 	if (!ret)
-		ret = write_attr(errmsg, l->gpio, "direction", "in");
+		ret = write_attr(errmsg, l, "direction", "in");
 	if (!ret)
 		ret = sysfs_edge(errmsg, l, s->edge);
 	return ret;
@@ -200,7 +289,7 @@ static int sysfs_open_value(char *errmsg, struct sysfs_line *l, int epfd,
 	char path[UDRV_PATH_LEN];
 	int err;
 
-	gpio_attr(path, sizeof(path), l->gpio, "value");
+	line_attr(path, sizeof(path), l, "value");
 	l->value_fd = open(path, O_RDWR | O_CLOEXEC);
 	if (l->value_fd < 0)
 		return attr_error(errmsg, errno, path, "(open)");

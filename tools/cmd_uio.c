@@ -377,7 +377,8 @@ static const char peek_help[] =
 "\n"
 "Options:\n"
 "  -m, --map N      UIO map N (default 0)\n"
-"  -B, --bar N      PCI BAR N instead (uio_pci_generic has no maps)\n"
+"  -B, --bar N      PCI BAR N instead, through sysfs (for uio_pci_generic on\n"
+"                   kernels that export no maps)\n"
 "  -w, --width W    access width in bits: 8, 16, 32 (default) or 64\n"
 "  -j, --json       machine-readable output\n";
 

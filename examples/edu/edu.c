@@ -5,7 +5,8 @@
  * worked example of writing a UIO driver:
  *
  *   1. find the device: the UIO device whose PCI ID is 1234:11e8
- *   2. map its registers: BAR 0 (uio_pci_generic has no UIO maps)
+ *   2. map its registers: BAR 0, which uio_pci_generic exports as UIO map 0
+ *      on recent kernels (6.1 does); older ones need the sysfs BAR file
  *   3. talk to it: identification, liveness check, factorial
  *   4. interrupts: raise (0x60) -> wait on /dev/uioN -> read the status
  *      (0x24) -> acknowledge (0x64) -> re-enable INTx in the PCI command
@@ -100,7 +101,9 @@ static int edu_open(struct edu *edu, const char *spec)
 		return -1;
 	if (udrv_uio_open(edu->uio, spec))
 		return edu_fail(edu, "open");
-	if (udrv_uio_pci_map_bar(edu->uio, 0, &edu->bar))
+	if (udrv_uio_num_maps(edu->uio) > 0 ?
+	    udrv_uio_map(edu->uio, 0, &edu->bar) :
+	    udrv_uio_pci_map_bar(edu->uio, 0, &edu->bar))
 		return edu_fail(edu, "map BAR 0");
 	edu->regs = udrv_region_mmio(edu->bar);
 	return 0;

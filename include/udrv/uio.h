@@ -87,8 +87,9 @@ int udrv_uio_irq_enable(struct udrv_uio *uio, bool enable);
 int udrv_uio_pci_intx_unmask(struct udrv_uio *uio);
 
 /*
- * uio_pci_generic exposes no UIO maps: a PCI device's registers are its BARs,
- * mapped here through /sys/class/uio/uioN/device/resource@bar.
+ * Map a PCI device's BAR @bar through /sys/class/uio/uioN/device/resource@bar.
+ * uio_pci_generic exports memory BARs as UIO maps on recent kernels (6.1
+ * does), not on older ones: this works on both.
  */
 int udrv_uio_pci_map_bar(struct udrv_uio *uio, unsigned int bar,
 			 struct udrv_region **regionp);

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Helpers for the lab tests: run udrv in the guest and parse what it says."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+CHIP = "gpio-wire"  # label of kernel/gpio-wire's chip (lines wired 2k -> 2k+1)
+
+
+class Result(Protocol):
+    stdout: str
+    stderr: str
+    status: int
+
+
+class Board(Protocol):
+    def run(self, command: str, timeout: float = ...) -> Result: ...
+
+
+@dataclass
+class Udrv:
+    status: int
+    stdout: str
+    stderr: str
+
+    def json(self) -> Any:
+        return json.loads(self.stdout)
+
+    def json_lines(self) -> list[Any]:
+        return [json.loads(line) for line in self.stdout.splitlines() if line.strip()]
+
+
+def sh(board: Board, command: str, timeout: float = 120) -> Udrv:
+    r = board.run(command, timeout=timeout)
+    return Udrv(r.status, r.stdout, r.stderr)
+
+
+def udrv(board: Board, args: str, timeout: float = 120) -> Udrv:
+    return sh(board, f"udrv {args}", timeout)
+
+
+def ok(board: Board, args: str, timeout: float = 120) -> Udrv:
+    """udrv ARGS, which must succeed."""
+    r = udrv(board, args, timeout)
+    assert r.status == 0, f"udrv {args}: exit {r.status}\n{r.stdout}\n{r.stderr}"
+    return r
+
+
+def sysfs_base(board: Board) -> int:
+    chips = ok(board, f"gpio info -c {CHIP} --json").json()
+    base = chips[0]["sysfs_base"]
+    assert isinstance(base, int)
+    return base
