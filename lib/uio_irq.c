@@ -83,6 +83,13 @@ int udrv_uio_wait(struct udrv_uio *uio, int timeout_ms,
 		return ret;
 	irq->count = count;
 	irq->delta = count - uio->last_count;	/* modulo 2^32 */
+	/*
+	 * The baseline is read from sysfs just after open(): an interrupt in
+	 * between is already in it, yet wakes the first wait. That wait saw
+	 * one interrupt, not zero.
+	 */
+	if (irq->delta == 0)
+		irq->delta = 1;
 	irq->missed = irq->delta > 1 ? irq->delta - 1 : 0;
 	uio->missed += irq->missed;
 	uio->last_count = count;

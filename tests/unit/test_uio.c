@@ -274,6 +274,26 @@ static void test_counter_wrap(void)
 	udrv_uio_free(uio);
 }
 
+/* An interrupt between open() and reading the baseline: delta 1, not 0. */
+static void test_baseline_race(void)
+{
+	struct udrv_uio_irq irq;
+	struct udrv_uio *uio;
+	int w;
+
+	fake_root();
+	fake_uio(0, "ticker\n", "7\n");
+	fake_fifo("dev/uio0");
+	uio = open_uio("uio0", 0);
+	w = fifo_writer();
+	put_count(w, 7);
+	CHECK_INT(udrv_uio_wait(uio, 1000, &irq), 1);
+	CHECK_INT(irq.delta, 1);
+	CHECK_INT(irq.missed, 0);
+	close(w);
+	udrv_uio_free(uio);
+}
+
 static void test_device_gone(void)
 {
 	struct udrv_uio_irq irq;
@@ -355,6 +375,7 @@ static void test_permission(void)
 UDRV_TESTS(UDRV_T(test_no_uio), UDRV_T(test_discovery), UDRV_T(test_ports),
 	   UDRV_T(test_map_offsets), UDRV_T(test_map_none_hint),
 	   UDRV_T(test_pci_bar), UDRV_T(test_wait_and_missed),
-	   UDRV_T(test_counter_wrap), UDRV_T(test_device_gone),
+	   UDRV_T(test_counter_wrap), UDRV_T(test_baseline_race),
+	   UDRV_T(test_device_gone),
 	   UDRV_T(test_irqcontrol), UDRV_T(test_pci_intx_unmask),
 	   UDRV_T(test_permission))

@@ -1,0 +1,33 @@
+"""udrv lab: boot Debian bookworm's real kernels (standard and PREEMPT_RT) in
+QEMU/TCG and run commands inside.  See docs/lab.md.
+
+    from lab import Board
+    with Board("rt") as b:
+        print(b.run("uname -a").stdout)
+"""
+
+from .errors import (
+    BoardDead,
+    BootError,
+    CommandTimeout,
+    GuestPanic,
+    LabError,
+    ModuleBuildError,
+    PackageError,
+    ToolMissing,
+)
+from .qemu import Board, CommandFailed, Result
+
+__all__ = [
+    "Board",
+    "BoardDead",
+    "BootError",
+    "CommandFailed",
+    "CommandTimeout",
+    "GuestPanic",
+    "LabError",
+    "ModuleBuildError",
+    "PackageError",
+    "Result",
+    "ToolMissing",
+]

@@ -1,0 +1,41 @@
+"""Exceptions raised by the lab.  Every failure the user can act on is a LabError."""
+
+from __future__ import annotations
+
+
+class LabError(Exception):
+    """A lab failure with a message meant for humans (no traceback needed)."""
+
+
+class ToolMissing(LabError):
+    """A host tool (qemu, busybox, apt-get, dpkg, make, gcc) is not installed."""
+
+
+class PackageError(LabError):
+    """A Debian package could not be resolved, downloaded or unpacked."""
+
+
+class ModuleBuildError(LabError):
+    """An out-of-tree kernel module failed to build; the message has the compiler output."""
+
+
+class BootError(LabError):
+    """The guest did not come up: QEMU died, the kernel panicked or the agent never answered."""
+
+
+class GuestPanic(BootError):
+    """The guest kernel panicked (seen as 'Kernel panic' on the console)."""
+
+
+class CommandTimeout(LabError):
+    """A command ran longer than its timeout; it was killed in the guest.
+
+    `result` holds what the command had printed (status is the kill's, 137)."""
+
+    def __init__(self, message: str, result: object = None) -> None:
+        super().__init__(message)
+        self.result = result
+
+
+class BoardDead(LabError):
+    """The board can no longer be used (QEMU exited or the agent stopped answering)."""

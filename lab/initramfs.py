@@ -1,0 +1,235 @@
+"""Build the guest's initramfs: a gzip'd newc cpio written in pure Python.
+
+Contents: busybox-static with its applet links, /init and the agent from
+lab/guest/, the kernel's uio.ko + uio_pci_generic.ko, our modules in
+/lib/modules/<release>/extra/ with a load list in /etc/udrv-lab/modules.list,
+and extra host files ({guest_path: host_path}); by default the static udrv CLI
+(build/static/tools/udrv -> /usr/bin/udrv), the examples
+(build/static/examples/* -> /usr/bin/) and every executable under
+build/static/tests/ (-> /usr/libexec/udrv/) when they exist.
+
+Images are named by the hash of all their inputs, so an unchanged set of
+inputs reuses the image and concurrent boards with different extras coexist.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import os
+import stat
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .debian import Kernel
+from .errors import LabError, ToolMissing
+from .modules import ModuleDir
+from .paths import GUEST_DIR, static_build_dir
+
+FORMAT_VERSION = "udrv-lab-initramfs-1"
+KERNEL_MODULES = ("kernel/drivers/uio/uio.ko", "kernel/drivers/uio/uio_pci_generic.ko")
+BUSYBOX_CANDIDATES = ("/bin/busybox", "/usr/bin/busybox")
+KEEP_IMAGES = 6
+
+
+@dataclass
+class _Entry:
+    mode: int
+    data: bytes = b""
+    rdev: tuple[int, int] = (0, 0)
+
+
+@dataclass
+class Tree:
+    """An in-memory file tree: guest path -> entry (parents are created on demand)."""
+
+    entries: dict[str, _Entry] = field(default_factory=dict)
+
+    def _parents(self, path: str) -> None:
+        parts = path.strip("/").split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            d = "/".join(parts[:i])
+            self.entries.setdefault(d, _Entry(stat.S_IFDIR | 0o755))
+
+    def dir(self, path: str, perm: int = 0o755) -> None:
+        self._parents(path)
+        self.entries[path.strip("/")] = _Entry(stat.S_IFDIR | perm)
+
+    def file(self, path: str, data: bytes, perm: int = 0o644) -> None:
+        self._parents(path)
+        self.entries[path.strip("/")] = _Entry(stat.S_IFREG | perm, data)
+
+    def symlink(self, path: str, target: str) -> None:
+        self._parents(path)
+        self.entries[path.strip("/")] = _Entry(stat.S_IFLNK | 0o777, target.encode())
+
+    def chardev(self, path: str, major: int, minor: int, perm: int = 0o600) -> None:
+        self._parents(path)
+        self.entries[path.strip("/")] = _Entry(stat.S_IFCHR | perm, rdev=(major, minor))
+
+    def digest(self) -> str:
+        h = hashlib.sha256(FORMAT_VERSION.encode())
+        for name in sorted(self.entries):
+            e = self.entries[name]
+            h.update(f"{name}\0{e.mode:o}\0{e.rdev}\0{len(e.data)}\0".encode())
+            h.update(e.data)
+        return h.hexdigest()
+
+    def cpio(self) -> bytes:
+        """The tree as a newc archive (deterministic: sorted, mtime 0, root-owned)."""
+        out = io.BytesIO()
+        ino = 1
+        for name in sorted(self.entries):
+            e = self.entries[name]
+            out.write(_newc_header(ino, e.mode, len(e.data), name, e.rdev))
+            out.write(_pad(name.encode() + b"\0", 110))
+            out.write(_pad(e.data, 0))
+            ino += 1
+        out.write(_newc_header(0, 0, 0, "TRAILER!!!", (0, 0)))
+        out.write(_pad(b"TRAILER!!!\0", 110))
+        return out.getvalue()
+
+
+def _pad(data: bytes, offset: int) -> bytes:
+    return data + b"\0" * (-(offset + len(data)) % 4)
+
+
+def _newc_header(ino: int, mode: int, size: int, name: str, rdev: tuple[int, int]) -> bytes:
+    nlink = 2 if stat.S_ISDIR(mode) else 1
+    fields = (ino, mode, 0, 0, nlink, 0, size, 0, 0, rdev[0], rdev[1], len(name.encode()) + 1, 0)
+    return b"070701" + b"".join(b"%08X" % f for f in fields)
+
+
+def find_busybox() -> Path:
+    """The host's busybox-static binary (a dynamically linked busybox won't run in the guest)."""
+    for cand in BUSYBOX_CANDIDATES:
+        p = Path(cand)
+        if p.is_file() and _is_static(p):
+            return p
+    raise ToolMissing("busybox-static is not installed: apt-get install busybox-static")
+
+
+def _is_static(path: Path) -> bool:
+    data = path.read_bytes()[:65536]
+    return (
+        data[:4] == b"\x7fELF" and b"/lib64/ld-linux" not in data and b"ld-linux-x86-64" not in data
+    )
+
+
+def busybox_applets(busybox: Path) -> list[tuple[str, str]]:
+    """(guest_path, applet) for every applet of busybox (`busybox --list-full`)."""
+    proc = subprocess.run(
+        [str(busybox), "--list-full"], capture_output=True, text=True, check=False, timeout=30
+    )
+    if proc.returncode != 0 or not proc.stdout.strip():
+        raise LabError(f"`{busybox} --list-full` failed: {proc.stderr.strip()}")
+    return [
+        (line.strip(), Path(line.strip()).name) for line in proc.stdout.splitlines() if line.strip()
+    ]
+
+
+def _executables(root: Path, recursive: bool) -> list[Path]:
+    if not root.is_dir():
+        return []
+    found = root.rglob("*") if recursive else root.iterdir()
+    return sorted(
+        p for p in found
+        if p.is_file() and os.access(p, os.X_OK) and not any(d.endswith(".p") for d in p.parts)
+    )  # fmt: skip
+
+
+def default_extra_files() -> dict[str, Path]:
+    """What the static build made, when it exists: tools/udrv -> /usr/bin/udrv, the
+    examples (build/static/examples/*) -> /usr/bin/, the test programs
+    (build/static/tests/**) -> /usr/libexec/udrv/ (on the guest's PATH)."""
+    extra: dict[str, Path] = {}
+    root = static_build_dir()
+    cli = root / "tools" / "udrv"
+    if cli.is_file():
+        extra["/usr/bin/udrv"] = cli
+    for p in _executables(root / "examples", recursive=False):
+        extra[f"/usr/bin/{p.name}"] = p
+    for p in _executables(root / "tests", recursive=True):
+        extra[f"/usr/libexec/udrv/{p.name}"] = p
+    return extra
+
+
+def make_tree(
+    kernel: Kernel, modules: list[ModuleDir], extra_files: dict[str, Path] | None = None
+) -> Tree:
+    """Assemble the guest's file tree (nothing is written to disk)."""
+    t = Tree()
+    dirs = ("bin", "sbin", "usr/bin", "usr/sbin", "proc", "sys", "dev", "run", "root", "out", "etc")
+    for d in dirs:
+        t.dir(d)
+    t.dir("tmp", 0o1777)
+    t.chardev("dev/console", 5, 1)
+    t.chardev("dev/null", 1, 3, 0o666)
+    busybox = find_busybox()
+    t.file("bin/busybox", busybox.read_bytes(), 0o755)
+    for guest_path, _applet in busybox_applets(busybox):
+        if guest_path.strip("/") != "bin/busybox":
+            t.symlink(guest_path, "/bin/busybox")
+    t.file("init", (GUEST_DIR / "init").read_bytes(), 0o755)
+    t.file("usr/libexec/udrv-lab/agent", (GUEST_DIR / "agent").read_bytes(), 0o755)
+    t.file("etc/passwd", b"root:x:0:0:root:/root:/bin/sh\n")
+    t.file("etc/group", b"root:x:0:\n")
+    t.file("etc/hostname", b"udrv-lab\n")
+    mod_root = f"lib/modules/{kernel.release}"
+    for rel in KERNEL_MODULES:
+        src = kernel.modules_dir / rel
+        if not src.is_file():
+            raise LabError(f"{src} is missing from {kernel.release}'s image package")
+        t.file(f"{mod_root}/{rel}", src.read_bytes())
+    lines = []
+    for mod in modules:
+        for ko in mod.kos:
+            guest = f"{mod_root}/extra/{mod.name}/{ko.name}"
+            t.file(guest, ko.read_bytes())
+            if mod.autoload:
+                lines.append(f"/{guest} {mod.params_for(ko)}".rstrip())
+    t.file("etc/udrv-lab/modules.list", ("\n".join(lines) + "\n" if lines else "").encode())
+    t.file("etc/udrv-lab/release", f"{kernel.release}\n{kernel.flavour}\n".encode())
+    for guest_path, host_path in sorted((extra_files or {}).items()):
+        host = Path(host_path)
+        if not host.is_file():
+            raise LabError(f"extra file {host} (for {guest_path}) does not exist")
+        perm = stat.S_IMODE(host.stat().st_mode) | 0o444
+        t.file(guest_path, host.read_bytes(), perm)
+    return t
+
+
+def build(
+    kernel: Kernel,
+    modules: list[ModuleDir],
+    extra_files: dict[str, Path] | None = None,
+) -> Path:
+    """Write (or reuse) build/lab/kernels/<release>/initramfs/<hash>.cpio.gz."""
+    tree = make_tree(kernel, modules, extra_files)
+    out_dir = kernel.root / "initramfs"
+    out = out_dir / f"{tree.digest()[:20]}.cpio.gz"
+    if out.is_file():
+        os.utime(out)  # most recently used: survives pruning
+        return out
+    out_dir.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(f".tmp{os.getpid()}")
+    with (
+        open(tmp, "wb") as fh,
+        gzip.GzipFile(fileobj=fh, mode="wb", compresslevel=6, mtime=0) as gz,
+    ):
+        gz.write(tree.cpio())
+    tmp.replace(out)
+    _prune(out_dir, keep=out)
+    return out
+
+
+def _prune(out_dir: Path, keep: Path) -> None:
+    images = sorted(out_dir.glob("*.cpio.gz"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in images[KEEP_IMAGES:]:
+        if old != keep:
+            old.unlink(missing_ok=True)
+    for stale in out_dir.glob("*.tmp*"):
+        if stale.stat().st_mtime < keep.stat().st_mtime - 3600:
+            stale.unlink(missing_ok=True)

@@ -1,0 +1,39 @@
+"""Everything a boot needs, made or reused: kernel (fetch), modules, initramfs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import debian, initramfs, modules
+from .debian import Kernel
+from .modules import ModuleDir
+from .paths import locked
+
+
+@dataclass
+class Prepared:
+    kernel: Kernel
+    modules: list[ModuleDir]
+    initramfs: Path
+    extra_files: dict[str, Path]
+
+
+def prepare(
+    flavour: str,
+    *,
+    extra_files: dict[str, str | Path] | None = None,
+    include_static: bool = True,
+    quiet: bool = False,
+) -> Prepared:
+    """Fetch the kernel, build our modules and the initramfs (each step cached)."""
+    kernel = debian.fetch(flavour, quiet=quiet)
+    extra: dict[str, Path] = initramfs.default_extra_files() if include_static else {}
+    for guest, host in (extra_files or {}).items():
+        extra[guest] = Path(host)
+    # one lock for both steps: another process must not rebuild a module while
+    # this one packs it into an initramfs
+    with locked(kernel.root / "prepare.lock"):
+        mods = modules.build_all(kernel, quiet=quiet)
+        image = initramfs.build(kernel, mods, extra)
+    return Prepared(kernel, mods, image, extra)

@@ -1,0 +1,401 @@
+"""Boot a Debian kernel in QEMU (TCG, -icount) and drive it through the agent.
+
+    from lab import Board
+    with Board("std") as b:
+        r = b.run("uname -a", timeout=60)     # r.stdout, r.stderr, r.status
+        b.put("/host/file", "/tmp/file"); data = b.get("/tmp/x.json")
+
+Console (ttyS0) goes to build/lab/logs/<flavour>-<timestamp>.log; the agent
+speaks on ttyS1, a unix socket on the host.  QEMU is always terminated on
+close, on error and at interpreter exit (and dies with us via PDEATHSIG).
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import ctypes
+import os
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import weakref
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import NoReturn
+
+from .agent import Channel, ChannelTimeout, b64
+from .errors import BoardDead, BootError, CommandTimeout, GuestPanic, LabError, ToolMissing
+from .paths import logs_dir
+from .prepare import Prepared, prepare
+
+QEMU = "qemu-system-x86_64"
+BASE_APPEND = "console=ttyS0,115200 panic=-1 nokaslr quiet"
+KEEP_LOGS = 60
+_LIVE: weakref.WeakSet[Board] = weakref.WeakSet()
+
+
+@dataclass
+class Result:
+    """What a guest command did."""
+
+    status: int
+    stdout_bytes: bytes
+    stderr_bytes: bytes
+    seconds: float
+
+    @property
+    def stdout(self) -> str:
+        return self.stdout_bytes.decode(errors="replace")
+
+    @property
+    def stderr(self) -> str:
+        return self.stderr_bytes.decode(errors="replace")
+
+
+class CommandFailed(LabError):
+    def __init__(self, cmd: str, result: Result) -> None:
+        super().__init__(f"guest command {cmd!r} exited {result.status}: {result.stderr.strip()}")
+        self.result = result
+
+
+def qemu_binary() -> str:
+    exe = shutil.which(QEMU)
+    if exe is None:
+        raise ToolMissing(f"{QEMU} is not installed: apt-get install qemu-system-x86")
+    return exe
+
+
+def qemu_command(prep: Prepared, *, memory: str, append: str, serials: list[str]) -> list[str]:
+    cmd = [
+        qemu_binary(), "-accel", "tcg", "-icount", "shift=0,sleep=off",
+        "-m", memory, "-smp", "1", "-nodefaults", "-no-user-config", "-display", "none",
+        "-no-reboot", "-kernel", str(prep.kernel.vmlinuz), "-initrd", str(prep.initramfs),
+        "-append", append, "-device", "edu",
+    ]  # fmt: skip
+    for s in serials:
+        cmd += ["-serial", s]
+    return cmd
+
+
+def _die_with_parent() -> None:
+    """preexec_fn: QEMU gets SIGKILL if the Python process dies (PR_SET_PDEATHSIG)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
+
+
+def _prune_logs(directory: Path) -> None:
+    logs = sorted(directory.glob("*.log"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in logs[KEEP_LOGS:]:
+        old.unlink(missing_ok=True)
+        old.with_suffix(".qemu.txt").unlink(missing_ok=True)
+
+
+class Board:
+    """One booted guest.  Boots in the constructor (fetching/building what is missing)."""
+
+    def __init__(
+        self,
+        flavour: str = "std",
+        *,
+        extra_files: dict[str, str | Path] | None = None,
+        include_static: bool = True,
+        memory: str = "512M",
+        append: str = "",
+        boot_timeout: float = 300.0,
+        strict_modules: bool = False,
+        quiet: bool = False,
+    ) -> None:
+        qemu_binary()  # fail early and clearly, before any download or build
+        self.flavour = flavour
+        self.quiet = quiet
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.dead: str | None = None
+        self.modules: dict[str, str] = {}  # module -> "ok" or the failure message
+        self.boot_seconds = 0.0
+        self._sock: socket.socket | None = None
+        self._console_pos = 0
+        self._console_tail = b""
+        self._booted = False
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        logs_dir().mkdir(parents=True, exist_ok=True)
+        _prune_logs(logs_dir())
+        self.log_path = logs_dir() / f"{flavour}-{stamp}-{os.getpid()}-{id(self) % 10000:04d}.log"
+        self.prep = prepare(
+            flavour, extra_files=extra_files, include_static=include_static, quiet=quiet
+        )
+        self.kernel = self.prep.kernel
+        self.release = self.kernel.release
+        self._tmp = Path(tempfile.mkdtemp(prefix="udrv-lab-"))  # the agent's socket
+        _LIVE.add(self)
+        try:
+            self._boot(memory, f"{BASE_APPEND} {append}".strip(), boot_timeout)
+            self._load_module_status(strict_modules)
+        except BaseException:
+            self.close()
+            raise
+
+    # -- boot ----------------------------------------------------------------------
+    def _boot(self, memory: str, append: str, timeout: float) -> None:
+        sock_path = self._tmp / "agent.sock"
+        cmd = qemu_command(
+            self.prep,
+            memory=memory,
+            append=append,
+            serials=[f"file:{self.log_path}", "chardev:agent"],
+        )
+        cmd[1:1] = ["-chardev", f"socket,id=agent,path={sock_path},server=on,wait=on"]
+        self.log_path.write_bytes(b"")
+        qerr = open(self.log_path.with_suffix(".qemu.txt"), "wb")  # noqa: SIM115
+        t0 = time.monotonic()
+        deadline = t0 + timeout
+        try:
+            # PDEATHSIG fires when the creating *thread* exits: only use it from the main thread
+            main = threading.current_thread() is threading.main_thread()
+            self.proc = subprocess.Popen(
+                cmd,
+                stdin=subprocess.DEVNULL,
+                stdout=qerr,
+                stderr=qerr,
+                preexec_fn=_die_with_parent if main else None,
+            )
+        finally:
+            qerr.close()
+        self._sock = self._connect(sock_path, min(deadline, t0 + 30))
+        self.channel = Channel(self._sock, self._check)
+        try:
+            got = self.channel.wait_ready(deadline)
+        except ChannelTimeout as exc:
+            self._fail(BootError, f"the guest agent did not come up within {timeout:.0f}s ({exc})")
+        self.boot_seconds = time.monotonic() - t0
+        self._booted = True
+        if got != self.release:
+            self._fail(BootError, f"guest runs kernel {got!r}, expected {self.release!r}")
+        if not self.quiet:
+            print(f"lab: {self.flavour} kernel {self.release} up in {self.boot_seconds:.1f}s "
+                  f"(console: {self.log_path})", file=sys.stderr)  # fmt: skip
+
+    def _connect(self, path: Path, deadline: float) -> socket.socket:
+        while True:
+            self._check()
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                s.connect(str(path))
+                return s
+            except (FileNotFoundError, ConnectionRefusedError):
+                s.close()
+            if time.monotonic() > deadline:
+                self._fail(BootError, "QEMU did not open the agent socket")
+            time.sleep(0.05)
+
+    def _load_module_status(self, strict: bool) -> None:
+        r = self.run("cat /run/udrv-lab/modules", timeout=60)
+        for line in r.stdout.splitlines():
+            word, _, rest = line.partition(" ")
+            name, _, msg = rest.partition(":")
+            if word == "ok":
+                self.modules[rest.strip()] = "ok"
+            elif word == "fail":
+                self.modules[name.strip()] = msg.strip() or "failed"
+        bad = self.module_failures
+        if bad:
+            text = "; ".join(f"{k}: {v}" for k, v in bad.items())
+            if strict:
+                self._fail(BootError, f"module(s) failed to load in the guest: {text}")
+            print(f"lab: WARNING: module(s) failed to load in the guest: {text}", file=sys.stderr)
+
+    @property
+    def module_failures(self) -> dict[str, str]:
+        return {k: v for k, v in self.modules.items() if v != "ok"}
+
+    # -- health ----------------------------------------------------------------------
+    def console(self) -> str:
+        """The whole console log so far."""
+        try:
+            return self.log_path.read_bytes().decode(errors="replace")
+        except OSError:
+            return ""
+
+    def console_tail(self, lines: int = 40) -> str:
+        return "\n".join(self.console().replace("\r", "").splitlines()[-lines:])
+
+    def _scan_console(self) -> None:
+        try:
+            with open(self.log_path, "rb") as fh:
+                fh.seek(self._console_pos)
+                new = fh.read()
+        except OSError:
+            return
+        self._console_pos += len(new)
+        window = self._console_tail + new
+        self._console_tail = window[-256:]
+        if b"Kernel panic" in window:
+            time.sleep(0.3)  # let the rest of the panic message reach the log
+            lines = [ln for ln in self.console().splitlines() if "Kernel panic" in ln]
+            line = lines[0].strip() if lines else "Kernel panic"
+            self._fail(GuestPanic, f"the guest kernel panicked: {line}")
+
+    def _check(self) -> None:
+        """Raise if the guest is gone; called while waiting on the channel."""
+        if self.dead:
+            raise BoardDead(f"board is dead: {self.dead}")
+        self._scan_console()
+        if self.proc is not None and self.proc.poll() is not None:
+            what = "while booting" if not self._booted else "unexpectedly"
+            self._fail(BootError if not self._booted else BoardDead,
+                       f"QEMU exited {what} (status {self.proc.returncode})")  # fmt: skip
+
+    def _fail(self, kind: type[LabError], what: str) -> NoReturn:
+        """Mark the board dead, stop QEMU and raise `kind` with the console tail."""
+        if not self.dead:
+            self.dead = what
+        self._kill()
+        qemu_err = ""
+        try:
+            text = self.log_path.with_suffix(".qemu.txt").read_text(errors="replace")
+            noise = ("QEMU waiting for connection", "terminating on signal")
+            qemu_err = "\n".join(ln for ln in text.splitlines() if not any(n in ln for n in noise))
+        except OSError:
+            pass
+        msg = f"{self.flavour} board ({self.release}): {what}"
+        if qemu_err:
+            msg += f"\n--- QEMU said ---\n{qemu_err[-2000:]}"
+        msg += f"\n--- last console lines ({self.log_path}) ---\n{self.console_tail(40)}"
+        raise kind(msg)
+
+    # -- commands ----------------------------------------------------------------------
+    def run(self, cmd: str, timeout: float = 60.0, *, check: bool = False) -> Result:
+        """Run a shell command (busybox sh) in the guest; timeout is host wall seconds.
+
+        On timeout the command's process group is killed in the guest and
+        CommandTimeout is raised (the board stays usable)."""
+        self._check()
+        t0 = time.monotonic()
+        req = self._request("RUN {id} " + b64(cmd.encode()), t0 + 60)
+        try:
+            reply = self.channel.read_reply(req, t0 + timeout)
+        except ChannelTimeout:
+            self._kill_command(req, cmd, timeout)
+        result = Result(reply.status, reply.out, reply.err, time.monotonic() - t0)
+        if check and result.status != 0:
+            raise CommandFailed(cmd, result)
+        return result
+
+    def _request(self, line: str, deadline: float) -> int:
+        try:
+            return self.channel.request(line, deadline)
+        except (ChannelTimeout, OSError) as exc:
+            self._fail(BoardDead, f"cannot send to the guest agent: {exc}")
+
+    def _kill_command(self, req: int, cmd: str, timeout: float) -> NoReturn:
+        try:
+            self.channel.send(f"KILL {req}\n".encode(), time.monotonic() + 10)
+            reply = self.channel.read_reply(req, time.monotonic() + 30)
+        except (ChannelTimeout, OSError):
+            pass
+        else:
+            raise CommandTimeout(
+                f"guest command {cmd!r} timed out after {timeout:g}s and was killed "
+                f"(exit {reply.status})",
+                Result(reply.status, reply.out, reply.err, timeout),
+            )
+        self._fail(BoardDead, f"guest command {cmd!r} timed out after {timeout:g}s "
+                   "and the agent did not answer the kill")  # fmt: skip
+
+    def put(self, host_path: str | Path, guest_path: str, mode: int | None = None) -> None:
+        """Copy a host file into the guest (parent dirs are created)."""
+        src = Path(host_path)
+        data = src.read_bytes()
+        perm = mode if mode is not None else (src.stat().st_mode & 0o777)
+        self.put_bytes(data, guest_path, perm)
+
+    def put_bytes(self, data: bytes, guest_path: str, mode: int = 0o644) -> None:
+        self._check()
+        payload = b64(data).encode()
+        deadline = time.monotonic() + 60 + len(payload) / 10_000
+        line = f"PUT {{id}} {b64(guest_path.encode())} {mode:o} {len(payload)}"
+        req = self._request(line, deadline)
+        try:
+            self.channel.wait_go(req, deadline)
+            self.channel.send(payload, deadline)
+            reply = self.channel.read_reply(req, deadline)
+        except ChannelTimeout as exc:
+            self._fail(BoardDead, f"put {guest_path}: {exc}")
+        if reply.status != 0:
+            raise LabError(f"put {guest_path} failed: {reply.err.decode(errors='replace').strip()}")
+
+    def get(self, guest_path: str, timeout: float = 120.0) -> bytes:
+        """A guest file's contents."""
+        r = self.run(f"cat < {shlex.quote(guest_path)}", timeout=timeout)
+        if r.status != 0:
+            raise LabError(f"get {guest_path} failed: {r.stderr.strip()}")
+        return r.stdout_bytes
+
+    # -- shutdown ----------------------------------------------------------------------
+    def _kill(self) -> None:
+        proc = self.proc
+        if proc is None or proc.poll() is not None:
+            return
+        proc.terminate()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+    def close(self) -> None:
+        """Power the guest off (QUIT -> poweroff -f), killing QEMU after a grace period."""
+        proc = self.proc
+        if proc is not None and proc.poll() is None and not self.dead and self._sock is not None:
+            try:
+                req = self.channel.request("QUIT {id}", time.monotonic() + 5)
+                self.channel.read_reply(req, time.monotonic() + 10)
+                proc.wait(20)
+            except (LabError, ChannelTimeout, OSError, subprocess.TimeoutExpired):
+                pass
+        self.dead = self.dead or "closed"
+        self._kill()
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+        shutil.rmtree(self._tmp, ignore_errors=True)
+        _LIVE.discard(self)
+
+    def __enter__(self) -> Board:
+        return self
+
+    def __exit__(
+        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        if getattr(self, "proc", None) is not None and self.proc.poll() is None:  # type: ignore[union-attr]
+            self._kill()
+
+
+@atexit.register
+def _close_all() -> None:
+    for board in list(_LIVE):
+        board.close()
+
+
+def shell(flavour: str, *, memory: str = "512M", append: str = "") -> int:
+    """Interactive console on this terminal (Ctrl-A X quits QEMU; `exit` powers off)."""
+    prep = prepare(flavour)
+    cmd = qemu_command(
+        prep, memory=memory, serials=["mon:stdio", "null"],
+        append=f"console=ttyS0,115200 panic=-1 nokaslr udrv-lab.mode=shell {append}".strip(),
+    )  # fmt: skip
+    print(
+        f"lab: booting {prep.kernel.release} (Ctrl-A X quits QEMU, `exit` powers off)",
+        file=sys.stderr,
+    )
+    return subprocess.run(cmd, check=False).returncode

@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Lab fixtures: Debian's real kernels booted in QEMU, once per pytest session.
+
+    board_std, board_rt   the standard / PREEMPT_RT kernel (session-scoped)
+    board                 parametrized over the selected kernels (ids "std", "rt")
+
+Environment:
+    UDRV_LAB=0              skip every lab test (the only way they are skipped)
+    UDRV_LAB_KERNELS=std    test only some kernels ("std", "rt", "std,rt"; default both)
+
+Each kernel boots at most once per session and is shared by all tests (the
+fixtures are session-scoped handles); a board that died (guest panic, agent
+gone) is replaced by a fresh boot on its next use.  A boot failure (e.g. qemu
+not installed) fails the tests that need the board, with the lab's message,
+instead of skipping them.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from lab import Board, LabError  # noqa: E402
+
+ALL_KERNELS = ("std", "rt")
+HERE = Path(__file__).resolve().parent
+
+
+def selected_kernels() -> list[str]:
+    raw = os.environ.get("UDRV_LAB_KERNELS", "").replace(",", " ").split()
+    if not raw or raw == ["all"]:
+        return list(ALL_KERNELS)
+    bad = [k for k in raw if k not in ALL_KERNELS]
+    if bad:
+        raise pytest.UsageError(f"UDRV_LAB_KERNELS: unknown kernel(s) {bad}; use std and/or rt")
+    return [k for k in ALL_KERNELS if k in raw]
+
+
+LAB_DISABLED = os.environ.get("UDRV_LAB", "1") == "0"
+KERNELS = selected_kernels()
+
+
+def pytest_report_header() -> str:
+    if LAB_DISABLED:
+        return "udrv lab: disabled (UDRV_LAB=0)"
+    return f"udrv lab: kernels {', '.join(KERNELS)} (QEMU TCG, -icount shift=0,sleep=off)"
+
+
+BOOTS: list[str] = []
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if BOOTS:
+        terminalreporter.write_sep("-", "udrv lab boots (QEMU start to agent ready)")
+        for line in BOOTS:
+            terminalreporter.write_line(line)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if not LAB_DISABLED:
+        return
+    skip = pytest.mark.skip(reason="lab tests disabled by UDRV_LAB=0")
+    for item in items:
+        if HERE in Path(str(item.path)).resolve().parents:
+            item.add_marker(skip)
+
+
+class Boards:
+    """Boots lazily and keeps one Board per kernel for the whole session."""
+
+    def __init__(self) -> None:
+        self.boards: dict[str, Board] = {}
+
+    def live(self, flavour: str) -> Board:
+        """The flavour's board, booting it (again, if the last one died)."""
+        board = self.boards.get(flavour)
+        if board is not None and board.dead:
+            sys.stderr.write(f"\nlab: {flavour} board died ({board.dead}); booting a new one\n")
+            board.close()
+            board = None
+        if board is None:
+            board = self.boards[flavour] = Board(flavour)
+            BOOTS.append(f"{flavour} {board.release}: {board.boot_seconds:.1f}s ({board.log_path})")
+        return board
+
+    def handle(self, flavour: str) -> Board:
+        """A session-long handle on a kernel's board (boots it now)."""
+        if flavour not in KERNELS:
+            pytest.skip(f"kernel {flavour!r} not selected (UDRV_LAB_KERNELS={','.join(KERNELS)})")
+        try:
+            self.live(flavour)
+        except LabError as exc:
+            pytest.fail(f"{flavour} board did not boot: {type(exc).__name__}: {exc}", False)
+        return cast(Board, LiveBoard(self, flavour))
+
+    def close(self) -> None:
+        for board in self.boards.values():
+            board.close()
+        self.boards.clear()
+
+
+class LiveBoard:
+    """Forwards to the kernel's current Board; a board that died (guest panic,
+    agent gone) is replaced by a fresh boot on the next use."""
+
+    def __init__(self, boards: Boards, flavour: str) -> None:
+        self._boards = boards
+        self._flavour = flavour
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._boards.live(self._flavour), name)
+
+    def __repr__(self) -> str:
+        return f"<lab board {self._flavour}>"
+
+
+@pytest.fixture(scope="session")
+def lab_boards() -> Iterator[Boards]:
+    boards = Boards()
+    yield boards
+    boards.close()
+
+
+@pytest.fixture(scope="session")
+def board_std(lab_boards: Boards) -> Board:
+    return lab_boards.handle("std")
+
+
+@pytest.fixture(scope="session")
+def board_rt(lab_boards: Boards) -> Board:
+    return lab_boards.handle("rt")
+
+
+@pytest.fixture(scope="session", params=KERNELS, ids=KERNELS)
+def board(request: pytest.FixtureRequest, lab_boards: Boards) -> Board:
+    return lab_boards.handle(str(request.param))
