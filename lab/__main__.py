@@ -112,24 +112,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     return r.status
 
 
-DEMO_SCRIPT = """\
-uname -a
-echo; echo '$ lsmod'; lsmod
-if command -v udrv >/dev/null; then
-    echo; echo '$ udrv info'; udrv info
-    echo; echo '$ udrv rt check'; udrv rt check
-else
-    echo; echo '(no udrv in the guest: run `make static` first)'
-    echo '$ ls /sys/class/uio'; ls /sys/class/uio
-fi
-"""
+DEMO_SCRIPT = Path(__file__).with_name("demo.sh")
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     for fl in _flavours(args.kernel):
         print(f"===== {fl} kernel =====", flush=True)
         with Board(fl) as b:
-            r = b.run(DEMO_SCRIPT, timeout=args.timeout)
+            r = b.run("exec 2>&1\n" + DEMO_SCRIPT.read_text(), timeout=args.timeout)
             sys.stdout.write(r.stdout + r.stderr)
             print(f"(booted in {b.boot_seconds:.1f}s; console log {b.log_path})\n", flush=True)
     return 0
