@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """udrv lab: boot Debian bookworm's real kernels (standard and PREEMPT_RT) in
 QEMU/TCG and run commands inside.  See docs/lab.md.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """python3 -m lab: boot Debian's real kernels in QEMU and run commands inside."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Host side of the command channel to the guest agent (lab/guest/agent).
 
 The channel is a byte stream (QEMU's second serial port, a unix socket on the

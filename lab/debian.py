@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Debian kernels: resolve versions from the metapackages, download and unpack them.
 
 For a flavour ("std" or "rt") we resolve the current image package from the

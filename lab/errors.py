@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Exceptions raised by the lab.  Every failure the user can act on is a LabError."""
 
 from __future__ import annotations

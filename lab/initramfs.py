@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Build the guest's initramfs: a gzip'd newc cpio written in pure Python.
 
 Contents: busybox-static with its applet links, /init and the agent from

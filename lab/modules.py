@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Build the repository's out-of-tree kernel modules (kernel/<name>/) for a lab kernel.
 
 Each subdirectory of kernel/ holding a `Kbuild` or `Makefile` is one module

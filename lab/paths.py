@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Where the lab keeps things: everything generated lives under <repo>/build/lab/."""
 
 from __future__ import annotations

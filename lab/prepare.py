@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Everything a boot needs, made or reused: kernel (fetch), modules, initramfs."""
 
 from __future__ import annotations

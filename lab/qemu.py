@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Boot a Debian kernel in QEMU (TCG, -icount) and drive it through the agent.
 
     from lab import Board
