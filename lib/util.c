@@ -74,7 +74,8 @@ int udrv_read_str(const char *path, char *buf, size_t len)
 	return (int)n;
 }
 
-int udrv_read_u64(const char *path, uint64_t *value)
+/* A sysfs number: decimal or 0x hex, nothing else on the line. */
+static int read_number(const char *path, bool is_signed, long *s, uint64_t *u)
 {
 	char buf[64], *end;
 	int ret;
@@ -83,25 +84,21 @@ int udrv_read_u64(const char *path, uint64_t *value)
 	if (ret < 0)
 		return ret;
 	errno = 0;
-	*value = strtoull(buf, &end, 0);
-	if (errno || end == buf || *end)
-		return -EINVAL;
-	return 0;
+	if (is_signed)
+		*s = strtol(buf, &end, 0);
+	else
+		*u = strtoull(buf, &end, 0);
+	return errno || end == buf || *end ? -EINVAL : 0;
+}
+
+int udrv_read_u64(const char *path, uint64_t *value)
+{
+	return read_number(path, false, NULL, value);
 }
 
 int udrv_read_long(const char *path, long *value)
 {
-	char buf[64], *end;
-	int ret;
-
-	ret = udrv_read_str(path, buf, sizeof(buf));
-	if (ret < 0)
-		return ret;
-	errno = 0;
-	*value = strtol(buf, &end, 0);
-	if (errno || end == buf || *end)
-		return -EINVAL;
-	return 0;
+	return read_number(path, true, value, NULL);
 }
 
 int udrv_write_str(const char *path, const char *s)

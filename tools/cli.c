@@ -132,6 +132,35 @@ uint64_t cli_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+int cli_report_opts(int argc, char **argv, const char *cmd, const char *help,
+		    bool *json, bool *verbose)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	*json = *verbose = false;
+	while ((opt = getopt_long(argc, argv, "jvh", opts, NULL)) != -1) {
+		if (opt == 'j') {
+			*json = true;
+		} else if (opt == 'v') {
+			*verbose = true;
+		} else if (opt == 'h') {
+			cli_print_help(help);
+			return -1;
+		} else {
+			return cli_usage(cmd, "bad option");
+		}
+	}
+	if (optind < argc)
+		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
 struct udrv_json *cli_json_begin(bool json)
 {
 	return json ? udrv_json_new(stdout, true) : NULL;

@@ -40,6 +40,14 @@ uint64_t cli_now_ns(void);
 /* --timeout: a duration rounded up to whole ms; "0" means do not wait. */
 int cli_parse_timeout_ms(const char *s, int *ms);
 
+/*
+ * Options of the report commands (info, rt check): -j/--json, -v/--verbose,
+ * -h/--help and no arguments. Returns -1 after printing the help, an exit
+ * code on a usage error, 0 otherwise.
+ */
+int cli_report_opts(int argc, char **argv, const char *cmd, const char *help,
+		    bool *json, bool *verbose);
+
 /* A --json writer on stdout, or NULL for human output. */
 struct udrv_json *cli_json_begin(bool json);
 int cli_json_end(struct udrv_json *j);

@@ -82,29 +82,14 @@ static void info_uio(struct udrv_json *j, int *ret)
 
 int cmd_info(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct udrv_rt_report report;
-	bool json = false, verbose = false;
+	bool json, verbose;
 	struct udrv_json *j;
-	int opt, ret = EXIT_OK;
+	int ret;
 
-	while ((opt = getopt_long(argc, argv, "jvh", opts, NULL)) != -1) {
-		if (opt == 'j')
-			json = true;
-		else if (opt == 'v')
-			verbose = true;
-		else if (opt == 'h')
-			return cli_print_help(info_help), EXIT_OK;
-		else
-			return cli_usage("info", "bad option");
-	}
-	if (optind < argc)
-		return cli_usage("info", "unexpected argument '%s'", argv[optind]);
+	ret = cli_report_opts(argc, argv, "info", info_help, &json, &verbose);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
 	j = cli_json_begin(json);
 	if (j) {
 		udrv_json_obj_begin(j);

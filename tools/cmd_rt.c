@@ -52,27 +52,14 @@ void rt_show_report(const struct udrv_rt_report *r, struct udrv_json *j,
 
 static int rt_check_cmd(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct udrv_rt_report r;
-	bool json = false, verbose = false;
+	bool json, verbose;
 	struct udrv_json *j;
-	int opt, ret;
+	int ret;
 
-	while ((opt = getopt_long(argc, argv, "jvh", opts, NULL)) != -1) {
-		if (opt == 'j')
-			json = true;
-		else if (opt == 'v')
-			verbose = true;
-		else if (opt == 'h')
-			return cli_print_help(rt_help), EXIT_OK;
-		else
-			return cli_usage("rt check", "bad option");
-	}
+	ret = cli_report_opts(argc, argv, "rt check", rt_help, &json, &verbose);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
 	ret = udrv_rt_check(&r);
 	if (ret)
 		return cli_error(EXIT_FAIL, "rt check failed: %s", strerror(-ret));
