@@ -11,6 +11,9 @@ int cmd_gpio_mon(int argc, char **argv);
 int cmd_gpio_toggle(int argc, char **argv);
 int cmd_uio(int argc, char **argv);
 int cmd_rt(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_load(int argc, char **argv);
+/* benches (bench_*.c): one line each */
 
 /* Shared by 'udrv info' and 'udrv gpio info' / 'udrv uio info'. */
 int gpio_show_chip(struct udrv_chip *chip, struct udrv_json *j);

@@ -21,6 +21,8 @@ static const char main_help[] =
 "  gpio        info | get | set | mon | toggle\n"
 "  uio         info | wait | peek | poke\n"
 "  rt          check\n"
+"  bench       the latency suite (see 'udrv bench --help')\n"
+"  load        hackbench | memory | fork | all: background load\n"
 "\n"
 "Examples:\n"
 "  udrv info\n"
@@ -39,6 +41,8 @@ int main(int argc, char **argv)
 		{ "gpio", cmd_gpio, "GPIO lines" },
 		{ "uio", cmd_uio, "UIO devices" },
 		{ "rt", cmd_rt, "real-time readiness" },
+		{ "bench", cmd_bench, "latency and throughput benches" },
+		{ "load", cmd_load, "run a load profile" },
 		{ NULL, NULL, NULL },
 	};
 

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The benchmark framework: common options, RT setup through libudrv, rows,
+ * progress, and the result document / table (see bench.h, docs/results.md).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cli.h"
+
+enum {
+	OPT_NO_MLOCK = 0x100,
+	OPT_NO_DMA,
+	OPT_BOARD,
+};
+
+static const struct option common_long[] = {
+	{ "prio", required_argument, NULL, 'P' },
+	{ "cpu", required_argument, NULL, 'a' },
+	{ "no-mlock", no_argument, NULL, OPT_NO_MLOCK },
+	{ "no-dma-latency", no_argument, NULL, OPT_NO_DMA },
+	{ "samples", required_argument, NULL, 'n' },
+	{ "duration", required_argument, NULL, 'D' },
+	{ "load", required_argument, NULL, 'L' },
+	{ "board", required_argument, NULL, OPT_BOARD },
+	{ "out", required_argument, NULL, 'o' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+};
+#define COMMON_SHORT "P:a:n:D:L:o:jqh"
+
+static int common_opt(struct bench_run *run, int opt, const char *arg)
+{
+	const char *cmd = run->bench;
+	long v;
+
+	switch (opt) {
+	case 'P':
+		if (cli_parse_int(arg, 0, 99, &v))
+			return cli_usage(cmd, "bad --prio '%s': 0..99", arg);
+		run->o.prio = (int)v;
+		return 0;
+	case 'a':
+		if (cli_parse_int(arg, 0, CPU_SETSIZE - 1, &v))
+			return cli_usage(cmd, "bad --cpu '%s'", arg);
+		run->o.cpu = (int)v;
+		return 0;
+	case OPT_NO_MLOCK:
+		run->o.mlock = false;
+		return 0;
+	case OPT_NO_DMA:
+		run->o.dma_latency = false;
+		return 0;
+	case 'n':
+		if (cli_parse_u64(arg, &run->o.samples) || !run->o.samples)
+			return cli_usage(cmd, "bad --samples '%s'", arg);
+		return 0;
+	case 'D':
+		if (cli_parse_duration_ns(arg, &run->o.duration_ns) ||
+		    !run->o.duration_ns)
+			return cli_usage(cmd, "bad --duration '%s': e.g. 10s, 500ms", arg);
+		return 0;
+	case 'L':
+		if (!load_profile_valid(arg))
+			return cli_usage(cmd, "unknown load profile '%s': hackbench, memory, fork or all", arg);
+		run->o.load = strcmp(arg, "none") ? arg : NULL;
+		return 0;
+	case OPT_BOARD:
+		run->o.board = arg;
+		return 0;
+	case 'o':
+		run->o.out = arg;
+		return 0;
+	case 'j':
+		run->o.json = true;
+		return 0;
+	case 'q':
+		run->o.quiet = true;
+		return 0;
+	default:
+		return cli_usage(cmd, "bad option");
+	}
+}
+
+int bench_parse(struct bench_run *run, const char *bench, int argc,
+		char **argv, const char *help, const char *extra_short,
+		const struct option *extra_long,
+		int (*extra)(struct bench_run *run, int opt, const char *arg,
+			     void *ctx),
+		void *ctx)
+{
+	struct option longopts[48];
+	char shortopts[96];
+	size_t k = 0;
+	int opt, ret;
+
+	memset(run, 0, sizeof(*run));
+	run->bench = bench;
+	run->o = (struct bench_opts){ .prio = 80, .cpu = -1, .mlock = true,
+				      .dma_latency = true };
+	for (size_t i = 0; i < sizeof(common_long) / sizeof(common_long[0]); i++)
+		longopts[k++] = common_long[i];
+	for (; extra_long && extra_long[0].name && k < 47; extra_long++)
+		longopts[k++] = *extra_long;
+	memset(&longopts[k], 0, sizeof(longopts[k]));
+	snprintf(shortopts, sizeof(shortopts), "%s%s", COMMON_SHORT,
+		 extra_short ? extra_short : "");
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			cli_print_help(help);
+			return -1;
+		}
+		if (strchr(COMMON_SHORT, opt) || opt >= OPT_NO_MLOCK)
+			ret = opt == '?' ? cli_usage(bench, "bad option") :
+			      common_opt(run, opt, optarg);
+		else
+			ret = extra ? extra(run, opt, optarg, ctx) :
+				      cli_usage(bench, "bad option");
+		if (ret)
+			return ret;
+	}
+	if (optind < argc && !extra)
+		return cli_usage(bench, "unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+static int rt_setup(struct bench_run *run)
+{
+	struct udrv_rt *rt = udrv_rt_new();
+	int ret = 0;
+
+	run->rt = rt;
+	if (!rt)
+		return cli_error(EXIT_FAIL, "out of memory");
+	if (run->o.mlock)
+		ret = udrv_rt_lock_memory(rt, 0);
+	if (!ret && run->o.cpu >= 0)
+		ret = udrv_rt_set_cpu(rt, run->o.cpu);
+	if (!ret && run->o.prio)
+		ret = udrv_rt_set_scheduler(rt, SCHED_FIFO, run->o.prio);
+	if (ret)
+		return cli_error(EXIT_FAIL, "%s (see --prio, --cpu, --no-mlock)",
+				 udrv_rt_errmsg(rt));
+	/* optional: a missing /dev/cpu_dma_latency is reported, not fatal */
+	if (run->o.dma_latency && udrv_rt_hold_dma_latency(rt, 0) && !run->o.quiet)
+		fprintf(stderr, "udrv: note: %s\n", udrv_rt_errmsg(rt));
+	return 0;
+}
+
+int bench_begin(struct bench_run *run)
+{
+	char err[256];
+	int ret;
+
+	if (run->o.load && load_start(run->o.load, &run->load_pid, err, sizeof(err)))
+		return cli_error(EXIT_FAIL, "load %s: %s", run->o.load, err);
+	ret = rt_setup(run);
+	if (ret)
+		load_stop(run->load_pid);
+	return ret;
+}
+
+uint64_t bench_samples(const struct bench_run *run, uint64_t dflt)
+{
+	if (run->o.duration_ns)
+		return UINT64_MAX;
+	return run->o.samples ? run->o.samples : dflt;
+}
+
+bool bench_more(struct bench_run *run, uint64_t t0_ns, uint64_t done,
+		uint64_t samples)
+{
+	if (run->o.duration_ns)
+		return cli_now_ns() - t0_ns < run->o.duration_ns;
+	return done < samples;
+}
+
+struct bench_row *bench_row(struct bench_run *run, const char *mechanism,
+			    const char *implementation, const char *wait,
+			    const char *what)
+{
+	struct bench_row *row;
+
+	if (run->num_rows == BENCH_MAX_ROWS)
+		return NULL;
+	row = &run->rows[run->num_rows];
+	memset(row, 0, sizeof(*row));
+	row->hist = udrv_hist_new();
+	if (!row->hist)
+		return NULL;
+	row->mechanism = mechanism;
+	row->implementation = implementation;
+	row->wait = wait;
+	row->what = what;
+	row->reference = -1;
+	run->num_rows++;
+	return row;
+}
+
+int bench_row_index(const struct bench_run *run, const struct bench_row *row)
+{
+	return (int)(row - run->rows);
+}
+
+void bench_progress(struct bench_run *run, const struct bench_row *row,
+		    uint64_t done, uint64_t total)
+{
+	uint64_t now = cli_now_ns();
+
+	if (run->o.quiet || !isatty(STDERR_FILENO) ||
+	    now - run->last_progress_ns < 250000000ULL)
+		return;
+	run->last_progress_ns = now;
+	if (total == UINT64_MAX)
+		fprintf(stderr, "\r%s %s/%s%s%s: %llu samples   ", run->bench,
+			row->mechanism, row->implementation, row->wait ? "/" : "",
+			row->wait ? row->wait : "", (unsigned long long)done);
+	else
+		fprintf(stderr, "\r%s %s/%s%s%s: %llu/%llu (%.0f%%)   ", run->bench,
+			row->mechanism, row->implementation, row->wait ? "/" : "",
+			row->wait ? row->wait : "", (unsigned long long)done,
+			(unsigned long long)total, 100.0 * (double)done / (double)total);
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The benchmark framework shared by 'udrv bench <name>': common options
+ * (RT setup, samples/duration, load, output), a run made of result rows,
+ * the live progress line, and the result document (docs/results.md).
+ *
+ * A bench fills rows: one per (mechanism, implementation, wait method).
+ * Each row carries a histogram of samples in ns, optional loss accounting
+ * (sent = received + lost) and a rate; a udrv row names the row measured in
+ * the same run that it is compared with (raw loop, libgpiod, cyclictest),
+ * and the document carries the ratio.
+ */
+#ifndef UDRV_BENCH_H
+#define UDRV_BENCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <udrv/udrv.h>
+
+#define BENCH_MAX_ROWS	32
+#define BENCH_SCHEMA	"udrv-bench/1"
+
+struct bench_opts {
+	int prio;		/* SCHED_FIFO priority; 0: SCHED_OTHER */
+	int cpu;		/* pin to this CPU; -1: don't */
+	bool mlock;
+	bool dma_latency;	/* hold /dev/cpu_dma_latency at 0 */
+	uint64_t samples;	/* 0: the bench's default */
+	uint64_t duration_ns;	/* instead of samples, when non-zero */
+	const char *load;	/* load profile name, or NULL */
+	const char *board;	/* label for the results; NULL: detected */
+	const char *out;	/* also write the JSON document here */
+	bool json;
+	bool quiet;		/* no progress line */
+};
+
+struct bench_row {
+	const char *mechanism;		/* "cdev", "sysfs", "sysfs-shell", ... */
+	const char *implementation;	/* "udrv", "raw", "libgpiod", ... */
+	const char *wait;		/* "read", "poll", "epoll", "busy", NULL */
+	const char *what;		/* what a sample is: "toggle", ... */
+	struct udrv_hist *hist;		/* samples, ns */
+	uint64_t sent, received, lost;	/* loss accounting; all 0: n/a */
+	bool has_loss;
+	double rate_per_s;		/* 0: n/a */
+	int reference;			/* row index compared with, -1: none */
+	char note[160];
+};
+
+struct bench_run {
+	const char *bench;
+	struct bench_opts o;
+	struct udrv_rt *rt;
+	pid_t load_pid;
+	uint64_t last_progress_ns;
+	size_t num_rows;
+	struct bench_row rows[BENCH_MAX_ROWS];
+};
+
+/*
+ * Parse the common options (getopt_long on @argv) plus the bench's own:
+ * @extra_short / @extra_long are appended, and @extra() is called for them
+ * (returns 0, or an exit code). Returns 0, -1 after --help, or an exit code.
+ */
+struct option;
+int bench_parse(struct bench_run *run, const char *bench, int argc,
+		char **argv, const char *help, const char *extra_short,
+		const struct option *extra_long,
+		int (*extra)(struct bench_run *run, int opt, const char *arg,
+			     void *ctx),
+		void *ctx);
+#define BENCH_OPTS_HELP \
+"Common options:\n" \
+"  -P, --prio N        SCHED_FIFO priority (default 80; 0: SCHED_OTHER)\n" \
+"  -a, --cpu N         pin to CPU N (default: no pinning)\n" \
+"      --no-mlock      don't mlockall() (default: locked, stack prefaulted)\n" \
+"      --no-dma-latency  don't hold /dev/cpu_dma_latency at 0\n" \
+"  -n, --samples N     samples per row (default: per bench)\n" \
+"  -D, --duration D    run each row for D (e.g. 10s) instead of -n\n" \
+"  -L, --load PROFILE  run a load while measuring: hackbench, memory, fork,\n" \
+"                      all (see 'udrv load --help'); default none\n" \
+"      --board NAME    board label in the results (default: detected)\n" \
+"  -o, --out FILE      also write the JSON result document to FILE\n" \
+"  -j, --json          print the JSON result document instead of a table\n" \
+"  -q, --quiet         no live progress line\n"
+
+/* Apply the RT settings and start the load. Returns 0 or an exit code. */
+int bench_begin(struct bench_run *run);
+/* Stop the load, print/write the results, free everything; exit code. */
+int bench_end(struct bench_run *run, int status);
+
+/* How many samples a row takes: --samples, or @dflt. */
+uint64_t bench_samples(const struct bench_run *run, uint64_t dflt);
+/* Should a row that started at @t0_ns with @done samples go on? */
+bool bench_more(struct bench_run *run, uint64_t t0_ns, uint64_t done,
+		uint64_t samples);
+
+struct bench_row *bench_row(struct bench_run *run, const char *mechanism,
+			    const char *implementation, const char *wait,
+			    const char *what);
+int bench_row_index(const struct bench_run *run, const struct bench_row *row);
+/* Live progress on stderr (a terminal only), at most 4 times a second. */
+void bench_progress(struct bench_run *run, const struct bench_row *row,
+		    uint64_t done, uint64_t total);
+
+/* Load profiles (load.c). */
+int load_start(const char *profile, pid_t *pid, char *err, size_t errlen);
+void load_stop(pid_t pid);
+int load_profile_valid(const char *profile);
+extern const char load_profiles_help[];
+
+#endif /* UDRV_BENCH_H */
