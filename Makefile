@@ -5,13 +5,15 @@
 #   make check    install what is missing, build (also ASan+UBSan and
 #                 static), run every test, print "N passed, N failed"
 #   make lab      boot Debian's standard and PREEMPT_RT kernels in QEMU and
-#                 run udrv there
+#                 show udrv measuring there (lab/demo.sh)
+#   make lab-suite  the latency suite (udrv bench, idle and under load):
+#                 tables + build/lab/results.json (lab-quick: few samples)
 #   make install  install the library, headers, pkg-config file, tool, man
 
 PYTHON ?= python3
 BUILD  ?= build
 
-.PHONY: all build deps check lab static install clean
+.PHONY: all build deps check lab lab-suite lab-quick static install clean
 
 all: build
 
@@ -35,6 +37,12 @@ check: deps
 
 lab: deps static
 	$(PYTHON) -m lab demo
+
+lab-suite: deps static
+	$(PYTHON) -m lab suite
+
+lab-quick: deps static
+	$(PYTHON) -m lab suite --quick
 
 install: build
 	meson install -C $(BUILD)/dev

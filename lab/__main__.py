@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import debian, initramfs, modules
+from . import debian, initramfs, modules, suite
 from .errors import CommandTimeout, LabError
 from .paths import kernel_src_dir, lab_dir
 from .prepare import prepare
@@ -126,6 +126,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_suite(args: argparse.Namespace) -> int:
+    out = Path(args.out) if args.out else lab_dir() / "results.json"
+    return suite.run_suite(_flavours(args.kernel), "quick" if args.quick else "full", out)
+
+
 def cmd_shell(args: argparse.Namespace) -> int:
     return shell(args.kernel, memory=args.memory, append=args.append)
 
@@ -210,6 +215,16 @@ def parser() -> argparse.ArgumentParser:
     d = sub.add_parser("demo", parents=[allk], help="boot each kernel and show udrv at work")
     d.add_argument("--timeout", type=float, default=300.0, help="per kernel, seconds (300)")
     d.set_defaults(func=cmd_demo)
+    st = sub.add_parser(
+        "suite", parents=[allk], help="the latency suite: every bench, idle and under load",
+        description="Boot each kernel, run every 'udrv bench' idle and under the 'all' load, "
+        "print the toggle-rate and latency tables, and write the udrv-lab/1 document "
+        "(docs/results.md). This is what 'make lab' runs.",
+    )  # fmt: skip
+    st.add_argument("--quick", action="store_true", help="few samples per row (CI)")
+    st.add_argument("--out", default=None, metavar="FILE",
+                    help="results file (default build/lab/results.json)")  # fmt: skip
+    st.set_defaults(func=cmd_suite)
     i = sub.add_parser("info", help="resolved versions, host tools and cache state")
     i.add_argument("--json", action="store_true", help="machine-readable output")
     i.set_defaults(func=cmd_info)

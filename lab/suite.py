@@ -1,0 +1,165 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The latency suite on the virtual board: what `make lab` runs.
+
+Boots each kernel once, runs every `udrv bench` idle and under load inside
+it, collects the result documents (docs/results.md) into one udrv-lab/1
+document, and prints the two tables of the references: toggle rate per
+mechanism (ref 000) and latency min/avg/max per mechanism x kernel x load
+(ref 002).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .qemu import Board
+
+BENCHES = ("toggle", "irq", "uio", "timer", "kernel")
+LOADS = ("none", "all")
+# samples per row: full run and --quick (CI)
+SAMPLES = {
+    "full": {"toggle": 100000, "irq": 5000, "uio": 5000, "timer": 10000, "kernel": 10000},
+    "quick": {"toggle": 2000, "irq": 200, "uio": 200, "timer": 500, "kernel": 500},
+}
+BENCH_TIMEOUT = 900.0
+
+
+@dataclass
+class SuiteRun:
+    kernel: str
+    load: str
+    documents: list[dict[str, Any]] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    unavailable: list[str] = field(default_factory=list)
+
+
+def bench_command(bench: str, load: str, samples: int) -> str:
+    return f"udrv bench {bench} --json --quiet --load {load} --samples {samples}"
+
+
+def run_benches(board: Board, kernel: str, load: str, mode: str,
+                benches: tuple[str, ...] = BENCHES) -> SuiteRun:
+    run = SuiteRun(kernel, load)
+    for bench in benches:
+        cmd = bench_command(bench, load, SAMPLES[mode][bench])
+        print(f"lab: {kernel} kernel, load {load}: {cmd}", file=sys.stderr, flush=True)
+        r = board.run(cmd, timeout=BENCH_TIMEOUT)
+        if r.status == 2 and "unknown command" in r.stderr:
+            run.unavailable.append(bench)
+            continue
+        if r.status != 0:
+            run.failures.append(f"{bench}: exit {r.status}: {r.stderr.strip()[-400:]}")
+            continue
+        run.documents.append(json.loads(r.stdout))
+    return run
+
+
+def lab_document(runs: list[SuiteRun]) -> dict[str, Any]:
+    versions = {d["tool"]["version"] for r in runs for d in r.documents}
+    return {
+        "schema": "udrv-lab/1",
+        "tool": {"name": "udrv", "version": ",".join(sorted(versions)) or "unknown"},
+        "runs": [{"kernel": r.kernel, "load": r.load, "documents": r.documents,
+                  "failures": r.failures, "unavailable": r.unavailable} for r in runs],
+    }
+
+
+def _rows(runs: list[SuiteRun], bench: str) -> dict[tuple[str, str], dict[tuple, Any]]:
+    """(kernel, load) -> {row key: row} for one bench."""
+    out: dict[tuple[str, str], dict[tuple, Any]] = {}
+    for run in runs:
+        table = out.setdefault((run.kernel, run.load), {})
+        for doc in run.documents:
+            if doc["bench"] != bench:
+                continue
+            for row in doc["rows"]:
+                key = (row["mechanism"], row["implementation"], row["wait"], row["sample"])
+                table[key] = row
+    return out
+
+
+def _ratio(row: dict[str, Any]) -> str:
+    ref = row.get("reference")
+    if not ref or ref.get("ratio_avg") is None:
+        return ""
+    return f"x{ref['ratio_avg']:.3f} vs {ref['implementation']}"
+
+
+def toggle_table(runs: list[SuiteRun]) -> list[str]:
+    by_run = _rows(runs, "toggle")
+    kernels = [k for k in ("std", "rt") if (k, "none") in by_run]
+    keys: list[tuple] = []
+    for k in kernels:
+        keys += [key for key in by_run[(k, "none")] if key not in keys]
+    head = f"{'mechanism':<13}{'implementation':<15}"
+    for k in kernels:
+        head += f"{k + ' ns/toggle':>16}{'toggles/s':>12}  {'vs reference':<20}"
+    lines = ["Toggle rate of one GPIO line (udrv bench toggle, idle)", head]
+    for key in keys:
+        line = f"{key[0]:<13}{key[1]:<15}"
+        for k in kernels:
+            row = by_run[(k, "none")].get(key)
+            if row is None:
+                line += f"{'-':>16}{'-':>12}  {'':<20}"
+                continue
+            rate = row["rate_per_s"] or 0
+            line += f"{row['stats']['avg']:>16.1f}{rate:>12.0f}  {_ratio(row):<20}"
+        lines.append(line)
+    return lines
+
+
+def _cell(row: dict[str, Any] | None) -> str:
+    if row is None:
+        return "-"
+    s = row["stats"]
+    return f"{s['min'] / 1000:.1f}/{s['avg'] / 1000:.1f}/{s['max'] / 1000:.1f}"
+
+
+def latency_table(runs: list[SuiteRun]) -> list[str]:
+    cols = [(k, ld) for k in ("std", "rt") for ld in LOADS
+            if any(r.kernel == k and r.load == ld for r in runs)]
+    lines = ["Latency min/avg/max in us per mechanism x kernel x load "
+             "(udrv bench irq, uio, timer, kernel)"]
+    head = f"{'bench':<7}{'mechanism/impl/wait':<32}{'sample':<16}"
+    head += "".join(f"{k + ' ' + ('idle' if ld == 'none' else ld):>22}" for k, ld in cols)
+    lines.append(head)
+    for bench in BENCHES[1:]:
+        by_run = _rows(runs, bench)
+        keys: list[tuple] = []
+        for col in cols:
+            keys += [key for key in by_run.get(col, {}) if key not in keys]
+        for key in keys:
+            label = "/".join(p for p in key[:3] if p)
+            line = f"{bench:<7}{label:<32}{key[3]:<16}"
+            line += "".join(f"{_cell(by_run.get(col, {}).get(key)):>22}" for col in cols)
+            lines.append(line)
+    return lines
+
+
+def run_suite(kernels: list[str], mode: str, out: Path) -> int:
+    runs: list[SuiteRun] = []
+    t0 = time.monotonic()
+    for kernel in kernels:
+        with Board(kernel) as board:
+            for load in LOADS:
+                runs.append(run_benches(board, kernel, load, mode))
+    doc = lab_document(runs)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(doc, indent=1) + "\n")
+    print()
+    print("\n".join(toggle_table(runs)))
+    print()
+    print("\n".join(latency_table(runs)))
+    failures = [f"{r.kernel}/{r.load}: {f}" for r in runs for f in r.failures]
+    for f in failures:
+        print(f"lab: bench failed: {f}", file=sys.stderr)
+    missing = sorted({b for r in runs for b in r.unavailable})
+    if missing:
+        print(f"lab: not in this udrv yet: {', '.join(missing)}", file=sys.stderr)
+    print(f"\nlab: results in {out} ({time.monotonic() - t0:.0f}s)")
+    return 1 if failures else 0

@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The result-document checks and the suite's tables, on synthetic documents
+(no lab needed): what is wrong must be caught, what is right must pass."""
+
+from __future__ import annotations
+
+import copy
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "lab"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from results_schema import check_document, check_lab_document
+
+from lab import suite
+
+
+def stats(values: list[int]) -> dict[str, Any]:
+    values = sorted(values)
+    return {"count": len(values), "min": values[0], "avg": sum(values) / len(values),
+            "max": values[-1], "stddev": 0.0, "p50": values[len(values) // 2],
+            "p90": values[-1], "p99": values[-1], "p99_9": values[-1], "p99_99": values[-1],
+            "overflow": 0, "buckets": [[v, v, values.count(v)] for v in sorted(set(values))]}
+
+
+def row(mech: str, impl: str, values: list[int], ref: str | None = None) -> dict[str, Any]:
+    return {"mechanism": mech, "implementation": impl, "wait": None, "sample": "toggle",
+            "unit": "ns", "stats": stats(values),
+            "loss": {"sent": len(values), "received": len(values) - 1, "lost": 1},
+            "rate_per_s": 1e9 / (sum(values) / len(values)),
+            "reference": None if ref is None else
+            {"mechanism": mech, "implementation": ref, "ratio_avg": 1.01, "ratio_p50": 1.0},
+            "note": None}
+
+
+def document() -> dict[str, Any]:
+    return {"schema": "udrv-bench/1", "tool": {"name": "udrv", "version": "0.1.0"},
+            "bench": "toggle", "board": "test", "load": "none",
+            "kernel": {"release": "6.1", "version": "#1", "preempt_model": "PREEMPT_RT",
+                       "realtime": True},
+            "rt": {"policy": "SCHED_FIFO", "priority": 80, "memory_locked": True,
+                   "cpu": None, "dma_latency_us": 0},
+            "rows": [row("cdev", "raw", [100, 100, 101]),
+                     row("cdev", "udrv", [101, 101, 102], ref="raw")]}
+
+
+def test_a_good_document_passes() -> None:
+    check_document(document())
+
+
+@pytest.mark.parametrize("damage", ["buckets", "loss", "reference", "schema", "rt"])
+def test_damage_is_caught(damage: str) -> None:
+    doc = copy.deepcopy(document())
+    if damage == "buckets":
+        doc["rows"][0]["stats"]["buckets"][0][2] += 1
+    elif damage == "loss":
+        doc["rows"][1]["loss"]["lost"] = 0
+    elif damage == "reference":
+        doc["rows"][1]["reference"]["implementation"] = "libgpiod"
+    elif damage == "schema":
+        doc["schema"] = "udrv-bench/0"
+    else:
+        del doc["rt"]["priority"]
+    with pytest.raises(AssertionError):
+        check_document(doc)
+
+
+def test_lab_document_and_tables() -> None:
+    runs = [suite.SuiteRun("std", "none", [document()]),
+            suite.SuiteRun("rt", "none", [document()])]
+    lab = suite.lab_document(runs)
+    check_lab_document(lab)
+    toggle = suite.toggle_table(runs)
+    assert toggle[0].startswith("Toggle rate")
+    assert any("cdev" in line and "x1.010 vs raw" in line for line in toggle)
+    latency = suite.latency_table(runs)
+    assert latency[0].startswith("Latency")

@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Check udrv result documents against docs/results.md (udrv-bench/1, udrv-lab/1).
+
+check_document(doc) raises AssertionError naming the first thing that is wrong:
+a missing or mistyped field, histogram buckets that do not add up to the
+sample count, loss accounting where sent != received + lost, a reference that
+points at no row.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+BENCHES = {"toggle", "irq", "uio", "timer", "kernel"}
+STAT_KEYS = ("count", "min", "avg", "max", "stddev", "p50", "p90", "p99",
+             "p99_9", "p99_99", "overflow", "buckets")
+RT_KEYS = ("policy", "priority", "memory_locked", "cpu", "dma_latency_us")
+
+
+def _where(doc: dict[str, Any], row: dict[str, Any] | None = None) -> str:
+    if row is None:
+        return f"bench {doc.get('bench')!r}"
+    return (f"bench {doc.get('bench')!r} row {row.get('mechanism')}/"
+            f"{row.get('implementation')}/{row.get('wait')}/{row.get('sample')}")
+
+
+def check_stats(stats: dict[str, Any], where: str) -> None:
+    for key in STAT_KEYS:
+        assert key in stats, f"{where}: stats lack {key!r}"
+    count = stats["count"]
+    assert isinstance(count, int) and count >= 0, f"{where}: bad count {count!r}"
+    total = 0
+    last_hi = -1
+    for bucket in stats["buckets"]:
+        lo, hi, n = bucket
+        assert lo <= hi and lo > last_hi, f"{where}: bucket {bucket} out of order"
+        assert n > 0, f"{where}: empty bucket {bucket} listed"
+        last_hi = hi
+        total += n
+    assert total + stats["overflow"] == count, (
+        f"{where}: buckets hold {total} + overflow {stats['overflow']}, count says {count}")
+    if count:
+        assert stats["min"] <= stats["p50"] <= stats["p99"] <= stats["max"], (
+            f"{where}: min/p50/p99/max out of order: {stats}")
+        assert stats["min"] <= stats["avg"] <= stats["max"], f"{where}: avg outside [min, max]"
+
+
+def check_loss(loss: dict[str, Any] | None, where: str) -> None:
+    if loss is None:
+        return
+    sent, received, lost = loss["sent"], loss["received"], loss["lost"]
+    assert sent == received + lost, (
+        f"{where}: sent {sent} != received {received} + lost {lost}")
+
+
+def check_row(doc: dict[str, Any], row: dict[str, Any]) -> None:
+    where = _where(doc, row)
+    for key in ("mechanism", "implementation", "sample"):
+        assert isinstance(row.get(key), str) and row[key], f"{where}: no {key}"
+    assert row.get("wait") is None or isinstance(row["wait"], str), f"{where}: bad wait"
+    assert row.get("unit") == "ns", f"{where}: unit must be ns"
+    check_stats(row["stats"], where)
+    check_loss(row.get("loss"), where)
+    rate = row.get("rate_per_s")
+    assert rate is None or rate > 0, f"{where}: bad rate {rate!r}"
+    ref = row.get("reference")
+    if ref is not None:
+        matches = [r for r in doc["rows"] if r["mechanism"] == ref["mechanism"]
+                   and r["implementation"] == ref["implementation"]]
+        assert matches, f"{where}: reference {ref} is not a row of this run"
+        assert ref["ratio_avg"] is None or ref["ratio_avg"] > 0, f"{where}: bad ratio"
+
+
+def check_document(doc: dict[str, Any]) -> None:
+    """A udrv-bench/1 document, as `udrv bench NAME --json` prints it."""
+    assert doc.get("schema") == "udrv-bench/1", f"schema is {doc.get('schema')!r}"
+    where = _where(doc)
+    assert doc.get("bench") in BENCHES, f"unknown bench {doc.get('bench')!r}"
+    assert doc["tool"]["name"] == "udrv" and doc["tool"]["version"], f"{where}: tool"
+    assert isinstance(doc.get("board"), str) and doc["board"], f"{where}: board"
+    kernel = doc["kernel"]
+    for key in ("release", "version", "preempt_model", "realtime"):
+        assert key in kernel, f"{where}: kernel lacks {key!r}"
+    assert isinstance(doc.get("load"), str), f"{where}: load"
+    for key in RT_KEYS:
+        assert key in doc["rt"], f"{where}: rt lacks {key!r}"
+    assert isinstance(doc.get("rows"), list) and doc["rows"], f"{where}: no rows"
+    for row in doc["rows"]:
+        check_row(doc, row)
+
+
+def check_lab_document(doc: dict[str, Any]) -> None:
+    """A udrv-lab/1 document, as `make lab` writes build/lab/results.json."""
+    assert doc.get("schema") == "udrv-lab/1", f"schema is {doc.get('schema')!r}"
+    assert doc["runs"], "no runs"
+    for run in doc["runs"]:
+        assert run["kernel"] in ("std", "rt") and isinstance(run["load"], str)
+        for bench_doc in run["documents"]:
+            check_document(bench_doc)
+            assert bench_doc["load"] == run["load"], "document load differs from its run"
