@@ -7,7 +7,9 @@ lab/guest/, the kernel's uio.ko + uio_pci_generic.ko, our modules in
 and extra host files ({guest_path: host_path}); by default the static udrv CLI
 (build/static/tools/udrv -> /usr/bin/udrv), the examples
 (build/static/examples/* -> /usr/bin/) and every executable under
-build/static/tests/ (-> /usr/libexec/udrv/) when they exist.
+build/static/tests/ (-> /usr/libexec/udrv/) when they exist, and the host's
+dynamically linked reference tools (HOST_PROGRAMS: cyclictest) with the shared
+libraries and the ELF interpreter that `ldd` lists, at the same paths.
 
 Images are named by the hash of all their inputs, so an unchanged set of
 inputs reuses the image and concurrent boards with different extras coexist.
@@ -32,6 +34,9 @@ from .paths import GUEST_DIR, static_build_dir
 FORMAT_VERSION = "udrv-lab-initramfs-1"
 KERNEL_MODULES = ("kernel/drivers/uio/uio.ko", "kernel/drivers/uio/uio_pci_generic.ko")
 BUSYBOX_CANDIDATES = ("/bin/busybox", "/usr/bin/busybox")
+# Host programs shipped with their libraries when installed (Debian package):
+# the reference rows of `udrv bench` run them in the guest.
+HOST_PROGRAMS = {"/usr/bin/cyclictest": "rt-tests"}
 KEEP_IMAGES = 6
 
 
@@ -141,11 +146,53 @@ def _executables(root: Path, recursive: bool) -> list[Path]:
     )  # fmt: skip
 
 
+def shared_libraries(program: Path) -> list[Path]:
+    """What the dynamic loader maps for @program, as `ldd` lists it: the shared
+    libraries ("libc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x...)") and the
+    ELF interpreter ("/lib64/ld-linux-x86-64.so.2 (0x...)"); not the vDSO, which
+    the kernel provides. [] for a static program."""
+    proc = subprocess.run(
+        ["ldd", str(program)], capture_output=True, text=True, check=False, timeout=30
+    )
+    if proc.returncode != 0:
+        if "not a dynamic executable" in proc.stdout + proc.stderr:
+            return []
+        raise LabError(f"`ldd {program}` failed: {proc.stderr.strip() or proc.stdout.strip()}")
+    libs: list[Path] = []
+    for line in proc.stdout.splitlines():
+        words = line.split()
+        if "=>" in words:
+            target = words[words.index("=>") + 1]
+            if target == "not":
+                raise LabError(f"{program} needs {words[0]}, which is not found: {line.strip()}")
+        elif words and words[0].startswith("/"):
+            target = words[0]  # the interpreter
+        else:
+            continue  # linux-vdso.so.1 (0x...)
+        libs.append(Path(target))
+    return libs
+
+
+def host_program(program: Path, guest_path: str | None = None) -> dict[str, Path]:
+    """{guest_path: host_path} for a dynamically linked host program and every
+    library `ldd` lists, each at its own path in the guest (the loader finds
+    them there: /lib64/ld-linux-x86-64.so.2, /lib/x86_64-linux-gnu/...). Symlinks
+    are followed: the guest gets the files' contents under the listed names."""
+    files = {guest_path or str(program): program}
+    for lib in shared_libraries(program):
+        files[str(lib)] = lib.resolve()
+    return files
+
+
 def default_extra_files() -> dict[str, Path]:
     """What the static build made, when it exists: tools/udrv -> /usr/bin/udrv, the
     examples (build/static/examples/*) -> /usr/bin/, the test programs
-    (build/static/tests/**) -> /usr/libexec/udrv/ (on the guest's PATH)."""
+    (build/static/tests/**) -> /usr/libexec/udrv/ (on the guest's PATH); and the
+    HOST_PROGRAMS that are installed, with their libraries (host_program())."""
     extra: dict[str, Path] = {}
+    for program in HOST_PROGRAMS:
+        if Path(program).is_file():
+            extra.update(host_program(Path(program)))
     root = static_build_dir()
     cli = root / "tools" / "udrv"
     if cli.is_file():

@@ -37,6 +37,15 @@ static const struct option common_long[] = {
 };
 #define COMMON_SHORT "P:a:n:D:L:o:jqh"
 
+/* One of ours (short or long-only), or '?': not the bench's own option. */
+static bool is_common_opt(int opt)
+{
+	if (opt >= OPT_NO_MLOCK)
+		return opt <= OPT_BOARD;
+	return opt == '?' || (opt > 0 && opt < 256 && opt != ':' &&
+			      strchr(COMMON_SHORT, opt));
+}
+
 static int common_opt(struct bench_run *run, int opt, const char *arg)
 {
 	const char *cmd = run->bench;
@@ -118,7 +127,7 @@ int bench_parse(struct bench_run *run, const char *bench, int argc,
 			cli_print_help(help);
 			return -1;
 		}
-		if (strchr(COMMON_SHORT, opt) || opt >= OPT_NO_MLOCK)
+		if (is_common_opt(opt))
 			ret = opt == '?' ? cli_usage(bench, "bad option") :
 			      common_opt(run, opt, optarg);
 		else

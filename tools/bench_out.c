@@ -36,6 +36,12 @@ static void board_name(const struct bench_run *run, char *buf, size_t len)
 		snprintf(buf, len, "unknown");
 }
 
+/* "toggle" for run->bench "bench toggle" (the prefix is for usage hints). */
+static const char *bench_name(const struct bench_run *run)
+{
+	return strncmp(run->bench, "bench ", 6) ? run->bench : run->bench + 6;
+}
+
 static double ratio(const struct bench_row *row, const struct bench_row *ref,
 		    bool median)
 {
@@ -111,7 +117,7 @@ static void json_header(const struct bench_run *run, struct udrv_json *j)
 	udrv_json_kstr(j, "name", "udrv");
 	udrv_json_kstr(j, "version", udrv_version());
 	udrv_json_obj_end(j);
-	udrv_json_kstr(j, "bench", run->bench);
+	udrv_json_kstr(j, "bench", bench_name(run));
 	udrv_json_kstr(j, "board", board);
 	udrv_json_key(j, "kernel");
 	udrv_json_obj_begin(j);
@@ -146,10 +152,11 @@ static int write_document(const struct bench_run *run, FILE *f)
 static void print_row(const struct bench_run *run, const struct bench_row *r)
 {
 	const struct udrv_hist *h = r->hist;
-	char label[48], extra[96] = "";
+	char label[64], extra[96] = "";
 
-	snprintf(label, sizeof(label), "%s/%s%s%s", r->mechanism,
-		 r->implementation, r->wait ? "/" : "", r->wait ? r->wait : "");
+	snprintf(label, sizeof(label), "%s/%s%s%s %s", r->mechanism,
+		 r->implementation, r->wait ? "/" : "", r->wait ? r->wait : "",
+		 r->what);
 	if (r->reference >= 0)
 		snprintf(extra, sizeof(extra), " x%.3f vs %s",
 			 ratio(r, &run->rows[r->reference], false),
@@ -158,7 +165,7 @@ static void print_row(const struct bench_run *run, const struct bench_row *r)
 		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
 			 " lost %llu/%llu", (unsigned long long)r->lost,
 			 (unsigned long long)r->sent);
-	printf("%-28s %9llu %9llu %9.0f %9llu %9llu %10llu%s\n", label,
+	printf("%-40s %9llu %9llu %9.0f %9llu %9llu %10llu%s\n", label,
 	       (unsigned long long)udrv_hist_count(h),
 	       (unsigned long long)udrv_hist_min(h), udrv_hist_mean(h),
 	       (unsigned long long)udrv_hist_percentile(h, 50),
@@ -171,9 +178,9 @@ static void print_table(const struct bench_run *run)
 	char board[128];
 
 	board_name(run, board, sizeof(board));
-	printf("udrv bench %s on %s, load %s\n", run->bench, board,
+	printf("udrv bench %s on %s, load %s\n", bench_name(run), board,
 	       run->o.load ? run->o.load : "none");
-	printf("%-28s %9s %9s %9s %9s %9s %10s  (ns)\n", "mechanism/impl/wait",
+	printf("%-40s %9s %9s %9s %9s %9s %10s  (ns)\n", "mechanism/impl/wait sample",
 	       "samples", "min", "avg", "p50", "p99", "max");
 	for (size_t i = 0; i < run->num_rows; i++)
 		print_row(run, &run->rows[i]);

@@ -21,6 +21,11 @@ static const char bench_help[] =
 "\n"
 "Benches:\n"
 /* benches: one line each, in the order of the table below */
+"  toggle   maximum toggle rate of one line: shell, sysfs, cdev, libgpiod\n"
+"  uio      UIO interrupt wake-up: uio-ticker (vs raw read), edu over PCI\n"
+"  timer    clock_nanosleep wake-up, with cyclictest as the reference\n"
+"  irq      GPIO edge to userspace wake-up: read, poll, epoll, busy, raw\n"
+"  kernel   in-kernel trigger to interrupt handler latency (irqlat)\n"
 "\n"
 "Run 'udrv bench NAME --help' for its options.\n";
 
@@ -28,6 +33,11 @@ int cmd_bench(int argc, char **argv)
 {
 	static const struct cli_cmd benches[] = {
 		/* benches: { "name", cmd_bench_name, "summary" }, */
+		{ "toggle", cmd_bench_toggle, "maximum toggle rate of one line per mechanism" },
+		{ "uio", cmd_bench_uio, "UIO interrupt wake-up latency (uio-ticker, edu)" },
+		{ "timer", cmd_bench_timer, "timer wake-up latency, cyclictest as reference" },
+		{ "irq", cmd_bench_irq, "GPIO edge to userspace wake-up latency per wait method" },
+		{ "kernel", cmd_bench_kernel, "kernel trigger to interrupt handler latency (irqlat)" },
 		{ NULL, NULL, NULL },
 	};
 

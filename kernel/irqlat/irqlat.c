@@ -15,6 +15,9 @@
  *   /sys/kernel/irqlat/run        write N: run N passes (0: "passes" param)
  *   /sys/kernel/irqlat/stats      result of the last run
  *   /sys/kernel/irqlat/histogram  log-linear histogram of the last run
+ *   /sys/kernel/irqlat/samples    every latency of the last run, in ns, one
+ *                                 per line in pass order (a binary
+ *                                 attribute: no PAGE_SIZE limit)
  */
 
 #include <linux/completion.h>
@@ -106,6 +109,7 @@ struct irqlat_result {
 	struct irqlat_cfg cfg;
 	unsigned int passes, missed, spurious;
 	u64 min, max, avg, stddev;
+	u64 run;			/* number of this run since load, 1.. */
 	unsigned int hist[IRQLAT_BUCKETS];
 };
 
@@ -128,8 +132,18 @@ struct irqlat_run {
 };
 
 static DEFINE_MUTEX(irqlat_run_lock);	/* one run at a time */
-static DEFINE_MUTEX(irqlat_res_lock);	/* protects irqlat_res */
+static DEFINE_MUTEX(irqlat_res_lock);	/* protects the last run's results */
 static struct irqlat_result irqlat_res;
+static u64 *irqlat_samples;		/* its samples, irqlat_nsamples of them */
+static unsigned int irqlat_nsamples;
+/* Where the last read of "samples" stopped: the start of line @idx is at
+ * byte @pos of the file for run @run. Lets sequential reads continue there
+ * instead of formatting the file again from its start. */
+static struct {
+	u64 run;
+	loff_t pos;
+	unsigned int idx;
+} irqlat_cursor;
 static bool irqlat_running;
 static struct kobject *irqlat_kobj;
 
@@ -496,7 +510,11 @@ static int irqlat_do_run(unsigned int npasses)
 	irqlat_compute(r, res);
 	irqlat_report(res);
 	mutex_lock(&irqlat_res_lock);
+	res->run = irqlat_res.run + 1;
 	irqlat_res = *res;
+	/* keep the samples for /sys/kernel/irqlat/samples, free the last */
+	swap(irqlat_samples, r->samples);
+	irqlat_nsamples = r->nsamples;
 	mutex_unlock(&irqlat_res_lock);
 out:
 	if (r)
@@ -550,12 +568,12 @@ static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 	mutex_lock(&irqlat_res_lock);
 	len = sysfs_emit(buf,
-			 "chip %s\nout %u\nin %u\nedge %s\nmode %s\npasses %u\nmissed %u\nspurious %u\nmin_ns %llu\navg_ns %llu\nmax_ns %llu\nstddev_ns %llu\n",
+			 "chip %s\nout %u\nin %u\nedge %s\nmode %s\npasses %u\nmissed %u\nspurious %u\nmin_ns %llu\navg_ns %llu\nmax_ns %llu\nstddev_ns %llu\nsamples %u\nrun %llu\n",
 			 s->cfg.chip, s->cfg.out, s->cfg.in,
 			 irqlat_edge_names[s->cfg.edge],
 			 s->cfg.threaded ? "threaded" : "hardirq", s->passes,
 			 s->missed, s->spurious, s->min, s->avg, s->max,
-			 s->stddev);
+			 s->stddev, irqlat_nsamples, s->run);
 	mutex_unlock(&irqlat_res_lock);
 	return len;
 }
@@ -586,6 +604,69 @@ static ssize_t histogram_show(struct kobject *kobj,
 	return len;
 }
 
+/*
+ * "samples": a binary attribute, so that it can be larger than a page. Its
+ * text is made on the fly, from any offset: a read that ends inside a line
+ * leaves the cursor at that line, and the next read (at the next offset)
+ * copies the rest of it.
+ */
+static size_t irqlat_copy_lines(char *buf, loff_t off, size_t count)
+{
+	unsigned int i = 0;
+	size_t done = 0, len, at, n;
+	loff_t pos = 0;
+	char line[24];
+
+	if (irqlat_cursor.run == irqlat_res.run && irqlat_cursor.pos <= off) {
+		pos = irqlat_cursor.pos;
+		i = irqlat_cursor.idx;
+	}
+	/* invariant: line i starts at pos <= off + done */
+	while (i < irqlat_nsamples && done < count) {
+		len = scnprintf(line, sizeof(line), "%llu\n", irqlat_samples[i]);
+		at = off + done - pos;
+		if (at < len) {
+			n = min_t(size_t, len - at, count - done);
+			memcpy(buf + done, line + at, n);
+			done += n;
+			if (at + n < len)
+				break;	/* the rest of this line comes next read */
+		}
+		pos += len;
+		i++;
+	}
+	irqlat_cursor.run = irqlat_res.run;
+	irqlat_cursor.pos = pos;
+	irqlat_cursor.idx = i;
+	return done;
+}
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+#define IRQLAT_BIN_ATTR const struct bin_attribute
+#else
+#define IRQLAT_BIN_ATTR struct bin_attribute
+#endif
+
+static ssize_t samples_read(struct file *file, struct kobject *kobj,
+			    IRQLAT_BIN_ATTR *attr, char *buf, loff_t off,
+			    size_t count)
+{
+	size_t done;
+
+	if (off < 0)
+		return -EINVAL;
+	mutex_lock(&irqlat_res_lock);
+	done = irqlat_copy_lines(buf, off, count);
+	mutex_unlock(&irqlat_res_lock);
+	return done;
+}
+
+/* size 0: the length is unknown, a read past the end returns 0 */
+static struct bin_attribute irqlat_samples_attr = {
+	.attr = { .name = "samples", .mode = 0444 },
+	.read = samples_read,
+};
+
 static struct kobj_attribute irqlat_run_attr = __ATTR_RW(run);
 static struct kobj_attribute irqlat_stats_attr = __ATTR_RO(stats);
 static struct kobj_attribute irqlat_hist_attr = __ATTR_RO(histogram);
@@ -611,6 +692,9 @@ static int __init irqlat_init(void)
 	ret = sysfs_create_group(irqlat_kobj, &irqlat_group);
 	if (ret)
 		goto err;
+	ret = sysfs_create_bin_file(irqlat_kobj, &irqlat_samples_attr);
+	if (ret)
+		goto err;
 
 	if (autorun) {
 		ret = irqlat_run(0);
@@ -627,7 +711,9 @@ module_init(irqlat_init);
 
 static void __exit irqlat_exit(void)
 {
+	sysfs_remove_bin_file(irqlat_kobj, &irqlat_samples_attr);
 	kobject_put(irqlat_kobj);
+	kvfree(irqlat_samples);
 }
 module_exit(irqlat_exit);
 

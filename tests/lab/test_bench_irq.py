@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""udrv bench irq on gpio-wire: rows, loss accounting, per-sample consistency."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from guest import Board, sh, udrv
+from results_schema import check_document
+
+SAMPLES = 300
+EVENT_WAITS = ("read", "poll", "epoll")
+SAMPLE_NAMES = ("write_to_irq", "irq_to_wake", "write_to_wake")
+
+Row = dict[str, Any]
+
+
+def bench(board: Board, args: str) -> dict[str, Any]:
+    r = udrv(board, f"bench irq --json --quiet --samples {SAMPLES} {args}", timeout=600)
+    assert r.status == 0, f"exit {r.status}\n{r.stderr}"
+    doc: dict[str, Any] = r.json()
+    check_document(doc)
+    assert doc["bench"] == "irq"
+    return doc
+
+
+def rows_by_key(doc: dict[str, Any]) -> dict[tuple[str, str, str, str], Row]:
+    rows: dict[tuple[str, str, str, str], Row] = {}
+    for row in doc["rows"]:
+        key = (row["mechanism"], row["implementation"], row["wait"], row["sample"])
+        assert key not in rows, f"row {key} twice"
+        rows[key] = row
+    return rows
+
+
+def expected_keys() -> set[tuple[str, str, str, str]]:
+    keys = {("cdev", "udrv", w, s) for w in EVENT_WAITS for s in SAMPLE_NAMES}
+    keys |= {("cdev", "raw", "read", s) for s in SAMPLE_NAMES}
+    keys.add(("cdev", "udrv", "busy", "write_to_wake"))
+    return keys
+
+
+@pytest.fixture(scope="module")
+def idle(board: Board) -> dict[str, Any]:
+    return bench(board, "")
+
+
+def test_all_rows(idle: dict[str, Any]) -> None:
+    assert set(rows_by_key(idle)) == expected_keys()
+
+
+def test_loss_and_counts(idle: dict[str, Any]) -> None:
+    rows = rows_by_key(idle)
+    for impl, wait in [("udrv", w) for w in EVENT_WAITS] + [("raw", "read")]:
+        three = [rows[("cdev", impl, wait, s)] for s in SAMPLE_NAMES]
+        for row in three:
+            loss = row["loss"]
+            assert loss is not None, f"{impl}/{wait}: no loss accounting"
+            assert loss["sent"] == SAMPLES, f"{impl}/{wait}: sent {loss['sent']}"
+            assert loss["sent"] == loss["received"] + loss["lost"]
+            # one edge in flight on a wire: nothing may be lost
+            assert loss["lost"] == 0, f"{impl}/{wait}: {loss}"
+        counts = {row["stats"]["count"] for row in three}
+        assert len(counts) == 1, f"{impl}/{wait}: the three rows hold {counts} samples"
+        # t_write <= t_irq <= t_wake held for every sample: none left out
+        assert counts == {SAMPLES}, f"{impl}/{wait}: {three[0]['note']}"
+        assert three[0]["note"].endswith("left out 0"), three[0]["note"]
+
+
+def test_write_to_wake_is_the_sum(idle: dict[str, Any]) -> None:
+    """Per sample write_to_wake = write_to_irq + irq_to_wake, so the exact
+    means add up and the extremes are bounded by the parts'."""
+    rows = rows_by_key(idle)
+    for impl, wait in [("udrv", w) for w in EVENT_WAITS] + [("raw", "read")]:
+        w2i, i2w, w2w = (rows[("cdev", impl, wait, s)]["stats"] for s in SAMPLE_NAMES)
+        assert w2w["avg"] == pytest.approx(w2i["avg"] + i2w["avg"], rel=1e-9)
+        assert w2w["min"] >= w2i["min"] + i2w["min"]
+        assert w2w["max"] <= w2i["max"] + i2w["max"]
+        assert w2i["min"] > 0 and i2w["min"] > 0
+
+
+def test_reference_is_raw_read(idle: dict[str, Any]) -> None:
+    rows = rows_by_key(idle)
+    for sample in SAMPLE_NAMES:
+        ref = rows[("cdev", "udrv", "read", sample)]["reference"]
+        assert ref is not None and ref["implementation"] == "raw"
+        assert ref["ratio_avg"] > 0 and ref["ratio_p50"] > 0
+    for wait in ("poll", "epoll", "busy"):
+        for row in idle["rows"]:
+            if row["wait"] == wait:
+                assert row["reference"] is None
+
+
+def test_busy_has_no_event(idle: dict[str, Any]) -> None:
+    row = rows_by_key(idle)[("cdev", "udrv", "busy", "write_to_wake")]
+    assert row["loss"] is None
+    assert row["stats"]["count"] == SAMPLES
+    assert "no event" in row["note"]
+
+
+def test_under_load(board: Board) -> None:
+    doc = bench(board, "--load hackbench")
+    assert doc["load"] == "hackbench"
+    rows = rows_by_key(doc)
+    assert set(rows) == expected_keys()
+    for row in doc["rows"]:
+        if row["loss"] is not None:
+            assert row["loss"]["sent"] == SAMPLES
+    left = board.run("ps -o comm | grep -c '^udrv' || true").stdout.strip()
+    assert left == "0", f"{left} udrv processes left after the bench"
+
+
+def test_errors(board: Board) -> None:
+    r = udrv(board, "bench irq --samples 10 -c no-such-chip")
+    assert r.status == 1 and "no-such-chip" in r.stderr
+    r = udrv(board, "bench irq --samples 10 --out-line 7")
+    assert r.status == 2 and "input would be line 8" in r.stderr
+    # the lines are held by someone else: the holder is named
+    r = sh(board, "udrv gpio mon -c gpio-wire -n 1 -t 3s 3 >/dev/null & sleep 1; "
+                  "udrv bench irq --samples 10; echo status $?; wait")
+    assert "status 1" in r.stdout and "busy" in r.stderr, r.stderr

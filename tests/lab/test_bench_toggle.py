@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""udrv bench toggle on kernel/gpio-wire (quick: --samples 2000), both kernels."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+from guest import CHIP, ok, udrv
+from results_schema import check_document
+
+SAMPLES = 2000  # toggles per row
+SHELL_SAMPLES = SAMPLES // 20  # the shell row toggles 1/20 as often
+BATCH = 256  # the default --batch
+ROWS = [
+    ("sysfs-shell", "sh"),
+    ("sysfs", "raw"),
+    ("sysfs", "udrv"),
+    ("cdev", "raw"),
+    ("cdev", "udrv"),
+    ("cdev", "libgpiod"),
+]
+REFERENCES = {("sysfs", "udrv"): ("sysfs", "raw"), ("cdev", "udrv"): ("cdev", "raw")}
+
+_docs: dict[tuple[str, str], dict[str, Any]] = {}
+
+
+def bench(board: Any, args: str = "") -> dict[str, Any]:
+    """The document of 'udrv bench toggle --json' with ARGS, once per kernel."""
+    key = (board.flavour, args)
+    if key not in _docs:
+        doc = ok(board, f"bench toggle -c {CHIP} --json -q -n {SAMPLES} {args}", 300).json()
+        check_document(doc)
+        _docs[key] = doc
+    return _docs[key]
+
+
+def rows(doc: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    return {(r["mechanism"], r["implementation"]): r for r in doc["rows"]}
+
+
+def toggles(row: dict[str, Any]) -> int:
+    return SHELL_SAMPLES if row["mechanism"] == "sysfs-shell" else SAMPLES
+
+
+def test_document(board: Any) -> None:
+    doc = bench(board)
+    assert doc["bench"] == "toggle"
+    assert doc["rt"]["policy"] == "SCHED_FIFO" and doc["rt"]["priority"] == 80
+    assert [(r["mechanism"], r["implementation"]) for r in doc["rows"]] == ROWS
+    for row in doc["rows"]:
+        assert row["sample"] == "toggle" and row["wait"] is None
+        assert row["note"]
+    by = rows(doc)
+    assert "uAPI v1" in by[("cdev", "libgpiod")]["note"]
+
+
+def test_batches_and_rate(board: Any) -> None:
+    for row in bench(board)["rows"]:
+        stats = row["stats"]
+        # one sample per batch of BATCH toggles: ns per toggle of that batch
+        assert stats["count"] == math.ceil(toggles(row) / BATCH)
+        assert stats["min"] > 0
+        # toggles over the time in batches, the same time the samples cover
+        assert row["rate_per_s"] > 0
+        assert abs(row["rate_per_s"] * stats["avg"] / 1e9 - 1) < 0.1, row
+
+
+def test_udrv_rows_reference_the_raw_loops(board: Any) -> None:
+    by = rows(bench(board))
+    for key, row in by.items():
+        ref = row["reference"]
+        if key not in REFERENCES:
+            assert ref is None, key
+            continue
+        assert (ref["mechanism"], ref["implementation"]) == REFERENCES[key]
+        raw = by[REFERENCES[key]]
+        assert ref["ratio_avg"] == pytest.approx(
+            row["stats"]["avg"] / raw["stats"]["avg"], rel=1e-3)
+        assert ref["ratio_p50"] == pytest.approx(
+            row["stats"]["p50"] / raw["stats"]["p50"], rel=1e-3)
+    # udrv vs libgpiod, measured right after it, is in the udrv row's note
+    assert "vs libgpiod x" in by[("cdev", "udrv")]["note"]
+
+
+def test_every_toggle_is_an_edge_received_or_lost(board: Any) -> None:
+    """sent = received + lost on the wired partner, for every row.
+
+    At the default SCHED_FIFO 80 the bench starves gpiolib's irq thread
+    (SCHED_FIFO 50) during a batch, so the edges of a batch merge into one
+    event and the rest show as sequence-number gaps: the note says so.
+    """
+    for row in bench(board)["rows"]:
+        loss = row["loss"]
+        assert loss is not None, row
+        assert loss["sent"] == toggles(row)
+        assert loss["sent"] == loss["received"] + loss["lost"]
+        assert loss["received"] >= row["stats"]["count"]  # an event per batch at least
+        assert ("lost:" in row["note"]) == (loss["lost"] > 0)
+
+
+def test_below_the_irq_thread_nothing_is_lost(board: Any) -> None:
+    """With the bench below the irq thread every edge becomes an event."""
+    doc = bench(board, "--prio 0")
+    assert doc["rt"]["policy"] == "SCHED_OTHER"
+    for row in doc["rows"]:
+        loss = row["loss"]
+        assert loss == {"sent": toggles(row), "received": toggles(row), "lost": 0}, row
+        assert "lost:" not in row["note"]
+
+
+def test_rates_shell_sysfs_cdev(board: Any) -> None:
+    """shell-sysfs << C-sysfs < cdev, for the raw loops and for udrv."""
+    by = rows(bench(board))
+    shell = by[("sysfs-shell", "sh")]["rate_per_s"]
+    for impl in ("raw", "udrv"):
+        sysfs = by[("sysfs", impl)]["rate_per_s"]
+        cdev = by[("cdev", impl)]["rate_per_s"]
+        assert 5 * shell < sysfs < cdev, (impl, shell, sysfs, cdev)
+
+
+def test_without_edges(board: Any) -> None:
+    doc = bench(board, "--no-edges")
+    assert [(r["mechanism"], r["implementation"]) for r in doc["rows"]] == ROWS
+    assert all(r["loss"] is None for r in doc["rows"])
+
+
+def test_table_names_what_has_no_row(board: Any) -> None:
+    r = ok(board, f"bench toggle -c {CHIP} -q -n 200 --batch 100")
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("udrv bench toggle on ")
+    assert any(line.startswith("cdev/udrv ") and " vs raw" in line for line in lines)
+    assert any(line.startswith("mmio: no row") for line in lines)
+    assert any(line.startswith("cdev/udrv vs cdev/libgpiod") for line in lines)
+
+
+def test_bad_options(board: Any) -> None:
+    r = udrv(board, f"bench toggle -c {CHIP} --line 1")
+    assert r.status == 2 and "odd lines are inputs" in r.stderr
+    r = udrv(board, f"bench toggle -c {CHIP} --batch 1024")
+    assert r.status == 2 and "--no-edges" in r.stderr
+    r = udrv(board, f"bench toggle -c {CHIP} --batch 3")
+    assert r.status == 2
+    r = udrv(board, "bench toggle -c nochip")
+    assert r.status == 1 and "nochip" in r.stderr

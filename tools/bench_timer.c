@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * udrv bench timer: the timer wake-up baseline, cyclictest style.
+ *
+ * The udrv row sleeps with clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME)
+ * until the next multiple of --interval-us and records wake time -
+ * programmed time, exactly like cyclictest's measurement loop (an overrun
+ * skips to the next period in the future). Then, one after the other on the
+ * same CPU, Debian's cyclictest (rt-tests) runs with the same priority,
+ * interval, number of loops and mlock setting: its row is the udrv row's
+ * reference.
+ *
+ * Every cyclictest sample is taken over exactly: with -N it measures in ns,
+ * and its histogram (-h) then has 1 ns buckets; samples at or above the
+ * histogram's range are listed one by one by --spike. So the cyclictest row
+ * holds the same samples cyclictest saw, and its min/avg/max are its own
+ * (checked against its summary, which the row's note quotes).
+ *
+ * Without cyclictest (not installed, --cyclictest none, or it failed) the
+ * udrv row still runs; its note says why it has no reference.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "commands.h"
+
+#define DEFAULT_SAMPLES		10000
+#define DEFAULT_INTERVAL_US	1000
+#define CT_HIST_NS		100000	/* cyclictest -h range with -N: 100 us */
+#define CT_MAX_ARGS		24
+#define CT_ARG_LEN		128
+#define CT_MAX_SPIKES		100000	/* --spike-nodes: samples >= the range */
+
+struct timer {
+	struct bench_run run;
+	uint64_t interval_ns;
+	const char *ct_spec;		/* --cyclictest; NULL: on PATH */
+	char ct_path[PATH_MAX];		/* "" when there is none */
+	char ct_why[96];		/* why there is no cyclictest row */
+	uint64_t overruns;
+};
+
+/* What cyclictest left behind: its histogram file and its stdout. */
+struct ct_result {
+	uint64_t min, max, avg, overflows;	/* its summary, ns */
+	uint64_t spikes, spikes_listed;
+	bool have_summary;
+};
+
+static const char help[] =
+"Usage: udrv bench timer [OPTIONS]\n"
+"\n"
+"Timer wake-up latency, the baseline every other latency is read against:\n"
+"sleep with clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME) until the next\n"
+"period and record wake time - programmed time (the udrv row). Then run\n"
+"cyclictest (rt-tests) with the same priority, interval, loops and mlock\n"
+"setting, one after the other: its row is the reference, with every one of\n"
+"its samples in ns (-N, 1 ns histogram buckets, --spike for the tail).\n"
+"Without cyclictest the udrv row still runs, with a note.\n"
+"\n"
+"Options:\n"
+"  -i, --interval-us N   period in us (default 1000)\n"
+"      --cyclictest PATH  the cyclictest to run (default: cyclictest on\n"
+"                        PATH; 'none': no reference row)\n"
+"  -n, --samples N       wake-ups per row (default 10000)\n"
+"\n"
+BENCH_OPTS_HELP
+"\n"
+"Example:\n"
+"  udrv bench timer -n 100000 --load hackbench\n";
+
+/* long-only options: values below the common ones (0x100), not in their short set */
+enum { OPT_CYCLICTEST = 'C' };
+
+static const struct option long_opts[] = {
+	{ "interval-us", required_argument, NULL, 'i' },
+	{ "cyclictest", required_argument, NULL, OPT_CYCLICTEST },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int timer_opt(struct bench_run *run, int opt, const char *arg,
+		     void *ctx)
+{
+	struct timer *t = ctx;
+	long v;
+
+	switch (opt) {
+	case 'i':
+		if (cli_parse_int(arg, 10, 10000000, &v))
+			return cli_usage(run->bench, "bad --interval-us '%s': 10..10000000", arg);
+		t->interval_ns = (uint64_t)v * 1000;
+		return 0;
+	case OPT_CYCLICTEST:
+		t->ct_spec = arg;
+		return 0;
+	default:
+		return cli_usage(run->bench, "bad option");
+	}
+}
+
+static void note_add(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void note_add(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	va_list ap;
+
+	if (used && used + 2 < len) {
+		memcpy(buf + used, "; ", 3);
+		used += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+/* Find cyclictest: --cyclictest PATH, else the first one on PATH. */
+static void find_cyclictest(struct timer *t)
+{
+	const char *path = getenv("PATH");
+	const char *p, *end;
+	size_t n;
+
+	t->ct_path[0] = '\0';
+	if (t->ct_spec && !strcmp(t->ct_spec, "none")) {
+		snprintf(t->ct_why, sizeof(t->ct_why), "no cyclictest row: --cyclictest none");
+		return;
+	}
+	if (t->ct_spec) {
+		if (access(t->ct_spec, X_OK) == 0)
+			snprintf(t->ct_path, sizeof(t->ct_path), "%s", t->ct_spec);
+		else
+			snprintf(t->ct_why, sizeof(t->ct_why),
+				 "no cyclictest row: %.60s: %s", t->ct_spec, strerror(errno));
+		return;
+	}
+	for (p = path ? path : ""; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		n = (size_t)(end - p);
+		if (!n || n + sizeof("/cyclictest") > sizeof(t->ct_path))
+			continue;
+		snprintf(t->ct_path, sizeof(t->ct_path), "%.*s/cyclictest", (int)n, p);
+		if (access(t->ct_path, X_OK) == 0)
+			return;
+	}
+	t->ct_path[0] = '\0';
+	snprintf(t->ct_why, sizeof(t->ct_why),
+		 "no cyclictest row: cyclictest is not on PATH (Debian: apt-get install rt-tests)");
+}
+
+static struct timespec ns_to_ts(uint64_t ns)
+{
+	return (struct timespec){ .tv_sec = (time_t)(ns / 1000000000ULL),
+				  .tv_nsec = (long)(ns % 1000000000ULL) };
+}
+
+/* The udrv row: cyclictest's loop (clock_nanosleep mode, absolute timer). */
+static int timer_udrv(struct timer *t, struct bench_row *row, uint64_t *done)
+{
+	uint64_t n = bench_samples(&t->run, DEFAULT_SAMPLES);
+	uint64_t next = cli_now_ns() + t->interval_ns, now, t0, i;
+	struct timespec ts;
+	int ret;
+
+	for (t0 = cli_now_ns(), i = 0; bench_more(&t->run, t0, i, n); i++) {
+		ts = ns_to_ts(next);
+		ret = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		if (ret)
+			return cli_error(EXIT_FAIL, "clock_nanosleep: %s", strerror(ret));
+		now = cli_now_ns();
+		udrv_hist_record(row->hist, now > next ? now - next : 0);
+		for (next += t->interval_ns; now > next; next += t->interval_ns)
+			t->overruns++;
+		bench_progress(&t->run, row, i, n);
+	}
+	*done = i;
+	return EXIT_OK;
+}
+
+/* cyclictest's command line for @loops wake-ups, files in @dir. */
+static void ct_argv(const struct timer *t, uint64_t loops, const char *dir,
+		    char bufs[][CT_ARG_LEN], char **argv)
+{
+	const struct bench_opts *o = &t->run.o;
+	int k = 0, b = 0;
+
+	argv[k++] = (char *)t->ct_path;
+	argv[k++] = "-q";
+	argv[k++] = "-N";
+#define ARG(...) (snprintf(bufs[b], CT_ARG_LEN, __VA_ARGS__), argv[k++] = bufs[b++])
+	ARG("--interval=%llu", (unsigned long long)(t->interval_ns / 1000));
+	ARG("--loops=%llu", (unsigned long long)loops);
+	if (o->prio)
+		ARG("--priority=%d", o->prio);
+	else
+		argv[k++] = "--policy=other";
+	if (o->mlock)
+		argv[k++] = "-m";
+	if (o->cpu >= 0)
+		ARG("--affinity=%d", o->cpu);
+	if (!o->dma_latency)
+		argv[k++] = "--default-system";
+	ARG("--histogram=%d", CT_HIST_NS);
+	ARG("--spike=%d", CT_HIST_NS - 1);
+	ARG("--spike-nodes=%llu", (unsigned long long)(loops < CT_MAX_SPIKES ?
+							 loops : CT_MAX_SPIKES));
+	ARG("--histfile=%s/hist", dir);
+#undef ARG
+	argv[k] = NULL;
+}
+
+static void ct_child(char **argv, const char *dir)
+{
+	struct sched_param sp = { 0 };
+	char path[96];
+	int fd;
+
+	/* like a start from a shell: cyclictest sets its thread's priority */
+	sched_setscheduler(0, SCHED_OTHER, &sp);
+	snprintf(path, sizeof(path), "%s/out", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+		_exit(126);
+	snprintf(path, sizeof(path), "%s/err", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
+		_exit(126);
+	execv(argv[0], argv);
+	fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+/* The first line of cyclictest's stderr, for a failure message. */
+static void ct_stderr(const char *dir, char *buf, size_t len)
+{
+	char path[96];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/err", dir);
+	buf[0] = '\0';
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(buf, (int)len, f))
+		if (buf[0] != '#' && buf[0] != '\n')	/* skip its "# ..." info */
+			break;
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/* Run cyclictest to the end; returns 0, or sets t->ct_why. */
+static int ct_run(struct timer *t, uint64_t loops, const char *dir)
+{
+	char bufs[CT_MAX_ARGS][CT_ARG_LEN], *argv[CT_MAX_ARGS], err[80];
+	int status;
+	pid_t pid;
+
+	ct_argv(t, loops, dir, bufs, argv);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(t->ct_why, sizeof(t->ct_why), "no cyclictest row: fork: %s",
+			 strerror(errno));
+		return -1;
+	}
+	if (pid == 0)
+		ct_child(argv, dir);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	ct_stderr(dir, err, sizeof(err));
+	snprintf(t->ct_why, sizeof(t->ct_why), "no cyclictest row: it failed (%s %d)%s%s",
+		 WIFEXITED(status) ? "exit" : "signal",
+		 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+		 err[0] ? ": " : "", err);
+	return -1;
+}
+
+static void ct_summary(struct ct_result *res, const char *line)
+{
+	unsigned long long v;
+
+	if (sscanf(line, "# Min Latencies: %llu", &v) == 1)
+		res->min = v, res->have_summary = true;
+	else if (sscanf(line, "# Avg Latencies: %llu", &v) == 1)
+		res->avg = v;
+	else if (sscanf(line, "# Max Latencies: %llu", &v) == 1)
+		res->max = v;
+	else if (sscanf(line, "# Histogram Overflows: %llu", &v) == 1)
+		res->overflows = v;
+}
+
+/* The histogram file: "bucket count" lines, then "# ..." summary lines. */
+static int ct_read_hist(struct udrv_hist *h, const char *dir,
+			struct ct_result *res)
+{
+	unsigned long long bucket, count;
+	char path[96], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/hist", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#') {
+			ct_summary(res, line);
+			continue;
+		}
+		if (sscanf(line, "%llu %llu", &bucket, &count) != 2)
+			continue;
+		while (count--)
+			udrv_hist_record(h, bucket);
+	}
+	fclose(f);
+	return 0;
+}
+
+/* Its stdout: "T: 0 Spike:   20331: TS: ..." per sample >= the range. */
+static int ct_read_spikes(struct udrv_hist *h, const char *dir,
+			  struct ct_result *res)
+{
+	unsigned long long v;
+	char path[96], line[256];
+	unsigned int thread;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/out", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "T: %u Spike: %llu:", &thread, &v) == 2) {
+			udrv_hist_record(h, v);
+			res->spikes_listed++;
+		} else if (sscanf(line, "spikes = %llu", &v) == 1) {
+			res->spikes = v;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+/* Fill the cyclictest row from its files; check them against its summary. */
+static void ct_fill(struct timer *t, struct bench_row *row, const char *dir,
+		    uint64_t loops)
+{
+	struct ct_result res = { 0 };
+	struct udrv_hist *h = row->hist;
+	bool ok;
+
+	if (ct_read_hist(h, dir, &res) || ct_read_spikes(h, dir, &res) ||
+	    !res.have_summary) {
+		snprintf(row->note, sizeof(row->note),
+			 "cyclictest left no histogram in %.40s", dir);
+		return;
+	}
+	ok = udrv_hist_count(h) == loops && res.spikes_listed == res.overflows &&
+	     udrv_hist_min(h) == res.min && udrv_hist_max(h) == res.max;
+	snprintf(row->note, sizeof(row->note),
+		 "cyclictest -N: every sample in ns (1 ns buckets < %d ns, --spike above); its summary: min %llu avg %llu max %llu%s",
+		 CT_HIST_NS, (unsigned long long)res.min,
+		 (unsigned long long)res.avg, (unsigned long long)res.max,
+		 ok ? "" : " (MISMATCH with its samples)");
+	if (!ok)
+		fprintf(stderr, "udrv: warning: cyclictest's summary does not match its samples (%llu of %llu, %llu/%llu spikes)\n",
+			(unsigned long long)udrv_hist_count(h),
+			(unsigned long long)loops,
+			(unsigned long long)res.spikes_listed,
+			(unsigned long long)res.overflows);
+}
+
+static void rm_dir(const char *dir)
+{
+	static const char *const files[] = { "hist", "out", "err" };
+	char path[96];
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+/* The reference row, when cyclictest is there and works. */
+static struct bench_row *timer_cyclictest(struct timer *t, uint64_t loops)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct bench_row *row = NULL;
+	char dir[64];
+
+	/* short paths: they go into cyclictest's arguments */
+	snprintf(dir, sizeof(dir), "%s/udrv-timer-XXXXXX",
+		 tmp && *tmp && strlen(tmp) <= 40 ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		snprintf(t->ct_why, sizeof(t->ct_why), "no cyclictest row: mkdtemp %.30s: %s",
+			 dir, strerror(errno));
+		return NULL;
+	}
+	if (!ct_run(t, loops, dir)) {
+		row = bench_row(&t->run, "clock_nanosleep", "cyclictest", NULL, "wakeup");
+		if (row)
+			ct_fill(t, row, dir, loops);
+	}
+	rm_dir(dir);
+	return row;
+}
+
+static int timer_rows(struct timer *t)
+{
+	struct bench_row *row, *ref = NULL;
+	uint64_t done = 0;
+	int ret;
+
+	row = bench_row(&t->run, "clock_nanosleep", "udrv", NULL, "wakeup");
+	if (!row)
+		return cli_error(EXIT_FAIL, "out of memory");
+	ret = timer_udrv(t, row, &done);
+	if (ret)
+		return ret;
+	if (t->ct_path[0] && done)
+		ref = timer_cyclictest(t, done);
+	if (ref) {
+		row->reference = bench_row_index(&t->run, ref);
+	} else {
+		note_add(row->note, sizeof(row->note), "%s", t->ct_why);
+		if (!t->run.o.quiet)
+			fprintf(stderr, "udrv: note: %s\n", t->ct_why);
+	}
+	if (t->overruns)
+		note_add(row->note, sizeof(row->note), "%llu periods overrun (skipped, as cyclictest does)",
+			 (unsigned long long)t->overruns);
+	return EXIT_OK;
+}
+
+int cmd_bench_timer(int argc, char **argv)
+{
+	struct timer *t = calloc(1, sizeof(*t));
+	int ret;
+
+	if (!t)
+		return cli_error(EXIT_FAIL, "out of memory");
+	t->interval_ns = DEFAULT_INTERVAL_US * 1000ULL;
+	ret = bench_parse(&t->run, "bench timer", argc, argv, help, "i:",
+			  long_opts, timer_opt, t);
+	if (!ret && optind < argc)
+		ret = cli_usage(t->run.bench, "unexpected argument '%s'", argv[optind]);
+	if (ret) {
+		free(t);
+		return ret < 0 ? EXIT_OK : ret;
+	}
+	find_cyclictest(t);
+	ret = bench_begin(&t->run);
+	if (!ret)
+		ret = timer_rows(t);
+	ret = bench_end(&t->run, ret);
+	free(t);
+	return ret;
+}

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * udrv bench toggle: the loops udrv is compared with, on the same line.
+ *
+ *   sysfs-shell/sh   a /bin/sh loop 'echo 1 > value; echo 0 > value'
+ *   sysfs/raw        write(fd, "1", 1) on the value file kept open (ref 000)
+ *   cdev/raw         ioctl(GPIO_V2_LINE_SET_VALUES_IOCTL) on a line fd from a
+ *                    bare GPIO_V2_GET_LINE_IOCTL
+ *   cdev/libgpiod    libgpiod 1.x gpiod_line_set_value() (uAPI v1 handles)
+ *
+ * No libudrv call in any of the loops; libudrv only finds the chip's path,
+ * sysfs base and line name beforehand.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/gpio.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifdef UDRV_HAVE_LIBGPIOD
+#include <gpiod.h>
+#endif
+
+#include "bench_toggle.h"
+#include "cli.h"
+
+#define CONSUMER "udrv-bench"
+
+/* sysfs attributes */
+
+static int write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	err = n < 0 ? errno : 0;
+	close(fd);
+	return n < 0 ? -err : 0;
+}
+
+static bool find_line_dir(char *dir, size_t len, int gpio, const char *name)
+{
+	struct stat st;
+
+	snprintf(dir, len, "/sys/class/gpio/gpio%d", gpio);
+	if (!stat(dir, &st))
+		return true;
+	snprintf(dir, len, "/sys/class/gpio/%s", name);
+	return name[0] && !stat(dir, &st);
+}
+
+int toggle_sysfs_export(struct toggle *t)
+{
+	struct udrv_line_info li = { 0 };
+	char dir[TOGGLE_PATH_LEN - 8], path[TOGGLE_PATH_LEN], num[16];
+	int base = udrv_chip_sysfs_base(t->chip), ret;
+
+	if (base < 0)
+		return cli_error(-1, "%s has no sysfs GPIO entry",
+				 udrv_chip_name(t->chip));
+	udrv_chip_line_info(t->chip, t->line, &li);	/* for its name */
+	snprintf(num, sizeof(num), "%d", base + (int)t->line);
+	t->export_num[0] = '\0';
+	if (!find_line_dir(dir, sizeof(dir), base + (int)t->line, li.name)) {
+		ret = write_file("/sys/class/gpio/export", num);
+		if (ret)
+			return cli_error(-1, "exporting GPIO %s (%s line %u): %s",
+					 num, udrv_chip_name(t->chip), t->line,
+					 strerror(-ret));
+		snprintf(t->export_num, sizeof(t->export_num), "%s", num);
+		if (!find_line_dir(dir, sizeof(dir), base + (int)t->line,
+				   li.name))
+			return cli_error(-1, "exported GPIO %s but found no /sys/class/gpio entry for it",
+					 num);
+	}
+	snprintf(path, sizeof(path), "%s/direction", dir);
+	ret = write_file(path, "low");
+	if (ret)
+		return cli_error(-1, "writing 'low' to %s: %s", path,
+				 strerror(-ret));
+	snprintf(t->value_path, sizeof(t->value_path), "%s/value", dir);
+	return 0;
+}
+
+void toggle_sysfs_unexport(struct toggle *t)
+{
+	if (t->export_num[0])
+		write_file("/sys/class/gpio/unexport", t->export_num);
+	t->export_num[0] = '\0';
+}
+
+/* sysfs-shell/sh: the shell toggles; each batch is a round trip on pipes */
+
+static const char shell_loop[] =
+	"set -e; v=$1\n"
+	"while read n; do\n"
+	"\ti=0\n"
+	"\twhile [ $i -lt $n ]; do echo 1 > \"$v\"; echo 0 > \"$v\"; i=$((i + 2)); done\n"
+	"\techo\n"
+	"done\n";
+
+static void shell_close(struct toggle *t)
+{
+	int status;
+
+	if (t->shell_cmd >= 0)
+		close(t->shell_cmd);	/* 'read' sees EOF: the shell exits */
+	if (t->shell_ack >= 0)
+		close(t->shell_ack);
+	if (t->shell_pid > 0)
+		waitpid(t->shell_pid, &status, 0);
+	t->shell_cmd = t->shell_ack = -1;
+	t->shell_pid = 0;
+	toggle_sysfs_unexport(t);
+}
+
+static int shell_open(struct toggle *t)
+{
+	int cmd[2], ack[2];
+
+	t->shell_cmd = t->shell_ack = -1;
+	if (toggle_sysfs_export(t))
+		return -1;
+	if (pipe2(cmd, O_CLOEXEC))
+		return cli_error(-1, "pipe: %s", strerror(errno));
+	if (pipe2(ack, O_CLOEXEC)) {
+		close(cmd[0]);
+		close(cmd[1]);
+		return cli_error(-1, "pipe: %s", strerror(errno));
+	}
+	signal(SIGPIPE, SIG_IGN);	/* a dead shell is an error, not a kill */
+	t->shell_pid = fork();
+	if (t->shell_pid == 0) {
+		/* the child keeps the bench's scheduling policy and priority */
+		dup2(cmd[0], STDIN_FILENO);
+		dup2(ack[1], STDOUT_FILENO);
+		execl("/bin/sh", "sh", "-c", shell_loop, "sh", t->value_path,
+		      (char *)NULL);
+		_exit(127);
+	}
+	close(cmd[0]);
+	close(ack[1]);
+	t->shell_cmd = cmd[1];
+	t->shell_ack = ack[0];
+	if (t->shell_pid < 0) {
+		shell_close(t);
+		return cli_error(-1, "fork: %s", strerror(errno));
+	}
+	return 0;
+}
+
+static int shell_batch(struct toggle *t, uint64_t n)
+{
+	char buf[24];
+	int len = snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)n);
+
+	if (write(t->shell_cmd, buf, (size_t)len) != len ||
+	    read(t->shell_ack, buf, 1) != 1 || buf[0] != '\n')
+		return cli_error(-1, "the /bin/sh toggle loop on %s stopped",
+				 t->value_path);
+	return 0;
+}
+
+const struct toggle_impl toggle_sysfs_shell = {
+	.mechanism = "sysfs-shell",
+	.implementation = "sh",
+	.open = shell_open,
+	.batch = shell_batch,
+	.close = shell_close,
+	.note = "/bin/sh loop: echo 1 > value; echo 0 > value",
+};
+
+/* sysfs/raw */
+
+static int sysfs_raw_open(struct toggle *t)
+{
+	if (toggle_sysfs_export(t))
+		return -1;
+	t->fd = open(t->value_path, O_WRONLY | O_CLOEXEC);
+	if (t->fd >= 0)
+		return 0;
+	cli_error(-1, "open %s: %s", t->value_path, strerror(errno));
+	toggle_sysfs_unexport(t);
+	return -1;
+}
+
+static int sysfs_raw_batch(struct toggle *t, uint64_t n)
+{
+	int fd = t->fd;
+
+	for (uint64_t i = 0; i < n; i += 2)
+		if (write(fd, "1", 1) != 1 || write(fd, "0", 1) != 1)
+			return cli_error(-1, "write %s: %s", t->value_path,
+					 strerror(errno));
+	return 0;
+}
+
+static void sysfs_raw_close(struct toggle *t)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+	toggle_sysfs_unexport(t);
+}
+
+const struct toggle_impl toggle_sysfs_raw = {
+	.mechanism = "sysfs",
+	.implementation = "raw",
+	.open = sysfs_raw_open,
+	.batch = sysfs_raw_batch,
+	.close = sysfs_raw_close,
+	.note = "write(fd, \"1\", 1) on the value fd kept open (ref 000)",
+};
+
+/* cdev/raw */
+
+static int cdev_raw_open(struct toggle *t)
+{
+	struct gpio_v2_line_request lr;
+	int chip_fd, ret;
+
+	memset(&lr, 0, sizeof(lr));
+	lr.offsets[0] = t->line;
+	lr.num_lines = 1;
+	snprintf(lr.consumer, sizeof(lr.consumer), "%s", CONSUMER);
+	lr.config.flags = GPIO_V2_LINE_FLAG_OUTPUT;
+	lr.config.num_attrs = 1;
+	lr.config.attrs[0].attr.id = GPIO_V2_LINE_ATTR_ID_OUTPUT_VALUES;
+	lr.config.attrs[0].attr.values = 0;
+	lr.config.attrs[0].mask = 1;
+	chip_fd = open(udrv_chip_path(t->chip), O_RDWR | O_CLOEXEC);
+	if (chip_fd < 0)
+		return cli_error(-1, "open %s: %s", udrv_chip_path(t->chip),
+				 strerror(errno));
+	ret = ioctl(chip_fd, GPIO_V2_GET_LINE_IOCTL, &lr);
+	if (ret < 0)
+		cli_error(-1, "GPIO_V2_GET_LINE_IOCTL on %s line %u: %s",
+			  udrv_chip_path(t->chip), t->line, strerror(errno));
+	close(chip_fd);
+	t->fd = ret < 0 ? -1 : lr.fd;
+	return ret < 0 ? -1 : 0;
+}
+
+static int cdev_raw_batch(struct toggle *t, uint64_t n)
+{
+	struct gpio_v2_line_values hi = { .bits = 1, .mask = 1 };
+	struct gpio_v2_line_values lo = { .bits = 0, .mask = 1 };
+	int fd = t->fd;
+
+	for (uint64_t i = 0; i < n; i += 2)
+		if (ioctl(fd, GPIO_V2_LINE_SET_VALUES_IOCTL, &hi) < 0 ||
+		    ioctl(fd, GPIO_V2_LINE_SET_VALUES_IOCTL, &lo) < 0)
+			return cli_error(-1, "GPIO_V2_LINE_SET_VALUES_IOCTL: %s",
+					 strerror(errno));
+	return 0;
+}
+
+static void cdev_raw_close(struct toggle *t)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+}
+
+const struct toggle_impl toggle_cdev_raw = {
+	.mechanism = "cdev",
+	.implementation = "raw",
+	.open = cdev_raw_open,
+	.batch = cdev_raw_batch,
+	.close = cdev_raw_close,
+	.note = "bare GPIO_V2_LINE_SET_VALUES_IOCTL on a bare GPIO_V2_GET_LINE_IOCTL fd",
+};
+
+/* cdev/libgpiod */
+
+#ifdef UDRV_HAVE_LIBGPIOD
+static void gpiod_close(struct toggle *t)
+{
+	if (t->gpiod_line)
+		gpiod_line_release(t->gpiod_line);
+	if (t->gpiod_chip)
+		gpiod_chip_close(t->gpiod_chip);
+	t->gpiod_line = t->gpiod_chip = NULL;
+}
+
+static int gpiod_open(struct toggle *t)
+{
+	const char *path = udrv_chip_path(t->chip);
+
+	t->gpiod_chip = gpiod_chip_open(path);
+	if (!t->gpiod_chip)
+		return cli_error(-1, "libgpiod: gpiod_chip_open(%s): %s", path,
+				 strerror(errno));
+	t->gpiod_line = gpiod_chip_get_line(t->gpiod_chip, t->line);
+	if (t->gpiod_line &&
+	    gpiod_line_request_output(t->gpiod_line, CONSUMER, 0) == 0)
+		return 0;
+	cli_error(-1, "libgpiod: requesting %s line %u as output: %s", path,
+		  t->line, strerror(errno));
+	t->gpiod_line = NULL;
+	gpiod_close(t);
+	return -1;
+}
+
+static int gpiod_batch(struct toggle *t, uint64_t n)
+{
+	struct gpiod_line *line = t->gpiod_line;
+
+	for (uint64_t i = 0; i < n; i += 2)
+		if (gpiod_line_set_value(line, 1) || gpiod_line_set_value(line, 0))
+			return cli_error(-1, "libgpiod: gpiod_line_set_value: %s",
+					 strerror(errno));
+	return 0;
+}
+
+const char *toggle_libgpiod_absent(void)
+{
+	return "";
+}
+
+const char *toggle_libgpiod_version(void)
+{
+	return gpiod_version_string();
+}
+
+const struct toggle_impl toggle_cdev_libgpiod = {
+	.mechanism = "cdev",
+	.implementation = "libgpiod",
+	.open = gpiod_open,
+	.batch = gpiod_batch,
+	.close = gpiod_close,
+	.note = "gpiod_line_set_value(), uAPI v1 (GPIOHANDLE_SET_LINE_VALUES_IOCTL)",
+};
+#else
+const char *toggle_libgpiod_absent(void)
+{
+	return "udrv was built without libgpiod (no static libgpiod 1.x with gpiod.h at build time: apt-get install libgpiod-dev)";
+}
+
+const char *toggle_libgpiod_version(void)
+{
+	return NULL;
+}
+
+const struct toggle_impl toggle_cdev_libgpiod = {
+	.mechanism = "cdev",
+	.implementation = "libgpiod",
+};
+#endif

@@ -1,0 +1,654 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * udrv bench uio: wake-up latency of UIO interrupts, measured exactly
+ * (ref 001, the UIO paper: uio_dummy woke userspace in 16-32 us, seen
+ * with ftrace).
+ *
+ * uio-ticker (kernel/uio-ticker): a hard hrtimer every --period-us; its page
+ * carries the tick's programmed expiry and the time of uio_event_notify(),
+ * so for each interrupt:
+ *   expiry_to_wake  t_wake - page.expires_ns (timer expiry -> userspace)
+ *   notify_to_wake  t_wake - page.notify_ns  (uio_event_notify -> userspace;
+ *                   on PREEMPT_RT called from a SCHED_FIFO 50 thread)
+ *   rearm           udrv_uio_irq_enable(uio, true), the irqcontrol write
+ * once through udrv_uio_wait() (blocking read, no poll) and once as a bare
+ * read() of 4 bytes on /dev/uioN, the reference for udrv's overhead. A wait
+ * whose page already holds a newer tick (one that fired between the read
+ * and the page snapshot) gives no latency sample; the note counts them.
+ *
+ * edu through uio_pci_generic (QEMU's PCI device, examples/edu/edu.c): t0
+ * before writing the raise register, udrv_uio_wait(), t_wake:
+ *   write_to_wake   register write -> INTx -> hardirq (-> irq thread on RT)
+ *                   -> userspace: the whole path of a PCI device
+ *   rearm           acknowledge (0x64) + re-enable INTx in the command
+ *                   register, which uio_pci_generic masked
+ *
+ * Loss: sent = interrupts the kernel raised (the UIO count's delta; for edu
+ * the raise writes), received = waits that returned, lost = counted by the
+ * UIO count's gaps; sent = received + lost. Every wait has a watchdog
+ * (SIGALRM): a lost interrupt ends the bench with an error, never a hang.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "commands.h"
+#include "../kernel/uio-ticker/uio-ticker-abi.h"
+
+#define DEFAULT_SAMPLES		2000
+#define DEFAULT_PERIOD_US	1000
+#define WATCHDOG_S		2	/* per wait */
+
+#define EDU_VENDOR		0x1234
+#define EDU_DEVICE		0x11e8
+#define EDU_IRQ_STATUS		0x24
+#define EDU_IRQ_RAISE		0x60
+#define EDU_IRQ_ACK		0x64
+
+enum { DEV_TICKER = 1, DEV_EDU = 2 };
+
+struct ticker {
+	struct udrv_uio *uio;
+	struct udrv_region *map;
+	const volatile struct uio_ticker_page *page;
+	char dev[32];			/* /dev/uioN */
+	char period_path[96];
+	unsigned long old_period;
+	bool period_set;
+	uint64_t stale;			/* waits without a sample */
+};
+
+struct edu {
+	struct udrv_uio *uio;
+	struct udrv_region *bar;
+	struct udrv_mmio regs;
+};
+
+struct uio_bench {
+	struct bench_run run;
+	unsigned int devices;
+	unsigned int period_us;
+	bool realtime;
+	struct ticker tk;
+	struct edu edu;
+	struct sigaction old_alrm;
+};
+
+/* The loss of one loop: sent = received + lost. */
+struct loss {
+	uint64_t sent, received, lost;
+};
+
+static const char help[] =
+"Usage: udrv bench uio [OPTIONS]\n"
+"\n"
+"Wake-up latency of UIO interrupts, from the kernel's own timestamps.\n"
+"uio-ticker: timer expiry -> userspace (expiry_to_wake) and\n"
+"uio_event_notify() -> userspace (notify_to_wake) through udrv_uio_wait(),\n"
+"compared with a bare read() on /dev/uioN, and the irqcontrol re-arm.\n"
+"edu (QEMU's PCI device on uio_pci_generic): raise-register write ->\n"
+"userspace (write_to_wake) and the re-arm (acknowledge + INTx unmask).\n"
+"Every row accounts sent = received + lost.\n"
+"\n"
+"Options:\n"
+"  -d, --device D      ticker, edu or both (default both)\n"
+"      --period-us N   uio-ticker period while measuring (default 1000;\n"
+"                      the previous period is restored afterwards)\n"
+"  -n, --samples N     interrupts per row (default 2000)\n"
+"\n"
+BENCH_OPTS_HELP
+"\n"
+"Example:\n"
+"  udrv bench uio --device ticker --period-us 500 -n 10000 --load all\n";
+
+/* long-only options: values below the common ones (0x100), not in their short set */
+enum { OPT_PERIOD = 'p' };
+
+static const struct option long_opts[] = {
+	{ "device", required_argument, NULL, 'd' },
+	{ "period-us", required_argument, NULL, OPT_PERIOD },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int uio_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
+{
+	struct uio_bench *b = ctx;
+	long v;
+
+	switch (opt) {
+	case 'd':
+		if (!strcmp(arg, "ticker"))
+			b->devices = DEV_TICKER;
+		else if (!strcmp(arg, "edu"))
+			b->devices = DEV_EDU;
+		else if (!strcmp(arg, "both"))
+			b->devices = DEV_TICKER | DEV_EDU;
+		else
+			return cli_usage(run->bench, "bad --device '%s': ticker, edu or both", arg);
+		return 0;
+	case OPT_PERIOD:
+		if (cli_parse_int(arg, 10, 10000000, &v))
+			return cli_usage(run->bench, "bad --period-us '%s': 10..10000000", arg);
+		b->period_us = (unsigned int)v;
+		return 0;
+	default:
+		return cli_usage(run->bench, "bad option");
+	}
+}
+
+static void note_add(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void note_add(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	va_list ap;
+
+	if (used && used + 2 < len) {
+		memcpy(buf + used, "; ", 3);
+		used += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+static void set_loss(struct bench_row *row, const struct loss *l)
+{
+	row->has_loss = true;
+	row->sent = l->sent;
+	row->received = l->received;
+	row->lost = l->lost;
+}
+
+static int check_loss(const char *what, const struct loss *l)
+{
+	if (l->sent == l->received + l->lost)
+		return EXIT_OK;
+	return cli_error(EXIT_FAIL, "%s: %llu interrupts raised, but %llu received + %llu lost",
+			 what, (unsigned long long)l->sent,
+			 (unsigned long long)l->received,
+			 (unsigned long long)l->lost);
+}
+
+/* the watchdog: SIGALRM interrupts a wait (no SA_RESTART) */
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+static void watchdog_start(struct uio_bench *b)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, &b->old_alrm);
+}
+
+static void watchdog_stop(struct uio_bench *b)
+{
+	alarm(0);
+	sigaction(SIGALRM, &b->old_alrm, NULL);
+}
+
+static int wait_failed(struct udrv_uio *uio, int ret, const char *what)
+{
+	if (ret == -EINTR)
+		return cli_error(EXIT_FAIL, "%s: no interrupt within %d s", what, WATCHDOG_S);
+	return cli_error(EXIT_FAIL, "%s: %s", what, udrv_uio_errmsg(uio));
+}
+
+/* uio-ticker: open, period, samples */
+
+static int read_ulong(const char *path, unsigned long *v)
+{
+	char buf[32];
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fgets(buf, sizeof(buf), f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -1;
+	*v = strtoul(buf, NULL, 10);
+	return 0;
+}
+
+static int write_ulong(const char *path, unsigned long v)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fprintf(f, "%lu\n", v) < 0;
+	ret |= fclose(f) != 0;
+	return ret ? -1 : 0;
+}
+
+static int ticker_open(struct ticker *tk)
+{
+	struct uio_ticker_page p;
+
+	tk->uio = udrv_uio_new();
+	if (!tk->uio)
+		return cli_error(EXIT_FAIL, "out of memory");
+	if (udrv_uio_open(tk->uio, "uio-ticker"))
+		return cli_error(EXIT_FAIL, "%s (load kernel/uio-ticker, or use --device edu)",
+				 udrv_uio_errmsg(tk->uio));
+	if (udrv_uio_map(tk->uio, UIO_TICKER_MAP, &tk->map))
+		return cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(tk->uio));
+	tk->page = (const volatile struct uio_ticker_page *)udrv_region_mmio(tk->map).base;
+	if (uio_ticker_snapshot(tk->page, &p))
+		return cli_error(EXIT_FAIL, "%s: the page has magic 0x%x version %u, not uio-ticker ABI %u",
+				 udrv_uio_devname(tk->uio), p.magic, p.version,
+				 UIO_TICKER_VERSION);
+	snprintf(tk->dev, sizeof(tk->dev), "/dev/%s", udrv_uio_devname(tk->uio));
+	snprintf(tk->period_path, sizeof(tk->period_path),
+		 "/sys/class/uio/%s/device/period_us", udrv_uio_devname(tk->uio));
+	if (read_ulong(tk->period_path, &tk->old_period))
+		return cli_error(EXIT_FAIL, "cannot read %s: %s", tk->period_path,
+				 strerror(errno));
+	return EXIT_OK;
+}
+
+static int ticker_period(struct ticker *tk, unsigned long us)
+{
+	if (write_ulong(tk->period_path, us))
+		return cli_error(EXIT_FAIL, "cannot write %lu to %s: %s", us,
+				 tk->period_path, strerror(errno));
+	tk->period_set = true;
+	return EXIT_OK;
+}
+
+static void ticker_restore(struct ticker *tk)
+{
+	if (tk->period_set && write_ulong(tk->period_path, tk->old_period))
+		cli_error(EXIT_FAIL, "cannot restore %s to %lu: %s",
+			  tk->period_path, tk->old_period, strerror(errno));
+	tk->period_set = false;
+}
+
+static void ticker_close(struct ticker *tk)
+{
+	ticker_restore(tk);
+	udrv_region_unmap(tk->map);
+	udrv_uio_free(tk->uio);
+}
+
+/*
+ * The latency samples of the wait that returned UIO count @count at @woke.
+ * The page must describe that very tick: if a newer tick was written in
+ * between, its timestamps are not this wait's, and there is no sample.
+ */
+static void ticker_sample(struct ticker *tk,
+			  const volatile struct uio_ticker_page *page,
+			  uint32_t count, uint64_t woke,
+			  struct bench_row *expiry, struct bench_row *notify)
+{
+	struct uio_ticker_page p;
+
+	uio_ticker_snapshot(page, &p);
+	if ((uint32_t)p.event != count || woke < p.notify_ns ||
+	    p.notify_ns < p.expires_ns) {
+		tk->stale++;
+		return;
+	}
+	udrv_hist_record(expiry->hist, woke - p.expires_ns);
+	udrv_hist_record(notify->hist, woke - p.notify_ns);
+}
+
+static int raw_read(int fd, uint32_t *count)
+{
+	int32_t c;
+	ssize_t n;
+
+	alarm(WATCHDOG_S);
+	n = read(fd, &c, sizeof(c));
+	if (n == (ssize_t)sizeof(c)) {
+		*count = (uint32_t)c;
+		return 0;
+	}
+	if (n < 0 && errno == EINTR)
+		return cli_error(EXIT_FAIL, "uio-ticker: no interrupt within %d s", WATCHDOG_S);
+	return cli_error(EXIT_FAIL, "read of uio-ticker: %s",
+			 n < 0 ? strerror(errno) : "short read");
+}
+
+/* The reference: read() of 4 bytes on /dev/uioN, no library, no poll. */
+static int ticker_raw_loop(struct uio_bench *b, int fd,
+			   const volatile struct uio_ticker_page *page,
+			   struct bench_row *expiry, struct bench_row *notify)
+{
+	uint64_t n = bench_samples(&b->run, DEFAULT_SAMPLES), t0, i, woke;
+	uint32_t first = 0, last, count = 0;
+	struct loss l = { 0 };
+	int ret;
+
+	ret = raw_read(fd, &first);	/* the baseline: one tick */
+	last = first;
+	for (t0 = cli_now_ns(), i = 0; !ret && bench_more(&b->run, t0, i, n); i++) {
+		ret = raw_read(fd, &count);
+		woke = cli_now_ns();
+		if (ret)
+			break;
+		ticker_sample(&b->tk, page, count, woke, expiry, notify);
+		l.received++;
+		l.lost += count - last - 1;
+		last = count;
+		bench_progress(&b->run, notify, i, n);
+	}
+	l.sent = last - first;
+	set_loss(expiry, &l);
+	set_loss(notify, &l);
+	return ret ? ret : check_loss("uio-ticker raw", &l);
+}
+
+static int ticker_raw(struct uio_bench *b, struct bench_row *expiry,
+		      struct bench_row *notify)
+{
+	size_t len = (size_t)sysconf(_SC_PAGESIZE);
+	void *page;
+	int fd, ret;
+
+	fd = open(b->tk.dev, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return cli_error(EXIT_FAIL, "cannot open %s: %s", b->tk.dev, strerror(errno));
+	page = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, UIO_TICKER_MAP * (off_t)len);
+	if (page == MAP_FAILED) {
+		ret = cli_error(EXIT_FAIL, "mmap of %s: %s", b->tk.dev, strerror(errno));
+	} else {
+		ret = ticker_raw_loop(b, fd, page, expiry, notify);
+		munmap(page, len);
+	}
+	close(fd);
+	return ret;
+}
+
+/* udrv: udrv_uio_wait(timeout -1), then the timed irqcontrol re-arm. */
+static int ticker_udrv(struct uio_bench *b, struct bench_row *expiry,
+		       struct bench_row *notify, struct bench_row *rearm)
+{
+	uint64_t n = bench_samples(&b->run, DEFAULT_SAMPLES), t0, i, woke, t1;
+	struct udrv_uio *uio = b->tk.uio;
+	struct udrv_uio_irq irq;
+	uint64_t missed0;
+	uint32_t first;
+	struct loss l = { 0 };
+	int ret;
+
+	/* the baseline: one wait (it also takes the ticks since open) */
+	alarm(WATCHDOG_S);
+	ret = udrv_uio_wait(uio, -1, &irq);
+	if (ret != 1)
+		return wait_failed(uio, ret, "uio-ticker");
+	first = irq.count;
+	missed0 = udrv_uio_missed(uio);
+	for (t0 = cli_now_ns(), i = 0; bench_more(&b->run, t0, i, n); i++) {
+		alarm(WATCHDOG_S);
+		ret = udrv_uio_wait(uio, -1, &irq);
+		woke = cli_now_ns();
+		if (ret != 1)
+			return wait_failed(uio, ret, "uio-ticker");
+		ticker_sample(&b->tk, b->tk.page, irq.count, woke, expiry, notify);
+		l.received++;
+		t1 = cli_now_ns();
+		if (udrv_uio_irq_enable(uio, true))
+			return cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(uio));
+		udrv_hist_record(rearm->hist, cli_now_ns() - t1);
+		bench_progress(&b->run, notify, i, n);
+	}
+	l.sent = irq.count - first;
+	l.lost = udrv_uio_missed(uio) - missed0;
+	set_loss(expiry, &l);
+	set_loss(notify, &l);
+	return check_loss("uio-ticker", &l);
+}
+
+static void ticker_notes(struct uio_bench *b, struct bench_row **rows,
+			 size_t nrows, uint64_t stale)
+{
+	for (size_t i = 0; i < nrows; i++) {
+		if (b->realtime && !strcmp(rows[i]->what, "notify_to_wake"))
+			note_add(rows[i]->note, sizeof(rows[i]->note),
+				 "PREEMPT_RT: notified by the uio-ticker thread (SCHED_FIFO 50)");
+		if (stale)
+			note_add(rows[i]->note, sizeof(rows[i]->note),
+				 "waits without a sample: %llu (a newer tick was already in the page)",
+				 (unsigned long long)stale);
+	}
+}
+
+static int ticker_rows(struct uio_bench *b)
+{
+	struct bench_row *r[5];
+	int ret;
+
+	r[0] = bench_row(&b->run, "uio-ticker", "raw", "read", "expiry_to_wake");
+	r[1] = bench_row(&b->run, "uio-ticker", "raw", "read", "notify_to_wake");
+	r[2] = bench_row(&b->run, "uio-ticker", "udrv", "read", "expiry_to_wake");
+	r[3] = bench_row(&b->run, "uio-ticker", "udrv", "read", "notify_to_wake");
+	r[4] = bench_row(&b->run, "uio-ticker", "udrv", NULL, "rearm");
+	for (int i = 0; i < 5; i++)
+		if (!r[i])
+			return cli_error(EXIT_FAIL, "out of memory");
+	ret = ticker_period(&b->tk, b->period_us);
+	if (!ret)
+		ret = ticker_raw(b, r[0], r[1]);
+	ticker_notes(b, r, 2, b->tk.stale);
+	b->tk.stale = 0;
+	if (!ret)
+		ret = ticker_udrv(b, r[2], r[3], r[4]);
+	ticker_notes(b, r + 2, 2, b->tk.stale);
+	r[2]->reference = bench_row_index(&b->run, r[0]);
+	r[3]->reference = bench_row_index(&b->run, r[1]);
+	note_add(r[4]->note, sizeof(r[4]->note), "irqcontrol write of 1, every interrupt");
+	ticker_restore(&b->tk);
+	return ret;
+}
+
+/* edu on uio_pci_generic */
+
+static unsigned long sysfs_hex(const char *dev, const char *attr)
+{
+	char path[96], buf[16];
+	unsigned long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/uio/%s/device/%s", dev, attr);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f))
+		v = strtoul(buf, NULL, 16);
+	fclose(f);
+	return v;
+}
+
+/* The first UIO device with the edu's PCI ID 1234:11e8. */
+static int edu_find(char *dev, size_t len)
+{
+	char **names = NULL;
+	int n, found = -1;
+
+	n = udrv_uio_list(&names);
+	for (int i = 0; i < n && found; i++) {
+		if (sysfs_hex(names[i], "vendor") == EDU_VENDOR &&
+		    sysfs_hex(names[i], "device") == EDU_DEVICE) {
+			snprintf(dev, len, "%s", names[i]);
+			found = 0;
+		}
+	}
+	udrv_strv_free(names);
+	return found;
+}
+
+static int edu_open(struct edu *edu)
+{
+	char dev[32];
+	int ret;
+
+	if (edu_find(dev, sizeof(dev)))
+		return cli_error(EXIT_FAIL, "no UIO device with PCI ID 1234:11e8 (QEMU -device edu bound to uio_pci_generic); use --device ticker");
+	edu->uio = udrv_uio_new();
+	if (!edu->uio)
+		return cli_error(EXIT_FAIL, "out of memory");
+	if (udrv_uio_open(edu->uio, dev))
+		return cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(edu->uio));
+	/* BAR 0: UIO map 0 on 6.1; the sysfs resource file on older kernels */
+	ret = udrv_uio_num_maps(edu->uio) > 0 ?
+	      udrv_uio_map(edu->uio, 0, &edu->bar) :
+	      udrv_uio_pci_map_bar(edu->uio, 0, &edu->bar);
+	if (ret)
+		return cli_error(EXIT_FAIL, "map BAR 0: %s", udrv_uio_errmsg(edu->uio));
+	edu->regs = udrv_region_mmio(edu->bar);
+	return EXIT_OK;
+}
+
+static void edu_close(struct edu *edu)
+{
+	udrv_region_unmap(edu->bar);
+	udrv_uio_free(edu->uio);
+}
+
+/* Acknowledge @value and re-enable INTx; returns the time it took. */
+static int edu_rearm(struct edu *edu, uint32_t value, uint64_t *ns)
+{
+	uint32_t status = udrv_read32(&edu->regs, EDU_IRQ_STATUS);
+	uint64_t t0;
+
+	if (status != value)
+		return cli_error(EXIT_FAIL, "edu: interrupt status 0x%x after raising 0x%x",
+				 status, value);
+	t0 = cli_now_ns();
+	udrv_write32(&edu->regs, EDU_IRQ_ACK, status);
+	if (udrv_uio_pci_intx_unmask(edu->uio))
+		return cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(edu->uio));
+	*ns = cli_now_ns() - t0;
+	return EXIT_OK;
+}
+
+/* One interrupt: raise, wait, re-arm. @wake/@rearm NULL: not recorded. */
+static int edu_irq(struct edu *edu, uint32_t value, struct bench_row *wake,
+		   struct bench_row *rearm)
+{
+	struct udrv_uio_irq irq;
+	uint64_t t0, t1, ns = 0;
+	int ret;
+
+	alarm(WATCHDOG_S);
+	t0 = cli_now_ns();
+	udrv_write32(&edu->regs, EDU_IRQ_RAISE, value);
+	ret = udrv_uio_wait(edu->uio, -1, &irq);
+	t1 = cli_now_ns();
+	if (ret != 1)
+		return wait_failed(edu->uio, ret, "edu");
+	ret = edu_rearm(edu, value, &ns);
+	if (ret)
+		return ret;
+	if (wake) {
+		udrv_hist_record(wake->hist, t1 - t0);
+		udrv_hist_record(rearm->hist, ns);
+	}
+	return EXIT_OK;
+}
+
+static int edu_rows(struct uio_bench *b)
+{
+	uint64_t n = bench_samples(&b->run, DEFAULT_SAMPLES), t0, i, missed0;
+	struct bench_row *wake, *rearm;
+	struct loss l = { 0 };
+	int ret;
+
+	wake = bench_row(&b->run, "edu", "udrv", "read", "write_to_wake");
+	rearm = bench_row(&b->run, "edu", "udrv", NULL, "rearm");
+	if (!wake || !rearm)
+		return cli_error(EXIT_FAIL, "out of memory");
+	/* warm-up: opens the config space, takes what came since open */
+	ret = edu_irq(&b->edu, 1, NULL, NULL);
+	missed0 = udrv_uio_missed(b->edu.uio);
+	for (t0 = cli_now_ns(), i = 0; !ret && bench_more(&b->run, t0, i, n); i++) {
+		l.sent++;
+		ret = edu_irq(&b->edu, 0x10000u | (uint32_t)(i & 0xffff), wake, rearm);
+		if (!ret)
+			l.received++;
+		bench_progress(&b->run, wake, i, n);
+	}
+	l.lost = udrv_uio_missed(b->edu.uio) - missed0;
+	set_loss(wake, &l);
+	snprintf(wake->note, sizeof(wake->note),
+		 "t0 before the raise write (0x60): INTx -> hardirq%s -> userspace",
+		 b->realtime ? " -> irq thread" : "");
+	snprintf(rearm->note, sizeof(rearm->note),
+		 "acknowledge (0x64) + INTx unmask in the PCI command register");
+	return ret ? ret : check_loss("edu", &l);
+}
+
+static int uio_open_all(struct uio_bench *b)
+{
+	struct udrv_rt_report rep;
+	int ret = EXIT_OK;
+
+	udrv_rt_check(&rep);
+	b->realtime = rep.realtime;
+	if (b->devices & DEV_TICKER)
+		ret = ticker_open(&b->tk);
+	if (!ret && (b->devices & DEV_EDU))
+		ret = edu_open(&b->edu);
+	return ret;
+}
+
+static int uio_rows(struct uio_bench *b)
+{
+	int ret = EXIT_OK;
+
+	watchdog_start(b);
+	if (b->devices & DEV_TICKER)
+		ret = ticker_rows(b);
+	if (!ret && (b->devices & DEV_EDU))
+		ret = edu_rows(b);
+	watchdog_stop(b);
+	return ret;
+}
+
+int cmd_bench_uio(int argc, char **argv)
+{
+	struct uio_bench *b = calloc(1, sizeof(*b));
+	int ret;
+
+	if (!b)
+		return cli_error(EXIT_FAIL, "out of memory");
+	b->devices = DEV_TICKER | DEV_EDU;
+	b->period_us = DEFAULT_PERIOD_US;
+	ret = bench_parse(&b->run, "bench uio", argc, argv, help, "d:",
+			  long_opts, uio_opt, b);
+	if (!ret && optind < argc)
+		ret = cli_usage(b->run.bench, "unexpected argument '%s'", argv[optind]);
+	if (ret) {
+		free(b);
+		return ret < 0 ? EXIT_OK : ret;
+	}
+	ret = uio_open_all(b);
+	if (!ret) {
+		ret = bench_begin(&b->run);
+		if (!ret)
+			ret = uio_rows(b);
+		ret = bench_end(&b->run, ret);
+	}
+	ticker_close(&b->tk);
+	edu_close(&b->edu);
+	free(b);
+	return ret;
+}
