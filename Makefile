@@ -4,16 +4,17 @@
 #   make          build libudrv and the udrv tool (build/dev)
 #   make check    install what is missing, build (also ASan+UBSan and
 #                 static), run every test, print "N passed, N failed"
-#   make lab      boot Debian's standard and PREEMPT_RT kernels in QEMU and
-#                 show udrv measuring there (lab/demo.sh)
-#   make lab-suite  the latency suite (udrv bench, idle and under load):
-#                 tables + build/lab/results.json (lab-quick: few samples)
+#   make lab      the latency suite: boot Debian's standard and PREEMPT_RT
+#                 kernels in QEMU, run every udrv bench idle and under load,
+#                 print the toggle and latency tables, write
+#                 build/lab/results.json (make lab-quick: few samples, for CI;
+#                 make lab-demo: a short tour of udrv in the lab)
 #   make install  install the library, headers, pkg-config file, tool, man
 
 PYTHON ?= python3
 BUILD  ?= build
 
-.PHONY: all build deps check lab lab-suite lab-quick static install clean
+.PHONY: all build deps check lab lab-quick lab-demo static install clean
 
 all: build
 
@@ -36,13 +37,13 @@ check: deps
 	$(PYTHON) scripts/check.py
 
 lab: deps static
-	$(PYTHON) -m lab demo
-
-lab-suite: deps static
 	$(PYTHON) -m lab suite
 
 lab-quick: deps static
 	$(PYTHON) -m lab suite --quick
+
+lab-demo: deps static
+	$(PYTHON) -m lab demo
 
 install: build
 	meson install -C $(BUILD)/dev

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +218,20 @@ struct bench_row *bench_row(struct bench_run *run, const char *mechanism,
 int bench_row_index(const struct bench_run *run, const struct bench_row *row)
 {
 	return (int)(row - run->rows);
+}
+
+void bench_note_add(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	va_list ap;
+
+	if (used && used + 2 < len) {
+		memcpy(buf + used, "; ", 3);
+		used += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
 }
 
 void bench_progress(struct bench_run *run, const struct bench_row *row,

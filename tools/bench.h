@@ -100,6 +100,9 @@ struct bench_row *bench_row(struct bench_run *run, const char *mechanism,
 			    const char *implementation, const char *wait,
 			    const char *what);
 int bench_row_index(const struct bench_run *run, const struct bench_row *row);
+/* Append to a note ("a; b"), truncating at @len. */
+void bench_note_add(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Live progress on stderr (a terminal only), at most 4 times a second. */
 void bench_progress(struct bench_run *run, const struct bench_row *row,
 		    uint64_t done, uint64_t total);

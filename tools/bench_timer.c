@@ -111,23 +111,6 @@ static int timer_opt(struct bench_run *run, int opt, const char *arg,
 	}
 }
 
-static void note_add(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void note_add(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	va_list ap;
-
-	if (used && used + 2 < len) {
-		memcpy(buf + used, "; ", 3);
-		used += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-}
-
 /* Find cyclictest: --cyclictest PATH, else the first one on PATH. */
 static void find_cyclictest(struct timer *t)
 {
@@ -439,12 +422,12 @@ static int timer_rows(struct timer *t)
 	if (ref) {
 		row->reference = bench_row_index(&t->run, ref);
 	} else {
-		note_add(row->note, sizeof(row->note), "%s", t->ct_why);
+		bench_note_add(row->note, sizeof(row->note), "%s", t->ct_why);
 		if (!t->run.o.quiet)
 			fprintf(stderr, "udrv: note: %s\n", t->ct_why);
 	}
 	if (t->overruns)
-		note_add(row->note, sizeof(row->note), "%llu periods overrun (skipped, as cyclictest does)",
+		bench_note_add(row->note, sizeof(row->note), "%llu periods overrun (skipped, as cyclictest does)",
 			 (unsigned long long)t->overruns);
 	return EXIT_OK;
 }

@@ -116,23 +116,6 @@ static int toggle_opt(struct bench_run *run, int opt, const char *arg,
 	}
 }
 
-static void note_add(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void note_add(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	va_list ap;
-
-	if (used && used + 2 < len) {
-		memcpy(buf + used, "; ", 3);
-		used += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-}
-
 /* the udrv rows */
 
 static int udrv_open(struct toggle *t, enum udrv_backend backend)
@@ -265,7 +248,7 @@ static int watch_open(struct toggle *t)
 	int pad = watch_pad_line(t);
 
 	if (pad < 0) {
-		note_add(t->notes, sizeof(t->notes),
+		bench_note_add(t->notes, sizeof(t->notes),
 			 "edges not checked: the chip has no second input line for the watch");
 		return 0;
 	}
@@ -287,11 +270,11 @@ static void row_loss(struct toggle *t, struct bench_row *row, uint64_t sent)
 	if (!row->lost)
 		return;
 	if (t->run.o.prio > IRQ_THREAD_PRIO)
-		note_add(row->note, sizeof(row->note),
+		bench_note_add(row->note, sizeof(row->note),
 			 "lost: edges merged while FIFO %d starved the irq thread (FIFO %d)",
 			 t->run.o.prio, IRQ_THREAD_PRIO);
 	else
-		note_add(row->note, sizeof(row->note),
+		bench_note_add(row->note, sizeof(row->note),
 			 "lost: merged or dropped by the kernel before they were read");
 }
 
@@ -389,7 +372,7 @@ static bool row_available(struct toggle *t, const struct toggle_impl *impl)
 	else if (impl == &toggle_sysfs_shell && access("/bin/sh", X_OK))
 		why = "no /bin/sh";
 	if (why)
-		note_add(t->notes, sizeof(t->notes), "no %s row: %s", what, why);
+		bench_note_add(t->notes, sizeof(t->notes), "no %s row: %s", what, why);
 	return !why;
 }
 
@@ -422,7 +405,7 @@ static int toggle_setup(struct toggle *t)
 		return cli_usage(t->run.bench, "--batch %llu: at most %d while edges are watched (or --no-edges)",
 				 (unsigned long long)t->batch, EDGE_MAX_BATCH);
 	if (!wire && t->edges)
-		note_add(t->notes, sizeof(t->notes),
+		bench_note_add(t->notes, sizeof(t->notes),
 			 "edges not checked: %s is not gpio-wire (no wired partner)",
 			 udrv_chip_label(t->chip));
 	if (!t->edges || !wire || !udrv_chip_has_cdev(t->chip))
@@ -463,9 +446,9 @@ static void versus_libgpiod(struct toggle *t, const int *index)
 	avg = udrv_hist_mean(u->hist) / udrv_hist_mean(g->hist);
 	p50 = (double)udrv_hist_percentile(u->hist, 50) /
 	      (double)udrv_hist_percentile(g->hist, 50);
-	note_add(u->note, sizeof(u->note), "vs libgpiod x%.3f avg, x%.3f p50",
+	bench_note_add(u->note, sizeof(u->note), "vs libgpiod x%.3f avg, x%.3f p50",
 		 avg, p50);
-	note_add(t->notes, sizeof(t->notes),
+	bench_note_add(t->notes, sizeof(t->notes),
 		 "cdev/udrv vs cdev/libgpiod %s: x%.3f avg, x%.3f p50",
 		 toggle_libgpiod_version(), avg, p50);
 }

@@ -145,23 +145,6 @@ static int uio_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 	}
 }
 
-static void note_add(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void note_add(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	va_list ap;
-
-	if (used && used + 2 < len) {
-		memcpy(buf + used, "; ", 3);
-		used += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-}
-
 static void set_loss(struct bench_row *row, const struct loss *l)
 {
 	row->has_loss = true;
@@ -422,10 +405,10 @@ static void ticker_notes(struct uio_bench *b, struct bench_row **rows,
 {
 	for (size_t i = 0; i < nrows; i++) {
 		if (b->realtime && !strcmp(rows[i]->what, "notify_to_wake"))
-			note_add(rows[i]->note, sizeof(rows[i]->note),
+			bench_note_add(rows[i]->note, sizeof(rows[i]->note),
 				 "PREEMPT_RT: notified by the uio-ticker thread (SCHED_FIFO 50)");
 		if (stale)
-			note_add(rows[i]->note, sizeof(rows[i]->note),
+			bench_note_add(rows[i]->note, sizeof(rows[i]->note),
 				 "waits without a sample: %llu (a newer tick was already in the page)",
 				 (unsigned long long)stale);
 	}
@@ -454,7 +437,7 @@ static int ticker_rows(struct uio_bench *b)
 	ticker_notes(b, r + 2, 2, b->tk.stale);
 	r[2]->reference = bench_row_index(&b->run, r[0]);
 	r[3]->reference = bench_row_index(&b->run, r[1]);
-	note_add(r[4]->note, sizeof(r[4]->note), "irqcontrol write of 1, every interrupt");
+	bench_note_add(r[4]->note, sizeof(r[4]->note), "irqcontrol write of 1, every interrupt");
 	ticker_restore(&b->tk);
 	return ret;
 }
