@@ -18,6 +18,7 @@
 #include <udrv/rt.h>
 
 #include "harness.h"
+#include "rt_common.h"
 
 /* The sanitizers intercept mlockall() as a no-op that always succeeds. */
 #ifdef __SANITIZE_ADDRESS__
@@ -37,28 +38,6 @@ static void drop_cap(int cap)
 	CHECK(syscall(SYS_capget, &hdr, data) == 0);
 	data[cap / 32].effective &= ~(1u << (cap % 32));
 	CHECK(syscall(SYS_capset, &hdr, data) == 0);
-}
-
-/* Lowering always works; raising needs CAP_SYS_RESOURCE. */
-static bool set_limit(int resource, rlim_t value)
-{
-	struct rlimit rl = { value, value };
-
-	return setrlimit(resource, &rl) == 0;
-}
-
-static char *to_json(void (*write)(const void *, struct udrv_json *),
-		     const void *obj, bool pretty)
-{
-	char *buf = NULL;
-	size_t len;
-	FILE *f = open_memstream(&buf, &len);
-	struct udrv_json *j = udrv_json_new(f, pretty);
-
-	write(obj, j);
-	CHECK_INT(udrv_json_free(j), 0);
-	fclose(f);
-	return buf;
 }
 
 static void write_state(const void *st, struct udrv_json *j)
