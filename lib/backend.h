@@ -60,7 +60,10 @@ int udrv_request_index(const struct udrv_request *req, unsigned int offset);
 /* Find the chip's /sys/class/gpio/gpiochipBASE entry: sets sysfs_base (and
  * label / num_lines when the character device did not). */
 void udrv_chip_find_sysfs(struct udrv_chip *chip);
-/* Who holds a busy line, for messages ("consumer 'foo'" / "unknown"). */
+/* Line info for building another message: leaves chip->errmsg alone. */
+int udrv_chip_line_info_quiet(struct udrv_chip *chip, unsigned int offset,
+			      struct udrv_line_info *info);
+/* Who holds a busy line, for messages ("held by consumer 'foo'"). */
 void udrv_chip_describe_holder(struct udrv_chip *chip, unsigned int offset,
 			       char *buf, size_t len);
 

@@ -161,28 +161,30 @@ static int build_config(char *errmsg, const struct udrv_line_settings *s,
 	return 0;
 }
 
+/* Name the first requested line that someone holds, and who. */
+static int cdev_busy_error(struct udrv_request *req, struct udrv_chip *chip)
+{
+	struct udrv_line_info info;
+
+	for (size_t i = 0; i < req->num_lines; i++) {
+		if (udrv_chip_line_info_quiet(chip, req->offsets[i], &info) ||
+		    !info.used)
+			continue;
+		return udrv_err(chip->errmsg, EBUSY,
+				"line %u of %s is busy: held by consumer '%s' (release it, or see 'udrv gpio info %s')",
+				req->offsets[i], chip->name,
+				info.consumer[0] ? info.consumer : "?", chip->name);
+	}
+	return udrv_err(chip->errmsg, EBUSY, "%s: lines busy", chip->name);
+}
+
 __attribute__((cold))
 static int cdev_request_error(struct udrv_request *req, struct udrv_chip *chip,
 			      int err)
 {
-	char holder[96] = "";
-
 	switch (err) {
 	case EBUSY:
-		for (size_t i = 0; i < req->num_lines; i++) {
-			struct udrv_line_info info;
-
-			if (udrv_chip_line_info(chip, req->offsets[i], &info) ||
-			    !info.used)
-				continue;
-			udrv_chip_describe_holder(chip, req->offsets[i], holder,
-						  sizeof(holder));
-			return udrv_err(chip->errmsg, EBUSY,
-					"line %u of %s is busy: %s (release it, or see 'udrv gpio info %s')",
-					req->offsets[i], chip->name, holder,
-					chip->name);
-		}
-		return udrv_err(chip->errmsg, EBUSY, "%s: lines busy", chip->name);
+		return cdev_busy_error(req, chip);
 	case ENOTTY:
 		return udrv_err(chip->errmsg, ENOTTY,
 				"%s: the kernel lacks GPIO uAPI v2 (Linux >= 5.10 with CONFIG_GPIO_CDEV); use --backend sysfs",

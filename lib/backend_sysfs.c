@@ -167,15 +167,10 @@ static void line_name(struct udrv_chip *chip, unsigned int offset, char *name,
 		      size_t len)
 {
 	struct udrv_line_info info;
-	char saved[UDRV_ERRMSG_LEN];
 
 	name[0] = '\0';
-	if (chip->fd < 0)
-		return;
-	memcpy(saved, chip->errmsg, sizeof(saved));
-	if (udrv_chip_line_info(chip, offset, &info) == 0)
+	if (chip->fd >= 0 && udrv_chip_line_info_quiet(chip, offset, &info) == 0)
 		udrv_strlcpy(name, info.name, len);
-	memcpy(chip->errmsg, saved, sizeof(saved));
 }
 
 static int sysfs_export(struct udrv_chip *chip, struct sysfs_line *l,

@@ -344,17 +344,26 @@ int udrv_chip_find_line(struct udrv_chip *chip, const char *name)
 			chip->name, chip->label, name);
 }
 
+int udrv_chip_line_info_quiet(struct udrv_chip *chip, unsigned int offset,
+			      struct udrv_line_info *info)
+{
+	char saved[UDRV_ERRMSG_LEN];
+	int ret;
+
+	memcpy(saved, chip->errmsg, sizeof(saved));
+	ret = udrv_chip_line_info(chip, offset, info);
+	memcpy(chip->errmsg, saved, sizeof(saved));
+	return ret;
+}
+
 void udrv_chip_describe_holder(struct udrv_chip *chip, unsigned int offset,
 			       char *buf, size_t len)
 {
 	struct udrv_line_info info;
-	char saved[UDRV_ERRMSG_LEN];
 
-	memcpy(saved, chip->errmsg, sizeof(saved));
-	if (udrv_chip_line_info(chip, offset, &info) == 0 && info.used)
+	if (udrv_chip_line_info_quiet(chip, offset, &info) == 0 && info.used)
 		snprintf(buf, len, "held by consumer '%s'",
 			 info.consumer[0] ? info.consumer : "?");
 	else
 		snprintf(buf, len, "held by another user");
-	memcpy(chip->errmsg, saved, sizeof(saved));
 }
