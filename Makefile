@@ -9,12 +9,14 @@
 #                 print the toggle and latency tables, write
 #                 build/lab/results.json (make lab-quick: few samples, for CI;
 #                 make lab-demo: a short tour of udrv in the lab)
+#   make arm64    static udrv for 64-bit ARM (build/arm64, cross/arm64.ini)
+#   make armhf    static udrv for 32-bit ARM (build/armhf, cross/armhf.ini)
 #   make install  install the library, headers, pkg-config file, tool, man
 
 PYTHON ?= python3
 BUILD  ?= build
 
-.PHONY: all build deps check lab lab-quick lab-demo static install clean
+.PHONY: all build deps check lab lab-quick lab-demo static arm64 armhf install clean
 
 all: build
 
@@ -33,6 +35,13 @@ $(BUILD)/static/build.ninja:
 static: $(BUILD)/static/build.ninja
 	ninja -C $(BUILD)/static
 
+$(BUILD)/arm64/build.ninja $(BUILD)/armhf/build.ninja: $(BUILD)/%/build.ninja:
+	meson setup $(BUILD)/$* --cross-file=cross/$*.ini -Dstatic_tools=true \
+		-Ddefault_library=static -Dbuildtype=release
+
+arm64 armhf: %: $(BUILD)/%/build.ninja
+	ninja -C $(BUILD)/$*
+
 check: deps
 	$(PYTHON) scripts/check.py
 
@@ -49,4 +58,4 @@ install: build
 	meson install -C $(BUILD)/dev
 
 clean:
-	rm -rf $(BUILD)/dev $(BUILD)/asan $(BUILD)/static $(BUILD)/venv
+	rm -rf $(BUILD)/dev $(BUILD)/asan $(BUILD)/static $(BUILD)/arm64 $(BUILD)/armhf $(BUILD)/venv

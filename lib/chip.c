@@ -115,7 +115,8 @@ static int chip_open_cdev(struct udrv_chip *chip)
 		err = errno;
 		close(chip->fd);
 		chip->fd = -1;
-		if (err == ENOTTY || err == EINVAL)
+		/* ENOSYS: what qemu-user says for an ioctl it cannot map */
+		if (err == ENOTTY || err == EINVAL || err == ENOSYS)
 			return udrv_err(chip->errmsg, ENOTTY,
 					"%s is not a GPIO character device (GPIO_GET_CHIPINFO_IOCTL: %s): give a /dev/gpiochipN node",
 					chip->path, strerror(err));

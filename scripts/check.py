@@ -4,8 +4,10 @@
 
 Steps (each counted; a step that cannot run counts as one failure):
   build      meson builds with -Werror: dev (debug checks), asan (ASan+UBSan),
-             static (release, fully static: what the lab boots)
-  unit       the C unit tests (TAP) in each of those builds
+             static (release, fully static: what the lab boots), and the
+             cross builds arm64 and armhf (static, cross/*.ini)
+  unit       the C unit tests (TAP) in each of those builds; the ARM ones run
+             under qemu-user (the cross files' exe_wrapper)
   lint       ruff on the Python code
   cli        pytest tests/cli: the udrv binary on fake sysfs trees
   lab        pytest tests/lab: real kernels in QEMU (skip with UDRV_LAB=0)
@@ -38,6 +40,8 @@ BUILDS: dict[str, list[str]] = {
         "-Dbuildtype=release",
     ],
 }
+for _arch in ("arm64", "armhf"):
+    BUILDS[_arch] = [f"--cross-file=cross/{_arch}.ini", *BUILDS["static"]]
 RUFF_VERSION = "0.17.6"
 
 
