@@ -23,6 +23,8 @@ struct udrv_chip {
 };
 
 struct udrv_request {
+	/* ops->set_value, or a fallback through ops->set: one jump, no test */
+	int (*set_value)(struct udrv_request *req, size_t idx, int value);
 	const struct udrv_backend_ops *ops;
 	enum udrv_backend backend;
 	int fd;				/* what udrv_request_fd() returns */
@@ -44,6 +46,12 @@ struct udrv_backend_ops {
 	void (*release)(struct udrv_request *req);
 	int (*get)(struct udrv_request *req, uint64_t mask, uint64_t *values);
 	int (*set)(struct udrv_request *req, uint64_t mask, uint64_t values);
+	/*
+	 * Optional hot path of udrv_request_set_value(): one line, @idx already
+	 * checked. Keeps a toggle to one jump between the caller and the
+	 * syscall or store; NULL falls back to set().
+	 */
+	int (*set_value)(struct udrv_request *req, size_t idx, int value);
 	int (*reconfigure)(struct udrv_request *req,
 			   const struct udrv_line_settings *settings);
 	int (*read_events)(struct udrv_request *req,

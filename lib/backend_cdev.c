@@ -5,6 +5,8 @@
  * timestamp and sequence numbers, whose gaps are counted as lost events.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stddef.h>
 #include <linux/gpio.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,10 +16,10 @@
 
 #include "backend.h"
 
-#define CDEV_READ_BATCH 64
-
 struct cdev_priv {
 	uint32_t last_seqno;
+	/* udrv_request_set_value()'s ioctl argument per line, [low, high] */
+	struct gpio_v2_line_values one[UDRV_LINES_MAX][2];
 };
 
 static uint64_t edge_flags(enum udrv_edge edge)
@@ -232,6 +234,10 @@ static int cdev_request(struct udrv_request *req, struct udrv_chip *chip,
 	priv = calloc(1, sizeof(*priv));
 	if (!priv)
 		return udrv_err(chip->errmsg, ENOMEM, "out of memory");
+	for (size_t i = 0; i < req->num_lines; i++) {
+		priv->one[i][0].mask = priv->one[i][1].mask = 1ULL << i;
+		priv->one[i][1].bits = 1ULL << i;
+	}
 	if (ioctl(chip->fd, GPIO_V2_GET_LINE_IOCTL, &lr) < 0) {
 		ret = errno;
 		free(priv);
@@ -282,6 +288,18 @@ static int cdev_set(struct udrv_request *req, uint64_t mask, uint64_t values)
 	return 0;
 }
 
+/* One line, one ioctl with an argument made at request time. */
+static int cdev_set_value(struct udrv_request *req, size_t idx, int value)
+{
+	struct cdev_priv *priv = req->priv;
+	int ret = ioctl(req->fd, GPIO_V2_LINE_SET_VALUES_IOCTL,
+			&priv->one[idx][value != 0]);
+
+	if (ret < 0)
+		return cdev_errno(req, "GPIO_V2_LINE_SET_VALUES_IOCTL");
+	return ret;	/* 0 */
+}
+
 static int cdev_reconfigure(struct udrv_request *req,
 			    const struct udrv_line_settings *settings)
 {
@@ -296,46 +314,82 @@ static int cdev_reconfigure(struct udrv_request *req,
 	return 0;
 }
 
-static void event_from_kernel(struct udrv_request *req,
-			      struct udrv_edge_event *ev,
-			      const struct gpio_v2_line_event *ke)
-{
-	struct cdev_priv *priv = req->priv;
-	uint32_t gap = ke->seqno - priv->last_seqno - 1;
+/*
+ * Event delivery: the kernel's events are read straight into the caller's
+ * buffer (struct udrv_edge_event has the kernel's layout), then each gets
+ * its request index and lost count. Errors and retries are cold.
+ */
+_Static_assert(sizeof(struct udrv_edge_event) ==
+	       sizeof(struct gpio_v2_line_event), "udrv_edge_event layout");
+_Static_assert(offsetof(struct udrv_edge_event, edge) ==
+	       offsetof(struct gpio_v2_line_event, id), "edge at id");
+_Static_assert(offsetof(struct udrv_edge_event, offset) ==
+	       offsetof(struct gpio_v2_line_event, offset), "offset");
+_Static_assert(offsetof(struct udrv_edge_event, seqno) ==
+	       offsetof(struct gpio_v2_line_event, seqno), "seqno");
+_Static_assert(offsetof(struct udrv_edge_event, line_seqno) ==
+	       offsetof(struct gpio_v2_line_event, line_seqno), "line_seqno");
+_Static_assert((int)UDRV_EDGE_RISING == (int)GPIO_V2_LINE_EVENT_RISING_EDGE &&
+	       (int)UDRV_EDGE_FALLING == (int)GPIO_V2_LINE_EVENT_FALLING_EDGE,
+	       "edge values are the kernel's");
 
-	ev->timestamp_ns = ke->timestamp_ns;
-	ev->offset = ke->offset;
-	ev->index = (unsigned int)udrv_request_index(req, ke->offset);
-	ev->edge = ke->id == GPIO_V2_LINE_EVENT_RISING_EDGE ?
-		   UDRV_EDGE_RISING : UDRV_EDGE_FALLING;
-	ev->seqno = ke->seqno;
-	ev->line_seqno = ke->line_seqno;
+static int cdev_read_events(struct udrv_request *req,
+			    struct udrv_edge_event *buf, size_t max);
+
+__attribute__((cold))
+static int cdev_read_failed(struct udrv_request *req,
+			    struct udrv_edge_event *buf, size_t max,
+			    ssize_t n)
+{
+	if (n < 0 && errno == EINTR)
+		return cdev_read_events(req, buf, max);
+	if (n < 0)
+		return cdev_errno(req, "read of edge events");
+	return udrv_err(req->errmsg, EIO,
+			"read of edge events on %s lines returned nothing (end of file)",
+			req->chip_name);
+}
+
+/* The line's index: a scan that stays in registers (no call). */
+static inline unsigned int event_index(const struct udrv_request *req,
+				       unsigned int offset)
+{
+	unsigned int i = 0;
+
+	while (i < req->num_lines - 1 && req->offsets[i] != offset)
+		i++;
+	return i;
+}
+
+static inline void event_fixup(struct udrv_request *req,
+			       struct cdev_priv *priv,
+			       struct udrv_edge_event *ev)
+{
 	/* seqno restarts at 1 per request; a gap means the kernel dropped */
-	ev->lost = (int32_t)gap > 0 ? gap : 0;
-	req->lost += ev->lost;
-	priv->last_seqno = ke->seqno;
+	int32_t gap = (int32_t)(ev->seqno - priv->last_seqno - 1);
+	uint32_t lost = gap > 0 ? (uint32_t)gap : 0;
+
+	ev->index = event_index(req, ev->offset);
+	ev->lost = lost;
+	req->lost += lost;
+	priv->last_seqno = ev->seqno;
 }
 
 static int cdev_read_events(struct udrv_request *req,
 			    struct udrv_edge_event *buf, size_t max)
 {
-	struct gpio_v2_line_event kev[CDEV_READ_BATCH];
-	size_t want = max < CDEV_READ_BATCH ? max : CDEV_READ_BATCH;
-	ssize_t n;
+	struct cdev_priv *priv;
+	size_t count = max < INT_MAX / sizeof(*buf) ? max : INT_MAX / sizeof(*buf);
+	ssize_t n = read(req->fd, buf, count * sizeof(*buf));
 
-	do {
-		n = read(req->fd, kev, want * sizeof(kev[0]));
-	} while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return cdev_errno(req, "read of edge events");
-	if (n % (ssize_t)sizeof(kev[0]))
-		return udrv_err(req->errmsg, EIO,
-				"short edge event read on %s lines (%zd bytes)",
-				req->chip_name, n);
-	n /= (ssize_t)sizeof(kev[0]);
-	for (ssize_t i = 0; i < n; i++)
-		event_from_kernel(req, &buf[i], &kev[i]);
-	return (int)n;
+	/* the kernel returns whole events only (gpiolib-cdev linereq_read) */
+	if (n <= 0)
+		return cdev_read_failed(req, buf, max, n);
+	count = (size_t)n / sizeof(*buf);
+	priv = req->priv;
+	for (size_t i = 0; i < count; i++)
+		event_fixup(req, priv, &buf[i]);
+	return (int)count;
 }
 
 const struct udrv_backend_ops udrv_cdev_ops = {
@@ -344,6 +398,7 @@ const struct udrv_backend_ops udrv_cdev_ops = {
 	.release = cdev_release,
 	.get = cdev_get,
 	.set = cdev_set,
+	.set_value = cdev_set_value,
 	.reconfigure = cdev_reconfigure,
 	.read_events = cdev_read_events,
 };

@@ -415,6 +415,16 @@ static int sysfs_set(struct udrv_request *req, uint64_t mask, uint64_t values)
 	return 0;
 }
 
+/* One line: the hot path of udrv_request_set_value(). */
+static int sysfs_set_value(struct udrv_request *req, size_t idx, int value)
+{
+	struct sysfs_priv *priv = req->priv;
+
+	if (pwrite(priv->lines[idx].value_fd, value ? "1" : "0", 1, 0) != 1)
+		return value_error(req, errno, priv->lines[idx].gpio, "writing");
+	return 0;
+}
+
 static int sysfs_reconfigure(struct udrv_request *req,
 			     const struct udrv_line_settings *settings)
 {
@@ -501,6 +511,7 @@ const struct udrv_backend_ops udrv_sysfs_ops = {
 	.release = sysfs_release,
 	.get = sysfs_get,
 	.set = sysfs_set,
+	.set_value = sysfs_set_value,
 	.reconfigure = sysfs_reconfigure,
 	.read_events = sysfs_read_events,
 };

@@ -118,6 +118,12 @@ static int request_ops(struct udrv_chip *chip, enum udrv_backend backend,
 	return udrv_err(chip->errmsg, EINVAL, "unknown backend %d", backend);
 }
 
+/* udrv_request_set_value() for a backend without a set_value op */
+static int set_value_by_mask(struct udrv_request *req, size_t idx, int value)
+{
+	return req->ops->set(req, 1ULL << idx, value ? 1ULL << idx : 0);
+}
+
 int udrv_chip_request(struct udrv_chip *chip,
 		      const struct udrv_request_config *config,
 		      size_t n, const unsigned int *offsets,
@@ -143,6 +149,7 @@ int udrv_chip_request(struct udrv_chip *chip,
 	if (!req)
 		return udrv_err(chip->errmsg, ENOMEM, "out of memory");
 	req->ops = ops;
+	req->set_value = ops->set_value ? ops->set_value : set_value_by_mask;
 	req->backend = config->backend;
 	req->fd = -1;
 	req->num_lines = n;
@@ -248,7 +255,7 @@ int udrv_request_set_value(struct udrv_request *req, size_t idx, int value)
 {
 	if (idx >= req->num_lines)
 		return bad_index(req, idx);
-	return req->ops->set(req, 1ULL << idx, value ? 1ULL << idx : 0);
+	return req->set_value(req, idx, value);
 }
 
 int udrv_request_reconfigure(struct udrv_request *req,

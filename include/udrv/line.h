@@ -47,15 +47,20 @@ struct udrv_request_config {
 	enum udrv_backend backend;
 };
 
-/* One edge event. */
+/*
+ * One edge event. The layout follows the kernel's struct gpio_v2_line_event
+ * (48 bytes, edge at the kernel's id) so that the cdev backend reads events
+ * in place, with no copy; keep it that way (lib/backend_cdev.c asserts it).
+ */
 struct udrv_edge_event {
 	uint64_t timestamp_ns;	/* event clock of the line (see below) */
-	unsigned int offset;	/* chip offset of the line */
-	unsigned int index;	/* index of the line in the request */
 	enum udrv_edge edge;	/* UDRV_EDGE_RISING or UDRV_EDGE_FALLING */
+	unsigned int offset;	/* chip offset of the line */
 	uint32_t seqno;		/* request-wide sequence number */
 	uint32_t line_seqno;	/* per-line sequence number */
+	unsigned int index;	/* index of the line in the request */
 	uint32_t lost;		/* events lost just before this one */
+	uint32_t reserved[4];
 };
 
 /*
