@@ -31,6 +31,7 @@ struct udrv_request {
 	size_t num_lines;
 	uint64_t lost;
 	void *priv;			/* backend state */
+	void *regs;			/* mmio: register state (priv: the cdev's) */
 	char chip_name[32];
 	char consumer[32];
 	unsigned int offsets[UDRV_LINES_MAX];
@@ -60,6 +61,7 @@ struct udrv_backend_ops {
 
 extern const struct udrv_backend_ops udrv_cdev_ops;
 extern const struct udrv_backend_ops udrv_sysfs_ops;
+extern const struct udrv_backend_ops udrv_mmio_ops;
 
 /* Shared by the backends. */
 int udrv_settings_check(char *errmsg, const struct udrv_line_settings *s,

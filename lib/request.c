@@ -37,6 +37,8 @@ static const struct udrv_backend_ops *backend_ops(enum udrv_backend b)
 		return &udrv_cdev_ops;
 	case UDRV_BACKEND_SYSFS:
 		return &udrv_sysfs_ops;
+	case UDRV_BACKEND_MMIO:
+		return &udrv_mmio_ops;
 	default:
 		return NULL;
 	}
@@ -112,9 +114,6 @@ static int request_ops(struct udrv_chip *chip, enum udrv_backend backend,
 	*ops = backend_ops(backend);
 	if (*ops)
 		return 0;
-	if (backend == UDRV_BACKEND_MMIO)
-		return udrv_err(chip->errmsg, EOPNOTSUPP,
-				"the mmio backend has no SoC register drivers in this version of libudrv; use cdev or sysfs");
 	return udrv_err(chip->errmsg, EINVAL, "unknown backend %d", backend);
 }
 

@@ -8,8 +8,11 @@
  * as a whole and its ns per toggle goes into the row's histogram, so that
  * timing costs nothing in the loop. rate_per_s = toggles / time in batches.
  * Rows come in the order sysfs-shell, sysfs raw/udrv, cdev raw/udrv/
- * libgpiod: each udrv row is measured right after the raw loop it is
- * compared with (under -icount the lab does not drift, so no interleaving).
+ * libgpiod, mmio raw/udrv/udrv-pin: each udrv row is measured right after
+ * the raw loop it is compared with (under -icount the lab does not drift,
+ * so no interleaving). The mmio rows exist where libudrv knows the SoC's
+ * registers; there, every row's effect is checked in the level register
+ * (toggle_verify()), which matters most on a board without a wired partner.
  *
  * The edge check: on gpio-wire, the partner input (line + 1) is requested
  * with edge detection for the whole run and drained after each batch (out
@@ -56,7 +59,10 @@ static const char help[] =
 "\n"
 "Toggle one output line as fast as possible through each mechanism, on\n"
 "the same line: a /bin/sh loop on sysfs, sysfs from C (raw write() and\n"
-"udrv), the character device (raw ioctl, udrv, libgpiod when built in).\n"
+"udrv), the character device (raw ioctl, udrv, libgpiod when built in),\n"
+"and, on a SoC whose GPIO registers libudrv knows, the registers (bare\n"
+"stores, udrv's mmio backend, its inline pin), each row then checked in the\n"
+"level register: set 1 reads 1, set 0 reads 0.\n"
 "A sample is the mean ns per toggle of one batch; the rate is the toggles\n"
 "over the time spent in batches. Each udrv row is compared with the raw\n"
 "loop measured just before it; cdev/udrv's note and the table also give\n"
@@ -139,6 +145,23 @@ static int udrv_cdev_open(struct toggle *t)
 	return udrv_open(t, UDRV_BACKEND_CDEV);
 }
 
+static int udrv_mmio_open(struct toggle *t)
+{
+	return udrv_open(t, UDRV_BACKEND_MMIO);
+}
+
+static int udrv_pin_open(struct toggle *t)
+{
+	if (udrv_open(t, UDRV_BACKEND_MMIO))
+		return -1;
+	if (!udrv_request_mmio_pin(t->req, 0, &t->pin))
+		return 0;
+	cli_error(-1, "%s", udrv_request_errmsg(t->req));
+	udrv_request_release(t->req);
+	t->req = NULL;
+	return -1;
+}
+
 static int udrv_batch(struct toggle *t, uint64_t n)
 {
 	struct udrv_request *req = t->req;
@@ -147,6 +170,30 @@ static int udrv_batch(struct toggle *t, uint64_t n)
 		if (udrv_request_set_value(req, 0, 1) ||
 		    udrv_request_set_value(req, 0, 0))
 			return cli_error(-1, "%s", udrv_request_errmsg(req));
+	return 0;
+}
+
+static int udrv_set(struct toggle *t, int value)
+{
+	if (udrv_request_set_value(t->req, 0, value))
+		return cli_error(-1, "%s", udrv_request_errmsg(t->req));
+	return 0;
+}
+
+static int udrv_pin_batch(struct toggle *t, uint64_t n)
+{
+	const struct udrv_mmio_pin pin = t->pin;
+
+	for (uint64_t i = 0; i < n; i += 2) {
+		udrv_mmio_pin_write(&pin, 1);
+		udrv_mmio_pin_write(&pin, 0);
+	}
+	return 0;
+}
+
+static int udrv_pin_set(struct toggle *t, int value)
+{
+	udrv_mmio_pin_write(&t->pin, value);
 	return 0;
 }
 
@@ -161,6 +208,7 @@ static const struct toggle_impl toggle_sysfs_udrv = {
 	.implementation = "udrv",
 	.open = udrv_sysfs_open,
 	.batch = udrv_batch,
+	.set = udrv_set,
 	.close = udrv_close,
 	.note = "udrv_request_set_value(), sysfs backend (pwrite)",
 };
@@ -170,8 +218,29 @@ static const struct toggle_impl toggle_cdev_udrv = {
 	.implementation = "udrv",
 	.open = udrv_cdev_open,
 	.batch = udrv_batch,
+	.set = udrv_set,
 	.close = udrv_close,
 	.note = "udrv_request_set_value(), cdev backend",
+};
+
+static const struct toggle_impl toggle_mmio_udrv = {
+	.mechanism = "mmio",
+	.implementation = "udrv",
+	.open = udrv_mmio_open,
+	.batch = udrv_batch,
+	.set = udrv_set,
+	.close = udrv_close,
+	.note = "udrv_request_set_value(), mmio backend (one store per edge)",
+};
+
+static const struct toggle_impl toggle_mmio_pin = {
+	.mechanism = "mmio",
+	.implementation = "udrv-pin",
+	.open = udrv_pin_open,
+	.batch = udrv_pin_batch,
+	.set = udrv_pin_set,
+	.close = udrv_close,
+	.note = "udrv_mmio_pin_write() inline, from udrv_request_mmio_pin()",
 };
 
 /* The rows, in order; udrv rows name their reference's position here. */
@@ -185,6 +254,9 @@ static const struct {
 	{ &toggle_cdev_raw, -1 },
 	{ &toggle_cdev_udrv, 3 },
 	{ &toggle_cdev_libgpiod, -1 },
+	{ &toggle_mmio_raw, -1 },
+	{ &toggle_mmio_udrv, 6 },
+	{ &toggle_mmio_pin, 6 },
 };
 #define NUM_ROWS	(sizeof(rows) / sizeof(rows[0]))
 #define ROW_CDEV_UDRV	4
@@ -348,6 +420,8 @@ static int run_row(struct toggle *t, const struct toggle_impl *impl,
 	if (!ret)
 		ret = row_batches(t, impl, row, &done);
 	if (!ret)
+		ret = toggle_verify(t, impl, row);
+	if (!ret)
 		ret = watch_drain(t, WAIT_LAST_MS, WAIT_LAST_MS);
 	impl->close(t);
 	if (!ret && t->watch)
@@ -362,6 +436,8 @@ static bool row_available(struct toggle *t, const struct toggle_impl *impl)
 
 	snprintf(what, sizeof(what), "%s/%s", impl->mechanism,
 		 impl->implementation);
+	if (!strcmp(impl->mechanism, "mmio"))
+		return t->has_mmio;	/* or t->mmio_note says why not */
 	if (!impl->open)
 		why = toggle_libgpiod_absent();
 	else if (!strncmp(impl->mechanism, "sysfs", 5) &&
@@ -400,6 +476,7 @@ static int toggle_setup(struct toggle *t)
 			 UDRV_BACKEND_SYSFS))
 		return EXIT_FAIL;
 	udrv_close(t);
+	toggle_mmio_setup(t);
 	t->partner = t->line + 1;
 	if (wire && t->edges && t->batch > EDGE_MAX_BATCH)
 		return cli_usage(t->run.bench, "--batch %llu: at most %d while edges are watched (or --no-edges)",
@@ -478,7 +555,7 @@ static void print_notes(const struct toggle *t)
 
 	printf("samples: ns per toggle, mean of each batch of %llu toggles; 1 ms rest every 10 ms, untimed\n",
 	       (unsigned long long)t->batch);
-	printf("mmio: no row: libudrv has no SoC register backend in this version\n");
+	printf("%s\n", t->mmio_note);
 	for (; *p; p = *end ? end + 2 : end) {
 		end = strstr(p, "; ");
 		if (!end)
@@ -522,6 +599,7 @@ int cmd_bench_toggle(int argc, char **argv)
 			ret = EXIT_FAIL;
 	}
 	udrv_request_release(t->watch);
+	toggle_mmio_teardown(t);
 	udrv_chip_free(t->chip);
 	free(t);
 	return ret;

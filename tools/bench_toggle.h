@@ -2,7 +2,8 @@
 /*
  * udrv bench toggle, shared between bench_toggle.c (options, rows, the edge
  * check, the udrv loops) and bench_toggle_peers.c (the loops it is compared
- * with: bare system calls, libgpiod, a shell).
+ * with: bare system calls, libgpiod, a shell, bare register stores; and the
+ * check of each row's effect in the level register).
  */
 #ifndef UDRV_BENCH_TOGGLE_H
 #define UDRV_BENCH_TOGGLE_H
@@ -37,24 +38,35 @@ struct toggle {
 	struct udrv_request *watch;
 	unsigned int partner;
 	uint64_t received, lost0;
+	/* registers, where the mmio backend knows the chip's SoC */
+	struct udrv_mmio_line_info mmio;
+	bool has_mmio;
+	void *map;			/* bare mapping of the block */
+	size_t map_len;
+	volatile uint32_t *set, *clr;	/* mmio/raw row */
+	const volatile uint32_t *level;	/* each row's check */
+	struct udrv_mmio_pin pin;	/* mmio/udrv-pin row */
 	/* for the table: what is missing and why */
 	char notes[TOGGLE_NOTE_LEN];
+	char mmio_note[TOGGLE_NOTE_LEN];
 };
 
 /* One implementation: claim the line, toggle it @n times (n even, ends
- * low), let it go. Errors are printed; return 0 or -1. */
+ * low), set it to one value (the level check), let it go. Errors are
+ * printed; return 0 or -1. */
 struct toggle_impl {
 	const char *mechanism;
 	const char *implementation;
 	int (*open)(struct toggle *t);
 	int (*batch)(struct toggle *t, uint64_t n);
+	int (*set)(struct toggle *t, int value);
 	void (*close)(struct toggle *t);
 	const char *note;
 };
 
 /* bench_toggle_peers.c */
 extern const struct toggle_impl toggle_sysfs_shell, toggle_sysfs_raw,
-	toggle_cdev_raw, toggle_cdev_libgpiod;
+	toggle_cdev_raw, toggle_cdev_libgpiod, toggle_mmio_raw;
 /* Export the line through sysfs (unless exported already) as a low output
  * and find its value file; toggle_sysfs_unexport() undoes it. */
 int toggle_sysfs_export(struct toggle *t);
@@ -62,5 +74,15 @@ void toggle_sysfs_unexport(struct toggle *t);
 /* "" when libgpiod is built in, else why not. */
 const char *toggle_libgpiod_absent(void);
 const char *toggle_libgpiod_version(void);
+/*
+ * The line's registers (udrv_chip_mmio_line_info), mapped bare for the
+ * mmio/raw row and the level check; without them t->mmio_note says why.
+ */
+void toggle_mmio_setup(struct toggle *t);
+void toggle_mmio_teardown(struct toggle *t);
+/* Set the line to 1, then 0, through @impl and read each back in the
+ * level register; a mismatch fails the row. Notes the check in @row. */
+int toggle_verify(struct toggle *t, const struct toggle_impl *impl,
+		  struct bench_row *row);
 
 #endif /* UDRV_BENCH_TOGGLE_H */

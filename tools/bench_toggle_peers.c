@@ -7,9 +7,15 @@
  *   cdev/raw         ioctl(GPIO_V2_LINE_SET_VALUES_IOCTL) on a line fd from a
  *                    bare GPIO_V2_GET_LINE_IOCTL
  *   cdev/libgpiod    libgpiod 1.x gpiod_line_set_value() (uAPI v1 handles)
+ *   mmio/raw         bare volatile stores to the set and clear registers of
+ *                    a bare mmap, the line claimed by a bare ioctl (ref 000)
  *
  * No libudrv call in any of the loops; libudrv only finds the chip's path,
- * sysfs base and line name beforehand.
+ * sysfs base, line name and registers beforehand.
+ *
+ * Where the registers are known (a SoC the mmio backend knows), every row is
+ * checked in the level register (GPLEVn, GPIO_DATAIN) after its batches: set
+ * 1 through the row's mechanism, the level bit reads 1; set 0, it reads 0.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -100,11 +107,15 @@ void toggle_sysfs_unexport(struct toggle *t)
 
 /* sysfs-shell/sh: the shell toggles; each batch is a round trip on pipes */
 
+/* "N": toggle N times; "s0" / "s1": set the value (the level check) */
 static const char shell_loop[] =
 	"set -e; v=$1\n"
 	"while read n; do\n"
-	"\ti=0\n"
-	"\twhile [ $i -lt $n ]; do echo 1 > \"$v\"; echo 0 > \"$v\"; i=$((i + 2)); done\n"
+	"\tcase $n in\n"
+	"\ts*) echo ${n#s} > \"$v\" ;;\n"
+	"\t*) i=0\n"
+	"\t   while [ $i -lt $n ]; do echo 1 > \"$v\"; echo 0 > \"$v\"; i=$((i + 2)); done ;;\n"
+	"\tesac\n"
 	"\techo\n"
 	"done\n";
 
@@ -158,16 +169,29 @@ static int shell_open(struct toggle *t)
 	return 0;
 }
 
-static int shell_batch(struct toggle *t, uint64_t n)
+static int shell_command(struct toggle *t, const char *cmd)
 {
-	char buf[24];
-	int len = snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)n);
+	size_t len = strlen(cmd);
+	char ack;
 
-	if (write(t->shell_cmd, buf, (size_t)len) != len ||
-	    read(t->shell_ack, buf, 1) != 1 || buf[0] != '\n')
+	if (write(t->shell_cmd, cmd, len) != (ssize_t)len ||
+	    read(t->shell_ack, &ack, 1) != 1 || ack != '\n')
 		return cli_error(-1, "the /bin/sh toggle loop on %s stopped",
 				 t->value_path);
 	return 0;
+}
+
+static int shell_batch(struct toggle *t, uint64_t n)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)n);
+	return shell_command(t, buf);
+}
+
+static int shell_set(struct toggle *t, int value)
+{
+	return shell_command(t, value ? "s1\n" : "s0\n");
 }
 
 const struct toggle_impl toggle_sysfs_shell = {
@@ -175,6 +199,7 @@ const struct toggle_impl toggle_sysfs_shell = {
 	.implementation = "sh",
 	.open = shell_open,
 	.batch = shell_batch,
+	.set = shell_set,
 	.close = shell_close,
 	.note = "/bin/sh loop: echo 1 > value; echo 0 > value",
 };
@@ -204,6 +229,14 @@ static int sysfs_raw_batch(struct toggle *t, uint64_t n)
 	return 0;
 }
 
+static int sysfs_raw_set(struct toggle *t, int value)
+{
+	if (write(t->fd, value ? "1" : "0", 1) != 1)
+		return cli_error(-1, "write %s: %s", t->value_path,
+				 strerror(errno));
+	return 0;
+}
+
 static void sysfs_raw_close(struct toggle *t)
 {
 	if (t->fd >= 0)
@@ -217,6 +250,7 @@ const struct toggle_impl toggle_sysfs_raw = {
 	.implementation = "raw",
 	.open = sysfs_raw_open,
 	.batch = sysfs_raw_batch,
+	.set = sysfs_raw_set,
 	.close = sysfs_raw_close,
 	.note = "write(fd, \"1\", 1) on the value fd kept open (ref 000)",
 };
@@ -264,6 +298,16 @@ static int cdev_raw_batch(struct toggle *t, uint64_t n)
 	return 0;
 }
 
+static int cdev_raw_set(struct toggle *t, int value)
+{
+	struct gpio_v2_line_values lv = { .bits = value ? 1 : 0, .mask = 1 };
+
+	if (ioctl(t->fd, GPIO_V2_LINE_SET_VALUES_IOCTL, &lv) < 0)
+		return cli_error(-1, "GPIO_V2_LINE_SET_VALUES_IOCTL: %s",
+				 strerror(errno));
+	return 0;
+}
+
 static void cdev_raw_close(struct toggle *t)
 {
 	if (t->fd >= 0)
@@ -276,6 +320,7 @@ const struct toggle_impl toggle_cdev_raw = {
 	.implementation = "raw",
 	.open = cdev_raw_open,
 	.batch = cdev_raw_batch,
+	.set = cdev_raw_set,
 	.close = cdev_raw_close,
 	.note = "bare GPIO_V2_LINE_SET_VALUES_IOCTL on a bare GPIO_V2_GET_LINE_IOCTL fd",
 };
@@ -322,6 +367,14 @@ static int gpiod_batch(struct toggle *t, uint64_t n)
 	return 0;
 }
 
+static int gpiod_set(struct toggle *t, int value)
+{
+	if (gpiod_line_set_value(t->gpiod_line, value))
+		return cli_error(-1, "libgpiod: gpiod_line_set_value: %s",
+				 strerror(errno));
+	return 0;
+}
+
 const char *toggle_libgpiod_absent(void)
 {
 	return "";
@@ -337,6 +390,7 @@ const struct toggle_impl toggle_cdev_libgpiod = {
 	.implementation = "libgpiod",
 	.open = gpiod_open,
 	.batch = gpiod_batch,
+	.set = gpiod_set,
 	.close = gpiod_close,
 	.note = "gpiod_line_set_value(), uAPI v1 (GPIOHANDLE_SET_LINE_VALUES_IOCTL)",
 };
@@ -356,3 +410,107 @@ const struct toggle_impl toggle_cdev_libgpiod = {
 	.implementation = "libgpiod",
 };
 #endif
+
+/* mmio/raw: the registers of a bare mapping, the line from a bare ioctl */
+
+void toggle_mmio_setup(struct toggle *t)
+{
+	const struct udrv_mmio_line_info *m = &t->mmio;
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t start;
+	uint8_t *block;
+	int fd;
+
+	if (udrv_chip_mmio_line_info(t->chip, NULL, t->line, &t->mmio)) {
+		snprintf(t->mmio_note, sizeof(t->mmio_note), "mmio: no row: %s",
+			 udrv_chip_errmsg(t->chip));
+		return;
+	}
+	start = m->map_offset & ~(uint64_t)(page - 1);
+	t->map_len = (size_t)(m->map_offset - start) + m->size;
+	fd = open(m->map_path, O_RDWR | O_SYNC | O_CLOEXEC);
+	t->map = fd < 0 ? MAP_FAILED :
+		 mmap(NULL, t->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		      (off_t)start);
+	if (t->map == MAP_FAILED) {
+		snprintf(t->mmio_note, sizeof(t->mmio_note),
+			 "mmio: no row: mapping %s at 0x%llx: %s", m->map_path,
+			 (unsigned long long)start, strerror(errno));
+		t->map = NULL;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (!t->map)
+		return;
+	block = (uint8_t *)t->map + (m->map_offset - start);
+	t->set = (volatile uint32_t *)(block + m->set);
+	t->clr = (volatile uint32_t *)(block + m->clear);
+	t->level = (const volatile uint32_t *)(block + m->level);
+	t->has_mmio = m->set >= 0 && m->width == 32;
+	snprintf(t->mmio_note, sizeof(t->mmio_note),
+		 "mmio: %s registers at 0x%llx through %s: %s/%s, level %s, bit %u",
+		 m->soc, (unsigned long long)m->phys, m->map_path, m->set_name,
+		 m->clear_name, m->level_name, __builtin_ctz(m->mask));
+}
+
+void toggle_mmio_teardown(struct toggle *t)
+{
+	if (t->map)
+		munmap(t->map, t->map_len);
+	t->map = NULL;
+	t->set = t->clr = NULL;
+	t->level = NULL;
+}
+
+static int mmio_raw_batch(struct toggle *t, uint64_t n)
+{
+	volatile uint32_t *set = t->set, *clr = t->clr;
+	uint32_t mask = t->mmio.mask;
+
+	for (uint64_t i = 0; i < n; i += 2) {
+		*set = mask;
+		*clr = mask;
+	}
+	return 0;
+}
+
+static int mmio_raw_set(struct toggle *t, int value)
+{
+	*(value ? t->set : t->clr) = t->mmio.mask;
+	return 0;
+}
+
+const struct toggle_impl toggle_mmio_raw = {
+	.mechanism = "mmio",
+	.implementation = "raw",
+	.open = cdev_raw_open,		/* the claim; the stores need none */
+	.batch = mmio_raw_batch,
+	.set = mmio_raw_set,
+	.close = cdev_raw_close,
+	.note = "bare stores to the set/clear registers of a bare mmap (ref 000)",
+};
+
+/* the level check */
+
+int toggle_verify(struct toggle *t, const struct toggle_impl *impl,
+		  struct bench_row *row)
+{
+	unsigned int bit = (unsigned int)__builtin_ctz(t->mmio.mask);
+	int seen[2];
+
+	if (!t->level)
+		return 0;
+	for (int v = 1; v >= 0; v--) {
+		if (impl->set(t, v))
+			return -1;
+		seen[v] = (*t->level & t->mmio.mask) != 0;
+		if (seen[v] != v)
+			return cli_error(-1, "level check failed on %s/%s: set %d, but %s bit %u reads %d (the mechanism did not drive the pin)",
+					 impl->mechanism, impl->implementation,
+					 v, t->mmio.level_name, bit, seen[v]);
+	}
+	bench_note_add(row->note, sizeof(row->note),
+		       "verified: set 1, 0 -> %s bit %u read 1, 0",
+		       t->mmio.level_name, bit);
+	return 0;
+}

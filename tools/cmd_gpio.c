@@ -18,8 +18,9 @@ static const char gpio_help[] =
 "Usage: udrv gpio COMMAND [OPTIONS] ...\n"
 "\n"
 "Read, drive and watch GPIO lines through the GPIO character device (cdev,\n"
-"the default) or legacy sysfs. Lines are given by name (as the board's device\n"
-"tree names them) or by offset on a chip (-c).\n"
+"the default), legacy sysfs, or the SoC's registers (mmio: claimed through\n"
+"the character device, driven by register stores). Lines are given by name\n"
+"(as the board's device tree names them) or by offset on a chip (-c).\n"
 "\n"
 "Commands:\n"
 "  info    list chips and their lines (name, consumer, direction, flags)\n"
@@ -34,8 +35,41 @@ static const char gpio_help[] =
 "  udrv gpio set -c pinctrl-bcm2835 17=1 27=0\n"
 "  udrv gpio mon -c gpiochip0 --edge both -n 10 4\n"
 "  udrv gpio toggle -c gpiochip0 -n 100000 17\n"
+"  udrv gpio toggle -b mmio -c pinctrl-bcm2835 -n 100000 17\n"
 "\n"
 "Run 'udrv gpio COMMAND --help' for the options of each.\n";
+
+/* --layout, for the mmio backend on a SoC udrv does not know */
+#define OPT_LAYOUT	0x100
+#define LAYOUT_HELP \
+"      --layout SPEC     mmio backend, registers of an unknown SoC or FPGA\n" \
+"                        block: base=ADDR,data=OFF,set=OFF,clear=OFF,dir=OFF,\n" \
+"                        dir-input=0|1,width=8|16|32,stride=N,map=FILE\n"
+
+static struct udrv_gpio_layout cli_layout;
+
+static int layout_opt(struct gpio_opts *o, const char *arg, const char *cmd)
+{
+	char err[256];
+
+	if (udrv_gpio_layout_parse(arg, &cli_layout, err, sizeof(err)))
+		return cli_usage(cmd, "--layout: %s", err);
+	o->config.layout = &cli_layout;
+	return 0;
+}
+
+/* The shared gpio options, --layout and @extra (NULL-terminated). */
+static void long_opts(struct option *out, const struct option *extra)
+{
+	int k = 0;
+
+	for (const struct option *p = gpio_long_opts; p->name; p++)
+		out[k++] = *p;
+	out[k++] = (struct option){ "layout", required_argument, NULL, OPT_LAYOUT };
+	for (; extra && extra->name; extra++)
+		out[k++] = *extra;
+	memset(&out[k], 0, sizeof(out[k]));
+}
 
 static void json_line_info(struct udrv_json *j, const struct udrv_line_info *li)
 {
@@ -79,8 +113,43 @@ static void print_line_info(const struct udrv_line_info *li)
 	       flags);
 }
 
-/* One chip and its lines, as JSON or a table. Shared with 'udrv info'. */
-int gpio_show_chip(struct udrv_chip *chip, struct udrv_json *j)
+/* Where the mmio backend would find the chip's registers (line 0's). */
+static void show_registers(struct udrv_chip *chip,
+			   const struct udrv_gpio_layout *layout,
+			   struct udrv_json *j)
+{
+	struct udrv_mmio_line_info m;
+	int ret = udrv_chip_mmio_line_info(chip, layout, 0, &m);
+
+	if (!j) {
+		if (ret)
+			printf("  registers: none: %s\n", udrv_chip_errmsg(chip));
+		else
+			printf("  registers: %s GPIO block at 0x%llx (%zu bytes, %u-bit), through %s at 0x%llx; line 0: %s/%s, level %s, mask 0x%x\n",
+			       m.soc, (unsigned long long)m.phys, m.size, m.width,
+			       m.map_path, (unsigned long long)m.map_offset,
+			       m.set_name, m.clear_name, m.level_name, m.mask);
+		return;
+	}
+	udrv_json_key(j, "mmio");
+	udrv_json_obj_begin(j);
+	if (ret) {
+		udrv_json_kstr(j, "error", udrv_chip_errmsg(chip));
+	} else {
+		udrv_json_kstr(j, "soc", m.soc);
+		udrv_json_kstr(j, "device", m.device);
+		udrv_json_kuint(j, "phys", m.phys);
+		udrv_json_kuint(j, "size", m.size);
+		udrv_json_kuint(j, "width", m.width);
+		udrv_json_kstr(j, "map_path", m.map_path);
+		udrv_json_kuint(j, "map_offset", m.map_offset);
+	}
+	udrv_json_obj_end(j);
+}
+
+/* One chip and its lines; with @regs (gpio info -b mmio) its registers. */
+static int show_chip(struct udrv_chip *chip, struct udrv_json *j,
+		     const struct gpio_opts *regs)
 {
 	struct udrv_line_info li;
 	unsigned int n = udrv_chip_num_lines(chip);
@@ -98,6 +167,8 @@ int gpio_show_chip(struct udrv_chip *chip, struct udrv_json *j)
 			udrv_json_int(j, udrv_chip_sysfs_base(chip));
 		else
 			udrv_json_null(j);
+		if (regs)
+			show_registers(chip, regs->config.layout, j);
 		udrv_json_key(j, "lines");
 		udrv_json_arr_begin(j);
 	} else {
@@ -107,6 +178,8 @@ int gpio_show_chip(struct udrv_chip *chip, struct udrv_json *j)
 		if (udrv_chip_sysfs_base(chip) >= 0)
 			printf(", sysfs base %d", udrv_chip_sysfs_base(chip));
 		printf("\n");
+		if (regs)
+			show_registers(chip, regs->config.layout, NULL);
 	}
 	for (unsigned int i = 0; i < n && !ret; i++) {
 		ret = udrv_chip_line_info(chip, i, &li);
@@ -124,14 +197,22 @@ int gpio_show_chip(struct udrv_chip *chip, struct udrv_json *j)
 	return ret ? EXIT_FAIL : EXIT_OK;
 }
 
+/* Shared with 'udrv info'. */
+int gpio_show_chip(struct udrv_chip *chip, struct udrv_json *j)
+{
+	return show_chip(chip, j, NULL);
+}
+
 static const char info_help[] =
-"Usage: udrv gpio info [-c CHIP] [--json]\n"
+"Usage: udrv gpio info [-c CHIP] [--json] [-b mmio [--layout SPEC]]\n"
 "\n"
 "List GPIO chips and, for each line: offset, name, direction, consumer (who\n"
-"holds it) and flags. Without -c, every chip.\n";
+"holds it) and flags. Without -c, every chip. With -b mmio, also where the\n"
+"mmio backend finds each chip's registers (SoC, physical address, the file\n"
+"they are mapped from), or why it cannot; nothing is claimed or written.\n";
 
-/* Open each chip of @names in turn and show it. */
-int gpio_show_chips(char **names, int n, struct udrv_json *j)
+static int show_chips(char **names, int n, struct udrv_json *j,
+		      const struct gpio_opts *regs)
 {
 	struct udrv_chip *chip = udrv_chip_new();
 	int ret = EXIT_OK;
@@ -144,11 +225,17 @@ int gpio_show_chips(char **names, int n, struct udrv_json *j)
 			ret = EXIT_FAIL;
 			continue;
 		}
-		if (gpio_show_chip(chip, j))
+		if (show_chip(chip, j, regs))
 			ret = EXIT_FAIL;
 	}
 	udrv_chip_free(chip);
 	return ret;
+}
+
+/* Open each chip of @names in turn and show it. */
+int gpio_show_chips(char **names, int n, struct udrv_json *j)
+{
+	return show_chips(names, n, j, NULL);
 }
 
 static int gpio_info(int argc, char **argv)
@@ -161,19 +248,25 @@ static int gpio_info(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "chip", required_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "backend", required_argument, NULL, 'b' },
+		{ "layout", required_argument, NULL, OPT_LAYOUT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 
-	while ((opt = getopt_long(argc, argv, "c:jh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:jb:h", opts, NULL)) != -1) {
 		if (opt == 'h') {
 			cli_print_help(info_help);
 			return EXIT_OK;
 		}
 		if (opt == '?')
 			return cli_usage("gpio info", "bad option");
-		gpio_opt_parse(&o, opt, optarg, "gpio info");
+		if (opt == OPT_LAYOUT ? layout_opt(&o, optarg, "gpio info") :
+		    gpio_opt_parse(&o, opt, optarg, "gpio info") < 0)
+			return EXIT_USAGE;
 	}
+	if (o.config.layout && o.config.backend != UDRV_BACKEND_MMIO)
+		return cli_usage("gpio info", "--layout goes with --backend mmio");
 	if (optind < argc)
 		return cli_usage("gpio info", "unexpected argument '%s' (the chip goes with -c)",
 				 argv[optind]);
@@ -190,7 +283,8 @@ static int gpio_info(int argc, char **argv)
 		udrv_gpio_absent_reason(reason, sizeof(reason));
 		fprintf(j ? stderr : stdout, "%s\n", reason);
 	}
-	ret = gpio_show_chips(o.chip ? one : names, n, j);
+	ret = show_chips(o.chip ? one : names, n, j,
+			 o.config.backend == UDRV_BACKEND_MMIO ? &o : NULL);
 	if (j)
 		udrv_json_arr_end(j);
 	cli_json_end(j);
@@ -206,6 +300,10 @@ static const char get_help[] =
 "\n"
 "Options:\n"
 GPIO_OPTS_HELP
+LAYOUT_HELP
+"\n"
+"With -b mmio the lines are claimed as inputs through the character device\n"
+"and read from the SoC's level registers.\n"
 "\n"
 "Examples:\n"
 "  udrv gpio get -c 0 4 17          # offsets 4 and 17 of gpiochip0\n"
@@ -255,13 +353,16 @@ static void print_values(struct udrv_chip *chip, const struct gpio_opts *o,
 static int parse_gpio_args(int argc, char **argv, struct gpio_opts *o,
 			   const char *cmd, const char *help)
 {
+	struct option longopts[16];
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, gpio_opts_short, gpio_long_opts,
+	long_opts(longopts, NULL);
+	while ((opt = getopt_long(argc, argv, gpio_opts_short, longopts,
 				  NULL)) != -1) {
 		if (opt == '?')
 			return cli_usage(cmd, "bad option");
-		if (gpio_opt_parse(o, opt, optarg, cmd) < 0)
+		if (opt == OPT_LAYOUT ? layout_opt(o, optarg, cmd) :
+		    gpio_opt_parse(o, opt, optarg, cmd) < 0)
 			return EXIT_USAGE;
 	}
 	return EXIT_OK;
@@ -322,8 +423,12 @@ static const char set_help[] =
 "\n"
 "Options:\n"
 GPIO_OPTS_HELP
+LAYOUT_HELP
 "  -H, --hold DURATION   keep the lines for DURATION (1s, 500ms); 'forever'\n"
 "                        holds until interrupted (Ctrl-C)\n"
+"\n"
+"With -b mmio the kernel sets the values when it hands over the lines, and\n"
+"udrv then writes them again through the SoC's set/clear registers.\n"
 "\n"
 "Examples:\n"
 "  udrv gpio set -c 0 17=1\n"
@@ -404,23 +509,23 @@ static int cmd_set(int argc, char **argv)
 	unsigned int offsets[UDRV_LINES_MAX];
 	char *names[UDRV_LINES_MAX], optstr[32];
 	struct gpio_opts o = { 0 };
-	struct udrv_request *req;
+	struct udrv_request *req = NULL;
 	struct udrv_chip *chip;
 	const char *hold_for = NULL;
-	uint64_t ns;
-	int n, ret, opt, k = 0;
+	uint64_t ns, v = 0;
+	int n, ret, opt;
 
 	if (wants_help(argc, argv)) {
 		cli_print_help(set_help);
 		return EXIT_OK;
 	}
-	for (const struct option *p = gpio_long_opts; p->name; p++)
-		longopts[k++] = *p;
-	longopts[k++] = extra[0];
-	longopts[k] = extra[1];
+	long_opts(longopts, extra);
 	snprintf(optstr, sizeof(optstr), "%sH:", gpio_opts_short);
 	while ((opt = getopt_long(argc, argv, optstr, longopts, NULL)) != -1) {
-		if (opt == 'H') {
+		if (opt == OPT_LAYOUT) {
+			if (layout_opt(&o, optarg, "gpio set"))
+				return EXIT_USAGE;
+		} else if (opt == 'H') {
 			hold_for = optarg;
 			if (strcmp(optarg, "forever") &&
 			    cli_parse_duration_ns(optarg, &ns))
@@ -441,17 +546,18 @@ static int cmd_set(int argc, char **argv)
 	if (ret)
 		return ret;
 	ret = request_lines(chip, &o, (size_t)n, offsets, s, &req);
+	for (int i = 0; !ret && i < n; i++)
+		v |= (uint64_t)s[i].value << i;
+	/* mmio: the claim set them; now through the registers */
+	if (!ret && o.config.backend == UDRV_BACKEND_MMIO &&
+	    udrv_request_set_values(req, UINT64_MAX >> (64 - n), v))
+		ret = cli_error(EXIT_FAIL, "%s", udrv_request_errmsg(req));
 	if (!ret) {
-		if (o.json) {
-			uint64_t v = 0;
-
-			for (int i = 0; i < n; i++)
-				v |= (uint64_t)s[i].value << i;
+		if (o.json)
 			print_values(chip, &o, n, names, offsets, v);
-		}
 		hold(hold_for);
-		udrv_request_release(req);
 	}
+	udrv_request_release(req);
 	udrv_chip_free(chip);
 	return ret;
 }

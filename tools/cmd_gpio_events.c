@@ -264,15 +264,22 @@ static const char toggle_help[] =
 "\n"
 "Request one line as an output and toggle it -n times, as fast as the\n"
 "backend allows or every --period, then print the achieved rate. A quick\n"
-"check: it sets no real-time priority and has no raw-loop reference.\n"
+"check: it sets no real-time priority and has no raw-loop reference (see\n"
+"'udrv bench toggle'). The line starts low: an odd -n leaves it high.\n"
+"With -b mmio each toggle is one store to the SoC's set or clear register.\n"
 "\n"
 "Options:\n"
 GPIO_OPTS_HELP
+"      --layout SPEC     mmio backend on a SoC udrv does not know: see\n"
+"                        'udrv gpio set --help'\n"
 "  -n, --count N         number of toggles (default 100000)\n"
 "  -p, --period D        one toggle every D (e.g. 1ms); default: no wait\n"
 "\n"
-"Example:\n"
-"  udrv gpio toggle -c gpiochip0 -n 1000000 17\n";
+"Examples:\n"
+"  udrv gpio toggle -c gpiochip0 -n 1000000 17\n"
+"  udrv gpio toggle -b mmio -c pinctrl-bcm2835 -n 1000000 17\n";
+
+#define OPT_LAYOUT	0x100
 
 static int toggle_loop(struct udrv_request *req, uint64_t *count,
 		       uint64_t period_ns)
@@ -320,6 +327,17 @@ static void toggle_report(const struct gpio_opts *o, const char *line,
 	cli_json_end(j);
 }
 
+static int layout_opt(struct gpio_opts *o, const char *arg)
+{
+	static struct udrv_gpio_layout layout;
+	char err[256];
+
+	if (udrv_gpio_layout_parse(arg, &layout, err, sizeof(err)))
+		return cli_usage("gpio toggle", "--layout: %s", err);
+	o->config.layout = &layout;
+	return 0;
+}
+
 static int parse_toggle(int argc, char **argv, struct gpio_opts *o,
 			uint64_t *count, uint64_t *period)
 {
@@ -331,9 +349,16 @@ static int parse_toggle(int argc, char **argv, struct gpio_opts *o,
 		longopts[k++] = *p;
 	longopts[k++] = (struct option){ "count", required_argument, NULL, 'n' };
 	longopts[k++] = (struct option){ "period", required_argument, NULL, 'p' };
+	longopts[k++] = (struct option){ "layout", required_argument, NULL,
+					 OPT_LAYOUT };
 	memset(&longopts[k], 0, sizeof(longopts[k]));
 	snprintf(optstr, sizeof(optstr), "%sn:p:", gpio_opts_short);
 	while ((opt = getopt_long(argc, argv, optstr, longopts, NULL)) != -1) {
+		if (opt == OPT_LAYOUT) {
+			if (layout_opt(o, optarg))
+				return EXIT_USAGE;
+			continue;
+		}
 		ret = gpio_opt_parse(o, opt, optarg, "gpio toggle");
 		if (ret < 0)
 			return EXIT_USAGE;

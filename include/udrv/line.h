@@ -22,6 +22,7 @@ extern "C" {
 #define UDRV_LINES_MAX 64
 
 struct udrv_request;
+struct udrv_gpio_layout;	/* udrv/gpio_mmio.h */
 
 enum udrv_backend {
 	UDRV_BACKEND_CDEV = 0,	/* GPIO character device, uAPI v2 (default) */
@@ -45,6 +46,9 @@ struct udrv_request_config {
 	const char *consumer;		/* NULL: "udrv" */
 	uint32_t event_buffer_size;	/* kernel event queue; 0: default */
 	enum udrv_backend backend;
+	/* mmio backend: the register layout, for a SoC udrv does not know or
+	 * an FPGA GPIO core; NULL: detect the SoC (see udrv/gpio_mmio.h) */
+	const struct udrv_gpio_layout *layout;
 };
 
 /*

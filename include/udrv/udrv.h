@@ -11,6 +11,7 @@
 
 #include <udrv/chip.h>
 #include <udrv/line.h>
+#include <udrv/gpio_mmio.h>
 #include <udrv/uio.h>
 #include <udrv/mmio.h>
 #include <udrv/rt.h>

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Mapping a GPIO register block for the mmio backend, in this order:
+ *   1. /dev/gpiomem, on Raspberry Pi kernels: the BCM283x GPIO block at
+ *      offset 0, for members of group gpio, no root needed;
+ *   2. a UIO map whose physical range covers the block (a uio_pdrv_genirq
+ *      node over it, say);
+ *   3. /dev/mem at the block's physical address (root). Kernels with
+ *      CONFIG_IO_STRICT_DEVMEM refuse it (EPERM) for a range a driver owns,
+ *      which a GPIO block always is: the message names the owner (from
+ *      /proc/iomem) and the fixes.
+ * Every path goes through udrv_path(), so that tests map regular files.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <udrv/chip.h>
+
+#include "region.h"
+#include "soc.h"
+
+#define NOTE_LEN	192
+
+static int map_at(struct udrv_soc_map *m, const char *path, uint64_t offset,
+		  size_t skip, size_t size, char *err, size_t errlen)
+{
+	int ret = udrv_region_map_file(path, offset, skip + size, &m->region,
+				       err, errlen);
+
+	if (ret)
+		return ret;
+	m->regs = m->region->mmio.base + skip;
+	udrv_strlcpy(m->path, path, sizeof(m->path));
+	m->offset = offset + skip;
+	return 0;
+}
+
+static int try_gpiomem(struct udrv_soc_map *m, const struct udrv_soc_bank *b,
+		       char *note, size_t len)
+{
+	char path[UDRV_PATH_LEN], err[NOTE_LEN];
+
+	if (udrv_path(path, sizeof(path), "/dev/gpiomem") ||
+	    !udrv_path_exists(path)) {
+		snprintf(note, len, "no /dev/gpiomem");
+		return -ENOENT;
+	}
+	if (!map_at(m, path, 0, 0, b->size, err, sizeof(err)))
+		return 0;
+	snprintf(note, len, "%s", err);
+	return -1;
+}
+
+/* A map of uioN whose [addr, addr + size) holds the block: its index. */
+static int uio_covering(const char *uio, const struct udrv_soc_bank *b,
+			uint64_t *addr, uint64_t *sub)
+{
+	char path[UDRV_PATH_LEN];
+	uint64_t size;
+
+	for (int k = 0; k < 5; k++) {
+		udrv_path(path, sizeof(path), "/sys/class/uio/%s/maps/map%d/addr",
+			  uio, k);
+		if (udrv_read_u64(path, addr))
+			return -1;
+		udrv_path(path, sizeof(path), "/sys/class/uio/%s/maps/map%d/size",
+			  uio, k);
+		if (udrv_read_u64(path, &size))
+			continue;
+		udrv_path(path, sizeof(path), "/sys/class/uio/%s/maps/map%d/offset",
+			  uio, k);
+		if (udrv_read_u64(path, sub))
+			*sub = *addr & ((uint64_t)sysconf(_SC_PAGESIZE) - 1);
+		if (*addr <= b->phys && b->phys + b->size <= *addr + size)
+			return k;
+	}
+	return -1;
+}
+
+static int try_uio(struct udrv_soc_map *m, const struct udrv_soc_bank *b,
+		   char *note, size_t len)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), addr, sub;
+	char dir[UDRV_PATH_LEN], path[UDRV_PATH_LEN], err[NOTE_LEN], **names;
+	int n, k, ret = -ENOENT;
+
+	snprintf(note, len, "no UIO map covers it");
+	udrv_path(dir, sizeof(dir), "/sys/class/uio");
+	n = udrv_list_numbered(dir, "uio", &names);
+	for (int i = 0; i < n && ret; i++) {
+		k = uio_covering(names[i], b, &addr, &sub);
+		if (k < 0)
+			continue;
+		udrv_path(path, sizeof(path), "/dev/%s", names[i]);
+		ret = map_at(m, path, (uint64_t)k * page,
+			     (size_t)(sub + b->phys - addr), b->size, err,
+			     sizeof(err));
+		if (ret)
+			snprintf(note, len, "map %d of %s: %s", k, names[i], err);
+	}
+	if (n >= 0)
+		udrv_strv_free(names);
+	return ret;
+}
+
+/* The /proc/iomem entry that holds @phys (the innermost). */
+static void iomem_owner(uint64_t phys, char *buf, size_t len)
+{
+	char path[UDRV_PATH_LEN], line[256];
+	unsigned long long lo, hi;
+	int name_at;
+	FILE *f;
+
+	buf[0] = '\0';
+	udrv_path(path, sizeof(path), "/proc/iomem");
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, " %llx-%llx : %n", &lo, &hi, &name_at) == 2 &&
+		    lo <= phys && phys <= hi && hi)
+			snprintf(buf, len, "%s", line + name_at);
+	}
+	fclose(f);
+}
+
+void udrv_soc_devmem_hint(char *buf, size_t len,
+			  const struct udrv_soc_bank *b)
+{
+	char owner[96];
+
+	iomem_owner(b->phys, owner, sizeof(owner));
+	snprintf(buf, len,
+		 "CONFIG_IO_STRICT_DEVMEM keeps /dev/mem off ranges a driver owns%s%s%s; fixes: boot with iomem=relaxed, use /dev/gpiomem (Raspberry Pi kernels), or a UIO map of the block",
+		 owner[0] ? " (" : "", owner, owner[0] ? " owns this one)" : "");
+}
+
+static int try_devmem(struct udrv_soc_map *m, const struct udrv_soc_bank *b,
+		      char *note, size_t len)
+{
+	char path[UDRV_PATH_LEN], err[NOTE_LEN], hint[UDRV_ERRMSG_LEN];
+	int ret;
+
+	udrv_path(path, sizeof(path), "/dev/mem");
+	ret = map_at(m, path, b->phys, 0, b->size, err, sizeof(err));
+	if (ret == -EPERM && !strncmp(err, "mmap", 4)) {
+		udrv_soc_devmem_hint(hint, sizeof(hint), b);
+		snprintf(note, len, "/dev/mem refused it (EPERM): %s", hint);
+	} else if (ret) {
+		snprintf(note, len, "%s", err);
+	}
+	return ret;
+}
+
+int udrv_soc_map(struct udrv_soc_map *m, const struct udrv_soc_bank *b,
+		 char *errmsg)
+{
+	char gpiomem[NOTE_LEN] = "", uio[NOTE_LEN], devmem[UDRV_ERRMSG_LEN];
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	if (b->map_path[0]) {
+		ret = map_at(m, b->map_path, b->map_offset, 0, b->size, devmem,
+			     sizeof(devmem));
+		return ret ? udrv_err(errmsg, -ret, "%s GPIO registers: %s",
+				      b->soc, devmem) : 0;
+	}
+	if (b->gpiomem && !try_gpiomem(m, b, gpiomem, sizeof(gpiomem)))
+		return 0;
+	if (!try_uio(m, b, uio, sizeof(uio)))
+		return 0;
+	ret = try_devmem(m, b, devmem, sizeof(devmem));
+	if (!ret)
+		return 0;
+	return udrv_err(errmsg, -ret,
+			"cannot map the %s GPIO registers (0x%" PRIx64 "): %s%s%s, and %s",
+			b->soc, b->phys, gpiomem, gpiomem[0] ? ", " : "", uio,
+			devmem);
+}
+
+void udrv_soc_unmap(struct udrv_soc_map *m)
+{
+	udrv_region_unmap(m->region);
+	m->region = NULL;
+	m->regs = NULL;
+}

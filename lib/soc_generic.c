@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Generic GPIO register blocks, described by the user in a struct
+ * udrv_gpio_layout: FPGA cores (Xilinx AXI GPIO: data + tri-state), the
+ * kernel's gpio-mmio layout (dat / set / clr / dirout or dirin), 8, 16 or
+ * 32-bit registers, a bank of @width lines every @bank_stride bytes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "soc.h"
+
+static int bad_layout(char *errmsg, const char *what)
+{
+	return udrv_err(errmsg, EINVAL, "bad GPIO register layout: %s", what);
+}
+
+static int check_offsets(const struct udrv_gpio_layout *l, unsigned int width,
+			 char *errmsg)
+{
+	const int32_t offs[] = { l->data_in, l->data_out, l->set, l->clear,
+				 l->dir };
+	char what[128];
+
+	for (size_t i = 0; i < ARRAY_SIZE(offs); i++) {
+		if (offs[i] < -1 || (offs[i] >= 0 && offs[i] % (width / 8))) {
+			snprintf(what, sizeof(what),
+				 "register offset %d is not a multiple of %u bytes (-1: no such register)",
+				 offs[i], width / 8);
+			return bad_layout(errmsg, what);
+		}
+	}
+	if ((l->set < 0) != (l->clear < 0))
+		return bad_layout(errmsg, "set and clear registers go together (give both, or neither and data_out)");
+	if (l->data_in < 0 && l->data_out < 0)
+		return bad_layout(errmsg, "no register to read the lines from (data_in or data_out)");
+	return 0;
+}
+
+/* Bytes the offsets need: the highest register of the last bank. */
+static size_t needed_size(const struct udrv_gpio_layout *l, unsigned int width,
+			  unsigned int banks)
+{
+	int32_t top = l->data_in;
+
+	if (l->data_out > top)
+		top = l->data_out;
+	if (l->set > top)
+		top = l->set;
+	if (l->clear > top)
+		top = l->clear;
+	if (l->dir > top)
+		top = l->dir;
+	return (size_t)top + width / 8 + (size_t)(banks - 1) * l->bank_stride;
+}
+
+static int check_base(const struct udrv_gpio_layout *l,
+		      const struct udrv_soc_chip *chip, char *errmsg)
+{
+	if (!chip->has_addr || chip->addr == l->base)
+		return 0;
+	return udrv_err(errmsg, EINVAL,
+			"the layout's base 0x%llx is not %s's registers: its device is %s (at 0x%llx); fix the base, or use the chip whose device is at 0x%llx",
+			(unsigned long long)l->base, chip->name, chip->device,
+			(unsigned long long)chip->addr,
+			(unsigned long long)l->base);
+}
+
+static void fill(struct udrv_soc_bank *b, const struct udrv_gpio_layout *l,
+		 unsigned int width, unsigned int lines)
+{
+	snprintf(b->soc, sizeof(b->soc), "generic");
+	b->phys = l->base;
+	b->width = width;
+	b->lines = lines;
+	b->stride = l->bank_stride;
+	b->reg[SOC_REG_LEVEL] = l->data_in >= 0 ? l->data_in : l->data_out;
+	b->reg[SOC_REG_OUT] = l->data_out;
+	b->reg[SOC_REG_SET] = l->set;
+	b->reg[SOC_REG_CLEAR] = l->clear;
+	b->reg[SOC_REG_DIR] = l->dir;
+	b->dir_input_high = l->dir_input_high;
+	udrv_strlcpy(b->map_path, l->map_path, sizeof(b->map_path));
+	b->map_offset = l->map_offset;
+}
+
+static int generic_resolve(struct udrv_soc_bank *b,
+			   const struct udrv_soc_chip *chip, const char *compat,
+			   const struct udrv_gpio_layout *l, char *errmsg)
+{
+	unsigned int width = l->width ? l->width : 32, banks, lines;
+	size_t need;
+	int ret;
+
+	if (width != 8 && width != 16 && width != 32)
+		return bad_layout(errmsg, "width must be 8, 16 or 32 bits");
+	ret = check_offsets(l, width, errmsg);
+	if (!ret)
+		ret = check_base(l, chip, errmsg);
+	if (ret)
+		return ret;
+	banks = l->bank_stride ? (chip->num_lines + width - 1) / width : 1;
+	if (!banks)
+		banks = 1;
+	lines = l->bank_stride ? banks * width : width;
+	need = needed_size(l, width, banks);
+	if (l->size && l->size < need) {
+		char what[128];
+
+		snprintf(what, sizeof(what),
+			 "size %zu is too small: the registers need %zu bytes",
+			 l->size, need);
+		return bad_layout(errmsg, what);
+	}
+	fill(b, l, width, lines);
+	b->size = l->size ? l->size : need;
+	return 0;
+}
+
+static int generic_is_output(const struct udrv_soc_bank *b,
+			     const volatile uint8_t *regs, unsigned int line,
+			     char *what, size_t len)
+{
+	int32_t off = udrv_soc_reg(b, SOC_REG_DIR, line);
+	bool bit, out;
+
+	if (off < 0)
+		return -EOPNOTSUPP;
+	bit = udrv_soc_read(b, regs, off) & udrv_soc_bit(b, line);
+	out = bit != b->dir_input_high;
+	snprintf(what, len, "the direction register (0x%x) bit %u is %d (%s)",
+		 (unsigned int)off, line % b->width, bit, out ? "output" : "input");
+	return out;
+}
+
+static int generic_pull(const struct udrv_soc_bank *b,
+			const volatile uint8_t *regs, unsigned int line)
+{
+	return -EOPNOTSUPP;
+}
+
+static const char *const no_compatible[] = { NULL };
+
+const struct udrv_soc_driver udrv_soc_generic = {
+	.name = "generic",
+	.compatible = no_compatible,
+	.resolve = generic_resolve,
+	.is_output = generic_is_output,
+	.pull = generic_pull,
+};
+
+/* the text form */
+
+static int parse_offset(const char *v, int32_t *out)
+{
+	char *end;
+	long long n;
+
+	if (!strcmp(v, "none") || !strcmp(v, "-1")) {
+		*out = -1;
+		return 0;
+	}
+	n = strtoll(v, &end, 0);
+	if (end == v || *end || n < 0 || n > INT32_MAX)
+		return -1;
+	*out = (int32_t)n;
+	return 0;
+}
+
+static int parse_u64(const char *v, uint64_t *out)
+{
+	char *end;
+
+	if (*v == '-')
+		return -1;
+	*out = strtoull(v, &end, 0);
+	return end == v || *end ? -1 : 0;
+}
+
+static int parse_number(struct udrv_gpio_layout *l, const char *k,
+			const char *v)
+{
+	uint64_t n;
+
+	if (parse_u64(v, &n))
+		return -1;
+	if (!strcmp(k, "base"))
+		l->base = n;
+	else if (!strcmp(k, "size"))
+		l->size = (size_t)n;
+	else if (!strcmp(k, "width") && n <= 64)
+		l->width = (unsigned int)n;
+	else if (!strcmp(k, "stride") && n <= UINT32_MAX)
+		l->bank_stride = (uint32_t)n;
+	else if (!strcmp(k, "map-offset"))
+		l->map_offset = n;
+	else if (!strcmp(k, "dir-input") && n <= 1)
+		l->dir_input_high = n;
+	else
+		return -1;
+	return 0;
+}
+
+static int parse_pair(struct udrv_gpio_layout *l, const char *k, const char *v)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} regs[] = {
+		{ "data-in", offsetof(struct udrv_gpio_layout, data_in) },
+		{ "data-out", offsetof(struct udrv_gpio_layout, data_out) },
+		{ "set", offsetof(struct udrv_gpio_layout, set) },
+		{ "clear", offsetof(struct udrv_gpio_layout, clear) },
+		{ "dir", offsetof(struct udrv_gpio_layout, dir) },
+	};
+
+	if (!strcmp(k, "map")) {
+		if (strlen(v) >= sizeof(l->map_path))
+			return -1;
+		udrv_strlcpy(l->map_path, v, sizeof(l->map_path));
+		return 0;
+	}
+	if (!strcmp(k, "data"))
+		return parse_offset(v, &l->data_in) ||
+		       parse_offset(v, &l->data_out) ? -1 : 0;
+	for (size_t i = 0; i < ARRAY_SIZE(regs); i++)
+		if (!strcmp(k, regs[i].key))
+			return parse_offset(v, (int32_t *)((char *)l + regs[i].off));
+	return parse_number(l, k, v);
+}
+
+int udrv_gpio_layout_parse(const char *spec, struct udrv_gpio_layout *layout,
+			   char *errbuf, size_t errlen)
+{
+	struct udrv_gpio_layout l = UDRV_GPIO_LAYOUT_INIT;
+	char item[UDRV_GPIO_MAP_PATH_LEN + 16], *eq;
+	const char *p = spec, *end;
+	bool base = false;
+
+	for (; *p; p = *end ? end + 1 : end) {
+		end = strchr(p, ',');
+		if (!end)
+			end = p + strlen(p);
+		snprintf(item, sizeof(item), "%.*s", (int)(end - p), p);
+		eq = strchr(item, '=');
+		if (eq)
+			*eq = '\0';
+		if (!eq || parse_pair(&l, item, eq + 1)) {
+			if (errbuf)
+				snprintf(errbuf, errlen,
+					 "bad layout item '%.*s' (keys: base, size, width, data, data-in, data-out, set, clear, dir, dir-input=0|1, stride, map, map-offset; offsets in bytes, none = absent)",
+					 (int)(end - p), p);
+			return -EINVAL;
+		}
+		base |= !strcmp(item, "base");
+	}
+	if (!base) {
+		if (errbuf)
+			snprintf(errbuf, errlen,
+				 "the layout has no base=ADDRESS (the block's physical address)");
+		return -EINVAL;
+	}
+	*layout = l;
+	return 0;
+}

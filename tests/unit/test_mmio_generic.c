@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The mmio backend on generic register blocks given as a layout: the text
+ * form, the checks of a layout, gpio-mmio style blocks (data-in, set, clear,
+ * dirout) in 8, 16 and 32 bits, a Xilinx AXI GPIO style block (one data
+ * register, tri-state: 1 = input) written from a shadow, banks at a stride,
+ * active-low, and the inline pin's limits.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "backend.h"
+#include "harness.h"
+#include "soc.h"
+#include "soc_sim.h"
+
+#define BASE	0x41200000ULL
+
+static const struct udrv_line_settings OUT = { .direction = UDRV_DIR_OUTPUT };
+static const struct udrv_line_settings IN = { .direction = UDRV_DIR_INPUT };
+
+static void test_parse(void)
+{
+	struct udrv_gpio_layout l;
+	char err[256] = "";
+
+	CHECK_INT(udrv_gpio_layout_parse("base=0x41200000,data=0x0,dir=0x4,dir-input=1",
+					 &l, err, sizeof(err)), 0);
+	CHECK(l.base == BASE);
+	CHECK_INT(l.data_in, 0);
+	CHECK_INT(l.data_out, 0);
+	CHECK_INT(l.dir, 4);
+	CHECK(l.dir_input_high);
+	CHECK_INT(l.set, -1);
+	CHECK_INT(l.clear, -1);
+	CHECK_INT(l.width, 0);
+	CHECK_INT(udrv_gpio_layout_parse("base=4096,data-in=8,set=0x10,clear=0x14,dir=none,width=16,stride=0x20,size=0x100,map=/dev/uio3,map-offset=0x1000",
+					 &l, err, sizeof(err)), 0);
+	CHECK(l.base == 4096);
+	CHECK_INT(l.data_in, 8);
+	CHECK_INT(l.data_out, -1);
+	CHECK_INT(l.set, 0x10);
+	CHECK_INT(l.clear, 0x14);
+	CHECK_INT(l.dir, -1);
+	CHECK_INT(l.width, 16);
+	CHECK_INT(l.bank_stride, 0x20);
+	CHECK_INT(l.size, 0x100);
+	CHECK_STR(l.map_path, "/dev/uio3");
+	CHECK(l.map_offset == 0x1000);
+	CHECK_INT(udrv_gpio_layout_parse("data=0", &l, err, sizeof(err)), -EINVAL);
+	CHECK_CONTAINS(err, "no base=ADDRESS");
+	CHECK_INT(udrv_gpio_layout_parse("base=1,foo=2", &l, err, sizeof(err)), -EINVAL);
+	CHECK_CONTAINS(err, "bad layout item 'foo=2'");
+	CHECK_INT(udrv_gpio_layout_parse("base=1,set=-4", &l, err, sizeof(err)), -EINVAL);
+	CHECK_INT(udrv_gpio_layout_parse("base=1,dir-input=2", &l, err, sizeof(err)), -EINVAL);
+	CHECK_INT(udrv_gpio_layout_parse("base", &l, err, sizeof(err)), -EINVAL);
+}
+
+static struct udrv_chip *tree(struct sim *s, const char *device, int ngpio)
+{
+	sim_tree(NULL, 0, device, "fpga-gpio", ngpio);
+	sim_devfile("dev/mem", BASE + 0x10000);
+	sim_attach(s, SIM_GENERIC, "dev/mem", BASE);
+	return sim_chip();
+}
+
+static void test_layout_checks(void)
+{
+	struct udrv_gpio_layout l = UDRV_GPIO_LAYOUT_INIT;
+	char err[UDRV_ERRMSG_LEN] = "";
+	struct udrv_soc_bank bank;
+	struct udrv_chip *chip;
+	struct sim s = { 0 };
+
+	chip = tree(&s, "41200000.gpio", 32);
+	l.base = BASE;
+	l.data_in = 0;
+	l.width = 12;
+	CHECK_INT(udrv_soc_bank_find(&bank, chip, &l, err), -EINVAL);
+	CHECK_CONTAINS(err, "width must be 8, 16 or 32");
+	l.width = 32;
+	l.set = 0x6;
+	l.clear = 0x8;
+	CHECK_INT(udrv_soc_bank_find(&bank, chip, &l, err), -EINVAL);
+	CHECK_CONTAINS(err, "offset 6 is not a multiple of 4 bytes");
+	l.set = 0x4;
+	l.clear = -1;
+	CHECK_INT(udrv_soc_bank_find(&bank, chip, &l, err), -EINVAL);
+	CHECK_CONTAINS(err, "set and clear registers go together");
+	l.set = -1;
+	l.data_in = -1;
+	CHECK_INT(udrv_soc_bank_find(&bank, chip, &l, err), -EINVAL);
+	CHECK_CONTAINS(err, "no register to read the lines");
+	l.data_in = 0x10;
+	l.size = 8;
+	CHECK_INT(udrv_soc_bank_find(&bank, chip, &l, err), -EINVAL);
+	CHECK_CONTAINS(err, "size 8 is too small: the registers need 20 bytes");
+	l.size = 0;
+	l.base = 0x41210000;
+	CHECK_INT(udrv_soc_bank_find(&bank, chip, &l, err), -EINVAL);
+	CHECK_CONTAINS(err, "the layout's base 0x41210000 is not gpiochip0's registers: its device is 41200000.gpio");
+	l.base = BASE;
+	CHECK_INT(udrv_soc_bank_find(&bank, chip, &l, err), 0);
+	CHECK_STR(bank.soc, "generic");
+	CHECK_INT(bank.size, 20);
+	udrv_chip_free(chip);
+	sim_detach(&s);
+}
+
+/* gpio-mmio style: dat (levels), set, clr, dirout (1 = output) */
+static void set_clear_block(unsigned int width)
+{
+	const unsigned int lines[3] = { 1, width - 1, 3 };
+	const struct udrv_line_settings st[3] = { OUT, OUT, IN };
+	unsigned int step = width / 8;
+	struct udrv_request *req;
+	struct udrv_chip *chip;
+	char err[UDRV_ERRMSG_LEN] = "";
+	struct udrv_mmio_pin pin;
+	struct sim s = { 0 };
+	uint64_t v = 0;
+
+	s.layout = (struct udrv_gpio_layout)UDRV_GPIO_LAYOUT_INIT;
+	s.layout.base = BASE;
+	s.layout.width = width;
+	s.layout.data_in = 0;
+	s.layout.set = (int32_t)step;
+	s.layout.clear = (int32_t)(2 * step);
+	s.layout.dir = (int32_t)(3 * step);
+	chip = tree(&s, "41200000.gpio", (int)width);
+	sim_claim(&s, 1, true, 0);
+	sim_claim(&s, width - 1, true, 1);
+	sim_claim(&s, 3, false, 0);
+	CHECK_INT(sim_request(chip, 3, lines, st, &s.layout, &req, err), 0);
+	CHECK_STR(err, "");
+	CHECK_INT(udrv_request_set_value(req, 0, 1), 0);
+	CHECK_INT(sim_reg(&s, s.layout.set), 1u << 1);
+	CHECK_INT(sim_reg(&s, s.layout.clear), SIM_POISON & ((1ull << width) - 1));
+	sim_settle(&s);
+	CHECK_INT(udrv_request_set_values(req, 0x3, 0x1), 0);
+	CHECK_INT(sim_reg(&s, s.layout.clear), 1u << (width - 1));
+	sim_settle(&s);
+	s.ext[0] = 1u << 3;
+	sim_prepare(&s);
+	CHECK_INT(udrv_request_get_values(req, 0x7, &v), 0);
+	CHECK_INT(v, 0x5);
+	CHECK_INT(udrv_request_mmio_pin(req, 0, &pin), width == 32 ? 0 : -EOPNOTSUPP);
+	if (width != 32)
+		CHECK_CONTAINS(udrv_request_errmsg(req), "registers narrower than 32 bits");
+	CHECK_STR(s.violation, "");
+	sim_release(req);
+	udrv_chip_free(chip);
+	sim_detach(&s);
+}
+
+static void test_set_clear_8(void)
+{
+	set_clear_block(8);
+}
+
+static void test_set_clear_16(void)
+{
+	set_clear_block(16);
+}
+
+static void test_set_clear_32(void)
+{
+	set_clear_block(32);
+}
+
+/* Xilinx AXI GPIO: GPIO_DATA at 0 (both ways), GPIO_TRI at 4 (1 = input) */
+static void test_shadowed_data_register(void)
+{
+	const unsigned int lines[2] = { 3, 9 };
+	const struct udrv_line_settings st[2] = { OUT, IN };
+	struct udrv_request *req;
+	struct udrv_chip *chip;
+	char err[UDRV_ERRMSG_LEN] = "";
+	struct udrv_mmio_pin pin;
+	struct sim s = { 0 };
+
+	CHECK_INT(udrv_gpio_layout_parse("base=0x41200000,data=0,dir=4,dir-input=1",
+					 &s.layout, err, sizeof(err)), 0);
+	chip = tree(&s, "41200000.gpio", 32);
+	sim_claim(&s, 3, true, 0);
+	sim_claim(&s, 9, false, 0);
+	sim_claim(&s, 7, true, 1);	/* another user's output, high */
+	CHECK_INT(sim_request(chip, 2, lines, st, &s.layout, &req, err), 0);
+	CHECK_STR(err, "");
+	CHECK_INT(udrv_request_set_value(req, 0, 1), 0);
+	CHECK_INT(sim_reg(&s, 0), (1u << 3) | (1u << 7));
+	sim_settle(&s);
+	CHECK_INT(sim_level(&s, 3), 1);
+	CHECK_INT(sim_level(&s, 7), 1);		/* kept from the shadow */
+	CHECK_INT(udrv_request_get_value(req, 0), 1);
+	CHECK_INT(udrv_request_set_value(req, 0, 0), 0);
+	CHECK_INT(sim_reg(&s, 0), 1u << 7);
+	sim_settle(&s);
+	CHECK_INT(udrv_request_get_value(req, 0), 0);
+	s.ext[0] = 1u << 9;
+	sim_prepare(&s);
+	CHECK_INT(udrv_request_get_value(req, 1), 1);
+	CHECK_INT(udrv_request_mmio_pin(req, 0, &pin), -EOPNOTSUPP);
+	CHECK_CONTAINS(udrv_request_errmsg(req), "no set/clear registers");
+	CHECK_STR(s.violation, "");
+	sim_release(req);
+	udrv_chip_free(chip);
+	sim_detach(&s);
+}
+
+/* The direction register with the wrong polarity: caught at the claim. */
+static void test_wrong_polarity(void)
+{
+	const unsigned int line = 3;
+	struct udrv_request *req;
+	struct udrv_chip *chip;
+	char err[UDRV_ERRMSG_LEN] = "";
+	struct sim s = { 0 };
+
+	CHECK_INT(udrv_gpio_layout_parse("base=0x41200000,data=0,dir=4,dir-input=1",
+					 &s.layout, err, sizeof(err)), 0);
+	chip = tree(&s, "41200000.gpio", 32);
+	sim_claim(&s, 3, true, 0);
+	s.layout.dir_input_high = false;
+	CHECK_INT(sim_request(chip, 1, &line, &OUT, &s.layout, &req, err), -EIO);
+	CHECK_CONTAINS(err, "the direction register (0x4) bit 3 is 0 (input)");
+	CHECK_CONTAINS(err, "(base, dir, dir-input)");
+	udrv_chip_free(chip);
+	sim_detach(&s);
+}
+
+/* Two banks of 32 lines, 0x10 apart; active-low; an input-only block */
+static void test_banks_and_active_low(void)
+{
+	const unsigned int lines[2] = { 40, 2 };
+	struct udrv_line_settings st[2] = { OUT, OUT };
+	struct udrv_request *req;
+	struct udrv_chip *chip;
+	char err[UDRV_ERRMSG_LEN] = "";
+	struct udrv_mmio_pin pin;
+	struct sim s = { 0 };
+
+	CHECK_INT(udrv_gpio_layout_parse("base=0x41200000,data-in=0,set=4,clear=8,stride=0x10",
+					 &s.layout, err, sizeof(err)), 0);
+	chip = tree(&s, "41200000.gpio", 64);
+	st[0].active_low = true;
+	sim_claim(&s, 40, true, 1);
+	sim_claim(&s, 2, true, 0);
+	CHECK_INT(sim_request(chip, 2, lines, st, &s.layout, &req, err), 0);
+	CHECK_STR(err, "");
+	CHECK_INT(udrv_request_get_value(req, 0), 0);	/* high, active-low */
+	CHECK_INT(udrv_request_set_values(req, 0x3, 0x3), 0);
+	CHECK_INT(sim_reg(&s, 0x10 + 8), 1u << 8);	/* bank 1 clear */
+	CHECK_INT(sim_reg(&s, 4), 1u << 2);		/* bank 0 set */
+	CHECK_INT(sim_reg(&s, 0x10 + 4), SIM_POISON);
+	sim_settle(&s);
+	CHECK_INT(sim_level(&s, 40), 0);
+	CHECK_INT(sim_level(&s, 2), 1);
+	CHECK_INT(udrv_request_mmio_pin(req, 0, &pin), 0);
+	udrv_mmio_pin_write(&pin, 0);
+	CHECK_INT(sim_reg(&s, 0x10 + 4), 1u << 8);
+	sim_settle(&s);
+	CHECK_INT(udrv_mmio_pin_read(&pin), 0);
+	CHECK_INT(sim_level(&s, 40), 1);
+	CHECK_STR(s.violation, "");
+	sim_release(req);
+	/* levels only: inputs work, an output cannot be driven */
+	s.layout.set = s.layout.clear = -1;
+	CHECK_INT(sim_request(chip, 2, lines, st, &s.layout, &req, err), -EOPNOTSUPP);
+	CHECK_CONTAINS(err, "line 40: the layout has no register to drive outputs");
+	udrv_chip_free(chip);
+	sim_detach(&s);
+}
+
+UDRV_TESTS(UDRV_T(test_parse), UDRV_T(test_layout_checks),
+	   UDRV_T(test_set_clear_8), UDRV_T(test_set_clear_16),
+	   UDRV_T(test_set_clear_32), UDRV_T(test_shadowed_data_register),
+	   UDRV_T(test_wrong_polarity), UDRV_T(test_banks_and_active_low))
