@@ -69,7 +69,8 @@ extern const struct option gpio_long_opts[];
 #define GPIO_OPTS_HELP \
 "  -c, --chip CHIP       chip: gpiochip0, 0, /dev/gpiochip0 or a label\n" \
 "                        (optional when lines are given by name)\n" \
-"  -b, --backend B       cdev (default, GPIO uAPI v2) or sysfs (legacy)\n" \
+"  -b, --backend B       cdev (default, GPIO uAPI v2), sysfs (legacy) or\n" \
+"                        mmio (SoC registers, lines claimed through cdev)\n" \
 "  -l, --active-low      treat the lines as active-low\n" \
 "  -B, --bias B          as-is, disabled, pull-up, pull-down\n" \
 "  -d, --drive D         push-pull, open-drain, open-source\n" \

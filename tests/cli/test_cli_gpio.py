@@ -219,7 +219,7 @@ def test_cdev_on_sysfs_only_chip(udrv: Runner, chip: FakeTree, backend: list[str
     assert "use --backend sysfs" in r.stderr
 
 
-def test_mmio_backend_not_available(udrv: Runner, chip: FakeTree) -> None:
+def test_mmio_without_a_known_soc(udrv: Runner, chip: FakeTree) -> None:
     r = udrv("gpio", "get", "-b", "mmio", "-c", "0", "3")
     assert r.returncode == 1, r
     assert "mmio backend" in r.stderr
