@@ -45,13 +45,13 @@ arm64 armhf: %: $(BUILD)/%/build.ninja
 check: deps
 	$(PYTHON) scripts/check.py
 
-lab: deps static
+lab: deps static arm64
 	$(PYTHON) -m lab suite
 
-lab-quick: deps static
+lab-quick: deps static arm64
 	$(PYTHON) -m lab suite --quick
 
-lab-demo: deps static
+lab-demo: deps static arm64
 	$(PYTHON) -m lab demo
 
 install: build

@@ -10,26 +10,30 @@ import sys
 import time
 from pathlib import Path
 
-from . import debian, initramfs, modules, suite
+from . import boards, debian, initramfs, modules, suite
 from .errors import CommandTimeout, LabError
 from .paths import kernel_src_dir, lab_dir
 from .prepare import prepare
-from .qemu import QEMU, Board, shell
+from .qemu import Board, shell
 
 EXIT_LAB_ERROR = 125
 EXIT_TIMEOUT = 124
 
 DESCRIPTION = """\
-Boot Debian bookworm's real kernels, standard ("std") and PREEMPT_RT ("rt"), in
-QEMU (TCG, -icount shift=0,sleep=off: guest time follows the instruction count,
-so timings repeat across boots) and run commands inside them.
+Boot Debian bookworm's real kernels in QEMU (TCG, -icount shift=0,sleep=off:
+guest time follows the instruction count, so timings repeat across boots) and
+run commands inside them.  Two boards: x86 (qemu-system-x86_64) with the
+standard ("std") and PREEMPT_RT ("rt") amd64 kernels, and rpi3
+(qemu-system-aarch64 -M raspi3b) with the standard arm64 kernel.
 
 The kernel versions are resolved from the metapackages (linux-image-amd64,
-linux-image-rt-amd64) with apt-cache; packages are downloaded with apt-get into
-build/lab/cache/debs/ and unpacked into build/lab/kernels/<release>/.  Modules
-under kernel/ are built against the matching headers and loaded at boot; uio +
-uio_pci_generic are loaded and QEMU's edu device (1234:11e8) appears as
-/dev/uio0.  Everything is cached: a second run boots in ~10 s.
+linux-image-rt-amd64, linux-image-arm64) with apt-cache; packages are
+downloaded with apt-get into build/lab/cache/debs/ and unpacked into
+build/lab/kernels/<release>/.  On x86, modules under kernel/ are built against
+the matching headers and loaded at boot; uio + uio_pci_generic are loaded and
+QEMU's edu device (1234:11e8) appears as /dev/uio0.  On rpi3 the GPIO chip is
+the real pinctrl-bcm2835 (54 lines).  Everything is cached: a second run boots
+in ~10 s (x86) or ~3 s (rpi3).
 
 Exit status: `run` exits with the guest command's status; 124 if it timed
 out; 125 if the lab itself failed (message on stderr)."""
@@ -40,27 +44,33 @@ examples:
   python3 -m lab fetch --kernel all                    download + unpack both kernels
   python3 -m lab build                                 fetch + modules + initramfs
   python3 -m lab run --kernel rt -- uname -a           boot, run, power off
+  python3 -m lab run --board rpi3 -- udrv gpio info    the Raspberry Pi 3 board
   python3 -m lab run --out results -- 'bench > /out/r.json'
   python3 -m lab shell --kernel std                    interactive console (Ctrl-A X quits)
-  python3 -m lab demo                                  both kernels: udrv info, udrv rt check
+  python3 -m lab demo                                  every board: a short tour of udrv
 
 From Python:  from lab import Board; with Board("std") as b: print(b.run("uname -a").stdout)
 Docs: docs/lab.md"""
 
 
-def _flavours(choice: str) -> list[str]:
-    return list(debian.FLAVOURS) if choice == "all" else [choice]
+def _flavours(args: argparse.Namespace) -> list[str]:
+    """The boards (lab/boards.py targets) that --board and --kernel select."""
+    return boards.select(args.board, args.kernel)
+
+
+def _one(args: argparse.Namespace) -> str:
+    return _flavours(args)[0]
 
 
 def cmd_fetch(args: argparse.Namespace) -> int:
-    for fl in _flavours(args.kernel):
+    for fl in _flavours(args):
         k = debian.fetch(fl)
         print(f"{fl}: {k.release} in {k.root}")
     return 0
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    for fl in _flavours(args.kernel):
+    for fl in _flavours(args):
         p = prepare(fl)
         mods = ", ".join(ko.name for m in p.modules for ko in m.kos) or "none"
         print(f"{fl}: {p.kernel.release}; modules: {mods}; initramfs: {p.initramfs}")
@@ -81,14 +91,14 @@ def _copy_out(board: Board, dest: Path) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     command = " ".join(args.command)
     if not command.strip():
-        raise LabError("no command given: python3 -m lab run --kernel std -- CMD...")
+        raise LabError("no command given: python3 -m lab run [--board rpi3] -- CMD...")
     bad = [item for item in args.put if "=" not in item]
     if bad:
         raise LabError(f"--put wants GUEST=HOST, got {bad[0]!r}")
     extra = dict(item.split("=", 1) for item in args.put)
     t0 = time.monotonic()
     with Board(
-        args.kernel, memory=args.memory, append=args.append, extra_files=extra, quiet=args.quiet
+        _one(args), memory=args.memory, append=args.append, extra_files=extra, quiet=args.quiet
     ) as b:
         try:
             r = b.run(command, timeout=args.timeout)
@@ -113,14 +123,15 @@ def cmd_run(args: argparse.Namespace) -> int:
     return r.status
 
 
-DEMO_SCRIPT = Path(__file__).with_name("demo.sh")
+DEMO_SCRIPTS = {"x86": "demo.sh", "rpi3": "demo-rpi3.sh"}
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    for fl in _flavours(args.kernel):
-        print(f"===== {fl} kernel =====", flush=True)
+    for fl in _flavours(args):
+        print(f"===== {fl} board =====", flush=True)
         with Board(fl) as b:
-            r = b.run("exec 2>&1\n" + DEMO_SCRIPT.read_text(), timeout=args.timeout)
+            script = Path(__file__).with_name(DEMO_SCRIPTS[b.machine.name]).read_text()
+            r = b.run("exec 2>&1\n" + script, timeout=args.timeout)
             sys.stdout.write(r.stdout + r.stderr)
             print(f"(booted in {b.boot_seconds:.1f}s; console log {b.log_path})\n", flush=True)
     return 0
@@ -128,17 +139,19 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_suite(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else lab_dir() / "results.json"
-    return suite.run_suite(_flavours(args.kernel), "quick" if args.quick else "full", out)
+    return suite.run_suite(_flavours(args), "quick" if args.quick else "full", out)
 
 
 def cmd_shell(args: argparse.Namespace) -> int:
-    return shell(args.kernel, memory=args.memory, append=args.append)
+    return shell(_one(args), memory=args.memory, append=args.append)
 
 
 def _host_tools() -> dict[str, str]:
     out: dict[str, str] = {}
-    for tool, pkg in ((QEMU, "qemu-system-x86"), ("apt-get", "apt"), ("dpkg", "dpkg"),
-                      ("make", "make"), ("gcc-12", "gcc-12")):  # fmt: skip
+    tools = [(m.qemu, m.qemu_package) for m in boards.MACHINES.values()]
+    tools += [("qemu-aarch64-static", "qemu-user-static"), ("apt-get", "apt"),
+              ("dpkg", "dpkg"), ("make", "make"), ("gcc-12", "gcc-12")]  # fmt: skip
+    for tool, pkg in tools:
         out[tool] = shutil.which(tool) or f"MISSING (apt-get install {pkg})"
     try:
         out["busybox-static"] = str(initramfs.find_busybox())
@@ -163,7 +176,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     srcs = info["module_sources"]
     print(f"modules from {kernel_src_dir()}: {', '.join(Path(s).name for s in srcs) or 'none'}")  # type: ignore[attr-defined]
     for st in info["kernels"]:  # type: ignore[attr-defined]
-        print(f"{st['flavour']} ({st['metapackage']}):")
+        print(f"{st['flavour']} (board {st['machine']}, {st['metapackage']}):")
         if "error" in st:
             print(f"  ERROR: {st['error']}")
             continue
@@ -181,15 +194,21 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )  # fmt: skip
     sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
+    machines = list(boards.MACHINES)
     kern = argparse.ArgumentParser(add_help=False)
+    kern.add_argument("--board", choices=machines, default="x86",
+                      help="x86 (default) or rpi3 (Raspberry Pi 3, raspi3b)")  # fmt: skip
     kern.add_argument(
-        "--kernel", choices=["std", "rt"], default="std", help="kernel flavour (default std)"
+        "--kernel", choices=boards.KERNELS, default="std", help="kernel flavour (default std)"
     )
     boot = argparse.ArgumentParser(add_help=False)
-    boot.add_argument("--memory", default="512M", help="guest RAM (default 512M)")
+    boot.add_argument("--memory", default=None,
+                      help="guest RAM (default: x86 512M; rpi3 has exactly 1G)")  # fmt: skip
     boot.add_argument("--append", default="", help="extra kernel command line")
     allk = argparse.ArgumentParser(add_help=False)
-    allk.add_argument("--kernel", choices=["std", "rt", "all"], default="all", help="default all")
+    allk.add_argument("--board", choices=[*machines, "all"], default="all", help="default all")
+    allk.add_argument("--kernel", choices=[*boards.KERNELS, "all"], default="all",
+                      help="default all (rpi3 has only std)")  # fmt: skip
 
     f = sub.add_parser("fetch", parents=[allk], help="resolve, download and unpack kernels")
     f.set_defaults(func=cmd_fetch)

@@ -1,17 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Debian kernels: resolve versions from the metapackages, download and unpack them.
 
-For a flavour ("std" or "rt") we resolve the current image package from the
-metapackage (linux-image-amd64 / linux-image-rt-amd64), then the matching
+For a board ("std", "rt", "rpi3": lab/boards.py) we resolve the current image
+package from its metapackage (linux-image-amd64, linux-image-rt-amd64,
+linux-image-arm64), then, when the board builds our modules, the matching
 headers package and its headers dependencies (the "common" headers and
-linux-kbuild).  The .deb files are cached in build/lab/cache/debs/ and all of
-them are unpacked into ONE root, build/lab/kernels/<release>/, because the
-headers package holds relative symlinks into the other two.
+linux-kbuild), and the guest's busybox-static when the board is not the
+host's architecture.  The .deb files are cached in build/lab/cache/debs/ and
+all of them are unpacked into ONE root, build/lab/kernels/<release>/, because
+the headers package holds relative symlinks into the other two.  A foreign
+architecture's packages come from a private apt state (lab/apt.py).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -21,10 +23,12 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .errors import PackageError, ToolMissing
+from . import apt
+from .boards import TARGETS, Target, target
+from .errors import LabError, PackageError, ToolMissing
 from .paths import cache_dir, debs_dir, kernels_dir, locked
 
-FLAVOURS: dict[str, str] = {"std": "linux-image-amd64", "rt": "linux-image-rt-amd64"}
+FLAVOURS: dict[str, str] = {name: t.metapackage for name, t in TARGETS.items()}
 UNPACK_STAMP = ".udrv-lab-unpacked"
 _DEPENDS_RE = re.compile(r"^\s*\|?Depends:\s*([^\s<>]+)\s*$")
 
@@ -33,16 +37,18 @@ _DEPENDS_RE = re.compile(r"^\s*\|?Depends:\s*([^\s<>]+)\s*$")
 class KernelPackages:
     """What a flavour resolves to: the kernel release and the packages it needs."""
 
-    flavour: str
+    flavour: str  # the board: "std", "rt", "rpi3"
     release: str  # e.g. "6.1.0-56-amd64" (what `uname -r` prints)
     image: str  # e.g. "linux-image-6.1.0-56-amd64"
-    headers: str  # e.g. "linux-headers-6.1.0-56-amd64"
+    headers: str  # e.g. "linux-headers-6.1.0-56-amd64" ("" when no modules are built)
     headers_deps: tuple[str, ...]  # common headers + kbuild
     versions: dict[str, str]  # package -> Debian version ("" if unknown)
+    arch: str = "amd64"  # Debian architecture
+    extras: tuple[str, ...] = ()  # more packages unpacked into the root (busybox-static)
 
     @property
     def packages(self) -> tuple[str, ...]:
-        return (self.image, self.headers, *self.headers_deps)
+        return tuple(p for p in (self.image, self.headers, *self.headers_deps, *self.extras) if p)
 
 
 @dataclass(frozen=True)
@@ -69,40 +75,54 @@ class Kernel:
     def config(self) -> Path:
         return self.root / "boot" / f"config-{self.release}"
 
+    @property
+    def target(self) -> Target:
+        return target(self.flavour)
+
+    @property
+    def dtb(self) -> Path | None:
+        """The device tree the board boots with (None: the machine needs none)."""
+        rel = self.target.machine.dtb
+        return self.root / "usr" / "lib" / f"linux-image-{self.release}" / rel if rel else None
+
+    @property
+    def busybox(self) -> Path | None:
+        """The guest's busybox from the board's busybox-static package (None: the host's)."""
+        return self.root / "bin" / "busybox" if self.target.machine.busybox_package else None
+
 
 def check_flavour(flavour: str) -> str:
-    if flavour not in FLAVOURS:
-        raise PackageError(f"unknown kernel flavour {flavour!r}: use one of {', '.join(FLAVOURS)}")
+    try:
+        target(flavour)
+    except LabError as exc:
+        raise PackageError(str(exc)) from None
     return flavour
 
 
-def _need(tool: str, package: str) -> str:
-    path = shutil.which(tool)
-    if path is None:
-        raise ToolMissing(f"{tool} is not installed (it comes with Debian's `{package}` package)")
-    return path
+def _apt_cache(arch: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return apt.run_apt("apt-cache", arch, *args)
 
 
-def _apt_cache(*args: str) -> subprocess.CompletedProcess[str]:
-    exe = _need("apt-cache", "apt")
-    return subprocess.run([exe, *args], capture_output=True, text=True, check=False, timeout=120)
+def _update_hint(arch: str) -> str:
+    if apt.is_private(arch):
+        return f"remove {apt.state_dir(arch)} (the lab fetches the {arch} lists again) and retry"
+    return "run `apt-get update` (as root) and try again"
 
 
-def _depends(package: str) -> list[str]:
+def _depends(package: str, arch: str) -> list[str]:
     """The plain `Depends:` of a package, in order; raises if the package is unknown."""
-    proc = _apt_cache("depends", package)
+    proc = _apt_cache(arch, "depends", package)
     deps = [m.group(1) for line in proc.stdout.splitlines() if (m := _DEPENDS_RE.match(line))]
     if proc.returncode != 0 or not proc.stdout.strip():
         raise PackageError(
-            f"Debian package {package} was not found by apt-cache "
-            f"({(proc.stderr or proc.stdout).strip() or 'no output'}); "
-            "run `apt-get update` (as root) and try again"
+            f"Debian package {package} ({arch}) was not found by apt-cache "
+            f"({(proc.stderr or proc.stdout).strip() or 'no output'}); {_update_hint(arch)}"
         )
     return deps
 
 
-def _versions(packages: tuple[str, ...]) -> dict[str, str]:
-    proc = _apt_cache("show", "--no-all-versions", *packages)
+def _versions(packages: tuple[str, ...], arch: str) -> dict[str, str]:
+    proc = _apt_cache(arch, "show", "--no-all-versions", *packages)
     found: dict[str, str] = {}
     current = ""
     for line in proc.stdout.splitlines():
@@ -113,25 +133,10 @@ def _versions(packages: tuple[str, ...]) -> dict[str, str]:
     missing = [p for p in packages if p not in found]
     if missing:
         raise PackageError(
-            f"Debian package(s) {', '.join(missing)} not found by apt-cache; "
-            "run `apt-get update` (as root) and try again"
+            f"Debian package(s) {', '.join(missing)} ({arch}) not found by apt-cache; "
+            f"{_update_hint(arch)}"
         )
     return found
-
-
-def _lists_signature() -> str:
-    """Identifies the state of apt's package lists: resolving again is only needed
-    when they changed (apt-cache takes ~0.5 s a call when apt keeps no pkgcache)."""
-    lists = Path("/var/lib/apt/lists")
-    try:
-        files = sorted(p for p in lists.iterdir() if p.is_file() and p.name != "lock")
-    except OSError:
-        return ""
-    h = hashlib.sha256()
-    for p in files:
-        st = p.stat()
-        h.update(f"{p.name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    return h.hexdigest()[:32] if files else ""
 
 
 def _resolved_cache() -> Path:
@@ -150,6 +155,7 @@ def _save_resolved(pk: KernelPackages, lists: str) -> None:
     data = _load_resolved()
     entry = asdict(pk)
     entry["headers_deps"] = list(pk.headers_deps)
+    entry["extras"] = list(pk.extras)
     entry["apt_lists"] = lists
     data[pk.flavour] = entry
     path = _resolved_cache()
@@ -174,31 +180,50 @@ def _from_cache(flavour: str, lists: str | None = None) -> KernelPackages | None
             headers=str(entry["headers"]),
             headers_deps=tuple(str(d) for d in entry["headers_deps"]),  # type: ignore[attr-defined]
             versions={str(k): str(v) for k, v in entry["versions"].items()},  # type: ignore[attr-defined]
+            arch=str(entry.get("arch", "amd64")),
+            extras=tuple(str(d) for d in entry.get("extras", ())),  # type: ignore[attr-defined]
         )
     except (KeyError, TypeError, AttributeError):
         return None
 
 
-def resolve(flavour: str, *, offline_ok: bool = True) -> KernelPackages:
-    """Resolve a flavour to packages via apt-cache (falls back to the last result if offline)."""
-    check_flavour(flavour)
-    meta = FLAVOURS[flavour]
-    lists = _lists_signature()
-    same = _from_cache(flavour, lists)
-    if same is not None:
-        return same
-    try:
-        images = [d for d in _depends(meta) if d.startswith("linux-image-")]
-        if not images:
-            raise PackageError(f"metapackage {meta} does not depend on any linux-image-* package")
-        image = images[0]
-        release = image.removeprefix("linux-image-")
+def _resolve_now(t: Target) -> KernelPackages:
+    """Ask apt-cache: metapackage -> image -> (headers -> their deps), extras."""
+    arch, meta = t.machine.arch, t.metapackage
+    images = [d for d in _depends(meta, arch) if d.startswith("linux-image-")]
+    if not images:
+        raise PackageError(f"metapackage {meta} ({arch}) does not depend on any linux-image-*")
+    image = images[0]
+    release = image.removeprefix("linux-image-")
+    headers, deps = "", ()
+    if t.machine.build_modules:
         headers = f"linux-headers-{release}"
         deps = tuple(
-            d for d in _depends(headers) if d.startswith(("linux-headers-", "linux-kbuild-"))
+            d for d in _depends(headers, arch) if d.startswith(("linux-headers-", "linux-kbuild-"))
         )
-        pk = KernelPackages(flavour, release, image, headers, deps, {})
-        pk = KernelPackages(flavour, release, image, headers, deps, _versions(pk.packages))
+    extras = (t.machine.busybox_package,) if t.machine.busybox_package else ()
+    pk = KernelPackages(t.name, release, image, headers, deps, {}, arch, extras)
+    return KernelPackages(
+        t.name, release, image, headers, deps, _versions(pk.packages, arch), arch, extras
+    )
+
+
+def resolve(flavour: str, *, offline_ok: bool = True, quiet: bool = False) -> KernelPackages:
+    """Resolve a board to packages via apt-cache (falls back to the last result if offline)."""
+    check_flavour(flavour)
+    t = target(flavour)
+    arch = t.machine.arch
+    try:
+        apt.ensure_lists(arch, quiet=quiet)
+    except PackageError:
+        if not offline_ok or _from_cache(flavour) is None:
+            raise
+    lists = apt.lists_signature(arch)
+    same = _from_cache(flavour, lists)
+    if same is not None and same.arch == arch:
+        return same
+    try:
+        pk = _resolve_now(t)
     except (PackageError, ToolMissing) as exc:
         cached = _from_cache(flavour) if offline_ok else None
         if cached is None:
@@ -209,11 +234,12 @@ def resolve(flavour: str, *, offline_ok: bool = True) -> KernelPackages:
     return pk
 
 
-def _deb_for(package: str, version: str) -> Path | None:
-    """The cached .deb of package (at version, if known), or None."""
-    quoted = version.replace(":", "%3a")
-    pattern = f"{package}_{quoted}_*.deb" if version else f"{package}_*.deb"
-    hits = sorted(debs_dir().glob(pattern), key=lambda p: p.stat().st_mtime)
+def _deb_for(package: str, version: str, arch: str = "amd64") -> Path | None:
+    """The cached .deb of package (at version, if known) for arch (or all), or None."""
+    quoted = version.replace(":", "%3a") if version else "*"
+    hits = [*debs_dir().glob(f"{package}_{quoted}_{arch}.deb"),
+            *debs_dir().glob(f"{package}_{quoted}_all.deb")]  # fmt: skip
+    hits.sort(key=lambda p: p.stat().st_mtime)
     return hits[-1] if hits else None
 
 
@@ -221,32 +247,23 @@ def download(pk: KernelPackages, *, quiet: bool = False) -> list[Path]:
     """Make sure every .deb of pk is in the cache; returns their paths (image first)."""
     debs_dir().mkdir(parents=True, exist_ok=True)
     with locked(cache_dir() / "download.lock"):
-        missing = [p for p in pk.packages if _deb_for(p, pk.versions.get(p, "")) is None]
+        missing = [p for p in pk.packages if _deb_for(p, pk.versions.get(p, ""), pk.arch) is None]
         if missing:
-            exe = _need("apt-get", "apt")
-            cmd = [exe, "download"]
-            if os.geteuid() == 0:  # _apt cannot write into our cache dir: don't even try
-                cmd += ["-o", "APT::Sandbox::User=root"]
             specs = [f"{p}={pk.versions[p]}" if pk.versions.get(p) else p for p in missing]
             if not quiet:
-                print(f"lab: downloading {' '.join(missing)}", file=sys.stderr)
-            proc = subprocess.run(
-                cmd + specs,
-                cwd=debs_dir(),
-                capture_output=True,
-                text=True,
-                check=False,
-                timeout=1800,
+                print(f"lab: downloading {' '.join(missing)} ({pk.arch})", file=sys.stderr)
+            proc = apt.run_apt(
+                "apt-get", pk.arch, "download", *specs, cwd=debs_dir(), timeout=1800
             )
             if proc.returncode != 0:
                 raise PackageError(
-                    f"apt-get download {' '.join(specs)} failed (exit {proc.returncode}):\n"
-                    f"{(proc.stderr + proc.stdout).strip()}\n"
-                    "check the network and run `apt-get update` (as root) and try again"
+                    f"apt-get download {' '.join(specs)} ({pk.arch}) failed "
+                    f"(exit {proc.returncode}):\n{(proc.stderr + proc.stdout).strip()}\n"
+                    f"check the network; {_update_hint(pk.arch)}"
                 )
     debs: list[Path] = []
     for p in pk.packages:
-        deb = _deb_for(p, pk.versions.get(p, ""))
+        deb = _deb_for(p, pk.versions.get(p, ""), pk.arch)
         if deb is None:
             raise PackageError(f"apt-get download reported success but no .deb for {p} appeared")
         debs.append(deb)
@@ -274,7 +291,7 @@ def unpack(pk: KernelPackages, debs: list[Path], *, quiet: bool = False) -> Kern
     kernel = Kernel(pk.flavour, pk.release, root)
     if stamp.is_file() and stamp.read_text() == stamp_text:
         return kernel
-    dpkg = _need("dpkg", "dpkg")
+    dpkg = apt.need("dpkg", "dpkg")
     tmp = root.with_name(root.name + ".unpacking")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
@@ -287,21 +304,28 @@ def unpack(pk: KernelPackages, debs: list[Path], *, quiet: bool = False) -> Kern
         if proc.returncode != 0:
             shutil.rmtree(tmp, ignore_errors=True)
             raise PackageError(f"dpkg -x {deb} failed:\n{(proc.stderr + proc.stdout).strip()}")
-    if not (tmp / "boot" / f"vmlinuz-{pk.release}").is_file():
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise PackageError(f"{pk.image} has no boot/vmlinuz-{pk.release}")
+    kernel = Kernel(pk.flavour, pk.release, tmp)
+    for need in (kernel.vmlinuz, kernel.dtb, kernel.busybox):
+        if need is not None and not need.is_file():
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise PackageError(
+                f"{need.relative_to(tmp)} is not in the unpacked packages "
+                f"({', '.join(d.name for d in debs)})"
+            )
+    kernel = Kernel(pk.flavour, pk.release, root)
     # Keep built modules (kmod/) and initramfs images across a re-unpack? No: a new
     # package set means new headers, so everything derived from it is stale.
     shutil.rmtree(root, ignore_errors=True)
     tmp.rename(root)
-    _fix_headers_makefile(root, pk.release)
+    if pk.headers:
+        _fix_headers_makefile(root, pk.release)
     stamp.write_text(stamp_text)
     return kernel
 
 
 def fetch(flavour: str, *, quiet: bool = False) -> Kernel:
     """Resolve, download and unpack one flavour; idempotent and fast when cached."""
-    pk = resolve(flavour)
+    pk = resolve(flavour, quiet=quiet)
     root = kernel_root(pk.release)
     with locked(root.with_name(root.name + ".lock")):
         return unpack(pk, download(pk, quiet=quiet), quiet=quiet)
@@ -309,7 +333,9 @@ def fetch(flavour: str, *, quiet: bool = False) -> Kernel:
 
 def cache_state(flavour: str) -> dict[str, object]:
     """What `python3 -m lab info` prints about one flavour (never raises PackageError)."""
-    state: dict[str, object] = {"flavour": flavour, "metapackage": FLAVOURS[flavour]}
+    t = target(flavour)
+    state: dict[str, object] = {"flavour": flavour, "metapackage": t.metapackage,
+                                "machine": t.machine.name, "arch": t.machine.arch}  # fmt: skip
     try:
         pk = resolve(flavour)
     except (PackageError, ToolMissing) as exc:
@@ -319,7 +345,9 @@ def cache_state(flavour: str) -> dict[str, object]:
     state.update(
         release=pk.release,
         packages={p: pk.versions.get(p, "?") for p in pk.packages},
-        debs_cached={p: _deb_for(p, pk.versions.get(p, "")) is not None for p in pk.packages},
+        debs_cached={
+            p: _deb_for(p, pk.versions.get(p, ""), pk.arch) is not None for p in pk.packages
+        },
         unpacked=(root / UNPACK_STAMP).is_file(),
         root=str(root),
     )

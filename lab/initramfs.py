@@ -1,15 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Build the guest's initramfs: a gzip'd newc cpio written in pure Python.
 
-Contents: busybox-static with its applet links, /init and the agent from
-lab/guest/, the kernel's uio.ko + uio_pci_generic.ko, our modules in
-/lib/modules/<release>/extra/ with a load list in /etc/udrv-lab/modules.list,
-and extra host files ({guest_path: host_path}); by default the static udrv CLI
-(build/static/tools/udrv -> /usr/bin/udrv), the examples
-(build/static/examples/* -> /usr/bin/) and every executable under
-build/static/tests/ (-> /usr/libexec/udrv/) when they exist, and the host's
-dynamically linked reference tools (HOST_PROGRAMS: cyclictest) with the shared
-libraries and the ELF interpreter that `ldd` lists, at the same paths.
+Contents: busybox-static with its applet links (the host's, or the board's
+architecture's from its busybox-static package), /init and the agent from
+lab/guest/, the board's own kernel modules (x86: uio.ko + uio_pci_generic.ko;
+rpi3: bcm2835_wdt.ko) with a load list in /etc/udrv-lab/kmods.list, our
+modules in /lib/modules/<release>/extra/ with a load list in
+/etc/udrv-lab/modules.list, /etc/udrv-lab/board (the board's name and agent
+tty), and extra host files ({guest_path: host_path}); by default the static
+udrv CLI of the board's build (x86: build/static, rpi3: build/arm64;
+tools/udrv -> /usr/bin/udrv), the examples (examples/* -> /usr/bin/) and
+every executable under tests/ (-> /usr/libexec/udrv/) when they exist, and
+on x86 the host's dynamically linked reference tools (HOST_PROGRAMS:
+cyclictest) with the shared libraries and the ELF interpreter that `ldd`
+lists, at the same paths.
 
 Images are named by the hash of all their inputs, so an unchanged set of
 inputs reuses the image and concurrent boards with different extras coexist.
@@ -21,18 +25,19 @@ import gzip
 import hashlib
 import io
 import os
+import shutil
 import stat
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .boards import X86, Machine
 from .debian import Kernel
 from .errors import LabError, ToolMissing
 from .modules import ModuleDir
-from .paths import GUEST_DIR, static_build_dir
+from .paths import GUEST_DIR
 
-FORMAT_VERSION = "udrv-lab-initramfs-1"
-KERNEL_MODULES = ("kernel/drivers/uio/uio.ko", "kernel/drivers/uio/uio_pci_generic.ko")
+FORMAT_VERSION = "udrv-lab-initramfs-2"
 BUSYBOX_CANDIDATES = ("/bin/busybox", "/usr/bin/busybox")
 # Host programs shipped with their libraries when installed (Debian package):
 # the reference rows of `udrv bench` run them in the guest.
@@ -108,8 +113,14 @@ def _newc_header(ino: int, mode: int, size: int, name: str, rdev: tuple[int, int
     return b"070701" + b"".join(b"%08X" % f for f in fields)
 
 
-def find_busybox() -> Path:
-    """The host's busybox-static binary (a dynamically linked busybox won't run in the guest)."""
+def find_busybox(kernel: Kernel | None = None) -> Path:
+    """The guest's busybox: the board's from its busybox-static package, unpacked
+    with the kernel, or the host's busybox-static binary (a dynamically linked
+    busybox won't run in the guest)."""
+    if kernel is not None and kernel.busybox is not None:
+        if not kernel.busybox.is_file():
+            raise LabError(f"{kernel.busybox} is missing: run `python3 -m lab fetch`")
+        return kernel.busybox
     for cand in BUSYBOX_CANDIDATES:
         p = Path(cand)
         if p.is_file() and _is_static(p):
@@ -124,11 +135,24 @@ def _is_static(path: Path) -> bool:
     )
 
 
-def busybox_applets(busybox: Path) -> list[tuple[str, str]]:
-    """(guest_path, applet) for every applet of busybox (`busybox --list-full`)."""
+def _user_emulator(arch: str) -> list[str]:
+    """How to run a static program of another architecture here: qemu-user."""
+    name = {"arm64": "aarch64", "armhf": "arm"}.get(arch, arch)
+    for exe in (f"qemu-{name}-static", f"qemu-{name}"):
+        if path := shutil.which(exe):
+            return [path]
+    raise ToolMissing(f"qemu-{name}-static is not installed (the lab runs the {arch} busybox "
+                      "with it to list its applets): apt-get install qemu-user-static")  # fmt: skip
+
+
+def busybox_applets(busybox: Path, arch: str | None = None) -> list[tuple[str, str]]:
+    """(guest_path, applet) for every applet of busybox (`busybox --list-full`;
+    a busybox of another architecture `arch` runs under qemu-user)."""
+    runner = _user_emulator(arch) if arch and arch != X86.arch else []
     proc = subprocess.run(
-        [str(busybox), "--list-full"], capture_output=True, text=True, check=False, timeout=30
-    )
+        [*runner, str(busybox), "--list-full"],
+        capture_output=True, text=True, check=False, timeout=30,
+    )  # fmt: skip
     if proc.returncode != 0 or not proc.stdout.strip():
         raise LabError(f"`{busybox} --list-full` failed: {proc.stderr.strip()}")
     return [
@@ -184,16 +208,18 @@ def host_program(program: Path, guest_path: str | None = None) -> dict[str, Path
     return files
 
 
-def default_extra_files() -> dict[str, Path]:
-    """What the static build made, when it exists: tools/udrv -> /usr/bin/udrv, the
-    examples (build/static/examples/*) -> /usr/bin/, the test programs
-    (build/static/tests/**) -> /usr/libexec/udrv/ (on the guest's PATH); and the
-    HOST_PROGRAMS that are installed, with their libraries (host_program())."""
+def default_extra_files(machine: Machine = X86) -> dict[str, Path]:
+    """What the board's static build made (x86: build/static, rpi3: build/arm64),
+    when it exists: tools/udrv -> /usr/bin/udrv, the examples (examples/*) ->
+    /usr/bin/, the test programs (tests/**) -> /usr/libexec/udrv/ (on the guest's
+    PATH); and on x86 the HOST_PROGRAMS that are installed, with their libraries
+    (host_program())."""
     extra: dict[str, Path] = {}
-    for program in HOST_PROGRAMS:
-        if Path(program).is_file():
-            extra.update(host_program(Path(program)))
-    root = static_build_dir()
+    if machine.host_programs:
+        for program in HOST_PROGRAMS:
+            if Path(program).is_file():
+                extra.update(host_program(Path(program)))
+    root = machine.static_dir()
     cli = root / "tools" / "udrv"
     if cli.is_file():
         extra["/usr/bin/udrv"] = cli
@@ -215,9 +241,10 @@ def make_tree(
     t.dir("tmp", 0o1777)
     t.chardev("dev/console", 5, 1)
     t.chardev("dev/null", 1, 3, 0o666)
-    busybox = find_busybox()
+    machine = kernel.target.machine
+    busybox = find_busybox(kernel)
     t.file("bin/busybox", busybox.read_bytes(), 0o755)
-    for guest_path, _applet in busybox_applets(busybox):
+    for guest_path, _applet in busybox_applets(busybox, machine.arch):
         if guest_path.strip("/") != "bin/busybox":
             t.symlink(guest_path, "/bin/busybox")
     t.file("init", (GUEST_DIR / "init").read_bytes(), 0o755)
@@ -225,12 +252,17 @@ def make_tree(
     t.file("etc/passwd", b"root:x:0:0:root:/root:/bin/sh\n")
     t.file("etc/group", b"root:x:0:\n")
     t.file("etc/hostname", b"udrv-lab\n")
+    t.file("etc/udrv-lab/board", f"BOARD={machine.name}\nAGENT_TTY={machine.agent_tty}\n".encode())
     mod_root = f"lib/modules/{kernel.release}"
-    for rel in KERNEL_MODULES:
+    for rel in machine.kernel_modules:
         src = kernel.modules_dir / rel
         if not src.is_file():
             raise LabError(f"{src} is missing from {kernel.release}'s image package")
         t.file(f"{mod_root}/{rel}", src.read_bytes())
+    kmods = "".join(f"/{mod_root}/{rel}\n" for rel in machine.kernel_modules)
+    t.file("etc/udrv-lab/kmods.list", kmods.encode())
+    if machine.kernel_config:
+        t.file(f"boot/config-{kernel.release}", kernel.config.read_bytes())
     lines = []
     for mod in modules:
         for ko in mod.kos:

@@ -45,11 +45,6 @@ def kernel_src_dir() -> Path:
     return REPO_ROOT / "kernel"
 
 
-def static_build_dir() -> Path:
-    """Where the static udrv build puts its outputs (tools/udrv, tests/*)."""
-    return REPO_ROOT / "build" / "static"
-
-
 @contextmanager
 def locked(path: Path) -> Iterator[None]:
     """Hold an exclusive flock on `path` (created if needed) for the block."""

@@ -27,14 +27,16 @@ def prepare(
     include_static: bool = True,
     quiet: bool = False,
 ) -> Prepared:
-    """Fetch the kernel, build our modules and the initramfs (each step cached)."""
+    """Fetch the kernel, build our modules (on boards that load them) and the
+    initramfs (each step cached)."""
     kernel = debian.fetch(flavour, quiet=quiet)
-    extra: dict[str, Path] = initramfs.default_extra_files() if include_static else {}
+    machine = kernel.target.machine
+    extra: dict[str, Path] = initramfs.default_extra_files(machine) if include_static else {}
     for guest, host in (extra_files or {}).items():
         extra[guest] = Path(host)
     # one lock for both steps: another process must not rebuild a module while
     # this one packs it into an initramfs
     with locked(kernel.root / "prepare.lock"):
-        mods = modules.build_all(kernel, quiet=quiet)
+        mods = modules.build_all(kernel, quiet=quiet) if machine.build_modules else []
         image = initramfs.build(kernel, mods, extra)
     return Prepared(kernel, mods, image, extra)

@@ -2,13 +2,14 @@
 """Boot a Debian kernel in QEMU (TCG, -icount) and drive it through the agent.
 
     from lab import Board
-    with Board("std") as b:
+    with Board("std") as b:                   # or "rt", "rpi3" (lab/boards.py)
         r = b.run("uname -a", timeout=60)     # r.stdout, r.stderr, r.status
         b.put("/host/file", "/tmp/file"); data = b.get("/tmp/x.json")
 
-Console (ttyS0) goes to build/lab/logs/<flavour>-<timestamp>.log; the agent
-speaks on ttyS1, a unix socket on the host.  QEMU is always terminated on
-close, on error and at interpreter exit (and dies with us via PDEATHSIG).
+The console (first serial port) goes to build/lab/logs/<flavour>-<timestamp>.log;
+the agent speaks on the second one, a unix socket on the host.  QEMU is
+always terminated on close, on error and at interpreter exit (and dies with
+us via PDEATHSIG).
 """
 
 from __future__ import annotations
@@ -33,12 +34,11 @@ from types import TracebackType
 from typing import NoReturn
 
 from .agent import Channel, ChannelTimeout, b64
-from .errors import BoardDead, BootError, CommandTimeout, GuestPanic, LabError, ToolMissing
+from .boards import memory_for, qemu_binary, qemu_command, target
+from .errors import BoardDead, BootError, CommandTimeout, GuestPanic, LabError
 from .paths import logs_dir
 from .prepare import Prepared, prepare
 
-QEMU = "qemu-system-x86_64"
-BASE_APPEND = "console=ttyS0,115200 panic=-1 nokaslr quiet"
 KEEP_LOGS = 60
 _LIVE: weakref.WeakSet[Board] = weakref.WeakSet()
 
@@ -67,23 +67,14 @@ class CommandFailed(LabError):
         self.result = result
 
 
-def qemu_binary() -> str:
-    exe = shutil.which(QEMU)
-    if exe is None:
-        raise ToolMissing(f"{QEMU} is not installed: apt-get install qemu-system-x86")
-    return exe
-
-
-def qemu_command(prep: Prepared, *, memory: str, append: str, serials: list[str]) -> list[str]:
-    cmd = [
-        qemu_binary(), "-accel", "tcg", "-icount", "shift=0,sleep=off",
-        "-m", memory, "-smp", "1", "-nodefaults", "-no-user-config", "-display", "none",
-        "-no-reboot", "-kernel", str(prep.kernel.vmlinuz), "-initrd", str(prep.initramfs),
-        "-append", append, "-device", "edu",
-    ]  # fmt: skip
-    for s in serials:
-        cmd += ["-serial", s]
-    return cmd
+def board_command(prep: Prepared, *, memory: str | None, append: str,
+                  serials: list[str], console: str | None = None) -> list[str]:  # fmt: skip
+    """QEMU's command line for a prepared board (console=: the machine's by default)."""
+    machine = prep.kernel.target.machine
+    return qemu_command(
+        machine, kernel=prep.kernel.vmlinuz, initrd=prep.initramfs, dtb=prep.kernel.dtb,
+        memory=memory_for(machine, memory), append=append, serials=serials, console=console,
+    )  # fmt: skip
 
 
 def _die_with_parent() -> None:
@@ -100,7 +91,10 @@ def _prune_logs(directory: Path) -> None:
 
 
 class Board:
-    """One booted guest.  Boots in the constructor (fetching/building what is missing)."""
+    """One booted guest.  Boots in the constructor (fetching/building what is missing).
+
+    `flavour` names the board: "std", "rt" (x86) or "rpi3" (lab/boards.py);
+    `memory` defaults to the machine's (512M on x86; rpi3 has exactly 1G)."""
 
     def __init__(
         self,
@@ -108,13 +102,16 @@ class Board:
         *,
         extra_files: dict[str, str | Path] | None = None,
         include_static: bool = True,
-        memory: str = "512M",
+        memory: str | None = None,
         append: str = "",
         boot_timeout: float = 300.0,
         strict_modules: bool = False,
         quiet: bool = False,
     ) -> None:
-        qemu_binary()  # fail early and clearly, before any download or build
+        self.target = target(flavour)
+        self.machine = self.target.machine
+        qemu_binary(self.machine)  # fail early and clearly, before any download or build
+        memory_for(self.machine, memory)
         self.flavour = flavour
         self.quiet = quiet
         self.proc: subprocess.Popen[bytes] | None = None
@@ -137,16 +134,16 @@ class Board:
         self._tmp = Path(tempfile.mkdtemp(prefix="udrv-lab-"))  # the agent's socket
         _LIVE.add(self)
         try:
-            self._boot(memory, f"{BASE_APPEND} {append}".strip(), boot_timeout)
+            self._boot(memory, f"quiet {append}".strip(), boot_timeout)
             self._load_module_status(strict_modules)
         except BaseException:
             self.close()
             raise
 
     # -- boot ----------------------------------------------------------------------
-    def _boot(self, memory: str, append: str, timeout: float) -> None:
+    def _boot(self, memory: str | None, append: str, timeout: float) -> None:
         sock_path = self._tmp / "agent.sock"
-        cmd = qemu_command(
+        cmd = board_command(
             self.prep,
             memory=memory,
             append=append,
@@ -388,15 +385,19 @@ def _close_all() -> None:
         board.close()
 
 
-def shell(flavour: str, *, memory: str = "512M", append: str = "") -> int:
+def shell(flavour: str, *, memory: str | None = None, append: str = "") -> int:
     """Interactive console on this terminal (Ctrl-A X quits QEMU; `exit` powers off)."""
+    machine = target(flavour).machine
+    qemu_binary(machine)
     prep = prepare(flavour)
-    cmd = qemu_command(
-        prep, memory=memory, serials=["mon:stdio", "null"],
-        append=f"console=ttyS0,115200 panic=-1 nokaslr udrv-lab.mode=shell {append}".strip(),
+    serials = ["null", "null"]
+    serials[machine.shell_port] = "mon:stdio"
+    cmd = board_command(
+        prep, memory=memory, serials=serials, console=machine.shell_console,
+        append=f"udrv-lab.mode=shell {append}".strip(),
     )  # fmt: skip
     print(
-        f"lab: booting {prep.kernel.release} (Ctrl-A X quits QEMU, `exit` powers off)",
+        f"lab: booting {flavour}: {prep.kernel.release} (Ctrl-A X quits QEMU, `exit` powers off)",
         file=sys.stderr,
     )
     return subprocess.run(cmd, check=False).returncode

@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The latency suite on the virtual board: what `make lab` runs.
+"""The latency suite on the virtual boards: what `make lab` runs.
 
-Boots each kernel once, runs every `udrv bench` idle and under load inside
-it, collects the result documents (docs/results.md) into one udrv-lab/1
-document, and prints the two tables of the references: toggle rate per
-mechanism (ref 000) and latency min/avg/max per mechanism x kernel x load
+Boots each x86 kernel once, runs every `udrv bench` idle and under load
+inside it; boots the rpi3 board and runs the toggle bench on GPIO 17 of its
+pinctrl-bcm2835 chip, idle.  It collects the result documents
+(docs/results.md) into one udrv-lab/1 document (each run records its board),
+and prints the tables of the references: toggle rate per mechanism (ref 000)
+on x86 and on rpi3, and latency min/avg/max per mechanism x kernel x load
 (ref 002).
 """
 
@@ -17,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .boards import missing_udrv, target
 from .qemu import Board
 
 BENCHES = ("toggle", "irq", "uio", "timer", "kernel")
@@ -27,6 +30,9 @@ SAMPLES = {
     "quick": {"toggle": 2000, "irq": 200, "uio": 200, "timer": 500, "kernel": 500},
 }
 BENCH_TIMEOUT = 900.0
+# rpi3: GPIO 17 (header pin 11) of the SoC's own chip; no partner line is wired
+RPI3_CHIP = "pinctrl-bcm2835"
+RPI3_LINE = 17
 
 
 @dataclass
@@ -36,26 +42,42 @@ class SuiteRun:
     documents: list[dict[str, Any]] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     unavailable: list[str] = field(default_factory=list)
+    board: str = "x86"  # the machine: "x86" or "rpi3" (lab/boards.py)
 
 
 def bench_command(bench: str, load: str, samples: int) -> str:
     return f"udrv bench {bench} --json --quiet --load {load} --samples {samples}"
 
 
+def rpi3_toggle_command(samples: int) -> str:
+    return (f"udrv bench toggle -c {RPI3_CHIP} --line {RPI3_LINE} --no-edges "
+            f"--json --quiet --samples {samples}")  # fmt: skip
+
+
+def _run_one(board: Board, run: SuiteRun, bench: str, cmd: str) -> None:
+    """Run one bench command, filing its document, failure or absence in `run`."""
+    print(f"lab: {board.flavour} board, load {run.load}: {cmd}", file=sys.stderr, flush=True)
+    r = board.run(cmd, timeout=BENCH_TIMEOUT)
+    if r.status == 2 and "unknown command" in r.stderr:
+        run.unavailable.append(bench)
+    elif r.status != 0:
+        run.failures.append(f"{bench}: exit {r.status}: {r.stderr.strip()[-400:]}")
+    else:
+        run.documents.append(json.loads(r.stdout))
+
+
 def run_benches(board: Board, kernel: str, load: str, mode: str,
                 benches: tuple[str, ...] = BENCHES) -> SuiteRun:
     run = SuiteRun(kernel, load)
     for bench in benches:
-        cmd = bench_command(bench, load, SAMPLES[mode][bench])
-        print(f"lab: {kernel} kernel, load {load}: {cmd}", file=sys.stderr, flush=True)
-        r = board.run(cmd, timeout=BENCH_TIMEOUT)
-        if r.status == 2 and "unknown command" in r.stderr:
-            run.unavailable.append(bench)
-            continue
-        if r.status != 0:
-            run.failures.append(f"{bench}: exit {r.status}: {r.stderr.strip()[-400:]}")
-            continue
-        run.documents.append(json.loads(r.stdout))
+        _run_one(board, run, bench, bench_command(bench, load, SAMPLES[mode][bench]))
+    return run
+
+
+def run_rpi3(board: Board, mode: str) -> SuiteRun:
+    """The rpi3 part: the toggle bench on pinctrl-bcm2835 line 17, idle."""
+    run = SuiteRun(board.target.kernel, "none", board="rpi3")
+    _run_one(board, run, "toggle", rpi3_toggle_command(SAMPLES[mode]["toggle"]))
     return run
 
 
@@ -64,13 +86,14 @@ def lab_document(runs: list[SuiteRun]) -> dict[str, Any]:
     return {
         "schema": "udrv-lab/1",
         "tool": {"name": "udrv", "version": ",".join(sorted(versions)) or "unknown"},
-        "runs": [{"kernel": r.kernel, "load": r.load, "documents": r.documents,
-                  "failures": r.failures, "unavailable": r.unavailable} for r in runs],
-    }
+        "runs": [{"board": r.board, "kernel": r.kernel, "load": r.load,
+                  "documents": r.documents, "failures": r.failures,
+                  "unavailable": r.unavailable} for r in runs],
+    }  # fmt: skip
 
 
 def _rows(runs: list[SuiteRun], bench: str) -> dict[tuple[str, str], dict[tuple, Any]]:
-    """(kernel, load) -> {row key: row} for one bench."""
+    """(kernel, load) -> {row key: row} for one bench (runs of one board)."""
     out: dict[tuple[str, str], dict[tuple, Any]] = {}
     for run in runs:
         table = out.setdefault((run.kernel, run.load), {})
@@ -90,8 +113,15 @@ def _ratio(row: dict[str, Any]) -> str:
     return f"x{ref['ratio_avg']:.3f} vs {ref['implementation']}"
 
 
-def toggle_table(runs: list[SuiteRun]) -> list[str]:
-    by_run = _rows(runs, "toggle")
+TOGGLE_TITLES = {
+    "x86": "Toggle rate of one GPIO line (udrv bench toggle, idle)",
+    "rpi3": f"Toggle rate of GPIO {RPI3_LINE} on the rpi3 board (raspi3b, {RPI3_CHIP}; "
+    "udrv bench toggle, idle)",
+}
+
+
+def toggle_table(runs: list[SuiteRun], board: str = "x86") -> list[str]:
+    by_run = _rows([r for r in runs if r.board == board], "toggle")
     kernels = [k for k in ("std", "rt") if (k, "none") in by_run]
     keys: list[tuple] = []
     for k in kernels:
@@ -99,7 +129,7 @@ def toggle_table(runs: list[SuiteRun]) -> list[str]:
     head = f"{'mechanism':<13}{'implementation':<15}"
     for k in kernels:
         head += f"{k + ' ns/toggle':>16}{'toggles/s':>12}  {'vs reference':<20}"
-    lines = ["Toggle rate of one GPIO line (udrv bench toggle, idle)", head]
+    lines = [TOGGLE_TITLES.get(board, f"Toggle rate on the {board} board"), head]
     for key in keys:
         line = f"{key[0]:<13}{key[1]:<15}"
         for k in kernels:
@@ -121,6 +151,7 @@ def _cell(row: dict[str, Any] | None) -> str:
 
 
 def latency_table(runs: list[SuiteRun]) -> list[str]:
+    runs = [r for r in runs if r.board == "x86"]
     cols = [(k, ld) for k in ("std", "rt") for ld in LOADS
             if any(r.kernel == k and r.load == ld for r in runs)]
     lines = ["Latency min/avg/max in us per mechanism x kernel x load "
@@ -142,20 +173,34 @@ def latency_table(runs: list[SuiteRun]) -> list[str]:
 
 
 def run_suite(kernels: list[str], mode: str, out: Path) -> int:
+    """Run the suite on the boards `kernels` ("std", "rt", "rpi3"); print the tables."""
     runs: list[SuiteRun] = []
     t0 = time.monotonic()
     for kernel in kernels:
+        machine = target(kernel).machine
+        why = missing_udrv(machine)
+        if why is not None:
+            runs.append(SuiteRun(target(kernel).kernel, "none", failures=[why],
+                                 board=machine.name))  # fmt: skip
+            continue
         with Board(kernel) as board:
+            if machine.name == "rpi3":
+                runs.append(run_rpi3(board, mode))
+                continue
             for load in LOADS:
                 runs.append(run_benches(board, kernel, load, mode))
     doc = lab_document(runs)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(doc, indent=1) + "\n")
-    print()
-    print("\n".join(toggle_table(runs)))
-    print()
-    print("\n".join(latency_table(runs)))
-    failures = [f"{r.kernel}/{r.load}: {f}" for r in runs for f in r.failures]
+    if any(r.board == "x86" for r in runs):
+        print()
+        print("\n".join(toggle_table(runs)))
+        print()
+        print("\n".join(latency_table(runs)))
+    if any(r.board == "rpi3" for r in runs):
+        print()
+        print("\n".join(toggle_table(runs, "rpi3")))
+    failures = [f"{r.board}/{r.kernel}/{r.load}: {f}" for r in runs for f in r.failures]
     for f in failures:
         print(f"lab: bench failed: {f}", file=sys.stderr)
     missing = sorted({b for r in runs for b in r.unavailable})

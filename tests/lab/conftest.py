@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Lab fixtures: Debian's real kernels booted in QEMU, once per pytest session.
 
-    board_std, board_rt   the standard / PREEMPT_RT kernel (session-scoped)
-    board                 parametrized over the selected kernels (ids "std", "rt")
+    board_std, board_rt   the x86 board's standard / PREEMPT_RT kernel (session-scoped)
+    board                 parametrized over the selected x86 kernels (ids "std", "rt")
+    board_rpi3            the rpi3 board (raspi3b, Debian's arm64 kernel)
+    any_board             parametrized over every selected board (ids "std", "rt", "rpi3")
 
 Environment:
     UDRV_LAB=0              skip every lab test (the only way they are skipped)
-    UDRV_LAB_KERNELS=std    test only some kernels ("std", "rt", "std,rt"; default both)
+    UDRV_LAB_KERNELS=std    test only some boards ("std", "rt", "rpi3", "std,rpi3";
+                            default all three)
 
 Each kernel boots at most once per session and is shared by all tests (the
 fixtures are session-scoped handles); a board that died (guest panic, agent
@@ -30,8 +33,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from lab import Board, LabError  # noqa: E402
+from lab.boards import TARGETS  # noqa: E402
 
-ALL_KERNELS = ("std", "rt")
+ALL_KERNELS = tuple(TARGETS)  # "std", "rt" (x86) and "rpi3"
+X86_KERNELS = tuple(n for n, t in TARGETS.items() if t.machine.name == "x86")
 HERE = Path(__file__).resolve().parent
 
 
@@ -41,18 +46,21 @@ def selected_kernels() -> list[str]:
         return list(ALL_KERNELS)
     bad = [k for k in raw if k not in ALL_KERNELS]
     if bad:
-        raise pytest.UsageError(f"UDRV_LAB_KERNELS: unknown kernel(s) {bad}; use std and/or rt")
+        raise pytest.UsageError(
+            f"UDRV_LAB_KERNELS: unknown board(s) {bad}; use some of {', '.join(ALL_KERNELS)}"
+        )
     return [k for k in ALL_KERNELS if k in raw]
 
 
 LAB_DISABLED = os.environ.get("UDRV_LAB", "1") == "0"
 KERNELS = selected_kernels()
+X86_SELECTED = [k for k in KERNELS if k in X86_KERNELS]
 
 
 def pytest_report_header() -> str:
     if LAB_DISABLED:
         return "udrv lab: disabled (UDRV_LAB=0)"
-    return f"udrv lab: kernels {', '.join(KERNELS)} (QEMU TCG, -icount shift=0,sleep=off)"
+    return f"udrv lab: boards {', '.join(KERNELS)} (QEMU TCG, -icount shift=0,sleep=off)"
 
 
 BOOTS: list[str] = []
@@ -95,7 +103,7 @@ class Boards:
     def handle(self, flavour: str) -> Board:
         """A session-long handle on a kernel's board (boots it now)."""
         if flavour not in KERNELS:
-            pytest.skip(f"kernel {flavour!r} not selected (UDRV_LAB_KERNELS={','.join(KERNELS)})")
+            pytest.skip(f"board {flavour!r} not selected (UDRV_LAB_KERNELS={','.join(KERNELS)})")
         try:
             self.live(flavour)
         except LabError as exc:
@@ -140,6 +148,18 @@ def board_rt(lab_boards: Boards) -> Board:
     return lab_boards.handle("rt")
 
 
-@pytest.fixture(scope="session", params=KERNELS, ids=KERNELS)
+@pytest.fixture(scope="session")
+def board_rpi3(lab_boards: Boards) -> Board:
+    return lab_boards.handle("rpi3")
+
+
+@pytest.fixture(scope="session", params=X86_SELECTED, ids=X86_SELECTED)
 def board(request: pytest.FixtureRequest, lab_boards: Boards) -> Board:
+    """The x86 kernels: the tests that use kernel/ modules (gpio-wire) or edu."""
+    return lab_boards.handle(str(request.param))
+
+
+@pytest.fixture(scope="session", params=KERNELS, ids=KERNELS)
+def any_board(request: pytest.FixtureRequest, lab_boards: Boards) -> Board:
+    """Every selected board, rpi3 included: the tests of the lab itself."""
     return lab_boards.handle(str(request.param))

@@ -1,0 +1,204 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The lab's boards: which QEMU machine boots which Debian kernel.
+
+A *target* is what `Board(name)` boots: a machine plus a kernel flavour.
+
+    name   machine  kernel metapackage       QEMU
+    std    x86      linux-image-amd64        qemu-system-x86_64 (pc, edu device)
+    rt     x86      linux-image-rt-amd64     qemu-system-x86_64 (PREEMPT_RT)
+    rpi3   rpi3     linux-image-arm64        qemu-system-aarch64 -M raspi3b
+
+Both machines put the console on their first serial port and the agent on
+the second: ttyS0 + ttyS1 on x86; on raspi3b QEMU's first -serial is the
+PL011 (ttyAMA0, the console; the device tree gives it to Bluetooth, so Linux
+makes no /dev/ttyAMA0, and input typed there never reaches a shell) and the
+second the mini-UART (ttyS1), which is also where `python3 -m lab shell`
+puts the interactive console on rpi3.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import LabError, ToolMissing
+from .paths import REPO_ROOT
+
+
+@dataclass(frozen=True)
+class Machine:
+    """A QEMU machine and what its guests need."""
+
+    name: str  # "x86", "rpi3"
+    arch: str  # Debian architecture of the kernel and guest programs
+    qemu: str  # QEMU binary
+    qemu_package: str  # Debian package that has it
+    qemu_args: tuple[str, ...]  # machine, accelerator, devices
+    console: str  # the kernel's console (first -serial)
+    agent_tty: str  # the guest's end of the agent channel (second -serial)
+    shell_console: str  # `python3 -m lab shell`: the console, on -serial number shell_port
+    shell_port: int
+    append: str  # kernel command line besides console=
+    memory: str  # default guest RAM
+    fixed_memory: bool  # the machine accepts only `memory`
+    static_build: str  # build/<this>/: the static udrv for the guest
+    build_modules: bool  # build kernel/* against the kernel's headers
+    kernel_modules: tuple[str, ...]  # the kernel's own modules, loaded at boot in order
+    dtb: str  # device tree, relative to usr/lib/linux-image-<release>/ ("": none)
+    host_programs: bool  # ship the host's dynamically linked tools (cyclictest)
+    busybox_package: str  # Debian package of the guest's busybox ("": the host's)
+    kernel_config: bool  # ship /boot/config-<release> (udrv rt check reads the preemption model)
+
+    def static_dir(self) -> Path:
+        return REPO_ROOT / "build" / self.static_build
+
+
+X86 = Machine(
+    name="x86",
+    arch="amd64",
+    qemu="qemu-system-x86_64",
+    qemu_package="qemu-system-x86",
+    qemu_args=("-accel", "tcg", "-smp", "1", "-nodefaults", "-device", "edu"),
+    console="ttyS0,115200",
+    agent_tty="/dev/ttyS1",
+    shell_console="ttyS0,115200",
+    shell_port=0,
+    append="panic=-1 nokaslr",
+    memory="512M",
+    fixed_memory=False,
+    static_build="static",
+    build_modules=True,
+    kernel_modules=("kernel/drivers/uio/uio.ko", "kernel/drivers/uio/uio_pci_generic.ko"),
+    dtb="",
+    host_programs=True,
+    busybox_package="",
+    kernel_config=False,
+)
+
+# raspi3b: 4 Cortex-A53, exactly 1 GiB. No PSCI, so `poweroff -f` only halts:
+# the guest loads bcm2835_wdt, whose power-off handler resets the SoC, and
+# -no-reboot turns that reset into a QEMU exit.  iomem=relaxed lets /dev/mem
+# map the GPIO registers that pinctrl-bcm2835 has claimed (STRICT_DEVMEM).
+RPI3 = Machine(
+    name="rpi3",
+    arch="arm64",
+    qemu="qemu-system-aarch64",
+    qemu_package="qemu-system-arm",
+    qemu_args=("-M", "raspi3b", "-nodefaults"),
+    console="ttyAMA0",
+    agent_tty="/dev/ttyS1",
+    shell_console="ttyS1,115200",  # serdev holds ttyAMA0's input: no typing there
+    shell_port=1,
+    append="panic=-1 nokaslr iomem=relaxed",
+    memory="1G",
+    fixed_memory=True,
+    static_build="arm64",
+    build_modules=False,
+    kernel_modules=("kernel/drivers/watchdog/bcm2835_wdt.ko",),
+    dtb="broadcom/bcm2837-rpi-3-b.dtb",
+    host_programs=False,
+    busybox_package="busybox-static",
+    kernel_config=True,  # arm64's uname -v has no PREEMPT marker (it is VOLUNTARY)
+)
+
+MACHINES = {m.name: m for m in (X86, RPI3)}
+
+
+@dataclass(frozen=True)
+class Target:
+    """What Board(name) boots: a machine and a kernel flavour."""
+
+    name: str  # "std", "rt", "rpi3"
+    machine: Machine
+    kernel: str  # "std" or "rt"
+    metapackage: str
+
+
+TARGETS = {
+    t.name: t
+    for t in (
+        Target("std", X86, "std", "linux-image-amd64"),
+        Target("rt", X86, "rt", "linux-image-rt-amd64"),
+        Target("rpi3", RPI3, "std", "linux-image-arm64"),
+    )
+}
+KERNELS = ("std", "rt")
+
+
+def target(name: str) -> Target:
+    t = TARGETS.get(name)
+    if t is None:
+        raise LabError(f"unknown board {name!r}: use one of {', '.join(TARGETS)}")
+    return t
+
+
+def select(board: str, kernel: str) -> list[str]:
+    """Target names for --board x86|rpi3|all and --kernel std|rt|all.
+
+    An explicit combination that does not exist (rpi3 with rt) is an error;
+    with `all` on either side, the targets that exist."""
+    found = [
+        t.name
+        for t in TARGETS.values()
+        if board in ("all", t.machine.name) and kernel in ("all", t.kernel)
+    ]
+    if not found:
+        kernels = sorted({t.kernel for t in TARGETS.values() if t.machine.name == board})
+        raise LabError(
+            f"board {board} has no {kernel} kernel (it has: {', '.join(kernels) or 'none'})"
+        )
+    return found
+
+
+def qemu_binary(machine: Machine) -> str:
+    exe = shutil.which(machine.qemu)
+    if exe is None:
+        raise ToolMissing(
+            f"{machine.qemu} is not installed (the {machine.name} board needs it): "
+            f"apt-get install {machine.qemu_package}"
+        )
+    return exe
+
+
+def memory_for(machine: Machine, memory: str | None) -> str:
+    """The -m argument: the machine's default, or `memory` if the machine takes it."""
+    if memory is None or memory == machine.memory:
+        return machine.memory
+    if machine.fixed_memory:
+        raise LabError(f"the {machine.name} board has exactly {machine.memory} of RAM "
+                       f"(QEMU refuses -m {memory}); leave --memory out")  # fmt: skip
+    return memory
+
+
+def qemu_command(
+    machine: Machine,
+    *,
+    kernel: Path,
+    initrd: Path,
+    dtb: Path | None,
+    memory: str,
+    append: str,
+    serials: list[str],
+    console: str | None = None,
+) -> list[str]:
+    """The QEMU command line; console= (default: the machine's) comes first in
+    the kernel command line."""
+    cmd = [qemu_binary(machine), *machine.qemu_args, "-icount", "shift=0,sleep=off",
+           "-m", memory, "-no-user-config", "-display", "none", "-no-reboot",
+           "-kernel", str(kernel), "-initrd", str(initrd)]  # fmt: skip
+    if dtb is not None:
+        cmd += ["-dtb", str(dtb)]
+    console = console or machine.console
+    cmd += ["-append", f"console={console} {machine.append} {append}".strip()]
+    for s in serials:
+        cmd += ["-serial", s]
+    return cmd
+
+
+def missing_udrv(machine: Machine) -> str | None:
+    """Why the machine's guests would have no udrv (its static build is missing), or None."""
+    cli = machine.static_dir() / "tools" / "udrv"
+    if cli.is_file():
+        return None
+    return f"{cli} does not exist: run `make {machine.static_build}` first"
