@@ -13,6 +13,7 @@ on x86 and on rpi3, and latency min/avg/max per mechanism x kernel x load
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .boards import missing_udrv, target
+from .paths import REPO_ROOT
 from .qemu import Board
 
 BENCHES = ("toggle", "irq", "uio", "timer", "kernel")
@@ -172,6 +174,19 @@ def latency_table(runs: list[SuiteRun]) -> list[str]:
     return lines
 
 
+REPORT_TOOL = REPO_ROOT / "report" / "udrv-report"
+
+
+def write_report(results: Path) -> Path | None:
+    """The HTML report next to the results (docs/report.md), or None if it failed.
+
+    Through the launcher: it picks a Python that has matplotlib."""
+    html = results.with_name("report.html")
+    r = subprocess.run([sys.executable, str(REPORT_TOOL), "--quiet", str(results),
+                        "-o", str(html)], check=False)
+    return html if r.returncode == 0 else None
+
+
 def run_suite(kernels: list[str], mode: str, out: Path) -> int:
     """Run the suite on the boards `kernels` ("std", "rt", "rpi3"); print the tables."""
     runs: list[SuiteRun] = []
@@ -206,5 +221,10 @@ def run_suite(kernels: list[str], mode: str, out: Path) -> int:
     missing = sorted({b for r in runs for b in r.unavailable})
     if missing:
         print(f"lab: not in this udrv yet: {', '.join(missing)}", file=sys.stderr)
+    report = write_report(out)
     print(f"\nlab: results in {out} ({time.monotonic() - t0:.0f}s)")
-    return 1 if failures else 0
+    if report is None:
+        print("lab: no report: udrv-report failed (message above)", file=sys.stderr)
+    else:
+        print(f"lab: report in {report}")
+    return 1 if failures or report is None else 0

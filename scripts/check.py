@@ -10,6 +10,7 @@ Steps (each counted; a step that cannot run counts as one failure):
              under qemu-user (the cross files' exe_wrapper)
   lint       ruff on the Python code
   cli        pytest tests/cli: the udrv binary on fake sysfs trees
+  report     pytest tests/report: udrv-report renders the fixture results
   lab        pytest tests/lab: real kernels in QEMU (skip with UDRV_LAB=0)
 """
 
@@ -117,7 +118,8 @@ def lint(tally: Tally) -> None:
     if cmd is None:
         tally.add("lint: cannot install ruff (python3-venv, PyPI)", False)
         return
-    paths = [p for p in ("lab", "tests", "scripts") if (ROOT / p).exists()]
+    paths = [p for p in ("lab", "tests", "scripts", "report", "report/udrv-report")
+             if (ROOT / p).exists()]
     tally.add("lint:ruff", run([*cmd, "check", *paths]) == 0)
 
 
@@ -150,6 +152,7 @@ def main() -> int:
     env.setdefault("UDRV_BIN", str(BUILD / "dev" / "tools" / "udrv"))
     if built["dev"]:
         pytest("cli", "tests/cli", tally, env)
+    pytest("report", "tests/report", tally, env)
     if env.get("UDRV_LAB", "1") != "0" and built["static"]:
         pytest("lab", "tests/lab", tally, env)
     elif env.get("UDRV_LAB") == "0":

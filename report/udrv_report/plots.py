@@ -1,0 +1,252 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The pictures: latency histograms (OSADL style), wake-up breakdown bars, toggle rates.
+
+Every function takes "columns": a list of (title, runs) drawn side by side
+with shared axes (one column for a report, two for a comparison), and
+returns the PNG bytes, or None when the runs hold nothing to draw.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import matplotlib.transforms as mtransforms
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from .bins import rebin
+from .fmt import us
+from .model import Row, RowKey, Run
+
+Columns = Sequence[tuple[str | None, list[Run]]]
+
+PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
+           "#17becf", "#7f7f7f", "#bcbd22")
+LINESTYLES = ("-", "--", "-.", (0, (1, 1)))
+DPI = 100
+# the wake-up breakdown: the schema's sample names (docs/results.md)
+SPLIT = (("write_to_irq", "write \u2192 hardirq", "#4c72b0"),
+         ("irq_to_wake", "hardirq \u2192 wake", "#dd8452"))
+WHOLE = ("write_to_wake", "write \u2192 wake (no split)", "#9a9a9a")
+
+
+class Styles:
+    """Colour per kernel (and board, and file when they differ), line style per load."""
+
+    def __init__(self, runs: list[Run], by_source: bool) -> None:
+        self._colors: dict[tuple[str, ...], str] = {}
+        self._lines: dict[str, object] = {}
+        self.by_source = by_source
+        for r in runs:
+            self.style(r)
+
+    def style(self, run: Run) -> tuple[str, object]:
+        group = (run.source if self.by_source else "", run.board_name, run.kernel)
+        color = self._colors.setdefault(group, PALETTE[len(self._colors) % len(PALETTE)])
+        line = self._lines.setdefault(run.load, LINESTYLES[len(self._lines) % len(LINESTYLES)])
+        return color, line
+
+
+def _png(fig: Figure) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def legend_label(run: Run, row: Row) -> str:
+    s = row.stats
+    text = (f"{run.label}: p50 {us(s.p50)}  p99 {us(s.p99)}  p99.9 {us(s.p99_9)}  "
+            f"max {us(s.max)} \u00b5s  (n={s.count}")
+    if row.loss and row.loss["lost"]:
+        text += f", lost {row.loss['lost']}"
+    if s.overflow:
+        text += f", {s.overflow} beyond the histogram"
+    return text + ")"
+
+
+def histogram(key: RowKey, columns: Columns, styles: Styles) -> bytes | None:
+    """One panel per column: every run's histogram of one row, count on a log axis."""
+    series = [[(run, row) for run in runs if (row := run.row(key)) and row.stats.buckets]
+              for _, runs in columns]
+    rows = [row for col in series for _, row in col]
+    if not rows:
+        return None
+    edges, counts = rebin(rows)
+    width = edges[1] - edges[0]
+    fig, axes = plt.subplots(1, len(columns), figsize=(7.2 * len(columns), 3.4),
+                             sharex=True, sharey=True, squeeze=False)
+    top = max(max(c) for c in counts)
+    it = iter(counts)
+    for ax, (title, _), col in zip(axes[0], columns, series, strict=True):
+        for run, row in col:
+            _hist_line(ax, run, row, next(it), edges, styles)
+        ax.set_yscale("log")
+        ax.set_ylim(0.8, top * 2.5)
+        pad = (edges[-1] - edges[0]) * 0.03 / 1000
+        ax.set_xlim(edges[0] / 1000 - pad, edges[-1] / 1000 + pad)
+        ax.grid(True, which="major", alpha=0.3)
+        ax.set_xlabel("latency (\u00b5s)")
+        ax.set_title(_hist_title(key, title), fontsize=10)
+        if col:
+            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=8,
+                      frameon=False, handlelength=3)
+        else:
+            ax.text(0.5, 0.5, "not measured", transform=ax.transAxes, ha="center")
+    axes[0][0].set_ylabel(f"samples per {_ns(width)} bin")
+    return _png(fig)
+
+
+def _hist_line(ax: Axes, run: Run, row: Row, counts: list[int], edges: list[float],
+               styles: Styles) -> None:
+    color, line = styles.style(run)
+    values = [c if c > 0 else 0.1 for c in counts]
+    ax.stairs(values, [e / 1000 for e in edges], baseline=0.1, color=color,
+              linestyle=line, linewidth=1.3, label=legend_label(run, row))
+    x = row.stats.max / 1000
+    ax.axvline(x, color=color, linestyle=":", linewidth=0.9)
+    trans = mtransforms.blended_transform_factory(ax.transData, ax.transAxes)
+    filled = line == LINESTYLES[0]
+    ax.plot([x], [0.97], marker="v", color=color, markersize=6, transform=trans,
+            markerfacecolor=color if filled else "white", clip_on=False)
+
+
+def _hist_title(key: RowKey, side: str | None) -> str:
+    bench, mech, impl, wait, sample = key
+    label = "/".join(p for p in (mech, impl, wait) if p)
+    text = f"{label}: {sample}  (udrv bench {bench})"
+    return f"{side}\n{text}" if side else text
+
+
+def _ns(width: float) -> str:
+    return f"{width / 1000:g} \u00b5s" if width >= 1000 else f"{width:g} ns"
+
+
+def breakdown_groups(runs: list[Run]) -> list[tuple[str, str]]:
+    """(bench, mechanism) pairs whose rows split a wake-up at the hardirq timestamp."""
+    out: dict[tuple[str, str], None] = {}
+    for run in runs:
+        samples: dict[tuple[str, str, str, str | None], set[str]] = {}
+        for r in run.rows:
+            samples.setdefault((r.bench, r.mechanism, r.implementation, r.wait),
+                               set()).add(r.sample)
+        for (bench, mech, _, _), names in samples.items():
+            if {SPLIT[0][0], SPLIT[1][0]} <= names:
+                out.setdefault((bench, mech))
+    return list(out)
+
+
+def _bars(run: Run, bench: str, mech: str) -> list[tuple[str, list[tuple[int, float]]]]:
+    """Per implementation/wait: (label, [(segment index, avg ns)...]) in order of rows."""
+    found: dict[str, dict[str, float]] = {}
+    for r in run.rows:
+        if r.bench == bench and r.mechanism == mech and r.stats.count:
+            name = "/".join(p for p in (r.implementation, r.wait) if p)
+            found.setdefault(name, {})[r.sample] = r.stats.avg
+    bars = []
+    for label, s in found.items():
+        if SPLIT[0][0] in s and SPLIT[1][0] in s:
+            bars.append((label, [(0, s[SPLIT[0][0]]), (1, s[SPLIT[1][0]])]))
+        elif WHOLE[0] in s:
+            bars.append((label, [(2, s[WHOLE[0]])]))
+    return bars
+
+
+def breakdown(bench: str, mech: str, columns: Columns) -> bytes | None:
+    """Stacked bars of average write -> hardirq -> wake per wait method, one panel per run."""
+    panels = [[(run, bars) for run in runs if (bars := _bars(run, bench, mech))]
+              for _, runs in columns]
+    nrows = max(len(p) for p in panels)
+    nbars = max((len(b) for p in panels for _, b in p), default=0)
+    if not nbars:
+        return None
+    fig, axes = plt.subplots(nrows, len(columns), sharex=True, squeeze=False,
+                             figsize=(7.2 * len(columns), nrows * (0.3 * nbars + 0.7) + 0.8))
+    colors = [c for _, _, c in SPLIT] + [WHOLE[2]]
+    names = [n for _, n, _ in SPLIT] + [WHOLE[1]]
+    used: set[int] = set()
+    for j, ((side, _), panel) in enumerate(zip(columns, panels, strict=True)):
+        for i in range(nrows):
+            ax = axes[i][j]
+            if i >= len(panel):
+                ax.set_visible(False)
+                continue
+            run, bars = panel[i]
+            for y, (_, segs) in enumerate(bars):
+                left = 0.0
+                for seg, value in segs:
+                    ax.barh(y, value / 1000, left=left / 1000, color=colors[seg],
+                            hatch="//" if seg == 2 else None, edgecolor="white", height=0.7)
+                    used.add(seg)
+                    left += value
+                ax.text(left / 1000, y, f" {us(left)}", va="center", fontsize=8)
+            ax.set_yticks(range(len(bars)), [b[0] for b in bars], fontsize=8)
+            ax.invert_yaxis()
+            ax.set_title(f"{side}: {run.label}" if side else run.label, fontsize=9)
+            ax.grid(True, axis="x", alpha=0.3)
+            ax.margins(x=0.12)
+        axes[-1][j].set_xlabel("average latency (\u00b5s)")
+    handles = [plt.Rectangle((0, 0), 1, 1, color=colors[k], hatch="//" if k == 2 else None)
+               for k in sorted(used)]
+    height = fig.get_figheight()
+    fig.legend(handles, [names[k] for k in sorted(used)], loc="lower center", ncol=3,
+               frameon=False, fontsize=8, bbox_to_anchor=(0.5, 0))
+    fig.suptitle(f"udrv bench {bench}, {mech}: where a wake-up's time goes "
+                 "(implementation/wait)", fontsize=10)
+    fig.tight_layout(rect=(0, 0.3 / height, 1, 1 - 0.15 / height))
+    return _png(fig)
+
+
+def toggles(columns: Columns) -> bytes | None:
+    """Toggle rate per mechanism x implementation on a log axis, one panel per run."""
+    panels = [[(run, [r for r in run.rows if r.is_rate and r.rate_per_s]) for run in runs]
+              for _, runs in columns]
+    panels = [[(run, rows) for run, rows in p if rows] for p in panels]
+    nrows = max(len(p) for p in panels)
+    if not nrows:
+        return None
+    impls: dict[str, str] = {}
+    for p in panels:
+        for _, rows in p:
+            for r in rows:
+                impls.setdefault(r.implementation, PALETTE[len(impls) % len(PALETTE)])
+    nbars = max(len(rows) for p in panels for _, rows in p)
+    fig, axes = plt.subplots(nrows, len(columns), sharex=True, squeeze=False,
+                             figsize=(7.2 * len(columns), nrows * (0.28 * nbars + 0.7) + 0.6))
+    rates = [r.rate_per_s or 1.0 for p in panels for _, rows in p for r in rows]
+    for j, ((side, _), panel) in enumerate(zip(columns, panels, strict=True)):
+        for i in range(nrows):
+            ax = axes[i][j]
+            if i >= len(panel):
+                ax.set_visible(False)
+                continue
+            run, rows = panel[i]
+            _toggle_panel(ax, rows, impls)
+            ax.set_title(f"{side}: {run.label}" if side else run.label, fontsize=9)
+        axes[-1][j].set_xlabel("toggles per second (log)")
+    axes[0][0].set_xscale("log")
+    axes[0][0].set_xlim(min(rates) / 2, max(rates) * 8)
+    fig.suptitle("Toggle rate of one GPIO line (udrv bench toggle)", fontsize=10)
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.15 / fig.get_figheight()))
+    return _png(fig)
+
+
+def _toggle_panel(ax: Axes, rows: list[Row], impls: dict[str, str]) -> None:
+    for y, r in enumerate(rows):
+        rate = r.rate_per_s or 0.0
+        ax.barh(y, rate, color=impls[r.implementation], height=0.7)
+        text = f" {rate / 1000:.1f} k/s"
+        ref = r.reference
+        if ref and ref.get("ratio_avg"):
+            text += f"  time \u00d7{ref['ratio_avg']:.3f} vs {ref.get('implementation')}"
+        ax.text(rate, y, text, va="center", fontsize=8)
+    ax.set_yticks(range(len(rows)), [f"{r.mechanism}  {r.implementation}" for r in rows],
+                  fontsize=8)
+    ax.invert_yaxis()
+    ax.grid(True, axis="x", which="both", alpha=0.3)
