@@ -11,7 +11,7 @@
  * The lines are requested only while a run is in progress; if userspace (or
  * anyone else) holds one of them, the run fails with -EBUSY.
  *
- * Interface (see docs/kernel-modules.md):
+ * Interface (irqlat_sysfs.c, see docs/kernel-modules.md):
  *   /sys/kernel/irqlat/run        write N: run N passes (0: "passes" param)
  *   /sys/kernel/irqlat/stats      result of the last run
  *   /sys/kernel/irqlat/histogram  log-linear histogram of the last run
@@ -28,7 +28,6 @@
 #include <linux/gpio/machine.h>
 #include <linux/interrupt.h>
 #include <linux/jiffies.h>
-#include <linux/kobject.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/module.h>
@@ -37,21 +36,11 @@
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/sysfs.h>
 #include <linux/version.h>
 
-#define IRQLAT_NAME		"irqlat"
-#define IRQLAT_MAX_PASSES	1000000
-#define IRQLAT_CHIP_LEN		64
+#include "irqlat.h"
 
-/*
- * Histogram buckets (log-linear): 1 us wide below 100 us, 10 us wide below
- * 1 ms, 100 us wide below 10 ms, and one open-ended bucket above.
- */
-#define IRQLAT_B1	100	/* [0, 100) us, 1 us each */
-#define IRQLAT_B2	90	/* [100, 1000) us, 10 us each */
-#define IRQLAT_B3	90	/* [1, 10) ms, 100 us each */
-#define IRQLAT_BUCKETS	(IRQLAT_B1 + IRQLAT_B2 + IRQLAT_B3 + 1)
+#define IRQLAT_MAX_PASSES	1000000
 
 static char *chip = "gpio-wire";
 module_param(chip, charp, 0644);
@@ -90,27 +79,10 @@ static bool autorun;
 module_param(autorun, bool, 0444);
 MODULE_PARM_DESC(autorun, "Run once at module load (default 0)");
 
-enum irqlat_edge { IRQLAT_RISING, IRQLAT_FALLING, IRQLAT_BOTH };
-
-static const char *const irqlat_edge_names[] = {
+const char *const irqlat_edge_names[] = {
 	[IRQLAT_RISING] = "rising",
 	[IRQLAT_FALLING] = "falling",
 	[IRQLAT_BOTH] = "both",
-};
-
-struct irqlat_cfg {
-	char chip[IRQLAT_CHIP_LEN];
-	unsigned int out, in, passes, timeout_ms, delay_us;
-	enum irqlat_edge edge;
-	bool threaded;
-};
-
-struct irqlat_result {
-	struct irqlat_cfg cfg;
-	unsigned int passes, missed, spurious;
-	u64 min, max, avg, stddev;
-	u64 run;			/* number of this run since load, 1.. */
-	unsigned int hist[IRQLAT_BUCKETS];
 };
 
 /* State shared with the interrupt handler during a run. */
@@ -132,20 +104,11 @@ struct irqlat_run {
 };
 
 static DEFINE_MUTEX(irqlat_run_lock);	/* one run at a time */
-static DEFINE_MUTEX(irqlat_res_lock);	/* protects the last run's results */
-static struct irqlat_result irqlat_res;
-static u64 *irqlat_samples;		/* its samples, irqlat_nsamples of them */
-static unsigned int irqlat_nsamples;
-/* Where the last read of "samples" stopped: the start of line @idx is at
- * byte @pos of the file for run @run. Lets sequential reads continue there
- * instead of formatting the file again from its start. */
-static struct {
-	u64 run;
-	loff_t pos;
-	unsigned int idx;
-} irqlat_cursor;
-static bool irqlat_running;
-static struct kobject *irqlat_kobj;
+DEFINE_MUTEX(irqlat_res_lock);		/* protects the last run's results */
+struct irqlat_result irqlat_res;
+u64 *irqlat_samples;			/* its samples, irqlat_nsamples of them */
+unsigned int irqlat_nsamples;
+bool irqlat_running;
 
 /* ---- finding the chip ------------------------------------------------ */
 
@@ -388,7 +351,7 @@ static unsigned int irqlat_bucket(u64 ns)
 }
 
 /* Lower bound in ns of bucket @b; bucket IRQLAT_BUCKETS is the end. */
-static u64 irqlat_bucket_lo(unsigned int b)
+u64 irqlat_bucket_lo(unsigned int b)
 {
 	if (b < IRQLAT_B1)
 		return b * 1000ULL;
@@ -524,7 +487,7 @@ out:
 	return ret;
 }
 
-static int irqlat_run(unsigned int npasses)
+int irqlat_run(unsigned int npasses)
 {
 	int ret;
 
@@ -538,181 +501,29 @@ static int irqlat_run(unsigned int npasses)
 	return ret;
 }
 
-/* ---- sysfs ----------------------------------------------------------- */
-
-static ssize_t run_show(struct kobject *kobj, struct kobj_attribute *attr,
-			char *buf)
-{
-	return sysfs_emit(buf, "%s\n",
-			  READ_ONCE(irqlat_running) ? "running" : "idle");
-}
-
-static ssize_t run_store(struct kobject *kobj, struct kobj_attribute *attr,
-			 const char *buf, size_t count)
-{
-	unsigned int n;
-	int ret;
-
-	ret = kstrtouint(buf, 0, &n);
-	if (ret)
-		return ret;
-	ret = irqlat_run(n);
-	return ret ? ret : count;
-}
-
-static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
-			  char *buf)
-{
-	const struct irqlat_result *s = &irqlat_res;
-	int len;
-
-	mutex_lock(&irqlat_res_lock);
-	len = sysfs_emit(buf,
-			 "chip %s\nout %u\nin %u\nedge %s\nmode %s\npasses %u\nmissed %u\nspurious %u\nmin_ns %llu\navg_ns %llu\nmax_ns %llu\nstddev_ns %llu\nsamples %u\nrun %llu\n",
-			 s->cfg.chip, s->cfg.out, s->cfg.in,
-			 irqlat_edge_names[s->cfg.edge],
-			 s->cfg.threaded ? "threaded" : "hardirq", s->passes,
-			 s->missed, s->spurious, s->min, s->avg, s->max,
-			 s->stddev, irqlat_nsamples, s->run);
-	mutex_unlock(&irqlat_res_lock);
-	return len;
-}
-
-static int irqlat_emit_bucket(char *buf, int len, unsigned int b,
-			      unsigned int count)
-{
-	if (b == IRQLAT_BUCKETS - 1)
-		return sysfs_emit_at(buf, len, "%llu inf %u\n",
-				     irqlat_bucket_lo(b), count);
-	return sysfs_emit_at(buf, len, "%llu %llu %u\n", irqlat_bucket_lo(b),
-			     irqlat_bucket_lo(b + 1), count);
-}
-
-static ssize_t histogram_show(struct kobject *kobj,
-			      struct kobj_attribute *attr, char *buf)
-{
-	unsigned int b;
-	int len;
-
-	mutex_lock(&irqlat_res_lock);
-	len = sysfs_emit(buf, "# lo_ns hi_ns count\n");
-	for (b = 0; b < IRQLAT_BUCKETS; b++)
-		if (irqlat_res.hist[b])
-			len += irqlat_emit_bucket(buf, len, b,
-						  irqlat_res.hist[b]);
-	mutex_unlock(&irqlat_res_lock);
-	return len;
-}
-
-/*
- * "samples": a binary attribute, so that it can be larger than a page. Its
- * text is made on the fly, from any offset: a read that ends inside a line
- * leaves the cursor at that line, and the next read (at the next offset)
- * copies the rest of it.
- */
-static size_t irqlat_copy_lines(char *buf, loff_t off, size_t count)
-{
-	unsigned int i = 0;
-	size_t done = 0, len, at, n;
-	loff_t pos = 0;
-	char line[24];
-
-	if (irqlat_cursor.run == irqlat_res.run && irqlat_cursor.pos <= off) {
-		pos = irqlat_cursor.pos;
-		i = irqlat_cursor.idx;
-	}
-	/* invariant: line i starts at pos <= off + done */
-	while (i < irqlat_nsamples && done < count) {
-		len = scnprintf(line, sizeof(line), "%llu\n", irqlat_samples[i]);
-		at = off + done - pos;
-		if (at < len) {
-			n = min_t(size_t, len - at, count - done);
-			memcpy(buf + done, line + at, n);
-			done += n;
-			if (at + n < len)
-				break;	/* the rest of this line comes next read */
-		}
-		pos += len;
-		i++;
-	}
-	irqlat_cursor.run = irqlat_res.run;
-	irqlat_cursor.pos = pos;
-	irqlat_cursor.idx = i;
-	return done;
-}
-
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
-#define IRQLAT_BIN_ATTR const struct bin_attribute
-#else
-#define IRQLAT_BIN_ATTR struct bin_attribute
-#endif
-
-static ssize_t samples_read(struct file *file, struct kobject *kobj,
-			    IRQLAT_BIN_ATTR *attr, char *buf, loff_t off,
-			    size_t count)
-{
-	size_t done;
-
-	if (off < 0)
-		return -EINVAL;
-	mutex_lock(&irqlat_res_lock);
-	done = irqlat_copy_lines(buf, off, count);
-	mutex_unlock(&irqlat_res_lock);
-	return done;
-}
-
-/* size 0: the length is unknown, a read past the end returns 0 */
-static struct bin_attribute irqlat_samples_attr = {
-	.attr = { .name = "samples", .mode = 0444 },
-	.read = samples_read,
-};
-
-static struct kobj_attribute irqlat_run_attr = __ATTR_RW(run);
-static struct kobj_attribute irqlat_stats_attr = __ATTR_RO(stats);
-static struct kobj_attribute irqlat_hist_attr = __ATTR_RO(histogram);
-
-static struct attribute *irqlat_attrs[] = {
-	&irqlat_run_attr.attr,
-	&irqlat_stats_attr.attr,
-	&irqlat_hist_attr.attr,
-	NULL
-};
-
-static const struct attribute_group irqlat_group = {
-	.attrs = irqlat_attrs,
-};
+/* ---- module init/exit ------------------------------------------------ */
 
 static int __init irqlat_init(void)
 {
 	int ret;
 
-	irqlat_kobj = kobject_create_and_add(IRQLAT_NAME, kernel_kobj);
-	if (!irqlat_kobj)
-		return -ENOMEM;
-	ret = sysfs_create_group(irqlat_kobj, &irqlat_group);
+	ret = irqlat_sysfs_init();
 	if (ret)
-		goto err;
-	ret = sysfs_create_bin_file(irqlat_kobj, &irqlat_samples_attr);
-	if (ret)
-		goto err;
-
+		return ret;
 	if (autorun) {
 		ret = irqlat_run(0);
-		if (ret)
-			goto err;
+		if (ret) {
+			irqlat_sysfs_exit();
+			return ret;
+		}
 	}
 	return 0;
-
-err:
-	kobject_put(irqlat_kobj);
-	return ret;
 }
 module_init(irqlat_init);
 
 static void __exit irqlat_exit(void)
 {
-	sysfs_remove_bin_file(irqlat_kobj, &irqlat_samples_attr);
-	kobject_put(irqlat_kobj);
+	irqlat_sysfs_exit();
 	kvfree(irqlat_samples);
 }
 module_exit(irqlat_exit);
