@@ -91,8 +91,10 @@ static const char irq_help[] =
 "same blocking read with bare system calls (implementation raw, the\n"
 "reference for udrv's overhead); plus busy (busy-polling the input's level,\n"
 "write_to_wake only, no event). One edge in flight at a time, rising and\n"
-"falling alternating; loss: edges sent = events received + lost (gaps in\n"
-"the kernel's sequence numbers).\n"
+"falling alternating, so every edge's event must arrive: sent = received\n"
+"and lost = 0. A gap in the kernel's sequence numbers, or an edge with no\n"
+"event within 5 s, ends the bench with an error: the events would no\n"
+"longer pair with their edges.\n"
 "\n"
 "Options:\n"
 "  -c, --chip CHIP     the chip (default gpio-wire)\n"
@@ -401,11 +403,15 @@ static int irq_edge(struct irq_bench *b, struct irq_method *m, bool record)
 		return ret;
 	b->level = level;
 	ret = irq_wait_event(b, m->wait, &t_wake, &ev);
-	if (ret || !record)
+	if (ret)
 		return ret;
+	if (ev.lost)	/* lockstep: nothing can queue up, so nothing can drop */
+		return cli_error(EXIT_FAIL, "bench irq: the kernel reports %u lost event(s) with one edge in flight: events no longer pair with edges (another writer on the line?)",
+				 (unsigned int)ev.lost);
+	if (!record)
+		return 0;
 	m->sent++;
 	m->received++;
-	m->lost += ev.lost;
 	irq_record(m, t_write, &ev, t_wake, level);
 	return 0;
 }

@@ -21,7 +21,8 @@ static const char bench_help[] =
 "\n"
 "Benches:\n"
 /* benches: one line each, in the order of the table below */
-"  toggle   maximum toggle rate of one line: shell, sysfs, cdev, libgpiod\n"
+"  toggle   maximum toggle rate of one line: shell, sysfs, cdev, libgpiod,\n"
+"           SoC registers (mmio)\n"
 "  uio      UIO interrupt wake-up: uio-ticker (vs raw read), edu over PCI\n"
 "  timer    clock_nanosleep wake-up, with cyclictest as the reference\n"
 "  irq      GPIO edge to userspace wake-up: read, poll, epoll, busy, raw\n"

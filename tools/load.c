@@ -37,7 +37,8 @@
 #define MEM_BYTES	(64u << 20)
 
 const char load_profiles_help[] =
-"Load profiles (non-real-time, started and stopped by the bench):\n"
+"Load profiles (SCHED_OTHER; with a bench's --load, started and stopped by\n"
+"the bench):\n"
 "  hackbench  2 groups of 5 senders and 5 receivers messaging over\n"
 "             socketpairs (scheduler, IPC, wakeups)\n"
 "  memory     a 64 MiB buffer written and read with a cache-line stride\n"
@@ -171,10 +172,10 @@ void load_stop(pid_t pid)
 }
 
 static const char load_help[] =
-"Usage: udrv load PROFILE [--duration D]\n"
+"Usage: udrv load PROFILE [-D|--duration D]\n"
 "\n"
 "Run a load profile in the foreground until --duration has passed or it is\n"
-"interrupted (Ctrl-C), e.g. in a second shell while measuring something\n"
+"stopped (Ctrl-C, SIGTERM), e.g. in a second shell while measuring something\n"
 "else. The benches start and stop the same loads themselves with --load.\n"
 "\n";
 
