@@ -40,6 +40,7 @@ from .paths import logs_dir
 from .prepare import Prepared, prepare
 
 KEEP_LOGS = 60
+KILL_REPLY_S = 120.0  # wait for the agent to report a killed command
 _LIVE: weakref.WeakSet[Board] = weakref.WeakSet()
 
 
@@ -295,7 +296,9 @@ class Board:
     def _kill_command(self, req: int, cmd: str, timeout: float) -> NoReturn:
         try:
             self.channel.send(f"KILL {req}\n".encode(), time.monotonic() + 10)
-            reply = self.channel.read_reply(req, time.monotonic() + 30)
+            # generous: a guest full of CPU hogs on a busy host (emulated
+            # rpi3, several boards at once) can take tens of seconds
+            reply = self.channel.read_reply(req, time.monotonic() + KILL_REPLY_S)
         except (ChannelTimeout, OSError):
             pass
         else:
