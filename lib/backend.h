@@ -66,7 +66,16 @@ extern const struct udrv_backend_ops udrv_mmio_ops;
 /* Shared by the backends. */
 int udrv_settings_check(char *errmsg, const struct udrv_line_settings *s,
 			size_t n, const unsigned int *offsets);
-int udrv_request_index(const struct udrv_request *req, unsigned int offset);
+/* The index of chip offset @offset in the request, or -1. Inline: the cdev
+ * backend looks it up for every event it delivers. */
+static inline int udrv_request_index(const struct udrv_request *req,
+				     unsigned int offset)
+{
+	for (size_t i = 0; i < req->num_lines; i++)
+		if (req->offsets[i] == offset)
+			return (int)i;
+	return -1;
+}
 /* Find the chip's /sys/class/gpio/gpiochipBASE entry: sets sysfs_base (and
  * label / num_lines when the character device did not). */
 void udrv_chip_find_sysfs(struct udrv_chip *chip);

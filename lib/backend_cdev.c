@@ -350,17 +350,6 @@ static int cdev_read_failed(struct udrv_request *req,
 			req->chip_name);
 }
 
-/* The line's index: a scan that stays in registers (no call). */
-static inline unsigned int event_index(const struct udrv_request *req,
-				       unsigned int offset)
-{
-	unsigned int i = 0;
-
-	while (i < req->num_lines - 1 && req->offsets[i] != offset)
-		i++;
-	return i;
-}
-
 static inline void event_fixup(struct udrv_request *req,
 			       struct cdev_priv *priv,
 			       struct udrv_edge_event *ev)
@@ -369,7 +358,7 @@ static inline void event_fixup(struct udrv_request *req,
 	int32_t gap = (int32_t)(ev->seqno - priv->last_seqno - 1);
 	uint32_t lost = gap > 0 ? (uint32_t)gap : 0;
 
-	ev->index = event_index(req, ev->offset);
+	ev->index = (unsigned int)udrv_request_index(req, ev->offset);
 	ev->lost = lost;
 	req->lost += lost;
 	priv->last_seqno = ev->seqno;

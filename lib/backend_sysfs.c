@@ -400,21 +400,6 @@ static int sysfs_get(struct udrv_request *req, uint64_t mask, uint64_t *values)
 	return 0;
 }
 
-static int sysfs_set(struct udrv_request *req, uint64_t mask, uint64_t values)
-{
-	struct sysfs_priv *priv = req->priv;
-
-	for (size_t i = 0; i < req->num_lines; i++) {
-		if (!(mask & (1ULL << i)))
-			continue;
-		if (pwrite(priv->lines[i].value_fd,
-			   values & (1ULL << i) ? "1" : "0", 1, 0) != 1)
-			return value_error(req, errno, priv->lines[i].gpio,
-					   "writing");
-	}
-	return 0;
-}
-
 /* One line: the hot path of udrv_request_set_value(). */
 static int sysfs_set_value(struct udrv_request *req, size_t idx, int value)
 {
@@ -422,6 +407,20 @@ static int sysfs_set_value(struct udrv_request *req, size_t idx, int value)
 
 	if (pwrite(priv->lines[idx].value_fd, value ? "1" : "0", 1, 0) != 1)
 		return value_error(req, errno, priv->lines[idx].gpio, "writing");
+	return 0;
+}
+
+static int sysfs_set(struct udrv_request *req, uint64_t mask, uint64_t values)
+{
+	int ret;
+
+	for (size_t i = 0; i < req->num_lines; i++) {
+		if (!(mask & (1ULL << i)))
+			continue;
+		ret = sysfs_set_value(req, i, !!(values & (1ULL << i)));
+		if (ret)
+			return ret;
+	}
 	return 0;
 }
 

@@ -194,14 +194,6 @@ unsigned int udrv_request_offset(const struct udrv_request *req, size_t idx)
 	return idx < req->num_lines ? req->offsets[idx] : UINT32_MAX;
 }
 
-int udrv_request_index(const struct udrv_request *req, unsigned int offset)
-{
-	for (size_t i = 0; i < req->num_lines; i++)
-		if (req->offsets[i] == offset)
-			return (int)i;
-	return -1;
-}
-
 static uint64_t request_all(const struct udrv_request *req)
 {
 	return req->num_lines == 64 ? ~0ULL : (1ULL << req->num_lines) - 1;
