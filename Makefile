@@ -13,7 +13,10 @@
 #   make armhf    static udrv for 32-bit ARM (build/armhf, cross/armhf.ini)
 #   make install  install the library, headers, pkg-config file, tool, man
 
-PYTHON ?= python3
+# Debian's python3: scripts/install-deps installs the modules the tests and
+# the report need (pytest, matplotlib, hypothesis) for it, not for another
+# python3 that may come first on PATH (pyenv, a venv)
+PYTHON ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
 BUILD  ?= build
 
 .PHONY: all build deps check lab lab-quick lab-demo static arm64 armhf install clean

@@ -29,11 +29,15 @@ int udrv_err(char *buf, int err, const char *fmt, ...);
  */
 const char *udrv_sysroot(void);
 
-/* @buf <- sysroot + formatted path. Returns 0 or -ENAMETOOLONG. */
+#define udrv_must_check		__attribute__((warn_unused_result))
+
+/* @buf <- sysroot + formatted path. Returns 0 or -ENAMETOOLONG (then @buf
+ * is the empty string: never a half path). */
 udrv_printf(3, 4)
 int udrv_path(char *buf, size_t len, const char *fmt, ...);
 
-/* Read a small text file, strip the trailing newline; length or -errno. */
+/* Read a small text file, strip the trailing newline; length or -errno
+ * (-EOVERFLOW when it does not fit @len: never a truncated value). */
 int udrv_read_str(const char *path, char *buf, size_t len);
 int udrv_read_long(const char *path, long *value);
 int udrv_read_u64(const char *path, uint64_t *value);	/* accepts 0x.. */

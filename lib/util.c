@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,15 +43,28 @@ int udrv_path(char *buf, size_t len, const char *fmt, ...)
 	va_list ap;
 	int n;
 
+	if (len)
+		buf[0] = '\0';
 	if (rlen >= len)
 		return -ENAMETOOLONG;
 	memcpy(buf, root, rlen);
 	va_start(ap, fmt);
 	n = vsnprintf(buf + rlen, len - rlen, fmt, ap);
 	va_end(ap);
-	if (n < 0 || (size_t)n >= len - rlen)
+	if (n < 0 || (size_t)n >= len - rlen) {
+		buf[0] = '\0';
 		return -ENAMETOOLONG;
+	}
 	return 0;
+}
+
+/* More than a final newline left to read? */
+static bool file_has_more(int fd)
+{
+	char extra[2];
+	ssize_t n = read(fd, extra, sizeof(extra));
+
+	return n == 2 || (n == 1 && extra[0] != '\n');
 }
 
 int udrv_read_str(const char *path, char *buf, size_t len)
@@ -67,6 +81,10 @@ int udrv_read_str(const char *path, char *buf, size_t len)
 		close(fd);
 		return (int)n;
 	}
+	if ((size_t)n == len - 1 && file_has_more(fd)) {
+		close(fd);
+		return -EOVERFLOW;	/* never a prefix taken for the value */
+	}
 	close(fd);
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		n--;
@@ -74,31 +92,32 @@ int udrv_read_str(const char *path, char *buf, size_t len)
 	return (int)n;
 }
 
-/* A sysfs number: decimal or 0x hex, nothing else on the line. */
-static int read_number(const char *path, bool is_signed, long *s, uint64_t *u)
+/* A sysfs number: decimal or 0x hex, nothing else on the line (strict:
+ * "-1" is not a huge size, "12abc" is not 12). */
+int udrv_read_u64(const char *path, uint64_t *value)
 {
-	char buf[64], *end;
+	char buf[64];
 	int ret;
 
 	ret = udrv_read_str(path, buf, sizeof(buf));
 	if (ret < 0)
 		return ret;
-	errno = 0;
-	if (is_signed)
-		*s = strtol(buf, &end, 0);
-	else
-		*u = strtoull(buf, &end, 0);
-	return errno || end == buf || *end ? -EINVAL : 0;
-}
-
-int udrv_read_u64(const char *path, uint64_t *value)
-{
-	return read_number(path, false, NULL, value);
+	return udrv_parse_u64(buf, UINT64_MAX, value) ? -EINVAL : 0;
 }
 
 int udrv_read_long(const char *path, long *value)
 {
-	return read_number(path, true, value, NULL);
+	char buf[64];
+	int64_t v;
+	int ret;
+
+	ret = udrv_read_str(path, buf, sizeof(buf));
+	if (ret < 0)
+		return ret;
+	if (udrv_parse_s64(buf, LONG_MIN, LONG_MAX, &v))
+		return -EINVAL;
+	*value = (long)v;
+	return 0;
 }
 
 int udrv_write_str(const char *path, const char *s)

@@ -17,6 +17,7 @@
 #include <udrv/rt.h>
 #include <udrv/hist.h>
 #include <udrv/json.h>
+#include <udrv/parse.h>
 
 #ifdef __cplusplus
 extern "C" {
