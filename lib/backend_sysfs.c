@@ -93,13 +93,13 @@ static int export_error(struct udrv_chip *chip, int err, unsigned int offset,
  */
 static bool find_line_dir(struct sysfs_line *l, const char *name)
 {
-	udrv_path(l->dir, sizeof(l->dir), "/sys/class/gpio/gpio%d", l->gpio);
-	if (udrv_path_exists(l->dir))
+	if (udrv_path(l->dir, sizeof(l->dir), "/sys/class/gpio/gpio%d", l->gpio) == 0 &&
+	    udrv_path_exists(l->dir))
 		return true;
 	if (!name[0])
 		return false;
-	udrv_path(l->dir, sizeof(l->dir), "/sys/class/gpio/%s", name);
-	return udrv_path_exists(l->dir);
+	return udrv_path(l->dir, sizeof(l->dir), "/sys/class/gpio/%s", name) == 0 &&
+	       udrv_path_exists(l->dir);
 }
 
 static bool strv_has(char **strv, const char *s)
@@ -118,7 +118,8 @@ static bool find_new_dir(struct sysfs_line *l, char **before)
 	bool found = false;
 	DIR *d;
 
-	udrv_path(cls, sizeof(cls), "/sys/class/gpio");
+	if (udrv_path(cls, sizeof(cls), "/sys/class/gpio"))
+		return false;
 	d = opendir(cls);
 	while (d && !found && (de = readdir(d))) {
 		if (de->d_name[0] == '.' || strv_has(before, de->d_name) ||
@@ -140,7 +141,8 @@ static char **list_class_dir(void)
 	size_t n = 0;
 	DIR *d;
 
-	udrv_path(cls, sizeof(cls), "/sys/class/gpio");
+	if (udrv_path(cls, sizeof(cls), "/sys/class/gpio"))
+		return NULL;
 	names = calloc(1024, sizeof(*names));
 	d = opendir(cls);
 	while (names && d && n < 1023 && (de = readdir(d)))
@@ -182,7 +184,8 @@ static int sysfs_export(struct udrv_chip *chip, struct sysfs_line *l,
 	line_name(chip, offset, name, sizeof(name));
 	if (find_line_dir(l, name))
 		return 0;	/* exported by someone else: use, don't unexport */
-	udrv_path(exp, sizeof(exp), "/sys/class/gpio/export");
+	if (udrv_path(exp, sizeof(exp), "/sys/class/gpio/export"))
+		return udrv_path_err(chip->errmsg, "/sys/class/gpio/export");
 	if (!udrv_path_exists(exp))
 		return udrv_err(chip->errmsg, ENOTSUP,
 				"this kernel has no sysfs GPIO (CONFIG_GPIO_SYSFS is off: %s missing); use the cdev backend",
@@ -303,7 +306,8 @@ static void sysfs_release(struct udrv_request *req)
 
 	if (!priv)
 		return;
-	udrv_path(unexp, sizeof(unexp), "/sys/class/gpio/unexport");
+	if (udrv_path(unexp, sizeof(unexp), "/sys/class/gpio/unexport"))
+		unexp[0] = '\0';	/* nothing exported can be found there */
 	for (size_t i = 0; i < req->num_lines; i++) {
 		struct sysfs_line *l = &priv->lines[i];
 

@@ -82,19 +82,12 @@ int udrv_chip_sysfs_base(const struct udrv_chip *chip)
 	return chip->sysfs_base;
 }
 
-/* "gpiochip12" -> 12; -1 if @s is not of that form. */
+/* "gpiochip12" or "12" -> 12; -1 if @s is not of that form. */
 static int chip_number(const char *s)
 {
-	const char *p = s;
+	unsigned int num;
 
-	if (!strncmp(p, "gpiochip", 8))
-		p += 8;
-	if (!*p)
-		return -1;
-	for (const char *q = p; *q; q++)
-		if (!isdigit((unsigned char)*q))
-			return -1;
-	return atoi(p);
+	return udrv_parse_devnum(s, "gpiochip", &num) ? -1 : (int)num;
 }
 
 static int chip_open_cdev(struct udrv_chip *chip)
@@ -133,7 +126,8 @@ static int chip_open_sysfs_only(struct udrv_chip *chip)
 {
 	char dev[UDRV_PATH_LEN];
 
-	udrv_path(dev, sizeof(dev), "/sys/bus/gpio/devices/%s", chip->name);
+	if (udrv_path(dev, sizeof(dev), "/sys/bus/gpio/devices/%s", chip->name))
+		return udrv_path_err(chip->errmsg, chip->name);
 	if (!udrv_path_exists(dev))
 		return -ENOENT;
 	if (chip->sysfs_base < 0)
@@ -176,7 +170,8 @@ static int chip_open_number(struct udrv_chip *chip, int num, const char *spec)
 
 	chip->num = num;
 	snprintf(chip->name, sizeof(chip->name), "gpiochip%d", num);
-	udrv_path(chip->path, sizeof(chip->path), "/dev/%s", chip->name);
+	if (udrv_path(chip->path, sizeof(chip->path), "/dev/%s", chip->name))
+		return udrv_path_err(chip->errmsg, chip->name);
 	udrv_chip_find_sysfs(chip);
 	if (udrv_path_exists(chip->path))
 		return chip_open_cdev(chip);
@@ -191,38 +186,59 @@ static int chip_open_path(struct udrv_chip *chip, const char *path)
 	const char *base = strrchr(path, '/') + 1;
 	int ret;
 
+	if (strlen(path) >= sizeof(chip->path) || strlen(base) >= sizeof(chip->name))
+		return udrv_err(chip->errmsg, ENAMETOOLONG,
+				"chip path '%.64s...' is too long (at most %zu bytes)",
+				path, sizeof(chip->path) - 1);
 	udrv_strlcpy(chip->path, path, sizeof(chip->path));
 	udrv_strlcpy(chip->name, base, sizeof(chip->name));
-	chip->num = chip_number(base);
+	chip->num = strncmp(base, "gpiochip", 8) ? -1 : chip_number(base);
 	ret = chip_open_cdev(chip);
 	if (ret == 0 && chip->num >= 0)
 		udrv_chip_find_sysfs(chip);
 	return ret;
 }
 
+/*
+ * The chip whose label is @label. A chip that cannot be opened might be the
+ * one: then the answer is that error (permission, most often), not "no such
+ * chip".
+ */
 static int chip_open_label(struct udrv_chip *chip, const char *label)
 {
-	char **names = NULL;
-	int n, ret = -ENOENT;
+	char **names = NULL, unopened[UDRV_ERRMSG_LEN] = "";
+	int n, ret = -ENOENT, open_err = 0;
 
 	n = udrv_chip_list(&names);
 	for (int i = 0; i < n && ret == -ENOENT; i++) {
 		udrv_chip_close(chip);
-		if (chip_open_number(chip, chip_number(names[i]), names[i]))
+		ret = chip_open_number(chip, chip_number(names[i]), names[i]);
+		if (ret) {
+			if (!open_err) {
+				open_err = -ret;
+				memcpy(unopened, chip->errmsg, sizeof(unopened));
+			}
+			ret = -ENOENT;
 			continue;
-		if (!strcmp(chip->label, label))
-			ret = 0;
+		}
+		if (strcmp(chip->label, label))
+			ret = -ENOENT;
 	}
 	udrv_strv_free(names);
 	if (ret == 0)
 		return 0;
 	udrv_chip_close(chip);
+	if (open_err)
+		return udrv_err(chip->errmsg, open_err,
+				"no chip labelled '%s' among those udrv could open, and not every chip could be opened: %s",
+				label, unopened);
 	return chip_not_found(chip, label);
 }
 
 int udrv_chip_open(struct udrv_chip *chip, const char *spec)
 {
-	int num;
+	unsigned int num;
+	int ret;
 
 	udrv_chip_close(chip);
 	chip->errmsg[0] = '\0';
@@ -231,9 +247,13 @@ int udrv_chip_open(struct udrv_chip *chip, const char *spec)
 				"no chip given: use a path (/dev/gpiochip0), a name (gpiochip0), a number or a label");
 	if (spec[0] == '/')
 		return chip_open_path(chip, spec);
-	num = chip_number(spec);
-	if (num >= 0)
-		return chip_open_number(chip, num, spec);
+	ret = udrv_parse_devnum(spec, "gpiochip", &num);
+	if (ret == -ERANGE)
+		return udrv_err(chip->errmsg, EINVAL,
+				"chip number in '%s' is out of range (at most %d): give the chip's number as 'udrv gpio info' lists it",
+				spec, INT32_MAX);
+	if (ret == 0)
+		return chip_open_number(chip, (int)num, spec);
 	return chip_open_label(chip, spec);
 }
 
@@ -281,14 +301,15 @@ static int line_info_sysfs(struct udrv_chip *chip, unsigned int offset,
 	char path[UDRV_PATH_LEN], buf[16];
 	int gpio = chip->sysfs_base + (int)offset;
 
-	udrv_path(path, sizeof(path), "/sys/class/gpio/gpio%d/direction", gpio);
+	if (udrv_path(path, sizeof(path), "/sys/class/gpio/gpio%d/direction", gpio))
+		return udrv_path_err(chip->errmsg, "the sysfs GPIO directory");
 	if (udrv_read_str(path, buf, sizeof(buf)) < 0)
 		return 0;
 	info->used = true;
 	udrv_strlcpy(info->consumer, "sysfs", sizeof(info->consumer));
 	info->direction = strcmp(buf, "in") ? UDRV_DIR_OUTPUT : UDRV_DIR_INPUT;
-	udrv_path(path, sizeof(path), "/sys/class/gpio/gpio%d/active_low", gpio);
-	if (udrv_read_str(path, buf, sizeof(buf)) > 0)
+	if (udrv_path(path, sizeof(path), "/sys/class/gpio/gpio%d/active_low", gpio) == 0 &&
+	    udrv_read_str(path, buf, sizeof(buf)) > 0)
 		info->active_low = buf[0] == '1';
 	return 0;
 }
@@ -330,6 +351,9 @@ int udrv_chip_find_line(struct udrv_chip *chip, const char *name)
 	struct udrv_line_info info;
 	int ret;
 
+	if (!name || !*name)
+		return udrv_err(chip->errmsg, EINVAL,
+				"empty line name: name a line or give its offset (an empty name would match every unnamed line)");
 	if (chip->fd < 0)
 		return udrv_err(chip->errmsg, ENOENT,
 				"cannot look up line '%s': %s has no character device, and sysfs GPIO has no line names; give an offset",

@@ -45,8 +45,10 @@ int udrv_chip_list(char ***names)
 	char **a = NULL, **b = NULL, **tmp;
 	int na, nb, n;
 
-	udrv_path(bus, sizeof(bus), "/sys/bus/gpio/devices");
-	udrv_path(dev, sizeof(dev), "/dev");
+	*names = NULL;
+	if (udrv_path(bus, sizeof(bus), "/sys/bus/gpio/devices") ||
+	    udrv_path(dev, sizeof(dev), "/dev"))
+		return -ENAMETOOLONG;
 	na = udrv_list_numbered(bus, "gpiochip", &a);
 	nb = udrv_list_numbered(dev, "gpiochip", &b);
 	if (na < 0)
@@ -80,14 +82,17 @@ void udrv_gpio_absent_reason(char *buf, size_t len)
 {
 	char path[UDRV_PATH_LEN];
 
-	udrv_path(path, sizeof(path), "/sys/kernel");
+	if (udrv_path(path, sizeof(path), "/sys/kernel")) {
+		snprintf(buf, len, "UDRV_SYSROOT is too long: cannot look for GPIO chips under '%.200s'",
+			 udrv_sysroot());
+		return;
+	}
 	if (!udrv_path_exists(path)) {
 		snprintf(buf, len, "sysfs is not mounted at %s/sys: mount -t sysfs sysfs /sys",
 			 udrv_sysroot());
 		return;
 	}
-	udrv_path(path, sizeof(path), "/sys/bus/gpio");
-	if (!udrv_path_exists(path)) {
+	if (udrv_path(path, sizeof(path), "/sys/bus/gpio") || !udrv_path_exists(path)) {
 		snprintf(buf, len,
 			 "no GPIO chips: this kernel has no GPIO support (CONFIG_GPIOLIB is off, %s does not exist)",
 			 path);
@@ -166,7 +171,8 @@ void udrv_chip_find_sysfs(struct udrv_chip *chip)
 	char **names = NULL;
 	int n, matches = 0, rank = -1;
 
-	udrv_path(dir, sizeof(dir), "/sys/class/gpio");
+	if (udrv_path(dir, sizeof(dir), "/sys/class/gpio"))
+		return;		/* no sysfs entry can be found: none used */
 	n = udrv_list_numbered(dir, "gpiochip", &names);
 	for (int i = 0; i < n; i++) {
 		snprintf(cls, sizeof(cls), "%s/%s", dir, names[i]);

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <udrv/parse.h>
+
 #define UDRV_ERRMSG_LEN		384
 #define UDRV_PATH_LEN		512
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
@@ -33,8 +35,11 @@ const char *udrv_sysroot(void);
 
 /* @buf <- sysroot + formatted path. Returns 0 or -ENAMETOOLONG (then @buf
  * is the empty string: never a half path). */
-udrv_printf(3, 4)
+udrv_printf(3, 4) udrv_must_check
 int udrv_path(char *buf, size_t len, const char *fmt, ...);
+
+/* The message for a udrv_path() that failed: which path, and why. */
+int udrv_path_err(char *errmsg, const char *what);
 
 /* Read a small text file, strip the trailing newline; length or -errno
  * (-EOVERFLOW when it does not fit @len: never a truncated value). */

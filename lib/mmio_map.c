@@ -63,17 +63,17 @@ static int uio_covering(const char *uio, const struct udrv_soc_bank *b,
 	uint64_t size;
 
 	for (int k = 0; k < 5; k++) {
-		udrv_path(path, sizeof(path), "/sys/class/uio/%s/maps/map%d/addr",
-			  uio, k);
-		if (udrv_read_u64(path, addr))
+		if (udrv_path(path, sizeof(path), "/sys/class/uio/%s/maps/map%d/addr",
+			      uio, k) ||
+		    udrv_read_u64(path, addr))
 			return -1;
-		udrv_path(path, sizeof(path), "/sys/class/uio/%s/maps/map%d/size",
-			  uio, k);
-		if (udrv_read_u64(path, &size))
+		if (udrv_path(path, sizeof(path), "/sys/class/uio/%s/maps/map%d/size",
+			      uio, k) ||
+		    udrv_read_u64(path, &size))
 			continue;
-		udrv_path(path, sizeof(path), "/sys/class/uio/%s/maps/map%d/offset",
-			  uio, k);
-		if (udrv_read_u64(path, sub))
+		if (udrv_path(path, sizeof(path), "/sys/class/uio/%s/maps/map%d/offset",
+			      uio, k) ||
+		    udrv_read_u64(path, sub))
 			*sub = *addr & ((uint64_t)sysconf(_SC_PAGESIZE) - 1);
 		if (*addr <= b->phys && b->phys + b->size <= *addr + size)
 			return k;
@@ -89,13 +89,17 @@ static int try_uio(struct udrv_soc_map *m, const struct udrv_soc_bank *b,
 	int n, k, ret = -ENOENT;
 
 	snprintf(note, len, "no UIO map covers it");
-	udrv_path(dir, sizeof(dir), "/sys/class/uio");
+	if (udrv_path(dir, sizeof(dir), "/sys/class/uio"))
+		return -ENAMETOOLONG;
 	n = udrv_list_numbered(dir, "uio", &names);
 	for (int i = 0; i < n && ret; i++) {
 		k = uio_covering(names[i], b, &addr, &sub);
 		if (k < 0)
 			continue;
-		udrv_path(path, sizeof(path), "/dev/%s", names[i]);
+		if (udrv_path(path, sizeof(path), "/dev/%s", names[i])) {
+			snprintf(note, len, "the path of /dev/%s is too long", names[i]);
+			continue;
+		}
 		ret = map_at(m, path, (uint64_t)k * page,
 			     (size_t)(sub + b->phys - addr), b->size, err,
 			     sizeof(err));
@@ -116,7 +120,8 @@ static void iomem_owner(uint64_t phys, char *buf, size_t len)
 	FILE *f;
 
 	buf[0] = '\0';
-	udrv_path(path, sizeof(path), "/proc/iomem");
+	if (udrv_path(path, sizeof(path), "/proc/iomem"))
+		return;
 	f = fopen(path, "re");
 	if (!f)
 		return;
@@ -146,7 +151,10 @@ static int try_devmem(struct udrv_soc_map *m, const struct udrv_soc_bank *b,
 	char path[UDRV_PATH_LEN], err[NOTE_LEN], hint[UDRV_ERRMSG_LEN];
 	int ret;
 
-	udrv_path(path, sizeof(path), "/dev/mem");
+	if (udrv_path(path, sizeof(path), "/dev/mem")) {
+		snprintf(note, len, "the path of /dev/mem is too long (UDRV_SYSROOT)");
+		return -ENAMETOOLONG;
+	}
 	ret = map_at(m, path, b->phys, 0, b->size, err, sizeof(err));
 	if (ret == -EPERM && !strncmp(err, "mmap", 4)) {
 		udrv_soc_devmem_hint(hint, sizeof(hint), b);

@@ -91,7 +91,9 @@ int udrv_uio_list(char ***names)
 	char dir[UDRV_PATH_LEN];
 	int n;
 
-	udrv_path(dir, sizeof(dir), "/sys/class/uio");
+	*names = NULL;
+	if (udrv_path(dir, sizeof(dir), "/sys/class/uio"))
+		return -ENAMETOOLONG;
 	n = udrv_list_numbered(dir, "uio", names);
 	return n == -ENOENT ? 0 : n;
 }
@@ -100,7 +102,11 @@ void udrv_uio_absent_reason(char *buf, size_t len)
 {
 	char path[UDRV_PATH_LEN];
 
-	udrv_path(path, sizeof(path), "/sys/class/uio");
+	if (udrv_path(path, sizeof(path), "/sys/class/uio")) {
+		snprintf(buf, len, "UDRV_SYSROOT is too long: cannot look for UIO devices under '%.200s'",
+			 udrv_sysroot());
+		return;
+	}
 	if (!udrv_path_exists(path))
 		snprintf(buf, len,
 			 "no UIO devices: UIO is not available (CONFIG_UIO off, or the uio module is not loaded: modprobe uio; %s does not exist)",
@@ -110,17 +116,15 @@ void udrv_uio_absent_reason(char *buf, size_t len)
 			 "no UIO devices: UIO is loaded but no driver registered a device (load a UIO driver, e.g. bind a PCI device to uio_pci_generic)");
 }
 
+/* "uio3", "/dev/uio3" or "3": 3; -ERANGE for a number too large to be a
+ * device; -EINVAL when @s is not of that form (a driver name). */
 static int uio_number(const char *s)
 {
-	const char *p = s;
+	unsigned int num;
+	int ret;
 
-	if (!strncmp(p, "/dev/", 5))
-		p += 5;
-	if (!strncmp(p, "uio", 3))
-		p += 3;
-	if (!*p || strspn(p, "0123456789") != strlen(p))
-		return -1;
-	return atoi(p);
+	ret = udrv_parse_devnum(s, "uio", &num);
+	return ret ? ret : (int)num;
 }
 
 static void read_map(const char *sysdir, unsigned int i,
@@ -208,8 +212,8 @@ static void uio_describe_available(char *buf, size_t len)
 	}
 	used = (size_t)snprintf(buf, len, "available:");
 	for (int i = 0; i < n && used < len; i++) {
-		udrv_path(path, sizeof(path), "/sys/class/uio/%s/name", names[i]);
-		if (udrv_read_str(path, name, sizeof(name)) < 0)
+		if (udrv_path(path, sizeof(path), "/sys/class/uio/%s/name", names[i]) ||
+		    udrv_read_str(path, name, sizeof(name)) < 0)
 			name[0] = '\0';
 		used += (size_t)snprintf(buf + used, len - used, " %s (%s)",
 					 names[i], name);
@@ -234,10 +238,10 @@ static int uio_find_name(struct udrv_uio *uio, const char *name)
 
 	n = udrv_uio_list(&names);
 	for (int i = 0; i < n && num < 0; i++) {
-		udrv_path(path, sizeof(path), "/sys/class/uio/%s/name", names[i]);
-		if (udrv_read_str(path, buf, sizeof(buf)) >= 0 &&
-		    !strcmp(buf, name))
-			num = atoi(names[i] + 3);
+		if (udrv_path(path, sizeof(path), "/sys/class/uio/%s/name", names[i]) == 0 &&
+		    udrv_read_str(path, buf, sizeof(buf)) >= 0 &&
+		    !strcmp(buf, name) && uio_number(names[i]) >= 0)
+			num = uio_number(names[i]);
 	}
 	udrv_strv_free(names);
 	return num >= 0 ? num : uio_not_found(uio, name);
@@ -249,9 +253,10 @@ static int uio_open_number(struct udrv_uio *uio, int num, const char *spec)
 
 	uio->num = num;
 	snprintf(uio->devname, sizeof(uio->devname), "uio%d", num);
-	udrv_path(uio->sysdir, sizeof(uio->sysdir), "/sys/class/uio/%s",
-		  uio->devname);
-	udrv_path(uio->path, sizeof(uio->path), "/dev/%s", uio->devname);
+	if (udrv_path(uio->sysdir, sizeof(uio->sysdir), "/sys/class/uio/%s",
+		      uio->devname) ||
+	    udrv_path(uio->path, sizeof(uio->path), "/dev/%s", uio->devname))
+		return udrv_path_err(uio->errmsg, uio->devname);
 	if (!udrv_path_exists(uio->sysdir))
 		return uio_not_found(uio, spec);
 	snprintf(path, sizeof(path), "%s/name", uio->sysdir);
@@ -272,6 +277,10 @@ int udrv_uio_open(struct udrv_uio *uio, const char *spec)
 		return udrv_err(uio->errmsg, EINVAL,
 				"no UIO device given: use its name (uio_pci_generic), uioN or /dev/uioN");
 	num = uio_number(spec);
+	if (num == -ERANGE)
+		return udrv_err(uio->errmsg, EINVAL,
+				"UIO device number in '%s' is out of range (at most %d): give it as 'udrv uio list' shows it",
+				spec, INT32_MAX);
 	if (num < 0) {
 		num = uio_find_name(uio, spec);
 		if (num < 0)

@@ -67,6 +67,13 @@ static bool file_has_more(int fd)
 	return n == 2 || (n == 1 && extra[0] != '\n');
 }
 
+int udrv_path_err(char *errmsg, const char *what)
+{
+	return udrv_err(errmsg, ENAMETOOLONG,
+			"the path of %s is longer than %d bytes (UDRV_SYSROOT is '%.200s'): use a shorter name or sysroot",
+			what, UDRV_PATH_LEN - 1, udrv_sysroot());
+}
+
 int udrv_read_str(const char *path, char *buf, size_t len)
 {
 	ssize_t n;

@@ -267,10 +267,99 @@ static void test_enum_strings(void)
 	CHECK_INT(udrv_backend_parse("gpiod", &b), -EINVAL);
 }
 
+/* Chip numbers used to go through atoi(): 4294967296 opened gpiochip0 and
+ * gpiochip4294967297 gpiochip1. A number out of range is an error. */
+static void test_number_out_of_range(void)
+{
+	static const char *const specs[] = {
+		"4294967296", "gpiochip4294967297", "2147483648",
+		"99999999999999999999999",
+	};
+	struct udrv_chip *chip;
+
+	fake_root();
+	fake_gpio_bus();
+	fake_gpio_chip(0, "wire", 512, 8, "fake-wire");
+	fake_gpio_chip(1, "other", 520, 4, "other");
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		chip = open_chip(specs[i], -EINVAL);
+		CHECK_CONTAINS(udrv_chip_errmsg(chip), "out of range");
+		CHECK_STR(udrv_chip_name(chip), "");
+		udrv_chip_free(chip);
+	}
+}
+
+/* A chip udrv cannot open may be the one labelled so: say why, don't
+ * answer "no such chip". */
+static void test_label_unopenable_chip(void)
+{
+	struct udrv_chip *chip;
+	char path[512];
+
+	fake_root();
+	fake_gpio_bus();
+	fake_gpio_chip(0, "wire", 512, 8, "fake-wire");
+	fake_file("dev/gpiochip0", "");
+	fake_path(path, sizeof(path), "dev/gpiochip0");
+	chmod(fake_root_dir(), 0755);
+	CHECK(chmod(path, 0600) == 0);
+	if (geteuid() == 0)
+		CHECK(setresuid(65534, 65534, 65534) == 0);
+	chip = open_chip("fake-wire", -EACCES);
+	CHECK_CONTAINS(udrv_chip_errmsg(chip), "not every chip could be opened");
+	CHECK_CONTAINS(udrv_chip_errmsg(chip), "Permission denied");
+	udrv_chip_free(chip);
+}
+
+/* An empty name matched every unnamed line: 'udrv gpio set =1' drove
+ * offset 0. */
+static void test_empty_line_name(void)
+{
+	struct udrv_chip *chip = udrv_chip_new();
+
+	CHECK_INT(udrv_chip_find_line(chip, ""), -EINVAL);
+	CHECK_CONTAINS(udrv_chip_errmsg(chip), "empty line name");
+	CHECK_INT(udrv_chip_find_line(chip, NULL), -EINVAL);
+	udrv_chip_free(chip);
+}
+
+/* A sysroot so long that no path fits: an error, never a half path. */
+static void test_sysroot_too_long(void)
+{
+	static char root[600];
+	struct udrv_chip *chip;
+	char **names = NULL;
+
+	memset(root, 'x', sizeof(root) - 1);
+	root[0] = '/';
+	setenv("UDRV_SYSROOT", root, 1);
+	CHECK_INT(udrv_chip_list(&names), -ENAMETOOLONG);
+	CHECK(names == NULL);
+	chip = open_chip("gpiochip0", -ENAMETOOLONG);
+	CHECK_CONTAINS(udrv_chip_errmsg(chip), "UDRV_SYSROOT");
+	udrv_chip_free(chip);
+}
+
+static void test_path_spec_too_long(void)
+{
+	char spec[700];
+	struct udrv_chip *chip;
+
+	memset(spec, 'a', sizeof(spec) - 1);
+	spec[sizeof(spec) - 1] = '\0';
+	spec[0] = '/';
+	chip = open_chip(spec, -ENAMETOOLONG);
+	CHECK_CONTAINS(udrv_chip_errmsg(chip), "too long");
+	udrv_chip_free(chip);
+}
+
 UDRV_TESTS(UDRV_T(test_no_sysfs), UDRV_T(test_no_gpiolib),
 	   UDRV_T(test_no_chips), UDRV_T(test_list_sorted),
 	   UDRV_T(test_open_sysfs_only), UDRV_T(test_old_base),
 	   UDRV_T(test_two_chips_one_parent), UDRV_T(test_label_not_found),
 	   UDRV_T(test_not_a_cdev), UDRV_T(test_permission_denied),
 	   UDRV_T(test_line_info_sysfs), UDRV_T(test_request_errors),
-	   UDRV_T(test_unopened_chip), UDRV_T(test_enum_strings))
+	   UDRV_T(test_unopened_chip), UDRV_T(test_enum_strings),
+	   UDRV_T(test_number_out_of_range), UDRV_T(test_label_unopenable_chip),
+	   UDRV_T(test_empty_line_name), UDRV_T(test_sysroot_too_long),
+	   UDRV_T(test_path_spec_too_long))
