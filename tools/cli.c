@@ -61,67 +61,46 @@ int cli_dispatch(const char *prefix, const struct cli_cmd *cmds, int argc,
 			 *prefix ? " " : "", argv[0]);
 }
 
-/* Decimal, or hex with 0x: a leading 0 is not octal (010 is ten). */
-static int number_base(const char *s)
-{
-	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
-}
-
+/* Numbers and durations: the library's strict parsers (udrv/parse.h). */
 int cli_parse_u64(const char *s, uint64_t *v)
 {
-	char *end;
-
-	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
-		return -EINVAL;
-	errno = 0;
-	*v = strtoull(s, &end, number_base(s));
-	return errno || *end || end == s ? -EINVAL : 0;
+	return udrv_parse_u64(s, UINT64_MAX, v);
 }
 
 int cli_parse_int(const char *s, long min, long max, long *v)
 {
-	const char *digits = s && (*s == '-' || *s == '+') ? s + 1 : s;
-	char *end;
+	int64_t x;
+	int ret;
 
-	if (!s || !*s || !*digits)
-		return -EINVAL;
-	errno = 0;
-	*v = strtol(s, &end, number_base(digits));
-	if (errno || *end || end == s || *v < min || *v > max)
-		return -EINVAL;
-	return 0;
+	ret = udrv_parse_s64(s, min, max, &x);
+	if (!ret)
+		*v = (long)x;
+	return ret;
 }
 
 int cli_parse_duration_ns(const char *s, uint64_t *ns)
 {
-	static const struct { const char *sfx; double mul; } units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
-		{ "m", 60e9 }, { "", 1e9 },
-	};
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || v < 0)
-		return -EINVAL;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (!strcmp(end, units[i].sfx)) {
-			*ns = (uint64_t)(v * units[i].mul);
-			return 0;
-		}
-	}
-	return -EINVAL;
+	return udrv_parse_duration_ns(s, CLI_DURATION_MAX_NS, ns);
 }
 
 int cli_parse_timeout_ms(const char *s, int *ms)
 {
 	uint64_t ns;
+	int ret;
 
-	if (cli_parse_duration_ns(s, &ns) || ns > (uint64_t)INT32_MAX * 1000000)
-		return -EINVAL;
+	ret = udrv_parse_duration_ns(s, (uint64_t)INT32_MAX * 1000000, &ns);
+	if (ret)
+		return ret;
 	*ms = (int)((ns + 999999) / 1000000);
 	return 0;
+}
+
+void cli_timespec_add_ns(struct timespec *ts, uint64_t ns)
+{
+	uint64_t nsec = (uint64_t)ts->tv_nsec + ns % 1000000000ULL;
+
+	ts->tv_sec += (time_t)(ns / 1000000000ULL + nsec / 1000000000ULL);
+	ts->tv_nsec = (long)(nsec % 1000000000ULL);
 }
 
 uint64_t cli_now_ns(void)
@@ -208,6 +187,10 @@ int gpio_opt_parse(struct gpio_opts *o, int opt, const char *arg,
 
 	switch (opt) {
 	case 'c':
+		if (!*arg) {
+			cli_usage(cmd, "empty --chip: give gpiochipN, N, /dev/gpiochipN or a label (see 'udrv gpio info')");
+			return -1;
+		}
 		o->chip = arg;
 		return 1;
 	case 'b':
@@ -253,13 +236,17 @@ static bool is_number(const char *s)
 static int open_chip(const char *spec, struct udrv_chip **chipp)
 {
 	struct udrv_chip *chip = udrv_chip_new();
+	int ret;
 
 	if (!chip)
 		return cli_error(EXIT_FAIL, "out of memory");
-	if (udrv_chip_open(chip, spec)) {
-		cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(chip));
+	ret = udrv_chip_open(chip, spec);
+	if (ret) {
+		/* -EINVAL: the spec itself is bad (out of range, empty) */
+		ret = cli_error(ret == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s",
+				udrv_chip_errmsg(chip));
 		udrv_chip_free(chip);
-		return EXIT_FAIL;
+		return ret;
 	}
 	*chipp = chip;
 	return EXIT_OK;
@@ -290,12 +277,26 @@ static int resolve_on_chip(struct udrv_chip *chip, int n, char *const *lines,
 	return EXIT_OK;
 }
 
+/* The same line twice in one request: a usage error, not a busy line. */
+static int check_duplicates(const struct udrv_chip *chip, int n,
+			    char *const *lines, const unsigned int *offsets)
+{
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < i; j++)
+			if (offsets[i] == offsets[j])
+				return cli_usage("gpio",
+						 "line %u of %s is given twice ('%s' and '%s')",
+						 offsets[i], udrv_chip_name(chip),
+						 lines[j], lines[i]);
+	return EXIT_OK;
+}
+
 /* No chip given: the first chip that has every named line. */
 static int search_chips(int n, char *const *lines, struct udrv_chip **chipp,
 			unsigned int *offsets)
 {
 	char **names = NULL, reason[256];
-	int count;
+	int count, ret;
 
 	count = udrv_chip_list(&names);
 	for (int i = 0; i < count; i++) {
@@ -303,7 +304,12 @@ static int search_chips(int n, char *const *lines, struct udrv_chip **chipp,
 			continue;
 		if (!resolve_on_chip(*chipp, n, lines, offsets, true)) {
 			udrv_strv_free(names);
-			return EXIT_OK;
+			ret = check_duplicates(*chipp, n, lines, offsets);
+			if (ret) {
+				udrv_chip_free(*chipp);
+				*chipp = NULL;
+			}
+			return ret;
 		}
 		udrv_chip_free(*chipp);
 		*chipp = NULL;
@@ -326,6 +332,10 @@ int gpio_resolve(const struct gpio_opts *o, int n, char *const *lines,
 	if (n > UDRV_LINES_MAX)
 		return cli_error(EXIT_USAGE, "at most %d lines per command",
 				 UDRV_LINES_MAX);
+	for (int i = 0; i < n; i++)
+		if (!lines[i][0])
+			return cli_usage("gpio",
+					 "empty line name (an unset shell variable?): give a line name or an offset");
 	if (!o->chip) {
 		for (int i = 0; i < n; i++)
 			if (is_number(lines[i]))
@@ -338,6 +348,8 @@ int gpio_resolve(const struct gpio_opts *o, int n, char *const *lines,
 	if (ret)
 		return ret;
 	ret = resolve_on_chip(*chipp, n, lines, offsets, false);
+	if (!ret)
+		ret = check_duplicates(*chipp, n, lines, offsets);
 	if (ret) {
 		udrv_chip_free(*chipp);
 		*chipp = NULL;

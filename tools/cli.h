@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 #include <udrv/udrv.h>
 
 #define EXIT_OK		0
@@ -32,13 +33,22 @@ int cli_dispatch(const char *prefix, const struct cli_cmd *cmds, int argc,
 		 char **argv, const char *help);
 void cli_print_help(const char *text);
 
-int cli_parse_u64(const char *s, uint64_t *v);	/* dec, 0x hex */
+/*
+ * Numbers: decimal or 0x hex, the whole string (udrv/parse.h); 0, -EINVAL
+ * (not a number) or -ERANGE (outside the range).
+ */
+int cli_parse_u64(const char *s, uint64_t *v);
 int cli_parse_int(const char *s, long min, long max, long *v);
-/* "1ms", "10s", "500us", bare = seconds; for --duration */
+/* The longest duration any option takes: 7 days ("forever" where offered). */
+#define CLI_DURATION_MAX_NS	(7ULL * 24 * 3600 * 1000000000ULL)
+/* "1ms", "10s", "500us", "1.5ms", bare = seconds; finite, at most 7 days */
 int cli_parse_duration_ns(const char *s, uint64_t *ns);
 uint64_t cli_now_ns(void);
-/* --timeout: a duration rounded up to whole ms; "0" means do not wait. */
+/* --timeout: a duration rounded up to whole ms (at most INT32_MAX ms, about
+ * 24.8 days); "0" means do not wait. */
 int cli_parse_timeout_ms(const char *s, int *ms);
+/* @ts += @ns without a loop or an overflow of tv_nsec (32-bit long). */
+void cli_timespec_add_ns(struct timespec *ts, uint64_t ns);
 
 /*
  * Options of the report commands (info, rt check): -j/--json, -v/--verbose,

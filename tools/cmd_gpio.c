@@ -3,6 +3,7 @@
  * udrv gpio info|get|set: chips and lines, reading and driving lines.
  * (mon and toggle live in cmd_gpio_events.c.)
  */
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -220,9 +221,13 @@ static int show_chips(char **names, int n, struct udrv_json *j,
 	if (!chip)
 		return cli_error(EXIT_FAIL, "out of memory");
 	for (int i = 0; i < n; i++) {
-		if (udrv_chip_open(chip, names[i])) {
+		int err = udrv_chip_open(chip, names[i]);
+
+		if (err) {
+			/* a bad spec is a usage error even among good ones */
 			cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(chip));
-			ret = EXIT_FAIL;
+			if (ret != EXIT_USAGE)
+				ret = err == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
 			continue;
 		}
 		if (show_chip(chip, j, regs))
@@ -470,7 +475,8 @@ static void hold(const char *how)
 			pause();
 		return;
 	}
-	cli_parse_duration_ns(how, &ns);
+	if (cli_parse_duration_ns(how, &ns))
+		return;		/* checked when the option was read */
 	ts.tv_sec = (time_t)(ns / 1000000000ULL);
 	ts.tv_nsec = (long)(ns % 1000000000ULL);
 	while (!interrupted && clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts))
@@ -529,7 +535,7 @@ static int cmd_set(int argc, char **argv)
 			hold_for = optarg;
 			if (strcmp(optarg, "forever") &&
 			    cli_parse_duration_ns(optarg, &ns))
-				return cli_usage("gpio set", "bad --hold '%s': e.g. 2s, 500ms or forever", optarg);
+				return cli_usage("gpio set", "bad --hold '%s': e.g. 2s, 500ms (at most 7 days) or forever", optarg);
 		} else if (opt == '?') {
 			return cli_usage("gpio set", "bad option");
 		} else if (gpio_opt_parse(&o, opt, optarg, "gpio set") < 0) {

@@ -293,11 +293,7 @@ static int toggle_loop(struct udrv_request *req, uint64_t *count,
 			return cli_error(EXIT_FAIL, "%s", udrv_request_errmsg(req));
 		if (!period_ns)
 			continue;
-		next.tv_nsec += (long)period_ns;
-		while (next.tv_nsec >= 1000000000L) {
-			next.tv_nsec -= 1000000000L;
-			next.tv_sec++;
-		}
+		cli_timespec_add_ns(&next, period_ns);
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
 	}
 	*count = i;	/* fewer when interrupted */
@@ -364,11 +360,19 @@ static int parse_toggle(int argc, char **argv, struct gpio_opts *o,
 			return EXIT_USAGE;
 		if (ret)
 			continue;
-		if (opt == 'n' && !cli_parse_u64(optarg, count))
+		if (opt == 'n') {
+			if (cli_parse_u64(optarg, count))
+				return cli_usage("gpio toggle", "bad --count '%s': a number of toggles (0 or more)",
+						 optarg);
 			continue;
-		if (opt == 'p' && !cli_parse_duration_ns(optarg, period))
+		}
+		if (opt == 'p') {
+			if (cli_parse_duration_ns(optarg, period))
+				return cli_usage("gpio toggle", "bad --period '%s': a duration such as 1ms, 250us or 2s (at most 7 days)",
+						 optarg);
 			continue;
-		return cli_usage("gpio toggle", "bad option or value");
+		}
+		return cli_usage("gpio toggle", "bad option");
 	}
 	return EXIT_OK;
 }

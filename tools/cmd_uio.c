@@ -2,6 +2,7 @@
 /*
  * udrv uio info|wait|peek|poke: UIO devices, their maps and interrupts.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -117,8 +118,13 @@ int uio_show_devices(char **names, int n, struct udrv_json *j)
 	if (!uio)
 		return cli_error(EXIT_FAIL, "out of memory");
 	for (int i = 0; i < n; i++) {
-		if (udrv_uio_open(uio, names[i])) {
-			ret = cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(uio));
+		int err = udrv_uio_open(uio, names[i]);
+
+		if (err) {
+			/* a bad spec is a usage error even among good ones */
+			cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(uio));
+			if (ret != EXIT_USAGE)
+				ret = err == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
 			continue;
 		}
 		uio_show_device(uio, j);
@@ -213,14 +219,19 @@ static int parse_uio(int argc, char **argv, struct uio_opts *o,
 
 static int open_uio(const char *spec, struct udrv_uio **uiop)
 {
+	int ret;
+
 	*uiop = udrv_uio_new();
 	if (!*uiop)
 		return cli_error(EXIT_FAIL, "out of memory");
-	if (udrv_uio_open(*uiop, spec)) {
-		cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(*uiop));
+	ret = udrv_uio_open(*uiop, spec);
+	if (ret) {
+		/* -EINVAL: the spec itself is bad (out of range, empty) */
+		ret = cli_error(ret == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s",
+				udrv_uio_errmsg(*uiop));
 		udrv_uio_free(*uiop);
 		*uiop = NULL;
-		return EXIT_FAIL;
+		return ret;
 	}
 	return EXIT_OK;
 }

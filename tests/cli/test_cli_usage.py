@@ -112,7 +112,7 @@ def test_unknown_option(udrv: Runner, cmd: str) -> None:
     (["gpio", "mon", "-c", "0", "--event-clock", "sundial", "3"], "bad --event-clock"),
     (["gpio", "mon", "-c", "0", "--timeout", "soon", "3"], "bad --timeout 'soon'"),
     (["gpio", "toggle", "-c", "0", "3", "4"], "give exactly one LINE"),
-    (["gpio", "toggle", "-c", "0", "--count", "many", "3"], "bad option or value"),
+    (["gpio", "toggle", "-c", "0", "--count", "many", "3"], "bad --count 'many'"),
     (["uio", "wait", "uio0", "uio1"], "give exactly one DEVICE"),
     (["uio", "wait", "--timeout", "soon", "uio0"], "bad --timeout 'soon'"),
     (["uio", "peek", "uio0"], "give DEVICE OFFSET [COUNT]"),
