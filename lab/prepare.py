@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import debian, initramfs, modules
+from . import boards, debian, initramfs, modules
 from .debian import Kernel
+from .errors import LabError
 from .modules import ModuleDir
 from .paths import locked
 
@@ -28,7 +29,13 @@ def prepare(
     quiet: bool = False,
 ) -> Prepared:
     """Fetch the kernel, build our modules (on boards that load them) and the
-    initramfs (each step cached)."""
+    initramfs (each step cached). With include_static, a board whose static
+    udrv build is missing does not start: the error names the build and the
+    command that makes it (rather than `udrv: not found` in every test)."""
+    if include_static:
+        why = boards.missing_udrv(boards.target(flavour).machine)
+        if why is not None:
+            raise LabError(f"the {flavour} board cannot start without udrv: {why}")
     kernel = debian.fetch(flavour, quiet=quiet)
     machine = kernel.target.machine
     extra: dict[str, Path] = initramfs.default_extra_files(machine) if include_static else {}
