@@ -202,6 +202,7 @@ static int parse_uio(int argc, char **argv, struct uio_opts *o,
 {
 	int opt;
 
+	*o = (struct uio_opts){ 0 };
 	o->map = o->bar = -1;
 	o->width = 32;
 	o->timeout_ms = -1;
@@ -245,7 +246,7 @@ static const char info_help[] =
 
 static int uio_info(int argc, char **argv)
 {
-	struct uio_opts o;
+	struct uio_opts o = { 0 };
 	char **names = NULL, reason[256];
 	struct udrv_json *j;
 	int n, ret;

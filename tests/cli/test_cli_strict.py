@@ -6,7 +6,7 @@ must now be a usage error (exit 2) with a message, and touch nothing."""
 from __future__ import annotations
 
 import pytest
-from fakes import FakeTree, gpio_bus, gpio_chip, gpio_line, uio_device, uio_dev_file
+from fakes import FakeTree, gpio_bus, gpio_chip, gpio_line, uio_dev_file, uio_device
 from udrv_runner import Runner
 
 
@@ -36,7 +36,7 @@ def nothing_exported(t: FakeTree) -> bool:
     ["gpio", "get", "-c", "0", ""],
     ["gpio", "mon", "-c", "0", ""],
     ["gpio", "toggle", "-c", "0", "-n", "2", ""],
-], ids=lambda a: " ".join(repr(x) if not x else x for x in a))
+], ids=lambda a: " ".join(x or repr(x) for x in a))
 def test_empty_line_name(udrv: Runner, two_chips: FakeTree, args: list[str]) -> None:
     r = udrv(*args)
     check_usage(r, "empty line name")

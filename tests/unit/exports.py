@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
 INLINE = re.compile(r"static\s+inline\s[^;{(]*?\b(udrv_\w+)\s*\(")
 MACRO = re.compile(r"#\s*define\s+(udrv_\w+)\(")
 NAME = re.compile(r"\b(udrv_[a-z0-9_]+)\s*\(")
