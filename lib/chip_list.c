@@ -30,10 +30,18 @@ static int strv_contains(char **strv, const char *s)
 	return 0;
 }
 
+/* gpiochipN -> N (the names come from udrv_list_numbered: well formed) */
+static long chip_num(const char *name)
+{
+	unsigned int n;
+
+	return udrv_parse_devnum(name, "gpiochip", &n) ? -1 : (long)n;
+}
+
 static int cmp_chip_names(const void *a, const void *b)
 {
-	long x = strtol(*(char *const *)a + 8, NULL, 10);
-	long y = strtol(*(char *const *)b + 8, NULL, 10);
+	long x = chip_num(*(char *const *)a);
+	long y = chip_num(*(char *const *)b);
 
 	return (x > y) - (x < y);
 }

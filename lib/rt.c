@@ -325,11 +325,27 @@ int udrv_rt_hold_dma_latency(struct udrv_rt *rt, int32_t us)
 	return 0;
 }
 
+/* "\t   1234 kB\n" (a /proc/self/status value) -> 1234; 0 if malformed */
+static uint64_t status_kb(const char *s)
+{
+	char digits[24];
+	uint64_t kb;
+	size_t n;
+
+	s += strspn(s, " \t");
+	n = strspn(s, "0123456789");
+	if (!n || n >= sizeof(digits) || strcmp(s + n, " kB\n"))
+		return 0;
+	memcpy(digits, s, n);
+	digits[n] = '\0';
+	return udrv_parse_u64(digits, UINT64_MAX, &kb) ? 0 : kb;
+}
+
 /* VmLck in /proc/self/status: some memory of the process is locked. */
 static bool vmlck_nonzero(void)
 {
 	char path[UDRV_PATH_LEN], line[256];
-	unsigned long kb = 0;
+	uint64_t kb = 0;
 	FILE *f;
 
 	if (udrv_path(path, sizeof(path), "/proc/self/status") < 0)
@@ -338,8 +354,10 @@ static bool vmlck_nonzero(void)
 	if (!f)
 		return false;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmLck: %lu", &kb) == 1)
+		if (!strncmp(line, "VmLck:", 6)) {
+			kb = status_kb(line + 6);
 			break;
+		}
 	fclose(f);
 	return kb > 0;
 }

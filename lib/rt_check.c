@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,17 +101,18 @@ static int status_field(const char *name, char *buf, size_t len)
 /* Whether capability @bit is in CapEff; -errno if that is unknown. */
 static int has_cap(int bit)
 {
-	unsigned long long caps;
-	char buf[64], *end;
+	char buf[64], hex[70];
+	uint64_t caps;
 	int ret;
 
 	ret = status_field("CapEff", buf, sizeof(buf));
 	if (ret < 0)
 		return ret;
-	caps = strtoull(buf, &end, 16);
-	if (end == buf)
+	/* the kernel prints 16 hex digits without 0x */
+	snprintf(hex, sizeof(hex), "0x%s", buf);
+	if (udrv_parse_u64(hex, UINT64_MAX, &caps))
 		return -EINVAL;
-	return (caps >> bit) & 1;
+	return (int)((caps >> bit) & 1);
 }
 
 static void check_kernel(struct udrv_rt_report *r)
@@ -359,7 +361,9 @@ static void check_isolation(struct udrv_rt_report *r)
 static bool stat_field(const char *stat, int n, long *value)
 {
 	const char *p = strrchr(stat, ')');
-	char *end;
+	char num[24];
+	int64_t v;
+	size_t len;
 	int field = 2;
 
 	if (!p)
@@ -373,8 +377,15 @@ static bool stat_field(const char *stat, int n, long *value)
 		if (++field < n)
 			p += strcspn(p, " ");
 	}
-	*value = strtol(p, &end, 10);
-	return end != p;
+	len = strcspn(p, " \n");
+	if (!len || len >= sizeof(num))
+		return false;
+	memcpy(num, p, len);
+	num[len] = '\0';
+	if (udrv_parse_s64(num, LONG_MIN, LONG_MAX, &v))
+		return false;
+	*value = (long)v;
+	return true;
 }
 
 static void irq_thread(struct udrv_rt_report *r, const char *pid)

@@ -200,14 +200,15 @@ void udrv_access_hint(char *buf, size_t len, int err, const char *path)
 
 static int numbered_suffix(const char *name, const char *prefix, long *num)
 {
-	size_t plen = strlen(prefix);
-	const char *p = name + plen;
-	char *end;
+	unsigned int n;
 
-	if (strncmp(name, prefix, plen) || !isdigit((unsigned char)*p))
+	/* exactly <prefix><decimal, no leading zero, <= INT32_MAX> */
+	if (strncmp(name, prefix, strlen(prefix)) ||
+	    !isdigit((unsigned char)name[strlen(prefix)]) ||
+	    udrv_parse_devnum(name, prefix, &n))
 		return -1;
-	*num = strtol(p, &end, 10);
-	return *end ? -1 : 0;
+	*num = (long)n;
+	return 0;
 }
 
 struct numbered {

@@ -197,8 +197,8 @@ static int klat_set_params(struct kbench *k, bool threaded)
 
 /* ---- the stats file ------------------------------------------------- */
 
-static void klat_stats_key(struct klat_stats *st, const char *key,
-			   const char *val)
+static int klat_stats_key(struct klat_stats *st, const char *key,
+			  const char *val)
 {
 	static const struct {
 		const char *key;
@@ -225,14 +225,19 @@ static void klat_stats_key(struct klat_stats *st, const char *key,
 		snprintf(st->mode, sizeof(st->mode), "%s", val);
 	} else {
 		for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+			uint64_t v;
+
 			if (strcmp(key, nums[i].key))
 				continue;
-			*(unsigned long long *)((char *)st + nums[i].off) =
-				strtoull(val, NULL, 10);
+			if (udrv_parse_u64(val, UINT64_MAX, &v))
+				return cli_error(EXIT_FAIL, "%s/stats: %s is '%s', not a number",
+						 KLAT_SYS, key, val);
+			*(unsigned long long *)((char *)st + nums[i].off) = v;
 			break;
 		}
 	}
 	st->seen++;
+	return 0;
 }
 
 static int klat_read_stats(struct klat_stats *st)
@@ -249,7 +254,10 @@ static int klat_read_stats(struct klat_stats *st)
 		if (!sp)
 			continue;
 		*sp = '\0';
-		klat_stats_key(st, line, sp + 1);
+		if (klat_stats_key(st, line, sp + 1)) {
+			free(buf);
+			return EXIT_FAIL;
+		}
 	}
 	free(buf);
 	if (st->seen < 14)
@@ -283,7 +291,7 @@ static int klat_read_samples(uint64_t **valsp, size_t *np)
 {
 	char *buf = klat_slurp(KLAT_SYS "/samples", NULL), *p, *end;
 	size_t n = 0, cap = 1024;
-	uint64_t *vals = malloc(cap * sizeof(*vals)), *nv;
+	uint64_t *vals = malloc(cap * sizeof(*vals)), *nv, v;
 
 	if (!buf || !vals) {
 		free(vals);
@@ -300,9 +308,15 @@ static int klat_read_samples(uint64_t **valsp, size_t *np)
 			vals = nv;
 			cap *= 2;
 		}
-		vals[n++] = strtoull(p, &end, 10);
-		if (end == p || *end != '\n' || errno)
+		end = strchr(p, '\n');
+		if (!end)
 			break;
+		*end = '\0';
+		if (udrv_parse_u64(p, UINT64_MAX, &v)) {
+			*end = '\n';
+			break;
+		}
+		vals[n++] = v;
 	}
 	if (*p) {
 		free(vals);
