@@ -316,7 +316,9 @@ static void sysfs_release(struct udrv_request *req)
 		if (!l->exported)
 			continue;
 		snprintf(num, sizeof(num), "%d", l->gpio);
-		udrv_write_str(unexp, num);
+		if (udrv_write_str(unexp, num))
+			continue;	/* release cannot fail: the line stays
+					 * exported, as after a crash */
 	}
 	if (req->fd >= 0)
 		close(req->fd);

@@ -47,7 +47,7 @@ int udrv_read_str(const char *path, char *buf, size_t len);
 int udrv_read_long(const char *path, long *value);
 int udrv_read_u64(const char *path, uint64_t *value);	/* accepts 0x.. */
 /* Write @s to an existing file (sysfs attribute); 0 or -errno. */
-int udrv_write_str(const char *path, const char *s);
+udrv_must_check int udrv_write_str(const char *path, const char *s);
 bool udrv_path_exists(const char *path);
 
 /* Copy with truncation, always NUL-terminated. */
@@ -62,6 +62,6 @@ void udrv_access_hint(char *buf, size_t len, int err, const char *path);
 
 /* Collect names in @dir starting with @prefix followed by a number, sorted
  * by that number, as a NULL-terminated strv. Returns the count or -errno. */
-int udrv_list_numbered(const char *dir, const char *prefix, char ***names);
+udrv_must_check int udrv_list_numbered(const char *dir, const char *prefix, char ***names);
 
 #endif /* UDRV_INTERNAL_H */
