@@ -41,6 +41,16 @@ int udrv_region_map_fd(int fd, const char *path, uint64_t offset, size_t size,
 			snprintf(errbuf, errlen, "cannot map %s: size is 0", path);
 		return -EINVAL;
 	}
+	/* delta + size rounded up to pages must not wrap: the region would
+	 * claim SIZE_MAX bytes with one page behind them, and every bounds
+	 * check would pass */
+	if (size > SIZE_MAX - delta - (page - 1) || start > (uint64_t)INT64_MAX) {
+		if (errbuf)
+			snprintf(errbuf, errlen,
+				 "cannot map %s: %zu bytes at offset 0x%llx do not fit this process's address space",
+				 path, size, (unsigned long long)offset);
+		return -EOVERFLOW;
+	}
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;

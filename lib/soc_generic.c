@@ -39,9 +39,12 @@ static int check_offsets(const struct udrv_gpio_layout *l, unsigned int width,
 	return 0;
 }
 
-/* Bytes the offsets need: the highest register of the last bank. */
-static size_t needed_size(const struct udrv_gpio_layout *l, unsigned int width,
-			  unsigned int banks)
+/*
+ * Bytes the offsets need: the end of the highest register of the last bank,
+ * in 64 bits (a stride times a bank number can pass 2^32).
+ */
+static uint64_t needed_size(const struct udrv_gpio_layout *l, unsigned int width,
+			    unsigned int banks)
 {
 	int32_t top = l->data_in;
 
@@ -53,7 +56,7 @@ static size_t needed_size(const struct udrv_gpio_layout *l, unsigned int width,
 		top = l->clear;
 	if (l->dir > top)
 		top = l->dir;
-	return (size_t)top + width / 8 + (size_t)(banks - 1) * l->bank_stride;
+	return (uint64_t)top + width / 8 + (uint64_t)(banks - 1) * l->bank_stride;
 }
 
 static int check_base(const struct udrv_gpio_layout *l,
@@ -91,7 +94,7 @@ static int generic_resolve(struct udrv_soc_bank *b,
 			   const struct udrv_gpio_layout *l, char *errmsg)
 {
 	unsigned int width = l->width ? l->width : 32, banks, lines;
-	size_t need;
+	uint64_t need;
 	int ret;
 
 	if (width != 8 && width != 16 && width != 32)
@@ -106,16 +109,26 @@ static int generic_resolve(struct udrv_soc_bank *b,
 		banks = 1;
 	lines = l->bank_stride ? banks * width : width;
 	need = needed_size(l, width, banks);
+	/* every register offset of every bank then fits an int32_t: the
+	 * per-line arithmetic (udrv_soc_reg) cannot wrap or go negative */
+	if (need > INT32_MAX) {
+		char what[192];
+
+		snprintf(what, sizeof(what),
+			 "the registers of %u bank(s) at stride 0x%x reach 0x%llx bytes, beyond the 2 GiB a register block can span: check the stride and offsets",
+			 banks, l->bank_stride, (unsigned long long)need);
+		return bad_layout(errmsg, what);
+	}
 	if (l->size && l->size < need) {
 		char what[128];
 
 		snprintf(what, sizeof(what),
-			 "size %zu is too small: the registers need %zu bytes",
-			 l->size, need);
+			 "size %zu is too small: the registers need %llu bytes",
+			 l->size, (unsigned long long)need);
 		return bad_layout(errmsg, what);
 	}
 	fill(b, l, width, lines);
-	b->size = l->size ? l->size : need;
+	b->size = l->size ? l->size : (size_t)need;
 	return 0;
 }
 
@@ -153,30 +166,19 @@ const struct udrv_soc_driver udrv_soc_generic = {
 
 /* the text form */
 
+/* A register offset: bytes, at most INT32_MAX; "none" or "-1": absent. */
 static int parse_offset(const char *v, int32_t *out)
 {
-	char *end;
-	long long n;
+	unsigned int n;
 
 	if (!strcmp(v, "none") || !strcmp(v, "-1")) {
 		*out = -1;
 		return 0;
 	}
-	n = strtoll(v, &end, 0);
-	if (end == v || *end || n < 0 || n > INT32_MAX)
+	if (udrv_parse_uint(v, INT32_MAX, &n))
 		return -1;
 	*out = (int32_t)n;
 	return 0;
-}
-
-static int parse_u64(const char *v, uint64_t *out)
-{
-	char *end;
-
-	if (*v == '-')
-		return -1;
-	*out = strtoull(v, &end, 0);
-	return end == v || *end ? -1 : 0;
 }
 
 static int parse_number(struct udrv_gpio_layout *l, const char *k,
@@ -184,22 +186,29 @@ static int parse_number(struct udrv_gpio_layout *l, const char *k,
 {
 	uint64_t n;
 
-	if (parse_u64(v, &n))
-		return -1;
 	if (!strcmp(k, "base"))
-		l->base = n;
-	else if (!strcmp(k, "size"))
+		return udrv_parse_u64(v, UINT64_MAX, &l->base) ? -1 : 0;
+	if (!strcmp(k, "map-offset"))
+		return udrv_parse_u64(v, UINT64_MAX, &l->map_offset) ? -1 : 0;
+	if (!strcmp(k, "size")) {
+		if (udrv_parse_u64(v, SIZE_MAX, &n))
+			return -1;
 		l->size = (size_t)n;
-	else if (!strcmp(k, "width") && n <= 64)
+	} else if (!strcmp(k, "width")) {
+		if (udrv_parse_u64(v, 32, &n))
+			return -1;
 		l->width = (unsigned int)n;
-	else if (!strcmp(k, "stride") && n <= UINT32_MAX)
+	} else if (!strcmp(k, "stride")) {
+		if (udrv_parse_u64(v, UINT32_MAX, &n))
+			return -1;
 		l->bank_stride = (uint32_t)n;
-	else if (!strcmp(k, "map-offset"))
-		l->map_offset = n;
-	else if (!strcmp(k, "dir-input") && n <= 1)
+	} else if (!strcmp(k, "dir-input")) {
+		if (udrv_parse_u64(v, 1, &n))
+			return -1;
 		l->dir_input_high = n;
-	else
+	} else {
 		return -1;
+	}
 	return 0;
 }
 
@@ -243,8 +252,13 @@ int udrv_gpio_layout_parse(const char *spec, struct udrv_gpio_layout *layout,
 		end = strchr(p, ',');
 		if (!end)
 			end = p + strlen(p);
-		snprintf(item, sizeof(item), "%.*s", (int)(end - p), p);
-		eq = strchr(item, '=');
+		/* an item longer than the buffer is refused, never cut short
+		 * (a map path's prefix is another file) */
+		eq = NULL;
+		if ((size_t)(end - p) < sizeof(item)) {
+			snprintf(item, sizeof(item), "%.*s", (int)(end - p), p);
+			eq = strchr(item, '=');
+		}
 		if (eq)
 			*eq = '\0';
 		if (!eq || parse_pair(&l, item, eq + 1)) {

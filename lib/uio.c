@@ -127,39 +127,65 @@ static int uio_number(const char *s)
 	return ret ? ret : (int)num;
 }
 
-static void read_map(const char *sysdir, unsigned int i,
-		     struct udrv_uio_map_info *m)
+/*
+ * One attribute of a map or port region: a number (@num) or text (@buf).
+ * The kernel's numbers are required and read strictly: a size of "-1" is
+ * not 2^64-1. A name that is missing is empty.
+ */
+static int region_attr(struct udrv_uio *uio, const char *dir, const char *attr,
+		       uint64_t *num, char *buf, size_t len)
 {
-	char path[UDRV_PATH_LEN + 32];
+	char path[UDRV_PATH_LEN + 64];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s/%s", uio->sysdir, dir, attr);
+	if (num)
+		ret = udrv_read_u64(path, num);
+	else
+		ret = udrv_read_str(path, buf, len);
+	if (ret == -ENOENT && !num) {
+		buf[0] = '\0';
+		return 0;
+	}
+	if (ret < 0)
+		return udrv_err(uio->errmsg, ret == -EINVAL ? EIO : -ret,
+				"cannot read %s of %s: %s", path, uio->devname,
+				ret == -EINVAL ? "not a number" : strerror(-ret));
+	return 0;
+}
+
+static int read_map(struct udrv_uio *uio, unsigned int i,
+		    struct udrv_uio_map_info *m)
+{
+	char dir[32];
 
 	m->index = i;
-	snprintf(path, sizeof(path), "%s/maps/map%u/name", sysdir, i);
-	udrv_read_str(path, m->name, sizeof(m->name));
-	snprintf(path, sizeof(path), "%s/maps/map%u/addr", sysdir, i);
-	udrv_read_u64(path, &m->addr);
-	snprintf(path, sizeof(path), "%s/maps/map%u/size", sysdir, i);
-	udrv_read_u64(path, &m->size);
-	snprintf(path, sizeof(path), "%s/maps/map%u/offset", sysdir, i);
-	udrv_read_u64(path, &m->offset);
+	snprintf(dir, sizeof(dir), "maps/map%u", i);
+	if (region_attr(uio, dir, "name", NULL, m->name, sizeof(m->name)) ||
+	    region_attr(uio, dir, "addr", &m->addr, NULL, 0) ||
+	    region_attr(uio, dir, "size", &m->size, NULL, 0) ||
+	    region_attr(uio, dir, "offset", &m->offset, NULL, 0))
+		return -EIO;
+	return 0;
 }
 
-static void read_port(const char *sysdir, unsigned int i,
-		      struct udrv_uio_port_info *p)
+static int read_port(struct udrv_uio *uio, unsigned int i,
+		     struct udrv_uio_port_info *p)
 {
-	char path[UDRV_PATH_LEN + 32];
+	char dir[32];
 
 	p->index = i;
-	snprintf(path, sizeof(path), "%s/portio/port%u/name", sysdir, i);
-	udrv_read_str(path, p->name, sizeof(p->name));
-	snprintf(path, sizeof(path), "%s/portio/port%u/start", sysdir, i);
-	udrv_read_u64(path, &p->start);
-	snprintf(path, sizeof(path), "%s/portio/port%u/size", sysdir, i);
-	udrv_read_u64(path, &p->size);
-	snprintf(path, sizeof(path), "%s/portio/port%u/porttype", sysdir, i);
-	udrv_read_str(path, p->porttype, sizeof(p->porttype));
+	snprintf(dir, sizeof(dir), "portio/port%u", i);
+	if (region_attr(uio, dir, "name", NULL, p->name, sizeof(p->name)) ||
+	    region_attr(uio, dir, "start", &p->start, NULL, 0) ||
+	    region_attr(uio, dir, "size", &p->size, NULL, 0) ||
+	    region_attr(uio, dir, "porttype", NULL, p->porttype,
+			sizeof(p->porttype)))
+		return -EIO;
+	return 0;
 }
 
-static void uio_read_regions(struct udrv_uio *uio)
+static int uio_read_regions(struct udrv_uio *uio)
 {
 	char path[UDRV_PATH_LEN + 32];
 
@@ -167,14 +193,17 @@ static void uio_read_regions(struct udrv_uio *uio)
 		snprintf(path, sizeof(path), "%s/maps/map%u", uio->sysdir, i);
 		if (!udrv_path_exists(path))
 			break;
-		read_map(uio->sysdir, i, &uio->maps[uio->num_maps++]);
+		if (read_map(uio, i, &uio->maps[uio->num_maps++]))
+			return -EIO;
 	}
 	for (unsigned int i = 0; i < UIO_MAX_PORTS; i++) {
 		snprintf(path, sizeof(path), "%s/portio/port%u", uio->sysdir, i);
 		if (!udrv_path_exists(path))
 			break;
-		read_port(uio->sysdir, i, &uio->ports[uio->num_ports++]);
+		if (read_port(uio, i, &uio->ports[uio->num_ports++]))
+			return -EIO;
 	}
+	return 0;
 }
 
 static int uio_open_dev(struct udrv_uio *uio)
@@ -263,7 +292,8 @@ static int uio_open_number(struct udrv_uio *uio, int num, const char *spec)
 	udrv_read_str(path, uio->name, sizeof(uio->name));
 	snprintf(path, sizeof(path), "%s/version", uio->sysdir);
 	udrv_read_str(path, uio->version, sizeof(uio->version));
-	uio_read_regions(uio);
+	if (uio_read_regions(uio))
+		return -EIO;
 	return uio_open_dev(uio);
 }
 
@@ -329,6 +359,17 @@ int udrv_uio_map(struct udrv_uio *uio, unsigned int index,
 				uio->num_maps ? "" :
 				" (for uio_pci_generic, map the PCI BARs: udrv_uio_pci_map_bar)");
 	m = &uio->maps[index];
+	/* the kernel's own numbers, checked: a size beyond size_t (32-bit
+	 * targets) would be truncated, an offset is within one page */
+	if (m->size > SIZE_MAX)
+		return udrv_err(uio->errmsg, EOVERFLOW,
+				"map %u of %s is 0x%llx bytes: more than this %zu-bit process can map",
+				index, uio->devname, (unsigned long long)m->size,
+				sizeof(size_t) * 8);
+	if (m->offset >= page)
+		return udrv_err(uio->errmsg, EINVAL,
+				"map %u of %s: its offset 0x%llx (sysfs) is not within a page",
+				index, uio->devname, (unsigned long long)m->offset);
 	ret = udrv_region_map_fd(uio->fd, uio->path, index * page + m->offset,
 				 (size_t)m->size, regionp, err, sizeof(err));
 	if (ret)
@@ -348,6 +389,11 @@ int udrv_uio_pci_map_bar(struct udrv_uio *uio, unsigned int bar,
 
 	*regionp = NULL;
 	snprintf(path, sizeof(path), "%s/device/resource%u", uio->sysdir, bar);
+	if (stat(path, &st) == 0 && (uint64_t)st.st_size > SIZE_MAX)
+		return udrv_err(uio->errmsg, EOVERFLOW,
+				"BAR %u of %s is 0x%llx bytes: more than this %zu-bit process can map",
+				bar, uio->devname, (unsigned long long)st.st_size,
+				sizeof(size_t) * 8);
 	if (stat(path, &st) < 0 || st.st_size == 0)
 		return udrv_err(uio->errmsg, ENOENT,
 				"%s (%s) has no memory BAR %u (%s missing or empty): not a PCI device, or the BAR is I/O ports",

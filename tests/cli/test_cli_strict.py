@@ -6,7 +6,7 @@ must now be a usage error (exit 2) with a message, and touch nothing."""
 from __future__ import annotations
 
 import pytest
-from fakes import FakeTree, gpio_bus, gpio_chip, gpio_line, uio_dev_file, uio_device
+from fakes import FakeTree, gpio_bus, gpio_chip, gpio_line, uio_dev_file, uio_device, uio_map
 from udrv_runner import Runner
 
 
@@ -117,3 +117,24 @@ def test_numbers(udrv: Runner, tree: FakeTree, args: list[str]) -> None:
     uio_device(tree, 0, "uio_pci_generic")
     r = udrv(*args)
     assert r.returncode == 2, r
+
+
+def test_uio_map_size_that_wraps(udrv: Runner, tree: FakeTree) -> None:
+    """A sysfs size of 2^64-1: the region claimed SIZE_MAX bytes over one
+    mapped page and 'peek 0x100000' died with SIGSEGV. Now a runtime error."""
+    uio_device(tree, 0, "uio_pci_generic")
+    uio_map(tree, 0, 0, "BAR0", 0xFEA00000, 2**64 - 1, 0x10)
+    uio_dev_file(tree, 0)
+    r = udrv("uio", "peek", "uio0", "0x100000")
+    assert r.returncode == 1, r
+    assert "map 0 of uio0" in r.stderr, r
+
+
+def test_uio_map_size_not_a_number(udrv: Runner, tree: FakeTree) -> None:
+    uio_device(tree, 0, "uio_pci_generic")
+    uio_map(tree, 0, 0, "BAR0", 0xFEA00000, 0x1000)
+    tree.file("sys/class/uio/uio0/maps/map0/size", "-1\n")
+    uio_dev_file(tree, 0)
+    r = udrv("uio", "peek", "uio0", "0")
+    assert r.returncode == 1, r
+    assert "maps/map0/size of uio0: not a number" in r.stderr, r

@@ -272,7 +272,90 @@ static void test_banks_and_active_low(void)
 	sim_detach(&s);
 }
 
+/* strtoll/strtoull took " 4", "-" prefixes and saturated on overflow; an
+ * item longer than the parser's buffer was cut (a map path's prefix). */
+static void test_parse_strict(void)
+{
+	static const char *const bad[] = {
+		"base=18446744073709551616", "base=0x1g", "base=1,data= 4",
+		"base=1,data=2147483648", "base=1,stride=4294967296",
+		"base=1,size=-1", "base=1,width=", "base=1,width=64",
+		"base=,data=0", "base=1,data=0x", "base=1,dir-input=01x",
+		"base=1,set=+4,clear=8",
+	};
+	struct udrv_gpio_layout l;
+	char err[256], spec[600];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (udrv_gpio_layout_parse(bad[i], &l, err, sizeof(err)) != -EINVAL)
+			harness_fail(__FILE__, __LINE__, "accepted '%s'", bad[i]);
+	snprintf(spec, sizeof(spec), "base=1,data=0,map=/dev/%0300d", 0);
+	CHECK_INT(udrv_gpio_layout_parse(spec, &l, err, sizeof(err)), -EINVAL);
+	CHECK_INT(udrv_gpio_layout_parse("base=0xffffffffffffffff,data=2147483647,stride=4294967295",
+					 &l, err, sizeof(err)), 0);
+	CHECK(l.base == UINT64_MAX);
+	CHECK_INT(l.data_in, INT32_MAX);
+	CHECK(l.bank_stride == UINT32_MAX);
+}
+
+/*
+ * Register offsets were computed in 32 bits: with 2 banks at stride
+ * 0x80000000 bank 1's registers landed at a negative offset (SIGSEGV in
+ * udrv_request_get_value); with 3 banks, 2 * 0x80000000 wrapped to 0 and a
+ * store for bank 2 went to bank 0's set/clear register: the wrong pin.
+ * Both layouts must be refused before anything is mapped.
+ */
+static void stride_layout(struct udrv_gpio_layout *l, uint32_t stride)
+{
+	*l = (struct udrv_gpio_layout)UDRV_GPIO_LAYOUT_INIT;
+	l->base = BASE;
+	l->data_in = 0;
+	l->set = 4;
+	l->clear = 8;
+	l->bank_stride = stride;
+}
+
+static void test_stride_wraps_to_bank0(void)
+{
+	struct udrv_gpio_layout l;
+	char err[UDRV_ERRMSG_LEN] = "";
+	struct udrv_soc_bank bank;
+	struct udrv_chip *chip;
+	struct sim s = { 0 };
+
+	chip = tree(&s, "41200000.gpio", 96);
+	stride_layout(&l, 0x80000000u);
+	CHECK_INT(udrv_soc_bank_find(&bank, chip, &l, err), -EINVAL);
+	CHECK_CONTAINS(err, "3 bank(s) at stride 0x80000000");
+	CHECK_CONTAINS(err, "beyond the 2 GiB");
+	udrv_chip_free(chip);
+	sim_detach(&s);
+}
+
+static void test_stride_negative_offset(void)
+{
+	struct udrv_gpio_layout l;
+	char err[UDRV_ERRMSG_LEN] = "";
+	struct udrv_soc_bank bank;
+	struct udrv_chip *chip;
+	struct sim s = { 0 };
+
+	chip = tree(&s, "41200000.gpio", 64);
+	stride_layout(&l, 0x80000000u);
+	CHECK_INT(udrv_soc_bank_find(&bank, chip, &l, err), -EINVAL);
+	CHECK_CONTAINS(err, "beyond the 2 GiB");
+	stride_layout(&l, 0x7ffffff8u);	/* ends at 0x80000004: too far */
+	CHECK_INT(udrv_soc_bank_find(&bank, chip, &l, err), -EINVAL);
+	stride_layout(&l, 0x40000000u);	/* ends at 0x4000000c: fits */
+	CHECK_INT(udrv_soc_bank_find(&bank, chip, &l, err), 0);
+	CHECK_INT(udrv_soc_reg(&bank, SOC_REG_CLEAR, 63), 0x40000008);
+	udrv_chip_free(chip);
+	sim_detach(&s);
+}
+
 UDRV_TESTS(UDRV_T(test_parse), UDRV_T(test_layout_checks),
+	   UDRV_T(test_parse_strict), UDRV_T(test_stride_wraps_to_bank0),
+	   UDRV_T(test_stride_negative_offset),
 	   UDRV_T(test_set_clear_8), UDRV_T(test_set_clear_16),
 	   UDRV_T(test_set_clear_32), UDRV_T(test_shadowed_data_register),
 	   UDRV_T(test_wrong_polarity), UDRV_T(test_banks_and_active_low))

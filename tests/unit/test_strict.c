@@ -12,6 +12,7 @@
 
 #include "harness.h"
 #include "internal.h"
+#include "region.h"
 
 static void fake_uio0(void)
 {
@@ -156,6 +157,90 @@ static void test_uio_sysroot_too_long(void)
 	udrv_uio_free(uio);
 }
 
+static void fake_uio0_map(const char *size, const char *offset)
+{
+	fake_uio0();
+	fake_file("sys/class/uio/uio0/maps/map0/name", "regs\n");
+	fake_file("sys/class/uio/uio0/maps/map0/addr", "0x00000000fea00000\n");
+	fake_file("sys/class/uio/uio0/maps/map0/size", size);
+	fake_file("sys/class/uio/uio0/maps/map0/offset", offset);
+}
+
+/* A map whose sysfs size is 2^64-1: delta + size rounded to pages wrapped,
+ * the region claimed SIZE_MAX bytes over one mapped page, and every bounds
+ * check passed (udrv uio peek uio0 0x100000: SIGSEGV). */
+static void test_uio_map_size_wraps(void)
+{
+	struct udrv_uio *uio = udrv_uio_new();
+	struct udrv_region *r = NULL;
+
+	fake_root();
+	fake_uio0_map("0xffffffffffffffff\n", "0x10\n");
+	CHECK_INT(udrv_uio_open(uio, "uio0"), 0);
+	CHECK(udrv_uio_map(uio, 0, &r) < 0);
+	CHECK(r == NULL);
+	CHECK_CONTAINS(udrv_uio_errmsg(uio), "map 0 of uio0");
+	udrv_uio_free(uio);
+}
+
+/* strtoull() read a size of "-1" as 2^64-1; now the open says which
+ * attribute is wrong. */
+static void test_uio_map_attr_not_a_number(void)
+{
+	struct udrv_uio *uio = udrv_uio_new();
+
+	fake_root();
+	fake_uio0_map("-1\n", "0x0\n");
+	CHECK_INT(udrv_uio_open(uio, "uio0"), -EIO);
+	CHECK_CONTAINS(udrv_uio_errmsg(uio), "maps/map0/size of uio0: not a number");
+	udrv_uio_free(uio);
+}
+
+static void test_uio_map_offset_beyond_page(void)
+{
+	struct udrv_uio *uio = udrv_uio_new();
+	struct udrv_region *r = NULL;
+
+	fake_root();
+	fake_uio0_map("0x1000\n", "0x100000\n");
+	CHECK_INT(udrv_uio_open(uio, "uio0"), 0);
+	CHECK_INT(udrv_uio_map(uio, 0, &r), -EINVAL);
+	CHECK_CONTAINS(udrv_uio_errmsg(uio), "not within a page");
+	udrv_uio_free(uio);
+}
+
+/* On a 32-bit target a 64-bit size was cast to size_t: 4 GiB + 4 KiB
+ * became 4 KiB. */
+static void test_uio_map_size_beyond_size_t(void)
+{
+	struct udrv_uio *uio = udrv_uio_new();
+	struct udrv_region *r = NULL;
+
+	if (sizeof(size_t) > 4)
+		return;		/* the armhf build runs this one */
+	fake_root();
+	fake_uio0_map("0x100001000\n", "0x0\n");
+	CHECK_INT(udrv_uio_open(uio, "uio0"), 0);
+	CHECK_INT(udrv_uio_map(uio, 0, &r), -EOVERFLOW);
+	CHECK_CONTAINS(udrv_uio_errmsg(uio), "32-bit process");
+	udrv_uio_free(uio);
+}
+
+/* The region arithmetic itself: a size that cannot be rounded to pages. */
+static void test_region_size_wraps(void)
+{
+	struct udrv_region *r = NULL;
+	char path[512], err[256] = "";
+
+	fake_root();
+	fake_file("dev/mem", "x");
+	fake_path(path, sizeof(path), "dev/mem");
+	CHECK_INT(udrv_region_map_file(path, 0x10, SIZE_MAX - 8, &r, err, sizeof(err)),
+		  -EOVERFLOW);
+	CHECK(r == NULL);
+	CHECK_CONTAINS(err, "do not fit");
+}
+
 UDRV_TESTS(
 	UDRV_T(test_uio_number_out_of_range),
 	UDRV_T(test_uio_leading_zero),
@@ -164,4 +249,9 @@ UDRV_TESTS(
 	UDRV_T(test_read_long),
 	UDRV_T(test_path_too_long),
 	UDRV_T(test_uio_sysroot_too_long),
+	UDRV_T(test_uio_map_size_wraps),
+	UDRV_T(test_uio_map_attr_not_a_number),
+	UDRV_T(test_uio_map_offset_beyond_page),
+	UDRV_T(test_uio_map_size_beyond_size_t),
+	UDRV_T(test_region_size_wraps),
 )
