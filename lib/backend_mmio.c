@@ -41,6 +41,7 @@ struct mmio_state {
 	volatile uint32_t *reg[UDRV_LINES_MAX][2];	/* first: the hot path */
 	uint32_t bit[UDRV_LINES_MAX];
 	uint64_t outputs, active_low;
+	uint64_t pinned;		/* lines with a udrv_mmio_pin out */
 	uint8_t port_of[UDRV_LINES_MAX];
 	unsigned int num_ports;
 	struct mmio_port port[UDRV_LINES_MAX];
@@ -353,11 +354,39 @@ static void mmio_release(struct udrv_request *req)
 	udrv_mmio_detach(req);
 }
 
+/*
+ * A udrv_mmio_pin is a copy of the line's registers, taken for its
+ * direction and polarity: a reconfigure that changes either would leave it
+ * driving the inverted level (or an input). Refused while pins are out.
+ */
+static int pins_check(const struct udrv_request *req,
+		      const struct udrv_line_settings *s, char *errmsg)
+{
+	const struct mmio_state *m = req->regs;
+
+	for (size_t i = 0; i < req->num_lines; i++) {
+		uint64_t bit = 1ULL << i;
+		bool out = s[i].direction == UDRV_DIR_OUTPUT;
+
+		if (!(m->pinned & bit))
+			continue;
+		if (out != !!(m->outputs & bit) ||
+		    s[i].active_low != !!(m->active_low & bit))
+			return udrv_err(errmsg, EBUSY,
+					"line %u: a udrv_mmio_pin of it is in use and would keep the old %s; stop using the pins, call udrv_request_mmio_pins_release(), reconfigure, then take them again",
+					req->offsets[i],
+					out != !!(m->outputs & bit) ? "direction" : "polarity (active-low)");
+	}
+	return 0;
+}
+
 static int mmio_reconfigure(struct udrv_request *req,
 			    const struct udrv_line_settings *settings)
 {
 	int ret = drive_check(req, settings, req->errmsg);
 
+	if (!ret)
+		ret = pins_check(req, settings, req->errmsg);
 	if (!ret)
 		ret = udrv_cdev_ops.reconfigure(req, settings);
 	if (!ret)
@@ -415,5 +444,14 @@ int udrv_request_mmio_pin(struct udrv_request *req, size_t idx,
 		pin->reg[0] = m->reg[idx][0];
 		pin->reg[1] = m->reg[idx][1];
 	}
+	m->pinned |= 1ULL << idx;
 	return 0;
+}
+
+void udrv_request_mmio_pins_release(struct udrv_request *req)
+{
+	struct mmio_state *m = req->regs;
+
+	if (req->backend == UDRV_BACKEND_MMIO && m)
+		m->pinned = 0;
 }

@@ -141,6 +141,15 @@ int udrv_request_mmio_pin(struct udrv_request *req, size_t idx,
 			  struct udrv_mmio_pin *pin);
 
 /*
+ * A pin is a copy, taken for the line's direction and polarity at that
+ * time. While pins of a line are out, udrv_request_reconfigure() refuses
+ * (-EBUSY) to change that line's direction or active-low setting: the pin
+ * would go on driving the inverted level. Call this when the program no
+ * longer uses any pin of @req; reconfigure, then take the pins again.
+ */
+void udrv_request_mmio_pins_release(struct udrv_request *req);
+
+/*
  * Drive the line: logical 1 (active) or 0. Exactly one store, and no branch:
  * the register is picked by an indexed load.
  */

@@ -353,9 +353,51 @@ static void test_stride_negative_offset(void)
 	sim_detach(&s);
 }
 
+/*
+ * A pin taken before a reconfigure to active-low kept the old set/clear
+ * registers and drove the inverted level. The reconfigure is refused while
+ * pins are out (before anything reaches the kernel).
+ */
+static void test_pin_then_reconfigure(void)
+{
+	const unsigned int lines[1] = { 5 };
+	struct udrv_line_settings st[1] = { OUT };
+	struct udrv_request *req;
+	struct udrv_chip *chip;
+	char err[UDRV_ERRMSG_LEN] = "";
+	struct udrv_mmio_pin pin;
+	struct sim s = { 0 };
+
+	CHECK_INT(udrv_gpio_layout_parse("base=0x41200000,data-in=0,set=4,clear=8",
+					 &s.layout, err, sizeof(err)), 0);
+	chip = tree(&s, "41200000.gpio", 32);
+	sim_claim(&s, 5, true, 0);
+	CHECK_INT(sim_request(chip, 1, lines, st, &s.layout, &req, err), 0);
+	CHECK_INT(udrv_request_mmio_pin(req, 0, &pin), 0);
+	st[0].active_low = true;
+	CHECK_INT(udrv_request_reconfigure(req, st), -EBUSY);
+	CHECK_CONTAINS(udrv_request_errmsg(req), "line 5: a udrv_mmio_pin of it is in use");
+	CHECK_CONTAINS(udrv_request_errmsg(req), "polarity");
+	st[0] = IN;
+	CHECK_INT(udrv_request_reconfigure(req, st), -EBUSY);
+	CHECK_CONTAINS(udrv_request_errmsg(req), "direction");
+	/* the pin still drives what it was taken for */
+	udrv_mmio_pin_write(&pin, 1);
+	CHECK_INT(sim_reg(&s, 4), 1u << 5);
+	/* released: the reconfigure goes on to the kernel (no cdev here) */
+	udrv_request_mmio_pins_release(req);
+	st[0] = OUT;
+	st[0].active_low = true;
+	CHECK(udrv_request_reconfigure(req, st) != -EBUSY);
+	CHECK_STR(s.violation, "");
+	sim_release(req);
+	udrv_chip_free(chip);
+	sim_detach(&s);
+}
+
 UDRV_TESTS(UDRV_T(test_parse), UDRV_T(test_layout_checks),
 	   UDRV_T(test_parse_strict), UDRV_T(test_stride_wraps_to_bank0),
-	   UDRV_T(test_stride_negative_offset),
+	   UDRV_T(test_stride_negative_offset), UDRV_T(test_pin_then_reconfigure),
 	   UDRV_T(test_set_clear_8), UDRV_T(test_set_clear_16),
 	   UDRV_T(test_set_clear_32), UDRV_T(test_shadowed_data_register),
 	   UDRV_T(test_wrong_polarity), UDRV_T(test_banks_and_active_low))
