@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ struct sysfs_line {
 	char dir[UDRV_PATH_LEN];	/* its /sys/class/gpio entry */
 	int value_fd;
 	bool exported;		/* by us: unexport on release */
+	bool watched;		/* value_fd is in the request's epoll set */
 	int level;		/* last value seen */
 	uint32_t line_seqno;
 };
@@ -110,28 +112,47 @@ static bool strv_has(char **strv, const char *s)
 	return false;
 }
 
-/* Without a name to look for: the entry that the export created. */
-static bool find_new_dir(struct sysfs_line *l, char **before)
+/* Does the class entry @path belong to @chip (its device lives under
+ * .../gpiochipN/)? */
+static bool entry_of_chip(const char *path, const char *chip)
 {
-	char cls[UDRV_PATH_LEN];
+	char real[PATH_MAX], needle[48];
+
+	if (!realpath(path, real))
+		return false;
+	snprintf(needle, sizeof(needle), "/%s/", chip);
+	return strstr(real, needle) != NULL;
+}
+
+/*
+ * Without a name to look for: the entry that the export created. Only an
+ * entry that is new, belongs to our chip and is the only such one counts:
+ * a line someone else exported meanwhile is never taken for ours.
+ */
+static bool find_new_dir(struct sysfs_line *l, char **before, const char *chip)
+{
+	char cls[UDRV_PATH_LEN], path[UDRV_PATH_LEN + 256];
 	struct dirent *de;
-	bool found = false;
+	int found = 0;
 	DIR *d;
 
 	if (udrv_path(cls, sizeof(cls), "/sys/class/gpio"))
 		return false;
 	d = opendir(cls);
-	while (d && !found && (de = readdir(d))) {
+	while (d && (de = readdir(d))) {
 		if (de->d_name[0] == '.' || strv_has(before, de->d_name) ||
 		    !strncmp(de->d_name, "gpiochip", 8) ||
 		    !strcmp(de->d_name, "export") || !strcmp(de->d_name, "unexport"))
 			continue;
-		snprintf(l->dir, sizeof(l->dir), "%s/%s", cls, de->d_name);
-		found = true;
+		snprintf(path, sizeof(path), "%s/%s", cls, de->d_name);
+		if (!entry_of_chip(path, chip) || strlen(path) >= sizeof(l->dir))
+			continue;
+		if (!found++)
+			udrv_strlcpy(l->dir, path, sizeof(l->dir));
 	}
 	if (d)
 		closedir(d);
-	return found;
+	return found == 1;
 }
 
 static char **list_class_dir(void)
@@ -153,12 +174,12 @@ static char **list_class_dir(void)
 }
 
 static int wait_for_export(struct sysfs_line *l, const char *name,
-			   char **before)
+			   char **before, const char *chip)
 {
 	struct timespec ms = { 0, 1000000 };
 
 	for (int i = 0; i < EXPORT_WAIT_MS; i++) {
-		if (find_line_dir(l, name) || find_new_dir(l, before))
+		if (find_line_dir(l, name) || find_new_dir(l, before, chip))
 			return 0;
 		nanosleep(&ms, NULL);
 	}
@@ -183,7 +204,9 @@ static int sysfs_export(struct udrv_chip *chip, struct sysfs_line *l,
 
 	line_name(chip, offset, name, sizeof(name));
 	if (find_line_dir(l, name))
-		return 0;	/* exported by someone else: use, don't unexport */
+		return udrv_err(chip->errmsg, EBUSY,
+				"line %u of %s (GPIO %d) is already exported in sysfs (%s) by another program or a run that did not clean up; udrv does not take over a line it did not export: if nobody uses it, echo %d > /sys/class/gpio/unexport",
+				offset, chip->name, l->gpio, l->dir, l->gpio);
 	if (udrv_path(exp, sizeof(exp), "/sys/class/gpio/export"))
 		return udrv_path_err(chip->errmsg, "/sys/class/gpio/export");
 	if (!udrv_path_exists(exp))
@@ -198,12 +221,12 @@ static int sysfs_export(struct udrv_chip *chip, struct sysfs_line *l,
 		return export_error(chip, -ret, offset, l->gpio, exp);
 	}
 	l->exported = true;
-	ret = wait_for_export(l, name, before);
+	ret = wait_for_export(l, name, before, chip->name);
 	udrv_strv_free(before);
 	if (ret)
 		return udrv_err(chip->errmsg, ETIMEDOUT,
-				"exported GPIO %d but no /sys/class/gpio entry for it appeared within %d ms",
-				l->gpio, EXPORT_WAIT_MS);
+				"exported GPIO %d but no /sys/class/gpio entry of %s for it (gpio%d, or one new entry under the chip) appeared within %d ms",
+				l->gpio, chip->name, l->gpio, EXPORT_WAIT_MS);
 	return 0;
 }
 
@@ -292,8 +315,12 @@ static int sysfs_open_value(char *errmsg, struct sysfs_line *l, int epfd,
 	if (l->value_fd < 0)
 		return attr_error(errmsg, errno, path, "(open)");
 	l->level = read_level(l->value_fd);	/* also arms POLLPRI */
-	if (!watch || epoll_ctl(epfd, EPOLL_CTL_ADD, l->value_fd, &ev) == 0)
+	if (!watch)
 		return 0;
+	if (epoll_ctl(epfd, EPOLL_CTL_ADD, l->value_fd, &ev) == 0) {
+		l->watched = true;
+		return 0;
+	}
 	err = errno;
 	return udrv_err(errmsg, err, "cannot poll %s for edges: %s", path,
 			strerror(err));
@@ -430,32 +457,63 @@ static int sysfs_set(struct udrv_request *req, uint64_t mask, uint64_t values)
 	return 0;
 }
 
-static int sysfs_reconfigure(struct udrv_request *req,
-			     const struct udrv_line_settings *settings)
+static int priv_gpio(const struct udrv_request *req, size_t i)
+{
+	const struct sysfs_priv *priv = req->priv;
+
+	return priv->lines[i].gpio;
+}
+
+/* Line @i to @s, and its value file in or out of the epoll set to match:
+ * the set follows what the line is, not what the request last said. */
+static int reconfigure_line(struct udrv_request *req, size_t i,
+			    const struct udrv_line_settings *s)
 {
 	struct sysfs_priv *priv = req->priv;
-	struct epoll_event ev = { .events = EPOLLPRI | EPOLLERR };
+	struct sysfs_line *l = &priv->lines[i];
+	struct epoll_event ev = { .events = EPOLLPRI | EPOLLERR,
+				  .data.u32 = (uint32_t)i };
+	bool watch = s->edge != UDRV_EDGE_NONE;
 	int ret;
 
-	for (size_t i = 0; i < req->num_lines; i++) {
-		struct sysfs_line *l = &priv->lines[i];
-		bool was = req->settings[i].edge != UDRV_EDGE_NONE;
-		bool now = settings[i].edge != UDRV_EDGE_NONE;
-
-		ret = sysfs_configure(req->errmsg, l, &settings[i],
-				      req->offsets[i]);
-		if (ret)
-			return ret;
-		ev.data.u32 = (uint32_t)i;
-		if (was != now &&
-		    epoll_ctl(req->fd, now ? EPOLL_CTL_ADD : EPOLL_CTL_DEL,
+	ret = sysfs_configure(req->errmsg, l, s, req->offsets[i]);
+	if (ret)
+		return ret;
+	if (watch != l->watched) {
+		if (epoll_ctl(req->fd, watch ? EPOLL_CTL_ADD : EPOLL_CTL_DEL,
 			      l->value_fd, &ev) < 0)
 			return udrv_err(req->errmsg, errno,
 					"cannot poll GPIO %d for edges: %s",
 					l->gpio, strerror(errno));
-		l->level = read_level(l->value_fd);
+		l->watched = watch;
 	}
+	l->level = read_level(l->value_fd);
 	return 0;
+}
+
+/*
+ * All lines or none: when line k fails, lines 0..k go back to the settings
+ * the request had, so the request stays what udrv_request_reconfigure()
+ * says it is (and can be reconfigured again).
+ */
+static int sysfs_reconfigure(struct udrv_request *req,
+			     const struct udrv_line_settings *settings)
+{
+	char errmsg[UDRV_ERRMSG_LEN];
+	int ret = 0;
+	size_t i;
+
+	for (i = 0; i < req->num_lines && !ret; i++)
+		ret = reconfigure_line(req, i, &settings[i]);
+	if (!ret)
+		return 0;
+	memcpy(errmsg, req->errmsg, sizeof(errmsg));
+	while (i--)
+		if (reconfigure_line(req, i, &req->settings[i]))
+			snprintf(errmsg + strlen(errmsg), sizeof(errmsg) - strlen(errmsg),
+				 "; GPIO %d could not be set back either", priv_gpio(req, i));
+	memcpy(req->errmsg, errmsg, sizeof(errmsg));
+	return ret;
 }
 
 static void sysfs_event(struct udrv_request *req, struct udrv_edge_event *ev,

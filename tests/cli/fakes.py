@@ -19,14 +19,20 @@ UIO::
     sys/class/uio/uioN/portio/portK/{name,start,size,porttype}
     dev/uioN   a regular file (for mmap) or a FIFO (for interrupt counts)
 
-There is no export server here: lines are created already exported, as
-another program (or an earlier boot script) would have left them.
+gpio_line() makes a line already exported, as another program (or an earlier
+boot script) would have left it: udrv refuses such a line. GpioExports serves
+sys/class/gpio/export and unexport like the kernel does, so that udrv can
+export lines itself.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 import struct
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -116,11 +122,86 @@ def gpio_chip(t: FakeTree, num: int, parent: str, base: int, ngpio: int, label: 
 def gpio_line(t: FakeTree, gpio: int, direction: str = "in", value: int = 0,
               active_low: bool = False) -> None:
     """An already exported line: sys/class/gpio/gpio<gpio>/ with its attributes."""
-    d = f"sys/class/gpio/gpio{gpio}"
+    line_files(t, f"sys/class/gpio/gpio{gpio}", direction, value, active_low)
+
+
+def line_files(t: FakeTree, d: str, direction: str, value: int, active_low: bool) -> None:
+    """The attributes of an exported line, in directory d."""
     t.file(f"{d}/direction", f"{direction}\n")
     t.file(f"{d}/value", f"{value}\n")
     t.file(f"{d}/edge", "none\n")
     t.file(f"{d}/active_low", "1\n" if active_low else "0\n")
+
+
+class GpioExports:
+    """export and unexport as FIFOs, served by threads like the kernel serves
+    them: an export makes gpio<G>/ (an input whose value is values.get(G, 1),
+    or a FIFO for G in fifo_values), an unexport removes it. exported and
+    unexported record what was written."""
+
+    def __init__(self, t: FakeTree) -> None:
+        self.t = t
+        self.values: dict[int, int] = {}
+        self.directions: dict[int, str] = {}  # what an export starts as ("in")
+        self.fifo_values: set[int] = set()
+        self.exported: list[int] = []
+        self.unexported: list[int] = []
+        self.last: dict[int, dict[str, str]] = {}  # the attributes at unexport
+        self._stop = False
+        for name in ("export", "unexport"):
+            t.fifo(f"sys/class/gpio/{name}")
+            threading.Thread(target=self._serve, args=(name,), daemon=True).start()
+
+    def _serve(self, name: str) -> None:
+        path = self.t.path(f"sys/class/gpio/{name}")
+        while not self._stop:
+            with open(path, "rb") as f:  # blocks until udrv opens it to write
+                data = f.read().strip()
+            if self._stop or not data.isdigit():
+                continue
+            gpio = int(data)
+            if name == "export":
+                self._export(gpio)
+                self.exported.append(gpio)
+            else:
+                line = self.t.path(f"sys/class/gpio/gpio{gpio}")
+                if line.is_dir():
+                    self.last[gpio] = {p.name: p.read_text() for p in line.iterdir()
+                                       if p.is_file()}
+                shutil.rmtree(line, ignore_errors=True)
+                self.unexported.append(gpio)
+
+    def _export(self, gpio: int) -> None:
+        """Built aside and renamed into place: gpio<G>/ appears complete."""
+        new = f"sys/class/gpio/.new{gpio}"
+        line_files(self.t, new, self.directions.get(gpio, "in"), self.values.get(gpio, 1), False)
+        if gpio in self.fifo_values:
+            value = self.t.path(f"{new}/value")
+            value.unlink()
+            os.mkfifo(value)
+        os.rename(self.t.path(new), self.t.path(f"sys/class/gpio/gpio{gpio}"))
+
+    def wait_unexported(self, gpio: int, timeout_s: float = 5.0) -> bool:
+        """Whether gpio<G>/ is gone (udrv wrote the unexport before it exited;
+        the server thread may still be removing it)."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if gpio in self.unexported and not self.t.path(f"sys/class/gpio/gpio{gpio}").exists():
+                return True
+            time.sleep(0.005)
+        return False
+
+    def final(self, gpio: int, attr: str) -> str:
+        """An attribute as it was when udrv unexported the line."""
+        assert self.wait_unexported(gpio), f"GPIO {gpio} was not unexported"
+        return self.last[gpio][attr]
+
+    def stop(self) -> None:
+        self._stop = True
+        for name in ("export", "unexport"):
+            with contextlib.suppress(OSError):  # wake a reader blocked in open()
+                os.close(os.open(self.t.path(f"sys/class/gpio/{name}"),
+                                 os.O_WRONLY | os.O_NONBLOCK))
 
 
 def gpio_attr(t: FakeTree, gpio: int, attr: str) -> str:

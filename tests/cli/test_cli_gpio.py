@@ -2,9 +2,9 @@
 """udrv gpio on a fake chip that has legacy sysfs GPIO but no character device.
 
 Chip gpiochip0 ("fake-wire", 8 lines) has sysfs base 512, as on Linux 6.x, so
-offset N is GPIO 512 + N.  Offset 3 (GPIO 515) is already exported as an
-input reading 1; the other lines are not exported, and there is no export
-file to serve them, so only offset 3 can be requested.
+offset N is GPIO 512 + N.  Its export and unexport files are served like the
+kernel's (fakes.GpioExports): an exported line appears as an input reading 1.
+A line exported by someone else (fakes.gpio_line) is refused.
 """
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ import os
 import signal
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fakes import FakeTree, gpio_attr, gpio_bus, gpio_chip, gpio_line
+from fakes import FakeTree, GpioExports, gpio_attr, gpio_bus, gpio_chip, gpio_line
 from udrv_runner import Runner
 
 BASE = 512
@@ -25,11 +26,16 @@ GPIO = BASE + LINE
 
 
 @pytest.fixture
-def chip(tree: FakeTree) -> FakeTree:
+def exports(tree: FakeTree) -> Iterator[GpioExports]:
     gpio_bus(tree)
     gpio_chip(tree, 0, "wire", BASE, 8, "fake-wire")
-    gpio_line(tree, GPIO, "in", value=1)
-    tree.file("sys/class/gpio/unexport", "")
+    served = GpioExports(tree)
+    yield served
+    served.stop()
+
+
+@pytest.fixture
+def chip(tree: FakeTree, exports: GpioExports) -> FakeTree:
     return tree
 
 
@@ -37,6 +43,7 @@ def chip(tree: FakeTree) -> FakeTree:
 
 
 def test_info_human(udrv: Runner, chip: FakeTree) -> None:
+    gpio_line(chip, GPIO, "in", value=1)
     r = udrv("gpio", "info")
     assert r.returncode == 0, r
     lines = r.stdout.splitlines()
@@ -47,6 +54,7 @@ def test_info_human(udrv: Runner, chip: FakeTree) -> None:
 
 
 def test_info_json(udrv: Runner, chip: FakeTree) -> None:
+    gpio_line(chip, GPIO, "in", value=1)
     r = udrv("gpio", "info", "--json")
     assert r.returncode == 0, r
     [c] = r.json()
@@ -100,15 +108,21 @@ def test_info_no_chips(udrv: Runner, tree: FakeTree) -> None:
 def test_get_uses_base_plus_offset(udrv: Runner, tree: FakeTree, base: int) -> None:
     gpio_bus(tree)
     gpio_chip(tree, 0, "wire", base, 8, "fake-wire")
-    gpio_line(tree, base + LINE, "in", value=1)
-    r = udrv("gpio", "get", "-b", "sysfs", "-c", "0", str(LINE))
-    assert r.returncode == 0, r
-    assert r.stdout == f"{LINE}=1\n"
+    served = GpioExports(tree)
+    try:
+        r = udrv("gpio", "get", "-b", "sysfs", "-c", "0", str(LINE))
+        assert r.returncode == 0, r
+        assert r.stdout == f"{LINE}=1\n"
+        assert served.exported == [base + LINE]
+        assert served.wait_unexported(base + LINE)
+    finally:
+        served.stop()
 
 
-def test_get_reads_value_file(udrv: Runner, chip: FakeTree) -> None:
+def test_get_reads_value_file(udrv: Runner, exports: GpioExports) -> None:
     assert udrv("gpio", "get", "-b", "sysfs", "-c", "0", "3").stdout == "3=1\n"
-    chip.file(f"sys/class/gpio/gpio{GPIO}/value", "0\n")
+    assert exports.wait_unexported(GPIO)
+    exports.values[GPIO] = 0
     assert udrv("gpio", "get", "-b", "sysfs", "-c", "0", "3").stdout == "3=0\n"
 
 
@@ -119,29 +133,30 @@ def test_get_json(udrv: Runner, chip: FakeTree) -> None:
                         "lines": [{"line": "3", "offset": 3, "value": 1}]}
 
 
-def test_get_requests_an_input(udrv: Runner, chip: FakeTree) -> None:
-    udrv("gpio", "get", "-b", "sysfs", "-c", "0", "3")
-    assert gpio_attr(chip, GPIO, "direction").startswith("in")
-    assert gpio_attr(chip, GPIO, "active_low").startswith("0")
+def test_get_requests_an_input(udrv: Runner, exports: GpioExports) -> None:
+    exports.directions[GPIO] = "out"
+    assert udrv("gpio", "get", "-b", "sysfs", "-c", "0", "3").returncode == 0
+    assert exports.final(GPIO, "direction").startswith("in")
+    assert exports.final(GPIO, "active_low").startswith("0")
 
 
 @pytest.mark.parametrize(("value", "direction"), [("1", "high"), ("on", "high"),
                                                    ("active", "high"), ("0", "low"),
                                                    ("off", "low"), ("inactive", "low")])
-def test_set_drives_through_direction(udrv: Runner, chip: FakeTree, value: str,
+def test_set_drives_through_direction(udrv: Runner, exports: GpioExports, value: str,
                                       direction: str) -> None:
     """sysfs sets an output and its level in one write: direction high/low."""
     r = udrv("gpio", "set", "-b", "sysfs", "-c", "0", f"3={value}")
     assert r.returncode == 0, r
     assert r.stdout == ""
-    assert gpio_attr(chip, GPIO, "direction").startswith(direction)
+    assert exports.final(GPIO, "direction").startswith(direction)
 
 
-def test_set_active_low_inverts_the_level(udrv: Runner, chip: FakeTree) -> None:
+def test_set_active_low_inverts_the_level(udrv: Runner, exports: GpioExports) -> None:
     r = udrv("gpio", "set", "-b", "sysfs", "-c", "0", "--active-low", "3=1")
     assert r.returncode == 0, r
-    assert gpio_attr(chip, GPIO, "direction").startswith("low")
-    assert gpio_attr(chip, GPIO, "active_low").startswith("1")
+    assert exports.final(GPIO, "direction").startswith("low")
+    assert exports.final(GPIO, "active_low").startswith("1")
 
 
 def test_set_json(udrv: Runner, chip: FakeTree) -> None:
@@ -151,23 +166,32 @@ def test_set_json(udrv: Runner, chip: FakeTree) -> None:
                         "lines": [{"line": "3", "offset": 3, "value": 1}]}
 
 
-def test_set_keeps_a_line_it_did_not_export(udrv: Runner, chip: FakeTree) -> None:
-    assert udrv("gpio", "set", "-b", "sysfs", "-c", "0", "3=1").returncode == 0
-    assert chip.read("sys/class/gpio/unexport") == ""
-    assert chip.path(f"sys/class/gpio/gpio{GPIO}").is_dir()
+def test_set_refuses_a_line_it_did_not_export(udrv: Runner, chip: FakeTree,
+                                              exports: GpioExports) -> None:
+    """Someone else's export is not taken over (udrv used to rewrite its
+    direction and active_low)."""
+    gpio_line(chip, GPIO, "in", value=1)
+    r = udrv("gpio", "set", "-b", "sysfs", "-c", "0", "--active-low", "3=1")
+    assert r.returncode == 1, r
+    assert "already exported in sysfs" in r.stderr, r
+    assert f"echo {GPIO} > /sys/class/gpio/unexport" in r.stderr, r
+    assert gpio_attr(chip, GPIO, "direction").startswith("in")
+    assert gpio_attr(chip, GPIO, "active_low").startswith("0")
+    assert exports.exported == [] and exports.unexported == []
 
 
-def test_toggle_writes_the_value_file(udrv: Runner, chip: FakeTree) -> None:
+def test_toggle_writes_the_value_file(udrv: Runner, exports: GpioExports) -> None:
     r = udrv("gpio", "toggle", "-b", "sysfs", "-c", "0", "--count", "3", "--json", "3")
     assert r.returncode == 0, r
     doc = r.json()
     assert doc["toggles"] == 3
     assert doc["backend"] == "sysfs"
-    assert gpio_attr(chip, GPIO, "value").startswith("1")  # 1, 0, 1
+    assert exports.final(GPIO, "value").startswith("1")  # 1, 0, 1
+    exports.unexported.clear()
     r = udrv("gpio", "toggle", "-b", "sysfs", "-c", "0", "-n", "2", "3")
     assert r.returncode == 0, r
     assert "2 toggles" in r.stdout
-    assert gpio_attr(chip, GPIO, "value").startswith("0")  # 1, 0
+    assert exports.final(GPIO, "value").startswith("0")  # 1, 0
 
 
 # ---- errors ----
@@ -270,7 +294,9 @@ def test_line_name_without_any_chip(udrv: Runner, tree: FakeTree) -> None:
     assert "no GPIO chips" in r.stderr
 
 
-def test_unexported_line_without_sysfs_export(udrv: Runner, chip: FakeTree) -> None:
+def test_unexported_line_without_sysfs_export(udrv: Runner, tree: FakeTree) -> None:
+    gpio_bus(tree)
+    gpio_chip(tree, 0, "wire", BASE, 8, "fake-wire")
     r = udrv("gpio", "get", "-b", "sysfs", "-c", "0", "4")
     assert r.returncode == 1, r
     assert "CONFIG_GPIO_SYSFS" in r.stderr
@@ -301,11 +327,10 @@ def wait_for_open(pid: int, path: Path, timeout_s: float = 5.0) -> bool:
     return False
 
 
-def test_mon_stops_on_sigint(udrv: Runner, chip: FakeTree) -> None:
+def test_mon_stops_on_sigint(udrv: Runner, exports: GpioExports) -> None:
     """A FIFO as the value file can be polled, and never reports an edge."""
-    value = chip.path(f"sys/class/gpio/gpio{GPIO}/value")
-    value.unlink()
-    os.mkfifo(value)
+    exports.fifo_values.add(GPIO)
+    value = exports.t.path(f"sys/class/gpio/gpio{GPIO}/value")
     proc = udrv.start("gpio", "mon", "-b", "sysfs", "-c", "0", "3")
     try:
         assert wait_for_open(proc.pid, value), "udrv did not open the value file"

@@ -84,6 +84,38 @@ void fake_gpio_line(int gpio, const char *direction)
 	rename(from, to);
 }
 
+/* What the export server makes of an export (fake_gpio_export_as). */
+static char export_name[64], export_parent[64];
+static bool export_stray;
+
+void fake_gpio_export_as(const char *parent, const char *name, bool stray)
+{
+	snprintf(export_parent, sizeof(export_parent), "%s", parent);
+	snprintf(export_name, sizeof(export_name), "%s", name);
+	export_stray = stray;
+}
+
+/* A line entry named @name: under the chip's device, linked from the
+ * class directory (as the kernel makes a named line's entry), or a stray
+ * entry of some other device. */
+static void fake_named_line(void)
+{
+	char dev[PATH_MAX], cls[PATH_MAX], target[PATH_MAX];
+
+	if (export_stray) {
+		snprintf(dev, sizeof(dev), "sys/devices/virtual/other/%s", export_name);
+		snprintf(target, sizeof(target), "../../devices/virtual/other/%s", export_name);
+	} else {
+		snprintf(dev, sizeof(dev), "sys/devices/platform/%s/gpiochip0/gpio/%s",
+			 export_parent, export_name);
+		snprintf(target, sizeof(target), "../../devices/platform/%s/gpiochip0/gpio/%s",
+			 export_parent, export_name);
+	}
+	fake_line_files(dev, "in\n");
+	snprintf(cls, sizeof(cls), "sys/class/gpio/%s", export_name);
+	fake_symlink(target, cls);
+}
+
 static void *export_server(void *arg)
 {
 	char path[PATH_MAX], buf[32];
@@ -101,7 +133,10 @@ static void *export_server(void *arg)
 		if (n <= 0)
 			continue;
 		buf[n] = '\0';
-		fake_gpio_line(atoi(buf), "in\n");
+		if (export_name[0])
+			fake_named_line();
+		else
+			fake_gpio_line(atoi(buf), "in\n");
 	}
 	return NULL;
 }

@@ -10,6 +10,8 @@
 #ifndef UDRV_TEST_FAKE_GPIO_H
 #define UDRV_TEST_FAKE_GPIO_H
 
+#include <stdbool.h>
+
 void fake_sysfs_mounted(void);
 void fake_gpio_bus(void);
 /* A chip gpiochip@num under platform device @parent, sysfs @base. */
@@ -18,6 +20,10 @@ void fake_gpio_chip(int num, const char *parent, int base, int ngpio,
 /* Make sys/class/gpio/export a FIFO served by a thread (and unexport a
  * plain file that collects what was written). */
 void fake_gpio_export_start(void);
+/* From now on an export makes an entry named @name under gpiochip0 of
+ * @parent (a line the driver names), or with @stray a new entry of some
+ * other device and nothing for the line. */
+void fake_gpio_export_as(const char *parent, const char *name, bool stray);
 /* An already exported line gpio@gpio with @direction. */
 void fake_gpio_line(int gpio, const char *direction);
 

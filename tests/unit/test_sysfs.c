@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <udrv/udrv.h>
 
@@ -138,9 +140,16 @@ static void test_already_exported(void)
 	unsigned int off = 1;
 	char *unexported;
 
+	/* someone else's export: refused, untouched (it used to be adopted
+	 * and its direction and active_low rewritten) */
 	fake_gpio_line(513, "in\n");
-	CHECK_INT(udrv_chip_request(chip, &sysfs_cfg, 1, &off, &s, &req), 0);
-	udrv_request_release(req);
+	s.direction = UDRV_DIR_OUTPUT;
+	s.active_low = true;
+	CHECK_INT(udrv_chip_request(chip, &sysfs_cfg, 1, &off, &s, &req), -EBUSY);
+	CHECK_CONTAINS(udrv_chip_errmsg(chip), "already exported in sysfs");
+	CHECK_CONTAINS(udrv_chip_errmsg(chip), "echo 513 > /sys/class/gpio/unexport");
+	CHECK(attr_is("sys/class/gpio/gpio513/direction", "in"));
+	CHECK(attr_is("sys/class/gpio/gpio513/active_low", "0"));
 	unexported = fake_read("sys/class/gpio/unexport");
 	CHECK_STR(unexported, "");	/* not ours to unexport */
 	free(unexported);
@@ -197,7 +206,75 @@ static void test_wait_timeout(void)
 	udrv_chip_free(chip);
 }
 
+/* A reconfigure that fails at line 1 used to leave line 0 changed (and, with
+ * edges, its epoll registration out of step with the request's settings, so
+ * that no reconfigure could ever succeed again). Now all lines or none. */
+static void test_reconfigure_half_way(void)
+{
+	struct udrv_line_settings s[2] = {
+		{ .direction = UDRV_DIR_OUTPUT }, { .direction = UDRV_DIR_OUTPUT },
+	};
+	unsigned int offs[2] = { 1, 2 };
+	struct udrv_chip *chip = setup(512);
+	struct udrv_request *req;
+	char path[512];
+
+	CHECK_INT(udrv_chip_request(chip, &sysfs_cfg, 2, offs, s, &req), 0);
+	CHECK(attr_is("sys/class/gpio/gpio513/direction", "low"));
+	/* line 2's direction cannot be written */
+	fake_path(path, sizeof(path), "sys/class/gpio/gpio514/direction");
+	CHECK(unlink(path) == 0 && mkdir(path, 0755) == 0);
+	s[0].direction = s[1].direction = UDRV_DIR_INPUT;
+	CHECK(udrv_request_reconfigure(req, s) < 0);
+	CHECK_CONTAINS(udrv_request_errmsg(req), "gpio514/direction");
+	CHECK(attr_is("sys/class/gpio/gpio513/direction", "low"));	/* back */
+	/* fixed: the request can be reconfigured again */
+	CHECK(rmdir(path) == 0);
+	fake_file("sys/class/gpio/gpio514/direction", "low\n");
+	CHECK_INT(udrv_request_reconfigure(req, s), 0);
+	CHECK(attr_is("sys/class/gpio/gpio513/direction", "in"));
+	CHECK(attr_is("sys/class/gpio/gpio514/direction", "in"));
+	udrv_request_release(req);
+	udrv_chip_free(chip);
+}
+
+/* A line the driver names gets an entry by that name: without a character
+ * device udrv cannot know the name, and finds the one new entry of its
+ * chip. */
+static void test_export_named_entry(void)
+{
+	struct udrv_line_settings s = { .direction = UDRV_DIR_OUTPUT, .value = 1 };
+	struct udrv_chip *chip = setup(512);
+	struct udrv_request *req;
+	unsigned int off = 4;
+
+	fake_gpio_export_as("wire", "LED4", false);
+	CHECK_INT(udrv_chip_request(chip, &sysfs_cfg, 1, &off, &s, &req), 0);
+	CHECK(attr_is("sys/class/gpio/LED4/direction", "high"));
+	udrv_request_release(req);
+	udrv_chip_free(chip);
+}
+
+/* Any entry that appeared during the export used to be taken as ours: a
+ * line of another device, exported meanwhile by someone else, was then
+ * driven. Now only a new entry of our chip counts. */
+static void test_export_stray_entry(void)
+{
+	struct udrv_line_settings s = { .direction = UDRV_DIR_OUTPUT, .value = 1 };
+	struct udrv_chip *chip = setup(512);
+	struct udrv_request *req;
+	unsigned int off = 4;
+
+	fake_gpio_export_as("wire", "other-line", true);
+	CHECK_INT(udrv_chip_request(chip, &sysfs_cfg, 1, &off, &s, &req), -ETIMEDOUT);
+	CHECK_CONTAINS(udrv_chip_errmsg(chip), "no /sys/class/gpio entry of gpiochip0");
+	CHECK(attr_is("sys/class/gpio/other-line/direction", "in"));
+	udrv_chip_free(chip);
+}
+
 UDRV_TESTS(UDRV_T(test_output_set_get), UDRV_T(test_multi_line_mask),
 	   UDRV_T(test_active_low_output), UDRV_T(test_reconfigure),
+	   UDRV_T(test_reconfigure_half_way), UDRV_T(test_export_named_entry),
+	   UDRV_T(test_export_stray_entry),
 	   UDRV_T(test_already_exported), UDRV_T(test_unsupported_settings),
 	   UDRV_T(test_no_sysfs_gpio), UDRV_T(test_wait_timeout))
