@@ -333,16 +333,15 @@ _Static_assert((int)UDRV_EDGE_RISING == (int)GPIO_V2_LINE_EVENT_RISING_EDGE &&
 	       (int)UDRV_EDGE_FALLING == (int)GPIO_V2_LINE_EVENT_FALLING_EDGE,
 	       "edge values are the kernel's");
 
-static int cdev_read_events(struct udrv_request *req,
-			    struct udrv_edge_event *buf, size_t max);
-
 __attribute__((cold))
 static int cdev_read_failed(struct udrv_request *req,
 			    struct udrv_edge_event *buf, size_t max,
 			    ssize_t n)
 {
-	if (n < 0 && errno == EINTR)
-		return cdev_read_events(req, buf, max);
+	if (n < 0 && errno == EINTR)	/* a signal handler ran: let it stop us */
+		return udrv_err(req->errmsg, EINTR,
+				"read of edge events on %s lines interrupted by a signal",
+				req->chip_name);
 	if (n < 0)
 		return cdev_errno(req, "read of edge events");
 	return udrv_err(req->errmsg, EIO,

@@ -546,11 +546,12 @@ static int sysfs_read_events(struct udrv_request *req,
 	int n, level;
 	size_t idx;
 
-	do {
-		n = epoll_wait(req->fd, evs,
-			       max < UDRV_LINES_MAX ? (int)max : UDRV_LINES_MAX,
-			       -1);
-	} while (n < 0 && errno == EINTR);
+	n = epoll_wait(req->fd, evs,
+		       max < UDRV_LINES_MAX ? (int)max : UDRV_LINES_MAX, -1);
+	if (n < 0 && errno == EINTR)	/* a signal handler ran: let it stop us */
+		return udrv_err(req->errmsg, EINTR,
+				"wait for edges on %s lines interrupted by a signal",
+				req->chip_name);
 	if (n < 0)
 		return udrv_err(req->errmsg, errno, "epoll_wait on %s lines: %s",
 				req->chip_name, strerror(errno));

@@ -185,6 +185,8 @@ static int mon_loop(struct udrv_request *req, const struct mon_opts *m,
 		want = m->max_events && m->max_events - *seen < 64 ?
 		       (size_t)(m->max_events - *seen) : 64;
 		n = udrv_request_read_events(req, evs, want);
+		if (n == -EINTR && stop)
+			break;
 		if (n < 0)
 			return cli_error(EXIT_FAIL, "%s", udrv_request_errmsg(req));
 		for (int i = 0; i < n; i++)

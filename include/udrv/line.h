@@ -104,7 +104,8 @@ int udrv_request_reconfigure(struct udrv_request *req,
  * signal handler ran (so that a program can stop on Ctrl-C).
  * udrv_request_read_events() reads up to @max events with as few system
  * calls as possible and returns their number; it blocks only when none are
- * pending. Gaps in the kernel's sequence numbers are reported in each
+ * pending, and returns -EINTR when a signal handler interrupts that wait
+ * (a handler installed with SA_RESTART restarts it instead). Gaps in the kernel's sequence numbers are reported in each
  * event's 'lost' field and accumulated in udrv_request_lost_events().
  *
  * Timestamps: cdev events carry the kernel's timestamp taken in hardirq
