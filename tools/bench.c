@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,11 +166,40 @@ static int rt_setup(struct bench_run *run)
 	return 0;
 }
 
+/*
+ * SIGINT and SIGTERM end a bench, not the process: the handler only notes
+ * the signal (no SA_RESTART, so a blocking wait returns EINTR), the loops
+ * stop at bench_more(), and the bench's normal way out restores what it
+ * changed (the ticker's period, the load, the DMA latency request) and
+ * writes the rows measured so far, marked interrupted.
+ */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+int bench_interrupted(void)
+{
+	return stop_signal;
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 int bench_begin(struct bench_run *run)
 {
 	char err[256];
 	int ret;
 
+	catch_stop_signals();
 	if (run->o.load && load_start(run->o.load, &run->load_pid, err, sizeof(err)))
 		return cli_error(EXIT_FAIL, "load %s: %s", run->o.load, err);
 	ret = rt_setup(run);
@@ -188,6 +218,8 @@ uint64_t bench_samples(const struct bench_run *run, uint64_t dflt)
 bool bench_more(struct bench_run *run, uint64_t t0_ns, uint64_t done,
 		uint64_t samples)
 {
+	if (stop_signal)
+		return false;
 	if (run->o.duration_ns)
 		return cli_now_ns() - t0_ns < run->o.duration_ns;
 	return done < samples;

@@ -87,8 +87,14 @@ int bench_parse(struct bench_run *run, const char *bench, int argc,
 
 /* Apply the RT settings and start the load. Returns 0 or an exit code. */
 int bench_begin(struct bench_run *run);
-/* Stop the load, print/write the results, free everything; exit code. */
+/*
+ * Stop the load, print/write the results, free everything; exit code.
+ * After SIGINT or SIGTERM (bench_interrupted()): the rows measured so far,
+ * "interrupted" naming the signal, and exit status 128 + the signal.
+ */
 int bench_end(struct bench_run *run, int status);
+/* The signal (SIGINT, SIGTERM) that stops the bench, or 0. */
+int bench_interrupted(void);
 
 /* How many samples a row takes: --samples, or @dflt. */
 uint64_t bench_samples(const struct bench_run *run, uint64_t dflt);
@@ -108,6 +114,15 @@ void bench_progress(struct bench_run *run, const struct bench_row *row,
 		    uint64_t done, uint64_t total);
 
 /* Load profiles (load.c). */
+/* gpio-wire's own counts of the edges on input line @line (bench_wire.c) */
+struct bench_wire {
+	uint64_t driven;	/* level changes put on its wire */
+	uint64_t dropped;	/* swallowed by fault injection (drop_every) */
+};
+/* The chip's counts file into @path; false (and "") if it has none. */
+bool bench_wire_path(const struct udrv_chip *chip, char *path, size_t len);
+int bench_wire_counts(const char *path, unsigned int line, struct bench_wire *w);
+
 int load_start(const char *profile, pid_t *pid, char *err, size_t errlen);
 void load_stop(pid_t pid);
 int load_profile_valid(const char *profile);

@@ -62,7 +62,10 @@ static const char *const irq_wait_names[IRQ_NWAIT] = {
 struct irq_method {
 	enum irq_wait wait;
 	struct bench_row *w2i, *i2w, *w2w;	/* w2w only for busy */
-	uint64_t sent, received;	/* lockstep: lost is always 0 */
+	/* sent: edges written, or gpio-wire's own count of the edges it put
+	 * on the input's wire; received: events read; lost: what the wire
+	 * reports it dropped (lockstep: the kernel can drop nothing) */
+	uint64_t sent, received, lost;
 	uint64_t left_out;	/* t_write <= t_irq <= t_wake or edge failed */
 	uint64_t polls;		/* busy: level reads */
 };
@@ -77,6 +80,7 @@ struct irq_bench {
 	int epfd;
 	int level;			/* what the output drives now */
 	uint32_t raw_seqno;
+	char wire[160];			/* gpio-wire's counts; "" = none */
 	struct irq_method m[IRQ_NWAIT];
 };
 
@@ -91,7 +95,8 @@ static const char irq_help[] =
 "same blocking read with bare system calls (implementation raw, the\n"
 "reference for udrv's overhead); plus busy (busy-polling the input's level,\n"
 "write_to_wake only, no event). One edge in flight at a time, rising and\n"
-"falling alternating, so every edge's event must arrive: sent = received\n"
+"falling alternating, so every edge's event must arrive: sent (gpio-wire's\n"
+"own count of the edges it drove, else the writes) = received + lost\n"
 "and lost = 0. A gap in the kernel's sequence numbers, or an edge with no\n"
 "event within 5 s, ends the bench with an error: the events would no\n"
 "longer pair with their edges.\n"
@@ -272,6 +277,8 @@ static int irq_open(struct irq_bench *b)
 	if (irq_request_udrv(b, UDRV_EDGE_BOTH))
 		return EXIT_FAIL;
 	irq_release_udrv(b);
+	/* sent from gpio-wire's own count where it has one, else the writes */
+	bench_wire_path(b->chip, b->wire, sizeof(b->wire));
 	return 0;
 }
 
@@ -300,6 +307,8 @@ static int irq_read_udrv(struct irq_bench *b, struct irq_event *ev,
 
 	if (t_wake)
 		*t_wake = now_ns();
+	if (n == -EINTR && bench_interrupted())
+		return EXIT_FAIL;	/* SIGINT/SIGTERM: bench_end says so */
 	if (n != 1)
 		return cli_error(EXIT_FAIL, "bench irq: %s",
 				 n < 0 ? udrv_request_errmsg(b->req) : "no event read");
@@ -410,7 +419,7 @@ static int irq_edge(struct irq_bench *b, struct irq_method *m, bool record)
 				 (unsigned int)ev.lost);
 	if (!record)
 		return 0;
-	m->sent++;
+	m->sent++;	/* replaced by the wire's count where it has one */
 	m->received++;
 	irq_record(m, t_write, &ev, t_wake, level);
 	return 0;
@@ -462,6 +471,7 @@ static int irq_method_run(struct irq_bench *b, struct irq_method *m)
 	struct bench_row *row = busy ? m->w2w : m->i2w;
 	uint64_t n = bench_samples(&b->run, IRQ_SAMPLES);
 	bool by_udrv = !busy && m->wait != IRQ_RAW;
+	struct bench_wire w0 = { 0 }, w1 = { 0 };
 	uint64_t lost0 = 0;
 	int ret = 0;
 
@@ -472,11 +482,23 @@ static int irq_method_run(struct irq_bench *b, struct irq_method *m)
 		ret = busy ? irq_busy(b, m, false) : irq_edge(b, m, false);
 	if (by_udrv)
 		lost0 = udrv_request_lost_events(b->req);
+	if (!ret && !busy && b->wire[0])
+		ret = bench_wire_counts(b->wire, b->out + 1, &w0) ? EXIT_FAIL : 0;
 	for (uint64_t t0 = now_ns(), i = 0; !ret && bench_more(&b->run, t0, i, n); i++) {
 		ret = busy ? irq_busy(b, m, true) : irq_edge(b, m, true);
 		bench_progress(&b->run, row, i, n);
 	}
 	alarm(0);
+	if (!ret && !busy && b->wire[0]) {
+		ret = bench_wire_counts(b->wire, b->out + 1, &w1) ? EXIT_FAIL : 0;
+		m->sent = w1.driven - w0.driven;
+		m->lost = w1.dropped - w0.dropped;
+		if (!ret && m->sent != m->received + m->lost)
+			return cli_error(EXIT_FAIL, "bench irq: gpio-wire put %llu edges on line %u, but %llu events were read and %llu edges dropped",
+					 (unsigned long long)m->sent, b->out + 1,
+					 (unsigned long long)m->received,
+					 (unsigned long long)m->lost);
+	}
 	/* udrv's running count of the kernel's gaps must agree: none */
 	if (!ret && by_udrv && udrv_request_lost_events(b->req) != lost0)
 		return cli_error(EXIT_FAIL, "bench irq: udrv counted %llu lost events, the events say 0",
@@ -558,7 +580,7 @@ static void irq_finish(struct irq_bench *b)
 			rows[k]->has_loss = true;
 			rows[k]->sent = m->sent;
 			rows[k]->received = m->received;
-			rows[k]->lost = 0;
+			rows[k]->lost = m->lost;
 		}
 	}
 	rd->w2i->reference = bench_row_index(&b->run, raw->w2i);

@@ -3,6 +3,7 @@
  * The results of a bench run: the JSON document (docs/results.md) and the
  * table for people, with each udrv row's ratio to its in-run reference.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -130,6 +131,9 @@ static void json_header(const struct bench_run *run, struct udrv_json *j)
 	udrv_json_key(j, "rt");
 	udrv_rt_get_state(run->rt, &st);
 	udrv_rt_state_write_json(&st, j);
+	if (bench_interrupted())
+		udrv_json_kstr(j, "interrupted",
+			       bench_interrupted() == SIGINT ? "SIGINT" : "SIGTERM");
 }
 
 static int write_document(const struct bench_run *run, FILE *f)
@@ -143,7 +147,8 @@ static int write_document(const struct bench_run *run, FILE *f)
 	udrv_json_key(j, "rows");
 	udrv_json_arr_begin(j);
 	for (size_t i = 0; i < run->num_rows; i++)
-		json_row(run, &run->rows[i], j);
+		if (!bench_interrupted() || udrv_hist_count(run->rows[i].hist))
+			json_row(run, &run->rows[i], j);
 	udrv_json_arr_end(j);
 	udrv_json_obj_end(j);
 	return udrv_json_free(j);
@@ -188,9 +193,16 @@ static void print_table(const struct bench_run *run)
 
 int bench_end(struct bench_run *run, int status)
 {
+	int sig = bench_interrupted();
 	FILE *f;
 
 	load_stop(run->load_pid);
+	if (sig) {
+		/* the rows so far are results; the failure is the signal */
+		fprintf(stderr, "udrv: bench %s interrupted by %s: rows measured so far follow\n",
+			bench_name(run), sig == SIGINT ? "SIGINT" : "SIGTERM");
+		status = 0;
+	}
 	if (!run->o.quiet && isatty(STDERR_FILENO))
 		fputs("\r\033[K", stderr);
 	if (!status && run->o.out) {
@@ -205,5 +217,5 @@ int bench_end(struct bench_run *run, int status)
 	for (size_t i = 0; i < run->num_rows; i++)
 		udrv_hist_free(run->rows[i].hist);
 	udrv_rt_free(run->rt);
-	return status;
+	return sig && !status ? 128 + sig : status;
 }

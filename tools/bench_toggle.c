@@ -297,6 +297,8 @@ static int watch_settle(struct toggle *t)
 
 	t->received = 0;
 	t->lost0 = t->watch ? udrv_request_lost_events(t->watch) : 0;
+	if (!ret && t->watch && t->wire_edges[0])
+		ret = bench_wire_counts(t->wire_edges, t->partner, &t->wire0);
 	return ret;
 }
 
@@ -334,14 +336,40 @@ static int watch_open(struct toggle *t)
 	return watch_drain(t, 10, 10);
 }
 
-static void row_loss(struct toggle *t, struct bench_row *row, uint64_t sent)
+/*
+ * sent: counted at the source, gpio-wire's edges on the partner's wire (the
+ * toggles written where the chip has no such counter); received: events
+ * read; lost: the kernel's sequence-number gaps plus the edges the wire
+ * reports it dropped. Three counters: sent = received + lost can fail.
+ */
+static int row_loss(struct toggle *t, struct bench_row *row, uint64_t toggles)
 {
+	struct bench_wire w;
+	uint64_t gaps;
+
 	row->has_loss = true;
-	row->sent = sent;
+	row->sent = toggles;
 	row->received = t->received;
-	row->lost = udrv_request_lost_events(t->watch) - t->lost0;
-	if (!row->lost)
-		return;
+	gaps = udrv_request_lost_events(t->watch) - t->lost0;
+	row->lost = gaps;
+	if (t->wire_edges[0]) {
+		if (bench_wire_counts(t->wire_edges, t->partner, &w))
+			return -1;
+		row->sent = w.driven - t->wire0.driven;
+		row->lost += w.dropped - t->wire0.dropped;
+		if (row->sent != toggles)
+			bench_note_add(row->note, sizeof(row->note),
+				 "gpio-wire drove %llu edges for %llu toggles",
+				 (unsigned long long)row->sent,
+				 (unsigned long long)toggles);
+		if (w.dropped != t->wire0.dropped)
+			bench_note_add(row->note, sizeof(row->note),
+				 "lost: %llu dropped by gpio-wire (drop_every), %llu in the kernel",
+				 (unsigned long long)(w.dropped - t->wire0.dropped),
+				 (unsigned long long)gaps);
+	}
+	if (!gaps)
+		return 0;
 	if (t->run.o.prio > IRQ_THREAD_PRIO)
 		bench_note_add(row->note, sizeof(row->note),
 			 "lost: edges merged while FIFO %d starved the irq thread (FIFO %d)",
@@ -349,6 +377,7 @@ static void row_loss(struct toggle *t, struct bench_row *row, uint64_t sent)
 	else
 		bench_note_add(row->note, sizeof(row->note),
 			 "lost: merged or dropped by the kernel before they were read");
+	return 0;
 }
 
 /* one row */
@@ -426,7 +455,7 @@ static int run_row(struct toggle *t, const struct toggle_impl *impl,
 		ret = watch_drain(t, WAIT_LAST_MS, WAIT_LAST_MS);
 	impl->close(t);
 	if (!ret && t->watch)
-		row_loss(t, row, done);
+		ret = row_loss(t, row, done);
 	return ret;
 }
 
@@ -488,6 +517,9 @@ static int toggle_setup(struct toggle *t)
 			 udrv_chip_label(t->chip));
 	if (!t->edges || !wire || !udrv_chip_has_cdev(t->chip))
 		return EXIT_OK;
+	if (!bench_wire_path(t->chip, t->wire_edges, sizeof(t->wire_edges)))
+		bench_note_add(t->notes, sizeof(t->notes),
+			 "sent: toggles written (this gpio-wire has no edges counter: an older module)");
 	return watch_open(t) ? EXIT_FAIL : EXIT_OK;
 }
 

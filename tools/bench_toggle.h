@@ -38,6 +38,9 @@ struct toggle {
 	struct udrv_request *watch;
 	unsigned int partner;
 	uint64_t received, lost0;
+	/* the source's counts (gpio-wire's edges attribute), at settle */
+	char wire_edges[160];		/* its path; "" = not available */
+	struct bench_wire wire0;
 	/* registers, where the mmio backend knows the chip's SoC */
 	struct udrv_mmio_line_info mmio;
 	bool has_mmio;

@@ -23,10 +23,14 @@
  *   rearm           acknowledge (0x64) + re-enable INTx in the command
  *                   register, which uio_pci_generic masked
  *
- * Loss: sent = interrupts the kernel raised (the UIO count's delta; for edu
- * the raise writes), received = waits that returned, lost = counted by the
- * UIO count's gaps; sent = received + lost. Every wait has a watchdog
- * (SIGALRM): a lost interrupt ends the bench with an error, never a hang.
+ * Loss, from three counters: sent = counted at the source (uio-ticker's own
+ * count of signalled ticks in its page; for edu the raise writes), received
+ * = waits that returned, lost = the gaps in the UIO core's event count;
+ * sent = received + lost. The source's count is taken together with a
+ * wait's UIO count only when they describe the same tick (no newer tick in
+ * the page), at the start and at the end of a loop. Every wait has a
+ * watchdog (SIGALRM): a lost interrupt ends the bench with an error, never
+ * a hang.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -188,6 +192,8 @@ static void watchdog_stop(struct uio_bench *b)
 
 static int wait_failed(struct udrv_uio *uio, int ret, const char *what)
 {
+	if (ret == -EINTR && bench_interrupted())
+		return EXIT_FAIL;	/* SIGINT/SIGTERM: bench_end says so */
 	if (ret == -EINTR)
 		return cli_error(EXIT_FAIL, "%s: no interrupt within %d s", what, WATCHDOG_S);
 	return cli_error(EXIT_FAIL, "%s: %s", what, udrv_uio_errmsg(uio));
@@ -298,6 +304,34 @@ static void ticker_sample(struct ticker *tk,
 	udrv_hist_record(notify->hist, woke - p.notify_ns);
 }
 
+/* At most this many extra waits to catch the page and the UIO count on the
+ * same tick (a tick that fires between a wake-up and the snapshot moves the
+ * page on; the next wait catches up) */
+#define SOURCE_TRIES	16
+
+/*
+ * uio-ticker's count of signalled ticks, if the page describes the tick of
+ * the wait that returned UIO count @count (no newer tick signalled since):
+ * then the source's count and the receiver's count are of the same moment.
+ */
+static bool source_count(const volatile struct uio_ticker_page *page,
+			 uint32_t count, uint64_t *event)
+{
+	struct uio_ticker_page p;
+
+	uio_ticker_snapshot(page, &p);
+	if ((uint32_t)p.event != count)
+		return false;
+	*event = p.event;
+	return true;
+}
+
+static int source_disagrees(const char *what)
+{
+	return cli_error(EXIT_FAIL, "%s: uio-ticker's own count of signalled ticks never matched the UIO event count in %d waits: the device loses or invents interrupts",
+			 what, SOURCE_TRIES);
+}
+
 static int raw_read(int fd, uint32_t *count)
 {
 	int32_t c;
@@ -309,6 +343,8 @@ static int raw_read(int fd, uint32_t *count)
 		*count = (uint32_t)c;
 		return 0;
 	}
+	if (n < 0 && errno == EINTR && bench_interrupted())
+		return EXIT_FAIL;	/* SIGINT/SIGTERM: bench_end says so */
 	if (n < 0 && errno == EINTR)
 		return cli_error(EXIT_FAIL, "uio-ticker: no interrupt within %d s", WATCHDOG_S);
 	return cli_error(EXIT_FAIL, "read of uio-ticker: %s",
@@ -321,11 +357,17 @@ static int ticker_raw_loop(struct uio_bench *b, int fd,
 			   struct bench_row *expiry, struct bench_row *notify)
 {
 	uint64_t n = bench_samples(&b->run, DEFAULT_SAMPLES), t0, i, woke;
+	uint64_t src0 = 0, src1 = 0;
 	uint32_t first = 0, last, count = 0;
 	struct loss l = { 0 };
-	int ret;
+	int ret, tries = 0;
 
-	ret = raw_read(fd, &first);	/* the baseline: one tick */
+	/* the baseline: a tick whose page the source has not moved past */
+	do {
+		ret = raw_read(fd, &first);
+	} while (!ret && !source_count(page, first, &src0) && ++tries < SOURCE_TRIES);
+	if (!ret && tries == SOURCE_TRIES)
+		return source_disagrees("uio-ticker raw");
 	b->tk.since = cli_now_ns();
 	last = first;
 	for (t0 = cli_now_ns(), i = 0; !ret && bench_more(&b->run, t0, i, n); i++) {
@@ -339,7 +381,19 @@ static int ticker_raw_loop(struct uio_bench *b, int fd,
 		last = count;
 		bench_progress(&b->run, notify, i, n);
 	}
-	l.sent = last - first;
+	/* interrupted: the rows so far have samples but no end to count to */
+	if (bench_interrupted())
+		return EXIT_FAIL;
+	/* the end: more waits (no samples) until page and count agree */
+	for (tries = 0; !ret && !source_count(page, last, &src1); tries++) {
+		if (tries == SOURCE_TRIES)
+			return source_disagrees("uio-ticker raw");
+		ret = raw_read(fd, &count);
+		l.received++;
+		l.lost += count - last - 1;
+		last = count;
+	}
+	l.sent = src1 - src0;
 	set_loss(expiry, &l);
 	set_loss(notify, &l);
 	return ret ? ret : check_loss("uio-ticker raw", &l);
@@ -373,17 +427,20 @@ static int ticker_udrv(struct uio_bench *b, struct bench_row *expiry,
 	uint64_t n = bench_samples(&b->run, DEFAULT_SAMPLES), t0, i, woke, t1;
 	struct udrv_uio *uio = b->tk.uio;
 	struct udrv_uio_irq irq;
-	uint64_t missed0;
-	uint32_t first;
+	uint64_t missed0, src0 = 0, src1 = 0;
 	struct loss l = { 0 };
-	int ret;
+	int ret, tries = 0;
 
-	/* the baseline: one wait (it also takes the ticks since open) */
-	alarm(WATCHDOG_S);
-	ret = udrv_uio_wait(uio, -1, &irq);
-	if (ret != 1)
-		return wait_failed(uio, ret, "uio-ticker");
-	first = irq.count;
+	/* the baseline: a wait (it also takes the ticks since open) whose
+	 * tick the source has not moved past */
+	do {
+		alarm(WATCHDOG_S);
+		ret = udrv_uio_wait(uio, -1, &irq);
+		if (ret != 1)
+			return wait_failed(uio, ret, "uio-ticker");
+	} while (!source_count(b->tk.page, irq.count, &src0) && ++tries < SOURCE_TRIES);
+	if (tries == SOURCE_TRIES)
+		return source_disagrees("uio-ticker");
 	b->tk.since = cli_now_ns();
 	missed0 = udrv_uio_missed(uio);
 	for (t0 = cli_now_ns(), i = 0; bench_more(&b->run, t0, i, n); i++) {
@@ -400,7 +457,22 @@ static int ticker_udrv(struct uio_bench *b, struct bench_row *expiry,
 		udrv_hist_record(rearm->hist, cli_now_ns() - t1);
 		bench_progress(&b->run, notify, i, n);
 	}
-	l.sent = irq.count - first;
+	/* interrupted: the rows so far have samples but no end to count to */
+	if (bench_interrupted())
+		return EXIT_FAIL;
+	/* the end: more waits (no samples) until page and count agree */
+	for (tries = 0; !source_count(b->tk.page, irq.count, &src1); tries++) {
+		if (tries == SOURCE_TRIES)
+			return source_disagrees("uio-ticker");
+		alarm(WATCHDOG_S);
+		ret = udrv_uio_wait(uio, -1, &irq);
+		if (ret != 1)
+			return wait_failed(uio, ret, "uio-ticker");
+		l.received++;
+		if (udrv_uio_irq_enable(uio, true))
+			return cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(uio));
+	}
+	l.sent = src1 - src0;
 	l.lost = udrv_uio_missed(uio) - missed0;
 	set_loss(expiry, &l);
 	set_loss(notify, &l);

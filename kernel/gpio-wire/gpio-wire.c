@@ -13,6 +13,14 @@
  * is serviced deliver N interrupts. Edges that do not match the configured
  * trigger type, or that happen while the interrupt is masked, are dropped.
  *
+ * The source's own counts, per input line, in the platform device's "edges"
+ * attribute (one line per input: "LINE DRIVEN DROPPED"): DRIVEN counts the
+ * level changes put on its wire, DROPPED the edges the drop_every fault
+ * injection swallowed (the level changes, no interrupt is raised). A
+ * benchmark compares them with what it received and what the kernel
+ * reports lost; drop_uncounted=1 hides the drops from DROPPED, a fault its
+ * accounting must catch.
+ *
  * An even line may be turned into an input: it then stops driving and its
  * partner keeps reading the level that was last driven (a bus keeper).
  * Values written while it is an input are latched and driven (raising an
@@ -47,6 +55,16 @@ module_param(line_names, bool, 0444);
 MODULE_PARM_DESC(line_names,
 		 "Name the lines wireK-out/wireK-in (default 1); with 0, sysfs exports them as gpioN");
 
+static unsigned int drop_every;
+module_param(drop_every, uint, 0644);
+MODULE_PARM_DESC(drop_every,
+		 "Fault injection: raise no interrupt for every Nth edge that would raise one (0 = off)");
+
+static bool drop_uncounted;
+module_param(drop_uncounted, bool, 0644);
+MODULE_PARM_DESC(drop_uncounted,
+		 "Fault injection: leave the dropped edges out of the counters (default 0)");
+
 struct gpio_wire {
 	struct gpio_chip gc;
 	struct irq_work work;
@@ -58,6 +76,9 @@ struct gpio_wire {
 	DECLARE_BITMAP(unmasked, GPIO_WIRE_MAX_LINES);
 	unsigned int type[GPIO_WIRE_MAX_LINES];	/* IRQ_TYPE_EDGE_* */
 	unsigned int pending[GPIO_WIRE_MAX_LINES];	/* latched edges */
+	u64 driven[GPIO_WIRE_MAX_LINES];	/* level changes on the wire */
+	u64 dropped[GPIO_WIRE_MAX_LINES];	/* by drop_every, counted */
+	unsigned int drop_seq;		/* edges that raised or were dropped */
 };
 
 static struct platform_device *gpio_wire_pdev;
@@ -80,8 +101,15 @@ static bool gpio_wire_latch_edge(struct gpio_wire *w, unsigned int in,
 	unsigned int want = level ? IRQ_TYPE_EDGE_RISING :
 				    IRQ_TYPE_EDGE_FALLING;
 
+	unsigned int every = READ_ONCE(drop_every);
+
 	if (w->dead || !test_bit(in, w->unmasked) || !(w->type[in] & want))
 		return false;
+	if (every && ++w->drop_seq % every == 0) {
+		if (!READ_ONCE(drop_uncounted))
+			w->dropped[in]++;
+		return false;
+	}
 	w->pending[in]++;
 	return true;
 }
@@ -94,6 +122,7 @@ static bool gpio_wire_drive(struct gpio_wire *w, unsigned int out)
 	if (!test_bit(out, w->is_out) || test_bit(out, w->wire) == level)
 		return false;
 	assign_bit(out, w->wire, level);
+	w->driven[out + 1]++;
 	return gpio_wire_latch_edge(w, out + 1, level);
 }
 
@@ -326,6 +355,33 @@ static const struct irq_chip gpio_wire_irq_chip = {
 	GPIOCHIP_IRQ_RESOURCE_HELPERS,
 };
 
+/* "LINE DRIVEN DROPPED" for each input line */
+static ssize_t edges_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	struct gpio_wire *w = dev_get_drvdata(dev);
+	u64 driven[GPIO_WIRE_MAX_LINES], dropped[GPIO_WIRE_MAX_LINES];
+	unsigned long flags;
+	unsigned int i;
+	int len = 0;
+
+	raw_spin_lock_irqsave(&w->lock, flags);
+	memcpy(driven, w->driven, sizeof(driven));
+	memcpy(dropped, w->dropped, sizeof(dropped));
+	raw_spin_unlock_irqrestore(&w->lock, flags);
+	for (i = 1; i < w->gc.ngpio; i += 2)
+		len += sysfs_emit_at(buf, len, "%u %llu %llu\n", i, driven[i],
+				     dropped[i]);
+	return len;
+}
+static DEVICE_ATTR_RO(edges);
+
+static struct attribute *gpio_wire_attrs[] = {
+	&dev_attr_edges.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(gpio_wire);
+
 static int gpio_wire_set_names(struct device *dev, struct gpio_chip *gc)
 {
 	const char **names;
@@ -437,6 +493,7 @@ static int gpio_wire_remove(struct platform_device *pdev)
 static struct platform_driver gpio_wire_driver = {
 	.driver = {
 		.name = GPIO_WIRE_NAME,
+		.dev_groups = gpio_wire_groups,
 	},
 	.probe = gpio_wire_probe,
 	.remove = gpio_wire_remove,

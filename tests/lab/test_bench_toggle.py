@@ -7,7 +7,7 @@ import math
 from typing import Any
 
 import pytest
-from guest import CHIP, ok, udrv
+from guest import CHIP, ok, sh, udrv
 from results_schema import check_document
 
 SAMPLES = 2000  # toggles per row
@@ -144,3 +144,50 @@ def test_bad_options(board: Any) -> None:
     assert r.status == 2
     r = udrv(board, "bench toggle -c nochip")
     assert r.status == 1 and "nochip" in r.stderr
+
+
+DROP = "/sys/module/gpio_wire/parameters"
+DROP_EVERY = 7
+
+
+def wire_dropped(board: Any, line: int) -> int:
+    """gpio-wire's own count of the edges it dropped on input @line."""
+    for entry in sh(board, "cat /sys/devices/platform/gpio-wire/edges").stdout.splitlines():
+        fields = entry.split()
+        if int(fields[0]) == line:
+            return int(fields[2])
+    raise AssertionError(f"gpio-wire has no line {line}")
+
+
+def test_injected_drops_are_reported_lost(board: Any) -> None:
+    """gpio-wire drops every 7th edge (no interrupt): the bench, below the irq
+    thread so that the kernel merges nothing, reports exactly those as lost,
+    and its figure agrees with the module's own drop count."""
+    before = wire_dropped(board, 1)  # the default --line 0 drives line 1
+    sh(board, f"echo {DROP_EVERY} > {DROP}/drop_every")
+    try:
+        doc = ok(board, f"bench toggle -c {CHIP} --json -q -n 700 --prio 0", 300).json()
+    finally:
+        sh(board, f"echo 0 > {DROP}/drop_every")
+    check_document(doc)
+    total = 0
+    for row in doc["rows"]:
+        loss = row["loss"]
+        assert loss["sent"] == loss["received"] + loss["lost"], row
+        # every 7th edge of the module's running count: 1/7 of each row, +-1
+        assert abs(loss["lost"] - loss["sent"] / DROP_EVERY) <= 1, row
+        assert "dropped by gpio-wire" in row["note"], row
+        total += loss["lost"]
+    assert total == wire_dropped(board, 1) - before
+
+
+def test_uncounted_drops_fail_the_check(board: Any) -> None:
+    """The same drops, hidden from the module's counters: received + lost no
+    longer adds up to the edges sent, and the bench says so (exit 1)."""
+    sh(board, f"echo 1 > {DROP}/drop_uncounted; echo {DROP_EVERY} > {DROP}/drop_every")
+    try:
+        r = udrv(board, f"bench toggle -c {CHIP} -q -n 200 --prio 0", 300)
+    finally:
+        sh(board, f"echo 0 > {DROP}/drop_every; echo 0 > {DROP}/drop_uncounted")
+    assert r.status == 1, r.stderr
+    assert "edge check failed" in r.stderr

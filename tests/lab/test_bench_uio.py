@@ -3,13 +3,15 @@
 through a bare read(), edu through uio_pci_generic.
 
 Checked: the document validates (results_schema), every row is there, loss
-accounting adds up (sent = received + lost) with one received per sample,
+accounting adds up (sent, counted by uio-ticker itself = received + lost, the
+UIO count's gaps) with one received per sample,
 the rows of one interrupt agree on their counts, the udrv rows name their raw
 reference with ratios, and the ticker's period is restored afterwards.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -86,8 +88,11 @@ def test_loss_accounting(uio_run):
             assert row["loss"] is None, k  # a write loses nothing
             continue
         loss = row["loss"]
+        # sent: uio-ticker's own count; received: the waits; lost: the UIO
+        # count's gaps. A few waits past the samples bring the page and the
+        # UIO count onto the same tick at the end.
         assert loss["sent"] == loss["received"] + loss["lost"], k
-        assert loss["received"] == SAMPLES, k
+        assert SAMPLES <= loss["received"] <= SAMPLES + 16, k
     # edu: one interrupt per raise, in lock step
     edu = rows[("edu", "udrv", "read", "write_to_wake")]["loss"]
     assert edu == {"sent": SAMPLES, "received": SAMPLES, "lost": 0}
@@ -156,3 +161,28 @@ def test_bad_options(board):
     assert r.status == 2 and "ticker, edu or both" in r.stderr
     r = udrv(board, "bench uio --period-us 5")
     assert r.status == 2 and "--period-us" in r.stderr
+
+
+@pytest.mark.parametrize(("sig", "status"), [("INT", 130), ("TERM", 143)])
+def test_signal_restores_and_writes_the_rows_so_far(board: Any, sig: str, status: int) -> None:
+    """SIGINT/SIGTERM in the middle of a bench: the ticker's period is put
+    back, the load is stopped, and the document holds the rows measured so
+    far, marked interrupted; exit status 128 + the signal."""
+    path = period_path(board)
+    before = sh(board, f"cat {path}").stdout.strip()
+    r = sh(board,
+           "udrv bench uio -d ticker --quiet --period-us 500 -n 1000000 --load fork "
+           "--out /tmp/part.json & pid=$!; sleep 3; "
+           f"kill -{sig} $pid; wait $pid; echo status=$?; "
+           f"cat {path}; pidof udrv | wc -w", timeout=300)
+    out = r.stdout.split()
+    assert f"status={status}" in out, (r.stdout, r.stderr)
+    assert out[-2] == before, "the ticker's period was not restored"
+    assert out[-1] == "0", "the load is still running"
+    assert f"interrupted by SIG{sig}" in r.stderr
+    doc = json.loads(sh(board, "cat /tmp/part.json").stdout)
+    check_document(doc)
+    assert doc["interrupted"] == f"SIG{sig}"
+    assert doc["rows"], "no row measured before the signal"
+    for row in doc["rows"]:
+        assert row["stats"]["count"] > 0

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -93,6 +94,15 @@ const char *fake_root(void)
 {
 	setenv("UDRV_SYSROOT", root, 1);
 	return root;
+}
+
+void fake_sysroot_too_long(void)
+{
+	static char longroot[600];
+
+	memset(longroot, 'x', sizeof(longroot) - 1);
+	longroot[0] = '/';
+	setenv("UDRV_SYSROOT", longroot, 1);
 }
 
 const char *fake_root_dir(void)

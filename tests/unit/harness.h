@@ -75,6 +75,8 @@ int harness_run(const struct harness_test *tests, size_t n);
 /* Fake trees (paths are relative to the fake root). */
 const char *fake_root(void);
 const char *fake_root_dir(void);	/* the current fake root */
+/* Point UDRV_SYSROOT at a 599-byte root: no path under it fits. */
+void fake_sysroot_too_long(void);
 void fake_dir(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void fake_file(const char *path, const char *content);
 void fake_symlink(const char *target, const char *path);

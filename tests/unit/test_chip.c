@@ -326,13 +326,10 @@ static void test_empty_line_name(void)
 /* A sysroot so long that no path fits: an error, never a half path. */
 static void test_sysroot_too_long(void)
 {
-	static char root[600];
 	struct udrv_chip *chip;
 	char **names = NULL;
 
-	memset(root, 'x', sizeof(root) - 1);
-	root[0] = '/';
-	setenv("UDRV_SYSROOT", root, 1);
+	fake_sysroot_too_long();
 	CHECK_INT(udrv_chip_list(&names), -ENAMETOOLONG);
 	CHECK(names == NULL);
 	chip = open_chip("gpiochip0", -ENAMETOOLONG);

@@ -123,13 +123,10 @@ static void test_read_long(void)
  * truncated or uninitialised path that open() would use. */
 static void test_path_too_long(void)
 {
-	static char root[600];
 	char buf[UDRV_PATH_LEN];
 
 	memset(buf, 'z', sizeof(buf));
-	memset(root, 'x', sizeof(root) - 1);
-	root[0] = '/';
-	setenv("UDRV_SYSROOT", root, 1);
+	fake_sysroot_too_long();
 	CHECK_INT(udrv_path(buf, sizeof(buf), "/dev/%s", "uio0"), -ENAMETOOLONG);
 	CHECK_STR(buf, "");
 	setenv("UDRV_SYSROOT", "/r", 1);
@@ -143,13 +140,10 @@ static void test_path_too_long(void)
 /* With a sysroot too long, UIO lookups fail with a message naming it. */
 static void test_uio_sysroot_too_long(void)
 {
-	static char root[600];
 	struct udrv_uio *uio = udrv_uio_new();
 	char **names = NULL;
 
-	memset(root, 'x', sizeof(root) - 1);
-	root[0] = '/';
-	setenv("UDRV_SYSROOT", root, 1);
+	fake_sysroot_too_long();
 	CHECK_INT(udrv_uio_list(&names), -ENAMETOOLONG);
 	CHECK(names == NULL);
 	CHECK_INT(udrv_uio_open(uio, "uio0"), -ENAMETOOLONG);
