@@ -41,6 +41,13 @@ int udrv_region_map_fd(int fd, const char *path, uint64_t offset, size_t size,
 			snprintf(errbuf, errlen, "cannot map %s: size is 0", path);
 		return -EINVAL;
 	}
+	if (size > SIZE_MAX - delta - (page - 1)) {	/* the rounding would wrap */
+		if (errbuf)
+			snprintf(errbuf, errlen,
+				 "cannot map %s: size 0x%zx at offset 0x%llx is beyond the address space",
+				 path, size, (unsigned long long)offset);
+		return -EINVAL;
+	}
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
