@@ -9,6 +9,10 @@
 #                 print the toggle and latency tables, write
 #                 build/lab/results.json (make lab-quick: few samples, for CI;
 #                 make lab-demo: a short tour of udrv in the lab)
+#   make fuzz     the libFuzzer harnesses, FUZZ_SECONDS (600) each, the corpus
+#                 growing in build/fuzz/corpus (FUZZ="parse cli": only those),
+#                 and udrv-report's loader with FUZZ_EXAMPLES (2000) new
+#                 hypothesis examples per property (tests/fuzz/README.md)
 #   make arm64    static udrv for 64-bit ARM (build/arm64, cross/arm64.ini)
 #   make armhf    static udrv for 32-bit ARM (build/armhf, cross/armhf.ini)
 #   make install  install the library, headers, pkg-config file, tool, man
@@ -18,8 +22,11 @@
 # python3 that may come first on PATH (pyenv, a venv)
 PYTHON ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
 BUILD  ?= build
+FUZZ_SECONDS ?= 600
+FUZZ_EXAMPLES ?= 2000
+FUZZ ?=
 
-.PHONY: all build deps check lab lab-quick lab-demo static arm64 armhf install clean
+.PHONY: all build deps check fuzz lab lab-quick lab-demo static arm64 armhf install clean
 
 all: build
 
@@ -48,6 +55,14 @@ arm64 armhf: %: $(BUILD)/%/build.ninja
 check: deps
 	$(PYTHON) scripts/check.py
 
+# both parts run; the status says whether either found something
+fuzz: deps
+	@status=0; \
+	$(PYTHON) tests/fuzz/run.py --build $(BUILD)/fuzz --seconds $(FUZZ_SECONDS) $(FUZZ) || status=1; \
+	UDRV_REPORT_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PYTHON) -m pytest -q -p no:cacheprovider \
+		tests/report/test_report_fuzz.py || status=1; \
+	exit $$status
+
 lab: deps static arm64
 	$(PYTHON) -m lab suite
 
@@ -61,4 +76,5 @@ install: build
 	meson install -C $(BUILD)/dev
 
 clean:
-	rm -rf $(BUILD)/dev $(BUILD)/asan $(BUILD)/static $(BUILD)/arm64 $(BUILD)/armhf $(BUILD)/venv
+	rm -rf $(BUILD)/dev $(BUILD)/asan $(BUILD)/static $(BUILD)/arm64 $(BUILD)/armhf $(BUILD)/venv \
+		$(BUILD)/fuzz

@@ -7,6 +7,9 @@
 #ifndef UDRV_BACKEND_H
 #define UDRV_BACKEND_H
 
+#include <errno.h>
+#include <limits.h>
+
 #include <udrv/line.h>
 
 #include "internal.h"
@@ -85,5 +88,21 @@ int udrv_chip_line_info_quiet(struct udrv_chip *chip, unsigned int offset,
 /* Who holds a busy line, for messages ("held by consumer 'foo'"). */
 void udrv_chip_describe_holder(struct udrv_chip *chip, unsigned int offset,
 			       char *buf, size_t len);
+
+/*
+ * The legacy global GPIO number of line @offset: sysfs base + offset, in
+ * range of an int (a base read from sysfs near INT_MAX must not wrap onto
+ * another line's number). 0 or -ERANGE.
+ */
+static inline int udrv_chip_gpio_number(const struct udrv_chip *chip,
+					unsigned int offset, int *gpio)
+{
+	long long n = (long long)chip->sysfs_base + offset;
+
+	if (chip->sysfs_base < 0 || n > INT_MAX)
+		return -ERANGE;
+	*gpio = (int)n;
+	return 0;
+}
 
 #endif /* UDRV_BACKEND_H */

@@ -361,7 +361,10 @@ static int sysfs_request_line(struct udrv_request *req, struct udrv_chip *chip,
 	struct sysfs_line *l = &priv->lines[i];
 	int ret;
 
-	l->gpio = chip->sysfs_base + (int)req->offsets[i];
+	if (udrv_chip_gpio_number(chip, req->offsets[i], &l->gpio))
+		return udrv_err(chip->errmsg, ERANGE,
+				"line %u of %s: sysfs base %d + offset is beyond the GPIO numbers",
+				req->offsets[i], chip->name, chip->sysfs_base);
 	ret = sysfs_export(chip, l, req->offsets[i]);
 	if (!ret)
 		ret = sysfs_configure(chip->errmsg, l, &req->settings[i],

@@ -299,8 +299,12 @@ static int line_info_sysfs(struct udrv_chip *chip, unsigned int offset,
 			   struct udrv_line_info *info)
 {
 	char path[UDRV_PATH_LEN], buf[16];
-	int gpio = chip->sysfs_base + (int)offset;
+	int gpio;
 
+	if (udrv_chip_gpio_number(chip, offset, &gpio))
+		return udrv_err(chip->errmsg, ERANGE,
+				"line %u of %s: sysfs base %d + offset is beyond the GPIO numbers",
+				offset, chip->name, chip->sysfs_base);
 	if (udrv_path(path, sizeof(path), "/sys/class/gpio/gpio%d/direction", gpio))
 		return udrv_path_err(chip->errmsg, "the sysfs GPIO directory");
 	if (udrv_read_str(path, buf, sizeof(buf)) < 0)

@@ -127,16 +127,18 @@ static bool sysfs_entry_matches(const struct udrv_chip *chip, const char *cls)
 	return udrv_path_exists(child);
 }
 
+/* The kernel's base is an int >= 0 (GPIO numbers) and ngpio a u16: a
+ * number outside those ranges is refused, never wrapped into them. */
 static void sysfs_entry_read(struct udrv_chip *chip, const char *cls)
 {
 	char path[UDRV_PATH_LEN + 16];
-	long v;
+	uint64_t v;
 
 	snprintf(path, sizeof(path), "%s/base", cls);
-	if (udrv_read_long(path, &v) == 0)
+	if (udrv_read_u64(path, &v) == 0 && v <= INT_MAX)
 		chip->sysfs_base = (int)v;
 	snprintf(path, sizeof(path), "%s/ngpio", cls);
-	if (!chip->num_lines && udrv_read_long(path, &v) == 0)
+	if (!chip->num_lines && udrv_read_u64(path, &v) == 0 && v <= UINT16_MAX)
 		chip->num_lines = (unsigned int)v;
 	snprintf(path, sizeof(path), "%s/label", cls);
 	if (!chip->label[0])

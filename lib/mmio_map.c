@@ -59,8 +59,8 @@ static int try_gpiomem(struct udrv_soc_map *m, const struct udrv_soc_bank *b,
 static int uio_covering(const char *uio, const struct udrv_soc_bank *b,
 			uint64_t *addr, uint64_t *sub)
 {
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), size;
 	char path[UDRV_PATH_LEN];
-	uint64_t size;
 
 	for (int k = 0; k < 5; k++) {
 		if (udrv_path(path, sizeof(path), "/sys/class/uio/%s/maps/map%d/addr",
@@ -73,9 +73,11 @@ static int uio_covering(const char *uio, const struct udrv_soc_bank *b,
 			continue;
 		if (udrv_path(path, sizeof(path), "/sys/class/uio/%s/maps/map%d/offset",
 			      uio, k) ||
-		    udrv_read_u64(path, sub))
-			*sub = *addr & ((uint64_t)sysconf(_SC_PAGESIZE) - 1);
-		if (*addr <= b->phys && b->phys + b->size <= *addr + size)
+		    udrv_read_u64(path, sub) || *sub >= page)
+			*sub = *addr & (page - 1);	/* inside the first page */
+		/* without overflow: addr <= phys, phys + b->size <= addr + size */
+		if (*addr <= b->phys && b->size <= size &&
+		    b->phys - *addr <= size - b->size)
 			return k;
 	}
 	return -1;
@@ -127,8 +129,9 @@ static void iomem_owner(uint64_t phys, char *buf, size_t len)
 		return;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
+		name_at = -1;	/* %n is not reached when " : " is missing */
 		if (sscanf(line, " %llx-%llx : %n", &lo, &hi, &name_at) == 2 &&
-		    lo <= phys && phys <= hi && hi)
+		    name_at >= 0 && lo <= phys && phys <= hi && hi)
 			snprintf(buf, len, "%s", line + name_at);
 	}
 	fclose(f);

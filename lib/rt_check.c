@@ -286,13 +286,17 @@ static void check_throttling(struct udrv_rt_report *r)
 	}
 	r->rt_runtime_us = runtime;
 	r->rt_period_us = period;
-	if (runtime < 0)
+	if (runtime < 0) {
 		add_finding(r, UDRV_RT_OK, "throttling",
 			    "RT throttling is off (sched_rt_runtime_us = -1): a busy SCHED_FIFO loop runs uninterrupted, and a runaway one can lock up its CPU");
-	else
+	} else {
+		/* runtime >= 0 here: the difference cannot overflow */
+		long gap = period > runtime ? period - runtime : 0;
+
 		add_finding(r, UDRV_RT_INFO, "throttling",
 			    "RT tasks are throttled for %ld µs every %ld µs (the gap a busy SCHED_FIFO loop shows each period); echo -1 > /proc/sys/kernel/sched_rt_runtime_us to disable (at the risk of a lockup)",
-			    period - runtime, period);
+			    gap, period);
+	}
 }
 
 static void check_governor(struct udrv_rt_report *r)

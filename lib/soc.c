@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <udrv/parse.h>
+
 #include "backend.h"
 #include "soc.h"
 
@@ -77,10 +79,25 @@ static void parent_name(const char *target, char *buf, size_t len)
 		snprintf(buf, len, "%.*s", (int)(end - start), start);
 }
 
+/*
+ * The unit address of a device named "3f200000.gpio": hex digits (at most
+ * 16, no 0x, no sign, no space) before the first '.'. Nothing else is one.
+ */
+static bool unit_address(const char *device, uint64_t *addr)
+{
+	size_t n = strspn(device, "0123456789abcdefABCDEF");
+	char hex[24];
+
+	if (!n || n > 16 || device[n] != '.')
+		return false;
+	snprintf(hex, sizeof(hex), "0x%.*s", (int)n, device);
+	return udrv_parse_u64(hex, UINT64_MAX, addr) == 0;
+}
+
 void udrv_soc_chip_describe(struct udrv_soc_chip *sc,
 			    const struct udrv_chip *chip)
 {
-	char path[UDRV_PATH_LEN], target[UDRV_PATH_LEN], *end;
+	char path[UDRV_PATH_LEN], target[UDRV_PATH_LEN];
 	ssize_t n;
 
 	memset(sc, 0, sizeof(*sc));
@@ -95,8 +112,7 @@ void udrv_soc_chip_describe(struct udrv_soc_chip *sc,
 		return;
 	target[n] = '\0';
 	parent_name(target, sc->device, sizeof(sc->device));
-	sc->addr = strtoull(sc->device, &end, 16);
-	sc->has_addr = end != sc->device && *end == '.';
+	sc->has_addr = unit_address(sc->device, &sc->addr);
 }
 
 /* The root compatible strings, NUL-separated; total length or -errno. */

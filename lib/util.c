@@ -90,7 +90,8 @@ int udrv_read_str(const char *path, char *buf, size_t len)
 	}
 	if ((size_t)n == len - 1 && file_has_more(fd)) {
 		close(fd);
-		return -EOVERFLOW;	/* never a prefix taken for the value */
+		buf[0] = '\0';		/* never a prefix taken for the value, */
+		return -EOVERFLOW;	/* also by a caller that ignores this */
 	}
 	close(fd);
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))

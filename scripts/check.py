@@ -11,6 +11,9 @@ Steps (each counted; a step that cannot run counts as one failure):
   lint       ruff on the Python code
   cli        pytest tests/cli: the udrv binary on fake sysfs trees
   report     pytest tests/report: udrv-report renders the fixture results
+  fuzz       the libFuzzer harnesses (tests/fuzz, clang, ASan+UBSan): each
+             reproducer in tests/fuzz/regress replayed, then each harness a
+             few seconds from its seeds (skip with UDRV_FUZZ=0)
   lab        pytest tests/lab: real kernels in QEMU (skip with UDRV_LAB=0)
 """
 
@@ -140,6 +143,19 @@ def pytest(name: str, path: str, tally: Tally, env: dict[str, str]) -> None:
         tally.add(f"{name}:{case.get('classname')}::{case.get('name')}", not bad)
 
 
+def fuzz(tally: Tally) -> None:
+    """tests/fuzz/run.py --check: every reproducer and every harness is a step."""
+    out = BUILD / "fuzz-check.json"
+    out.unlink(missing_ok=True)
+    run([sys.executable, "tests/fuzz/run.py", "--check", "--json", str(out)])
+    if not out.exists():
+        tally.add("fuzz: tests/fuzz/run.py did not run", False)
+        return
+    for r in json.loads(out.read_text()):
+        detail = f": {r['detail'][:300]}" if r["detail"] and not r["ok"] else ""
+        tally.add(f"{r['name']}{detail}", r["ok"])
+
+
 def main() -> int:
     tally = Tally()
     BUILD.mkdir(exist_ok=True)
@@ -153,6 +169,10 @@ def main() -> int:
     if built["dev"]:
         pytest("cli", "tests/cli", tally, env)
     pytest("report", "tests/report", tally, env)
+    if env.get("UDRV_FUZZ", "1") != "0":
+        fuzz(tally)
+    else:
+        print("fuzz steps skipped: UDRV_FUZZ=0")
     if env.get("UDRV_LAB", "1") != "0" and built["static"]:
         pytest("lab", "tests/lab", tally, env)
     elif env.get("UDRV_LAB") == "0":

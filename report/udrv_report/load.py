@@ -52,9 +52,17 @@ def read_text(path: str) -> str:
                                f"not a udrv results file ({REMEDY})") from None
 
 
+# udrv's documents nest about 8 levels (runs, documents, rows, stats,
+# buckets); far deeper is not one of them, and would take the code that
+# walks it (messages, the page) past Python's recursion limit
+MAX_DEPTH = 64
+# the widest integers udrv writes (int64_t, uint64_t)
+INT_RANGE = (-(2**63), 2**64 - 1)
+
+
 def parse_json(path: str, text: str) -> Any:
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        doc = json.loads(text, parse_constant=_no_constant)
     except _Bad as exc:
         raise InputError(path, f"not valid JSON: {exc}") from None
     except json.JSONDecodeError as exc:
@@ -64,6 +72,37 @@ def parse_json(path: str, text: str) -> Any:
                                    "or the disk full?); run it again") from None
         raise InputError(path, f"not valid JSON: line {exc.lineno} column {exc.colno}: "
                                f"{exc.msg}") from None
+    except RecursionError:
+        raise InputError(path, f"nested deeper than {MAX_DEPTH} levels: not a udrv results "
+                               f"document ({SUPPORTED}; {REMEDY})") from None
+    except ValueError:  # an integer longer than Python converts (sys.int_info)
+        raise InputError(path, "holds an integer of thousands of digits: not a number udrv "
+                               f"writes; not a udrv results document ({REMEDY})") from None
+    _check_values(path, doc)
+    return doc
+
+
+def _check_values(path: str, doc: Any) -> None:
+    """Refuse what JSON allows but no udrv document holds: deep nesting, unpaired
+    surrogates (\\udXXX escapes: not text, cannot be written to the page)."""
+    todo = [(doc, 1)]
+    while todo:
+        value, depth = todo.pop()
+        if depth > MAX_DEPTH:
+            raise InputError(path, f"nested deeper than {MAX_DEPTH} levels: not a udrv results "
+                                   f"document ({SUPPORTED}; {REMEDY})")
+        if isinstance(value, dict):
+            todo += [(k, depth + 1) for k in value]
+            todo += [(v, depth + 1) for v in value.values()]
+        elif isinstance(value, list):
+            todo += [(v, depth + 1) for v in value]
+        elif isinstance(value, str) and not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise InputError(path, f"a string holds \\u{ord(value[exc.start]):04x}, half of "
+                                       "a UTF-16 surrogate pair: not text; was the file "
+                                       "written by another tool?") from None
 
 
 def _no_constant(name: str) -> Any:
@@ -177,8 +216,10 @@ def _stats(s: dict[str, Any], where: str) -> Stats:
     buckets = []
     for i, b in enumerate(_get(s, "buckets", list, where)):
         b = _typed(b, list, f"{where}.buckets[{i}]")
-        if len(b) != 3 or not all(isinstance(v, int) and not isinstance(v, bool) for v in b):
-            raise _Bad(f"{where}.buckets[{i}]: {b!r}, expected [lo, hi, count] integers")
+        if len(b) != 3 or not all(isinstance(v, int) and not isinstance(v, bool)
+                                  and INT_RANGE[0] <= v <= INT_RANGE[1] for v in b):
+            raise _Bad(f"{where}.buckets[{i}]: {_short(b)}, expected [lo, hi, count] "
+                       "64-bit integers")
         buckets.append((b[0], b[1], b[2]))
     return Stats(count=_get(s, "count", int, where), min=_get(s, "min", num, where),
                  avg=_get(s, "avg", num, where), max=_get(s, "max", num, where),
@@ -207,6 +248,8 @@ def _typed(value: Any, kind: Any, where: str) -> Any:
         raise _Bad(f"{where}: {_kind(value)} {_short(value)}, expected {want}")
     if isinstance(value, float) and not math.isfinite(value):
         raise _Bad(f"{where}: {value} is not a number udrv writes")
+    if isinstance(value, int) and not INT_RANGE[0] <= value <= INT_RANGE[1]:
+        raise _Bad(f"{where}: {_short(value)} is not a number udrv writes (beyond 64 bits)")
     return value
 
 

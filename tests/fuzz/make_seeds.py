@@ -1,0 +1,293 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Write the seed corpora of the libFuzzer harnesses: tests/fuzz/corpus/<harness>/.
+
+Run it after changing a seed here (the files are committed; libFuzzer reads
+them as they are). A seed is the parts of one input (tests/fuzz/fuzz.h):
+joined with the separator 0x1e; ABSENT (0x1f) leaves that file out.
+
+What the seeds hold, and where it comes from:
+  - kernel text as Debian 12's 6.1 kernels print it: uname strings of the
+    lab's std and rt kernels (tests/report/fixtures), /proc/PID/stat of an
+    irq thread, /proc/self/status, GPIO sysfs attributes (base, ngpio,
+    label; 6.1 allocates dynamic bases downwards from 512), UIO map
+    attributes in drivers/uio/uio.c's formats (addr and size "%pa": 0x and
+    16 hex digits; offset "0x%llx"), device-tree compatibles of the
+    Raspberry Pi 3/4 and the BeagleBone Black;
+  - the layouts of docs/api.md, the man page and the unit tests;
+  - edge cases: empty, signs, spaces, leading zeros, hex case, the largest
+    values that fit and the smallest that do not, missing files.
+Inputs that make a harness fail are not seeds: they are reproducers in
+tests/fuzz/regress/<harness>/ (README.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from pathlib import Path
+
+SEP = b"\x1e"
+ABSENT = b"\x1f"
+HERE = Path(__file__).resolve().parent
+
+
+def join(*parts: bytes | str) -> bytes:
+    return SEP.join(p.encode() if isinstance(p, str) else p for p in parts)
+
+
+PARSE = [
+    "0", "17", "4294967295", "4294967296", "18446744073709551615", "18446744073709551616",
+    "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+    "-9223372036854775809", "2147483647", "2147483648", "0x3f200000", "0X3F200000",
+    "0xffffffffffffffff", "0x10000000000000000", "010", "00", "-1", "+5", "-0", " 1", "1 ",
+    "", "0x", "x1", "1.5ms", "250us", "10", "2m", "0.5", "1.000000001s", "1.0000000001",
+    "3ns", "1.", ".5", "0.000000001", "307445734561825860m", "gpiochip4", "/dev/gpiochip4",
+    "gpiochip04", "gpiochip", "/dev/uio0", "uio12", "/dev/gpiochip2147483648", "1e3", "nan",
+    "inf", "0x1p3",
+]
+
+PI3_COMPAT = b"raspberrypi,3-model-b\0brcm,bcm2837\0"
+PI4_COMPAT = b"raspberrypi,4-model-b\0brcm,bcm2711\0"
+BBB_COMPAT = b"ti,am335x-bone-black\0ti,am335x-bone\0ti,am33xx\0"
+RP1_COMPAT = b"raspberrypi,5-model-b\0brcm,bcm2712\0"
+
+LAYOUT = [
+    # parts: spec, number of lines, line offset, parent device
+    join("base=0x41200000,data=0x0,dir=0x4,dir-input=1"),
+    join("base=0x41200000,data=0,dir=4,dir-input=1", "32", "5", "41200000.gpio"),
+    join("base=0x41200000,data-in=0,set=4,clear=8,stride=0x10", "64", "40"),
+    join("base=0x1f000d0000,data-in=0x4,set=0x2004,clear=0x3004", "54", "2",
+         "1f000d0000.gpio"),
+    join("base=0x1000,data=0x0,width=12"),
+    join("base=0,width=8,data=1,set=2,clear=3", "16", "9"),
+    join("base=0x41200000,width=16,data-in=0x2,data-out=0x4,dir=none,stride=8", "48", "47"),
+    join("map=/dev/uio0,map-offset=0x1000,base=0x41200000,data=0,size=0x10000"),
+    join("base=0x41200000,data=-1,data-out=0"),
+    join("base=0x41200000"),
+    join("data=0"),
+    join("base=0x41200000,set=4,data=0"),
+    join("base=0x41200000,data=0,size=2"),
+    join("base=0x41200000,data=0,stride=0x100", "64", "63"),
+    join("base=0x41200000,data=0,", "1", "0"),
+    join(""),
+]
+
+CHIP0 = ("pinctrl-bcm2835\n54\nID_SDA\nID_SCL\nSDA1\nSCL1\nGPIO_GCLK\tw1-gpio\nGPIO5\n"
+         "GPIO6\nSPI_CE1_N\tspi0 CS1\t1\n")
+
+CLI = [
+    # parts: chip spec (-c), line arguments
+    join("0", "17"),
+    join("gpiochip0", "GPIO17", "4"),
+    join("pinctrl-bcm2835", "GPIO5", "SPI_CE1_N"),
+    join("/dev/gpiochip1", "BT_ON", "3"),
+    join(ABSENT, "GPIO6"),
+    join(ABSENT, "WL_ON", "CAM_GPIO1"),
+    join("0", "0=1", "1=off", "2=active", "3=low"),
+    join("0", "1=on", "1=0"),
+    join("2", "3", "7"),
+    join("gpio-sysfs", "0=high"),
+    join("raspberrypi-exp-gpio", "PWR_LED_R"),
+    join("1", "8"),
+    join("0", "4294967295"),
+    join("no-such-chip", "17"),
+    join("", ""),
+    join("0", "=1", "17="),
+    join("0", "10", "100", "4294967295"),
+]
+
+CHIP = [
+    # parts: base, ngpio, label, /dev/gpiochip0, direction, active_low,
+    # value, edge of the exported lines
+    join("458\n", "54\n", "pinctrl-bcm2835\n", ABSENT, "in\n", "0\n", "1\n", "none\n"),
+    join("450\n", "8\n", "raspberrypi-exp-gpio\n", ABSENT, "out\n", "0\n", "0\n"),
+    join("510\n", "2\n", "gpio-wire\n", "gpio-wire\n2\nwire-out\nwire-in\n", "out\n", "0\n",
+         "0\n", "none\n"),
+    join("512\n", "32\n", "gpio-0-31\n", ABSENT, "in\n", "1\n", "1\n", "both\n"),
+    join("0\n", "1\n", "a\n", ABSENT, "in\n", "0\n", "0\n"),
+    join("512\n", "0\n", "empty\n", ABSENT),
+    join("512", "54", "pinctrl-bcm2835", ABSENT, "in", "0", "1"),
+    join("512\n", "54\n", "pinctrl-bcm2835\n", ABSENT, "in\n", "0\n", "x\n"),
+    join(ABSENT, "54\n", "pinctrl-bcm2835\n", ABSENT),
+    join("", "", "", ABSENT),
+]
+
+IOMEM_PI3 = (b"00000000-3b3fffff : System RAM\n"
+             b"3f200000-3f2000b3 : gpio@7e200000\n"
+             b"3f201000-3f2011ff : serial@7e201000\n")
+UIO_COVER = ("0x000000003f000000\n", "0x0000000000400000\n", "0x0\n")
+
+SOC = [
+    # parts: compatible, parent device, /dev/gpiochip0, line, uio0 map0
+    # addr, size, offset, /proc/iomem, gpiomem present
+    join(PI3_COMPAT, "3f200000.gpio", CHIP0, "17", ABSENT, ABSENT, ABSENT, IOMEM_PI3, ""),
+    join(PI3_COMPAT, "3f200000.gpio", CHIP0, "40", *UIO_COVER, IOMEM_PI3),
+    join(PI3_COMPAT, "3f200000.gpio", CHIP0, "53", ABSENT, ABSENT, ABSENT, IOMEM_PI3),
+    join(PI4_COMPAT, "fe200000.gpio", "pinctrl-bcm2711\n58\n", "57", ABSENT, ABSENT,
+         ABSENT, ABSENT, ""),
+    join(PI3_COMPAT, "soc:firmware:expgpio", "raspberrypi-exp-gpio\n8\n", "2"),
+    join(PI3_COMPAT, "gpio-platform", CHIP0, "4"),
+    join(BBB_COMPAT, "44e07000.gpio", "gpio-0-31\n32\n", "5"),
+    join(BBB_COMPAT, "4804c000.gpio", "gpio-32-63\n32\n", "31"),
+    join(BBB_COMPAT, "481ac000.gpio", "gpio-64-95\n32\n", "0"),
+    join(RP1_COMPAT, "1f000d0000.gpio", "pinctrl-rp1\n54\n", "2"),
+    join(ABSENT, "gpio-wire.0", "gpio-wire\n2\n", "0"),
+    join(b"brcm,bcm2837", "3f200000.gpio", CHIP0, "0"),
+    join(b"", "", CHIP0, "0"),
+]
+
+TICKER_MAP = ("ticker\n", "0xffff888003a1c000\n", "0x0000000000001000\n", "0x0\n")
+EDU_MAP = ("\n", "0x00000000fea00000\n", "0x0000000000100000\n", "0x0\n")
+
+UIO = [
+    # parts: spec, name, version, event, map0 name/addr/size/offset,
+    # map1 name/addr/size/offset, port0 name/start/size/porttype
+    join("uio0", "uio-ticker\n", "1\n", "0\n", *TICKER_MAP),
+    join("uio-ticker", "uio-ticker\n", "1\n", "1234\n", *TICKER_MAP),
+    join("uio_pci_generic", "uio_pci_generic\n", "0.01.0\n", "12\n", *EDU_MAP),
+    join("/dev/uio0", "uio_pci_generic\n", "0.01.0\n", "0\n", *EDU_MAP,
+         "\n", "0x00000000fe000000\n", "0x0000000000004000\n", "0x0\n"),
+    join("uio0", "uio_pdrv_genirq\n", "0.1\n", "0\n", "gpio\n", "0x0000000041200000\n",
+         "0x0000000000010000\n", "0x0\n"),
+    join("uio0", "ports\n", "0.1\n", "0\n", ABSENT, ABSENT, ABSENT, ABSENT,
+         ABSENT, ABSENT, ABSENT, ABSENT,
+         "ioport\n", "0x3f8\n", "0x8\n", "port_x86\n"),
+    join("uio1", "uio-ticker\n", "1\n"),
+    join("uio0", "x\n", "1\n", "0\n", "m\n", "0x1000\n", "0x1000\n", "0x800\n"),
+    join("uio0", "x\n", "1\n", "0\n", "m\n", "4096\n", "0\n", "0\n"),
+    join("", "", "", ""),
+]
+
+
+def stat_line(pid: int, comm: str, rt_priority: int, policy: int) -> str:
+    """/proc/PID/stat of a kernel thread: 52 fields, rt_priority 40th, policy 41st."""
+    fields = [str(pid), f"({comm})", "S", "2", "0", "0", "0", "-1", "2129984"]
+    fields += ["0"] * 8  # minflt .. cstime (10-17)
+    fields += [str(-1 - rt_priority) if policy else "20", "0", "1", "0", "19", "0", "0",
+               "18446744073709551615"]  # priority .. rsslim (18-25)
+    fields += ["0"] * 7 + ["2147483647", "0", "0", "0", "0", "0", "0"]  # 26-39
+    fields += [str(rt_priority), str(policy)] + ["0"] * 11  # 40-52
+    assert len(fields) == 52
+    return " ".join(fields) + "\n"
+
+
+STATUS = ("Name:\tudrv\nUmask:\t0022\nState:\tR (running)\nTgid:\t312\nPid:\t312\n"
+          "PPid:\t1\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nCapInh:\t0000000000000000\n"
+          "CapPrm:\t000001ffffffffff\nCapEff:\t000001ffffffffff\n"
+          "CapBnd:\t000001ffffffffff\nCapAmb:\t0000000000000000\n")
+STATUS_USER = STATUS.replace("000001ffffffffff", "0000000000000000")
+STD_VERSION = "#1 SMP PREEMPT_DYNAMIC Debian 6.1.192-2 (2026-11-16)\n"
+RT_VERSION = "#1 SMP PREEMPT_RT Debian 6.1.192-2 (2026-11-16)\n"
+CMDLINE = "console=ttyS0,115200 panic=-1 nokaslr\n"
+IRQ = (stat_line(100, "irq/9-acpi", 50, 1), stat_line(101, "irq/11-uio", 50, 1))
+
+RT = [
+    # parts: osrelease, version, realtime, cmdline, debug preempt,
+    # boot/config-RELEASE, rt runtime, rt period, governor, clocksource,
+    # isolated, nohz_full, status, proc/100 comm + stat, proc/101 comm + stat
+    join("6.1.0-56-amd64\n", STD_VERSION, ABSENT, CMDLINE, "none (voluntary) full\n",
+         ABSENT, "950000\n", "1000000\n", ABSENT, "tsc\n", "\n", "(null)\n", STATUS,
+         "irq/9-acpi\n", IRQ[0]),
+    join("6.1.0-56-rt-amd64\n", RT_VERSION, "1\n", CMDLINE, ABSENT, ABSENT, "950000\n",
+         "1000000\n", ABSENT, "tsc\n", "\n", "(null)\n", STATUS, "irq/9-acpi\n", IRQ[0],
+         "irq/11-uio\n", IRQ[1]),
+    join("6.1.0-56-amd64\n", STD_VERSION, ABSENT, CMDLINE + "preempt=full\n", ABSENT,
+         ABSENT, "-1\n", "1000000\n", "performance\n", "tsc\n", "3\n", "3\n", STATUS_USER),
+    join("6.1.0-56-arm64\n", "#1 SMP Debian 6.1.192-2 (2026-11-16)\n", ABSENT,
+         "console=ttyAMA0 rdinit=/init iomem=relaxed\n", ABSENT,
+         "CONFIG_PREEMPT_VOLUNTARY=y\n", "950000\n", "1000000\n", "ondemand\n",
+         "arch_sys_counter\n", "\n", "\n", STATUS),
+    join("6.1.0-56-amd64\n", "#1 SMP PREEMPT Debian\n", "0\n", "", ABSENT, ABSENT,
+         "950000", "1000000", "schedutil", "jiffies", "1-3", "1-3", STATUS,
+         "irq/5-x\n", "5 (irq/5-x) S"),
+    join("", "", "", "", "", "", "", "", "", "", "", "", ""),
+]
+
+# Reproducers of what the harnesses found (regress/README.md says which
+# code is at fault and whether it is fixed); make check replays each.
+REGRESS: dict[str, dict[str, bytes]] = {
+    "layout": {
+        "octal-base": join("base=010,data=0"),
+        "space-minus-size": join("base=0,data=0,size= -1"),
+        "overflowing-base": join("base=99999999999999999999,data=0"),
+        "long-item-cut": join("base=0x" + "0" * 300 + "1,data=0"),
+        "register-past-int32": join("base=0,data=0x7ffffff0,stride=0x100", "64", "40"),
+        "stride-wraps-register": join("base=0x41200000,data=0,stride=4294967295", "64", "63"),
+    },
+    "cli": {
+        "chip-number-wraps": join("4294967296", "0"),
+        "chip-number-leading-zero": join("gpiochip00", "0"),
+        "duration-hex": join("0x10"),
+        "duration-exponent": join("1e3"),
+        "duration-rounding": join("0.00013s"),
+        "duration-float-cast": join("1e300"),
+        "u64-leading-tab": join("\t7"),
+        "int-leading-space": join(" 7"),
+    },
+    "chip": {
+        "base-wraps": join("4294967808\n", "54\n", "pinctrl-bcm2835\n", ABSENT, "in\n", "0\n",
+                           "1\n"),
+        "ngpio-negative": join("512\n", "-1\n", "gpio-sysfs\n", ABSENT, "in\n", "0\n", "1\n"),
+        "label-too-long": join("512\n", "8\n", "a-label-of-forty-characters-0123456789ab\n",
+                               ABSENT),
+        "base-plus-offset": join("2147483647\n", "2\n", "gpio-top\n", ABSENT, "in\n", "0\n",
+                                 "1\n", "none\n"),
+    },
+    "soc": {
+        "iomem-line-without-name": join(PI3_COMPAT, "3f200000.gpio", CHIP0, "17", ABSENT,
+                                        ABSENT, ABSENT, "3f200000-3f2000b3\n"),
+        "unit-address-overflow": join(PI3_COMPAT, "3f20000003f000000000.gpio", CHIP0, "17",
+                                      ABSENT, ABSENT, ABSENT, ABSENT, ""),
+        "unit-address-sign": join(PI3_COMPAT, "-1.gpio", CHIP0, "17", ABSENT, ABSENT, ABSENT,
+                                  ABSENT, ""),
+        "uio-cover-wraps": join(PI3_COMPAT, "ffffffffffffffc0.gpio", CHIP0, "1",
+                                "0xffffffffffff0000\n", "0x0000000000001000\n", "0x0\n"),
+    },
+    "uio": {
+        "map-size-wraps-mapping": join("uio0", "x\n", "1\n", "0\n", "m\n",
+                                       "0x0000000000001000\n", "0xffffffffffffffff\n", "0xfff\n"),
+        "name-too-long": join("uio0", "n" * 70 + "\n", "1\n", "0\n"),
+        "spec-leading-zero": join("uio00", "uio-ticker\n", "1\n", "0\n"),
+        "spec-wraps": join("4294967296", "uio-ticker\n", "1\n", "0\n"),
+        "numeric-name": join("uio0", "444444444444\n", "1\n", "0\n"),
+    },
+    "rt": {
+        "throttling-overflow": join("6.1.0-56-amd64\n", STD_VERSION, ABSENT, "", ABSENT, ABSENT,
+                                    "1\n", "-9223372036854775808\n"),
+    },
+}
+
+HARNESSES: dict[str, list[bytes]] = {
+    "parse": [p.encode() for p in PARSE],
+    "layout": LAYOUT,
+    "cli": CLI,
+    "chip": CHIP,
+    "soc": SOC,
+    "uio": UIO,
+    "rt": RT,
+}
+
+
+def main() -> int:
+    for name, seeds in HARNESSES.items():
+        out = HERE / "corpus" / name
+        out.mkdir(parents=True, exist_ok=True)
+        for old in out.iterdir():
+            old.unlink()
+        for data in seeds:
+            (out / hashlib.sha1(data).hexdigest()[:16]).write_bytes(data)
+        print(f"{out.relative_to(HERE.parent.parent)}: {len(seeds)} seeds")
+    for name, cases in REGRESS.items():
+        out = HERE / "regress" / name
+        out.mkdir(parents=True, exist_ok=True)
+        for old in out.iterdir():
+            old.unlink()
+        for case, data in cases.items():
+            (out / case).write_bytes(data)
+        print(f"{out.relative_to(HERE.parent.parent)}: {len(cases)} reproducers")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
