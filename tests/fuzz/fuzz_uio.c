@@ -210,7 +210,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_spec(fuzz_has(&parts, 0) ? spec : "uio0");
 	free(spec);
 	if (name[0] && udrv_parse_devnum(name, "uio", &(unsigned int){ 0 }) &&
-	    !has_nul(&parts, 1)) {
+	    !has_nul(&parts, 1) && !fuzz_skip("uio-spec")) {
 		uio = udrv_uio_new();
 		FUZZ_CHECK(uio && udrv_uio_open(uio, name) == 0 &&
 			   !strcmp(udrv_uio_devname(uio), "uio0"),
