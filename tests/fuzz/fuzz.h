@@ -8,8 +8,9 @@
  * is exactly FUZZ_ABSENT (0x1f) leaves its file out, and so do the parts
  * the input does not have.
  *
- * The files live in a fake tree under a temporary directory (on /dev/shm
- * when there is one) that UDRV_SYSROOT points at, emptied before each input.
+ * The files live in a fake tree under a temporary directory (in
+ * $UDRV_FUZZ_TMPDIR, else /dev/shm when there is one, else $TMPDIR) that
+ * UDRV_SYSROOT points at, emptied before each input.
  *
  * A property that does not hold is reported by FUZZ_CHECK(): the message,
  * then abort(), which libFuzzer records as a crash with its input.

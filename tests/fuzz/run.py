@@ -140,6 +140,10 @@ def main() -> int:
 
     start = time.monotonic()
     results = [build(args.build)]
+    # the harnesses' fake trees: gone afterwards, also those of crashed runs
+    shm = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
+    trees = tempfile.TemporaryDirectory(prefix="udrv-fuzz-", dir=shm)
+    os.environ["UDRV_FUZZ_TMPDIR"] = trees.name
     if results[0].ok:
         for h in harnesses:
             results += replay(args.build, h)
@@ -152,6 +156,7 @@ def main() -> int:
                 results.append(fuzz(args.build, h, args.seconds, args.runs,
                                      args.build / "corpus" / h,
                                      args.build / "artifacts" / h))
+    trees.cleanup()
     if args.json:
         args.json.write_text(json.dumps([asdict(r) for r in results], indent=1))
     failed = [r for r in results if not r.ok]

@@ -30,11 +30,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from report_helpers import BENCH_IRQ, BENCH_TIMER, LAB_A, load_json, run_report
+from hypothesis.configuration import set_hypothesis_home_dir
+from report_helpers import BENCH_IRQ, BENCH_TIMER, LAB_A, REPO, load_json, run_report
 from udrv_report.errors import InputError
 from udrv_report.load import load, select, split_spec
 from udrv_report.model import Results, label_runs, ordered_keys
 
+set_hypothesis_home_dir(str(REPO / "build" / "hypothesis"))  # its caches, not in the tree
 # make check: 60 examples a test, always the same; make fuzz: many, new each time
 EXAMPLES = int(os.environ.get("UDRV_REPORT_FUZZ_EXAMPLES", "0"))
 SETTINGS = settings(max_examples=EXAMPLES or 60, deadline=None, derandomize=not EXAMPLES,
