@@ -59,6 +59,74 @@ static uint64_t needed_size(const struct udrv_gpio_layout *l, unsigned int width
 	return (uint64_t)top + width / 8 + (uint64_t)(banks - 1) * l->bank_stride;
 }
 
+static const char *const reg_names[] = {
+	"data-in", "data-out", "set", "clear", "dir",
+};
+
+/*
+ * Does register @a of some bank fall on register @b of another bank (or the
+ * same one)? Offsets and the stride are multiples of the width (checked
+ * before), so sharing bytes is being equal: a + i * stride == b + j * stride
+ * for banks i, j < @banks. Then *bi, *bj are such banks.
+ */
+static bool collide(int32_t a, int32_t b, uint32_t stride, unsigned int banks,
+		    uint64_t *bi, uint64_t *bj)
+{
+	uint64_t d = a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
+	uint64_t k;
+
+	if (!stride && d)
+		return false;
+	k = stride ? d / stride : 0;
+	if ((stride && d % stride) || k >= banks)
+		return false;
+	*bi = a > b ? 0 : k;
+	*bj = a > b ? k : 0;
+	return true;
+}
+
+/*
+ * No register of any bank on another register of any bank: a store meant
+ * for one line's set register must not be another bank's clear register.
+ * data-in and data-out may be one register (of the same bank).
+ */
+static int check_overlap(const struct udrv_gpio_layout *l, unsigned int banks,
+			 char *errmsg)
+{
+	const int32_t offs[] = { l->data_in, l->data_out, l->set, l->clear,
+				 l->dir };
+	uint64_t bi, bj;
+
+	for (size_t i = 0; i < ARRAY_SIZE(offs); i++) {
+		for (size_t j = i + 1; j < ARRAY_SIZE(offs); j++) {
+			if (offs[i] < 0 || offs[j] < 0 ||
+			    !collide(offs[i], offs[j], l->bank_stride, banks,
+				     &bi, &bj))
+				continue;
+			if (i == 0 && j == 1 && bi == bj)
+				continue;	/* one data register, both ways */
+			return udrv_err(errmsg, EINVAL,
+					"bad GPIO register layout: registers overlap: the %s register of bank %llu (0x%llx) is the %s register of bank %llu, so a store meant for one line would change another; check the offsets and the stride (0x%x)",
+					reg_names[i], (unsigned long long)bi,
+					(unsigned long long)(offs[i] + bi * l->bank_stride),
+					reg_names[j], (unsigned long long)bj,
+					l->bank_stride);
+		}
+	}
+	return 0;
+}
+
+/* With more than one bank, the stride keeps every register aligned. */
+static int check_stride(const struct udrv_gpio_layout *l, unsigned int width,
+			unsigned int banks, char *errmsg)
+{
+	if (banks < 2 || l->bank_stride % (width / 8) == 0)
+		return 0;
+	return udrv_err(errmsg, EINVAL,
+			"bad GPIO register layout: stride %u is not a multiple of %u bytes: the registers of bank 1 and on would be misaligned (an alignment fault on ARM)",
+			l->bank_stride, width / 8);
+}
+
 static int check_base(const struct udrv_gpio_layout *l,
 		      const struct udrv_soc_chip *chip, char *errmsg)
 {
@@ -99,15 +167,19 @@ static int generic_resolve(struct udrv_soc_bank *b,
 
 	if (width != 8 && width != 16 && width != 32)
 		return bad_layout(errmsg, "width must be 8, 16 or 32 bits");
-	ret = check_offsets(l, width, errmsg);
-	if (!ret)
-		ret = check_base(l, chip, errmsg);
-	if (ret)
-		return ret;
 	banks = l->bank_stride ? (chip->num_lines + width - 1) / width : 1;
 	if (!banks)
 		banks = 1;
 	lines = l->bank_stride ? banks * width : width;
+	ret = check_offsets(l, width, errmsg);
+	if (!ret)
+		ret = check_stride(l, width, banks, errmsg);
+	if (!ret)
+		ret = check_overlap(l, banks, errmsg);
+	if (!ret)
+		ret = check_base(l, chip, errmsg);
+	if (ret)
+		return ret;
 	need = needed_size(l, width, banks);
 	/* every register offset of every bank then fits an int32_t: the
 	 * per-line arithmetic (udrv_soc_reg) cannot wrap or go negative */
@@ -240,11 +312,31 @@ static int parse_pair(struct udrv_gpio_layout *l, const char *k, const char *v)
 	return parse_number(l, k, v);
 }
 
+/*
+ * The fields @key sets, as bits (0: not a key): "data" is data-in and
+ * data-out, so that each may be given once, one way or the other.
+ */
+static unsigned int key_fields(const char *key)
+{
+	static const char *const keys[] = {
+		"base", "size", "width", "data-in", "data-out", "set", "clear",
+		"dir", "dir-input", "stride", "map", "map-offset",
+	};
+
+	if (!strcmp(key, "data"))
+		return 1u << 3 | 1u << 4;
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (!strcmp(key, keys[i]))
+			return 1u << i;
+	return 0;
+}
+
 int udrv_gpio_layout_parse(const char *spec, struct udrv_gpio_layout *layout,
 			   char *errbuf, size_t errlen)
 {
 	struct udrv_gpio_layout l = UDRV_GPIO_LAYOUT_INIT;
 	char item[UDRV_GPIO_MAP_PATH_LEN + 16], *eq;
+	unsigned int seen = 0, fields;
 	const char *p = spec, *end;
 	bool base = false;
 
@@ -261,6 +353,15 @@ int udrv_gpio_layout_parse(const char *spec, struct udrv_gpio_layout *layout,
 		}
 		if (eq)
 			*eq = '\0';
+		fields = eq ? key_fields(item) : 0;
+		if (fields & seen) {
+			if (errbuf)
+				snprintf(errbuf, errlen,
+					 "bad layout item '%.*s': %s is given twice (data is data-in and data-out); give each register once",
+					 (int)(end - p), p, item);
+			return -EINVAL;
+		}
+		seen |= fields;
 		if (!eq || parse_pair(&l, item, eq + 1)) {
 			if (errbuf)
 				snprintf(errbuf, errlen,

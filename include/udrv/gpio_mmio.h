@@ -54,6 +54,12 @@ struct udrv_request;
  * Without set/clear registers a write is a store of the whole data register
  * from a shadow copy taken when the lines were claimed: bits of other lines
  * in the block (other users) are overwritten with the values they had then.
+ *
+ * A layout is refused (-EINVAL, with a message) when a register of one bank
+ * falls on a different register of any bank (a store meant for one line
+ * would change another), when a stride used by more than one bank is not a
+ * multiple of the register width (misaligned registers), or when the banks
+ * span more than 2 GiB or more than @size.
  */
 struct udrv_gpio_layout {
 	uint64_t base;		/* physical address of the block */
@@ -80,6 +86,7 @@ struct udrv_gpio_layout {
  * @layout (started from UDRV_GPIO_LAYOUT_INIT). Keys: base, size, width,
  * data (data_in and data_out), data-in, data-out, set, clear, dir,
  * dir-input (1: a 1 bit means input; 0: output), stride, map, map-offset.
+ * Each register and value once (data counts as data-in and data-out).
  * Returns 0, or -EINVAL with a message in @errbuf.
  */
 int udrv_gpio_layout_parse(const char *spec, struct udrv_gpio_layout *layout,

@@ -13,7 +13,8 @@
  *    items separated by commas, the keys of gpio_mmio.h, numbers as
  *    udrv/parse.h reads them ("libudrv reads every number through these
  *    functions": decimal or 0x hex, no sign, no space, no octal, never
- *    wrapped or cut short), offsets "none" or "-1" for absent; same
+ *    wrapped or cut short), offsets "none" or "-1" for absent, each key
+ *    once ("data" is data-in and data-out); same
  *    verdict and, when both accept, the same layout;
  *  - on error: a message, and the layout untouched;
  *  - a layout the generic driver accepts puts every register of every
@@ -86,11 +87,29 @@ static int model_item(struct udrv_gpio_layout *l, const char *k, const char *v)
 	return 0;
 }
 
-/* Items separated by commas (one trailing comma allowed), base required. */
+/* The fields a key sets: "data" is data-in and data-out. */
+static unsigned int model_fields(const char *k)
+{
+	static const char *const keys[] = {
+		"base", "size", "width", "data-in", "data-out", "set", "clear",
+		"dir", "dir-input", "stride", "map", "map-offset",
+	};
+
+	if (!strcmp(k, "data"))
+		return 3u << 3;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(k, keys[i]))
+			return 1u << i;
+	return 0;
+}
+
+/* Items separated by commas (one trailing comma allowed), base required,
+ * each register or value given once. */
 static int model_layout(const char *spec, struct udrv_gpio_layout *out)
 {
 	struct udrv_gpio_layout l = UDRV_GPIO_LAYOUT_INIT;
 	char *copy = strdup(spec), *item, *next, *eq;
+	unsigned int seen = 0;
 	bool base = false;
 	int ret = 0;
 
@@ -111,6 +130,11 @@ static int model_layout(const char *spec, struct udrv_gpio_layout *out)
 			break;
 		}
 		*eq = '\0';
+		if (seen & model_fields(item)) {
+			ret = -1;
+			break;
+		}
+		seen |= model_fields(item);
 		ret = model_item(&l, item, eq + 1);
 		base |= !strcmp(item, "base");
 	}

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "backend.h"
+#include "fake_gpio.h"
 #include "harness.h"
 #include "soc.h"
 #include "soc_sim.h"
@@ -395,9 +396,122 @@ static void test_pin_then_reconfigure(void)
 	sim_detach(&s);
 }
 
+/*
+ * Banks at a stride that lays one bank's registers on another's: with
+ * data-in 0, set 4, clear 8 and a stride of 4, bank 1's set register is
+ * bank 0's clear register, and setting line 33 cleared line 1 (another
+ * user's output). Refused when the layout is resolved, before any store.
+ */
+static void test_banks_overlapping_registers(void)
+{
+	const unsigned int line = 33;
+	struct udrv_gpio_layout l;
+	struct udrv_request *req = NULL;
+	struct udrv_chip *chip;
+	char err[UDRV_ERRMSG_LEN] = "";
+	struct sim s = { 0 };
+
+	/* the simulator models bank 0: line 1 is someone's output, high */
+	CHECK_INT(udrv_gpio_layout_parse("base=0x41200000,data-in=0,set=4,clear=8",
+					 &s.layout, err, sizeof(err)), 0);
+	chip = tree(&s, "41200000.gpio", 64);
+	sim_claim(&s, 1, true, 1);
+	CHECK_INT(udrv_gpio_layout_parse("base=0x41200000,data-in=0,set=4,clear=8,stride=4",
+					 &l, err, sizeof(err)), 0);
+	if (sim_request(chip, 1, &line, &OUT, &l, &req, err) == 0) {
+		udrv_request_set_value(req, 0, 1);
+		sim_settle(&s);
+		sim_release(req);
+		req = NULL;
+		err[0] = '\0';
+	}
+	CHECK_INT(sim_level(&s, 1), 1);		/* still high */
+	CHECK(req == NULL);
+	CHECK_CONTAINS(err, "registers overlap");
+	CHECK_CONTAINS(err, "bank 1");
+	CHECK_CONTAINS(err, "bank 0");
+	CHECK_CONTAINS(err, "stride");
+	/* a clear register that shares bytes with bank 1's set register */
+	CHECK_INT(udrv_gpio_layout_parse("base=0x41200000,data-in=0,set=0x10,clear=0x14,stride=0x4,width=16",
+					 &l, err, sizeof(err)), 0);
+	CHECK_INT(sim_request(chip, 1, &line, &OUT, &l, &req, err), -EINVAL);
+	CHECK_CONTAINS(err, "registers overlap");
+	/* interleaved banks that do not collide: the BCM283x's arrangement
+	 * (set 0x1c/0x20, clear 0x28/0x2c, level 0x34/0x38) */
+	CHECK_INT(udrv_gpio_layout_parse("base=0x41200000,data-in=0x34,set=0x1c,clear=0x28,stride=4",
+					 &l, err, sizeof(err)), 0);
+	CHECK_INT(udrv_soc_bank_find(&(struct udrv_soc_bank){ 0 }, chip, &l, err), 0);
+	/* data-in and data-out at one offset: one register, both ways */
+	CHECK_INT(udrv_gpio_layout_parse("base=0x41200000,data=0,dir=4,stride=0x10",
+					 &l, err, sizeof(err)), 0);
+	CHECK_INT(udrv_soc_bank_find(&(struct udrv_soc_bank){ 0 }, chip, &l, err), 0);
+	/* ... but bank 1's data register on bank 0's direction register */
+	CHECK_INT(udrv_gpio_layout_parse("base=0x41200000,data=0,dir=4,stride=4",
+					 &l, err, sizeof(err)), 0);
+	CHECK_INT(udrv_soc_bank_find(&(struct udrv_soc_bank){ 0 }, chip, &l, err), -EINVAL);
+	CHECK_CONTAINS(err, "registers overlap");
+	udrv_chip_free(chip);
+	sim_detach(&s);
+}
+
+/* A stride that is not a multiple of the register width puts every other
+ * bank's registers at misaligned offsets (an alignment fault on ARM). */
+static void test_stride_not_a_multiple_of_the_width(void)
+{
+	struct udrv_gpio_layout l;
+	struct udrv_soc_bank bank;
+	struct udrv_chip *chip, *wide;
+	char err[UDRV_ERRMSG_LEN] = "";
+	struct sim s = { 0 };
+
+	chip = tree(&s, "41200000.gpio", 32);
+	fake_gpio_chip(1, "41200000.gpio", 600, 64, "fpga-gpio-wide");
+	wide = udrv_chip_new();
+	CHECK_INT(udrv_chip_open(wide, "gpiochip1"), 0);
+	CHECK_INT(udrv_gpio_layout_parse("base=0x41200000,data-in=0,set=4,clear=8,stride=0x12",
+					 &l, err, sizeof(err)), 0);
+	CHECK_INT(udrv_soc_bank_find(&bank, wide, &l, err), -EINVAL);
+	CHECK_CONTAINS(err, "stride 18 is not a multiple of 4 bytes");
+	/* one bank: the stride is never used */
+	CHECK_INT(udrv_soc_bank_find(&bank, chip, &l, err), 0);
+	udrv_chip_free(wide);
+	udrv_chip_free(chip);
+	sim_detach(&s);
+}
+
+/* A key given twice: the second silently won (base=A,...,base=B is B). */
+static void test_layout_key_twice(void)
+{
+	static const char *const twice[] = {
+		"base=0x41200000,data=0,base=0x41210000",
+		"base=0x41200000,set=4,set=8,clear=12",
+		"base=0x41200000,data=0,data-in=8",
+		"base=0x41200000,data-out=0,data=8",
+		"base=0x41200000,data=0,stride=16,stride=32",
+		"base=0x41200000,data=0,map=/dev/uio0,map=/dev/uio1",
+	};
+	struct udrv_gpio_layout l;
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(twice) / sizeof(twice[0]); i++) {
+		err[0] = '\0';
+		if (udrv_gpio_layout_parse(twice[i], &l, err, sizeof(err)) != -EINVAL)
+			harness_fail(__FILE__, __LINE__, "accepted '%s'", twice[i]);
+		CHECK_CONTAINS(err, "given twice");
+	}
+	/* data-in and data-out apart are two keys */
+	CHECK_INT(udrv_gpio_layout_parse("base=0x41200000,data-in=8,data-out=0",
+					 &l, err, sizeof(err)), 0);
+	CHECK_INT(l.data_in, 8);
+	CHECK_INT(l.data_out, 0);
+}
+
 UDRV_TESTS(UDRV_T(test_parse), UDRV_T(test_layout_checks),
 	   UDRV_T(test_parse_strict), UDRV_T(test_stride_wraps_to_bank0),
 	   UDRV_T(test_stride_negative_offset), UDRV_T(test_pin_then_reconfigure),
 	   UDRV_T(test_set_clear_8), UDRV_T(test_set_clear_16),
 	   UDRV_T(test_set_clear_32), UDRV_T(test_shadowed_data_register),
-	   UDRV_T(test_wrong_polarity), UDRV_T(test_banks_and_active_low))
+	   UDRV_T(test_wrong_polarity), UDRV_T(test_banks_and_active_low),
+	   UDRV_T(test_banks_overlapping_registers),
+	   UDRV_T(test_stride_not_a_multiple_of_the_width),
+	   UDRV_T(test_layout_key_twice))
