@@ -223,13 +223,30 @@ void udrv_mmio_detach(struct udrv_request *req)
 	req->regs = NULL;
 }
 
+/* The request's lines as @settings has them: outputs and active-low. */
+struct mmio_dirs {
+	uint64_t outputs, active_low;
+};
+
+static void dirs_of(const struct udrv_request *req,
+		    const struct udrv_line_settings *settings,
+		    struct mmio_dirs *d)
+{
+	d->outputs = d->active_low = 0;
+	for (size_t i = 0; i < req->num_lines; i++) {
+		if (settings[i].direction == UDRV_DIR_OUTPUT)
+			d->outputs |= 1ULL << i;
+		if (settings[i].active_low)
+			d->active_low |= 1ULL << i;
+	}
+}
+
 __attribute__((cold))
 static int direction_mismatch(const struct udrv_request *req,
-			      const struct mmio_state *m, size_t i,
+			      const struct mmio_state *m, size_t i, bool out,
 			      const char *what, char *errmsg)
 {
 	const struct udrv_soc_bank *b = &m->bank;
-	bool out = m->outputs & (1ULL << i);
 
 	return udrv_err(errmsg, EIO,
 			"line %u of %s was claimed as an %s, but %s: the registers mapped from %s (0x%llx) are not this chip's; check the SoC detection or the layout (base, dir, dir-input)",
@@ -238,27 +255,31 @@ static int direction_mismatch(const struct udrv_request *req,
 }
 
 static int directions_check(const struct udrv_request *req,
-			    const struct mmio_state *m, char *errmsg)
+			    const struct mmio_state *m,
+			    const struct mmio_dirs *d, char *errmsg)
 {
 	const struct udrv_soc_bank *b = &m->bank;
 	char what[128];
+	bool want;
 	int out;
 
 	for (size_t i = 0; i < req->num_lines; i++) {
+		want = d->outputs & (1ULL << i);
 		out = b->drv->is_output(b, m->map.regs, req->offsets[i], what,
 					sizeof(what));
-		if (out >= 0 && out != !!(m->outputs & (1ULL << i)))
-			return direction_mismatch(req, m, i, what, errmsg);
+		if (out >= 0 && out != want)
+			return direction_mismatch(req, m, i, want, what, errmsg);
 	}
 	return 0;
 }
 
 /* Outputs need set/clear or a data register to write. */
 static int writable_check(const struct udrv_request *req,
-			  const struct mmio_state *m, char *errmsg)
+			  const struct mmio_state *m,
+			  const struct mmio_dirs *d, char *errmsg)
 {
 	for (size_t i = 0; i < req->num_lines; i++)
-		if ((m->outputs & (1ULL << i)) &&
+		if ((d->outputs & (1ULL << i)) &&
 		    m->port[m->port_of[i]].set < 0 &&
 		    m->port[m->port_of[i]].out < 0)
 			return udrv_err(errmsg, EOPNOTSUPP,
@@ -286,25 +307,27 @@ static void fast_lines(const struct udrv_request *req, struct mmio_state *m)
 	}
 }
 
+/*
+ * All or nothing: the directions and polarities are taken (and the fast
+ * path rebuilt) only once the registers agree with them, so that a refusal
+ * leaves every path of the request as it was.
+ */
 int udrv_mmio_start(struct udrv_request *req,
 		    const struct udrv_line_settings *settings, char *errmsg)
 {
 	struct mmio_state *m = req->regs;
+	struct mmio_dirs d;
 	struct mmio_port *p;
 	int ret;
 
-	m->outputs = m->active_low = 0;
-	for (size_t i = 0; i < req->num_lines; i++) {
-		if (settings[i].direction == UDRV_DIR_OUTPUT)
-			m->outputs |= 1ULL << i;
-		if (settings[i].active_low)
-			m->active_low |= 1ULL << i;
-	}
-	ret = directions_check(req, m, errmsg);
+	dirs_of(req, settings, &d);
+	ret = directions_check(req, m, &d, errmsg);
 	if (!ret)
-		ret = writable_check(req, m, errmsg);
+		ret = writable_check(req, m, &d, errmsg);
 	if (ret)
 		return ret;
+	m->outputs = d.outputs;
+	m->active_low = d.active_low;
 	for (unsigned int k = 0; k < m->num_ports; k++) {
 		p = &m->port[k];
 		if (p->set < 0 && p->out >= 0)
@@ -380,17 +403,37 @@ static int pins_check(const struct udrv_request *req,
 	return 0;
 }
 
+/*
+ * What the registers can be checked for before the kernel is told (a block
+ * without registers to drive an output); the directions only after it.
+ * When the registers disagree with what the kernel did, the kernel gets
+ * the request's settings back: all or nothing, like the other backends.
+ */
 static int mmio_reconfigure(struct udrv_request *req,
 			    const struct udrv_line_settings *settings)
 {
+	char errmsg[UDRV_ERRMSG_LEN];
+	struct mmio_dirs d;
 	int ret = drive_check(req, settings, req->errmsg);
 
+	dirs_of(req, settings, &d);
 	if (!ret)
 		ret = pins_check(req, settings, req->errmsg);
 	if (!ret)
-		ret = udrv_cdev_ops.reconfigure(req, settings);
+		ret = writable_check(req, req->regs, &d, req->errmsg);
 	if (!ret)
-		ret = udrv_mmio_start(req, settings, req->errmsg);
+		ret = udrv_cdev_ops.reconfigure(req, settings);
+	if (ret)
+		return ret;
+	ret = udrv_mmio_start(req, settings, req->errmsg);
+	if (!ret)
+		return 0;
+	memcpy(errmsg, req->errmsg, sizeof(errmsg));
+	if (udrv_cdev_ops.reconfigure(req, req->settings))
+		snprintf(errmsg + strlen(errmsg), sizeof(errmsg) - strlen(errmsg),
+			 "; the lines could not be set back to their settings either (%s)",
+			 req->errmsg);
+	memcpy(req->errmsg, errmsg, sizeof(errmsg));
 	return ret;
 }
 

@@ -506,6 +506,49 @@ static void test_layout_key_twice(void)
 	CHECK_INT(l.data_out, 0);
 }
 
+/*
+ * A reconfigure the registers cannot carry out: an input of a block that
+ * only has a level register, made an output. The register half refused it,
+ * but had already taken the new directions: the next write went through a
+ * register the block does not have (offset -1, a store before the block).
+ * Now it is refused before the kernel is told, and a refusal after it
+ * leaves the request as it was.
+ */
+static void test_refused_reconfigure_changes_nothing(void)
+{
+	const unsigned int line = 5;
+	struct udrv_line_settings st = IN;
+	struct udrv_request *req;
+	struct udrv_chip *chip;
+	char err[UDRV_ERRMSG_LEN] = "";
+	struct sim s = { 0 };
+
+	CHECK_INT(udrv_gpio_layout_parse("base=0x41200000,data-in=0",
+					 &s.layout, err, sizeof(err)), 0);
+	chip = tree(&s, "41200000.gpio", 32);
+	sim_claim(&s, line, false, 0);
+	CHECK_INT(sim_request(chip, 1, &line, &st, &s.layout, &req, err), 0);
+	/* through the front end: refused before the character device */
+	st.direction = UDRV_DIR_OUTPUT;
+	CHECK_INT(udrv_request_reconfigure(req, &st), -EOPNOTSUPP);
+	CHECK_CONTAINS(udrv_request_errmsg(req),
+		       "line 5: the layout has no register to drive outputs");
+	/* the register half, as after the kernel's reconfigure */
+	CHECK_INT(udrv_mmio_start(req, &st, err), -EOPNOTSUPP);
+	/* still an input: no store anywhere */
+	CHECK_INT(udrv_request_set_value(req, 0, 1), -EPERM);
+	CHECK_CONTAINS(udrv_request_errmsg(req), "requested as an input");
+	CHECK_INT(udrv_request_set_values(req, 1, 1), -EPERM);
+	s.ext[0] = 1u << line;
+	sim_prepare(&s);
+	CHECK_INT(udrv_request_get_value(req, 0), 1);
+	sim_settle(&s);
+	CHECK_STR(s.violation, "");
+	sim_release(req);
+	udrv_chip_free(chip);
+	sim_detach(&s);
+}
+
 UDRV_TESTS(UDRV_T(test_parse), UDRV_T(test_layout_checks),
 	   UDRV_T(test_parse_strict), UDRV_T(test_stride_wraps_to_bank0),
 	   UDRV_T(test_stride_negative_offset), UDRV_T(test_pin_then_reconfigure),
@@ -514,4 +557,5 @@ UDRV_TESTS(UDRV_T(test_parse), UDRV_T(test_layout_checks),
 	   UDRV_T(test_wrong_polarity), UDRV_T(test_banks_and_active_low),
 	   UDRV_T(test_banks_overlapping_registers),
 	   UDRV_T(test_stride_not_a_multiple_of_the_width),
-	   UDRV_T(test_layout_key_twice))
+	   UDRV_T(test_layout_key_twice),
+	   UDRV_T(test_refused_reconfigure_changes_nothing))
