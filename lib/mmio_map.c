@@ -25,12 +25,24 @@
 
 #define NOTE_LEN	192
 
+/*
+ * Map @size bytes that start @skip bytes into what @path maps at @offset
+ * (a UIO map is mapped from its start). 64-bit @skip: the bytes before the
+ * block must fit this process's size_t along with the block, never be cut.
+ */
 static int map_at(struct udrv_soc_map *m, const char *path, uint64_t offset,
-		  size_t skip, size_t size, char *err, size_t errlen)
+		  uint64_t skip, size_t size, char *err, size_t errlen)
 {
-	int ret = udrv_region_map_file(path, offset, skip + size, &m->region,
-				       err, errlen);
+	int ret;
 
+	if (skip > SIZE_MAX - size) {
+		snprintf(err, errlen,
+			 "the block is 0x%llx bytes into it: more than this %zu-bit process can map",
+			 (unsigned long long)skip, sizeof(size_t) * 8);
+		return -EOVERFLOW;
+	}
+	ret = udrv_region_map_file(path, offset, (size_t)skip + size,
+				   &m->region, err, errlen);
 	if (ret)
 		return ret;
 	m->regs = m->region->mmio.base + skip;
@@ -102,9 +114,11 @@ static int try_uio(struct udrv_soc_map *m, const struct udrv_soc_bank *b,
 			snprintf(note, len, "the path of /dev/%s is too long", names[i]);
 			continue;
 		}
+		/* sub < page: a wrap needs a map of nearly 2^64 bytes */
+		if (b->phys - addr > UINT64_MAX - sub)
+			continue;
 		ret = map_at(m, path, (uint64_t)k * page,
-			     (size_t)(sub + b->phys - addr), b->size, err,
-			     sizeof(err));
+			     sub + (b->phys - addr), b->size, err, sizeof(err));
 		if (ret)
 			snprintf(note, len, "map %d of %s: %s", k, names[i], err);
 	}

@@ -278,10 +278,54 @@ static void test_pin_needs_the_mmio_backend(void)
 	CHECK_CONTAINS(udrv_request_errmsg(&req), "uses the cdev backend");
 }
 
+/*
+ * A UIO map is mmap()ed from its start, so the block's registers are
+ * (phys - addr + offset) bytes into the mapping. For a BCM2711 in high
+ * peripheral mode (0x47e200000) inside an 8 GiB map at 0x300000000 that is
+ * 0x17e200000 bytes: a 32-bit size_t cut it to 0x7e200000, and the mapping
+ * reached other registers than the GPIO block's. Where it does not fit,
+ * the map is passed over (and /dev/mem used); where it does, it is exact.
+ */
+static void test_uio_map_beyond_size_t(void)
+{
+	struct udrv_mmio_line_info info;
+	struct udrv_chip *chip;
+	const char *path;
+
+	sim_tree(PI4_COMPAT, sizeof(PI4_COMPAT), "47e200000.gpio",
+		 "pinctrl-bcm2711", 58);
+	chip = sim_chip();
+	fake_uio_map("uio0", 0, "0x300000000\n", "0x200000000\n", "0x0\n");
+	sim_devfile("dev/uio0", 0x200000000ULL);
+	sim_devfile("dev/mem", 0x47e200000ULL + 0x1000);
+	CHECK_INT(udrv_chip_mmio_line_info(chip, NULL, 17, &info), 0);
+	path = info.map_path + strlen(fake_root_dir());
+	CHECK(info.phys == 0x47e200000ULL);
+	if (sizeof(size_t) < 8) {
+		CHECK_STR(path, "/dev/mem");
+		CHECK(info.map_offset == 0x47e200000ULL);
+	} else {
+		CHECK_STR(path, "/dev/uio0");
+		CHECK(info.map_offset == 0x17e200000ULL);
+	}
+	/* without /dev/mem, the message says why the UIO map was passed over */
+	if (sizeof(size_t) < 8) {
+		char dev[512];
+
+		fake_path(dev, sizeof(dev), "dev/mem");
+		unlink(dev);
+		CHECK_INT(udrv_chip_mmio_line_info(chip, NULL, 17, &info), -ENOENT);
+		CHECK_CONTAINS(udrv_chip_errmsg(chip), "map 0 of uio0");
+		CHECK_CONTAINS(udrv_chip_errmsg(chip), "0x17e200000 bytes into it");
+	}
+	udrv_chip_free(chip);
+}
+
 UDRV_TESTS(UDRV_T(test_detect_bcm2837_and_line_40), UDRV_T(test_detect_bcm2711),
 	   UDRV_T(test_bcm_label_fallback), UDRV_T(test_other_chip_of_a_pi_refused),
 	   UDRV_T(test_unknown_soc_needs_a_layout), UDRV_T(test_no_device_tree),
 	   UDRV_T(test_map_order), UDRV_T(test_uio_map_reaches_the_block),
 	   UDRV_T(test_devmem_eperm_message),
 	   UDRV_T(test_request_through_the_front_end),
-	   UDRV_T(test_pin_needs_the_mmio_backend))
+	   UDRV_T(test_pin_needs_the_mmio_backend),
+	   UDRV_T(test_uio_map_beyond_size_t))
