@@ -36,6 +36,8 @@ struct udrv_request {
 	void *priv;			/* backend state */
 	void *regs;			/* mmio: register state (priv: the cdev's) */
 	char chip_name[32];
+	char chip_label[32];		/* for messages: "gpiochip0 (label)" */
+	char chip_path[UDRV_PATH_LEN];	/* /dev/gpiochipN */
 	char consumer[32];
 	unsigned int offsets[UDRV_LINES_MAX];
 	struct udrv_line_settings settings[UDRV_LINES_MAX];
@@ -67,6 +69,13 @@ extern const struct udrv_backend_ops udrv_sysfs_ops;
 extern const struct udrv_backend_ops udrv_mmio_ops;
 
 /* Shared by the backends. */
+/*
+ * The one message for a request whose chip went away (driver unloaded or
+ * unbound): every backend maps what the kernel reports (ENODEV, POLLERR or
+ * POLLHUP, end of file) here. @what: the operation and what the kernel said.
+ * Returns -ENODEV.
+ */
+int udrv_request_gone(struct udrv_request *req, const char *what);
 int udrv_settings_check(char *errmsg, const struct udrv_line_settings *s,
 			size_t n, const unsigned int *offsets);
 /* The index of chip offset @offset in the request, or -1. Inline: the cdev

@@ -198,8 +198,9 @@ static int cdev_request_error(struct udrv_request *req, struct udrv_chip *chip,
 				"%s (%s) rejected the line settings: %s (the driver may not support this bias, drive, debounce or event clock)",
 				chip->name, chip->label, strerror(err == 524 ? EOPNOTSUPP : err));
 	case ENODEV:
-		return udrv_err(chip->errmsg, ENODEV, "%s: device gone",
-				chip->path);
+		return udrv_err(chip->errmsg, ENODEV,
+				"%s (%s): the device is gone (driver unloaded or unbound): GPIO_V2_GET_LINE_IOCTL: %s; open the chip again once the driver is back",
+				chip->path, chip->label, strerror(ENODEV));
 	case EPERM:
 		return udrv_err(chip->errmsg, EPERM,
 				"%s (%s) refused the request: the driver does not allow this direction or setting on these lines (an input-only line requested as output?)",
@@ -260,11 +261,15 @@ static void cdev_release(struct udrv_request *req)
 __attribute__((cold))
 static int cdev_errno(struct udrv_request *req, const char *what)
 {
+	char buf[128];
 	int err = errno;
 
+	if (err == ENODEV) {
+		snprintf(buf, sizeof(buf), "%s: %s", what, strerror(err));
+		return udrv_request_gone(req, buf);
+	}
 	return udrv_err(req->errmsg, err, "%s on %s lines: %s%s", what,
 			req->chip_name, strerror(err),
-			err == ENODEV ? " (device gone)" :
 			err == EPERM ? " (the lines are inputs, or the driver refused)" :
 			"");
 }
@@ -333,20 +338,23 @@ _Static_assert((int)UDRV_EDGE_RISING == (int)GPIO_V2_LINE_EVENT_RISING_EDGE &&
 	       (int)UDRV_EDGE_FALLING == (int)GPIO_V2_LINE_EVENT_FALLING_EDGE,
 	       "edge values are the kernel's");
 
+/*
+ * A read that returned no event. A signal ends it with -EINTR (when the
+ * handler was installed without SA_RESTART; with SA_RESTART the kernel
+ * restarts the read itself), like the waits. The chip gone: ENODEV, or an
+ * end of file.
+ */
 __attribute__((cold))
-static int cdev_read_failed(struct udrv_request *req,
-			    struct udrv_edge_event *buf, size_t max,
-			    ssize_t n)
+static int cdev_read_failed(struct udrv_request *req, ssize_t n)
 {
-	if (n < 0 && errno == EINTR)	/* a signal handler ran: let it stop us */
+	if (n < 0 && errno == EINTR)
 		return udrv_err(req->errmsg, EINTR,
-				"read of edge events on %s lines interrupted by a signal",
+				"reading %s events: interrupted by a signal",
 				req->chip_name);
 	if (n < 0)
 		return cdev_errno(req, "read of edge events");
-	return udrv_err(req->errmsg, EIO,
-			"read of edge events on %s lines returned nothing (end of file)",
-			req->chip_name);
+	return udrv_request_gone(req,
+				 "read of edge events returned end of file");
 }
 
 static inline void event_fixup(struct udrv_request *req,
@@ -372,7 +380,7 @@ static int cdev_read_events(struct udrv_request *req,
 
 	/* the kernel returns whole events only (gpiolib-cdev linereq_read) */
 	if (n <= 0)
-		return cdev_read_failed(req, buf, max, n);
+		return cdev_read_failed(req, n);
 	count = (size_t)n / sizeof(*buf);
 	priv = req->priv;
 	for (size_t i = 0; i < count; i++)

@@ -551,9 +551,9 @@ static int sysfs_read_events(struct udrv_request *req,
 
 	n = epoll_wait(req->fd, evs,
 		       max < UDRV_LINES_MAX ? (int)max : UDRV_LINES_MAX, -1);
-	if (n < 0 && errno == EINTR)	/* a signal handler ran: let it stop us */
+	if (n < 0 && errno == EINTR)	/* as the cdev backend: see line.h */
 		return udrv_err(req->errmsg, EINTR,
-				"wait for edges on %s lines interrupted by a signal",
+				"reading %s events: interrupted by a signal",
 				req->chip_name);
 	if (n < 0)
 		return udrv_err(req->errmsg, errno, "epoll_wait on %s lines: %s",

@@ -7,9 +7,18 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backend.h"
+
+/*
+ * udrv_request_wait_events() polls in slices of at most this long. Debian
+ * 12's 6.1 kernels (std and PREEMPT_RT, measured in the lab) do not wake a
+ * poll() on a line request when the chip goes away; a new poll() sees
+ * POLLERR | POLLHUP at once. Re-polling bounds how late a removal is seen.
+ */
+#define GONE_POLL_MS	250
 
 static const char *const backend_names[] = { "cdev", "sysfs", "mmio" };
 
@@ -155,6 +164,9 @@ int udrv_chip_request(struct udrv_chip *chip,
 	memcpy(req->offsets, offsets, n * sizeof(*offsets));
 	memcpy(req->settings, settings, n * sizeof(*settings));
 	udrv_strlcpy(req->chip_name, chip->name, sizeof(req->chip_name));
+	udrv_strlcpy(req->chip_label, chip->label, sizeof(req->chip_label));
+	udrv_strlcpy(req->chip_path, chip->path[0] ? chip->path : chip->name,
+		     sizeof(req->chip_path));
 	udrv_strlcpy(req->consumer, config->consumer ? config->consumer : "udrv",
 		     sizeof(req->consumer));
 	ret = ops->request(req, chip, config);
@@ -270,25 +282,69 @@ int udrv_request_fd(const struct udrv_request *req)
 	return req->fd;
 }
 
-int udrv_request_wait_events(struct udrv_request *req, int timeout_ms)
+__attribute__((cold))
+int udrv_request_gone(struct udrv_request *req, const char *what)
 {
-	struct pollfd pfd = { .fd = req->fd, .events = POLLIN | POLLPRI };
-	int ret;
+	return udrv_err(req->errmsg, ENODEV,
+			"%s (%s): the device is gone (driver unloaded or unbound): %s; release the request and request the lines again once the driver is back",
+			req->chip_path, req->chip_label, what);
+}
 
-	ret = poll(&pfd, 1, timeout_ms);
-	if (ret < 0 && errno == EINTR)
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+__attribute__((cold))
+static int poll_failed(struct udrv_request *req, int err)
+{
+	if (err == EINTR)
 		return udrv_err(req->errmsg, EINTR,
 				"waiting for %s events: interrupted by a signal",
 				req->chip_name);
+	return udrv_err(req->errmsg, err, "poll on %s lines: %s",
+			req->chip_name, strerror(err));
+}
+
+/* One poll(): 1 events pending, 0 none within @ms, or an error. */
+static int poll_events(struct udrv_request *req, int ms)
+{
+	struct pollfd pfd = { .fd = req->fd, .events = POLLIN | POLLPRI };
+	int ret = poll(&pfd, 1, ms);
+
 	if (ret < 0)
-		return udrv_err(req->errmsg, errno, "poll on %s lines: %s",
-				req->chip_name, strerror(errno));
-	if (ret && (pfd.revents & (POLLERR | POLLHUP | POLLNVAL)) &&
-	    !(pfd.revents & (POLLIN | POLLPRI)))
-		return udrv_err(req->errmsg, ENODEV,
-				"%s: the request's file is in error (device gone?)",
+		return poll_failed(req, errno);
+	if (!ret || (pfd.revents & (POLLIN | POLLPRI)))
+		return ret;
+	if (pfd.revents & POLLNVAL)
+		return udrv_err(req->errmsg, EBADF,
+				"%s lines: the request's file descriptor is not open (closed behind udrv's back?)",
 				req->chip_name);
-	return ret;
+	return udrv_request_gone(req, pfd.revents & POLLHUP ?
+				 "poll reports POLLHUP" : "poll reports POLLERR");
+}
+
+int udrv_request_wait_events(struct udrv_request *req, int timeout_ms)
+{
+	uint64_t end = timeout_ms > 0 ? now_ms() + (uint64_t)timeout_ms : 0;
+	uint64_t now;
+	int ret, ms = timeout_ms;
+
+	for (;;) {
+		ret = poll_events(req, ms < 0 || ms > GONE_POLL_MS ?
+				       GONE_POLL_MS : ms);
+		if (ret || !timeout_ms)
+			return ret;
+		if (timeout_ms > 0) {
+			now = now_ms();
+			if (now >= end)
+				return 0;
+			ms = (int)(end - now);
+		}
+	}
 }
 
 int udrv_request_read_events(struct udrv_request *req,

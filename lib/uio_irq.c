@@ -16,12 +16,29 @@
 #define PCI_COMMAND_HI		5	/* high byte of the command register */
 #define PCI_INTX_DISABLE_HI	0x04	/* bit 10 of the command register */
 
+/*
+ * The one message for a device that went away (driver unloaded or unbound,
+ * or unplugged). Measured on Debian 12's 6.1 kernels (std and PREEMPT_RT):
+ * unbinding uio-ticker or uio_pci_generic wakes a blocked read() at once
+ * with EIO, and poll() with POLLIN | POLLPRI | POLLERR | POLLHUP, after
+ * which the read fails with EIO; irqcontrol writes fail with EIO too.
+ * ENODEV and an end of file are taken the same way.
+ */
 __attribute__((cold))
 static int uio_gone(struct udrv_uio *uio, const char *what)
 {
 	return udrv_err(uio->errmsg, ENODEV,
-			"%s (%s): %s; the device is gone (unplugged, or its driver unbound)",
+			"%s (%s): the device is gone (driver unloaded or unbound): %s; close it and open it again once the driver is back",
 			uio->path, uio->name, what);
+}
+
+__attribute__((cold))
+static int uio_gone_errno(struct udrv_uio *uio, const char *op, int err)
+{
+	char buf[96];
+
+	snprintf(buf, sizeof(buf), "%s: %s", op, strerror(err));
+	return uio_gone(uio, buf);
 }
 
 static int uio_poll(struct udrv_uio *uio, int timeout_ms)
@@ -37,9 +54,14 @@ static int uio_poll(struct udrv_uio *uio, int timeout_ms)
 	if (ret < 0)
 		return udrv_err(uio->errmsg, errno, "poll on %s: %s", uio->path,
 				strerror(errno));
-	if (ret && !(pfd.revents & POLLIN))
-		return uio_gone(uio, "poll reports an error");
-	return ret;
+	if (!ret || (pfd.revents & POLLIN))
+		return ret;
+	if (pfd.revents & POLLNVAL)
+		return udrv_err(uio->errmsg, EBADF,
+				"%s: the file descriptor is not open (closed behind udrv's back?)",
+				uio->path);
+	return uio_gone(uio, pfd.revents & POLLHUP ? "poll reports POLLHUP" :
+			"poll reports POLLERR");
 }
 
 static int uio_read_count(struct udrv_uio *uio, uint32_t *count)
@@ -56,8 +78,10 @@ static int uio_read_count(struct udrv_uio *uio, uint32_t *count)
 		return udrv_err(uio->errmsg, EINTR,
 				"waiting for an interrupt of %s: interrupted by a signal",
 				uio->devname);
-	if (n == 0 || (n < 0 && (errno == EIO || errno == ENODEV)))
-		return uio_gone(uio, n ? strerror(errno) : "end of file");
+	if (n == 0)
+		return uio_gone(uio, "read returned end of file");
+	if (n < 0 && (errno == EIO || errno == ENODEV))
+		return uio_gone_errno(uio, "read", errno);
 	if (n < 0)
 		return udrv_err(uio->errmsg, errno, "read of %s: %s", uio->path,
 				strerror(errno));
@@ -115,7 +139,7 @@ int udrv_uio_irq_enable(struct udrv_uio *uio, bool enable)
 				uio->devname, uio->name,
 				enable ? "enable" : "disable");
 	if (n < 0 && (errno == EIO || errno == ENODEV))
-		return uio_gone(uio, "irqcontrol write failed");
+		return uio_gone_errno(uio, "irqcontrol write", errno);
 	return udrv_err(uio->errmsg, n < 0 ? errno : EIO,
 			"irqcontrol write to %s: %s", uio->path,
 			n < 0 ? strerror(errno) : "short write");

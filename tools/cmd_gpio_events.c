@@ -22,6 +22,19 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+/*
+ * SIGINT and SIGTERM set 'stop'. No SA_RESTART: a blocked wait or read
+ * returns -EINTR at once instead of being restarted by the kernel.
+ */
+static void catch_stop_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 static const char mon_help[] =
 "Usage: udrv gpio mon [OPTIONS] LINE...\n"
 "\n"
@@ -43,7 +56,10 @@ GPIO_OPTS_HELP
 "\n"
 "Output: one line per event; with --json one JSON object per line (JSON\n"
 "Lines) and a final summary object {\"events\":N,\"lost\":M}.\n"
-"Exit status: 0, or 1 when -n events did not arrive before --timeout.\n"
+"SIGINT (Ctrl-C) or SIGTERM ends it cleanly, with the summary.\n"
+"Exit status: 0, also when ended by SIGINT or SIGTERM; 1 when -n events did\n"
+"not arrive before --timeout, or on an error (e.g. the device is gone: its\n"
+"driver was unloaded or unbound).\n"
 "\n"
 "Example:\n"
 "  udrv gpio mon -c gpiochip0 -e rising -n 5 4\n";
@@ -159,6 +175,7 @@ static void print_event(const struct udrv_edge_event *ev, char **names,
 	udrv_json_free(j);
 }
 
+/* 1 events pending, 0 stopped by a signal, 2 timeout, or an exit code < 0 */
 static int mon_wait(struct udrv_request *req, const struct mon_opts *m)
 {
 	int ret;
@@ -167,8 +184,8 @@ static int mon_wait(struct udrv_request *req, const struct mon_opts *m)
 	if (ret == -EINTR && stop)
 		return 0;
 	if (ret < 0)
-		cli_error(EXIT_FAIL, "%s", udrv_request_errmsg(req));
-	return ret;
+		return -cli_error(EXIT_FAIL, "%s", udrv_request_errmsg(req));
+	return ret ? 1 : 2;
 }
 
 static int mon_loop(struct udrv_request *req, const struct mon_opts *m,
@@ -180,8 +197,8 @@ static int mon_loop(struct udrv_request *req, const struct mon_opts *m,
 
 	while (!stop && (!m->max_events || *seen < m->max_events)) {
 		n = mon_wait(req, m);
-		if (n <= 0)
-			return n < 0 && !stop ? EXIT_FAIL : 2;
+		if (n != 1)
+			return n < 0 ? -n : n;
 		want = m->max_events && m->max_events - *seen < 64 ?
 		       (size_t)(m->max_events - *seen) : 64;
 		n = udrv_request_read_events(req, evs, want);
@@ -245,8 +262,7 @@ int cmd_gpio_mon(int argc, char **argv)
 		udrv_chip_free(chip);
 		return ret;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	catch_stop_signals();
 	ret = mon_loop(req, &m, argv + optind, &seen);
 	if (ret == 2) {
 		if (!stop)
@@ -408,7 +424,7 @@ int cmd_gpio_toggle(int argc, char **argv)
 		udrv_chip_free(chip);
 		return ret;
 	}
-	signal(SIGINT, on_signal);
+	catch_stop_signals();
 	t0 = cli_now_ns();
 	ret = toggle_loop(req, &count, period);
 	if (!ret)

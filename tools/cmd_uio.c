@@ -288,7 +288,27 @@ static const char wait_help[] =
 "                     each wait (uio_pci_generic)\n"
 "  -j, --json         one JSON object per interrupt, then a summary\n"
 "\n"
-"Exit status: 0; 1 on timeout or error.\n";
+"SIGINT (Ctrl-C) or SIGTERM ends the wait cleanly, with the summary.\n"
+"Exit status: 0, also when ended by SIGINT or SIGTERM; 1 on timeout or\n"
+"error (e.g. the device is gone: its driver was unloaded or unbound).\n";
+
+static volatile sig_atomic_t wait_stop;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	wait_stop = 1;
+}
+
+/* No SA_RESTART: a blocked wait returns -EINTR instead of restarting. */
+static void catch_stop_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
 
 static int rearm(struct udrv_uio *uio, const struct uio_opts *o)
 {
@@ -327,11 +347,13 @@ static int wait_loop(struct udrv_uio *uio, const struct uio_opts *o,
 	struct udrv_uio_irq irq;
 	int ret;
 
-	for (*seen = 0; *seen < o->count; (*seen)++) {
+	for (*seen = 0; *seen < o->count && !wait_stop; (*seen)++) {
 		ret = rearm(uio, o);
 		if (ret)
 			return ret;
 		ret = udrv_uio_wait(uio, timeout, &irq);
+		if (ret == -EINTR && wait_stop)
+			break;
 		if (ret < 0)
 			return cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(uio));
 		if (ret == 0)
@@ -359,6 +381,7 @@ static int uio_wait_cmd(int argc, char **argv)
 		return ret < 0 ? EXIT_OK : ret;
 	if (argc - optind != 1)
 		return cli_usage("uio wait", "give exactly one DEVICE");
+	catch_stop_signals();
 	ret = open_uio(argv[optind], &uio);
 	if (ret)
 		return ret;

@@ -101,12 +101,22 @@ int udrv_request_reconfigure(struct udrv_request *req,
  * Events. The fd becomes readable (POLLIN) when events are pending: use it
  * with poll/epoll. udrv_request_wait_events() returns 1 when events are
  * pending, 0 on timeout (@timeout_ms < 0 waits forever), -EINTR when a
- * signal handler ran (so that a program can stop on Ctrl-C).
+ * signal handler ran (so that a program can stop on Ctrl-C), -ENODEV when
+ * the chip went away (driver unloaded or unbound; the message names the
+ * chip's device and label). It re-polls at least every 250 ms, so that a
+ * removal is reported within that time also where the kernel does not wake
+ * the poll (Debian 12's 6.1 kernels, measured).
  * udrv_request_read_events() reads up to @max events with as few system
  * calls as possible and returns their number; it blocks only when none are
- * pending, and returns -EINTR when a signal handler interrupts that wait
- * (a handler installed with SA_RESTART restarts it instead). Gaps in the kernel's sequence numbers are reported in each
- * event's 'lost' field and accumulated in udrv_request_lost_events().
+ * pending. Like the waits it returns -EINTR when a signal handler ran while
+ * it blocked (the handler installed without SA_RESTART: with SA_RESTART the
+ * kernel restarts the read), and -ENODEV when the chip went away. A read()
+ * blocked on a GPIO character device holds the chip on 6.1 kernels:
+ * unbinding its driver waits until the read returns. Where the device may
+ * go away under you, wait with udrv_request_wait_events() (or poll the fd)
+ * and read only what is pending, as 'udrv gpio mon' does. Gaps in the
+ * kernel's sequence numbers are reported in each event's 'lost' field and
+ * accumulated in udrv_request_lost_events().
  *
  * Timestamps: cdev events carry the kernel's timestamp taken in hardirq
  * context; sysfs has none, so its events carry CLOCK_MONOTONIC at the time

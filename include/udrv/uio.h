@@ -69,8 +69,11 @@ int udrv_uio_map(struct udrv_uio *uio, unsigned int index,
 
 /*
  * Wait for an interrupt: returns 1 and fills @irq, 0 on timeout
- * (@timeout_ms < 0 waits forever), -ENODEV when the device went away,
- * -EINTR when a signal handler ran (so that a program can stop on Ctrl-C).
+ * (@timeout_ms < 0 waits forever), -ENODEV when the device went away
+ * (driver unloaded or unbound: the kernel wakes the wait with EIO, or
+ * POLLERR/POLLHUP; the message names the device and its driver), -EINTR
+ * when a signal handler ran (so that a program can stop on Ctrl-C; with
+ * SA_RESTART a wait of @timeout_ms < 0 is restarted by the kernel).
  * Missed interrupts (delta > 1) are counted, also in udrv_uio_missed().
  */
 int udrv_uio_wait(struct udrv_uio *uio, int timeout_ms,

@@ -327,20 +327,22 @@ def wait_for_open(pid: int, path: Path, timeout_s: float = 5.0) -> bool:
     return False
 
 
-def test_mon_stops_on_sigint(udrv: Runner, exports: GpioExports) -> None:
-    """A FIFO as the value file can be polled, and never reports an edge."""
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_mon_stops_on_a_signal(udrv: Runner, exports: GpioExports, sig: signal.Signals) -> None:
+    """Ends with the summary and exit 0, not killed by the signal. A FIFO as the
+    value file can be polled and never reports an edge."""
     exports.fifo_values.add(GPIO)
     value = exports.t.path(f"sys/class/gpio/gpio{GPIO}/value")
     proc = udrv.start("gpio", "mon", "-b", "sysfs", "-c", "0", "3")
     try:
         assert wait_for_open(proc.pid, value), "udrv did not open the value file"
-        time.sleep(0.2)  # past the signal() calls that follow the request
-        proc.send_signal(signal.SIGINT)
+        time.sleep(0.2)  # past the sigaction() calls that follow the request
+        proc.send_signal(sig)
         try:
             _, err = proc.communicate(timeout=5)
         except subprocess.TimeoutExpired:
-            pytest.fail("udrv gpio mon still running 5 s after SIGINT")
-        assert proc.returncode == 0
+            pytest.fail(f"udrv gpio mon still running 5 s after {sig.name}")
+        assert proc.returncode == 0, err
         assert b"0 events, 0 lost" in err
     finally:
         if proc.poll() is None:

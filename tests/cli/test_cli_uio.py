@@ -9,6 +9,10 @@ written into it are what read() returns after an interrupt).
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import time
+
 import pytest
 from fakes import (
     PAGE_SIZE,
@@ -309,3 +313,36 @@ def test_wait_device_gone(udrv: Runner, tree: FakeTree) -> None:
     r = udrv("uio", "wait", "fpga")
     assert r.returncode == 1, r
     assert "the device is gone" in r.stderr
+
+
+def catches(pid: int, sig: int, timeout_s: float = 5.0) -> bool:
+    """Whether process @pid has a handler for @sig (SigCgt in /proc/PID/status)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("SigCgt:") and int(line.split()[1], 16) >> (sig - 1) & 1:
+                    return True
+        time.sleep(0.01)
+    return False
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_wait_ends_cleanly_on_signal(udrv: Runner, fifo: FakeTree, sig: signal.Signals) -> None:
+    """A signal breaks the blocking read (no SA_RESTART): summary, exit 0."""
+    proc = udrv.start("uio", "wait", "-n", "3", "fpga")
+    try:
+        assert catches(proc.pid, sig), f"udrv uio wait does not catch {sig.name}"
+        time.sleep(0.2)  # into the blocking read of /dev/uio0
+        proc.send_signal(sig)
+        try:
+            out, err = proc.communicate(timeout=5)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"udrv uio wait still running 5 s after {sig.name}")
+        assert proc.returncode == 0, err
+        assert out == b""
+        assert b"0 interrupts, 0 missed" in err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

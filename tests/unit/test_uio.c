@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <udrv/udrv.h>
@@ -304,7 +306,38 @@ static void test_device_gone(void)
 	fake_file("dev/uio0", "");	/* read() at EOF: like a removed device */
 	uio = open_uio("uio0", 0);
 	CHECK_INT(udrv_uio_wait(uio, -1, &irq), -ENODEV);
-	CHECK_CONTAINS(udrv_uio_errmsg(uio), "the device is gone");
+	CHECK_CONTAINS(udrv_uio_errmsg(uio),
+		       "dev/uio0 (ticker): the device is gone (driver unloaded or unbound): read returned end of file");
+	udrv_uio_free(uio);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* A signal breaks a blocking wait (handler without SA_RESTART): -EINTR. */
+static void test_wait_interrupted(void)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct itimerval it = { .it_value = { 0, 100000 } };
+	struct udrv_uio_irq irq;
+	struct udrv_uio *uio;
+	int w;
+
+	fake_root();
+	fake_uio(0, "ticker\n", "0\n");
+	fake_fifo("dev/uio0");
+	uio = open_uio("uio0", 0);
+	w = fifo_writer();
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+	CHECK_INT(udrv_uio_wait(uio, -1, &irq), -EINTR);
+	CHECK_CONTAINS(udrv_uio_errmsg(uio), "interrupted by a signal");
+	setitimer(ITIMER_REAL, &it, NULL);
+	CHECK_INT(udrv_uio_wait(uio, 5000, &irq), -EINTR);	/* in poll() */
+	close(w);
 	udrv_uio_free(uio);
 }
 
@@ -377,5 +410,6 @@ UDRV_TESTS(UDRV_T(test_no_uio), UDRV_T(test_discovery), UDRV_T(test_ports),
 	   UDRV_T(test_pci_bar), UDRV_T(test_wait_and_missed),
 	   UDRV_T(test_counter_wrap), UDRV_T(test_baseline_race),
 	   UDRV_T(test_device_gone),
+	   UDRV_T(test_wait_interrupted),
 	   UDRV_T(test_irqcontrol), UDRV_T(test_pci_intx_unmask),
 	   UDRV_T(test_permission))
