@@ -42,6 +42,11 @@ BUSYBOX_CANDIDATES = ("/bin/busybox", "/usr/bin/busybox")
 # Host programs shipped with their libraries when installed (Debian package):
 # the reference rows of `udrv bench` run them in the guest.
 HOST_PROGRAMS = {"/usr/bin/cyclictest": "rt-tests"}
+# The ASan+UBSan build of the CLI (make check builds it), shipped on x86 with
+# its libraries under this guest prefix (tools/udrv finds lib/libudrv.so.0 by
+# its $ORIGIN/../lib run path): the fault tests run it to be sanitizer-clean.
+SANITIZED_BUILD = "asan"
+SANITIZED_PREFIX = "/opt/udrv-asan"
 KEEP_IMAGES = 6
 
 
@@ -208,17 +213,35 @@ def host_program(program: Path, guest_path: str | None = None) -> dict[str, Path
     return files
 
 
+def sanitized_cli(build: Path) -> dict[str, Path]:
+    """{guest_path: host_path} for the sanitized CLI of @build (build/asan):
+    tools/udrv and lib/libudrv.so.0 under SANITIZED_PREFIX, the system
+    libraries (libasan, libubsan, libc...) at their own paths; {} when the
+    build has no CLI."""
+    cli = build / "tools" / "udrv"
+    if not cli.is_file():
+        return {}
+    files = {f"{SANITIZED_PREFIX}/tools/udrv": cli}
+    for lib in shared_libraries(cli):
+        if build.resolve() in lib.resolve().parents:
+            files[f"{SANITIZED_PREFIX}/lib/{lib.name}"] = lib.resolve()
+        else:
+            files[str(lib)] = lib.resolve()
+    return files
+
+
 def default_extra_files(machine: Machine = X86) -> dict[str, Path]:
     """What the board's static build made (x86: build/static, rpi3: build/arm64),
     when it exists: tools/udrv -> /usr/bin/udrv, the examples (examples/*) ->
     /usr/bin/, the test programs (tests/**) -> /usr/libexec/udrv/ (on the guest's
     PATH); and on x86 the HOST_PROGRAMS that are installed, with their libraries
-    (host_program())."""
+    (host_program()), and the sanitized CLI when it was built (sanitized_cli())."""
     extra: dict[str, Path] = {}
     if machine.host_programs:
         for program in HOST_PROGRAMS:
             if Path(program).is_file():
                 extra.update(host_program(Path(program)))
+        extra.update(sanitized_cli(machine.static_dir().parent / SANITIZED_BUILD))
     root = machine.static_dir()
     cli = root / "tools" / "udrv"
     if cli.is_file():

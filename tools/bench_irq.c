@@ -290,9 +290,15 @@ struct irq_event {
 	uint32_t lost;
 };
 
-static int irq_err(const char *what)
+static int irq_err(const struct irq_bench *b, const char *what)
 {
-	return cli_error(EXIT_FAIL, "bench irq: %s: %s", what, strerror(errno));
+	int err = errno;
+
+	if (err == ENODEV)	/* as udrv says it, also for the raw reference */
+		return cli_error(EXIT_FAIL, "bench irq: %s (%s): the device is gone (driver unloaded or unbound): %s: %s",
+				 udrv_chip_path(b->chip), udrv_chip_label(b->chip),
+				 what, strerror(err));
+	return cli_error(EXIT_FAIL, "bench irq: %s: %s", what, strerror(err));
 }
 
 /*
@@ -330,7 +336,7 @@ static int irq_read_raw(struct irq_bench *b, struct irq_event *ev,
 	if (t_wake)
 		*t_wake = now_ns();
 	if (n != (ssize_t)sizeof(ke))
-		return n < 0 ? irq_err("read of the line fd") :
+		return n < 0 ? irq_err(b, "read of the line fd") :
 			       cli_error(EXIT_FAIL, "bench irq: short event read");
 	ev->ts = ke.timestamp_ns;
 	ev->rising = ke.id == GPIO_V2_LINE_EVENT_RISING_EDGE;
@@ -360,13 +366,13 @@ static int irq_wait_event(struct irq_bench *b, enum irq_wait w,
 		while ((ret = poll(&pfd, 1, -1)) < 0 && errno == EINTR)
 			;
 		*t_wake = now_ns();
-		return ret < 0 ? irq_err("poll") : irq_read_udrv(b, ev, NULL);
+		return ret < 0 ? irq_err(b, "poll") : irq_read_udrv(b, ev, NULL);
 	default:
 		while ((ret = epoll_wait(b->epfd, &ee, 1, -1)) < 0 &&
 		       errno == EINTR)
 			;
 		*t_wake = now_ns();
-		return ret < 0 ? irq_err("epoll_wait") :
+		return ret < 0 ? irq_err(b, "epoll_wait") :
 				 irq_read_udrv(b, ev, NULL);
 	}
 }
@@ -377,7 +383,7 @@ static int irq_write(struct irq_bench *b, bool raw, int level)
 
 	if (raw) {
 		if (ioctl(b->raw_fd, GPIO_V2_LINE_SET_VALUES_IOCTL, &v))
-			return irq_err("GPIO_V2_LINE_SET_VALUES_IOCTL");
+			return irq_err(b, "GPIO_V2_LINE_SET_VALUES_IOCTL");
 		return 0;
 	}
 	if (udrv_request_set_value(b->req, 0, level))

@@ -470,11 +470,22 @@ static void gpio_wire_teardown(struct platform_device *pdev)
 	struct gpio_wire *w = platform_get_drvdata(pdev);
 	unsigned long flags;
 
+	/*
+	 * The wire works until the chip is gone, as a real one would: edges
+	 * already driven are delivered. On 6.1 gpiochip_remove() waits for a
+	 * read() blocked on a line request (gpiolib-cdev holds the chip's
+	 * semaphore across it); stopping the edges first left a reader whose
+	 * edge was in flight, and with it the unbind, waiting forever. Once
+	 * gpiochip_remove() has the semaphore, gpiolib no longer calls our
+	 * set/direction callbacks (the chip is numbed), so nothing new is
+	 * queued while it removes the interrupt domain; what is left is
+	 * stopped here.
+	 */
+	gpiochip_remove(&w->gc);
 	raw_spin_lock_irqsave(&w->lock, flags);
 	w->dead = true;
 	raw_spin_unlock_irqrestore(&w->lock, flags);
 	irq_work_sync(&w->work);
-	gpiochip_remove(&w->gc);
 }
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
