@@ -567,7 +567,7 @@ int cmd_bench_kernel(int argc, char **argv)
 		ret = bench_begin(&k.run);
 	if (!ret)
 		ret = klat_run(&k, passes, false);
-	if (!ret && k.threaded)
+	if (!ret && k.threaded && !bench_interrupted())
 		ret = klat_run(&k, passes, true);
 	klat_restore_params(&k);
 	return bench_end(&k.run, ret);

@@ -11,7 +11,6 @@ reference with ratios, and the ticker's period is restored afterwards.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -161,28 +160,3 @@ def test_bad_options(board):
     assert r.status == 2 and "ticker, edu or both" in r.stderr
     r = udrv(board, "bench uio --period-us 5")
     assert r.status == 2 and "--period-us" in r.stderr
-
-
-@pytest.mark.parametrize(("sig", "status"), [("INT", 130), ("TERM", 143)])
-def test_signal_restores_and_writes_the_rows_so_far(board: Any, sig: str, status: int) -> None:
-    """SIGINT/SIGTERM in the middle of a bench: the ticker's period is put
-    back, the load is stopped, and the document holds the rows measured so
-    far, marked interrupted; exit status 128 + the signal."""
-    path = period_path(board)
-    before = sh(board, f"cat {path}").stdout.strip()
-    r = sh(board,
-           "udrv bench uio -d ticker --quiet --period-us 500 -n 1000000 --load fork "
-           "--out /tmp/part.json & pid=$!; sleep 3; "
-           f"kill -{sig} $pid; wait $pid; echo status=$?; "
-           f"cat {path}; pidof udrv | wc -w", timeout=300)
-    out = r.stdout.split()
-    assert f"status={status}" in out, (r.stdout, r.stderr)
-    assert out[-2] == before, "the ticker's period was not restored"
-    assert out[-1] == "0", "the load is still running"
-    assert f"interrupted by SIG{sig}" in r.stderr
-    doc = json.loads(sh(board, "cat /tmp/part.json").stdout)
-    check_document(doc)
-    assert doc["interrupted"] == f"SIG{sig}"
-    assert doc["rows"], "no row measured before the signal"
-    for row in doc["rows"]:
-        assert row["stats"]["count"] > 0
