@@ -2,8 +2,10 @@
 """Build the repository's out-of-tree kernel modules (kernel/<name>/) for a lab kernel.
 
 Each subdirectory of kernel/ holding a `Kbuild` or `Makefile` is one module
-directory.  It is copied to build/lab/kernels/<release>/kmod/<name>/ and built
-there with `make -C <headers> M=<copy> modules`, so the source tree stays clean.
+directory.  It is copied to build/lab/kernels/<release>/kmod/<name>/kernel/<name>/,
+beside a copy of include/uapi/ (the headers modules share with userspace), and
+built there with `make -C <headers> M=<copy> modules`, so the source tree stays
+clean.
 A build is skipped when the sources and the kernel are unchanged (a stamp).
 
 An optional `kernel/<name>/lab.conf` tunes how the guest loads the modules:
@@ -85,14 +87,21 @@ def _source_files(src: Path) -> list[Path]:
     return sorted(p for p in src.rglob("*") if p.is_file() and not _is_artefact(p))
 
 
+def _uapi_dir(src: Path) -> Path:
+    """The repository's include/uapi/ (headers a module shares with userspace,
+    included as <udrv/...> with Kbuild's -I$(src)/../../include/uapi)."""
+    return src.parent.parent / "include" / "uapi"
+
+
 def _source_hash(src: Path, kernel: Kernel) -> str:
-    h = hashlib.sha256(f"udrv-lab-kmod-1\0{kernel.release}\0".encode())
+    h = hashlib.sha256(f"udrv-lab-kmod-2\0{kernel.release}\0".encode())
     stamp = kernel.root / ".udrv-lab-unpacked"
     if stamp.is_file():
         h.update(stamp.read_bytes())
-    for p in _source_files(src):
-        h.update(str(p.relative_to(src)).encode() + b"\0")
-        h.update(p.read_bytes() + b"\0")
+    for top in (src, _uapi_dir(src)):
+        for p in _source_files(top) if top.is_dir() else []:
+            h.update(str(p.relative_to(top.parent)).encode() + b"\0")
+            h.update(p.read_bytes() + b"\0")
     return h.hexdigest()
 
 
@@ -125,15 +134,20 @@ def build_one(kernel: Kernel, mod: ModuleDir, *, quiet: bool = False) -> ModuleD
         )
     shutil.rmtree(out, ignore_errors=True)
     out.parent.mkdir(parents=True, exist_ok=True)
+    # the copy keeps the repository's layout, so that the module finds
+    # include/uapi/ where it does in the source tree
+    copy = out / "kernel" / mod.name
     shutil.copytree(
-        mod.src, out, ignore=lambda d, names: [n for n in names if _is_artefact(Path(d) / n)]
+        mod.src, copy, ignore=lambda d, names: [n for n in names if _is_artefact(Path(d) / n)]
     )
+    if _uapi_dir(mod.src).is_dir():
+        shutil.copytree(_uapi_dir(mod.src), out / "include" / "uapi")
     if not quiet:
         print(f"lab: building module {mod.name} for {kernel.release}", file=sys.stderr)
     env = dict(os.environ, LC_ALL="C")
     env.pop("DEBIAN_KERNEL_USE_CCACHE", None)
     jobs = str(min(2, os.cpu_count() or 1))
-    cmd = ["make", "-j", jobs, "-C", str(kernel.headers_dir), f"M={out}", "modules"]
+    cmd = ["make", "-j", jobs, "-C", str(kernel.headers_dir), f"M={copy}", "modules"]
     try:
         proc = subprocess.run(
             cmd, capture_output=True, text=True, env=env, check=False, timeout=900
@@ -149,7 +163,7 @@ def build_one(kernel: Kernel, mod: ModuleDir, *, quiet: bool = False) -> ModuleD
         why = f"exit {proc.returncode}" if proc.returncode != 0 else "no .ko produced"
         raise ModuleBuildError(
             f"building kernel module {mod.src} for {kernel.release} failed ({why}).\n"
-            f"(built from a copy in {out})\n"
+            f"(built from a copy in {copy})\n"
             f"command: {' '.join(cmd)}\n--- compiler output ---\n{tail}"
         )
     stamp.write_text(digest + "\n")

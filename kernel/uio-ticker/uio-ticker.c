@@ -6,7 +6,7 @@
  * in hard interrupt context, also on PREEMPT_RT) signals a UIO event every
  * period and records, in a page exported as UIO map 0 ("ticker"), when the
  * tick was due, when the handler ran and how many ticks were missed. See
- * uio-ticker-abi.h for the page layout.
+ * include/uapi/udrv/uio-ticker.h (the repository's) for the page layout.
  *
  * On PREEMPT_RT, uio_event_notify() may not be called from hard interrupt
  * context (it takes sleeping spinlocks), so there the timer callback hands
@@ -31,7 +31,7 @@
 #include <linux/uio_driver.h>
 #include <linux/version.h>
 
-#include "uio-ticker-abi.h"
+#include <udrv/uio-ticker.h>
 
 #define UIO_TICKER_NAME		"uio-ticker"
 #define UIO_TICKER_MIN_US	10

@@ -31,7 +31,7 @@ EDU_ROWS = {
     ("edu", "udrv", None, "rearm"),
 }
 # A wait whose page already holds the next tick gives no latency sample (see
-# tools/bench_uio.c): at 1 ms ticks that is a ~1 us window per wait, so a
+# bench/uio.c): at 1 ms ticks that is a ~1 us window per wait, so a
 # handful at most in SAMPLES waits.
 MAX_STALE = 5
 

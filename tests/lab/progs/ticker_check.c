@@ -16,7 +16,7 @@
 
 #include <udrv/udrv.h>
 
-#include "uio-ticker-abi.h"
+#include <udrv/uio-ticker.h>
 
 static uint64_t now_ns(void)
 {

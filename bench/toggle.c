@@ -32,7 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench_toggle.h"
+#include "toggle.h"
 #include "cli.h"
 #include "commands.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * udrv bench toggle, shared between bench_toggle.c (options, rows, the edge
- * check, the udrv loops) and bench_toggle_peers.c (the loops it is compared
+ * udrv bench toggle, shared between toggle.c (options, rows, the edge
+ * check, the udrv loops) and toggle_peers.c (the loops it is compared
  * with: bare system calls, libgpiod, a shell, bare register stores; and the
  * check of each row's effect in the level register).
  */
@@ -67,7 +67,7 @@ struct toggle_impl {
 	const char *note;
 };
 
-/* bench_toggle_peers.c */
+/* toggle_peers.c */
 extern const struct toggle_impl toggle_sysfs_shell, toggle_sysfs_raw,
 	toggle_cdev_raw, toggle_cdev_libgpiod, toggle_mmio_raw;
 /* Export the line through sysfs (unless exported already) as a low output

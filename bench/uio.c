@@ -46,7 +46,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "commands.h"
-#include "../kernel/uio-ticker/uio-ticker-abi.h"
+#include <udrv/uio-ticker.h>
 
 #define DEFAULT_SAMPLES		2000
 #define DEFAULT_PERIOD_US	1000

@@ -114,7 +114,7 @@ void bench_progress(struct bench_run *run, const struct bench_row *row,
 		    uint64_t done, uint64_t total);
 
 /* Load profiles (load.c). */
-/* gpio-wire's own counts of the edges on input line @line (bench_wire.c) */
+/* gpio-wire's own counts of the edges on input line @line (wire.c) */
 struct bench_wire {
 	uint64_t driven;	/* level changes put on its wire */
 	uint64_t dropped;	/* swallowed by fault injection (drop_every) */

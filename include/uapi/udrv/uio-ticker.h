@@ -26,8 +26,8 @@
  * All times are CLOCK_MONOTONIC nanoseconds (ktime_get_ns() in the kernel,
  * clock_gettime(CLOCK_MONOTONIC) in userspace).
  */
-#ifndef UIO_TICKER_ABI_H
-#define UIO_TICKER_ABI_H
+#ifndef _UAPI_UDRV_UIO_TICKER_H
+#define _UAPI_UDRV_UIO_TICKER_H
 
 #include <linux/types.h>
 
@@ -98,4 +98,4 @@ uio_ticker_snapshot(const volatile struct uio_ticker_page *page,
 }
 #endif /* !__KERNEL__ */
 
-#endif /* UIO_TICKER_ABI_H */
+#endif /* _UAPI_UDRV_UIO_TICKER_H */

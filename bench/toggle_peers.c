@@ -33,7 +33,7 @@
 #include <gpiod.h>
 #endif
 
-#include "bench_toggle.h"
+#include "toggle.h"
 #include "cli.h"
 
 #define CONSUMER "udrv-bench"
