@@ -21,6 +21,7 @@ enum {
 	OPT_NO_MLOCK = 0x100,
 	OPT_NO_DMA,
 	OPT_BOARD,
+	OPT_IRQ_PRIO,
 };
 
 static const struct option common_long[] = {
@@ -32,6 +33,7 @@ static const struct option common_long[] = {
 	{ "duration", required_argument, NULL, 'D' },
 	{ "load", required_argument, NULL, 'L' },
 	{ "board", required_argument, NULL, OPT_BOARD },
+	{ "irq-prio", required_argument, NULL, OPT_IRQ_PRIO },
 	{ "out", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -43,7 +45,7 @@ static const struct option common_long[] = {
 static bool is_common_opt(int opt)
 {
 	if (opt >= OPT_NO_MLOCK)
-		return opt <= OPT_BOARD;
+		return opt <= OPT_IRQ_PRIO;
 	return opt == '?' || (opt > 0 && opt < 256 && opt != ':' &&
 			      strchr(COMMON_SHORT, opt));
 }
@@ -86,6 +88,11 @@ static int common_opt(struct bench_run *run, int opt, const char *arg)
 		return 0;
 	case OPT_BOARD:
 		run->o.board = arg;
+		return 0;
+	case OPT_IRQ_PRIO:
+		if (cli_parse_int(arg, 1, 99, &v))
+			return cli_usage(cmd, "bad --irq-prio '%s': a SCHED_FIFO priority, 1..99", arg);
+		run->o.irq_prio = (int)v;
 		return 0;
 	case 'o':
 		run->o.out = arg;

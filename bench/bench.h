@@ -19,10 +19,13 @@
 #include <udrv/udrv.h>
 
 #define BENCH_MAX_ROWS	32
+#define BENCH_MAX_THREADS	8
 #define BENCH_SCHEMA	"udrv-bench/1"
 
 struct bench_opts {
 	int prio;		/* SCHED_FIFO priority; 0: SCHED_OTHER */
+	int irq_prio;		/* --irq-prio: the wake threads' SCHED_FIFO
+				 * priority; 0: leave them as they are */
 	int cpu;		/* pin to this CPU; -1: don't */
 	bool mlock;
 	bool dma_latency;	/* hold /dev/cpu_dma_latency at 0 */
@@ -48,6 +51,14 @@ struct bench_row {
 	char note[160];
 };
 
+/* A thread the wake-ups go through (wake.c). */
+struct bench_thread {
+	struct udrv_rt_thread now;	/* as read back while measuring */
+	int old_policy, old_priority;	/* before --irq-prio */
+	bool raised;			/* by --irq-prio */
+	bool restored;
+};
+
 struct bench_run {
 	const char *bench;
 	struct bench_opts o;
@@ -56,6 +67,8 @@ struct bench_run {
 	uint64_t last_progress_ns;
 	size_t num_rows;
 	struct bench_row rows[BENCH_MAX_ROWS];
+	size_t num_threads;
+	struct bench_thread threads[BENCH_MAX_THREADS];
 };
 
 /*
@@ -74,6 +87,11 @@ int bench_parse(struct bench_run *run, const char *bench, int argc,
 "Common options:\n" \
 "  -P, --prio N        SCHED_FIFO priority (default 80; 0: SCHED_OTHER)\n" \
 "  -a, --cpu N         pin to CPU N (default: no pinning)\n" \
+"      --irq-prio N    run the threads the wake-ups go through (the irq\n" \
+"                      thread of the interrupt, uio-ticker's notifier) at\n" \
+"                      SCHED_FIFO N, 1..99, while measuring (default: as\n" \
+"                      they are; 50 on PREEMPT_RT): above --prio is the\n" \
+"                      usual RT tuning\n" \
 "      --no-mlock      don't mlockall() (default: locked, stack prefaulted)\n" \
 "      --no-dma-latency  don't hold /dev/cpu_dma_latency at 0\n" \
 "  -n, --samples N     samples per row (default: per bench)\n" \
@@ -112,6 +130,18 @@ void bench_note_add(char *buf, size_t len, const char *fmt, ...)
 /* Live progress on stderr (a terminal only), at most 4 times a second. */
 void bench_progress(struct bench_run *run, const struct bench_row *row,
 		    uint64_t done, uint64_t total);
+
+/*
+ * The threads whose name starts with @prefix carry this bench's wake-ups:
+ * record them (the document's wake_threads) and, with --irq-prio, raise
+ * them. Call once what is waited for is requested (an irq thread exists
+ * from request_irq() on). 0 or an exit code.
+ */
+int bench_wake_threads(struct bench_run *run, const char *prefix);
+/* Put raised threads back (bench_end does). */
+void bench_wake_restore(struct bench_run *run);
+struct udrv_json;
+void bench_wake_json(const struct bench_run *run, struct udrv_json *j);
 
 /* Load profiles (load.c). */
 /* gpio-wire's own counts of the edges on input line @line (wire.c) */

@@ -471,6 +471,26 @@ static void irq_drain(struct irq_bench *b, bool raw)
 			break;
 }
 
+/*
+ * The input's irq thread (gpiolib-cdev's edge thread, which queues the
+ * event and wakes the reader): recorded, and raised with --irq-prio. After
+ * the warm-up: an irq thread sets itself SCHED_FIFO 50 when it first runs.
+ */
+static int irq_wake(struct irq_bench *b)
+{
+	char prefix[24];
+	unsigned int irq;
+	int ret = udrv_rt_find_irq(IRQ_CONSUMER, b->out + 1, &irq);
+
+	if (ret && b->run.o.irq_prio)
+		return cli_error(EXIT_FAIL, "--irq-prio: no interrupt of %s line %u in /sys/kernel/irq: %s",
+				 udrv_chip_name(b->chip), b->out + 1, strerror(-ret));
+	if (ret)
+		return 0;	/* the document lists no wake thread */
+	snprintf(prefix, sizeof(prefix), "irq/%u-", irq);
+	return bench_wake_threads(&b->run, prefix);
+}
+
 static int irq_method_run(struct irq_bench *b, struct irq_method *m)
 {
 	bool busy = m->wait == IRQ_BUSY;
@@ -486,6 +506,8 @@ static int irq_method_run(struct irq_bench *b, struct irq_method *m)
 	/* warm-up: the irq thread becomes SCHED_FIFO when it first runs */
 	for (int i = 0; i < IRQ_WARMUP && !ret; i++)
 		ret = busy ? irq_busy(b, m, false) : irq_edge(b, m, false);
+	if (!ret && !busy)
+		ret = irq_wake(b);
 	if (by_udrv)
 		lost0 = udrv_request_lost_events(b->req);
 	if (!ret && !busy && b->wire[0])

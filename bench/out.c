@@ -131,6 +131,7 @@ static void json_header(const struct bench_run *run, struct udrv_json *j)
 	udrv_json_key(j, "rt");
 	udrv_rt_get_state(run->rt, &st);
 	udrv_rt_state_write_json(&st, j);
+	bench_wake_json(run, j);
 	if (bench_interrupted())
 		udrv_json_kstr(j, "interrupted",
 			       bench_interrupted() == SIGINT ? "SIGINT" : "SIGTERM");
@@ -214,6 +215,7 @@ int bench_end(struct bench_run *run, int status)
 		write_document(run, stdout);
 	else if (!status)
 		print_table(run);
+	bench_wake_restore(run);
 	for (size_t i = 0; i < run->num_rows; i++)
 		udrv_hist_free(run->rows[i].hist);
 	udrv_rt_free(run->rt);

@@ -33,6 +33,7 @@
  * a hang.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
@@ -203,6 +204,7 @@ static int wait_failed(struct udrv_uio *uio, int ret, const char *what)
 
 static int read_ulong(const char *path, unsigned long *v)
 {
+	uint64_t u;
 	char buf[32];
 	FILE *f = fopen(path, "r");
 	int ok;
@@ -211,9 +213,12 @@ static int read_ulong(const char *path, unsigned long *v)
 		return -1;
 	ok = fgets(buf, sizeof(buf), f) != NULL;
 	fclose(f);
-	if (!ok)
+	buf[strcspn(buf, "\n")] = '\0';
+	if (!ok || cli_parse_u64(buf, &u) || u > ULONG_MAX) {
+		errno = EINVAL;
 		return -1;
-	*v = strtoul(buf, NULL, 10);
+	}
+	*v = (unsigned long)u;
 	return 0;
 }
 
@@ -507,6 +512,10 @@ static int ticker_rows(struct uio_bench *b)
 		if (!r[i])
 			return cli_error(EXIT_FAIL, "out of memory");
 	ret = ticker_period(&b->tk, b->period_us);
+	/* PREEMPT_RT: the kthread that calls uio_event_notify() (none on a
+	 * standard kernel: the hrtimer notifies from hard interrupt context) */
+	if (!ret)
+		ret = bench_wake_threads(&b->run, "uio-ticker");
 	if (!ret)
 		ret = ticker_raw(b, r[0], r[1]);
 	ticker_notes(b, r, 2, b->tk.stale);
@@ -627,6 +636,20 @@ static int edu_irq(struct edu *edu, uint32_t value, struct bench_row *wake,
 	return EXIT_OK;
 }
 
+/* The irq thread of the edu's INTx (PREEMPT_RT; none on a standard kernel). */
+static int edu_wake(struct uio_bench *b)
+{
+	char path[96], prefix[24];
+	unsigned long irq;
+
+	snprintf(path, sizeof(path), "/sys/class/uio/%s/device/irq",
+		 udrv_uio_devname(b->edu.uio));
+	if (read_ulong(path, &irq))
+		return cli_error(EXIT_FAIL, "cannot read %s: %s", path, strerror(errno));
+	snprintf(prefix, sizeof(prefix), "irq/%lu-", irq);
+	return bench_wake_threads(&b->run, prefix);
+}
+
 static int edu_rows(struct uio_bench *b)
 {
 	uint64_t n = bench_samples(&b->run, DEFAULT_SAMPLES), t0, i, missed0;
@@ -640,6 +663,8 @@ static int edu_rows(struct uio_bench *b)
 		return cli_error(EXIT_FAIL, "out of memory");
 	/* warm-up: opens the config space, takes what came since open */
 	ret = edu_irq(&b->edu, 1, NULL, NULL);
+	if (!ret)
+		ret = edu_wake(b);
 	missed0 = udrv_uio_missed(b->edu.uio);
 	for (t0 = cli_now_ns(), i = 0; !ret && bench_more(&b->run, t0, i, n); i++) {
 		l.sent++;

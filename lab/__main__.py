@@ -194,10 +194,11 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )  # fmt: skip
     sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
-    machines = list(boards.MACHINES)
+    machines = list(boards.BOARDS)
     kern = argparse.ArgumentParser(add_help=False)
     kern.add_argument("--board", choices=machines, default="x86",
-                      help="x86 (default) or rpi3 (Raspberry Pi 3, raspi3b)")  # fmt: skip
+                      help="x86 (default: one CPU), x86-smp (two CPUs, CPU 1 isolated) "
+                      "or rpi3 (Raspberry Pi 3, raspi3b)")  # fmt: skip
     kern.add_argument(
         "--kernel", choices=boards.KERNELS, default="std", help="kernel flavour (default std)"
     )

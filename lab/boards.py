@@ -59,7 +59,7 @@ X86 = Machine(
     arch="amd64",
     qemu="qemu-system-x86_64",
     qemu_package="qemu-system-x86",
-    qemu_args=("-accel", "tcg", "-smp", "1", "-nodefaults", "-device", "edu"),
+    qemu_args=("-accel", "tcg", "-nodefaults", "-device", "edu"),
     console="ttyS0,115200",
     agent_tty="/dev/ttyS1",
     shell_console="ttyS0,115200",
@@ -105,25 +105,55 @@ RPI3 = Machine(
 MACHINES = {m.name: m for m in (X86, RPI3)}
 
 
+# The SMP boards: what an RT deployment runs. Without -icount: QEMU 7.2's
+# instruction counting runs the vCPUs round robin on one host thread, and an
+# x86 guest's CPU 1 then spins in wait_for_master_cpu() (sampled with the
+# monitor: cpu_init+0x2d, its pause loop) while CPU 0 gets too few turns to
+# release it, so the kernel never got past "Booting SMP configuration" in
+# minutes (also with tsc=reliable, nohz=off, idle=poll, other -cpu models).
+# Multi-threaded TCG boots it, and guest time then follows the host's clock:
+# timings are not instruction-counted on these boards (docs/lab.md).
+# CPU 1 is isolated from the
+# scheduler's balancing and from unbound kernel work (isolcpus), has no tick
+# while one task runs (nohz_full) and no RCU callbacks (rcu_nocbs); every
+# interrupt starts on CPU 0 (irqaffinity). A bench pinned to CPU 1 (--cpu 1)
+# moves its own interrupts there; the load stays on CPU 0.
+SMP_APPEND = "isolcpus=nohz,domain,managed_irq,1 nohz_full=1 rcu_nocbs=1 irqaffinity=0"
+
+
 @dataclass(frozen=True)
 class Target:
     """What Board(name) boots: a machine and a kernel flavour."""
 
-    name: str  # "std", "rt", "rpi3"
+    name: str  # "std", "rt", "rpi3", "std-smp", "rt-smp"
     machine: Machine
     kernel: str  # "std" or "rt"
     metapackage: str
+    cpus: int | None = None  # -smp; None: the machine's own count (raspi3b: 4)
+    append: str = ""  # kernel command line after the machine's
+    icount: bool = True  # guest time follows the instruction count
+
+    @property
+    def board(self) -> str:
+        """What --board names: the machine, "-smp" for the isolated-CPU x86 boards."""
+        return f"{self.machine.name}-smp" if self.machine.name == "x86" and self.cpus != 1 \
+            else self.machine.name
 
 
 TARGETS = {
     t.name: t
     for t in (
-        Target("std", X86, "std", "linux-image-amd64"),
-        Target("rt", X86, "rt", "linux-image-rt-amd64"),
+        Target("std", X86, "std", "linux-image-amd64", cpus=1),
+        Target("rt", X86, "rt", "linux-image-rt-amd64", cpus=1),
+        Target("std-smp", X86, "std", "linux-image-amd64", cpus=2, append=SMP_APPEND,
+               icount=False),
+        Target("rt-smp", X86, "rt", "linux-image-rt-amd64", cpus=2, append=SMP_APPEND,
+               icount=False),
         Target("rpi3", RPI3, "std", "linux-image-arm64"),
     )
 }
 KERNELS = ("std", "rt")
+BOARDS = tuple(dict.fromkeys(t.board for t in TARGETS.values()))  # x86, x86-smp, rpi3
 
 
 def target(name: str) -> Target:
@@ -141,10 +171,10 @@ def select(board: str, kernel: str) -> list[str]:
     found = [
         t.name
         for t in TARGETS.values()
-        if board in ("all", t.machine.name) and kernel in ("all", t.kernel)
+        if board in ("all", t.board) and kernel in ("all", t.kernel)
     ]
     if not found:
-        kernels = sorted({t.kernel for t in TARGETS.values() if t.machine.name == board})
+        kernels = sorted({t.kernel for t in TARGETS.values() if t.board == board})
         raise LabError(
             f"board {board} has no {kernel} kernel (it has: {', '.join(kernels) or 'none'})"
         )
@@ -181,10 +211,13 @@ def qemu_command(
     append: str,
     serials: list[str],
     console: str | None = None,
+    cpus: int | None = None,
+    icount: bool = True,
 ) -> list[str]:
     """The QEMU command line; console= (default: the machine's) comes first in
     the kernel command line."""
-    cmd = [qemu_binary(machine), *machine.qemu_args, "-icount", "shift=0,sleep=off",
+    cmd = [qemu_binary(machine), *machine.qemu_args, *(["-smp", str(cpus)] if cpus else []),
+           *(["-icount", "shift=0,sleep=off"] if icount else []),
            "-m", memory, "-no-user-config", "-display", "none", "-no-reboot",
            "-kernel", str(kernel), "-initrd", str(initrd)]  # fmt: skip
     if dtb is not None:

@@ -71,10 +71,11 @@ class CommandFailed(LabError):
 def board_command(prep: Prepared, *, memory: str | None, append: str,
                   serials: list[str], console: str | None = None) -> list[str]:  # fmt: skip
     """QEMU's command line for a prepared board (console=: the machine's by default)."""
-    machine = prep.kernel.target.machine
+    t = prep.kernel.target
     return qemu_command(
-        machine, kernel=prep.kernel.vmlinuz, initrd=prep.initramfs, dtb=prep.kernel.dtb,
-        memory=memory_for(machine, memory), append=append, serials=serials, console=console,
+        t.machine, kernel=prep.kernel.vmlinuz, initrd=prep.initramfs, dtb=prep.kernel.dtb,
+        memory=memory_for(t.machine, memory), append=f"{t.append} {append}".strip(),
+        serials=serials, console=console, cpus=t.cpus, icount=t.icount,
     )  # fmt: skip
 
 

@@ -49,7 +49,7 @@ LOAD = "all"
 IRQ_LOOPS = 4  # bench irq: read, poll, epoll (udrv) and the raw read
 UIO_LOOPS = 2  # bench uio -d ticker: the raw read() and udrv_uio_wait()
 COMMAND_TIMEOUT = 7200.0  # host seconds per bench command
-X86 = tuple(n for n, t in TARGETS.items() if t.machine.name == "x86")
+X86 = tuple(n for n, t in TARGETS.items() if t.board == "x86")
 
 
 @dataclass

@@ -60,6 +60,9 @@ void udrv_strlcpy(char *dst, const char *src, size_t len);
  */
 void udrv_access_hint(char *buf, size_t len, int err, const char *path);
 
+/* Field @n (from 1) of a /proc/PID/stat line, after the "(comm)". */
+bool udrv_proc_stat_field(const char *stat, int n, long *value);
+
 /* Collect names in @dir starting with @prefix followed by a number, sorted
  * by that number, as a NULL-terminated strv. Returns the count or -errno. */
 udrv_must_check int udrv_list_numbered(const char *dir, const char *prefix, char ***names);

@@ -22,10 +22,6 @@
 
 #define CAP_IPC_LOCK_BIT	14
 #define CAP_SYS_NICE_BIT	23
-#define STAT_RT_PRIORITY	40	/* fields of /proc/PID/stat, from 1 */
-#define STAT_POLICY		41
-#define POLICY_FIFO		1
-#define POLICY_RR		2
 
 udrv_printf(4, 5)
 static void add_finding(struct udrv_rt_report *r, enum udrv_rt_level level,
@@ -361,74 +357,23 @@ static void check_isolation(struct udrv_rt_report *r)
 			    r->nohz_full);
 }
 
-/* Field @n (from 1) of a /proc/PID/stat line, after the "(comm)". */
-static bool stat_field(const char *stat, int n, long *value)
-{
-	const char *p = strrchr(stat, ')');
-	char num[24];
-	int64_t v;
-	size_t len;
-	int field = 2;
-
-	if (!p)
-		return false;
-	p++;
-	while (field < n) {
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			return false;
-		if (++field < n)
-			p += strcspn(p, " ");
-	}
-	len = strcspn(p, " \n");
-	if (!len || len >= sizeof(num))
-		return false;
-	memcpy(num, p, len);
-	num[len] = '\0';
-	if (udrv_parse_s64(num, LONG_MIN, LONG_MAX, &v))
-		return false;
-	*value = (long)v;
-	return true;
-}
-
-static void irq_thread(struct udrv_rt_report *r, const char *pid)
-{
-	char file[64], buf[1024];
-	long prio, policy;
-
-	snprintf(file, sizeof(file), "/proc/%s/comm", pid);
-	if (read_file(file, buf, sizeof(buf)) <= 0 || strncmp(buf, "irq/", 4))
-		return;
-	r->irq_threads++;
-	snprintf(file, sizeof(file), "/proc/%s/stat", pid);
-	if (read_file(file, buf, sizeof(buf)) <= 0 ||
-	    !stat_field(buf, STAT_RT_PRIORITY, &prio) ||
-	    !stat_field(buf, STAT_POLICY, &policy) ||
-	    (policy != POLICY_FIFO && policy != POLICY_RR))
-		return;
-	if (!r->irq_thread_prio_max || prio < r->irq_thread_prio_min)
-		r->irq_thread_prio_min = (int)prio;
-	if (prio > r->irq_thread_prio_max)
-		r->irq_thread_prio_max = (int)prio;
-}
-
+/* Every irq thread's SCHED_FIFO/RR priority into the report's range. */
 static void scan_irq_threads(struct udrv_rt_report *r)
 {
-	char path[UDRV_PATH_LEN];
-	struct dirent *de;
-	DIR *d;
+	struct udrv_rt_thread t[256];
+	int n = udrv_rt_threads("irq/", t, 256);
 
-	if (udrv_path(path, sizeof(path), "/proc") < 0)
-		return;
-	d = opendir(path);
-	if (!d)
-		return;
-	while ((de = readdir(d)))
-		if (isdigit((unsigned char)de->d_name[0]) &&
-		    strlen(de->d_name) < 16)
-			irq_thread(r, de->d_name);
-	closedir(d);
+	r->irq_threads = n > 0 ? n : 0;
+	for (int i = 0; i < n && i < 256; i++) {
+		int prio = t[i].priority;
+
+		if (t[i].policy != SCHED_FIFO && t[i].policy != SCHED_RR)
+			continue;
+		if (!r->irq_thread_prio_max || prio < r->irq_thread_prio_min)
+			r->irq_thread_prio_min = prio;
+		if (prio > r->irq_thread_prio_max)
+			r->irq_thread_prio_max = prio;
+	}
 }
 
 static void check_irq_threads(struct udrv_rt_report *r)

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <udrv/json.h>
 
 #ifdef __cplusplus
@@ -49,6 +50,37 @@ void udrv_rt_get_state(const struct udrv_rt *rt, struct udrv_rt_state *st);
 void udrv_rt_state_write_json(const struct udrv_rt_state *st,
 			      struct udrv_json *j);
 const char *udrv_rt_policy_str(int policy);
+
+/*
+ * A thread the application's wake-ups go through: an irq thread
+ * ("irq/24-udrv": a threaded handler, every handler on PREEMPT_RT) or a
+ * named kernel thread, and the scheduling it runs at.
+ */
+struct udrv_rt_thread {
+	pid_t pid;
+	char name[64];		/* /proc/PID/comm (kernel threads: the full
+				 * name since Linux 6.0, "irq/24-udrv-bench-irq") */
+	int policy;		/* SCHED_OTHER, SCHED_FIFO, ...; -1: unreadable */
+	int priority;		/* 1..99 for SCHED_FIFO/RR, else 0; -1: unreadable */
+};
+
+/*
+ * The threads whose name starts with @prefix ("irq/24-" for the threads of
+ * interrupt 24, "uio-ticker"): up to @max into @threads. Returns how many
+ * there are (more than @max if they did not fit) or -errno.
+ */
+int udrv_rt_threads(const char *prefix, struct udrv_rt_thread *threads,
+		    size_t max);
+/*
+ * The Linux interrupt number of a GPIO line with edge detection, from
+ * /sys/kernel/irq: the one whose handlers include @action (the request's
+ * consumer name) and whose number within its irq chip is @hwirq (the line's
+ * offset, for gpiolib's irq chips). 0, -ENOENT (no such interrupt: the line
+ * has no edge detection, or the kernel lacks CONFIG_SPARSE_IRQ's sysfs),
+ * or -ENOTUNIQ (two chips match: use a unique consumer name).
+ */
+int udrv_rt_find_irq(const char *action, unsigned long hwirq,
+		     unsigned int *irq);
 
 enum udrv_rt_level {
 	UDRV_RT_OK = 0,

@@ -120,6 +120,11 @@ def test_unknown_option(udrv: Runner, cmd: str) -> None:
     (["uio", "peek", "uio0", "zero"], "must be numbers"),
     (["uio", "peek", "--width", "24", "uio0", "0"], "bad --width '24'"),
     (["uio", "peek", "--map", "9", "uio0", "0"], "bad --map '9'"),
+    (["bench", "irq", "--irq-prio", "0"], "bad --irq-prio '0': a SCHED_FIFO priority, 1..99"),
+    (["bench", "uio", "--irq-prio", "100"], "bad --irq-prio '100'"),
+    (["bench", "uio", "--irq-prio", ""], "bad --irq-prio ''"),
+    (["bench", "irq", "--irq-prio", "9x"], "bad --irq-prio '9x'"),
+    (["bench", "irq", "--prio", "-1"], "bad --prio '-1'"),
 ], ids=lambda v: " ".join(v) if isinstance(v, list) else None)
 def test_bad_command_line_exits_2(udrv: Runner, args: list[str], message: str) -> None:
     r = udrv(*args)

@@ -36,7 +36,7 @@ from lab import Board, LabError  # noqa: E402
 from lab.boards import TARGETS  # noqa: E402
 
 ALL_KERNELS = tuple(TARGETS)  # "std", "rt" (x86) and "rpi3"
-X86_KERNELS = tuple(n for n, t in TARGETS.items() if t.machine.name == "x86")
+X86_KERNELS = tuple(n for n, t in TARGETS.items() if t.board == "x86")
 HERE = Path(__file__).resolve().parent
 
 

@@ -84,6 +84,11 @@ def check_document(doc: dict[str, Any]) -> None:
     assert isinstance(doc.get("load"), str), f"{where}: load"
     for key in RT_KEYS:
         assert key in doc["rt"], f"{where}: rt lacks {key!r}"
+    for t in doc.get("wake_threads", []):  # optional: the threads of the wake-ups
+        assert isinstance(t["name"], str) and t["name"], f"{where}: wake thread name"
+        assert t["policy"] is None or t["policy"].startswith("SCHED_"), f"{where}: {t}"
+        assert t["priority"] is None or 0 <= t["priority"] <= 99, f"{where}: {t}"
+        assert isinstance(t["raised"], bool), f"{where}: {t}"
     assert isinstance(doc.get("rows"), list) and doc["rows"], f"{where}: no rows"
     for row in doc["rows"]:
         check_row(doc, row)
@@ -95,7 +100,8 @@ def check_lab_document(doc: dict[str, Any]) -> None:
     assert doc["runs"], "no runs"
     for run in doc["runs"]:
         assert run["kernel"] in ("std", "rt") and isinstance(run["load"], str)
-        assert run.get("board", "x86") in ("x86", "rpi3"), f"unknown board {run.get('board')!r}"
+        assert run.get("board", "x86") in ("x86", "x86-smp", "rpi3"), (
+            f"unknown board {run.get('board')!r}")
         for bench_doc in run["documents"]:
             check_document(bench_doc)
             assert bench_doc["load"] == run["load"], "document load differs from its run"

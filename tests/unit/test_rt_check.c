@@ -475,6 +475,73 @@ static void test_check_json(void)
 	free(s);
 }
 
+static void test_threads_by_prefix(void)
+{
+	struct udrv_rt_thread t[2];
+
+	fake_system("#1 SMP PREEMPT_RT\n");
+	fake_stat(10, "irq/24-udrv", 50, 1);
+	fake_stat(11, "irq/24-udrv", 90, 1);	/* a shared interrupt */
+	fake_stat(12, "irq/240-other", 50, 1);	/* irq/24 is a prefix of it */
+	fake_stat(13, "uio-ticker", 49, 2);
+	fake_file("proc/15/comm", "irq/24-nostat\n");
+	/* Linux 6.0+: a kernel thread's comm is its full name */
+	fake_stat(16, "irq/10-uio_pci_generic", 50, 1);
+	CHECK_INT(udrv_rt_threads("irq/10-", t, 2), 1);
+	CHECK_STR(t[0].name, "irq/10-uio_pci_generic");
+	CHECK_INT(udrv_rt_threads("uio-ticker", t, 2), 1);
+	CHECK_INT(t[0].pid, 13);
+	CHECK_INT(t[0].policy, SCHED_RR);
+	CHECK_INT(t[0].priority, 49);
+	CHECK_STR(t[0].name, "uio-ticker");
+	CHECK_INT(udrv_rt_threads("irq/24-", t, 2), 3);	/* more than fit */
+	CHECK_INT(udrv_rt_threads("irq/24-", NULL, 0), 3);
+	CHECK_INT(udrv_rt_threads("nothing", t, 2), 0);
+	CHECK_INT(udrv_rt_threads("", t, 2), -EINVAL);
+	CHECK_INT(udrv_rt_threads("irq/", NULL, 2), -EINVAL);
+}
+
+static void test_thread_stat_unreadable(void)
+{
+	struct udrv_rt_thread t[1];
+
+	fake_system("#1 SMP PREEMPT_RT\n");
+	fake_file("proc/15/comm", "irq/24-nostat\n");
+	CHECK_INT(udrv_rt_threads("irq/24-", t, 1), 1);
+	CHECK_INT(t[0].policy, -1);
+	CHECK_INT(t[0].priority, -1);
+}
+
+static void fake_irq(int irq, const char *hwirq, const char *actions)
+{
+	char rel[64];
+
+	snprintf(rel, sizeof(rel), "sys/kernel/irq/%d/hwirq", irq);
+	fake_file(rel, hwirq);
+	snprintf(rel, sizeof(rel), "sys/kernel/irq/%d/actions", irq);
+	fake_file(rel, actions);
+}
+
+static void test_find_irq(void)
+{
+	unsigned int irq = 0;
+
+	fake_system("#1 SMP PREEMPT_RT\n");
+	fake_irq(9, "9\n", "acpi\n");
+	fake_irq(24, "3\n", "ahci,udrv\n");
+	fake_irq(25, "3\n", "udrv-bench\n");	/* udrv is a prefix of it */
+	fake_irq(26, "2\n", "udrv\n");
+	fake_irq(27, "0x3\n", "\n");		/* no handler */
+	CHECK_INT(udrv_rt_find_irq("udrv", 3, &irq), 0);
+	CHECK_INT(irq, 24);
+	CHECK_INT(udrv_rt_find_irq("udrv-bench", 3, &irq), 0);
+	CHECK_INT(irq, 25);
+	CHECK_INT(udrv_rt_find_irq("udrv", 7, &irq), -ENOENT);
+	CHECK_INT(udrv_rt_find_irq("", 3, &irq), -EINVAL);
+	fake_irq(40, "3\n", "udrv\n");	/* the same offset of another chip */
+	CHECK_INT(udrv_rt_find_irq("udrv", 3, &irq), -ENOTUNIQ);
+}
+
 UDRV_TESTS(
 	UDRV_T(test_check_rt_kernel),
 	UDRV_T(test_check_rt_by_sysfs_only),
@@ -494,5 +561,8 @@ UDRV_TESTS(
 	UDRV_T(test_check_permissions_rtprio),
 	UDRV_T(test_check_all_findings),
 	UDRV_T(test_check_fallback_uname),
-	UDRV_T(test_check_json)
+	UDRV_T(test_check_json),
+	UDRV_T(test_threads_by_prefix),
+	UDRV_T(test_thread_stat_unreadable),
+	UDRV_T(test_find_irq)
 )
