@@ -32,6 +32,17 @@ SAMPLES = {
     "quick": {"toggle": 2000, "irq": 200, "uio": 200, "timer": 500, "kernel": 500},
 }
 BENCH_TIMEOUT = 900.0
+# The priority axis (rt, idle): the wake-up benches with the application
+# above the irq thread it waits for (the plain runs: FIFO 80 over the
+# kernel's FIFO 50), below it, and at SCHED_OTHER
+PRIORITY_BENCHES = ("irq", "uio")
+PRIORITY = {"irq-prio 90": "--irq-prio 90", "SCHED_OTHER": "-P 0"}
+PRIORITY_ROWS = (("uio", "uio-ticker", "read", "notify_to_wake"),
+                 ("uio", "uio-ticker", "read", "expiry_to_wake"),
+                 ("uio", "edu", "read", "write_to_wake"),
+                 ("irq", "cdev", "read", "write_to_wake"),
+                 ("irq", "cdev", "poll", "write_to_wake"),
+                 ("irq", "cdev", "epoll", "write_to_wake"))
 # rpi3: GPIO 17 (header pin 11) of the SoC's own chip; no partner line is wired
 RPI3_CHIP = "pinctrl-bcm2835"
 RPI3_LINE = 17
@@ -45,6 +56,7 @@ class SuiteRun:
     failures: list[str] = field(default_factory=list)
     unavailable: list[str] = field(default_factory=list)
     board: str = "x86"  # the machine: "x86" or "rpi3" (lab/boards.py)
+    variant: str = ""  # a priority-axis run: PRIORITY's key; "" the plain suite
 
 
 def bench_command(bench: str, load: str, samples: int) -> str:
@@ -70,10 +82,24 @@ def _run_one(board: Board, run: SuiteRun, bench: str, cmd: str) -> None:
 
 def run_benches(board: Board, kernel: str, load: str, mode: str,
                 benches: tuple[str, ...] = BENCHES) -> SuiteRun:
-    run = SuiteRun(kernel, load)
+    t = target(kernel)
+    run = SuiteRun(t.kernel, load, board=t.board)
     for bench in benches:
         _run_one(board, run, bench, bench_command(bench, load, SAMPLES[mode][bench]))
     return run
+
+
+def run_priority(board: Board, kernel: str, mode: str) -> list[SuiteRun]:
+    """The priority axis's other two settings, idle (the plain run is the first)."""
+    runs = []
+    for variant, opts in PRIORITY.items():
+        run = SuiteRun(target(kernel).kernel, "none", board=target(kernel).board,
+                       variant=variant)
+        for bench in PRIORITY_BENCHES:
+            cmd = f"{bench_command(bench, 'none', SAMPLES[mode][bench])} {opts}"
+            _run_one(board, run, bench, cmd)
+        runs.append(run)
+    return runs
 
 
 def run_rpi3(board: Board, mode: str) -> SuiteRun:
@@ -89,6 +115,7 @@ def lab_document(runs: list[SuiteRun]) -> dict[str, Any]:
         "schema": "udrv-lab/1",
         "tool": {"name": "udrv", "version": ",".join(sorted(versions)) or "unknown"},
         "runs": [{"board": r.board, "kernel": r.kernel, "load": r.load,
+                  **({"variant": r.variant} if r.variant else {}),
                   "documents": r.documents, "failures": r.failures,
                   "unavailable": r.unavailable} for r in runs],
     }  # fmt: skip
@@ -123,7 +150,7 @@ TOGGLE_TITLES = {
 
 
 def toggle_table(runs: list[SuiteRun], board: str = "x86") -> list[str]:
-    by_run = _rows([r for r in runs if r.board == board], "toggle")
+    by_run = _rows([r for r in runs if r.board == board and not r.variant], "toggle")
     kernels = [k for k in ("std", "rt") if (k, "none") in by_run]
     keys: list[tuple] = []
     for k in kernels:
@@ -153,7 +180,7 @@ def _cell(row: dict[str, Any] | None) -> str:
 
 
 def latency_table(runs: list[SuiteRun]) -> list[str]:
-    runs = [r for r in runs if r.board == "x86"]
+    runs = [r for r in runs if r.board == "x86" and not r.variant]
     cols = [(k, ld) for k in ("std", "rt") for ld in LOADS
             if any(r.kernel == k and r.load == ld for r in runs)]
     lines = ["Latency min/avg/max in us per mechanism x kernel x load "
@@ -171,6 +198,37 @@ def latency_table(runs: list[SuiteRun]) -> list[str]:
             line = f"{bench:<7}{label:<32}{key[3]:<16}"
             line += "".join(f"{_cell(by_run.get(col, {}).get(key)):>22}" for col in cols)
             lines.append(line)
+    return lines
+
+
+def _p(row: dict[str, Any] | None) -> str:
+    if row is None:
+        return "-"
+    s = row["stats"]
+    return f"{s['p50'] / 1000:.1f}/{s['p99'] / 1000:.1f}/{s['max'] / 1000:.1f}"
+
+
+def priority_table(runs: list[SuiteRun]) -> list[str]:
+    """rt idle: the application above its irq thread, below it, SCHED_OTHER."""
+    cols = {"above (FIFO 80 > 50)": next((r for r in runs if r.board == "x86" and
+                                          r.kernel == "rt" and r.load == "none" and
+                                          not r.variant), None)}
+    cols |= {f"below ({v})" if v != "SCHED_OTHER" else v:
+             next((r for r in runs if r.board == "x86" and r.kernel == "rt" and
+                   r.variant == v), None)
+             for v in PRIORITY}
+    lines = ["Priority axis on PREEMPT_RT, idle: p50/p99/max in us, the application "
+             "above its irq thread, below it, at SCHED_OTHER (udrv bench irq, uio)",
+             f"{'bench':<7}{'mechanism/wait':<22}{'sample':<16}"
+             + "".join(f"{c:>24}" for c in cols)]
+    for bench, mech, wait, sample in PRIORITY_ROWS:
+        cells = []
+        for run in cols.values():
+            by = _rows([run], bench) if run else {}
+            cells.append(_p(by.get((run.kernel, run.load), {}).get(
+                (mech, "udrv", wait, sample)) if run else None))
+        lines.append(f"{bench:<7}{mech + '/' + wait:<22}{sample:<16}"
+                     + "".join(f"{c:>24}" for c in cells))
     return lines
 
 
@@ -196,7 +254,7 @@ def run_suite(kernels: list[str], mode: str, out: Path) -> int:
         why = missing_udrv(machine)
         if why is not None:
             runs.append(SuiteRun(target(kernel).kernel, "none", failures=[why],
-                                 board=machine.name))  # fmt: skip
+                                 board=target(kernel).board))  # fmt: skip
             continue
         with Board(kernel) as board:
             if machine.name == "rpi3":
@@ -204,6 +262,8 @@ def run_suite(kernels: list[str], mode: str, out: Path) -> int:
                 continue
             for load in LOADS:
                 runs.append(run_benches(board, kernel, load, mode))
+            if target(kernel).kernel == "rt":
+                runs += run_priority(board, kernel, mode)
     doc = lab_document(runs)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(doc, indent=1) + "\n")
@@ -212,6 +272,9 @@ def run_suite(kernels: list[str], mode: str, out: Path) -> int:
         print("\n".join(toggle_table(runs)))
         print()
         print("\n".join(latency_table(runs)))
+    if any(r.variant for r in runs):
+        print()
+        print("\n".join(priority_table(runs)))
     if any(r.board == "rpi3" for r in runs):
         print()
         print("\n".join(toggle_table(runs, "rpi3")))

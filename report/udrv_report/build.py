@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import compare, html, plots, tables
+from . import compare, html, plots, priority, tables
 from .errors import InputError, OutputError
 from .load import load_all, split_spec
 from .model import RowKey, Run, label_runs, ordered_keys
@@ -57,7 +57,7 @@ def render_runs(runs: list[Run], out_html: str | Path,
     sections = [s for s in (_toggle_section(figs, [(None, runs)], runs),
                             _breakdown_section(figs, [(None, runs)], runs),
                             _histogram_section(figs, [(None, runs)], runs, styles),
-                            _latency_section(runs)) if s]
+                            _latency_section(runs), _priority_section(figs, runs)) if s]
     sections.append(_metadata_section(runs))
     intro = [html.para(f"Results: {', '.join(sources)}. Runs: "
                        f"{', '.join(r.label for r in runs)}. udrv "
@@ -210,6 +210,23 @@ def _latency_section(runs: list[Run]) -> html.Section | None:
     if t is None:
         return None
     return html.Section("latency", "Latency table", [html.table(t)])
+
+
+def _priority_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
+    found = priority.groups(runs)
+    if not found:
+        return None
+    s = html.Section("priority", "Priority axis (PREEMPT_RT)")
+    s.body.append(html.para("The same wake-ups with the application above the irq thread it "
+                            "waits for, below it, and at SCHED_OTHER (docs/lab.md explains "
+                            "the difference with a trace).", "note"))
+    for i, g in enumerate(found):
+        fig = figs.add(f"priority-{i}", priority.figure(g),
+                       f"{g.name}: p50 per setting, p99 as a tick")
+        if fig:
+            s.body.append(fig)
+        s.body.append(html.table(priority.table(g)))
+    return s
 
 
 def _metadata_section(runs: list[Run]) -> html.Section:

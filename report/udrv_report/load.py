@@ -160,7 +160,8 @@ def _lab(path: str, doc: dict[str, Any]) -> Results:
         where = f"runs[{i}]"
         r = _typed(r, dict, where)
         run = Run(path, _get(r, "kernel", str, where), _get(r, "load", str, where),
-                  lab_board=_opt(r, "board", str, where) or "")
+                  lab_board=_opt(r, "board", str, where) or "",
+                  variant=_opt(r, "variant", str, where) or "")
         for j, d in enumerate(_get(r, "documents", list, where)):
             run.docs.append(_doc(d, f"{where}.documents[{j}]"))
         run.failures = [str(f) for f in _opt(r, "failures", list, where) or []]

@@ -84,6 +84,7 @@ class Run:
     failures: list[str] = field(default_factory=list)
     unavailable: list[str] = field(default_factory=list)
     lab_board: str = ""  # the lab's name of the machine ("x86", "rpi3"), if the file has it
+    variant: str = ""  # a priority-axis run of the lab ("irq-prio 90", "SCHED_OTHER")
     label: str = ""  # unique among the runs of a report (set by label_runs)
     from_bench_file: bool = False  # a udrv-bench/1 file: joins others of the same system
 
@@ -130,7 +131,7 @@ def label_runs(runs: list[Run]) -> None:
     """Give every run a short unique label: "std idle", then board, file, number."""
     boards = {r.board_name for r in runs}
     for r in runs:
-        r.label = f"{r.kernel} {r.load_name}"
+        r.label = f"{r.kernel} {r.load_name}" + (f" {r.variant}" if r.variant else "")
         if len(boards) > 1:
             r.label = f"{r.board_name} {r.label}"
     names = {r.source: r.source.rpartition("/")[2] for r in runs}

@@ -4,12 +4,15 @@
     board_std, board_rt   the x86 board's standard / PREEMPT_RT kernel (session-scoped)
     board                 parametrized over the selected x86 kernels (ids "std", "rt")
     board_rpi3            the rpi3 board (raspi3b, Debian's arm64 kernel)
-    any_board             parametrized over every selected board (ids "std", "rt", "rpi3")
+    board_rt_smp          the PREEMPT_RT kernel on two CPUs, CPU 1 isolated
+    any_board             parametrized over the selected one-machine boards
+                          (ids "std", "rt", "rpi3"; not the SMP ones)
 
 Environment:
     UDRV_LAB=0              skip every lab test (the only way they are skipped)
-    UDRV_LAB_KERNELS=std    test only some boards ("std", "rt", "rpi3", "std,rpi3";
-                            default all three)
+    UDRV_LAB_KERNELS=std    test only some boards ("std", "rt", "rpi3", "rt-smp",
+                            "std-smp", "std,rpi3"; default std, rt, rpi3 and
+                            rt-smp; "all": every one)
 
 Each kernel boots at most once per session and is shared by all tests (the
 fixtures are session-scoped handles); a board that died (guest panic, agent
@@ -35,14 +38,18 @@ if str(ROOT) not in sys.path:
 from lab import Board, LabError  # noqa: E402
 from lab.boards import TARGETS  # noqa: E402
 
-ALL_KERNELS = tuple(TARGETS)  # "std", "rt" (x86) and "rpi3"
+ALL_KERNELS = tuple(TARGETS)  # "std", "rt" (x86), "rpi3", "std-smp", "rt-smp"
+DEFAULT_KERNELS = ("std", "rt", "rpi3", "rt-smp")
 X86_KERNELS = tuple(n for n, t in TARGETS.items() if t.board == "x86")
+SMP_KERNELS = tuple(n for n, t in TARGETS.items() if t.board == "x86-smp")
 HERE = Path(__file__).resolve().parent
 
 
 def selected_kernels() -> list[str]:
     raw = os.environ.get("UDRV_LAB_KERNELS", "").replace(",", " ").split()
-    if not raw or raw == ["all"]:
+    if not raw:
+        return list(DEFAULT_KERNELS)
+    if raw == ["all"]:
         return list(ALL_KERNELS)
     bad = [k for k in raw if k not in ALL_KERNELS]
     if bad:
@@ -159,7 +166,15 @@ def board(request: pytest.FixtureRequest, lab_boards: Boards) -> Board:
     return lab_boards.handle(str(request.param))
 
 
-@pytest.fixture(scope="session", params=KERNELS, ids=KERNELS)
+@pytest.fixture(scope="session")
+def board_rt_smp(lab_boards: Boards) -> Board:
+    return lab_boards.handle("rt-smp")
+
+
+ONE_CPU = [k for k in KERNELS if k not in SMP_KERNELS]
+
+
+@pytest.fixture(scope="session", params=ONE_CPU, ids=ONE_CPU)
 def any_board(request: pytest.FixtureRequest, lab_boards: Boards) -> Board:
     """Every selected board, rpi3 included: the tests of the lab itself."""
     return lab_boards.handle(str(request.param))

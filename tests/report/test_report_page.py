@@ -281,3 +281,45 @@ def test_a_new_board_and_mechanism_get_their_panels(tmp_path: Path) -> None:
     assert any(k.startswith("hist-") for k in r.page.figures)
     for src in r.page.figures.values():
         check_png(data_uri_png(src))
+
+
+def with_priority_runs(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    """LAB_A plus two priority-axis runs of the rt kernel, made of LAB_A's own
+    irq and uio documents of other runs (real, consistent documents)."""
+    doc = load_json(LAB_A)
+    donors = [r for r in doc["runs"] if not (r["kernel"] == "rt" and r["load"] == "none")]
+    for variant, donor in zip(("irq-prio 90", "SCHED_OTHER"), donors, strict=False):
+        run = json.loads(json.dumps(donor))
+        run.update(kernel="rt", load="none", variant=variant)
+        run["documents"] = [d for d in run["documents"] if d["bench"] in ("irq", "uio")]
+        for d in run["documents"]:
+            d["load"] = "none"
+        doc["runs"].append(run)
+    path = tmp_path / "lab-priority.json"
+    path.write_text(json.dumps(doc))
+    return path, doc
+
+
+def test_priority_axis_section_says_what_the_suite_prints(tmp_path: Path) -> None:
+    path, doc = with_priority_runs(tmp_path)
+    page = render(tmp_path / "out", path).page
+    assert "priority" in page.ids and "priority-0" in page.figures
+    check_png(data_uri_png(page.figures["priority-0"]))
+    table = next(t for tid, t in page.tables.items() if tid.startswith("table-priority"))
+    assert [h for h, _ in table.head[0]][3:] == [
+        "above its irq thread", "below it (irq-prio 90)", "SCHED_OTHER"]
+    rt_runs = [r for r in doc["runs"] if r["kernel"] == "rt" and r["load"] == "none"]
+    printed = suite.priority_table([suite.SuiteRun(r["kernel"], r["load"], r["documents"],
+                                                   variant=r.get("variant", ""))
+                                    for r in rt_runs])
+    cells = {(row[0].text, row[1].text, row[2].text): [c.text for c in row[3:]]
+             for row in table.rows}
+    assert cells, "no row in the priority table"
+    for line in printed[2:]:
+        bench, mech_wait, sample, *values = line.split()
+        if (bench, mech_wait, sample) in cells:
+            assert cells[(bench, mech_wait, sample)] == values, line
+
+
+def test_no_priority_section_without_variants(report_a: Rendered) -> None:
+    assert "priority" not in report_a.page.ids
