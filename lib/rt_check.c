@@ -530,3 +530,64 @@ void udrv_rt_report_write_json(const struct udrv_rt_report *r,
 	write_findings(r, j);
 	udrv_json_obj_end(j);
 }
+
+/* The waited-for threads, by name prefix, into @t; how many (capped). */
+static size_t waited_threads(const char *const *prefixes, size_t n,
+			     struct udrv_rt_thread *t, size_t max)
+{
+	size_t got = 0;
+	int k;
+
+	if (!n) {
+		k = udrv_rt_threads("irq/", t, max);
+		return k > 0 ? (k > (int)max ? max : (size_t)k) : 0;
+	}
+	for (size_t i = 0; i < n && got < max; i++) {
+		k = udrv_rt_threads(prefixes[i], t + got, max - got);
+		if (k > 0)
+			got += (size_t)k > max - got ? max - got : (size_t)k;
+	}
+	return got;
+}
+
+int udrv_rt_check_priority(struct udrv_rt_report *r, int prio,
+			   const char *const *prefixes, size_t n)
+{
+	struct udrv_rt_thread t[64];
+	size_t got, below = 0;
+	char names[96] = "";
+	int lo = 100;
+
+	if (!r || prio < 1 || prio > 99 || (n && !prefixes))
+		return -EINVAL;
+	got = waited_threads(prefixes, n, t, 64);
+	for (size_t i = 0; i < got; i++) {
+		if ((t[i].policy != SCHED_FIFO && t[i].policy != SCHED_RR) ||
+		    t[i].priority >= prio)
+			continue;
+		if (!below++)
+			udrv_strlcpy(names, t[i].name, sizeof(names));
+		if (t[i].priority < lo)
+			lo = t[i].priority;
+	}
+	if (n && !got)
+		add_finding(r, UDRV_RT_INFO, "priority",
+			    "no thread named %s%s: nothing to compare SCHED_FIFO %d with (a wake-up from hard interrupt context has no thread)",
+			    prefixes[0], n > 1 ? " or the others given" : "", prio);
+	else if (!below)
+		add_finding(r, UDRV_RT_OK, "priority",
+			    "SCHED_FIFO %d is below the %zu irq thread(s) it waits for: they finish their wake-up before it runs",
+			    prio, got);
+	else
+		add_finding(r, r->realtime ? UDRV_RT_WARN : UDRV_RT_INFO,
+			    "priority",
+			    "SCHED_FIFO %d is above %zu thread%s it waits for (%s%s, FIFO %d): %s; raise them: chrt -f -p %d PID (udrv bench --irq-prio %d), or run at %d or below",
+			    prio, below, below > 1 ? "s" : "", names,
+			    below > 1 ? ", ..." : "", lo,
+			    r->realtime ? "on PREEMPT_RT it preempts the waker mid-wake-up and blocks on its lock" :
+			    "it preempts the waker before the wake-up is done",
+			    prio < 99 ? prio + 1 : 99, prio < 99 ? prio + 1 : 99,
+			    lo > 1 ? lo - 1 : 1);
+	return 0;
+}
+

@@ -120,6 +120,15 @@ struct udrv_rt_report {
 };
 
 int udrv_rt_check(struct udrv_rt_report *report);
+/*
+ * After udrv_rt_check(): a finding "priority" on an application at
+ * SCHED_FIFO @prio (1..99) that waits for the threads named @prefixes[0..n)
+ * ("irq/24-", "uio-ticker"; n == 0: every irq thread). A warning on
+ * PREEMPT_RT when it sits above one of them, with what to change.
+ * 0 or -EINVAL.
+ */
+int udrv_rt_check_priority(struct udrv_rt_report *report, int prio,
+			   const char *const *prefixes, size_t n);
 void udrv_rt_report_write_json(const struct udrv_rt_report *report,
 			       struct udrv_json *j);
 

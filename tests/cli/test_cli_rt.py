@@ -128,3 +128,24 @@ def test_info_findings_exit_0(udrv: Runner, tree: FakeTree) -> None:
     r = udrv("rt", "check", "--json")
     assert r.returncode == 0, r
     assert finding(r.json(), "governor")["level"] == "INFO"
+
+
+def fake_thread(tree: FakeTree, pid: int, name: str, prio: int) -> None:
+    tree.file(f"proc/{pid}/comm", name + "\n")
+    fields = " ".join(str(prio if n == 40 else 1 if n == 41 else 0) for n in range(4, 53))
+    tree.file(f"proc/{pid}/stat", f"{pid} ({name}) S {fields}\n")
+
+
+def test_priority_above_the_irq_thread_is_a_warning(udrv: Runner, tree: FakeTree) -> None:
+    rt_system(tree)
+    fake_thread(tree, 142, "irq/24-udrv", 50)
+    fake_thread(tree, 115, "uio-ticker", 50)
+    r = udrv("rt", "check", "--json", "--prio", "80", "--wait-for", "irq/24-")
+    assert r.returncode == 1, r
+    f = finding(r.json(), "priority")
+    assert f["level"] == "WARN" and "irq/24-udrv, FIFO 50" in f["text"], f
+    assert "udrv bench --irq-prio 81" in f["text"], f
+    r = udrv("rt", "check", "--prio", "40", "--wait-for", "irq/24-", "-w", "uio-ticker")
+    assert r.returncode == 0, r
+    r = udrv("rt", "check", "-v", "--prio", "40")
+    assert "ok   priority    SCHED_FIFO 40 is below the 1 irq thread(s)" in r.stdout, r

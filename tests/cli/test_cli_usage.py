@@ -27,7 +27,7 @@ HELP: list[tuple[str, list[str]]] = [
     ("uio peek", UIO_ACCESS),
     ("uio poke", UIO_ACCESS),
     ("rt", ["check", "--json", "--verbose"]),
-    ("rt check", ["--json", "--verbose"]),
+    ("rt check", ["--json", "--verbose", "--prio", "--wait-for"]),
 ]
 
 def help_params() -> list[object]:
@@ -125,6 +125,10 @@ def test_unknown_option(udrv: Runner, cmd: str) -> None:
     (["bench", "uio", "--irq-prio", ""], "bad --irq-prio ''"),
     (["bench", "irq", "--irq-prio", "9x"], "bad --irq-prio '9x'"),
     (["bench", "irq", "--prio", "-1"], "bad --prio '-1'"),
+    (["rt", "check", "--prio", "0"], "bad --prio '0': a SCHED_FIFO priority, 1..99"),
+    (["rt", "check", "--wait-for", "irq/24-"], "--wait-for needs --prio N"),
+    (["rt", "check", "--prio", "80", "--wait-for", ""], "empty --wait-for"),
+    (["rt", "check", "--prio", "80", "extra"], "unexpected argument 'extra'"),
 ], ids=lambda v: " ".join(v) if isinstance(v, list) else None)
 def test_bad_command_line_exits_2(udrv: Runner, args: list[str], message: str) -> None:
     r = udrv(*args)

@@ -16,6 +16,8 @@
  *  11 sys/devices/system/cpu/nohz_full
  *  12 proc/self/status
  *  13, 14 proc/100/comm, proc/100/stat;  15, 16 proc/101/comm, stat
+ *  17, 18 sys/kernel/irq/24/hwirq, actions;  19 the name prefix and 20 the
+ *  action name looked for (lib/rt_threads.c)
  *
  * Properties:
  *  - the report is whole: one finding per topic (8), each with a topic and
@@ -25,7 +27,10 @@
  *    udrv/parse.h reads numbers), or both 0 (unknown);
  *  - no undefined behaviour on any numbers (UBSan: period - runtime);
  *  - udrv_rt_report_write_json() writes one valid JSON object (RFC 8259,
- *    UTF-8) whatever bytes the files hold.
+ *    UTF-8) whatever bytes the files hold;
+ *  - udrv_rt_threads() finds at most the two threads, each named with the
+ *    prefix, its priority -1 or 0..99; udrv_rt_find_irq() finds 24 or
+ *    nothing; udrv_rt_check_priority() adds one finding, NUL-terminated.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -56,6 +61,8 @@ static const char *const files[] = {
 	"proc/100/stat",
 	"proc/101/comm",
 	"proc/101/stat",
+	"sys/kernel/irq/24/hwirq",
+	"sys/kernel/irq/24/actions",
 };
 
 #define NFILES	(sizeof(files) / sizeof(files[0]))
@@ -141,6 +148,48 @@ static void check_json(const struct udrv_rt_report *r)
 	free(text);
 }
 
+/* Part @i as a NUL-terminated name, or NULL (empty, or holds a NUL). */
+static const char *part_name(const struct fuzz_parts *parts, size_t i, char *buf,
+			     size_t len)
+{
+	if (!fuzz_has(parts, i) || !parts->len[i] || parts->len[i] >= len ||
+	    memchr(parts->p[i], 0, parts->len[i]))
+		return NULL;
+	memcpy(buf, parts->p[i], parts->len[i]);
+	buf[parts->len[i]] = '\0';
+	return buf;
+}
+
+static void check_threads(struct udrv_rt_report *r, const struct fuzz_parts *parts)
+{
+	struct udrv_rt_thread t[4];
+	char prefix[64], action[64];
+	const char *p = part_name(parts, 19, prefix, sizeof(prefix));
+	const char *a = part_name(parts, 20, action, sizeof(action));
+	size_t before = r->num_findings;
+	unsigned int irq = 0;
+	int n;
+
+	if (p) {
+		n = udrv_rt_threads(p, t, 4);
+		FUZZ_CHECK(n >= 0 && n <= 2, "udrv_rt_threads() found %d of 2 threads", n);
+		for (int i = 0; i < n; i++) {
+			FUZZ_CHECK(terminated(t[i].name, sizeof(t[i].name)), "name not terminated");
+			FUZZ_CHECK(!strncmp(t[i].name, p, strlen(p)), "%s lacks the prefix", t[i].name);
+			FUZZ_CHECK(t[i].priority >= -1 && t[i].priority <= 99, "priority %d",
+				   t[i].priority);
+		}
+		FUZZ_CHECK(udrv_rt_check_priority(r, 50, &p, 1) == 0, "check_priority failed");
+		FUZZ_CHECK(r->num_findings == before + 1 ||
+			   r->num_findings == UDRV_RT_MAX_FINDINGS, "no priority finding");
+		TERMINATED(findings[r->num_findings - 1].text);
+	}
+	if (a) {
+		n = udrv_rt_find_irq(a, 3, &irq);
+		FUZZ_CHECK(n == -ENOENT || (n == 0 && irq == 24), "find_irq: %d, irq %u", n, irq);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct udrv_rt_report *r = malloc(sizeof(*r));
@@ -165,6 +214,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(udrv_rt_check(r) == 0, "udrv_rt_check() failed");
 	check_report(r, &parts);
 	check_json(r);
+	check_threads(r, &parts);
 	free(r);
 	return 0;
 }

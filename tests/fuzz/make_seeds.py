@@ -202,6 +202,13 @@ RT = [
          "950000", "1000000", "schedutil", "jiffies", "1-3", "1-3", STATUS,
          "irq/5-x\n", "5 (irq/5-x) S"),
     join("", "", "", "", "", "", "", "", "", "", "", "", ""),
+    # + sys/kernel/irq/24 hwirq and actions, a thread name prefix, an action:
+    # the GPIO line's irq thread (full kthread name: Linux 6.0+)
+    join("6.1.0-56-rt-amd64\n", RT_VERSION, "1\n", CMDLINE, ABSENT, ABSENT, "950000\n",
+         "1000000\n", ABSENT, "tsc\n", "1\n", "1\n", STATUS, "irq/24-udrv-bench-irq\n",
+         stat_line(100, "irq/24-udrv-bench-irq", 50, 1), "uio-ticker\n",
+         stat_line(101, "uio-ticker", 90, 1), "3\n", "ahci,udrv-bench-irq\n", "irq/24-",
+         "udrv-bench-irq"),
 ]
 
 # Reproducers of what the harnesses found (regress/README.md says which

@@ -542,6 +542,45 @@ static void test_find_irq(void)
 	CHECK_INT(udrv_rt_find_irq("udrv", 3, &irq), -ENOTUNIQ);
 }
 
+static void test_check_priority(void)
+{
+	const char *ticker[] = { "uio-ticker" };
+	const char *gpio[] = { "irq/24-", "uio-ticker" };
+	const char *none[] = { "irq/99-" };
+	struct udrv_rt_report r;
+
+	fake_system("#1 SMP PREEMPT_RT\n");
+	fake_stat(10, "irq/24-udrv-bench-irq", 50, 1);
+	fake_stat(11, "irq/9-acpi", 49, 1);
+	fake_stat(12, "uio-ticker", 90, 1);
+	udrv_rt_check(&r);
+	/* above the GPIO line's irq thread: the warning and the fix */
+	CHECK_INT(udrv_rt_check_priority(&r, 80, gpio, 2), 0);
+	CHECK_FINDING(&r, "priority", UDRV_RT_WARN,
+		      "SCHED_FIFO 80 is above 1 thread it waits for (irq/24-udrv-bench-irq, FIFO 50)");
+	CHECK_FINDING(&r, "priority", UDRV_RT_WARN, "chrt -f -p 81 PID (udrv bench --irq-prio 81), or run at 49 or below");
+	/* below uio-ticker's thread: fine */
+	udrv_rt_check(&r);
+	CHECK_INT(udrv_rt_check_priority(&r, 80, ticker, 1), 0);
+	CHECK_FINDING(&r, "priority", UDRV_RT_OK, "below the 1 irq thread(s)");
+	/* every irq thread by default */
+	udrv_rt_check(&r);
+	CHECK_INT(udrv_rt_check_priority(&r, 50, NULL, 0), 0);
+	CHECK_FINDING(&r, "priority", UDRV_RT_WARN, "is above 1 thread it waits for (irq/9-acpi, FIFO 49)");
+	/* nothing to compare with */
+	udrv_rt_check(&r);
+	CHECK_INT(udrv_rt_check_priority(&r, 80, none, 1), 0);
+	CHECK_FINDING(&r, "priority", UDRV_RT_INFO, "no thread named irq/99-");
+	CHECK_INT(udrv_rt_check_priority(&r, 0, NULL, 0), -EINVAL);
+	CHECK_INT(udrv_rt_check_priority(&r, 100, NULL, 0), -EINVAL);
+	/* not PREEMPT_RT: information, not a warning */
+	fake_system("#1 SMP PREEMPT_DYNAMIC\n");
+	fake_stat(10, "irq/24-udrv-bench-irq", 50, 1);
+	udrv_rt_check(&r);
+	CHECK_INT(udrv_rt_check_priority(&r, 80, gpio, 1), 0);
+	CHECK_FINDING(&r, "priority", UDRV_RT_INFO, "before the wake-up is done");
+}
+
 UDRV_TESTS(
 	UDRV_T(test_check_rt_kernel),
 	UDRV_T(test_check_rt_by_sysfs_only),
@@ -564,5 +603,6 @@ UDRV_TESTS(
 	UDRV_T(test_check_json),
 	UDRV_T(test_threads_by_prefix),
 	UDRV_T(test_thread_stat_unreadable),
-	UDRV_T(test_find_irq)
+	UDRV_T(test_find_irq),
+	UDRV_T(test_check_priority)
 )
