@@ -32,6 +32,9 @@ SAMPLES = {
     "quick": {"toggle": 2000, "irq": 200, "uio": 200, "timer": 500, "kernel": 500},
 }
 BENCH_TIMEOUT = 900.0
+# --duration: the measurement loops of each bench share the time (the
+# toggle bench and irqlat keep their sample counts: neither is a tail)
+LOOPS = {"irq": 5, "uio": 3, "timer": 2}
 # The priority axis (rt, idle): the wake-up benches with the application
 # above the irq thread it waits for (the plain runs: FIFO 80 over the
 # kernel's FIFO 50), below it, and at SCHED_OTHER
@@ -59,8 +62,21 @@ class SuiteRun:
     variant: str = ""  # a priority-axis run: PRIORITY's key; "" the plain suite
 
 
-def bench_command(bench: str, load: str, samples: int) -> str:
-    return f"udrv bench {bench} --json --quiet --load {load} --samples {samples}"
+def bench_command(bench: str, load: str, samples: int, duration_s: int = 0) -> str:
+    """The bench's command line; with `duration_s`, the latency benches run for
+    about that long (each of its LOOPS a share) instead of a sample count."""
+    size = f"--samples {samples}"
+    if duration_s and bench in LOOPS:
+        size = f"--duration {max(1, duration_s // LOOPS[bench])}s"
+    return f"udrv bench {bench} --json --quiet --load {load} {size}"
+
+
+def bench_timeout(duration_s: int) -> float:
+    """Wall-clock limit of one bench. Guest time follows the instructions the
+    vCPU runs: idle (the clock jumps) it kept up with the host's (20 s of bench
+    timer in 15 s), under the all load, which keeps the vCPU busy, it fell far
+    behind (20 s of bench irq took 555 s on 2 busy host cores): 40x room."""
+    return max(BENCH_TIMEOUT, 40.0 * duration_s + 300)
 
 
 def rpi3_toggle_command(samples: int) -> str:
@@ -68,10 +84,11 @@ def rpi3_toggle_command(samples: int) -> str:
             f"--json --quiet --samples {samples}")  # fmt: skip
 
 
-def _run_one(board: Board, run: SuiteRun, bench: str, cmd: str) -> None:
+def _run_one(board: Board, run: SuiteRun, bench: str, cmd: str,
+             timeout: float = BENCH_TIMEOUT) -> None:
     """Run one bench command, filing its document, failure or absence in `run`."""
     print(f"lab: {board.flavour} board, load {run.load}: {cmd}", file=sys.stderr, flush=True)
-    r = board.run(cmd, timeout=BENCH_TIMEOUT)
+    r = board.run(cmd, timeout=timeout)
     if r.status == 2 and "unknown command" in r.stderr:
         run.unavailable.append(bench)
     elif r.status != 0:
@@ -81,11 +98,13 @@ def _run_one(board: Board, run: SuiteRun, bench: str, cmd: str) -> None:
 
 
 def run_benches(board: Board, kernel: str, load: str, mode: str,
-                benches: tuple[str, ...] = BENCHES) -> SuiteRun:
+                benches: tuple[str, ...] = BENCHES, duration_s: int = 0) -> SuiteRun:
     t = target(kernel)
     run = SuiteRun(t.kernel, load, board=t.board)
     for bench in benches:
-        _run_one(board, run, bench, bench_command(bench, load, SAMPLES[mode][bench]))
+        _run_one(board, run, bench,
+                 bench_command(bench, load, SAMPLES[mode][bench], duration_s),
+                 bench_timeout(duration_s))
     return run
 
 
@@ -245,8 +264,12 @@ def write_report(results: Path) -> Path | None:
     return html if r.returncode == 0 else None
 
 
-def run_suite(kernels: list[str], mode: str, out: Path) -> int:
-    """Run the suite on the boards `kernels` ("std", "rt", "rpi3"); print the tables."""
+def run_suite(kernels: list[str], mode: str, out: Path, duration_s: int = 0) -> int:
+    """Run the suite on the boards `kernels` ("std", "rt", "rpi3"); print the tables.
+
+    `duration_s`: each latency bench (irq, uio, timer) runs about that long
+    per kernel and load instead of its sample count (python3 -m lab suite
+    --duration 1h, for the tail); the priority axis keeps its counts."""
     runs: list[SuiteRun] = []
     t0 = time.monotonic()
     for kernel in kernels:
@@ -261,7 +284,7 @@ def run_suite(kernels: list[str], mode: str, out: Path) -> int:
                 runs.append(run_rpi3(board, mode))
                 continue
             for load in LOADS:
-                runs.append(run_benches(board, kernel, load, mode))
+                runs.append(run_benches(board, kernel, load, mode, duration_s=duration_s))
             if target(kernel).kernel == "rt":
                 runs += run_priority(board, kernel, mode)
     doc = lab_document(runs)

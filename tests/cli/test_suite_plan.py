@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""What `python3 -m lab suite` would run, without booting anything: the
+bench command lines, --duration, and the priority axis's table."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+from lab import suite  # noqa: E402
+
+
+def test_sample_counts_by_default() -> None:
+    assert suite.bench_command("irq", "all", 5000) == \
+        "udrv bench irq --json --quiet --load all --samples 5000"
+
+
+def test_duration_is_shared_by_a_bench_s_loops() -> None:
+    # irq: 5 loops, uio: 3, timer: 2; toggle and kernel keep their counts
+    assert suite.bench_command("irq", "none", 5000, 3600).endswith("--duration 720s")
+    assert suite.bench_command("uio", "none", 5000, 3600).endswith("--duration 1200s")
+    assert suite.bench_command("timer", "none", 5000, 3600).endswith("--duration 1800s")
+    assert suite.bench_command("toggle", "none", 5000, 3600).endswith("--samples 5000")
+    assert suite.bench_command("kernel", "none", 5000, 3600).endswith("--samples 5000")
+    assert suite.bench_timeout(0) == suite.BENCH_TIMEOUT
+    assert suite.bench_timeout(720) > 30 * 720
+
+
+@pytest.mark.parametrize("value", ["0h", "1d", "-1h", "1.5h", "", "h", "99999999s", "8000h"])
+def test_bad_duration_is_a_usage_error(value: str) -> None:
+    r = subprocess.run([sys.executable, "-m", "lab", "suite", "--duration", value],
+                       cwd=ROOT, capture_output=True, text=True, check=False)
+    assert r.returncode == 2, r
+    assert "--duration" in r.stderr, r
