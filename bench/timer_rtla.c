@@ -18,6 +18,7 @@
  * note says how many samples that asked for.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -30,7 +31,7 @@
 #include "timer_rtla.h"
 #include "tool.h"
 
-#define RTLA_RANGE_NS	1000000ULL	/* -E: 1 ns buckets below 1 ms */
+#define RTLA_RANGE_NS	100000ULL	/* -E: 1 ns buckets below 100 us */
 #define RTLA_MIN_PERIOD	100ULL		/* us: the kernel's timerlat limits */
 #define RTLA_MAX_PERIOD	1000000ULL
 #define RTLA_MAX_ARGS	24
@@ -38,24 +39,44 @@
 #define RTLA_MAX_OUT	(256u << 20)	/* bytes of output read at most */
 #define NS_PER_S	1000000000ULL
 
-static const char *const tracers_paths[] = {
-	"/sys/kernel/tracing/available_tracers",
-	"/sys/kernel/debug/tracing/available_tracers",
+static const char *const tracefs_paths[] = {
+	"/sys/kernel/tracing",
+	"/sys/kernel/debug/tracing",
+};
+
+/* What rtla sets in tracefs for the run, put back if it did not (killed). */
+static const char *const rtla_settings[] = {
+	"osnoise/timerlat_period_us",
+	"osnoise/cpus",
+};
+#define RTLA_NSETTINGS	(sizeof(rtla_settings) / sizeof(rtla_settings[0]))
+#define RTLA_INSTANCE	"instances/timerlat_hist"	/* rtla 6.1's */
+
+struct rtla_run {
+	const char *tracefs;
+	char path[256];
+	uint64_t period_us;
+	uint64_t seconds;	/* -d */
+	uint64_t asked;		/* samples per CPU that asks for */
+	char *saved[RTLA_NSETTINGS];
 };
 
 /* Does the kernel have the timerlat tracer? 0, or -1 with @why set. */
-static int have_timerlat(char *why, size_t len)
+static int have_timerlat(struct rtla_run *r, char *why, size_t len)
 {
 	const char *sep = " \t\n";
-	char *buf = NULL, *tok, *save;
+	char *buf = NULL, *tok, *save, path[64];
 	bool found = false;
 	size_t i;
 
-	for (i = 0; i < sizeof(tracers_paths) / sizeof(tracers_paths[0]) && !buf; i++)
-		buf = bench_slurp(tracers_paths[i], NULL);
+	for (i = 0; i < sizeof(tracefs_paths) / sizeof(tracefs_paths[0]) && !buf; i++) {
+		r->tracefs = tracefs_paths[i];
+		snprintf(path, sizeof(path), "%s/available_tracers", r->tracefs);
+		buf = bench_slurp(path, NULL);
+	}
 	if (!buf) {
-		snprintf(why, len, "tracefs is not mounted (%s: mount -t tracefs nodev /sys/kernel/tracing)",
-			 tracers_paths[0]);
+		snprintf(why, len, "tracefs is not mounted (no %s: mount -t tracefs nodev %s)",
+			 tracefs_paths[0], tracefs_paths[0]);
 		return -1;
 	}
 	for (tok = strtok_r(buf, sep, &save); tok && !found; tok = strtok_r(NULL, sep, &save))
@@ -83,13 +104,6 @@ static int find_rtla(const char *spec, char *path, size_t plen, char *why, size_
 	snprintf(why, len, "rtla is not on PATH (Debian: apt-get install rtla)");
 	return -1;
 }
-
-struct rtla_run {
-	char path[256];
-	uint64_t period_us;
-	uint64_t seconds;	/* -d */
-	uint64_t asked;		/* samples per CPU that asks for */
-};
 
 static void rtla_argv(const struct bench_run *run, struct rtla_run *r,
 		      char bufs[][RTLA_ARG_LEN], char **argv)
@@ -154,6 +168,8 @@ static void row_note(struct bench_row *row, const struct rtla_run *r,
 			       (unsigned long long)s->over, RTLA_RANGE_NS);
 	if (h->cpus > 1)
 		bench_note_add(row->note, sizeof(row->note), "%u CPUs", h->cpus);
+	if (bench_interrupted())
+		bench_note_add(row->note, sizeof(row->note), "stopped early: interrupted");
 }
 
 /* Parse rtla's stdout into its two rows; 0, or -1 with @why set. */
@@ -194,6 +210,58 @@ static int rtla_rows(struct bench_run *run, const struct bench_tool *tool,
 	return ret;
 }
 
+static void rtla_save(struct rtla_run *r)
+{
+	char path[96];
+
+	for (size_t i = 0; i < RTLA_NSETTINGS; i++) {
+		snprintf(path, sizeof(path), "%s/%s", r->tracefs, rtla_settings[i]);
+		r->saved[i] = bench_slurp(path, NULL);
+	}
+}
+
+static void put_back(const char *path, const char *value)
+{
+	size_t n = strlen(value);
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+
+	if (fd < 0 || write(fd, value, n) != (ssize_t)n)
+		fprintf(stderr, "udrv: warning: cannot put back %s (%s): %s\n",
+			path, value, strerror(errno));
+	else
+		fprintf(stderr, "udrv: rtla left %s changed: put back\n", path);
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * rtla puts back what it changed when it ends, even after SIGINT; killed,
+ * it cannot: remove its instance (which stops its tracer) and restore the
+ * settings it had changed.
+ */
+static void rtla_restore(struct rtla_run *r)
+{
+	char path[96], *now;
+
+	snprintf(path, sizeof(path), "%s/%s", r->tracefs, RTLA_INSTANCE);
+	if (!access(path, F_OK)) {
+		if (rmdir(path))
+			fprintf(stderr, "udrv: warning: cannot remove rtla's %s: %s (rmdir it)\n",
+				path, strerror(errno));
+		else
+			fprintf(stderr, "udrv: rtla left %s: removed\n", path);
+	}
+	for (size_t i = 0; i < RTLA_NSETTINGS; i++) {
+		snprintf(path, sizeof(path), "%s/%s", r->tracefs, rtla_settings[i]);
+		now = bench_slurp(path, NULL);
+		if (r->saved[i] && now && strcmp(now, r->saved[i]))
+			put_back(path, r->saved[i]);
+		free(now);
+		free(r->saved[i]);
+		r->saved[i] = NULL;
+	}
+}
+
 /* Run rtla and add its rows; 0, or -1 with @why set. */
 static int rtla_measure(struct bench_run *run, struct rtla_run *r, char *why, size_t len)
 {
@@ -204,7 +272,9 @@ static int rtla_measure(struct bench_run *run, struct rtla_run *r, char *why, si
 	if (bench_tool_mkdir(&tool, why, len))
 		return -1;
 	rtla_argv(run, r, bufs, argv);
+	rtla_save(r);
 	ret = bench_tool_run(&tool, argv, msg, sizeof(msg));
+	rtla_restore(r);
 	if (ret)
 		snprintf(why, len, "%s", msg);
 	else
@@ -221,7 +291,7 @@ void timer_rtla(struct bench_run *run, const char *spec, uint64_t interval_ns,
 
 	if (spec && !strcmp(spec, "none"))
 		snprintf(why, sizeof(why), "--rtla none");
-	else if (!have_timerlat(why, sizeof(why)) &&
+	else if (!have_timerlat(&r, why, sizeof(why)) &&
 		 !find_rtla(spec, r.path, sizeof(r.path), why, sizeof(why)) &&
 		 !rtla_plan(&r, interval_ns, samples, why, sizeof(why)) &&
 		 !rtla_measure(run, &r, why, sizeof(why)))

@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <udrv/parse.h>
 
 #include "bench.h"
 #include "tool.h"
@@ -148,16 +151,46 @@ static void first_error(const struct bench_tool *tool, char *buf, size_t len)
 	fclose(f);
 }
 
+/*
+ * Does @pid catch @sig yet ("SigCgt:" in /proc/PID/status, a hex mask)? A
+ * tool that gets its stop signal before it set its handler dies of it,
+ * without putting back what it has changed so far (rtla: its tracefs
+ * instance).
+ */
+static bool catches(pid_t pid, int sig)
+{
+	char path[40], hex[24], *buf, *p;
+	uint64_t mask = 0;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	buf = bench_slurp(path, NULL);
+	p = buf ? strstr(buf, "\nSigCgt:\t") : NULL;
+	if (p) {
+		p += strlen("\nSigCgt:\t");
+		n = strcspn(p, "\n");
+		if (n < sizeof(hex) - 2) {
+			snprintf(hex, sizeof(hex), "0x%.*s", (int)n, p);
+			if (udrv_parse_u64(hex, UINT64_MAX, &mask))
+				mask = 0;
+		}
+	}
+	free(buf);
+	return mask & (1ULL << (sig - 1));
+}
+
 /* The bench was interrupted: stop the tool its own way, then for good. */
 static void stop(const struct bench_tool *tool, pid_t pid, int *status)
 {
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
+	bool sent = false;
 	int i;
 
-	kill(pid, tool->stop_signal);
 	for (i = 0; i < BENCH_TOOL_STOP_S * 50; i++) {
 		if (waitpid(pid, status, WNOHANG) == pid)
 			return;
+		if (!sent && catches(pid, tool->stop_signal))
+			sent = !kill(pid, tool->stop_signal);
 		nanosleep(&tick, NULL);
 	}
 	fprintf(stderr, "udrv: %s did not stop within %d s of %s: killed\n",

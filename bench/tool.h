@@ -38,8 +38,10 @@ void bench_tool_file(const struct bench_tool *tool, const char *file,
  * stdout into DIR/out and stderr into DIR/err, and wait for it. Returns 0
  * when it exited with 0. Otherwise -1 and @why says what happened: "it
  * failed (exit 1): <first line of its stderr>", or "interrupted" when the
- * bench was (then the tool got its stop signal, and SIGKILL if it had not
- * ended BENCH_TOOL_STOP_S seconds later).
+ * bench was and the tool did not end well (it gets its stop signal once
+ * /proc/PID/status shows it catches it, and SIGKILL if it has not ended
+ * BENCH_TOOL_STOP_S seconds after the interruption). A tool that ends well
+ * after its stop signal returns 0: its output has the samples so far.
  */
 int bench_tool_run(struct bench_tool *tool, char **argv, char *why, size_t len);
 /* Remove the directory and everything in it. */
