@@ -275,17 +275,28 @@ static int check_col(struct parser *p, unsigned int c)
 	return 0;
 }
 
-/* The samples above the range: one at the max, the others at the range. */
+/*
+ * The samples above the range, whose values rtla does not keep: one at its
+ * max, one at its min when that is above the range too, the others at the
+ * lowest value they can have (a lower bound).
+ */
 static void add_col(struct parser *p, unsigned int c)
 {
 	const uint64_t *v = p->col[c].v;
 	struct rtla_stats *s = &p->res->ctx[c % 2];
+	uint64_t over = v[SUM_OVER], lo = p->range;
 
-	if (v[SUM_OVER]) {
-		for (uint64_t i = 1; i < v[SUM_OVER]; i++)
-			udrv_hist_record(p->out[c % 2], p->range);
+	if (over) {
 		udrv_hist_record(p->out[c % 2], v[SUM_MAX]);
+		over--;
 	}
+	if (over && v[SUM_MIN] >= p->range) {
+		lo = v[SUM_MIN];
+		udrv_hist_record(p->out[c % 2], lo);
+		over--;
+	}
+	while (over--)
+		udrv_hist_record(p->out[c % 2], lo);
 	if (!v[SUM_COUNT])
 		return;
 	if (!s->count || v[SUM_MIN] < s->min)

@@ -50,9 +50,10 @@ struct rtla_hist {
  * Parse @len bytes of rtla's stdout. @range: the -E entries asked for (1 ns
  * buckets: values below it are exact); @max_count: no column may hold more
  * samples than this (what was asked for, with a margin). Every sample goes
- * into @out[RTLA_IRQ] or @out[RTLA_THREAD] (the buckets' values; each CPU's
- * samples above the range as one at its max and the others at @range, a
- * lower bound). Returns 0, or -EINVAL with @why ("line 7: ...") when the
+ * into @out[RTLA_IRQ] or @out[RTLA_THREAD]: the buckets' values, and each
+ * CPU's samples above the range as one at its max, one at its min if that
+ * is above the range too, the others at the lowest value they can have
+ * (@range or that min). Returns 0, or -EINVAL with @why ("line 7: ...") when the
  * text is not rtla's histogram or does not add up: its buckets and "over:"
  * must make "count:", the lowest and highest bucket must be "min:" and
  * "max:", and the buckets' mean must truncate to "avg:". On an error @out
