@@ -244,6 +244,36 @@ static int line(struct parser *p, const char *s, size_t len)
 	return bucket(p, tok, n);
 }
 
+/*
+ * The samples above the range: one is the max, one the min when that is
+ * above the range too, the others lie between; the average must be one
+ * they can make. Bounds that overflow 64 bits are not checked. 0 or -1.
+ */
+static int check_over(const struct col *col, uint64_t range)
+{
+	const uint64_t *v = col->v;
+	uint64_t lo = v[SUM_MIN] >= range ? v[SUM_MIN] : range;
+	uint64_t rest = v[SUM_OVER] - 1, low, high;
+
+	if (!col->in_buckets && rest == 0 && v[SUM_MIN] != v[SUM_MAX])
+		return -1;	/* a single sample */
+	/* low: the buckets, the max, the others at lo; high: the buckets,
+	 * the min if it is one of them, the others at the max */
+	if (!__builtin_mul_overflow(lo, rest, &low) &&
+	    !__builtin_add_overflow(low, col->sum, &low) &&
+	    !__builtin_add_overflow(low, v[SUM_MAX], &low) &&
+	    v[SUM_AVG] < low / v[SUM_COUNT])
+		return -1;
+	if (v[SUM_MIN] < range)
+		rest++;
+	if (!__builtin_mul_overflow(v[SUM_MAX], rest, &high) &&
+	    !__builtin_add_overflow(high, col->sum, &high) &&
+	    !__builtin_add_overflow(high, v[SUM_MIN] < range ? 0 : v[SUM_MIN], &high) &&
+	    v[SUM_AVG] > high / v[SUM_COUNT])
+		return -1;
+	return 0;
+}
+
 /* One column's figures against each other. */
 static int check_col(struct parser *p, unsigned int c)
 {
@@ -272,6 +302,11 @@ static int check_col(struct parser *p, unsigned int c)
 		return fail(p, "%s-%03u: avg %llu, its buckets' mean %llu", what, cpu,
 			    (unsigned long long)v[SUM_AVG],
 			    (unsigned long long)(col->sum / v[SUM_COUNT]));
+	if (v[SUM_OVER] && check_over(col, p->range))
+		return fail(p, "%s-%03u: min %llu, avg %llu, max %llu cannot come from %llu samples above %llu",
+			    what, cpu, (unsigned long long)v[SUM_MIN],
+			    (unsigned long long)v[SUM_AVG], (unsigned long long)v[SUM_MAX],
+			    (unsigned long long)v[SUM_OVER], (unsigned long long)p->range);
 	return 0;
 }
 

@@ -278,6 +278,12 @@ REGRESS: dict[str, dict[str, bytes]] = {
         "spec-wraps": join("4294967296", "uio-ticker\n", "1\n", "0\n"),
         "numeric-name": join("uio0", "444444444444\n", "1\n", "0\n"),
     },
+    "rtla": {
+        "one-sample-min-max": (RTLA_HEAD + "Index   IRQ-000   Thr-000\n650           1         0 \n"
+                               "over:         0         1 \ncount:        1         1 \n"
+                               "min:        650    199999 \navg:        650    200000 \n"
+                               "max:        650    200000 \n").encode(),
+    },
     "rt": {
         "throttling-overflow": join("6.1.0-56-amd64\n", STD_VERSION, ABSENT, "", ABSENT, ABSENT,
                                     "1\n", "-9223372036854775808\n"),

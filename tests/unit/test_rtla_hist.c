@@ -267,6 +267,50 @@ static void test_garbled(void)
 		      4000, MAX_COUNT, __LINE__);
 }
 
+/* The samples above the range must be able to make min, avg and max. */
+static void test_over_checked(void)
+{
+	static const char head[] = "# RTLA timerlat histogram\n# Time unit is nanoseconds (ns)\n"
+		"# Duration:   0 00:00:01\nIndex   IRQ-000   Thr-000\n650           1         0 \n"
+		"over:         0         %s \ncount:        1         %s \n"
+		"min:        650    %s \navg:        650    %s \nmax:        650    %s \n";
+	static const struct { const char *v[5]; const char *why; } cases[] = {
+		/* over count min avg max: 3 samples from 150000 to 200000
+		 * have an avg from 166666 to 183333 */
+		{ { "1", "1", "200000", "200000", "200000" }, NULL },
+		{ { "1", "1", "199999", "200000", "200000" }, "cannot come from" },
+		{ { "2", "2", "150000", "175000", "200000" }, NULL },
+		{ { "2", "2", "150000", "174999", "200000" }, "cannot come from" },
+		{ { "2", "2", "150000", "175001", "200000" }, "cannot come from" },
+		{ { "3", "3", "150000", "166666", "200000" }, NULL },
+		{ { "3", "3", "150000", "183333", "200000" }, NULL },
+		{ { "3", "3", "150000", "166665", "200000" }, "cannot come from" },
+		{ { "3", "3", "150000", "183334", "200000" }, "cannot come from" },
+		{ { "2", "2", "150000", "200001", "200000" }, "out of order" },
+	};
+	char text[512];
+	struct parsed p;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *const *v = cases[i].v;
+		const struct rtla_stats *s = &p.res.ctx[RTLA_THREAD];
+
+		snprintf(text, sizeof(text), head, v[0], v[1], v[2], v[3], v[4]);
+		parse_text(&p, text, strlen(text), RANGE, MAX_COUNT);
+		if (!cases[i].why != !p.ret)
+			harness_fail(__FILE__, __LINE__, "case %zu: %d \"%s\"", i, p.ret, p.why);
+		if (cases[i].why) {
+			CHECK_CONTAINS(p.why, cases[i].why);
+		} else {
+			CHECK_INT(s->count, strtoull(v[1], NULL, 10));
+			CHECK_INT(udrv_hist_count(p.h[RTLA_THREAD]), s->count);
+			CHECK_INT(udrv_hist_min(p.h[RTLA_THREAD]), s->min);
+			CHECK_INT(udrv_hist_max(p.h[RTLA_THREAD]), s->max);
+		}
+		done(&p);
+	}
+}
+
 /* A NUL byte inside a line (strings cannot carry it into CHANGED). */
 static void test_nul_byte(void)
 {
@@ -283,4 +327,5 @@ static void test_nul_byte(void)
 
 UDRV_TESTS(UDRV_T(test_idle), UDRV_T(test_more_outputs), UDRV_T(test_smp_over),
 	   UDRV_T(test_all_over), UDRV_T(test_refused_outputs),
-	   UDRV_T(test_every_prefix_refused), UDRV_T(test_garbled), UDRV_T(test_nul_byte))
+	   UDRV_T(test_every_prefix_refused), UDRV_T(test_garbled), UDRV_T(test_nul_byte),
+	   UDRV_T(test_over_checked))
