@@ -219,14 +219,20 @@ RTLA_HEAD = ("# RTLA timerlat histogram\n# Time unit is nanoseconds (ns)\n"
 RTLA = [p.read_bytes() for p in sorted((HERE.parent / "unit" / "rtla").glob("*.txt"))
         if p.stat().st_size <= 4096] + [
     (RTLA_HEAD + "Index   IRQ-000   Thr-000   IRQ-001   Thr-001\n"
-     "700           2         0         1         0 \n4100          0         2         0         1 \n"
-     "over:         0         0         0         0 \ncount:        2         2         1         1 \n"
-     "min:        700      4100       700      4100 \navg:        700      4100       700      4100 \n"
+     "700           2         0         1         0 \n"
+     "4100          0         2         0         1 \n"
+     "over:         0         0         0         0 \n"
+     "count:        2         2         1         1 \n"
+     "min:        700      4100       700      4100 \n"
+     "avg:        700      4100       700      4100 \n"
      "max:        700      4100       700      4100 \n").encode(),
     (RTLA_HEAD + "Index   IRQ-000   Thr-000   IRQ-003   Thr-003\n"
-     "650           1         0         0         0 \n5000          0         0         0         0 \n"
-     "over:         0         1         0         0 \ncount:        1         1         0         0 \n"
-     "min:        650    200000         -         - \navg:        650    200000         -         - \n"
+     "650           1         0         0         0 \n"
+     "5000          0         0         0         0 \n"
+     "over:         0         1         0         0 \n"
+     "count:        1         1         0         0 \n"
+     "min:        650    200000         -         - \n"
+     "avg:        650    200000         -         - \n"
      "max:        650    200000         -         - \n").encode(),
 ]
 
