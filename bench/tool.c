@@ -89,7 +89,7 @@ int bench_tool_mkdir(struct bench_tool *tool, char *why, size_t len)
 	const char *tmp = getenv("TMPDIR");
 
 	snprintf(tool->dir, sizeof(tool->dir), "%s/udrv-%.12s-XXXXXX",
-		 tmp && *tmp && strlen(tmp) <= 32 ? tmp : "/tmp", tool->name);
+		 tmp && *tmp && strlen(tmp) <= 40 ? tmp : "/tmp", tool->name);
 	if (mkdtemp(tool->dir))
 		return 0;
 	snprintf(why, len, "mkdtemp %.40s: %s", tool->dir, strerror(errno));

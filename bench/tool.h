@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#define BENCH_TOOL_DIR_LEN	64	/* short: the paths go into arguments */
+#define BENCH_TOOL_DIR_LEN	72	/* short: the paths go into arguments */
 #define BENCH_TOOL_STOP_S	10	/* after its stop signal, then SIGKILL */
 
 struct bench_tool {
