@@ -13,9 +13,11 @@ on x86 and on rpi3, and latency min/avg/max per mechanism x kernel x load
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -264,29 +266,45 @@ def write_report(results: Path) -> Path | None:
     return html if r.returncode == 0 else None
 
 
-def run_suite(kernels: list[str], mode: str, out: Path, duration_s: int = 0) -> int:
+def run_board(kernel: str, mode: str, duration_s: int = 0) -> list[SuiteRun]:
+    """Boot one board and run its part of the suite."""
+    machine = target(kernel).machine
+    why = missing_udrv(machine)
+    if why is not None:
+        return [SuiteRun(target(kernel).kernel, "none", failures=[why],
+                         board=target(kernel).board)]  # fmt: skip
+    runs: list[SuiteRun] = []
+    with Board(kernel) as board:
+        if machine.name == "rpi3":
+            return [run_rpi3(board, mode)]
+        for load in LOADS:
+            runs.append(run_benches(board, kernel, load, mode, duration_s=duration_s))
+        if target(kernel).kernel == "rt":
+            runs += run_priority(board, kernel, mode)
+    return runs
+
+
+def default_jobs() -> int:
+    """Boards measured at once: one per host core."""
+    return max(1, len(os.sched_getaffinity(0)))
+
+
+def run_suite(kernels: list[str], mode: str, out: Path, duration_s: int = 0,
+              jobs: int = 0) -> int:
     """Run the suite on the boards `kernels` ("std", "rt", "rpi3"); print the tables.
 
     `duration_s`: each latency bench (irq, uio, timer) runs about that long
     per kernel and load instead of its sample count (python3 -m lab suite
-    --duration 1h, for the tail); the priority axis keeps its counts."""
-    runs: list[SuiteRun] = []
+    --duration 1h, for the tail); the priority axis keeps its counts.
+    `jobs`: boards booted at once (0: one per host core)."""
+    jobs = jobs or default_jobs()
     t0 = time.monotonic()
-    for kernel in kernels:
-        machine = target(kernel).machine
-        why = missing_udrv(machine)
-        if why is not None:
-            runs.append(SuiteRun(target(kernel).kernel, "none", failures=[why],
-                                 board=target(kernel).board))  # fmt: skip
-            continue
-        with Board(kernel) as board:
-            if machine.name == "rpi3":
-                runs.append(run_rpi3(board, mode))
-                continue
-            for load in LOADS:
-                runs.append(run_benches(board, kernel, load, mode, duration_s=duration_s))
-            if target(kernel).kernel == "rt":
-                runs += run_priority(board, kernel, mode)
+    # one board per host core at a time: a TCG guest under -icount is one host
+    # thread, and its timings follow its instruction count, not the host, so
+    # boards measured side by side give the numbers they give alone
+    with ThreadPoolExecutor(max_workers=max(1, min(jobs, len(kernels)))) as pool:
+        parts = list(pool.map(lambda k: run_board(k, mode, duration_s), kernels))
+    runs = [run for part in parts for run in part]
     doc = lab_document(runs)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(doc, indent=1) + "\n")
