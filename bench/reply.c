@@ -223,6 +223,16 @@ static int reply_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 	}
 }
 
+/* Lines A, B, C, D (0..3): does this role use line @i? */
+static bool reply_role_line(const struct reply_bench *b, int i)
+{
+	if (b->role == ROLE_TARGET)
+		return i == 1 || i == 2;
+	if (b->role == ROLE_LOGHOST)
+		return i == 0 || i == 3;
+	return true;
+}
+
 static bool single(unsigned int mask)
 {
 	return mask && !(mask & (mask - 1));
@@ -246,7 +256,8 @@ static int reply_check_opts(struct reply_bench *b, bool wait_given)
 		return cli_usage(cmd, "--role loghost: --responder names the remote responder (one, or leave it out)");
 	for (int i = 0; i < 4; i++)
 		for (int k = i + 1; k < 4; k++)
-			if (l[i] == l[k])
+			if (reply_role_line(b, i) && reply_role_line(b, k) &&
+			    l[i] == l[k])
 				return cli_usage(cmd, "the lines --trigger %u, --in %u, --reply %u, --watch %u must differ",
 						 b->trig, b->in, b->reply, b->watch);
 	return 0;
@@ -334,7 +345,7 @@ static int reply_open(struct reply_bench *b)
 		return cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(b->chip));
 	n = udrv_chip_num_lines(b->chip);
 	for (int i = 0; i < 4; i++)
-		if (l[i] >= n)
+		if (reply_role_line(b, i) && l[i] >= n)
 			return cli_usage(b->run.bench, "line %u: %s has %u lines (--trigger, --in, --reply, --watch)",
 					 l[i], udrv_chip_name(b->chip), n);
 	if (!udrv_chip_has_cdev(b->chip))
