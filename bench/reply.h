@@ -67,7 +67,6 @@ struct reply_module {
 };
 
 /* reply_target.c */
-int reply_read_u64s(const char *text, uint64_t *v, int n);
 int reply_module_save(struct reply_module *m);
 int reply_module_start(struct reply_module *m, const char *chip_label,
 		       unsigned int in, unsigned int out,

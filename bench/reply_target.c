@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "fields.h"
 #include "reply.h"
 
 const char *const reply_responder_names[REPLY_NRESP] = {
@@ -39,37 +40,6 @@ static inline uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-/*
- * "N1 N2 ... Nn\n" exactly as gpio-reply prints its counts and last edge:
- * @n decimal numbers (udrv/parse.h), one space between them, one newline at
- * the end. 0, or -EINVAL (@v untouched).
- */
-int reply_read_u64s(const char *text, uint64_t *v, int n)
-{
-	uint64_t tmp[8];
-	char field[24];
-	const char *p = text;
-
-	if (n < 1 || n > 8)
-		return -EINVAL;
-	for (int i = 0; i < n; i++) {
-		size_t len = strspn(p, "0123456789");
-		char end = i == n - 1 ? '\n' : ' ';
-
-		if (!len || len >= sizeof(field) || p[len] != end)
-			return -EINVAL;
-		memcpy(field, p, len);
-		field[len] = '\0';
-		if (udrv_parse_u64(field, UINT64_MAX, &tmp[i]))
-			return -EINVAL;
-		p += len + 1;
-	}
-	if (*p)
-		return -EINVAL;
-	memcpy(v, tmp, sizeof(*v) * (size_t)n);
-	return 0;
 }
 
 /* ---- kernel/gpio-reply ------------------------------------------------ */
@@ -201,7 +171,7 @@ int reply_module_counts(uint64_t *edges, uint64_t *replies)
 
 	if (module_read("counts", buf, sizeof(buf)))
 		return -1;
-	if (reply_read_u64s(buf, v, 2))
+	if (bench_read_u64s(buf, v, 2))
 		return cli_error(-1, REPLY_MODULE_DIR "/counts is not 'EDGES REPLIES'");
 	*edges = v[0];
 	*replies = v[1];
@@ -219,7 +189,7 @@ int reply_module_last(struct reply_module *m, uint64_t *seq,
 		return cli_error(-1, "cannot read " REPLY_MODULE_DIR "/last: %s",
 				 n < 0 ? strerror(errno) : "empty");
 	buf[n] = '\0';
-	if (reply_read_u64s(buf, v, 3))
+	if (bench_read_u64s(buf, v, 3))
 		return cli_error(-1, REPLY_MODULE_DIR "/last is not 'SEQ T_ENTRY T_REPLY'");
 	*seq = v[0];
 	*t_entry = v[1];
