@@ -120,6 +120,10 @@ static const char reply_help[] =
 "      --watch N         line D, watched by the log host (default 7)\n"
 "      --target-cpu N    pin the user responder to CPU N (--cpu pins the log\n"
 "                        host)\n"
+"\n"
+"--irq-prio N raises D's irq thread (the log host's wake-up) and the\n"
+"responder's: gpio-reply's (kthread), B's (user, --role both).\n"
+"\n"
 BENCH_OPTS_HELP
 "\n"
 "Default: 2000 edges per responder. The module's mode, chip and lines are\n"
@@ -706,6 +710,20 @@ static bool target_more(struct reply_bench *b, uint64_t t0)
 	return !b->run.o.duration_ns || now_ns() - t0 < b->run.o.duration_ns;
 }
 
+/* --irq-prio (and the document): the module's irq thread. */
+static int target_kthread(struct reply_bench *b)
+{
+	char prefix[24];
+	unsigned int irq;
+
+	if (udrv_rt_find_irq("gpio-reply", b->in, &irq))
+		return b->run.o.irq_prio ?
+		       cli_error(EXIT_FAIL, "--irq-prio: no interrupt of gpio-reply (line %u) in /sys/kernel/irq",
+				 b->in) : 0;
+	snprintf(prefix, sizeof(prefix), "irq/%u-", irq);
+	return bench_wake_threads(&b->run, prefix);
+}
+
 /* The module replies; sample its last edge every millisecond. */
 static int target_module(struct reply_bench *b, struct reply_cfg *c)
 {
@@ -715,6 +733,8 @@ static int target_module(struct reply_bench *b, struct reply_cfg *c)
 	int ret;
 
 	ret = target_start(b, c);
+	if (!ret && c->resp == REPLY_KTHREAD)
+		ret = target_kthread(b);
 	if (!ret && reply_module_counts(&e0, &r0))
 		ret = EXIT_FAIL;
 	if (!ret && b->wire[0] && bench_wire_counts(b->wire, b->in, &w0))

@@ -214,3 +214,33 @@ def test_two_processes_on_two_cpus(board_rt_smp: Any) -> None:
     # the target replied to every edge the log host sent, warm-up included
     assert w2r["loss"] == {"sent": n + WARMUP, "received": n + WARMUP, "lost": 0}, w2r
     assert w2r["stats"]["count"] == n + WARMUP
+
+
+def test_module_target_and_loghost_as_two_processes(board: Board) -> None:
+    """--role target --responder kthread and --role loghost on one machine:
+    the target's counts cover every trigger, its samples come from `last`."""
+    n = 100
+    target = Background(board, "reply-ktarget",
+                        "udrv bench reply --role target --responder kthread -D 600s "
+                        "--quiet --out /tmp/ktarget.json")
+    try:
+        target.wait_for(f"grep -qx kthread {MODULE}/mode", what="gpio-reply in kthread mode")
+        r = sh(board, f"udrv bench reply --role loghost --responder kthread -n {n} "
+                      "--quiet --json", timeout=300)
+        assert r.status == 0, r.stderr
+        target.signal("INT")
+        end = target.ended(timeout_s=60)
+    finally:
+        target.kill()
+    (row,) = r.json()["rows"]
+    assert row["implementation"] == "kthread" and row["loss"]["received"] == n, row
+    assert end.status == 128 + signal.SIGINT, end.stderr
+    doc = json.loads(guest_ok(board, "cat /tmp/ktarget.json"))
+    check_document(doc)
+    (h2r,) = doc["rows"]
+    assert h2r["sample"] == "handler_to_reply"
+    assert h2r["loss"] == {"sent": n + WARMUP, "received": n + WARMUP, "lost": 0}, h2r
+    assert 0 < h2r["stats"]["count"] <= n + WARMUP
+    assert f"of {n + WARMUP} replies sampled" in h2r["note"], h2r["note"]
+    assert any(t["name"].endswith("-gpio-reply") for t in doc["wake_threads"]), doc
+    assert module_state(board) == "off gpio-wire 5 6 "
