@@ -26,17 +26,19 @@ from .boards import missing_udrv, target
 from .paths import REPO_ROOT
 from .qemu import Board
 
-BENCHES = ("toggle", "irq", "uio", "timer", "kernel")
+BENCHES = ("toggle", "irq", "uio", "timer", "kernel", "reply")
 LOADS = ("none", "all")
 # samples per row: full run and --quick (CI)
 SAMPLES = {
-    "full": {"toggle": 100000, "irq": 5000, "uio": 5000, "timer": 10000, "kernel": 10000},
-    "quick": {"toggle": 2000, "irq": 200, "uio": 200, "timer": 500, "kernel": 500},
+    "full": {"toggle": 100000, "irq": 5000, "uio": 5000, "timer": 10000, "kernel": 10000,
+             "reply": 2000},
+    "quick": {"toggle": 2000, "irq": 200, "uio": 200, "timer": 500, "kernel": 500,
+              "reply": 200},
 }
 BENCH_TIMEOUT = 900.0
 # --duration: the measurement loops of each bench share the time (the
 # toggle bench and irqlat keep their sample counts: neither is a tail)
-LOOPS = {"irq": 5, "uio": 3, "timer": 2}
+LOOPS = {"irq": 5, "uio": 3, "timer": 2, "reply": 6}
 # The priority axis (rt, idle): the wake-up benches with the application
 # above the irq thread it waits for (the plain runs: FIFO 80 over the
 # kernel's FIFO 50), below it, and at SCHED_OTHER
@@ -210,6 +212,8 @@ def latency_table(runs: list[SuiteRun]) -> list[str]:
     head += "".join(f"{k + ' ' + ('idle' if ld == 'none' else ld):>22}" for k, ld in cols)
     lines.append(head)
     for bench in BENCHES[1:]:
+        if bench == "reply":  # its own table: reply_table()
+            continue
         by_run = _rows(runs, bench)
         keys: list[tuple] = []
         for col in cols:
@@ -250,6 +254,28 @@ def priority_table(runs: list[SuiteRun]) -> list[str]:
                 (mech, "udrv", wait, sample)) if run else None))
         lines.append(f"{bench:<7}{mech + '/' + wait:<22}{sample:<16}"
                      + "".join(f"{c:>24}" for c in cells))
+    return lines
+
+
+# udrv bench reply's responders, in the order of ref 002's table
+REPLY_ROWS = (("isr", None), ("kthread", None), ("user", "read"), ("user", "poll"),
+              ("user", "epoll"), ("user", "busy"))
+
+
+def reply_table(runs: list[SuiteRun]) -> list[str]:
+    """Trigger -> reply p50/p99/max in us per responder x kernel x load."""
+    runs = [r for r in runs if r.board == "x86" and not r.variant]
+    cols = [(k, ld) for k in ("std", "rt") for ld in LOADS
+            if any(r.kernel == k and r.load == ld for r in runs)]
+    by_run = _rows(runs, "reply")
+    lines = ["Responders: trigger -> reply p50/p99/max in us as the log host sees it "
+             "(udrv bench reply; gpio-reply isr/kthread, a udrv process)",
+             f"{'responder':<12}{'wait':<8}"
+             + "".join(f"{k + ' ' + ('idle' if ld == 'none' else ld):>22}" for k, ld in cols)]
+    for impl, wait in REPLY_ROWS:
+        key = ("gpio", impl, wait, "trigger_to_reply")
+        lines.append(f"{impl:<12}{wait or '-':<8}"
+                     + "".join(f"{_p(by_run.get(col, {}).get(key)):>22}" for col in cols))
     return lines
 
 
@@ -313,6 +339,9 @@ def run_suite(kernels: list[str], mode: str, out: Path, duration_s: int = 0,
         print("\n".join(toggle_table(runs)))
         print()
         print("\n".join(latency_table(runs)))
+    if any(d["bench"] == "reply" for r in runs for d in r.documents):
+        print()
+        print("\n".join(reply_table(runs)))
     if any(r.variant for r in runs):
         print()
         print("\n".join(priority_table(runs)))

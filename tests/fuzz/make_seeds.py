@@ -265,6 +265,10 @@ REGRESS: dict[str, dict[str, bytes]] = {
     },
 }
 
+# bench/fields.c: the first byte is n, then gpio-reply's counts and last edge
+FIELDS = [bytes([2]) + b"632 632\n", bytes([2]) + b"0 0\n",
+          bytes([3]) + b"1 2450279896 2450280065\n", bytes([1]) + b"18446744073709551615\n"]
+
 HARNESSES: dict[str, list[bytes]] = {
     "parse": [p.encode() for p in PARSE],
     "layout": LAYOUT,
@@ -273,6 +277,7 @@ HARNESSES: dict[str, list[bytes]] = {
     "soc": SOC,
     "uio": UIO,
     "rt": RT,
+    "fields": FIELDS,
 }
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-BENCHES = {"toggle", "irq", "uio", "timer", "kernel"}
+BENCHES = {"toggle", "irq", "uio", "timer", "kernel", "reply"}
 STAT_KEYS = ("count", "min", "avg", "max", "stddev", "p50", "p90", "p99",
              "p99_9", "p99_99", "overflow", "buckets")
 RT_KEYS = ("policy", "priority", "memory_locked", "cpu", "dma_latency_us")
