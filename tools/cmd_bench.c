@@ -27,6 +27,7 @@ static const char bench_help[] =
 "  timer    clock_nanosleep wake-up, with cyclictest as the reference\n"
 "  irq      GPIO edge to userspace wake-up: read, poll, epoll, busy, raw\n"
 "  kernel   in-kernel trigger to interrupt handler latency (irqlat)\n"
+"  gaps     the scheduler's gaps in a busy SCHED_FIFO loop (RT throttling)\n"
 "\n"
 "Run 'udrv bench NAME --help' for its options.\n";
 
@@ -39,6 +40,7 @@ int cmd_bench(int argc, char **argv)
 		{ "timer", cmd_bench_timer, "timer wake-up latency, cyclictest as reference" },
 		{ "irq", cmd_bench_irq, "GPIO edge to userspace wake-up latency per wait method" },
 		{ "kernel", cmd_bench_kernel, "kernel trigger to interrupt handler latency (irqlat)" },
+		{ "gaps", cmd_bench_gaps, "scheduler gaps in a busy SCHED_FIFO toggle loop" },
 		{ NULL, NULL, NULL },
 	};
 
