@@ -119,9 +119,9 @@ def test_stuck_driver_fails_the_count_and_restores(board_std: Any) -> None:
     assert runtime(board_std) == DEFAULT_RUNTIME
 
 
-def _start(board: Any, name: str, out: str) -> Background:
-    job = Background(board, name,
-                     f"udrv bench gaps -c {CHIP} -q -D 60s --rt-runtime 600000 --out {out}")
+def _start(board: Any, name: str, out: str, prio: str = "") -> Background:
+    job = Background(board, name, f"udrv bench gaps -c {CHIP} -q -D 60s --rt-runtime 600000 "
+                                  f"--out {out} {prio}")
     job.wait_for(f"grep -qx 600000 {RUNTIME}", what="sched_rt_runtime_us set to 600000")
     guest_ok(board, "sleep 1")  # samples (guest time)
     assert job.alive(), f"the bench ended before the signal:\n{job.output()}"
@@ -129,8 +129,13 @@ def _start(board: Any, name: str, out: str) -> Background:
 
 
 def test_sigterm_restores_the_runtime(board: Any, default_runtime: None) -> None:
+    """On rt at SCHED_OTHER: with the bench at SCHED_FIFO 80 the lab's agent
+    did not poll once in the whole 60 s run, throttle gaps included (its
+    `sleep 0.02` never returned; on PREEMPT_RT a SCHED_OTHER sleeper's timer
+    expires in ktimers, a SCHED_FIFO thread, throttled with the bench)."""
     out = "/tmp/gaps-sigterm.json"
-    job = _start(board, "gaps-term", out)
+    fifo = board.flavour == "std"
+    job = _start(board, "gaps-term", out, "" if fifo else "-P 0")
     try:
         job.signal("TERM")
         end = job.ended(timeout_s=60)
@@ -143,8 +148,8 @@ def test_sigterm_restores_the_runtime(board: Any, default_runtime: None) -> None
     check_document(doc)
     assert doc["interrupted"] == "SIGTERM"
     assert doc["gaps"]["sched_rt_runtime_us"] == 600000
-    # 1 s of guest time at 600 ms a period: at least one 400 ms gap
-    assert doc["gaps"]["longest_ns"] >= 390_000_000, doc["gaps"]
+    if fifo:  # 1 s of guest time at 600 ms a period: at least one 400 ms gap
+        assert doc["gaps"]["longest_ns"] >= 390_000_000, doc["gaps"]
 
 
 def test_sigkill_leaves_the_runtime_set(board_std: Any) -> None:
