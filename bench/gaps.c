@@ -184,13 +184,21 @@ static int throttle_read(long *runtime, long *period)
 	return EXIT_OK;
 }
 
+/*
+ * Written where libudrv reads it: under UDRV_SYSROOT when set (the CLI
+ * tests' fake tree, as for udrv_rt_check()), else in /proc.
+ */
 static int throttle_write(long us)
 {
-	char buf[24];
+	const char *root = secure_getenv("UDRV_SYSROOT");
+	char buf[24], path[PATH_MAX];
 	int fd, len = snprintf(buf, sizeof(buf), "%ld\n", us);
 	ssize_t n;
 
-	fd = open(RUNTIME_PATH, O_WRONLY | O_CLOEXEC);
+	if (snprintf(path, sizeof(path), "%s%s", root ? root : "",
+		     RUNTIME_PATH) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	n = write(fd, buf, (size_t)len);

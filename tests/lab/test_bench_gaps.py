@@ -17,6 +17,7 @@ gpio-wire line 0 for a few seconds of guest time:
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -81,7 +82,8 @@ def test_throttling_leaves_period_minus_runtime_every_period(
     assert all(abs(x["gap_ns"] - expected) <= SLACK_NS for x in full), g["timeline"]
     # each gap ends where a period ends: one period apart
     ends = [x["start_ns"] + x["gap_ns"] for x in g["timeline"]]
-    assert all(abs((b - a) - PERIOD_US * 1000) <= SLACK_NS for a, b in zip(ends, ends[1:])), ends
+    spacing = [b - a for a, b in itertools.pairwise(ends)]
+    assert all(abs(d - PERIOD_US * 1000) <= SLACK_NS for d in spacing), ends
     assert g["stalled_ns"] == sum(x["gap_ns"] for x in g["timeline"])
     row = doc["rows"][0]
     assert (row["mechanism"], row["sample"]) == ("cdev", "toggle_gap")
