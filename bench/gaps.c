@@ -253,11 +253,26 @@ static void throttle_restore(struct gaps *g)
 
 /* the line */
 
-static int line_open(struct gaps *g)
+static int line_request(struct gaps *g)
 {
 	struct udrv_request_config cfg = { .consumer = "udrv-bench-gaps",
 					   .backend = g->backend };
 	struct udrv_line_settings s = { .direction = UDRV_DIR_OUTPUT };
+
+	if (udrv_chip_request(g->chip, &cfg, 1, &g->line, &s, &g->req))
+		return cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(g->chip));
+	return EXIT_OK;
+}
+
+/*
+ * Before the load starts: the chip, the line, and whether it is free (an
+ * error now rather than after the load started). The line is requested
+ * for the measurement after bench_begin(), so that the load's processes,
+ * forked there, do not inherit the request and hold the line after udrv
+ * is gone (they did: the next bench found it busy).
+ */
+static int line_open(struct gaps *g)
+{
 	bool wire;
 
 	g->chip = udrv_chip_new();
@@ -274,8 +289,10 @@ static int line_open(struct gaps *g)
 	if (wire && g->line % 2)
 		return cli_usage(g->run.bench, "--line %u: gpio-wire's odd lines are inputs; give an even line",
 				 g->line);
-	if (udrv_chip_request(g->chip, &cfg, 1, &g->line, &s, &g->req))
-		return cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(g->chip));
+	if (line_request(g))
+		return EXIT_FAIL;
+	udrv_request_release(g->req);
+	g->req = NULL;
 	if (wire && !bench_wire_path(g->chip, g->wire_path, sizeof(g->wire_path)))
 		bench_note_add(g->run.rows[0].note, sizeof(g->run.rows[0].note),
 			       "toggles not counted at the source: this gpio-wire has no edges counter (an older module)");
@@ -350,9 +367,9 @@ static int count_at_source(struct gaps *g, struct bench_row *row)
 static int gaps_measure(struct gaps *g)
 {
 	struct bench_row *row = &g->run.rows[0];
-	int ret = EXIT_OK;
+	int ret = g->chip ? line_request(g) : EXIT_OK;
 
-	if (g->wire_path[0])
+	if (!ret && g->wire_path[0])
 		ret = bench_wire_counts(g->wire_path, g->line + 1, &g->wire0) ?
 		      EXIT_FAIL : EXIT_OK;
 	if (!ret)
