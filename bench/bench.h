@@ -69,6 +69,8 @@ struct bench_run {
 	struct bench_row rows[BENCH_MAX_ROWS];
 	size_t num_threads;
 	struct bench_thread threads[BENCH_MAX_THREADS];
+	/* the bench's own top-level keys in the document; NULL: none */
+	void (*json_extra)(const struct bench_run *run, struct udrv_json *j);
 };
 
 /*

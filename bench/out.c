@@ -132,6 +132,8 @@ static void json_header(const struct bench_run *run, struct udrv_json *j)
 	udrv_rt_get_state(run->rt, &st);
 	udrv_rt_state_write_json(&st, j);
 	bench_wake_json(run, j);
+	if (run->json_extra)
+		run->json_extra(run, j);
 	if (bench_interrupted())
 		udrv_json_kstr(j, "interrupted",
 			       bench_interrupted() == SIGINT ? "SIGINT" : "SIGTERM");

@@ -29,6 +29,7 @@ static const char bench_help[] =
 "  kernel   in-kernel trigger to interrupt handler latency (irqlat)\n"
 "  reply    trigger to reply on another line, as a log host sees it: isr,\n"
 "           kthread (kernel/gpio-reply), user (read, poll, epoll, busy)\n"
+"  gaps     the scheduler's gaps in a busy SCHED_FIFO loop (RT throttling)\n"
 "\n"
 "Run 'udrv bench NAME --help' for its options.\n";
 
@@ -42,6 +43,7 @@ int cmd_bench(int argc, char **argv)
 		{ "irq", cmd_bench_irq, "GPIO edge to userspace wake-up latency per wait method" },
 		{ "kernel", cmd_bench_kernel, "kernel trigger to interrupt handler latency (irqlat)" },
 		{ "reply", cmd_bench_reply, "trigger to reply latency per responder (log host + target)" },
+		{ "gaps", cmd_bench_gaps, "scheduler gaps in a busy SCHED_FIFO toggle loop" },
 		{ NULL, NULL, NULL },
 	};
 

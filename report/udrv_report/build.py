@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import compare, html, plots, priority, reply, tables
+from . import compare, gaps, html, plots, priority, reply, tables
 from .errors import InputError, OutputError
 from .load import load_all, split_spec
 from .model import RowKey, Run, label_runs, ordered_keys
@@ -58,7 +58,7 @@ def render_runs(runs: list[Run], out_html: str | Path,
                             _breakdown_section(figs, [(None, runs)], runs),
                             _histogram_section(figs, [(None, runs)], runs, styles),
                             _latency_section(runs), _priority_section(figs, runs),
-                            _reply_section(figs, runs)) if s]
+                            _reply_section(figs, runs), _gaps_section(figs, runs)) if s]
     sections.append(_metadata_section(runs))
     intro = [html.para(f"Results: {', '.join(sources)}. Runs: "
                        f"{', '.join(r.label for r in runs)}. udrv "
@@ -244,6 +244,27 @@ def _reply_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
         if fig:
             s.body.append(fig)
         s.body.append(html.table(reply.table(g)))
+    return s
+
+
+def _gaps_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
+    found = gaps.documents(runs)
+    if not found:
+        return None
+    s = html.Section("gaps", "Scheduler gaps (RT throttling)")
+    s.body.append(html.para("A busy SCHED_FIFO loop toggling a GPIO line, every interval "
+                            "between two toggles timed (udrv bench gaps), at the kernel's RT "
+                            "throttling and with it off (--rt-runtime -1).", "note"))
+    for fig_id, png, caption in (
+            ("gaps-histogram", gaps.histogram(found),
+             "Every interval between two toggles, log-log: the toggles at a few \u00b5s, "
+             "RT throttling's gaps at tens of ms"),
+            ("gaps-timeline", gaps.timeline(found),
+             "Each gap against its start in the run")):
+        fig = figs.add(fig_id, png, caption)
+        if fig:
+            s.body.append(fig)
+    s.body.append(html.table(gaps.table(found)))
     return s
 
 
