@@ -76,7 +76,6 @@ static struct {
 	uint64_t lines, from, to;
 	char error[320];
 	char verdict[640];
-	char policy[TRACE_MAX_ENTRIES][8];
 	struct trace_analysis an;
 } sp = { .on_fd = -1 };
 
@@ -429,12 +428,11 @@ static int spike_read(FILE *in, FILE *out)
 static void spike_policies(void)
 {
 	for (size_t i = 0; i < sp.an.n; i++) {
-		const struct trace_entry *e = &sp.an.entries[i];
+		struct trace_entry *e = &sp.an.entries[i];
 		struct udrv_rt_thread t[4];
 		char comm[TRACE_COMM_LEN + 2];
 		int n;
 
-		sp.policy[i][0] = '\0';
 		if (e->kind != TRACE_E_TASK || e->prio < 0 || e->prio >= 100)
 			continue;
 		/* the task as it is now, if it is still the same one */
@@ -443,7 +441,7 @@ static void spike_policies(void)
 		for (int k = 0; k < n && k < 4; k++)
 			if (t[k].pid == e->pid && t[k].policy >= 0 &&
 			    !strncmp(udrv_rt_policy_str(t[k].policy), "SCHED_", 6))
-				snprintf(sp.policy[i], sizeof(sp.policy[i]), "%s",
+				snprintf(e->policy, sizeof(e->policy), "%s",
 					 udrv_rt_policy_str(t[k].policy) + 6);
 	}
 }
@@ -512,7 +510,7 @@ static void spike_summary(void)
 
 		if (!e->ns)
 			break;
-		trace_entry_str(e, sp.policy[i], what, sizeof(what));
+		trace_entry_str(e, what, sizeof(what));
 		fprintf(stderr, "udrv: spike: %10.1f us  %-48s %s\n",
 			(double)e->ns / 1e3, what, trace_role_str(e->role));
 	}
@@ -536,8 +534,7 @@ void bench_spike_finish(struct bench_run *run)
 
 /* ---- the document ------------------------------------------------------------ */
 
-static void json_entry(struct udrv_json *j, const struct trace_entry *e,
-		       const char *policy)
+static void json_entry(struct udrv_json *j, const struct trace_entry *e)
 {
 	char prio[24];
 
@@ -554,7 +551,7 @@ static void json_entry(struct udrv_json *j, const struct trace_entry *e,
 		udrv_json_int(j, e->irq);
 	else
 		udrv_json_null(j);
-	trace_prio_str(e->prio, policy, prio, sizeof(prio));
+	trace_prio_str(e->prio, e->policy, prio, sizeof(prio));
 	udrv_json_kstr(j, "priority", e->kind == TRACE_E_TASK ? prio : NULL);
 	udrv_json_kuint(j, "ns", e->ns);
 	udrv_json_kuint(j, "count", e->count);
@@ -600,11 +597,11 @@ static void json_analysis(struct udrv_json *j)
 	udrv_json_key(j, "top");
 	udrv_json_arr_begin(j);
 	for (size_t i = 0; ok && i < sp.an.n && i < SPIKE_TOP && sp.an.entries[i].ns; i++)
-		json_entry(j, &sp.an.entries[i], sp.policy[i]);
+		json_entry(j, &sp.an.entries[i]);
 	udrv_json_arr_end(j);
 	udrv_json_key(j, "cause");
 	if (ok && sp.an.cause >= 0)
-		json_entry(j, &sp.an.entries[sp.an.cause], sp.policy[sp.an.cause]);
+		json_entry(j, &sp.an.entries[sp.an.cause]);
 	else
 		udrv_json_null(j);
 	udrv_json_kstr(j, "verdict", ok ? sp.verdict : NULL);

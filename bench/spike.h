@@ -22,7 +22,7 @@ struct bench_row;
 struct udrv_json;
 
 #define SPIKE_MAX_US		10000000	/* 10 s */
-#define SPIKE_BUFFER_KB		4096		/* per CPU, at least */
+#define SPIKE_BUFFER_KB		1024		/* per CPU, at least */
 
 /* The threshold in ns while armed; 0 otherwise. */
 extern uint64_t bench_spike_ns;

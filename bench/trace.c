@@ -155,8 +155,31 @@ static bool parse_ts(const char *s, size_t n, uint64_t *ns)
 }
 
 /*
- * The header "<comm>-<pid> [<cpu>]": the first " [digits] " whose left
- * side ends in "-digits". Sets @rest to what follows "] ".
+ * After "[cpu] ": the flags column, the timestamp and ": ". Sets @rest to
+ * the event's name.
+ */
+static bool parse_flags_ts(const char *p, const char *end,
+			   struct trace_event *ev, const char **rest)
+{
+	const char *colon;
+
+	for (; p < end && *p != ' '; p++)
+		if (strchr("hHszZ", *p))	/* hardirq/softirq/NMI column */
+			ev->in_irq = true;
+	while (p < end && *p == ' ')
+		p++;
+	colon = memchr(p, ':', (size_t)(end - p));
+	if (!colon || !parse_ts(p, (size_t)(colon - p), &ev->ts_ns) ||
+	    colon + 2 > end || colon[1] != ' ')
+		return false;
+	*rest = colon + 2;
+	return true;
+}
+
+/*
+ * The header "<comm>-<pid> [<cpu>] <flags> <ts>: ": the first " [digits] "
+ * whose left side ends in "-digits" and whose right side parses (comm may
+ * hold anything). Sets @rest to the event's name.
  */
 static bool parse_head(const char *l, size_t n, struct trace_event *ev,
 		       const char **rest)
@@ -184,8 +207,9 @@ static bool parse_head(const char *l, size_t n, struct trace_event *ev,
 			 (size_t)(dash - 1 - q));
 		ev->cur.prio = TRACE_PRIO_UNKNOWN;
 		ev->cpu = (unsigned int)cpu;
-		*rest = p + 3 + d;
-		return true;
+		ev->in_irq = false;
+		if (parse_flags_ts(p + 3 + d, l + n, ev, rest))
+			return true;
 	}
 	return false;
 }
@@ -262,23 +286,13 @@ static void parse_irq(const char *name, size_t nl, const char *f, size_t fl,
 
 int trace_parse_line(const char *line, size_t len, struct trace_event *ev)
 {
-	const char *p, *end = line + len, *ts, *colon, *name;
+	const char *p, *end = line + len, *name;
 	size_t nl;
 
 	memset(ev, 0, sizeof(*ev));
 	ev->irq = -1;
-	if (!len || line[0] == '#' || !parse_head(line, len, ev, &p))
+	if (!len || line[0] == '#' || !parse_head(line, len, ev, &name))
 		return 0;
-	while (p < end && *p != ' ')	/* the flags column */
-		p++;
-	while (p < end && *p == ' ')
-		p++;
-	ts = p;
-	colon = memchr(ts, ':', (size_t)(end - ts));
-	if (!colon || !parse_ts(ts, (size_t)(colon - ts), &ev->ts_ns) ||
-	    colon + 2 > end || colon[1] != ' ')
-		return 0;
-	name = colon + 2;
 	p = memchr(name, ':', (size_t)(end - name));
 	if (!p)
 		return 0;
@@ -394,9 +408,9 @@ static void account(struct trace_analysis *a, uint64_t from, uint64_t to)
 		a->unattributed_ns += hi - lo;
 	else
 		a->entries[e].ns += hi - lo;
-	if (a->bench_waiting && !a->depth && a->cur.pid != a->bench_pid &&
-	    a->cur.prio > a->bench_prio && a->bench_prio != TRACE_PRIO_UNKNOWN)
-		a->lower_while_runnable_ns += hi - lo;
+	if (e >= 0 && a->bench_waiting && !a->depth &&
+	    a->cur.pid != a->bench_pid)
+		a->entries[e].while_runnable_ns += hi - lo;
 }
 
 /* The current task's stretch on the CPU ends at @ts. */
@@ -465,7 +479,7 @@ static void on_wakeup(struct trace_analysis *a, const struct trace_event *ev)
 		return;
 	w = &a->wakeups[a->nwakeups++];
 	w->target = ev->task.pid;
-	w->waker_pid = a->depth ? -1 : a->cur.pid;
+	w->waker_pid = a->depth || ev->in_irq ? -1 : a->cur.pid;
 	w->nframes = a->depth;
 	for (int i = 0; i < a->depth; i++)
 		w->frames[i] = a->stack[i].entry;
@@ -635,6 +649,14 @@ void trace_analysis_finish(struct trace_analysis *a)
 		if (a->entries[i].kind == TRACE_E_TASK &&
 		    a->entries[i].prio == TRACE_PRIO_UNKNOWN)
 			a->entries[i].prio = pid_prio(a, a->entries[i].pid);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct trace_entry *e = &a->entries[i];
+
+		/* a task below the bench ran while the bench could have */
+		if (e->kind == TRACE_E_TASK && e->prio != TRACE_PRIO_UNKNOWN &&
+		    a->bench_prio != TRACE_PRIO_UNKNOWN && e->prio > a->bench_prio)
+			a->lower_while_runnable_ns += e->while_runnable_ns;
+	}
 	mark_path(a);
 	sort_entries(a);
 	a->cause = -1;
@@ -691,14 +713,13 @@ const char *trace_role_str(enum trace_role r)
 	}
 }
 
-void trace_entry_str(const struct trace_entry *e, const char *policy,
-		     char *buf, size_t len)
+void trace_entry_str(const struct trace_entry *e, char *buf, size_t len)
 {
 	char prio[24];
 
 	switch (e->kind) {
 	case TRACE_E_TASK:
-		trace_prio_str(e->prio, policy, prio, sizeof(prio));
+		trace_prio_str(e->prio, e->policy, prio, sizeof(prio));
 		snprintf(buf, len, "task %s (pid %d, %s)", e->name, e->pid, prio);
 		break;
 	case TRACE_E_IDLE:
@@ -781,7 +802,7 @@ void trace_verdict(const struct trace_analysis *a, char *buf, size_t len)
 		return;
 	}
 	c = &a->entries[a->cause];
-	trace_entry_str(c, NULL, what, sizeof(what));
+	trace_entry_str(c, what, sizeof(what));
 	fmt_time(c->ns, t1, sizeof(t1));
 	used = add(buf, len, 0, "%s ran %s of the %s window", what, t1, t2);
 	if (c->kind == TRACE_E_TASK && c->run_end > c->run_start) {

@@ -56,6 +56,7 @@ struct trace_event {
 	unsigned int cpu;
 	struct trace_task cur;	/* the line's TASK-PID (prio unknown) */
 	enum trace_kind kind;
+	bool in_irq;		/* flags say hardirq, softirq or NMI */
 	struct trace_task prev;	/* sched_switch */
 	struct trace_task task;	/* sched_switch: next; wakeup, setprio:
 				 * the task (setprio: newprio) */
@@ -94,7 +95,9 @@ struct trace_entry {
 	int pid;			/* tasks; -1 otherwise */
 	int irq;			/* hardirqs by number; -1 otherwise */
 	int prio;			/* tasks: the kernel's, last seen */
+	char policy[8];			/* "FIFO", "RR" if known, else "" */
 	uint64_t ns;			/* on the CPU inside the window */
+	uint64_t while_runnable_ns;	/* of which the bench was runnable */
 	unsigned int count;		/* times it started running there */
 	/* tasks: the longest stretch on the CPU that overlaps the window,
 	 * from its switch-in to its switch-out (interrupts included) */
@@ -160,9 +163,8 @@ void trace_analysis_finish(struct trace_analysis *a);
 
 /* "FIFO 90" style: RT @prio as "rt 90" (or @policy 90), "nice 0", "dl". */
 void trace_prio_str(int prio, const char *policy, char *buf, size_t len);
-/* "task hog (pid 321, rt 90)", "hardirq 24 udrv-bench-irq", ... */
-void trace_entry_str(const struct trace_entry *e, const char *policy,
-		     char *buf, size_t len);
+/* "task hog (pid 321, FIFO 90)", "hardirq 24 udrv-bench-irq", ... */
+void trace_entry_str(const struct trace_entry *e, char *buf, size_t len);
 /* The verdict in one sentence, for people (no trailing newline). */
 void trace_verdict(const struct trace_analysis *a, char *buf, size_t len);
 const char *trace_entry_kind_str(enum trace_entry_kind k);
