@@ -131,15 +131,17 @@ static int spike_fail(const char *what, const char *path, int err)
 			 path, strerror(-err), fix);
 }
 
-/* Write @value to tracefs file @name, remembering what it held before. */
-static int spike_set(const char *name, const char *old, const char *value)
+/* Write @value to tracefs file @name, remembering what it held before
+ * (@always: even when it holds @value now: tracing_on, written again later). */
+static int spike_set(const char *name, const char *old, const char *value,
+		     bool always)
 {
 	struct saved *s;
 	char path[PATH_MAX];
 	int err;
 
 	path_of(path, sizeof(path), name);
-	if (!strcmp(old, value))
+	if (!strcmp(old, value) && !always)
 		return 0;
 	if (sp.nsaved == SPIKE_MAX_SAVED)
 		return cli_error(EXIT_FAIL, "--trace-on-spike: too many tracefs settings");
@@ -236,7 +238,7 @@ static int spike_buffer(void)
 		return 0;
 	snprintf(want, sizeof(want), "%u", SPIKE_BUFFER_KB);
 	sp.buffer_kb = SPIKE_BUFFER_KB;
-	return spike_set("buffer_size_kb", line, want);
+	return spike_set("buffer_size_kb", line, want, false);
 }
 
 static int spike_events_on(void)
@@ -251,7 +253,7 @@ static int spike_events_on(void)
 		ret = spike_get(name, old, sizeof(old), spike_events[i].optional,
 				&absent);
 		if (!ret && !absent)
-			ret = spike_set(name, old, "1");
+			ret = spike_set(name, old, "1", false);
 		if (ret)
 			return ret;
 	}
@@ -266,16 +268,16 @@ static int spike_settings(void)
 
 	ret = spike_get("tracing_on", old, sizeof(old), false, &absent);
 	if (!ret)
-		ret = spike_set("tracing_on", old, "0");
+		ret = spike_set("tracing_on", old, "0", true);
 	if (!ret)
 		ret = spike_get("current_tracer", old, sizeof(old), false, &absent);
 	if (!ret)
-		ret = spike_set("current_tracer", old, "nop");
+		ret = spike_set("current_tracer", old, "nop", false);
 	if (!ret)
 		ret = spike_get("trace_clock", line, sizeof(line), false, &absent);
 	if (!ret) {
 		selected(line, old, sizeof(old));
-		ret = spike_set("trace_clock", old, "mono");
+		ret = spike_set("trace_clock", old, "mono", false);
 	}
 	if (!ret)
 		ret = spike_buffer();
