@@ -96,8 +96,9 @@ static int read_line(const char *path, char *buf, size_t len)
 
 	if (!f)
 		return -errno;
+	errno = 0;
 	if (!fgets(buf, (int)len, f))
-		err = ferror(f) ? -EIO : -ENODATA;
+		err = !ferror(f) ? -ENODATA : errno ? -errno : -EIO;
 	fclose(f);
 	buf[strcspn(buf, "\n")] = '\0';
 	return err;
