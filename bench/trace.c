@@ -31,10 +31,15 @@ static bool tok_s64(const char *s, size_t n, int64_t min, int64_t max,
 	return udrv_parse_s64(buf, min, max, v) == 0;
 }
 
+/* A pid, cpu, irq or prio as the kernel prints them ("%d"): no leading
+ * zero, no 0x (parse.h takes both) */
 static bool tok_int(const char *s, size_t n, int *v)
 {
+	size_t neg = n && s[0] == '-';
 	int64_t x;
 
+	if (n > neg + 1 && s[neg] == '0')
+		return false;
 	if (!tok_s64(s, n, -1000000, 0x7fffffff, &x))
 		return false;
 	*v = (int)x;
@@ -187,10 +192,10 @@ static bool parse_head(const char *l, size_t n, struct trace_event *ev,
 	for (const char *p = l; (p = memchr(p, '[', (size_t)(l + n - p))); p++) {
 		size_t d = span_digits(p + 1, (size_t)(l + n - p - 1));
 		const char *q = p, *dash;
-		int cpu;
+		int64_t cpu;	/* "%03d": zero-padded */
 
 		if (!d || p + 1 + d + 1 >= l + n || p[1 + d] != ']' ||
-		    p[2 + d] != ' ' || !tok_int(p + 1, d, &cpu) || cpu < 0)
+		    p[2 + d] != ' ' || !tok_s64(p + 1, d, 0, 1 << 20, &cpu))
 			continue;
 		while (q > l && q[-1] == ' ')
 			q--;

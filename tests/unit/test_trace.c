@@ -117,6 +117,8 @@ static void test_parse_refuses(void)
 		"  a-1 [000] .....  1.5 x: y",
 		"  a-1 [000]",
 		"  a-99999999999 [000] .....  1.5: x: y",
+		"  a-073 [000] .....  1.5: x: y",	/* "%d": no leading 0 */
+		"  a-0x1f [000] .....  1.5: x: y",
 	};
 	struct trace_event ev;
 
