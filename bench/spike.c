@@ -476,9 +476,11 @@ static void spike_analyse(const struct bench_run *run)
 		fclose(in);
 		return;
 	}
-	fprintf(out, "# udrv: spike of %llu ns: sample %llu of %s/%s %s, window %llu..%llu ns CLOCK_MONOTONIC, CPU %d, bench pid %d\n",
+	fprintf(out, "# udrv: spike of %llu ns: sample %llu of %s/%s%s%s %s, window %llu..%llu ns CLOCK_MONOTONIC, CPU %d, bench pid %d\n",
 		(unsigned long long)lat, (unsigned long long)sp.index,
-		sp.row->mechanism, sp.row->implementation, sp.row->what,
+		sp.row->mechanism, sp.row->implementation,
+		sp.row->wait ? "/" : "", sp.row->wait ? sp.row->wait : "",
+		sp.row->what,
 		(unsigned long long)sp.start, (unsigned long long)sp.end,
 		sp.cpu, (int)getpid());
 	err = spike_read(in, out);
@@ -596,7 +598,10 @@ static void json_analysis(struct udrv_json *j)
 	udrv_json_kuint(j, "covered_ns", sp.an.covered_ns);
 	udrv_json_kuint(j, "events", sp.an.window_events);
 	udrv_json_kuint(j, "runnable_ns", sp.an.runnable_ns);
+	udrv_json_kuint(j, "idle_while_runnable_ns", sp.an.idle_while_runnable_ns);
+	udrv_json_kuint(j, "lower_while_runnable_ns", sp.an.lower_while_runnable_ns);
 	udrv_json_obj_end(j);
+	udrv_json_kbool(j, "rt_throttled", ok && sp.an.throttled);
 	udrv_json_key(j, "top");
 	udrv_json_arr_begin(j);
 	for (size_t i = 0; ok && i < sp.an.n && i < SPIKE_TOP && sp.an.entries[i].ns; i++)

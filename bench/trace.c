@@ -501,6 +501,10 @@ static void push(struct trace_analysis *a, enum trace_entry_kind kind,
 		snprintf(a->entries[e].name, sizeof(a->entries[e].name), "%s", name);
 	if (e >= 0 && in_window(a, ts))
 		a->entries[e].count++;
+	/* the RT class gets its runtime back (kernel/sched/rt.c) */
+	if (kind == TRACE_E_HRTIMER && in_window(a, ts) &&
+	    !strcmp(name, "sched_rt_period_timer"))
+		a->rt_period_at = ts;
 	a->stack[a->depth++] = (struct trace_frame){ e, exit };
 }
 
@@ -661,7 +665,14 @@ void trace_analysis_finish(struct trace_analysis *a)
 		if (e->kind == TRACE_E_TASK && e->prio != TRACE_PRIO_UNKNOWN &&
 		    a->bench_prio != TRACE_PRIO_UNKNOWN && e->prio > a->bench_prio)
 			a->lower_while_runnable_ns += e->while_runnable_ns;
+		if (e->kind == TRACE_E_IDLE)
+			a->idle_while_runnable_ns += e->while_runnable_ns;
 	}
+	/* an RT bench runnable, and the CPU idle or below it for most of the
+	 * window: only RT throttling does that (sched_rt_runtime_us) */
+	a->throttled = a->bench_prio >= 0 && a->bench_prio < 100 &&
+		       (a->lower_while_runnable_ns + a->idle_while_runnable_ns) * 2 >
+		       a->end - a->start;
 	mark_path(a);
 	sort_entries(a);
 	a->cause = -1;
@@ -800,8 +811,23 @@ void trace_verdict(const struct trace_analysis *a, char *buf, size_t len)
 			 a->cpu, t2);
 		return;
 	}
+	used = 0;
+	if (a->throttled) {
+		fmt_time(a->runnable_ns, t1, sizeof(t1));
+		fmt_time(a->idle_while_runnable_ns, t3, sizeof(t3));
+		used = add(buf, len, 0, "RT throttling: the bench was runnable for %s of the %s window while the CPU idled %s",
+			   t1, t2, t3);
+		fmt_time(a->lower_while_runnable_ns, t3, sizeof(t3));
+		used = add(buf, len, used, " and ran lower-priority tasks %s", t3);
+		if (a->rt_period_at) {
+			fmt_time(a->rt_period_at - a->start, t3, sizeof(t3));
+			used = add(buf, len, used, ", until sched_rt_period_timer gave the RT tasks their runtime back %s into the window",
+				   t3);
+		}
+		used = add(buf, len, used, " (RT tasks had used sched_rt_runtime_us of sched_rt_period_us: see udrv rt check); ");
+	}
 	if (a->cause < 0) {
-		used = add(buf, len, 0, "no other work on CPU %u in the %s window: ",
+		used = add(buf, len, used, "no other work on CPU %u in the %s window: ",
 			   a->cpu, t2);
 		add_roles(a, buf, len, used);
 		return;
@@ -809,14 +835,11 @@ void trace_verdict(const struct trace_analysis *a, char *buf, size_t len)
 	c = &a->entries[a->cause];
 	trace_entry_str(c, what, sizeof(what));
 	fmt_time(c->ns, t1, sizeof(t1));
-	used = add(buf, len, 0, "%s ran %s of the %s window", what, t1, t2);
+	used = add(buf, len, used, "%s%s ran %s of the %s window",
+		   a->throttled ? "the largest other work: " : "", what, t1, t2);
 	if (c->kind == TRACE_E_TASK && c->run_end > c->run_start) {
 		fmt_time(c->run_end - c->run_start, t3, sizeof(t3));
 		used = add(buf, len, used, " (on the CPU for %s in one stretch)", t3);
-	}
-	if (a->lower_while_runnable_ns * 2 > a->end - a->start) {
-		fmt_time(a->lower_while_runnable_ns, t3, sizeof(t3));
-		used = add(buf, len, used, "; the bench was runnable while lower-priority work ran for %s: RT throttling (sched_rt_runtime_us)", t3);
 	}
 	used = add(buf, len, used, "; ");
 	add_roles(a, buf, len, used);

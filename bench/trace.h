@@ -137,6 +137,10 @@ struct trace_analysis {
 					 * window; 0: none */
 	uint64_t runnable_ns;		/* from it until the bench ran */
 	uint64_t lower_while_runnable_ns; /* lower-priority work in that time */
+	uint64_t idle_while_runnable_ns;  /* the CPU idle in that time */
+	uint64_t rt_period_at;		/* sched_rt_period_timer in the window */
+	bool throttled;			/* RT bench runnable, the CPU elsewhere:
+					 * RT throttling */
 	int cause;			/* entry index; -1: none */
 	/* state while reading */
 	bool have_cur;

@@ -257,9 +257,27 @@ static void test_throttling_words(void)
 	trace_analysis_init(&a, 1000000000, 1050010000, 0, 10);
 	feed(&a, lines, 2);
 	trace_verdict(&a, v, sizeof(v));
-	CHECK_CONTAINS(v, "task load (pid 7, nice 0) ran 50.00 ms");
-	CHECK_CONTAINS(v, "RT throttling");
+	CHECK_CONTAINS(v, "RT throttling: the bench was runnable for 50.00 ms of the 50.01 ms window while the CPU idled 0.0 us and ran lower-priority tasks 50.00 ms");
+	CHECK_CONTAINS(v, "the largest other work: task load (pid 7, nice 0) ran 50.00 ms");
 	CHECK_INT(a.lower_while_runnable_ns, 50000000);
+	CHECK(a.throttled);
+}
+
+/* the same with the load at FIFO 90: above the bench, no throttling */
+static void test_higher_is_no_throttling(void)
+{
+	static const char *const lines[] = {
+		"  load-7 [000] d.h1.  1.000000: sched_waking: comm=bench pid=10 prio=19 target_cpu=000",
+		"  load-7 [000] d..2.  1.050000: sched_switch: prev_comm=load prev_pid=7 prev_prio=9 prev_state=R ==> next_comm=bench next_pid=10 next_prio=19",
+	};
+	struct trace_analysis a;
+	char v[512];
+
+	trace_analysis_init(&a, 1000000000, 1050010000, 0, 10);
+	feed(&a, lines, 2);
+	trace_verdict(&a, v, sizeof(v));
+	CHECK(!a.throttled && !strstr(v, "throttling"));
+	CHECK_CONTAINS(v, "task load (pid 7, rt 90) ran 50.00 ms");
 }
 
 /* ---- the lab's traces ------------------------------------------------------ */
@@ -363,6 +381,29 @@ static void test_lab_hog_break_on_purpose(void)
 	CHECK(a.cause < 0 || strcmp(a.entries[a.cause].name, "udrv-spike-hog"));
 }
 
+/* udrv bench irq -D 2s, std, idle: a 50 ms write_to_wake. The irq thread
+ * woke the bench, then the CPU ran kworkers and idled until the RT period
+ * timer: RT throttling (the bench and its irq thread, both RT, had used
+ * 950 ms of the second) */
+static void test_lab_throttling(void)
+{
+	struct trace_analysis a;
+	struct fixture fx;
+	char v[640];
+
+	analyse_file("throttle-std.txt", &a, &fx, 0, 0, 0);
+	CHECK(a.throttled);
+	CHECK(a.runnable_ns > 49900000 && a.runnable_ns <= fx.end - fx.start);
+	CHECK(a.idle_while_runnable_ns > 49000000);
+	CHECK(a.rt_period_at > fx.end - 20000 && a.rt_period_at < fx.end);
+	CHECK_INT(a.covered_ns, fx.end - fx.start);
+	trace_verdict(&a, v, sizeof(v));
+	CHECK_CONTAINS(v, "RT throttling: the bench was runnable for 50.01 ms of the 50.02 ms window while the CPU idled 49.66 ms");
+	CHECK_CONTAINS(v, "until sched_rt_period_timer gave the RT tasks their runtime back 50.01 ms into the window");
+	CHECK(entry(&a, "irq/24-udrv-ben") &&
+	      entry(&a, "irq/24-udrv-ben")->role == TRACE_ROLE_PATH);
+}
+
 static void test_words(void)
 {
 	char b[64];
@@ -384,6 +425,7 @@ UDRV_TESTS(UDRV_T(test_parse_std_switch), UDRV_T(test_parse_rt_flags_and_wakeup)
 	   UDRV_T(test_parse_timestamps), UDRV_T(test_parse_refuses),
 	   UDRV_T(test_chain_and_cause), UDRV_T(test_cause_follows_the_bench),
 	   UDRV_T(test_other_cpu_and_no_events), UDRV_T(test_frames),
-	   UDRV_T(test_throttling_words), UDRV_T(test_lab_hog_std),
+	   UDRV_T(test_throttling_words), UDRV_T(test_higher_is_no_throttling),
+	   UDRV_T(test_lab_throttling), UDRV_T(test_lab_hog_std),
 	   UDRV_T(test_lab_hog_rt), UDRV_T(test_lab_hog_break_on_purpose),
 	   UDRV_T(test_words))
