@@ -12,11 +12,16 @@ itself is tested on real traces in tests/unit/test_trace.c and in the lab
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
 from fakes import FakeTree
 from udrv_runner import Runner
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "lab"))
+
+from results_schema import check_spike
 
 TRACING = "sys/kernel/tracing"
 EVENTS = ("sched/sched_switch", "sched/sched_wakeup", "sched/sched_wakeup_new",
@@ -55,7 +60,8 @@ def assert_untouched(tree: FakeTree, files: dict[str, str], base: str = TRACING)
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (("bench", "timer", "--trace-on-spike", "0"), "bad --trace-on-spike '0': a latency in us, 1..10000000"),
+    (("bench", "timer", "--trace-on-spike", "0"),
+     "bad --trace-on-spike '0': a latency in us, 1..10000000"),
     (("bench", "timer", "--trace-on-spike", "10000001"), "bad --trace-on-spike '10000001'"),
     (("bench", "irq", "--trace-on-spike", "-5"), "bad --trace-on-spike '-5'"),
     (("bench", "uio", "--trace-on-spike", "1e3"), "bad --trace-on-spike '1e3'"),
@@ -74,7 +80,8 @@ def test_no_tracefs_says_where_and_how(udrv: Runner, tree: FakeTree) -> None:
     tree.dir("sys/kernel")
     r = udrv(*TIMER, "--trace-on-spike", "100")
     assert r.returncode == 1, r
-    assert f"no tracefs at {tree.root}/sys/kernel/tracing or {tree.root}/sys/kernel/debug/tracing" in r.stderr, r
+    assert (f"no tracefs at {tree.root}/sys/kernel/tracing or "
+            f"{tree.root}/sys/kernel/debug/tracing") in r.stderr, r
     assert "mount -t tracefs nodev /sys/kernel/tracing" in r.stderr, r
 
 
@@ -98,6 +105,7 @@ def test_a_spike_is_recorded_and_tracefs_put_back(udrv: Runner, tree: FakeTree,
     r = udrv(*TIMER, "--trace-on-spike", "1", "-o", str(out))
     assert r.returncode == 0, r
     spike = json.loads(out.read_text())["spike"]
+    check_spike(spike, "fake tracefs")
     assert spike["found"] and spike["threshold_ns"] == 1000, spike
     assert spike["samples_over"] >= 1 and spike["sample"]["index"] == 1, spike
     assert spike["sample"]["latency_ns"] == spike["sample"]["end_ns"] - spike["sample"]["start_ns"]

@@ -38,9 +38,10 @@ from results_schema import check_document
 
 THRESHOLD_US = 500
 BUSY_US = 2000
-HOG = "udrv-spike-hog 90 {busy} 30000 0".format(busy=BUSY_US)
+HOG = f"udrv-spike-hog 90 {BUSY_US} 30000 0"
 BENCH = f"udrv bench timer -n 300 --cyclictest none --quiet --trace-on-spike {THRESHOLD_US}"
-T = "$(if [ -e /sys/kernel/tracing/trace ]; then echo /sys/kernel/tracing; else echo /sys/kernel/debug/tracing; fi)"
+T = ("$(if [ -e /sys/kernel/tracing/trace ]; then echo /sys/kernel/tracing; "
+     "else echo /sys/kernel/debug/tracing; fi)")
 EVENTS = ("sched/sched_switch", "sched/sched_wakeup", "sched/sched_wakeup_new",
           "sched/sched_waking", "sched/sched_pi_setprio", "irq/irq_handler_entry",
           "irq/irq_handler_exit", "irq/softirq_entry", "irq/softirq_exit",
