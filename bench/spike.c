@@ -561,6 +561,7 @@ static void json_entry(struct udrv_json *j, const struct trace_entry *e)
 	udrv_json_kuint(j, "ns", e->ns);
 	udrv_json_kuint(j, "count", e->count);
 	udrv_json_kstr(j, "role", trace_role_str(e->role));
+	udrv_json_kuint(j, "rt_waiting_ns", e->rt_waiting_ns);
 	udrv_json_key(j, "run_ns");
 	if (e->kind == TRACE_E_TASK && e->run_end > e->run_start)
 		udrv_json_uint(j, e->run_end - e->run_start);
@@ -598,8 +599,8 @@ static void json_analysis(struct udrv_json *j)
 	udrv_json_kuint(j, "covered_ns", sp.an.covered_ns);
 	udrv_json_kuint(j, "events", sp.an.window_events);
 	udrv_json_kuint(j, "runnable_ns", sp.an.runnable_ns);
-	udrv_json_kuint(j, "idle_while_runnable_ns", sp.an.idle_while_runnable_ns);
-	udrv_json_kuint(j, "lower_while_runnable_ns", sp.an.lower_while_runnable_ns);
+	udrv_json_kuint(j, "rt_waiting_idle_ns", sp.an.rt_waiting_idle_ns);
+	udrv_json_kuint(j, "rt_waiting_other_ns", sp.an.rt_waiting_other_ns);
 	udrv_json_obj_end(j);
 	udrv_json_kbool(j, "rt_throttled", ok && sp.an.throttled);
 	udrv_json_key(j, "top");

@@ -233,12 +233,24 @@ static void parse_sched(const char *name, size_t nl, const char *f, size_t fl,
 			struct trace_event *ev)
 {
 	if (nl == 12 && !memcmp(name, "sched_switch", 12)) {
+		const char *v;
+		size_t vl;
+
 		if (field_task(f, fl, "prev_comm", "prev_pid", "prev_prio", &ev->prev) &&
 		    field_task(f, fl, "next_comm", "next_pid", "next_prio", &ev->task))
 			ev->kind = TRACE_SWITCH;
+		ev->prev_runnable = field(f, fl, "prev_state", NULL, &v, &vl) &&
+				    vl && v[0] == 'R';
 	} else if ((nl == 12 && !memcmp(name, "sched_wakeup", 12)) ||
 		   (nl == 16 && !memcmp(name, "sched_wakeup_new", 16)) ||
 		   (nl == 12 && !memcmp(name, "sched_waking", 12))) {
+		const char *v;
+		size_t vl;
+		int64_t cpu;
+
+		if (field(f, fl, "target_cpu", NULL, &v, &vl) &&
+		    vl == span_digits(v, vl) && tok_s64(v, vl, 0, 1 << 20, &cpu))
+			ev->target_cpu = (int)cpu;	/* "%03d" */
 		if (field_task(f, fl, "comm", "pid", "prio", &ev->task))
 			ev->kind = TRACE_WAKEUP;
 	} else if (nl == 16 && !memcmp(name, "sched_pi_setprio", 16)) {
@@ -296,6 +308,7 @@ int trace_parse_line(const char *line, size_t len, struct trace_event *ev)
 
 	memset(ev, 0, sizeof(*ev));
 	ev->irq = -1;
+	ev->target_cpu = -1;
 	if (!len || line[0] == '#' || !parse_head(line, len, ev, &name))
 		return 0;
 	p = memchr(name, ':', (size_t)(end - name));
@@ -325,7 +338,7 @@ void trace_analysis_init(struct trace_analysis *a, uint64_t start,
 	a->bench_pid = bench_pid;
 	a->cause = -1;
 	a->cur_entry = -1;
-	a->bench_prio = TRACE_PRIO_UNKNOWN;
+	a->waiter = -1;
 }
 
 static void pid_prio_set(struct trace_analysis *a, int pid, int prio)
@@ -413,9 +426,15 @@ static void account(struct trace_analysis *a, uint64_t from, uint64_t to)
 		a->unattributed_ns += hi - lo;
 	else
 		a->entries[e].ns += hi - lo;
-	if (e >= 0 && a->bench_waiting && !a->depth &&
-	    a->cur.pid != a->bench_pid)
-		a->entries[e].while_runnable_ns += hi - lo;
+	/* RT tasks wait while idle or a non-RT task has the CPU */
+	if (a->nwaiting && !a->depth && (!a->cur.pid || a->cur.prio >= 100)) {
+		for (size_t i = 0; i < a->nwaiting; i++)
+			a->entries[a->waiting[i]].rt_waiting_ns += hi - lo;
+		if (a->cur.pid)
+			a->rt_waiting_other_ns += hi - lo;
+		else
+			a->rt_waiting_idle_ns += hi - lo;
+	}
 }
 
 /* The current task's stretch on the CPU ends at @ts. */
@@ -444,6 +463,29 @@ static void set_cur(struct trace_analysis *a, const struct trace_task *t,
 	a->have_cur = true;
 }
 
+static void waiting_set(struct trace_analysis *a, const struct trace_task *t,
+			bool on)
+{
+	int e = on ? task_entry(a, t) : -1;
+
+	for (size_t i = 0; i < a->nwaiting; i++) {
+		const struct trace_entry *w = &a->entries[a->waiting[i]];
+
+		if (w->kind == TRACE_E_TASK && w->pid == t->pid) {
+			if (!on)
+				a->waiting[i] = a->waiting[--a->nwaiting];
+			return;
+		}
+	}
+	if (on && e >= 0 && t->pid && a->nwaiting < TRACE_MAX_WAITING)
+		a->waiting[a->nwaiting++] = e;
+}
+
+static bool is_rt(int prio)
+{
+	return prio >= 0 && prio < 100;
+}
+
 static void on_switch(struct trace_analysis *a, const struct trace_event *ev)
 {
 	stretch_end(a, ev->ts_ns);
@@ -451,7 +493,10 @@ static void on_switch(struct trace_analysis *a, const struct trace_event *ev)
 	pid_prio_set(a, ev->task.pid, ev->task.prio);
 	if (a->cur_entry >= 0 && ev->prev.pid == a->cur.pid)
 		task_entry(a, &ev->prev);	/* its full comm and prio */
+	if (ev->prev_runnable && is_rt(ev->prev.prio))
+		waiting_set(a, &ev->prev, true);	/* preempted */
 	set_cur(a, &ev->task, ev->ts_ns);
+	waiting_set(a, &ev->task, false);
 	a->depth = 0;			/* never inside an interrupt */
 	if (a->cur_entry >= 0 && in_window(a, ev->ts_ns))
 		a->entries[a->cur_entry].count++;
@@ -470,11 +515,13 @@ static void on_wakeup(struct trace_analysis *a, const struct trace_event *ev)
 	struct trace_wakeup *w;
 
 	pid_prio_set(a, ev->task.pid, ev->task.prio);
+	if (is_rt(ev->task.prio) && ev->task.pid != a->cur.pid &&
+	    (ev->target_cpu < 0 || (unsigned int)ev->target_cpu == a->cpu))
+		waiting_set(a, &ev->task, true);
 	if (ev->ts_ns + WAKE_SLACK_NS < a->start || ev->ts_ns > a->end)
 		return;
 	if (ev->task.pid == a->bench_pid) {
 		a->bench_woken = ev->ts_ns;
-		a->bench_prio = ev->task.prio;
 		if (!a->bench_waiting) {
 			a->bench_waiting = true;
 			a->bench_wait_from = ev->ts_ns;
@@ -529,8 +576,13 @@ void trace_analysis_feed(struct trace_analysis *a, const struct trace_event *ev)
 		pid_prio_set(a, ev->prev.pid, ev->prev.prio);
 		pid_prio_set(a, ev->task.pid, ev->task.prio);
 	}
-	if (ev->cpu != a->cpu)
+	if (ev->cpu != a->cpu) {
+		/* woken from another CPU to run here */
+		if (ev->kind == TRACE_WAKEUP && is_rt(ev->task.prio) &&
+		    ev->target_cpu >= 0 && (unsigned int)ev->target_cpu == a->cpu)
+			waiting_set(a, &ev->task, true);
 		return;
+	}
 	if (!a->last_ts)
 		a->first_ts = ts ? ts : 1;
 	if (ts < a->last)
@@ -658,23 +710,22 @@ void trace_analysis_finish(struct trace_analysis *a)
 		if (a->entries[i].kind == TRACE_E_TASK &&
 		    a->entries[i].prio == TRACE_PRIO_UNKNOWN)
 			a->entries[i].prio = pid_prio(a, a->entries[i].pid);
-	for (size_t i = 0; i < a->n; i++) {
-		const struct trace_entry *e = &a->entries[i];
-
-		/* a task below the bench ran while the bench could have */
-		if (e->kind == TRACE_E_TASK && e->prio != TRACE_PRIO_UNKNOWN &&
-		    a->bench_prio != TRACE_PRIO_UNKNOWN && e->prio > a->bench_prio)
-			a->lower_while_runnable_ns += e->while_runnable_ns;
-		if (e->kind == TRACE_E_IDLE)
-			a->idle_while_runnable_ns += e->while_runnable_ns;
-	}
-	/* an RT bench runnable, and the CPU idle or below it for most of the
-	 * window: only RT throttling does that (sched_rt_runtime_us) */
-	a->throttled = a->bench_prio >= 0 && a->bench_prio < 100 &&
-		       (a->lower_while_runnable_ns + a->idle_while_runnable_ns) * 2 >
+	/* an RT task runnable, and the CPU idle or running non-RT tasks for
+	 * most of the window: only RT throttling does that */
+	a->throttled = (a->rt_waiting_idle_ns + a->rt_waiting_other_ns) * 2 >
 		       a->end - a->start;
 	mark_path(a);
 	sort_entries(a);
+	a->waiter = -1;
+	a->nwaiters = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		if (!a->entries[i].rt_waiting_ns)
+			continue;
+		a->nwaiters++;
+		if (a->waiter < 0 || a->entries[i].rt_waiting_ns >
+				     a->entries[a->waiter].rt_waiting_ns)
+			a->waiter = (int)i;
+	}
 	a->cause = -1;
 	for (size_t i = 0; i < a->n; i++) {
 		if (a->entries[i].role == TRACE_ROLE_OTHER && a->entries[i].ns) {
@@ -812,13 +863,22 @@ void trace_verdict(const struct trace_analysis *a, char *buf, size_t len)
 		return;
 	}
 	used = 0;
-	if (a->throttled) {
-		fmt_time(a->runnable_ns, t1, sizeof(t1));
-		fmt_time(a->idle_while_runnable_ns, t3, sizeof(t3));
-		used = add(buf, len, 0, "RT throttling: the bench was runnable for %s of the %s window while the CPU idled %s",
-			   t1, t2, t3);
-		fmt_time(a->lower_while_runnable_ns, t3, sizeof(t3));
-		used = add(buf, len, used, " and ran lower-priority tasks %s", t3);
+	if (a->throttled && a->waiter >= 0) {
+		const struct trace_entry *w = &a->entries[a->waiter];
+
+		trace_entry_str(w, what, sizeof(what));
+		fmt_time(w->rt_waiting_ns, t1, sizeof(t1));
+		used = add(buf, len, 0, "RT throttling: %s%s was runnable for %s of the %s window",
+			   what, w->role == TRACE_ROLE_BENCH ? ", the bench," :
+			   w->role == TRACE_ROLE_PATH ? ", on the bench's wake-up path," : "",
+			   t1, t2);
+		if (a->nwaiters > 1)
+			used = add(buf, len, used, " (with %u other RT task(s))",
+				   a->nwaiters - 1);
+		fmt_time(a->rt_waiting_idle_ns, t3, sizeof(t3));
+		used = add(buf, len, used, " while the CPU idled %s", t3);
+		fmt_time(a->rt_waiting_other_ns, t3, sizeof(t3));
+		used = add(buf, len, used, " and ran non-RT tasks %s", t3);
 		if (a->rt_period_at) {
 			fmt_time(a->rt_period_at - a->start, t3, sizeof(t3));
 			used = add(buf, len, used, ", until sched_rt_period_timer gave the RT tasks their runtime back %s into the window",

@@ -29,6 +29,7 @@
 #define TRACE_MAX_DEPTH		8
 #define TRACE_MAX_WAKEUPS	64
 #define TRACE_MAX_PIDS		256
+#define TRACE_MAX_WAITING	32
 
 enum trace_kind {
 	TRACE_OTHER,		/* an event we do not use */
@@ -57,6 +58,8 @@ struct trace_event {
 	struct trace_task cur;	/* the line's TASK-PID (prio unknown) */
 	enum trace_kind kind;
 	bool in_irq;		/* flags say hardirq, softirq or NMI */
+	bool prev_runnable;	/* sched_switch: prev_state R (preempted) */
+	int target_cpu;		/* wakeups; -1: not given */
 	struct trace_task prev;	/* sched_switch */
 	struct trace_task task;	/* sched_switch: next; wakeup, setprio:
 				 * the task (setprio: newprio) */
@@ -97,7 +100,8 @@ struct trace_entry {
 	int prio;			/* tasks: the kernel's, last seen */
 	char policy[8];			/* "FIFO", "RR" if known, else "" */
 	uint64_t ns;			/* on the CPU inside the window */
-	uint64_t while_runnable_ns;	/* of which the bench was runnable */
+	uint64_t rt_waiting_ns;		/* RT task runnable here while the CPU
+					 * idled or ran non-RT tasks */
 	unsigned int count;		/* times it started running there */
 	/* tasks: the longest stretch on the CPU that overlaps the window,
 	 * from its switch-in to its switch-out (interrupts included) */
@@ -136,11 +140,13 @@ struct trace_analysis {
 	uint64_t bench_woken;		/* last wake-up of the bench in the
 					 * window; 0: none */
 	uint64_t runnable_ns;		/* from it until the bench ran */
-	uint64_t lower_while_runnable_ns; /* lower-priority work in that time */
-	uint64_t idle_while_runnable_ns;  /* the CPU idle in that time */
+	/* while an RT task was runnable on the CPU (woken or preempted, not
+	 * yet running), the CPU idled / ran non-RT tasks: RT throttling */
+	uint64_t rt_waiting_idle_ns, rt_waiting_other_ns;
+	int waiter;			/* entry that waited longest; -1 */
+	unsigned int nwaiters;		/* RT tasks that waited so */
 	uint64_t rt_period_at;		/* sched_rt_period_timer in the window */
-	bool throttled;			/* RT bench runnable, the CPU elsewhere:
-					 * RT throttling */
+	bool throttled;			/* more than half the window so */
 	int cause;			/* entry index; -1: none */
 	/* state while reading */
 	bool have_cur;
@@ -156,7 +162,8 @@ struct trace_analysis {
 	size_t npids, next_pid;
 	bool bench_waiting;		/* woken, not yet switched in */
 	uint64_t bench_wait_from;
-	int bench_prio;
+	int waiting[TRACE_MAX_WAITING];	/* entries: RT tasks runnable here */
+	size_t nwaiting;
 };
 
 void trace_analysis_init(struct trace_analysis *a, uint64_t start,

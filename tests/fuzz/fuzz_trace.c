@@ -11,9 +11,10 @@
  * it gives out adds up (entries + unattributed = covered <= the window), no
  * entry holds more than the window, the entries are sorted by time, the
  * cause is the largest entry that is neither the bench, its wake-up path
- * nor idle, the bench's runnable time fits in the window and the time
- * lower-priority work ran in it fits in both, and the verdict is one
- * terminated sentence.
+ * nor idle, the bench's runnable time fits in the window, the time RT
+ * tasks waited while the CPU idled or ran non-RT tasks fits in what the
+ * trace covers (and names a task when it is RT throttling), and the
+ * verdict is one terminated sentence.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -40,7 +41,7 @@ static void check_event(const char *line, size_t len, const struct trace_event *
 
 static void check_analysis(const struct trace_analysis *a)
 {
-	uint64_t window = a->end - a->start, sum = a->unattributed_ns, runnable = 0;
+	uint64_t window = a->end - a->start, sum = a->unattributed_ns;
 	char verdict[640];
 
 	for (size_t i = 0; i < a->n; i++) {
@@ -49,14 +50,14 @@ static void check_analysis(const struct trace_analysis *a)
 		FUZZ_CHECK(e->ns <= window, "entry %zu holds %" PRIu64 " ns of a %" PRIu64 " ns window",
 			   i, e->ns, window);
 		FUZZ_CHECK(!i || a->entries[i - 1].ns >= e->ns, "entries not sorted at %zu", i);
-		FUZZ_CHECK(e->while_runnable_ns <= e->ns, "entry %zu runnable > ns", i);
+		FUZZ_CHECK(e->rt_waiting_ns <= a->rt_waiting_idle_ns + a->rt_waiting_other_ns,
+			   "entry %zu waited more than the CPU was away", i);
 		FUZZ_CHECK(memchr(e->name, '\0', sizeof(e->name)), "unterminated name");
 		if (a->cause < 0 || (size_t)a->cause > i)
 			FUZZ_CHECK(e->role != TRACE_ROLE_OTHER || !e->ns,
 				   "entry %zu (other, %" PRIu64 " ns) is before the cause %d",
 				   i, e->ns, a->cause);
 		sum += e->ns;
-		runnable += e->while_runnable_ns;
 	}
 	FUZZ_CHECK(sum == a->covered_ns, "entries add up to %" PRIu64 ", covered %" PRIu64,
 		   sum, a->covered_ns);
@@ -64,9 +65,10 @@ static void check_analysis(const struct trace_analysis *a)
 		   a->covered_ns, window);
 	FUZZ_CHECK(a->runnable_ns <= window, "runnable %" PRIu64 " > window %" PRIu64,
 		   a->runnable_ns, window);
-	FUZZ_CHECK(a->lower_while_runnable_ns <= runnable,
-		   "lower-priority %" PRIu64 " > runnable %" PRIu64,
-		   a->lower_while_runnable_ns, runnable);
+	FUZZ_CHECK(a->rt_waiting_idle_ns + a->rt_waiting_other_ns <= a->covered_ns,
+		   "RT waiting %" PRIu64 " + %" PRIu64 " > covered %" PRIu64,
+		   a->rt_waiting_idle_ns, a->rt_waiting_other_ns, a->covered_ns);
+	FUZZ_CHECK(!a->throttled || a->waiter >= 0, "throttled with no waiter");
 	if (a->cause >= 0) {
 		const struct trace_entry *c = &a->entries[a->cause];
 

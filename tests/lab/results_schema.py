@@ -90,8 +90,8 @@ def check_spike(spike: dict[str, Any], where: str) -> None:
     length = window["end_ns"] - window["start_ns"]
     assert 0 <= window["covered_ns"] <= length, f"{where}: spike covers {window}"
     assert window["runnable_ns"] <= length, f"{where}: spike runnable {window}"
-    assert (window["idle_while_runnable_ns"] + window["lower_while_runnable_ns"]
-            <= window["runnable_ns"] + 1), f"{where}: spike {window}"
+    assert (window["rt_waiting_idle_ns"] + window["rt_waiting_other_ns"]
+            <= window["covered_ns"]), f"{where}: spike {window}"
     top = spike["top"]
     assert all(e["kind"] in SPIKE_KINDS and e["role"] in SPIKE_ROLES and 0 < e["ns"] <= length
                for e in top), f"{where}: spike top {top}"

@@ -248,6 +248,7 @@ static void test_frames(void)
 static void test_throttling_words(void)
 {
 	static const char *const lines[] = {
+		"  x-8 [000] d..2.  0.900000: sched_switch: prev_comm=x prev_pid=8 prev_prio=120 prev_state=S ==> next_comm=load next_pid=7 next_prio=120",
 		"  load-7 [000] d.h1.  1.000000: sched_waking: comm=bench pid=10 prio=19 target_cpu=000",
 		"  load-7 [000] d..2.  1.050000: sched_switch: prev_comm=load prev_pid=7 prev_prio=120 prev_state=R ==> next_comm=bench next_pid=10 next_prio=19",
 	};
@@ -255,11 +256,11 @@ static void test_throttling_words(void)
 	char v[512];
 
 	trace_analysis_init(&a, 1000000000, 1050010000, 0, 10);
-	feed(&a, lines, 2);
+	feed(&a, lines, 3);
 	trace_verdict(&a, v, sizeof(v));
-	CHECK_CONTAINS(v, "RT throttling: the bench was runnable for 50.00 ms of the 50.01 ms window while the CPU idled 0.0 us and ran lower-priority tasks 50.00 ms");
+	CHECK_CONTAINS(v, "RT throttling: task bench (pid 10, rt 80), the bench, was runnable for 50.00 ms of the 50.01 ms window while the CPU idled 0.0 us and ran non-RT tasks 50.00 ms");
 	CHECK_CONTAINS(v, "the largest other work: task load (pid 7, nice 0) ran 50.00 ms");
-	CHECK_INT(a.lower_while_runnable_ns, 50000000);
+	CHECK_INT(a.rt_waiting_other_ns, 50000000);
 	CHECK(a.throttled);
 }
 
@@ -394,11 +395,11 @@ static void test_lab_throttling(void)
 	analyse_file("throttle-std.txt", &a, &fx, 0, 0, 0);
 	CHECK(a.throttled);
 	CHECK(a.runnable_ns > 49900000 && a.runnable_ns <= fx.end - fx.start);
-	CHECK(a.idle_while_runnable_ns > 49000000);
+	CHECK(a.rt_waiting_idle_ns > 49000000);
 	CHECK(a.rt_period_at > fx.end - 20000 && a.rt_period_at < fx.end);
 	CHECK_INT(a.covered_ns, fx.end - fx.start);
 	trace_verdict(&a, v, sizeof(v));
-	CHECK_CONTAINS(v, "RT throttling: the bench was runnable for 50.01 ms of the 50.02 ms window while the CPU idled 49.66 ms");
+	CHECK_CONTAINS(v, "RT throttling: task udrv (pid 128, rt 80), the bench, was runnable for 49.78 ms of the 50.02 ms window while the CPU idled 49.66 ms");
 	CHECK_CONTAINS(v, "until sched_rt_period_timer gave the RT tasks their runtime back 50.01 ms into the window");
 	CHECK(entry(&a, "irq/24-udrv-ben") &&
 	      entry(&a, "irq/24-udrv-ben")->role == TRACE_ROLE_PATH);
