@@ -16,12 +16,15 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "spike.h"
 
 enum {
 	OPT_NO_MLOCK = 0x100,
 	OPT_NO_DMA,
 	OPT_BOARD,
 	OPT_IRQ_PRIO,
+	OPT_SPIKE,
+	OPT_SPIKE_OUT,
 };
 
 static const struct option common_long[] = {
@@ -34,6 +37,8 @@ static const struct option common_long[] = {
 	{ "load", required_argument, NULL, 'L' },
 	{ "board", required_argument, NULL, OPT_BOARD },
 	{ "irq-prio", required_argument, NULL, OPT_IRQ_PRIO },
+	{ "trace-on-spike", required_argument, NULL, OPT_SPIKE },
+	{ "spike-out", required_argument, NULL, OPT_SPIKE_OUT },
 	{ "out", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -45,7 +50,7 @@ static const struct option common_long[] = {
 static bool is_common_opt(int opt)
 {
 	if (opt >= OPT_NO_MLOCK)
-		return opt <= OPT_IRQ_PRIO;
+		return opt <= OPT_SPIKE_OUT;
 	return opt == '?' || (opt > 0 && opt < 256 && opt != ':' &&
 			      strchr(COMMON_SHORT, opt));
 }
@@ -94,6 +99,16 @@ static int common_opt(struct bench_run *run, int opt, const char *arg)
 			return cli_usage(cmd, "bad --irq-prio '%s': a SCHED_FIFO priority, 1..99", arg);
 		run->o.irq_prio = (int)v;
 		return 0;
+	case OPT_SPIKE:
+		if (cli_parse_int(arg, 1, SPIKE_MAX_US, &v))
+			return cli_usage(cmd, "bad --trace-on-spike '%s': a latency in us, 1..%d", arg, SPIKE_MAX_US);
+		run->o.spike_ns = (uint64_t)v * 1000;
+		return 0;
+	case OPT_SPIKE_OUT:
+		if (!*arg)
+			return cli_usage(cmd, "bad --spike-out '': a file name");
+		run->o.spike_out = arg;
+		return 0;
 	case 'o':
 		run->o.out = arg;
 		return 0;
@@ -118,9 +133,11 @@ int bench_parse(struct bench_run *run, const char *bench, int argc,
 	struct option longopts[48];
 	char shortopts[96];
 	size_t k = 0;
+	bool traceable = run->traceable;	/* set by the bench before */
 	int opt, ret;
 
 	memset(run, 0, sizeof(*run));
+	run->traceable = traceable;
 	run->bench = bench;
 	run->o = (struct bench_opts){ .prio = 80, .cpu = -1, .mlock = true,
 				      .dma_latency = true };
@@ -147,6 +164,8 @@ int bench_parse(struct bench_run *run, const char *bench, int argc,
 	}
 	if (optind < argc && !extra)
 		return cli_usage(bench, "unexpected argument '%s'", argv[optind]);
+	if (run->o.spike_ns && !run->traceable)
+		return cli_usage(bench, "--trace-on-spike: this bench hands no latency samples to trace; use it with irq, uio or timer");
 	return 0;
 }
 
@@ -210,6 +229,8 @@ int bench_begin(struct bench_run *run)
 	if (run->o.load && load_start(run->o.load, &run->load_pid, err, sizeof(err)))
 		return cli_error(EXIT_FAIL, "load %s: %s", run->o.load, err);
 	ret = rt_setup(run);
+	if (!ret && run->o.spike_ns)
+		ret = bench_spike_arm(run);
 	if (ret)
 		load_stop(run->load_pid);
 	return ret;

@@ -36,6 +36,8 @@ struct bench_opts {
 	const char *out;	/* also write the JSON document here */
 	bool json;
 	bool quiet;		/* no progress line */
+	uint64_t spike_ns;	/* --trace-on-spike (spike.h); 0: off */
+	const char *spike_out;	/* --spike-out FILE */
 };
 
 struct bench_row {
@@ -71,6 +73,8 @@ struct bench_run {
 	struct bench_thread threads[BENCH_MAX_THREADS];
 	/* the bench's own top-level keys in the document; NULL: none */
 	void (*json_extra)(const struct bench_run *run, struct udrv_json *j);
+	bool traceable;		/* hands its samples to bench_spike_check();
+				 * set before bench_parse(), which keeps it */
 };
 
 /*
@@ -103,7 +107,14 @@ int bench_parse(struct bench_run *run, const char *bench, int argc,
 "      --board NAME    board label in the results (default: detected)\n" \
 "  -o, --out FILE      also write the JSON result document to FILE\n" \
 "  -j, --json          print the JSON result document instead of a table\n" \
-"  -q, --quiet         no live progress line\n"
+"  -q, --quiet         no live progress line\n" \
+"      --trace-on-spike US  (irq, uio, timer) trace the scheduler and\n" \
+"                      interrupts with ftrace; at the first sample above US\n" \
+"                      microseconds stop, save the trace around it and say\n" \
+"                      what ran on the bench's CPU during it: the cause\n" \
+"                      (needs root and tracefs; put back afterwards)\n" \
+"      --spike-out FILE  the spike's trace (default: --out's name with\n" \
+"                      .spike.txt, else ./udrv-BENCH-spike.txt)\n"
 
 /* Apply the RT settings and start the load. Returns 0 or an exit code. */
 int bench_begin(struct bench_run *run);

@@ -36,6 +36,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "commands.h"
+#include "spike.h"
 
 #define DEFAULT_SAMPLES		10000
 #define DEFAULT_INTERVAL_US	1000
@@ -166,6 +167,7 @@ static int timer_udrv(struct timer *t, struct bench_row *row, uint64_t *done)
 			return cli_error(EXIT_FAIL, "clock_nanosleep: %s", strerror(ret));
 		now = cli_now_ns();
 		udrv_hist_record(row->hist, now > next ? now - next : 0);
+		bench_spike_check(row, next, now);
 		for (next += t->interval_ns; now > next; next += t->interval_ns)
 			t->overruns++;
 		bench_progress(&t->run, row, i, n);
@@ -440,6 +442,7 @@ int cmd_bench_timer(int argc, char **argv)
 	if (!t)
 		return cli_error(EXIT_FAIL, "out of memory");
 	t->interval_ns = DEFAULT_INTERVAL_US * 1000ULL;
+	t->run.traceable = true;
 	ret = bench_parse(&t->run, "bench timer", argc, argv, help, "i:",
 			  long_opts, timer_opt, t);
 	if (!ret && optind < argc)
