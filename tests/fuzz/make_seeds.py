@@ -211,6 +211,25 @@ RT = [
          "udrv-bench-irq"),
 ]
 
+# rtla timerlat hist -n as Debian 12's rtla 6.1 prints it: the outputs captured
+# in the lab for the unit tests (tests/unit/rtla/README.md) that fit in
+# run.py's -max_len, and two CPUs in a few lines
+RTLA_HEAD = ("# RTLA timerlat histogram\n# Time unit is nanoseconds (ns)\n"
+             "# Duration:   0 00:00:01\n")
+RTLA = [p.read_bytes() for p in sorted((HERE.parent / "unit" / "rtla").glob("*.txt"))
+        if p.stat().st_size <= 4096] + [
+    (RTLA_HEAD + "Index   IRQ-000   Thr-000   IRQ-001   Thr-001\n"
+     "700           2         0         1         0 \n4100          0         2         0         1 \n"
+     "over:         0         0         0         0 \ncount:        2         2         1         1 \n"
+     "min:        700      4100       700      4100 \navg:        700      4100       700      4100 \n"
+     "max:        700      4100       700      4100 \n").encode(),
+    (RTLA_HEAD + "Index   IRQ-000   Thr-000   IRQ-003   Thr-003\n"
+     "650           1         0         0         0 \n5000          0         0         0         0 \n"
+     "over:         0         1         0         0 \ncount:        1         1         0         0 \n"
+     "min:        650    200000         -         - \navg:        650    200000         -         - \n"
+     "max:        650    200000         -         - \n").encode(),
+]
+
 # Reproducers of what the harnesses found (regress/README.md says which
 # code is at fault and whether it is fixed); make check replays each.
 REGRESS: dict[str, dict[str, bytes]] = {
@@ -313,6 +332,7 @@ HARNESSES: dict[str, list[bytes]] = {
     "rt": RT,
     "fields": FIELDS,
     "trace": TRACE,
+    "rtla": RTLA,
 }
 
 
