@@ -123,6 +123,47 @@ static int common_opt(struct bench_run *run, int opt, const char *arg)
 	}
 }
 
+static const char bench_opts_help[] =
+"Common options:\n"
+"  -P, --prio N        SCHED_FIFO priority (default 80; 0: SCHED_OTHER)\n"
+"  -a, --cpu N         pin to CPU N (default: no pinning)\n"
+"      --irq-prio N    run the threads the wake-ups go through (the irq\n"
+"                      thread of the interrupt, uio-ticker's notifier) at\n"
+"                      SCHED_FIFO N, 1..99, while measuring (default: as\n"
+"                      they are; 50 on PREEMPT_RT): above --prio is the\n"
+"                      usual RT tuning\n"
+"      --no-mlock      don't mlockall() (default: locked, stack prefaulted)\n"
+"      --no-dma-latency  don't hold /dev/cpu_dma_latency at 0\n"
+"  -n, --samples N     samples per row (default: per bench)\n"
+"  -D, --duration D    run each row for D (e.g. 10s) instead of -n\n"
+"  -L, --load PROFILE  run a load while measuring: hackbench, memory, fork,\n"
+"                      all (see 'udrv load --help'); default none\n"
+"      --board NAME    board label in the results (default: detected)\n"
+"  -o, --out FILE      also write the JSON result document to FILE\n"
+"  -j, --json          print the JSON result document instead of a table\n"
+"  -q, --quiet         no live progress line\n"
+"      --trace-on-spike US  (irq, uio, timer) trace the scheduler and\n"
+"                      interrupts with ftrace; at the first sample above US\n"
+"                      microseconds stop, save the trace around it and say\n"
+"                      what ran on the bench's CPU during it: the cause\n"
+"                      (needs root and tracefs; put back afterwards)\n"
+"      --spike-out FILE  the spike's trace (default: --out's name with\n"
+"                      .spike.txt, else ./udrv-BENCH-spike.txt)\n";
+
+/* A bench's help, the common options in place of BENCH_OPTS_MARKER. */
+static void bench_print_help(const char *help)
+{
+	const char *mark = strstr(help, BENCH_OPTS_MARKER "\n");
+
+	if (!mark) {
+		cli_print_help(help);
+		return;
+	}
+	fwrite(help, 1, (size_t)(mark - help), stdout);
+	fputs(bench_opts_help, stdout);
+	fputs(mark + sizeof(BENCH_OPTS_MARKER), stdout);
+}
+
 int bench_parse(struct bench_run *run, const char *bench, int argc,
 		char **argv, const char *help, const char *extra_short,
 		const struct option *extra_long,
@@ -150,7 +191,7 @@ int bench_parse(struct bench_run *run, const char *bench, int argc,
 		 extra_short ? extra_short : "");
 	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		if (opt == 'h') {
-			cli_print_help(help);
+			bench_print_help(help);
 			return -1;
 		}
 		if (is_common_opt(opt))
