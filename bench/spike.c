@@ -602,6 +602,7 @@ static void json_analysis(struct udrv_json *j)
 	udrv_json_kuint(j, "rt_waiting_idle_ns", sp.an.rt_waiting_idle_ns);
 	udrv_json_kuint(j, "rt_waiting_other_ns", sp.an.rt_waiting_other_ns);
 	udrv_json_obj_end(j);
+	udrv_json_kbool(j, "rt_kept_waiting", ok && sp.an.kept_waiting);
 	udrv_json_kbool(j, "rt_throttled", ok && sp.an.throttled);
 	udrv_json_key(j, "top");
 	udrv_json_arr_begin(j);

@@ -146,7 +146,9 @@ struct trace_analysis {
 	int waiter;			/* entry that waited longest; -1 */
 	unsigned int nwaiters;		/* RT tasks that waited so */
 	uint64_t rt_period_at;		/* sched_rt_period_timer in the window */
-	bool throttled;			/* more than half the window so */
+	bool kept_waiting;		/* more than half the window so */
+	bool throttled;			/* and sched_rt_period_timer fired in
+					 * it: RT throttling */
 	int cause;			/* entry index; -1: none */
 	/* state while reading */
 	bool have_cur;
