@@ -37,6 +37,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "commands.h"
+#include "spike.h"
 #include "timer_rtla.h"
 #include "tool.h"
 
@@ -169,6 +170,7 @@ static int timer_udrv(struct timer *t, struct bench_row *row, uint64_t *done)
 			return cli_error(EXIT_FAIL, "clock_nanosleep: %s", strerror(ret));
 		now = cli_now_ns();
 		udrv_hist_record(row->hist, now > next ? now - next : 0);
+		bench_spike_check(row, next, now);
 		for (next += t->interval_ns; now > next; next += t->interval_ns)
 			t->overruns++;
 		bench_progress(&t->run, row, i, n);
@@ -373,6 +375,7 @@ int cmd_bench_timer(int argc, char **argv)
 	if (!t)
 		return cli_error(EXIT_FAIL, "out of memory");
 	t->interval_ns = DEFAULT_INTERVAL_US * 1000ULL;
+	t->run.traceable = true;
 	ret = bench_parse(&t->run, "bench timer", argc, argv, help, "i:",
 			  long_opts, timer_opt, t);
 	if (!ret && optind < argc)

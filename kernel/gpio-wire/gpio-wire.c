@@ -65,6 +65,11 @@ module_param(drop_uncounted, bool, 0644);
 MODULE_PARM_DESC(drop_uncounted,
 		 "Fault injection: leave the dropped edges out of the counters (default 0)");
 
+static unsigned int stuck_every;
+module_param(stuck_every, uint, 0644);
+MODULE_PARM_DESC(stuck_every,
+		 "Fault injection: ignore every Nth write that would change an output's level, as a stuck driver would (nothing driven, nothing counted; 0 = off)");
+
 struct gpio_wire {
 	struct gpio_chip gc;
 	struct irq_work work;
@@ -79,6 +84,7 @@ struct gpio_wire {
 	u64 driven[GPIO_WIRE_MAX_LINES];	/* level changes on the wire */
 	u64 dropped[GPIO_WIRE_MAX_LINES];	/* by drop_every, counted */
 	unsigned int drop_seq;		/* edges that raised or were dropped */
+	unsigned int stuck_seq;		/* level-changing writes, for stuck_every */
 };
 
 static struct platform_device *gpio_wire_pdev;
@@ -130,8 +136,13 @@ static bool gpio_wire_drive(struct gpio_wire *w, unsigned int out)
 static bool gpio_wire_set_locked(struct gpio_wire *w, unsigned int out,
 				 int value)
 {
+	unsigned int every = READ_ONCE(stuck_every);
+
 	if (gpio_wire_is_input_only(out))
 		return false;
+	if (every && test_bit(out, w->latch) != !!value &&
+	    ++w->stuck_seq % every == 0)
+		return false;	/* a stuck driver: the write is lost */
 	assign_bit(out, w->latch, value);
 	return gpio_wire_drive(w, out);
 }

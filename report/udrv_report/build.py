@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import compare, html, plots, priority, tables
+from . import compare, gaps, html, plots, priority, reply, tables
 from .errors import InputError, OutputError
 from .load import load_all, split_spec
 from .model import RowKey, Run, label_runs, ordered_keys
@@ -57,7 +57,8 @@ def render_runs(runs: list[Run], out_html: str | Path,
     sections = [s for s in (_toggle_section(figs, [(None, runs)], runs),
                             _breakdown_section(figs, [(None, runs)], runs),
                             _histogram_section(figs, [(None, runs)], runs, styles),
-                            _latency_section(runs), _priority_section(figs, runs)) if s]
+                            _latency_section(runs), _priority_section(figs, runs),
+                            _reply_section(figs, runs), _gaps_section(figs, runs)) if s]
     sections.append(_metadata_section(runs))
     intro = [html.para(f"Results: {', '.join(sources)}. Runs: "
                        f"{', '.join(r.label for r in runs)}. udrv "
@@ -226,6 +227,44 @@ def _priority_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
         if fig:
             s.body.append(fig)
         s.body.append(html.table(priority.table(g)))
+    return s
+
+
+def _reply_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
+    found = reply.groups(runs)
+    if not found:
+        return None
+    s = html.Section("reply", "Responders (udrv bench reply)")
+    s.body.append(html.para("Trigger to reply as a log host sees it: the interrupt handler, "
+                            "the kernel's irq thread (kernel/gpio-reply) and a user task, "
+                            "standard kernel vs PREEMPT_RT, idle vs load.", "note"))
+    for i, g in enumerate(found):
+        fig = figs.add(f"reply-{i}", reply.figure(g),
+                       f"{g.name}: trigger \u2192 reply p50 per responder, p99 and max as ticks")
+        if fig:
+            s.body.append(fig)
+        s.body.append(html.table(reply.table(g)))
+    return s
+
+
+def _gaps_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
+    found = gaps.documents(runs)
+    if not found:
+        return None
+    s = html.Section("gaps", "Scheduler gaps (RT throttling)")
+    s.body.append(html.para("A busy SCHED_FIFO loop toggling a GPIO line, every interval "
+                            "between two toggles timed (udrv bench gaps), at the kernel's RT "
+                            "throttling and with it off (--rt-runtime -1).", "note"))
+    for fig_id, png, caption in (
+            ("gaps-histogram", gaps.histogram(found),
+             "Every interval between two toggles, log-log: the toggles at a few \u00b5s, "
+             "RT throttling's gaps at tens of ms"),
+            ("gaps-timeline", gaps.timeline(found),
+             "Each gap against its start in the run")):
+        fig = figs.add(fig_id, png, caption)
+        if fig:
+            s.body.append(fig)
+    s.body.append(html.table(gaps.table(found)))
     return s
 
 

@@ -190,7 +190,26 @@ def _doc(d: Any, where: str) -> Doc:
                load=_get(d, "load", str, where), rt=_opt(d, "rt", dict, where) or {},
                tool_version=str(_get(_get(d, "tool", dict, where), "version", str,
                                      f"{pre}tool")),
-               rows=rows)
+               rows=rows, gaps=_gaps(d, bench, where))
+
+
+def _gaps(d: dict[str, Any], bench: str, where: str) -> dict[str, Any] | None:
+    """udrv bench gaps's own object (docs/results.md), its numbers checked."""
+    if bench != "gaps":
+        return None
+    pre = f"{where}.gaps" if where else "gaps"
+    g = _get(d, "gaps", dict, where)
+    for key in ("sched_rt_runtime_us", "sched_rt_period_us", "threshold_ns", "duration_ns",
+                "longest_ns", "count", "stalled_ns"):
+        _get(g, key, int, pre)
+    for key in ("per_s", "stalled_pct"):
+        _get(g, key, (int, float), pre)
+    _opt(g, "expected_gap_ns", int, pre)
+    for k, x in enumerate(_get(g, "timeline", list, pre)):
+        x = _typed(x, dict, f"{pre}.timeline[{k}]")
+        _get(x, "start_ns", int, f"{pre}.timeline[{k}]")
+        _get(x, "gap_ns", int, f"{pre}.timeline[{k}]")
+    return g
 
 
 def _row(bench: str, r: Any, where: str) -> Row:

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 RowKey = tuple[str, str, str, str | None, str]
+# benches drawn by a section of their own, not with the latency rows (gaps.py)
+OWN_SECTION = frozenset({"gaps"})
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,7 @@ class Doc:
     rt: dict[str, Any]
     tool_version: str
     rows: list[Row]
+    gaps: dict[str, Any] | None = None  # udrv bench gaps: its "gaps" object
 
 
 @dataclass
@@ -160,6 +163,6 @@ def ordered_keys(runs: list[Run], rate: bool) -> list[RowKey]:
     keys: dict[RowKey, None] = {}
     for run in runs:
         for row in run.rows:
-            if row.is_rate == rate:
+            if row.is_rate == rate and row.bench not in OWN_SECTION:
                 keys.setdefault(row.key)
     return list(keys)

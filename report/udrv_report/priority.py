@@ -53,7 +53,8 @@ def groups(runs: list[Run]) -> list[Group]:
     for base in runs:
         if base.variant or base.kernel != "rt" or base.load != "none":
             continue
-        alts = [r for r in runs if r.variant and r.source == base.source and
+        alts = [r for r in runs if r.variant and not r.variant.startswith("rt-runtime") and
+                r.source == base.source and
                 r.kernel == base.kernel and r.lab_board == base.lab_board]
         if alts:
             out.append(Group(base.label, [(_setting(""), base)] +

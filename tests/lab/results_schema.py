@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-BENCHES = {"toggle", "irq", "uio", "timer", "kernel"}
+BENCHES = {"toggle", "irq", "uio", "timer", "kernel", "reply", "gaps"}
 STAT_KEYS = ("count", "min", "avg", "max", "stddev", "p50", "p90", "p99",
              "p99_9", "p99_99", "overflow", "buckets")
 RT_KEYS = ("policy", "priority", "memory_locked", "cpu", "dma_latency_us")
@@ -71,6 +71,59 @@ def check_row(doc: dict[str, Any], row: dict[str, Any]) -> None:
         assert ref["ratio_avg"] is None or ref["ratio_avg"] > 0, f"{where}: bad ratio"
 
 
+def check_gaps(gaps: dict[str, Any], where: str) -> None:
+    """The `gaps` object of `udrv bench gaps` (docs/results.md)."""
+    for key in ("sched_rt_runtime_us", "sched_rt_period_us", "threshold_ns", "duration_ns",
+                "toggles", "longest_ns", "longest_start_ns", "count", "per_s", "stalled_ns",
+                "stalled_pct", "timeline", "timeline_dropped"):
+        assert key in gaps, f"{where}: gaps lack {key!r}"
+    assert gaps["expected_gap_ns"] is None or gaps["expected_gap_ns"] > 0, f"{where}: expected"
+    timeline = gaps["timeline"]
+    assert len(timeline) + gaps["timeline_dropped"] == gaps["count"], (
+        f"{where}: {len(timeline)} gaps listed + {gaps['timeline_dropped']} dropped, "
+        f"count says {gaps['count']}")
+    starts = [g["start_ns"] for g in timeline]
+    assert starts == sorted(starts), f"{where}: timeline out of order"
+    assert all(g["gap_ns"] >= gaps["threshold_ns"] for g in timeline), f"{where}: gap < threshold"
+    if gaps["count"]:
+        assert gaps["longest_ns"] >= gaps["threshold_ns"], f"{where}: longest below threshold"
+    assert gaps["stalled_ns"] <= gaps["duration_ns"], f"{where}: stalled longer than the run"
+
+
+SPIKE_ROLES = {"bench", "wake-up path", "idle", "other"}
+SPIKE_KINDS = {"task", "idle", "hardirq", "softirq", "hrtimer"}
+
+
+def check_spike(spike: dict[str, Any], where: str) -> None:
+    """The `spike` object of --trace-on-spike (docs/results.md)."""
+    assert spike["threshold_ns"] > 0 and spike["samples_over"] >= 0, f"{where}: spike {spike}"
+    assert isinstance(spike["found"], bool), f"{where}: spike found"
+    if not spike["found"]:
+        assert spike["samples_over"] == 0 and set(spike) == {
+            "threshold_ns", "samples_over", "found"}, f"{where}: spike not found: {spike}"
+        return
+    sample, window = spike["sample"], spike["window"]
+    assert sample["latency_ns"] == sample["end_ns"] - sample["start_ns"] > spike["threshold_ns"], (
+        f"{where}: spike sample {sample}")
+    assert (window["start_ns"], window["end_ns"]) == (sample["start_ns"], sample["end_ns"])
+    length = window["end_ns"] - window["start_ns"]
+    assert 0 <= window["covered_ns"] <= length, f"{where}: spike covers {window}"
+    assert window["runnable_ns"] <= length, f"{where}: spike runnable {window}"
+    assert (window["rt_waiting_idle_ns"] + window["rt_waiting_other_ns"]
+            <= window["covered_ns"]), f"{where}: spike {window}"
+    top = spike["top"]
+    assert all(e["kind"] in SPIKE_KINDS and e["role"] in SPIKE_ROLES and 0 < e["ns"] <= length
+               for e in top), f"{where}: spike top {top}"
+    assert [e["ns"] for e in top] == sorted((e["ns"] for e in top), reverse=True), where
+    assert sum(e["ns"] for e in top) <= window["covered_ns"], f"{where}: spike top > covered"
+    cause = spike["cause"]
+    assert cause is None or (cause["role"] == "other" and cause in top), f"{where}: cause {cause}"
+    others = [e for e in top if e["role"] == "other"]
+    assert (cause is None) == (not others) or spike["error"], f"{where}: cause vs top"
+    assert spike["error"] is not None or isinstance(spike["verdict"], str), where
+    assert spike["trace"]["clock"] == "mono", where
+
+
 def check_document(doc: dict[str, Any]) -> None:
     """A udrv-bench/1 document, as `udrv bench NAME --json` prints it."""
     assert doc.get("schema") == "udrv-bench/1", f"schema is {doc.get('schema')!r}"
@@ -92,6 +145,10 @@ def check_document(doc: dict[str, Any]) -> None:
     assert isinstance(doc.get("rows"), list) and doc["rows"], f"{where}: no rows"
     for row in doc["rows"]:
         check_row(doc, row)
+    if doc["bench"] == "gaps":
+        check_gaps(doc["gaps"], where)
+    if "spike" in doc:  # only with --trace-on-spike
+        check_spike(doc["spike"], where)
 
 
 def check_lab_document(doc: dict[str, Any]) -> None:
