@@ -84,7 +84,8 @@ static int have_timerlat(struct rtla_run *r, char *why, size_t len)
 	free(buf);
 	if (found)
 		return 0;
-	snprintf(why, len, "no timerlat tracer in this kernel (CONFIG_TIMERLAT_TRACER; Debian 12: the rt kernel)");
+	snprintf(why, len, "no timerlat tracer in this kernel (%s)",
+		 "CONFIG_TIMERLAT_TRACER; Debian 12: the rt kernel");
 	return -1;
 }
 
@@ -142,8 +143,8 @@ static int rtla_plan(struct rtla_run *r, uint64_t interval_ns, uint64_t samples,
 			 RTLA_MIN_PERIOD, (unsigned long long)r->period_us);
 		return -1;
 	}
-	if (samples > UINT32_MAX / 2)
-		samples = UINT32_MAX / 2;	/* what rtla_hist_parse() takes */
+	if (samples > UINT32_MAX / 4)	/* 2 x asked: what rtla_hist_parse() */
+		samples = UINT32_MAX / 4;	/* takes (it counts in 32 bits) */
 	r->seconds = (samples * interval_ns + NS_PER_S - 1) / NS_PER_S;
 	if (!r->seconds)
 		r->seconds = 1;
@@ -159,12 +160,13 @@ static void row_note(struct bench_row *row, const struct rtla_run *r,
 
 	snprintf(row->note, sizeof(row->note),
 		 "rtla timerlat hist -n -b 1 -E %llu: %s; %llu s at %llu us%s: %llu samples asked, %llu counted",
-		 RTLA_RANGE_NS, c == RTLA_IRQ ? "the timer's IRQ" : "the woken kernel thread", (unsigned long long)r->seconds,
+		 RTLA_RANGE_NS, c == RTLA_IRQ ? "the timer's IRQ" : "the woken kernel thread",
+		 (unsigned long long)r->seconds,
 		 (unsigned long long)r->period_us, h->cpus > 1 ? " per CPU" : "",
 		 (unsigned long long)asked, (unsigned long long)s->count);
 	if (s->over)
 		bench_note_add(row->note, sizeof(row->note),
-			       "%llu >= %llu ns, kept at it (one at its max)",
+			       "%llu >= %llu ns at their lower bound, one at its max",
 			       (unsigned long long)s->over, RTLA_RANGE_NS);
 	if (h->cpus > 1)
 		bench_note_add(row->note, sizeof(row->note), "%u CPUs", h->cpus);
