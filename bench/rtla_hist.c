@@ -389,9 +389,9 @@ int rtla_hist_parse(const char *text, size_t len, uint64_t range,
 			    (unsigned long long)max_count);
 	while (s < end) {
 		nl = memchr(s, '\n', (size_t)(end - s));
-		if (!nl)
-			return fail(&p, "line %u is cut short (no newline)", p.line + 1);
 		p.line++;
+		if (!nl)
+			return fail(&p, "cut short (no newline)");
 		ret = line(&p, s, (size_t)(nl - s));
 		if (ret)
 			return ret;

@@ -53,7 +53,7 @@ static const char *const rtla_settings[] = {
 #define RTLA_INSTANCE	"instances/timerlat_hist"	/* rtla 6.1's */
 
 struct rtla_run {
-	const char *tracefs;
+	char tracefs[192];	/* UDRV_SYSROOT (tests) + one of tracefs_paths */
 	char path[256];
 	uint64_t period_us;
 	uint64_t seconds;	/* -d */
@@ -64,19 +64,20 @@ struct rtla_run {
 /* Does the kernel have the timerlat tracer? 0, or -1 with @why set. */
 static int have_timerlat(struct rtla_run *r, char *why, size_t len)
 {
-	const char *sep = " \t\n";
-	char *buf = NULL, *tok, *save, path[64];
+	const char *sep = " \t\n", *root = secure_getenv("UDRV_SYSROOT");
+	char *buf = NULL, *tok, *save, path[sizeof(r->tracefs) + 24];
 	bool found = false;
 	size_t i;
 
+	root = root && strlen(root) < 128 ? root : "";
 	for (i = 0; i < sizeof(tracefs_paths) / sizeof(tracefs_paths[0]) && !buf; i++) {
-		r->tracefs = tracefs_paths[i];
+		snprintf(r->tracefs, sizeof(r->tracefs), "%s%s", root, tracefs_paths[i]);
 		snprintf(path, sizeof(path), "%s/available_tracers", r->tracefs);
 		buf = bench_slurp(path, NULL);
 	}
 	if (!buf) {
-		snprintf(why, len, "tracefs is not mounted (no %s: mount -t tracefs nodev %s)",
-			 tracefs_paths[0], tracefs_paths[0]);
+		snprintf(why, len, "tracefs is not mounted (no %s%s: mount -t tracefs nodev %s)",
+			 root, tracefs_paths[0], tracefs_paths[0]);
 		return -1;
 	}
 	for (tok = strtok_r(buf, sep, &save); tok && !found; tok = strtok_r(NULL, sep, &save))
@@ -214,7 +215,7 @@ static int rtla_rows(struct bench_run *run, const struct bench_tool *tool,
 
 static void rtla_save(struct rtla_run *r)
 {
-	char path[96];
+	char path[sizeof(r->tracefs) + 40];
 
 	for (size_t i = 0; i < RTLA_NSETTINGS; i++) {
 		snprintf(path, sizeof(path), "%s/%s", r->tracefs, rtla_settings[i]);
@@ -243,7 +244,7 @@ static void put_back(const char *path, const char *value)
  */
 static void rtla_restore(struct rtla_run *r)
 {
-	char path[96], *now;
+	char path[sizeof(r->tracefs) + 40], *now;
 
 	snprintf(path, sizeof(path), "%s/%s", r->tracefs, RTLA_INSTANCE);
 	if (!access(path, F_OK)) {
