@@ -152,3 +152,14 @@ def test_signal_puts_the_runtime_back(udrv: Runner, system: FakeTree,
     doc = json.loads(out.read_text())
     check_document(doc)
     assert doc["interrupted"] == sig.name and doc["gaps"]["sched_rt_runtime_us"] == 600000
+
+
+def test_suite_command_lines() -> None:
+    """What `make lab` runs (lab/suite.py): the kernel's setting, then -1."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from lab import suite
+
+    assert suite.gaps_command("none", "full") == \
+        "udrv bench gaps --json --quiet --load none --duration 5s"
+    assert suite.gaps_command("all", "quick", "-1") == \
+        "udrv bench gaps --json --quiet --load all --duration 3s --rt-runtime -1"
