@@ -208,3 +208,16 @@ def test_the_line_is_free_right_after_a_run_under_load(board_std: Any) -> None:
     r = board_std.run(f"udrv bench gaps -c {CHIP} -q -D 1s --load all && "
                       f"udrv bench gaps -c {CHIP} -q -D 100ms", timeout=300)
     assert r.status == 0, r.stdout + r.stderr
+
+
+def test_sysfs_backend_counted_at_the_source(board_std: Any) -> None:
+    """The same loop through /sys/class/gpio (libudrv's sysfs backend): every
+    write reaches the wire, and the line is unexported afterwards."""
+    doc = ok(board_std, f"bench gaps -c {CHIP} -b sysfs --json -q -n 20000", 120).json()
+    check_document(doc)
+    row = doc["rows"][0]
+    assert (row["mechanism"], row["sample"]) == ("sysfs", "toggle_gap")
+    assert row["loss"] == {"sent": 20000, "received": 20000, "lost": 0}
+    assert row["stats"]["count"] == 20000 == doc["gaps"]["toggles"]
+    exported = guest_ok(board_std, "ls /sys/class/gpio | grep -v -e export -e gpiochip || true")
+    assert exported.strip() == "", exported
