@@ -16,12 +16,15 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "spike.h"
 
 enum {
 	OPT_NO_MLOCK = 0x100,
 	OPT_NO_DMA,
 	OPT_BOARD,
 	OPT_IRQ_PRIO,
+	OPT_SPIKE,
+	OPT_SPIKE_OUT,
 };
 
 static const struct option common_long[] = {
@@ -34,6 +37,8 @@ static const struct option common_long[] = {
 	{ "load", required_argument, NULL, 'L' },
 	{ "board", required_argument, NULL, OPT_BOARD },
 	{ "irq-prio", required_argument, NULL, OPT_IRQ_PRIO },
+	{ "trace-on-spike", required_argument, NULL, OPT_SPIKE },
+	{ "spike-out", required_argument, NULL, OPT_SPIKE_OUT },
 	{ "out", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -45,7 +50,7 @@ static const struct option common_long[] = {
 static bool is_common_opt(int opt)
 {
 	if (opt >= OPT_NO_MLOCK)
-		return opt <= OPT_IRQ_PRIO;
+		return opt <= OPT_SPIKE_OUT;
 	return opt == '?' || (opt > 0 && opt < 256 && opt != ':' &&
 			      strchr(COMMON_SHORT, opt));
 }
@@ -94,6 +99,16 @@ static int common_opt(struct bench_run *run, int opt, const char *arg)
 			return cli_usage(cmd, "bad --irq-prio '%s': a SCHED_FIFO priority, 1..99", arg);
 		run->o.irq_prio = (int)v;
 		return 0;
+	case OPT_SPIKE:
+		if (cli_parse_int(arg, 1, SPIKE_MAX_US, &v))
+			return cli_usage(cmd, "bad --trace-on-spike '%s': a latency in us, 1..%d", arg, SPIKE_MAX_US);
+		run->o.spike_ns = (uint64_t)v * 1000;
+		return 0;
+	case OPT_SPIKE_OUT:
+		if (!*arg)
+			return cli_usage(cmd, "bad --spike-out '': a file name");
+		run->o.spike_out = arg;
+		return 0;
 	case 'o':
 		run->o.out = arg;
 		return 0;
@@ -108,6 +123,47 @@ static int common_opt(struct bench_run *run, int opt, const char *arg)
 	}
 }
 
+static const char bench_opts_help[] =
+"Common options:\n"
+"  -P, --prio N        SCHED_FIFO priority (default 80; 0: SCHED_OTHER)\n"
+"  -a, --cpu N         pin to CPU N (default: no pinning)\n"
+"      --irq-prio N    run the threads the wake-ups go through (the irq\n"
+"                      thread of the interrupt, uio-ticker's notifier) at\n"
+"                      SCHED_FIFO N, 1..99, while measuring (default: as\n"
+"                      they are; 50 on PREEMPT_RT): above --prio is the\n"
+"                      usual RT tuning\n"
+"      --no-mlock      don't mlockall() (default: locked, stack prefaulted)\n"
+"      --no-dma-latency  don't hold /dev/cpu_dma_latency at 0\n"
+"  -n, --samples N     samples per row (default: per bench)\n"
+"  -D, --duration D    run each row for D (e.g. 10s) instead of -n\n"
+"  -L, --load PROFILE  run a load while measuring: hackbench, memory, fork,\n"
+"                      all (see 'udrv load --help'); default none\n"
+"      --board NAME    board label in the results (default: detected)\n"
+"  -o, --out FILE      also write the JSON result document to FILE\n"
+"  -j, --json          print the JSON result document instead of a table\n"
+"  -q, --quiet         no live progress line\n"
+"      --trace-on-spike US  (irq, uio, timer) trace the scheduler and\n"
+"                      interrupts with ftrace; at the first sample above US\n"
+"                      microseconds stop, save the trace around it and say\n"
+"                      what ran on the bench's CPU during it: the cause\n"
+"                      (needs root and tracefs; put back afterwards)\n"
+"      --spike-out FILE  the spike's trace (default: --out's name with\n"
+"                      .spike.txt, else ./udrv-BENCH-spike.txt)\n";
+
+/* A bench's help, the common options in place of BENCH_OPTS_MARKER. */
+static void bench_print_help(const char *help)
+{
+	const char *mark = strstr(help, BENCH_OPTS_MARKER "\n");
+
+	if (!mark) {
+		cli_print_help(help);
+		return;
+	}
+	fwrite(help, 1, (size_t)(mark - help), stdout);
+	fputs(bench_opts_help, stdout);
+	fputs(mark + sizeof(BENCH_OPTS_MARKER), stdout);
+}
+
 int bench_parse(struct bench_run *run, const char *bench, int argc,
 		char **argv, const char *help, const char *extra_short,
 		const struct option *extra_long,
@@ -118,9 +174,11 @@ int bench_parse(struct bench_run *run, const char *bench, int argc,
 	struct option longopts[48];
 	char shortopts[96];
 	size_t k = 0;
+	bool traceable = run->traceable;	/* set by the bench before */
 	int opt, ret;
 
 	memset(run, 0, sizeof(*run));
+	run->traceable = traceable;
 	run->bench = bench;
 	run->o = (struct bench_opts){ .prio = 80, .cpu = -1, .mlock = true,
 				      .dma_latency = true };
@@ -133,7 +191,7 @@ int bench_parse(struct bench_run *run, const char *bench, int argc,
 		 extra_short ? extra_short : "");
 	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		if (opt == 'h') {
-			cli_print_help(help);
+			bench_print_help(help);
 			return -1;
 		}
 		if (is_common_opt(opt))
@@ -147,6 +205,8 @@ int bench_parse(struct bench_run *run, const char *bench, int argc,
 	}
 	if (optind < argc && !extra)
 		return cli_usage(bench, "unexpected argument '%s'", argv[optind]);
+	if (run->o.spike_ns && !run->traceable)
+		return cli_usage(bench, "--trace-on-spike: this bench hands no latency samples to trace; use it with irq, uio or timer");
 	return 0;
 }
 
@@ -210,6 +270,8 @@ int bench_begin(struct bench_run *run)
 	if (run->o.load && load_start(run->o.load, &run->load_pid, err, sizeof(err)))
 		return cli_error(EXIT_FAIL, "load %s: %s", run->o.load, err);
 	ret = rt_setup(run);
+	if (!ret && run->o.spike_ns)
+		ret = bench_spike_arm(run);
 	if (ret)
 		load_stop(run->load_pid);
 	return ret;

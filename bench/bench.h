@@ -36,6 +36,8 @@ struct bench_opts {
 	const char *out;	/* also write the JSON document here */
 	bool json;
 	bool quiet;		/* no progress line */
+	uint64_t spike_ns;	/* --trace-on-spike (spike.h); 0: off */
+	const char *spike_out;	/* --spike-out FILE */
 };
 
 struct bench_row {
@@ -71,6 +73,8 @@ struct bench_run {
 	struct bench_thread threads[BENCH_MAX_THREADS];
 	/* the bench's own top-level keys in the document; NULL: none */
 	void (*json_extra)(const struct bench_run *run, struct udrv_json *j);
+	bool traceable;		/* hands its samples to bench_spike_check();
+				 * set before bench_parse(), which keeps it */
 };
 
 /*
@@ -85,25 +89,13 @@ int bench_parse(struct bench_run *run, const char *bench, int argc,
 		int (*extra)(struct bench_run *run, int opt, const char *arg,
 			     void *ctx),
 		void *ctx);
-#define BENCH_OPTS_HELP \
-"Common options:\n" \
-"  -P, --prio N        SCHED_FIFO priority (default 80; 0: SCHED_OTHER)\n" \
-"  -a, --cpu N         pin to CPU N (default: no pinning)\n" \
-"      --irq-prio N    run the threads the wake-ups go through (the irq\n" \
-"                      thread of the interrupt, uio-ticker's notifier) at\n" \
-"                      SCHED_FIFO N, 1..99, while measuring (default: as\n" \
-"                      they are; 50 on PREEMPT_RT): above --prio is the\n" \
-"                      usual RT tuning\n" \
-"      --no-mlock      don't mlockall() (default: locked, stack prefaulted)\n" \
-"      --no-dma-latency  don't hold /dev/cpu_dma_latency at 0\n" \
-"  -n, --samples N     samples per row (default: per bench)\n" \
-"  -D, --duration D    run each row for D (e.g. 10s) instead of -n\n" \
-"  -L, --load PROFILE  run a load while measuring: hackbench, memory, fork,\n" \
-"                      all (see 'udrv load --help'); default none\n" \
-"      --board NAME    board label in the results (default: detected)\n" \
-"  -o, --out FILE      also write the JSON result document to FILE\n" \
-"  -j, --json          print the JSON result document instead of a table\n" \
-"  -q, --quiet         no live progress line\n"
+/*
+ * Where a bench's --help lists the common options: a marker that
+ * bench_parse() replaces with them when it prints the help (one literal
+ * holding both would pass the 4095 characters ISO C guarantees).
+ */
+#define BENCH_OPTS_HELP BENCH_OPTS_MARKER "\n"
+#define BENCH_OPTS_MARKER "@common-options@"
 
 /* Apply the RT settings and start the load. Returns 0 or an exit code. */
 int bench_begin(struct bench_run *run);

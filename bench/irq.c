@@ -41,6 +41,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "commands.h"
+#include "spike.h"
 
 #define IRQ_SAMPLES	5000	/* edges per wait method */
 #define IRQ_WARMUP	16	/* unrecorded edges before each method */
@@ -128,6 +129,7 @@ static void irq_watchdog(int sig)
 
 	(void)sig;
 	(void)r;
+	bench_spike_restore_signal_safe();
 	if (irq_load_pid > 0)
 		kill(-irq_load_pid, SIGKILL);
 	_exit(EXIT_FAIL);
@@ -428,6 +430,7 @@ static int irq_edge(struct irq_bench *b, struct irq_method *m, bool record)
 	m->sent++;	/* replaced by the wire's count where it has one */
 	m->received++;
 	irq_record(m, t_write, &ev, t_wake, level);
+	bench_spike_check(m->w2w, t_write, t_wake);
 	return 0;
 }
 
@@ -454,6 +457,7 @@ static int irq_busy(struct irq_bench *b, struct irq_method *m, bool record)
 	if (record) {
 		m->polls += polls;
 		udrv_hist_record(m->w2w->hist, t_wake - t_write);
+		bench_spike_check(m->w2w, t_write, t_wake);
 	}
 	return 0;
 }
@@ -684,6 +688,7 @@ int cmd_bench_irq(int argc, char **argv)
 			       .raw_fd = -1, .epfd = -1 };
 	int ret;
 
+	b.run.traceable = true;
 	ret = bench_parse(&b.run, "bench irq", argc, argv, irq_help, "c:",
 			  longopts, irq_opt, &b);
 	if (ret)

@@ -23,6 +23,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "commands.h"
+#include "tool.h"
 
 #define KLAT_SYS	"/sys/kernel/irqlat"
 #define KLAT_PARAMS	"/sys/module/irqlat/parameters"
@@ -84,47 +85,6 @@ BENCH_OPTS_HELP
 
 /* ---- sysfs files ---------------------------------------------------- */
 
-/* Read a whole file; NUL-terminated, free() it. NULL with errno set. */
-static char *klat_slurp(const char *path, size_t *lenp)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap), *nbuf;
-	ssize_t n;
-
-	if (fd < 0 || !buf)
-		goto fail;
-	for (;;) {
-		if (cap - len < 4096) {
-			nbuf = realloc(buf, cap * 2);
-			if (!nbuf)
-				goto fail;
-			buf = nbuf;
-			cap *= 2;
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			goto fail;
-		if (!n)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	if (lenp)
-		*lenp = len;
-	return buf;
-fail:
-	err = errno;
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	errno = err;
-	return NULL;
-}
-
 static int klat_write(const char *path, const char *val)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
@@ -162,7 +122,7 @@ static int klat_save_params(struct kbench *k)
 
 	for (size_t i = 0; i < KLAT_NPARAMS; i++) {
 		klat_param_path(path, sizeof(path), klat_params[i]);
-		v = klat_slurp(path, NULL);
+		v = bench_slurp(path, NULL);
 		if (!v)
 			return cli_error(EXIT_FAIL, "cannot read %s: %s (is this irqlat too old?)",
 					 path, strerror(errno));
@@ -242,7 +202,7 @@ static int klat_stats_key(struct klat_stats *st, const char *key,
 
 static int klat_read_stats(struct klat_stats *st)
 {
-	char *buf = klat_slurp(KLAT_SYS "/stats", NULL), *line, *save, *sp;
+	char *buf = bench_slurp(KLAT_SYS "/stats", NULL), *line, *save, *sp;
 
 	if (!buf)
 		return cli_error(EXIT_FAIL, "cannot read %s/stats: %s", KLAT_SYS,
@@ -289,7 +249,7 @@ static int klat_run_error(const struct kbench *k, int err)
 /* The samples file: one latency in ns per line, in pass order. */
 static int klat_read_samples(uint64_t **valsp, size_t *np)
 {
-	char *buf = klat_slurp(KLAT_SYS "/samples", NULL), *p, *end;
+	char *buf = bench_slurp(KLAT_SYS "/samples", NULL), *p, *end;
 	size_t n = 0, cap = 1024;
 	uint64_t *vals = malloc(cap * sizeof(*vals)), *nv, v;
 

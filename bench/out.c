@@ -10,6 +10,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "spike.h"
 
 static void read_line(const char *path, char *buf, size_t len)
 {
@@ -153,6 +154,7 @@ static int write_document(const struct bench_run *run, FILE *f)
 		if (!bench_interrupted() || udrv_hist_count(run->rows[i].hist))
 			json_row(run, &run->rows[i], j);
 	udrv_json_arr_end(j);
+	bench_spike_json(j);
 	udrv_json_obj_end(j);
 	return udrv_json_free(j);
 }
@@ -200,6 +202,7 @@ int bench_end(struct bench_run *run, int status)
 	FILE *f;
 
 	load_stop(run->load_pid);
+	bench_spike_finish(run);
 	if (sig) {
 		/* the rows so far are results; the failure is the signal */
 		fprintf(stderr, "udrv: bench %s interrupted by %s: rows measured so far follow\n",
@@ -218,6 +221,7 @@ int bench_end(struct bench_run *run, int status)
 	else if (!status)
 		print_table(run);
 	bench_wake_restore(run);
+	bench_spike_restore();
 	for (size_t i = 0; i < run->num_rows; i++)
 		udrv_hist_free(run->rows[i].hist);
 	udrv_rt_free(run->rt);

@@ -24,6 +24,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,9 @@
 #include "bench.h"
 #include "cli.h"
 #include "commands.h"
+#include "spike.h"
+#include "timer_rtla.h"
+#include "tool.h"
 
 #define DEFAULT_SAMPLES		10000
 #define DEFAULT_INTERVAL_US	1000
@@ -48,6 +52,7 @@ struct timer {
 	struct bench_run run;
 	uint64_t interval_ns;
 	const char *ct_spec;		/* --cyclictest; NULL: on PATH */
+	const char *rtla_spec;		/* --rtla; NULL: on PATH */
 	char ct_path[PATH_MAX];		/* "" when there is none */
 	char ct_why[96];		/* why there is no cyclictest row */
 	uint64_t overruns;
@@ -71,11 +76,19 @@ static const char help[] =
 "its samples in ns (-N, 1 ns histogram buckets, --spike for the tail).\n"
 "Without cyclictest the udrv row still runs, with a note.\n"
 "\n"
+"Where the kernel has the timerlat tracer (Debian 12: the rt kernel) and\n"
+"rtla is installed, 'rtla timerlat hist' runs next, as long (whole\n"
+"seconds), at the same period, priority and CPU: two more rows, the latency\n"
+"of the timer's IRQ (irq_latency) and of the kernel thread it wakes\n"
+"(thread_latency), every sample in ns. The first is the hardware and the\n"
+"interrupt entry, the rest of the second the scheduler's wake-up.\n"
+"\n"
 "Options:\n"
 "  -i, --interval-us N   period in us (default 1000)\n"
 "      --cyclictest PATH  the cyclictest to run (default: cyclictest on\n"
 "                        PATH; 'none': no reference row)\n"
 "  -n, --samples N       wake-ups per row (default 10000)\n"
+TIMER_RTLA_HELP
 "\n"
 BENCH_OPTS_HELP
 "\n"
@@ -83,11 +96,12 @@ BENCH_OPTS_HELP
 "  udrv bench timer -n 100000 --load hackbench\n";
 
 /* long-only options: values below the common ones (0x100), not in their short set */
-enum { OPT_CYCLICTEST = 'C' };
+enum { OPT_CYCLICTEST = 'C', OPT_RTLA = 'R' };
 
 static const struct option long_opts[] = {
 	{ "interval-us", required_argument, NULL, 'i' },
 	{ "cyclictest", required_argument, NULL, OPT_CYCLICTEST },
+	{ "rtla", required_argument, NULL, OPT_RTLA },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -106,6 +120,9 @@ static int timer_opt(struct bench_run *run, int opt, const char *arg,
 	case OPT_CYCLICTEST:
 		t->ct_spec = arg;
 		return 0;
+	case OPT_RTLA:
+		t->rtla_spec = arg;
+		return 0;
 	default:
 		return cli_usage(run->bench, "bad option");
 	}
@@ -114,10 +131,6 @@ static int timer_opt(struct bench_run *run, int opt, const char *arg,
 /* Find cyclictest: --cyclictest PATH, else the first one on PATH. */
 static void find_cyclictest(struct timer *t)
 {
-	const char *path = getenv("PATH");
-	const char *p, *end;
-	size_t n;
-
 	t->ct_path[0] = '\0';
 	if (t->ct_spec && !strcmp(t->ct_spec, "none")) {
 		snprintf(t->ct_why, sizeof(t->ct_why), "no cyclictest row: --cyclictest none");
@@ -131,18 +144,9 @@ static void find_cyclictest(struct timer *t)
 				 "no cyclictest row: %.60s: %s", t->ct_spec, strerror(errno));
 		return;
 	}
-	for (p = path ? path : ""; *p; p = *end ? end + 1 : end) {
-		end = strchrnul(p, ':');
-		n = (size_t)(end - p);
-		if (!n || n + sizeof("/cyclictest") > sizeof(t->ct_path))
-			continue;
-		snprintf(t->ct_path, sizeof(t->ct_path), "%.*s/cyclictest", (int)n, p);
-		if (access(t->ct_path, X_OK) == 0)
-			return;
-	}
-	t->ct_path[0] = '\0';
-	snprintf(t->ct_why, sizeof(t->ct_why),
-		 "no cyclictest row: cyclictest is not on PATH (Debian: apt-get install rt-tests)");
+	if (bench_which("cyclictest", t->ct_path, sizeof(t->ct_path)))
+		snprintf(t->ct_why, sizeof(t->ct_why),
+			 "no cyclictest row: cyclictest is not on PATH (Debian: apt-get install rt-tests)");
 }
 
 static struct timespec ns_to_ts(uint64_t ns)
@@ -166,6 +170,7 @@ static int timer_udrv(struct timer *t, struct bench_row *row, uint64_t *done)
 			return cli_error(EXIT_FAIL, "clock_nanosleep: %s", strerror(ret));
 		now = cli_now_ns();
 		udrv_hist_record(row->hist, now > next ? now - next : 0);
+		bench_spike_check(row, next, now);
 		for (next += t->interval_ns; now > next; next += t->interval_ns)
 			t->overruns++;
 		bench_progress(&t->run, row, i, n);
@@ -206,72 +211,15 @@ static void ct_argv(const struct timer *t, uint64_t loops, const char *dir,
 	argv[k] = NULL;
 }
 
-static void ct_child(char **argv, const char *dir)
-{
-	struct sched_param sp = { 0 };
-	char path[96];
-	int fd;
-
-	/* like a start from a shell: cyclictest sets its thread's priority */
-	sched_setscheduler(0, SCHED_OTHER, &sp);
-	snprintf(path, sizeof(path), "%s/out", dir);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
-		_exit(126);
-	snprintf(path, sizeof(path), "%s/err", dir);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
-		_exit(126);
-	execv(argv[0], argv);
-	fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-	_exit(127);
-}
-
-/* The first line of cyclictest's stderr, for a failure message. */
-static void ct_stderr(const char *dir, char *buf, size_t len)
-{
-	char path[96];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/err", dir);
-	buf[0] = '\0';
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	while (fgets(buf, (int)len, f))
-		if (buf[0] != '#' && buf[0] != '\n')	/* skip its "# ..." info */
-			break;
-	buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-}
-
 /* Run cyclictest to the end; returns 0, or sets t->ct_why. */
-static int ct_run(struct timer *t, uint64_t loops, const char *dir)
+static int ct_run(struct timer *t, struct bench_tool *tool, uint64_t loops)
 {
-	char bufs[CT_MAX_ARGS][CT_ARG_LEN], *argv[CT_MAX_ARGS], err[80];
-	int status;
-	pid_t pid;
+	char bufs[CT_MAX_ARGS][CT_ARG_LEN], *argv[CT_MAX_ARGS], why[120];
 
-	ct_argv(t, loops, dir, bufs, argv);
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		snprintf(t->ct_why, sizeof(t->ct_why), "no cyclictest row: fork: %s",
-			 strerror(errno));
-		return -1;
-	}
-	if (pid == 0)
-		ct_child(argv, dir);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+	ct_argv(t, loops, tool->dir, bufs, argv);
+	if (!bench_tool_run(tool, argv, why, sizeof(why)))
 		return 0;
-	ct_stderr(dir, err, sizeof(err));
-	snprintf(t->ct_why, sizeof(t->ct_why), "no cyclictest row: it failed (%s %d)%s%s",
-		 WIFEXITED(status) ? "exit" : "signal",
-		 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-		 err[0] ? ": " : "", err);
+	snprintf(t->ct_why, sizeof(t->ct_why), "no cyclictest row: %s", why);
 	return -1;
 }
 
@@ -354,7 +302,8 @@ static void ct_fill(struct timer *t, struct bench_row *row, const char *dir,
 			 "cyclictest left no histogram in %.40s", dir);
 		return;
 	}
-	ok = udrv_hist_count(h) == loops && res.spikes_listed == res.overflows &&
+	ok = (udrv_hist_count(h) == loops || bench_interrupted()) &&
+	     res.spikes_listed == res.overflows &&
 	     udrv_hist_min(h) == res.min && udrv_hist_max(h) == res.max;
 	snprintf(row->note, sizeof(row->note),
 		 "cyclictest -N: every sample in ns (1 ns buckets < %d ns, --spike above); its summary: min %llu avg %llu max %llu%s",
@@ -369,39 +318,23 @@ static void ct_fill(struct timer *t, struct bench_row *row, const char *dir,
 			(unsigned long long)res.overflows);
 }
 
-static void rm_dir(const char *dir)
-{
-	static const char *const files[] = { "hist", "out", "err" };
-	char path[96];
-
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
-		unlink(path);
-	}
-	rmdir(dir);
-}
-
 /* The reference row, when cyclictest is there and works. */
 static struct bench_row *timer_cyclictest(struct timer *t, uint64_t loops)
 {
-	const char *tmp = getenv("TMPDIR");
+	struct bench_tool tool = { .name = "cyclictest", .stop_signal = SIGINT };
 	struct bench_row *row = NULL;
-	char dir[64];
+	char why[80];
 
-	/* short paths: they go into cyclictest's arguments */
-	snprintf(dir, sizeof(dir), "%s/udrv-timer-XXXXXX",
-		 tmp && *tmp && strlen(tmp) <= 40 ? tmp : "/tmp");
-	if (!mkdtemp(dir)) {
-		snprintf(t->ct_why, sizeof(t->ct_why), "no cyclictest row: mkdtemp %.30s: %s",
-			 dir, strerror(errno));
+	if (bench_tool_mkdir(&tool, why, sizeof(why))) {
+		snprintf(t->ct_why, sizeof(t->ct_why), "no cyclictest row: %s", why);
 		return NULL;
 	}
-	if (!ct_run(t, loops, dir)) {
+	if (!ct_run(t, &tool, loops)) {
 		row = bench_row(&t->run, "clock_nanosleep", "cyclictest", NULL, "wakeup");
 		if (row)
-			ct_fill(t, row, dir, loops);
+			ct_fill(t, row, tool.dir, loops);
 	}
-	rm_dir(dir);
+	bench_tool_rmdir(&tool);
 	return row;
 }
 
@@ -426,6 +359,8 @@ static int timer_rows(struct timer *t)
 		if (!t->run.o.quiet)
 			fprintf(stderr, "udrv: note: %s\n", t->ct_why);
 	}
+	if (done)
+		timer_rtla(&t->run, t->rtla_spec, t->interval_ns, done, row);
 	if (t->overruns)
 		bench_note_add(row->note, sizeof(row->note), "%llu periods overrun (skipped, as cyclictest does)",
 			 (unsigned long long)t->overruns);
@@ -440,6 +375,7 @@ int cmd_bench_timer(int argc, char **argv)
 	if (!t)
 		return cli_error(EXIT_FAIL, "out of memory");
 	t->interval_ns = DEFAULT_INTERVAL_US * 1000ULL;
+	t->run.traceable = true;
 	ret = bench_parse(&t->run, "bench timer", argc, argv, help, "i:",
 			  long_opts, timer_opt, t);
 	if (!ret && optind < argc)

@@ -47,6 +47,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "commands.h"
+#include "spike.h"
 #include <udrv/uio-ticker.h>
 
 #define DEFAULT_SAMPLES		2000
@@ -307,6 +308,7 @@ static void ticker_sample(struct ticker *tk,
 	}
 	udrv_hist_record(expiry->hist, woke - p.expires_ns);
 	udrv_hist_record(notify->hist, woke - p.notify_ns);
+	bench_spike_check(expiry, p.expires_ns, woke);
 }
 
 /* At most this many extra waits to catch the page and the UIO count on the
@@ -632,6 +634,7 @@ static int edu_irq(struct edu *edu, uint32_t value, struct bench_row *wake,
 	if (wake) {
 		udrv_hist_record(wake->hist, t1 - t0);
 		udrv_hist_record(rearm->hist, ns);
+		bench_spike_check(wake, t0, t1);
 	}
 	return EXIT_OK;
 }
@@ -719,6 +722,7 @@ int cmd_bench_uio(int argc, char **argv)
 		return cli_error(EXIT_FAIL, "out of memory");
 	b->devices = DEV_TICKER | DEV_EDU;
 	b->period_us = DEFAULT_PERIOD_US;
+	b->run.traceable = true;
 	ret = bench_parse(&b->run, "bench uio", argc, argv, help, "d:",
 			  long_opts, uio_opt, b);
 	if (!ret && optind < argc)

@@ -149,13 +149,19 @@ def _duration(text: str) -> int:
     return seconds
 
 
+def _jobs(text: str) -> int:
+    if not re.fullmatch(r"[0-9]{1,2}", text) or not 1 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError(f"{text!r}: a whole number of boards, 1..64")
+    return int(text)
+
+
 def cmd_suite(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else lab_dir() / "results.json"
     flavours = _flavours(args)
     if args.board == "all":  # the instruction-counted boards: their numbers repeat
         flavours = [f for f in flavours if boards.target(f).icount]
     return suite.run_suite(flavours, "quick" if args.quick else "full", out,
-                           duration_s=args.duration)
+                           duration_s=args.duration, jobs=args.jobs)
 
 
 def cmd_shell(args: argparse.Namespace) -> int:
@@ -270,6 +276,10 @@ def parser() -> argparse.ArgumentParser:
                     "slower than the wall clock (measured: 20 s took 555 s)")  # fmt: skip
     st.add_argument("--out", default=None, metavar="FILE",
                     help="results file (default build/lab/results.json)")  # fmt: skip
+    st.add_argument("--jobs", type=_jobs, default=0, metavar="N",
+                    help="boards measured at once (default: one per host core). Each "
+                    "board's timings follow its own instruction count, so running "
+                    "boards side by side changes the wall time, not the numbers")  # fmt: skip
     st.set_defaults(func=cmd_suite)
     i = sub.add_parser("info", help="resolved versions, host tools and cache state")
     i.add_argument("--json", action="store_true", help="machine-readable output")

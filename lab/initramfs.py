@@ -12,7 +12,7 @@ udrv CLI of the board's build (x86: build/static, rpi3: build/arm64;
 tools/udrv -> /usr/bin/udrv), the examples (examples/* -> /usr/bin/) and
 every executable under tests/ (-> /usr/libexec/udrv/) when they exist, and
 on x86 the host's dynamically linked reference tools (HOST_PROGRAMS:
-cyclictest) with the shared libraries and the ELF interpreter that `ldd`
+cyclictest, rtla) with the shared libraries and the ELF interpreter that `ldd`
 lists, at the same paths.
 
 Images are named by the hash of all their inputs, so an unchanged set of
@@ -41,7 +41,9 @@ FORMAT_VERSION = "udrv-lab-initramfs-2"
 BUSYBOX_CANDIDATES = ("/bin/busybox", "/usr/bin/busybox")
 # Host programs shipped with their libraries when installed (Debian package):
 # the reference rows of `udrv bench` run them in the guest.
-HOST_PROGRAMS = {"/usr/bin/cyclictest": "rt-tests"}
+# rtla (timerlat) needs the tracers that only Debian's rt kernel has; it is
+# shipped on both kernels, and fails on std (udrv bench timer says why).
+HOST_PROGRAMS = {"/usr/bin/cyclictest": "rt-tests", "/usr/bin/rtla": "rtla"}
 # The ASan+UBSan build of the CLI (make check builds it), shipped on x86 with
 # its libraries under this guest prefix (tools/udrv finds lib/libudrv.so.0 by
 # its $ORIGIN/../lib run path): the fault tests run it to be sanitizer-clean.

@@ -13,9 +13,11 @@ on x86 and on rpi3, and latency min/avg/max per mechanism x kernel x load
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,17 +26,19 @@ from .boards import missing_udrv, target
 from .paths import REPO_ROOT
 from .qemu import Board
 
-BENCHES = ("toggle", "irq", "uio", "timer", "kernel")
+BENCHES = ("toggle", "irq", "uio", "timer", "kernel", "reply")
 LOADS = ("none", "all")
 # samples per row: full run and --quick (CI)
 SAMPLES = {
-    "full": {"toggle": 100000, "irq": 5000, "uio": 5000, "timer": 10000, "kernel": 10000},
-    "quick": {"toggle": 2000, "irq": 200, "uio": 200, "timer": 500, "kernel": 500},
+    "full": {"toggle": 100000, "irq": 5000, "uio": 5000, "timer": 10000, "kernel": 10000,
+             "reply": 2000},
+    "quick": {"toggle": 2000, "irq": 200, "uio": 200, "timer": 500, "kernel": 500,
+              "reply": 200},
 }
 BENCH_TIMEOUT = 900.0
 # --duration: the measurement loops of each bench share the time (the
 # toggle bench and irqlat keep their sample counts: neither is a tail)
-LOOPS = {"irq": 5, "uio": 3, "timer": 2}
+LOOPS = {"irq": 5, "uio": 3, "timer": 2, "reply": 6}
 # The priority axis (rt, idle): the wake-up benches with the application
 # above the irq thread it waits for (the plain runs: FIFO 80 over the
 # kernel's FIFO 50), below it, and at SCHED_OTHER
@@ -232,6 +236,8 @@ def latency_table(runs: list[SuiteRun]) -> list[str]:
     head += "".join(f"{k + ' ' + ('idle' if ld == 'none' else ld):>22}" for k, ld in cols)
     lines.append(head)
     for bench in BENCHES[1:]:
+        if bench == "reply":  # its own table: reply_table()
+            continue
         by_run = _rows(runs, bench)
         keys: list[tuple] = []
         for col in cols:
@@ -306,6 +312,28 @@ def _gaps_line(kernel: str, load: str, doc: dict[str, Any]) -> str:
             f"{g['stalled_pct']:>11.2f}  {expected}")
 
 
+# udrv bench reply's responders, in the order of ref 002's table
+REPLY_ROWS = (("isr", None), ("kthread", None), ("user", "read"), ("user", "poll"),
+              ("user", "epoll"), ("user", "busy"))
+
+
+def reply_table(runs: list[SuiteRun]) -> list[str]:
+    """Trigger -> reply p50/p99/max in us per responder x kernel x load."""
+    runs = [r for r in runs if r.board == "x86" and not r.variant]
+    cols = [(k, ld) for k in ("std", "rt") for ld in LOADS
+            if any(r.kernel == k and r.load == ld for r in runs)]
+    by_run = _rows(runs, "reply")
+    lines = ["Responders: trigger -> reply p50/p99/max in us as the log host sees it "
+             "(udrv bench reply; gpio-reply isr/kthread, a udrv process)",
+             f"{'responder':<12}{'wait':<8}"
+             + "".join(f"{k + ' ' + ('idle' if ld == 'none' else ld):>22}" for k, ld in cols)]
+    for impl, wait in REPLY_ROWS:
+        key = ("gpio", impl, wait, "trigger_to_reply")
+        lines.append(f"{impl:<12}{wait or '-':<8}"
+                     + "".join(f"{_p(by_run.get(col, {}).get(key)):>22}" for col in cols))
+    return lines
+
+
 REPORT_TOOL = REPO_ROOT / "report" / "udrv-report"
 
 
@@ -319,30 +347,46 @@ def write_report(results: Path) -> Path | None:
     return html if r.returncode == 0 else None
 
 
-def run_suite(kernels: list[str], mode: str, out: Path, duration_s: int = 0) -> int:
+def run_board(kernel: str, mode: str, duration_s: int = 0) -> list[SuiteRun]:
+    """Boot one board and run its part of the suite."""
+    machine = target(kernel).machine
+    why = missing_udrv(machine)
+    if why is not None:
+        return [SuiteRun(target(kernel).kernel, "none", failures=[why],
+                         board=target(kernel).board)]  # fmt: skip
+    runs: list[SuiteRun] = []
+    with Board(kernel) as board:
+        if machine.name == "rpi3":
+            return [run_rpi3(board, mode)]
+        plain = [run_benches(board, kernel, load, mode, duration_s=duration_s)
+                 for load in LOADS]
+        runs += plain + run_gaps(board, plain, mode)
+        if target(kernel).kernel == "rt":
+            runs += run_priority(board, kernel, mode)
+    return runs
+
+
+def default_jobs() -> int:
+    """Boards measured at once: one per host core."""
+    return max(1, len(os.sched_getaffinity(0)))
+
+
+def run_suite(kernels: list[str], mode: str, out: Path, duration_s: int = 0,
+              jobs: int = 0) -> int:
     """Run the suite on the boards `kernels` ("std", "rt", "rpi3"); print the tables.
 
     `duration_s`: each latency bench (irq, uio, timer) runs about that long
     per kernel and load instead of its sample count (python3 -m lab suite
-    --duration 1h, for the tail); the priority axis keeps its counts."""
-    runs: list[SuiteRun] = []
+    --duration 1h, for the tail); the priority axis keeps its counts.
+    `jobs`: boards booted at once (0: one per host core)."""
+    jobs = jobs or default_jobs()
     t0 = time.monotonic()
-    for kernel in kernels:
-        machine = target(kernel).machine
-        why = missing_udrv(machine)
-        if why is not None:
-            runs.append(SuiteRun(target(kernel).kernel, "none", failures=[why],
-                                 board=target(kernel).board))  # fmt: skip
-            continue
-        with Board(kernel) as board:
-            if machine.name == "rpi3":
-                runs.append(run_rpi3(board, mode))
-                continue
-            plain = [run_benches(board, kernel, load, mode, duration_s=duration_s)
-                     for load in LOADS]
-            runs += plain + run_gaps(board, plain, mode)
-            if target(kernel).kernel == "rt":
-                runs += run_priority(board, kernel, mode)
+    # one board per host core at a time: a TCG guest under -icount is one host
+    # thread, and its timings follow its instruction count, not the host, so
+    # boards measured side by side give the numbers they give alone
+    with ThreadPoolExecutor(max_workers=max(1, min(jobs, len(kernels)))) as pool:
+        parts = list(pool.map(lambda k: run_board(k, mode, duration_s), kernels))
+    runs = [run for part in parts for run in part]
     doc = lab_document(runs)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(doc, indent=1) + "\n")
@@ -351,6 +395,9 @@ def run_suite(kernels: list[str], mode: str, out: Path, duration_s: int = 0) -> 
         print("\n".join(toggle_table(runs)))
         print()
         print("\n".join(latency_table(runs)))
+    if any(d["bench"] == "reply" for r in runs for d in r.documents):
+        print()
+        print("\n".join(reply_table(runs)))
     if any(r.variant and r.variant != GAPS_VARIANT for r in runs):
         print()
         print("\n".join(priority_table(runs)))

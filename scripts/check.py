@@ -14,7 +14,10 @@ Steps (each counted; a step that cannot run counts as one failure):
   fuzz       the libFuzzer harnesses (tests/fuzz, clang, ASan+UBSan): each
              reproducer in tests/fuzz/regress replayed, then each harness a
              few seconds from its seeds (skip with UDRV_FUZZ=0)
-  lab        pytest tests/lab: real kernels in QEMU (skip with UDRV_LAB=0)
+  lab        pytest tests/lab: real kernels in QEMU (skip with UDRV_LAB=0), in
+             two shards at once (LAB_SHARDS: one QEMU per host core; a TCG
+             guest under -icount is one host thread); UDRV_LAB_SHARDS=1 runs
+             them one after the other in one pytest
 """
 
 from __future__ import annotations
@@ -126,13 +129,48 @@ def lint(tally: Tally) -> None:
     tally.add("lint:ruff", run([*cmd, "check", *paths]) == 0)
 
 
+def pytest_cmd(path: str, xml: Path) -> list[str]:
+    return [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+            f"--junitxml={xml}", path]
+
+
 def pytest(name: str, path: str, tally: Tally, env: dict[str, str]) -> None:
     if not (ROOT / path).exists():
         return
     xml = BUILD / f"pytest-{name}.xml"
     xml.unlink(missing_ok=True)
-    run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-         f"--junitxml={xml}", path], env=env)
+    run(pytest_cmd(path, xml), env=env)
+    count_junit(name, xml, tally)
+
+
+# The lab's boards in two groups of about the same length (conftest's
+# UDRV_LAB_SHARD; "none": the tests that boot no board)
+LAB_SHARDS = ("std,rpi3,none", "rt,rt-smp,std-smp")
+
+
+def lab_sharded(tally: Tally, env: dict[str, str]) -> None:
+    """tests/lab in LAB_SHARDS at once, each pytest's output in a log printed
+    when it ends (the lab step took 13 min in one pytest)."""
+    procs = []
+    for i, shard in enumerate(LAB_SHARDS):
+        xml = BUILD / f"pytest-lab{i}.xml"
+        log = BUILD / f"pytest-lab{i}.log"
+        xml.unlink(missing_ok=True)
+        cmd = pytest_cmd("tests/lab", xml)
+        print(f"+ UDRV_LAB_SHARD={shard} {' '.join(cmd)} > {log}", flush=True)
+        out = log.open("w")
+        procs.append((shard, xml, log, out, subprocess.Popen(
+            cmd, cwd=ROOT, env={**env, "UDRV_LAB_SHARD": shard},
+            stdout=out, stderr=subprocess.STDOUT)))
+    for shard, xml, log, out, proc in procs:
+        proc.wait()
+        out.close()
+        print(f"---- lab shard {shard} (exit {proc.returncode}) ----")
+        print(log.read_text(errors="replace"), flush=True)
+        count_junit(f"lab[{shard}]", xml, tally)
+
+
+def count_junit(name: str, xml: Path, tally: Tally) -> None:
     if not xml.exists():
         tally.add(f"{name}: pytest did not run", False)
         return
@@ -174,7 +212,10 @@ def main() -> int:
     else:
         print("fuzz steps skipped: UDRV_FUZZ=0")
     if env.get("UDRV_LAB", "1") != "0" and built["static"]:
-        pytest("lab", "tests/lab", tally, env)
+        if env.get("UDRV_LAB_SHARDS", "2") == "1" or env.get("UDRV_LAB_KERNELS"):
+            pytest("lab", "tests/lab", tally, env)
+        else:
+            lab_sharded(tally, env)
     elif env.get("UDRV_LAB") == "0":
         print("lab tests skipped: UDRV_LAB=0")
     for name in tally.failures:

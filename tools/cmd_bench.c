@@ -27,6 +27,8 @@ static const char bench_help[] =
 "  timer    clock_nanosleep wake-up, with cyclictest as the reference\n"
 "  irq      GPIO edge to userspace wake-up: read, poll, epoll, busy, raw\n"
 "  kernel   in-kernel trigger to interrupt handler latency (irqlat)\n"
+"  reply    trigger to reply on another line, as a log host sees it: isr,\n"
+"           kthread (kernel/gpio-reply), user (read, poll, epoll, busy)\n"
 "  gaps     the scheduler's gaps in a busy SCHED_FIFO loop (RT throttling)\n"
 "\n"
 "Run 'udrv bench NAME --help' for its options.\n";
@@ -40,6 +42,7 @@ int cmd_bench(int argc, char **argv)
 		{ "timer", cmd_bench_timer, "timer wake-up latency, cyclictest as reference" },
 		{ "irq", cmd_bench_irq, "GPIO edge to userspace wake-up latency per wait method" },
 		{ "kernel", cmd_bench_kernel, "kernel trigger to interrupt handler latency (irqlat)" },
+		{ "reply", cmd_bench_reply, "trigger to reply latency per responder (log host + target)" },
 		{ "gaps", cmd_bench_gaps, "scheduler gaps in a busy SCHED_FIFO toggle loop" },
 		{ NULL, NULL, NULL },
 	};

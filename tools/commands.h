@@ -19,6 +19,7 @@ int cmd_bench_uio(int argc, char **argv);
 int cmd_bench_timer(int argc, char **argv);
 int cmd_bench_irq(int argc, char **argv);
 int cmd_bench_kernel(int argc, char **argv);
+int cmd_bench_reply(int argc, char **argv);
 int cmd_bench_gaps(int argc, char **argv);
 
 /* Shared by 'udrv info' and 'udrv gpio info' / 'udrv uio info'. */

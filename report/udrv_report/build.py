@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import compare, gaps, html, plots, priority, tables
+from . import compare, gaps, html, plots, priority, reply, tables
 from .errors import InputError, OutputError
 from .load import load_all, split_spec
 from .model import RowKey, Run, label_runs, ordered_keys
@@ -58,7 +58,7 @@ def render_runs(runs: list[Run], out_html: str | Path,
                             _breakdown_section(figs, [(None, runs)], runs),
                             _histogram_section(figs, [(None, runs)], runs, styles),
                             _latency_section(runs), _priority_section(figs, runs),
-                            _gaps_section(figs, runs)) if s]
+                            _reply_section(figs, runs), _gaps_section(figs, runs)) if s]
     sections.append(_metadata_section(runs))
     intro = [html.para(f"Results: {', '.join(sources)}. Runs: "
                        f"{', '.join(r.label for r in runs)}. udrv "
@@ -227,6 +227,23 @@ def _priority_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
         if fig:
             s.body.append(fig)
         s.body.append(html.table(priority.table(g)))
+    return s
+
+
+def _reply_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
+    found = reply.groups(runs)
+    if not found:
+        return None
+    s = html.Section("reply", "Responders (udrv bench reply)")
+    s.body.append(html.para("Trigger to reply as a log host sees it: the interrupt handler, "
+                            "the kernel's irq thread (kernel/gpio-reply) and a user task, "
+                            "standard kernel vs PREEMPT_RT, idle vs load.", "note"))
+    for i, g in enumerate(found):
+        fig = figs.add(f"reply-{i}", reply.figure(g),
+                       f"{g.name}: trigger \u2192 reply p50 per responder, p99 and max as ticks")
+        if fig:
+            s.body.append(fig)
+        s.body.append(html.table(reply.table(g)))
     return s
 
 

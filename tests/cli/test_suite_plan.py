@@ -4,8 +4,11 @@ bench command lines, --duration, and the priority axis's table."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -37,3 +40,33 @@ def test_bad_duration_is_a_usage_error(value: str) -> None:
                        cwd=ROOT, capture_output=True, text=True, check=False)
     assert r.returncode == 2, r
     assert "--duration" in r.stderr, r
+
+
+@pytest.mark.parametrize("value", ["0", "65", "-1", "1.5", "", "x", "٢", "+2"])
+def test_bad_jobs_is_a_usage_error(value: str) -> None:
+    r = subprocess.run([sys.executable, "-m", "lab", "suite", "--jobs", value],
+                       cwd=ROOT, capture_output=True, text=True, check=False)
+    assert r.returncode == 2, r
+    assert "--jobs" in r.stderr, r
+
+
+def test_boards_run_side_by_side_in_the_order_given(monkeypatch: pytest.MonkeyPatch,
+                                                    tmp_path: Path) -> None:
+    """--jobs 2: two boards at once (threads); the document keeps the order of
+    the boards, not the order they finished in."""
+    seen: set[str] = set()
+    both = threading.Event()
+
+    def fake(kernel: str, mode: str, duration_s: int = 0) -> list[suite.SuiteRun]:
+        seen.add(kernel)
+        if len(seen) == 2:
+            both.set()
+        assert both.wait(10), "the second board did not start while the first ran"
+        time.sleep(0.2 if kernel == "std" else 0)  # std ends last
+        return [suite.SuiteRun(kernel, "none")]
+
+    monkeypatch.setattr(suite, "run_board", fake)
+    monkeypatch.setattr(suite, "write_report", lambda results: results)
+    out = tmp_path / "r.json"
+    assert suite.run_suite(["std", "rt"], "quick", out, jobs=2) == 0
+    assert [r["kernel"] for r in json.loads(out.read_text())["runs"]] == ["std", "rt"]

@@ -211,6 +211,25 @@ RT = [
          "udrv-bench-irq"),
 ]
 
+# rtla timerlat hist -n as Debian 12's rtla 6.1 prints it: the outputs captured
+# in the lab for the unit tests (tests/unit/rtla/README.md) that fit in
+# run.py's -max_len, and two CPUs in a few lines
+RTLA_HEAD = ("# RTLA timerlat histogram\n# Time unit is nanoseconds (ns)\n"
+             "# Duration:   0 00:00:01\n")
+RTLA = [p.read_bytes() for p in sorted((HERE.parent / "unit" / "rtla").glob("*.txt"))
+        if p.stat().st_size <= 4096] + [
+    (RTLA_HEAD + "Index   IRQ-000   Thr-000   IRQ-001   Thr-001\n"
+     "700           2         0         1         0 \n4100          0         2         0         1 \n"
+     "over:         0         0         0         0 \ncount:        2         2         1         1 \n"
+     "min:        700      4100       700      4100 \navg:        700      4100       700      4100 \n"
+     "max:        700      4100       700      4100 \n").encode(),
+    (RTLA_HEAD + "Index   IRQ-000   Thr-000   IRQ-003   Thr-003\n"
+     "650           1         0         0         0 \n5000          0         0         0         0 \n"
+     "over:         0         1         0         0 \ncount:        1         1         0         0 \n"
+     "min:        650    200000         -         - \navg:        650    200000         -         - \n"
+     "max:        650    200000         -         - \n").encode(),
+]
+
 # Reproducers of what the harnesses found (regress/README.md says which
 # code is at fault and whether it is fixed); make check replays each.
 REGRESS: dict[str, dict[str, bytes]] = {
@@ -259,11 +278,49 @@ REGRESS: dict[str, dict[str, bytes]] = {
         "spec-wraps": join("4294967296", "uio-ticker\n", "1\n", "0\n"),
         "numeric-name": join("uio0", "444444444444\n", "1\n", "0\n"),
     },
+    "trace": {
+        # "-073" was read as pid 73: the kernel prints "%d", no leading zero
+        "pid-leading-zero": join("1 2 0 1", "  udrv-spike-hog-073     [000] d..h...     "
+                                 "2.556004: local_timer_exit: vector=236"),
+    },
     "rt": {
         "throttling-overflow": join("6.1.0-56-amd64\n", STD_VERSION, ABSENT, "", ABSENT, ABSENT,
                                     "1\n", "-9223372036854775808\n"),
     },
 }
+
+# bench/fields.c: the first byte is n, then gpio-reply's counts and last edge
+FIELDS = [bytes([2]) + b"632 632\n", bytes([2]) + b"0 0\n",
+          bytes([3]) + b"1 2450279896 2450280065\n", bytes([1]) + b"18446744073709551615\n"]
+
+
+def lab_trace(name: str) -> bytes:
+    """A --spike-out file of the lab (tests/unit/traces): its window line
+    ("# udrv: spike of ... window A..B ns ..., bench pid P") as part 0."""
+    text = (HERE.parent / "unit" / "traces" / name).read_text()
+    first = text.split("\n", 1)[0]
+    window = first.split("window ", 1)[1].split(" ns", 1)[0].split("..")
+    pid = first.rsplit("bench pid ", 1)[1]
+    return join(f"{window[0]} {window[1]} 0 {pid}", text)
+
+
+TRACE_LINES = [
+    "  a b-9 [1] x-12     [001] d..2.     5.000001: sched_switch: prev_comm=a b prev_pid=12 "
+    "prev_prio=120 prev_state=S ==> next_comm=c next_pid=13 next_prio=9",
+    "  t-5 [000] d.h1.  1.000020: local_timer_entry: vector=236\n"
+    "  t-5 [000] d.h1.  1.000030: hrtimer_expire_entry: hrtimer=0 function=f now=1\n"
+    "  t-5 [000] d.h1.  1.000050: local_timer_exit: vector=236\n"
+    "  t-5 [000] ..s1.  1.000060: softirq_entry: vec=7 [action=SCHED]\n"
+    "  t-5 [000] ..s1.  1.000090: softirq_exit: vec=7 [action=SCHED]",
+    "  load-7 [000] d.h1.  1.000000: sched_waking: comm=bench pid=10 prio=19 target_cpu=000\n"
+    "  load-7 [000] d..2.  1.050000: sched_switch: prev_comm=load prev_pid=7 prev_prio=120 "
+    "prev_state=R ==> next_comm=bench next_pid=10 next_prio=19",
+    "  a-1 [000] .....  12.123456789: sched_pi_setprio: comm=b pid=2 oldprio=120 newprio=19",
+    "CPU:0 [LOST 12 EVENTS]\n##### CPU 0 buffer started ####",
+]
+TRACE = ([lab_trace("hog-std.txt"), lab_trace("hog-rt.txt")]
+         + [join("1000000000 1000100000 0 10", t) for t in TRACE_LINES]
+         + [join("x", t) for t in TRACE_LINES])
 
 HARNESSES: dict[str, list[bytes]] = {
     "parse": [p.encode() for p in PARSE],
@@ -273,6 +330,9 @@ HARNESSES: dict[str, list[bytes]] = {
     "soc": SOC,
     "uio": UIO,
     "rt": RT,
+    "fields": FIELDS,
+    "trace": TRACE,
+    "rtla": RTLA,
 }
 
 

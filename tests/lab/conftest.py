@@ -13,6 +13,10 @@ Environment:
     UDRV_LAB_KERNELS=std    test only some boards ("std", "rt", "rpi3", "rt-smp",
                             "std-smp", "std,rpi3"; default std, rt, rpi3 and
                             rt-smp; "all": every one)
+    UDRV_LAB_SHARD=rt,none  run only the tests of these boards ("none": the tests
+                            that boot no board); the others are deselected, not
+                            skipped. scripts/check.py runs two shards at once,
+                            one QEMU per host core (a TCG guest is one thread)
 
 Each kernel boots at most once per session and is shared by all tests (the
 fixtures are session-scoped handles); a board that died (guest panic, agent
@@ -80,7 +84,47 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             terminalreporter.write_line(line)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+# the session fixtures that boot one board, and what they boot
+BOARD_FIXTURES = {"board_std": "std", "board_rt": "rt", "board_rpi3": "rpi3",
+                  "board_rt_smp": "rt-smp", "board_std_smp": "std-smp"}
+
+
+def board_of(item: pytest.Item) -> str:
+    """The board a test runs on: its `board`/`any_board` parameter, the
+    session fixture it uses, or its module's LAB_BOARD (a module whose tests
+    boot boards of their own); "none" for a test that boots nothing."""
+    callspec = getattr(item, "callspec", None)
+    for name in ("board", "any_board"):
+        if callspec is not None and name in callspec.params:
+            return str(callspec.params[name])
+    names = getattr(item, "fixturenames", ())
+    for fixture, flavour in BOARD_FIXTURES.items():
+        if fixture in names:
+            return flavour
+    return str(getattr(getattr(item, "module", None), "LAB_BOARD", "none"))
+
+
+def shard_items(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """UDRV_LAB_SHARD: keep the lab tests of the boards it names."""
+    raw = os.environ.get("UDRV_LAB_SHARD", "").replace(",", " ").split()
+    if not raw:
+        return
+    known = {*ALL_KERNELS, "none"}
+    bad = [b for b in raw if b not in known]
+    if bad:
+        raise pytest.UsageError(f"UDRV_LAB_SHARD: unknown board(s) {bad}; use some of "
+                                f"{', '.join(sorted(known))}")
+    keep, drop = [], []
+    for item in items:
+        lab = HERE in Path(str(item.path)).resolve().parents
+        (keep if not lab or board_of(item) in raw else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    shard_items(config, items)
     if not LAB_DISABLED:
         return
     skip = pytest.mark.skip(reason="lab tests disabled by UDRV_LAB=0")

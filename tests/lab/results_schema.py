@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-BENCHES = {"toggle", "irq", "uio", "timer", "kernel", "gaps"}
+BENCHES = {"toggle", "irq", "uio", "timer", "kernel", "reply", "gaps"}
 STAT_KEYS = ("count", "min", "avg", "max", "stddev", "p50", "p90", "p99",
              "p99_9", "p99_99", "overflow", "buckets")
 RT_KEYS = ("policy", "priority", "memory_locked", "cpu", "dma_latency_us")
@@ -90,6 +90,40 @@ def check_gaps(gaps: dict[str, Any], where: str) -> None:
     assert gaps["stalled_ns"] <= gaps["duration_ns"], f"{where}: stalled longer than the run"
 
 
+SPIKE_ROLES = {"bench", "wake-up path", "idle", "other"}
+SPIKE_KINDS = {"task", "idle", "hardirq", "softirq", "hrtimer"}
+
+
+def check_spike(spike: dict[str, Any], where: str) -> None:
+    """The `spike` object of --trace-on-spike (docs/results.md)."""
+    assert spike["threshold_ns"] > 0 and spike["samples_over"] >= 0, f"{where}: spike {spike}"
+    assert isinstance(spike["found"], bool), f"{where}: spike found"
+    if not spike["found"]:
+        assert spike["samples_over"] == 0 and set(spike) == {
+            "threshold_ns", "samples_over", "found"}, f"{where}: spike not found: {spike}"
+        return
+    sample, window = spike["sample"], spike["window"]
+    assert sample["latency_ns"] == sample["end_ns"] - sample["start_ns"] > spike["threshold_ns"], (
+        f"{where}: spike sample {sample}")
+    assert (window["start_ns"], window["end_ns"]) == (sample["start_ns"], sample["end_ns"])
+    length = window["end_ns"] - window["start_ns"]
+    assert 0 <= window["covered_ns"] <= length, f"{where}: spike covers {window}"
+    assert window["runnable_ns"] <= length, f"{where}: spike runnable {window}"
+    assert (window["rt_waiting_idle_ns"] + window["rt_waiting_other_ns"]
+            <= window["covered_ns"]), f"{where}: spike {window}"
+    top = spike["top"]
+    assert all(e["kind"] in SPIKE_KINDS and e["role"] in SPIKE_ROLES and 0 < e["ns"] <= length
+               for e in top), f"{where}: spike top {top}"
+    assert [e["ns"] for e in top] == sorted((e["ns"] for e in top), reverse=True), where
+    assert sum(e["ns"] for e in top) <= window["covered_ns"], f"{where}: spike top > covered"
+    cause = spike["cause"]
+    assert cause is None or (cause["role"] == "other" and cause in top), f"{where}: cause {cause}"
+    others = [e for e in top if e["role"] == "other"]
+    assert (cause is None) == (not others) or spike["error"], f"{where}: cause vs top"
+    assert spike["error"] is not None or isinstance(spike["verdict"], str), where
+    assert spike["trace"]["clock"] == "mono", where
+
+
 def check_document(doc: dict[str, Any]) -> None:
     """A udrv-bench/1 document, as `udrv bench NAME --json` prints it."""
     assert doc.get("schema") == "udrv-bench/1", f"schema is {doc.get('schema')!r}"
@@ -113,6 +147,8 @@ def check_document(doc: dict[str, Any]) -> None:
         check_row(doc, row)
     if doc["bench"] == "gaps":
         check_gaps(doc["gaps"], where)
+    if "spike" in doc:  # only with --trace-on-spike
+        check_spike(doc["spike"], where)
 
 
 def check_lab_document(doc: dict[str, Any]) -> None:

@@ -33,6 +33,9 @@ from results_schema import check_lab_document
 from lab import Board, suite
 from lab.boards import RPI3, missing_udrv
 
+# the tests that boot boards of their own boot this one (conftest.board_of)
+LAB_BOARD = "rpi3"
+
 # cdev (the default), legacy sysfs, and SoC registers (claimed through the cdev)
 BACKENDS = ["", "--backend sysfs", "--backend mmio"]
 BACKEND_IDS = ["cdev", "sysfs", "mmio"]

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A line of numbers as a kernel module prints it in sysfs ("%llu %llu\n"):
+ * gpio-reply's counts and last edge (bench/reply_target.c). Its own file,
+ * with nothing but udrv/parse.h behind it, so that the unit tests and the
+ * fuzz harness (tests/fuzz/fuzz_fields.c) take it as it is.
+ */
+#ifndef UDRV_BENCH_FIELDS_H
+#define UDRV_BENCH_FIELDS_H
+
+#include <stdint.h>
+
+#define BENCH_FIELDS_MAX	8
+
+/*
+ * @text is exactly @n (1..BENCH_FIELDS_MAX) unsigned decimal numbers, each
+ * at most UINT64_MAX and 23 digits long (leading zeros included), one space
+ * between them and one newline after the last, then the end of the string. Returns 0 and the numbers in @v, or
+ * -EINVAL with @v untouched.
+ */
+int bench_read_u64s(const char *text, uint64_t *v, int n);
+
+#endif /* UDRV_BENCH_FIELDS_H */

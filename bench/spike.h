@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * --trace-on-spike US: why the worst sample happened.
+ *
+ * bench_begin() arms ftrace through tracefs (trace_clock mono, so trace
+ * timestamps are CLOCK_MONOTONIC; the scheduler, irq, softirq and hrtimer
+ * events) for a bench that set run->traceable. The bench hands each sample
+ * to bench_spike_check() with its start and end (CLOCK_MONOTONIC ns); the
+ * first one longer than US stops the trace at once (one write to
+ * tracing_on). bench_end() then reads the trace, saves the part around the
+ * sample (--spike-out), says what ran on the bench's CPU in the sample's
+ * window and names the cause (trace.h), puts tracefs back as it was, and
+ * the document gets a "spike" object (docs/results.md).
+ */
+#ifndef UDRV_BENCH_SPIKE_H
+#define UDRV_BENCH_SPIKE_H
+
+#include <stdint.h>
+
+struct bench_run;
+struct bench_row;
+struct udrv_json;
+
+#define SPIKE_MAX_US		10000000	/* 10 s */
+#define SPIKE_BUFFER_KB		1024		/* per CPU, at least */
+
+/* The threshold in ns while armed; 0 otherwise. */
+extern uint64_t bench_spike_ns;
+
+void bench_spike_hit(const struct bench_row *row, uint64_t start_ns,
+		     uint64_t end_ns);
+
+/* A sample of @row from @start_ns to @end_ns (CLOCK_MONOTONIC), recorded. */
+static inline void bench_spike_check(const struct bench_row *row,
+				     uint64_t start_ns, uint64_t end_ns)
+{
+	if (bench_spike_ns && end_ns > start_ns &&
+	    end_ns - start_ns > bench_spike_ns)
+		bench_spike_hit(row, start_ns, end_ns);
+}
+
+/* Arm (bench_begin does); 0 or an exit code, tracefs untouched on error. */
+int bench_spike_arm(struct bench_run *run);
+/* Read and analyse the trace of the spike, print the summary (bench_end). */
+void bench_spike_finish(struct bench_run *run);
+void bench_spike_json(struct udrv_json *j);
+/* Put tracefs back (bench_end does); messages on failure. */
+void bench_spike_restore(void);
+/* The same with open/write/close only: from a signal handler. */
+void bench_spike_restore_signal_safe(void);
+
+#endif /* UDRV_BENCH_SPIKE_H */

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Third-party tools that measure a reference row in the same run as udrv
+ * (cyclictest, rtla): find one on PATH, run it to the end with its output in
+ * a private temporary directory, and stop it cleanly when the bench is
+ * interrupted (SIGINT/SIGTERM: the tool gets its own stop signal, so it puts
+ * back what it changed, and is killed only if it does not stop).
+ */
+#ifndef UDRV_BENCH_TOOL_H
+#define UDRV_BENCH_TOOL_H
+
+#include <stddef.h>
+
+#define BENCH_TOOL_DIR_LEN	64	/* short: the paths go into arguments */
+#define BENCH_TOOL_STOP_S	10	/* after its stop signal, then SIGKILL */
+
+struct bench_tool {
+	const char *name;		/* for messages: "cyclictest" */
+	int stop_signal;		/* what stops it cleanly: SIGINT */
+	char dir[BENCH_TOOL_DIR_LEN];	/* DIR/out, DIR/err and its files */
+};
+
+/* @name's path on PATH into @path; 0, or -ENOENT when it is not there. */
+int bench_which(const char *name, char *path, size_t len);
+
+/* Read a whole file (a tool's output, a sysfs file); NUL-terminated (the
+ * length without it in *@lenp), free() it. NULL with errno set. */
+char *bench_slurp(const char *path, size_t *lenp);
+
+/* Make the tool's temporary directory ($TMPDIR or /tmp); 0, or -1 with
+ * @why set. */
+int bench_tool_mkdir(struct bench_tool *tool, char *why, size_t len);
+/* @path <- DIR/@file. */
+void bench_tool_file(const struct bench_tool *tool, const char *file,
+		     char *path, size_t len);
+/*
+ * Run @argv (argv[0] a path) at SCHED_OTHER, like a start from a shell,
+ * stdout into DIR/out and stderr into DIR/err, and wait for it. Returns 0
+ * when it exited with 0. Otherwise -1 and @why says what happened: "it
+ * failed (exit 1): <first line of its stderr>", or "interrupted" when the
+ * bench was and the tool did not end well (it gets its stop signal once
+ * /proc/PID/status shows it catches it, and SIGKILL if it has not ended
+ * BENCH_TOOL_STOP_S seconds after the interruption). A tool that ends well
+ * after its stop signal returns 0: its output has the samples so far.
+ */
+int bench_tool_run(struct bench_tool *tool, char **argv, char *why, size_t len);
+/* Remove the directory and everything in it. */
+void bench_tool_rmdir(struct bench_tool *tool);
+
+#endif /* UDRV_BENCH_TOOL_H */

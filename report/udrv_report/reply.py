@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The responder figure and table (udrv bench reply, ref 002's three responders
+and ref 003's user-space inverter): trigger -> reply as the log host sees it,
+per responder, std vs rt, idle vs load.
+
+A group is one results file and board's plain runs (no variant) that have
+reply rows; a figure and a table per group.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import matplotlib.pyplot as plt
+
+from .fmt import us, us1
+from .model import RowKey, Run
+from .plots import _png
+from .tables import Cell, Table, num
+
+SAMPLE = "trigger_to_reply"
+RESPONDERS: tuple[tuple[str, str | None], ...] = (
+    ("isr", None), ("kthread", None),
+    ("user", "read"), ("user", "poll"), ("user", "epoll"), ("user", "busy"),
+)
+ROWS: tuple[RowKey, ...] = tuple(("reply", "gpio", impl, wait, SAMPLE)
+                                 for impl, wait in RESPONDERS)
+# colour per kernel, hatch per load
+COLORS = {"std": "#2471a3", "rt": "#c0392b"}
+
+
+@dataclass
+class Group:
+    name: str
+    runs: list[Run]  # std idle, std load, rt idle, rt load (those present)
+
+    @property
+    def keys(self) -> list[RowKey]:
+        return [k for k in ROWS if any(r.row(k) for r in self.runs)]
+
+
+def _order(r: Run) -> tuple[int, int, str]:
+    return ({"std": 0, "rt": 1}.get(r.kernel, 2), 0 if r.load == "none" else 1, r.label)
+
+
+def groups(runs: list[Run]) -> list[Group]:
+    """Per source file and board: the plain runs with reply rows."""
+    out: dict[tuple[str, str], list[Run]] = {}
+    for r in runs:
+        if r.variant or not any(x.key in ROWS for x in r.rows):
+            continue
+        out.setdefault((r.source, r.board_name), []).append(r)
+    return [Group(f"{board}" if len(out) == 1 else f"{src}: {board}", sorted(rs, key=_order))
+            for (src, board), rs in out.items()]
+
+
+def _name(key: RowKey) -> str:
+    return key[2] + (f"/{key[3]}" if key[3] else "")
+
+
+def figure(g: Group) -> bytes | None:
+    """p50 bars per responder and run; p99 as a black tick, max as a grey one."""
+    keys = g.keys
+    if not keys:
+        return None
+    n = len(g.runs)
+    fig, ax = plt.subplots(figsize=(8.5, 0.45 * n * len(keys) + 1.4))
+    height = 0.8 / n
+    for i, run in enumerate(g.runs):
+        for y, key in enumerate(keys):
+            row = run.row(key)
+            if row is None or not row.stats.count:
+                continue
+            s = row.stats
+            pos = y + (i - (n - 1) / 2) * height
+            ax.barh(pos, s.p50 / 1000, height=height * 0.9,
+                    color=COLORS.get(run.kernel, "#7f8c8d"),
+                    hatch="//" if run.load != "none" else None, edgecolor="white",
+                    label=run.label if y == 0 else None)
+            for v, colour in ((s.p99, "black"), (s.max, "#888888")):
+                ax.plot([v / 1000] * 2, [pos - height * 0.4, pos + height * 0.4],
+                        color=colour, linewidth=1)
+            ax.text(s.p50 / 1000, pos, f" {us(s.p50)}", va="center", fontsize=7)
+    ax.set_yticks(range(len(keys)), [_name(k) for k in keys], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("trigger \u2192 reply, p50 (\u00b5s); black tick p99, grey tick max")
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper right")
+    ax.set_title(f"{g.name}: responders (interrupt handler, kernel thread, user task)",
+                 fontsize=9)
+    fig.tight_layout()
+    return _png(fig)
+
+
+def table(g: Group) -> Table:
+    t = Table(f"table-reply-{len(g.name)}-{g.name.replace(' ', '-')}",
+              f"Responders, {g.name}: trigger \u2192 reply p50/p99/max in \u00b5s",
+              [[("responder", 1), ("wait", 1)] + [(r.label, 1) for r in g.runs]])
+    for key in g.keys:
+        line = [Cell(key[2]), Cell(key[3] or "-")]
+        for run in g.runs:
+            row = run.row(key)
+            s = row.stats if row else None
+            line.append(num(f"{us1(s.p50)}/{us1(s.p99)}/{us1(s.max)}" if s and s.count
+                            else "-"))
+        t.rows.append(line)
+    t.note = ("The log host drives A and reads D's edge events; the responder writes C = !B "
+              "(gpio-reply's hard interrupt handler, its irq thread, or a udrv process "
+              "waiting by read/poll/epoll or busy-polling B).")
+    return t

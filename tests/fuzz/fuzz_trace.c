@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ftrace's text (bench/trace.c: --trace-on-spike's reader and analysis).
+ *
+ * Parts: [0] the window and the bench as text, "START END CPU PID" (decimal;
+ * anything else: a window over the first two events' timestamps), [1] the
+ * trace, one line per '\n', as tracefs's "trace" file prints it.
+ *
+ * Properties, for every line: a parsed event's strings are terminated and
+ * its header pid, printed back, is in the line; for the analysis: the time
+ * it gives out adds up (entries + unattributed = covered <= the window), no
+ * entry holds more than the window, the entries are sorted by time, the
+ * cause is the largest entry that is neither the bench, its wake-up path
+ * nor idle, the bench's runnable time fits in the window, the time RT
+ * tasks waited while the CPU idled or ran non-RT tasks fits in what the
+ * trace covers (and names a task when it is RT throttling), and the
+ * verdict is one terminated sentence.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "trace.h"
+
+static struct trace_analysis an;	/* big: not on the stack */
+
+static void check_event(const char *line, size_t len, const struct trace_event *ev)
+{
+	char pid[24];
+
+	FUZZ_CHECK(memchr(ev->cur.comm, '\0', sizeof(ev->cur.comm)) &&
+		   memchr(ev->task.comm, '\0', sizeof(ev->task.comm)) &&
+		   memchr(ev->prev.comm, '\0', sizeof(ev->prev.comm)) &&
+		   memchr(ev->what, '\0', sizeof(ev->what)), "unterminated string");
+	snprintf(pid, sizeof(pid), "-%d", ev->cur.pid);
+	FUZZ_CHECK(memmem(line, len, pid, strlen(pid)) != NULL,
+		   "pid %d is not in the line", ev->cur.pid);
+}
+
+static void check_analysis(const struct trace_analysis *a)
+{
+	uint64_t window = a->end - a->start, sum = a->unattributed_ns;
+	char verdict[640];
+
+	for (size_t i = 0; i < a->n; i++) {
+		const struct trace_entry *e = &a->entries[i];
+
+		FUZZ_CHECK(e->ns <= window, "entry %zu holds %" PRIu64 " ns of a %" PRIu64 " ns window",
+			   i, e->ns, window);
+		FUZZ_CHECK(!i || a->entries[i - 1].ns >= e->ns, "entries not sorted at %zu", i);
+		FUZZ_CHECK(e->rt_waiting_ns <= a->rt_waiting_idle_ns + a->rt_waiting_other_ns,
+			   "entry %zu waited more than the CPU was away", i);
+		FUZZ_CHECK(memchr(e->name, '\0', sizeof(e->name)), "unterminated name");
+		if (a->cause < 0 || (size_t)a->cause > i)
+			FUZZ_CHECK(e->role != TRACE_ROLE_OTHER || !e->ns,
+				   "entry %zu (other, %" PRIu64 " ns) is before the cause %d",
+				   i, e->ns, a->cause);
+		sum += e->ns;
+	}
+	FUZZ_CHECK(sum == a->covered_ns, "entries add up to %" PRIu64 ", covered %" PRIu64,
+		   sum, a->covered_ns);
+	FUZZ_CHECK(a->covered_ns <= window, "covered %" PRIu64 " > window %" PRIu64,
+		   a->covered_ns, window);
+	FUZZ_CHECK(a->runnable_ns <= window, "runnable %" PRIu64 " > window %" PRIu64,
+		   a->runnable_ns, window);
+	FUZZ_CHECK(a->rt_waiting_idle_ns + a->rt_waiting_other_ns <= a->covered_ns,
+		   "RT waiting %" PRIu64 " + %" PRIu64 " > covered %" PRIu64,
+		   a->rt_waiting_idle_ns, a->rt_waiting_other_ns, a->covered_ns);
+	FUZZ_CHECK(!a->throttled || a->waiter >= 0, "throttled with no waiter");
+	if (a->cause >= 0) {
+		const struct trace_entry *c = &a->entries[a->cause];
+
+		FUZZ_CHECK((size_t)a->cause < a->n && c->role == TRACE_ROLE_OTHER && c->ns,
+			   "the cause is not another's work");
+	}
+	memset(verdict, 'x', sizeof(verdict));
+	trace_verdict(a, verdict, sizeof(verdict));
+	FUZZ_CHECK(memchr(verdict, '\0', sizeof(verdict)) && !strchr(verdict, '\n'),
+		   "verdict not one terminated line");
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_parts parts;
+	struct trace_event ev;
+	unsigned long long start = 0, end = 0;
+	unsigned int cpu = 0;
+	int pid = 1, first = 1;
+	char *head, *text, *p;
+
+	fuzz_split(data, size, &parts);
+	head = fuzz_str(&parts, 0);
+	text = fuzz_str(&parts, 1);
+	if (sscanf(head, "%llu %llu %u %d", &start, &end, &cpu, &pid) != 4)
+		first = 0;
+	trace_analysis_init(&an, start, end, cpu, pid);
+	for (p = text; *p;) {
+		size_t len = strcspn(p, "\n");
+
+		if (trace_parse_line(p, len, &ev)) {
+			check_event(p, len, &ev);
+			if (!first) {	/* the window from the trace itself */
+				trace_analysis_init(&an, ev.ts_ns, ev.ts_ns + 1000000,
+						    ev.cpu, ev.cur.pid + 1);
+				first = 1;
+			}
+			trace_analysis_feed(&an, &ev);
+		}
+		p += len + (p[len] == '\n');
+	}
+	trace_analysis_finish(&an);
+	check_analysis(&an);
+	free(head);
+	free(text);
+	return 0;
+}

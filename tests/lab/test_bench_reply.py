@@ -1,0 +1,274 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""udrv bench reply on gpio-wire + kernel/gpio-reply, on the real kernels.
+
+A = 4 -> B = 5 (wire 2), C = 6 -> D = 7 (wire 3). Checked:
+- every responder's accounting: sent (gpio-wire's count on B) = received
+  (events on D) + lost, lost 0, and the responder's own count of replies
+  equals received (the bench fails otherwise; here also from outside: the
+  module's and the wire's counters before and after the bench);
+- the order of the responders' medians: isr < kthread < user/read;
+- a wrong wire or a responder that is off fails the bench (exit 1, a clear
+  message), and the module is put back;
+- SIGTERM in the middle puts the module's mode, chip and lines back and
+  frees the lines;
+- on rt-smp: target on CPU 1, log host on CPU 0, two processes.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from background import Background, guest_ok
+from guest import Board, sh, udrv
+from results_schema import check_document
+
+SAMPLES = 300
+WARMUP = 16  # unrecorded edges before each responder (bench/reply.c)
+MODULE = "/sys/devices/platform/gpio-reply"
+WIRE = "/sys/devices/platform/gpio-wire/edges"
+CONFIGS = [("isr", None), ("kthread", None)] + [
+    ("user", w) for w in ("read", "poll", "epoll", "busy")]
+PARTS = {"isr": ("trigger_to_handler", "handler_to_reply"),
+         "kthread": ("trigger_to_handler", "handler_to_reply"),
+         "user": ("trigger_to_irq", "irq_to_wake", "wake_to_reply"),
+         "busy": ("trigger_to_wake", "wake_to_reply")}
+
+Row = dict[str, Any]
+
+
+def rows_by_key(doc: dict[str, Any]) -> dict[tuple[str, str | None, str], Row]:
+    out: dict[tuple[str, str | None, str], Row] = {}
+    for row in doc["rows"]:
+        key = (row["implementation"], row["wait"], row["sample"])
+        assert row["mechanism"] == "gpio", row
+        assert key not in out, f"row {key} twice"
+        out[key] = row
+    return out
+
+
+def counters(board: Board) -> dict[str, int]:
+    """gpio-reply's counts and gpio-wire's driven counts on B and D."""
+    edges, replies = guest_ok(board, f"cat {MODULE}/counts").split()
+    wire = {int(f[0]): int(f[1]) for f in
+            (line.split() for line in guest_ok(board, f"cat {WIRE}").splitlines())}
+    return {"edges": int(edges), "replies": int(replies), "B": wire[5], "D": wire[7]}
+
+
+def module_state(board: Board) -> str:
+    return guest_ok(board, f"cd {MODULE} && cat mode chip in out").replace("\n", " ")
+
+
+def held_lines(board: Board) -> str:
+    return guest_ok(board, "udrv gpio info -c gpio-wire --json | tr -d ' \\n'")
+
+
+@pytest.fixture(scope="module")
+def run(board: Board) -> Iterator[tuple[dict[str, Any], dict[str, int], dict[str, int]]]:
+    before = counters(board)
+    r = udrv(board, f"bench reply --json --quiet --samples {SAMPLES}", timeout=900)
+    after = counters(board)
+    assert r.status == 0, f"exit {r.status}\n{r.stderr}"
+    doc = r.json()
+    check_document(doc)
+    assert doc["bench"] == "reply"
+    yield doc, before, after
+
+
+def test_rows_and_accounting(run: tuple[dict[str, Any], dict[str, int], dict[str, int]]) -> None:
+    doc, _, _ = run
+    rows = rows_by_key(doc)
+    for impl, wait in CONFIGS:
+        t2r = rows[(impl, wait, "trigger_to_reply")]
+        loss = t2r["loss"]
+        assert loss == {"sent": SAMPLES, "received": SAMPLES, "lost": 0}, (impl, wait, loss)
+        assert t2r["stats"]["count"] == SAMPLES
+        # the responder's own count of its replies, in the note
+        assert f"counted {SAMPLES} replies; left out 0" in t2r["note"], t2r["note"]
+        for part in PARTS["busy" if wait == "busy" else impl]:
+            assert rows[(impl, wait, part)]["stats"]["count"] == SAMPLES, (impl, wait, part)
+    assert len(rows) == 6 + 2 * 2 + 3 * 3 + 2
+
+
+def test_counters_seen_from_outside(
+        run: tuple[dict[str, Any], dict[str, int], dict[str, int]]) -> None:
+    """What gpio-reply and gpio-wire counted agree with the document."""
+    _, before, after = run
+    per = SAMPLES + WARMUP
+    # the module answered exactly the edges of its two responders
+    assert after["edges"] - before["edges"] == 2 * per
+    assert after["replies"] - before["replies"] == 2 * per
+    # every trigger reached B; D saw every reply, plus the first writes of C
+    # when a responder takes the lines (the module: C = !B; the user
+    # responder: C requested low, then set to !B), which the log host drains
+    assert after["B"] - before["B"] == len(CONFIGS) * per
+    extra = after["D"] - before["D"] - len(CONFIGS) * per
+    assert 0 <= extra <= 2 + 2 * 4, (before, after)
+
+
+def test_responder_order(run: tuple[dict[str, Any], dict[str, int], dict[str, int]]) -> None:
+    rows = rows_by_key(run[0])
+    p50 = {(i, w): rows[(i, w, "trigger_to_reply")]["stats"]["p50"] for i, w in CONFIGS}
+    assert p50[("isr", None)] < p50[("kthread", None)] < p50[("user", "read")], p50
+    # the parts fit in the whole, sample by sample (checked in the bench)
+    for impl, wait in CONFIGS:
+        parts = PARTS["busy" if wait == "busy" else impl]
+        total = sum(rows[(impl, wait, p)]["stats"]["avg"] for p in parts)
+        assert total <= rows[(impl, wait, "trigger_to_reply")]["stats"]["avg"], (impl, wait)
+
+
+def test_module_and_lines_put_back(board: Board,
+                                   run: tuple[dict[str, Any], Any, Any]) -> None:
+    assert module_state(board) == "off gpio-wire 5 6 "
+    info = held_lines(board)
+    assert "gpio-reply" not in info and "udrv-" not in info, info
+
+
+def test_wrong_wire_fails(board: Board) -> None:
+    before = module_state(board)
+    # D = 3 is on wire 1, which C does not drive
+    r = udrv(board, "bench reply --quiet -n 20 --responder isr --watch 3", timeout=300)
+    assert r.status == 1, r
+    assert "no reply on line 3 (--watch) within 5 s" in r.stderr, r.stderr
+    assert module_state(board) == before
+    assert "udrv-" not in held_lines(board)
+
+
+def test_responder_off_fails(board: Board) -> None:
+    assert module_state(board).startswith("off ")
+    r = udrv(board, "bench reply --quiet -n 20 --role loghost", timeout=300)
+    assert r.status == 1, r
+    assert "no reply on line 7" in r.stderr and "responder remote" in r.stderr, r.stderr
+    assert "udrv-" not in held_lines(board)
+
+
+@pytest.fixture
+def module_elsewhere(board: Board) -> Iterator[None]:
+    """The module on lines 1 -> 0 in kthread mode: not what the bench sets."""
+    guest_ok(board, f"cd {MODULE} && echo off > mode && echo 1 > in && echo 0 > out "
+                    "&& echo kthread > mode")
+    yield
+    guest_ok(board, f"cd {MODULE} && echo off > mode && echo 5 > in && echo 6 > out")
+
+
+def test_sigterm_puts_the_module_and_lines_back(board: Board, module_elsewhere: None) -> None:
+    before = module_state(board)
+    assert before == "kthread gpio-wire 1 0 "
+    # SCHED_OTHER: at FIFO 80 the lockstep leaves the agent little time (as
+    # for bench irq in test_bench_signals.py)
+    job = Background(board, "reply-sig",
+                     "udrv bench reply -P 0 -D 60s --quiet --out /tmp/reply-sig.json")
+    try:
+        job.wait_for(f"grep -qx isr {MODULE}/mode", what="gpio-reply in isr mode")
+        guest_ok(board, "sleep 1")
+        assert job.alive(), job.output()
+        job.signal("TERM")
+        end = job.ended(timeout_s=60)
+    finally:
+        job.kill()
+    assert end.status == 128 + signal.SIGTERM, f"exit {end.status}\n{end.stderr}"
+    assert "interrupted by SIGTERM" in end.stderr
+    doc = json.loads(guest_ok(board, "cat /tmp/reply-sig.json"))
+    check_document(doc)
+    assert doc["interrupted"] == "SIGTERM"
+    assert module_state(board) == before
+    info = held_lines(board)
+    assert "udrv-" not in info, info
+    assert guest_ok(board, "pidof udrv || true").strip() == ""
+
+
+def test_two_processes_on_two_cpus(board_rt_smp: Any) -> None:
+    """rt-smp: the user responder on CPU 1 (isolated), the log host on CPU 0."""
+    n = 200
+    target = Background(board_rt_smp, "reply-target",
+                        "udrv bench reply --role target --responder user --wait read "
+                        "--cpu 1 -D 600s --quiet --json --out /tmp/target.json")
+    try:
+        target.wait_for("udrv gpio info -c gpio-wire | grep -q udrv-reply-target",
+                        what="the target holding B and C")
+        cpus = guest_ok(board_rt_smp, f"grep Cpus_allowed_list /proc/{target.pid}/status")
+        assert cpus.split()[-1] == "1", cpus
+        r = sh(board_rt_smp, f"udrv bench reply --role loghost --responder user --wait read "
+                             f"--cpu 0 -n {n} --quiet --json", timeout=600)
+        assert r.status == 0, r.stderr
+        target.signal("TERM")
+        end = target.ended(timeout_s=60)
+    finally:
+        target.kill()
+    host = r.json()
+    check_document(host)
+    assert host["rt"]["cpu"] == 0
+    (row,) = host["rows"]
+    assert (row["implementation"], row["wait"], row["sample"]) == (
+        "user", "read", "trigger_to_reply")
+    assert row["loss"] == {"sent": n, "received": n, "lost": 0}, row["loss"]
+    assert end.status == 128 + signal.SIGTERM, end.stderr
+    doc = json.loads(guest_ok(board_rt_smp, "cat /tmp/target.json"))
+    check_document(doc)
+    assert doc["rt"]["cpu"] == 1
+    rows = rows_by_key(doc)
+    w2r = rows[("user", "read", "wake_to_reply")]
+    # the target replied to every edge the log host sent, warm-up included
+    # (and one more if the log host's request put A back to low)
+    sent = w2r["loss"]["sent"]
+    assert n + WARMUP <= sent <= n + WARMUP + 1, w2r
+    assert w2r["loss"] == {"sent": sent, "received": sent, "lost": 0}, w2r
+    assert w2r["stats"]["count"] == sent
+
+
+def test_module_target_and_loghost_as_two_processes(board: Board) -> None:
+    """--role target --responder kthread and --role loghost on one machine:
+    the target's counts cover every trigger, its samples come from `last`."""
+    n = 100
+    target = Background(board, "reply-ktarget",
+                        "udrv bench reply --role target --responder kthread -D 600s "
+                        "--quiet --out /tmp/ktarget.json")
+    try:
+        target.wait_for(f"grep -qx kthread {MODULE}/mode", what="gpio-reply in kthread mode")
+        r = sh(board, f"udrv bench reply --role loghost --responder kthread -n {n} "
+                      "--quiet --json", timeout=300)
+        assert r.status == 0, r.stderr
+        target.signal("INT")
+        end = target.ended(timeout_s=60)
+    finally:
+        target.kill()
+    (row,) = r.json()["rows"]
+    assert row["implementation"] == "kthread" and row["loss"]["received"] == n, row
+    assert end.status == 128 + signal.SIGINT, end.stderr
+    doc = json.loads(guest_ok(board, "cat /tmp/ktarget.json"))
+    check_document(doc)
+    (h2r,) = doc["rows"]
+    assert h2r["sample"] == "handler_to_reply"
+    # every edge the log host sent, warm-up included, plus one when its
+    # request put A back to low (an earlier run left it high)
+    sent = h2r["loss"]["sent"]
+    assert n + WARMUP <= sent <= n + WARMUP + 1, h2r
+    assert h2r["loss"] == {"sent": sent, "received": sent, "lost": 0}, h2r
+    assert 0 < h2r["stats"]["count"] <= sent
+    assert f"of {sent} replies sampled" in h2r["note"], h2r["note"]
+    assert any(t["name"].endswith("-gpio-reply") for t in doc["wake_threads"]), doc
+    assert module_state(board) == "off gpio-wire 5 6 "
+
+
+@pytest.fixture
+def wire_drops(board: Board) -> Iterator[None]:
+    """gpio-wire swallows every 7th edge (its fault injection), counted."""
+    guest_ok(board, "echo 7 > /sys/module/gpio_wire/parameters/drop_every")
+    yield
+    guest_ok(board, "echo 0 > /sys/module/gpio_wire/parameters/drop_every")
+
+
+def test_a_dropped_edge_fails_the_bench(board: Board, wire_drops: None) -> None:
+    """One edge in flight and a level-based reply: an edge the wire swallows
+    leaves the log host without a reply, and the bench must say so, not
+    count on."""
+    for responder in ("isr", "user --wait read"):
+        r = udrv(board, f"bench reply --quiet -n 50 --responder {responder}", timeout=300)
+        assert r.status == 1, r
+        assert "no reply on line 7 (--watch) within 5 s" in r.stderr, r.stderr
+        assert module_state(board) == "off gpio-wire 5 6 "
+        assert "udrv-" not in held_lines(board)
+        assert guest_ok(board, "pidof udrv || true").strip() == ""
