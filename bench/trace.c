@@ -341,6 +341,12 @@ void trace_analysis_init(struct trace_analysis *a, uint64_t start,
 	a->waiter = -1;
 }
 
+void trace_analysis_add_path(struct trace_analysis *a, int pid)
+{
+	if (pid > 0 && pid != a->bench_pid && a->npath < TRACE_MAX_PATH)
+		a->path_pids[a->npath++] = pid;
+}
+
 static void pid_prio_set(struct trace_analysis *a, int pid, int prio)
 {
 	if (prio == TRACE_PRIO_UNKNOWN)
@@ -646,7 +652,7 @@ static void mark(struct trace_analysis *a, int e)
 /* The bench, and whatever woke it, and whatever woke that, ... */
 static void mark_path(struct trace_analysis *a)
 {
-	int set[TRACE_MAX_WAKEUPS + 1];
+	int set[TRACE_MAX_WAKEUPS + 1 + TRACE_MAX_PATH];
 	size_t nset = 1, before;
 
 	for (size_t i = 0; i < a->n; i++) {
@@ -658,6 +664,15 @@ static void mark_path(struct trace_analysis *a)
 			e->role = TRACE_ROLE_BENCH;
 	}
 	set[0] = a->bench_pid;
+	for (size_t i = 0; i < a->npath; i++) {
+		if (pid_in(set, nset, a->path_pids[i]))
+			continue;
+		set[nset++] = a->path_pids[i];
+		for (size_t k = 0; k < a->n; k++)
+			if (a->entries[k].kind == TRACE_E_TASK &&
+			    a->entries[k].pid == a->path_pids[i])
+				mark(a, (int)k);
+	}
 	do {
 		before = nset;
 		for (size_t i = 0; i < a->nwakeups; i++) {
@@ -712,8 +727,10 @@ void trace_analysis_finish(struct trace_analysis *a)
 			a->entries[i].prio = pid_prio(a, a->entries[i].pid);
 	/* an RT task runnable, and the CPU idle or running non-RT tasks for
 	 * most of the window: only RT throttling does that */
-	a->throttled = (a->rt_waiting_idle_ns + a->rt_waiting_other_ns) * 2 >
-		       a->end - a->start;
+	a->kept_waiting = (a->rt_waiting_idle_ns + a->rt_waiting_other_ns) * 2 >
+			  a->end - a->start;
+	/* the RT class got its runtime back in the window: it had none */
+	a->throttled = a->kept_waiting && a->rt_period_at;
 	mark_path(a);
 	sort_entries(a);
 	a->waiter = -1;
@@ -863,12 +880,13 @@ void trace_verdict(const struct trace_analysis *a, char *buf, size_t len)
 		return;
 	}
 	used = 0;
-	if (a->throttled && a->waiter >= 0) {
+	if (a->kept_waiting && a->waiter >= 0) {
 		const struct trace_entry *w = &a->entries[a->waiter];
 
 		trace_entry_str(w, what, sizeof(what));
 		fmt_time(w->rt_waiting_ns, t1, sizeof(t1));
-		used = add(buf, len, 0, "RT throttling: %s%s was runnable for %s of the %s window",
+		used = add(buf, len, 0, "%s: %s%s was runnable for %s of the %s window",
+			   a->throttled ? "RT throttling" : "an RT task kept waiting",
 			   what, w->role == TRACE_ROLE_BENCH ? ", the bench," :
 			   w->role == TRACE_ROLE_PATH ? ", on the bench's wake-up path," : "",
 			   t1, t2);
@@ -884,7 +902,9 @@ void trace_verdict(const struct trace_analysis *a, char *buf, size_t len)
 			used = add(buf, len, used, ", until sched_rt_period_timer gave the RT tasks their runtime back %s into the window",
 				   t3);
 		}
-		used = add(buf, len, used, " (RT tasks had used sched_rt_runtime_us of sched_rt_period_us: see udrv rt check); ");
+		used = add(buf, len, used, a->throttled ?
+			   " (RT tasks had used sched_rt_runtime_us of sched_rt_period_us: see udrv rt check); " :
+			   " (no sched_rt_period_timer in the window: a section that cannot be preempted, or throttling that began before it); ");
 	}
 	if (a->cause < 0) {
 		used = add(buf, len, used, "no other work on CPU %u in the %s window: ",
@@ -896,7 +916,7 @@ void trace_verdict(const struct trace_analysis *a, char *buf, size_t len)
 	trace_entry_str(c, what, sizeof(what));
 	fmt_time(c->ns, t1, sizeof(t1));
 	used = add(buf, len, used, "%s%s ran %s of the %s window",
-		   a->throttled ? "the largest other work: " : "", what, t1, t2);
+		   a->kept_waiting ? "the largest other work: " : "", what, t1, t2);
 	if (c->kind == TRACE_E_TASK && c->run_end > c->run_start) {
 		fmt_time(c->run_end - c->run_start, t3, sizeof(t3));
 		used = add(buf, len, used, " (on the CPU for %s in one stretch)", t3);

@@ -42,7 +42,7 @@ LOOPS = {"irq": 5, "uio": 3, "timer": 2, "reply": 6}
 # The priority axis (rt, idle): the wake-up benches with the application
 # above the irq thread it waits for (the plain runs: FIFO 80 over the
 # kernel's FIFO 50), below it, and at SCHED_OTHER
-PRIORITY_BENCHES = ("irq", "uio")
+PRIORITY_BENCHES = ("irq", "uio", "reply")
 PRIORITY = {"irq-prio 90": "--irq-prio 90", "SCHED_OTHER": "-P 0"}
 PRIORITY_ROWS = (("uio", "uio-ticker", "read", "notify_to_wake"),
                  ("uio", "uio-ticker", "read", "expiry_to_wake"),
@@ -318,19 +318,28 @@ REPLY_ROWS = (("isr", None), ("kthread", None), ("user", "read"), ("user", "poll
 
 
 def reply_table(runs: list[SuiteRun]) -> list[str]:
-    """Trigger -> reply p50/p99/max in us per responder x kernel x load."""
-    runs = [r for r in runs if r.board == "x86" and not r.variant]
-    cols = [(k, ld) for k in ("std", "rt") for ld in LOADS
-            if any(r.kernel == k and r.load == ld for r in runs)]
-    by_run = _rows(runs, "reply")
+    """Trigger -> reply p50/p99/max in us per responder x kernel x load, then
+    the priority axis's rt runs (the responders below their irq threads, and
+    at SCHED_OTHER) when the suite made them."""
+    runs = [r for r in runs if r.board == "x86"]
+    cols: list[tuple[str, list[SuiteRun]]] = []
+    for k in ("std", "rt"):
+        for ld in LOADS:
+            sel = [r for r in runs if r.kernel == k and r.load == ld and not r.variant]
+            if sel:
+                cols.append((f"{k} {'idle' if ld == 'none' else ld}", sel))
+    for v in PRIORITY:
+        sel = [r for r in runs if r.kernel == "rt" and r.variant == v]
+        if sel:
+            cols.append((f"rt {v}", sel))
     lines = ["Responders: trigger -> reply p50/p99/max in us as the log host sees it "
              "(udrv bench reply; gpio-reply isr/kthread, a udrv process)",
-             f"{'responder':<12}{'wait':<8}"
-             + "".join(f"{k + ' ' + ('idle' if ld == 'none' else ld):>22}" for k, ld in cols)]
+             f"{'responder':<12}{'wait':<8}" + "".join(f"{c:>22}" for c, _ in cols)]
+    tables = [next(iter(_rows(sel, "reply").values()), {}) for _, sel in cols]
     for impl, wait in REPLY_ROWS:
         key = ("gpio", impl, wait, "trigger_to_reply")
         lines.append(f"{impl:<12}{wait or '-':<8}"
-                     + "".join(f"{_p(by_run.get(col, {}).get(key)):>22}" for col in cols))
+                     + "".join(f"{_p(t.get(key)):>22}" for t in tables))
     return lines
 
 

@@ -3,8 +3,9 @@
 and ref 003's user-space inverter): trigger -> reply as the log host sees it,
 per responder, std vs rt, idle vs load.
 
-A group is one results file and board's plain runs (no variant) that have
-reply rows; a figure and a table per group.
+A group is one results file and board's runs that have reply rows: the
+plain ones, then the priority axis's (rt, the responders below their irq
+threads, at SCHED_OTHER); a figure and a table per group.
 """
 
 from __future__ import annotations
@@ -25,29 +26,32 @@ RESPONDERS: tuple[tuple[str, str | None], ...] = (
 )
 ROWS: tuple[RowKey, ...] = tuple(("reply", "gpio", impl, wait, SAMPLE)
                                  for impl, wait in RESPONDERS)
-# colour per kernel, hatch per load
+# colour per kernel (and priority-axis variant), hatch per load
 COLORS = {"std": "#2471a3", "rt": "#c0392b"}
+VARIANT_COLORS = ("#e67e22", "#7f8c8d", "#8e44ad")
 
 
 @dataclass
 class Group:
     name: str
-    runs: list[Run]  # std idle, std load, rt idle, rt load (those present)
+    runs: list[Run]  # std idle, std load, rt idle, rt load, rt variants (those present)
 
     @property
     def keys(self) -> list[RowKey]:
         return [k for k in ROWS if any(r.row(k) for r in self.runs)]
 
 
-def _order(r: Run) -> tuple[int, int, str]:
-    return ({"std": 0, "rt": 1}.get(r.kernel, 2), 0 if r.load == "none" else 1, r.label)
+def _order(r: Run) -> tuple[int, int, int]:
+    """Plain runs by kernel and load, then the variants as the file has them."""
+    return (1 if r.variant else 0, {"std": 0, "rt": 1}.get(r.kernel, 2),
+            0 if r.load == "none" else 1)
 
 
 def groups(runs: list[Run]) -> list[Group]:
-    """Per source file and board: the plain runs with reply rows."""
+    """Per source file and board: the runs with reply rows."""
     out: dict[tuple[str, str], list[Run]] = {}
     for r in runs:
-        if r.variant or not any(x.key in ROWS for x in r.rows):
+        if not any(x.key in ROWS for x in r.rows):
             continue
         out.setdefault((r.source, r.board_name), []).append(r)
     return [Group(f"{board}" if len(out) == 1 else f"{src}: {board}", sorted(rs, key=_order))
@@ -64,8 +68,12 @@ def figure(g: Group) -> bytes | None:
     if not keys:
         return None
     n = len(g.runs)
+    variants = [r.variant for r in g.runs if r.variant]
     fig, ax = plt.subplots(figsize=(8.5, 0.45 * n * len(keys) + 1.4))
     height = 0.8 / n
+    # the axis ends past the largest p99; a maximum beyond it is a marker there
+    lim = 1.3 * max((r.stats.p99 for run in g.runs for k in keys
+                     if (r := run.row(k)) is not None and r.stats.count), default=1) / 1000
     for i, run in enumerate(g.runs):
         for y, key in enumerate(keys):
             row = run.row(key)
@@ -74,16 +82,23 @@ def figure(g: Group) -> bytes | None:
             s = row.stats
             pos = y + (i - (n - 1) / 2) * height
             ax.barh(pos, s.p50 / 1000, height=height * 0.9,
-                    color=COLORS.get(run.kernel, "#7f8c8d"),
+                    color=VARIANT_COLORS[variants.index(run.variant) % 3] if run.variant
+                    else COLORS.get(run.kernel, "#7f8c8d"),
                     hatch="//" if run.load != "none" else None, edgecolor="white",
                     label=run.label if y == 0 else None)
             for v, colour in ((s.p99, "black"), (s.max, "#888888")):
+                if v / 1000 > lim:
+                    ax.plot([lim], [pos], marker=">", color=colour, markersize=4)
+                    ax.text(lim, pos, f"max {us(v)} ", va="center", ha="right", fontsize=6)
+                    continue
                 ax.plot([v / 1000] * 2, [pos - height * 0.4, pos + height * 0.4],
                         color=colour, linewidth=1)
             ax.text(s.p50 / 1000, pos, f" {us(s.p50)}", va="center", fontsize=7)
+    ax.set_xlim(0, lim)
     ax.set_yticks(range(len(keys)), [_name(k) for k in keys], fontsize=8)
     ax.invert_yaxis()
-    ax.set_xlabel("trigger \u2192 reply, p50 (\u00b5s); black tick p99, grey tick max")
+    ax.set_xlabel("trigger \u2192 reply, p50 (\u00b5s); black tick p99, grey tick max "
+                  "(\u25b6: beyond the axis)")
     ax.grid(True, axis="x", alpha=0.3)
     ax.legend(fontsize=8, loc="upper right")
     ax.set_title(f"{g.name}: responders (interrupt handler, kernel thread, user task)",
@@ -106,5 +121,7 @@ def table(g: Group) -> Table:
         t.rows.append(line)
     t.note = ("The log host drives A and reads D's edge events; the responder writes C = !B "
               "(gpio-reply's hard interrupt handler, its irq thread, or a udrv process "
-              "waiting by read/poll/epoll or busy-polling B).")
+              "waiting by read/poll/epoll or busy-polling B). Runs with a variant are the "
+              "priority axis: the irq threads raised above the bench (irq-prio), or the "
+              "bench at SCHED_OTHER.")
     return t

@@ -26,6 +26,7 @@ SPIKE: dict[str, Any] = {
     "window": {"start_ns": 2435259615, "end_ns": 2437265279, "covered_ns": 2005664,
                "events": 19, "runnable_ns": 2002000, "rt_waiting_idle_ns": 0,
                "rt_waiting_other_ns": 0},
+    "rt_kept_waiting": False,
     "rt_throttled": False,
     "top": [HOG,
             {"kind": "hardirq", "name": "local_timer", "pid": None, "irq": None,

@@ -48,3 +48,14 @@ def test_responder_table() -> None:
 def test_latency_table_leaves_reply_to_its_own_table() -> None:
     lines = suite.latency_table([suite.SuiteRun("std", "none", [_doc(2.0)])])
     assert not any("trigger_to_reply" in line for line in lines)
+
+
+def test_priority_axis_columns() -> None:
+    """The rt variants (the priority axis) come after the plain columns."""
+    assert "reply" in suite.PRIORITY_BENCHES
+    runs = [suite.SuiteRun("rt", "none", [_doc(20.0)]),
+            suite.SuiteRun("rt", "none", [_doc(10.0)], variant="irq-prio 90"),
+            suite.SuiteRun("rt", "none", [_doc(9.0)], variant="SCHED_OTHER")]
+    lines = suite.reply_table(runs)
+    assert lines[1].split()[2:] == ["rt", "idle", "rt", "irq-prio", "90", "rt", "SCHED_OTHER"]
+    assert lines[4].split()[2:] == ["22.0/22.5/23.0", "12.0/12.5/13.0", "11.0/11.5/12.0"]

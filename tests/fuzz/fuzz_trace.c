@@ -68,7 +68,8 @@ static void check_analysis(const struct trace_analysis *a)
 	FUZZ_CHECK(a->rt_waiting_idle_ns + a->rt_waiting_other_ns <= a->covered_ns,
 		   "RT waiting %" PRIu64 " + %" PRIu64 " > covered %" PRIu64,
 		   a->rt_waiting_idle_ns, a->rt_waiting_other_ns, a->covered_ns);
-	FUZZ_CHECK(!a->throttled || a->waiter >= 0, "throttled with no waiter");
+	FUZZ_CHECK(!a->kept_waiting || a->waiter >= 0, "kept waiting with no waiter");
+	FUZZ_CHECK(!a->throttled || (a->kept_waiting && a->rt_period_at), "throttled without its signs");
 	if (a->cause >= 0) {
 		const struct trace_entry *c = &a->entries[a->cause];
 

@@ -12,8 +12,9 @@ CLOCK_MONOTONIC: within 20 us), and it must have held the CPU for at least 90%
 of the sample's window. Without the hog a short run has no sample above 500
 us (idle maxima are ~5 us here) and says so.
 
-After each run, and after a SIGTERM in the middle of one, tracefs is as it
-was: tracing_on, current_tracer, trace_clock, every event's enable, and the
+After each run, after a SIGTERM in the middle of one, and after the irq
+bench's watchdog ended it (std: gpio-wire swallows every edge), tracefs is as
+it was: tracing_on, current_tracer, trace_clock, every event's enable, and the
 buffer size (one exception, the kernel's: a buffer never used reads "7
 (expanded: 1408)" and, once events are on, the page-rounded 1410).
 
@@ -156,3 +157,22 @@ def test_state_comparison_sees_a_change(board: Any, tracefs_before: dict[str, st
     finally:
         guest_ok(board, f"echo 0 > {T}/events/irq/softirq_entry/enable")
     assert tracefs_state(board) == tracefs_before
+
+
+DROP = "/sys/module/gpio_wire/parameters"
+
+
+def test_irq_watchdog_puts_tracefs_back(board_std: Any) -> None:
+    """gpio-wire swallows every edge: the irq bench's watchdog ends it after
+    5 s with _exit(1) from a signal handler; tracefs is put back there too."""
+    board = board_std
+    before = tracefs_state(board)
+    guest_ok(board, f"echo 1 > {DROP}/drop_every")
+    try:
+        r = board.run(f"udrv bench irq -P 0 -n 50 --quiet --trace-on-spike {THRESHOLD_US}",
+                      timeout=600)
+    finally:
+        guest_ok(board, f"echo 0 > {DROP}/drop_every")
+    assert r.status == 1, f"exit {r.status}\n{r.stderr}"
+    assert "no event for an edge within 5 s" in r.stderr, r.stderr
+    assert tracefs_state(board) == before

@@ -24,11 +24,14 @@ def test_responder_section_says_what_the_suite_prints(tmp_path: Path) -> None:
     check_png(data_uri_png(page.figures["reply-0"]))
     table = next(t for tid, t in page.tables.items() if tid.startswith("table-reply"))
     assert [h for h, _ in table.head[0]] == [
-        "responder", "wait", "std idle", "std all", "rt idle", "rt all"]
+        "responder", "wait", "std idle", "std all", "rt idle", "rt all",
+        "rt idle irq-prio 90", "rt idle SCHED_OTHER"]
     cells = {(row[0].text, row[1].text): [c.text for c in row[2:]] for row in table.rows}
-    printed = suite.reply_table([suite.SuiteRun(r["kernel"], r["load"], r["documents"])
+    printed = suite.reply_table([suite.SuiteRun(r["kernel"], r["load"], r["documents"],
+                                                variant=r.get("variant", ""))
                                  for r in doc["runs"]])
     assert len(printed) == 2 + 6 and len(cells) == 6
+    assert printed[1].split()[-5:] == ["rt", "irq-prio", "90", "rt", "SCHED_OTHER"]
     for line in printed[2:]:
         responder, wait, *values = line.split()
         assert cells[(responder, wait)] == values, line

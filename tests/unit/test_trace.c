@@ -207,6 +207,29 @@ static void test_cause_follows_the_bench(void)
 	CHECK(!strstr(v, "task hog"));
 }
 
+/* the hog named as part of the measured path (bench reply's responder):
+ * no longer the cause; without it (the chain test above) it is */
+static void test_added_path_is_no_cause(void)
+{
+	struct trace_analysis a;
+	const struct trace_entry *e;
+
+	trace_analysis_init(&a, 1000050000, 1000600000, 0, 10);
+	trace_analysis_add_path(&a, 30);
+	trace_analysis_add_path(&a, 10);	/* the bench: ignored */
+	trace_analysis_add_path(&a, 0);		/* idle: ignored */
+	CHECK_INT(a.npath, 1);
+	feed(&a, chain, sizeof(chain) / sizeof(chain[0]));
+	e = entry(&a, "hog");
+	CHECK(e && e->role == TRACE_ROLE_PATH);
+	CHECK(a.cause < 0 || strcmp(a.entries[a.cause].name, "hog"));
+	e = entry(&a, "bench");
+	CHECK(e && e->role == TRACE_ROLE_BENCH);
+	for (int i = 0; i < TRACE_MAX_PATH + 3; i++)
+		trace_analysis_add_path(&a, 100 + i);
+	CHECK_INT(a.npath, TRACE_MAX_PATH);
+}
+
 static void test_other_cpu_and_no_events(void)
 {
 	struct trace_analysis a;
@@ -258,10 +281,11 @@ static void test_throttling_words(void)
 	trace_analysis_init(&a, 1000000000, 1050010000, 0, 10);
 	feed(&a, lines, 3);
 	trace_verdict(&a, v, sizeof(v));
-	CHECK_CONTAINS(v, "RT throttling: task bench (pid 10, rt 80), the bench, was runnable for 50.00 ms of the 50.01 ms window while the CPU idled 0.0 us and ran non-RT tasks 50.00 ms");
+	/* no sched_rt_period_timer: kept waiting, not said to be throttling */
+	CHECK_CONTAINS(v, "an RT task kept waiting: task bench (pid 10, rt 80), the bench, was runnable for 50.00 ms of the 50.01 ms window while the CPU idled 0.0 us and ran non-RT tasks 50.00 ms (no sched_rt_period_timer in the window");
 	CHECK_CONTAINS(v, "the largest other work: task load (pid 7, nice 0) ran 50.00 ms");
 	CHECK_INT(a.rt_waiting_other_ns, 50000000);
-	CHECK(a.throttled);
+	CHECK(a.kept_waiting && !a.throttled);
 }
 
 /* the same with the load at FIFO 90: above the bench, no throttling */
@@ -277,7 +301,7 @@ static void test_higher_is_no_throttling(void)
 	trace_analysis_init(&a, 1000000000, 1050010000, 0, 10);
 	feed(&a, lines, 2);
 	trace_verdict(&a, v, sizeof(v));
-	CHECK(!a.throttled && !strstr(v, "throttling"));
+	CHECK(!a.kept_waiting && !a.throttled && !strstr(v, "throttling"));
 	CHECK_CONTAINS(v, "task load (pid 7, rt 90) ran 50.00 ms");
 }
 
@@ -425,6 +449,7 @@ UDRV_TESTS(UDRV_T(test_parse_std_switch), UDRV_T(test_parse_rt_flags_and_wakeup)
 	   UDRV_T(test_parse_interrupts), UDRV_T(test_parse_comm_with_spaces),
 	   UDRV_T(test_parse_timestamps), UDRV_T(test_parse_refuses),
 	   UDRV_T(test_chain_and_cause), UDRV_T(test_cause_follows_the_bench),
+	   UDRV_T(test_added_path_is_no_cause),
 	   UDRV_T(test_other_cpu_and_no_events), UDRV_T(test_frames),
 	   UDRV_T(test_throttling_words), UDRV_T(test_higher_is_no_throttling),
 	   UDRV_T(test_lab_throttling), UDRV_T(test_lab_hog_std),
