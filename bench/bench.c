@@ -142,7 +142,7 @@ static const char bench_opts_help[] =
 "  -o, --out FILE      also write the JSON result document to FILE\n"
 "  -j, --json          print the JSON result document instead of a table\n"
 "  -q, --quiet         no live progress line\n"
-"      --trace-on-spike US  (irq, uio, timer) trace the scheduler and\n"
+"      --trace-on-spike US  (irq, uio, timer, reply) trace the scheduler and\n"
 "                      interrupts with ftrace; at the first sample above US\n"
 "                      microseconds stop, save the trace around it and say\n"
 "                      what ran on the bench's CPU during it: the cause\n"

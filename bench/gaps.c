@@ -231,8 +231,10 @@ static int throttle_set(struct gaps *g)
 		return EXIT_OK;
 	ret = throttle_write(g->want_runtime);
 	if (ret)
-		return cli_error(EXIT_FAIL, "cannot write %ld to %s: %s (needs root; leave --rt-runtime out to measure the setting as it is)",
-				 g->want_runtime, RUNTIME_PATH, strerror(-ret));
+		return cli_error(EXIT_FAIL, "cannot write %ld to %s: %s (%s; or leave --rt-runtime out to measure the setting as it is)",
+				 g->want_runtime, RUNTIME_PATH, strerror(-ret),
+				 ret == -EACCES || ret == -EPERM ? "needs root" :
+				 "the kernel refused it: SCHED_DEADLINE tasks or RT groups may need more");
 	g->runtime_set = true;
 	return throttle_read(&g->runtime, &period);
 }

@@ -130,6 +130,20 @@ static void fork_storm(int unused)
 	}
 }
 
+/*
+ * The load is forked without exec: close what it inherited from the bench
+ * (line requests, UIO devices, tracefs files), or its processes, which
+ * outlive the bench by the moment a SIGKILL takes, still hold them: the
+ * next bench found its line busy. stdin, stdout and stderr stay.
+ */
+static void load_close_fds(void)
+{
+	if (close_range(3, ~0U, 0) == 0)
+		return;
+	for (int fd = 3; fd < 65536; fd++)	/* kernels before 5.9 */
+		close(fd);
+}
+
 /* The load's process group leader: start the workers, then wait. */
 static void load_leader(const char *profile)
 {
@@ -138,6 +152,7 @@ static void load_leader(const char *profile)
 
 	sched_setscheduler(0, SCHED_OTHER, &sp);
 	setpgid(0, 0);
+	load_close_fds();
 	if (all || !strcmp(profile, "hackbench"))
 		load_hackbench();
 	if (all || !strcmp(profile, "memory"))

@@ -31,6 +31,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "reply.h"
+#include "spike.h"
 
 #define REPLY_SAMPLES		2000	/* edges per responder */
 #define REPLY_WARMUP		16
@@ -406,6 +407,7 @@ static int child_start(struct reply_bench *b, struct reply_cfg *c)
 		close(p[0]);
 		_exit(reply_user_run(&u, p[1], &never));
 	}
+	bench_spike_path(b->child);	/* the responder: measured, not a cause */
 	close(p[1]);
 	alarm(REPLY_WATCHDOG_S);
 	ret = read(p[0], &one, 1) == 1 ? 0 : -1;
@@ -555,6 +557,7 @@ static int lh_edge(struct reply_bench *b, struct reply_cfg *c, bool record)
 		return 0;
 	}
 	udrv_hist_record(c->t2r->hist, e.timestamp_ns - t_write);
+	bench_spike_check(c->t2r, t_write, e.timestamp_ns);
 	return target_sample(b, c, t_write, e.timestamp_ns);
 }
 
@@ -882,6 +885,7 @@ int cmd_bench_reply(int argc, char **argv)
 	unsigned int all_waits = b.wait_mask;
 	int ret;
 
+	b.run.traceable = true;	/* --trace-on-spike: trigger_to_reply */
 	ret = bench_parse(&b.run, "bench reply", argc, argv, reply_help, "c:",
 			  longopts, reply_opt, &b);
 	if (ret)

@@ -449,6 +449,15 @@ static void spike_policies(void)
 	}
 }
 
+static pid_t spike_path[TRACE_MAX_PATH];
+static size_t spike_npath;
+
+void bench_spike_path(pid_t pid)
+{
+	if (spike_npath < TRACE_MAX_PATH)
+		spike_path[spike_npath++] = pid;
+}
+
 static void spike_analyse(const struct bench_run *run)
 {
 	uint64_t lat = sp.end - sp.start;
@@ -461,6 +470,11 @@ static void spike_analyse(const struct bench_run *run)
 	sp.to = sp.end + SPIKE_AFTER_NS;
 	trace_analysis_init(&sp.an, sp.start, sp.end,
 			    sp.cpu < 0 ? 0 : (unsigned int)sp.cpu, (int)getpid());
+	/* the threads the wake-ups go through, and the bench's own helpers */
+	for (size_t i = 0; i < run->num_threads; i++)
+		trace_analysis_add_path(&sp.an, (int)run->threads[i].now.pid);
+	for (size_t i = 0; i < spike_npath; i++)
+		trace_analysis_add_path(&sp.an, (int)spike_path[i]);
 	spike_file(run, sp.file, sizeof(sp.file));
 	path_of(path, sizeof(path), "trace");
 	in = fopen(path, "re");

@@ -16,6 +16,7 @@
 #define UDRV_BENCH_SPIKE_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 struct bench_run;
 struct bench_row;
@@ -38,6 +39,13 @@ static inline void bench_spike_check(const struct bench_row *row,
 	    end_ns - start_ns > bench_spike_ns)
 		bench_spike_hit(row, start_ns, end_ns);
 }
+
+/*
+ * @pid is part of what the bench measures (bench reply's responder
+ * process): a spike's analysis counts it, and what woke it, as the measured
+ * path rather than a cause. The wake threads (bench_wake_threads) are.
+ */
+void bench_spike_path(pid_t pid);
 
 /* Arm (bench_begin does); 0 or an exit code, tracefs untouched on error. */
 int bench_spike_arm(struct bench_run *run);

@@ -341,6 +341,12 @@ void trace_analysis_init(struct trace_analysis *a, uint64_t start,
 	a->waiter = -1;
 }
 
+void trace_analysis_add_path(struct trace_analysis *a, int pid)
+{
+	if (pid > 0 && pid != a->bench_pid && a->npath < TRACE_MAX_PATH)
+		a->path_pids[a->npath++] = pid;
+}
+
 static void pid_prio_set(struct trace_analysis *a, int pid, int prio)
 {
 	if (prio == TRACE_PRIO_UNKNOWN)
@@ -646,7 +652,7 @@ static void mark(struct trace_analysis *a, int e)
 /* The bench, and whatever woke it, and whatever woke that, ... */
 static void mark_path(struct trace_analysis *a)
 {
-	int set[TRACE_MAX_WAKEUPS + 1];
+	int set[TRACE_MAX_WAKEUPS + 1 + TRACE_MAX_PATH];
 	size_t nset = 1, before;
 
 	for (size_t i = 0; i < a->n; i++) {
@@ -658,6 +664,15 @@ static void mark_path(struct trace_analysis *a)
 			e->role = TRACE_ROLE_BENCH;
 	}
 	set[0] = a->bench_pid;
+	for (size_t i = 0; i < a->npath; i++) {
+		if (pid_in(set, nset, a->path_pids[i]))
+			continue;
+		set[nset++] = a->path_pids[i];
+		for (size_t k = 0; k < a->n; k++)
+			if (a->entries[k].kind == TRACE_E_TASK &&
+			    a->entries[k].pid == a->path_pids[i])
+				mark(a, (int)k);
+	}
 	do {
 		before = nset;
 		for (size_t i = 0; i < a->nwakeups; i++) {

@@ -28,6 +28,7 @@
 #define TRACE_MAX_ENTRIES	64
 #define TRACE_MAX_DEPTH		8
 #define TRACE_MAX_WAKEUPS	64
+#define TRACE_MAX_PATH		12	/* tasks named as the measured path */
 #define TRACE_MAX_PIDS		256
 #define TRACE_MAX_WAITING	32
 
@@ -129,6 +130,10 @@ struct trace_analysis {
 	uint64_t start, end;		/* window, CLOCK_MONOTONIC ns */
 	unsigned int cpu;
 	int bench_pid;
+	int path_pids[TRACE_MAX_PATH];	/* also the measured path, with
+					 * what woke them (see
+					 * trace_analysis_add_path) */
+	size_t npath;
 	/* the answer */
 	struct trace_entry entries[TRACE_MAX_ENTRIES];
 	size_t n;
@@ -170,6 +175,13 @@ struct trace_analysis {
 
 void trace_analysis_init(struct trace_analysis *a, uint64_t start,
 			 uint64_t end, unsigned int cpu, int bench_pid);
+/*
+ * @pid is on the measured path too, like the bench: a thread its wake-ups go
+ * through (an irq thread) or a process of the bench's own (bench reply's
+ * responder, whose reply ends the sample before the bench wakes). What woke
+ * it is then on the path as well. Beyond TRACE_MAX_PATH: ignored.
+ */
+void trace_analysis_add_path(struct trace_analysis *a, int pid);
 void trace_analysis_feed(struct trace_analysis *a, const struct trace_event *ev);
 /* After the last event: close the window, mark roles, sort by time. */
 void trace_analysis_finish(struct trace_analysis *a);

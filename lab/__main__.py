@@ -261,7 +261,8 @@ def parser() -> argparse.ArgumentParser:
         "suite", parents=[allk], help="the latency suite: every bench, idle and under load",
         description="Boot each kernel, run every 'udrv bench' idle and under the 'all' load, "
         "on PREEMPT_RT also the wake-up benches with the irq threads above the "
-        "application and at SCHED_OTHER, print the toggle-rate, latency and priority "
+        "application and at SCHED_OTHER, and the scheduler-gaps bench with RT "
+        "throttling on and off, print the toggle-rate, latency, priority and gaps "
         "tables, and write the udrv-lab/1 document (docs/results.md). This is what "
         "'make lab' runs. --board all is every instruction-counted board (x86, rpi3); "
         "the SMP boards (--board x86-smp) follow the host's clock, so their numbers "

@@ -50,6 +50,11 @@ PRIORITY_ROWS = (("uio", "uio-ticker", "read", "notify_to_wake"),
                  ("irq", "cdev", "read", "write_to_wake"),
                  ("irq", "cdev", "poll", "write_to_wake"),
                  ("irq", "cdev", "epoll", "write_to_wake"))
+# The scheduler gaps (ref 000): udrv bench gaps on each x86 kernel and load, at
+# the kernel's RT throttling (filed with the plain runs) and without it (a
+# variant run per load); guest seconds per run, full and --quick
+GAPS_SECONDS = {"full": 5, "quick": 3}
+GAPS_VARIANT = "rt-runtime -1"
 # rpi3: GPIO 17 (header pin 11) of the SoC's own chip; no partner line is wired
 RPI3_CHIP = "pinctrl-bcm2835"
 RPI3_LINE = 17
@@ -123,6 +128,25 @@ def run_priority(board: Board, kernel: str, mode: str) -> list[SuiteRun]:
             _run_one(board, run, bench, cmd)
         runs.append(run)
     return runs
+
+
+def gaps_command(load: str, mode: str, rt_runtime: str = "") -> str:
+    """udrv bench gaps for a few guest seconds; with `rt_runtime`, set for the run."""
+    cmd = f"udrv bench gaps --json --quiet --load {load} --duration {GAPS_SECONDS[mode]}s"
+    return f"{cmd} --rt-runtime {rt_runtime}" if rt_runtime else cmd
+
+
+def run_gaps(board: Board, plain: list[SuiteRun], mode: str) -> list[SuiteRun]:
+    """The gaps bench in each plain run (the kernel's throttling), then with
+    throttling off: one GAPS_VARIANT run per load. Off, the loop starves
+    everything else on the one CPU (the agent too) until it ends by itself."""
+    variants = []
+    for run in plain:
+        _run_one(board, run, "gaps", gaps_command(run.load, mode))
+        off = SuiteRun(run.kernel, run.load, board=run.board, variant=GAPS_VARIANT)
+        _run_one(board, off, "gaps", gaps_command(run.load, mode, "-1"))
+        variants.append(off)
+    return variants
 
 
 def run_rpi3(board: Board, mode: str) -> SuiteRun:
@@ -257,6 +281,37 @@ def priority_table(runs: list[SuiteRun]) -> list[str]:
     return lines
 
 
+def gaps_table(runs: list[SuiteRun]) -> list[str]:
+    """kernel x load x setting: the longest interval, gaps per second, time stalled,
+    and what RT throttling should leave (period - runtime every period)."""
+    lines = ["Scheduler gaps of a busy SCHED_FIFO loop toggling a GPIO line "
+             "(udrv bench gaps; a gap: an interval >= its threshold)",
+             f"{'kernel':<8}{'load':<6}{'sched_rt_runtime_us':>20}{'longest ms':>12}"
+             f"{'gaps/s':>8}{'stalled %':>11}  expected"]
+    for kernel in ("std", "rt"):
+        for load in LOADS:
+            for run in runs:
+                if (run.board, run.kernel, run.load) != ("x86", kernel, load) or \
+                        run.variant not in ("", GAPS_VARIANT):
+                    continue
+                for doc in run.documents:
+                    if doc["bench"] == "gaps":
+                        lines.append(_gaps_line(kernel, load, doc))
+    return lines
+
+
+def _gaps_line(kernel: str, load: str, doc: dict[str, Any]) -> str:
+    g = doc["gaps"]
+    longest = max(g["longest_ns"], doc["rows"][0]["stats"]["max"]) / 1e6
+    expected = "none (not throttled)"
+    if g["expected_gap_ns"]:
+        expected = (f"{g['expected_gap_ns'] / 1e6:.1f} ms every "
+                    f"{g['sched_rt_period_us'] / 1e6:g} s")
+    return (f"{kernel:<8}{'idle' if load == 'none' else load:<6}"
+            f"{g['sched_rt_runtime_us']:>20}{longest:>12.3f}{g['per_s']:>8.2f}"
+            f"{g['stalled_pct']:>11.2f}  {expected}")
+
+
 # udrv bench reply's responders, in the order of ref 002's table
 REPLY_ROWS = (("isr", None), ("kthread", None), ("user", "read"), ("user", "poll"),
               ("user", "epoll"), ("user", "busy"))
@@ -312,8 +367,9 @@ def run_board(kernel: str, mode: str, duration_s: int = 0) -> list[SuiteRun]:
     with Board(kernel) as board:
         if machine.name == "rpi3":
             return [run_rpi3(board, mode)]
-        for load in LOADS:
-            runs.append(run_benches(board, kernel, load, mode, duration_s=duration_s))
+        plain = [run_benches(board, kernel, load, mode, duration_s=duration_s)
+                 for load in LOADS]
+        runs += plain + run_gaps(board, plain, mode)
         if target(kernel).kernel == "rt":
             runs += run_priority(board, kernel, mode)
     return runs
@@ -351,9 +407,12 @@ def run_suite(kernels: list[str], mode: str, out: Path, duration_s: int = 0,
     if any(d["bench"] == "reply" for r in runs for d in r.documents):
         print()
         print("\n".join(reply_table(runs)))
-    if any(r.variant for r in runs):
+    if any(r.variant and r.variant != GAPS_VARIANT for r in runs):
         print()
         print("\n".join(priority_table(runs)))
+    if any(d["bench"] == "gaps" for r in runs for d in r.documents):
+        print()
+        print("\n".join(gaps_table(runs)))
     if any(r.board == "rpi3" for r in runs):
         print()
         print("\n".join(toggle_table(runs, "rpi3")))

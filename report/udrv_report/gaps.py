@@ -37,9 +37,18 @@ def _label(run: Run, doc: Doc) -> str:
     return f"{base}, {_setting(doc)}"
 
 
-def _style(i: int, doc: Doc) -> tuple[str, str]:
-    off = (doc.gaps or {})["sched_rt_runtime_us"] < 0
-    return PALETTE[(i // 2) % len(PALETTE)], "--" if off else "-"
+class _Styles:
+    """A colour per kernel and setting, a marker per load."""
+
+    def __init__(self) -> None:
+        self.colors: dict[tuple[str, bool], str] = {}
+        self.markers: dict[str, str] = {}
+
+    def __call__(self, run: Run, doc: Doc) -> tuple[str, str]:
+        off = (doc.gaps or {})["sched_rt_runtime_us"] < 0
+        color = self.colors.setdefault((run.kernel, off),
+                                       PALETTE[len(self.colors) % len(PALETTE)])
+        return color, self.markers.setdefault(run.load, "o^sD"[len(self.markers) % 4])
 
 
 def histogram(found: list[tuple[Run, Doc]]) -> bytes | None:
@@ -47,15 +56,18 @@ def histogram(found: list[tuple[Run, Doc]]) -> bytes | None:
     if not found:
         return None
     fig, ax = plt.subplots(figsize=(8.5, 4.2))
-    for i, (run, doc) in enumerate(found):
+    style = _Styles()
+    for run, doc in found:
         row = doc.rows[0]
         if not row.stats.buckets:
             continue
         xs = [(lo + hi) / 2 / 1000 for lo, hi, _ in row.stats.buckets]
         ys = [n for _, _, n in row.stats.buckets]
-        color, line = _style(i, doc)
-        ax.plot(xs, ys, color=color, linestyle=line, marker=".", markersize=3,
-                label=f"{_label(run, doc)}: max {row.stats.max / 1e6:.3f} ms")
+        color, marker = style(run, doc)
+        # markers only: a line would join the toggles to the gaps across
+        # four decades of empty buckets
+        ax.plot(xs, ys, color=color, linestyle="none", marker=marker, markersize=4,
+                fillstyle="none", label=f"{_label(run, doc)}: max {row.stats.max / 1e6:.3f} ms")
     thresholds = {(d.gaps or {})["threshold_ns"] for _, d in found}
     for t in thresholds:
         ax.axvline(t / 1000, color="grey", linestyle=":", linewidth=1)
@@ -75,12 +87,12 @@ def timeline(found: list[tuple[Run, Doc]]) -> bytes | None:
     if not found:
         return None
     fig, ax = plt.subplots(figsize=(8.5, 3.8))
-    for i, (run, doc) in enumerate(found):
+    style = _Styles()
+    for run, doc in found:
         g: dict[str, Any] = doc.gaps or {}
         xs = [x["start_ns"] / 1e9 for x in g["timeline"]]
         ys = [x["gap_ns"] / 1e6 for x in g["timeline"]]
-        color, line = _style(i, doc)
-        marker = "x" if line == "--" else "o"
+        color, marker = style(run, doc)
         ax.plot(xs, ys, color=color, linestyle="none", marker=marker, markersize=5,
                 label=f"{_label(run, doc)}: {len(xs)} gaps" if xs else
                 f"{_label(run, doc)}: no gap (longest interval "

@@ -152,3 +152,64 @@ def test_signal_puts_the_runtime_back(udrv: Runner, system: FakeTree,
     doc = json.loads(out.read_text())
     check_document(doc)
     assert doc["interrupted"] == sig.name and doc["gaps"]["sched_rt_runtime_us"] == 600000
+
+
+def test_suite_command_lines() -> None:
+    """What `make lab` runs (lab/suite.py): the kernel's setting, then -1."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from lab import suite
+
+    assert suite.gaps_command("none", "full") == \
+        "udrv bench gaps --json --quiet --load none --duration 5s"
+    assert suite.gaps_command("all", "quick", "-1") == \
+        "udrv bench gaps --json --quiet --load all --duration 3s --rt-runtime -1"
+
+
+def test_timeline_is_bounded(udrv: Runner, system: FakeTree) -> None:
+    """Every interval a gap (threshold 1 ns): the first 1000 are listed, the
+    rest counted as dropped, and the totals still agree."""
+    r = udrv("bench", "gaps", *QUIET, "-n", "5000", "--gap-threshold", "1ns", "--json")
+    assert r.returncode == 0, r
+    doc = r.json()
+    check_document(doc)
+    g = doc["gaps"]
+    assert g["count"] == g["toggles"] == 5000
+    assert len(g["timeline"]) == 1000 and g["timeline_dropped"] == 4000
+    assert g["longest_ns"] == doc["rows"][0]["stats"]["max"]
+
+
+def _gaps_doc(udrv: Runner) -> dict:
+    r = udrv("bench", "gaps", *QUIET, "-n", "2000", "--gap-threshold", "1ns", "--json")
+    assert r.returncode == 0, r
+    doc = r.json()
+    doc["gaps"]["timeline"] = doc["gaps"]["timeline"][:3]
+    doc["gaps"]["timeline_dropped"] = doc["gaps"]["count"] - 3
+    check_document(doc)  # still consistent
+    return doc
+
+
+@pytest.mark.parametrize(("damage", "message"), [
+    ("count", "count says"),
+    ("order", "timeline out of order"),
+    ("threshold", "gap < threshold"),
+    ("stalled", "stalled longer than the run"),
+    ("missing", "gaps lack 'per_s'"),
+])
+def test_schema_check_sees_each_break(udrv: Runner, system: FakeTree, damage: str,
+                                      message: str) -> None:
+    """tests/lab/results_schema.py's check_gaps, each invariant broken on purpose."""
+    doc = _gaps_doc(udrv)
+    g = doc["gaps"]
+    if damage == "count":
+        g["count"] += 1
+    elif damage == "order":
+        g["timeline"][0], g["timeline"][2] = g["timeline"][2], g["timeline"][0]
+    elif damage == "threshold":
+        g["threshold_ns"] = 10**12
+        g["longest_ns"] = 10**12
+    elif damage == "stalled":
+        g["stalled_ns"] = g["duration_ns"] + 1
+    else:
+        del g["per_s"]
+    with pytest.raises(AssertionError, match=message):
+        check_document(doc)

@@ -27,10 +27,12 @@ from background import Background, guest_ok
 from guest import CHIP, ok, udrv
 from results_schema import check_document
 
+from lab import suite
+
 RUNTIME = "/proc/sys/kernel/sched_rt_runtime_us"
 DEFAULT_RUNTIME = 950000  # Debian's, and the lab boards'
 PERIOD_US = 1000000
-SECONDS = 3  # guest seconds per run: three periods
+SECONDS = suite.GAPS_SECONDS["quick"]  # guest seconds per run: three periods
 # the gap ends at the period's end; the kernel notices the budget spent at a
 # scheduler tick (HZ 250: 4 ms), so the gap is period - runtime - up to 4 ms,
 # or + up to 4 ms when the tick before was late (measured: 46.3..52.0 ms)
@@ -38,16 +40,34 @@ SLACK_NS = 4_500_000
 STUCK = "/sys/module/gpio_wire/parameters/stuck_every"
 
 _docs: dict[tuple[str, str], dict[str, Any]] = {}
+_suite: dict[str, list[suite.SuiteRun]] = {}
+OFF = "--rt-runtime -1"
+
+
+def suite_runs(board: Any) -> list[suite.SuiteRun]:
+    """What `make lab` runs (lab/suite.py's run_gaps, --quick: SECONDS), idle:
+    the plain run (the kernel's throttling) and the rt-runtime -1 variant."""
+    if board.flavour not in _suite:
+        plain = suite.SuiteRun(board.flavour, "none")
+        _suite[board.flavour] = [plain, *suite.run_gaps(board, [plain], "quick")]
+    return _suite[board.flavour]
 
 
 def gaps(board: Any, args: str = "") -> dict[str, Any]:
-    """The document of `udrv bench gaps ARGS`, once per kernel and ARGS."""
+    """The document of `udrv bench gaps ARGS`, once per kernel and ARGS; the
+    default and -1 come from the suite's runs."""
     key = (board.flavour, args)
-    if key not in _docs:
+    if key in _docs:
+        return _docs[key]
+    if args in ("", OFF):
+        run = suite_runs(board)[0 if not args else 1]
+        assert run.failures == [], run.failures
+        doc = run.documents[0]
+    else:
         doc = ok(board, f"bench gaps -c {CHIP} --json -q -D {SECONDS}s {args}", 300).json()
-        check_document(doc)
-        _docs[key] = doc
-    return _docs[key]
+    check_document(doc)
+    _docs[key] = doc
+    return doc
 
 
 def runtime(board: Any) -> int:
@@ -62,11 +82,21 @@ def default_runtime(board: Any) -> Iterator[None]:
     guest_ok(board, f"echo {DEFAULT_RUNTIME} > {RUNTIME}; echo 0 > {STUCK}")
 
 
-@pytest.mark.parametrize("setting", [None, 900000], ids=["default", "900000"])
 def test_throttling_leaves_period_minus_runtime_every_period(
-        board: Any, default_runtime: None, setting: int | None) -> None:
-    if setting is not None and board.flavour != "std":
-        pytest.skip("the second setting runs on std only (the same code on rt)")
+        board: Any, default_runtime: None) -> None:
+    check_throttled(board, None)
+
+
+def test_gaps_follow_the_setting(board_std: Any) -> None:
+    """At 900000 the gaps are 100 ms (std only: the same code on rt)."""
+    try:
+        check_throttled(board_std, 900000)
+    finally:
+        guest_ok(board_std, f"echo {DEFAULT_RUNTIME} > {RUNTIME}")
+
+
+def check_throttled(board: Any, setting: int | None) -> None:
+    """About one gap of period - runtime a period, each a period after the last."""
     doc = gaps(board, f"--rt-runtime {setting}" if setting else "")
     g = doc["gaps"]
     want = setting or DEFAULT_RUNTIME
@@ -95,7 +125,7 @@ def test_throttling_leaves_period_minus_runtime_every_period(
 
 
 def test_no_throttling_no_gap(board: Any, default_runtime: None) -> None:
-    doc = gaps(board, "--rt-runtime -1")
+    doc = gaps(board, OFF)
     g = doc["gaps"]
     assert g["sched_rt_runtime_us"] == -1 and g["sched_rt_runtime_us_before"] == DEFAULT_RUNTIME
     assert g["expected_gap_ns"] is None
@@ -104,6 +134,20 @@ def test_no_throttling_no_gap(board: Any, default_runtime: None) -> None:
     assert doc["rows"][0]["stats"]["max"] < 200_000, doc["rows"][0]["stats"]
     assert abs(g["duration_ns"] - SECONDS * 10**9) < 1_000_000, g["duration_ns"]
     assert runtime(board) == DEFAULT_RUNTIME  # put back after the run
+
+
+def test_suite_table(board: Any, default_runtime: None) -> None:
+    """The suite's "Scheduler gaps" lines, from the same runs."""
+    runs = suite_runs(board)
+    assert runs[1].variant == suite.GAPS_VARIANT
+    lines = suite.gaps_table(runs)
+    assert len(lines) == 4, lines
+    default, off = (line.split() for line in lines[2:])
+    assert default[:3] == [board.flavour, "idle", str(DEFAULT_RUNTIME)]
+    assert abs(float(default[3]) - 50.0) <= SLACK_NS / 1e6 and float(default[4]) > 0.5
+    assert " ".join(default[6:]) == "50.0 ms every 1 s"
+    assert off[:3] == [board.flavour, "idle", "-1"] and float(off[3]) < 0.2
+    assert off[4:6] == ["0.00", "0.00"] and " ".join(off[6:]) == "none (not throttled)"
 
 
 def test_stuck_driver_fails_the_count_and_restores(board_std: Any) -> None:
@@ -174,3 +218,16 @@ def test_the_line_is_free_right_after_a_run_under_load(board_std: Any) -> None:
     r = board_std.run(f"udrv bench gaps -c {CHIP} -q -D 1s --load all && "
                       f"udrv bench gaps -c {CHIP} -q -D 100ms", timeout=300)
     assert r.status == 0, r.stdout + r.stderr
+
+
+def test_sysfs_backend_counted_at_the_source(board_std: Any) -> None:
+    """The same loop through /sys/class/gpio (libudrv's sysfs backend): every
+    write reaches the wire, and the line is unexported afterwards."""
+    doc = ok(board_std, f"bench gaps -c {CHIP} -b sysfs --json -q -n 20000", 120).json()
+    check_document(doc)
+    row = doc["rows"][0]
+    assert (row["mechanism"], row["sample"]) == ("sysfs", "toggle_gap")
+    assert row["loss"] == {"sent": 20000, "received": 20000, "lost": 0}
+    assert row["stats"]["count"] == 20000 == doc["gaps"]["toggles"]
+    exported = guest_ok(board_std, "ls /sys/class/gpio | grep -v -e export -e gpiochip || true")
+    assert exported.strip() == "", exported

@@ -43,7 +43,9 @@ SETTINGS = settings(max_examples=EXAMPLES or 60, deadline=None, derandomize=not 
                     database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 FIXTURES = {"lab": load_json(LAB_A), "timer": load_json(BENCH_TIMER),
-            "irq": load_json(BENCH_IRQ)}
+            "irq": load_json(BENCH_IRQ),
+            # udrv bench gaps: its "gaps" object (load._gaps)
+            "gaps": load_json(REPO / "tests" / "report" / "fixtures" / "lab-gaps.json")}
 
 numbers = (st.integers() | st.integers(min_value=-(10**30), max_value=10**30)
            | st.sampled_from([2**63 - 1, 2**63, 2**64 - 1, 2**64, -(2**63) - 1, 10**308 * 10])

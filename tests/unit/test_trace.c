@@ -207,6 +207,29 @@ static void test_cause_follows_the_bench(void)
 	CHECK(!strstr(v, "task hog"));
 }
 
+/* the hog named as part of the measured path (bench reply's responder):
+ * no longer the cause; without it (the chain test above) it is */
+static void test_added_path_is_no_cause(void)
+{
+	struct trace_analysis a;
+	const struct trace_entry *e;
+
+	trace_analysis_init(&a, 1000050000, 1000600000, 0, 10);
+	trace_analysis_add_path(&a, 30);
+	trace_analysis_add_path(&a, 10);	/* the bench: ignored */
+	trace_analysis_add_path(&a, 0);		/* idle: ignored */
+	CHECK_INT(a.npath, 1);
+	feed(&a, chain, sizeof(chain) / sizeof(chain[0]));
+	e = entry(&a, "hog");
+	CHECK(e && e->role == TRACE_ROLE_PATH);
+	CHECK(a.cause < 0 || strcmp(a.entries[a.cause].name, "hog"));
+	e = entry(&a, "bench");
+	CHECK(e && e->role == TRACE_ROLE_BENCH);
+	for (int i = 0; i < TRACE_MAX_PATH + 3; i++)
+		trace_analysis_add_path(&a, 100 + i);
+	CHECK_INT(a.npath, TRACE_MAX_PATH);
+}
+
 static void test_other_cpu_and_no_events(void)
 {
 	struct trace_analysis a;
@@ -426,6 +449,7 @@ UDRV_TESTS(UDRV_T(test_parse_std_switch), UDRV_T(test_parse_rt_flags_and_wakeup)
 	   UDRV_T(test_parse_interrupts), UDRV_T(test_parse_comm_with_spaces),
 	   UDRV_T(test_parse_timestamps), UDRV_T(test_parse_refuses),
 	   UDRV_T(test_chain_and_cause), UDRV_T(test_cause_follows_the_bench),
+	   UDRV_T(test_added_path_is_no_cause),
 	   UDRV_T(test_other_cpu_and_no_events), UDRV_T(test_frames),
 	   UDRV_T(test_throttling_words), UDRV_T(test_higher_is_no_throttling),
 	   UDRV_T(test_lab_throttling), UDRV_T(test_lab_hog_std),
