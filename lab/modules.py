@@ -3,8 +3,8 @@
 
 Each subdirectory of kernel/ holding a `Kbuild` or `Makefile` is one module
 directory.  It is copied to build/lab/kernels/<release>/kmod/<name>/kernel/<name>/,
-beside a copy of include/uapi/ (the headers modules share with userspace), and
-built there with `make -C <headers> M=<copy> modules`, so the source tree stays
+beside a copy of include/uapi/ (the headers modules share with userspace) and
+of kernel/include/ (what the modules share with each other), and built there with `make -C <headers> M=<copy> modules`, so the source tree stays
 clean.
 A build is skipped when the sources and the kernel are unchanged (a stamp).
 
@@ -93,12 +93,18 @@ def _uapi_dir(src: Path) -> Path:
     return src.parent.parent / "include" / "uapi"
 
 
+def _kinclude_dir(src: Path) -> Path:
+    """kernel/include/: what the modules share with each other (kernel-only
+    headers, included as <udrv-kmod/...> with -I$(src)/../include)."""
+    return src.parent / "include"
+
+
 def _source_hash(src: Path, kernel: Kernel) -> str:
     h = hashlib.sha256(f"udrv-lab-kmod-2\0{kernel.release}\0".encode())
     stamp = kernel.root / ".udrv-lab-unpacked"
     if stamp.is_file():
         h.update(stamp.read_bytes())
-    for top in (src, _uapi_dir(src)):
+    for top in (src, _uapi_dir(src), _kinclude_dir(src)):
         for p in _source_files(top) if top.is_dir() else []:
             h.update(str(p.relative_to(top.parent)).encode() + b"\0")
             h.update(p.read_bytes() + b"\0")
@@ -135,13 +141,15 @@ def build_one(kernel: Kernel, mod: ModuleDir, *, quiet: bool = False) -> ModuleD
     shutil.rmtree(out, ignore_errors=True)
     out.parent.mkdir(parents=True, exist_ok=True)
     # the copy keeps the repository's layout, so that the module finds
-    # include/uapi/ where it does in the source tree
+    # include/uapi/ and kernel/include/ where it does in the source tree
     copy = out / "kernel" / mod.name
     shutil.copytree(
         mod.src, copy, ignore=lambda d, names: [n for n in names if _is_artefact(Path(d) / n)]
     )
     if _uapi_dir(mod.src).is_dir():
         shutil.copytree(_uapi_dir(mod.src), out / "include" / "uapi")
+    if _kinclude_dir(mod.src).is_dir():
+        shutil.copytree(_kinclude_dir(mod.src), out / "kernel" / "include")
     if not quiet:
         print(f"lab: building module {mod.name} for {kernel.release}", file=sys.stderr)
     env = dict(os.environ, LC_ALL="C")

@@ -41,6 +41,8 @@
 #include <linux/sysfs.h>
 #include <linux/version.h>
 
+#include <udrv-kmod/gpiochip.h>
+
 #define REPLY_NAME	"gpio-reply"
 #define REPLY_CHIP_LEN	64
 
@@ -98,36 +100,6 @@ static irqreturn_t reply_edge(int irq, void *data)
 
 /* ---- finding the chip and taking the lines ---------------------------- */
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
-static int reply_match(struct gpio_chip *gc, const void *data)
-#else
-static int reply_match(struct gpio_chip *gc, void *data)
-#endif
-{
-	const char *label = data;
-
-	if (!gc->label || strcmp(gc->label, label))
-		return 0;
-	/* keep the chip's driver while we hold its lines */
-	return try_module_get(gc->owner);
-}
-
-static struct gpio_chip *reply_find_chip(const char *label)
-{
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
-	struct gpio_device *gdev = gpio_device_find(label, reply_match);
-	struct gpio_chip *gc;
-
-	if (!gdev)
-		return NULL;
-	gc = gpio_device_get_chip(gdev);
-	gpio_device_put(gdev);
-	return gc;
-#else
-	return gpiochip_find((void *)label, reply_match);
-#endif
-}
-
 static int reply_take(struct gpio_reply *r, unsigned int off, const char *who,
 		      enum gpiod_flags flags, struct gpio_desc **desc)
 {
@@ -162,7 +134,7 @@ static int reply_start(struct gpio_reply *r, enum reply_mode mode)
 
 	if (r->in == r->out)
 		return -EINVAL;
-	r->gc = reply_find_chip(r->chip);
+	r->gc = udrv_kchip_find(r->chip, udrv_kchip_label_is);
 	if (!r->gc) {
 		pr_err(REPLY_NAME ": no gpiochip labelled \"%s\"\n", r->chip);
 		return -ENODEV;

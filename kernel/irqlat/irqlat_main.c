@@ -38,6 +38,8 @@
 #include <linux/string.h>
 #include <linux/version.h>
 
+#include <udrv-kmod/gpiochip.h>
+
 #include "irqlat.h"
 
 #define IRQLAT_MAX_PASSES	1000000
@@ -149,35 +151,10 @@ static bool irqlat_chip_has_name(struct gpio_chip *gc, const char *name)
 #endif
 }
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
-static int irqlat_match(struct gpio_chip *gc, const void *data)
-#else
-static int irqlat_match(struct gpio_chip *gc, void *data)
-#endif
+/* @name is @gc's label or its GPIO device's name (gpiochipN) */
+static bool irqlat_chip_is(struct gpio_chip *gc, const char *name)
 {
-	const char *name = data;
-
-	if (!(gc->label && !strcmp(gc->label, name)) &&
-	    !irqlat_chip_has_name(gc, name))
-		return 0;
-	/* keep the chip's driver from going away during the run */
-	return try_module_get(gc->owner);
-}
-
-static struct gpio_chip *irqlat_find_chip(const char *name)
-{
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
-	struct gpio_device *gdev = gpio_device_find(name, irqlat_match);
-	struct gpio_chip *gc;
-
-	if (!gdev)
-		return NULL;
-	gc = gpio_device_get_chip(gdev);
-	gpio_device_put(gdev);
-	return gc;
-#else
-	return gpiochip_find((void *)name, irqlat_match);
-#endif
+	return udrv_kchip_label_is(gc, name) || irqlat_chip_has_name(gc, name);
 }
 
 /* ---- the measurement ------------------------------------------------- */
@@ -246,7 +223,7 @@ static int irqlat_setup(struct irqlat_run *r)
 				GPIOD_OUT_HIGH : GPIOD_OUT_LOW;
 	int ret;
 
-	r->gc = irqlat_find_chip(r->cfg.chip);
+	r->gc = udrv_kchip_find(r->cfg.chip, irqlat_chip_is);
 	if (!r->gc) {
 		pr_err(IRQLAT_NAME ": no gpiochip labelled or named \"%s\"\n",
 		       r->cfg.chip);
