@@ -235,8 +235,8 @@ static int line(struct parser *p, const char *s, size_t len)
 		return fail(p, "more than %d columns", MAX_COLS);
 	if (!p->in_buckets)
 		return header(p, tok, n);
-	if (p->next_sum == NSUM)
-		return n ? fail(p, "text after the summary") : 0;
+	if (p->next_sum == NSUM)	/* rtla ends with it, even blank lines */
+		return fail(p, "text after the summary");
 	if (n && tok_is(&tok[0], sum_key[p->next_sum]))
 		return summary(p, tok, n);
 	if (p->next_sum)

@@ -289,6 +289,11 @@ REGRESS: dict[str, dict[str, bytes]] = {
                                "over:         0         1 \ncount:        1         1 \n"
                                "min:        650    199999 \navg:        650    200000 \n"
                                "max:        650    200000 \n").encode(),
+        "blank-line-after-summary": (RTLA_HEAD + "Index   IRQ-000   Thr-000\n"
+                                     "650           1         0 \n4100          0         1 \n"
+                                     "over:         0         0 \ncount:        1         1 \n"
+                                     "min:        650      4100 \navg:        650      4100 \n"
+                                     "max:        650      4100 \n\n").encode(),
     },
     "trace": {
         # "-073" was read as pid 73: the kernel prints "%d", no leading zero

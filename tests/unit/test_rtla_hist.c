@@ -258,6 +258,8 @@ static void test_garbled(void)
 	CHANGED("min:  ", "mean: ", "expected 'min:'");
 	CHANGED("max:        787      5149 \n", "max:        787      5149 \nmore\n",
 		"text after the summary");
+	CHANGED("max:        787      5149 \n", "max:        787      5149 \n\n",
+		"line 132: text after the summary");
 	CHANGED("\n722 ", "\nFailed to apply CPUs config\n722 ", "line 10: 4 counts for 2 columns");
 	CHANGED("\n722 ", "\nFailed\n722 ", "line 10: 0 counts for 2 columns");
 	/* what the caller asked for */
