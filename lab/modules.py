@@ -4,8 +4,8 @@
 Each subdirectory of kernel/ holding a `Kbuild` or `Makefile` is one module
 directory.  It is copied to build/lab/kernels/<release>/kmod/<name>/kernel/<name>/,
 beside a copy of include/uapi/ (the headers modules share with userspace) and
-of kernel/include/ (what the modules share with each other), and built there with `make -C <headers> M=<copy> modules`, so the source tree stays
-clean.
+of kernel/include/ (what the modules share with each other), and built there
+with `make -C <headers> M=<copy> modules`, so the source tree stays clean.
 A build is skipped when the sources and the kernel are unchanged (a stamp).
 
 An optional `kernel/<name>/lab.conf` tunes how the guest loads the modules:
