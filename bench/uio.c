@@ -534,18 +534,22 @@ static int ticker_rows(struct uio_bench *b)
 
 /* edu on uio_pci_generic */
 
+/* A PCI ID attribute ("0x1234\n"), read strictly; 0 if unreadable. */
 static unsigned long sysfs_hex(const char *dev, const char *attr)
 {
 	char path[96], buf[16];
-	unsigned long v = 0;
+	unsigned int v = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/sys/class/uio/%s/device/%s", dev, attr);
 	f = fopen(path, "r");
 	if (!f)
 		return 0;
-	if (fgets(buf, sizeof(buf), f))
-		v = strtoul(buf, NULL, 16);
+	if (fgets(buf, sizeof(buf), f)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		if (strncmp(buf, "0x", 2) || udrv_parse_uint(buf, 0xffff, &v))
+			v = 0;
+	}
 	fclose(f);
 	return v;
 }
