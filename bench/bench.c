@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -275,6 +276,36 @@ int bench_begin(struct bench_run *run)
 	if (ret)
 		load_stop(run->load_pid);
 	return ret;
+}
+
+const char *bench_sysroot(void)
+{
+	const char *root = secure_getenv("UDRV_SYSROOT");
+
+	return root ? root : "";
+}
+
+static int tracefs_at(const char *where, const char *file, char *dir,
+		      size_t len)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(dir, len, "%s%s", bench_sysroot(), where) >= (int)len ||
+	    snprintf(path, sizeof(path), "%s/%s", dir, file) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	return access(path, F_OK) ? -ENOENT : 0;
+}
+
+int bench_tracefs_dir(const char *file, char *dir, size_t len)
+{
+	int ret = tracefs_at(BENCH_TRACEFS, file, dir, len);
+
+	if (ret != -ENOENT)
+		return ret;
+	if (!tracefs_at(BENCH_TRACEFS_OLD, file, dir, len))
+		return 0;
+	(void)tracefs_at(BENCH_TRACEFS, file, dir, len);	/* where to mount */
+	return -ENOENT;
 }
 
 uint64_t bench_samples(const struct bench_run *run, uint64_t dflt)

@@ -108,6 +108,22 @@ int bench_end(struct bench_run *run, int status);
 /* The signal (SIGINT, SIGTERM) that stops the bench, or 0. */
 int bench_interrupted(void);
 
+/*
+ * The root libudrv looks up /sys and /proc under: UDRV_SYSROOT (the CLI
+ * tests' fake trees), "" on a real system. Files a bench writes or reads
+ * itself go there too, so that the tests see them.
+ */
+const char *bench_sysroot(void);
+/* The two places tracefs is found at, under bench_sysroot(). */
+#define BENCH_TRACEFS		"/sys/kernel/tracing"
+#define BENCH_TRACEFS_OLD	"/sys/kernel/debug/tracing"
+/*
+ * The tracefs in use: the first of BENCH_TRACEFS, BENCH_TRACEFS_OLD (under
+ * bench_sysroot()) that has @file, in @dir; 0, or -ENOENT with @dir the
+ * first one (where to mount it), -ENAMETOOLONG.
+ */
+int bench_tracefs_dir(const char *file, char *dir, size_t len);
+
 /* How many samples a row takes: --samples, or @dflt. */
 uint64_t bench_samples(const struct bench_run *run, uint64_t dflt);
 /* Should a row that started at @t0_ns with @done samples go on? */

@@ -190,12 +190,12 @@ static int throttle_read(long *runtime, long *period)
  */
 static int throttle_write(long us)
 {
-	const char *root = secure_getenv("UDRV_SYSROOT");
+	const char *root = bench_sysroot();
 	char buf[24], path[PATH_MAX];
 	int fd, len = snprintf(buf, sizeof(buf), "%ld\n", us);
 	ssize_t n;
 
-	if (snprintf(path, sizeof(path), "%s%s", root ? root : "",
+	if (snprintf(path, sizeof(path), "%s%s", root,
 		     RUNTIME_PATH) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);

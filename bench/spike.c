@@ -185,35 +185,21 @@ static void selected(const char *line, char *out, size_t len)
 
 /* ---- arming --------------------------------------------------------------- */
 
-static bool has_tracefs(const char *dir)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/trace_clock", dir);
-	return access(path, F_OK) == 0;
-}
-
 /* /sys/kernel/tracing, /sys/kernel/debug/tracing, or mount it. */
 static int spike_find(void)
 {
-	const char *root = getenv("UDRV_SYSROOT");
-	static const char *const dirs[] = { "/sys/kernel/tracing",
-					    "/sys/kernel/debug/tracing" };
+	const char *root = bench_sysroot();
+	int ret = bench_tracefs_dir("trace_clock", sp.dir, sizeof(sp.dir));
 
-	root = root ? root : "";
-	for (size_t i = 0; i < 2; i++) {
-		snprintf(sp.dir, sizeof(sp.dir), "%s%s", root, dirs[i]);
-		if (has_tracefs(sp.dir))
-			return 0;
-	}
-	snprintf(sp.dir, sizeof(sp.dir), "%s%s", root, dirs[0]);
+	if (ret != -ENOENT)
+		return ret ? spike_fail("find", sp.dir, ret) : 0;
 	if (!*root && !mount("nodev", sp.dir, "tracefs", 0, NULL)) {
 		sp.mounted = true;
-		if (has_tracefs(sp.dir))
+		if (!bench_tracefs_dir("trace_clock", sp.dir, sizeof(sp.dir)))
 			return 0;
 	}
 	return cli_error(EXIT_FAIL, "--trace-on-spike: no tracefs at %s%s or %s%s, and mounting it on %s failed: %s (as root: mount -t tracefs nodev /sys/kernel/tracing; the kernel needs CONFIG_FTRACE)",
-			 root, dirs[0], root, dirs[1], sp.dir,
+			 root, BENCH_TRACEFS, root, BENCH_TRACEFS_OLD, sp.dir,
 			 *root ? "not tried under UDRV_SYSROOT" : strerror(errno));
 }
 

@@ -39,11 +39,6 @@
 #define RTLA_MAX_OUT	(256u << 20)	/* bytes of output read at most */
 #define NS_PER_S	1000000000ULL
 
-static const char *const tracefs_paths[] = {
-	"/sys/kernel/tracing",
-	"/sys/kernel/debug/tracing",
-};
-
 /* What rtla sets in tracefs for the run, put back if it did not (killed). */
 static const char *const rtla_settings[] = {
 	"osnoise/timerlat_period_us",
@@ -53,7 +48,7 @@ static const char *const rtla_settings[] = {
 #define RTLA_INSTANCE	"instances/timerlat_hist"	/* rtla 6.1's */
 
 struct rtla_run {
-	char tracefs[192];	/* UDRV_SYSROOT (tests) + one of tracefs_paths */
+	char tracefs[192];	/* bench_tracefs_dir() */
 	char path[256];
 	uint64_t period_us;
 	uint64_t seconds;	/* -d */
@@ -64,20 +59,17 @@ struct rtla_run {
 /* Does the kernel have the timerlat tracer? 0, or -1 with @why set. */
 static int have_timerlat(struct rtla_run *r, char *why, size_t len)
 {
-	const char *sep = " \t\n", *root = secure_getenv("UDRV_SYSROOT");
+	const char *sep = " \t\n";
 	char *buf = NULL, *tok, *save, path[sizeof(r->tracefs) + 24];
 	bool found = false;
-	size_t i;
 
-	root = root && strlen(root) < 128 ? root : "";
-	for (i = 0; i < sizeof(tracefs_paths) / sizeof(tracefs_paths[0]) && !buf; i++) {
-		snprintf(r->tracefs, sizeof(r->tracefs), "%s%s", root, tracefs_paths[i]);
+	if (!bench_tracefs_dir("available_tracers", r->tracefs, sizeof(r->tracefs))) {
 		snprintf(path, sizeof(path), "%s/available_tracers", r->tracefs);
 		buf = bench_slurp(path, NULL);
 	}
 	if (!buf) {
 		snprintf(why, len, "tracefs is not mounted (no %s%s: mount -t tracefs nodev %s)",
-			 root, tracefs_paths[0], tracefs_paths[0]);
+			 bench_sysroot(), BENCH_TRACEFS, BENCH_TRACEFS);
 		return -1;
 	}
 	for (tok = strtok_r(buf, sep, &save); tok && !found; tok = strtok_r(NULL, sep, &save))
