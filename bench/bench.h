@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 #include <udrv/udrv.h>
 
 #define BENCH_MAX_ROWS	32
@@ -123,6 +124,16 @@ const char *bench_sysroot(void);
  * first one (where to mount it), -ENAMETOOLONG.
  */
 int bench_tracefs_dir(const char *file, char *dir, size_t len);
+
+/* CLOCK_MONOTONIC in ns, inline: the clock of every sample, read on the
+ * measured path (the kernel's edge timestamps use the same clock) */
+static inline uint64_t bench_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
 
 /* How many samples a row takes: --samples, or @dflt. */
 uint64_t bench_samples(const struct bench_run *run, uint64_t dflt);

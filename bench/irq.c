@@ -109,14 +109,6 @@ BENCH_OPTS_HELP
 "\n"
 "Default: 5000 edges per wait method.\n";
 
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /* ---- the watchdog: an edge whose event never comes ------------------ */
 
 static pid_t irq_load_pid;
@@ -314,7 +306,7 @@ static int irq_read_udrv(struct irq_bench *b, struct irq_event *ev,
 	int n = udrv_request_read_events(b->req, &e, 1);
 
 	if (t_wake)
-		*t_wake = now_ns();
+		*t_wake = bench_now_ns();
 	if (n == -EINTR && bench_interrupted())
 		return EXIT_FAIL;	/* SIGINT/SIGTERM: bench_end says so */
 	if (n != 1)
@@ -336,7 +328,7 @@ static int irq_read_raw(struct irq_bench *b, struct irq_event *ev,
 		n = read(b->raw_fd, &ke, sizeof(ke));
 	} while (n < 0 && errno == EINTR);
 	if (t_wake)
-		*t_wake = now_ns();
+		*t_wake = bench_now_ns();
 	if (n != (ssize_t)sizeof(ke))
 		return n < 0 ? irq_err(b, "read of the line fd") :
 			       cli_error(EXIT_FAIL, "bench irq: short event read");
@@ -367,13 +359,13 @@ static int irq_wait_event(struct irq_bench *b, enum irq_wait w,
 				       .events = POLLIN };
 		while ((ret = poll(&pfd, 1, -1)) < 0 && errno == EINTR)
 			;
-		*t_wake = now_ns();
+		*t_wake = bench_now_ns();
 		return ret < 0 ? irq_err(b, "poll") : irq_read_udrv(b, ev, NULL);
 	default:
 		while ((ret = epoll_wait(b->epfd, &ee, 1, -1)) < 0 &&
 		       errno == EINTR)
 			;
-		*t_wake = now_ns();
+		*t_wake = bench_now_ns();
 		return ret < 0 ? irq_err(b, "epoll_wait") :
 				 irq_read_udrv(b, ev, NULL);
 	}
@@ -414,7 +406,7 @@ static int irq_edge(struct irq_bench *b, struct irq_method *m, bool record)
 	struct irq_event ev;
 
 	alarm(IRQ_WATCHDOG_S);
-	t_write = now_ns();
+	t_write = bench_now_ns();
 	ret = irq_write(b, m->wait == IRQ_RAW, level);
 	if (ret)
 		return ret;
@@ -441,7 +433,7 @@ static int irq_busy(struct irq_bench *b, struct irq_method *m, bool record)
 	uint64_t t_write, t_wake, polls = 0;
 
 	alarm(IRQ_WATCHDOG_S);
-	t_write = now_ns();
+	t_write = bench_now_ns();
 	if (udrv_request_set_value(b->req, 0, level))
 		return cli_error(EXIT_FAIL, "bench irq: %s",
 				 udrv_request_errmsg(b->req));
@@ -449,7 +441,7 @@ static int irq_busy(struct irq_bench *b, struct irq_method *m, bool record)
 		v = udrv_request_get_value(b->req, 1);
 		polls++;
 	} while (v == !level);
-	t_wake = now_ns();
+	t_wake = bench_now_ns();
 	if (v < 0)
 		return cli_error(EXIT_FAIL, "bench irq: %s",
 				 udrv_request_errmsg(b->req));
@@ -516,7 +508,7 @@ static int irq_method_run(struct irq_bench *b, struct irq_method *m)
 		lost0 = udrv_request_lost_events(b->req);
 	if (!ret && !busy && b->wire[0])
 		ret = bench_wire_counts(b->wire, b->out + 1, &w0) ? EXIT_FAIL : 0;
-	for (uint64_t t0 = now_ns(), i = 0; !ret && bench_more(&b->run, t0, i, n); i++) {
+	for (uint64_t t0 = bench_now_ns(), i = 0; !ret && bench_more(&b->run, t0, i, n); i++) {
 		ret = busy ? irq_busy(b, m, true) : irq_edge(b, m, true);
 		bench_progress(&b->run, row, i, n);
 	}

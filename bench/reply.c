@@ -130,14 +130,6 @@ BENCH_OPTS_HELP
 "Default: 2000 edges per responder. The module's mode, chip and lines are\n"
 "put back afterwards, also after SIGINT or SIGTERM.\n";
 
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /* ---- the watchdog and the end of --role target ----------------------- */
 
 static volatile int reply_alarm;
@@ -529,7 +521,7 @@ static int lh_edge(struct reply_bench *b, struct reply_cfg *c, bool record)
 
 	reply_alarm = 0;
 	alarm(REPLY_WATCHDOG_S);
-	t_write = now_ns();
+	t_write = bench_now_ns();
 	if (udrv_request_set_value(b->lh, 0, level))
 		return cli_error(EXIT_FAIL, "bench reply: %s", udrv_request_errmsg(b->lh));
 	b->level = level;
@@ -651,7 +643,7 @@ static int lh_run(struct reply_bench *b, struct reply_cfg *c)
 					&k1.replies) ? EXIT_FAIL : 0;
 	if (!ret && c->resp == REPLY_USER)
 		c->prev_seq = k0.replies;
-	for (uint64_t t0 = now_ns(); !ret && bench_more(&b->run, t0, i, n); i++) {
+	for (uint64_t t0 = bench_now_ns(); !ret && bench_more(&b->run, t0, i, n); i++) {
 		ret = lh_edge(b, c, true);
 		bench_progress(&b->run, c->t2r, i, n);
 	}
@@ -710,7 +702,7 @@ static bool target_more(struct reply_bench *b, uint64_t t0)
 {
 	if (bench_interrupted() || reply_alarm)
 		return false;
-	return !b->run.o.duration_ns || now_ns() - t0 < b->run.o.duration_ns;
+	return !b->run.o.duration_ns || bench_now_ns() - t0 < b->run.o.duration_ns;
 }
 
 /* --irq-prio (and the document): the module's irq thread. */
@@ -743,7 +735,7 @@ static int target_module(struct reply_bench *b, struct reply_cfg *c)
 	if (!ret && b->wire[0] && bench_wire_counts(b->wire, b->in, &w0))
 		ret = EXIT_FAIL;
 	c->prev_seq = e0;
-	for (uint64_t t0 = now_ns(); !ret && target_more(b, t0);) {
+	for (uint64_t t0 = bench_now_ns(); !ret && target_more(b, t0);) {
 		nanosleep(&ms, NULL);
 		ret = reply_module_last(&b->mod, &seq, &te, &tr) ? EXIT_FAIL : 0;
 		if (!ret && seq != c->prev_seq && te <= tr) {

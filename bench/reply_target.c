@@ -34,14 +34,6 @@ const char *const reply_wait_names[REPLY_NWAIT] = {
 	[REPLY_BUSY] = "busy",
 };
 
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /* ---- kernel/gpio-reply ------------------------------------------------ */
 
 static int module_read(const char *attr, char *buf, size_t len)
@@ -262,7 +254,7 @@ static int user_wait(struct reply_user *u, struct udrv_request *req, int epfd,
 			v = udrv_request_get_value(req, 0);
 			u->sh->polls++;
 		} while (v == *level && !*stop && !bench_interrupted());
-		u->sh->t_wake = now_ns();
+		u->sh->t_wake = bench_now_ns();
 		u->sh->t_irq = 0;
 		if (v < 0)
 			return user_fail(u, "%s", udrv_request_errmsg(req));
@@ -278,14 +270,14 @@ static int user_wait(struct reply_user *u, struct udrv_request *req, int epfd,
 		break;
 	}
 	if (u->wait != REPLY_READ)	/* the wait returned before the read */
-		u->sh->t_wake = now_ns();
+		u->sh->t_wake = bench_now_ns();
 	if (ret < 0 && errno == EINTR)
 		return -1;
 	if (ret < 0)
 		return user_fail(u, "waiting for line B: %s", strerror(errno));
 	ret = udrv_request_read_events(req, &e, 1);
 	if (u->wait == REPLY_READ)
-		u->sh->t_wake = now_ns();
+		u->sh->t_wake = bench_now_ns();
 	if (ret == -EINTR)
 		return -1;
 	if (ret != 1)
@@ -334,7 +326,7 @@ int reply_user_run(struct reply_user *u, int ready_fd, volatile int *stop)
 			break;
 		}
 		u->sh->edges++;
-		u->sh->t_reply = now_ns();
+		u->sh->t_reply = bench_now_ns();
 		__atomic_store_n(&u->sh->seq, u->sh->seq + 1, __ATOMIC_RELEASE);
 		if (udrv_request_set_value(req, 1, !level))
 			ret = user_fail(u, "%s", udrv_request_errmsg(req));
