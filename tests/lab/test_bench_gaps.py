@@ -169,7 +169,12 @@ def _start(board: Any, name: str, out: str, prio: str = "") -> Background:
     job = Background(board, name, f"udrv bench gaps -c {CHIP} -q -D 60s --rt-runtime 600000 "
                                   f"--out {out} {prio}")
     job.wait_for(f"grep -qx 600000 {RUNTIME}", what="sched_rt_runtime_us set to 600000")
-    guest_ok(board, "sleep 1")  # samples (guest time)
+    # the agent runs only in the gaps: sleep 2 starts in one gap (or before
+    # the first) and returns in a gap two periods later at the earliest, so
+    # one whole gap lies between. With sleep 1 the only gap before the signal
+    # could be the first, cut short by the bench starting mid-period (CI:
+    # one gap of 303 ms in 1.5 s at 600 ms a period)
+    guest_ok(board, "sleep 2")
     assert job.alive(), f"the bench ended before the signal:\n{job.output()}"
     return job
 
@@ -194,7 +199,7 @@ def test_sigterm_restores_the_runtime(board: Any, default_runtime: None) -> None
     check_document(doc)
     assert doc["interrupted"] == "SIGTERM"
     assert doc["gaps"]["sched_rt_runtime_us"] == 600000
-    if fifo:  # 1 s of guest time at 600 ms a period: at least one 400 ms gap
+    if fifo:  # a whole period between the first gap and the signal: a 400 ms gap
         assert doc["gaps"]["longest_ns"] >= 390_000_000, doc["gaps"]
 
 
