@@ -156,8 +156,9 @@ static int hist_bucket(struct hist_parser *h, const char *s, size_t len)
 
 	plen = snprintf(pre, sizeof(pre), "%06llu ", (unsigned long long)h->next);
 	if (!starts(s, len, pre))
-		return fail(&h->p, "expected bucket %s of the %llu asked for (-h), not '%.*s'",
-			    pre, (unsigned long long)h->range, quote_len(len), s);
+		return fail(&h->p, "expected bucket %06llu of the %llu asked for (-h), not '%.*s'",
+			    (unsigned long long)h->next, (unsigned long long)h->range,
+			    quote_len(len), s);
 	if (number(&h->p, s + plen, len - (size_t)plen, 6, "its count", &n))
 		return -EINVAL;
 	if (n > h->max_count - res->total)
