@@ -321,9 +321,9 @@ static void test_hist_garbled(void)
 	CHANGED("hist-4000", "# Min Latencies: 03642\n",
 		"# Min Latencies: 03642\n# Min Latencies: 03642\n", "expected '# Avg Latencies: '");
 	CHANGED("hist-4000", "\n000010 000000", "\n000011 000000\n000010 000000",
-		"line 12: expected bucket 000010  of the 4000 asked for (-h), not '000011 000000'");
+		"line 12: expected bucket 000010 of the 4000 asked for (-h), not '000011 000000'");
 	CHANGED("hist-4000", "\n000010 000000", "\n000010 000000\n000010 000000",
-		"expected bucket 000011 ");
+		"expected bucket 000011 of");
 	CHANGED("hist-4000", "\n000010 000000", "\n# Something\n000010 000000",
 		"not '# Something'");
 	CHANGED("hist-4000", "# Histogram\n", "# Histogram\n\n", "expected bucket 000000");
