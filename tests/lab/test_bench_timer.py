@@ -137,6 +137,29 @@ def test_cyclictest_none_and_failing(board):
     assert f"no rtla rows: {why}" in doc["rows"][0]["note"]
 
 
+# A cyclictest whose histogram file is not what cyclictest prints: the real
+# one, then bucket 3's count made negative (the old sscanf reader ran
+# `while (count--)` on such a count for 2^64 rounds).
+GARBLING_CYCLICTEST = """#!/bin/sh
+/usr/bin/cyclictest "$@" || exit
+for a; do case $a in --histfile=*) f=${a#--histfile=};; esac; done
+sed -i 's/^000003 000000$/000003 -00001/' "$f"
+"""
+
+
+def test_cyclictest_output_garbled(board):
+    """Text that is not cyclictest's: no cyclictest row, the udrv row's note
+    says which file and line (bench/cyclictest_out.c)."""
+    board.put_bytes(GARBLING_CYCLICTEST.encode(), "/tmp/garbling-cyclictest", 0o755)
+    doc = ok(board, "bench timer --json -q -n 20 --rtla none "
+                    "--cyclictest /tmp/garbling-cyclictest").json()
+    check_document(doc)
+    assert [r["implementation"] for r in doc["rows"]] == ["udrv"]
+    note = doc["rows"][0]["note"]
+    assert ("no cyclictest row: cyclictest's output: hist: line 5: its count '-00001' "
+            "is not a number") in note, note
+
+
 def test_interval_and_policy_options(board):
     """A bad interval is a usage error before anything runs; -i 200 and -P 0
     (SCHED_OTHER: cyclictest gets --policy=other) give both rows."""
