@@ -4,7 +4,6 @@
  * through udrv_parse_u64, every figure checked against the others.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include <udrv/parse.h>
 
 #include "rtla_hist.h"
+#include "text.h"
 
 #define MAX_COLS	(2 * RTLA_MAX_CPUS)
 #define MAX_TOKENS	(MAX_COLS + 2)
@@ -34,7 +34,7 @@ struct tok {
 };
 
 struct parser {
-	unsigned int line;
+	struct bench_text t;		/* the line, the message */
 	unsigned int ncols;
 	unsigned int next_sum;		/* summary lines read */
 	bool in_buckets;		/* after the Index line */
@@ -45,25 +45,9 @@ struct parser {
 	long double avg_sum[RTLA_NCTX];	/* avg x count (max may be huge) */
 	struct udrv_hist **out;
 	struct rtla_hist *res;
-	char *why;
-	size_t whylen;
 };
 
-__attribute__((format(printf, 2, 3)))
-static int fail(struct parser *p, const char *fmt, ...)
-{
-	char msg[160];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (p->line)
-		snprintf(p->why, p->whylen, "line %u: %s", p->line, msg);
-	else
-		snprintf(p->why, p->whylen, "%s", msg);
-	return -EINVAL;
-}
+#define fail(p, ...)	bench_text_fail(&(p)->t, __VA_ARGS__)
 
 static bool tok_is(const struct tok *t, const char *s)
 {
@@ -209,8 +193,9 @@ static int summary(struct parser *p, const struct tok *tok, int n)
 	return 0;
 }
 
-static int line(struct parser *p, const char *s, size_t len)
+static int line(void *ctx, const char *s, size_t len)
 {
+	struct parser *p = ctx;
 	static const char *const head[] = {
 		"# RTLA timerlat histogram",
 		"# Time unit is nanoseconds (ns)",
@@ -219,14 +204,12 @@ static int line(struct parser *p, const char *s, size_t len)
 	struct tok tok[MAX_TOKENS];
 	int n;
 
-	if (memchr(s, '\0', len))
-		return fail(p, "a NUL byte");
-	if (p->line <= 3) {
-		const char *h = head[p->line - 1];
+	if (p->t.line <= 3) {
+		const char *h = head[p->t.line - 1];
 
 		if (len < strlen(h) || memcmp(s, h, strlen(h)) ||
-		    (p->line < 3 && len != strlen(h)))
-			return fail(p, "expected '%s'%s", h, p->line == 2 ?
+		    (p->t.line < 3 && len != strlen(h)))
+			return fail(p, "expected '%s'%s", h, p->t.line == 2 ?
 				    " (rtla timerlat hist -n)" : "");
 		return 0;
 	}
@@ -349,7 +332,6 @@ static int finish(struct parser *p)
 	unsigned int c;
 	int ret;
 
-	p->line = 0;
 	if (!p->in_buckets)
 		return fail(p, "rtla's output ends before its histogram");
 	if (p->next_sum < NSUM)
@@ -374,7 +356,6 @@ int rtla_hist_parse(const char *text, size_t len, uint64_t range,
 {
 	static struct parser zero;
 	struct parser p = zero;
-	const char *s = text, *end = text + len, *nl;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
@@ -382,20 +363,13 @@ int rtla_hist_parse(const char *text, size_t len, uint64_t range,
 	p.max_count = max_count;
 	p.out = out;
 	p.res = res;
-	p.why = why;
-	p.whylen = whylen;
+	p.t.why = why;
+	p.t.whylen = whylen;
 	if (!range || range > UINT32_MAX || max_count > UINT32_MAX)
 		return fail(&p, "bad range %llu or count %llu", (unsigned long long)range,
 			    (unsigned long long)max_count);
-	while (s < end) {
-		nl = memchr(s, '\n', (size_t)(end - s));
-		p.line++;
-		if (!nl)
-			return fail(&p, "cut short (no newline)");
-		ret = line(&p, s, (size_t)(nl - s));
-		if (ret)
-			return ret;
-		s = nl + 1;
-	}
+	ret = bench_text_lines(&p.t, text, len, line, &p);
+	if (ret)
+		return ret;
 	return finish(&p);
 }

@@ -212,3 +212,26 @@ char *fake_read(const char *rel)
 		buf[n] = '\0';
 	return buf;
 }
+
+char *harness_load(const char *dir, const char *name, size_t *len)
+{
+	char path[PATH_MAX];
+	char *buf = NULL;
+	FILE *f;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "rb");
+	if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0) {
+		rewind(f);
+		buf = malloc((size_t)n + 1);
+		if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+			buf[n] = '\0';
+			*len = (size_t)n;
+			fclose(f);
+			return buf;
+		}
+	}
+	harness_fail(__FILE__, __LINE__, "cannot read %s: %s", path, strerror(errno));
+	exit(1);
+}

@@ -64,6 +64,10 @@ struct harness_test {
 
 int harness_run(const struct harness_test *tests, size_t n);
 
+/* The whole of @dir/@name, NUL-terminated (@len without it); free() it.
+ * A file that cannot be read ends the test program (exit 1). */
+char *harness_load(const char *dir, const char *name, size_t *len);
+
 #define UDRV_T(fn) { #fn, fn }
 #define UDRV_TESTS(...)							\
 	int main(void)							\

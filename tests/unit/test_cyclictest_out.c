@@ -25,27 +25,7 @@ struct parsed {
 
 static char *load(const char *name, size_t *len)
 {
-	char path[512];
-	FILE *f;
-	char *buf;
-	long n;
-
-	snprintf(path, sizeof(path), "%s/%s", CT_DATA, name);
-	f = fopen(path, "rb");
-	if (!f) {
-		harness_fail(__FILE__, __LINE__, "cannot open %s", path);
-		exit(1);
-	}
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n)
-		exit(1);
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
+	return harness_load(CT_DATA, name, len);
 }
 
 /*
@@ -55,11 +35,13 @@ static char *load(const char *name, size_t *len)
 static char *load_expanded(const char *name, unsigned int range, size_t *len)
 {
 	size_t slen, cap = (size_t)range * 14 + 4096, n = 0;
-	char *sparse = load(name, &slen), *out = malloc(cap), *s = sparse, *nl;
+	char *sparse = load(name, &slen), *out = malloc(cap), *s = sparse, *nl, *d;
 	unsigned int next = 0, idx;
 
 	while ((nl = strchr(s, '\n'))) {
-		if (s[0] != '#' && sscanf(s, "%u ", &idx) == 1) {	/* our own file */
+		for (idx = 0, d = s; *d >= '0' && *d <= '9'; d++)	/* "003640 000001" */
+			idx = idx * 10 + (unsigned int)(*d - '0');
+		if (d > s) {
 			for (; next < idx; next++)
 				n += (size_t)snprintf(out + n, cap - n, "%06u 000000\n", next);
 			next++;

@@ -25,27 +25,7 @@ struct parsed {
 
 static char *load(const char *name, size_t *len)
 {
-	char path[512];
-	FILE *f;
-	char *buf;
-	long n;
-
-	snprintf(path, sizeof(path), "%s/%s", RTLA_DATA, name);
-	f = fopen(path, "rb");
-	if (!f) {
-		harness_fail(__FILE__, __LINE__, "cannot open %s", path);
-		exit(1);
-	}
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n)
-		exit(1);
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
+	return harness_load(RTLA_DATA, name, len);
 }
 
 static void parse_text(struct parsed *p, const char *text, size_t len,
