@@ -37,7 +37,9 @@ static int number(struct bench_text *p, const char *s, size_t len, size_t width,
 		;
 	if (!len || i < len || len >= sizeof(buf))
 		return bench_text_fail(p, "%s '%.*s' is not a number", what, quote_len(len), s);
-	if (len < width || (len > (width ? width : 1) && s[0] == '0'))
+	if (!width && len > 1 && s[0] == '0')
+		return bench_text_fail(p, "%s '%.*s' has a leading zero", what, (int)len, s);
+	if (len < width || (len > width && s[0] == '0'))
 		return bench_text_fail(p, "%s '%.*s' is not printed %%0%zulu", what, (int)len, s, width);
 	memcpy(buf, s, len);
 	buf[len] = '\0';
