@@ -179,25 +179,30 @@ def test_interval_and_policy_options(board):
         assert "timerlat's period is 100 us..1 s, not 50 us" in doc["rows"][0]["note"]
 
 
-# rtla's policy and priority while udrv bench timer runs it (/proc/PID/stat
-# fields 41 and 40), polled every 0.1 s.
-WATCH_RTLA = """udrv bench timer -q -n 200 --cyclictest none {opts} > /dev/null & B=$!
+# A tool's policy and priority while udrv bench timer runs it (/proc/PID/stat
+# fields 41 and 40 of its process, cyclictest's main thread), polled every
+# 0.1 s.
+WATCH_TOOL = """udrv bench timer -q -n 200 {opts} > /dev/null & B=$!
 while kill -0 $B 2>/dev/null; do
     for p in /proc/[0-9]*; do
-        [ "$(cat $p/comm 2>/dev/null)" = rtla ] || continue
+        [ "$(cat $p/comm 2>/dev/null)" = {tool} ] || continue
         awk '{{print "policy", $41, "rtprio", $40}}' $p/stat && wait $B && exit 0
     done
     sleep 0.1
 done
-echo "no rtla seen"; wait $B"""
+echo "no {tool} seen"; wait $B"""
 
 
-@pytest.mark.parametrize("opts,expect", [("", "policy 1 rtprio 1"),
-                                         ("-P 0", "policy 0 rtprio 0")])
-def test_rtla_collector_priority(board_rt, opts, expect):
-    """rtla's own process runs at SCHED_FIFO 1 (timer_rtla.c: at SCHED_OTHER
-    it starved behind a load), and keeps SCHED_OTHER with -P 0."""
-    out = guest_ok(board_rt, WATCH_RTLA.format(opts=opts), timeout=300)
+@pytest.mark.parametrize("tool,opts,expect", [
+    ("rtla", "--cyclictest none", "policy 1 rtprio 1"),
+    ("rtla", "--cyclictest none -P 0", "policy 0 rtprio 0"),
+    ("cyclictest", "--rtla none", "policy 1 rtprio 1"),
+    ("cyclictest", "--rtla none -P 0", "policy 0 rtprio 0")])
+def test_tool_process_priority(board_rt, tool, opts, expect):
+    """rtla's process and cyclictest's main thread run at SCHED_FIFO 1
+    (timer_rtla.c, timer.c: at SCHED_OTHER they starved behind a load), and
+    keep SCHED_OTHER with -P 0."""
+    out = guest_ok(board_rt, WATCH_TOOL.format(tool=tool, opts=opts), timeout=300)
     assert out.strip().splitlines()[0] == expect, out
 
 
