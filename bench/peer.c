@@ -148,6 +148,35 @@ out:
 	return ret;
 }
 
+int bench_peer_reply(struct bench_peer *p, const char *key, unsigned int nvals,
+		     uint64_t *vals, char *why, size_t len)
+{
+	uint64_t v[BENCH_PEER_MAX_VALS];
+	char *line = NULL, got[BENCH_PEER_KEY_LEN];
+	unsigned int n = 0;
+	size_t cap = 0;
+	ssize_t r;
+	int ret = -1;
+
+	errno = 0;
+	r = getline(&line, &cap, p->from);
+	if (r <= 0 || line[r - 1] != '\n')
+		snprintf(why, len, "%s stopped answering%s%s", BENCH_PEER_NAME,
+			 errno ? ": " : "", errno ? strerror(errno) : "");
+	else if (bench_peer_line(line, (size_t)r - 1, got, sizeof(got), v,
+				 BENCH_PEER_MAX_VALS, &n) ||
+		 strcmp(got, key) || n != nvals)
+		snprintf(why, len, "%s answered '%.*s', expected '%s' and %u number(s)",
+			 BENCH_PEER_NAME, (int)(r - 1 > 40 ? 40 : r - 1), line,
+			 key, nvals);
+	else
+		ret = 0;
+	if (!ret && nvals)
+		memcpy(vals, v, nvals * sizeof(*v));
+	free(line);
+	return ret;
+}
+
 int bench_peer_finish(struct bench_peer *p, char **out, size_t *outlen,
 		      char *why, size_t len)
 {

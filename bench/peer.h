@@ -61,6 +61,12 @@ int bench_peer_read(struct bench_peer *p, const struct bench_peer_key *keys,
 		    int (*fn)(void *ctx, size_t key, const uint64_t *vals),
 		    void *ctx, char *why, size_t len);
 /*
+ * Read one line from an interactive peer: the key @key with @nvals numbers
+ * into @vals. 0, or -1 with @why.
+ */
+int bench_peer_reply(struct bench_peer *p, const char *key, unsigned int nvals,
+		     uint64_t *vals, char *why, size_t len);
+/*
  * End the peer: close its stdin (an interactive peer exits on EOF), wait
  * for it (stopped with SIGTERM if the bench is interrupted). With @out
  * (not interactive): its stdout, NUL-terminated, in *@out (free() it).
