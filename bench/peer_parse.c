@@ -7,23 +7,21 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <udrv/parse.h>
-
+#include "fields.h"
 #include "peer_parse.h"
-
-#define NUM_LEN	24	/* UINT64_MAX has 20 digits */
 
 static bool key_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || c == '_';
 }
 
+/* The numbers after the key go through bench_read_u64s() (fields.c). */
 int bench_peer_line(const char *line, size_t len, char *key, size_t keylen,
 		    uint64_t *vals, unsigned int max, unsigned int *n)
 {
-	char num[NUM_LEN];
-	size_t i = 0, k, start;
-	int ret;
+	char buf[BENCH_PEER_MAX_VALS * 22 + 2];
+	size_t i = 0, rest;
+	unsigned int k = 1;
 
 	while (i < len && key_char(line[i]))
 		i++;
@@ -31,24 +29,21 @@ int bench_peer_line(const char *line, size_t len, char *key, size_t keylen,
 		return -EINVAL;
 	memcpy(key, line, i);
 	key[i] = '\0';
-	for (k = 0; i < len; k++) {
-		if (line[i] != ' ' || k >= max)
-			return -EINVAL;
-		start = ++i;
-		while (i < len && line[i] != ' ')
-			i++;
-		if (i - start >= sizeof(num))
-			return -ERANGE;
-		memcpy(num, line + start, i - start);
-		num[i - start] = '\0';
-		/* udrv_parse_u64 takes 0x too: the peer prints decimal only */
-		if (num[0] == '0' && num[1] != '\0')
-			return -EINVAL;
-		ret = udrv_parse_u64(num, UINT64_MAX, &vals[k]);
-		if (ret)
-			return ret;
+	if (i == len) {
+		*n = 0;
+		return 0;
 	}
-	*n = (unsigned int)k;
+	rest = len - i - 1;
+	if (line[i] != ' ' || rest + 2 > sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, line + i + 1, rest);
+	buf[rest] = '\n';
+	buf[rest + 1] = '\0';
+	for (size_t j = 0; j < rest; j++)
+		k += buf[j] == ' ';
+	if (k > max || k > BENCH_FIELDS_MAX || bench_read_u64s(buf, vals, (int)k))
+		return -EINVAL;
+	*n = k;
 	return 0;
 }
 

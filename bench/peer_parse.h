@@ -3,7 +3,8 @@
  * The one reader of what the bench's peer (udrv-bench-peer, bench/peers/)
  * prints, and of the commands the peer reads: lines "key N N ...", a key of
  * [a-z_] and up to BENCH_PEER_MAX_VALS unsigned decimal numbers, each after
- * one space and read by udrv_parse_u64(); no other spaces, no empty line.
+ * one space, read by bench_read_u64s() (fields.h: digits only, through
+ * udrv_parse_u64()); no other spaces, no empty line.
  * A whole output is a sequence of such lines from a table of known keys,
  * ended by a terminator line ("end", "ready"); an unknown key, a number
  * missing or extra, a key given twice that may appear only once, a required
@@ -31,7 +32,7 @@ struct bench_peer_key {
 
 /*
  * One line of @len bytes (no newline): its key into @key, its numbers into
- * @vals (at most @max), their count into *@n. 0, or -EINVAL / -ERANGE.
+ * @vals (at most @max), their count into *@n. 0, or -EINVAL.
  */
 int bench_peer_line(const char *line, size_t len, char *key, size_t keylen,
 		    uint64_t *vals, unsigned int max, unsigned int *n);

@@ -18,7 +18,8 @@
  *           docs/results.md, 'udrv bench rate')
  *
  * toggle and irq first print "sched POLICY PRIO", "affinity MASK" and
- * "mlocked 0|1": the bench checks that its child runs as it does.
+ * "mlocked 0|1" (and "libgpiod MAJOR MINOR" first): the bench checks that
+ * its child runs as it does.
  */
 #include <errno.h>
 #include <getopt.h>
