@@ -98,8 +98,8 @@ int bench_peer_text(const char *text, size_t len,
 		}
 		if (bench_peer_line(p, (size_t)(nl - p), key, sizeof(key), vals,
 				    BENCH_PEER_MAX_VALS, &n)) {
-			snprintf(why, whylen, "line %u: not 'key N...': '%.40s'",
-				 lineno, p);
+			snprintf(why, whylen, "line %u: not 'key N...': '%.*s'",
+				 lineno, nl - p > 40 ? 40 : (int)(nl - p), p);
 			return -EINVAL;
 		}
 		idx = find_key(keys, nkeys, key);
