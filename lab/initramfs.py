@@ -236,7 +236,8 @@ def default_extra_files(machine: Machine = X86) -> dict[str, Path]:
     """What the board's static build made (x86: build/static, rpi3: build/arm64),
     when it exists: tools/udrv -> /usr/bin/udrv, the examples (examples/*) ->
     /usr/bin/, the test programs (tests/**) and the bench's peer
-    (bench/peers/udrv-bench-peer) -> /usr/libexec/udrv/ (on the guest's PATH); and on x86 the HOST_PROGRAMS that are installed, with their libraries
+    (bench/peers/udrv-bench-peer) -> /usr/libexec/udrv/ (on the guest's PATH);
+    and on x86 the HOST_PROGRAMS that are installed, with their libraries
     (host_program()), and the sanitized CLI when it was built (sanitized_cli())."""
     extra: dict[str, Path] = {}
     if machine.host_programs:
