@@ -408,7 +408,8 @@ const struct toggle_impl toggle_cdev_libgpiod = {
 	.timed = peer_timed,
 	.set = peer_set,
 	.close = peer_close,
-	.note = "libgpiod 2.3: gpiod_line_request_set_value() (uAPI v2) in udrv-bench-peer, a child at the bench's priority; ns timed there",
+	/* short: the loss and level-check notes follow in 160 characters */
+	.note = "libgpiod 2.3 gpiod_line_request_set_value() (uAPI v2), udrv-bench-peer at the bench's prio",
 };
 
 /* mmio/raw: the registers of a bare mapping, the line from a bare ioctl */
