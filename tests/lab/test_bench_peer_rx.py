@@ -9,9 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from guest import CHIP, ok, sh
+from guest import CHIP, PEER, ok, sh
 
-PEER = "/usr/libexec/udrv/udrv-bench-peer"
 KEYS = ("received", "reads", "seqno_first", "seqno_last", "cpu_user_ns", "cpu_sys_ns",
         "samples")
 
