@@ -76,6 +76,16 @@ int bench_peer_finish(struct bench_peer *p, char **out, size_t *outlen,
 		      char *why, size_t len);
 
 /*
+ * Stop an interactive peer that runs until SIGTERM (rx): SIGTERM every
+ * 10 ms until it answers, then its whole stdout until it ends, in *@out
+ * (NUL-terminated, free() it), and its exit (bench_peer_finish()). Call it
+ * when everything the peer printed so far has been read. 0 when it exited
+ * with 0, else -1 with @why.
+ */
+int bench_peer_stop(struct bench_peer *p, char **out, size_t *outlen,
+		    char *why, size_t len);
+
+/*
  * How the peer runs, the first lines of its toggle and irq output:
  * "libgpiod MAJOR MINOR", "sched POLICY PRIO", "affinity MASK",
  * "mlocked 0|1". BENCH_PEER_RUN_KEYS of them, first in a key table.

@@ -318,7 +318,11 @@ static void on_stop(int sig)
 	stop = 1;
 }
 
-/* SIGTERM and SIGINT set the flag; no SA_RESTART: a read returns EINTR. */
+/*
+ * SIGTERM and SIGINT set the flag; no SA_RESTART: a read returns EINTR.
+ * Once stopped, the output is printed with them ignored: the bench repeats
+ * SIGTERM until it sees the output, and a write must not be cut short.
+ */
 static void catch_stop(void)
 {
 	struct sigaction sa = { .sa_handler = on_stop };
@@ -499,6 +503,8 @@ static int cmd_irq(const struct opts *o)
 	}
 	print_sched(locked);
 	ret = irq_loop(req, o, edges, &received, &lost);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGINT, SIG_IGN);
 	gpiod_line_request_release(req);
 	n = received > o->warmup ? received - o->warmup : 0;
 	for (uint64_t i = 0; !ret && i < n; i++)
@@ -599,6 +605,8 @@ static int cmd_rx(const struct opts *o)
 		getrusage(RUSAGE_SELF, &u0);
 		ret = rx_loop(req, buf, o->batch, &r);
 		getrusage(RUSAGE_SELF, &u1);
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGINT, SIG_IGN);
 		gpiod_line_request_release(req);
 		if (!ret)
 			rx_print(&r, &u0, &u1);

@@ -265,6 +265,38 @@ static void test_output_and_args(void)
 	CHECK_CONTAINS(why, "scripts/fetch-libgpiod");
 }
 
+/* rx's way out: SIGTERM until it answers, then all it prints */
+static void test_stop(void)
+{
+	static const char *const args[] = { "rx", NULL };
+	struct bench_peer p;
+	char why[256] = "", *out = NULL;
+	size_t len = 0;
+
+	/* sh runs the trap once the sleep returns: SIGTERM is repeated */
+	fake_peer("trap 'trap \"\" TERM; i=0; while [ $i -lt 20000 ]; do "
+		  "echo \"lat $i\"; i=$((i+1)); done; echo end; exit 0' TERM\n"
+		  "echo ready\nwhile :; do sleep 0.05; done\n");
+	CHECK_INT(bench_peer_start(&p, args, true, why, sizeof(why)), 0);
+	CHECK_INT(bench_peer_reply(&p, "ready", 0, NULL, why, sizeof(why)), 0);
+	CHECK_INT(bench_peer_stop(&p, &out, &len, why, sizeof(why)), 0);
+	CHECK(out != NULL && len > 20000 * 6);
+	if (out) {
+		CHECK(!strncmp(out, "lat 0\n", 6));
+		CHECK_CONTAINS(out, "\nlat 19999\nend\n");
+		CHECK_INT(strlen(out), len);
+	}
+	free(out);
+	/* a peer that fails on the way out: its message */
+	fake_peer("trap 'echo no >&2; exit 1' TERM\necho ready\n"
+		  "while :; do sleep 0.05; done\n");
+	CHECK_INT(bench_peer_start(&p, args, true, why, sizeof(why)), 0);
+	CHECK_INT(bench_peer_reply(&p, "ready", 0, NULL, why, sizeof(why)), 0);
+	CHECK_INT(bench_peer_stop(&p, &out, &len, why, sizeof(why)), -1);
+	CHECK(out == NULL);
+	CHECK_CONTAINS(why, "it failed (exit 1): no");
+}
+
 UDRV_TESTS(
 	UDRV_T(test_path_env),
 	UDRV_T(test_path_build_tree),
@@ -273,4 +305,5 @@ UDRV_TESTS(
 	UDRV_T(test_bad_replies),
 	UDRV_T(test_bad_run_lines),
 	UDRV_T(test_output_and_args),
+	UDRV_T(test_stop),
 )
