@@ -96,6 +96,23 @@ int bench_peer_stop(struct bench_peer *p, char **out, size_t *outlen,
 	{ "sched", 2, BENCH_PEER_REQUIRED }, \
 	{ "affinity", 1, BENCH_PEER_REQUIRED }, \
 	{ "mlocked", 1, BENCH_PEER_REQUIRED }
+/*
+ * The keys of `udrv-bench-peer rx`'s output (docs/results.md), in its order,
+ * for bench_peer_text() with the terminator "end": all required once,
+ * "lat" any number of times (BENCH_PEER_RX_LAT is its index).
+ */
+#define BENCH_PEER_RX_TABLE \
+	{ "received", 1, BENCH_PEER_REQUIRED }, \
+	{ "reads", 1, BENCH_PEER_REQUIRED }, \
+	{ "seqno_first", 1, BENCH_PEER_REQUIRED }, \
+	{ "seqno_last", 1, BENCH_PEER_REQUIRED }, \
+	{ "cpu_user_ns", 1, BENCH_PEER_REQUIRED }, \
+	{ "cpu_sys_ns", 1, BENCH_PEER_REQUIRED }, \
+	{ "samples", 1, BENCH_PEER_REQUIRED }, \
+	{ "lat", 1, BENCH_PEER_MANY }
+#define BENCH_PEER_RX_KEYS	8
+#define BENCH_PEER_RX_LAT	7
+
 struct bench_peer_run {
 	uint64_t major, minor, policy, prio, affinity, mlocked;
 };

@@ -265,16 +265,34 @@ static void test_output_and_args(void)
 	CHECK_CONTAINS(why, "scripts/fetch-libgpiod");
 }
 
+struct rx_sum {
+	uint64_t v[BENCH_PEER_RX_KEYS];
+	unsigned int lats;
+};
+
+static int rx_add(void *ctx, size_t key, const uint64_t *vals)
+{
+	struct rx_sum *r = ctx;
+
+	r->v[key] += vals[0];
+	r->lats += key == BENCH_PEER_RX_LAT;
+	return 0;
+}
+
 /* rx's way out: SIGTERM until it answers, then all it prints */
 static void test_stop(void)
 {
 	static const char *const args[] = { "rx", NULL };
+	static const struct bench_peer_key rx_keys[] = { BENCH_PEER_RX_TABLE };
+	struct rx_sum sum = { { 0 }, 0 };
 	struct bench_peer p;
 	char why[256] = "", *out = NULL;
 	size_t len = 0;
 
 	/* sh runs the trap once the sleep returns: SIGTERM is repeated */
-	fake_peer("trap 'trap \"\" TERM; i=0; while [ $i -lt 20000 ]; do "
+	fake_peer("trap 'trap \"\" TERM; printf \"received 20000\\nreads 9\\n"
+		  "seqno_first 1\\nseqno_last 20000\\ncpu_user_ns 0\\ncpu_sys_ns 4000\\n"
+		  "samples 20000\\n\"; i=0; while [ $i -lt 20000 ]; do "
 		  "echo \"lat $i\"; i=$((i+1)); done; echo end; exit 0' TERM\n"
 		  "echo ready\nwhile :; do sleep 0.05; done\n");
 	CHECK_INT(bench_peer_start(&p, args, true, why, sizeof(why)), 0);
@@ -282,9 +300,14 @@ static void test_stop(void)
 	CHECK_INT(bench_peer_stop(&p, &out, &len, why, sizeof(why)), 0);
 	CHECK(out != NULL && len > 20000 * 6);
 	if (out) {
-		CHECK(!strncmp(out, "lat 0\n", 6));
+		CHECK(!strncmp(out, "received 20000\n", 15));
 		CHECK_CONTAINS(out, "\nlat 19999\nend\n");
 		CHECK_INT(strlen(out), len);
+		CHECK_INT(bench_peer_text(out, len, rx_keys, BENCH_PEER_RX_KEYS, "end",
+					  rx_add, &sum, why, sizeof(why)), 0);
+		CHECK_INT(sum.lats, 20000);
+		CHECK(sum.v[BENCH_PEER_RX_LAT] == 19999ULL * 20000 / 2);
+		CHECK(sum.v[3] - sum.v[2] + 1 == sum.v[0]);	/* nothing dropped */
 	}
 	free(out);
 	/* a peer that fails on the way out: its message */
