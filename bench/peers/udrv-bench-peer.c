@@ -30,13 +30,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <gpiod.h>
 #include <udrv/parse.h>
+#include <udrv/rt.h>
 
 #include "peer_parse.h"
 
@@ -263,13 +263,18 @@ out:
 
 /* ---- how it runs: the bench checks that it runs as the bench does ---- */
 
+/* As the bench locks its own (bench_begin()): mlockall, stack prefaulted. */
 static int lock_memory(const struct opts *o, int *locked)
 {
+	static struct udrv_rt *rt;	/* held to the end: it is the lock */
+
 	*locked = 0;
 	if (!o->mlock)
 		return 0;
-	if (mlockall(MCL_CURRENT | MCL_FUTURE)) {
-		fprintf(stderr, "udrv-bench-peer: mlockall: %s\n", strerror(errno));
+	rt = udrv_rt_new();
+	if (!rt || udrv_rt_lock_memory(rt, 0)) {
+		fprintf(stderr, "udrv-bench-peer: locking memory: %s\n",
+			rt ? udrv_rt_errmsg(rt) : "out of memory");
 		return 1;
 	}
 	*locked = 1;
