@@ -102,11 +102,14 @@ static const char rate_help[] =
 "  offered   the source's own count / the step's duration\n"
 "  received  events read (cdev: events; UIO: reads, each one wake-up)\n"
 "  lost      source count - received: counted at the source, so a receiver\n"
-"            that falls behind or stops early shows here\n"
+"            that falls behind or stops early shows here, and so do edges\n"
+"            merged before cdev's irq thread ran (two hardirqs, one event:\n"
+"            the kernel counts no gap for them)\n"
 "  dropped   what the kernel admits: cdev line_seqno gaps (kfifo overflow),\n"
 "            UIO event count gaps (interrupts merged into one wake-up)\n"
-"  masked    cdev: edges made while the line's interrupt was masked (its\n"
-"            irq thread had not run yet: no event at all)\n"
+"  masked    cdev: edges made while the line's interrupt was masked (no\n"
+"            consumer yet: no event at all)\n"
+"  ev/rd     events per read call\n"
 "  CPU %     the receiving process's user + system CPU / the step\n"
 "  p50/p99/max  latency from the event's kernel timestamp (cdev: hardirq;\n"
 "            UIO: the hrtimer handler, from the page) to the wake-up\n"
@@ -441,6 +444,8 @@ static void rate_finish(struct rate_bench *b)
 		const struct rate_recv *raw = rate_raw_of(b, r->mech);
 		struct bench_row *row = r->row;
 
+		if (!row)
+			continue;
 		if (r->impl != RATE_RAW && raw)
 			row->reference = bench_row_index(&b->run, raw->row);
 		if (r->best >= 0)
@@ -516,7 +521,8 @@ static void rate_json_capacity(const struct rate_bench *b,
 		udrv_json_null(j);
 	udrv_json_key(j, "throughput_per_s");
 	if (r->best >= 0)
-		udrv_json_double(j, r->row->rate_per_s);
+		udrv_json_double(j, rate_per_s(r->steps[r->best].received,
+					       r->steps[r->best].duration_ns));
 	else
 		udrv_json_null(j);
 	udrv_json_key(j, "ns_per_event");
@@ -571,9 +577,9 @@ static void rate_print_steps(const struct rate_bench *b, enum rate_mech m)
 	       m == RATE_CDEV ? "one event per read" :
 	       m == RATE_CDEV_BATCH ? "up to --batch events per read" :
 	       m == RATE_UIO_READ ? "blocking read" : "poll + read");
-	printf("%-13s %8s %10s %9s %8s %8s %7s %6s %8s %8s %9s\n", "impl",
+	printf("%-13s %8s %10s %9s %8s %8s %7s %6s %6s %8s %8s %9s\n", "impl",
 	       "target", "offered/s", "received", "lost", "dropped", "masked",
-	       "CPU%", "p50", "p99", "max(ns)");
+	       "ev/rd", "CPU%", "p50", "p99", "max(ns)");
 	for (size_t i = 0; i < b->nrecv; i++) {
 		const struct rate_recv *r = &b->recv[i];
 
@@ -584,14 +590,16 @@ static void rate_print_steps(const struct rate_bench *b, enum rate_mech m)
 		for (size_t k = 0; k < r->nsteps; k++) {
 			const struct rate_step *s = &r->steps[k];
 
-			printf("%-13s %8llu %10.0f %9llu %8llu %8llu %7llu %6.1f %8llu %8llu %9llu\n",
+			printf("%-13s %8llu %10.0f %9llu %8llu %8llu %7llu %6.2f %6.1f %8llu %8llu %9llu\n",
 			       rate_impl_names[r->impl],
 			       (unsigned long long)s->target_per_s,
 			       rate_per_s(s->c.made, s->duration_ns),
 			       (unsigned long long)s->received,
 			       (unsigned long long)rate_lost(s),
 			       (unsigned long long)s->dropped,
-			       (unsigned long long)s->c.masked, rate_cpu_pct(s),
+			       (unsigned long long)s->c.masked,
+			       s->reads ? (double)s->received / (double)s->reads : 0.0,
+			       rate_cpu_pct(s),
 			       (unsigned long long)s->p50, (unsigned long long)s->p99,
 			       (unsigned long long)s->max);
 		}
@@ -621,7 +629,8 @@ static void rate_print_capacity(const struct rate_bench *b)
 				 rate_per_s(r->steps[r->knee].c.made, r->steps[r->knee].duration_ns));
 			snprintf(cpu, sizeof(cpu), "%.1f", rate_cpu_pct(&r->steps[r->knee]));
 		}
-		snprintf(tp, sizeof(tp), "%.0f", r->row->rate_per_s);
+		snprintf(tp, sizeof(tp), "%.0f", rate_per_s(r->steps[r->best].received,
+							   r->steps[r->best].duration_ns));
 		if (npe > 0)
 			snprintf(ns, sizeof(ns), "%.0f", npe);
 		if (npe > 0 && rnpe > 0)
@@ -651,6 +660,8 @@ static int rate_rows(struct rate_bench *b)
 	for (size_t i = 0; i < b->nrecv; i++) {
 		struct rate_recv *r = &b->recv[i];
 
+		if (!r->present)
+			continue;	/* the capacity table says why */
 		r->row = bench_row(&b->run, rate_mech_names[r->mech],
 				   rate_impl_names[r->impl], rate_wait(r->mech),
 				   "event_to_wake");

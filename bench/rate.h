@@ -128,6 +128,8 @@ struct rate_rx {
 	struct udrv_uio *uio;
 	const volatile struct uio_ticker_page *page;
 	void *buf;			/* batch buffer */
+	uint64_t seqno;			/* cdev: the last line_seqno read */
+	uint32_t count;			/* uio: the last event count read */
 };
 
 int rate_rx_open(struct rate_rx *rx, struct rate_src *src);

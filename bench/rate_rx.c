@@ -157,8 +157,6 @@ static void rx_timer(uint64_t ns)
 struct rx_acc {
 	struct rate_step *st;
 	struct udrv_hist *lat;
-	uint64_t seqno;		/* cdev: the last line_seqno seen */
-	uint32_t count;		/* uio: the last event count seen */
 };
 
 /* 1 after events, 0 when the read was interrupted, or an exit code < 0 */
@@ -195,7 +193,7 @@ static int rx_read_cdev(struct rate_rx *rx, struct rx_acc *a)
 			udrv_hist_record(a->lat, now - ts);
 		else
 			a->st->left_out++;
-		a->seqno = sq;
+		rx->seqno = sq;
 	}
 	a->st->received += (uint64_t)n;
 	a->st->reads++;
@@ -237,7 +235,7 @@ static int rx_read_uio(struct rate_rx *rx, struct rx_acc *a)
 		udrv_hist_record(a->lat, now - p.handler_ns);
 	else
 		a->st->left_out++;
-	a->count = count;
+	rx->count = count;
 	a->st->received++;
 	a->st->reads++;
 	return 1;
@@ -297,27 +295,34 @@ static void count_sub(struct rate_count *d, const struct rate_count *a,
 	d->signalled = b->signalled - a->signalled;
 }
 
-/* The kernel's count before the step: nothing is pending after a drain. */
-static void rx_base(struct rate_rx *rx, struct rx_acc *a, struct rate_src *src)
+/*
+ * The kernel's count before the step (nothing is pending after a drain):
+ * cdev, the line_seqno of the last event read (a request numbers its
+ * events from 1); UIO, the event count in uio-ticker's page.
+ */
+static uint64_t rx_base(struct rate_rx *rx, struct rate_src *src)
 {
 	struct uio_ticker_page p;
 
 	if (rx->mech == RATE_UIO_READ || rx->mech == RATE_UIO_POLL) {
 		uio_ticker_snapshot(src->page, &p);
-		a->count = (uint32_t)p.event;
+		rx->count = (uint32_t)p.event;
+		return rx->count;
 	}
+	return rx->seqno;
 }
 
+/* What the kernel counted past what was read: seqno / event count gaps. */
 static uint64_t rx_kernel_dropped(const struct rate_rx *rx,
-				  const struct rx_acc *a, uint64_t base)
+				  const struct rate_step *st, uint64_t base)
 {
 	uint64_t seen;
 
 	if (rx->mech == RATE_UIO_READ || rx->mech == RATE_UIO_POLL)
-		seen = (uint32_t)(a->count - (uint32_t)base);
+		seen = (uint32_t)(rx->count - (uint32_t)base);
 	else
-		seen = a->seqno - base;
-	return seen > a->st->received ? seen - a->st->received : 0;
+		seen = rx->seqno - base;
+	return seen > st->received ? seen - st->received : 0;
 }
 
 int rate_rx_step(struct rate_rx *rx, struct rate_src *src, uint64_t period_ns,
@@ -334,8 +339,7 @@ int rate_rx_step(struct rate_rx *rx, struct rate_src *src, uint64_t period_ns,
 	udrv_hist_reset(lat);
 	if (ret || rate_src_count(src, &c0))
 		return EXIT_FAIL;
-	rx_base(rx, &a, src);
-	base = rx->mech == RATE_UIO_READ || rx->mech == RATE_UIO_POLL ? a.count : a.seqno;
+	base = rx_base(rx, src);
 	cpu0 = rx_cpu_ns();
 	t0 = bench_now_ns();
 	if (rate_src_start(src, period_ns))
@@ -357,6 +361,6 @@ int rate_rx_step(struct rate_rx *rx, struct rate_src *src, uint64_t period_ns,
 	if (ret || rate_src_count(src, &c1))
 		return EXIT_FAIL;
 	count_sub(&st->c, &c0, &c1);
-	st->dropped = rx_kernel_dropped(rx, &a, base);
+	st->dropped = rx_kernel_dropped(rx, st, base);
 	return 0;
 }
