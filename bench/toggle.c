@@ -233,7 +233,7 @@ static const struct toggle_impl toggle_mmio_udrv = {
 	.batch = udrv_batch,
 	.set = udrv_set,
 	.close = udrv_close,
-	.note = "udrv_request_set_value(), mmio backend (one store per edge)",
+	.note = "udrv_request_set_value(), mmio backend: a call that checks the index and picks set or clear, then one store (the bare store: udrv_mmio_pin_write(), row mmio/udrv-pin)",
 };
 
 static const struct toggle_impl toggle_mmio_pin = {
@@ -600,6 +600,9 @@ static void print_notes(const struct toggle *t)
 	printf("samples: ns per toggle, mean of each batch of %llu toggles; 1 ms rest every 10 ms, untimed\n",
 	       (unsigned long long)t->batch);
 	printf("%s\n", t->mmio_note);
+	if (t->has_mmio)
+		printf("mmio/udrv: udrv_request_set_value() is a call that checks the index and picks set or clear before its one store;\n"
+		       "  where a loop needs only the store, use udrv_mmio_pin_write() (row mmio/udrv-pin, udrv_request_mmio_pin(3))\n");
 	for (; *p; p = *end ? end + 2 : end) {
 		end = strstr(p, "; ");
 		if (!end)

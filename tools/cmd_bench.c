@@ -31,6 +31,8 @@ static const char bench_help[] =
 "  reply    trigger to reply on another line, as a log host sees it: isr,\n"
 "           kthread (kernel/gpio-reply), user (read, poll, epoll, busy)\n"
 "  gaps     the scheduler's gaps in a busy SCHED_FIFO loop (RT throttling)\n"
+"  rate     interrupts per second a receiver takes: sweep, loss at the\n"
+"           source, knee, CPU, throughput (cdev, cdev-batch, uio)\n"
 "\n"
 "Run 'udrv bench NAME --help' for its options.\n";
 
@@ -45,6 +47,7 @@ int cmd_bench(int argc, char **argv)
 		{ "kernel", cmd_bench_kernel, "kernel trigger to interrupt handler latency (irqlat)" },
 		{ "reply", cmd_bench_reply, "trigger to reply latency per responder (log host + target)" },
 		{ "gaps", cmd_bench_gaps, "scheduler gaps in a busy SCHED_FIFO toggle loop" },
+		{ "rate", cmd_bench_rate, "interrupt rate sweep: loss at the source, knee, throughput" },
 		{ NULL, NULL, NULL },
 	};
 

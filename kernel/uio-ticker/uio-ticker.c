@@ -14,7 +14,8 @@
  * interrupt gets on PREEMPT_RT (a threaded handler at the same priority).
  *
  * The period is set by the period_us module parameter and at run time by
- * writing /sys/class/uio/uioN/device/period_us (0 stops the timer).
+ * writing /sys/class/uio/uioN/device/period_us (0 stops the timer), or
+ * period_ns for the short periods of a rate sweep (1 us and up).
  * Writing 0/1 to /dev/uioN (irqcontrol) suppresses/signals events; the
  * timer keeps running and suppressed ticks are counted in the page.
  */
@@ -36,6 +37,7 @@
 #define UIO_TICKER_NAME		"uio-ticker"
 #define UIO_TICKER_MIN_US	10
 #define UIO_TICKER_MAX_US	10000000
+#define UIO_TICKER_MIN_NS	1000ULL		/* period_ns: down to 1 us */
 
 static unsigned int period_us = 1000;
 module_param(period_us, uint, 0444);
@@ -193,10 +195,9 @@ static int uio_ticker_thread(void *data)
 }
 
 /* (Re)start the timer with a new period; 0 stops it. */
-static void uio_ticker_set_period(struct uio_ticker *tk, unsigned int us)
+static void uio_ticker_set_period(struct uio_ticker *tk, u64 ns)
 {
 	unsigned long flags;
-	u64 ns = (u64)us * NSEC_PER_USEC;
 
 	mutex_lock(&tk->cfg_lock);
 	hrtimer_cancel(&tk->timer);
@@ -247,13 +248,42 @@ static ssize_t period_us_store(struct device *dev,
 	if (us && (us < UIO_TICKER_MIN_US || us > UIO_TICKER_MAX_US))
 		return -ERANGE;
 
-	uio_ticker_set_period(tk, us);
+	uio_ticker_set_period(tk, (u64)us * NSEC_PER_USEC);
 	return count;
 }
 static DEVICE_ATTR_RW(period_us);
 
+static ssize_t period_ns_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	struct uio_ticker *tk = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%llu\n", READ_ONCE(tk->state.period_ns));
+}
+
+static ssize_t period_ns_store(struct device *dev,
+			       struct device_attribute *attr,
+			       const char *buf, size_t count)
+{
+	struct uio_ticker *tk = dev_get_drvdata(dev);
+	u64 ns;
+	int ret;
+
+	ret = kstrtou64(buf, 0, &ns);
+	if (ret)
+		return ret;
+	if (ns && (ns < UIO_TICKER_MIN_NS ||
+		   ns > (u64)UIO_TICKER_MAX_US * NSEC_PER_USEC))
+		return -ERANGE;
+
+	uio_ticker_set_period(tk, ns);
+	return count;
+}
+static DEVICE_ATTR_RW(period_ns);
+
 static struct attribute *uio_ticker_attrs[] = {
 	&dev_attr_period_us.attr,
+	&dev_attr_period_ns.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(uio_ticker);
@@ -341,7 +371,7 @@ static int uio_ticker_probe(struct platform_device *pdev)
 	if (ret)
 		goto err_thread;
 
-	uio_ticker_set_period(tk, period_us);
+	uio_ticker_set_period(tk, (u64)period_us * NSEC_PER_USEC);
 	dev_info(dev, "period %u us, notify from %s\n", period_us,
 		 uio_ticker_threaded() ? "SCHED_FIFO thread" : "hardirq");
 	return 0;
