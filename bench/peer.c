@@ -28,7 +28,7 @@ static int usable(const char *path)
 
 int bench_peer_path(char *path, size_t len)
 {
-	const char *env = getenv(BENCH_PEER_ENV);
+	const char *env = secure_getenv(BENCH_PEER_ENV);	/* not for set-user-ID */
 	char exe[PATH_MAX], *slash;
 	ssize_t n;
 	int w;

@@ -27,7 +27,8 @@
 	BENCH_PEER_LIBEXEC "; get it with scripts/fetch-libgpiod and a meson build (it is not installed)"
 
 /*
- * The peer's path, in order: $UDRV_BENCH_PEER (when set, it must be there);
+ * The peer's path, in order: $UDRV_BENCH_PEER (when set, it must be there;
+ * ignored in secure-execution mode);
  * udrv-bench-peer in ../bench/peers/ relative to the directory of
  * /proc/self/exe (a build tree); BENCH_PEER_LIBEXEC. 0, or -ENOENT.
  */
