@@ -3,10 +3,11 @@
  * The in-process receivers of udrv bench rate: the GPIO character device
  * (one event per read, or up to K per read) and UIO (blocking read, or
  * poll + read), each through libudrv and with bare system calls (the
- * reference). A step: source counts, start, receive until an interval
- * timer ends the time (SIGALRM without SA_RESTART: the blocking read
- * returns EINTR), stop the source, read what is left in the kernel until it
- * has been quiet for 20 ms, source counts again.
+ * reference). A step: source counts, start, receive until the step's time
+ * is over (an interval timer's SIGALRM without SA_RESTART ends a blocking
+ * read that has nothing to read), stop the source, read what is left in the kernel until it
+ * has been quiet for 20 ms, source counts again. The clock is checked after
+ * every read too (see rate_rx_step()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -344,8 +345,15 @@ int rate_rx_step(struct rate_rx *rx, struct rate_src *src, uint64_t period_ns,
 	t0 = bench_now_ns();
 	if (rate_src_start(src, period_ns))
 		return EXIT_FAIL;
+	/*
+	 * The clock ends the step; the interval timer only wakes a read that
+	 * waits for an event that does not come. On PREEMPT_RT its signal
+	 * comes from the ktimers thread (SCHED_FIFO 1), which never runs
+	 * while the receiver, the irq thread and the source keep the CPU busy.
+	 */
 	rx_timer(duration_ns);
-	while (!rx_time_up && !bench_interrupted()) {
+	while (!rx_time_up && !bench_interrupted() &&
+	       bench_now_ns() - t0 < duration_ns) {
 		ret = rx_read(rx, &a);
 		if (ret < 0)
 			break;
