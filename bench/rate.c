@@ -45,7 +45,7 @@ const char *const rate_impl_names[RATE_NIMPL] = {
 };
 
 static const uint64_t rate_default[] = {
-	1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000,
+	1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000,
 };
 
 enum {
@@ -110,14 +110,16 @@ static const char rate_help[] =
 "  masked    cdev: edges made while the line's interrupt was masked (no\n"
 "            consumer yet: no event at all)\n"
 "  ev/rd     events per read call\n"
-"  CPU %     the receiving process's user + system CPU / the step\n"
+"  CPU %     the receiving process's user + system CPU / the step (the\n"
+"            source's time and the drain after it)\n"
 "  p50/p99/max  latency from the event's kernel timestamp (cdev: hardirq;\n"
 "            UIO: the hrtimer handler, from the page) to the wake-up\n"
 "and per receiver the knee (the highest offered rate with nothing lost), the\n"
 "CPU there, the throughput (the most events per second it received) and the\n"
 "CPU ns per event there, with its ratio to the bare read() (raw) of the same\n"
 "mechanism. A receiver's sweep stops after a rate at which it lost more than\n"
-"half.\n"
+"half. The source makes at most rate x step edges or ticks (gen_limit,\n"
+"tick_limit): a rate the CPU cannot take ends by itself, as loss.\n"
 "\n"
 "Mechanisms: cdev (one event per read), cdev-batch (up to --batch events per\n"
 "read, kernel buffer --buffer), uio-read (blocking read), uio-poll (poll +\n"
@@ -134,8 +136,8 @@ static const char rate_help[] =
 "  -c, --chip CHIP       the gpio-wire chip (default gpio-wire)\n"
 "      --line N          the input line the generator toggles (odd; default 3)\n"
 "      --rates LIST      offered rates per second, increasing, k/M suffixes\n"
-"                        (default 1k,2k,5k,10k,20k,50k,100k,200k,500k; at\n"
-"                        most 1M: the sources' 1 us period)\n"
+"                        (default 1k,2k,5k,10k,20k,50k,100k,200k; at most\n"
+"                        1M: the sources' 1 us period)\n"
 "      --step-duration D  guest time per rate (default 50ms)\n"
 "      --batch K         events per read for cdev-batch, 2..1024 (default 16)\n"
 "      --buffer B        cdev-batch's kernel event buffer, K..1024 (default\n"
@@ -338,6 +340,12 @@ static double rate_per_s(uint64_t n, uint64_t ns)
 	return ns ? (double)n * 1e9 / (double)ns : 0;
 }
 
+/* events delivered per second, the drain included */
+static double rate_received_per_s(const struct rate_step *s)
+{
+	return rate_per_s(s->received, s->elapsed_ns);
+}
+
 /* Keep the step's figures; the knee's latency goes into the row. */
 static void rate_keep(struct rate_bench *b, struct rate_recv *r,
 		      struct rate_step *st)
@@ -349,9 +357,8 @@ static void rate_keep(struct rate_bench *b, struct rate_recv *r,
 	st->p99 = udrv_hist_percentile(b->lat, 99);
 	st->max = udrv_hist_max(b->lat);
 	r->steps[i] = *st;
-	if (r->best < 0 || rate_per_s(st->received, st->duration_ns) >
-			   rate_per_s(r->steps[r->best].received,
-				      r->steps[r->best].duration_ns))
+	if (r->best < 0 || rate_received_per_s(st) >
+			   rate_received_per_s(&r->steps[r->best]))
 		r->best = i;
 	if (!rate_lost(st) && st->c.made) {
 		r->knee = i;
@@ -432,9 +439,10 @@ static double rate_ns_per_event(const struct rate_recv *r)
 	return s->received ? (double)s->cpu_ns / (double)s->received : 0;
 }
 
+/* over the whole step: the source's time and the drain after it */
 static double rate_cpu_pct(const struct rate_step *s)
 {
-	return s->duration_ns ? 100.0 * (double)s->cpu_ns / (double)s->duration_ns : 0;
+	return s->elapsed_ns ? 100.0 * (double)s->cpu_ns / (double)s->elapsed_ns : 0;
 }
 
 static void rate_finish(struct rate_bench *b)
@@ -449,8 +457,7 @@ static void rate_finish(struct rate_bench *b)
 		if (r->impl != RATE_RAW && raw)
 			row->reference = bench_row_index(&b->run, raw->row);
 		if (r->best >= 0)
-			row->rate_per_s = rate_per_s(r->steps[r->best].received,
-						     r->steps[r->best].duration_ns);
+			row->rate_per_s = rate_received_per_s(&r->steps[r->best]);
 		if (r->knee >= 0) {
 			const struct rate_step *k = &r->steps[r->knee];
 
@@ -479,8 +486,9 @@ static void rate_json_step(const struct rate_recv *r, const struct rate_step *s,
 	udrv_json_kstr(j, "implementation", rate_impl_names[r->impl]);
 	udrv_json_kuint(j, "target_per_s", s->target_per_s);
 	udrv_json_kdouble(j, "offered_per_s", rate_per_s(s->c.made, s->duration_ns));
-	udrv_json_kdouble(j, "received_per_s", rate_per_s(s->received, s->duration_ns));
+	udrv_json_kdouble(j, "received_per_s", rate_received_per_s(s));
 	udrv_json_kuint(j, "duration_ns", s->duration_ns);
+	udrv_json_kuint(j, "elapsed_ns", s->elapsed_ns);
 	udrv_json_kuint(j, "source_count", s->c.made);
 	udrv_json_kuint(j, "received", s->received);
 	udrv_json_kuint(j, "lost", rate_lost(s));
@@ -521,8 +529,7 @@ static void rate_json_capacity(const struct rate_bench *b,
 		udrv_json_null(j);
 	udrv_json_key(j, "throughput_per_s");
 	if (r->best >= 0)
-		udrv_json_double(j, rate_per_s(r->steps[r->best].received,
-					       r->steps[r->best].duration_ns));
+		udrv_json_double(j, rate_received_per_s(&r->steps[r->best]));
 	else
 		udrv_json_null(j);
 	udrv_json_key(j, "ns_per_event");
@@ -629,8 +636,7 @@ static void rate_print_capacity(const struct rate_bench *b)
 				 rate_per_s(r->steps[r->knee].c.made, r->steps[r->knee].duration_ns));
 			snprintf(cpu, sizeof(cpu), "%.1f", rate_cpu_pct(&r->steps[r->knee]));
 		}
-		snprintf(tp, sizeof(tp), "%.0f", rate_per_s(r->steps[r->best].received,
-							   r->steps[r->best].duration_ns));
+		snprintf(tp, sizeof(tp), "%.0f", rate_received_per_s(&r->steps[r->best]));
 		if (npe > 0)
 			snprintf(ns, sizeof(ns), "%.0f", npe);
 		if (npe > 0 && rnpe > 0)

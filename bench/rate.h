@@ -85,6 +85,7 @@ struct rate_src {
 	struct udrv_region *map;
 	const volatile struct uio_ticker_page *page;
 	char period_path[160];
+	char limit_path[160];
 	uint64_t old_period_ns;
 	bool running;		/* started by us: stop it on the way out */
 };
@@ -92,7 +93,13 @@ struct rate_src {
 int rate_src_open_wire(struct rate_src *s, const struct udrv_chip *chip,
 		       unsigned int line);
 int rate_src_open_ticker(struct rate_src *s);
-int rate_src_start(struct rate_src *s, uint64_t period_ns);
+/*
+ * Start the source at @period_ns for at most @limit edges or ticks: it stops
+ * by itself after them (gpio-wire gen_limit, uio-ticker tick_limit), so that
+ * a rate the CPU cannot take (the timer's and the events' hard interrupts
+ * leaving no time to the task that would stop it) ends anyway.
+ */
+int rate_src_start(struct rate_src *s, uint64_t period_ns, uint64_t limit);
 int rate_src_stop(struct rate_src *s);
 int rate_src_count(struct rate_src *s, struct rate_count *c);
 /* Stop it, put back what was changed, close. */
@@ -102,6 +109,7 @@ void rate_src_close(struct rate_src *s);
 struct rate_step {
 	uint64_t target_per_s;	/* the rate asked for */
 	uint64_t duration_ns;	/* source started .. stopped */
+	uint64_t elapsed_ns;	/* source started .. the kernel drained */
 	struct rate_count c;	/* the source's counts over the step */
 	uint64_t received;	/* events read */
 	uint64_t reads;		/* read calls that returned events */

@@ -224,7 +224,8 @@ int rate_peer_step(struct rate_rx *rx, struct rate_src *src,
 		ret = rate_src_count(src, &c0);
 	t0 = bench_now_ns();
 	if (!ret)
-		ret = rate_src_start(src, period_ns);
+		ret = rate_src_start(src, period_ns,
+				     (duration_ns + period_ns - 1) / period_ns);
 	if (!ret) {
 		peer_sleep_until(t0 + duration_ns);
 		ret = rate_src_stop(src);
@@ -234,6 +235,7 @@ int rate_peer_step(struct rate_rx *rx, struct rate_src *src,
 	if (p.pid > 0 && peer_stop(&p, &status))
 		ret = cli_error(EXIT_FAIL, "bench rate: waiting for %s: %s",
 				rx->peer, strerror(errno));
+	st->elapsed_ns = bench_now_ns() - t0;
 	if (!ret)
 		ret = peer_result(rx, &p, status, lat, st);
 	if (!ret)

@@ -343,7 +343,7 @@ int rate_rx_step(struct rate_rx *rx, struct rate_src *src, uint64_t period_ns,
 	base = rx_base(rx, src);
 	cpu0 = rx_cpu_ns();
 	t0 = bench_now_ns();
-	if (rate_src_start(src, period_ns))
+	if (rate_src_start(src, period_ns, (duration_ns + period_ns - 1) / period_ns))
 		return EXIT_FAIL;
 	/*
 	 * The clock ends the step; the interval timer only wakes a read that
@@ -366,6 +366,7 @@ int rate_rx_step(struct rate_rx *rx, struct rate_src *src, uint64_t period_ns,
 		return -ret;
 	ret = rx_drain(rx, &a);
 	st->cpu_ns = rx_cpu_ns() - cpu0;
+	st->elapsed_ns = bench_now_ns() - t0;
 	if (ret || rate_src_count(src, &c1))
 		return EXIT_FAIL;
 	count_sub(&st->c, &c0, &c1);
