@@ -214,12 +214,11 @@ void rate_src_close(struct rate_src *s)
 		s->ticker = NULL;
 		return;
 	}
-	if (s->running) {
+	if (s->running)
 		rate_src_stop(s);
+	if (s->line_set) {
 		src_path(s, "gen_limit", path, sizeof(path));
 		src_write(path, 0);
-	}
-	if (s->line_set) {
 		src_path(s, "gen_line", path, sizeof(path));
 		src_write(path, s->old_line);
 		s->line_set = false;
