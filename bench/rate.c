@@ -110,8 +110,8 @@ static const char rate_help[] =
 "  masked    cdev: edges made while the line's interrupt was masked (no\n"
 "            consumer yet: no event at all)\n"
 "  ev/rd     events per read call\n"
-"  CPU %     the receiving process's user + system CPU / the step (the\n"
-"            source's time and the drain after it)\n"
+"  CPU %     the receiving process's user + system CPU / the time the\n"
+"            events took to arrive (the step, or until the last one read)\n"
 "  p50/p99/max  latency from the event's kernel timestamp (cdev: hardirq;\n"
 "            UIO: the hrtimer handler, from the page) to the wake-up\n"
 "and per receiver the knee (the highest offered rate with nothing lost), the\n"
@@ -340,7 +340,7 @@ static double rate_per_s(uint64_t n, uint64_t ns)
 	return ns ? (double)n * 1e9 / (double)ns : 0;
 }
 
-/* events delivered per second, the drain included */
+/* events delivered per second of their arrival */
 static double rate_received_per_s(const struct rate_step *s)
 {
 	return rate_per_s(s->received, s->elapsed_ns);
@@ -439,7 +439,7 @@ static double rate_ns_per_event(const struct rate_recv *r)
 	return s->received ? (double)s->cpu_ns / (double)s->received : 0;
 }
 
-/* over the whole step: the source's time and the drain after it */
+/* over the time the events took to arrive (elapsed_ns) */
 static double rate_cpu_pct(const struct rate_step *s)
 {
 	return s->elapsed_ns ? 100.0 * (double)s->cpu_ns / (double)s->elapsed_ns : 0;

@@ -109,7 +109,9 @@ void rate_src_close(struct rate_src *s);
 struct rate_step {
 	uint64_t target_per_s;	/* the rate asked for */
 	uint64_t duration_ns;	/* source started .. stopped */
-	uint64_t elapsed_ns;	/* source started .. the kernel drained */
+	uint64_t elapsed_ns;	/* source started .. the last event read
+				 * (at least duration_ns): the time the
+				 * events took to arrive */
 	struct rate_count c;	/* the source's counts over the step */
 	uint64_t received;	/* events read */
 	uint64_t reads;		/* read calls that returned events */

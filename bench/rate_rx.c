@@ -158,6 +158,7 @@ static void rx_timer(uint64_t ns)
 struct rx_acc {
 	struct rate_step *st;
 	struct udrv_hist *lat;
+	uint64_t t_last;	/* when the last event was read */
 };
 
 /* 1 after events, 0 when the read was interrupted, or an exit code < 0 */
@@ -198,6 +199,7 @@ static int rx_read_cdev(struct rate_rx *rx, struct rx_acc *a)
 	}
 	a->st->received += (uint64_t)n;
 	a->st->reads++;
+	a->t_last = now;
 	return 1;
 }
 
@@ -239,6 +241,7 @@ static int rx_read_uio(struct rate_rx *rx, struct rx_acc *a)
 	rx->count = count;
 	a->st->received++;
 	a->st->reads++;
+	a->t_last = now;
 	return 1;
 }
 
@@ -337,6 +340,7 @@ int rate_rx_step(struct rate_rx *rx, struct rate_src *src, uint64_t period_ns,
 
 	ret = rx_drain(rx, &a);	/* anything left from before: not this step's */
 	memset(st, 0, sizeof(*st));
+	a.t_last = 0;
 	udrv_hist_reset(lat);
 	if (ret || rate_src_count(src, &c0))
 		return EXIT_FAIL;
@@ -366,7 +370,8 @@ int rate_rx_step(struct rate_rx *rx, struct rate_src *src, uint64_t period_ns,
 		return -ret;
 	ret = rx_drain(rx, &a);
 	st->cpu_ns = rx_cpu_ns() - cpu0;
-	st->elapsed_ns = bench_now_ns() - t0;
+	st->elapsed_ns = a.t_last > t0 + st->duration_ns ? a.t_last - t0 :
+							  st->duration_ns;
 	if (ret || rate_src_count(src, &c1))
 		return EXIT_FAIL;
 	count_sub(&st->c, &c0, &c1);

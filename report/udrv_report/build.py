@@ -7,7 +7,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import compare, gaps, html, plots, priority, rate, reply, tables
+from . import compare, gaps, html, plots, priority, reply, tables
+from . import rate as rate_sweep
 from .errors import InputError, OutputError
 from .load import load_all, split_spec
 from .model import RowKey, Run, label_runs, ordered_keys
@@ -270,7 +271,7 @@ def _gaps_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
 
 
 def _rate_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
-    found = rate.documents(runs)
+    found = rate_sweep.documents(runs)
     if not found:
         return None
     s = html.Section("rate", "Interrupt rate capacity")
@@ -279,14 +280,14 @@ def _rate_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
                             "what was received and what was lost at the source "
                             "(udrv bench rate).", "note"))
     for fig_id, png, caption in (
-            ("rate-received", rate.received(found),
+            ("rate-received", rate_sweep.received(found),
              "Events received per second against the rate offered"),
-            ("rate-lost", rate.lost(found),
+            ("rate-lost", rate_sweep.lost(found),
              "Share of the source's events lost, against the rate offered")):
         fig = figs.add(fig_id, png, caption)
         if fig:
             s.body.append(fig)
-    s.body.append(html.table(rate.table(found)))
+    s.body.append(html.table(rate_sweep.table(found)))
     return s
 
 

@@ -38,7 +38,7 @@ def _figure(found: list[tuple[Run, Doc]], loss: bool) -> bytes | None:
     fig, ax = plt.subplots(figsize=(8.5, 4.4))
     colors: dict[tuple[str, str], str] = {}
     markers: dict[str, str] = {}
-    top = 0.0
+    top, bottom = 0.0, float("inf")
     for run, doc in found:
         marker = markers.setdefault(run.label, "o^sDvP*X"[len(markers) % 8])
         for key, steps in _curves(doc).items():
@@ -50,6 +50,7 @@ def _figure(found: list[tuple[Run, Doc]], loss: bool) -> bytes | None:
             else:
                 ys = [s["received_per_s"] for s in steps]
             top = max([top, *xs])
+            bottom = min([bottom, *xs])
             ax.plot(xs, ys, color=color, marker=marker, markersize=4, linewidth=1,
                     label=f"{run.label}: {key[0]}/{key[1]}")
     ax.set_xscale("log")
@@ -60,7 +61,7 @@ def _figure(found: list[tuple[Run, Doc]], loss: bool) -> bytes | None:
         ax.set_title("Loss: source count - received, per offered rate", fontsize=9)
     else:
         ax.set_yscale("log")
-        ax.plot([1, top], [1, top], color="grey", linestyle=":", linewidth=1)
+        ax.plot([bottom, top], [bottom, top], color="grey", linestyle=":", linewidth=1)
         ax.set_ylabel("received (events/s)")
         ax.set_title("Received vs offered (dotted: everything received)", fontsize=9)
     ax.grid(True, which="major", alpha=0.3)
