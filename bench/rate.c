@@ -27,6 +27,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "commands.h"
+#include "peer.h"
 #include "rate.h"
 
 #define RATE_STEP_NS		50000000ULL	/* default --step-duration */
@@ -41,7 +42,7 @@ const char *const rate_mech_names[RATE_NMECH] = {
 	[RATE_UIO_READ] = "uio-read", [RATE_UIO_POLL] = "uio-poll",
 };
 const char *const rate_impl_names[RATE_NIMPL] = {
-	[RATE_UDRV] = "udrv", [RATE_RAW] = "raw", [RATE_LIBGPIOD] = "libgpiod-2.3",
+	[RATE_UDRV] = "udrv", [RATE_RAW] = "raw", [RATE_LIBGPIOD] = BENCH_PEER_IMPL,
 };
 
 static const uint64_t rate_default[] = {
@@ -63,7 +64,7 @@ struct rate_recv {
 	enum rate_mech mech;
 	enum rate_impl impl;
 	bool present;		/* measured (else: note says why not) */
-	char note[200];
+	char note[320];
 	size_t nsteps;
 	struct rate_step steps[RATE_MAX_RATES];
 	int knee;		/* step index, -1: none */
@@ -241,7 +242,7 @@ static int rate_plan(struct rate_bench *b)
 {
 	static const enum rate_impl order[] = { RATE_RAW, RATE_UDRV, RATE_LIBGPIOD };
 
-	b->have_peer = !rate_peer_path(b->peer, sizeof(b->peer));
+	b->have_peer = !bench_peer_path(b->peer, sizeof(b->peer));
 	for (int m = 0; m < RATE_NMECH; m++) {
 		if (!b->want_mech[m])
 			continue;
@@ -256,8 +257,8 @@ static int rate_plan(struct rate_bench *b)
 			r->knee = r->best = -1;
 			r->present = i != RATE_LIBGPIOD || b->have_peer;
 			if (!r->present)
-				snprintf(r->note, sizeof(r->note),
-					 "left out: no udrv-bench-peer (set $UDRV_BENCH_PEER, build bench/peers/, or install /usr/libexec/udrv/udrv-bench-peer)");
+				snprintf(r->note, sizeof(r->note), "left out: %s",
+					 BENCH_PEER_ABSENT);
 			b->nrecv++;
 		}
 	}

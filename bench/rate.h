@@ -40,12 +40,13 @@ struct rate_peer_out {
 };
 
 /*
- * Read the peer's whole stdout (@text, @len bytes, "ready\n" first): one
- * `key value` per line in the contract's order, every number through
- * udrv_parse_u64, `samples` lines `lat N` recorded into @lat, then `end` and
- * nothing after it. Consistent counts: samples <= received, seqnos 0 with
- * no event, else 1 <= first <= last and last - first + 1 >= received.
- * Returns 0, or -EINVAL with @why saying which line and why.
+ * Read the peer's whole stdout (@text, @len bytes): "ready", then its lines
+ * through bench_peer_text() (peer_parse.h: every key once, in any order,
+ * numbers through udrv_parse_u64), `samples` before its `lat` lines and
+ * exactly that many, recorded into @lat (which may hold some on failure),
+ * then `end` and nothing after it. Consistent counts: samples <= received,
+ * seqnos 0 with no event, else 1 <= first <= last and last - first + 1 >=
+ * received, 1 <= reads <= received. Returns 0, or -EINVAL with @why.
  */
 int rate_peer_parse(const char *text, size_t len, struct udrv_hist *lat,
 		    struct rate_peer_out *out, char *why, size_t whylen);
@@ -155,11 +156,5 @@ int rate_rx_step(struct rate_rx *rx, struct rate_src *src, uint64_t period_ns,
 int rate_peer_step(struct rate_rx *rx, struct rate_src *src,
 		   uint64_t period_ns, uint64_t duration_ns,
 		   struct udrv_hist *lat, struct rate_step *st);
-/*
- * The peer's path (the contract's lookup: $UDRV_BENCH_PEER, then
- * ../bench/peers/udrv-bench-peer beside /proc/self/exe's directory, then
- * /usr/libexec/udrv/udrv-bench-peer); 0 or -ENOENT.
- */
-int rate_peer_path(char *path, size_t len);
 
 #endif /* UDRV_BENCH_RATE_H */

@@ -20,41 +20,13 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "peer.h"
 #include "rate.h"
 
 #define PEER_READY_MS	10000	/* the peer's request and "ready" */
 #define PEER_SETTLE_MS	20	/* after the source stops, before SIGTERM */
 #define PEER_TERM_MS	10	/* SIGTERM repeated this often */
 #define PEER_EXIT_MS	10000	/* then SIGKILL */
-
-/*
- * The contract's lookup; bench_peer_path() (bench/peer.c, branch peers)
- * replaces this copy once it is on main.
- */
-int rate_peer_path(char *path, size_t len)
-{
-	const char *env = secure_getenv("UDRV_BENCH_PEER");
-	char exe[PATH_MAX], *slash;
-	ssize_t n;
-
-	if (env && *env) {
-		snprintf(path, len, "%s", env);
-		return access(path, X_OK) ? -ENOENT : 0;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			snprintf(path, len, "%s/../bench/peers/udrv-bench-peer", exe);
-			if (!access(path, X_OK))
-				return 0;
-		}
-	}
-	snprintf(path, len, "/usr/libexec/udrv/udrv-bench-peer");
-	return access(path, X_OK) ? -ENOENT : 0;
-}
 
 struct peer_proc {
 	pid_t pid;

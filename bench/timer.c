@@ -37,6 +37,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "commands.h"
+#include "cyclictest_out.h"
 #include "spike.h"
 #include "timer_rtla.h"
 #include "tool.h"
@@ -54,15 +55,8 @@ struct timer {
 	const char *ct_spec;		/* --cyclictest; NULL: on PATH */
 	const char *rtla_spec;		/* --rtla; NULL: on PATH */
 	char ct_path[PATH_MAX];		/* "" when there is none */
-	char ct_why[96];		/* why there is no cyclictest row */
+	char ct_why[160];		/* why there is no cyclictest row */
 	uint64_t overruns;
-};
-
-/* What cyclictest left behind: its histogram file and its stdout. */
-struct ct_result {
-	uint64_t min, max, avg, overflows;	/* its summary, ns */
-	uint64_t spikes, spikes_listed;
-	bool have_summary;
 };
 
 static const char help[] =
@@ -179,6 +173,12 @@ static int timer_udrv(struct timer *t, struct bench_row *row, uint64_t *done)
 	return EXIT_OK;
 }
 
+/* --spike-nodes: the spikes it lists at most (it counts them all). */
+static uint64_t ct_nodes(uint64_t loops)
+{
+	return loops < CT_MAX_SPIKES ? loops : CT_MAX_SPIKES;
+}
+
 /* cyclictest's command line for @loops wake-ups, files in @dir. */
 static void ct_argv(const struct timer *t, uint64_t loops, const char *dir,
 		    char bufs[][CT_ARG_LEN], char **argv)
@@ -204,8 +204,7 @@ static void ct_argv(const struct timer *t, uint64_t loops, const char *dir,
 		argv[k++] = "--default-system";
 	ARG("--histogram=%d", CT_HIST_NS);
 	ARG("--spike=%d", CT_HIST_NS - 1);
-	ARG("--spike-nodes=%llu", (unsigned long long)(loops < CT_MAX_SPIKES ?
-							 loops : CT_MAX_SPIKES));
+	ARG("--spike-nodes=%llu", (unsigned long long)ct_nodes(loops));
 	ARG("--histfile=%s/hist", dir);
 #undef ARG
 	argv[k] = NULL;
@@ -223,118 +222,103 @@ static int ct_run(struct timer *t, struct bench_tool *tool, uint64_t loops)
 	return -1;
 }
 
-static void ct_summary(struct ct_result *res, const char *line)
+/* One of cyclictest's files, whole; NULL with t->ct_why set. */
+static char *ct_slurp(struct timer *t, const struct bench_tool *tool,
+		      const char *file, size_t *len)
 {
-	unsigned long long v;
+	char path[BENCH_TOOL_DIR_LEN + 8];
+	char *text;
 
-	if (sscanf(line, "# Min Latencies: %llu", &v) == 1)
-		res->min = v, res->have_summary = true;
-	else if (sscanf(line, "# Avg Latencies: %llu", &v) == 1)
-		res->avg = v;
-	else if (sscanf(line, "# Max Latencies: %llu", &v) == 1)
-		res->max = v;
-	else if (sscanf(line, "# Histogram Overflows: %llu", &v) == 1)
-		res->overflows = v;
+	bench_tool_file(tool, file, path, sizeof(path));
+	text = bench_slurp(path, len);
+	if (!text)
+		snprintf(t->ct_why, sizeof(t->ct_why),
+			 "no cyclictest row: it left no %s (%s)", file, strerror(errno));
+	return text;
 }
 
-/* The histogram file: "bucket count" lines, then "# ..." summary lines. */
-static int ct_read_hist(struct udrv_hist *h, const char *dir,
-			struct ct_result *res)
+/*
+ * Read its histogram file and its stdout (cyclictest_out.h) into @h; 0, or
+ * -1 with t->ct_why saying which file and line is not what cyclictest
+ * prints.
+ */
+static int ct_read(struct timer *t, const struct bench_tool *tool,
+		   uint64_t loops, struct udrv_hist *h, struct ct_hist *hres,
+		   struct ct_spikes *sres)
 {
-	unsigned long long bucket, count;
-	char path[96], line[256];
-	FILE *f;
+	char *hist, *out, why[128];
+	const char *file = "hist";
+	size_t hlen, olen;
+	int ret = -1;
 
-	snprintf(path, sizeof(path), "%s/hist", dir);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (line[0] == '#') {
-			ct_summary(res, line);
-			continue;
+	hist = ct_slurp(t, tool, "hist", &hlen);
+	out = hist ? ct_slurp(t, tool, "out", &olen) : NULL;
+	if (out) {
+		ret = ct_hist_parse(hist, hlen, CT_HIST_NS, loops, h, hres, why, sizeof(why));
+		if (!ret) {
+			file = "out";
+			ret = ct_spikes_parse(out, olen, CT_HIST_NS, ct_nodes(loops), loops,
+					      h, sres, why, sizeof(why));
 		}
-		if (sscanf(line, "%llu %llu", &bucket, &count) != 2)
-			continue;
-		while (count--)
-			udrv_hist_record(h, bucket);
+		if (ret)
+			snprintf(t->ct_why, sizeof(t->ct_why),
+				 "no cyclictest row: cyclictest's output: %s: %s", file, why);
 	}
-	fclose(f);
-	return 0;
+	free(hist);
+	free(out);
+	return ret ? -1 : 0;
 }
 
-/* Its stdout: "T: 0 Spike:   20331: TS: ..." per sample >= the range. */
-static int ct_read_spikes(struct udrv_hist *h, const char *dir,
-			  struct ct_result *res)
-{
-	unsigned long long v;
-	char path[96], line[256];
-	unsigned int thread;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/out", dir);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "T: %u Spike: %llu:", &thread, &v) == 2) {
-			udrv_hist_record(h, v);
-			res->spikes_listed++;
-		} else if (sscanf(line, "spikes = %llu", &v) == 1) {
-			res->spikes = v;
-		}
-	}
-	fclose(f);
-	return 0;
-}
-
-/* Fill the cyclictest row from its files; check them against its summary. */
-static void ct_fill(struct timer *t, struct bench_row *row, const char *dir,
+/* Fill the cyclictest row; check its samples against its summary. */
+static void ct_fill(struct bench_row *row, const struct udrv_hist *h,
+		    const struct ct_hist *hres, const struct ct_spikes *sres,
 		    uint64_t loops)
 {
-	struct ct_result res = { 0 };
-	struct udrv_hist *h = row->hist;
+	char why[128] = "";
 	bool ok;
 
-	if (ct_read_hist(h, dir, &res) || ct_read_spikes(h, dir, &res) ||
-	    !res.have_summary) {
-		snprintf(row->note, sizeof(row->note),
-			 "cyclictest left no histogram in %.40s", dir);
-		return;
-	}
-	ok = (udrv_hist_count(h) == loops || bench_interrupted()) &&
-	     res.spikes_listed == res.overflows &&
-	     udrv_hist_min(h) == res.min && udrv_hist_max(h) == res.max;
+	udrv_hist_merge(row->hist, h);
+	ok = !ct_out_check(hres, sres, why, sizeof(why));
+	if (ok && udrv_hist_count(h) != loops && !bench_interrupted())
+		snprintf(why, sizeof(why), "%llu samples of the %llu asked for",
+			 (unsigned long long)udrv_hist_count(h), (unsigned long long)loops);
+	ok = !why[0];
 	snprintf(row->note, sizeof(row->note),
 		 "cyclictest -N: every sample in ns (1 ns buckets < %d ns, --spike above); its summary: min %llu avg %llu max %llu%s",
-		 CT_HIST_NS, (unsigned long long)res.min,
-		 (unsigned long long)res.avg, (unsigned long long)res.max,
+		 CT_HIST_NS, (unsigned long long)hres->min,
+		 (unsigned long long)hres->avg, (unsigned long long)hres->max,
 		 ok ? "" : " (MISMATCH with its samples)");
 	if (!ok)
-		fprintf(stderr, "udrv: warning: cyclictest's summary does not match its samples (%llu of %llu, %llu/%llu spikes)\n",
-			(unsigned long long)udrv_hist_count(h),
-			(unsigned long long)loops,
-			(unsigned long long)res.spikes_listed,
-			(unsigned long long)res.overflows);
+		fprintf(stderr, "udrv: warning: cyclictest's summary does not match its samples: %s\n",
+			why);
 }
 
 /* The reference row, when cyclictest is there and works. */
 static struct bench_row *timer_cyclictest(struct timer *t, uint64_t loops)
 {
 	struct bench_tool tool = { .name = "cyclictest", .stop_signal = SIGINT };
+	struct udrv_hist *h = udrv_hist_new();
 	struct bench_row *row = NULL;
+	struct ct_spikes sres;
+	struct ct_hist hres;
 	char why[80];
 
-	if (bench_tool_mkdir(&tool, why, sizeof(why))) {
-		snprintf(t->ct_why, sizeof(t->ct_why), "no cyclictest row: %s", why);
+	if (!h) {
+		snprintf(t->ct_why, sizeof(t->ct_why), "no cyclictest row: out of memory");
 		return NULL;
 	}
-	if (!ct_run(t, &tool, loops)) {
+	if (bench_tool_mkdir(&tool, why, sizeof(why))) {
+		snprintf(t->ct_why, sizeof(t->ct_why), "no cyclictest row: %s", why);
+		udrv_hist_free(h);
+		return NULL;
+	}
+	if (!ct_run(t, &tool, loops) && !ct_read(t, &tool, loops, h, &hres, &sres)) {
 		row = bench_row(&t->run, "clock_nanosleep", "cyclictest", NULL, "wakeup");
 		if (row)
-			ct_fill(t, row, tool.dir, loops);
+			ct_fill(row, h, &hres, &sres, loops);
 	}
 	bench_tool_rmdir(&tool);
+	udrv_hist_free(h);
 	return row;
 }
 

@@ -25,7 +25,22 @@ struct udrv_chip {
 	char errmsg[UDRV_ERRMSG_LEN];
 };
 
+/*
+ * A backend whose lines are driven by one 32-bit store (mmio with set and
+ * clear registers) fills these, so that udrv_request_set_value() stores
+ * without calling into the backend: store[i][0] makes line i active,
+ * store[i][1] inactive (set and clear, swapped when active-low), storing
+ * store_bit[i]. NULL (every other backend, inputs, shadowed or narrow
+ * blocks): the call goes to set_value. First in struct udrv_request, with
+ * power-of-two strides: the address is the request plus a shift.
+ */
+struct udrv_store_path {
+	volatile uint32_t *reg[UDRV_LINES_MAX][2];
+	uint32_t bit[UDRV_LINES_MAX];
+};
+
 struct udrv_request {
+	struct udrv_store_path store;	/* first: the hot path */
 	/* ops->set_value, or a fallback through ops->set: one jump, no test */
 	int (*set_value)(struct udrv_request *req, size_t idx, int value);
 	const struct udrv_backend_ops *ops;

@@ -11,7 +11,7 @@
  *
  * Writes use the write-1-to-set / write-1-to-clear registers: one store per
  * register touched, never a read-modify-write of a register other lines
- * share. udrv_request_set_value() on a line is one store (set_value below).
+ * share. udrv_request_set_value() on a line is one store (the store path, backend.h).
  * Blocks without set/clear registers (generic layouts) are written from a
  * shadow of the data register, taken at the claim.
  */
@@ -32,13 +32,11 @@ struct mmio_port {
 };
 
 /*
- * The fast path of line i (width 32, set/clear registers, an output):
- * reg[i][0] makes it active, reg[i][1] inactive (set and clear, swapped
- * when active-low), storing bit[i]; NULL: the slow path. Arrays with
- * power-of-two strides: the address is a shift, nothing to spill.
+ * The fast path of an output line in a 32-bit block with set and clear
+ * registers is the request's store path (backend.h), built by fast_lines():
+ * udrv_request_set_value() stores without calling in here.
  */
 struct mmio_state {
-	volatile uint32_t *reg[UDRV_LINES_MAX][2];	/* first: the hot path */
 	uint32_t bit[UDRV_LINES_MAX];
 	uint64_t outputs, active_low;
 	uint64_t pinned;		/* lines with a udrv_mmio_pin out */
@@ -113,22 +111,13 @@ static int mmio_set(struct udrv_request *req, uint64_t mask, uint64_t values)
 	return 0;
 }
 
-__attribute__((noinline, cold))
-static int mmio_set_value_slow(struct udrv_request *req, size_t idx, int value)
-{
-	return mmio_set(req, 1ULL << idx, value ? 1ULL << idx : 0);
-}
-
-/* udrv_request_set_value(): one store. */
+/*
+ * udrv_request_set_value() of a line without a store path (an input, a
+ * shadowed or narrow block); lines with one never get here (backend.h).
+ */
 static int mmio_set_value(struct udrv_request *req, size_t idx, int value)
 {
-	const struct mmio_state *m = req->regs;
-	volatile uint32_t *reg = m->reg[idx][!value];
-
-	if (__builtin_expect(!reg, 0))
-		return mmio_set_value_slow(req, idx, value);
-	*reg = m->bit[idx];
-	return 0;
+	return mmio_set(req, 1ULL << idx, value ? 1ULL << idx : 0);
 }
 
 static int mmio_get(struct udrv_request *req, uint64_t mask, uint64_t *values)
@@ -218,6 +207,7 @@ void udrv_mmio_detach(struct udrv_request *req)
 
 	if (!m)
 		return;
+	memset(&req->store, 0, sizeof(req->store));	/* before the unmap */
 	udrv_soc_unmap(&m->map);
 	free(m);
 	req->regs = NULL;
@@ -288,7 +278,7 @@ static int writable_check(const struct udrv_request *req,
 	return 0;
 }
 
-static void fast_lines(const struct udrv_request *req, struct mmio_state *m)
+static void fast_lines(struct udrv_request *req, struct mmio_state *m)
 {
 	volatile uint8_t *regs = m->map.regs;
 	const struct mmio_port *p;
@@ -296,14 +286,15 @@ static void fast_lines(const struct udrv_request *req, struct mmio_state *m)
 
 	for (size_t i = 0; i < req->num_lines; i++) {
 		p = &m->port[m->port_of[i]];
-		m->reg[i][0] = m->reg[i][1] = NULL;
+		req->store.reg[i][0] = req->store.reg[i][1] = NULL;
 		m->bit[i] = udrv_soc_bit(&m->bank, req->offsets[i]);
+		req->store.bit[i] = m->bit[i];
 		if (!(m->outputs & (1ULL << i)) || p->set < 0 ||
 		    m->bank.width != 32)
 			continue;
 		low = m->active_low & (1ULL << i);
-		m->reg[i][low] = (volatile uint32_t *)(regs + p->set);
-		m->reg[i][!low] = (volatile uint32_t *)(regs + p->clr);
+		req->store.reg[i][low] = (volatile uint32_t *)(regs + p->set);
+		req->store.reg[i][!low] = (volatile uint32_t *)(regs + p->clr);
 	}
 }
 
@@ -449,7 +440,7 @@ const struct udrv_backend_ops udrv_mmio_ops = {
 	.release = mmio_release,
 	.get = mmio_get,
 	.set = mmio_set,
-	.set_value = mmio_set_value,
+	.set_value = mmio_set_value,	/* the slow path: see req->store */
 	.reconfigure = mmio_reconfigure,
 	.read_events = mmio_read_events,
 };
@@ -484,8 +475,8 @@ int udrv_request_mmio_pin(struct udrv_request *req, size_t idx,
 	pin->level = (const volatile uint32_t *)(regs + p->level);
 	pin->invert = m->active_low & (1ULL << idx) ? pin->mask : 0;
 	if (m->outputs & (1ULL << idx)) {
-		pin->reg[0] = m->reg[idx][0];
-		pin->reg[1] = m->reg[idx][1];
+		pin->reg[0] = req->store.reg[idx][0];
+		pin->reg[1] = req->store.reg[idx][1];
 	}
 	m->pinned |= 1ULL << idx;
 	return 0;

@@ -235,7 +235,7 @@ int udrv_request_set_values(struct udrv_request *req, uint64_t mask,
 	return req->ops->set(req, mask, values);
 }
 
-__attribute__((cold))
+__attribute__((noinline, cold))
 static int bad_index(struct udrv_request *req, size_t idx)
 {
 	return udrv_err(req->errmsg, EINVAL,
@@ -254,11 +254,22 @@ int udrv_request_get_value(struct udrv_request *req, size_t idx)
 	return ret ? ret : (int)((values >> idx) & 1);
 }
 
+/*
+ * The hot path: a line with a store path is one store, no call into the
+ * backend; every other line one jump to the backend's set_value.
+ */
 int udrv_request_set_value(struct udrv_request *req, size_t idx, int value)
 {
-	if (idx >= req->num_lines)
-		return bad_index(req, idx);
-	return req->set_value(req, idx, value);
+	volatile uint32_t *reg;
+
+	if (__builtin_expect(idx < req->num_lines, 1)) {
+		reg = req->store.reg[idx][!value];
+		if (!reg)
+			return req->set_value(req, idx, value);
+		*reg = req->store.bit[idx];
+		return 0;
+	}
+	return bad_index(req, idx);
 }
 
 int udrv_request_reconfigure(struct udrv_request *req,

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from lab import suite  # noqa: E402
+from lab import suite
 
 
 def test_rate_commands() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from guest import Board, sh, udrv
+from guest import Board, sh
 from results_schema import check_document
 
 WIRE = "/sys/devices/platform/gpio-wire"
@@ -67,8 +67,8 @@ def test_low_rate_loses_nothing(low: Doc) -> None:
 
 def test_latency_row_is_the_knee(low: Doc) -> None:
     for row in low["rows"]:
-        knee = [s for s in steps(low, row["mechanism"], row["implementation"])
-                if s["target_per_s"] == 5000][0]
+        knee = next(s for s in steps(low, row["mechanism"], row["implementation"])
+                    if s["target_per_s"] == 5000)
         assert row["stats"]["count"] == knee["samples"], row
         assert row["loss"] == {"sent": knee["source_count"], "received": knee["received"],
                                "lost": 0}, row
@@ -122,7 +122,8 @@ def test_knee_exists_past_it_loss(board: Board) -> None:
 FAKE_PEER = """#!/bin/sh
 # a receiver that reads nothing: the source's count shows it all as lost
 echo ready
-trap 'printf "received 0\\nreads 0\\nseqno_first 0\\nseqno_last 0\\ncpu_user_ns 0\\ncpu_sys_ns 1000\\nsamples 0\\n%s\\n" "$END"; exit 0' TERM
+out="received 0\\nreads 0\\nseqno_first 0\\nseqno_last 0\\ncpu_user_ns 0\\ncpu_sys_ns 1000"
+trap 'printf "$out\\nsamples 0\\n%s\\n" "$END"; exit 0' TERM
 while :; do sleep 0.01; done
 """
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 HEADER = re.compile(r"^[0-9a-f]+ <(?P<name>[^>]+)>:$")
 INSN = re.compile(r"^\s*[0-9a-f]+:\t(?P<mnem>\S+)\s*(?P<ops>.*)$")
-X86_NO_WRITE = ("cmp", "test", "nop", "lea", "prefetch", "bt", "ucomis", "comis")
+X86_NO_WRITE = ("cmp", "test", "nop", "lea", "prefetch", "bt", "ucomis", "comis", "j")
 ARM_STACK = re.compile(r"\[sp\b")
 X86_PREFIXES = {"data16", "data32", "addr32", "cs", "ds", "es", "ss", "fs", "gs", "rep",
                 "repz", "repnz", "repe", "repne", "lock", "notrack", "bnd"}

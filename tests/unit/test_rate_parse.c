@@ -139,30 +139,47 @@ static void test_peer_refused(void)
 {
 	PEER_REFUSED("ready\n", "", "not 'ready'");
 	PEER_REFUSED("ready\n", "readyx\n", "not 'ready'");
-	PEER_REFUSED("reads 3\n", "", "where 'reads N' belongs");
-	PEER_REFUSED("reads 3\n", "reads 3\nreads 3\n", "where 'seqno_first N' belongs");
-	PEER_REFUSED("reads 3\n", "rads 3\n", "where 'reads N' belongs");
-	PEER_REFUSED("reads 3\n", "reads  3\n", "not a decimal number");
-	PEER_REFUSED("reads 3\n", "reads -3\n", "not a decimal number");
-	PEER_REFUSED("reads 3\n", "reads 3x\n", "not a decimal number");
-	PEER_REFUSED("reads 3\n", "reads \n", "not a decimal number");
-	PEER_REFUSED("reads 3\n", "reads 18446744073709551616\n", "not a decimal number");
-	PEER_REFUSED("cpu_user_ns 1000\n", "cpu_user_ns 1000\r\n", "not a decimal number");
+	PEER_REFUSED("reads 3\n", "", "no 'reads' line");
+	PEER_REFUSED("reads 3\n", "reads 3\nreads 3\n", "'reads' twice");
+	PEER_REFUSED("reads 3\n", "rads 3\n", "unknown key 'rads'");
+	PEER_REFUSED("reads 3\n", "reads  3\n", "not 'key N...'");
+	PEER_REFUSED("reads 3\n", "reads -3\n", "not 'key N...'");
+	PEER_REFUSED("reads 3\n", "reads 3x\n", "not 'key N...'");
+	PEER_REFUSED("reads 3\n", "reads \n", "not 'key N...'");
+	PEER_REFUSED("reads 3\n", "reads 18446744073709551616\n", "not 'key N...'");
+	PEER_REFUSED("reads 3\n", "reads 3 4\n", "reads");
+	PEER_REFUSED("cpu_user_ns 1000\n", "cpu_user_ns 1000\r\n", "not 'key N...'");
 	PEER_REFUSED("reads 3\n", "reads 6\n", "do not fit");
 	PEER_REFUSED("reads 3\n", "reads 0\n", "do not fit");
 	PEER_REFUSED("seqno_last 7\n", "seqno_last 5\n", "do not fit");
 	PEER_REFUSED("seqno_first 2\n", "seqno_first 0\n", "do not fit");
-	PEER_REFUSED("samples 3\n", "samples 6\n", "samples 6 > received 5");
-	PEER_REFUSED("samples 3\n", "samples 4\n", "where 'lat N' belongs");
-	PEER_REFUSED("samples 3\n", "samples 2\n", "no 'end' after 2 samples");
-	PEER_REFUSED("lat 5000\n", "lat 5e3\n", "not a decimal number");
-	PEER_REFUSED("end\n", "", "no 'end'");
-	PEER_REFUSED("end\n", "end", "no 'end'");
-	PEER_REFUSED("end\n", "end\nlat 1\n", "output after 'end'");
-	PEER_REFUSED("end\n", "fin\n", "no 'end'");
+	PEER_REFUSED("samples 3\n", "samples 6\n", "3 'lat' lines, 'samples' says 6");
+	PEER_REFUSED("samples 3\n", "samples 2\n", "beyond its 2");
+	PEER_REFUSED("samples 3\nlat 4000\n", "lat 4000\nsamples 3\n", "before 'samples'");
+	PEER_REFUSED("lat 5000\n", "lat 5e3\n", "not 'key N...'");
+	PEER_REFUSED("end\n", "", "no 'end' line");
+	PEER_REFUSED("end\n", "end", "no newline");
+	PEER_REFUSED("end\n", "end\nlat 1\n", "after 'end'");
+	PEER_REFUSED("end\n", "fin\n", "unknown key 'fin'");
 	PEER_REFUSED("received 5\n", "received 0\n", "samples 3 > received 0");
 	PEER_REFUSED("cpu_sys_ns 20000\n", "cpu_sys_ns 20000\nunknown 1\n",
-		     "where 'samples N' belongs");
+		     "unknown key 'unknown'");
+}
+
+/* the keys in another order are the same output (peer_parse.h) */
+static void test_peer_any_order(void)
+{
+	struct udrv_hist *h = udrv_hist_new();
+	struct rate_peer_out o;
+	char why[200];
+
+	CHECK_INT(peer("ready\nreads 3\nreceived 5\nseqno_last 7\nseqno_first 2\n"
+		       "cpu_sys_ns 20000\ncpu_user_ns 1000\nsamples 1\nlat 9\nend\n",
+		       h, &o, why, sizeof(why)), 0);
+	CHECK_INT(o.received, 5);
+	CHECK_INT(o.seqno_first, 2);
+	CHECK_INT(udrv_hist_count(h), 1);
+	udrv_hist_free(h);
 }
 
 static void test_peer_embedded_nul(void)
@@ -174,7 +191,7 @@ static void test_peer_embedded_nul(void)
 	memcpy(text, good, sizeof(good));
 	text[strstr(good, "lat 5000") - good + 4] = '\0';
 	CHECK_INT(rate_peer_parse(text, sizeof(good) - 1, h, &o, why, sizeof(why)), -EINVAL);
-	CHECK_CONTAINS(why, "NUL");
+	CHECK_CONTAINS(why, "line 9");
 	udrv_hist_free(h);
 }
 
@@ -183,5 +200,6 @@ UDRV_TESTS(
 	UDRV_T(test_rates_refused),
 	UDRV_T(test_peer_good),
 	UDRV_T(test_peer_refused),
+	UDRV_T(test_peer_any_order),
 	UDRV_T(test_peer_embedded_nul),
 )
