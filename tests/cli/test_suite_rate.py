@@ -7,6 +7,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from lab import suite
 
@@ -37,6 +39,30 @@ def test_rate_table() -> None:
                                 "5600", "x1.00"]
     assert lines[3].split()[4:6] == ["-", "-"]
     assert lines[4].split()[-1] == "absent"
-    # variant runs (the priority axis) are not in it
+    # the irq-prio 90 run of the priority axis is, named so; other variants not
+    prio = suite.rate_table([suite.SuiteRun("rt", "none", documents=[doc],
+                                            variant=suite.RATE_PRIORITY)])
+    assert prio[2].split()[:2] == ["rt", "irq-prio-90"]
     assert suite.rate_table([suite.SuiteRun("rt", "none", documents=[doc],
-                                            variant="irq-prio 90")]) == lines[:2]
+                                            variant="SCHED_OTHER")]) == lines[:2]
+
+
+def test_rate_runs_in_plain_and_irq_prio_runs() -> None:
+    ran: list[tuple[str, str]] = []
+
+    def fake(board: object, run: suite.SuiteRun, bench: str, cmd: str,
+             timeout: float = 0) -> None:
+        ran.append((run.variant, cmd))
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(suite, "_run_one", fake)
+    try:
+        runs = [suite.SuiteRun("rt", "none"), suite.SuiteRun("rt", "all"),
+                suite.SuiteRun("rt", "none", variant="irq-prio 90"),
+                suite.SuiteRun("rt", "none", variant="SCHED_OTHER"),
+                suite.SuiteRun("rt", "none", variant=suite.GAPS_VARIANT)]
+        suite.run_rate(None, runs, "quick")  # type: ignore[arg-type]
+    finally:
+        mp.undo()
+    assert [v for v, _ in ran] == ["", "", "irq-prio 90"]
+    assert ran[2][1].endswith("--irq-prio 90") and "--load none" in ran[2][1]
