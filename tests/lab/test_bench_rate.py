@@ -169,3 +169,16 @@ def test_sigterm_puts_the_sources_back(board: Board) -> None:
     assert out[0] == "rc=143", r
     assert out[1:4] == ["0", "0", "1"], f"gpio-wire's generator not put back: {out}"
     assert out[5:7] == [out[4], "0"], f"uio-ticker not put back: {out}"
+
+
+def test_libgpiod_peer_takes_a_low_rate(board: Board) -> None:
+    """The real peer (udrv-bench-peer rx, libgpiod 2.3), where the lab ships it."""
+    if sh(board, "test -x /usr/libexec/udrv/udrv-bench-peer").status:
+        pytest.skip("no udrv-bench-peer in this lab (scripts/fetch-libgpiod, make static)")
+    doc = bench(board, "--rates 2k --mechanisms cdev,cdev-batch --impls libgpiod-2.3")
+    for mech in ("cdev", "cdev-batch"):
+        (s,) = steps(doc, mech, "libgpiod-2.3")
+        assert s["received"] == s["source_count"] >= 95, s
+        assert s["lost"] == 0 and s["kernel_dropped"] == 0, s
+        assert s["samples"] == s["received"] and s["cpu_ns"] > 0, s
+        assert capacity(doc, mech, "libgpiod-2.3")["measured"] is True
