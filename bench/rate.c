@@ -36,6 +36,7 @@
 #define RATE_BATCH_BUFFER	1024	/* gpiolib-cdev's maximum for one line */
 #define RATE_PEER_SAMPLES	200000
 #define RATE_LINE		3	/* gpio-wire's wire1-in */
+#define RATE_KEPT_UP		0.95	/* received / offered per second */
 
 const char *const rate_mech_names[RATE_NMECH] = {
 	[RATE_CDEV] = "cdev", [RATE_CDEV_BATCH] = "cdev-batch",
@@ -115,7 +116,8 @@ static const char rate_help[] =
 "            events took to arrive (the step, or until the last one read)\n"
 "  p50/p99/max  latency from the event's kernel timestamp (cdev: hardirq;\n"
 "            UIO: the hrtimer handler, from the page) to the wake-up\n"
-"and per receiver the knee (the highest offered rate with nothing lost), the\n"
+"and per receiver the knee (the highest offered rate with nothing lost and\n"
+"nothing left behind: received/s at least 95% of offered/s), the\n"
 "CPU there, the throughput (the most events per second it received) and the\n"
 "CPU ns per event there, with its ratio to the bare read() (raw) of the same\n"
 "mechanism. A receiver's sweep stops after a rate at which it lost more than\n"
@@ -315,7 +317,38 @@ static int rate_wake(struct rate_bench *b, const struct rate_recv *r)
 	return bench_wake_threads(&b->run, prefix);
 }
 
-static void rate_rx_setup(const struct rate_bench *b, const struct rate_recv *r,
+/*
+ * The peer's line has its own irq thread, made by each step's request:
+ * recorded, and raised by --irq-prio, as soon as the peer is ready (before
+ * the source starts).
+ */
+static int rate_peer_ready(void *ctx)
+{
+	struct rate_bench *b = ctx;
+	char prefix[24];
+	unsigned int irq;
+
+	if (udrv_rt_find_irq(BENCH_PEER_NAME, b->line, &irq))
+		return 0;
+	snprintf(prefix, sizeof(prefix), "irq/%u-", irq);
+	if (bench_wake_threads(&b->run, prefix) || !b->run.o.irq_prio)
+		return bench_interrupted() ? EXIT_FAIL : 0;
+	/*
+	 * A fresh irq thread has not run yet: raised above the bench it runs
+	 * at once, and its first run sets it to SCHED_FIFO 50 (what the
+	 * warm-up step does for the in-process receivers). Raise it again.
+	 */
+	for (size_t i = 0; i < b->run.num_threads; i++) {
+		struct bench_thread *t = &b->run.threads[i];
+
+		if (!strncmp(t->now.name, prefix, strlen(prefix)) &&
+		    t->now.priority != b->run.o.irq_prio)
+			t->raised = false;
+	}
+	return bench_wake_threads(&b->run, prefix);
+}
+
+static void rate_rx_setup(struct rate_bench *b, const struct rate_recv *r,
 			  struct rate_rx *rx)
 {
 	memset(rx, 0, sizeof(*rx));
@@ -328,6 +361,8 @@ static void rate_rx_setup(const struct rate_bench *b, const struct rate_recv *r,
 	rx->line = b->line;
 	rx->max_samples = RATE_PEER_SAMPLES;
 	rx->peer = b->peer;
+	rx->peer_ready = rate_peer_ready;
+	rx->ctx = b;
 	rx->fd = -1;
 }
 
@@ -347,6 +382,19 @@ static double rate_received_per_s(const struct rate_step *s)
 	return rate_per_s(s->received, s->elapsed_ns);
 }
 
+/*
+ * Kept up: nothing lost, and nothing left behind either: the events came
+ * in at the rate offered, at least RATE_KEPT_UP of it (a receiver behind a
+ * source that queues without bound, as uio-ticker's notifier on PREEMPT_RT
+ * does, loses nothing but reads its events long after the step).
+ */
+static bool rate_kept_up(const struct rate_step *st)
+{
+	return st->c.made && !rate_lost(st) &&
+	       rate_received_per_s(st) >= RATE_KEPT_UP *
+					  rate_per_s(st->c.made, st->duration_ns);
+}
+
 /* Keep the step's figures; the knee's latency goes into the row. */
 static void rate_keep(struct rate_bench *b, struct rate_recv *r,
 		      struct rate_step *st)
@@ -361,7 +409,7 @@ static void rate_keep(struct rate_bench *b, struct rate_recv *r,
 	if (r->best < 0 || rate_received_per_s(st) >
 			   rate_received_per_s(&r->steps[r->best]))
 		r->best = i;
-	if (!rate_lost(st) && st->c.made) {
+	if (rate_kept_up(st)) {
 		r->knee = i;
 		udrv_hist_reset(r->row->hist);
 		udrv_hist_merge(r->row->hist, b->lat);
@@ -616,7 +664,7 @@ static void rate_print_steps(const struct rate_bench *b, enum rate_mech m)
 
 static void rate_print_capacity(const struct rate_bench *b)
 {
-	printf("\ncapacity (knee: highest offered rate with nothing lost)\n");
+	printf("\ncapacity (knee: highest offered rate with nothing lost, received/s >= 95%% of offered/s)\n");
 	printf("%-11s %-13s %10s %9s %13s %9s %9s\n", "mechanism", "impl",
 	       "knee/s", "CPU%", "throughput/s", "ns/event", "vs raw");
 	for (size_t i = 0; i < b->nrecv; i++) {

@@ -132,6 +132,9 @@ struct rate_rx {
 	unsigned int line;
 	uint64_t max_samples;		/* peer: --max-samples */
 	const char *peer;		/* the peer's path */
+	/* called once the peer is ready (its line requested): 0 or exit code */
+	int (*peer_ready)(void *ctx);
+	void *ctx;
 	/* in-process receivers */
 	struct udrv_chip *chip;
 	struct udrv_request *req;

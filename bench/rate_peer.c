@@ -192,6 +192,8 @@ int rate_peer_step(struct rate_rx *rx, struct rate_src *src,
 	ret = peer_spawn(rx, &p);
 	if (!ret)
 		ret = peer_wait_ready(rx, &p);
+	if (!ret && rx->peer_ready)
+		ret = rx->peer_ready(rx->ctx);
 	if (!ret)
 		ret = rate_src_count(src, &c0);
 	t0 = bench_now_ns();

@@ -173,7 +173,7 @@ def run_rate(board: Board, runs: list[SuiteRun], mode: str) -> None:
 def rate_table(runs: list[SuiteRun]) -> list[str]:
     """kernel x load x receiver: the knee, CPU there, throughput, ns per event."""
     lines = ["Interrupt rate capacity (udrv bench rate; knee: the highest offered "
-             "rate with nothing lost, at the source)",
+             "rate with nothing lost at the source, received/s >= 95% of offered/s)",
              f"{'kernel':<7}{'load':<13}{'mechanism':<12}{'impl':<14}{'knee/s':>9}"
              f"{'CPU %':>7}{'max rx/s':>10}{'ns/event':>10}{'vs raw':>8}"]
     for run in runs:

@@ -102,7 +102,8 @@ def table(found: list[tuple[Run, Doc]]) -> Table:
                            num(_fmt(c["ns_per_event"], ".0f")),
                            num("-" if ratio is None else f"x{ratio:.2f}")])
     t.note = ("Knee: the highest offered rate with nothing lost, counted at the source "
-              "(gpio-wire's gen_edges, uio-ticker's ticks). Max received: the most events "
+              "(gpio-wire's gen_edges, uio-ticker's ticks), and received per second at "
+              "least 95% of offered. Max received: the most events "
               "per second the receiver took in one step; CPU ns/event there, against the "
               "bare read() of the same mechanism.")
     return t
