@@ -27,6 +27,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "commands.h"
+#include "peer.h"
 #include "rate.h"
 
 #define RATE_STEP_NS		50000000ULL	/* default --step-duration */
@@ -35,17 +36,18 @@
 #define RATE_BATCH_BUFFER	1024	/* gpiolib-cdev's maximum for one line */
 #define RATE_PEER_SAMPLES	200000
 #define RATE_LINE		3	/* gpio-wire's wire1-in */
+#define RATE_KEPT_UP		0.95	/* received / offered per second */
 
 const char *const rate_mech_names[RATE_NMECH] = {
 	[RATE_CDEV] = "cdev", [RATE_CDEV_BATCH] = "cdev-batch",
 	[RATE_UIO_READ] = "uio-read", [RATE_UIO_POLL] = "uio-poll",
 };
 const char *const rate_impl_names[RATE_NIMPL] = {
-	[RATE_UDRV] = "udrv", [RATE_RAW] = "raw", [RATE_LIBGPIOD] = "libgpiod-2.3",
+	[RATE_UDRV] = "udrv", [RATE_RAW] = "raw", [RATE_LIBGPIOD] = BENCH_PEER_IMPL,
 };
 
 static const uint64_t rate_default[] = {
-	1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000,
+	1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000,
 };
 
 enum {
@@ -63,7 +65,7 @@ struct rate_recv {
 	enum rate_mech mech;
 	enum rate_impl impl;
 	bool present;		/* measured (else: note says why not) */
-	char note[200];
+	char note[320];
 	size_t nsteps;
 	struct rate_step steps[RATE_MAX_RATES];
 	int knee;		/* step index, -1: none */
@@ -110,14 +112,17 @@ static const char rate_help[] =
 "  masked    cdev: edges made while the line's interrupt was masked (no\n"
 "            consumer yet: no event at all)\n"
 "  ev/rd     events per read call\n"
-"  CPU %     the receiving process's user + system CPU / the step\n"
+"  CPU %     the receiving process's user + system CPU / the time the\n"
+"            events took to arrive (the step, or until the last one read)\n"
 "  p50/p99/max  latency from the event's kernel timestamp (cdev: hardirq;\n"
 "            UIO: the hrtimer handler, from the page) to the wake-up\n"
-"and per receiver the knee (the highest offered rate with nothing lost), the\n"
+"and per receiver the knee (the highest offered rate with nothing lost and\n"
+"nothing left behind: received/s at least 95% of offered/s), the\n"
 "CPU there, the throughput (the most events per second it received) and the\n"
 "CPU ns per event there, with its ratio to the bare read() (raw) of the same\n"
 "mechanism. A receiver's sweep stops after a rate at which it lost more than\n"
-"half.\n"
+"half. The source makes at most rate x step edges or ticks (gen_limit,\n"
+"tick_limit): a rate the CPU cannot take ends by itself, as loss.\n"
 "\n"
 "Mechanisms: cdev (one event per read), cdev-batch (up to --batch events per\n"
 "read, kernel buffer --buffer), uio-read (blocking read), uio-poll (poll +\n"
@@ -134,8 +139,8 @@ static const char rate_help[] =
 "  -c, --chip CHIP       the gpio-wire chip (default gpio-wire)\n"
 "      --line N          the input line the generator toggles (odd; default 3)\n"
 "      --rates LIST      offered rates per second, increasing, k/M suffixes\n"
-"                        (default 1k,2k,5k,10k,20k,50k,100k,200k,500k; at\n"
-"                        most 1M: the sources' 1 us period)\n"
+"                        (default 1k,2k,5k,10k,20k,50k,100k,200k; at most\n"
+"                        1M: the sources' 1 us period)\n"
 "      --step-duration D  guest time per rate (default 50ms)\n"
 "      --batch K         events per read for cdev-batch, 2..1024 (default 16)\n"
 "      --buffer B        cdev-batch's kernel event buffer, K..1024 (default\n"
@@ -239,7 +244,7 @@ static int rate_plan(struct rate_bench *b)
 {
 	static const enum rate_impl order[] = { RATE_RAW, RATE_UDRV, RATE_LIBGPIOD };
 
-	b->have_peer = !rate_peer_path(b->peer, sizeof(b->peer));
+	b->have_peer = !bench_peer_path(b->peer, sizeof(b->peer));
 	for (int m = 0; m < RATE_NMECH; m++) {
 		if (!b->want_mech[m])
 			continue;
@@ -254,8 +259,8 @@ static int rate_plan(struct rate_bench *b)
 			r->knee = r->best = -1;
 			r->present = i != RATE_LIBGPIOD || b->have_peer;
 			if (!r->present)
-				snprintf(r->note, sizeof(r->note),
-					 "left out: no udrv-bench-peer (set $UDRV_BENCH_PEER, build bench/peers/, or install /usr/libexec/udrv/udrv-bench-peer)");
+				snprintf(r->note, sizeof(r->note), "left out: %s",
+					 BENCH_PEER_ABSENT);
 			b->nrecv++;
 		}
 	}
@@ -312,7 +317,38 @@ static int rate_wake(struct rate_bench *b, const struct rate_recv *r)
 	return bench_wake_threads(&b->run, prefix);
 }
 
-static void rate_rx_setup(const struct rate_bench *b, const struct rate_recv *r,
+/*
+ * The peer's line has its own irq thread, made by each step's request:
+ * recorded, and raised by --irq-prio, as soon as the peer is ready (before
+ * the source starts).
+ */
+static int rate_peer_ready(void *ctx)
+{
+	struct rate_bench *b = ctx;
+	char prefix[24];
+	unsigned int irq;
+
+	if (udrv_rt_find_irq(BENCH_PEER_NAME, b->line, &irq))
+		return 0;
+	snprintf(prefix, sizeof(prefix), "irq/%u-", irq);
+	if (bench_wake_threads(&b->run, prefix) || !b->run.o.irq_prio)
+		return bench_interrupted() ? EXIT_FAIL : 0;
+	/*
+	 * A fresh irq thread has not run yet: raised above the bench it runs
+	 * at once, and its first run sets it to SCHED_FIFO 50 (what the
+	 * warm-up step does for the in-process receivers). Raise it again.
+	 */
+	for (size_t i = 0; i < b->run.num_threads; i++) {
+		struct bench_thread *t = &b->run.threads[i];
+
+		if (!strncmp(t->now.name, prefix, strlen(prefix)) &&
+		    t->now.priority != b->run.o.irq_prio)
+			t->raised = false;
+	}
+	return bench_wake_threads(&b->run, prefix);
+}
+
+static void rate_rx_setup(struct rate_bench *b, const struct rate_recv *r,
 			  struct rate_rx *rx)
 {
 	memset(rx, 0, sizeof(*rx));
@@ -325,6 +361,8 @@ static void rate_rx_setup(const struct rate_bench *b, const struct rate_recv *r,
 	rx->line = b->line;
 	rx->max_samples = RATE_PEER_SAMPLES;
 	rx->peer = b->peer;
+	rx->peer_ready = rate_peer_ready;
+	rx->ctx = b;
 	rx->fd = -1;
 }
 
@@ -338,6 +376,25 @@ static double rate_per_s(uint64_t n, uint64_t ns)
 	return ns ? (double)n * 1e9 / (double)ns : 0;
 }
 
+/* events delivered per second of their arrival */
+static double rate_received_per_s(const struct rate_step *s)
+{
+	return rate_per_s(s->received, s->elapsed_ns);
+}
+
+/*
+ * Kept up: nothing lost, and nothing left behind either: the events came
+ * in at the rate offered, at least RATE_KEPT_UP of it (a receiver behind a
+ * source that queues without bound, as uio-ticker's notifier on PREEMPT_RT
+ * does, loses nothing but reads its events long after the step).
+ */
+static bool rate_kept_up(const struct rate_step *st)
+{
+	return st->c.made && !rate_lost(st) &&
+	       rate_received_per_s(st) >= RATE_KEPT_UP *
+					  rate_per_s(st->c.made, st->duration_ns);
+}
+
 /* Keep the step's figures; the knee's latency goes into the row. */
 static void rate_keep(struct rate_bench *b, struct rate_recv *r,
 		      struct rate_step *st)
@@ -349,11 +406,10 @@ static void rate_keep(struct rate_bench *b, struct rate_recv *r,
 	st->p99 = udrv_hist_percentile(b->lat, 99);
 	st->max = udrv_hist_max(b->lat);
 	r->steps[i] = *st;
-	if (r->best < 0 || rate_per_s(st->received, st->duration_ns) >
-			   rate_per_s(r->steps[r->best].received,
-				      r->steps[r->best].duration_ns))
+	if (r->best < 0 || rate_received_per_s(st) >
+			   rate_received_per_s(&r->steps[r->best]))
 		r->best = i;
-	if (!rate_lost(st) && st->c.made) {
+	if (rate_kept_up(st)) {
 		r->knee = i;
 		udrv_hist_reset(r->row->hist);
 		udrv_hist_merge(r->row->hist, b->lat);
@@ -432,9 +488,10 @@ static double rate_ns_per_event(const struct rate_recv *r)
 	return s->received ? (double)s->cpu_ns / (double)s->received : 0;
 }
 
+/* over the time the events took to arrive (elapsed_ns) */
 static double rate_cpu_pct(const struct rate_step *s)
 {
-	return s->duration_ns ? 100.0 * (double)s->cpu_ns / (double)s->duration_ns : 0;
+	return s->elapsed_ns ? 100.0 * (double)s->cpu_ns / (double)s->elapsed_ns : 0;
 }
 
 static void rate_finish(struct rate_bench *b)
@@ -449,8 +506,7 @@ static void rate_finish(struct rate_bench *b)
 		if (r->impl != RATE_RAW && raw)
 			row->reference = bench_row_index(&b->run, raw->row);
 		if (r->best >= 0)
-			row->rate_per_s = rate_per_s(r->steps[r->best].received,
-						     r->steps[r->best].duration_ns);
+			row->rate_per_s = rate_received_per_s(&r->steps[r->best]);
 		if (r->knee >= 0) {
 			const struct rate_step *k = &r->steps[r->knee];
 
@@ -479,8 +535,9 @@ static void rate_json_step(const struct rate_recv *r, const struct rate_step *s,
 	udrv_json_kstr(j, "implementation", rate_impl_names[r->impl]);
 	udrv_json_kuint(j, "target_per_s", s->target_per_s);
 	udrv_json_kdouble(j, "offered_per_s", rate_per_s(s->c.made, s->duration_ns));
-	udrv_json_kdouble(j, "received_per_s", rate_per_s(s->received, s->duration_ns));
+	udrv_json_kdouble(j, "received_per_s", rate_received_per_s(s));
 	udrv_json_kuint(j, "duration_ns", s->duration_ns);
+	udrv_json_kuint(j, "elapsed_ns", s->elapsed_ns);
 	udrv_json_kuint(j, "source_count", s->c.made);
 	udrv_json_kuint(j, "received", s->received);
 	udrv_json_kuint(j, "lost", rate_lost(s));
@@ -521,8 +578,7 @@ static void rate_json_capacity(const struct rate_bench *b,
 		udrv_json_null(j);
 	udrv_json_key(j, "throughput_per_s");
 	if (r->best >= 0)
-		udrv_json_double(j, rate_per_s(r->steps[r->best].received,
-					       r->steps[r->best].duration_ns));
+		udrv_json_double(j, rate_received_per_s(&r->steps[r->best]));
 	else
 		udrv_json_null(j);
 	udrv_json_key(j, "ns_per_event");
@@ -608,7 +664,7 @@ static void rate_print_steps(const struct rate_bench *b, enum rate_mech m)
 
 static void rate_print_capacity(const struct rate_bench *b)
 {
-	printf("\ncapacity (knee: highest offered rate with nothing lost)\n");
+	printf("\ncapacity (knee: highest offered rate with nothing lost, received/s >= 95%% of offered/s)\n");
 	printf("%-11s %-13s %10s %9s %13s %9s %9s\n", "mechanism", "impl",
 	       "knee/s", "CPU%", "throughput/s", "ns/event", "vs raw");
 	for (size_t i = 0; i < b->nrecv; i++) {
@@ -629,8 +685,7 @@ static void rate_print_capacity(const struct rate_bench *b)
 				 rate_per_s(r->steps[r->knee].c.made, r->steps[r->knee].duration_ns));
 			snprintf(cpu, sizeof(cpu), "%.1f", rate_cpu_pct(&r->steps[r->knee]));
 		}
-		snprintf(tp, sizeof(tp), "%.0f", rate_per_s(r->steps[r->best].received,
-							   r->steps[r->best].duration_ns));
+		snprintf(tp, sizeof(tp), "%.0f", rate_received_per_s(&r->steps[r->best]));
 		if (npe > 0)
 			snprintf(ns, sizeof(ns), "%.0f", npe);
 		if (npe > 0 && rnpe > 0)

@@ -40,12 +40,13 @@ struct rate_peer_out {
 };
 
 /*
- * Read the peer's whole stdout (@text, @len bytes, "ready\n" first): one
- * `key value` per line in the contract's order, every number through
- * udrv_parse_u64, `samples` lines `lat N` recorded into @lat, then `end` and
- * nothing after it. Consistent counts: samples <= received, seqnos 0 with
- * no event, else 1 <= first <= last and last - first + 1 >= received.
- * Returns 0, or -EINVAL with @why saying which line and why.
+ * Read the peer's whole stdout (@text, @len bytes): "ready", then its lines
+ * through bench_peer_text() (peer_parse.h: every key once, in any order,
+ * numbers through udrv_parse_u64), `samples` before its `lat` lines and
+ * exactly that many, recorded into @lat (which may hold some on failure),
+ * then `end` and nothing after it. Consistent counts: samples <= received,
+ * seqnos 0 with no event, else 1 <= first <= last and last - first + 1 >=
+ * received, 1 <= reads <= received. Returns 0, or -EINVAL with @why.
  */
 int rate_peer_parse(const char *text, size_t len, struct udrv_hist *lat,
 		    struct rate_peer_out *out, char *why, size_t whylen);
@@ -85,6 +86,7 @@ struct rate_src {
 	struct udrv_region *map;
 	const volatile struct uio_ticker_page *page;
 	char period_path[160];
+	char limit_path[160];
 	uint64_t old_period_ns;
 	bool running;		/* started by us: stop it on the way out */
 };
@@ -92,7 +94,13 @@ struct rate_src {
 int rate_src_open_wire(struct rate_src *s, const struct udrv_chip *chip,
 		       unsigned int line);
 int rate_src_open_ticker(struct rate_src *s);
-int rate_src_start(struct rate_src *s, uint64_t period_ns);
+/*
+ * Start the source at @period_ns for at most @limit edges or ticks: it stops
+ * by itself after them (gpio-wire gen_limit, uio-ticker tick_limit), so that
+ * a rate the CPU cannot take (the timer's and the events' hard interrupts
+ * leaving no time to the task that would stop it) ends anyway.
+ */
+int rate_src_start(struct rate_src *s, uint64_t period_ns, uint64_t limit);
 int rate_src_stop(struct rate_src *s);
 int rate_src_count(struct rate_src *s, struct rate_count *c);
 /* Stop it, put back what was changed, close. */
@@ -102,6 +110,9 @@ void rate_src_close(struct rate_src *s);
 struct rate_step {
 	uint64_t target_per_s;	/* the rate asked for */
 	uint64_t duration_ns;	/* source started .. stopped */
+	uint64_t elapsed_ns;	/* source started .. the last event read
+				 * (at least duration_ns): the time the
+				 * events took to arrive */
 	struct rate_count c;	/* the source's counts over the step */
 	uint64_t received;	/* events read */
 	uint64_t reads;		/* read calls that returned events */
@@ -121,6 +132,9 @@ struct rate_rx {
 	unsigned int line;
 	uint64_t max_samples;		/* peer: --max-samples */
 	const char *peer;		/* the peer's path */
+	/* called once the peer is ready (its line requested): 0 or exit code */
+	int (*peer_ready)(void *ctx);
+	void *ctx;
 	/* in-process receivers */
 	struct udrv_chip *chip;
 	struct udrv_request *req;
@@ -145,11 +159,5 @@ int rate_rx_step(struct rate_rx *rx, struct rate_src *src, uint64_t period_ns,
 int rate_peer_step(struct rate_rx *rx, struct rate_src *src,
 		   uint64_t period_ns, uint64_t duration_ns,
 		   struct udrv_hist *lat, struct rate_step *st);
-/*
- * The peer's path (the contract's lookup: $UDRV_BENCH_PEER, then
- * ../bench/peers/udrv-bench-peer beside /proc/self/exe's directory, then
- * /usr/libexec/udrv/udrv-bench-peer); 0 or -ENOENT.
- */
-int rate_peer_path(char *path, size_t len);
 
 #endif /* UDRV_BENCH_RATE_H */

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The two texts udrv bench rate reads: --rates LIST, and the output of the
- * peer's `rx` subcommand (udrv-bench-peer, libgpiod's receiver). Both strict:
- * every number through udrv_parse_u64, nothing taken from half a line.
+ * peer's `rx` subcommand (udrv-bench-peer, libgpiod's receiver), the latter
+ * through the one reader of the peer's lines (peer_parse.h) plus what rx's
+ * counts must satisfy. Both strict: every number through udrv_parse_u64,
+ * nothing taken from half a line.
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <udrv/hist.h>
 #include <udrv/parse.h>
 
+#include "peer_parse.h"
 #include "rate.h"
 
 static int rate_why(char *why, size_t len, int err, const char *fmt, ...)
@@ -84,58 +88,43 @@ int rate_parse_list(const char *s, uint64_t *rates, size_t max, char *why,
 
 /* ---- the peer's rx output ------------------------------------------- */
 
-static const char *const peer_keys[] = {
-	"received", "reads", "seqno_first", "seqno_last", "cpu_user_ns",
-	"cpu_sys_ns", "samples",
+/* the keys of `udrv-bench-peer rx`, through peer_parse.h's one reader */
+enum { RX_RECEIVED, RX_READS, RX_FIRST, RX_LAST, RX_USER, RX_SYS, RX_SAMPLES,
+       RX_LAT, RX_NKEYS };
+
+static const struct bench_peer_key rx_keys[RX_NKEYS] = {
+	[RX_RECEIVED] = { "received", 1, BENCH_PEER_REQUIRED },
+	[RX_READS] = { "reads", 1, BENCH_PEER_REQUIRED },
+	[RX_FIRST] = { "seqno_first", 1, BENCH_PEER_REQUIRED },
+	[RX_LAST] = { "seqno_last", 1, BENCH_PEER_REQUIRED },
+	[RX_USER] = { "cpu_user_ns", 1, BENCH_PEER_REQUIRED },
+	[RX_SYS] = { "cpu_sys_ns", 1, BENCH_PEER_REQUIRED },
+	[RX_SAMPLES] = { "samples", 1, BENCH_PEER_REQUIRED },
+	[RX_LAT] = { "lat", 1, BENCH_PEER_MANY },
 };
-#define PEER_NKEYS	(sizeof(peer_keys) / sizeof(peer_keys[0]))
 
-struct peer_cursor {
-	const char *p, *end;
-	unsigned int lineno;
-	char line[64];
+struct rx_parse {
+	uint64_t v[RX_LAT];
+	uint64_t lats;
+	bool samples_seen;
+	struct udrv_hist *lat;
 };
 
-/* The next line into c->line (without '\n'); -1 at the end or bad line. */
-static int peer_line(struct peer_cursor *c)
+static int rx_line(void *ctx, size_t key, const uint64_t *vals)
 {
-	const char *nl;
-	size_t n;
+	struct rx_parse *p = ctx;
 
-	if (c->p >= c->end)
-		return -1;
-	nl = memchr(c->p, '\n', (size_t)(c->end - c->p));
-	if (!nl)
-		return -1;	/* every line ends with '\n' */
-	n = (size_t)(nl - c->p);
-	c->lineno++;
-	if (n >= sizeof(c->line) || memchr(c->p, '\0', n))
-		return -2;
-	memcpy(c->line, c->p, n);
-	c->line[n] = '\0';
-	c->p = nl + 1;
-	return 0;
-}
-
-/* "KEY VALUE" with @key; the value through udrv_parse_u64. */
-static int peer_kv(struct peer_cursor *c, const char *key, uint64_t *v,
-		   char *why, size_t len)
-{
-	size_t k = strlen(key);
-	int ret = peer_line(c);
-
-	if (ret)
-		return rate_why(why, len, -EINVAL,
-				"line %u: %s where '%s N' belongs", c->lineno,
-				ret == -1 ? "end of output" : "an overlong or NUL line", key);
-	if (strncmp(c->line, key, k) || c->line[k] != ' ')
-		return rate_why(why, len, -EINVAL,
-				"line %u: '%.40s' where '%s N' belongs",
-				c->lineno, c->line, key);
-	if (udrv_parse_u64(c->line + k + 1, UINT64_MAX, v))
-		return rate_why(why, len, -EINVAL,
-				"line %u: '%s' is not a decimal number",
-				c->lineno, c->line + k + 1);
+	if (key == RX_SAMPLES)
+		p->samples_seen = true;
+	if (key != RX_LAT) {
+		p->v[key] = vals[0];
+		return 0;
+	}
+	/* the samples come after their count, and no more of them */
+	if (!p->samples_seen || p->lats == p->v[RX_SAMPLES])
+		return -ERANGE;
+	p->lats++;
+	udrv_hist_record(p->lat, vals[0]);
 	return 0;
 }
 
@@ -168,38 +157,33 @@ static int peer_check(const struct rate_peer_out *o, char *why, size_t len)
 int rate_peer_parse(const char *text, size_t len, struct udrv_hist *lat,
 		    struct rate_peer_out *out, char *why, size_t whylen)
 {
-	struct peer_cursor c = { .p = text, .end = text + len };
-	uint64_t v[PEER_NKEYS], ns;
+	struct rx_parse p = { .lat = lat };
 	struct rate_peer_out o;
 	int ret;
 
-	if (peer_line(&c) || strcmp(c.line, "ready"))
+	if (len < 6 || memcmp(text, "ready\n", 6))
 		return rate_why(why, whylen, -EINVAL,
 				"line 1: not 'ready' (the peer did not start)");
-	for (size_t i = 0; i < PEER_NKEYS; i++) {
-		ret = peer_kv(&c, peer_keys[i], &v[i], why, whylen);
-		if (ret)
-			return ret;
-	}
-	o = (struct rate_peer_out){ .received = v[0], .reads = v[1],
-		.seqno_first = v[2], .seqno_last = v[3], .cpu_user_ns = v[4],
-		.cpu_sys_ns = v[5], .samples = v[6] };
+	ret = bench_peer_text(text + 6, len - 6, rx_keys, RX_NKEYS, "end", rx_line,
+			      &p, why, whylen);
+	if (ret == -ERANGE)
+		return rate_why(why, whylen, -EINVAL,
+				"a 'lat' line before 'samples' or beyond its %llu",
+				(unsigned long long)p.v[RX_SAMPLES]);
+	if (ret)
+		return -EINVAL;
+	if (p.lats != p.v[RX_SAMPLES])
+		return rate_why(why, whylen, -EINVAL,
+				"%llu 'lat' lines, 'samples' says %llu",
+				(unsigned long long)p.lats,
+				(unsigned long long)p.v[RX_SAMPLES]);
+	o = (struct rate_peer_out){ .received = p.v[RX_RECEIVED],
+		.reads = p.v[RX_READS], .seqno_first = p.v[RX_FIRST],
+		.seqno_last = p.v[RX_LAST], .cpu_user_ns = p.v[RX_USER],
+		.cpu_sys_ns = p.v[RX_SYS], .samples = p.v[RX_SAMPLES] };
 	ret = peer_check(&o, why, whylen);
 	if (ret)
 		return ret;
-	for (uint64_t i = 0; i < o.samples; i++) {
-		ret = peer_kv(&c, "lat", &ns, why, whylen);
-		if (ret)
-			return ret;
-		udrv_hist_record(lat, ns);
-	}
-	if (peer_line(&c) || strcmp(c.line, "end"))
-		return rate_why(why, whylen, -EINVAL,
-				"line %u: no 'end' after %llu samples", c.lineno,
-				(unsigned long long)o.samples);
-	if (c.p != c.end)
-		return rate_why(why, whylen, -EINVAL,
-				"line %u: output after 'end'", c.lineno + 1);
 	*out = o;
 	return 0;
 }

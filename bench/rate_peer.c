@@ -20,41 +20,13 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "peer.h"
 #include "rate.h"
 
 #define PEER_READY_MS	10000	/* the peer's request and "ready" */
 #define PEER_SETTLE_MS	20	/* after the source stops, before SIGTERM */
 #define PEER_TERM_MS	10	/* SIGTERM repeated this often */
 #define PEER_EXIT_MS	10000	/* then SIGKILL */
-
-/*
- * The contract's lookup; bench_peer_path() (bench/peer.c, branch peers)
- * replaces this copy once it is on main.
- */
-int rate_peer_path(char *path, size_t len)
-{
-	const char *env = secure_getenv("UDRV_BENCH_PEER");
-	char exe[PATH_MAX], *slash;
-	ssize_t n;
-
-	if (env && *env) {
-		snprintf(path, len, "%s", env);
-		return access(path, X_OK) ? -ENOENT : 0;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			snprintf(path, len, "%s/../bench/peers/udrv-bench-peer", exe);
-			if (!access(path, X_OK))
-				return 0;
-		}
-	}
-	snprintf(path, len, "/usr/libexec/udrv/udrv-bench-peer");
-	return access(path, X_OK) ? -ENOENT : 0;
-}
 
 struct peer_proc {
 	pid_t pid;
@@ -220,11 +192,14 @@ int rate_peer_step(struct rate_rx *rx, struct rate_src *src,
 	ret = peer_spawn(rx, &p);
 	if (!ret)
 		ret = peer_wait_ready(rx, &p);
+	if (!ret && rx->peer_ready)
+		ret = rx->peer_ready(rx->ctx);
 	if (!ret)
 		ret = rate_src_count(src, &c0);
 	t0 = bench_now_ns();
 	if (!ret)
-		ret = rate_src_start(src, period_ns);
+		ret = rate_src_start(src, period_ns,
+				     (duration_ns + period_ns - 1) / period_ns);
 	if (!ret) {
 		peer_sleep_until(t0 + duration_ns);
 		ret = rate_src_stop(src);
@@ -238,6 +213,8 @@ int rate_peer_step(struct rate_rx *rx, struct rate_src *src,
 		ret = peer_result(rx, &p, status, lat, st);
 	if (!ret)
 		ret = rate_src_count(src, &c1);
+	/* the peer reports no times: the events count over the source's */
+	st->elapsed_ns = st->duration_ns;
 	if (!ret) {
 		st->c.made = c1.made - c0.made;
 		st->c.masked = c1.masked - c0.masked;

@@ -3,10 +3,11 @@
  * The in-process receivers of udrv bench rate: the GPIO character device
  * (one event per read, or up to K per read) and UIO (blocking read, or
  * poll + read), each through libudrv and with bare system calls (the
- * reference). A step: source counts, start, receive until an interval
- * timer ends the time (SIGALRM without SA_RESTART: the blocking read
- * returns EINTR), stop the source, read what is left in the kernel until it
- * has been quiet for 20 ms, source counts again.
+ * reference). A step: source counts, start, receive until the step's time
+ * is over (an interval timer's SIGALRM without SA_RESTART ends a blocking
+ * read that has nothing to read), stop the source, read what is left in the kernel until it
+ * has been quiet for 20 ms, source counts again. The clock is checked after
+ * every read too (see rate_rx_step()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -157,6 +158,7 @@ static void rx_timer(uint64_t ns)
 struct rx_acc {
 	struct rate_step *st;
 	struct udrv_hist *lat;
+	uint64_t t_last;	/* when the last event was read */
 };
 
 /* 1 after events, 0 when the read was interrupted, or an exit code < 0 */
@@ -197,6 +199,7 @@ static int rx_read_cdev(struct rate_rx *rx, struct rx_acc *a)
 	}
 	a->st->received += (uint64_t)n;
 	a->st->reads++;
+	a->t_last = now;
 	return 1;
 }
 
@@ -238,6 +241,7 @@ static int rx_read_uio(struct rate_rx *rx, struct rx_acc *a)
 	rx->count = count;
 	a->st->received++;
 	a->st->reads++;
+	a->t_last = now;
 	return 1;
 }
 
@@ -336,16 +340,24 @@ int rate_rx_step(struct rate_rx *rx, struct rate_src *src, uint64_t period_ns,
 
 	ret = rx_drain(rx, &a);	/* anything left from before: not this step's */
 	memset(st, 0, sizeof(*st));
+	a.t_last = 0;
 	udrv_hist_reset(lat);
 	if (ret || rate_src_count(src, &c0))
 		return EXIT_FAIL;
 	base = rx_base(rx, src);
 	cpu0 = rx_cpu_ns();
 	t0 = bench_now_ns();
-	if (rate_src_start(src, period_ns))
+	if (rate_src_start(src, period_ns, (duration_ns + period_ns - 1) / period_ns))
 		return EXIT_FAIL;
+	/*
+	 * The clock ends the step; the interval timer only wakes a read that
+	 * waits for an event that does not come. On PREEMPT_RT its signal
+	 * comes from the ktimers thread (SCHED_FIFO 1), which never runs
+	 * while the receiver, the irq thread and the source keep the CPU busy.
+	 */
 	rx_timer(duration_ns);
-	while (!rx_time_up && !bench_interrupted()) {
+	while (!rx_time_up && !bench_interrupted() &&
+	       bench_now_ns() - t0 < duration_ns) {
 		ret = rx_read(rx, &a);
 		if (ret < 0)
 			break;
@@ -358,6 +370,8 @@ int rate_rx_step(struct rate_rx *rx, struct rate_src *src, uint64_t period_ns,
 		return -ret;
 	ret = rx_drain(rx, &a);
 	st->cpu_ns = rx_cpu_ns() - cpu0;
+	st->elapsed_ns = a.t_last > t0 + st->duration_ns ? a.t_last - t0 :
+							  st->duration_ns;
 	if (ret || rate_src_count(src, &c1))
 		return EXIT_FAIL;
 	count_sub(&st->c, &c0, &c1);

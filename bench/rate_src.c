@@ -83,10 +83,11 @@ int rate_src_open_wire(struct rate_src *s, const struct udrv_chip *chip,
 	/* ".../gpiochipN/../edges" -> ".../gpiochipN/../" */
 	path[strlen(path) - strlen("edges")] = '\0';
 	snprintf(s->dir, sizeof(s->dir), "%s", path);
-	src_path(s, "gen_line", path, sizeof(path));
+	src_path(s, "gen_limit", path, sizeof(path));
 	if (access(path, W_OK))
 		return cli_error(EXIT_FAIL, "%s: %s: this gpio-wire has no generator (rebuild kernel/gpio-wire) or needs root",
 				 path, strerror(errno));
+	src_path(s, "gen_line", path, sizeof(path));
 	if (src_read(path, &v))
 		return EXIT_FAIL;
 	s->old_line = (unsigned int)v;
@@ -124,8 +125,11 @@ int rate_src_open_ticker(struct rate_src *s)
 	snprintf(s->period_path, sizeof(s->period_path),
 		 "%s/sys/class/uio/%s/device/period_ns", bench_sysroot(),
 		 udrv_uio_devname(s->ticker));
-	if (access(s->period_path, W_OK))
-		return cli_error(EXIT_FAIL, "%s: %s: this uio-ticker has no period_ns (rebuild kernel/uio-ticker) or needs root",
+	snprintf(s->limit_path, sizeof(s->limit_path),
+		 "%s/sys/class/uio/%s/device/tick_limit", bench_sysroot(),
+		 udrv_uio_devname(s->ticker));
+	if (access(s->period_path, W_OK) || access(s->limit_path, W_OK))
+		return cli_error(EXIT_FAIL, "%s: %s: this uio-ticker has no period_ns or tick_limit (rebuild kernel/uio-ticker) or needs root",
 				 s->period_path, strerror(errno));
 	if (src_read(s->period_path, &s->old_period_ns))
 		return EXIT_FAIL;
@@ -136,16 +140,18 @@ int rate_src_open_ticker(struct rate_src *s)
 	return 0;
 }
 
-int rate_src_start(struct rate_src *s, uint64_t period_ns)
+int rate_src_start(struct rate_src *s, uint64_t period_ns, uint64_t limit)
 {
 	char path[200];
 
-	if (s->uio) {
-		s->running = true;
-		return src_write(s->period_path, period_ns);
-	}
-	src_path(s, "gen_period_ns", path, sizeof(path));
 	s->running = true;
+	if (s->uio)
+		return src_write(s->limit_path, limit) ||
+		       src_write(s->period_path, period_ns) ? EXIT_FAIL : 0;
+	src_path(s, "gen_limit", path, sizeof(path));
+	if (src_write(path, limit))
+		return EXIT_FAIL;
+	src_path(s, "gen_period_ns", path, sizeof(path));
 	return src_write(path, period_ns);
 }
 
@@ -197,8 +203,10 @@ void rate_src_close(struct rate_src *s)
 	char path[200];
 
 	if (s->uio) {
-		if (s->running && s->ticker)
+		if (s->running && s->ticker) {
+			src_write(s->limit_path, 0);
 			src_write(s->period_path, s->old_period_ns);
+		}
 		s->running = false;
 		udrv_region_unmap(s->map);
 		udrv_uio_free(s->ticker);
@@ -209,6 +217,8 @@ void rate_src_close(struct rate_src *s)
 	if (s->running)
 		rate_src_stop(s);
 	if (s->line_set) {
+		src_path(s, "gen_limit", path, sizeof(path));
+		src_write(path, 0);
 		src_path(s, "gen_line", path, sizeof(path));
 		src_write(path, s->old_line);
 		s->line_set = false;

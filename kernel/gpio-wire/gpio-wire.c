@@ -92,6 +92,8 @@ struct gpio_wire {
 	struct mutex gen_cfg;		/* serialises gen_* writes */
 	unsigned int gen_line;
 	u64 gen_period_ns;		/* 0: stopped */
+	u64 gen_limit;			/* edges per start, then it stops; 0: none */
+	u64 gen_run;			/* edges made since the start */
 	u64 gen_edges;			/* edges made, drop_every's included */
 	u64 gen_masked;			/* made while the irq was masked */
 	u64 gen_overruns;		/* periods missed: hrtimer_forward - 1 */
@@ -384,14 +386,17 @@ static const struct irq_chip gpio_wire_irq_chip = {
  * drop_every, latched and raised by the hard irq_work. gen_edges counts the
  * edges made (dropped ones too), gen_masked those made while the line's
  * interrupt was masked (none raised: a threaded handler's oneshot mask, or
- * no consumer), gen_overruns the periods the timer missed.
+ * no consumer), gen_overruns the periods the timer missed. gen_limit bounds
+ * a start: after that many edges the generator stops by itself, so that a
+ * rate the CPU cannot take (the timer's and the edges' hard interrupts
+ * leaving no time to the task that would stop it) ends anyway.
  */
 static enum hrtimer_restart gpio_wire_gen_fire(struct hrtimer *t)
 {
 	struct gpio_wire *w = container_of(t, struct gpio_wire, gen_timer);
 	unsigned int in = w->gen_line;
 	u64 missed;
-	bool edge;
+	bool edge, done;
 	int level;
 
 	missed = hrtimer_forward_now(t, ns_to_ktime(w->gen_period_ns));
@@ -404,10 +409,13 @@ static enum hrtimer_restart gpio_wire_gen_fire(struct hrtimer *t)
 	if (!test_bit(in, w->unmasked))
 		w->gen_masked++;
 	edge = gpio_wire_latch_edge(w, in, level);
+	done = w->gen_limit && ++w->gen_run >= w->gen_limit;
+	if (done)
+		w->gen_period_ns = 0;	/* stopped by itself */
 	raw_spin_unlock(&w->lock);
 	if (edge)
 		irq_work_queue(&w->work);
-	return HRTIMER_RESTART;
+	return done ? HRTIMER_NORESTART : HRTIMER_RESTART;
 }
 
 static void gpio_wire_gen_init(struct gpio_wire *w)
@@ -441,6 +449,7 @@ static ssize_t gen_period_ns_store(struct device *dev,
 	mutex_lock(&w->gen_cfg);
 	hrtimer_cancel(&w->gen_timer);
 	w->gen_period_ns = ns;
+	w->gen_run = 0;
 	if (ns)
 		hrtimer_start(&w->gen_timer, ktime_add_ns(ktime_get(), ns),
 			      HRTIMER_MODE_ABS_HARD);
@@ -467,6 +476,25 @@ static ssize_t gen_line_store(struct device *dev,
 		w->gen_line = line;
 	mutex_unlock(&w->gen_cfg);
 	return ret ? ret : count;
+}
+
+static ssize_t gen_limit_store(struct device *dev,
+			       struct device_attribute *attr, const char *buf,
+			       size_t count)
+{
+	struct gpio_wire *w = dev_get_drvdata(dev);
+	unsigned long flags;
+	u64 n;
+	int ret = kstrtou64(buf, 0, &n);
+
+	if (ret)
+		return ret;
+	mutex_lock(&w->gen_cfg);
+	raw_spin_lock_irqsave(&w->lock, flags);
+	w->gen_limit = n;	/* from the next start of the generator */
+	raw_spin_unlock_irqrestore(&w->lock, flags);
+	mutex_unlock(&w->gen_cfg);
+	return count;
 }
 
 /* the u64 counters, under the lock */
@@ -501,11 +529,13 @@ static ssize_t gen_line_show(struct device *dev,
 }
 
 GPIO_WIRE_GEN_SHOW(gen_period_ns)
+GPIO_WIRE_GEN_SHOW(gen_limit)
 GPIO_WIRE_GEN_SHOW(gen_edges)
 GPIO_WIRE_GEN_SHOW(gen_masked)
 GPIO_WIRE_GEN_SHOW(gen_overruns)
 static DEVICE_ATTR_RW(gen_line);
 static DEVICE_ATTR_RW(gen_period_ns);
+static DEVICE_ATTR_RW(gen_limit);
 static DEVICE_ATTR_RO(gen_edges);
 static DEVICE_ATTR_RO(gen_masked);
 static DEVICE_ATTR_RO(gen_overruns);
@@ -535,6 +565,7 @@ static struct attribute *gpio_wire_attrs[] = {
 	&dev_attr_edges.attr,
 	&dev_attr_gen_line.attr,
 	&dev_attr_gen_period_ns.attr,
+	&dev_attr_gen_limit.attr,
 	&dev_attr_gen_edges.attr,
 	&dev_attr_gen_masked.attr,
 	&dev_attr_gen_overruns.attr,

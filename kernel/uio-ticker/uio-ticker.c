@@ -53,6 +53,8 @@ struct uio_ticker {
 	struct uio_ticker_page state;	/* what the page shows, under lock */
 	struct task_struct *notifier;	/* PREEMPT_RT only */
 	unsigned int staged;		/* ticks to notify, under lock */
+	u64 limit;			/* ticks per start, then stop; 0: none */
+	u64 run;			/* ticks since the start, under lock */
 	u64 staged_expires, staged_handler;
 };
 
@@ -103,7 +105,8 @@ static void uio_ticker_account(struct uio_ticker_page *s, unsigned int n,
  * accounts it, so that event, expires_ns, handler_ns and notify_ns always
  * describe the same tick.
  */
-static bool uio_ticker_record(struct uio_ticker *tk, u64 expires, u64 missed)
+static bool uio_ticker_record(struct uio_ticker *tk, u64 expires, u64 missed,
+			      bool *done)
 {
 	struct uio_ticker_page *s = &tk->state;
 	u64 now = ktime_get_ns();
@@ -111,6 +114,9 @@ static bool uio_ticker_record(struct uio_ticker *tk, u64 expires, u64 missed)
 
 	raw_spin_lock(&tk->lock);
 	s->ticks++;
+	*done = tk->limit && ++tk->run >= tk->limit;
+	if (*done)
+		s->period_ns = 0;	/* stopped by itself */
 	s->overruns += missed;
 	signal = s->enabled;
 	if (!signal) {
@@ -132,16 +138,17 @@ static enum hrtimer_restart uio_ticker_fire(struct hrtimer *timer)
 	struct uio_ticker *tk = container_of(timer, struct uio_ticker, timer);
 	u64 expires = ktime_to_ns(hrtimer_get_expires(timer));
 	u64 missed;
+	bool done;
 
 	missed = hrtimer_forward_now(timer, ns_to_ktime(tk->state.period_ns));
-	if (!uio_ticker_record(tk, expires, missed - 1))
-		return HRTIMER_RESTART;
+	if (!uio_ticker_record(tk, expires, missed - 1, &done))
+		return done ? HRTIMER_NORESTART : HRTIMER_RESTART;
 
 	if (uio_ticker_threaded())
 		wake_up_process(tk->notifier);
 	else
 		uio_event_notify(&tk->info);
-	return HRTIMER_RESTART;
+	return done ? HRTIMER_NORESTART : HRTIMER_RESTART;
 }
 
 /* Notifier thread: account and signal the staged ticks. */
@@ -204,6 +211,7 @@ static void uio_ticker_set_period(struct uio_ticker *tk, u64 ns)
 
 	raw_spin_lock_irqsave(&tk->lock, flags);
 	tk->state.period_ns = ns;
+	tk->run = 0;
 	uio_ticker_publish(tk);
 	raw_spin_unlock_irqrestore(&tk->lock, flags);
 
@@ -281,9 +289,37 @@ static ssize_t period_ns_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(period_ns);
 
+/* tick_limit: ticks per start of the timer, then it stops; 0 = no limit */
+static ssize_t tick_limit_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct uio_ticker *tk = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%llu\n", READ_ONCE(tk->limit));
+}
+
+static ssize_t tick_limit_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t count)
+{
+	struct uio_ticker *tk = dev_get_drvdata(dev);
+	unsigned long flags;
+	u64 n;
+	int ret = kstrtou64(buf, 0, &n);
+
+	if (ret)
+		return ret;
+	raw_spin_lock_irqsave(&tk->lock, flags);
+	tk->limit = n;	/* from the next start */
+	raw_spin_unlock_irqrestore(&tk->lock, flags);
+	return count;
+}
+static DEVICE_ATTR_RW(tick_limit);
+
 static struct attribute *uio_ticker_attrs[] = {
 	&dev_attr_period_us.attr,
 	&dev_attr_period_ns.attr,
+	&dev_attr_tick_limit.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(uio_ticker);

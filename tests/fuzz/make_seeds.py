@@ -369,6 +369,17 @@ PEER = [s.encode() for s in (
     "ns 520704\n", "set 1\n", "batch 256\n", "ok\n", "ready\n",
 )]
 
+# bench/rate_parse.c: part 0 a --rates list, part 1 the peer's rx output with
+# its "ready" line, as udrv bench rate reads it
+RATE = [join(rates, "ready\n" + rx) for rates, rx in (
+    ("1k,2k,5k,10k,20k,50k,100k,200k", PEER_RX),
+    ("7", "received 0\nreads 0\nseqno_first 0\nseqno_last 0\ncpu_user_ns 0\n"
+          "cpu_sys_ns 0\nsamples 0\nend\n"),
+    ("0x10k,1M", PEER_RX.replace("samples 2\nlat 8351\n", "samples 1\n")),
+    ("5,3", PEER_RX[:-4]),
+    ("1000001", PEER_RX.replace("seqno_last 7", "seqno_last 5")),
+)]
+
 
 def lab_trace(name: str) -> bytes:
     """A --spike-out file of the lab (tests/unit/traces): its window line
@@ -411,6 +422,7 @@ HARNESSES: dict[str, list[bytes]] = {
     "rtla": RTLA,
     "peer": PEER,
     "cyclictest": CYCLICTEST,
+    "rate": RATE,
 }
 
 
