@@ -40,6 +40,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "peer.h"
 #include "commands.h"
 #include "spike.h"
 
@@ -52,11 +53,12 @@ enum {
 	OPT_OUT_LINE = 0x80,	/* long-only; below the framework's 0x100 */
 };
 
-enum irq_wait { IRQ_READ, IRQ_POLL, IRQ_EPOLL, IRQ_BUSY, IRQ_RAW, IRQ_NWAIT };
+enum irq_wait { IRQ_READ, IRQ_POLL, IRQ_EPOLL, IRQ_BUSY, IRQ_RAW, IRQ_PEER,
+		IRQ_NWAIT };
 
 static const char *const irq_wait_names[IRQ_NWAIT] = {
 	[IRQ_READ] = "read", [IRQ_POLL] = "poll", [IRQ_EPOLL] = "epoll",
-	[IRQ_BUSY] = "busy", [IRQ_RAW] = "read",
+	[IRQ_BUSY] = "busy", [IRQ_RAW] = "read", [IRQ_PEER] = "read",
 };
 
 /* One wait method: its rows and its counts. */
@@ -82,6 +84,8 @@ struct irq_bench {
 	int level;			/* what the output drives now */
 	uint32_t raw_seqno;
 	char wire[160];			/* gpio-wire's counts; "" = none */
+	bool has_peer;			/* udrv-bench-peer: libgpiod-2.3 rows */
+	char peer_note[400];		/* printed after the table */
 	struct irq_method m[IRQ_NWAIT];
 };
 
@@ -94,7 +98,9 @@ static const char irq_help[] =
 "event, t_wake when the wait returns; rows write_to_irq, irq_to_wake and\n"
 "write_to_wake for each wait method: read (blocking), poll, epoll, and the\n"
 "same blocking read with bare system calls (implementation raw, the\n"
-"reference for udrv's overhead); plus busy (busy-polling the input's level,\n"
+"reference for udrv's overhead) and with libgpiod 2.3 (implementation\n"
+"libgpiod-2.3: the same loop in udrv-bench-peer, a child at the bench's\n"
+"priority, CPU and memory locking; udrv links no libgpiod); plus busy (busy-polling the input's level,\n"
 "write_to_wake only, no event). One edge in flight at a time, rising and\n"
 "falling alternating, so every edge's event must arrive: sent (gpio-wire's\n"
 "own count of the edges it drove, else the writes) = received + lost\n"
@@ -530,6 +536,170 @@ static int irq_method_run(struct irq_bench *b, struct irq_method *m)
 	return ret;
 }
 
+/* ---- libgpiod-2.3: the same loop in udrv-bench-peer --------------- */
+
+static void irq_peer_find(struct irq_bench *b)
+{
+	char path[256];
+
+	b->has_peer = !bench_peer_path(path, sizeof(path));
+	if (!b->has_peer)
+		snprintf(b->peer_note, sizeof(b->peer_note), "no cdev/%s rows: %s",
+			 BENCH_PEER_IMPL, BENCH_PEER_ABSENT);
+}
+
+/* What the peer printed, read as it comes (irq_peer_line). */
+struct irq_peer_out {
+	struct irq_bench *b;
+	struct irq_method *m;
+	struct bench_peer_run run;
+	int level;		/* the level the next edge drives */
+	uint64_t edges, received, lost;
+};
+
+enum { PEER_EDGE = BENCH_PEER_RUN_KEYS, PEER_RECEIVED, PEER_LOST };
+
+static int irq_peer_line(void *ctx, size_t key, const uint64_t *v)
+{
+	struct irq_peer_out *o = ctx;
+	struct irq_event ev = { .ts = v[1], .rising = v[3] == 1 };
+
+	if (key < BENCH_PEER_RUN_KEYS) {
+		bench_peer_run_store(&o->run, key, v);
+		return 0;
+	}
+	switch (key) {
+	case PEER_EDGE:
+		if (v[3] > 1)
+			return cli_error(-EINVAL, "bench irq: %s: edge RISING is 0 or 1, not %llu",
+					 BENCH_PEER_NAME, (unsigned long long)v[3]);
+		irq_record(o->m, v[0], &ev, v[2], o->level);
+		o->level = !o->level;
+		o->edges++;
+		return 0;
+	case PEER_RECEIVED:
+		o->received = v[0];
+		return 0;
+	default:
+		o->lost = v[0];
+		return 0;
+	}
+}
+
+/* The peer's counts against the wire's: sent = received + lost, lost 0. */
+static int irq_peer_counts(struct irq_bench *b, struct irq_method *m,
+			   const struct irq_peer_out *o, uint64_t total,
+			   const struct bench_wire *w0)
+{
+	struct bench_wire w1 = { 0 };
+
+	if (o->lost)
+		return cli_error(EXIT_FAIL, "bench irq: %s saw %llu gap(s) in the kernel's sequence numbers with one edge in flight",
+				 BENCH_PEER_NAME, (unsigned long long)o->lost);
+	if (o->received != total || o->edges != total - IRQ_WARMUP)
+		return cli_error(EXIT_FAIL, "bench irq: %s read %llu events and printed %llu edges for %llu edges written",
+				 BENCH_PEER_NAME, (unsigned long long)o->received,
+				 (unsigned long long)o->edges, (unsigned long long)total);
+	m->sent = m->received = o->edges;
+	if (!b->wire[0])
+		return 0;
+	if (bench_wire_counts(b->wire, b->out + 1, &w1))
+		return EXIT_FAIL;
+	/* the warm-up edges are in the wire's count, not in the rows */
+	m->sent = w1.driven - w0->driven - IRQ_WARMUP;
+	m->lost = w1.dropped - w0->dropped;
+	if (m->sent != m->received + m->lost)
+		return cli_error(EXIT_FAIL, "bench irq: gpio-wire put %llu edges on line %u during %s's run, but it read %llu events and %llu edges were dropped",
+				 (unsigned long long)(m->sent + IRQ_WARMUP), b->out + 1,
+				 BENCH_PEER_NAME, (unsigned long long)o->received,
+				 (unsigned long long)m->lost);
+	return 0;
+}
+
+static int irq_peer_read(struct irq_bench *b, struct irq_method *m,
+			 const char *text, size_t len, struct irq_peer_out *o)
+{
+	static const struct bench_peer_key keys[] = {
+		BENCH_PEER_RUN_TABLE,
+		[PEER_EDGE] = { "edge", 4, BENCH_PEER_MANY },
+		[PEER_RECEIVED] = { "received", 1, BENCH_PEER_REQUIRED },
+		[PEER_LOST] = { "lost", 1, BENCH_PEER_REQUIRED },
+	};
+	char why[200] = "";
+
+	if (bench_peer_text(text, len, keys, sizeof(keys) / sizeof(keys[0]),
+			    "end", irq_peer_line, o, why, sizeof(why)))
+		return cli_error(EXIT_FAIL, "bench irq: %s's output: %s",
+				 BENCH_PEER_NAME, why[0] ? why : "a bad edge");
+	if (bench_peer_run_check(&o->run, b->run.o.mlock, why, sizeof(why)))
+		return cli_error(EXIT_FAIL, "bench irq: %s", why);
+	return 0;
+}
+
+/*
+ * The edges of the libgpiod-2.3 rows: udrv-bench-peer runs irq.c's loop
+ * (write, blocking read of one event) with libgpiod 2.3, in a child at the
+ * bench's policy, priority, CPU and memory locking (checked from what it
+ * prints), and prints the three clocks of each edge; recorded here like
+ * every other row's.
+ */
+static int irq_peer_run(struct irq_bench *b, struct irq_method *m)
+{
+	uint64_t n = bench_samples(&b->run, IRQ_SAMPLES);
+	char out[12], level[4], samples[24], warm[12], why[320], *text = NULL;
+	const char *args[] = { "irq", "--chip", udrv_chip_path(b->chip),
+			       "--out-line", out, "--level", level,
+			       "--samples", samples, "--warmup", warm,
+			       b->run.o.mlock ? "--mlock" : NULL, NULL };
+	struct irq_peer_out o = { .b = b, .m = m };
+	struct bench_wire w0 = { 0 };
+	struct bench_peer p;
+	size_t len = 0;
+	int ret;
+
+	if (n == UINT64_MAX)	/* --duration: the peer takes a count */
+		n = IRQ_SAMPLES;
+	snprintf(out, sizeof(out), "%u", b->out);
+	snprintf(level, sizeof(level), "%d", b->level);
+	snprintf(samples, sizeof(samples), "%llu", (unsigned long long)n);
+	snprintf(warm, sizeof(warm), "%d", IRQ_WARMUP);
+	if (b->wire[0] && bench_wire_counts(b->wire, b->out + 1, &w0))
+		return EXIT_FAIL;
+	alarm(0);	/* the peer has its own watchdog */
+	if (bench_peer_start(&p, args, false, why, sizeof(why)) ||
+	    bench_peer_finish(&p, &text, &len, why, sizeof(why)))
+		return bench_interrupted() ? EXIT_FAIL :
+		       cli_error(EXIT_FAIL, "bench irq: %s: %s", BENCH_PEER_NAME, why);
+	/* the level after the warm-up: the first recorded edge drives !it */
+	o.level = (b->level ^ (IRQ_WARMUP & 1)) ? 0 : 1;
+	ret = irq_peer_read(b, m, text, len, &o);
+	free(text);
+	if (!ret && bench_interrupted())
+		ret = EXIT_FAIL;	/* the edges so far are in the rows */
+	else if (!ret)
+		ret = irq_peer_counts(b, m, &o, n + IRQ_WARMUP, &w0);
+	b->level ^= (int)((n + IRQ_WARMUP) & 1);
+	return ret;
+}
+
+static void irq_versus_peer(struct irq_bench *b)
+{
+	struct irq_method *u = &b->m[IRQ_READ], *g = &b->m[IRQ_PEER];
+	double avg, p50;
+
+	if (!g->w2w || !udrv_hist_count(g->w2w->hist) ||
+	    !udrv_hist_count(u->w2w->hist))
+		return;
+	avg = udrv_hist_mean(u->w2w->hist) / udrv_hist_mean(g->w2w->hist);
+	p50 = (double)udrv_hist_percentile(u->w2w->hist, 50) /
+	      (double)udrv_hist_percentile(g->w2w->hist, 50);
+	bench_note_add(u->w2w->note, sizeof(u->w2w->note), "vs %s x%.3f avg",
+		       BENCH_PEER_IMPL, avg);
+	snprintf(b->peer_note, sizeof(b->peer_note),
+		 "cdev/udrv/read write_to_wake vs %s x%.3f avg, x%.3f p50 (same edges, same run)",
+		 BENCH_PEER_IMPL, avg, p50);
+}
+
 /* ---- rows and notes ------------------------------------------------- */
 
 static const char *irq_wait_what(enum irq_wait w)
@@ -541,6 +711,8 @@ static const char *irq_wait_what(enum irq_wait w)
 		return "epoll_wait()";
 	case IRQ_RAW:
 		return "read() of the fd";
+	case IRQ_PEER:
+		return "gpiod_line_request_read_edge_events()";
 	default:
 		return "udrv's read";
 	}
@@ -597,6 +769,8 @@ static void irq_finish(struct irq_bench *b)
 		struct irq_method *m = &b->m[w];
 		struct bench_row *rows[3] = { m->w2i, m->i2w, m->w2w };
 
+		if (!m->w2w)
+			continue;	/* no peer: no libgpiod-2.3 rows */
 		irq_notes(b, m);
 		if (w == IRQ_BUSY)
 			continue;
@@ -616,15 +790,18 @@ static int irq_rows(struct irq_bench *b)
 {
 	/* display order: udrv read, poll, epoll, busy, then the reference */
 	static const enum irq_wait order[] = { IRQ_READ, IRQ_POLL, IRQ_EPOLL,
-					       IRQ_BUSY, IRQ_RAW };
+					       IRQ_BUSY, IRQ_RAW, IRQ_PEER };
 	struct bench_run *run = &b->run;
 
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		enum irq_wait w = order[i];
 		struct irq_method *m = &b->m[w];
-		const char *impl = w == IRQ_RAW ? "raw" : "udrv";
+		const char *impl = w == IRQ_RAW ? "raw" :
+				   w == IRQ_PEER ? BENCH_PEER_IMPL : "udrv";
 
 		m->wait = w;
+		if (w == IRQ_PEER && !b->has_peer)
+			continue;
 		if (w != IRQ_BUSY) {
 			m->w2i = bench_row(run, "cdev", impl, irq_wait_names[w], "write_to_irq");
 			m->i2w = bench_row(run, "cdev", impl, irq_wait_names[w], "irq_to_wake");
@@ -649,6 +826,8 @@ static int irq_measure(struct irq_bench *b)
 	if (!ret)
 		ret = irq_method_run(b, &b->m[IRQ_RAW]);
 	irq_release_raw(b);
+	if (!ret && b->has_peer)
+		ret = irq_peer_run(b, &b->m[IRQ_PEER]);
 	if (!ret)
 		ret = irq_request_udrv(b, UDRV_EDGE_BOTH);
 	for (int w = IRQ_READ; !ret && w <= IRQ_POLL; w++)
@@ -690,6 +869,8 @@ int cmd_bench_irq(int argc, char **argv)
 				 argv[optind]);
 	ret = irq_open(&b);
 	if (!ret)
+		irq_peer_find(&b);
+	if (!ret)
 		ret = irq_rows(&b);
 	if (ret) {
 		udrv_chip_free(b.chip);
@@ -698,6 +879,11 @@ int cmd_bench_irq(int argc, char **argv)
 	ret = bench_begin(&b.run);
 	if (!ret)
 		ret = irq_measure(&b);
+	if (!ret)
+		irq_versus_peer(&b);
 	udrv_chip_free(b.chip);
-	return bench_end(&b.run, ret);
+	ret = bench_end(&b.run, ret);
+	if (!ret && !b.run.o.json && b.peer_note[0])
+		printf("%s\n", b.peer_note);
+	return ret;
 }

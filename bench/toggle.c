@@ -59,14 +59,16 @@ static const char help[] =
 "\n"
 "Toggle one output line as fast as possible through each mechanism, on\n"
 "the same line: a /bin/sh loop on sysfs, sysfs from C (raw write() and\n"
-"udrv), the character device (raw ioctl, udrv, libgpiod when built in),\n"
+"udrv), the character device (raw ioctl, udrv, and libgpiod 2.3 in\n"
+"udrv-bench-peer, a child at the bench's priority, when it is found),\n"
 "and, on a SoC whose GPIO registers libudrv knows, the registers (bare\n"
 "stores, udrv's mmio backend, its inline pin), each row then checked in the\n"
 "level register: set 1 reads 1, set 0 reads 0.\n"
 "A sample is the mean ns per toggle of one batch; the rate is the toggles\n"
 "over the time spent in batches. Each udrv row is compared with the raw\n"
 "loop of its mechanism, measured in the same run; cdev/udrv's note and\n"
-"the table also give its ratio to libgpiod. On gpio-wire the wired\n"
+"the table also give its ratio to libgpiod-2.3 (udrv links no libgpiod;\n"
+"the 1.6 row, the obsolete v1 API, is gone). On gpio-wire the wired\n"
 "partner (line + 1) watches the edges: every row accounts\n"
 "sent = received + lost. Above gpiolib's irq thread (SCHED_FIFO 50), as\n"
 "by default, the bench starves it during a batch, so the edges of a batch\n"
@@ -231,7 +233,7 @@ static const struct toggle_impl toggle_mmio_udrv = {
 	.batch = udrv_batch,
 	.set = udrv_set,
 	.close = udrv_close,
-	.note = "udrv_request_set_value(), mmio backend: a call that checks the index and picks set or clear, then one store (the bare store: udrv_mmio_pin_write(), row mmio/udrv-pin)",
+	.note = "udrv_request_set_value(), mmio backend: a checked call, one store",
 };
 
 static const struct toggle_impl toggle_mmio_pin = {
@@ -410,18 +412,31 @@ static void rest(uint64_t *since)
 	*since = cli_now_ns();
 }
 
+/* One batch of @n toggles and its time: the bench's, or the peer's own. */
+static int timed_batch(struct toggle *t, const struct toggle_impl *impl,
+		       uint64_t n, uint64_t *ns)
+{
+	uint64_t t1;
+
+	if (impl->timed)
+		return impl->timed(t, n, ns);
+	t1 = cli_now_ns();
+	if (impl->batch(t, n))
+		return -1;
+	*ns = cli_now_ns() - t1;
+	return 0;
+}
+
 static int row_batches(struct toggle *t, const struct toggle_impl *impl,
 		       struct bench_row *row, uint64_t *done)
 {
-	uint64_t n = row_toggles(t, impl), b, ns, busy = 0, t0, t1, rested;
+	uint64_t n = row_toggles(t, impl), b, ns, busy = 0, t0, rested;
 
 	t0 = rested = cli_now_ns();
 	for (; bench_more(&t->run, t0, *done, n); *done += b) {
 		b = n - *done < t->batch ? n - *done : t->batch;
-		t1 = cli_now_ns();
-		if (impl->batch(t, b))
+		if (timed_batch(t, impl, b, &ns))
 			return -1;
-		ns = cli_now_ns() - t1;
 		busy += ns;
 		udrv_hist_record(row->hist, (ns + b / 2) / b);
 		if (watch_drain(t, WAIT_BATCH_MS, 0))
@@ -441,11 +456,7 @@ static int run_row(struct toggle *t, const struct toggle_impl *impl,
 
 	if (impl->open(t))
 		return -1;
-	if (impl == &toggle_cdev_libgpiod)
-		snprintf(row->note, sizeof(row->note), "libgpiod %s: %s",
-			 toggle_libgpiod_version(), impl->note);
-	else
-		snprintf(row->note, sizeof(row->note), "%s", impl->note);
+	snprintf(row->note, sizeof(row->note), "%s", impl->note);
 	ret = watch_settle(t);
 	if (!ret)
 		ret = row_batches(t, impl, row, &done);
@@ -468,7 +479,7 @@ static bool row_available(struct toggle *t, const struct toggle_impl *impl)
 		 impl->implementation);
 	if (!strcmp(impl->mechanism, "mmio"))
 		return t->has_mmio;	/* or t->mmio_note says why not */
-	if (!impl->open)
+	if (impl == &toggle_cdev_libgpiod && *toggle_libgpiod_absent())
 		why = toggle_libgpiod_absent();
 	else if (!strncmp(impl->mechanism, "sysfs", 5) &&
 		 udrv_chip_sysfs_base(t->chip) < 0)
@@ -556,11 +567,11 @@ static void versus_libgpiod(struct toggle *t, const int *index)
 	avg = udrv_hist_mean(u->hist) / udrv_hist_mean(g->hist);
 	p50 = (double)udrv_hist_percentile(u->hist, 50) /
 	      (double)udrv_hist_percentile(g->hist, 50);
-	bench_note_add(u->note, sizeof(u->note), "vs libgpiod x%.3f avg, x%.3f p50",
-		 avg, p50);
+	bench_note_add(u->note, sizeof(u->note), "vs %s x%.3f avg, x%.3f p50",
+		 BENCH_PEER_IMPL, avg, p50);
 	bench_note_add(t->notes, sizeof(t->notes),
-		 "cdev/udrv vs cdev/libgpiod %s: x%.3f avg, x%.3f p50",
-		 toggle_libgpiod_version(), avg, p50);
+		 "cdev/udrv vs %s x%.3f avg, x%.3f p50 (same line, same run)",
+		 BENCH_PEER_IMPL, avg, p50);
 }
 
 static bool loss_exact(const struct toggle *t)
@@ -610,7 +621,7 @@ int cmd_bench_toggle(int argc, char **argv)
 		return cli_error(EXIT_FAIL, "out of memory");
 	*t = (struct toggle){ .chip_spec = "gpio-wire", .batch = DEFAULT_BATCH,
 			      .edges = true, .fd = -1, .shell_cmd = -1,
-			      .shell_ack = -1 };
+			      .shell_ack = -1, .peer = { .pid = -1, .to = -1 } };
 	ret = bench_parse(&t->run, "bench toggle", argc, argv, help, "c:",
 			  long_opts, toggle_opt, t);
 	if (!ret && optind < argc)

@@ -14,6 +14,7 @@
 #include <udrv/udrv.h>
 
 #include "bench.h"
+#include "peer.h"
 
 #define TOGGLE_PATH_LEN	256
 #define TOGGLE_NOTE_LEN	512
@@ -29,7 +30,7 @@ struct toggle {
 	struct udrv_chip *chip;
 	struct udrv_request *req;	/* udrv rows */
 	int fd;				/* raw rows: value file or line fd */
-	void *gpiod_chip, *gpiod_line;	/* libgpiod row */
+	struct bench_peer peer;		/* libgpiod-2.3 row */
 	char value_path[TOGGLE_PATH_LEN];	/* sysfs value file */
 	char export_num[16];		/* unexport this when done, or "" */
 	pid_t shell_pid;
@@ -62,6 +63,8 @@ struct toggle_impl {
 	const char *implementation;
 	int (*open)(struct toggle *t);
 	int (*batch)(struct toggle *t, uint64_t n);
+	/* instead of batch: a loop that times itself (the peer's) */
+	int (*timed)(struct toggle *t, uint64_t n, uint64_t *ns);
 	int (*set)(struct toggle *t, int value);
 	void (*close)(struct toggle *t);
 	const char *note;
@@ -74,9 +77,8 @@ extern const struct toggle_impl toggle_sysfs_shell, toggle_sysfs_raw,
  * and find its value file; toggle_sysfs_unexport() undoes it. */
 int toggle_sysfs_export(struct toggle *t);
 void toggle_sysfs_unexport(struct toggle *t);
-/* "" when libgpiod is built in, else why not. */
+/* "" when udrv-bench-peer is there (bench_peer_path()), else why not. */
 const char *toggle_libgpiod_absent(void);
-const char *toggle_libgpiod_version(void);
 /*
  * The line's registers (udrv_chip_mmio_line_info), mapped bare for the
  * mmio/raw row and the level check; without them t->mmio_note says why.

@@ -6,7 +6,8 @@
  *   sysfs/raw        write(fd, "1", 1) on the value file kept open (ref 000)
  *   cdev/raw         ioctl(GPIO_V2_LINE_SET_VALUES_IOCTL) on a line fd from a
  *                    bare GPIO_V2_GET_LINE_IOCTL
- *   cdev/libgpiod    libgpiod 1.x gpiod_line_set_value() (uAPI v1 handles)
+ *   cdev/libgpiod-2.3  libgpiod 2.3's gpiod_line_request_set_value(), in
+ *                    udrv-bench-peer (peer.h): udrv links no libgpiod
  *   mmio/raw         bare volatile stores to the set and clear registers of
  *                    a bare mmap, the line claimed by a bare ioctl (ref 000)
  *
@@ -28,10 +29,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#ifdef UDRV_HAVE_LIBGPIOD
-#include <gpiod.h>
-#endif
 
 #include "toggle.h"
 #include "cli.h"
@@ -325,91 +322,97 @@ const struct toggle_impl toggle_cdev_raw = {
 	.note = "bare GPIO_V2_LINE_SET_VALUES_IOCTL on a bare GPIO_V2_GET_LINE_IOCTL fd",
 };
 
-/* cdev/libgpiod */
-
-#ifdef UDRV_HAVE_LIBGPIOD
-static void gpiod_close(struct toggle *t)
+/*
+ * cdev/libgpiod-2.3: the loop runs in udrv-bench-peer (libgpiod 2.3, a
+ * program of its own: udrv links no libgpiod), a child at the bench's
+ * policy, priority and CPUs; "batch N" on its stdin toggles N times and it
+ * answers the batch's ns; "set V" is the level check's write.
+ */
+static int peer_error(struct toggle *t, const char *what, const char *why)
 {
-	if (t->gpiod_line)
-		gpiod_line_release(t->gpiod_line);
-	if (t->gpiod_chip)
-		gpiod_chip_close(t->gpiod_chip);
-	t->gpiod_line = t->gpiod_chip = NULL;
-}
-
-static int gpiod_open(struct toggle *t)
-{
-	const char *path = udrv_chip_path(t->chip);
-
-	t->gpiod_chip = gpiod_chip_open(path);
-	if (!t->gpiod_chip)
-		return cli_error(-1, "libgpiod: gpiod_chip_open(%s): %s", path,
-				 strerror(errno));
-	t->gpiod_line = gpiod_chip_get_line(t->gpiod_chip, t->line);
-	if (t->gpiod_line &&
-	    gpiod_line_request_output(t->gpiod_line, CONSUMER, 0) == 0)
-		return 0;
-	cli_error(-1, "libgpiod: requesting %s line %u as output: %s", path,
-		  t->line, strerror(errno));
-	t->gpiod_line = NULL;
-	gpiod_close(t);
+	if (bench_interrupted())
+		return -1;	/* bench_end says so */
+	cli_error(-1, "%s/%s: %s: %s", toggle_cdev_libgpiod.mechanism,
+		  toggle_cdev_libgpiod.implementation, what, why);
 	return -1;
 }
 
-static int gpiod_batch(struct toggle *t, uint64_t n)
+static int peer_run_line(void *ctx, size_t key, const uint64_t *vals)
 {
-	struct gpiod_line *line = t->gpiod_line;
-
-	for (uint64_t i = 0; i < n; i += 2)
-		if (gpiod_line_set_value(line, 1) || gpiod_line_set_value(line, 0))
-			return cli_error(-1, "libgpiod: gpiod_line_set_value: %s",
-					 strerror(errno));
+	bench_peer_run_store(ctx, key, vals);
 	return 0;
 }
 
-static int gpiod_set(struct toggle *t, int value)
+static void peer_close(struct toggle *t)
 {
-	if (gpiod_line_set_value(t->gpiod_line, value))
-		return cli_error(-1, "libgpiod: gpiod_line_set_value: %s",
-				 strerror(errno));
+	char why[160];
+
+	if (t->peer.pid > 0 && bench_peer_finish(&t->peer, NULL, NULL, why, sizeof(why)))
+		peer_error(t, BENCH_PEER_NAME, why);
+	t->peer.pid = -1;
+}
+
+static int peer_open(struct toggle *t)
+{
+	static const struct bench_peer_key keys[] = { BENCH_PEER_RUN_TABLE };
+	char line[16], why[320];
+	const char *args[] = { "toggle", "--chip", udrv_chip_path(t->chip),
+			       "--line", line, t->run.o.mlock ? "--mlock" : NULL,
+			       NULL };
+	struct bench_peer_run run = { 0 };
+
+	snprintf(line, sizeof(line), "%u", t->line);
+	if (bench_peer_start(&t->peer, args, true, why, sizeof(why)))
+		return peer_error(t, "starting " BENCH_PEER_NAME, why);
+	if (!bench_peer_read(&t->peer, keys, BENCH_PEER_RUN_KEYS, "ready",
+			     peer_run_line, &run, why, sizeof(why)) &&
+	    !bench_peer_run_check(&run, t->run.o.mlock, why, sizeof(why)))
+		return 0;
+	peer_error(t, BENCH_PEER_NAME, why);
+	peer_close(t);
+	return -1;
+}
+
+static int peer_timed(struct toggle *t, uint64_t n, uint64_t *ns)
+{
+	char why[200];
+	uint64_t v;
+
+	if (bench_peer_send(&t->peer, why, sizeof(why), "batch %llu\n",
+			    (unsigned long long)n) ||
+	    bench_peer_reply(&t->peer, "ns", 1, &v, why, sizeof(why)))
+		return peer_error(t, "a batch", why);
+	*ns = v;
+	return 0;
+}
+
+static int peer_set(struct toggle *t, int value)
+{
+	char why[200];
+
+	if (bench_peer_send(&t->peer, why, sizeof(why), "set %d\n", !!value) ||
+	    bench_peer_reply(&t->peer, "ok", 0, NULL, why, sizeof(why)))
+		return peer_error(t, "setting the line", why);
 	return 0;
 }
 
 const char *toggle_libgpiod_absent(void)
 {
-	return "";
-}
+	char path[256];
 
-const char *toggle_libgpiod_version(void)
-{
-	return gpiod_version_string();
+	return bench_peer_path(path, sizeof(path)) ? BENCH_PEER_ABSENT : "";
 }
 
 const struct toggle_impl toggle_cdev_libgpiod = {
 	.mechanism = "cdev",
-	.implementation = "libgpiod",
-	.open = gpiod_open,
-	.batch = gpiod_batch,
-	.set = gpiod_set,
-	.close = gpiod_close,
-	.note = "gpiod_line_set_value(), uAPI v1 (GPIOHANDLE_SET_LINE_VALUES_IOCTL)",
+	.implementation = BENCH_PEER_IMPL,
+	.open = peer_open,
+	.timed = peer_timed,
+	.set = peer_set,
+	.close = peer_close,
+	/* short: the loss and level-check notes follow in 160 characters */
+	.note = "libgpiod 2.3 gpiod_line_request_set_value() (uAPI v2), udrv-bench-peer at the bench's prio",
 };
-#else
-const char *toggle_libgpiod_absent(void)
-{
-	return "udrv was built without libgpiod (no static libgpiod 1.x with gpiod.h at build time: apt-get install libgpiod-dev)";
-}
-
-const char *toggle_libgpiod_version(void)
-{
-	return NULL;
-}
-
-const struct toggle_impl toggle_cdev_libgpiod = {
-	.mechanism = "cdev",
-	.implementation = "libgpiod",
-};
-#endif
 
 /* mmio/raw: the registers of a bare mapping, the line from a bare ioctl */
 

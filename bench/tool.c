@@ -115,18 +115,26 @@ static void redirect(const struct bench_tool *tool, const char *file, int fd)
 	close(f);
 }
 
-static void child(const struct bench_tool *tool, char **argv)
+static void child(const struct bench_tool *tool, char **argv, int in, int out)
 {
 	struct sched_param sp = { 0 };
 	sigset_t none;
 
-	/* like a start from a shell: the tool sets its own scheduling */
-	sched_setscheduler(0, SCHED_OTHER, &sp);
+	/* like a start from a shell: the tool sets its own scheduling; the
+	 * peer keeps the bench's (policy, priority, CPU) */
+	if (!tool->keep_sched)
+		sched_setscheduler(0, SCHED_OTHER, &sp);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	redirect(tool, "out", STDOUT_FILENO);
+	if (in >= 0 && dup2(in, STDIN_FILENO) < 0)
+		_exit(126);
+	if (out >= 0 && dup2(out, STDOUT_FILENO) < 0)
+		_exit(126);
+	if (out < 0)
+		redirect(tool, "out", STDOUT_FILENO);
 	redirect(tool, "err", STDERR_FILENO);
 	sp.sched_priority = tool->fifo_prio;
 	if (tool->fifo_prio && sched_setscheduler(0, SCHED_FIFO, &sp))
@@ -218,24 +226,58 @@ static int wait_tool(const struct bench_tool *tool, pid_t pid, int *status)
 	}
 }
 
-int bench_tool_run(struct bench_tool *tool, char **argv, char *why, size_t len)
+/* Pipes to the child's stdin (@to) and from its stdout (@from). */
+static int pipes(int *to, int *from, int fds[4], char *why, size_t len)
 {
-	char err[80];
-	int status;
+	fds[0] = fds[1] = fds[2] = fds[3] = -1;
+	if (!to)
+		return 0;
+	if (!pipe2(fds, O_CLOEXEC) && !pipe2(fds + 2, O_CLOEXEC))
+		return 0;
+	snprintf(why, len, "pipe: %s", strerror(errno));
+	for (int i = 0; i < 4; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	return -1;
+}
+
+pid_t bench_tool_start(struct bench_tool *tool, char **argv, int *to,
+		       int *from, char *why, size_t len)
+{
+	int fds[4];	/* stdin's read, write end; stdout's read, write end */
 	pid_t pid;
 
 	if (bench_interrupted()) {
 		snprintf(why, len, "interrupted");
 		return -1;
 	}
+	if (pipes(to, from, fds, why, len))
+		return -1;
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0) {
-		snprintf(why, len, "fork: %s", strerror(errno));
-		return -1;
-	}
 	if (pid == 0)
-		child(tool, argv);
+		child(tool, argv, fds[0], fds[3]);
+	if (pid < 0)
+		snprintf(why, len, "fork: %s", strerror(errno));
+	if (to) {
+		close(fds[0]);
+		close(fds[3]);
+		if (pid < 0) {
+			close(fds[1]);
+			close(fds[2]);
+		} else {
+			*to = fds[1];
+			*from = fds[2];
+		}
+	}
+	return pid;
+}
+
+int bench_tool_wait(struct bench_tool *tool, pid_t pid, char *why, size_t len)
+{
+	char err[80];
+	int status;
+
 	if (wait_tool(tool, pid, &status)) {
 		snprintf(why, len, "waitpid: %s", strerror(errno));
 		return -1;
@@ -252,6 +294,13 @@ int bench_tool_run(struct bench_tool *tool, char **argv, char *why, size_t len)
 		 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
 		 err[0] ? ": " : "", err);
 	return -1;
+}
+
+int bench_tool_run(struct bench_tool *tool, char **argv, char *why, size_t len)
+{
+	pid_t pid = bench_tool_start(tool, argv, NULL, NULL, why, len);
+
+	return pid < 0 ? -1 : bench_tool_wait(tool, pid, why, len);
 }
 
 void bench_tool_rmdir(struct bench_tool *tool)

@@ -9,7 +9,9 @@
 #ifndef UDRV_BENCH_TOOL_H
 #define UDRV_BENCH_TOOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #define BENCH_TOOL_DIR_LEN	72	/* short: the paths go into arguments */
 #define BENCH_TOOL_STOP_S	10	/* after its stop signal, then SIGKILL */
@@ -17,7 +19,9 @@
 struct bench_tool {
 	const char *name;		/* for messages: "cyclictest" */
 	int stop_signal;		/* what stops it cleanly: SIGINT */
-	int fifo_prio;			/* 0: SCHED_OTHER; N: SCHED_FIFO N */
+	bool keep_sched;		/* runs as the bench does (the peer):
+					 * its policy, priority and CPUs */
+	int fifo_prio;			/* else 0: SCHED_OTHER; N: SCHED_FIFO N */
 	char dir[BENCH_TOOL_DIR_LEN];	/* DIR/out, DIR/err and its files */
 };
 
@@ -36,9 +40,10 @@ void bench_tool_file(const struct bench_tool *tool, const char *file,
 		     char *path, size_t len);
 /*
  * Run @argv (argv[0] a path) at SCHED_OTHER, like a start from a shell (or
- * at SCHED_FIFO tool->fifo_prio when it is not 0: where that fails, at
- * SCHED_OTHER with a line on its stderr), stdout into DIR/out and stderr
- * into DIR/err, and wait for it. Returns 0
+ * as the bench runs with keep_sched, or at SCHED_FIFO tool->fifo_prio when
+ * that is not 0: where that fails, at SCHED_OTHER with a line on its
+ * stderr), stdout into DIR/out and stderr into DIR/err, and wait for it.
+ * Returns 0
  * when it exited with 0. Otherwise -1 and @why says what happened: "it
  * failed (exit 1): <first line of its stderr>", or "interrupted" when the
  * bench was and the tool did not end well (it gets its stop signal once
@@ -47,6 +52,17 @@ void bench_tool_file(const struct bench_tool *tool, const char *file,
  * after its stop signal returns 0: its output has the samples so far.
  */
 int bench_tool_run(struct bench_tool *tool, char **argv, char *why, size_t len);
+/*
+ * bench_tool_run() in two steps: start @argv and return its pid (-1 with
+ * @why). With @to and @from, its stdin and stdout are pipes: the bench
+ * writes to *@to and reads *@from (close both when done); without, its
+ * stdout goes into DIR/out. stderr always goes into DIR/err.
+ */
+pid_t bench_tool_start(struct bench_tool *tool, char **argv, int *to,
+		       int *from, char *why, size_t len);
+/* Wait for it to end, stopping it when the bench is interrupted; 0 when it
+ * exited with 0, else -1 with @why (as bench_tool_run()). */
+int bench_tool_wait(struct bench_tool *tool, pid_t pid, char *why, size_t len);
 /* Remove the directory and everything in it. */
 void bench_tool_rmdir(struct bench_tool *tool);
 

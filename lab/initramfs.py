@@ -235,8 +235,9 @@ def sanitized_cli(build: Path) -> dict[str, Path]:
 def default_extra_files(machine: Machine = X86) -> dict[str, Path]:
     """What the board's static build made (x86: build/static, rpi3: build/arm64),
     when it exists: tools/udrv -> /usr/bin/udrv, the examples (examples/*) ->
-    /usr/bin/, the test programs (tests/**) -> /usr/libexec/udrv/ (on the guest's
-    PATH); and on x86 the HOST_PROGRAMS that are installed, with their libraries
+    /usr/bin/, the test programs (tests/**) and the bench's peer
+    (bench/peers/udrv-bench-peer) -> /usr/libexec/udrv/ (on the guest's PATH);
+    and on x86 the HOST_PROGRAMS that are installed, with their libraries
     (host_program()), and the sanitized CLI when it was built (sanitized_cli())."""
     extra: dict[str, Path] = {}
     if machine.host_programs:
@@ -252,6 +253,10 @@ def default_extra_files(machine: Machine = X86) -> dict[str, Path]:
         extra[f"/usr/bin/{p.name}"] = p
     for p in _executables(root / "tests", recursive=True):
         extra[f"/usr/libexec/udrv/{p.name}"] = p
+    # the bench's libgpiod 2.3 peer (bench/peers/, not installed by meson)
+    peer = root / "bench" / "peers" / "udrv-bench-peer"
+    if peer.is_file():
+        extra["/usr/libexec/udrv/udrv-bench-peer"] = peer
     return extra
 
 

@@ -55,6 +55,12 @@ PRIORITY_ROWS = (("uio", "uio-ticker", "read", "notify_to_wake"),
 # variant run per load); guest seconds per run, full and --quick
 GAPS_SECONDS = {"full": 5, "quick": 3}
 GAPS_VARIANT = "rt-runtime -1"
+# udrv bench rate (the capacity sweep, issue 12) on each x86 kernel and load:
+# its default sweep (8 rates x 50 ms per receiver), --quick a short one
+RATE_ARGS = {"full": "", "quick": "--rates 2k,20k,200k --step-duration 20ms"}
+# and on rt, idle, with the irq threads above the receiver (the priority
+# axis's first variant): it moves cdev's knee
+RATE_PRIORITY = "irq-prio 90"
 # rpi3: GPIO 17 (header pin 11) of the SoC's own chip; no partner line is wired
 RPI3_CHIP = "pinctrl-bcm2835"
 RPI3_LINE = 17
@@ -149,6 +155,50 @@ def run_gaps(board: Board, plain: list[SuiteRun], mode: str) -> list[SuiteRun]:
     return variants
 
 
+def rate_command(load: str, mode: str) -> str:
+    return f"udrv bench rate --json --quiet --load {load} {RATE_ARGS[mode]}".rstrip()
+
+
+def run_rate(board: Board, runs: list[SuiteRun], mode: str) -> None:
+    """The rate sweep in each plain run (filed with the load's other benches),
+    and in the RATE_PRIORITY run of the priority axis if there is one."""
+    for run in runs:
+        if not run.variant:
+            _run_one(board, run, "rate", rate_command(run.load, mode))
+        elif run.variant == RATE_PRIORITY:
+            _run_one(board, run, "rate",
+                     f"{rate_command(run.load, mode)} {PRIORITY[RATE_PRIORITY]}")
+
+
+def rate_table(runs: list[SuiteRun]) -> list[str]:
+    """kernel x load x receiver: the knee, CPU there, throughput, ns per event."""
+    lines = ["Interrupt rate capacity (udrv bench rate; knee: the highest offered "
+             "rate with nothing lost at the source, received/s >= 95% of offered/s)",
+             f"{'kernel':<7}{'load':<13}{'mechanism':<12}{'impl':<14}{'knee/s':>9}"
+             f"{'CPU %':>7}{'max rx/s':>10}{'ns/event':>10}{'vs raw':>8}"]
+    for run in runs:
+        for doc in run.documents:
+            if doc["bench"] != "rate" or run.variant not in ("", RATE_PRIORITY):
+                continue
+            for c in doc["rate"]["capacity"]:
+                lines.append(_rate_line(run, c))
+    return lines
+
+
+def _rate_line(run: SuiteRun, c: dict[str, Any]) -> str:
+    def num(v: float | None, fmt: str) -> str:
+        return "-" if v is None else format(v, fmt)
+
+    load = run.variant.replace(" ", "-") if run.variant else run.load
+    head = f"{run.kernel:<7}{load:<13}{c['mechanism']:<12}{c['implementation']:<14}"
+    if not c["measured"]:
+        return head + "absent"
+    ratio = c["ratio_vs_raw"]
+    return (head + f"{num(c['knee_per_s'], '.0f'):>9}{num(c['cpu_pct_at_knee'], '.1f'):>7}"
+            f"{num(c['throughput_per_s'], '.0f'):>10}{num(c['ns_per_event'], '.0f'):>10}"
+            f"{'-' if ratio is None else f'x{ratio:.2f}':>8}")
+
+
 def run_rpi3(board: Board, mode: str) -> SuiteRun:
     """The rpi3 part: the toggle bench on pinctrl-bcm2835 line 17, idle."""
     run = SuiteRun(board.target.kernel, "none", board="rpi3")
@@ -216,6 +266,33 @@ def toggle_table(runs: list[SuiteRun], board: str = "x86") -> list[str]:
             rate = row["rate_per_s"] or 0
             line += f"{row['stats']['avg']:>16.1f}{rate:>12.0f}  {_ratio(row):<20}"
         lines.append(line)
+    return lines + _toggle_footer(by_run, kernels)
+
+
+PEER = "libgpiod-2.3"
+
+
+def _toggle_footer(by_run: dict[tuple[str, str], dict[tuple, Any]],
+                   kernels: list[str]) -> list[str]:
+    """udrv against the peer library (its rows come from the same run of the
+    same line), and where the generic mmio call stands against the pin."""
+    lines = []
+    for mech in ("sysfs", "cdev", "mmio"):
+        ratios = []
+        for k in kernels:
+            rows = by_run[(k, "none")]
+            udrv = rows.get((mech, "udrv", None, "toggle"))
+            peer = rows.get((mech, PEER, None, "toggle"))
+            if udrv and peer and peer["stats"]["avg"]:
+                ratios.append(f"x{udrv['stats']['avg'] / peer['stats']['avg']:.3f} {k}")
+        if ratios:
+            lines.append(f"{mech} udrv vs {PEER} (same line, same run): {', '.join(ratios)}")
+    if any((k, "none") in by_run and ("mmio", "udrv-pin", None, "toggle") in by_run[(k, "none")]
+           for k in kernels):
+        lines.append("mmio udrv: udrv_request_set_value(), a call that checks the index and picks "
+                     "set or clear before its one store;")
+        lines.append("  the store alone: udrv_mmio_pin_write() (udrv-pin; docs/api.md, "
+                     "'What udrv_request_set_value() costs over the store')")
     return lines
 
 
@@ -372,6 +449,7 @@ def run_board(kernel: str, mode: str, duration_s: int = 0) -> list[SuiteRun]:
         runs += plain + run_gaps(board, plain, mode)
         if target(kernel).kernel == "rt":
             runs += run_priority(board, kernel, mode)
+        run_rate(board, runs, mode)
     return runs
 
 
@@ -413,6 +491,9 @@ def run_suite(kernels: list[str], mode: str, out: Path, duration_s: int = 0,
     if any(d["bench"] == "gaps" for r in runs for d in r.documents):
         print()
         print("\n".join(gaps_table(runs)))
+    if any(d["bench"] == "rate" for r in runs for d in r.documents):
+        print()
+        print("\n".join(rate_table(runs)))
     if any(r.board == "rpi3" for r in runs):
         print()
         print("\n".join(toggle_table(runs, "rpi3")))

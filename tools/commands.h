@@ -21,6 +21,7 @@ int cmd_bench_irq(int argc, char **argv);
 int cmd_bench_kernel(int argc, char **argv);
 int cmd_bench_reply(int argc, char **argv);
 int cmd_bench_gaps(int argc, char **argv);
+int cmd_bench_rate(int argc, char **argv);
 
 /* Shared by 'udrv info' and 'udrv gpio info' / 'udrv uio info'. */
 int gpio_show_chip(struct udrv_chip *chip, struct udrv_json *j);

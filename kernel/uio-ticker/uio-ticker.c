@@ -14,7 +14,8 @@
  * interrupt gets on PREEMPT_RT (a threaded handler at the same priority).
  *
  * The period is set by the period_us module parameter and at run time by
- * writing /sys/class/uio/uioN/device/period_us (0 stops the timer).
+ * writing /sys/class/uio/uioN/device/period_us (0 stops the timer), or
+ * period_ns for the short periods of a rate sweep (1 us and up).
  * Writing 0/1 to /dev/uioN (irqcontrol) suppresses/signals events; the
  * timer keeps running and suppressed ticks are counted in the page.
  */
@@ -36,6 +37,7 @@
 #define UIO_TICKER_NAME		"uio-ticker"
 #define UIO_TICKER_MIN_US	10
 #define UIO_TICKER_MAX_US	10000000
+#define UIO_TICKER_MIN_NS	1000ULL		/* period_ns: down to 1 us */
 
 static unsigned int period_us = 1000;
 module_param(period_us, uint, 0444);
@@ -51,6 +53,8 @@ struct uio_ticker {
 	struct uio_ticker_page state;	/* what the page shows, under lock */
 	struct task_struct *notifier;	/* PREEMPT_RT only */
 	unsigned int staged;		/* ticks to notify, under lock */
+	u64 limit;			/* ticks per start, then stop; 0: none */
+	u64 run;			/* ticks since the start, under lock */
 	u64 staged_expires, staged_handler;
 };
 
@@ -101,7 +105,8 @@ static void uio_ticker_account(struct uio_ticker_page *s, unsigned int n,
  * accounts it, so that event, expires_ns, handler_ns and notify_ns always
  * describe the same tick.
  */
-static bool uio_ticker_record(struct uio_ticker *tk, u64 expires, u64 missed)
+static bool uio_ticker_record(struct uio_ticker *tk, u64 expires, u64 missed,
+			      bool *done)
 {
 	struct uio_ticker_page *s = &tk->state;
 	u64 now = ktime_get_ns();
@@ -109,6 +114,9 @@ static bool uio_ticker_record(struct uio_ticker *tk, u64 expires, u64 missed)
 
 	raw_spin_lock(&tk->lock);
 	s->ticks++;
+	*done = tk->limit && ++tk->run >= tk->limit;
+	if (*done)
+		s->period_ns = 0;	/* stopped by itself */
 	s->overruns += missed;
 	signal = s->enabled;
 	if (!signal) {
@@ -130,16 +138,17 @@ static enum hrtimer_restart uio_ticker_fire(struct hrtimer *timer)
 	struct uio_ticker *tk = container_of(timer, struct uio_ticker, timer);
 	u64 expires = ktime_to_ns(hrtimer_get_expires(timer));
 	u64 missed;
+	bool done;
 
 	missed = hrtimer_forward_now(timer, ns_to_ktime(tk->state.period_ns));
-	if (!uio_ticker_record(tk, expires, missed - 1))
-		return HRTIMER_RESTART;
+	if (!uio_ticker_record(tk, expires, missed - 1, &done))
+		return done ? HRTIMER_NORESTART : HRTIMER_RESTART;
 
 	if (uio_ticker_threaded())
 		wake_up_process(tk->notifier);
 	else
 		uio_event_notify(&tk->info);
-	return HRTIMER_RESTART;
+	return done ? HRTIMER_NORESTART : HRTIMER_RESTART;
 }
 
 /* Notifier thread: account and signal the staged ticks. */
@@ -193,16 +202,16 @@ static int uio_ticker_thread(void *data)
 }
 
 /* (Re)start the timer with a new period; 0 stops it. */
-static void uio_ticker_set_period(struct uio_ticker *tk, unsigned int us)
+static void uio_ticker_set_period(struct uio_ticker *tk, u64 ns)
 {
 	unsigned long flags;
-	u64 ns = (u64)us * NSEC_PER_USEC;
 
 	mutex_lock(&tk->cfg_lock);
 	hrtimer_cancel(&tk->timer);
 
 	raw_spin_lock_irqsave(&tk->lock, flags);
 	tk->state.period_ns = ns;
+	tk->run = 0;
 	uio_ticker_publish(tk);
 	raw_spin_unlock_irqrestore(&tk->lock, flags);
 
@@ -247,13 +256,70 @@ static ssize_t period_us_store(struct device *dev,
 	if (us && (us < UIO_TICKER_MIN_US || us > UIO_TICKER_MAX_US))
 		return -ERANGE;
 
-	uio_ticker_set_period(tk, us);
+	uio_ticker_set_period(tk, (u64)us * NSEC_PER_USEC);
 	return count;
 }
 static DEVICE_ATTR_RW(period_us);
 
+static ssize_t period_ns_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	struct uio_ticker *tk = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%llu\n", READ_ONCE(tk->state.period_ns));
+}
+
+static ssize_t period_ns_store(struct device *dev,
+			       struct device_attribute *attr,
+			       const char *buf, size_t count)
+{
+	struct uio_ticker *tk = dev_get_drvdata(dev);
+	u64 ns;
+	int ret;
+
+	ret = kstrtou64(buf, 0, &ns);
+	if (ret)
+		return ret;
+	if (ns && (ns < UIO_TICKER_MIN_NS ||
+		   ns > (u64)UIO_TICKER_MAX_US * NSEC_PER_USEC))
+		return -ERANGE;
+
+	uio_ticker_set_period(tk, ns);
+	return count;
+}
+static DEVICE_ATTR_RW(period_ns);
+
+/* tick_limit: ticks per start of the timer, then it stops; 0 = no limit */
+static ssize_t tick_limit_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct uio_ticker *tk = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%llu\n", READ_ONCE(tk->limit));
+}
+
+static ssize_t tick_limit_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t count)
+{
+	struct uio_ticker *tk = dev_get_drvdata(dev);
+	unsigned long flags;
+	u64 n;
+	int ret = kstrtou64(buf, 0, &n);
+
+	if (ret)
+		return ret;
+	raw_spin_lock_irqsave(&tk->lock, flags);
+	tk->limit = n;	/* from the next start */
+	raw_spin_unlock_irqrestore(&tk->lock, flags);
+	return count;
+}
+static DEVICE_ATTR_RW(tick_limit);
+
 static struct attribute *uio_ticker_attrs[] = {
 	&dev_attr_period_us.attr,
+	&dev_attr_period_ns.attr,
+	&dev_attr_tick_limit.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(uio_ticker);
@@ -341,7 +407,7 @@ static int uio_ticker_probe(struct platform_device *pdev)
 	if (ret)
 		goto err_thread;
 
-	uio_ticker_set_period(tk, period_us);
+	uio_ticker_set_period(tk, (u64)period_us * NSEC_PER_USEC);
 	dev_info(dev, "period %u us, notify from %s\n", period_us,
 		 uio_ticker_threaded() ? "SCHED_FIFO thread" : "hardirq");
 	return 0;

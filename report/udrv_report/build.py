@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import compare, gaps, html, plots, priority, reply, tables
+from . import rate as rate_sweep
 from .errors import InputError, OutputError
 from .load import load_all, split_spec
 from .model import RowKey, Run, label_runs, ordered_keys
@@ -58,7 +59,8 @@ def render_runs(runs: list[Run], out_html: str | Path,
                             _breakdown_section(figs, [(None, runs)], runs),
                             _histogram_section(figs, [(None, runs)], runs, styles),
                             _latency_section(runs), _priority_section(figs, runs),
-                            _reply_section(figs, runs), _gaps_section(figs, runs)) if s]
+                            _reply_section(figs, runs), _gaps_section(figs, runs),
+                            _rate_section(figs, runs)) if s]
     sections.append(_metadata_section(runs))
     intro = [html.para(f"Results: {', '.join(sources)}. Runs: "
                        f"{', '.join(r.label for r in runs)}. udrv "
@@ -265,6 +267,27 @@ def _gaps_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
         if fig:
             s.body.append(fig)
     s.body.append(html.table(gaps.table(found)))
+    return s
+
+
+def _rate_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
+    found = rate_sweep.documents(runs)
+    if not found:
+        return None
+    s = html.Section("rate", "Interrupt rate capacity")
+    s.body.append(html.para("A source that counts what it raises (gpio-wire's generator, "
+                            "uio-ticker) swept over offered rates; per mechanism and receiver "
+                            "what was received and what was lost at the source "
+                            "(udrv bench rate).", "note"))
+    for fig_id, png, caption in (
+            ("rate-received", rate_sweep.received(found),
+             "Events received per second against the rate offered"),
+            ("rate-lost", rate_sweep.lost(found),
+             "Share of the source's events lost, against the rate offered")):
+        fig = figs.add(fig_id, png, caption)
+        if fig:
+            s.body.append(fig)
+    s.body.append(html.table(rate_sweep.table(found)))
     return s
 
 

@@ -190,7 +190,7 @@ def _doc(d: Any, where: str) -> Doc:
                load=_get(d, "load", str, where), rt=_opt(d, "rt", dict, where) or {},
                tool_version=str(_get(_get(d, "tool", dict, where), "version", str,
                                      f"{pre}tool")),
-               rows=rows, gaps=_gaps(d, bench, where))
+               rows=rows, gaps=_gaps(d, bench, where), rate=_rate(d, bench, where))
 
 
 def _gaps(d: dict[str, Any], bench: str, where: str) -> dict[str, Any] | None:
@@ -209,6 +209,32 @@ def _gaps(d: dict[str, Any], bench: str, where: str) -> dict[str, Any] | None:
         x = _typed(x, dict, f"{pre}.timeline[{k}]")
         _get(x, "start_ns", int, f"{pre}.timeline[{k}]")
         _get(x, "gap_ns", int, f"{pre}.timeline[{k}]")
+    return g
+
+
+def _rate(d: dict[str, Any], bench: str, where: str) -> dict[str, Any] | None:
+    """udrv bench rate's own object (docs/results.md), its numbers checked."""
+    if bench != "rate":
+        return None
+    pre = f"{where}.rate" if where else "rate"
+    g = _get(d, "rate", dict, where)
+    for k, s in enumerate(_get(g, "steps", list, pre)):
+        s = _typed(s, dict, f"{pre}.steps[{k}]")
+        for key in ("mechanism", "implementation"):
+            _get(s, key, str, f"{pre}.steps[{k}]")
+        for key in ("source_count", "received", "lost"):
+            _get(s, key, int, f"{pre}.steps[{k}]")
+        for key in ("offered_per_s", "received_per_s"):
+            _get(s, key, (int, float), f"{pre}.steps[{k}]")
+    for k, c in enumerate(_get(g, "capacity", list, pre)):
+        c = _typed(c, dict, f"{pre}.capacity[{k}]")
+        for key in ("mechanism", "implementation"):
+            _get(c, key, str, f"{pre}.capacity[{k}]")
+        _get(c, "measured", bool, f"{pre}.capacity[{k}]")
+        for key in ("knee_per_s", "cpu_pct_at_knee", "throughput_per_s", "ns_per_event",
+                    "ratio_vs_raw"):
+            _opt(c, key, (int, float), f"{pre}.capacity[{k}]")
+        _opt(c, "note", str, f"{pre}.capacity[{k}]")
     return g
 
 

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 RowKey = tuple[str, str, str, str | None, str]
-# benches drawn by a section of their own, not with the latency rows (gaps.py)
-OWN_SECTION = frozenset({"gaps"})
+# benches drawn by a section of their own, not with the latency rows (gaps.py,
+# rate.py)
+OWN_SECTION = frozenset({"gaps", "rate"})
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ class Doc:
     tool_version: str
     rows: list[Row]
     gaps: dict[str, Any] | None = None  # udrv bench gaps: its "gaps" object
+    rate: dict[str, Any] | None = None  # udrv bench rate: its "rate" object
 
 
 @dataclass

@@ -277,6 +277,9 @@ CYCLICTEST = [
 # Reproducers of what the harnesses found (regress/README.md says which
 # code is at fault and whether it is fixed); make check replays each.
 REGRESS: dict[str, dict[str, bytes]] = {
+    "peer": {
+        "why-past-the-line": b"received x\n",
+    },
     "layout": {
         "octal-base": join("base=010,data=0"),
         "space-minus-size": join("base=0,data=0,size= -1"),
@@ -348,6 +351,35 @@ REGRESS: dict[str, dict[str, bytes]] = {
 FIELDS = [bytes([2]) + b"632 632\n", bytes([2]) + b"0 0\n",
           bytes([3]) + b"1 2450279896 2450280065\n", bytes([1]) + b"18446744073709551615\n"]
 
+# bench/peer_parse.c: udrv-bench-peer's output as it prints it (rx, irq's
+# edges), and near misses
+PEER_RX = ("received 3\nreads 2\nseqno_first 5\nseqno_last 7\ncpu_user_ns 0\n"
+           "cpu_sys_ns 4000000\nsamples 2\nlat 8351\nlat 31009\nend\n")
+PEER = [s.encode() for s in (
+    PEER_RX,
+    "received 0\nreads 0\nseqno_first 0\nseqno_last 0\ncpu_user_ns 0\ncpu_sys_ns 0\n"
+    "samples 0\nend\n",
+    "received 2\nreads 1\nseqno_first 1\nseqno_last 2\nedge 1779033147 1779034622 "
+    "1779042971 1\nedge 1779055212 1779056687 1779065041 0\nend\n",
+    PEER_RX.replace("lat 8351", "lat 08351"),
+    PEER_RX.replace("reads 2\n", ""),
+    PEER_RX + "lat 1\n",
+    PEER_RX[:-1],
+    "received 18446744073709551615\nreads 18446744073709551616\nend\n",
+    "ns 520704\n", "set 1\n", "batch 256\n", "ok\n", "ready\n",
+)]
+
+# bench/rate_parse.c: part 0 a --rates list, part 1 the peer's rx output with
+# its "ready" line, as udrv bench rate reads it
+RATE = [join(rates, "ready\n" + rx) for rates, rx in (
+    ("1k,2k,5k,10k,20k,50k,100k,200k", PEER_RX),
+    ("7", "received 0\nreads 0\nseqno_first 0\nseqno_last 0\ncpu_user_ns 0\n"
+          "cpu_sys_ns 0\nsamples 0\nend\n"),
+    ("0x10k,1M", PEER_RX.replace("samples 2\nlat 8351\n", "samples 1\n")),
+    ("5,3", PEER_RX[:-4]),
+    ("1000001", PEER_RX.replace("seqno_last 7", "seqno_last 5")),
+)]
+
 
 def lab_trace(name: str) -> bytes:
     """A --spike-out file of the lab (tests/unit/traces): its window line
@@ -388,7 +420,9 @@ HARNESSES: dict[str, list[bytes]] = {
     "fields": FIELDS,
     "trace": TRACE,
     "rtla": RTLA,
+    "peer": PEER,
     "cyclictest": CYCLICTEST,
+    "rate": RATE,
 }
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-BENCHES = {"toggle", "irq", "uio", "timer", "kernel", "reply", "gaps"}
+BENCHES = {"toggle", "irq", "uio", "timer", "kernel", "reply", "gaps", "rate"}
 STAT_KEYS = ("count", "min", "avg", "max", "stddev", "p50", "p90", "p99",
              "p99_9", "p99_99", "overflow", "buckets")
 RT_KEYS = ("policy", "priority", "memory_locked", "cpu", "dma_latency_us")
@@ -90,6 +90,33 @@ def check_gaps(gaps: dict[str, Any], where: str) -> None:
     assert gaps["stalled_ns"] <= gaps["duration_ns"], f"{where}: stalled longer than the run"
 
 
+def check_rate(rate: dict[str, Any], where: str) -> None:
+    """The `rate` object of `udrv bench rate` (docs/results.md)."""
+    assert rate["rates"] == sorted(set(rate["rates"])) and rate["step_duration_ns"] > 0, where
+    for s in rate["steps"]:
+        w = f"{where} step {s['mechanism']}/{s['implementation']} {s['target_per_s']}/s"
+        assert s["target_per_s"] in rate["rates"], w
+        assert s["received"] <= s["source_count"], f"{w}: more received than the source made"
+        assert s["lost"] == s["source_count"] - s["received"], f"{w}: lost {s}"
+        assert s["kernel_dropped"] <= s["lost"] + s["received"], f"{w}: dropped {s}"
+        assert s["reads"] <= s["received"] and s["samples"] <= s["received"], f"{w}: {s}"
+        assert 0 < s["duration_ns"] <= s["elapsed_ns"] and s["cpu_pct"] >= 0, f"{w}: {s}"
+        if s["samples"]:
+            assert s["p50_ns"] <= s["p99_ns"] <= s["max_ns"], f"{w}: {s}"
+    for c in rate["capacity"]:
+        mine = [s for s in rate["steps"] if (s["mechanism"], s["implementation"])
+                == (c["mechanism"], c["implementation"])]
+        w = f"{where} capacity {c['mechanism']}/{c['implementation']}"
+        assert c["measured"] == bool(mine), w
+        zero = [s["offered_per_s"] for s in mine if s["lost"] == 0 and s["source_count"]
+                and s["received_per_s"] >= 0.95 * s["offered_per_s"]]
+        assert c["knee_per_s"] == (max(zero) if zero else None), f"{w}: knee {c}"
+        if mine:
+            assert c["throughput_per_s"] == max(s["received_per_s"] for s in mine), w
+        if c["implementation"] == "raw" and c["ns_per_event"]:
+            assert c["ratio_vs_raw"] == 1.0, w
+
+
 SPIKE_ROLES = {"bench", "wake-up path", "idle", "other"}
 SPIKE_KINDS = {"task", "idle", "hardirq", "softirq", "hrtimer"}
 
@@ -147,6 +174,8 @@ def check_document(doc: dict[str, Any]) -> None:
         check_row(doc, row)
     if doc["bench"] == "gaps":
         check_gaps(doc["gaps"], where)
+    if doc["bench"] == "rate":
+        check_rate(doc["rate"], where)
     if "spike" in doc:  # only with --trace-on-spike
         check_spike(doc["spike"], where)
 

@@ -6,11 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from guest import Board, sh, udrv
+from guest import Board, peer_without_mlock, sh, udrv
 from results_schema import check_document
 
 SAMPLES = 300
 EVENT_WAITS = ("read", "poll", "epoll")
+PEER = "libgpiod-2.3"  # udrv-bench-peer's rows (bench/peers/)
+# (implementation, wait) of the rows with an event: udrv's, the references
+EVENT_ROWS = [("udrv", w) for w in EVENT_WAITS] + [("raw", "read"), (PEER, "read")]
 SAMPLE_NAMES = ("write_to_irq", "irq_to_wake", "write_to_wake")
 
 Row = dict[str, Any]
@@ -37,6 +40,7 @@ def rows_by_key(doc: dict[str, Any]) -> dict[tuple[str, str, str, str], Row]:
 def expected_keys() -> set[tuple[str, str, str, str]]:
     keys = {("cdev", "udrv", w, s) for w in EVENT_WAITS for s in SAMPLE_NAMES}
     keys |= {("cdev", "raw", "read", s) for s in SAMPLE_NAMES}
+    keys |= {("cdev", PEER, "read", s) for s in SAMPLE_NAMES}
     keys.add(("cdev", "udrv", "busy", "write_to_wake"))
     return keys
 
@@ -52,7 +56,7 @@ def test_all_rows(idle: dict[str, Any]) -> None:
 
 def test_loss_and_counts(idle: dict[str, Any]) -> None:
     rows = rows_by_key(idle)
-    for impl, wait in [("udrv", w) for w in EVENT_WAITS] + [("raw", "read")]:
+    for impl, wait in EVENT_ROWS:
         three = [rows[("cdev", impl, wait, s)] for s in SAMPLE_NAMES]
         for row in three:
             loss = row["loss"]
@@ -72,7 +76,7 @@ def test_write_to_wake_is_the_sum(idle: dict[str, Any]) -> None:
     """Per sample write_to_wake = write_to_irq + irq_to_wake, so the exact
     means add up and the extremes are bounded by the parts'."""
     rows = rows_by_key(idle)
-    for impl, wait in [("udrv", w) for w in EVENT_WAITS] + [("raw", "read")]:
+    for impl, wait in EVENT_ROWS:
         w2i, i2w, w2w = (rows[("cdev", impl, wait, s)]["stats"] for s in SAMPLE_NAMES)
         assert w2w["avg"] == pytest.approx(w2i["avg"] + i2w["avg"], rel=1e-9)
         assert w2w["min"] >= w2i["min"] + i2w["min"]
@@ -90,6 +94,55 @@ def test_reference_is_raw_read(idle: dict[str, Any]) -> None:
         for row in idle["rows"]:
             if row["wait"] == wait:
                 assert row["reference"] is None
+
+
+def test_libgpiod_rows(idle: dict[str, Any]) -> None:
+    """The libgpiod 2.3 peer's rows: the same loop, and udrv's ratio to it."""
+    rows = rows_by_key(idle)
+    for sample in SAMPLE_NAMES:
+        row = rows[("cdev", PEER, "read", sample)]
+        assert row["reference"] is None
+    assert "gpiod_line_request_read_edge_events()" in rows[("cdev", PEER, "read",
+                                                            "irq_to_wake")]["note"]
+    # udrv's blocking read vs libgpiod's, in the udrv row's note
+    note = rows[("cdev", "udrv", "read", "write_to_wake")]["note"]
+    ratio = float(note.split(f"vs {PEER} x", 1)[1].split(" ")[0])
+    udrv_avg = rows[("cdev", "udrv", "read", "write_to_wake")]["stats"]["avg"]
+    peer_avg = rows[("cdev", PEER, "read", "write_to_wake")]["stats"]["avg"]
+    assert ratio == pytest.approx(udrv_avg / peer_avg, abs=1e-3)
+
+
+def test_libgpiod_line_in_the_table(board: Board) -> None:
+    r = udrv(board, "bench irq --quiet --samples 50", timeout=300)
+    assert r.status == 0, r.stderr
+    assert f"cdev/{PEER}/read write_to_wake" in r.stdout
+    assert f"cdev/udrv/read write_to_wake vs {PEER} x" in r.stdout
+
+
+def test_no_peer_is_a_note(board: Board) -> None:
+    """Without udrv-bench-peer the libgpiod rows are left out, with a note
+    saying how to get them; the bench still succeeds."""
+    r = sh(board, "UDRV_BENCH_PEER=/nonexistent udrv bench irq --quiet --samples 50")
+    assert r.status == 0, r.stderr
+    assert f"no cdev/{PEER} rows: no udrv-bench-peer" in r.stdout
+    assert "scripts/fetch-libgpiod" in r.stdout
+    assert PEER + "/read" not in r.stdout.replace(f"cdev/{PEER} rows", "")
+    doc = sh(board, "UDRV_BENCH_PEER=/nonexistent udrv bench irq --json --quiet --samples 20")
+    impls = {row["implementation"] for row in doc.json()["rows"]}
+    assert impls == {"udrv", "raw"}
+
+
+def test_peer_runs_as_the_bench(board: Board) -> None:
+    """The bench checks what its child reports: a peer that does not lock its
+    memory as the bench does (a wrapper drops --mlock) fails the bench."""
+    wrapper = peer_without_mlock(board)
+    r = sh(board, f"UDRV_BENCH_PEER={wrapper} udrv bench irq --quiet --samples 20")
+    assert r.status == 1, r.stdout + r.stderr
+    assert "udrv-bench-peer's memory is not locked, the bench's is" in r.stderr, r.stderr
+    # the same wrapper is fine when the bench does not lock either
+    r = sh(board, f"UDRV_BENCH_PEER={wrapper} udrv bench irq --quiet --samples 20 --no-mlock")
+    assert r.status == 0, r.stderr
+
 
 
 def test_busy_has_no_event(idle: dict[str, Any]) -> None:

@@ -7,7 +7,7 @@ import math
 from typing import Any
 
 import pytest
-from guest import CHIP, ok, sh, udrv
+from guest import CHIP, ok, peer_without_mlock, sh, udrv
 from results_schema import check_document
 
 SAMPLES = 2000  # toggles per row
@@ -19,7 +19,7 @@ ROWS = [
     ("sysfs", "udrv"),
     ("cdev", "raw"),
     ("cdev", "udrv"),
-    ("cdev", "libgpiod"),
+    ("cdev", "libgpiod-2.3"),
 ]
 REFERENCES = {("sysfs", "udrv"): ("sysfs", "raw"), ("cdev", "udrv"): ("cdev", "raw")}
 
@@ -53,7 +53,8 @@ def test_document(board: Any) -> None:
         assert row["sample"] == "toggle" and row["wait"] is None
         assert row["note"]
     by = rows(doc)
-    assert "uAPI v1" in by[("cdev", "libgpiod")]["note"]
+    note = by[("cdev", "libgpiod-2.3")]["note"]
+    assert "libgpiod 2.3" in note and "uAPI v2" in note and "udrv-bench-peer" in note
 
 
 def test_batches_and_rate(board: Any) -> None:
@@ -80,8 +81,12 @@ def test_udrv_rows_reference_the_raw_loops(board: Any) -> None:
             row["stats"]["avg"] / raw["stats"]["avg"], rel=1e-3)
         assert ref["ratio_p50"] == pytest.approx(
             row["stats"]["p50"] / raw["stats"]["p50"], rel=1e-3)
-    # udrv vs libgpiod, measured right after it, is in the udrv row's note
-    assert "vs libgpiod x" in by[("cdev", "udrv")]["note"]
+    # udrv vs libgpiod 2.3, measured in the same run, is in the udrv row's note
+    note = by[("cdev", "udrv")]["note"]
+    ratio = float(note.split("vs libgpiod-2.3 x", 1)[1].split(" ")[0])
+    assert ratio == pytest.approx(
+        by[("cdev", "udrv")]["stats"]["avg"] / by[("cdev", "libgpiod-2.3")]["stats"]["avg"],
+        abs=1e-3)
 
 
 def test_every_toggle_is_an_edge_received_or_lost(board: Any) -> None:
@@ -132,7 +137,7 @@ def test_table_names_what_has_no_row(board: Any) -> None:
     assert lines[0].startswith("udrv bench toggle on ")
     assert any(line.startswith("cdev/udrv ") and " vs raw" in line for line in lines)
     assert any(line.startswith("mmio: no row") for line in lines)
-    assert any(line.startswith("cdev/udrv vs cdev/libgpiod") for line in lines)
+    assert any(line.startswith("cdev/udrv vs libgpiod-2.3 x") for line in lines)
 
 
 def test_bad_options(board: Any) -> None:
@@ -191,3 +196,26 @@ def test_uncounted_drops_fail_the_check(board: Any) -> None:
         sh(board, f"echo 0 > {DROP}/drop_every; echo 0 > {DROP}/drop_uncounted")
     assert r.status == 1, r.stderr
     assert "edge check failed" in r.stderr
+
+
+def test_libgpiod_peer_text_and_absence(board: Any) -> None:
+    """The printed comparison line; without the peer its row is left out
+    with a note saying how to get it, and the bench still succeeds."""
+    r = ok(board, f"bench toggle -c {CHIP} -q -n 512", 300)
+    assert "cdev/udrv vs libgpiod-2.3 x" in r.stdout
+    r = sh(board, f"UDRV_BENCH_PEER=/nonexistent udrv bench toggle -c {CHIP} -q -n 512")
+    assert r.status == 0, r.stderr
+    assert "no cdev/libgpiod-2.3 row: no udrv-bench-peer" in r.stdout
+    assert "libgpiod-2.3 toggle" not in r.stdout
+
+
+def test_peer_runs_as_the_bench(board: Any) -> None:
+    """The bench checks what its child reports: a peer that does not lock its
+    memory as the bench does (a wrapper drops --mlock) fails the bench."""
+    wrapper = peer_without_mlock(board)
+    r = sh(board, f"UDRV_BENCH_PEER={wrapper} udrv bench toggle -c {CHIP} -q -n 512")
+    assert r.status == 1, r.stdout + r.stderr
+    assert "udrv-bench-peer's memory is not locked, the bench's is" in r.stderr, r.stderr
+    # the same wrapper is fine when the bench does not lock either
+    r = sh(board, f"UDRV_BENCH_PEER={wrapper} udrv bench toggle -c {CHIP} -q -n 512 --no-mlock")
+    assert r.status == 0, r.stderr

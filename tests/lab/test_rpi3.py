@@ -204,7 +204,8 @@ def test_toggle_bench_rows(rpi3: Board) -> None:
     assert doc["bench"] == "toggle" and doc["board"] == "Raspberry Pi 3 Model B"
     impls = [(row["mechanism"], row["implementation"]) for row in doc["rows"]]
     for row in [("sysfs-shell", "sh"), ("sysfs", "raw"), ("sysfs", "udrv"), ("cdev", "raw"),
-                ("cdev", "udrv"), ("mmio", "raw"), ("mmio", "udrv"), ("mmio", "udrv-pin")]:
+                ("cdev", "udrv"), ("cdev", "libgpiod-2.3"), ("mmio", "raw"), ("mmio", "udrv"),
+                ("mmio", "udrv-pin")]:
         assert row in impls, impls
     by_impl = {(r["mechanism"], r["implementation"]): r for r in doc["rows"]}
     for impl in ("udrv", "udrv-pin"):
@@ -215,6 +216,22 @@ def test_toggle_bench_rows(rpi3: Board) -> None:
     lab_doc = suite.lab_document([run])
     check_lab_document(lab_doc)
     assert lab_doc["runs"][0]["board"] == "rpi3"
+
+
+def test_toggle_bench_level_check_sees_a_broken_peer(rpi3: Board) -> None:
+    """The level check of the libgpiod-2.3 row goes through the peer: a peer
+    that drives the other value on 'set' (its --break test switch, added by a
+    wrapper) fails the bench, and the row's error names GPLEV0."""
+    peer, wrapper = "/usr/libexec/udrv/udrv-bench-peer", "/tmp/peer-broken"
+    rpi3.run(f"printf '%s\\n' '#!/bin/sh' 'exec {peer} \"$@\" --break' > {wrapper}; "
+             f"chmod +x {wrapper}")
+    cmd = f"bench toggle -c {CHIP} --line {LINE} -q -n 512 --no-edges"
+    r = rpi3.run(f"UDRV_BENCH_PEER={wrapper} udrv {cmd}", timeout=300)
+    assert r.status == 1, r.stdout + r.stderr
+    assert "level check failed on cdev/libgpiod-2.3: set 1, but GPLEV0 bit 17 reads 0" in r.stderr
+    r = rpi3.run(f"UDRV_BENCH_PEER={peer} udrv {cmd}", timeout=300)
+    assert r.status == 0, r.stderr
+    assert "cdev/udrv vs libgpiod-2.3 x" in r.stdout
 
 
 def test_poweroff_ends_qemu() -> None:

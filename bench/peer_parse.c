@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The strict reader of the peer's lines (peer_parse.h).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fields.h"
+#include "peer_parse.h"
+
+static bool key_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || c == '_';
+}
+
+/* The numbers after the key go through bench_read_u64s() (fields.c). */
+int bench_peer_line(const char *line, size_t len, char *key, size_t keylen,
+		    uint64_t *vals, unsigned int max, unsigned int *n)
+{
+	char buf[BENCH_PEER_MAX_VALS * 22 + 2];
+	size_t i = 0, rest;
+	unsigned int k = 1;
+
+	while (i < len && key_char(line[i]))
+		i++;
+	if (!i || i >= keylen)
+		return -EINVAL;
+	memcpy(key, line, i);
+	key[i] = '\0';
+	if (i == len) {
+		*n = 0;
+		return 0;
+	}
+	rest = len - i - 1;
+	if (line[i] != ' ' || rest + 2 > sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, line + i + 1, rest);
+	buf[rest] = '\n';
+	buf[rest + 1] = '\0';
+	for (size_t j = 0; j < rest; j++)
+		k += buf[j] == ' ';
+	if (k > max || k > BENCH_FIELDS_MAX || bench_read_u64s(buf, vals, (int)k))
+		return -EINVAL;
+	*n = k;
+	return 0;
+}
+
+static int find_key(const struct bench_peer_key *keys, size_t nkeys,
+		    const char *key)
+{
+	for (size_t i = 0; i < nkeys; i++)
+		if (!strcmp(keys[i].name, key))
+			return (int)i;
+	return -1;
+}
+
+/* Every required key seen? */
+static int check_required(const struct bench_peer_key *keys, size_t nkeys,
+			  const unsigned int *seen, char *why, size_t whylen)
+{
+	for (size_t i = 0; i < nkeys; i++)
+		if ((keys[i].flags & BENCH_PEER_REQUIRED) && !seen[i]) {
+			snprintf(why, whylen, "no '%s' line", keys[i].name);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+int bench_peer_text(const char *text, size_t len,
+		    const struct bench_peer_key *keys, size_t nkeys,
+		    const char *end,
+		    int (*fn)(void *ctx, size_t key, const uint64_t *vals),
+		    void *ctx, char *why, size_t whylen)
+{
+	unsigned int seen[32] = { 0 }, lineno = 0, n;
+	uint64_t vals[BENCH_PEER_MAX_VALS];
+	char key[BENCH_PEER_KEY_LEN];
+	const char *p = text, *nl;
+	int idx, ret;
+
+	if (nkeys > sizeof(seen) / sizeof(seen[0]))
+		return -EINVAL;
+	for (; p < text + len; p = nl + 1) {
+		lineno++;
+		nl = memchr(p, '\n', (size_t)(text + len - p));
+		if (!nl) {
+			snprintf(why, whylen, "line %u: no newline at its end", lineno);
+			return -EINVAL;
+		}
+		if ((size_t)(nl - p) == strlen(end) && !memcmp(p, end, strlen(end))) {
+			if (nl + 1 != text + len) {
+				snprintf(why, whylen, "line %u: text after '%s'", lineno + 1, end);
+				return -EINVAL;
+			}
+			return check_required(keys, nkeys, seen, why, whylen);
+		}
+		if (bench_peer_line(p, (size_t)(nl - p), key, sizeof(key), vals,
+				    BENCH_PEER_MAX_VALS, &n)) {
+			snprintf(why, whylen, "line %u: not 'key N...': '%.*s'",
+				 lineno, nl - p > 40 ? 40 : (int)(nl - p), p);
+			return -EINVAL;
+		}
+		idx = find_key(keys, nkeys, key);
+		if (idx < 0 || keys[idx].nvals != n) {
+			snprintf(why, whylen, idx < 0 ? "line %u: unknown key '%s'" :
+				 "line %u: '%s' takes another number of values",
+				 lineno, key);
+			return -EINVAL;
+		}
+		if (seen[idx]++ && !(keys[idx].flags & BENCH_PEER_MANY)) {
+			snprintf(why, whylen, "line %u: '%s' twice", lineno, key);
+			return -EINVAL;
+		}
+		ret = fn ? fn(ctx, (size_t)idx, vals) : 0;
+		if (ret)
+			return ret;
+	}
+	snprintf(why, whylen, "no '%s' line: the output stops early", end);
+	return -EINVAL;
+}

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The in-process receivers of udrv bench rate: the GPIO character device
+ * (one event per read, or up to K per read) and UIO (blocking read, or
+ * poll + read), each through libudrv and with bare system calls (the
+ * reference). A step: source counts, start, receive until the step's time
+ * is over (an interval timer's SIGALRM without SA_RESTART ends a blocking
+ * read that has nothing to read), stop the source, read what is left in the kernel until it
+ * has been quiet for 20 ms, source counts again. The clock is checked after
+ * every read too (see rate_rx_step()).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/gpio.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <udrv/uio-ticker.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "rate.h"
+
+#define RX_CONSUMER	"udrv-bench-rate"
+#define RX_QUIET_MS	20	/* the kernel is drained after this */
+#define RX_REPEAT_NS	10000000ULL	/* the timer again, until the read ends */
+
+/* ---- open / close --------------------------------------------------- */
+
+static int rx_open_udrv_cdev(struct rate_rx *rx)
+{
+	struct udrv_request_config cfg = { .consumer = RX_CONSUMER,
+					   .event_buffer_size = rx->buffer };
+	struct udrv_line_settings s = { .direction = UDRV_DIR_INPUT,
+					.edge = UDRV_EDGE_BOTH };
+
+	if (udrv_chip_request(rx->chip, &cfg, 1, &rx->line, &s, &rx->req))
+		return cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(rx->chip));
+	return 0;
+}
+
+static int rx_open_raw_cdev(struct rate_rx *rx)
+{
+	struct gpio_v2_line_request lr;
+	int fd, err;
+
+	memset(&lr, 0, sizeof(lr));
+	lr.offsets[0] = rx->line;
+	lr.num_lines = 1;
+	lr.event_buffer_size = rx->buffer;
+	snprintf(lr.consumer, sizeof(lr.consumer), "%s", RX_CONSUMER);
+	lr.config.flags = GPIO_V2_LINE_FLAG_INPUT |
+			  GPIO_V2_LINE_FLAG_EDGE_RISING |
+			  GPIO_V2_LINE_FLAG_EDGE_FALLING;
+	fd = open(rx->chip_path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return cli_error(EXIT_FAIL, "%s: %s", rx->chip_path,
+				 strerror(errno));
+	err = ioctl(fd, GPIO_V2_GET_LINE_IOCTL, &lr) ? errno : 0;
+	close(fd);
+	if (err)
+		return cli_error(EXIT_FAIL, "raw GPIO_V2_GET_LINE_IOCTL on %s line %u: %s",
+				 rx->chip_path, rx->line, strerror(err));
+	rx->fd = lr.fd;
+	return 0;
+}
+
+static int rx_open_uio(struct rate_rx *rx, struct rate_src *src)
+{
+	char dev[64];
+
+	rx->page = src->page;
+	if (rx->impl == RATE_RAW) {
+		snprintf(dev, sizeof(dev), "/dev/%s", udrv_uio_devname(src->ticker));
+		rx->fd = open(dev, O_RDWR | O_CLOEXEC);
+		if (rx->fd < 0)
+			return cli_error(EXIT_FAIL, "%s: %s", dev, strerror(errno));
+		return 0;
+	}
+	rx->uio = udrv_uio_new();
+	if (!rx->uio)
+		return cli_error(EXIT_FAIL, "out of memory");
+	if (udrv_uio_open(rx->uio, udrv_uio_devname(src->ticker)))
+		return cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(rx->uio));
+	return 0;
+}
+
+int rate_rx_open(struct rate_rx *rx, struct rate_src *src)
+{
+	size_t sz = sizeof(struct gpio_v2_line_event);
+
+	rx->fd = -1;
+	if (sz < sizeof(struct udrv_edge_event))
+		sz = sizeof(struct udrv_edge_event);
+	rx->buf = calloc(rx->batch, sz);
+	if (!rx->buf)
+		return cli_error(EXIT_FAIL, "out of memory");
+	if (rx->mech == RATE_UIO_READ || rx->mech == RATE_UIO_POLL)
+		return rx_open_uio(rx, src);
+	return rx->impl == RATE_RAW ? rx_open_raw_cdev(rx) :
+				      rx_open_udrv_cdev(rx);
+}
+
+void rate_rx_close(struct rate_rx *rx)
+{
+	udrv_request_release(rx->req);
+	rx->req = NULL;
+	udrv_uio_free(rx->uio);
+	rx->uio = NULL;
+	if (rx->fd >= 0)
+		close(rx->fd);
+	rx->fd = -1;
+	free(rx->buf);
+	rx->buf = NULL;
+}
+
+/* ---- the step's timer ----------------------------------------------- */
+
+static volatile sig_atomic_t rx_time_up;
+
+static void rx_on_alarm(int sig)
+{
+	(void)sig;
+	rx_time_up = 1;
+}
+
+static void rx_timer(uint64_t ns)
+{
+	struct itimerval it = {
+		.it_value = { .tv_sec = (time_t)(ns / 1000000000ULL),
+			      .tv_usec = (suseconds_t)(ns % 1000000000ULL / 1000) },
+		.it_interval = { .tv_usec = RX_REPEAT_NS / 1000 },
+	};
+	struct sigaction sa = { .sa_handler = ns ? rx_on_alarm : SIG_DFL };
+
+	if (!ns)
+		it.it_interval.tv_usec = 0;
+	else if (!it.it_value.tv_sec && !it.it_value.tv_usec)
+		it.it_value.tv_usec = 1;
+	sigemptyset(&sa.sa_mask);	/* no SA_RESTART: the read returns */
+	rx_time_up = 0;
+	if (ns)
+		sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+	if (!ns)
+		sigaction(SIGALRM, &sa, NULL);
+}
+
+/* ---- one read ------------------------------------------------------- */
+
+struct rx_acc {
+	struct rate_step *st;
+	struct udrv_hist *lat;
+	uint64_t t_last;	/* when the last event was read */
+};
+
+/* 1 after events, 0 when the read was interrupted, or an exit code < 0 */
+static int rx_read_cdev(struct rate_rx *rx, struct rx_acc *a)
+{
+	struct udrv_edge_event *ue = rx->buf;
+	struct gpio_v2_line_event *ke = rx->buf;
+	uint64_t now;
+	ssize_t n;
+
+	if (rx->impl == RATE_UDRV) {
+		n = udrv_request_read_events(rx->req, ue, rx->batch);
+		if (n == -EINTR)
+			return 0;
+		if (n < 0)
+			return -cli_error(EXIT_FAIL, "bench rate: %s",
+					  udrv_request_errmsg(rx->req));
+	} else {
+		n = read(rx->fd, ke, rx->batch * sizeof(*ke));
+		if (n < 0 && errno == EINTR)
+			return 0;
+		if (n <= 0 || n % sizeof(*ke))
+			return -cli_error(EXIT_FAIL, "bench rate: read of %s line %u: %s",
+					  rx->chip_path, rx->line,
+					  n < 0 ? strerror(errno) : "short read");
+		n /= (ssize_t)sizeof(*ke);
+	}
+	now = bench_now_ns();
+	for (ssize_t i = 0; i < n; i++) {
+		uint64_t ts = rx->impl == RATE_UDRV ? ue[i].timestamp_ns : ke[i].timestamp_ns;
+		uint32_t sq = rx->impl == RATE_UDRV ? ue[i].line_seqno : ke[i].line_seqno;
+
+		if (ts <= now)
+			udrv_hist_record(a->lat, now - ts);
+		else
+			a->st->left_out++;
+		rx->seqno = sq;
+	}
+	a->st->received += (uint64_t)n;
+	a->st->reads++;
+	a->t_last = now;
+	return 1;
+}
+
+static int rx_read_uio(struct rate_rx *rx, struct rx_acc *a)
+{
+	bool poll_first = rx->mech == RATE_UIO_POLL;
+	struct udrv_uio_irq irq;
+	struct uio_ticker_page p;
+	struct pollfd pfd = { .fd = rx->fd, .events = POLLIN };
+	uint32_t count;
+	uint64_t now;
+	int ret;
+
+	if (rx->impl == RATE_UDRV) {
+		/* a timeout makes udrv_uio_wait() poll first, then read */
+		ret = udrv_uio_wait(rx->uio, poll_first ? 3600000 : -1, &irq);
+		if (ret == -EINTR)
+			return 0;
+		if (ret != 1)
+			return -cli_error(EXIT_FAIL, "bench rate: %s",
+					  ret ? udrv_uio_errmsg(rx->uio) : "no event within an hour");
+		count = irq.count;
+	} else {
+		if (poll_first && poll(&pfd, 1, -1) < 0)
+			return errno == EINTR ? 0 :
+			       -cli_error(EXIT_FAIL, "bench rate: poll: %s", strerror(errno));
+		if (read(rx->fd, &count, sizeof(count)) != (ssize_t)sizeof(count))
+			return errno == EINTR ? 0 :
+			       -cli_error(EXIT_FAIL, "bench rate: read of the UIO device: %s",
+					  strerror(errno));
+	}
+	now = bench_now_ns();
+	uio_ticker_snapshot(rx->page, &p);
+	/* the page must describe this very event to time it */
+	if ((uint32_t)p.event == count && p.handler_ns <= now)
+		udrv_hist_record(a->lat, now - p.handler_ns);
+	else
+		a->st->left_out++;
+	rx->count = count;
+	a->st->received++;
+	a->st->reads++;
+	a->t_last = now;
+	return 1;
+}
+
+static int rx_read(struct rate_rx *rx, struct rx_acc *a)
+{
+	return rx->mech == RATE_UIO_READ || rx->mech == RATE_UIO_POLL ?
+	       rx_read_uio(rx, a) : rx_read_cdev(rx, a);
+}
+
+static int rx_fd(const struct rate_rx *rx)
+{
+	if (rx->req)
+		return udrv_request_fd(rx->req);
+	if (rx->uio)
+		return udrv_uio_fd(rx->uio);
+	return rx->fd;
+}
+
+/* Read what is queued until the kernel has been quiet for RX_QUIET_MS. */
+static int rx_drain(struct rate_rx *rx, struct rx_acc *a)
+{
+	struct pollfd pfd = { .fd = rx_fd(rx), .events = POLLIN };
+	int ret;
+
+	for (;;) {
+		ret = poll(&pfd, 1, RX_QUIET_MS);
+		if (ret < 0 && errno == EINTR && !bench_interrupted())
+			continue;
+		if (ret <= 0)
+			return 0;
+		ret = rx_read(rx, a);
+		if (ret < 0)
+			return -ret;
+		if (!ret && bench_interrupted())
+			return 0;
+	}
+}
+
+static uint64_t rx_cpu_ns(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
+	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
+}
+
+static void count_sub(struct rate_count *d, const struct rate_count *a,
+		      const struct rate_count *b)
+{
+	d->made = b->made - a->made;
+	d->masked = b->masked - a->masked;
+	d->injected = b->injected - a->injected;
+	d->overruns = b->overruns - a->overruns;
+	d->signalled = b->signalled - a->signalled;
+}
+
+/*
+ * The kernel's count before the step (nothing is pending after a drain):
+ * cdev, the line_seqno of the last event read (a request numbers its
+ * events from 1); UIO, the event count in uio-ticker's page.
+ */
+static uint64_t rx_base(struct rate_rx *rx, struct rate_src *src)
+{
+	struct uio_ticker_page p;
+
+	if (rx->mech == RATE_UIO_READ || rx->mech == RATE_UIO_POLL) {
+		uio_ticker_snapshot(src->page, &p);
+		rx->count = (uint32_t)p.event;
+		return rx->count;
+	}
+	return rx->seqno;
+}
+
+/* What the kernel counted past what was read: seqno / event count gaps. */
+static uint64_t rx_kernel_dropped(const struct rate_rx *rx,
+				  const struct rate_step *st, uint64_t base)
+{
+	uint64_t seen;
+
+	if (rx->mech == RATE_UIO_READ || rx->mech == RATE_UIO_POLL)
+		seen = (uint32_t)(rx->count - (uint32_t)base);
+	else
+		seen = rx->seqno - base;
+	return seen > st->received ? seen - st->received : 0;
+}
+
+int rate_rx_step(struct rate_rx *rx, struct rate_src *src, uint64_t period_ns,
+		 uint64_t duration_ns, struct udrv_hist *lat,
+		 struct rate_step *st)
+{
+	struct rx_acc a = { .st = st, .lat = lat };
+	struct rate_count c0, c1;
+	uint64_t t0, cpu0, base;
+	int ret;
+
+	ret = rx_drain(rx, &a);	/* anything left from before: not this step's */
+	memset(st, 0, sizeof(*st));
+	a.t_last = 0;
+	udrv_hist_reset(lat);
+	if (ret || rate_src_count(src, &c0))
+		return EXIT_FAIL;
+	base = rx_base(rx, src);
+	cpu0 = rx_cpu_ns();
+	t0 = bench_now_ns();
+	if (rate_src_start(src, period_ns, (duration_ns + period_ns - 1) / period_ns))
+		return EXIT_FAIL;
+	/*
+	 * The clock ends the step; the interval timer only wakes a read that
+	 * waits for an event that does not come. On PREEMPT_RT its signal
+	 * comes from the ktimers thread (SCHED_FIFO 1), which never runs
+	 * while the receiver, the irq thread and the source keep the CPU busy.
+	 */
+	rx_timer(duration_ns);
+	while (!rx_time_up && !bench_interrupted() &&
+	       bench_now_ns() - t0 < duration_ns) {
+		ret = rx_read(rx, &a);
+		if (ret < 0)
+			break;
+	}
+	rx_timer(0);
+	if (rate_src_stop(src))
+		return EXIT_FAIL;
+	st->duration_ns = bench_now_ns() - t0;
+	if (ret < 0)
+		return -ret;
+	ret = rx_drain(rx, &a);
+	st->cpu_ns = rx_cpu_ns() - cpu0;
+	st->elapsed_ns = a.t_last > t0 + st->duration_ns ? a.t_last - t0 :
+							  st->duration_ns;
+	if (ret || rate_src_count(src, &c1))
+		return EXIT_FAIL;
+	count_sub(&st->c, &c0, &c1);
+	st->dropped = rx_kernel_dropped(rx, st, base);
+	return 0;
+}
