@@ -144,10 +144,10 @@ def test_receiver_that_stops_early_shows_as_lost(board: Board) -> None:
 
 
 def test_broken_peer_output_fails(board: Board) -> None:
-    r = sh(board, f"{fake_peer(board, 'the end')} udrv bench rate {QUICK} --rates 2k "
+    r = sh(board, f"{fake_peer(board, 'fin')} udrv bench rate {QUICK} --rates 2k "
            "--mechanisms cdev --impls libgpiod-2.3", timeout=120)
     assert r.status == 1, r
-    assert "the output of /tmp/fake-peer rx" in r.stderr and "no 'end'" in r.stderr, r.stderr
+    assert "the output of /tmp/fake-peer rx: line 8: unknown key 'fin'" in r.stderr, r.stderr
 
 
 def test_absent_peer_is_a_note(board: Board) -> None:
