@@ -15,7 +15,6 @@
 #include "cyclictest_out.h"
 
 #define NUM_LEN		24
-#define CT_NO_SAMPLE_MIN 1000000u	/* its min before the first sample */
 #define CT_MAX_SPIKE	2147483647u	/* it keeps a spike in an int */
 #define QUOTE		40		/* characters of a line quoted */
 
@@ -156,8 +155,9 @@ static int hist_bucket(struct hist_parser *h, const char *s, size_t len)
 
 	plen = snprintf(pre, sizeof(pre), "%06llu ", (unsigned long long)h->next);
 	if (!starts(s, len, pre))
-		return fail(&h->p, "expected bucket %s of the %llu asked for (-h), not '%.*s'",
-			    pre, (unsigned long long)h->range, quote_len(len), s);
+		return fail(&h->p, "expected bucket %06llu of the %llu asked for (-h), not '%.*s'",
+			    (unsigned long long)h->next, (unsigned long long)h->range,
+			    quote_len(len), s);
 	if (number(&h->p, s + plen, len - (size_t)plen, 6, "its count", &n))
 		return -EINVAL;
 	if (n > h->max_count - res->total)
@@ -314,10 +314,10 @@ static int hist_check(struct hist_parser *h)
 	uint64_t count = r->total + r->overflows, known, rest, lo, low, high;
 
 	if (!count) {
-		if (r->min != CT_NO_SAMPLE_MIN || r->avg || r->max)
+		if (r->min != CT_MIN_START || r->avg || r->max)
 			return fail(&h->p, "no sample, but min %llu avg %llu max %llu (not %u 0 0)",
 				    (unsigned long long)r->min, (unsigned long long)r->avg,
-				    (unsigned long long)r->max, CT_NO_SAMPLE_MIN);
+				    (unsigned long long)r->max, CT_MIN_START);
 		return 0;
 	}
 	if (r->total ? r->min != h->first : r->min < h->range)
@@ -336,16 +336,17 @@ static int hist_check(struct hist_parser *h)
 		return 0;
 	}
 	/* the overflows: one is the max, one the min when no bucket has a
-	 * sample, the others between; bounds that overflow are not checked */
+	 * sample (unless it is CT_MIN_START, maybe below them all), the others
+	 * between; bounds that overflow are not checked */
 	known = r->sum + r->max;
 	rest = r->overflows - 1;
-	lo = h->range;
-	if (!r->total && rest) {
+	lo = r->total ? h->range : r->min;
+	if (!r->total && rest && r->min != CT_MIN_START) {
 		known += r->min;
 		rest--;
-		lo = r->min;
 	}
-	if ((!r->total && r->overflows == 1 && r->min != r->max) ||
+	if ((!r->total && r->overflows == 1 && r->min != r->max &&
+	     r->min != CT_MIN_START) ||
 	    (!__builtin_mul_overflow(rest, lo, &low) &&
 	     !__builtin_add_overflow(low, known, &low) && r->avg < ct_avg(low, count)) ||
 	    (!__builtin_mul_overflow(rest, r->max, &high) &&
@@ -432,9 +433,9 @@ static int spike(struct spike_parser *sp, const char *s, size_t len,
 	if (res->listed && ts < sp->last_ts)
 		return fail(&sp->p, "time stamp %llu after %llu", (unsigned long long)ts,
 			    (unsigned long long)sp->last_ts);
-	if (res->listed == sp->nodes)
-		return fail(&sp->p, "more than the %llu spikes asked for (--spike-nodes)",
-			    (unsigned long long)sp->nodes);
+	if (res->listed == sp->nodes || res->listed == sp->max_count)
+		return fail(&sp->p, "more than the %llu spikes asked for (--spike-nodes) or the %llu samples",
+			    (unsigned long long)sp->nodes, (unsigned long long)sp->max_count);
 	if (!res->listed || v < res->min)
 		res->min = v;
 	if (v > res->max)
@@ -530,7 +531,8 @@ int ct_out_check(const struct ct_hist *h, const struct ct_spikes *s,
 	else if (s->listed != s->spikes)
 		snprintf(why, whylen, "only %llu of its %llu spikes listed (--spike-nodes)",
 			 (unsigned long long)s->listed, (unsigned long long)s->spikes);
-	else if (!h->total && s->listed && s->min != h->min)
+	else if (!h->total && s->listed && s->min != h->min &&
+		 !(h->min == CT_MIN_START && s->min > h->min))
 		snprintf(why, whylen, "min %llu, its lowest spike %llu",
 			 (unsigned long long)h->min, (unsigned long long)s->min);
 	else if (s->listed && s->max != h->max)

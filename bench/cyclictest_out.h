@@ -41,7 +41,12 @@
 
 #include <udrv/hist.h>
 
-#define CT_MAX_RANGE	1000000u	/* cyclictest's min starts at 1 ms */
+/*
+ * cyclictest's min starts at 1 ms and only goes down: with every sample
+ * above it, its summary says 1000000 (and with no sample at all).
+ */
+#define CT_MIN_START	1000000u
+#define CT_MAX_RANGE	CT_MIN_START
 
 /* Its histogram file's figures. */
 struct ct_hist {
@@ -89,7 +94,8 @@ int ct_spikes_parse(const char *text, size_t len, uint64_t range,
 /*
  * The two files of one run against each other: every overflow is a spike
  * and is listed, and the buckets and spikes together make the summary's
- * min, max and avg. 0, or -EINVAL with @why.
+ * min (or every sample is above CT_MIN_START, its min), max and avg. 0, or
+ * -EINVAL with @why.
  */
 int ct_out_check(const struct ct_hist *h, const struct ct_spikes *s,
 		 char *why, size_t whylen);

@@ -674,7 +674,9 @@ static int irq_peer_run(struct irq_bench *b, struct irq_method *m)
 	o.level = (b->level ^ (IRQ_WARMUP & 1)) ? 0 : 1;
 	ret = irq_peer_read(b, m, text, len, &o);
 	free(text);
-	if (!ret)
+	if (!ret && bench_interrupted())
+		ret = EXIT_FAIL;	/* the edges so far are in the rows */
+	else if (!ret)
 		ret = irq_peer_counts(b, m, &o, n + IRQ_WARMUP, &w0);
 	b->level ^= (int)((n + IRQ_WARMUP) & 1);
 	return ret;

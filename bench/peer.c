@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -18,6 +19,7 @@
 
 #define PEER_MAX_ARGS	24
 #define PEER_MAX_TEXT	(64 * 1024)	/* an interactive reply, at most */
+#define PEER_STOP_MS	10		/* SIGTERM again after this */
 
 static int usable(const char *path)
 {
@@ -26,7 +28,7 @@ static int usable(const char *path)
 
 int bench_peer_path(char *path, size_t len)
 {
-	const char *env = getenv(BENCH_PEER_ENV);
+	const char *env = secure_getenv(BENCH_PEER_ENV);	/* not for set-user-ID */
 	char exe[PATH_MAX], *slash;
 	ssize_t n;
 	int w;
@@ -202,6 +204,64 @@ int bench_peer_finish(struct bench_peer *p, char **out, size_t *outlen,
 	}
 	bench_tool_rmdir(&p->tool);
 	return ret;
+}
+
+/* Append what @fd has to *@buf; 0 at EOF, 1 for more, -1 on error. */
+static int drain(int fd, char **buf, size_t *n, size_t *cap)
+{
+	char *nb;
+	ssize_t r;
+
+	if (*cap - *n < 65536) {
+		nb = realloc(*buf, *cap * 2);
+		if (!nb)
+			return -1;
+		*buf = nb;
+		*cap *= 2;
+	}
+	r = read(fd, *buf + *n, *cap - *n - 1);
+	if (r < 0)
+		return errno == EINTR ? 1 : -1;
+	*n += (size_t)r;
+	return r > 0;
+}
+
+int bench_peer_stop(struct bench_peer *p, char **out, size_t *outlen,
+		    char *why, size_t len)
+{
+	struct pollfd pfd = { .fd = p->from ? fileno(p->from) : -1, .events = POLLIN };
+	size_t n = 0, cap = 131072;
+	char *buf = malloc(cap);
+	bool answered = false;
+	int ret = 1;
+
+	*out = NULL;
+	while (buf && pfd.fd >= 0 && ret > 0) {
+		/* until it answers: a SIGTERM that came just before its read
+		 * blocked found no flag to stop it */
+		if (!answered)
+			kill(p->pid, SIGTERM);
+		if (poll(&pfd, 1, PEER_STOP_MS) <= 0)
+			continue;
+		ret = drain(pfd.fd, &buf, &n, &cap);
+		answered = true;
+	}
+	if (!buf || ret < 0 || pfd.fd < 0) {
+		snprintf(why, len, "reading %s's output: %s", BENCH_PEER_NAME,
+			 buf && pfd.fd >= 0 ? strerror(errno) : "not interactive, or out of memory");
+		free(buf);
+		bench_peer_finish(p, NULL, NULL, why + strlen(why), 0);
+		return -1;
+	}
+	buf[n] = '\0';
+	if (bench_peer_finish(p, NULL, NULL, why, len)) {
+		free(buf);
+		return -1;
+	}
+	*out = buf;
+	if (outlen)
+		*outlen = n;
+	return 0;
 }
 
 void bench_peer_run_store(struct bench_peer_run *r, size_t key,

@@ -27,7 +27,8 @@
 	BENCH_PEER_LIBEXEC "; get it with scripts/fetch-libgpiod and a meson build (it is not installed)"
 
 /*
- * The peer's path, in order: $UDRV_BENCH_PEER (when set, it must be there);
+ * The peer's path, in order: $UDRV_BENCH_PEER (when set, it must be there;
+ * ignored in secure-execution mode);
  * udrv-bench-peer in ../bench/peers/ relative to the directory of
  * /proc/self/exe (a build tree); BENCH_PEER_LIBEXEC. 0, or -ENOENT.
  */
@@ -76,6 +77,16 @@ int bench_peer_finish(struct bench_peer *p, char **out, size_t *outlen,
 		      char *why, size_t len);
 
 /*
+ * Stop an interactive peer that runs until SIGTERM (rx): SIGTERM every
+ * 10 ms until it answers, then its whole stdout until it ends, in *@out
+ * (NUL-terminated, free() it), and its exit (bench_peer_finish()). Call it
+ * when everything the peer printed so far has been read. 0 when it exited
+ * with 0, else -1 with @why.
+ */
+int bench_peer_stop(struct bench_peer *p, char **out, size_t *outlen,
+		    char *why, size_t len);
+
+/*
  * How the peer runs, the first lines of its toggle and irq output:
  * "libgpiod MAJOR MINOR", "sched POLICY PRIO", "affinity MASK",
  * "mlocked 0|1". BENCH_PEER_RUN_KEYS of them, first in a key table.
@@ -86,6 +97,23 @@ int bench_peer_finish(struct bench_peer *p, char **out, size_t *outlen,
 	{ "sched", 2, BENCH_PEER_REQUIRED }, \
 	{ "affinity", 1, BENCH_PEER_REQUIRED }, \
 	{ "mlocked", 1, BENCH_PEER_REQUIRED }
+/*
+ * The keys of `udrv-bench-peer rx`'s output (docs/results.md), in its order,
+ * for bench_peer_text() with the terminator "end": all required once,
+ * "lat" any number of times (BENCH_PEER_RX_LAT is its index).
+ */
+#define BENCH_PEER_RX_TABLE \
+	{ "received", 1, BENCH_PEER_REQUIRED }, \
+	{ "reads", 1, BENCH_PEER_REQUIRED }, \
+	{ "seqno_first", 1, BENCH_PEER_REQUIRED }, \
+	{ "seqno_last", 1, BENCH_PEER_REQUIRED }, \
+	{ "cpu_user_ns", 1, BENCH_PEER_REQUIRED }, \
+	{ "cpu_sys_ns", 1, BENCH_PEER_REQUIRED }, \
+	{ "samples", 1, BENCH_PEER_REQUIRED }, \
+	{ "lat", 1, BENCH_PEER_MANY }
+#define BENCH_PEER_RX_KEYS	8
+#define BENCH_PEER_RX_LAT	7
+
 struct bench_peer_run {
 	uint64_t major, minor, policy, prio, affinity, mlocked;
 };

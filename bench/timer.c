@@ -14,7 +14,9 @@
  * and its histogram (-h) then has 1 ns buckets; samples at or above the
  * histogram's range are listed one by one by --spike. So the cyclictest row
  * holds the same samples cyclictest saw, and its min/avg/max are its own
- * (checked against its summary, which the row's note quotes).
+ * (checked against its summary, which the row's note quotes). Its files are
+ * read strictly (cyclictest_out.c): one that is not what cyclictest prints
+ * leaves the row out, the udrv row's note saying which file and line.
  *
  * Without cyclictest (not installed, --cyclictest none, or it failed) the
  * udrv row still runs; its note says why it has no reference.
@@ -67,8 +69,10 @@ static const char help[] =
 "period and record wake time - programmed time (the udrv row). Then run\n"
 "cyclictest (rt-tests) with the same priority, interval, loops and mlock\n"
 "setting, one after the other: its row is the reference, with every one of\n"
-"its samples in ns (-N, 1 ns histogram buckets, --spike for the tail).\n"
-"Without cyclictest the udrv row still runs, with a note.\n"
+"its samples in ns (-N, 1 ns histogram buckets, --spike for the tail),\n"
+"its files read strictly: text that is not what cyclictest prints, or\n"
+"that does not add up, leaves its row out ('cyclictest's output: hist:\n"
+"line N: ...'). Without cyclictest the udrv row still runs, with a note.\n"
 "\n"
 "Where the kernel has the timerlat tracer (Debian 12: the rt kernel) and\n"
 "rtla is installed, 'rtla timerlat hist' runs next, as long (whole\n"
@@ -76,6 +80,9 @@ static const char help[] =
 "of the timer's IRQ (irq_latency) and of the kernel thread it wakes\n"
 "(thread_latency), every sample in ns. The first is the hardware and the\n"
 "interrupt entry, the rest of the second the scheduler's wake-up.\n"
+"rtla's own process, which collects the samples, runs at SCHED_FIFO 1:\n"
+"above a SCHED_OTHER load, which would starve it (under --load all a 1 s\n"
+"run took 31 s), below the threads it measures (SCHED_OTHER with -P 0, 1).\n"
 "\n"
 "Options:\n"
 "  -i, --interval-us N   period in us (default 1000)\n"

@@ -37,6 +37,18 @@
 #define RTLA_MAX_ARGS	24
 #define RTLA_ARG_LEN	48
 #define RTLA_MAX_OUT	(256u << 20)	/* bytes of output read at most */
+/*
+ * rtla's own process: SCHED_FIFO 1. The samples are taken by the kernel's
+ * timerlat threads (-P f:PRIO), but rtla's main process collects them from
+ * the trace buffer every second and ends the run, and its start (reading
+ * every event format) is long: at SCHED_OTHER it starves behind a
+ * SCHED_OTHER load (`--load all` on the rt kernel: `rtla timerlat hist -d 1`
+ * took 31 s of guest time). At 1 it runs before any such load and after every task of the
+ * bench's priority, so it never delays the threads it measures; with
+ * --prio 0 or 1 it keeps SCHED_OTHER (it must not preempt them). rtla 6.1
+ * has no option for its own priority (-P is the timerlat threads').
+ */
+#define RTLA_COLLECTOR_PRIO	1
 #define NS_PER_S	1000000000ULL
 
 /* What rtla sets in tracefs for the run, put back if it did not (killed). */
@@ -260,7 +272,10 @@ static void rtla_restore(struct rtla_run *r)
 /* Run rtla and add its rows; 0, or -1 with @why set. */
 static int rtla_measure(struct bench_run *run, struct rtla_run *r, char *why, size_t len)
 {
-	struct bench_tool tool = { .name = "rtla", .stop_signal = SIGINT };
+	struct bench_tool tool = {
+		.name = "rtla", .stop_signal = SIGINT,
+		.fifo_prio = run->o.prio > RTLA_COLLECTOR_PRIO ? RTLA_COLLECTOR_PRIO : 0,
+	};
 	char bufs[RTLA_MAX_ARGS][RTLA_ARG_LEN], *argv[RTLA_MAX_ARGS], msg[120];
 	int ret;
 

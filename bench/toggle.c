@@ -233,7 +233,7 @@ static const struct toggle_impl toggle_mmio_udrv = {
 	.batch = udrv_batch,
 	.set = udrv_set,
 	.close = udrv_close,
-	.note = "udrv_request_set_value(), mmio backend: a call that checks the index and picks set or clear, then one store (the bare store: udrv_mmio_pin_write(), row mmio/udrv-pin)",
+	.note = "udrv_request_set_value(), mmio backend: a checked call, one store",
 };
 
 static const struct toggle_impl toggle_mmio_pin = {

@@ -330,6 +330,8 @@ const struct toggle_impl toggle_cdev_raw = {
  */
 static int peer_error(struct toggle *t, const char *what, const char *why)
 {
+	if (bench_interrupted())
+		return -1;	/* bench_end says so */
 	cli_error(-1, "%s/%s: %s: %s", toggle_cdev_libgpiod.mechanism,
 		  toggle_cdev_libgpiod.implementation, what, why);
 	return -1;

@@ -136,6 +136,10 @@ static void child(const struct bench_tool *tool, char **argv, int in, int out)
 	if (out < 0)
 		redirect(tool, "out", STDOUT_FILENO);
 	redirect(tool, "err", STDERR_FILENO);
+	sp.sched_priority = tool->fifo_prio;
+	if (tool->fifo_prio && sched_setscheduler(0, SCHED_FIFO, &sp))
+		fprintf(stderr, "udrv: %s at SCHED_OTHER: SCHED_FIFO %d: %s\n",
+			tool->name, tool->fifo_prio, strerror(errno));
 	execv(argv[0], argv);
 	fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
 	_exit(127);

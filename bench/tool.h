@@ -21,6 +21,7 @@ struct bench_tool {
 	int stop_signal;		/* what stops it cleanly: SIGINT */
 	bool keep_sched;		/* runs as the bench does (the peer):
 					 * its policy, priority and CPUs */
+	int fifo_prio;			/* else 0: SCHED_OTHER; N: SCHED_FIFO N */
 	char dir[BENCH_TOOL_DIR_LEN];	/* DIR/out, DIR/err and its files */
 };
 
@@ -38,9 +39,11 @@ int bench_tool_mkdir(struct bench_tool *tool, char *why, size_t len);
 void bench_tool_file(const struct bench_tool *tool, const char *file,
 		     char *path, size_t len);
 /*
- * Run @argv (argv[0] a path) at SCHED_OTHER, like a start from a shell
- * (unless keep_sched),
- * stdout into DIR/out and stderr into DIR/err, and wait for it. Returns 0
+ * Run @argv (argv[0] a path) at SCHED_OTHER, like a start from a shell (or
+ * as the bench runs with keep_sched, or at SCHED_FIFO tool->fifo_prio when
+ * that is not 0: where that fails, at SCHED_OTHER with a line on its
+ * stderr), stdout into DIR/out and stderr into DIR/err, and wait for it.
+ * Returns 0
  * when it exited with 0. Otherwise -1 and @why says what happened: "it
  * failed (exit 1): <first line of its stderr>", or "interrupted" when the
  * bench was and the tool did not end well (it gets its stop signal once

@@ -266,6 +266,33 @@ def toggle_table(runs: list[SuiteRun], board: str = "x86") -> list[str]:
             rate = row["rate_per_s"] or 0
             line += f"{row['stats']['avg']:>16.1f}{rate:>12.0f}  {_ratio(row):<20}"
         lines.append(line)
+    return lines + _toggle_footer(by_run, kernels)
+
+
+PEER = "libgpiod-2.3"
+
+
+def _toggle_footer(by_run: dict[tuple[str, str], dict[tuple, Any]],
+                   kernels: list[str]) -> list[str]:
+    """udrv against the peer library (its rows come from the same run of the
+    same line), and where the generic mmio call stands against the pin."""
+    lines = []
+    for mech in ("sysfs", "cdev", "mmio"):
+        ratios = []
+        for k in kernels:
+            rows = by_run[(k, "none")]
+            udrv = rows.get((mech, "udrv", None, "toggle"))
+            peer = rows.get((mech, PEER, None, "toggle"))
+            if udrv and peer and peer["stats"]["avg"]:
+                ratios.append(f"x{udrv['stats']['avg'] / peer['stats']['avg']:.3f} {k}")
+        if ratios:
+            lines.append(f"{mech} udrv vs {PEER} (same line, same run): {', '.join(ratios)}")
+    if any((k, "none") in by_run and ("mmio", "udrv-pin", None, "toggle") in by_run[(k, "none")]
+           for k in kernels):
+        lines.append("mmio udrv: udrv_request_set_value(), a call that checks the index and picks "
+                     "set or clear before its one store;")
+        lines.append("  the store alone: udrv_mmio_pin_write() (udrv-pin; docs/api.md, "
+                     "'What udrv_request_set_value() costs over the store')")
     return lines
 
 

@@ -124,7 +124,8 @@ def lint(tally: Tally) -> None:
     if cmd is None:
         tally.add("lint: cannot install ruff (python3-venv, PyPI)", False)
         return
-    paths = [p for p in ("lab", "tests", "scripts", "report", "report/udrv-report")
+    paths = [p for p in ("lab", "tests", "scripts", "report", "report/udrv-report",
+                         "scripts/fetch-libgpiod")
              if (ROOT / p).exists()]
     tally.add("lint:ruff", run([*cmd, "check", *paths]) == 0)
 

@@ -30,13 +30,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <gpiod.h>
 #include <udrv/parse.h>
+#include <udrv/rt.h>
 
 #include "peer_parse.h"
 
@@ -263,13 +263,18 @@ out:
 
 /* ---- how it runs: the bench checks that it runs as the bench does ---- */
 
+/* As the bench locks its own (bench_begin()): mlockall, stack prefaulted. */
 static int lock_memory(const struct opts *o, int *locked)
 {
+	static struct udrv_rt *rt;	/* held to the end: it is the lock */
+
 	*locked = 0;
 	if (!o->mlock)
 		return 0;
-	if (mlockall(MCL_CURRENT | MCL_FUTURE)) {
-		fprintf(stderr, "udrv-bench-peer: mlockall: %s\n", strerror(errno));
+	rt = udrv_rt_new();
+	if (!rt || udrv_rt_lock_memory(rt, 0)) {
+		fprintf(stderr, "udrv-bench-peer: locking memory: %s\n",
+			rt ? udrv_rt_errmsg(rt) : "out of memory");
 		return 1;
 	}
 	*locked = 1;
@@ -318,7 +323,11 @@ static void on_stop(int sig)
 	stop = 1;
 }
 
-/* SIGTERM and SIGINT set the flag; no SA_RESTART: a read returns EINTR. */
+/*
+ * SIGTERM and SIGINT set the flag; no SA_RESTART: a read returns EINTR.
+ * Once stopped, the output is printed with them ignored: the bench repeats
+ * SIGTERM until it sees the output, and a write must not be cut short.
+ */
 static void catch_stop(void)
 {
 	struct sigaction sa = { .sa_handler = on_stop };
@@ -499,6 +508,8 @@ static int cmd_irq(const struct opts *o)
 	}
 	print_sched(locked);
 	ret = irq_loop(req, o, edges, &received, &lost);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGINT, SIG_IGN);
 	gpiod_line_request_release(req);
 	n = received > o->warmup ? received - o->warmup : 0;
 	for (uint64_t i = 0; !ret && i < n; i++)
@@ -599,6 +610,8 @@ static int cmd_rx(const struct opts *o)
 		getrusage(RUSAGE_SELF, &u0);
 		ret = rx_loop(req, buf, o->batch, &r);
 		getrusage(RUSAGE_SELF, &u1);
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGINT, SIG_IGN);
 		gpiod_line_request_release(req);
 		if (!ret)
 			rx_print(&r, &u0, &u1);

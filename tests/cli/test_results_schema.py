@@ -79,3 +79,24 @@ def test_lab_document_and_tables() -> None:
     assert any("cdev" in line and "x1.010 vs raw" in line for line in toggle)
     latency = suite.latency_table(runs)
     assert latency[0].startswith("Latency")
+
+
+def test_toggle_table_compares_with_the_peer_and_points_to_the_pin() -> None:
+    """udrv / libgpiod-2.3 from the two rows of one run, per kernel; without
+    the peer's row no such line (never a ratio made up); with an mmio
+    udrv-pin row, the line that points to udrv_mmio_pin_write()."""
+    def run(kernel: str, udrv: int, peer: int | None) -> suite.SuiteRun:
+        doc = document()
+        doc["rows"][1]["stats"] = stats([udrv])
+        if peer is not None:
+            doc["rows"].append(row("cdev", "libgpiod-2.3", [peer]))
+        return suite.SuiteRun(kernel, "none", [doc])
+
+    lines = suite.toggle_table([run("std", 97, 100), run("rt", 102, 100)])
+    assert "cdev udrv vs libgpiod-2.3 (same line, same run): x0.970 std, x1.020 rt" in lines
+    assert not any("udrv_mmio_pin_write" in line for line in lines)
+    lines = suite.toggle_table([run("std", 97, None)])
+    assert not any("vs libgpiod-2.3" in line for line in lines)
+    pinned = run("std", 97, 100)
+    pinned.documents[0]["rows"] += [row("mmio", "raw", [3]), row("mmio", "udrv-pin", [3])]
+    assert any("udrv_mmio_pin_write()" in line for line in suite.toggle_table([pinned]))

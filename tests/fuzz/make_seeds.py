@@ -236,6 +236,44 @@ RTLA = [p.read_bytes() for p in sorted((HERE.parent / "unit" / "rtla").glob("*.t
      "max:        650    200000         -         - \n").encode(),
 ]
 
+def cyclictest(rng: int, values: list[int], nodes: int, comment: bool = True) -> bytes:
+    """The files of `cyclictest -q -N -h RNG --spike=RNG-1 --spike-nodes=NODES`
+    for one thread whose samples were VALUES (ns, in cycle order), printed as
+    rt-tests 2.5 prints them (see tests/unit/cyclictest/ for real ones):
+    part 0 the --histfile, part 1 the stdout."""
+    over = [i for i, v in enumerate(values) if v >= rng]
+    hist = ["# Histogram"] + [f"{i:06d} {sum(v == i for v in values):06d}" for i in range(rng)]
+    hist += [f"# Total: {len(values) - len(over):09d}",
+             f"# Min Latencies: {min(values, default=1000000):05d}",
+             f"# Avg Latencies: {int(sum(values) / len(values)) if values else 0:05d}",
+             f"# Max Latencies: {max(values, default=0):05d}",
+             f"# Histogram Overflows: {len(over):05d}",
+             "# Histogram Overflow at cycle number:",
+             "# Thread 0:" + "".join(f" {c:05d}" for c in over[:rng])
+             + (f" # {len(over) - rng:05d} others" if len(over) > rng else ""), "", ""]
+    out = "# /dev/cpu_dma_latency set to 0us\n" if comment else ""
+    if over:
+        out += "\n" + "".join(f"T:{0:2d} Spike:{values[c]:8d}: TS: {1000 * c + 2000000:12d}\n"
+                              for c in over[:nodes]) + f"spikes = {len(over)}\n\n"
+    return join("\n".join(hist), out)
+
+
+# cyclictest's files as `udrv bench timer` reads them, at the ranges the
+# harness uses (4 and 100 buckets): no overflow, some, more than the range
+# (" # N others"), more than the spike nodes, no sample at all
+CYCLICTEST = [
+    cyclictest(4, [1, 2, 2, 3], 3),
+    cyclictest(4, [2, 9, 3, 5], 3),
+    cyclictest(4, [7, 8, 9, 10, 11, 12], 6, comment=False),
+    cyclictest(4, [7, 8, 9, 10, 11, 12], 3),
+    cyclictest(4, [], 3),
+    cyclictest(100, [36, 38, 36, 120, 37, 41, 39], 300),
+    cyclictest(100, [36, 38, 36, 37], 300)[:-1]
+    + (HERE.parent / "unit" / "cyclictest" / "out-100000").read_bytes(),
+    join("", (HERE.parent / "unit" / "cyclictest" / "out-4000").read_bytes()),
+]
+
+
 # Reproducers of what the harnesses found (regress/README.md says which
 # code is at fault and whether it is fixed); make check replays each.
 REGRESS: dict[str, dict[str, bytes]] = {
@@ -383,6 +421,7 @@ HARNESSES: dict[str, list[bytes]] = {
     "trace": TRACE,
     "rtla": RTLA,
     "peer": PEER,
+    "cyclictest": CYCLICTEST,
     "rate": RATE,
 }
 

@@ -54,3 +54,17 @@ def sysfs_base(board: Board) -> int:
     base = chips[0]["sysfs_base"]
     assert isinstance(base, int)
     return base
+
+
+PEER = "/usr/libexec/udrv/udrv-bench-peer"  # the bench's libgpiod 2.3 peer
+
+
+def peer_without_mlock(board: Board) -> str:
+    """A wrapper of the peer that drops its --mlock, so that it does not run
+    as the bench does; its path in the guest."""
+    path = "/tmp/peer-no-mlock"
+    r = board.run(f"printf '%s\\n' '#!/bin/sh' 'for a; do shift; "
+                  f"[ \"$a\" = --mlock ] || set -- \"$@\" \"$a\"; done' "
+                  f"'exec {PEER} \"$@\"' > {path}; chmod +x {path}")
+    assert r.status == 0, r.stderr
+    return path

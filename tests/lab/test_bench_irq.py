@@ -6,14 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from guest import Board, sh, udrv
+from guest import Board, peer_without_mlock, sh, udrv
 from results_schema import check_document
 
 SAMPLES = 300
 EVENT_WAITS = ("read", "poll", "epoll")
 PEER = "libgpiod-2.3"  # udrv-bench-peer's rows (bench/peers/)
-PEER_BIN = "/usr/libexec/udrv/udrv-bench-peer"
-NO_MLOCK = "/tmp/peer-no-mlock"  # a wrapper that drops the peer's --mlock
 # (implementation, wait) of the rows with an event: udrv's, the references
 EVENT_ROWS = [("udrv", w) for w in EVENT_WAITS] + [("raw", "read"), (PEER, "read")]
 SAMPLE_NAMES = ("write_to_irq", "irq_to_wake", "write_to_wake")
@@ -137,14 +135,12 @@ def test_no_peer_is_a_note(board: Board) -> None:
 def test_peer_runs_as_the_bench(board: Board) -> None:
     """The bench checks what its child reports: a peer that does not lock its
     memory as the bench does (a wrapper drops --mlock) fails the bench."""
-    sh(board, f"printf '%s\\n' '#!/bin/sh' 'for a; do shift; "
-              f"[ \"$a\" = --mlock ] || set -- \"$@\" \"$a\"; done' "
-              f"'exec {PEER_BIN} \"$@\"' > {NO_MLOCK}; chmod +x {NO_MLOCK}")
-    r = sh(board, f"UDRV_BENCH_PEER={NO_MLOCK} udrv bench irq --quiet --samples 20")
+    wrapper = peer_without_mlock(board)
+    r = sh(board, f"UDRV_BENCH_PEER={wrapper} udrv bench irq --quiet --samples 20")
     assert r.status == 1, r.stdout + r.stderr
     assert "udrv-bench-peer's memory is not locked, the bench's is" in r.stderr, r.stderr
     # the same wrapper is fine when the bench does not lock either
-    r = sh(board, f"UDRV_BENCH_PEER={NO_MLOCK} udrv bench irq --quiet --samples 20 --no-mlock")
+    r = sh(board, f"UDRV_BENCH_PEER={wrapper} udrv bench irq --quiet --samples 20 --no-mlock")
     assert r.status == 0, r.stderr
 
 

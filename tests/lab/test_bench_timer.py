@@ -137,6 +137,29 @@ def test_cyclictest_none_and_failing(board):
     assert f"no rtla rows: {why}" in doc["rows"][0]["note"]
 
 
+# A cyclictest whose histogram file is not what cyclictest prints: the real
+# one, then bucket 3's count made negative (the old sscanf reader ran
+# `while (count--)` on such a count for 2^64 rounds).
+GARBLING_CYCLICTEST = """#!/bin/sh
+/usr/bin/cyclictest "$@" || exit
+for a; do case $a in --histfile=*) f=${a#--histfile=};; esac; done
+sed -i 's/^000003 000000$/000003 -00001/' "$f"
+"""
+
+
+def test_cyclictest_output_garbled(board):
+    """Text that is not cyclictest's: no cyclictest row, the udrv row's note
+    says which file and line (bench/cyclictest_out.c)."""
+    board.put_bytes(GARBLING_CYCLICTEST.encode(), "/tmp/garbling-cyclictest", 0o755)
+    doc = ok(board, "bench timer --json -q -n 20 --rtla none "
+                    "--cyclictest /tmp/garbling-cyclictest").json()
+    check_document(doc)
+    assert [r["implementation"] for r in doc["rows"]] == ["udrv"]
+    note = doc["rows"][0]["note"]
+    assert ("no cyclictest row: cyclictest's output: hist: line 5: its count '-00001' "
+            "is not a number") in note, note
+
+
 def test_interval_and_policy_options(board):
     """A bad interval is a usage error before anything runs; -i 200 and -P 0
     (SCHED_OTHER: cyclictest gets --policy=other) give both rows."""
@@ -154,6 +177,28 @@ def test_interval_and_policy_options(board):
     assert [r["implementation"] for r in doc["rows"]] == ["udrv"]
     if board.flavour == "rt":
         assert "timerlat's period is 100 us..1 s, not 50 us" in doc["rows"][0]["note"]
+
+
+# rtla's policy and priority while udrv bench timer runs it (/proc/PID/stat
+# fields 41 and 40), polled every 0.1 s.
+WATCH_RTLA = """udrv bench timer -q -n 200 --cyclictest none {opts} > /dev/null & B=$!
+while kill -0 $B 2>/dev/null; do
+    for p in /proc/[0-9]*; do
+        [ "$(cat $p/comm 2>/dev/null)" = rtla ] || continue
+        awk '{{print "policy", $41, "rtprio", $40}}' $p/stat && wait $B && exit 0
+    done
+    sleep 0.1
+done
+echo "no rtla seen"; wait $B"""
+
+
+@pytest.mark.parametrize("opts,expect", [("", "policy 1 rtprio 1"),
+                                         ("-P 0", "policy 0 rtprio 0")])
+def test_rtla_collector_priority(board_rt, opts, expect):
+    """rtla's own process runs at SCHED_FIFO 1 (timer_rtla.c: at SCHED_OTHER
+    it starved behind a load), and keeps SCHED_OTHER with -P 0."""
+    out = guest_ok(board_rt, WATCH_RTLA.format(opts=opts), timeout=300)
+    assert out.strip().splitlines()[0] == expect, out
 
 
 RTLA_STATE = (f"ls {TRACEFS}/instances; cat {TRACEFS}/current_tracer "

@@ -7,7 +7,7 @@ import math
 from typing import Any
 
 import pytest
-from guest import CHIP, ok, sh, udrv
+from guest import CHIP, ok, peer_without_mlock, sh, udrv
 from results_schema import check_document
 
 SAMPLES = 2000  # toggles per row
@@ -21,8 +21,6 @@ ROWS = [
     ("cdev", "udrv"),
     ("cdev", "libgpiod-2.3"),
 ]
-PEER_BIN = "/usr/libexec/udrv/udrv-bench-peer"
-NO_MLOCK = "/tmp/peer-no-mlock"  # a wrapper that drops the peer's --mlock
 REFERENCES = {("sysfs", "udrv"): ("sysfs", "raw"), ("cdev", "udrv"): ("cdev", "raw")}
 
 _docs: dict[tuple[str, str], dict[str, Any]] = {}
@@ -214,12 +212,10 @@ def test_libgpiod_peer_text_and_absence(board: Any) -> None:
 def test_peer_runs_as_the_bench(board: Any) -> None:
     """The bench checks what its child reports: a peer that does not lock its
     memory as the bench does (a wrapper drops --mlock) fails the bench."""
-    sh(board, f"printf '%s\\n' '#!/bin/sh' 'for a; do shift; "
-              f"[ \"$a\" = --mlock ] || set -- \"$@\" \"$a\"; done' "
-              f"'exec {PEER_BIN} \"$@\"' > {NO_MLOCK}; chmod +x {NO_MLOCK}")
-    r = sh(board, f"UDRV_BENCH_PEER={NO_MLOCK} udrv bench toggle -c {CHIP} -q -n 512")
+    wrapper = peer_without_mlock(board)
+    r = sh(board, f"UDRV_BENCH_PEER={wrapper} udrv bench toggle -c {CHIP} -q -n 512")
     assert r.status == 1, r.stdout + r.stderr
     assert "udrv-bench-peer's memory is not locked, the bench's is" in r.stderr, r.stderr
     # the same wrapper is fine when the bench does not lock either
-    r = sh(board, f"UDRV_BENCH_PEER={NO_MLOCK} udrv bench toggle -c {CHIP} -q -n 512 --no-mlock")
+    r = sh(board, f"UDRV_BENCH_PEER={wrapper} udrv bench toggle -c {CHIP} -q -n 512 --no-mlock")
     assert r.status == 0, r.stderr

@@ -321,9 +321,9 @@ static void test_hist_garbled(void)
 	CHANGED("hist-4000", "# Min Latencies: 03642\n",
 		"# Min Latencies: 03642\n# Min Latencies: 03642\n", "expected '# Avg Latencies: '");
 	CHANGED("hist-4000", "\n000010 000000", "\n000011 000000\n000010 000000",
-		"line 12: expected bucket 000010  of the 4000 asked for (-h), not '000011 000000'");
+		"line 12: expected bucket 000010 of the 4000 asked for (-h), not '000011 000000'");
 	CHANGED("hist-4000", "\n000010 000000", "\n000010 000000\n000010 000000",
-		"expected bucket 000011 ");
+		"expected bucket 000011 of");
 	CHANGED("hist-4000", "\n000010 000000", "\n# Something\n000010 000000",
 		"not '# Something'");
 	CHANGED("hist-4000", "# Histogram\n", "# Histogram\n\n", "expected bucket 000000");
@@ -508,6 +508,21 @@ static void test_small(void)
 		      __LINE__);
 	memcpy(strstr(text, "Min Latencies: 00004"), "Min Latencies: 00001", 20);
 	check_refused(text, strlen(text), true, 2, 10, "min 1 is not its lowest sample", __LINE__);
+	/* every sample above 1 ms: cyclictest's min stays at its start */
+	snprintf(text, sizeof(text), "# Histogram\n000000 000000\n000001 000000\n# Total: 000000000\n"
+		 "# Min Latencies: 1000000\n# Avg Latencies: 1500250\n# Max Latencies: 2000000\n"
+		 "# Histogram Overflows: 00002\n%s# Thread 0: 00000 00001\n\n", tail);
+	parse_hist(&p, text, strlen(text), 2, 10);
+	CHECK_STR(p.why, "");
+	snprintf(text, sizeof(text), "\nT: 0 Spike: 1000500: TS:      2000000\n"
+		 "T: 0 Spike: 2000000: TS:      2001000\nspikes = 2\n\n");
+	parse_spikes(&p, text, strlen(text), 2, 10, 10);
+	CHECK_STR(p.why, "");
+	CHECK_INT(ct_out_check(&p.hist, &p.spikes, p.why, sizeof(p.why)), 0);
+	p.spikes.min = 999999;	/* below its min: not cyclictest's */
+	CHECK_INT(ct_out_check(&p.hist, &p.spikes, p.why, sizeof(p.why)), -EINVAL);
+	CHECK_STR(p.why, "min 1000000, its lowest spike 999999");
+	done(&p);
 	check_refused("# Histogram\n0000\0 000000\n", 25, true, 2, 10, "line 2: a NUL byte", __LINE__);
 	check_refused("", 0, true, 0, 10, "bad range 0", __LINE__);
 	check_refused("", 0, true, CT_MAX_RANGE + 1, 10, "bad range", __LINE__);
