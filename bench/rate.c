@@ -364,6 +364,7 @@ static void rate_rx_setup(struct rate_bench *b, const struct rate_recv *r,
 	rx->chip_path = b->chip ? udrv_chip_path(b->chip) : NULL;
 	rx->line = b->line;
 	rx->max_samples = RATE_PEER_SAMPLES;
+	rx->mlock = b->run.o.mlock;	/* the peer locks as the bench does */
 	rx->peer = b->peer;
 	rx->peer_ready = rate_peer_ready;
 	rx->ctx = b;

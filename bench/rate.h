@@ -40,16 +40,19 @@ struct rate_peer_out {
 };
 
 /*
- * Read the peer's whole stdout (@text, @len bytes): "ready", then its lines
- * through bench_peer_text() (peer_parse.h: every key once, in any order,
- * numbers through udrv_parse_u64), `samples` before its `lat` lines and
- * exactly that many, recorded into @lat (which may hold some on failure),
- * then `end` and nothing after it. Consistent counts: samples <= received,
- * seqnos 0 with no event, else 1 <= first <= last and last - first + 1 >=
- * received, 1 <= reads <= received. Returns 0, or -EINVAL with @why.
+ * Read the peer's stdout after its "ready" line (@text, @len bytes) through
+ * bench_peer_text() (peer_parse.h: BENCH_PEER_RX_TABLE, every key once, in
+ * any order, numbers through udrv_parse_u64), `samples` before its `lat`
+ * lines and exactly that many, then `end` and nothing after it. Consistent
+ * counts: samples <= received, seqnos 0 with no event, else 1 <= first <=
+ * last and last - first + 1 >= received, 1 <= reads <= received. The first
+ * @warmup events (made before the step, one per read) are left out of the
+ * counts and of the latencies recorded into @lat (which may hold some on
+ * failure). Returns 0, or -EINVAL with @why.
  */
-int rate_peer_parse(const char *text, size_t len, struct udrv_hist *lat,
-		    struct rate_peer_out *out, char *why, size_t whylen);
+int rate_peer_parse(const char *text, size_t len, uint64_t warmup,
+		    struct udrv_hist *lat, struct rate_peer_out *out, char *why,
+		    size_t whylen);
 
 /* ---- the bench (rate.c, rate_src.c, rate_rx.c, rate_peer.c) -------- */
 
@@ -131,6 +134,7 @@ struct rate_rx {
 	const char *chip_path;		/* /dev/gpiochipN */
 	unsigned int line;
 	uint64_t max_samples;		/* peer: --max-samples */
+	bool mlock;			/* peer: --mlock, as the bench locks */
 	const char *peer;		/* the peer's path */
 	/* called once the peer is ready (its line requested): 0 or exit code */
 	int (*peer_ready)(void *ctx);
