@@ -19,6 +19,7 @@
 struct udrv_hist;
 
 #define RATE_MAX_RATES		24
+#define RATE_MAX_REFINE		8	/* --refine: rates between knee and loss */
 #define RATE_MAX_PER_S		1000000ULL	/* the sources' 1 us period */
 
 /*
@@ -123,6 +124,7 @@ struct rate_step {
 	uint64_t cpu_ns;	/* the receiving process's user + sys CPU */
 	uint64_t left_out;	/* events with no latency sample */
 	uint64_t p50, p99, max, samples;
+	bool refined;		/* a rate of the second pass near the knee */
 };
 
 /* What a receiver needs to run one step (rate_rx.c, rate_peer.c). */
