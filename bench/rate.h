@@ -19,6 +19,7 @@
 struct udrv_hist;
 
 #define RATE_MAX_RATES		24
+#define RATE_MAX_REFINE		8	/* --refine: rates between knee and loss */
 #define RATE_MAX_PER_S		1000000ULL	/* the sources' 1 us period */
 
 /*
@@ -40,16 +41,19 @@ struct rate_peer_out {
 };
 
 /*
- * Read the peer's whole stdout (@text, @len bytes): "ready", then its lines
- * through bench_peer_text() (peer_parse.h: every key once, in any order,
- * numbers through udrv_parse_u64), `samples` before its `lat` lines and
- * exactly that many, recorded into @lat (which may hold some on failure),
- * then `end` and nothing after it. Consistent counts: samples <= received,
- * seqnos 0 with no event, else 1 <= first <= last and last - first + 1 >=
- * received, 1 <= reads <= received. Returns 0, or -EINVAL with @why.
+ * Read the peer's stdout after its "ready" line (@text, @len bytes) through
+ * bench_peer_text() (peer_parse.h: BENCH_PEER_RX_TABLE, every key once, in
+ * any order, numbers through udrv_parse_u64), `samples` before its `lat`
+ * lines and exactly that many, then `end` and nothing after it. Consistent
+ * counts: samples <= received, seqnos 0 with no event, else 1 <= first <=
+ * last and last - first + 1 >= received, 1 <= reads <= received. The first
+ * @warmup events (made before the step, one per read) are left out of the
+ * counts and of the latencies recorded into @lat (which may hold some on
+ * failure). Returns 0, or -EINVAL with @why.
  */
-int rate_peer_parse(const char *text, size_t len, struct udrv_hist *lat,
-		    struct rate_peer_out *out, char *why, size_t whylen);
+int rate_peer_parse(const char *text, size_t len, uint64_t warmup,
+		    struct udrv_hist *lat, struct rate_peer_out *out, char *why,
+		    size_t whylen);
 
 /* ---- the bench (rate.c, rate_src.c, rate_rx.c, rate_peer.c) -------- */
 
@@ -120,6 +124,7 @@ struct rate_step {
 	uint64_t cpu_ns;	/* the receiving process's user + sys CPU */
 	uint64_t left_out;	/* events with no latency sample */
 	uint64_t p50, p99, max, samples;
+	bool refined;		/* a rate of the second pass near the knee */
 };
 
 /* What a receiver needs to run one step (rate_rx.c, rate_peer.c). */
@@ -131,6 +136,7 @@ struct rate_rx {
 	const char *chip_path;		/* /dev/gpiochipN */
 	unsigned int line;
 	uint64_t max_samples;		/* peer: --max-samples */
+	bool mlock;			/* peer: --mlock, as the bench locks */
 	const char *peer;		/* the peer's path */
 	/* called once the peer is ready (its line requested): 0 or exit code */
 	int (*peer_ready)(void *ctx);

@@ -15,7 +15,7 @@
 #include <udrv/hist.h>
 #include <udrv/parse.h>
 
-#include "peer_parse.h"
+#include "peer.h"
 #include "rate.h"
 
 static int rate_why(char *why, size_t len, int err, const char *fmt, ...)
@@ -88,24 +88,15 @@ int rate_parse_list(const char *s, uint64_t *rates, size_t max, char *why,
 
 /* ---- the peer's rx output ------------------------------------------- */
 
-/* the keys of `udrv-bench-peer rx`, through peer_parse.h's one reader */
-enum { RX_RECEIVED, RX_READS, RX_FIRST, RX_LAST, RX_USER, RX_SYS, RX_SAMPLES,
-       RX_LAT, RX_NKEYS };
-
-static const struct bench_peer_key rx_keys[RX_NKEYS] = {
-	[RX_RECEIVED] = { "received", 1, BENCH_PEER_REQUIRED },
-	[RX_READS] = { "reads", 1, BENCH_PEER_REQUIRED },
-	[RX_FIRST] = { "seqno_first", 1, BENCH_PEER_REQUIRED },
-	[RX_LAST] = { "seqno_last", 1, BENCH_PEER_REQUIRED },
-	[RX_USER] = { "cpu_user_ns", 1, BENCH_PEER_REQUIRED },
-	[RX_SYS] = { "cpu_sys_ns", 1, BENCH_PEER_REQUIRED },
-	[RX_SAMPLES] = { "samples", 1, BENCH_PEER_REQUIRED },
-	[RX_LAT] = { "lat", 1, BENCH_PEER_MANY },
+/* `udrv-bench-peer rx`'s keys (peer.h), read by peer_parse.h's one reader */
+static const struct bench_peer_key rx_keys[BENCH_PEER_RX_KEYS] = {
+	BENCH_PEER_RX_TABLE
 };
+enum { RX_RECEIVED, RX_READS, RX_FIRST, RX_LAST, RX_USER, RX_SYS, RX_SAMPLES };
 
 struct rx_parse {
-	uint64_t v[RX_LAT];
-	uint64_t lats;
+	uint64_t v[BENCH_PEER_RX_LAT];
+	uint64_t lats, skip;
 	bool samples_seen;
 	struct udrv_hist *lat;
 };
@@ -116,15 +107,15 @@ static int rx_line(void *ctx, size_t key, const uint64_t *vals)
 
 	if (key == RX_SAMPLES)
 		p->samples_seen = true;
-	if (key != RX_LAT) {
+	if (key != BENCH_PEER_RX_LAT) {
 		p->v[key] = vals[0];
 		return 0;
 	}
 	/* the samples come after their count, and no more of them */
 	if (!p->samples_seen || p->lats == p->v[RX_SAMPLES])
 		return -ERANGE;
-	p->lats++;
-	udrv_hist_record(p->lat, vals[0]);
+	if (p->lats++ >= p->skip)
+		udrv_hist_record(p->lat, vals[0]);
 	return 0;
 }
 
@@ -154,18 +145,44 @@ static int peer_check(const struct rate_peer_out *o, char *why, size_t len)
 	return 0;
 }
 
-int rate_peer_parse(const char *text, size_t len, struct udrv_hist *lat,
-		    struct rate_peer_out *out, char *why, size_t whylen)
+/*
+ * Leave out the @w warm-up events, the first ones the peer read, and number
+ * the rest as a fresh request would (from 1). A peer that read no more than
+ * them got nothing of the step; one that read step events must have read
+ * the warm-up first (else they cannot be told apart).
+ */
+static int peer_skip(struct rate_peer_out *o, uint64_t w, char *why, size_t len)
 {
-	struct rx_parse p = { .lat = lat };
+	if (!w)
+		return 0;
+	if (o->received <= w) {
+		*o = (struct rate_peer_out){ .cpu_user_ns = o->cpu_user_ns,
+					     .cpu_sys_ns = o->cpu_sys_ns };
+		return 0;
+	}
+	if (o->reads <= w || o->seqno_first != 1 || o->seqno_last <= w ||
+	    (o->samples < w && o->samples < o->received))
+		return rate_why(why, len, -EINVAL,
+				"it did not read the %llu warm-up event(s) first (received %llu, seqno_first %llu)",
+				(unsigned long long)w, (unsigned long long)o->received,
+				(unsigned long long)o->seqno_first);
+	o->received -= w;
+	o->reads -= w;
+	o->samples = o->samples > w ? o->samples - w : 0;
+	o->seqno_last -= w;
+	return 0;
+}
+
+int rate_peer_parse(const char *text, size_t len, uint64_t warmup,
+		    struct udrv_hist *lat, struct rate_peer_out *out, char *why,
+		    size_t whylen)
+{
+	struct rx_parse p = { .lat = lat, .skip = warmup };
 	struct rate_peer_out o;
 	int ret;
 
-	if (len < 6 || memcmp(text, "ready\n", 6))
-		return rate_why(why, whylen, -EINVAL,
-				"line 1: not 'ready' (the peer did not start)");
-	ret = bench_peer_text(text + 6, len - 6, rx_keys, RX_NKEYS, "end", rx_line,
-			      &p, why, whylen);
+	ret = bench_peer_text(text, len, rx_keys, BENCH_PEER_RX_KEYS, "end",
+			      rx_line, &p, why, whylen);
 	if (ret == -ERANGE)
 		return rate_why(why, whylen, -EINVAL,
 				"a 'lat' line before 'samples' or beyond its %llu",
@@ -182,6 +199,8 @@ int rate_peer_parse(const char *text, size_t len, struct udrv_hist *lat,
 		.seqno_last = p.v[RX_LAST], .cpu_user_ns = p.v[RX_USER],
 		.cpu_sys_ns = p.v[RX_SYS], .samples = p.v[RX_SAMPLES] };
 	ret = peer_check(&o, why, whylen);
+	if (!ret)
+		ret = peer_skip(&o, warmup, why, whylen);
 	if (ret)
 		return ret;
 	*out = o;

@@ -58,7 +58,7 @@ static const char usage[] =
 "      line N (output, at --level) drives line N+1 (input, both edges):\n"
 "      per edge 'edge T_WRITE T_IRQ T_WAKE RISING', then 'received',\n"
 "      'lost' (gaps in the sequence numbers) and 'end'\n"
-"  rx --chip PATH --line N --batch K [--buffer B] [--max-samples M]\n"
+"  rx --chip PATH --line N --batch K [--buffer B] [--max-samples M] [--mlock]\n"
 "      line N as an input, both edges; 'ready', then read events K at a\n"
 "      time until SIGTERM; then received, reads, seqno_first, seqno_last,\n"
 "      cpu_user_ns, cpu_sys_ns, samples, one 'lat NS' per sample, 'end'\n"
@@ -588,12 +588,16 @@ static int cmd_rx(const struct opts *o)
 	struct gpiod_edge_event_buffer *buf;
 	struct gpiod_line_request *req;
 	struct rusage u0, u1;
-	int ret = only(o, "rx", false, false, true);
+	int ret = only(o, "rx", false, false, true), locked;
 
 	if (ret)
 		return ret;
 	if (!o->has_batch)
 		return usage_error("%s needs --batch K", "rx");
+	/* before the samples' array: locked, its pages are there before
+	 * "ready", not faulted in one by one while events come */
+	if (lock_memory(o, &locked))
+		return 1;
 	r.lat = calloc(r.max ? r.max : 1, sizeof(*r.lat));
 	buf = gpiod_edge_event_buffer_new(o->batch);
 	if (!r.lat || !buf) {

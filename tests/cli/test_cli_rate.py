@@ -16,7 +16,7 @@ def test_help_teaches_the_sweep(udrv: Runner) -> None:
     r = udrv("bench", "rate", "--help")
     assert r.returncode == 0, r
     for word in ("--rates", "--step-duration", "--batch", "--buffer", "--mechanisms",
-                 "--impls", "--line", "gen_edges", "knee", "lost", "dropped", "masked",
+                 "--impls", "--refine", "--line", "gen_edges", "knee", "lost", "dropped", "masked",
                  "cdev-batch", "uio-poll", "libgpiod-2.3", "UDRV_BENCH_PEER",
                  "--irq-prio", "FIFO 50"):
         assert word in r.stdout, f"bench rate --help lacks {word}"
@@ -49,6 +49,8 @@ def test_help_teaches_the_sweep(udrv: Runner) -> None:
     (["--buffer", "0"], "bad --buffer '0'"),
     (["--buffer", "2048"], "bad --buffer '2048'"),
     (["--batch", "64", "--buffer", "32"], "--buffer 32 is below --batch 64"),
+    (["--refine", "9"], "bad --refine '9'"),
+    (["--refine", "-1"], "bad --refine '-1'"),
     (["--line", "2"], "bad --line '2'"),
     (["--line", "0"], "bad --line '0'"),
     (["--line", "65"], "bad --line '65'"),

@@ -3,7 +3,8 @@
  * The two texts udrv bench rate reads (bench/rate_parse.c): --rates LIST,
  * and the stdout of `udrv-bench-peer rx` (libgpiod's receiver).
  *
- * Part 0 of the input is the rate list, part 1 the peer's output.
+ * Part 0 of the input is the rate list, part 1 the peer's output after its
+ * "ready" line.
  *
  * Properties:
  *  - rate-list: an accepted list is 1..max rates, each 1..1000000, strictly
@@ -68,7 +69,7 @@ static void parse(struct run *r, const char *text, size_t len)
 	FUZZ_CHECK(r->h, "out of memory");
 	memset(&r->o, 0, sizeof(r->o));
 	r->why[0] = '\0';
-	r->ret = rate_peer_parse(text, len, r->h, &r->o, r->why, sizeof(r->why));
+	r->ret = rate_peer_parse(text, len, 0, r->h, &r->o, r->why, sizeof(r->why));
 }
 
 static void check_counts(const struct run *r)

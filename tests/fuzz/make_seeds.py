@@ -369,9 +369,9 @@ PEER = [s.encode() for s in (
     "ns 520704\n", "set 1\n", "batch 256\n", "ok\n", "ready\n",
 )]
 
-# bench/rate_parse.c: part 0 a --rates list, part 1 the peer's rx output with
-# its "ready" line, as udrv bench rate reads it
-RATE = [join(rates, "ready\n" + rx) for rates, rx in (
+# bench/rate_parse.c: part 0 a --rates list, part 1 the peer's rx output
+# after its "ready" line, as udrv bench rate reads it
+RATE = [join(rates, rx) for rates, rx in (
     ("1k,2k,5k,10k,20k,50k,100k,200k", PEER_RX),
     ("7", "received 0\nreads 0\nseqno_first 0\nseqno_last 0\ncpu_user_ns 0\n"
           "cpu_sys_ns 0\nsamples 0\nend\n"),

@@ -144,10 +144,10 @@ def test_receiver_that_stops_early_shows_as_lost(board: Board) -> None:
 
 
 def test_broken_peer_output_fails(board: Board) -> None:
-    r = sh(board, f"{fake_peer(board, 'the end')} udrv bench rate {QUICK} --rates 2k "
+    r = sh(board, f"{fake_peer(board, 'fin')} udrv bench rate {QUICK} --rates 2k "
            "--mechanisms cdev --impls libgpiod-2.3", timeout=120)
     assert r.status == 1, r
-    assert "the output of /tmp/fake-peer rx" in r.stderr and "no 'end'" in r.stderr, r.stderr
+    assert "the output of /tmp/fake-peer rx: line 8: unknown key 'fin'" in r.stderr, r.stderr
 
 
 def test_absent_peer_is_a_note(board: Board) -> None:
@@ -183,3 +183,17 @@ def test_libgpiod_peer_takes_a_low_rate(board: Board) -> None:
         assert s["lost"] == 0 and s["kernel_dropped"] == 0, s
         assert s["samples"] == s["received"] and s["cpu_ns"] > 0, s
         assert capacity(doc, mech, "libgpiod-2.3")["measured"] is True
+
+
+def test_suite_quick_rate(board: Board, request: pytest.FixtureRequest) -> None:
+    """The sweep `make lab-quick` runs (lab/suite.py), and its table."""
+    from lab import suite
+
+    run = suite.SuiteRun(request.node.callspec.id, "none")
+    suite.run_rate(board, [run], "quick")
+    assert run.failures == [], run.failures
+    (doc,) = run.documents
+    check_document(doc)
+    assert doc["rate"]["rates"] == [2000, 20000, 200000]
+    table = suite.rate_table([run])
+    assert len(table) == 2 + len(doc["rate"]["capacity"])

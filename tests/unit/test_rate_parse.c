@@ -62,7 +62,6 @@ static void test_rates_refused(void)
 }
 
 static const char good[] =
-	"ready\n"
 	"received 5\n"
 	"reads 3\n"
 	"seqno_first 2\n"
@@ -80,7 +79,7 @@ static int peer(const char *text, struct udrv_hist *h, struct rate_peer_out *o,
 {
 	udrv_hist_reset(h);
 	why[0] = '\0';
-	return rate_peer_parse(text, strlen(text), h, o, why, len);
+	return rate_peer_parse(text, strlen(text), 0, h, o, why, len);
 }
 
 static void test_peer_good(void)
@@ -101,7 +100,7 @@ static void test_peer_good(void)
 	CHECK_INT(udrv_hist_min(h), 4000);
 	CHECK_INT(udrv_hist_max(h), 6000);
 	/* nothing received */
-	CHECK_INT(peer("ready\nreceived 0\nreads 0\nseqno_first 0\nseqno_last 0\n"
+	CHECK_INT(peer("received 0\nreads 0\nseqno_first 0\nseqno_last 0\n"
 		       "cpu_user_ns 0\ncpu_sys_ns 5\nsamples 0\nend\n", h, &o, why,
 		       sizeof(why)), 0);
 	CHECK_INT(o.received, 0);
@@ -137,8 +136,7 @@ static void peer_refused(const char *from, const char *to, const char *why_part,
 
 static void test_peer_refused(void)
 {
-	PEER_REFUSED("ready\n", "", "not 'ready'");
-	PEER_REFUSED("ready\n", "readyx\n", "not 'ready'");
+	PEER_REFUSED("received 5\n", "ready\nreceived 5\n", "unknown key 'ready'");
 	PEER_REFUSED("reads 3\n", "", "no 'reads' line");
 	PEER_REFUSED("reads 3\n", "reads 3\nreads 3\n", "'reads' twice");
 	PEER_REFUSED("reads 3\n", "rads 3\n", "unknown key 'rads'");
@@ -173,7 +171,7 @@ static void test_peer_any_order(void)
 	struct rate_peer_out o;
 	char why[200];
 
-	CHECK_INT(peer("ready\nreads 3\nreceived 5\nseqno_last 7\nseqno_first 2\n"
+	CHECK_INT(peer("reads 3\nreceived 5\nseqno_last 7\nseqno_first 2\n"
 		       "cpu_sys_ns 20000\ncpu_user_ns 1000\nsamples 1\nlat 9\nend\n",
 		       h, &o, why, sizeof(why)), 0);
 	CHECK_INT(o.received, 5);
@@ -190,8 +188,39 @@ static void test_peer_embedded_nul(void)
 
 	memcpy(text, good, sizeof(good));
 	text[strstr(good, "lat 5000") - good + 4] = '\0';
-	CHECK_INT(rate_peer_parse(text, sizeof(good) - 1, h, &o, why, sizeof(why)), -EINVAL);
+	CHECK_INT(rate_peer_parse(text, sizeof(good) - 1, 0, h, &o, why, sizeof(why)), -EINVAL);
 	CHECK_CONTAINS(why, "line 9");
+	udrv_hist_free(h);
+}
+
+/* The warm-up's events, the first ones read, are left out. */
+static void test_peer_warmup(void)
+{
+	static const char text[] =
+		"received 5\nreads 4\nseqno_first 1\nseqno_last 6\ncpu_user_ns 0\n"
+		"cpu_sys_ns 9\nsamples 5\nlat 100\nlat 200\nlat 3000\nlat 4000\nlat 5000\nend\n";
+	struct udrv_hist *h = udrv_hist_new();
+	struct rate_peer_out o;
+	char why[200] = "";
+
+	CHECK_INT(rate_peer_parse(text, strlen(text), 2, h, &o, why, sizeof(why)), 0);
+	CHECK_INT(o.received, 3);
+	CHECK_INT(o.reads, 2);
+	CHECK_INT(o.seqno_first, 1);
+	CHECK_INT(o.seqno_last, 4);
+	CHECK_INT(o.samples, 3);
+	CHECK_INT(udrv_hist_count(h), 3);
+	CHECK_INT(udrv_hist_min(h), 3000);
+	/* no more events than the warm-up's: nothing of the step */
+	udrv_hist_reset(h);
+	CHECK_INT(rate_peer_parse(text, strlen(text), 6, h, &o, why, sizeof(why)), 0);
+	CHECK_INT(o.received + o.reads + o.seqno_first + o.seqno_last + o.samples, 0);
+	CHECK_INT(o.cpu_sys_ns, 9);
+	CHECK_INT(udrv_hist_count(h), 0);
+	/* a warm-up edge lost before the first read: refused too */
+	udrv_hist_reset(h);
+	CHECK_INT(rate_peer_parse(good, strlen(good), 1, h, &o, why, sizeof(why)), -EINVAL);
+	CHECK_CONTAINS(why, "seqno_first 2");
 	udrv_hist_free(h);
 }
 
@@ -201,5 +230,6 @@ UDRV_TESTS(
 	UDRV_T(test_peer_good),
 	UDRV_T(test_peer_refused),
 	UDRV_T(test_peer_any_order),
+	UDRV_T(test_peer_warmup),
 	UDRV_T(test_peer_embedded_nul),
 )
