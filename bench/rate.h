@@ -122,6 +122,15 @@ struct rate_step {
 	uint64_t reads;		/* read calls that returned events */
 	uint64_t dropped;	/* the kernel says: seqno / count gaps */
 	uint64_t cpu_ns;	/* the receiving process's user + sys CPU */
+	/*
+	 * In-process receivers (getrusage): times it was preempted (ru_nivcsw:
+	 * on one CPU, mostly by a higher irq thread) and times it slept
+	 * (ru_nvcsw). Debian's kernels have no IRQ_TIME_ACCOUNTING: the hard
+	 * interrupts that land while the receiver runs are charged to its
+	 * CPU, so cpu_ns follows the schedule's phase, not only the loop.
+	 */
+	bool has_switches;	/* false: the peer (not reported) */
+	uint64_t preempted, slept;
 	uint64_t left_out;	/* events with no latency sample */
 	uint64_t p50, p99, max, samples;
 	bool refined;		/* a rate of the second pass near the knee */

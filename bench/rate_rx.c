@@ -288,13 +288,22 @@ static int rx_drain(struct rate_rx *rx, struct rx_acc *a)
 	}
 }
 
-static uint64_t rx_cpu_ns(void)
+/* CPU (ns) and context switches so far */
+struct rx_usage {
+	uint64_t cpu_ns, nivcsw, nvcsw;
+};
+
+static struct rx_usage rx_usage(void)
 {
 	struct rusage ru;
 
 	getrusage(RUSAGE_SELF, &ru);
-	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
-	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
+	return (struct rx_usage){
+		.cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
+			  (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL,
+		.nivcsw = (uint64_t)ru.ru_nivcsw,
+		.nvcsw = (uint64_t)ru.ru_nvcsw,
+	};
 }
 
 static void count_sub(struct rate_count *d, const struct rate_count *a,
@@ -343,7 +352,8 @@ int rate_rx_step(struct rate_rx *rx, struct rate_src *src, uint64_t period_ns,
 {
 	struct rx_acc a = { .st = st, .lat = lat };
 	struct rate_count c0, c1;
-	uint64_t t0, cpu0, base, limit = (duration_ns + period_ns - 1) / period_ns;
+	struct rx_usage u0, u1;
+	uint64_t t0, base, limit = (duration_ns + period_ns - 1) / period_ns;
 	/* until a little after the source's last edge */
 	uint64_t run_ns = limit * period_ns + 2 * period_ns + RX_MARGIN_NS;
 	int ret;
@@ -355,7 +365,7 @@ int rate_rx_step(struct rate_rx *rx, struct rate_src *src, uint64_t period_ns,
 	if (ret || rate_src_count(src, &c0))
 		return EXIT_FAIL;
 	base = rx_base(rx, src);
-	cpu0 = rx_cpu_ns();
+	u0 = rx_usage();
 	t0 = bench_now_ns();
 	if (rate_src_start(src, period_ns, limit))
 		return EXIT_FAIL;
@@ -385,7 +395,11 @@ int rate_rx_step(struct rate_rx *rx, struct rate_src *src, uint64_t period_ns,
 	if (ret < 0)
 		return -ret;
 	ret = rx_drain(rx, &a);
-	st->cpu_ns = rx_cpu_ns() - cpu0;
+	u1 = rx_usage();
+	st->cpu_ns = u1.cpu_ns - u0.cpu_ns;
+	st->has_switches = true;
+	st->preempted = u1.nivcsw - u0.nivcsw;
+	st->slept = u1.nvcsw - u0.nvcsw;
 	st->elapsed_ns = a.t_last > t0 + st->duration_ns ? a.t_last - t0 :
 							  st->duration_ns;
 	if (ret || rate_src_count(src, &c1))

@@ -232,7 +232,7 @@ def _rate(d: dict[str, Any], bench: str, where: str) -> dict[str, Any] | None:
             _get(c, key, str, f"{pre}.capacity[{k}]")
         _get(c, "measured", bool, f"{pre}.capacity[{k}]")
         for key in ("knee_per_s", "cpu_pct_at_knee", "throughput_per_s", "ns_per_event",
-                    "ratio_vs_raw"):
+                    "ratio_vs_raw", "ratio_at_per_s"):
             _opt(c, key, (int, float), f"{pre}.capacity[{k}]")
         _opt(c, "note", str, f"{pre}.capacity[{k}]")
     return g

@@ -103,6 +103,9 @@ def check_rate(rate: dict[str, Any], where: str) -> None:
         assert 0 < s["duration_ns"] <= s["elapsed_ns"] and s["cpu_pct"] >= 0, f"{w}: {s}"
         if s["samples"]:
             assert s["p50_ns"] <= s["p99_ns"] <= s["max_ns"], f"{w}: {s}"
+        # context switches: counted for the in-process receivers, not the peer's
+        peer = s["implementation"] == "libgpiod-2.3"
+        assert (s["preempted"] is None) == (s["slept"] is None) == peer, f"{w}: {s}"
     for c in rate["capacity"]:
         mine = [s for s in rate["steps"] if (s["mechanism"], s["implementation"])
                 == (c["mechanism"], c["implementation"])]
@@ -115,6 +118,12 @@ def check_rate(rate: dict[str, Any], where: str) -> None:
             assert c["throughput_per_s"] == max(s["received_per_s"] for s in mine), w
         if c["implementation"] == "raw" and c["ns_per_event"]:
             assert c["ratio_vs_raw"] == 1.0, w
+        if c["ratio_at_per_s"] is not None:  # a rate both took, neither preempted
+            at = [s for s in rate["steps"] if s["target_per_s"] == c["ratio_at_per_s"]
+                  and s["mechanism"] == c["mechanism"]
+                  and s["implementation"] in ("raw", c["implementation"])]
+            assert at and all(s["preempted"] is None or s["preempted"] * 100 <= s["received"]
+                              for s in at), f"{w}: ratio at {c['ratio_at_per_s']}: {at}"
 
 
 SPIKE_ROLES = {"bench", "wake-up path", "idle", "other"}
