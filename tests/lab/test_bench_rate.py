@@ -196,4 +196,4 @@ def test_suite_quick_rate(board: Board, request: pytest.FixtureRequest) -> None:
     check_document(doc)
     assert doc["rate"]["rates"] == [2000, 20000, 200000]
     table = suite.rate_table([run])
-    assert len(table) == 2 + len(doc["rate"]["capacity"])
+    assert len(table) == 3 + len(doc["rate"]["capacity"])  # title (2 lines), head
