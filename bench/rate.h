@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench.h"
+
 struct udrv_hist;
 
 #define RATE_MAX_RATES		24
@@ -174,5 +176,50 @@ int rate_rx_step(struct rate_rx *rx, struct rate_src *src, uint64_t period_ns,
 int rate_peer_step(struct rate_rx *rx, struct rate_src *src,
 		   uint64_t period_ns, uint64_t duration_ns,
 		   struct udrv_hist *lat, struct rate_step *st);
+
+/* One receiver: its sweep. */
+struct rate_recv {
+	enum rate_mech mech;
+	enum rate_impl impl;
+	bool present;		/* measured (else: note says why not) */
+	char note[320];
+	size_t nsteps;
+	struct rate_step steps[RATE_MAX_RATES + RATE_MAX_REFINE];
+	int knee;		/* step index, -1: none */
+	int best;		/* step with the most events per second */
+	struct bench_row *row;	/* latency at the knee */
+};
+
+struct rate_bench {
+	struct bench_run run;
+	const char *chip_spec;
+	unsigned int line;
+	uint64_t rates[RATE_MAX_RATES];
+	size_t nrates;
+	uint64_t step_ns;
+	unsigned int batch;
+	uint32_t buffer;
+	unsigned int refine;		/* --refine */
+	bool want_mech[RATE_NMECH];
+	bool want_impl[RATE_NIMPL];
+	char peer[256];
+	bool have_peer;
+	struct udrv_chip *chip;
+	struct rate_src wire, ticker;
+	size_t nrecv;
+	struct rate_recv recv[RATE_NMECH * RATE_NIMPL];
+	struct udrv_hist *lat;		/* the step's */
+};
+
+
+/* rate_out.c: a step's figures */
+uint64_t rate_lost(const struct rate_step *st);
+double rate_per_s(uint64_t n, uint64_t ns);
+double rate_received_per_s(const struct rate_step *s);
+bool rate_kept_up(const struct rate_step *st);
+/* the rows' references and notes, the tables, the results' "rate" object */
+void rate_finish(struct rate_bench *b);
+void rate_print(const struct rate_bench *b);
+void rate_json_attach(struct rate_bench *b);
 
 #endif /* UDRV_BENCH_RATE_H */
