@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* A line of numbers from sysfs, strictly (fields.h). */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <udrv/parse.h>
 
@@ -32,4 +35,39 @@ int bench_read_u64s(const char *text, uint64_t *v, int n)
 		return -EINVAL;
 	memcpy(v, tmp, sizeof(*v) * (size_t)n);
 	return 0;
+}
+
+int bench_file_u64(const char *path, uint64_t *v)
+{
+	char buf[32];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	err = errno;
+	close(fd);
+	if (n < 0)
+		return -err;
+	buf[n] = '\0';
+	return bench_read_u64s(buf, v, 1);
+}
+
+int bench_file_write_u64(const char *path, uint64_t v)
+{
+	char buf[24];
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int len = snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)v);
+	ssize_t n;
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, buf, (size_t)len);
+	err = n < 0 ? errno : EIO;
+	if (close(fd) && n == len)
+		return -errno;
+	return n == len ? 0 : -err;
 }

@@ -20,4 +20,13 @@
  */
 int bench_read_u64s(const char *text, uint64_t *v, int n);
 
+/*
+ * The one number in the file at @path ("N\n", as a sysfs attribute or a
+ * /proc knob prints it), read with bench_read_u64s(): 0, -errno, or -EINVAL
+ * when it is not one number.
+ */
+int bench_file_u64(const char *path, uint64_t *v);
+/* Write "@v\n" to the file at @path, all of it: 0 or -errno. */
+int bench_file_write_u64(const char *path, uint64_t v);
+
 #endif /* UDRV_BENCH_FIELDS_H */

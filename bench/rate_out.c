@@ -250,13 +250,10 @@ static void rate_json_capacity(const struct rate_bench *b,
 	udrv_json_obj_end(j);
 }
 
-static const struct rate_bench *rate_json_bench;
-
 static void rate_json(const struct bench_run *run, struct udrv_json *j)
 {
-	const struct rate_bench *b = rate_json_bench;
+	const struct rate_bench *b = (const struct rate_bench *)run;	/* first */
 
-	(void)run;
 	udrv_json_key(j, "rate");
 	udrv_json_obj_begin(j);
 	udrv_json_kuint(j, "step_duration_ns", b->step_ns);
@@ -375,6 +372,5 @@ void rate_print(const struct rate_bench *b)
 /* The "rate" object of @b's results document. */
 void rate_json_attach(struct rate_bench *b)
 {
-	rate_json_bench = b;
 	b->run.json_extra = rate_json;
 }

@@ -24,43 +24,23 @@
 /* One number from a sysfs file ("N\n"). 0 or an exit code. */
 static int src_read(const char *path, uint64_t *v)
 {
-	char buf[40];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int ret = bench_file_u64(path, v);
 
-	if (fd < 0)
-		return cli_error(EXIT_FAIL, "cannot read %s: %s", path,
-				 strerror(errno));
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n < 0)
-		return cli_error(EXIT_FAIL, "cannot read %s: %s", path,
-				 strerror(errno));
-	buf[n] = '\0';
-	if (bench_read_u64s(buf, v, 1))
-		return cli_error(EXIT_FAIL, "%s: '%.20s' is not one number", path, buf);
+	if (ret == -EINVAL)
+		return cli_error(EXIT_FAIL, "%s: not one number", path);
+	if (ret)
+		return cli_error(EXIT_FAIL, "cannot read %s: %s", path, strerror(-ret));
 	return 0;
 }
 
 static int src_write(const char *path, uint64_t v)
 {
-	char buf[24];
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	int len = snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)v);
-	ssize_t n;
+	int ret = bench_file_write_u64(path, v);
 
-	if (fd < 0)
-		return cli_error(EXIT_FAIL, "cannot open %s: %s", path,
-				 strerror(errno));
-	n = write(fd, buf, (size_t)len);
-	if (n != len) {
-		int err = n < 0 ? errno : EIO;
-
-		close(fd);
+	if (ret)
 		return cli_error(EXIT_FAIL, "cannot write %llu to %s: %s",
-				 (unsigned long long)v, path, strerror(err));
-	}
-	return close(fd) ? cli_error(EXIT_FAIL, "%s: %s", path, strerror(errno)) : 0;
+				 (unsigned long long)v, path, strerror(-ret));
+	return 0;
 }
 
 static void src_path(const struct rate_src *s, const char *attr, char *path,

@@ -45,6 +45,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "fields.h"
 #include "cli.h"
 #include "commands.h"
 #include "spike.h"
@@ -68,7 +69,7 @@ struct ticker {
 	const volatile struct uio_ticker_page *page;
 	char dev[32];			/* /dev/uioN */
 	char period_path[96];
-	unsigned long old_period;
+	uint64_t old_period;
 	bool period_set;
 	uint64_t stale;			/* waits without a sample */
 	uint64_t since;			/* ticks that expired before: no sample */
@@ -203,41 +204,10 @@ static int wait_failed(struct udrv_uio *uio, int ret, const char *what)
 
 /* uio-ticker: open, period, samples */
 
-static int read_ulong(const char *path, unsigned long *v)
-{
-	uint64_t u;
-	char buf[32];
-	FILE *f = fopen(path, "r");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fgets(buf, sizeof(buf), f) != NULL;
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	if (!ok || cli_parse_u64(buf, &u) || u > ULONG_MAX) {
-		errno = EINVAL;
-		return -1;
-	}
-	*v = (unsigned long)u;
-	return 0;
-}
-
-static int write_ulong(const char *path, unsigned long v)
-{
-	FILE *f = fopen(path, "w");
-	int ret;
-
-	if (!f)
-		return -1;
-	ret = fprintf(f, "%lu\n", v) < 0;
-	ret |= fclose(f) != 0;
-	return ret ? -1 : 0;
-}
-
 static int ticker_open(struct ticker *tk)
 {
 	struct uio_ticker_page p;
+	int ret;
 
 	tk->uio = udrv_uio_new();
 	if (!tk->uio)
@@ -255,26 +225,33 @@ static int ticker_open(struct ticker *tk)
 	snprintf(tk->dev, sizeof(tk->dev), "/dev/%s", udrv_uio_devname(tk->uio));
 	snprintf(tk->period_path, sizeof(tk->period_path),
 		 "/sys/class/uio/%s/device/period_us", udrv_uio_devname(tk->uio));
-	if (read_ulong(tk->period_path, &tk->old_period))
+	ret = bench_file_u64(tk->period_path, &tk->old_period);
+	if (ret)
 		return cli_error(EXIT_FAIL, "cannot read %s: %s", tk->period_path,
-				 strerror(errno));
+				 strerror(-ret));
 	return EXIT_OK;
 }
 
 static int ticker_period(struct ticker *tk, unsigned long us)
 {
-	if (write_ulong(tk->period_path, us))
+	int ret = bench_file_write_u64(tk->period_path, us);
+
+	if (ret)
 		return cli_error(EXIT_FAIL, "cannot write %lu to %s: %s", us,
-				 tk->period_path, strerror(errno));
+				 tk->period_path, strerror(-ret));
 	tk->period_set = true;
 	return EXIT_OK;
 }
 
 static void ticker_restore(struct ticker *tk)
 {
-	if (tk->period_set && write_ulong(tk->period_path, tk->old_period))
-		cli_error(EXIT_FAIL, "cannot restore %s to %lu: %s",
-			  tk->period_path, tk->old_period, strerror(errno));
+	int ret = tk->period_set ?
+		  bench_file_write_u64(tk->period_path, tk->old_period) : 0;
+
+	if (ret)
+		cli_error(EXIT_FAIL, "cannot restore %s to %llu: %s",
+			  tk->period_path, (unsigned long long)tk->old_period,
+			  strerror(-ret));
 	tk->period_set = false;
 }
 
@@ -647,13 +624,15 @@ static int edu_irq(struct edu *edu, uint32_t value, struct bench_row *wake,
 static int edu_wake(struct uio_bench *b)
 {
 	char path[96], prefix[24];
-	unsigned long irq;
+	uint64_t irq;
+	int ret;
 
 	snprintf(path, sizeof(path), "/sys/class/uio/%s/device/irq",
 		 udrv_uio_devname(b->edu.uio));
-	if (read_ulong(path, &irq))
-		return cli_error(EXIT_FAIL, "cannot read %s: %s", path, strerror(errno));
-	snprintf(prefix, sizeof(prefix), "irq/%lu-", irq);
+	ret = bench_file_u64(path, &irq);
+	if (ret)
+		return cli_error(EXIT_FAIL, "cannot read %s: %s", path, strerror(-ret));
+	snprintf(prefix, sizeof(prefix), "irq/%llu-", (unsigned long long)irq);
 	return bench_wake_threads(&b->run, prefix);
 }
 

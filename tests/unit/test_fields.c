@@ -2,6 +2,9 @@
 /* Unit tests of bench/fields.c: gpio-reply's sysfs lines, read strictly. */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "../../bench/fields.h"
 #include "harness.h"
@@ -39,7 +42,32 @@ static void test_rejects(void)
 	CHECK_INT(bench_read_u64s("1 2 3 4 5 6 7 8 9\n", v, 9), -EINVAL);
 }
 
+/* bench_file_u64() / bench_file_write_u64(): a sysfs-like file, round trip */
+static void test_file(void)
+{
+	char path[] = "/tmp/udrv-test-fields-XXXXXX";
+	int fd = mkstemp(path);
+	uint64_t v = 7;
+	FILE *f;
+
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK_INT(bench_file_write_u64(path, 18446744073709551615ULL), 0);
+	CHECK_INT(bench_file_u64(path, &v), 0);
+	CHECK(v == 18446744073709551615ULL);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	fputs("-1\n", f);
+	fclose(f);
+	CHECK_INT(bench_file_u64(path, &v), -EINVAL);
+	CHECK(v == 18446744073709551615ULL);	/* untouched */
+	unlink(path);
+	CHECK_INT(bench_file_u64(path, &v), -ENOENT);
+	CHECK_INT(bench_file_write_u64("/nonexistent-dir/x", 1), -ENOENT);
+}
+
 UDRV_TESTS(
 	UDRV_T(test_counts_and_last),
 	UDRV_T(test_rejects),
+	UDRV_T(test_file),
 )
