@@ -23,6 +23,9 @@
  * its wake-up preempts the thread. So write_to_irq is the write path,
  * irq_to_wake the rest of the write, the wait, the irq thread and the
  * wake-up.
+ *
+ * The libgpiod-2.3 rows (the same loop in udrv-bench-peer) are irq_peer.c;
+ * what both files share is irq.h.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,55 +42,23 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "irq.h"
 #include "cli.h"
 #include "peer.h"
 #include "commands.h"
 #include "spike.h"
 
-#define IRQ_SAMPLES	5000	/* edges per wait method */
-#define IRQ_WARMUP	16	/* unrecorded edges before each method */
-#define IRQ_WATCHDOG_S	5	/* an edge with no event for this long: fail */
 #define IRQ_CONSUMER	"udrv-bench-irq"
 
 enum {
 	OPT_OUT_LINE = 0x80,	/* long-only; below the framework's 0x100 */
 };
 
-enum irq_wait { IRQ_READ, IRQ_POLL, IRQ_EPOLL, IRQ_BUSY, IRQ_RAW, IRQ_PEER,
-		IRQ_NWAIT };
-
 static const char *const irq_wait_names[IRQ_NWAIT] = {
 	[IRQ_READ] = "read", [IRQ_POLL] = "poll", [IRQ_EPOLL] = "epoll",
 	[IRQ_BUSY] = "busy", [IRQ_RAW] = "read", [IRQ_PEER] = "read",
 };
 
-/* One wait method: its rows and its counts. */
-struct irq_method {
-	enum irq_wait wait;
-	struct bench_row *w2i, *i2w, *w2w;	/* w2w only for busy */
-	/* sent: edges written, or gpio-wire's own count of the edges it put
-	 * on the input's wire; received: events read; lost: what the wire
-	 * reports it dropped (lockstep: the kernel can drop nothing) */
-	uint64_t sent, received, lost;
-	uint64_t left_out;	/* t_write <= t_irq <= t_wake or edge failed */
-	uint64_t polls;		/* busy: level reads */
-};
-
-struct irq_bench {
-	struct bench_run run;
-	const char *chip_spec;
-	unsigned int out;		/* output line; the input is out + 1 */
-	struct udrv_chip *chip;
-	struct udrv_request *req;	/* udrv rows: index 0 out, 1 in */
-	int raw_fd;			/* raw row: line request fd */
-	int epfd;
-	int level;			/* what the output drives now */
-	uint32_t raw_seqno;
-	char wire[160];			/* gpio-wire's counts; "" = none */
-	bool has_peer;			/* udrv-bench-peer: libgpiod-2.3 rows */
-	char peer_note[400];		/* printed after the table */
-	struct irq_method m[IRQ_NWAIT];
-};
 
 static const char irq_help[] =
 "Usage: udrv bench irq [OPTIONS]\n"
@@ -284,11 +255,6 @@ static int irq_open(struct irq_bench *b)
 
 /* ---- one edge ------------------------------------------------------- */
 
-struct irq_event {
-	uint64_t ts;
-	bool rising;
-	uint32_t lost;
-};
 
 static int irq_err(const struct irq_bench *b, const char *what)
 {
@@ -392,7 +358,7 @@ static int irq_write(struct irq_bench *b, bool raw, int level)
 	return 0;
 }
 
-static void irq_record(struct irq_method *m, uint64_t t_write,
+void irq_record(struct irq_method *m, uint64_t t_write,
 		       const struct irq_event *ev, uint64_t t_wake, int level)
 {
 	if (t_write > ev->ts || ev->ts > t_wake || ev->rising != level) {
@@ -534,170 +500,6 @@ static int irq_method_run(struct irq_bench *b, struct irq_method *m)
 		return cli_error(EXIT_FAIL, "bench irq: udrv counted %llu lost events, the events say 0",
 				 (unsigned long long)(udrv_request_lost_events(b->req) - lost0));
 	return ret;
-}
-
-/* ---- libgpiod-2.3: the same loop in udrv-bench-peer --------------- */
-
-static void irq_peer_find(struct irq_bench *b)
-{
-	char path[256];
-
-	b->has_peer = !bench_peer_path(path, sizeof(path));
-	if (!b->has_peer)
-		snprintf(b->peer_note, sizeof(b->peer_note), "no cdev/%s rows: %s",
-			 BENCH_PEER_IMPL, BENCH_PEER_ABSENT);
-}
-
-/* What the peer printed, read as it comes (irq_peer_line). */
-struct irq_peer_out {
-	struct irq_bench *b;
-	struct irq_method *m;
-	struct bench_peer_run run;
-	int level;		/* the level the next edge drives */
-	uint64_t edges, received, lost;
-};
-
-enum { PEER_EDGE = BENCH_PEER_RUN_KEYS, PEER_RECEIVED, PEER_LOST };
-
-static int irq_peer_line(void *ctx, size_t key, const uint64_t *v)
-{
-	struct irq_peer_out *o = ctx;
-	struct irq_event ev = { .ts = v[1], .rising = v[3] == 1 };
-
-	if (key < BENCH_PEER_RUN_KEYS) {
-		bench_peer_run_store(&o->run, key, v);
-		return 0;
-	}
-	switch (key) {
-	case PEER_EDGE:
-		if (v[3] > 1)
-			return cli_error(-EINVAL, "bench irq: %s: edge RISING is 0 or 1, not %llu",
-					 BENCH_PEER_NAME, (unsigned long long)v[3]);
-		irq_record(o->m, v[0], &ev, v[2], o->level);
-		o->level = !o->level;
-		o->edges++;
-		return 0;
-	case PEER_RECEIVED:
-		o->received = v[0];
-		return 0;
-	default:
-		o->lost = v[0];
-		return 0;
-	}
-}
-
-/* The peer's counts against the wire's: sent = received + lost, lost 0. */
-static int irq_peer_counts(struct irq_bench *b, struct irq_method *m,
-			   const struct irq_peer_out *o, uint64_t total,
-			   const struct bench_wire *w0)
-{
-	struct bench_wire w1 = { 0 };
-
-	if (o->lost)
-		return cli_error(EXIT_FAIL, "bench irq: %s saw %llu gap(s) in the kernel's sequence numbers with one edge in flight",
-				 BENCH_PEER_NAME, (unsigned long long)o->lost);
-	if (o->received != total || o->edges != total - IRQ_WARMUP)
-		return cli_error(EXIT_FAIL, "bench irq: %s read %llu events and printed %llu edges for %llu edges written",
-				 BENCH_PEER_NAME, (unsigned long long)o->received,
-				 (unsigned long long)o->edges, (unsigned long long)total);
-	m->sent = m->received = o->edges;
-	if (!b->wire[0])
-		return 0;
-	if (bench_wire_counts(b->wire, b->out + 1, &w1))
-		return EXIT_FAIL;
-	/* the warm-up edges are in the wire's count, not in the rows */
-	m->sent = w1.driven - w0->driven - IRQ_WARMUP;
-	m->lost = w1.dropped - w0->dropped;
-	if (m->sent != m->received + m->lost)
-		return cli_error(EXIT_FAIL, "bench irq: gpio-wire put %llu edges on line %u during %s's run, but it read %llu events and %llu edges were dropped",
-				 (unsigned long long)(m->sent + IRQ_WARMUP), b->out + 1,
-				 BENCH_PEER_NAME, (unsigned long long)o->received,
-				 (unsigned long long)m->lost);
-	return 0;
-}
-
-static int irq_peer_read(struct irq_bench *b, struct irq_method *m,
-			 const char *text, size_t len, struct irq_peer_out *o)
-{
-	static const struct bench_peer_key keys[] = {
-		BENCH_PEER_RUN_TABLE,
-		[PEER_EDGE] = { "edge", 4, BENCH_PEER_MANY },
-		[PEER_RECEIVED] = { "received", 1, BENCH_PEER_REQUIRED },
-		[PEER_LOST] = { "lost", 1, BENCH_PEER_REQUIRED },
-	};
-	char why[200] = "";
-
-	if (bench_peer_text(text, len, keys, sizeof(keys) / sizeof(keys[0]),
-			    "end", irq_peer_line, o, why, sizeof(why)))
-		return cli_error(EXIT_FAIL, "bench irq: %s's output: %s",
-				 BENCH_PEER_NAME, why[0] ? why : "a bad edge");
-	if (bench_peer_run_check(&o->run, b->run.o.mlock, why, sizeof(why)))
-		return cli_error(EXIT_FAIL, "bench irq: %s", why);
-	return 0;
-}
-
-/*
- * The edges of the libgpiod-2.3 rows: udrv-bench-peer runs irq.c's loop
- * (write, blocking read of one event) with libgpiod 2.3, in a child at the
- * bench's policy, priority, CPU and memory locking (checked from what it
- * prints), and prints the three clocks of each edge; recorded here like
- * every other row's.
- */
-static int irq_peer_run(struct irq_bench *b, struct irq_method *m)
-{
-	uint64_t n = bench_samples(&b->run, IRQ_SAMPLES);
-	char out[12], level[4], samples[24], warm[12], why[320], *text = NULL;
-	const char *args[] = { "irq", "--chip", udrv_chip_path(b->chip),
-			       "--out-line", out, "--level", level,
-			       "--samples", samples, "--warmup", warm,
-			       b->run.o.mlock ? "--mlock" : NULL, NULL };
-	struct irq_peer_out o = { .b = b, .m = m };
-	struct bench_wire w0 = { 0 };
-	struct bench_peer p;
-	size_t len = 0;
-	int ret;
-
-	if (n == UINT64_MAX)	/* --duration: the peer takes a count */
-		n = IRQ_SAMPLES;
-	snprintf(out, sizeof(out), "%u", b->out);
-	snprintf(level, sizeof(level), "%d", b->level);
-	snprintf(samples, sizeof(samples), "%llu", (unsigned long long)n);
-	snprintf(warm, sizeof(warm), "%d", IRQ_WARMUP);
-	if (b->wire[0] && bench_wire_counts(b->wire, b->out + 1, &w0))
-		return EXIT_FAIL;
-	alarm(0);	/* the peer has its own watchdog */
-	if (bench_peer_start(&p, args, false, why, sizeof(why)) ||
-	    bench_peer_finish(&p, &text, &len, why, sizeof(why)))
-		return bench_interrupted() ? EXIT_FAIL :
-		       cli_error(EXIT_FAIL, "bench irq: %s: %s", BENCH_PEER_NAME, why);
-	/* the level after the warm-up: the first recorded edge drives !it */
-	o.level = (b->level ^ (IRQ_WARMUP & 1)) ? 0 : 1;
-	ret = irq_peer_read(b, m, text, len, &o);
-	free(text);
-	if (!ret && bench_interrupted())
-		ret = EXIT_FAIL;	/* the edges so far are in the rows */
-	else if (!ret)
-		ret = irq_peer_counts(b, m, &o, n + IRQ_WARMUP, &w0);
-	b->level ^= (int)((n + IRQ_WARMUP) & 1);
-	return ret;
-}
-
-static void irq_versus_peer(struct irq_bench *b)
-{
-	struct irq_method *u = &b->m[IRQ_READ], *g = &b->m[IRQ_PEER];
-	double avg, p50;
-
-	if (!g->w2w || !udrv_hist_count(g->w2w->hist) ||
-	    !udrv_hist_count(u->w2w->hist))
-		return;
-	avg = udrv_hist_mean(u->w2w->hist) / udrv_hist_mean(g->w2w->hist);
-	p50 = (double)udrv_hist_percentile(u->w2w->hist, 50) /
-	      (double)udrv_hist_percentile(g->w2w->hist, 50);
-	bench_note_add(u->w2w->note, sizeof(u->w2w->note), "vs %s x%.3f avg",
-		       BENCH_PEER_IMPL, avg);
-	snprintf(b->peer_note, sizeof(b->peer_note),
-		 "cdev/udrv/read write_to_wake vs %s x%.3f avg, x%.3f p50 (same edges, same run)",
-		 BENCH_PEER_IMPL, avg, p50);
 }
 
 /* ---- rows and notes ------------------------------------------------- */

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * udrv bench irq's libgpiod-2.3 rows: the same write/read loop as irq.c's,
+ * run by udrv-bench-peer (libgpiod 2.3) on the same lines, its edges read
+ * back as they come and checked against gpio-wire's count.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "irq.h"
+#include "peer.h"
+
+void irq_peer_find(struct irq_bench *b)
+{
+	char path[256];
+
+	b->has_peer = !bench_peer_path(path, sizeof(path));
+	if (!b->has_peer)
+		snprintf(b->peer_note, sizeof(b->peer_note), "no cdev/%s rows: %s",
+			 BENCH_PEER_IMPL, BENCH_PEER_ABSENT);
+}
+
+/* What the peer printed, read as it comes (irq_peer_line). */
+struct irq_peer_out {
+	struct irq_bench *b;
+	struct irq_method *m;
+	struct bench_peer_run run;
+	int level;		/* the level the next edge drives */
+	uint64_t edges, received, lost;
+};
+
+enum { PEER_EDGE = BENCH_PEER_RUN_KEYS, PEER_RECEIVED, PEER_LOST };
+
+static int irq_peer_line(void *ctx, size_t key, const uint64_t *v)
+{
+	struct irq_peer_out *o = ctx;
+	struct irq_event ev = { .ts = v[1], .rising = v[3] == 1 };
+
+	if (key < BENCH_PEER_RUN_KEYS) {
+		bench_peer_run_store(&o->run, key, v);
+		return 0;
+	}
+	switch (key) {
+	case PEER_EDGE:
+		if (v[3] > 1)
+			return cli_error(-EINVAL, "bench irq: %s: edge RISING is 0 or 1, not %llu",
+					 BENCH_PEER_NAME, (unsigned long long)v[3]);
+		irq_record(o->m, v[0], &ev, v[2], o->level);
+		o->level = !o->level;
+		o->edges++;
+		return 0;
+	case PEER_RECEIVED:
+		o->received = v[0];
+		return 0;
+	default:
+		o->lost = v[0];
+		return 0;
+	}
+}
+
+/* The peer's counts against the wire's: sent = received + lost, lost 0. */
+static int irq_peer_counts(struct irq_bench *b, struct irq_method *m,
+			   const struct irq_peer_out *o, uint64_t total,
+			   const struct bench_wire *w0)
+{
+	struct bench_wire w1 = { 0 };
+
+	if (o->lost)
+		return cli_error(EXIT_FAIL, "bench irq: %s saw %llu gap(s) in the kernel's sequence numbers with one edge in flight",
+				 BENCH_PEER_NAME, (unsigned long long)o->lost);
+	if (o->received != total || o->edges != total - IRQ_WARMUP)
+		return cli_error(EXIT_FAIL, "bench irq: %s read %llu events and printed %llu edges for %llu edges written",
+				 BENCH_PEER_NAME, (unsigned long long)o->received,
+				 (unsigned long long)o->edges, (unsigned long long)total);
+	m->sent = m->received = o->edges;
+	if (!b->wire[0])
+		return 0;
+	if (bench_wire_counts(b->wire, b->out + 1, &w1))
+		return EXIT_FAIL;
+	/* the warm-up edges are in the wire's count, not in the rows */
+	m->sent = w1.driven - w0->driven - IRQ_WARMUP;
+	m->lost = w1.dropped - w0->dropped;
+	if (m->sent != m->received + m->lost)
+		return cli_error(EXIT_FAIL, "bench irq: gpio-wire put %llu edges on line %u during %s's run, but it read %llu events and %llu edges were dropped",
+				 (unsigned long long)(m->sent + IRQ_WARMUP), b->out + 1,
+				 BENCH_PEER_NAME, (unsigned long long)o->received,
+				 (unsigned long long)m->lost);
+	return 0;
+}
+
+static int irq_peer_read(struct irq_bench *b, struct irq_method *m,
+			 const char *text, size_t len, struct irq_peer_out *o)
+{
+	static const struct bench_peer_key keys[] = {
+		BENCH_PEER_RUN_TABLE,
+		[PEER_EDGE] = { "edge", 4, BENCH_PEER_MANY },
+		[PEER_RECEIVED] = { "received", 1, BENCH_PEER_REQUIRED },
+		[PEER_LOST] = { "lost", 1, BENCH_PEER_REQUIRED },
+	};
+	char why[200] = "";
+
+	if (bench_peer_text(text, len, keys, sizeof(keys) / sizeof(keys[0]),
+			    "end", irq_peer_line, o, why, sizeof(why)))
+		return cli_error(EXIT_FAIL, "bench irq: %s's output: %s",
+				 BENCH_PEER_NAME, why[0] ? why : "a bad edge");
+	if (bench_peer_run_check(&o->run, b->run.o.mlock, why, sizeof(why)))
+		return cli_error(EXIT_FAIL, "bench irq: %s", why);
+	return 0;
+}
+
+/*
+ * The edges of the libgpiod-2.3 rows: udrv-bench-peer runs irq.c's loop
+ * (write, blocking read of one event) with libgpiod 2.3, in a child at the
+ * bench's policy, priority, CPU and memory locking (checked from what it
+ * prints), and prints the three clocks of each edge; recorded here like
+ * every other row's.
+ */
+int irq_peer_run(struct irq_bench *b, struct irq_method *m)
+{
+	uint64_t n = bench_samples(&b->run, IRQ_SAMPLES);
+	char out[12], level[4], samples[24], warm[12], why[320], *text = NULL;
+	const char *args[] = { "irq", "--chip", udrv_chip_path(b->chip),
+			       "--out-line", out, "--level", level,
+			       "--samples", samples, "--warmup", warm,
+			       b->run.o.mlock ? "--mlock" : NULL, NULL };
+	struct irq_peer_out o = { .b = b, .m = m };
+	struct bench_wire w0 = { 0 };
+	struct bench_peer p;
+	size_t len = 0;
+	int ret;
+
+	if (n == UINT64_MAX)	/* --duration: the peer takes a count */
+		n = IRQ_SAMPLES;
+	snprintf(out, sizeof(out), "%u", b->out);
+	snprintf(level, sizeof(level), "%d", b->level);
+	snprintf(samples, sizeof(samples), "%llu", (unsigned long long)n);
+	snprintf(warm, sizeof(warm), "%d", IRQ_WARMUP);
+	if (b->wire[0] && bench_wire_counts(b->wire, b->out + 1, &w0))
+		return EXIT_FAIL;
+	alarm(0);	/* the peer has its own watchdog */
+	if (bench_peer_start(&p, args, false, why, sizeof(why)) ||
+	    bench_peer_finish(&p, &text, &len, why, sizeof(why)))
+		return bench_interrupted() ? EXIT_FAIL :
+		       cli_error(EXIT_FAIL, "bench irq: %s: %s", BENCH_PEER_NAME, why);
+	/* the level after the warm-up: the first recorded edge drives !it */
+	o.level = (b->level ^ (IRQ_WARMUP & 1)) ? 0 : 1;
+	ret = irq_peer_read(b, m, text, len, &o);
+	free(text);
+	if (!ret && bench_interrupted())
+		ret = EXIT_FAIL;	/* the edges so far are in the rows */
+	else if (!ret)
+		ret = irq_peer_counts(b, m, &o, n + IRQ_WARMUP, &w0);
+	b->level ^= (int)((n + IRQ_WARMUP) & 1);
+	return ret;
+}
+
+void irq_versus_peer(struct irq_bench *b)
+{
+	struct irq_method *u = &b->m[IRQ_READ], *g = &b->m[IRQ_PEER];
+	double avg, p50;
+
+	if (!g->w2w || !udrv_hist_count(g->w2w->hist) ||
+	    !udrv_hist_count(u->w2w->hist))
+		return;
+	avg = udrv_hist_mean(u->w2w->hist) / udrv_hist_mean(g->w2w->hist);
+	p50 = (double)udrv_hist_percentile(u->w2w->hist, 50) /
+	      (double)udrv_hist_percentile(g->w2w->hist, 50);
+	bench_note_add(u->w2w->note, sizeof(u->w2w->note), "vs %s x%.3f avg",
+		       BENCH_PEER_IMPL, avg);
+	snprintf(b->peer_note, sizeof(b->peer_note),
+		 "cdev/udrv/read write_to_wake vs %s x%.3f avg, x%.3f p50 (same edges, same run)",
+		 BENCH_PEER_IMPL, avg, p50);
+}
