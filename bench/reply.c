@@ -723,7 +723,7 @@ static int target_kthread(struct reply_bench *b)
 static int target_module(struct reply_bench *b, struct reply_cfg *c)
 {
 	const struct timespec ms = { .tv_nsec = 1000000 };
-	uint64_t seq, te, tr, e0, r0, e1, r1, sampled = 0;
+	uint64_t seq, te, tr, e0 = 0, r0, e1, r1, sampled = 0;
 	struct bench_wire w0 = { 0 }, w1 = { 0 };
 	int ret;
 

@@ -183,6 +183,30 @@ static bool is_rt(int prio)
 	return prio >= 0 && prio < 100;
 }
 
+/*
+ * The bench, woken at bench_wait_from, runs at @ts: its runnable time,
+ * clipped to the window and to what was counted before (a trace whose
+ * timestamps go back must not count the same stretch twice).
+ */
+static void bench_ran(struct trace_analysis *a, uint64_t ts)
+{
+	uint64_t from = a->bench_wait_from;
+
+	if (!a->bench_waiting)
+		return;
+	a->bench_waiting = false;
+	if (from < a->start)
+		from = a->start;
+	if (from < a->runnable_until)
+		from = a->runnable_until;
+	if (ts > a->end)
+		ts = a->end;
+	if (ts <= from)
+		return;
+	a->runnable_ns += ts - from;
+	a->runnable_until = ts;
+}
+
 static void on_switch(struct trace_analysis *a, const struct trace_event *ev)
 {
 	stretch_end(a, ev->ts_ns);
@@ -197,14 +221,8 @@ static void on_switch(struct trace_analysis *a, const struct trace_event *ev)
 	a->depth = 0;			/* never inside an interrupt */
 	if (a->cur_entry >= 0 && in_window(a, ev->ts_ns))
 		a->entries[a->cur_entry].count++;
-	if (ev->task.pid == a->bench_pid && a->bench_waiting) {
-		uint64_t from = a->bench_wait_from > a->start ?
-				a->bench_wait_from : a->start;
-
-		if (ev->ts_ns > from)
-			a->runnable_ns += (ev->ts_ns < a->end ? ev->ts_ns : a->end) - from;
-		a->bench_waiting = false;
-	}
+	if (ev->task.pid == a->bench_pid)
+		bench_ran(a, ev->ts_ns);
 }
 
 static void on_wakeup(struct trace_analysis *a, const struct trace_event *ev)
@@ -404,14 +422,7 @@ void trace_analysis_finish(struct trace_analysis *a)
 			account(a, a->last, a->end);
 		stretch_end(a, a->last > a->end ? a->last : a->end);
 	}
-	if (a->bench_waiting) {
-		uint64_t from = a->bench_wait_from > a->start ?
-				a->bench_wait_from : a->start;
-
-		if (a->end > from)
-			a->runnable_ns += a->end - from;
-		a->bench_waiting = false;
-	}
+	bench_ran(a, a->end);
 	for (size_t i = 0; i < a->n; i++)
 		if (a->entries[i].kind == TRACE_E_TASK &&
 		    a->entries[i].prio == TRACE_PRIO_UNKNOWN)

@@ -169,6 +169,7 @@ struct trace_analysis {
 	size_t npids, next_pid;
 	bool bench_waiting;		/* woken, not yet switched in */
 	uint64_t bench_wait_from;
+	uint64_t runnable_until;	/* end of what runnable_ns counts */
 	int waiting[TRACE_MAX_WAITING];	/* entries: RT tasks runnable here */
 	size_t nwaiting;
 };

@@ -340,6 +340,19 @@ REGRESS: dict[str, dict[str, bytes]] = {
         # "-073" was read as pid 73: the kernel prints "%d", no leading zero
         "pid-leading-zero": join("1 2 0 1", "  udrv-spike-hog-073     [000] d..h...     "
                                  "2.556004: local_timer_exit: vector=236"),
+        # the bench woken at 1.0, run at 1.0001, woken again at 1.0 (time went
+        # back): the same 100 us counted twice, runnable 200 us of a 100 us window
+        "runnable-twice": join("1000000000 1000100000 0 10", "\n".join([
+            "  load-7 [000] d.h1.  1.000000: sched_waking: comm=bench pid=10 prio=19 "
+            "target_cpu=000",
+            "  load-7 [000] d..2.  1.000100: sched_switch: prev_comm=load prev_pid=7 "
+            "prev_prio=120 prev_state=R ==> next_comm=bench next_pid=10 next_prio=19",
+            "  bench-10 [000] d..2.  1.000000: sched_switch: prev_comm=bench prev_pid=10 "
+            "prev_prio=19 prev_state=S ==> next_comm=load next_pid=7 next_prio=120",
+            "  load-7 [000] d.h1.  1.000000: sched_waking: comm=bench pid=10 prio=19 "
+            "target_cpu=000",
+            "  load-7 [000] d..2.  1.000100: sched_switch: prev_comm=load prev_pid=7 "
+            "prev_prio=120 prev_state=R ==> next_comm=bench next_pid=10 next_prio=19"])),
     },
     "rt": {
         "throttling-overflow": join("6.1.0-56-amd64\n", STD_VERSION, ABSENT, "", ABSENT, ABSENT,
