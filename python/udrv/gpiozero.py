@@ -445,6 +445,11 @@ class UdrvPin(Pin):  # type: ignore[misc]
     def offset(self) -> int:
         return self._offset
 
+    @property
+    def backend(self) -> udrv.Backend:
+        """The udrv backend the line is (or will be) requested through."""
+        return self._factory._backend_for(self._chip_name)
+
     # ---- the request ----
 
     def _kernel_debounce(self) -> bool:
