@@ -489,9 +489,8 @@ class UdrvPin(Pin):  # type: ignore[misc]
         if req is None:
             return
         try:
-            if req.backend != udrv.Backend.SYSFS:
-                # as gpiozero's other factories: a closed pin is an input
-                req.reconfigure({self._offset: Settings()})
+            # as gpiozero's other factories: a closed pin is an input
+            req.reconfigure({self._offset: Settings()})
         finally:
             req.release()
 
