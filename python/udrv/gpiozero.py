@@ -752,10 +752,11 @@ class _EventThread:
     def _run(self) -> None:
         while not self._stopping:
             for key, _mask in self._sel.select():
+                pin = self._pins.get(key.fd)
                 if key.data is None:
                     self._run_ops()
-                elif self._pins.get(key.fd) is key.data:  # not removed this round
-                    self._read(key.data)
+                elif pin is not None and pin is key.data:  # not removed this round
+                    self._read(pin)
                 if self._stopping:
                     break
         if self._close_on_exit:
