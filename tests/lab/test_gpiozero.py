@@ -139,7 +139,7 @@ print(json.dumps({{"good": good, "broken": broken, "ticks": ticks_trial(),
 def problems(res: dict[str, Any], backend: str) -> list[str]:
     """What is wrong with one trial of the LED driving the Button."""
     out = []
-    if res["factory"] != "UdrvFactory" or res["backend"] != backend:
+    if res["factory"] != "UdrvFactory" or res["backend"].lower() != backend:
         out.append(f"factory {res['factory']} backend {res['backend']}, not udrv's {backend}")
     if (res["idle"], res["on"], res["off"]) != (False, True, False):
         out.append(f"button idle/on/off {res['idle']}/{res['on']}/{res['off']}, "
