@@ -82,7 +82,8 @@ def trial(out_name, in_name):
     res = {{"factory": type(Device.pin_factory).__name__, "backend": btn.pin.backend.name,
            "idle": btn.is_pressed}}
     led.on()
-    res["on"] = btn.is_pressed
+    res["on"] = btn.is_pressed  # read at once: the edge's event still pending
+    time.sleep(0.001)
     led.off()
     res["off"] = btn.is_pressed
     for _ in range(N - 1):
