@@ -82,7 +82,7 @@ from typing import Any
 from weakref import WeakMethod, ref
 
 import udrv
-from gpiozero.exc import (  # type: ignore[import-untyped]
+from gpiozero.exc import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
     PinFixedPull,
     PinInvalidBounce,
     PinInvalidEdges,
@@ -93,14 +93,16 @@ from gpiozero.exc import (  # type: ignore[import-untyped]
     PinPWMUnsupported,
     PinSetInput,
 )
-from gpiozero.pins import (  # type: ignore[import-untyped]
+from gpiozero.pins import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
     BoardInfo,
     Factory,
     HeaderInfo,
     Pin,
     PinInfo,
 )
-from gpiozero.pins.pi import PiBoardInfo  # type: ignore[import-untyped]
+from gpiozero.pins.pi import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    PiBoardInfo,
+)
 
 __all__ = ["UdrvBoardInfo", "UdrvFactory", "UdrvPin"]
 
