@@ -105,7 +105,7 @@ def ticks_trial():
     inp.function = "input"
     got = []
     def changed(ticks, state):
-        got.append((ticks, state))
+        got.append((ticks, state, time.monotonic_ns()))
     inp.when_changed = changed
     marks = []
     for i in range(20):
@@ -121,6 +121,30 @@ def ticks_trial():
     out.close()
     return {{"got": got, "marks": marks}}
 
+def cost_trial(rounds=3, calls=500):
+    # ns per call: gpiozero's LED.on()/off() on udrv, and udrv's own
+    # Request.set_value() on another output, in alternating rounds
+    led = LED("wire1-out")
+    out = udrv.LineSettings(direction=udrv.Direction.OUTPUT)
+    with udrv.Chip("gpio-wire") as chip:
+        with chip.request({{"wire3-out": out}}) as req:
+            off = req.offsets[0]
+            zero, raw = [], []
+            for _ in range(rounds):
+                t0 = time.perf_counter_ns()
+                for _ in range(calls):
+                    led.on()
+                    led.off()
+                t1 = time.perf_counter_ns()
+                for _ in range(calls):
+                    req.set_value(off, 1)
+                    req.set_value(off, 0)
+                t2 = time.perf_counter_ns()
+                zero.append((t1 - t0) / (2 * calls))
+                raw.append((t2 - t1) / (2 * calls))
+    led.close()
+    return {{"gpiozero_ns": zero, "udrv_ns": raw, "calls": 2 * calls}}
+
 def bounce_trial():
     btn = button("wire3-in", bounce_time=0.05)
     btn.when_pressed = lambda: None
@@ -133,7 +157,7 @@ def bounce_trial():
 good = trial("wire0-out", "wire0-in")
 broken = trial("wire0-out", "wire1-in")
 print(json.dumps({{"good": good, "broken": broken, "ticks": ticks_trial(),
-                  "bounce": bounce_trial()}}))
+                  "bounce": bounce_trial(), "cost": cost_trial()}}))
 """
 
 
@@ -177,9 +201,10 @@ def test_broken_wire_is_seen(run: tuple[str, dict[str, Any]]) -> None:
 def test_ticks_are_the_kernel_s_edge_timestamps(run: tuple[str, dict[str, Any]]) -> None:
     backend, out = run
     got, marks = out["ticks"]["got"], out["ticks"]["marks"]
-    assert [s for _t, s in got] == [1, 0] * 10
-    ticks = [t for t, _s in got]
+    assert [s for _t, s, _c in got] == [1, 0] * 10
+    ticks = [t for t, _s, _c in got]
     assert ticks == sorted(ticks)
+    assert all(c >= t for t, _s, c in got)  # a callback after its edge
     if backend == "cdev":
         # stamped in the interrupt, between the write and the next one
         assert all(marks[i] <= t < marks[i + 1] for i, t in enumerate(ticks)), (ticks, marks)
@@ -199,3 +224,19 @@ def test_bounce_is_the_kernel_s_debounce(run: tuple[str, dict[str, Any]]) -> Non
         assert (b["edge"], b["debounce_us"]) == ("BOTH", 50000)
     else:
         assert b["debounce_us"] == 0
+
+
+def test_costs(run: tuple[str, dict[str, Any]]) -> None:
+    """What gpiozero on udrv costs, printed (pytest -s): a call of LED.on()
+    or off() against udrv's own set_value on the same chip, and the delay
+    from the edge's timestamp to its when_changed callback."""
+    backend, out = run
+    cost = out["cost"]
+    lat = sorted(c - t for t, _s, c in out["ticks"]["got"])
+    zero, raw = min(cost["gpiozero_ns"]), min(cost["udrv_ns"])
+    print(f"\ngpiozero on udrv ({backend}): LED.on/off {zero:.0f} ns/call, "
+          f"udrv set_value {raw:.0f} ns/call (x{zero / raw:.1f}, best of "
+          f"{len(cost['udrv_ns'])} rounds of {cost['calls']}); edge -> callback "
+          f"min {lat[0] / 1000:.1f} us, median {lat[len(lat) // 2] / 1000:.1f} us, "
+          f"max {lat[-1] / 1000:.1f} us ({len(lat)} edges)")
+    assert 0 < raw < zero  # gpiozero's layers on top of the same call
