@@ -107,6 +107,14 @@ typedef int (*init_fn)(PyObject *m);
 
 static const init_fn inits[] = {
 	udrvpy_errors_init,
+	udrvpy_events_init,
+	udrvpy_chip_init,
+	udrvpy_layout_init,
+	udrvpy_request_init,
+	udrvpy_uio_init,
+	udrvpy_region_init,
+	udrvpy_rt_init,
+	udrvpy_hist_init,
 };
 
 PyMODINIT_FUNC PyInit__udrv(void);

@@ -78,10 +78,26 @@ int udrvpy_region_init(PyObject *m);
 PyObject *udrvpy_region_wrap(struct udrv_region *region);
 
 /* rt.c, hist.c */
+extern PyTypeObject udrvpy_RtType;
+extern PyTypeObject udrvpy_HistogramType;
 int udrvpy_rt_init(PyObject *m);
 int udrvpy_hist_init(PyObject *m);
 
 /* timeout in seconds (None: forever) -> milliseconds, -1 forever */
 int udrvpy_timeout_ms(PyObject *timeout, long long *ms);
+
+/* an int argument; -1 with an exception (OverflowError beyond int) */
+static inline int udrvpy_as_int(PyObject *o)
+{
+	long v = PyLong_AsLong(o);
+
+	if (v == -1 && PyErr_Occurred())
+		return -1;
+	if (v < INT_MIN || v > INT_MAX) {
+		PyErr_SetString(PyExc_OverflowError, "integer out of range");
+		return -1;
+	}
+	return (int)v;
+}
 
 #endif /* UDRV_PY_H */
