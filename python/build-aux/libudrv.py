@@ -17,7 +17,7 @@ from pathlib import Path
 
 def version(root: Path) -> str:
     text = (root / "meson.build").read_text()
-    m = re.search(r"project\(\s*'udrv'.*?version:\s*'([^']+)'", text, re.S)
+    m = re.search(r"project\(\s*'udrv'.*?version:\s*'([^']+)'", text, re.DOTALL)
     if not m:
         raise SystemExit(f"libudrv.py: no version: '...' in {root / 'meson.build'}'s project()")
     return m.group(1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 from . import _udrv
 
@@ -42,7 +42,7 @@ async def aiter_events(req: Request) -> AsyncIterator[_udrv.EdgeEvent]:
             yield ev
 
 
-async def wait_uio(uio: Uio, timeout: Optional[float] = None) -> Optional[_udrv.UioIrq]:
+async def wait_uio(uio: Uio, timeout: float | None = None) -> _udrv.UioIrq | None:
     """Uio.await_irq(): the next interrupt without blocking the loop; None
     after timeout seconds."""
     async def once() -> _udrv.UioIrq:

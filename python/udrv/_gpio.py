@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator, Iterator, Mapping
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Optional, Union
 
 from . import _udrv
 from ._types import (
@@ -22,7 +22,7 @@ from ._types import (
 )
 
 Line = Union[int, str]
-ConfigKey = Union[int, str, Tuple[Union[int, str], ...]]
+ConfigKey = Union[int, str, tuple[Union[int, str], ...]]
 Config = Mapping[ConfigKey, Optional[LineSettings]]
 
 _udrv._set_edge_enum(Edge)
@@ -39,7 +39,7 @@ class Chip(_udrv.Chip):
 
     __slots__ = ()
 
-    def __init__(self, spec: Union[str, int, os.PathLike[str]]) -> None:
+    def __init__(self, spec: str | int | os.PathLike[str]) -> None:
         # the C type opened the chip in __new__
         pass
 
@@ -59,14 +59,14 @@ class Chip(_udrv.Chip):
                         drive=Drive(t[7]), edge=Edge(t[8]), event_clock=Clock(t[9]),
                         debounce_us=t[10])
 
-    def _resolve(self, config: Config) -> Tuple[List[int], List[LineSettings], Dict[str, int]]:
+    def _resolve(self, config: Config) -> tuple[list[int], list[LineSettings], dict[str, int]]:
         """config -> offsets, settings (one per line), {name: index}."""
         if not isinstance(config, Mapping):
             raise TypeError("config must be a mapping {line or tuple of lines: "
                             f"LineSettings or None}}, not {type(config).__name__}")
-        offsets: List[int] = []
-        settings: List[LineSettings] = []
-        names: Dict[str, int] = {}
+        offsets: list[int] = []
+        settings: list[LineSettings] = []
+        names: dict[str, int] = {}
         for key, s in config.items():
             if s is None:
                 s = LineSettings()
@@ -87,7 +87,7 @@ class Chip(_udrv.Chip):
         return offsets, settings, names
 
     def request(self, config: Config, *, consumer: str = "udrv",
-                backend: Backend = Backend.CDEV, layout: Optional[_udrv.GpioLayout] = None,
+                backend: Backend = Backend.CDEV, layout: _udrv.GpioLayout | None = None,
                 event_buffer_size: int = 0) -> Request:
         """Request lines: config maps offsets or names (or tuples of them
         sharing settings) to LineSettings (None: an input, no edges).
@@ -118,8 +118,8 @@ class Request(_udrv.Request):
     """
 
     __slots__ = ("__weakref__", "_names", "_settings")
-    _settings: List[LineSettings]
-    _names: Dict[str, int]
+    _settings: list[LineSettings]
+    _names: dict[str, int]
 
     @property
     def backend(self) -> Backend:
@@ -127,7 +127,7 @@ class Request(_udrv.Request):
         return Backend(self._backend)
 
     @property
-    def settings(self) -> Tuple[LineSettings, ...]:
+    def settings(self) -> tuple[LineSettings, ...]:
         """The lines' settings, in request order."""
         return tuple(self._settings)
 
@@ -155,7 +155,7 @@ class Request(_udrv.Request):
         self._reconfigure(tuple(s._astuple() for s in new))
         self._settings = new
 
-    def edge_events(self, timeout: Optional[float] = None) -> Iterator[_udrv.EdgeEvent]:
+    def edge_events(self, timeout: float | None = None) -> Iterator[_udrv.EdgeEvent]:
         """Edge events as they come; the iterator ends when none came for
         timeout seconds (None: never)."""
         while self.wait_edge_events(timeout):

@@ -5,7 +5,6 @@ Rt, Histogram and the readiness report."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Dict, List, Optional, Union
 
 from . import _udrv
 from ._types import Policy, RtFinding, RtLevel, RtReport, RtState, RtThread
@@ -18,7 +17,7 @@ class Rt(_udrv.Rt):
 
     __slots__ = ()
 
-    def set_scheduler(self, policy: Union[Policy, int], priority: int) -> None:
+    def set_scheduler(self, policy: Policy | int, priority: int) -> None:
         """SCHED_FIFO or SCHED_RR at priority 1..99, or SCHED_OTHER at 0."""
         super().set_scheduler(int(policy), priority)
 
@@ -35,12 +34,12 @@ class Histogram(_udrv.Histogram):
 
     __slots__ = ()
 
-    def to_dict(self) -> Dict[str, object]:
+    def to_dict(self) -> dict[str, object]:
         """The fields of udrv's JSON histograms (docs/results.md): count,
         min, avg, max, stddev, p50, p90, p99, p99_9, p99_99, overflow (ns)
         and buckets [[lo, hi, count], ...]."""
         empty = self.count == 0
-        d: Dict[str, object] = {
+        d: dict[str, object] = {
             "count": self.count,
             "min": self.min,
             "avg": self.mean,
@@ -55,17 +54,20 @@ class Histogram(_udrv.Histogram):
         return d
 
 
-def rt_check(priority: Optional[int] = None, prefixes: Sequence[str] = ()) -> RtReport:
+def rt_check(priority: int | None = None, prefixes: Sequence[str] = ()) -> RtReport:
     """The readiness of this system for real-time work (udrv rt check).
     With priority (the application's SCHED_FIFO priority), a finding
     "priority" about the threads named by prefixes ("irq/24-",
     "uio-ticker"; none: every irq thread) it waits for."""
     t = _udrv._rt_check(priority, tuple(prefixes))
-    findings = tuple(RtFinding(RtLevel(f[0]), f[1], f[2]) for f in t[14])
-    return RtReport(*t[:14], findings=findings)
+    return RtReport(
+        release=t[0], version=t[1], preempt_model=t[2], realtime=t[3], rt_runtime_us=t[4],
+        rt_period_us=t[5], governor=t[6], clocksource=t[7], isolcpus=t[8], nohz_full=t[9],
+        irq_threads=t[10], irq_thread_prio_min=t[11], irq_thread_prio_max=t[12], can_rt=t[13],
+        findings=tuple(RtFinding(RtLevel(f[0]), f[1], f[2]) for f in t[14]))
 
 
-def rt_threads(prefix: str) -> List[RtThread]:
+def rt_threads(prefix: str) -> list[RtThread]:
     """The threads whose name starts with prefix ("irq/24-"), with their
     policy and priority (-1: unreadable)."""
     return [RtThread(*t) for t in _udrv._rt_threads(prefix)]

@@ -6,7 +6,6 @@ from __future__ import annotations
 import enum
 import os
 from dataclasses import dataclass
-from typing import Optional, Tuple
 
 
 class Direction(enum.IntEnum):
@@ -89,7 +88,7 @@ class LineSettings:
     debounce_us: int = 0
     event_clock: Clock = Clock.MONOTONIC
 
-    def _astuple(self) -> Tuple[int, int, int, int, int, int, int, int]:
+    def _astuple(self) -> tuple[int, int, int, int, int, int, int, int]:
         return (int(self.direction), int(self.value), int(self.bias), int(self.drive),
                 int(bool(self.active_low)), int(self.edge), int(self.debounce_us),
                 int(self.event_clock))
@@ -124,7 +123,7 @@ class ChipInfo:
     path: str
     num_lines: int
     has_cdev: bool
-    sysfs_base: Optional[int]
+    sysfs_base: int | None
 
 
 @dataclass(frozen=True)
@@ -190,7 +189,7 @@ class RtReport:
     irq_thread_prio_min: int
     irq_thread_prio_max: int
     can_rt: bool
-    findings: Tuple[RtFinding, ...]
+    findings: tuple[RtFinding, ...]
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import os
-from typing import List, Optional, Union
 
 from . import _udrv
 from ._types import UioMapInfo, UioPortInfo
@@ -20,21 +19,21 @@ class Uio(_udrv.Uio):
 
     __slots__ = ()
 
-    def __init__(self, spec: Union[str, os.PathLike[str]]) -> None:
+    def __init__(self, spec: str | os.PathLike[str]) -> None:
         # the C type opened the device in __new__
         pass
 
     @property
-    def maps(self) -> List[UioMapInfo]:
+    def maps(self) -> list[UioMapInfo]:
         """The device's memory regions (map(index) maps one)."""
         return [UioMapInfo(*t) for t in self._maps()]
 
     @property
-    def ports(self) -> List[UioPortInfo]:
+    def ports(self) -> list[UioPortInfo]:
         """The device's I/O port regions."""
         return [UioPortInfo(*t) for t in self._ports()]
 
-    async def await_irq(self, timeout: Optional[float] = None) -> Optional[_udrv.UioIrq]:
+    async def await_irq(self, timeout: float | None = None) -> _udrv.UioIrq | None:
         """The next interrupt, awaited on the running loop (add_reader on
         fileno()); None after timeout seconds."""
         from ._aio import wait_uio
