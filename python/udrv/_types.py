@@ -88,6 +88,16 @@ class LineSettings:
     debounce_us: int = 0
     event_clock: Clock = Clock.MONOTONIC
 
+    def __post_init__(self) -> None:
+        # ints become the enums (ValueError for one that is none of them)
+        for name, cls in (("direction", Direction), ("bias", Bias), ("drive", Drive),
+                          ("edge", Edge), ("event_clock", Clock)):
+            object.__setattr__(self, name, cls(getattr(self, name)))
+        if self.value not in (0, 1):
+            raise ValueError(f"LineSettings.value is 0 or 1, not {self.value!r}")
+        if not 0 <= self.debounce_us <= 0xFFFFFFFF:
+            raise ValueError(f"LineSettings.debounce_us is 0..2^32-1, not {self.debounce_us!r}")
+
     def _astuple(self) -> tuple[int, int, int, int, int, int, int, int]:
         return (int(self.direction), int(self.value), int(self.bias), int(self.drive),
                 int(bool(self.active_low)), int(self.edge), int(self.debounce_us),
