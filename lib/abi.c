@@ -38,13 +38,23 @@ const struct udrv_abi udrv_abi_rt_report =
 	UDRV_ABI_STRUCT(udrv_rt_report, findings);
 
 /*
- * The structs the library reads have no trailing padding: a field added in
- * 1.1 must not land in bytes a 1.0 caller never initialised. (Output-only
- * structs may have it: writing into a caller's padding is harmless.)
+ * The structs the library reads have no trailing padding in 1.0: a field
+ * added later must not land in bytes a 1.0 caller never initialised (its
+ * sizeof would cover them). While a struct is as in 1.0, UDRV_NO_TAIL()
+ * holds; the commit that appends its first field replaces it with
+ * UDRV_GROWN(), which keeps the new field right at the 1.0 end (docs/abi.md).
+ * Output-only structs may have padding: writing into a caller's padding is
+ * harmless.
  */
 #define UDRV_NO_TAIL(type, last)					\
 	_Static_assert(udrv_offsetofend(type, last) == sizeof(struct type), \
-		       "struct " #type " read by libudrv has trailing padding")
+		       "struct " #type " read by libudrv has trailing padding, " \
+		       "or a field was added without UDRV_GROWN()")
+#define UDRV_GROWN(type, last_1_0, first_new)				\
+	_Static_assert(offsetof(struct type, first_new) ==		\
+		       udrv_offsetofend(type, last_1_0),			\
+		       "struct " #type ": the first field after 1.0 must " \
+		       "start where 1.0's struct ended")
 UDRV_NO_TAIL(udrv_line_settings, event_clock);
 UDRV_NO_TAIL(udrv_request_config, layout_size);
 UDRV_NO_TAIL(udrv_gpio_layout, map_offset);
