@@ -81,7 +81,6 @@ from types import MethodType
 from typing import Any
 from weakref import WeakMethod, ref
 
-import udrv
 from gpiozero.exc import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
     PinFixedPull,
     PinInvalidBounce,
@@ -103,6 +102,8 @@ from gpiozero.pins import (  # type: ignore[import-untyped, import-not-found, un
 from gpiozero.pins.pi import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
     PiBoardInfo,
 )
+
+import udrv
 
 __all__ = ["UdrvBoardInfo", "UdrvFactory", "UdrvPin"]
 

@@ -11,14 +11,10 @@ bounce filter of the sysfs backend is checked, on events made by hand.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cli"))
-from fakes import (
+from fakes import (  # tests/cli, on the path by conftest.py
     FakeTree,
     GpioExports,
     gpio_attr,
@@ -38,32 +34,29 @@ from gpiozero.exc import (  # noqa: E402
 )
 from udrv.gpiozero import UdrvFactory, UdrvPin  # noqa: E402
 
-BASE = 512  # sysfs number of gpiochip0's line 0
+BASE = 512  # sysfs number of gpiochip0's line 0 (conftest's exports)
 OTHER = BASE + 8  # gpiochip1 ("other-chip", 4 lines)
 
 
 @pytest.fixture
-def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeTree:
-    t = FakeTree(tmp_path / "root")
-    monkeypatch.setenv("UDRV_SYSROOT", str(t.root))
+def root(tree: FakeTree, monkeypatch: pytest.MonkeyPatch) -> FakeTree:
+    """conftest's fake root (UDRV_SYSROOT), without the factory's variables
+    of the environment running the tests."""
     for var in ("GPIOZERO_PIN_FACTORY", "GPIOZERO_UDRV_CHIP", "GPIOZERO_UDRV_BACKEND"):
         monkeypatch.delenv(var, raising=False)
-    return t
+    return tree
 
 
 @pytest.fixture
-def exports(root: FakeTree) -> Iterator[GpioExports]:
-    """Two sysfs-only chips, and export/unexport served as the kernel does."""
-    gpio_bus(root)
-    gpio_chip(root, 0, "wire", BASE, 8, "fake-wire")
+def chips(root: FakeTree, exports: GpioExports) -> GpioExports:
+    """conftest's gpiochip0 "fake-wire" (8 lines, base 512, export and
+    unexport served) and a second chip, gpiochip1 "other-chip"."""
     gpio_chip(root, 1, "other", OTHER, 4, "other-chip")
-    served = GpioExports(root)
-    yield served
-    served.stop()
+    return exports
 
 
 @pytest.fixture
-def factory(exports: GpioExports) -> Iterator[UdrvFactory]:
+def factory(chips: GpioExports) -> Iterator[UdrvFactory]:
     f = UdrvFactory()
     Device.pin_factory = f
     yield f
@@ -82,7 +75,7 @@ def set_input(root: FakeTree, gpio: int, level: int) -> None:
 # ---- the entry point ----
 
 
-def test_gpiozero_finds_the_factory_by_name(exports: GpioExports,
+def test_gpiozero_finds_the_factory_by_name(chips: GpioExports,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """GPIOZERO_PIN_FACTORY=udrv through gpiozero's own lookup (the
     gpiozero_pin_factories entry point of the installed udrv)."""
@@ -97,16 +90,16 @@ def test_gpiozero_finds_the_factory_by_name(exports: GpioExports,
         Device._default_pin_factory()
 
 
-def test_led_on_off_in_the_value_file(root: FakeTree, exports: GpioExports,
+def test_led_on_off_in_the_value_file(root: FakeTree, chips: GpioExports,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """An LED made through gpiozero's default factory lookup, as a user's
     program would with GPIOZERO_PIN_FACTORY=udrv in its environment."""
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "udrv")
-    exports.values[BASE + 3] = 0
+    chips.values[BASE + 3] = 0
     try:
         led = LED(3)
         assert isinstance(Device.pin_factory, UdrvFactory)
-        assert exports.exported == [BASE + 3]
+        assert chips.exported == [BASE + 3]
         # an output from the start, low: no trip through an input
         assert gpio_attr(root, BASE + 3, "direction").startswith("low")
         led.on()
@@ -117,7 +110,7 @@ def test_led_on_off_in_the_value_file(root: FakeTree, exports: GpioExports,
         assert not led.is_lit
         led.close()
         # closed: an input again (as gpiozero's factories leave a pin), released
-        assert exports.final(BASE + 3, "direction").startswith("in")
+        assert chips.final(BASE + 3, "direction").startswith("in")
     finally:
         if Device.pin_factory is not None:
             Device.pin_factory.close()
@@ -156,9 +149,9 @@ def test_names_of_a_line(factory: UdrvFactory, name: object) -> None:
     assert repr(pin) == "gpiochip0:3"
 
 
-def test_other_chip_by_name_and_label(root: FakeTree, exports: GpioExports,
+def test_other_chip_by_name_and_label(root: FakeTree, chips: GpioExports,
                                       factory: UdrvFactory) -> None:
-    exports.values[OTHER + 1] = 0
+    chips.values[OTHER + 1] = 0
     led = LED("other-chip:1")
     assert (led.pin.chip, led.pin.offset) == ("gpiochip1", 1)
     led.on()
@@ -166,7 +159,7 @@ def test_other_chip_by_name_and_label(root: FakeTree, exports: GpioExports,
     assert factory.pin("gpiochip1:1") is led.pin
 
 
-def test_default_chip_from_the_environment(root: FakeTree, exports: GpioExports,
+def test_default_chip_from_the_environment(root: FakeTree, chips: GpioExports,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GPIOZERO_UDRV_CHIP", "other-chip")
     with UdrvFactory() as f:
@@ -178,7 +171,7 @@ def test_default_chip_from_the_environment(root: FakeTree, exports: GpioExports,
         assert f.pin(5).chip == "gpiochip0"
 
 
-def test_unknown_chip_is_udrv_s_message(exports: GpioExports) -> None:
+def test_unknown_chip_is_udrv_s_message(chips: GpioExports) -> None:
     with pytest.raises(udrv.NotFoundError) as e:
         UdrvFactory(chip="nochip")
     assert "nochip" in str(e.value)
@@ -248,9 +241,9 @@ def test_not_a_pi_despite_cpuinfo_revision(root: FakeTree) -> None:
 # ---- requests: reconfigured, not requested again ----
 
 
-def test_function_changes_reconfigure_the_request(root: FakeTree, exports: GpioExports,
+def test_function_changes_reconfigure_the_request(root: FakeTree, chips: GpioExports,
                                                   factory: UdrvFactory) -> None:
-    exports.values[BASE + 4] = 0
+    chips.values[BASE + 4] = 0
     pin = factory.pin(4)
     pin.function = "input"
     pin.function = "output"
@@ -258,35 +251,35 @@ def test_function_changes_reconfigure_the_request(root: FakeTree, exports: GpioE
     assert value(root, BASE + 4) == "1"
     pin.function = "input"
     assert pin.function == "input"
-    assert exports.exported == [BASE + 4]  # one export: never released in between
-    assert exports.unexported == []
+    assert chips.exported == [BASE + 4]  # one export: never released in between
+    assert chips.unexported == []
     with pytest.raises(PinSetInput):
         pin.state = 0
     pin.close()
-    assert exports.wait_unexported(BASE + 4)
+    assert chips.wait_unexported(BASE + 4)
 
 
-def test_factory_close_releases_every_line(exports: GpioExports) -> None:
+def test_factory_close_releases_every_line(chips: GpioExports) -> None:
     f = UdrvFactory()
     LED(1, pin_factory=f)
     LED(6, pin_factory=f)
     f.close()
-    assert exports.wait_unexported(BASE + 1)
-    assert exports.wait_unexported(BASE + 6)
+    assert chips.wait_unexported(BASE + 1)
+    assert chips.wait_unexported(BASE + 6)
 
 
 # ---- errors: udrv's message, gpiozero's exceptions ----
 
 
-def test_pull_on_sysfs_is_udrv_s_error(exports: GpioExports, factory: UdrvFactory) -> None:
+def test_pull_on_sysfs_is_udrv_s_error(chips: GpioExports, factory: UdrvFactory) -> None:
     """Button's default pull-up: sysfs GPIO cannot set a bias; the line is
     released again when gpiozero closes the half-made device."""
     with pytest.raises(udrv.Error, match="sysfs GPIO cannot set bias; use the cdev backend"):
         Button(2)
-    assert exports.wait_unexported(BASE + 2)
+    assert chips.wait_unexported(BASE + 2)
 
 
-def test_line_exported_by_someone_else(root: FakeTree, exports: GpioExports,
+def test_line_exported_by_someone_else(root: FakeTree, chips: GpioExports,
                                        factory: UdrvFactory) -> None:
     gpio_line(root, BASE + 7, direction="out")
     with pytest.raises(udrv.Error, match="already exported"):
@@ -299,7 +292,7 @@ def test_pwm_unsupported(factory: UdrvFactory) -> None:
     assert factory.pin(3).frequency is None
 
 
-def test_cdev_backend_on_request(exports: GpioExports,
+def test_cdev_backend_on_request(chips: GpioExports,
                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """GPIOZERO_UDRV_BACKEND picks the backend; on a chip without a
     character device the cdev backend fails with udrv's message."""
