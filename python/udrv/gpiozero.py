@@ -69,6 +69,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import errno
 import os
 import selectors
 import sys
@@ -307,9 +308,8 @@ class UdrvFactory(Factory):  # type: ignore[misc]
 
     def _make_board_info(self, spec: str | int | None) -> tuple[Any, str, bool]:
         views = _chip_views()
-        if not views:
-            # no chips: udrv's own message says why (no GPIO support, ...)
-            udrv.Chip(str(spec) if spec is not None else "gpiochip0").close()
+        if not views:  # udrv says why (no GPIO support, no chips, no access)
+            raise udrv.NotFoundError(errno.ENODEV, udrv.gpio_absent_reason())
         default = None
         if spec is not None:
             with udrv.Chip(spec) as chip:

@@ -188,7 +188,7 @@ def test_no_gpio_at_all(root: FakeTree) -> None:
     """No chips: the factory fails at construction with udrv's reason (so
     that gpiozero's fallback to another factory sees it)."""
     gpio_bus(root)
-    with pytest.raises(udrv.Error):
+    with pytest.raises(udrv.NotFoundError, match="no GPIO chips"):
         UdrvFactory()
 
 
