@@ -188,3 +188,14 @@ def test_function_added_in_a_new_node_passes(variant: Tree) -> None:
     variant.compile({"util.c"})
     out = expect(variant.link(), set())
     assert "udrv_abi_test_new@UDRV_1.1" in out, out
+
+
+def test_cannot_run_is_not_a_pass(tmp_path: Path) -> None:
+    """A check that cannot run says why and exits 2 (make check counts it as
+    a failure): a missing library, a file that is not a library."""
+    rc, verdicts, out = abi_check(tmp_path / "libudrv.so.1")
+    assert rc == 2 and not verdicts and "does not exist" in out, out
+    bogus = tmp_path / "bogus.so"
+    bogus.write_text("not an ELF file\n")
+    rc, verdicts, out = abi_check(bogus)
+    assert rc == 2 and not verdicts and "cannot run" in out, out
