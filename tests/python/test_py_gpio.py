@@ -16,10 +16,9 @@ import weakref
 from pathlib import Path
 
 import pytest
+import udrv
 from conftest import BASE
 from fakes import FakeTree, GpioExports, gpio_attr, gpio_line
-
-import udrv
 
 LINE = 3
 GPIO = BASE + LINE
