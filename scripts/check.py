@@ -10,6 +10,10 @@ Steps (each counted; a step that cannot run counts as one failure):
              the benches' libgpiod-2.3 rows need it
   unit       the C unit tests (TAP) in each of those builds; the ARM ones run
              under qemu-user (the cross files' exe_wrapper)
+  abi        scripts/abi-check: build/dev's libudrv.so.1 against the committed
+             baseline abi/libudrv.so.1.abi (one line per verdict: soname,
+             removed, nodes, changed), and pytest tests/abi: copies of the
+             library broken on purpose fail the check, each for its reason
   lint       ruff on the Python code
   cli        pytest tests/cli: the udrv binary on fake sysfs trees
   report     pytest tests/report: udrv-report renders the fixture results
@@ -30,6 +34,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -133,7 +138,8 @@ def lint(tally: Tally) -> None:
         tally.add("lint: cannot install ruff (python3-venv, PyPI)", False)
         return
     paths = [p for p in ("lab", "tests", "scripts", "report", "report/udrv-report",
-                         "scripts/fetch-libgpiod", "python", "examples/python")
+                         "scripts/fetch-libgpiod", "scripts/abi-check", "python",
+                         "examples/python")
              if (ROOT / p).exists()]
     tally.add("lint:ruff", run([*cmd, "check", *paths]) == 0)
 
@@ -257,6 +263,22 @@ def fuzz(tally: Tally) -> None:
         tally.add(f"{r['name']}{detail}", r["ok"])
 
 
+def abi(tally: Tally, env: dict[str, str]) -> None:
+    """The ABI check (docs/abi.md): one tally line per verdict of
+    scripts/abi-check, then the proof that it sees a break (tests/abi)."""
+    lib = BUILD / "dev" / "lib" / "libudrv.so.1"
+    print(f"+ scripts/abi-check {lib}", flush=True)
+    res = subprocess.run([sys.executable, str(ROOT / "scripts" / "abi-check"), str(lib)],
+                         cwd=ROOT, capture_output=True, text=True)
+    print(res.stdout + res.stderr, end="", flush=True)
+    verdicts = re.findall(r"^abi-check: (\w+): (ok|FAIL|skipped)\b", res.stdout, re.MULTILINE)
+    for name, state in verdicts:
+        tally.add(f"abi:{name}", state != "FAIL")
+    if not verdicts or res.returncode not in (0, 1):
+        tally.add(f"abi: scripts/abi-check did not run (status {res.returncode})", False)
+    pytest("abi", "tests/abi", tally, env)
+
+
 def peers(built: dict[str, bool], tally: Tally) -> None:
     """The libgpiod 2.3 peer in the builds the benches and the lab run: without
     it the libgpiod-2.3 rows would be left out with a note, and every test
@@ -283,6 +305,7 @@ def main() -> int:
     env = dict(os.environ)
     env.setdefault("UDRV_BIN", str(BUILD / "dev" / "tools" / "udrv"))
     if built["dev"]:
+        abi(tally, env)
         pytest("cli", "tests/cli", tally, env)
     pytest("report", "tests/report", tally, env)
     python_bindings(tally, env)

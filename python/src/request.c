@@ -176,6 +176,7 @@ PyObject *udrvpy_request_new(struct udrvpy_chip *chip, PyTypeObject *cls,
 	cfg.event_buffer_size = (uint32_t)bufsize;
 	cfg.backend = (enum udrv_backend)backend;
 	cfg.layout = layout == Py_None ? NULL : &((struct udrvpy_layout *)layout)->layout;
+	cfg.layout_size = layout == Py_None ? 0 : sizeof(struct udrv_gpio_layout);
 
 	self = (struct udrvpy_request *)cls->tp_alloc(cls, 0);
 	if (!self)
