@@ -189,6 +189,13 @@ def test_bad_offset_is_invalid_with_the_library_message(exports: GpioExports) ->
     assert "offset 8" in str(e.value) and "fake-wire" in str(e.value)
 
 
+def test_a_line_twice_is_invalid(exports: GpioExports) -> None:
+    with udrv.Chip(0) as chip, pytest.raises(udrv.InvalidError) as e:
+        chip.request({LINE: None, (2, LINE): OUT}, backend=SYSFS)
+    assert str(LINE) in str(e.value)
+    assert exports.exported == []
+
+
 @pytest.mark.parametrize("kw", [{"edge": 7}, {"direction": -1}, {"bias": 9}, {"value": 2},
                                 {"debounce_us": -1}])
 def test_bad_settings_are_value_errors(kw: dict[str, int]) -> None:
