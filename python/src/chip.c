@@ -78,6 +78,14 @@ static void chip_free(struct udrvpy_chip *self)
 	}
 }
 
+void udrvpy_chip_close_pending(struct udrvpy_chip *self)
+{
+	if (!self->busy && self->close_pending) {
+		self->close_pending = false;
+		chip_free(self);
+	}
+}
+
 static void chip_dealloc(PyObject *o)
 {
 	chip_free(CHIP(o));
@@ -86,7 +94,10 @@ static void chip_dealloc(PyObject *o)
 
 static PyObject *chip_close(PyObject *o, PyObject *unused)
 {
-	chip_free(CHIP(o));
+	if (CHIP(o)->busy)
+		CHIP(o)->close_pending = true;	/* the request closes it */
+	else
+		chip_free(CHIP(o));
 	Py_RETURN_NONE;
 }
 
@@ -100,8 +111,7 @@ static PyObject *chip_enter(PyObject *o, PyObject *unused)
 
 static PyObject *chip_exit(PyObject *o, PyObject *args)
 {
-	chip_free(CHIP(o));
-	Py_RETURN_NONE;
+	return chip_close(o, NULL);
 }
 
 static PyObject *chip_repr(PyObject *o)

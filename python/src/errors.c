@@ -36,7 +36,7 @@ static PyObject *error_class(int err)
 PyObject *udrvpy_raise(int ret, const char *msg)
 {
 	int err = ret < 0 ? -ret : ret;
-	PyObject *exc;
+	PyObject *exc, *text;
 
 	if (err == EINTR) {
 		/* a signal handler ran: raise what it raised (Ctrl-C) */
@@ -47,7 +47,11 @@ PyObject *udrvpy_raise(int ret, const char *msg)
 	}
 	if (!msg || !*msg)
 		msg = strerror(err);
-	exc = PyObject_CallFunction(error_class(err), "is", err, msg);
+	/* paths in messages need not be UTF-8 */
+	text = PyUnicode_DecodeFSDefault(msg);
+	if (!text)
+		return NULL;
+	exc = PyObject_CallFunction(error_class(err), "iN", err, text);
 	if (exc) {
 		PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
 		Py_DECREF(exc);

@@ -176,6 +176,7 @@ PyObject *udrvpy_request_new(struct udrvpy_chip *chip, PyTypeObject *cls,
 	cfg.event_buffer_size = (uint32_t)bufsize;
 	cfg.backend = (enum udrv_backend)backend;
 	cfg.layout = layout == Py_None ? NULL : &((struct udrvpy_layout *)layout)->layout;
+	cfg.layout_size = layout == Py_None ? 0 : sizeof(struct udrv_gpio_layout);
 
 	self = (struct udrvpy_request *)cls->tp_alloc(cls, 0);
 	if (!self)
@@ -194,13 +195,19 @@ PyObject *udrvpy_request_new(struct udrvpy_chip *chip, PyTypeObject *cls,
 		Py_DECREF(self);
 		return NULL;
 	}
-	/* sysfs exports may wait on other threads (and on the kernel) */
+	/* sysfs exports may wait on other threads (and on the kernel); the
+	 * chip stays open meanwhile (close() from another thread waits) */
+	chip->busy++;
 	Py_BEGIN_ALLOW_THREADS
 	ret = udrv_chip_request(chip->chip, &cfg, n, offs, st, &req);
 	Py_END_ALLOW_THREADS
+	chip->busy--;
+	if (ret < 0)
+		udrvpy_raise(ret, udrv_chip_errmsg(chip->chip));
+	udrvpy_chip_close_pending(chip);
 	if (ret < 0) {
 		Py_DECREF(self);
-		return udrvpy_raise(ret, udrv_chip_errmsg(chip->chip));
+		return NULL;
 	}
 	self->req = req;
 	return (PyObject *)self;
@@ -325,8 +332,11 @@ static int value_arg(PyObject *v)
 
 	if (x == 0 || x == 1)
 		return (int)x;
-	if (x == -1 && PyErr_Occurred())
-		return -1;
+	if (x == -1 && PyErr_Occurred()) {
+		if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+			return -1;
+		PyErr_Clear();
+	}
 	if (!PyLong_Check(v))
 		PyErr_Format(PyExc_TypeError, "a value is 0 or 1 (int or bool), not %.100s",
 			     Py_TYPE(v)->tp_name);
@@ -447,8 +457,17 @@ static PyObject *req_set_values(PyObject *o, PyObject *mapping)
 	if (!it)
 		return NULL;
 	while ((pair = PyIter_Next(it))) {
-		Py_ssize_t idx = line_index(self, PyTuple_GET_ITEM(pair, 0));
-		int v = idx < 0 ? -1 : value_arg(PyTuple_GET_ITEM(pair, 1));
+		Py_ssize_t idx;
+		int v;
+
+		if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+			Py_DECREF(pair);
+			Py_DECREF(it);
+			PyErr_SetString(PyExc_TypeError, "set_values() takes a mapping {line: value}");
+			return NULL;
+		}
+		idx = line_index(self, PyTuple_GET_ITEM(pair, 0));
+		v = idx < 0 ? -1 : value_arg(PyTuple_GET_ITEM(pair, 1));
 
 		Py_DECREF(pair);
 		if (v < 0) {

@@ -38,8 +38,12 @@ extern PyTypeObject udrvpy_ChipType;
 struct udrvpy_chip {
 	PyObject_HEAD
 	struct udrv_chip *chip;		/* NULL once closed */
+	int busy;			/* requests being made, the GIL released */
+	bool close_pending;		/* close() came meanwhile */
 };
 int udrvpy_chip_init(PyObject *m);
+/* after a request: the close() that came meanwhile */
+void udrvpy_chip_close_pending(struct udrvpy_chip *chip);
 
 /* layout.c */
 extern PyTypeObject udrvpy_GpioLayoutType;

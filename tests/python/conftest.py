@@ -16,7 +16,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "cli"))
 
-from fakes import FakeTree, GpioExports, gpio_bus, gpio_chip  # noqa: E402
+from fakes import FakeTree, GpioExports, gpio_bus, gpio_chip
 
 try:
     import udrv  # noqa: F401

@@ -14,12 +14,12 @@ import threading
 import time
 import weakref
 from pathlib import Path
+from typing import Any
 
 import pytest
+import udrv
 from conftest import BASE
 from fakes import FakeTree, GpioExports, gpio_attr, gpio_line
-
-import udrv
 
 LINE = 3
 GPIO = BASE + LINE
@@ -134,7 +134,7 @@ def test_active_low_values_are_logical(exports: GpioExports, tree: FakeTree) -> 
 @pytest.mark.parametrize("value", [2, -1, 10**30])
 def test_set_value_other_than_0_1_is_a_value_error(exports: GpioExports, value: int) -> None:
     with udrv.Chip(0) as chip, chip.request({LINE: OUT}, backend=SYSFS) as req:
-        with pytest.raises((ValueError, OverflowError)):
+        with pytest.raises(ValueError, match="0 or 1"):
             req.set_value(LINE, value)
         with pytest.raises(TypeError):
             req.set_value(LINE, "1")  # type: ignore[arg-type]
@@ -165,6 +165,13 @@ def test_many_lines_get_and_set_at_once(exports: GpioExports, tree: FakeTree) ->
         with pytest.raises(ValueError):
             req.set_values({5: 3})
 
+        class Odd(dict[int, int]):  # a mapping whose items are not pairs
+            def items(self) -> Any:
+                return [[5, 1]]
+
+        with pytest.raises(TypeError):
+            req.set_values(Odd())
+
 
 def test_busy_line_names_the_holder(exports: GpioExports, tree: FakeTree) -> None:
     gpio_line(tree, GPIO, "in", value=1)
@@ -180,6 +187,13 @@ def test_bad_offset_is_invalid_with_the_library_message(exports: GpioExports) ->
         chip.request({8: None}, backend=SYSFS)
     assert isinstance(e.value, ValueError) and e.value.errno == 22
     assert "offset 8" in str(e.value) and "fake-wire" in str(e.value)
+
+
+def test_a_line_twice_is_invalid(exports: GpioExports) -> None:
+    with udrv.Chip(0) as chip, pytest.raises(udrv.InvalidError) as e:
+        chip.request({LINE: None, (2, LINE): OUT}, backend=SYSFS)
+    assert str(LINE) in str(e.value)
+    assert exports.exported == []
 
 
 @pytest.mark.parametrize("kw", [{"edge": 7}, {"direction": -1}, {"bias": 9}, {"value": 2},
@@ -281,25 +295,23 @@ def test_wait_times_out(edge_req: udrv.Request) -> None:
 
 def test_wait_releases_the_gil(edge_req: udrv.Request) -> None:
     """Another thread counts while the main thread waits 0.5 s."""
-    count = 0
+    stamps: list[float] = []
     stop = threading.Event()
 
-    def spin() -> None:
-        nonlocal count
+    def tick() -> None:  # a stamp every 10 ms, each needing the GIL
         while not stop.is_set():
-            count += 1
+            stamps.append(time.monotonic())
+            time.sleep(0.01)
 
-    t = threading.Thread(target=spin)
+    t = threading.Thread(target=tick)
     t.start()
-    time.sleep(0.05)
-    before = count
+    t0 = time.monotonic()
     edge_req.wait_edge_events(0.5)
-    during = count - before
     stop.set()
     t.join()
     edge_req.release()
-    # with the GIL held the spinner would get no switch interval at all
-    assert during > 10000, during
+    # with the GIL held in the wait, no stamp falls inside it
+    assert any(t0 + 0.1 < s < t0 + 0.4 for s in stamps), (t0, stamps)
 
 
 def test_ctrl_c_in_a_wait_raises_keyboard_interrupt(edge_req: udrv.Request) -> None:
