@@ -19,8 +19,9 @@ Steps (each counted; a step that cannot run counts as one failure):
   report     pytest tests/report: udrv-report renders the fixture results
   python     the Python bindings (python/): the wheel built by meson-python
              (PyPI, cached in build/py-deps: no network once it is warm),
-             installed into a fresh venv build/py-test, tests/python run
-             there; mypy --strict on the package and examples/python
+             installed into a fresh venv build/py-test with gpiozero 2.0.1
+             (PyPI, cached there too), tests/python run there; mypy --strict
+             on the package and examples/python
   fuzz       the libFuzzer harnesses (tests/fuzz, clang, ASan+UBSan): each
              reproducer in tests/fuzz/regress replayed, then each harness a
              few seconds from its seeds (skip with UDRV_FUZZ=0)
@@ -63,6 +64,9 @@ for _arch in ("arm64", "armhf"):
 RUFF_VERSION = "0.17.6"
 # what the python step builds and type-checks with (PyPI, into build/venv)
 PY_BUILD_DEPS = ["meson-python==0.22.1", "meson==1.12.1", "ninja==1.13.2", "mypy==2.4.1"]
+# what tests/python needs beside udrv, into build/py-test: gpiozero 2.x for
+# test_gpiozero.py (Debian 12's python3-gpiozero is 1.6, before 2.x's pin factories)
+PY_TEST_DEPS = ["gpiozero==2.0.1", "colorzero==2.0"]
 
 
 @dataclass
@@ -213,6 +217,18 @@ def py_build_deps() -> Path | None:
     return venv
 
 
+def py_test_deps(venv: Path, test: Path) -> bool:
+    """PY_TEST_DEPS into the venv @test, from build/py-deps (downloaded
+    from PyPI the first time only)."""
+    cache = BUILD / "py-deps"
+    cached = all(any(cache.glob(f"{dep.replace('==', '-')}-*.whl")) for dep in PY_TEST_DEPS)
+    if not cached and run([str(venv / "bin" / "pip"), "-q", "--disable-pip-version-check",
+                           "download", "--no-deps", "-d", str(cache), *PY_TEST_DEPS]):
+        return False
+    return run([str(test / "bin" / "pip"), "install", "-q", "--no-index", "--no-deps",
+                "--find-links", str(cache), *PY_TEST_DEPS]) == 0
+
+
 def python_bindings(tally: Tally, env: dict[str, str]) -> None:
     """The wheel of python/, a fresh venv with it (Debian's pytest from the
     system site packages), tests/python there, mypy --strict."""
@@ -235,6 +251,7 @@ def python_bindings(tally: Tally, env: dict[str, str]) -> None:
     ok = run([sys.executable, "-m", "venv", "--clear", "--system-site-packages", str(test)]) == 0
     ok = ok and run([str(test / "bin" / "pip"), "install", "-q", "--no-index", "--no-deps",
                      str(wheel)]) == 0
+    ok = ok and py_test_deps(venv, test)
     tally.add("python:install", ok)
     if ok:
         xml = BUILD / "pytest-python.xml"
