@@ -36,7 +36,7 @@ from gpiozero.exc import (
     PinPWMUnsupported,
     PinSetInput,
 )
-from udrv.gpiozero import UdrvFactory, UdrvPin
+from udrv.gpiozero import UdrvFactory, UdrvPin, pi_revision
 
 BASE = 512  # sysfs number of gpiochip0's line 0 (conftest's exports)
 OTHER = BASE + 8  # gpiochip1 ("other-chip", 4 lines)
@@ -229,6 +229,27 @@ def test_pi_names(root: FakeTree, revision: bytes | None) -> None:
             led.close()
     finally:
         served.stop()
+
+
+@pytest.mark.parametrize(("compatible", "firmware", "cpuinfo", "revision"), [
+    (b"raspberrypi,4-model-b\0brcm,bcm2711\0", bytes.fromhex("00c03111"), "", 0xC03111),
+    # no firmware revision: /proc/cpuinfo's (32-bit kernels)
+    (b"raspberrypi,3-model-b-plus\0brcm,bcm2837\0", None, "Revision\t: a020d3\n", 0xA020D3),
+    # an old-style code with the overvoltage prefix
+    (b"raspberrypi,model-b\0brcm,bcm2835\0", None, "Revision\t: 1000002\n", 0x0002),
+    # neither (QEMU's raspi3b): the model's code
+    (b"raspberrypi,3-model-b\0brcm,bcm2837\0", None, "Revision\t: zz\n", 0xA02082),
+    (b"raspberrypi,3-model-b\0brcm,bcm2837\0", bytes(4), "", 0xA02082),
+    # a Pi udrv has no code for (and no firmware): not a Pi to gpiozero
+    (b"raspberrypi,9-model-x\0", None, "", None),
+])
+def test_pi_revision(root: FakeTree, compatible: bytes, firmware: bytes | None, cpuinfo: str,
+                     revision: int | None) -> None:
+    root.file("proc/device-tree/compatible", compatible)
+    if firmware is not None:
+        root.file("proc/device-tree/system/linux,revision", firmware)
+    root.file("proc/cpuinfo", cpuinfo)
+    assert pi_revision() == revision
 
 
 def test_not_a_pi_despite_cpuinfo_revision(root: FakeTree) -> None:
