@@ -177,7 +177,7 @@ def pypi_wheels(wheels: Path, quiet: bool = False) -> list[Path]:
         _log("downloading gpiozero 2.0.1 and colorzero 2.0 from PyPI", quiet)
         _run([*_pip(), "download", "--no-deps", "-q", "--require-hashes", "--only-binary",
               ":all:", "-d", str(wheels), "-r", str(reqs)], "pip download")  # fmt: skip
-    for p, (_r, _n, want) in zip(out, PYPI_WHEELS):
+    for p, (_r, _n, want) in zip(out, PYPI_WHEELS, strict=True):
         got = _sha256(p)
         if got != want:
             raise LabError(f"{p}: sha256 {got}, pinned {want}: delete it and build again")
@@ -187,8 +187,8 @@ def pypi_wheels(wheels: Path, quiet: bool = False) -> list[Path]:
 def udrv_missing() -> str | None:
     """Why the image has no udrv wheel (python/ not there yet), or None."""
     if not (PY_SRC / "pyproject.toml").is_file():
-        return (f"{PY_SRC}/pyproject.toml does not exist (the udrv Python package is not in "
-                "this tree yet): the guest has python3, gpiod and gpiozero but no udrv")  # fmt: skip
+        return (f"{PY_SRC}/pyproject.toml does not exist (the udrv Python package is not "
+                "in this tree yet): the guest has python3, gpiod and gpiozero but no udrv")
     return None
 
 
@@ -236,8 +236,8 @@ def _copy_stdlib(dest: Path) -> None:
 def _compile(tree: Path) -> None:
     """Unchecked-hash .pycs next to every module (syntax errors in data files such
     as lib2to3's fixtures are ignored: compile_dir reports, we don't need them)."""
-    compileall.compile_dir(str(tree), quiet=2, workers=1, legacy=False,
-                           invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)  # fmt: skip
+    mode = py_compile.PycInvalidationMode.UNCHECKED_HASH
+    compileall.compile_dir(str(tree), quiet=2, workers=1, legacy=False, invalidation_mode=mode)
 
 
 def _libraries(stage: Path) -> dict[str, str]:

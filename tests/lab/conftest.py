@@ -43,8 +43,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from lab import Board, LabError  # noqa: E402
-from lab import pyguest  # noqa: E402
+from lab import Board, LabError, pyguest  # noqa: E402
 from lab.boards import TARGETS  # noqa: E402
 
 ALL_KERNELS = tuple(TARGETS)  # "std", "rt" (x86), "rpi3", "std-smp", "rt-smp"
