@@ -16,8 +16,10 @@ events   gpio-wire's generator (a hard hrtimer) makes E edges on the input
          after a blocking wait; latency = CLOCK_MONOTONIC at receipt - the
          event's kernel timestamp (taken in the hardirq), into a udrv.Histogram.
          Losses are counted at the source: made = the generator's gen_edges
-         delta; received + lost (the request's sequence-number gaps) must add
-         up to it, the rest is `unaccounted`.
+         delta; received + lost (the request's sequence-number gaps: the
+         kernel's buffer overflowed, or edges merged before its irq thread ran)
+         + dropped (gpio-wire's DROPPED: its drop_every fault injection) must
+         add up to it, the rest is `unaccounted` and fails the run.
 
 The table has a row per library and a row of ratios udrv/gpiod (below 1:
 udrv is faster); --json writes the same numbers (schema: docs/results.md,
@@ -80,16 +82,21 @@ def write_int(path: Path, value: int) -> None:
         raise BenchError(f"cannot write {value} to {path}: {exc}") from exc
 
 
-def driven(in_line: int) -> int:
-    """gpio-wire's count of level changes put on @in_line's wire (DRIVEN)."""
+def wire_counts(in_line: int) -> tuple[int, int]:
+    """gpio-wire's counts for @in_line's wire: (DRIVEN, DROPPED), the level
+    changes put on it and the edges its fault injection (drop_every) swallowed."""
     try:
         for line in EDGES.read_text().splitlines():
             f = line.split()
             if len(f) == 3 and f[0] == str(in_line):
-                return int(f[1])
-    except OSError as exc:
+                return int(f[1]), int(f[2])
+    except (OSError, ValueError) as exc:
         raise BenchError(f"cannot read {EDGES}: {exc} (is gpio-wire loaded?)") from exc
     raise BenchError(f"{EDGES} has no line {in_line}")
+
+
+def driven(in_line: int) -> int:
+    return wire_counts(in_line)[0]
 
 
 def find_chip(label: str) -> str:
@@ -236,20 +243,21 @@ def bench_toggle(sides: list[Side], path: str, out_line: int, in_line: int, n: i
 # --- events -------------------------------------------------------------------------
 @dataclass
 class EventRow:
-    made: int = 0
+    made: int = 0  # the generator's gen_edges
     received: int = 0
-    lost: int = 0
+    lost: int = 0  # the request's sequence-number gaps (kernel buffer overflow, merged)
+    dropped: int = 0  # gpio-wire's DROPPED (drop_every): made, never raised
     hist: Any = None
     seconds: float = 0.0
 
     @property
     def unaccounted(self) -> int:
-        return self.made - self.received - self.lost
+        return self.made - self.received - self.lost - self.dropped
 
     def summary(self) -> dict[str, Any]:
         return {"made": self.made, "received": self.received, "lost": self.lost,
-                "unaccounted": self.unaccounted, "seconds": round(self.seconds, 6),
-                "latency_ns": latency(self.hist)}  # fmt: skip
+                "dropped": self.dropped, "unaccounted": self.unaccounted,
+                "seconds": round(self.seconds, 6), "latency_ns": latency(self.hist)}  # fmt: skip
 
 
 def latency(h: Any) -> dict[str, Any]:
@@ -325,7 +333,7 @@ def event_run(side: Side, gen: Generator, path: str, in_line: int, count: int,
     req = side.edges(path, in_line, buffer)
     try:
         time.sleep(0.02)  # the request's irq thread runs once (docs/kernel-modules.md)
-        made0 = gen.made()
+        made0, dropped0 = gen.made(), wire_counts(in_line)[1]
         last_seq = 0
         read, wait, now = side.read, side.wait, time.monotonic_ns
         t0 = time.monotonic()
@@ -335,8 +343,8 @@ def event_run(side: Side, gen: Generator, path: str, in_line: int, count: int,
         deadline = t0 + hold_s + count * period_ns / 1e9 * 4 + 2.0
         while time.monotonic() < deadline:
             if not wait(req, 0.05):
-                if not gen.running() and gen.made() - made0 <= row.received + row.lost:
-                    break
+                if not gen.running():
+                    break  # stopped by its limit, and 50 ms of quiet: all delivered
                 continue
             events = read(req)
             t = now()
@@ -347,6 +355,7 @@ def event_run(side: Side, gen: Generator, path: str, in_line: int, count: int,
             row.received += len(events)
         row.seconds = time.monotonic() - t0
         row.made = gen.made() - made0
+        row.dropped = wire_counts(in_line)[1] - dropped0
     finally:
         req.release()
     return row
@@ -408,7 +417,7 @@ def table(res: dict[str, Any]) -> str:
         lines.append(f"{lib:8} {tr['median_ns']:15.1f} {tr['min_ns']:8.1f}  "
                      f"{lat.get('p50', 0) / 1e3:12.2f} {lat.get('p99', 0) / 1e3:8.2f} "
                      f"{lat.get('max', 0) / 1e3:8.2f}  {er['made']:6d} {er['received']:6d} "
-                     f"{er['lost']:5d} {er['unaccounted']:5d}")  # fmt: skip
+                     f"{er['lost'] + er['dropped']:5d} {er['unaccounted']:5d}")  # fmt: skip
     if "ratio" in t and "ratio" in e:
         r, q = t["ratio"], e["ratio"]
         x = {k: "x" + format(v or 0, ".3f") for k, v in (*r.items(), *q.items())}
@@ -425,8 +434,9 @@ def failures(res: dict[str, Any]) -> list[str]:
                        f"{tr['driven']} level changes")
     for lib, er in res["events"]["rows"].items():
         if er["unaccounted"]:
-            bad.append(f"{lib} events: the generator made {er['made']}, received {er['received']}"
-                       f" + lost {er['lost']} leaves {er['unaccounted']} unaccounted")
+            bad.append(f"{lib} events: the generator made {er['made']}; received "
+                       f"{er['received']} + lost {er['lost']} + dropped {er['dropped']} leaves "
+                       f"{er['unaccounted']} unaccounted")
     return bad
 
 
