@@ -63,7 +63,9 @@ GUEST_STDLIB = f"/usr/lib/python{PYTHON_VERSION}"
 GUEST_SITE = "/usr/lib/python3/dist-packages"
 GUEST_BENCH = "/usr/libexec/udrv/udrv-pybench"
 BENCH_SCRIPT = REPO_ROOT / "bench" / "python" / "udrv_pybench.py"
-PY_SRC = REPO_ROOT / "python"
+# the udrv package's sources: python/ of this checkout, or of another one
+# (UDRV_LAB_PYTHON_SRC=/path/to/checkout/python: a branch not merged yet)
+PY_SRC = Path(os.environ.get("UDRV_LAB_PYTHON_SRC") or REPO_ROOT / "python").resolve()
 
 # Standard library directories a guest never needs (relative to STDLIB): the
 # test suites, the IDE and GUI toolkits, pip's bootstrap, 2to3, pydoc's
@@ -134,13 +136,13 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def _tree_hash(paths: list[Path]) -> str:
+def _tree_hash(root: Path, paths: list[Path]) -> str:
     """Hash of the files under `paths` (names and contents), build dirs excluded."""
     h = hashlib.sha256()
     for top in paths:
         files = sorted(top.rglob("*")) if top.is_dir() else [top]
         for p in files:
-            rel = p.relative_to(REPO_ROOT)
+            rel = p.relative_to(root)
             if not p.is_file() or any(part in ("build", "__pycache__", ".eggs") or
                                       part.endswith(".egg-info") for part in rel.parts):
                 continue
@@ -196,7 +198,8 @@ def udrv_wheel(wheels: Path, quiet: bool = False) -> Path | None:
     """The udrv wheel built by pip from python/ (None: udrv_missing())."""
     if udrv_missing() is not None:
         return None
-    key = _tree_hash([REPO_ROOT / p for p in UDRV_INPUTS])[:16]
+    root = PY_SRC.parent
+    key = _tree_hash(root, [root / p for p in UDRV_INPUTS])[:16]
     out = wheels / "udrv" / key
     found = sorted(out.glob("udrv-*.whl"))
     if found:

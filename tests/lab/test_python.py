@@ -107,7 +107,7 @@ def test_udrv_set_get_by_offset_and_name(py_board):
                 seen = []
                 for v in (1, 0, 1):
                     req.set_value("wire1-out", v)
-                    seen.append([req.get_value(3), req.get_value("wire2-in")])
+                    seen.append([req.get_value(3), req.get_value(5)])
                 req.set_values({2: 0})
                 out["seen"], out["all"] = seen, req.get_values()
                 try:
@@ -277,9 +277,9 @@ def test_edu_bar0_memoryview_and_interrupt(py_board):
     out = python_json(py_board, """
         import json, time, udrv
         with udrv.Uio("uio_pci_generic") as u, u.pci_map_bar(0) as bar:
-            mem = bar.mem
-            out = {"size": bar.size, "ident": int.from_bytes(mem[0:4], "little"),
-                   "ident32": bar.read32(0x0)}
+            with bar.mem as mem:  # the mapping itself, as a memoryview
+                out = {"size": bar.size, "ident": int.from_bytes(mem[0:4], "little"),
+                       "len": len(mem), "ident32": bar.read32(0x0)}
             bar.write32(0x04, 0x12345678)
             out["liveness"] = bar.read32(0x04)
             bar.write32(0x08, 5)
@@ -302,7 +302,7 @@ def test_edu_bar0_memoryview_and_interrupt(py_board):
                 out["bounds"] = True
         print(json.dumps(out))
     """)
-    assert out["size"] == 1 << 20
+    assert out["size"] == out["len"] == 1 << 20
     assert out["ident"] == out["ident32"] == 0x010000ED
     assert out["liveness"] == 0xEDCBA987 and out["fact5"] == 120
     assert out["idle"] is None and out["irq"] is True
