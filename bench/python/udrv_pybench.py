@@ -18,8 +18,11 @@ events   gpio-wire's generator (a hard hrtimer) makes E edges on the input
          Losses are counted at the source: made = the generator's gen_edges
          delta; received + lost (the request's sequence-number gaps: the
          kernel's buffer overflowed, or edges merged before its irq thread ran)
-         + dropped (gpio-wire's DROPPED: its drop_every fault injection) must
-         add up to it, the rest is `unaccounted` and fails the run.
+         + dropped (gpio-wire's DROPPED: its drop_every fault injection) +
+         masked (gen_masked: made while the line's interrupt was masked, as
+         the character device's oneshot threaded handler does until its
+         thread ran) must add up to it; the rest is `unaccounted` and fails
+         the run.
 
 The table has a row per library and a row of ratios udrv/gpiod (below 1:
 udrv is faster); --json writes the same numbers (schema: docs/results.md,
@@ -52,6 +55,7 @@ SCHEMA = "udrv-pybench-1"
 WIRE = Path("/sys/devices/platform/gpio-wire")
 EDGES = WIRE / "edges"
 LIBS = ("udrv", "gpiod")
+QUIET_S = 1.0  # after the generator stopped: no event for this long ends a run
 
 
 class BenchError(Exception):
@@ -247,16 +251,18 @@ class EventRow:
     received: int = 0
     lost: int = 0  # the request's sequence-number gaps (kernel buffer overflow, merged)
     dropped: int = 0  # gpio-wire's DROPPED (drop_every): made, never raised
+    masked: int = 0  # the generator's gen_masked: made while the irq was masked
     hist: Any = None
     seconds: float = 0.0
 
     @property
     def unaccounted(self) -> int:
-        return self.made - self.received - self.lost - self.dropped
+        return self.made - self.received - self.lost - self.dropped - self.masked
 
     def summary(self) -> dict[str, Any]:
         return {"made": self.made, "received": self.received, "lost": self.lost,
-                "dropped": self.dropped, "unaccounted": self.unaccounted,
+                "dropped": self.dropped, "masked": self.masked,
+                "unaccounted": self.unaccounted,
                 "seconds": round(self.seconds, 6), "latency_ns": latency(self.hist)}  # fmt: skip
 
 
@@ -290,6 +296,12 @@ class Generator:
     @staticmethod
     def made() -> int:
         return read_int(WIRE / "gen_edges")
+
+    @staticmethod
+    def masked() -> int:
+        """Edges made while the line's interrupt was masked: raised nowhere (the
+        character device's threaded handler keeps it masked until its thread ran)."""
+        return read_int(WIRE / "gen_masked")
 
     def restore(self) -> None:
         with contextlib.suppress(BenchError):
@@ -333,29 +345,40 @@ def event_run(side: Side, gen: Generator, path: str, in_line: int, count: int,
     req = side.edges(path, in_line, buffer)
     try:
         time.sleep(0.02)  # the request's irq thread runs once (docs/kernel-modules.md)
-        made0, dropped0 = gen.made(), wire_counts(in_line)[1]
+        made0, dropped0, masked0 = gen.made(), wire_counts(in_line)[1], gen.masked()
         last_seq = 0
         read, wait, now = side.read, side.wait, time.monotonic_ns
         t0 = time.monotonic()
         gen.start(period_ns, count)
         if hold_s:
             time.sleep(hold_s)
-        deadline = t0 + hold_s + count * period_ns / 1e9 * 4 + 2.0
+        # the end: the generator stopped by its limit and every edge it made is
+        # accounted for, or QUIET_S without an event after it stopped (on the
+        # SMP boards guest time is the host's: the irq thread can be late)
+        deadline = t0 + hold_s + count * period_ns / 1e9 * 4 + 5.0
+        quiet_since = time.monotonic()
         while time.monotonic() < deadline:
-            if not wait(req, 0.05):
-                if not gen.running():
-                    break  # stopped by its limit, and 50 ms of quiet: all delivered
+            if wait(req, 0.05):
+                events = read(req)
+                t = now()
+                for ts, seq in events:
+                    record(t - ts)
+                    row.lost += seq - last_seq - 1
+                    last_seq = seq
+                row.received += len(events)
+                quiet_since = time.monotonic()
                 continue
-            events = read(req)
-            t = now()
-            for ts, seq in events:
-                record(t - ts)
-                row.lost += seq - last_seq - 1
-                last_seq = seq
-            row.received += len(events)
+            if gen.running():
+                quiet_since = time.monotonic()
+                continue
+            made = gen.made() - made0
+            if row.received + row.lost >= made - (wire_counts(in_line)[1] - dropped0) \
+                    - (gen.masked() - masked0) or time.monotonic() - quiet_since > QUIET_S:
+                break
         row.seconds = time.monotonic() - t0
         row.made = gen.made() - made0
         row.dropped = wire_counts(in_line)[1] - dropped0
+        row.masked = gen.masked() - masked0
     finally:
         req.release()
     return row
@@ -385,7 +408,8 @@ def results(args: argparse.Namespace, sides: list[Side], toggle: dict[str, Toggl
         "out_line": args.out_line, "in_line": args.in_line,
         "versions": {s.name: s.version for s in sides} | {"python": sys.version.split()[0]},
         "histogram": type(new_hist()).__module__ + "." + type(new_hist()).__name__,
-        "sched": {"policy": os.sched_getscheduler(0), "priority": args.prio},
+        "sched": {"policy": os.sched_getscheduler(0), "priority": args.prio,
+                  "cpus": sorted(os.sched_getaffinity(0))},
         "toggle": {"calls_per_round": args.calls, "rounds": args.rounds, "order": order,
                    "rows": t},
         "events": {"count": args.events, "period_ns": args.period_ns,
@@ -417,7 +441,8 @@ def table(res: dict[str, Any]) -> str:
         lines.append(f"{lib:8} {tr['median_ns']:15.1f} {tr['min_ns']:8.1f}  "
                      f"{lat.get('p50', 0) / 1e3:12.2f} {lat.get('p99', 0) / 1e3:8.2f} "
                      f"{lat.get('max', 0) / 1e3:8.2f}  {er['made']:6d} {er['received']:6d} "
-                     f"{er['lost'] + er['dropped']:5d} {er['unaccounted']:5d}")  # fmt: skip
+                     f"{er['lost'] + er['dropped'] + er['masked']:5d} "
+                     f"{er['unaccounted']:5d}")  # fmt: skip
     if "ratio" in t and "ratio" in e:
         r, q = t["ratio"], e["ratio"]
         x = {k: "x" + format(v or 0, ".3f") for k, v in (*r.items(), *q.items())}
@@ -435,8 +460,8 @@ def failures(res: dict[str, Any]) -> list[str]:
     for lib, er in res["events"]["rows"].items():
         if er["unaccounted"]:
             bad.append(f"{lib} events: the generator made {er['made']}; received "
-                       f"{er['received']} + lost {er['lost']} + dropped {er['dropped']} leaves "
-                       f"{er['unaccounted']} unaccounted")
+                       f"{er['received']} + lost {er['lost']} + dropped {er['dropped']} + "
+                       f"masked {er['masked']} leaves {er['unaccounted']} unaccounted")
     return bad
 
 
@@ -464,6 +489,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--only", choices=LIBS, help="one library only (no ratio)")
     p.add_argument("--prio", type=_positive(0, 99), default=0,
                    help="run at SCHED_FIFO PRIO (0: leave the policy)")
+    p.add_argument("--cpu", type=_positive(0, 1023), default=None,
+                   help="run on this CPU only (the SMP boards: 1, the isolated one)")
     p.add_argument("--json", metavar="FILE", help="write the results as JSON ('-': stdout)")
     return p
 
@@ -494,6 +521,8 @@ def main(argv: list[str] | None = None) -> int:
             except ImportError as exc:
                 raise BenchError(f"cannot import {n}: {exc} (the lab's Python image has both: "
                                  "python3 -m lab run --python)") from exc
+        if args.cpu is not None:
+            os.sched_setaffinity(0, {args.cpu})
         if args.prio:
             os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(args.prio))
         path = find_chip(args.chip)

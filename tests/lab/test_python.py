@@ -365,7 +365,7 @@ def test_pybench_rows_ratios_and_accounting(py_board):
     for lib in libs:
         tr, er = t["rows"][lib], e["rows"][lib]
         assert len(tr["ns_per_call"]) == 2 and tr["driven"] == tr["calls"] == 400
-        assert er["made"] == 200 == er["received"] + er["lost"] + er["dropped"]
+        assert er["made"] == 200 == er["received"] + er["lost"] + er["dropped"] + er["masked"]
         assert er["latency_ns"]["count"] == er["received"]
         assert 0 < er["latency_ns"]["min"] <= er["latency_ns"]["p50"] <= er["latency_ns"]["max"]
         assert lib in text
@@ -411,6 +411,7 @@ def test_pybench_fails_on_uncounted_drops(py_board, wire_fault):
     assert "unaccounted" in text
     rows = res["events"]["rows"].values()
     assert all(er["dropped"] == 0 and er["unaccounted"] >= 9 for er in rows), rows
+    assert all(er["masked"] == 0 for er in rows), rows  # one CPU, icount: never masked
 
 
 def test_pybench_fails_on_stuck_writes(py_board, wire_fault):
