@@ -98,6 +98,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise LabError(f"--put wants GUEST=HOST, got {bad[0]!r}")
     extra: dict[str, str | Path] = dict(item.split("=", 1) for item in args.put)
     if args.python:
+        if boards.target(_one(args)).machine.name != "x86":
+            raise LabError("--python: the Python image is for the x86 boards (the rpi3 "
+                           "guest is arm64; docs/lab.md, Python in the guest)")
         extra = {**pyguest.guest_files(quiet=args.quiet), **extra}
     t0 = time.monotonic()
     with Board(
