@@ -70,10 +70,13 @@ def trial(out_name, in_name):
     btn = button(in_name)
     counts = {{"pressed": 0, "released": 0}}
     done = threading.Event()
+    last = [time.monotonic()]
     def pressed():
         counts["pressed"] += 1
+        last[0] = time.monotonic()
     def released():
         counts["released"] += 1
+        last[0] = time.monotonic()
         if counts["released"] == N:
             done.set()
     btn.when_pressed = pressed
@@ -91,7 +94,9 @@ def trial(out_name, in_name):
         led.on()
         time.sleep(0.001)
         led.off()
-    done.wait(2.0)
+    # all N, or 0.2 s without a callback (the broken wire: none at all)
+    while not done.wait(0.02) and time.monotonic() - last[0] < 0.2:
+        pass
     res.update(counts, toggles=N, driven=driven(btn.pin.offset) - before,
                lost=btn.pin.lost_events)
     led.close()
