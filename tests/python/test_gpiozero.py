@@ -33,6 +33,7 @@ from gpiozero import LED, PWMLED, Button, Device, InputDevice
 from gpiozero.exc import (
     BadPinFactory,
     PinInvalidPin,
+    PinInvalidState,
     PinPWMUnsupported,
     PinSetInput,
 )
@@ -273,6 +274,9 @@ def test_function_changes_reconfigure_the_request(root: FakeTree, chips: GpioExp
     pin.function = "input"
     pin.function = "output"
     pin.state = 1
+    assert value(root, BASE + 4) == "1"
+    with pytest.raises(PinInvalidState):
+        pin.state = 0.5
     assert value(root, BASE + 4) == "1"
     pin.function = "input"
     assert pin.function == "input"
