@@ -128,11 +128,12 @@ def ticks_trial():
 
 def cost_trial(rounds=3, calls=500):
     # ns per call: gpiozero's LED.on()/off() on udrv, and udrv's own
-    # Request.set_value() on another output, in alternating rounds
+    # Request.set_value() on another output of the same backend, in
+    # alternating rounds
     led = LED("wire1-out")
     out = udrv.LineSettings(direction=udrv.Direction.OUTPUT)
     with udrv.Chip("gpio-wire") as chip:
-        with chip.request({{"wire3-out": out}}) as req:
+        with chip.request({{"wire3-out": out}}, backend=led.pin.backend) as req:
             off = req.offsets[0]
             zero, raw = [], []
             for _ in range(rounds):
