@@ -226,9 +226,18 @@ class _ChipView:
 
 
 def _chip_views() -> list[_ChipView]:
+    """The chips this process can open (a chip it may not open, say
+    /dev/gpiochip1 of another group, is left out; none at all raises the
+    first chip's error)."""
     views = []
+    first: udrv.Error | None = None
     for name in udrv.chip_list():
-        with udrv.Chip(name) as chip:
+        try:
+            chip = udrv.Chip(name)
+        except udrv.Error as e:
+            first = first or e
+            continue
+        with chip:
             names = []
             for offset in range(chip.num_lines):
                 try:
@@ -236,6 +245,8 @@ def _chip_views() -> list[_ChipView]:
                 except udrv.Error:
                     names.append("")  # sysfs GPIO has no line names
             views.append(_ChipView(chip.name, chip.label, chip.num_lines, names))
+    if not views and first is not None:
+        raise first
     return views
 
 
@@ -537,8 +548,12 @@ class UdrvPin(Pin):  # type: ignore[misc]
     def input_with_pull(self, pull: str) -> None:
         self._check_pull(pull)
         with self._lock:
-            self._pull = pull
-            self._apply(self._input_settings())
+            old, self._pull = self._pull, pull
+            try:
+                self._apply(self._input_settings())
+            except BaseException:
+                self._pull = old
+                raise
 
     def _level(self, value: Any) -> int:
         if value in (0, 1):  # also False/True and 0.0/1.0
