@@ -63,6 +63,9 @@ for _arch in ("arm64", "armhf"):
 RUFF_VERSION = "0.17.6"
 # what the python step builds and type-checks with (PyPI, into build/venv)
 PY_BUILD_DEPS = ["meson-python==0.22.1", "meson==1.12.1", "ninja==1.13.2", "mypy==2.4.1"]
+# what tests/python needs in the test venv beside Debian's pytest: gpiozero 2
+# for udrv.gpiozero's tests (Debian 12's python3-gpiozero is 1.6)
+PY_TEST_DEPS = ["gpiozero==2.0.1", "colorzero==2.0"]
 
 
 @dataclass
@@ -196,21 +199,25 @@ def count_junit(name: str, xml: Path, tally: Tally) -> None:
         tally.add(f"{name}:{case.get('classname')}::{case.get('name')}", not bad)
 
 
-def py_build_deps() -> Path | None:
-    """build/venv with PY_BUILD_DEPS, installed from the wheels cached in
-    build/py-deps (downloaded from PyPI the first time only)."""
-    venv = BUILD / "venv"
+def pip_cached(pip: list[str], reqs: list[str]) -> bool:
+    """Install reqs from the wheels cached in build/py-deps; download them
+    from PyPI into it first when they are not all there (the first run)."""
     cache = BUILD / "py-deps"
+    cache.mkdir(exist_ok=True)
+    offline = [*pip, "install", "--no-index", "--find-links", str(cache), *reqs]
+    if subprocess.call(offline, cwd=ROOT, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL) == 0:
+        return True
+    return run([*pip, "download", "-d", str(cache), *reqs]) == 0 and run(offline) == 0
+
+
+def py_build_deps() -> Path | None:
+    """build/venv with PY_BUILD_DEPS (from the cache build/py-deps)."""
+    venv = BUILD / "venv"
     pip = [str(venv / "bin" / "pip"), "-q", "--disable-pip-version-check"]
     if not (venv / "bin" / "pip").exists() and run([sys.executable, "-m", "venv", str(venv)]):
         return None
-    if not cache.is_dir() or not any(cache.iterdir()):
-        cache.mkdir(exist_ok=True)
-        if run([*pip, "download", "-d", str(cache), *PY_BUILD_DEPS]):
-            return None
-    if run([*pip, "install", "--no-index", "--find-links", str(cache), *PY_BUILD_DEPS]):
-        return None
-    return venv
+    return venv if pip_cached(pip, PY_BUILD_DEPS) else None
 
 
 def python_bindings(tally: Tally, env: dict[str, str]) -> None:
@@ -233,8 +240,9 @@ def python_bindings(tally: Tally, env: dict[str, str]) -> None:
     test = BUILD / "py-test"
     [wheel] = wheels.glob("udrv-*.whl")
     ok = run([sys.executable, "-m", "venv", "--clear", "--system-site-packages", str(test)]) == 0
-    ok = ok and run([str(test / "bin" / "pip"), "install", "-q", "--no-index", "--no-deps",
-                     str(wheel)]) == 0
+    tpip = [str(test / "bin" / "pip"), "-q", "--disable-pip-version-check"]
+    ok = ok and run([*tpip, "install", "--no-index", "--no-deps", str(wheel)]) == 0
+    ok = ok and pip_cached(tpip, PY_TEST_DEPS)
     tally.add("python:install", ok)
     if ok:
         xml = BUILD / "pytest-python.xml"
