@@ -606,26 +606,23 @@ static PyObject *events_list(const struct udrv_edge_event *ev, int n)
 	return res;
 }
 
-static PyObject *req_read_edge_events(PyObject *o, PyObject *args, PyObject *kw)
+/* up to @max events; first waits (in slices) for some when @wait_first */
+static PyObject *read_events(struct udrvpy_request *self, Py_ssize_t max, bool wait_first)
 {
-	static char *kwlist[] = { "max_events", NULL };
-	struct udrvpy_request *self = REQ(o);
 	struct udrv_edge_event stack[EVENTS_STACK], *buf = stack;
-	Py_ssize_t max = EVENTS_STACK;
 	PyObject *res;
 	int ret;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "|n:read_edge_events", kwlist, &max))
-		return NULL;
 	if (!self->req)
 		return released(self);
 	if (max < 1 || max > 65536) {
 		PyErr_Format(PyExc_ValueError, "max_events must be 1..65536, not %zd", max);
 		return NULL;
 	}
-	/* block (GIL released, in slices) until something is pending */
-	if (wait_sliced(self, -1) < 0)
+	if (wait_first && wait_sliced(self, -1) < 0)
 		return NULL;
+	if (self->busy)
+		return busy_error();
 	if (max > EVENTS_STACK) {
 		buf = PyMem_Calloc((size_t)max, sizeof(*buf));
 		if (!buf)
@@ -645,6 +642,27 @@ static PyObject *req_read_edge_events(PyObject *o, PyObject *args, PyObject *kw)
 	if (release_if_pending(self))
 		Py_CLEAR(res);
 	return res;
+}
+
+static PyObject *req_read_edge_events(PyObject *o, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "max_events", NULL };
+	Py_ssize_t max = EVENTS_STACK;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|n:read_edge_events", kwlist, &max))
+		return NULL;
+	return read_events(REQ(o), max, true);
+}
+
+/* _read_pending(max_events): events known to be pending (a wait said so):
+ * no second poll before the read */
+static PyObject *req_read_pending(PyObject *o, PyObject *arg)
+{
+	Py_ssize_t max = PyLong_AsSsize_t(arg);
+
+	if (max == -1 && PyErr_Occurred())
+		return NULL;
+	return read_events(REQ(o), max, false);
 }
 
 static PyObject *req_get_lost(PyObject *o, void *unused)
@@ -708,6 +726,7 @@ static PyMethodDef req_methods[] = {
 	  "read_edge_events(max_events: int = 64) -> list[EdgeEvent]\n\n"
 	  "Read up to max_events pending events; blocks (GIL released) only when none are "
 	  "pending." },
+	{ "_read_pending", req_read_pending, METH_O, NULL },
 	{ "release", req_release, METH_NOARGS,
 	  "release() -> None\n\nGive the lines back. Idempotent; using the request afterwards "
 	  "raises ValueError." },
