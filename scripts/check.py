@@ -256,6 +256,13 @@ def python_bindings(tally: Tally, env: dict[str, str]) -> None:
     mypy = [str(venv / "bin" / "mypy"), "--strict", "--cache-dir", str(BUILD / "mypy-cache"),
             "python/udrv", *(["examples/python"] if (ROOT / "examples/python").is_dir() else [])]
     tally.add("python:mypy", run(mypy, env={**env, "MYPYPATH": str(ROOT / "python")}) == 0)
+    # the stubs against the extension itself (installed beside mypy for that)
+    ok = run([str(venv / "bin" / "pip"), "install", "-q", "--no-index", "--no-deps",
+              "--force-reinstall", str(wheel)]) == 0
+    tally.add("python:stubtest", ok and run(
+        [str(venv / "bin" / "python"), "-m", "mypy.stubtest", "--mypy-config-file",
+         str(ROOT / "python" / "pyproject.toml"), "udrv._udrv"],
+        env={k: v for k, v in env.items() if k != "MYPYPATH"}) == 0)
 
 
 def fuzz(tally: Tally) -> None:
