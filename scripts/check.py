@@ -20,7 +20,9 @@ Steps (each counted; a step that cannot run counts as one failure):
   python     the Python bindings (python/): the wheel built by meson-python
              (PyPI, cached in build/py-deps: no network once it is warm),
              installed into a fresh venv build/py-test, tests/python run
-             there; mypy --strict on the package and examples/python
+             there, and again on the extension built with ASan+UBSan
+             (build/py-asan); mypy --strict on the package and
+             examples/python, mypy.stubtest on the extension's stubs
   fuzz       the libFuzzer harnesses (tests/fuzz, clang, ASan+UBSan): each
              reproducer in tests/fuzz/regress replayed, then each harness a
              few seconds from its seeds (skip with UDRV_FUZZ=0)
@@ -253,6 +255,7 @@ def python_bindings(tally: Tally, env: dict[str, str]) -> None:
         count_junit("python", xml, tally)
         if status not in (0, 1):  # interrupted or crashed: tests may be missing
             tally.add(f"python: pytest exited {status}", False)
+        python_asan(tally, env, venv)
     mypy = [str(venv / "bin" / "mypy"), "--strict", "--cache-dir", str(BUILD / "mypy-cache"),
             "python/udrv", *(["examples/python"] if (ROOT / "examples/python").is_dir() else [])]
     tally.add("python:mypy", run(mypy, env={**env, "MYPYPATH": str(ROOT / "python")}) == 0)
@@ -263,6 +266,39 @@ def python_bindings(tally: Tally, env: dict[str, str]) -> None:
         [str(venv / "bin" / "python"), "-m", "mypy.stubtest", "--mypy-config-file",
          str(ROOT / "python" / "pyproject.toml"), "udrv._udrv"],
         env={k: v for k, v in env.items() if k != "MYPYPATH"}) == 0)
+
+
+def python_asan(tally: Tally, env: dict[str, str], venv: Path) -> None:
+    """tests/python again on the extension built with ASan and UBSan
+    (build/py-asan; the sanitizers' runtimes preloaded into Python)."""
+    bdir = BUILD / "py-asan"
+    benv = {**env, "PATH": f"{venv / 'bin'}:{env.get('PATH', '')}"}
+    if not (bdir / "build.ninja").exists() and run(
+            ["meson", "setup", str(bdir), "python", "-Db_sanitize=address,undefined",
+             "-Db_lundef=false", "-Dbuildtype=debug",
+             "-Dc_args=-fno-sanitize-recover=all"], env=benv):
+        tally.add("python:asan (meson setup)", False)
+        return
+    ok = run(["ninja", "-C", str(bdir)], env=benv) == 0
+    tally.add("python:asan build", ok)
+    if not ok:
+        return
+    pkg = BUILD / "py-asan-pkg" / "udrv"
+    shutil.rmtree(pkg.parent, ignore_errors=True)
+    shutil.copytree(ROOT / "python" / "udrv", pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    for so in bdir.glob("_udrv*.so"):
+        shutil.copy2(so, pkg)
+    libs = [subprocess.run(["gcc", f"-print-file-name={lib}"], capture_output=True, text=True,
+                           check=False).stdout.strip() for lib in ("libasan.so", "libubsan.so")]
+    xml = BUILD / "pytest-python-asan.xml"
+    xml.unlink(missing_ok=True)
+    cmd = pytest_cmd("tests/python", xml)
+    status = run([str(BUILD / "py-test" / "bin" / "python"), *cmd[1:]], env={
+        **env, "PYTHONPATH": str(pkg.parent), "LD_PRELOAD": " ".join(libs),
+        "ASAN_OPTIONS": "detect_leaks=0", "UBSAN_OPTIONS": "halt_on_error=1"})
+    count_junit("python-asan", xml, tally)
+    if status not in (0, 1):
+        tally.add(f"python-asan: pytest exited {status}", False)
 
 
 def fuzz(tally: Tally) -> None:
