@@ -34,6 +34,7 @@ struct udrvpy_request {
 	size_t n;
 	int busy;			/* a thread is blocked in a wait or read */
 	bool release_pending;		/* release() came while busy */
+	bool pending;			/* the last wait found events, no read since */
 	char chip_name[32];
 };
 
@@ -568,6 +569,7 @@ static int wait_sliced(struct udrvpy_request *self, long long ms)
 		req_error(self, ret);
 		return -1;
 	}
+	self->pending = ret > 0;
 	return ret;
 }
 
@@ -606,8 +608,9 @@ static PyObject *events_list(const struct udrv_edge_event *ev, int n)
 	return res;
 }
 
-/* up to @max events; first waits (in slices) for some when @wait_first */
-static PyObject *read_events(struct udrvpy_request *self, Py_ssize_t max, bool wait_first)
+/* up to @max events; first waits (in slices) for some unless a wait just
+ * found them */
+static PyObject *read_events(struct udrvpy_request *self, Py_ssize_t max)
 {
 	struct udrv_edge_event stack[EVENTS_STACK], *buf = stack;
 	PyObject *res;
@@ -619,8 +622,11 @@ static PyObject *read_events(struct udrvpy_request *self, Py_ssize_t max, bool w
 		PyErr_Format(PyExc_ValueError, "max_events must be 1..65536, not %zd", max);
 		return NULL;
 	}
-	if (wait_first && wait_sliced(self, -1) < 0)
+	/* a wait that found events pending and no read since: read them
+	 * without polling again (wait, then read: one poll, one read) */
+	if (!self->pending && wait_sliced(self, -1) < 0)
 		return NULL;
+	self->pending = false;
 	if (self->busy)
 		return busy_error();
 	if (max > EVENTS_STACK) {
@@ -651,18 +657,7 @@ static PyObject *req_read_edge_events(PyObject *o, PyObject *args, PyObject *kw)
 
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "|n:read_edge_events", kwlist, &max))
 		return NULL;
-	return read_events(REQ(o), max, true);
-}
-
-/* _read_pending(max_events): events known to be pending (a wait said so):
- * no second poll before the read */
-static PyObject *req_read_pending(PyObject *o, PyObject *arg)
-{
-	Py_ssize_t max = PyLong_AsSsize_t(arg);
-
-	if (max == -1 && PyErr_Occurred())
-		return NULL;
-	return read_events(REQ(o), max, false);
+	return read_events(REQ(o), max);
 }
 
 static PyObject *req_get_lost(PyObject *o, void *unused)
@@ -726,7 +721,6 @@ static PyMethodDef req_methods[] = {
 	  "read_edge_events(max_events: int = 64) -> list[EdgeEvent]\n\n"
 	  "Read up to max_events pending events; blocks (GIL released) only when none are "
 	  "pending." },
-	{ "_read_pending", req_read_pending, METH_O, NULL },
 	{ "release", req_release, METH_NOARGS,
 	  "release() -> None\n\nGive the lines back. Idempotent; using the request afterwards "
 	  "raises ValueError." },

@@ -38,7 +38,7 @@ async def aiter_events(req: Request) -> AsyncIterator[_udrv.EdgeEvent]:
         if not req.wait_edge_events(0):
             await _readable(req.fileno())
             continue
-        for ev in req._read_pending(64):  # pending: no second poll
+        for ev in req.read_edge_events():
             yield ev
 
 

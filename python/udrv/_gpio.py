@@ -159,7 +159,7 @@ class Request(_udrv.Request):
         """Edge events as they come; the iterator ends when none came for
         timeout seconds (None: never)."""
         while self.wait_edge_events(timeout):
-            yield from self._read_pending(64)  # pending: no second poll
+            yield from self.read_edge_events()
 
     def __aiter__(self) -> AsyncIterator[_udrv.EdgeEvent]:
         """async for ev in request: events through the running loop's
