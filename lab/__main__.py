@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import boards, debian, initramfs, modules, suite
+from . import boards, debian, initramfs, modules, pyguest, suite
 from .errors import CommandTimeout, LabError
 from .paths import kernel_src_dir, lab_dir
 from .prepare import prepare
@@ -96,7 +96,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     bad = [item for item in args.put if "=" not in item]
     if bad:
         raise LabError(f"--put wants GUEST=HOST, got {bad[0]!r}")
-    extra = dict(item.split("=", 1) for item in args.put)
+    extra: dict[str, str | Path] = dict(item.split("=", 1) for item in args.put)
+    if args.python:
+        if boards.target(_one(args)).machine.name != "x86":
+            raise LabError("--python: the Python image is for the x86 boards (the rpi3 "
+                           "guest is arm64; docs/lab.md, Python in the guest)")
+        extra = {**pyguest.guest_files(quiet=args.quiet), **extra}
     t0 = time.monotonic()
     with Board(
         _one(args), memory=args.memory, append=args.append, extra_files=extra, quiet=args.quiet
@@ -249,6 +254,9 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--out", metavar="DIR", help="copy the guest's /out/ here afterwards")
     r.add_argument("--put", action="append", default=[], metavar="GUEST=HOST",
                    help="add a host file to the initramfs (repeatable)")  # fmt: skip
+    r.add_argument("--python", action="store_true",
+                   help="the Python image variant (x86 boards): python3.11, udrv, gpiod 2.5.0, "
+                   "gpiozero 2.0.1 (lab/pyguest.py)")  # fmt: skip
     r.add_argument("-q", "--quiet", action="store_true", help="no summary line")
     r.add_argument("command", nargs=argparse.REMAINDER, help="-- CMD...")
     r.set_defaults(func=cmd_run)

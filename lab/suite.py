@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import suite_python
 from .boards import missing_udrv, target
 from .paths import REPO_ROOT
 from .qemu import Board
@@ -476,8 +477,13 @@ def run_suite(kernels: list[str], mode: str, out: Path, duration_s: int = 0,
     # boards measured side by side give the numbers they give alone
     with ThreadPoolExecutor(max_workers=max(1, min(jobs, len(kernels)))) as pool:
         parts = list(pool.map(lambda k: run_board(k, mode, duration_s), kernels))
+        # udrv vs gpiod from Python: a board of the Python image per x86 kernel
+        python = list(pool.map(lambda k: suite_python.run_python(k, mode),
+                               [k for k in kernels if suite_python.wanted(k)]))
     runs = [run for part in parts for run in part]
     doc = lab_document(runs)
+    if python:
+        doc["python"] = python
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(doc, indent=1) + "\n")
     if any(r.board == "x86" for r in runs):
@@ -500,7 +506,11 @@ def run_suite(kernels: list[str], mode: str, out: Path, duration_s: int = 0,
     if any(r.board == "rpi3" for r in runs):
         print()
         print("\n".join(toggle_table(runs, "rpi3")))
+    if python:
+        print()
+        print("\n".join(suite_python.python_table(python)))
     failures = [f"{r.board}/{r.kernel}/{r.load}: {f}" for r in runs for f in r.failures]
+    failures += suite_python.failures(python)
     for f in failures:
         print(f"lab: bench failed: {f}", file=sys.stderr)
     missing = sorted({b for r in runs for b in r.unavailable})

@@ -332,8 +332,8 @@ int udrv_uio_map_info_sz(struct udrv_uio *uio, unsigned int index,
 		return ret;
 	if (index >= (unsigned int)uio->num_maps)
 		return udrv_err(uio->errmsg, EINVAL,
-				"%s has %d maps: no map %u", uio->devname,
-				uio->num_maps, index);
+				"%s: no map %u (it has %d)", uio->devname,
+				index, uio->num_maps);
 	udrv_abi_out(&udrv_abi_uio_map_info, info, &uio->maps[index], info_size);
 	return 0;
 }
@@ -347,8 +347,8 @@ int udrv_uio_port_info_sz(struct udrv_uio *uio, unsigned int index,
 		return ret;
 	if (index >= (unsigned int)uio->num_ports)
 		return udrv_err(uio->errmsg, EINVAL,
-				"%s has %d port regions: no port %u",
-				uio->devname, uio->num_ports, index);
+				"%s: no port region %u (it has %d)",
+				uio->devname, index, uio->num_ports);
 	udrv_abi_out(&udrv_abi_uio_port_info, info, &uio->ports[index],
 		     info_size);
 	return 0;

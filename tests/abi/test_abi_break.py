@@ -138,6 +138,30 @@ def expect_soname_bump(tree: Tree) -> None:
     assert "make abi-baseline" in out, out
 
 
+def test_return_type_changed_fails(variant: Tree) -> None:
+    variant.edit("include/udrv/uio.h", "uint64_t udrv_uio_missed(", "uint32_t udrv_uio_missed(")
+    variant.edit("lib/uio_irq.c", "uint64_t udrv_uio_missed(", "uint32_t udrv_uio_missed(")
+    variant.compile()
+    out = expect(variant.link(), {"changed"})
+    assert "udrv_uio_missed" in out, out
+
+
+def test_enum_renumbered_fails(variant: Tree) -> None:
+    variant.edit("include/udrv/chip.h", "\tUDRV_BIAS_DISABLED,\n",
+                 "\tUDRV_BIAS_ABI_TEST,\n\tUDRV_BIAS_DISABLED,\n")
+    variant.compile()
+    out = expect(variant.link(), {"changed"})
+    assert "UDRV_BIAS_DISABLED" in out, out
+
+
+def test_enum_value_appended_passes(variant: Tree) -> None:
+    """docs/abi.md: enums may gain values at their end."""
+    variant.edit("include/udrv/chip.h", "\tUDRV_BIAS_PULL_DOWN,\n",
+                 "\tUDRV_BIAS_PULL_DOWN,\n\tUDRV_BIAS_ABI_TEST,\n")
+    variant.compile()
+    expect(variant.link(), set())
+
+
 def test_field_appended_to_a_frozen_struct_fails(variant: Tree) -> None:
     variant.edit("include/udrv/gpio_mmio.h",
                  "\tuint32_t invert;\t\t/* mask for an active-low line, else 0 */\n",
@@ -188,3 +212,14 @@ def test_function_added_in_a_new_node_passes(variant: Tree) -> None:
     variant.compile({"util.c"})
     out = expect(variant.link(), set())
     assert "udrv_abi_test_new@UDRV_1.1" in out, out
+
+
+def test_cannot_run_is_not_a_pass(tmp_path: Path) -> None:
+    """A check that cannot run says why and exits 2 (make check counts it as
+    a failure): a missing library, a file that is not a library."""
+    rc, verdicts, out = abi_check(tmp_path / "libudrv.so.1")
+    assert rc == 2 and not verdicts and "does not exist" in out, out
+    bogus = tmp_path / "bogus.so"
+    bogus.write_text("not an ELF file\n")
+    rc, verdicts, out = abi_check(bogus)
+    assert rc == 2 and not verdicts and "cannot run" in out, out

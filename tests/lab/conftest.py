@@ -7,6 +7,10 @@
     board_rt_smp          the PREEMPT_RT kernel on two CPUs, CPU 1 isolated
     any_board             parametrized over the selected one-machine boards
                           (ids "std", "rt", "rpi3"; not the SMP ones)
+    py_board              the x86 kernels (ids "std", "rt") booted with the Python
+                          image variant (lab/pyguest.py: python3.11, udrv, gpiod,
+                          gpiozero); a board of its own, so that the others don't
+                          pay for Python (session-scoped too)
 
 Environment:
     UDRV_LAB=0              skip every lab test (the only way they are skipped)
@@ -39,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from lab import Board, LabError  # noqa: E402
+from lab import Board, LabError, pyguest  # noqa: E402
 from lab.boards import TARGETS  # noqa: E402
 
 ALL_KERNELS = tuple(TARGETS)  # "std", "rt" (x86), "rpi3", "std-smp", "rt-smp"
@@ -94,7 +98,7 @@ def board_of(item: pytest.Item) -> str:
     session fixture it uses, or its module's LAB_BOARD (a module whose tests
     boot boards of their own); "none" for a test that boots nothing."""
     callspec = getattr(item, "callspec", None)
-    for name in ("board", "any_board"):
+    for name in ("board", "any_board", "py_board"):
         if callspec is not None and name in callspec.params:
             return str(callspec.params[name])
     names = getattr(item, "fixturenames", ())
@@ -140,26 +144,30 @@ class Boards:
         self.boards: dict[str, Board] = {}
 
     def live(self, flavour: str) -> Board:
-        """The flavour's board, booting it (again, if the last one died)."""
+        """The flavour's board, booting it (again, if the last one died);
+        "NAME+py": the board with the Python image variant (lab/pyguest.py)."""
         board = self.boards.get(flavour)
         if board is not None and board.dead:
             sys.stderr.write(f"\nlab: {flavour} board died ({board.dead}); booting a new one\n")
             board.close()
             board = None
         if board is None:
-            board = self.boards[flavour] = Board(flavour)
+            name, _, variant = flavour.partition("+")
+            extra = pyguest.guest_files() if variant == "py" else None
+            board = self.boards[flavour] = Board(name, extra_files=extra)  # type: ignore[arg-type]
             BOOTS.append(f"{flavour} {board.release}: {board.boot_seconds:.1f}s ({board.log_path})")
         return board
 
-    def handle(self, flavour: str) -> Board:
+    def handle(self, flavour: str, variant: str = "") -> Board:
         """A session-long handle on a kernel's board (boots it now)."""
         if flavour not in KERNELS:
             pytest.skip(f"board {flavour!r} not selected (UDRV_LAB_KERNELS={','.join(KERNELS)})")
+        key = f"{flavour}+{variant}" if variant else flavour
         try:
-            self.live(flavour)
+            self.live(key)
         except LabError as exc:
-            pytest.fail(f"{flavour} board did not boot: {type(exc).__name__}: {exc}", False)
-        return cast(Board, LiveBoard(self, flavour))
+            pytest.fail(f"{key} board did not boot: {type(exc).__name__}: {exc}", False)
+        return cast(Board, LiveBoard(self, key))
 
     def close(self) -> None:
         for board in self.boards.values():
@@ -222,3 +230,9 @@ ONE_CPU = [k for k in KERNELS if k not in SMP_KERNELS]
 def any_board(request: pytest.FixtureRequest, lab_boards: Boards) -> Board:
     """Every selected board, rpi3 included: the tests of the lab itself."""
     return lab_boards.handle(str(request.param))
+
+
+@pytest.fixture(scope="session", params=X86_SELECTED, ids=X86_SELECTED)
+def py_board(request: pytest.FixtureRequest, lab_boards: Boards) -> Board:
+    """The x86 kernels with Python in the guest (python3, udrv, gpiod, gpiozero)."""
+    return lab_boards.handle(str(request.param), "py")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -68,3 +69,17 @@ def peer_without_mlock(board: Board) -> str:
                   f"'exec {PEER} \"$@\"' > {path}; chmod +x {path}")
     assert r.status == 0, r.stderr
     return path
+
+
+def python(board: Board, code: str, timeout: float = 120) -> Udrv:
+    """Run Python @code (dedented) with the guest's python3: the boards of
+    the Python image variant (conftest's py_board, lab/pyguest.py)."""
+    return sh(board, "python3 - <<'PYEOF'\n" + textwrap.dedent(code).strip() + "\nPYEOF",
+              timeout)  # fmt: skip
+
+
+def python_json(board: Board, code: str, timeout: float = 120) -> Any:
+    """python(), which must succeed; its last stdout line as JSON."""
+    r = python(board, code, timeout)
+    assert r.status == 0, f"python3 exit {r.status}\n{r.stdout}\n{r.stderr}"
+    return json.loads(r.stdout.strip().splitlines()[-1])

@@ -136,18 +136,6 @@ static struct udrv_chip *sysfs_chip(void)
 	return chip;
 }
 
-/* The start of a fake sysfs attribute */
-static int attr_is(const char *rel, const char *want)
-{
-	char *got = fake_read(rel);
-	int ok = got && !strncmp(got, want, strlen(want));
-
-	if (!ok)
-		printf("# %s holds '%s', expected '%s'\n", rel, got ? got : "?", want);
-	free(got);
-	return ok;
-}
-
 static void test_request_settings_stride(void)
 {
 	struct settings_big s[2] = {
@@ -162,8 +150,8 @@ static void test_request_settings_stride(void)
 	/* a newer caller, every new field zero: works, each line its entry */
 	CHECK_INT(udrv_chip_request_sz(chip, &cfg.c, sizeof(cfg), 2, offs,
 				       &s[0].s, sizeof(s[0]), &req), 0);
-	CHECK(attr_is("sys/class/gpio/gpio514/direction", "high"));
-	CHECK(attr_is("sys/class/gpio/gpio515/active_low", "1"));
+	CHECK(fake_starts_with("sys/class/gpio/gpio514/direction", "high"));
+	CHECK(fake_starts_with("sys/class/gpio/gpio515/active_low", "1"));
 	CHECK_INT(udrv_request_reconfigure_sz(req, &s[0].s, sizeof(s[0])), 0);
 	/* a field this library does not know, set: refused, named */
 	s[1].extra = 7;
@@ -220,16 +208,6 @@ static void test_line_info_larger_tail_zeroed(void)
 	udrv_chip_free(chip);
 }
 
-static void kernel_event(int wfd, unsigned int offset, uint32_t seqno)
-{
-	struct gpio_v2_line_event ev = {
-		.timestamp_ns = 1000 + seqno, .id = GPIO_V2_LINE_EVENT_RISING_EDGE,
-		.offset = offset, .seqno = seqno, .line_seqno = seqno,
-	};
-
-	CHECK_INT(write(wfd, &ev, sizeof(ev)), (long long)sizeof(ev));
-}
-
 /* A cdev request around a pipe (as test_events.c): the pipe is the kernel. */
 static void test_read_events_with_the_callers_stride(void)
 {
@@ -248,8 +226,8 @@ static void test_read_events_with_the_callers_stride(void)
 	req.offsets[1] = 6;
 	req.priv = priv;
 	strcpy(req.chip_name, "gpiochip7");
-	kernel_event(p[1], 4, 1);
-	kernel_event(p[1], 6, 3);
+	fake_gpio_event(p[1], 4, 1);
+	fake_gpio_event(p[1], 6, 3);
 	memset(ev, 0xa5, sizeof(ev));
 	/* 64-byte stride: through the bounce buffer, each event at its place */
 	CHECK_INT(udrv_request_read_events_sz(&req, &ev[0].e, 3, sizeof(ev[0])), 2);

@@ -1,0 +1,431 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The Python bindings on real kernels (the Python image variant, py_board):
+the image itself, udrv against gpio-wire, uio-ticker and QEMU's edu device,
+the RT helpers and the histogram, and udrv-pybench (bench/python/) with its
+invariants. gpiod 2.5 (PyPI) is the reference beside udrv.
+
+gpio-wire: line 2k drives line 2k+1 (docs/kernel-modules.md); the generator
+makes edges on an input line by itself. Each test is a short Python script
+run in the guest that prints one JSON line of what it saw.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+from guest import python, python_json, sh
+
+from lab import pyguest
+
+WIRE = "/sys/devices/platform/gpio-wire"
+# every test that imports udrv in the guest
+needs_udrv = pytest.mark.skipif(pyguest.udrv_missing() is not None,
+                                reason=str(pyguest.udrv_missing()))  # fmt: skip
+# what udrv-pybench runs: both libraries when the image has udrv
+ONLY = "" if pyguest.udrv_missing() is None else "--only gpiod"
+
+def code(*parts: str) -> str:
+    """Python source from parts, each dedented on its own."""
+    return "\n".join(textwrap.dedent(p).strip("\n") for p in parts)
+
+
+CHIP_PATH = """
+import pathlib
+def chip_path(label="gpio-wire"):
+    for c in sorted(pathlib.Path("/sys/class/gpio").glob("gpiochip*")):
+        if (c / "label").read_text().strip() == label:
+            return "/dev/" + next((c / "device").glob("gpiochip*")).name
+    raise SystemExit("no gpio-wire chip")
+"""
+
+
+# --- the image ------------------------------------------------------------------------
+def test_image_has_python_and_the_packages(py_board):
+    out = python_json(py_board, """
+        import importlib.metadata as md, importlib.util, json, sys, sysconfig
+        eps = sorted(e.name for e in md.entry_points(group="gpiozero_pin_factories"))
+        std = sysconfig.get_paths()["stdlib"]
+        pruned = [m for m in ("test", "idlelib", "tkinter", "ensurepip", "lib2to3",
+                              "pydoc_data") if importlib.util.find_spec(m)]
+        import gpiod, gpiozero, asyncio, selectors
+        print(json.dumps({"version": sys.version_info[:2], "stdlib": std, "eps": eps,
+            "gpiod": md.version("gpiod"), "libgpiod": gpiod.api_version,
+            "gpiozero": md.version("gpiozero"), "colorzero": md.version("colorzero"),
+            "pruned_but_present": pruned}))
+    """)
+    assert out["version"] == [3, 11]
+    assert out["stdlib"] == pyguest.GUEST_STDLIB
+    assert (out["gpiod"], out["libgpiod"]) == ("2.5.0", "2.3")
+    assert (out["gpiozero"], out["colorzero"]) == ("2.0.1", "2.0")
+    assert {"mock", "native"} <= set(out["eps"])  # gpiozero's, through its dist-info
+    if pyguest.udrv_missing() is None:
+        assert "udrv" in out["eps"]  # python/pyproject.toml's entry point
+    assert out["pruned_but_present"] == []
+
+
+def test_pycs_are_used_not_rebuilt(py_board):
+    # the image's .pycs are unchecked-hash: importing writes no new .pyc
+    r = sh(py_board, "python3 -c 'import asyncio, gpiozero' && "
+                     f"find {pyguest.GUEST_STDLIB} {pyguest.GUEST_SITE} -name '*.pyc' -newer /init"
+                     " | head -3")  # fmt: skip
+    assert r.status == 0, r.stderr
+    assert r.stdout.strip() == ""
+
+
+def test_gpiod_reference_on_gpio_wire(py_board):
+    out = python_json(py_board, code(CHIP_PATH, """
+        import gpiod, json
+        from gpiod.line import Direction, Value
+        with gpiod.request_lines(chip_path(), consumer="t", config={
+                2: gpiod.LineSettings(direction=Direction.OUTPUT),
+                (3, 5): gpiod.LineSettings(direction=Direction.INPUT)}) as req:
+            seen = []
+            for v in (Value.ACTIVE, Value.INACTIVE, Value.ACTIVE):
+                req.set_value(2, v)
+                seen.append([int(x == Value.ACTIVE) for x in req.get_values([3, 5])])
+            req.set_value(2, Value.INACTIVE)
+        print(json.dumps(seen))
+    """))
+    assert out == [[1, 0], [0, 0], [1, 0]]  # 2 -> 3 wired; 5 (wire 2's input) never moves
+
+
+# --- udrv on gpio-wire ----------------------------------------------------------------
+@needs_udrv
+def test_udrv_set_get_by_offset_and_name(py_board):
+    out = python_json(py_board, """
+        import json, udrv
+        with udrv.Chip("gpio-wire") as chip:
+            out = {"name": chip.name, "label": chip.label, "lines": chip.num_lines,
+                   "off": chip.line_offset("wire1-in")}
+            cfg = {"wire1-out": udrv.LineSettings(direction=udrv.Direction.OUTPUT),
+                   (3, 5): None}
+            with chip.request(cfg, consumer="pytest") as req:
+                info = chip.line_info(2)
+                out["consumer"], out["dir"] = info.consumer, int(info.direction)
+                seen = []
+                for v in (1, 0, 1):
+                    req.set_value("wire1-out", v)
+                    seen.append([req.get_value(3), req.get_value(5)])
+                req.set_values({2: 0})
+                out["seen"], out["all"] = seen, req.get_values()
+                try:
+                    req.set_value(2, 2)
+                except ValueError as exc:
+                    out["bad_value"] = str(exc)
+            try:
+                req.get_value(3)
+            except ValueError as exc:
+                out["released"] = str(exc)
+        print(json.dumps(out))
+    """)
+    assert out["label"] == "gpio-wire" and out["lines"] == 8 and out["off"] == 3
+    assert out["consumer"] == "pytest" and out["dir"] == 1
+    assert out["seen"] == [[1, 0], [0, 0], [1, 0]]
+    assert out["all"] == [0, 0, 0]
+    assert "bad_value" in out and "released" in out["released"]
+
+
+EDGES = CHIP_PATH + """
+import json, os, time, udrv
+OUT = udrv.LineSettings(direction=udrv.Direction.OUTPUT)
+BOTH = udrv.LineSettings(edge=udrv.Edge.BOTH)
+def driven(line=3):
+    for row in open("/sys/devices/platform/gpio-wire/edges"):
+        f = row.split()
+        if f[0] == str(line):
+            return int(f[1])
+"""
+
+
+@needs_udrv
+def test_udrv_edge_events_iterator(py_board):
+    out = python_json(py_board, code(EDGES, """
+        chip = udrv.Chip("gpio-wire")
+        with chip.request({2: OUT}) as drv, chip.request({3: BOTH}) as rx:
+            time.sleep(0.02)
+            d0 = driven()
+            for i in range(10):
+                drv.set_value(2, (i + 1) & 1)
+            evs = list(rx.edge_events(timeout=0.2))
+            print(json.dumps({"driven": driven() - d0,
+                "edges": [int(e.edge) for e in evs], "offsets": sorted({e.offset for e in evs}),
+                "seq": [e.line_seqno for e in evs], "lost": rx.lost_events,
+                "ts_up": all(a.timestamp_ns < b.timestamp_ns for a, b in zip(evs, evs[1:])),
+                "now_after": time.monotonic_ns() > evs[-1].timestamp_ns}))
+    """))
+    assert out["driven"] == 10
+    assert out["edges"] == [int(x) for x in [1, 2] * 5]  # RISING, FALLING, ...
+    assert out["offsets"] == [3] and out["seq"] == list(range(1, 11))
+    assert out["lost"] == 0 and out["ts_up"] and out["now_after"]
+
+
+@needs_udrv
+def test_udrv_fileno_with_selectors(py_board):
+    out = python_json(py_board, code(EDGES, """
+        import selectors
+        chip = udrv.Chip("gpio-wire")
+        with chip.request({2: OUT}) as drv, chip.request({3: BOTH}) as rx:
+            sel = selectors.DefaultSelector()
+            sel.register(rx.fileno(), selectors.EVENT_READ)
+            idle = sel.select(timeout=0.05)
+            drv.set_value(2, 1)
+            ready = sel.select(timeout=1.0)
+            evs = rx.read_edge_events()
+            after = sel.select(timeout=0.05)
+            print(json.dumps({"idle": len(idle), "ready": len(ready), "n": len(evs),
+                              "edge": int(evs[0].edge), "after": len(after)}))
+    """))
+    assert out == {"idle": 0, "ready": 1, "n": 1, "edge": 1, "after": 0}
+
+
+@needs_udrv
+def test_udrv_async_for(py_board):
+    out = python_json(py_board, code(EDGES, """
+        import asyncio
+        async def main():
+            chip = udrv.Chip("gpio-wire")
+            with chip.request({2: OUT}) as drv, chip.request({3: BOTH}) as rx:
+                loop = asyncio.get_running_loop()
+                for i in range(6):  # toggled from the loop while we await events
+                    loop.call_later(0.01 * (i + 1), drv.set_value, 2, (i + 1) & 1)
+                got = []
+                async def collect():
+                    async for ev in rx:
+                        got.append(int(ev.edge))
+                        if len(got) == 6:
+                            return
+                await asyncio.wait_for(collect(), 2.0)
+                return got
+        print(json.dumps(asyncio.run(main())))
+    """))
+    assert out == [1, 2, 1, 2, 1, 2]
+
+
+@needs_udrv
+def test_udrv_lost_events_counted_at_the_source(py_board):
+    # the generator overruns a 16-event buffer while nobody reads: the
+    # sequence-number gaps account for every edge it made
+    out = python_json(py_board, code(EDGES, f"""
+        W = "{WIRE}"
+        def rd(a): return int(open(f"{{W}}/{{a}}").read())
+        def wr(a, v): open(f"{{W}}/{{a}}", "w").write(str(v))
+        chip = udrv.Chip("gpio-wire")
+        with chip.request({{3: BOTH}}, event_buffer_size=16) as rx:
+            time.sleep(0.02)
+            g0 = rd("gen_edges")
+            wr("gen_line", 3); wr("gen_limit", 200); wr("gen_period_ns", 20000)
+            while rd("gen_period_ns"):
+                time.sleep(0.01)
+            made = rd("gen_edges") - g0
+            evs = list(rx.edge_events(timeout=0.1))
+            print(json.dumps({{"made": made, "received": len(evs), "lost": rx.lost_events,
+                              "ev_lost": sum(e.lost for e in evs)}}))
+    """))
+    assert out["made"] == 200
+    assert out["received"] <= 16 and out["lost"] > 0
+    assert out["received"] + out["lost"] == out["made"], out
+    assert out["ev_lost"] == out["lost"]
+
+
+# --- UIO ------------------------------------------------------------------------------
+@pytest.fixture
+def ticker(py_board):
+    """uio-ticker at 1 ms; stopped again afterwards."""
+    attr = "$(dirname $(grep -l uio-ticker /sys/class/uio/*/name))/device/period_us"
+    assert sh(py_board, f"echo 1000 > {attr}").status == 0
+    yield
+    sh(py_board, f"echo 0 > {attr}")
+
+
+TICKER = """
+import json, struct, time, udrv
+u = udrv.Uio("uio-ticker")
+page = u.map(0)
+def field(off): return page.read64(off)  # event 16, suppressed 64, ticks 72
+"""
+
+
+@needs_udrv
+def test_uio_ticker_wait_missed_irq_enable(py_board, ticker):
+    out = python_json(py_board, code(TICKER, """
+        out = {"name": u.name, "magic": page.read32(0), "maps": [m.name for m in u.maps]}
+        first = u.wait(timeout=1.0)
+        time.sleep(0.02)                       # ~20 ticks nobody waited for
+        second = u.wait(timeout=1.0)
+        out["delta"], out["missed"] = second.delta, second.missed
+        out["count_vs_page"] = field(16) - second.count   # ticks since (>= 0, small)
+        u.irq_enable(False)
+        s0 = field(64)
+        out["while_off"] = u.wait(timeout=0.02)
+        out["suppressed"] = field(64) - s0
+        u.irq_enable(True)
+        out["back"] = u.wait(timeout=1.0) is not None
+        print(json.dumps(out))
+    """))
+    assert out["name"] == "uio-ticker" and out["magic"] == 0x314B5455
+    assert out["maps"] == ["ticker"]
+    assert out["delta"] >= 15 and out["missed"] == out["delta"] - 1
+    assert 0 <= out["count_vs_page"] <= 2
+    assert out["while_off"] is None and out["suppressed"] >= 10
+    assert out["back"] is True
+
+
+@needs_udrv
+def test_edu_bar0_memoryview_and_interrupt(py_board):
+    out = python_json(py_board, """
+        import json, time, udrv
+        with udrv.Uio("uio_pci_generic") as u, u.pci_map_bar(0) as bar:
+            with bar.mem as mem:  # the mapping itself, as a memoryview
+                out = {"size": bar.size, "ident": int.from_bytes(mem[0:4], "little"),
+                       "len": len(mem), "ident32": bar.read32(0x0)}
+            bar.write32(0x04, 0x12345678)
+            out["liveness"] = bar.read32(0x04)
+            bar.write32(0x08, 5)
+            for _ in range(1000):
+                if not bar.read32(0x20) & 1:
+                    break
+                time.sleep(0.001)
+            out["fact5"] = bar.read32(0x08)
+            u.pci_intx_unmask()
+            out["idle"] = u.wait(timeout=0.02)
+            bar.write32(0x60, 0x4)                  # raise
+            irq = u.wait(timeout=1.0)
+            out["irq"] = irq is not None
+            out["status"] = bar.read32(0x24)
+            bar.write32(0x64, 0x4)                  # acknowledge
+            out["acked"] = bar.read32(0x24)
+            try:
+                bar.read32(bar.size)
+            except ValueError:
+                out["bounds"] = True
+        print(json.dumps(out))
+    """)
+    assert out["size"] == out["len"] == 1 << 20
+    assert out["ident"] == out["ident32"] == 0x010000ED
+    assert out["liveness"] == 0xEDCBA987 and out["fact5"] == 120
+    assert out["idle"] is None and out["irq"] is True
+    assert out["status"] == 0x4 and out["acked"] == 0
+    assert out["bounds"] is True
+
+
+# --- RT helpers, histogram ------------------------------------------------------------
+@needs_udrv
+def test_rt_scheduler_and_check(py_board):
+    out = python_json(py_board, """
+        import json, os, udrv
+        with udrv.Rt() as rt:
+            rt.set_scheduler(udrv.Policy.FIFO, 20)
+            st = rt.state
+            pol = os.sched_getscheduler(0)
+        rep = udrv.rt_check()
+        print(json.dumps({"policy": int(st.policy), "prio": st.priority, "os": pol,
+                          "realtime": rep.realtime, "model": rep.preempt_model,
+                          "findings": len(rep.findings)}))
+    """)
+    assert out["policy"] == out["os"] == 1 and out["prio"] == 20  # SCHED_FIFO
+    rt = "-rt-" in py_board.release
+    assert out["realtime"] is rt
+    assert ("RT" in out["model"].upper()) is rt
+
+
+@needs_udrv
+def test_histogram(py_board):
+    out = python_json(py_board, """
+        import json, udrv
+        h = udrv.Histogram()
+        for ns in range(1000, 101000, 1000):   # 1..100 us
+            h.record(ns)
+        print(json.dumps({"n": h.count, "min": h.min, "max": h.max, "mean": h.mean,
+                          "p50": h.percentile(50), "buckets": sum(c for _, _, c in h.buckets())}))
+    """)
+    assert out["n"] == out["buckets"] == 100
+    assert (out["min"], out["max"]) == (1000, 100000)
+    assert out["mean"] == pytest.approx(50500, rel=0.01)
+    assert 45000 <= out["p50"] <= 56000
+
+
+# --- the benchmark --------------------------------------------------------------------
+def pybench(board, args: str) -> tuple[int, dict, str]:
+    r = sh(board, f"udrv-pybench {ONLY} {args} --json /tmp/pybench.json; "
+                  "echo status=$?; cat /tmp/pybench.json")  # fmt: skip
+    head, _, body = r.stdout.partition("status=")
+    status, _, js = body.partition("\n")
+    return int(status), json.loads(js) if js.strip() else {}, head + r.stderr
+
+
+def test_pybench_rows_ratios_and_accounting(py_board):
+    status, res, text = pybench(py_board, "-n 200 --rounds 2 --events 200")
+    assert status == 0, text
+    libs = ["gpiod"] if ONLY else ["udrv", "gpiod"]
+    t, e = res["toggle"], res["events"]
+    assert sorted(t["rows"]) == sorted(libs) and sorted(e["rows"]) == sorted(libs)
+    assert len(t["order"]) == 2 * len(libs)
+    for lib in libs:
+        tr, er = t["rows"][lib], e["rows"][lib]
+        assert len(tr["ns_per_call"]) == 2 and tr["driven"] == tr["calls"] == 400
+        assert er["made"] == 200 == er["received"] + er["lost"] + er["dropped"] + er["masked"]
+        assert er["latency_ns"]["count"] == er["received"]
+        assert 0 < er["latency_ns"]["min"] <= er["latency_ns"]["p50"] <= er["latency_ns"]["max"]
+        assert lib in text
+    if not ONLY:  # the ratios come from this run's rows
+        assert t["ratio"]["median"] == round(t["rows"]["udrv"]["median_ns"]
+                                             / t["rows"]["gpiod"]["median_ns"], 3)
+        lu, lg = e["rows"]["udrv"]["latency_ns"], e["rows"]["gpiod"]["latency_ns"]
+        assert e["ratio"]["p50"] == round(lu["p50"] / lg["p50"], 3)
+        assert "udrv/gpiod" in text
+
+
+def test_pybench_counts_lost_events(py_board):
+    status, res, text = pybench(py_board, "-n 2 --rounds 1 --events 300 --period-ns 20000 "
+                                          "--buffer 16 --hold 50")  # fmt: skip
+    assert status == 0, text
+    for er in res["events"]["rows"].values():
+        assert er["lost"] > 0 and er["received"] <= 16
+        assert er["unaccounted"] == 0
+
+
+@pytest.fixture
+def wire_fault(py_board):
+    """Set gpio-wire fault injection parameters; put them back afterwards."""
+    params = "/sys/module/gpio_wire/parameters"
+
+    def set_(**kw: int) -> None:
+        for k, v in kw.items():
+            assert sh(py_board, f"echo {v} > {params}/{k}").status == 0
+
+    yield set_
+    set_(drop_every=0, drop_uncounted=0, stuck_every=0)
+
+
+def test_pybench_fails_on_uncounted_drops(py_board, wire_fault):
+    wire_fault(drop_every=7)  # counted by the wire: accounted for
+    status, res, text = pybench(py_board, "-n 2 --rounds 1 --events 70")
+    assert status == 0, text
+    rows = res["events"]["rows"].values()
+    assert all(er["dropped"] >= 9 and er["unaccounted"] == 0 for er in rows), rows
+    wire_fault(drop_uncounted=1)  # the same drops, no counter shows them
+    status, res, text = pybench(py_board, "-n 2 --rounds 1 --events 70")
+    assert status == 1
+    assert "unaccounted" in text
+    rows = res["events"]["rows"].values()
+    assert all(er["dropped"] == 0 and er["unaccounted"] >= 9 for er in rows), rows
+    assert all(er["masked"] == 0 for er in rows), rows  # one CPU, icount: never masked
+
+
+def test_pybench_fails_on_stuck_writes(py_board, wire_fault):
+    wire_fault(stuck_every=50)  # every 50th level change ignored by the "driver"
+    status, res, text = pybench(py_board, "-n 100 --rounds 1 --events 2")
+    assert status == 1
+    assert "level changes" in text
+    assert all(tr["driven"] < tr["calls"] == 100 for tr in res["toggle"]["rows"].values())
+
+
+def test_pybench_usage_errors(py_board):
+    r = sh(py_board, "udrv-pybench --in-line 2; echo status=$?")
+    assert "status=2" in r.stdout and "odd lines" in r.stderr
+    r = sh(py_board, "udrv-pybench -n 0; echo status=$?")
+    assert "status=2" in r.stdout and "a whole number 2.." in r.stderr
+    r = python(py_board, "import gpiod")  # the guest's python itself is fine
+    assert r.status == 0
