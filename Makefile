@@ -20,6 +20,8 @@
 #   make arm64    static udrv for 64-bit ARM (build/arm64, cross/arm64.ini)
 #   make armhf    static udrv for 32-bit ARM (build/armhf, cross/armhf.ini)
 #   make install  install the library, headers, pkg-config file, tool, man
+#   make abi-baseline  rewrite abi/libudrv.so.1.abi from build/dev's library:
+#                 only with a new version node or a soname bump (docs/abi.md)
 
 # Debian's python3: scripts/install-deps installs the modules the tests and
 # the report need (pytest, matplotlib, hypothesis) for it, not for another
@@ -30,7 +32,8 @@ FUZZ_SECONDS ?= 600
 FUZZ_EXAMPLES ?= 2000
 FUZZ ?=
 
-.PHONY: all build deps check fuzz lab lab-quick lab-demo soak static arm64 armhf install clean
+.PHONY: all build deps check fuzz lab lab-quick lab-demo soak static arm64 armhf install clean \
+	abi-baseline
 
 all: build
 
@@ -78,6 +81,11 @@ lab-demo: deps static arm64
 
 soak: deps static
 	$(PYTHON) -m lab.soak
+
+# the ABI that scripts/abi-check (make check) holds the library to
+abi-baseline: deps build
+	abidw --headers-dir include/udrv --no-corpus-path --no-show-locs \
+		--out-file abi/libudrv.so.1.abi $(BUILD)/dev/lib/libudrv.so.1
 
 install: build
 	meson install -C $(BUILD)/dev

@@ -45,7 +45,7 @@ BUSYBOX_CANDIDATES = ("/bin/busybox", "/usr/bin/busybox")
 # shipped on both kernels, and fails on std (udrv bench timer says why).
 HOST_PROGRAMS = {"/usr/bin/cyclictest": "rt-tests", "/usr/bin/rtla": "rtla"}
 # The ASan+UBSan build of the CLI (make check builds it), shipped on x86 with
-# its libraries under this guest prefix (tools/udrv finds lib/libudrv.so.0 by
+# its libraries under this guest prefix (tools/udrv finds lib/libudrv.so.1 by
 # its $ORIGIN/../lib run path): the fault tests run it to be sanitizer-clean.
 SANITIZED_BUILD = "asan"
 SANITIZED_PREFIX = "/opt/udrv-asan"
@@ -217,7 +217,7 @@ def host_program(program: Path, guest_path: str | None = None) -> dict[str, Path
 
 def sanitized_cli(build: Path) -> dict[str, Path]:
     """{guest_path: host_path} for the sanitized CLI of @build (build/asan):
-    tools/udrv and lib/libudrv.so.0 under SANITIZED_PREFIX, the system
+    tools/udrv and lib/libudrv.so.1 under SANITIZED_PREFIX, the system
     libraries (libasan, libubsan, libc...) at their own paths; {} when the
     build has no CLI."""
     cli = build / "tools" / "udrv"

@@ -3,7 +3,10 @@
  * The legacy sysfs GPIO backend: export, direction, active_low, value and
  * edge under /sys/class/gpio, with the global number = chip base + offset.
  * Each line keeps its value file open; edges are waited for with POLLPRI on
- * an epoll set of the value files, so one fd serves poll/epoll users.
+ * an epoll set of the value files, so one fd serves poll/epoll users. A
+ * watched line has its value file open twice: the epoll set has an fd of its
+ * own, because a read of the value clears the notification of the fd it is
+ * read through (an edge that came just before a get would be lost).
  *
  * sysfs has no event timestamps or sequence numbers: events carry
  * CLOCK_MONOTONIC at wake-up, and with edge "both" a level that did not
@@ -29,9 +32,9 @@
 struct sysfs_line {
 	int gpio;		/* global number */
 	char dir[UDRV_PATH_LEN];	/* its /sys/class/gpio entry */
-	int value_fd;
+	int value_fd;		/* get and set */
+	int poll_fd;		/* in the request's epoll set; -1: not watched */
 	bool exported;		/* by us: unexport on release */
-	bool watched;		/* value_fd is in the request's epoll set */
 	int level;		/* last value seen */
 	uint32_t line_seqno;
 };
@@ -302,8 +305,9 @@ static int read_level(int fd)
 	return c[0] - '0';
 }
 
-static int sysfs_open_value(char *errmsg, struct sysfs_line *l, int epfd,
-			    unsigned int idx, bool watch)
+/* Open the value file a second time for the epoll set (see the top). */
+static int sysfs_watch(char *errmsg, struct sysfs_line *l, int epfd,
+		       unsigned int idx)
 {
 	struct epoll_event ev = { .events = EPOLLPRI | EPOLLERR,
 				  .data.u32 = idx };
@@ -311,19 +315,37 @@ static int sysfs_open_value(char *errmsg, struct sysfs_line *l, int epfd,
 	int err;
 
 	line_attr(path, sizeof(path), l, "value");
+	l->poll_fd = open(path, O_RDWR | O_CLOEXEC);	/* as value_fd */
+	if (l->poll_fd < 0)
+		return attr_error(errmsg, errno, path, "(open)");
+	read_level(l->poll_fd);	/* arms POLLPRI */
+	if (epoll_ctl(epfd, EPOLL_CTL_ADD, l->poll_fd, &ev) == 0)
+		return 0;
+	err = errno;
+	close(l->poll_fd);
+	l->poll_fd = -1;
+	return udrv_err(errmsg, err, "cannot poll %s for edges: %s", path,
+			strerror(err));
+}
+
+static void sysfs_unwatch(struct sysfs_line *l, int epfd)
+{
+	epoll_ctl(epfd, EPOLL_CTL_DEL, l->poll_fd, NULL);
+	close(l->poll_fd);
+	l->poll_fd = -1;
+}
+
+static int sysfs_open_value(char *errmsg, struct sysfs_line *l, int epfd,
+			    unsigned int idx, bool watch)
+{
+	char path[UDRV_PATH_LEN];
+
+	line_attr(path, sizeof(path), l, "value");
 	l->value_fd = open(path, O_RDWR | O_CLOEXEC);
 	if (l->value_fd < 0)
 		return attr_error(errmsg, errno, path, "(open)");
-	l->level = read_level(l->value_fd);	/* also arms POLLPRI */
-	if (!watch)
-		return 0;
-	if (epoll_ctl(epfd, EPOLL_CTL_ADD, l->value_fd, &ev) == 0) {
-		l->watched = true;
-		return 0;
-	}
-	err = errno;
-	return udrv_err(errmsg, err, "cannot poll %s for edges: %s", path,
-			strerror(err));
+	l->level = read_level(l->value_fd);
+	return watch ? sysfs_watch(errmsg, l, epfd, idx) : 0;
 }
 
 static void sysfs_release(struct udrv_request *req)
@@ -340,6 +362,8 @@ static void sysfs_release(struct udrv_request *req)
 
 		if (l->value_fd >= 0)
 			close(l->value_fd);
+		if (l->poll_fd >= 0)
+			close(l->poll_fd);
 		if (!l->exported)
 			continue;
 		snprintf(num, sizeof(num), "%d", l->gpio);
@@ -393,8 +417,10 @@ static int sysfs_request(struct udrv_request *req, struct udrv_chip *chip,
 	priv = calloc(1, sizeof(*priv));
 	if (!priv)
 		return udrv_err(chip->errmsg, ENOMEM, "out of memory");
-	for (size_t i = 0; i < UDRV_LINES_MAX; i++)
+	for (size_t i = 0; i < UDRV_LINES_MAX; i++) {
 		priv->lines[i].value_fd = -1;
+		priv->lines[i].poll_fd = -1;
+	}
 	req->priv = priv;
 	req->fd = epoll_create1(EPOLL_CLOEXEC);
 	if (req->fd < 0)
@@ -474,21 +500,18 @@ static int reconfigure_line(struct udrv_request *req, size_t i,
 {
 	struct sysfs_priv *priv = req->priv;
 	struct sysfs_line *l = &priv->lines[i];
-	struct epoll_event ev = { .events = EPOLLPRI | EPOLLERR,
-				  .data.u32 = (uint32_t)i };
 	bool watch = s->edge != UDRV_EDGE_NONE;
 	int ret;
 
 	ret = sysfs_configure(req->errmsg, l, s, req->offsets[i]);
 	if (ret)
 		return ret;
-	if (watch != l->watched) {
-		if (epoll_ctl(req->fd, watch ? EPOLL_CTL_ADD : EPOLL_CTL_DEL,
-			      l->value_fd, &ev) < 0)
-			return udrv_err(req->errmsg, errno,
-					"cannot poll GPIO %d for edges: %s",
-					l->gpio, strerror(errno));
-		l->watched = watch;
+	if (watch && l->poll_fd < 0) {
+		ret = sysfs_watch(req->errmsg, l, req->fd, (unsigned int)i);
+		if (ret)
+			return ret;
+	} else if (!watch && l->poll_fd >= 0) {
+		sysfs_unwatch(l, req->fd);
 	}
 	l->level = read_level(l->value_fd);
 	return 0;
@@ -561,7 +584,7 @@ static int sysfs_read_events(struct udrv_request *req,
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	for (int i = 0; i < n; i++) {
 		idx = evs[i].data.u32;
-		level = read_level(priv->lines[idx].value_fd);
+		level = read_level(priv->lines[idx].poll_fd);	/* re-arms */
 		if (level < 0)
 			return value_error(req, -level, priv->lines[idx].gpio,
 					   "reading");

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "abi.h"
 #include "backend.h"
 
 struct udrv_chip *udrv_chip_new(void)
@@ -318,8 +319,8 @@ static int line_info_sysfs(struct udrv_chip *chip, unsigned int offset,
 	return 0;
 }
 
-int udrv_chip_line_info(struct udrv_chip *chip, unsigned int offset,
-			struct udrv_line_info *info)
+static int line_info(struct udrv_chip *chip, unsigned int offset,
+		     struct udrv_line_info *info)
 {
 	struct gpio_v2_line_info li;
 	int err;
@@ -348,6 +349,20 @@ int udrv_chip_line_info(struct udrv_chip *chip, unsigned int offset,
 	}
 	info_from_v2(info, &li);
 	return 0;
+}
+
+/* The info is written also on failure (offset set, the rest zero). */
+int udrv_chip_line_info_sz(struct udrv_chip *chip, unsigned int offset,
+			   struct udrv_line_info *info, size_t info_size)
+{
+	struct udrv_line_info li;
+	int ret = udrv_abi_size(chip->errmsg, &udrv_abi_line_info, info_size);
+
+	if (ret)
+		return ret;
+	ret = line_info(chip, offset, &li);
+	udrv_abi_out(&udrv_abi_line_info, info, &li, info_size);
+	return ret;
 }
 
 int udrv_chip_find_line(struct udrv_chip *chip, const char *name)

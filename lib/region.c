@@ -52,8 +52,12 @@ int udrv_region_map_fd(int fd, const char *path, uint64_t offset, size_t size,
 		return -EOVERFLOW;
 	}
 	r = calloc(1, sizeof(*r));
-	if (!r)
+	if (!r) {
+		if (errbuf)
+			snprintf(errbuf, errlen, "cannot map %s: out of memory",
+				 path);
 		return -ENOMEM;
+	}
 	r->map_len = (delta + size + page - 1) & ~(page - 1);
 	map = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		   (off_t)start);

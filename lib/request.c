@@ -10,6 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <udrv/gpio_mmio.h>
+
+#include "abi.h"
 #include "backend.h"
 
 /*
@@ -132,27 +135,75 @@ static int set_value_by_mask(struct udrv_request *req, size_t idx, int value)
 	return req->ops->set(req, 1ULL << idx, value ? 1ULL << idx : 0);
 }
 
-int udrv_chip_request(struct udrv_chip *chip,
-		      const struct udrv_request_config *config,
-		      size_t n, const unsigned int *offsets,
-		      const struct udrv_line_settings *settings,
-		      struct udrv_request **reqp)
+/* The caller's settings array (element size @usize) into @st. */
+static int settings_in(char *errmsg, struct udrv_line_settings *st,
+		       const struct udrv_line_settings *settings, size_t n,
+		       size_t usize)
 {
-	static const struct udrv_request_config defaults;
+	const char *src = (const char *)settings;
+	int ret;
+
+	for (size_t i = 0; i < n; i++) {
+		ret = udrv_abi_in(errmsg, &udrv_abi_line_settings, &st[i],
+				  src + i * usize, usize);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The caller's config (and the layout it points to) into @cfg and @layout. */
+static int config_in(char *errmsg, struct udrv_request_config *cfg,
+		     struct udrv_gpio_layout *layout,
+		     const struct udrv_request_config *config, size_t usize)
+{
+	int ret;
+
+	if (!config) {
+		memset(cfg, 0, sizeof(*cfg));
+		return 0;
+	}
+	ret = udrv_abi_in(errmsg, &udrv_abi_request_config, cfg, config, usize);
+	if (ret || !cfg->layout)
+		return ret;
+	if (!cfg->layout_size)
+		return udrv_err(errmsg, EINVAL,
+				"udrv_request_config.layout is set but layout_size is 0: set it to sizeof(struct udrv_gpio_layout)");
+	ret = udrv_abi_in(errmsg, &udrv_abi_gpio_layout, layout, cfg->layout,
+			  cfg->layout_size);
+	cfg->layout = layout;
+	cfg->layout_size = sizeof(*layout);
+	return ret;
+}
+
+int udrv_chip_request_sz(struct udrv_chip *chip,
+			 const struct udrv_request_config *config,
+			 size_t config_size, size_t n,
+			 const unsigned int *offsets,
+			 const struct udrv_line_settings *settings,
+			 size_t settings_size, struct udrv_request **reqp)
+{
+	struct udrv_line_settings st[UDRV_LINES_MAX];
+	struct udrv_request_config cfg;
+	struct udrv_gpio_layout layout;
 	const struct udrv_backend_ops *ops;
 	struct udrv_request *req;
 	int ret;
 
 	*reqp = NULL;
-	if (!config)
-		config = &defaults;
 	ret = request_check(chip, n, offsets);
 	if (!ret)
-		ret = udrv_settings_check(chip->errmsg, settings, n, offsets);
+		ret = settings_in(chip->errmsg, st, settings, n, settings_size);
 	if (!ret)
-		ret = request_ops(chip, config->backend, &ops);
+		ret = config_in(chip->errmsg, &cfg, &layout, config, config_size);
+	if (!ret)
+		ret = udrv_settings_check(chip->errmsg, st, n, offsets);
+	if (!ret)
+		ret = request_ops(chip, cfg.backend, &ops);
 	if (ret)
 		return ret;
+	config = &cfg;
+	settings = st;
 	req = calloc(1, sizeof(*req));
 	if (!req)
 		return udrv_err(chip->errmsg, ENOMEM, "out of memory");
@@ -272,19 +323,23 @@ int udrv_request_set_value(struct udrv_request *req, size_t idx, int value)
 	return bad_index(req, idx);
 }
 
-int udrv_request_reconfigure(struct udrv_request *req,
-			     const struct udrv_line_settings *settings)
+int udrv_request_reconfigure_sz(struct udrv_request *req,
+				const struct udrv_line_settings *settings,
+				size_t settings_size)
 {
+	struct udrv_line_settings st[UDRV_LINES_MAX];
 	int ret;
 
-	ret = udrv_settings_check(req->errmsg, settings, req->num_lines,
-				  req->offsets);
+	ret = settings_in(req->errmsg, st, settings, req->num_lines,
+			  settings_size);
+	if (!ret)
+		ret = udrv_settings_check(req->errmsg, st, req->num_lines,
+					  req->offsets);
 	if (ret)
 		return ret;
-	ret = req->ops->reconfigure(req, settings);
+	ret = req->ops->reconfigure(req, st);
 	if (!ret)
-		memcpy(req->settings, settings,
-		       req->num_lines * sizeof(*settings));
+		memcpy(req->settings, st, req->num_lines * sizeof(*st));
 	return ret;
 }
 
@@ -358,12 +413,37 @@ int udrv_request_wait_events(struct udrv_request *req, int timeout_ms)
 	}
 }
 
-int udrv_request_read_events(struct udrv_request *req,
-			     struct udrv_edge_event *buf, size_t max)
+/*
+ * A caller whose struct udrv_edge_event is not ours (an older or newer
+ * header): read into a bounce buffer, copy each event to its stride.
+ */
+__attribute__((noinline))
+static int read_events_bounce(struct udrv_request *req, char *buf, size_t max,
+			      size_t usize)
+{
+	struct udrv_edge_event ev[64];
+	int ret = udrv_abi_size(req->errmsg, &udrv_abi_edge_event, usize);
+
+	if (ret)
+		return ret;
+	ret = req->ops->read_events(req, ev, max < ARRAY_SIZE(ev) ?
+				    max : ARRAY_SIZE(ev));
+	for (int i = 0; i < ret; i++)
+		udrv_abi_out(&udrv_abi_edge_event, buf + (size_t)i * usize,
+			     &ev[i], usize);
+	return ret;
+}
+
+/* Events of our size are read in place: no copy (the kernel's 48 bytes). */
+int udrv_request_read_events_sz(struct udrv_request *req,
+				struct udrv_edge_event *buf, size_t max,
+				size_t event_size)
 {
 	if (!max)
 		return 0;
-	return req->ops->read_events(req, buf, max);
+	if (__builtin_expect(event_size == sizeof(*buf), 1))
+		return req->ops->read_events(req, buf, max);
+	return read_events_bounce(req, (char *)buf, max, event_size);
 }
 
 uint64_t udrv_request_lost_events(const struct udrv_request *req)

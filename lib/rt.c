@@ -24,6 +24,7 @@
 
 #include <udrv/rt.h>
 
+#include "abi.h"
 #include "internal.h"
 
 #ifndef SCHED_RESET_ON_FORK
@@ -377,21 +378,33 @@ static int single_cpu(void)
 	return -1;
 }
 
-void udrv_rt_get_state(const struct udrv_rt *rt, struct udrv_rt_state *st)
+int udrv_rt_get_state_sz(const struct udrv_rt *rt, struct udrv_rt_state *out,
+			 size_t st_size)
 {
 	struct sched_param sp = { 0 };
-	int policy = sched_getscheduler(0);
+	struct udrv_rt_state state, *st = &state;
+	int policy, ret = udrv_abi_size(NULL, &udrv_abi_rt_state, st_size);
 
+	if (ret)
+		return ret;
+	policy = sched_getscheduler(0);
 	st->policy = policy < 0 ? -1 : policy & ~SCHED_RESET_ON_FORK;
 	st->priority = sched_getparam(0, &sp) == 0 ? sp.sched_priority : 0;
 	st->memory_locked = (rt && rt->memory_locked) || vmlck_nonzero();
 	st->cpu = single_cpu();
 	st->dma_latency_us = rt && rt->dma_fd >= 0 ? rt->dma_us : -1;
+	udrv_abi_out(&udrv_abi_rt_state, out, st, st_size);
+	return 0;
 }
 
-void udrv_rt_state_write_json(const struct udrv_rt_state *st,
-			      struct udrv_json *j)
+int udrv_rt_state_write_json_sz(const struct udrv_rt_state *in,
+				size_t st_size, struct udrv_json *j)
 {
+	struct udrv_rt_state state, *st = &state;
+	int ret = udrv_abi_in(NULL, &udrv_abi_rt_state, st, in, st_size);
+
+	if (ret)
+		return ret;
 	udrv_json_obj_begin(j);
 	udrv_json_kstr(j, "policy", udrv_rt_policy_str(st->policy));
 	udrv_json_kint(j, "priority", st->priority);
@@ -407,4 +420,5 @@ void udrv_rt_state_write_json(const struct udrv_rt_state *st,
 	else
 		udrv_json_int(j, st->dma_latency_us);
 	udrv_json_obj_end(j);
+	return 0;
 }

@@ -18,6 +18,7 @@
 
 #include <udrv/rt.h>
 
+#include "abi.h"
 #include "internal.h"
 
 #define CAP_IPC_LOCK_BIT	14
@@ -447,10 +448,8 @@ static void check_memlock(struct udrv_rt_report *r)
 			    (unsigned long long)rl.rlim_cur / 1024);
 }
 
-int udrv_rt_check(struct udrv_rt_report *report)
+static void rt_check(struct udrv_rt_report *report)
 {
-	if (!report)
-		return -EINVAL;
 	memset(report, 0, sizeof(*report));
 	check_kernel(report);
 	check_preempt(report);
@@ -461,6 +460,20 @@ int udrv_rt_check(struct udrv_rt_report *report)
 	check_irq_threads(report);
 	check_permissions(report);
 	check_memlock(report);
+}
+
+int udrv_rt_check_sz(struct udrv_rt_report *report, size_t report_size)
+{
+	struct udrv_rt_report *r;
+
+	if (!report || udrv_abi_size(NULL, &udrv_abi_rt_report, report_size))
+		return -EINVAL;
+	r = malloc(sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	rt_check(r);
+	udrv_abi_out(&udrv_abi_rt_report, report, r, report_size);
+	free(r);
 	return 0;
 }
 
@@ -510,8 +523,8 @@ static void write_throttling(const struct udrv_rt_report *r,
 		udrv_json_null(j);
 }
 
-void udrv_rt_report_write_json(const struct udrv_rt_report *r,
-			       struct udrv_json *j)
+static void report_write_json(const struct udrv_rt_report *r,
+			      struct udrv_json *j)
 {
 	udrv_json_obj_begin(j);
 	udrv_json_kstr(j, "release", r->release);
@@ -529,6 +542,21 @@ void udrv_rt_report_write_json(const struct udrv_rt_report *r,
 	udrv_json_kbool(j, "can_rt", r->can_rt);
 	write_findings(r, j);
 	udrv_json_obj_end(j);
+}
+
+int udrv_rt_report_write_json_sz(const struct udrv_rt_report *report,
+				 size_t report_size, struct udrv_json *j)
+{
+	struct udrv_rt_report *r = malloc(sizeof(*r));
+	int ret;
+
+	if (!r)
+		return -ENOMEM;
+	ret = udrv_abi_in(NULL, &udrv_abi_rt_report, r, report, report_size);
+	if (!ret)
+		report_write_json(r, j);
+	free(r);
+	return ret;
 }
 
 /* The waited-for threads, by name prefix, into @t; how many (capped). */
@@ -550,7 +578,7 @@ static size_t waited_threads(const char *const *prefixes, size_t n,
 	return got;
 }
 
-int udrv_rt_check_priority(struct udrv_rt_report *r, int prio,
+static void check_priority(struct udrv_rt_report *r, int prio,
 			   const char *const *prefixes, size_t n)
 {
 	struct udrv_rt_thread t[64];
@@ -558,8 +586,6 @@ int udrv_rt_check_priority(struct udrv_rt_report *r, int prio,
 	char names[96] = "";
 	int lo = 100;
 
-	if (!r || prio < 1 || prio > 99 || (n && !prefixes))
-		return -EINVAL;
 	got = waited_threads(prefixes, n, t, 64);
 	for (size_t i = 0; i < got; i++) {
 		if ((t[i].policy != SCHED_FIFO && t[i].policy != SCHED_RR) ||
@@ -588,6 +614,26 @@ int udrv_rt_check_priority(struct udrv_rt_report *r, int prio,
 			    "it preempts the waker before the wake-up is done",
 			    prio < 99 ? prio + 1 : 99, prio < 99 ? prio + 1 : 99,
 			    lo > 1 ? lo - 1 : 1);
-	return 0;
+}
+
+int udrv_rt_check_priority_sz(struct udrv_rt_report *report,
+			      size_t report_size, int prio,
+			      const char *const *prefixes, size_t n)
+{
+	struct udrv_rt_report *r;
+	int ret;
+
+	if (!report || prio < 1 || prio > 99 || (n && !prefixes))
+		return -EINVAL;
+	r = malloc(sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	ret = udrv_abi_in(NULL, &udrv_abi_rt_report, r, report, report_size);
+	if (!ret) {
+		check_priority(r, prio, prefixes, n);
+		udrv_abi_out(&udrv_abi_rt_report, report, r, report_size);
+	}
+	free(r);
+	return ret;
 }
 

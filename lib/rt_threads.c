@@ -17,6 +17,7 @@
 #include <udrv/parse.h>
 #include <udrv/rt.h>
 
+#include "abi.h"
 #include "internal.h"
 
 #define STAT_RT_PRIORITY	40	/* fields of /proc/PID/stat, from 1 */
@@ -87,8 +88,8 @@ static bool thread_info(const char *pid, struct udrv_rt_thread *t)
 	return true;
 }
 
-int udrv_rt_threads(const char *prefix, struct udrv_rt_thread *threads,
-		    size_t max)
+int udrv_rt_threads_sz(const char *prefix, struct udrv_rt_thread *threads,
+		       size_t max, size_t thread_size)
 {
 	char path[UDRV_PATH_LEN];
 	struct udrv_rt_thread t;
@@ -96,7 +97,8 @@ int udrv_rt_threads(const char *prefix, struct udrv_rt_thread *threads,
 	size_t n = 0;
 	DIR *d;
 
-	if (!prefix || !*prefix || (max && !threads))
+	if (!prefix || !*prefix || (max && !threads) ||
+	    udrv_abi_size(NULL, &udrv_abi_rt_thread, thread_size))
 		return -EINVAL;
 	if (udrv_path(path, sizeof(path), "/proc") < 0)
 		return -ENAMETOOLONG;
@@ -109,7 +111,9 @@ int udrv_rt_threads(const char *prefix, struct udrv_rt_thread *threads,
 		    strncmp(t.name, prefix, strlen(prefix)))
 			continue;
 		if (n < max)
-			threads[n] = t;
+			udrv_abi_out(&udrv_abi_rt_thread,
+				     (char *)threads + n * thread_size, &t,
+				     thread_size);
 		if (n < INT_MAX)
 			n++;
 	}

@@ -14,6 +14,7 @@
 #include <udrv/parse.h>
 
 #include "backend.h"
+#include "abi.h"
 #include "soc.h"
 
 #define COMPAT_LEN	512
@@ -226,15 +227,26 @@ static void line_info(struct udrv_mmio_line_info *info,
 			  sizeof(info->level_name));
 }
 
-int udrv_chip_mmio_line_info(struct udrv_chip *chip,
-			     const struct udrv_gpio_layout *layout,
-			     unsigned int offset,
-			     struct udrv_mmio_line_info *info)
+int udrv_chip_mmio_line_info_sz(struct udrv_chip *chip,
+				const struct udrv_gpio_layout *layout,
+				size_t layout_size, unsigned int offset,
+				struct udrv_mmio_line_info *out,
+				size_t info_size)
 {
+	struct udrv_mmio_line_info li, *info = &li;
+	struct udrv_gpio_layout ours;
 	struct udrv_soc_bank bank;
 	struct udrv_soc_map map;
 	int ret;
 
+	ret = udrv_abi_size(chip->errmsg, &udrv_abi_mmio_line_info, info_size);
+	if (!ret && layout) {
+		ret = udrv_abi_in(chip->errmsg, &udrv_abi_gpio_layout, &ours,
+				  layout, layout_size);
+		layout = &ours;
+	}
+	if (ret)
+		return ret;
 	if (!chip->name[0])
 		return udrv_err(chip->errmsg, EBADF,
 				"the chip is not open: call udrv_chip_open() first");
@@ -250,7 +262,9 @@ int udrv_chip_mmio_line_info(struct udrv_chip *chip,
 	ret = udrv_soc_map(&map, &bank, chip->errmsg);
 	if (ret)
 		return ret;
+	memset(info, 0, sizeof(*info));
 	line_info(info, &bank, &map, offset);
 	udrv_soc_unmap(&map);
+	udrv_abi_out(&udrv_abi_mmio_line_info, out, info, info_size);
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi.h"
 #include "soc.h"
 
 static int bad_layout(char *errmsg, const char *what)
@@ -331,8 +332,9 @@ static unsigned int key_fields(const char *key)
 	return 0;
 }
 
-int udrv_gpio_layout_parse(const char *spec, struct udrv_gpio_layout *layout,
-			   char *errbuf, size_t errlen)
+int udrv_gpio_layout_parse_sz(const char *spec,
+			      struct udrv_gpio_layout *layout,
+			      size_t layout_size, char *errbuf, size_t errlen)
 {
 	struct udrv_gpio_layout l = UDRV_GPIO_LAYOUT_INIT;
 	char item[UDRV_GPIO_MAP_PATH_LEN + 16], *eq;
@@ -340,6 +342,13 @@ int udrv_gpio_layout_parse(const char *spec, struct udrv_gpio_layout *layout,
 	const char *p = spec, *end;
 	bool base = false;
 
+	if (layout_size < udrv_abi_gpio_layout.min) {
+		if (errbuf)
+			snprintf(errbuf, errlen,
+				 "struct udrv_gpio_layout of %zu bytes: libudrv 1.0's is %zu; pass sizeof(struct udrv_gpio_layout) (udrv_gpio_layout_parse() does)",
+				 layout_size, udrv_abi_gpio_layout.min);
+		return -EINVAL;
+	}
 	for (; *p; p = *end ? end + 1 : end) {
 		end = strchr(p, ',');
 		if (!end)
@@ -377,6 +386,6 @@ int udrv_gpio_layout_parse(const char *spec, struct udrv_gpio_layout *layout,
 				 "the layout has no base=ADDRESS (the block's physical address)");
 		return -EINVAL;
 	}
-	*layout = l;
+	udrv_abi_out(&udrv_abi_gpio_layout, layout, &l, layout_size);
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include <udrv/chip.h>
 
 #include "region.h"
+#include "abi.h"
 #include "uio_priv.h"
 
 struct udrv_uio *udrv_uio_new(void)
@@ -322,21 +323,34 @@ int udrv_uio_open(struct udrv_uio *uio, const char *spec)
 	return ret;
 }
 
-int udrv_uio_map_info(const struct udrv_uio *uio, unsigned int index,
-		      struct udrv_uio_map_info *info)
+int udrv_uio_map_info_sz(struct udrv_uio *uio, unsigned int index,
+			 struct udrv_uio_map_info *info, size_t info_size)
 {
+	int ret = udrv_abi_size(uio->errmsg, &udrv_abi_uio_map_info, info_size);
+
+	if (ret)
+		return ret;
 	if (index >= (unsigned int)uio->num_maps)
-		return -EINVAL;
-	*info = uio->maps[index];
+		return udrv_err(uio->errmsg, EINVAL,
+				"%s: no map %u (it has %d)", uio->devname,
+				index, uio->num_maps);
+	udrv_abi_out(&udrv_abi_uio_map_info, info, &uio->maps[index], info_size);
 	return 0;
 }
 
-int udrv_uio_port_info(const struct udrv_uio *uio, unsigned int index,
-		       struct udrv_uio_port_info *info)
+int udrv_uio_port_info_sz(struct udrv_uio *uio, unsigned int index,
+			  struct udrv_uio_port_info *info, size_t info_size)
 {
+	int ret = udrv_abi_size(uio->errmsg, &udrv_abi_uio_port_info, info_size);
+
+	if (ret)
+		return ret;
 	if (index >= (unsigned int)uio->num_ports)
-		return -EINVAL;
-	*info = uio->ports[index];
+		return udrv_err(uio->errmsg, EINVAL,
+				"%s: no port region %u (it has %d)",
+				uio->devname, index, uio->num_ports);
+	udrv_abi_out(&udrv_abi_uio_port_info, info, &uio->ports[index],
+		     info_size);
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "abi.h"
 #include "uio_priv.h"
 
 #define PCI_COMMAND_HI		5	/* high byte of the command register */
@@ -89,8 +90,8 @@ static int uio_read_count(struct udrv_uio *uio, uint32_t *count)
 			uio->path, n);
 }
 
-int udrv_uio_wait(struct udrv_uio *uio, int timeout_ms,
-		  struct udrv_uio_irq *irq)
+static int uio_wait(struct udrv_uio *uio, int timeout_ms,
+		    struct udrv_uio_irq *irq)
 {
 	uint32_t count = 0;
 	int ret;
@@ -118,6 +119,20 @@ int udrv_uio_wait(struct udrv_uio *uio, int timeout_ms,
 	uio->missed += irq->missed;
 	uio->last_count = count;
 	return 1;
+}
+
+int udrv_uio_wait_sz(struct udrv_uio *uio, int timeout_ms,
+		     struct udrv_uio_irq *irq, size_t irq_size)
+{
+	struct udrv_uio_irq ours;
+	int ret = udrv_abi_size(uio->errmsg, &udrv_abi_uio_irq, irq_size);
+
+	if (ret)
+		return ret;
+	ret = uio_wait(uio, timeout_ms, &ours);
+	if (ret == 1)
+		udrv_abi_out(&udrv_abi_uio_irq, irq, &ours, irq_size);
+	return ret;
 }
 
 uint64_t udrv_uio_missed(const struct udrv_uio *uio)

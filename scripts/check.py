@@ -10,9 +10,17 @@ Steps (each counted; a step that cannot run counts as one failure):
              the benches' libgpiod-2.3 rows need it
   unit       the C unit tests (TAP) in each of those builds; the ARM ones run
              under qemu-user (the cross files' exe_wrapper)
+  abi        scripts/abi-check: build/dev's libudrv.so.1 against the committed
+             baseline abi/libudrv.so.1.abi (one line per verdict: soname,
+             removed, nodes, changed), and pytest tests/abi: copies of the
+             library broken on purpose fail the check, each for its reason
   lint       ruff on the Python code
   cli        pytest tests/cli: the udrv binary on fake sysfs trees
   report     pytest tests/report: udrv-report renders the fixture results
+  python     the Python bindings (python/): the wheel built by meson-python
+             (PyPI, cached in build/py-deps: no network once it is warm),
+             installed into a fresh venv build/py-test, tests/python run
+             there; mypy --strict on the package and examples/python
   fuzz       the libFuzzer harnesses (tests/fuzz, clang, ASan+UBSan): each
              reproducer in tests/fuzz/regress replayed, then each harness a
              few seconds from its seeds (skip with UDRV_FUZZ=0)
@@ -26,6 +34,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -52,6 +61,8 @@ BUILDS: dict[str, list[str]] = {
 for _arch in ("arm64", "armhf"):
     BUILDS[_arch] = [f"--cross-file=cross/{_arch}.ini", *BUILDS["static"]]
 RUFF_VERSION = "0.17.6"
+# what the python step builds and type-checks with (PyPI, into build/venv)
+PY_BUILD_DEPS = ["meson-python==0.22.1", "meson==1.12.1", "ninja==1.13.2", "mypy==2.4.1"]
 
 
 @dataclass
@@ -127,7 +138,8 @@ def lint(tally: Tally) -> None:
         tally.add("lint: cannot install ruff (python3-venv, PyPI)", False)
         return
     paths = [p for p in ("lab", "tests", "scripts", "report", "report/udrv-report",
-                         "scripts/fetch-libgpiod")
+                         "scripts/fetch-libgpiod", "scripts/abi-check", "python",
+                         "examples/python")
              if (ROOT / p).exists()]
     tally.add("lint:ruff", run([*cmd, "check", *paths]) == 0)
 
@@ -184,6 +196,60 @@ def count_junit(name: str, xml: Path, tally: Tally) -> None:
         tally.add(f"{name}:{case.get('classname')}::{case.get('name')}", not bad)
 
 
+def py_build_deps() -> Path | None:
+    """build/venv with PY_BUILD_DEPS, installed from the wheels cached in
+    build/py-deps (downloaded from PyPI the first time only)."""
+    venv = BUILD / "venv"
+    cache = BUILD / "py-deps"
+    pip = [str(venv / "bin" / "pip"), "-q", "--disable-pip-version-check"]
+    if not (venv / "bin" / "pip").exists() and run([sys.executable, "-m", "venv", str(venv)]):
+        return None
+    if not cache.is_dir() or not any(cache.iterdir()):
+        cache.mkdir(exist_ok=True)
+        if run([*pip, "download", "-d", str(cache), *PY_BUILD_DEPS]):
+            return None
+    if run([*pip, "install", "--no-index", "--find-links", str(cache), *PY_BUILD_DEPS]):
+        return None
+    return venv
+
+
+def python_bindings(tally: Tally, env: dict[str, str]) -> None:
+    """The wheel of python/, a fresh venv with it (Debian's pytest from the
+    system site packages), tests/python there, mypy --strict."""
+    venv = py_build_deps()
+    if venv is None:
+        tally.add("python: cannot install meson-python/mypy into build/venv (PyPI, "
+                  "python3-venv)", False)
+        return
+    wheels = BUILD / "py-wheel"
+    shutil.rmtree(wheels, ignore_errors=True)
+    benv = {**env, "PATH": f"{venv / 'bin'}:{env.get('PATH', '')}"}
+    ok = run([str(venv / "bin" / "pip"), "wheel", "-q", "--no-build-isolation", "--no-deps",
+              f"--config-settings=build-dir={BUILD / 'py-build'}", "-w", str(wheels),
+              "./python"], env=benv) == 0
+    tally.add("python:wheel", ok)
+    if not ok:
+        return
+    test = BUILD / "py-test"
+    [wheel] = wheels.glob("udrv-*.whl")
+    ok = run([sys.executable, "-m", "venv", "--clear", "--system-site-packages", str(test)]) == 0
+    ok = ok and run([str(test / "bin" / "pip"), "install", "-q", "--no-index", "--no-deps",
+                     str(wheel)]) == 0
+    tally.add("python:install", ok)
+    if ok:
+        xml = BUILD / "pytest-python.xml"
+        xml.unlink(missing_ok=True)
+        cmd = pytest_cmd("tests/python", xml)
+        # the installed package, not python/udrv of the source tree
+        status = run([str(test / "bin" / "python"), *cmd[1:]], env=env)
+        count_junit("python", xml, tally)
+        if status not in (0, 1):  # interrupted or crashed: tests may be missing
+            tally.add(f"python: pytest exited {status}", False)
+    mypy = [str(venv / "bin" / "mypy"), "--strict", "--cache-dir", str(BUILD / "mypy-cache"),
+            "python/udrv", *(["examples/python"] if (ROOT / "examples/python").is_dir() else [])]
+    tally.add("python:mypy", run(mypy, env={**env, "MYPYPATH": str(ROOT / "python")}) == 0)
+
+
 def fuzz(tally: Tally) -> None:
     """tests/fuzz/run.py --check: every reproducer and every harness is a step."""
     out = BUILD / "fuzz-check.json"
@@ -195,6 +261,22 @@ def fuzz(tally: Tally) -> None:
     for r in json.loads(out.read_text()):
         detail = f": {r['detail'][:300]}" if r["detail"] and not r["ok"] else ""
         tally.add(f"{r['name']}{detail}", r["ok"])
+
+
+def abi(tally: Tally, env: dict[str, str]) -> None:
+    """The ABI check (docs/abi.md): one tally line per verdict of
+    scripts/abi-check, then the proof that it sees a break (tests/abi)."""
+    lib = BUILD / "dev" / "lib" / "libudrv.so.1"
+    print(f"+ scripts/abi-check {lib}", flush=True)
+    res = subprocess.run([sys.executable, str(ROOT / "scripts" / "abi-check"), str(lib)],
+                         cwd=ROOT, capture_output=True, text=True)
+    print(res.stdout + res.stderr, end="", flush=True)
+    verdicts = re.findall(r"^abi-check: (\w+): (ok|FAIL|skipped)\b", res.stdout, re.MULTILINE)
+    for name, state in verdicts:
+        tally.add(f"abi:{name}", state != "FAIL")
+    if not verdicts or res.returncode not in (0, 1):
+        tally.add(f"abi: scripts/abi-check did not run (status {res.returncode})", False)
+    pytest("abi", "tests/abi", tally, env)
 
 
 def peers(built: dict[str, bool], tally: Tally) -> None:
@@ -223,8 +305,10 @@ def main() -> int:
     env = dict(os.environ)
     env.setdefault("UDRV_BIN", str(BUILD / "dev" / "tools" / "udrv"))
     if built["dev"]:
+        abi(tally, env)
         pytest("cli", "tests/cli", tally, env)
     pytest("report", "tests/report", tally, env)
+    python_bindings(tally, env)
     if env.get("UDRV_FUZZ", "1") != "0":
         fuzz(tally)
     else:

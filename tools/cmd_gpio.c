@@ -56,6 +56,7 @@ static int layout_opt(struct gpio_opts *o, const char *arg, const char *cmd)
 	if (udrv_gpio_layout_parse(arg, &cli_layout, err, sizeof(err)))
 		return cli_usage(cmd, "--layout: %s", err);
 	o->config.layout = &cli_layout;
+	o->config.layout_size = sizeof(cli_layout);
 	return 0;
 }
 

@@ -349,6 +349,7 @@ static int layout_opt(struct gpio_opts *o, const char *arg)
 	if (udrv_gpio_layout_parse(arg, &layout, err, sizeof(err)))
 		return cli_usage("gpio toggle", "--layout: %s", err);
 	o->config.layout = &layout;
+	o->config.layout_size = sizeof(layout);
 	return 0;
 }
 

@@ -86,8 +86,11 @@ bool udrv_chip_has_cdev(const struct udrv_chip *chip);
 /* Global sysfs number of offset 0, or -ENOENT without sysfs GPIO. */
 int udrv_chip_sysfs_base(const struct udrv_chip *chip);
 
-int udrv_chip_line_info(struct udrv_chip *chip, unsigned int offset,
-			struct udrv_line_info *info);
+/* (_sz and the macro: how structs grow, docs/abi.md) */
+int udrv_chip_line_info_sz(struct udrv_chip *chip, unsigned int offset,
+			   struct udrv_line_info *info, size_t info_size);
+#define udrv_chip_line_info(chip, offset, info)				\
+	udrv_chip_line_info_sz(chip, offset, info, sizeof(struct udrv_line_info))
 /* Offset of the line called @name, or -ENOENT. */
 int udrv_chip_find_line(struct udrv_chip *chip, const char *name);
 

@@ -89,8 +89,12 @@ struct udrv_gpio_layout {
  * Each register and value once (data counts as data-in and data-out).
  * Returns 0, or -EINVAL with a message in @errbuf.
  */
-int udrv_gpio_layout_parse(const char *spec, struct udrv_gpio_layout *layout,
-			   char *errbuf, size_t errlen);
+int udrv_gpio_layout_parse_sz(const char *spec,
+			      struct udrv_gpio_layout *layout,
+			      size_t layout_size, char *errbuf, size_t errlen);
+#define udrv_gpio_layout_parse(spec, layout, errbuf, errlen)		\
+	udrv_gpio_layout_parse_sz(spec, layout,				\
+				  sizeof(struct udrv_gpio_layout), errbuf, errlen)
 
 /* Where a line's registers are, as the mmio backend would use them. */
 struct udrv_mmio_line_info {
@@ -113,12 +117,20 @@ struct udrv_mmio_line_info {
  * Errors go to udrv_chip_errmsg(): unknown SoC, not a GPIO bank of the
  * SoC, mapping refused (and what to do).
  */
-int udrv_chip_mmio_line_info(struct udrv_chip *chip,
-			     const struct udrv_gpio_layout *layout,
-			     unsigned int offset,
-			     struct udrv_mmio_line_info *info);
+int udrv_chip_mmio_line_info_sz(struct udrv_chip *chip,
+				const struct udrv_gpio_layout *layout,
+				size_t layout_size, unsigned int offset,
+				struct udrv_mmio_line_info *info,
+				size_t info_size);
+#define udrv_chip_mmio_line_info(chip, layout, offset, info)		\
+	udrv_chip_mmio_line_info_sz(chip, layout,			\
+				    sizeof(struct udrv_gpio_layout), offset, \
+				    info, sizeof(struct udrv_mmio_line_info))
 
 /*
+ * Frozen for the life of libudrv.so.1: struct udrv_mmio_pin is read by the
+ * inline functions below, compiled into the caller; it never grows.
+ *
  * The inline fast path: one line's registers, valid until the request is
  * released. udrv_mmio_pin_write() is one store (to set or clear; their
  * roles are swapped for an active-low line), udrv_mmio_pin_read() one load.

@@ -49,6 +49,9 @@ struct udrv_request_config {
 	/* mmio backend: the register layout, for a SoC udrv does not know or
 	 * an FPGA GPIO core; NULL: detect the SoC (see udrv/gpio_mmio.h) */
 	const struct udrv_gpio_layout *layout;
+	/* sizeof(struct udrv_gpio_layout), required with @layout (the layout
+	 * grows like every public struct: docs/abi.md) */
+	size_t layout_size;
 };
 
 /*
@@ -68,15 +71,25 @@ struct udrv_edge_event {
 };
 
 /*
+ * The structs passed in and out of these calls grow in later versions: each
+ * exported function (suffix _sz) takes the caller's sizeof after the pointer
+ * (for an array, its element size after the count) and the natural name is a
+ * macro that passes it; see docs/abi.md.
+ *
  * Request @n lines (@offsets, one settings entry per line) from @chip.
  * @config may be NULL (cdev backend, consumer "udrv"). On failure the chip's
  * error message says why (busy line: who holds it; bad offset; permission).
  */
-int udrv_chip_request(struct udrv_chip *chip,
-		      const struct udrv_request_config *config,
-		      size_t n, const unsigned int *offsets,
-		      const struct udrv_line_settings *settings,
-		      struct udrv_request **reqp);
+int udrv_chip_request_sz(struct udrv_chip *chip,
+			 const struct udrv_request_config *config,
+			 size_t config_size, size_t n,
+			 const unsigned int *offsets,
+			 const struct udrv_line_settings *settings,
+			 size_t settings_size, struct udrv_request **reqp);
+#define udrv_chip_request(chip, config, n, offsets, settings, reqp)	\
+	udrv_chip_request_sz(chip, config,				\
+			     sizeof(struct udrv_request_config), n, offsets, \
+			     settings, sizeof(struct udrv_line_settings), reqp)
 void udrv_request_release(struct udrv_request *req);
 const char *udrv_request_errmsg(const struct udrv_request *req);
 
@@ -94,8 +107,12 @@ int udrv_request_get_value(struct udrv_request *req, size_t idx);
 int udrv_request_set_value(struct udrv_request *req, size_t idx, int value);
 
 /* Change the settings of all lines without releasing them (n entries). */
-int udrv_request_reconfigure(struct udrv_request *req,
-			     const struct udrv_line_settings *settings);
+int udrv_request_reconfigure_sz(struct udrv_request *req,
+				const struct udrv_line_settings *settings,
+				size_t settings_size);
+#define udrv_request_reconfigure(req, settings)				\
+	udrv_request_reconfigure_sz(req, settings,			\
+				    sizeof(struct udrv_line_settings))
 
 /*
  * Events. The fd becomes readable (POLLIN) when events are pending: use it
@@ -124,8 +141,12 @@ int udrv_request_reconfigure(struct udrv_request *req,
  */
 int udrv_request_fd(const struct udrv_request *req);
 int udrv_request_wait_events(struct udrv_request *req, int timeout_ms);
-int udrv_request_read_events(struct udrv_request *req,
-			     struct udrv_edge_event *buf, size_t max);
+int udrv_request_read_events_sz(struct udrv_request *req,
+				struct udrv_edge_event *buf, size_t max,
+				size_t event_size);
+#define udrv_request_read_events(req, buf, max)				\
+	udrv_request_read_events_sz(req, buf, max,			\
+				    sizeof(struct udrv_edge_event))
 uint64_t udrv_request_lost_events(const struct udrv_request *req);
 
 const char *udrv_backend_str(enum udrv_backend backend);

@@ -22,7 +22,8 @@ extern "C" {
 
 struct udrv_region;
 
-/* A view of a mapped region, for the inline accessors. */
+/* A view of a mapped region, for the inline accessors. Frozen for the life
+ * of libudrv.so.1: the inline accessors compiled into callers read it. */
 struct udrv_mmio {
 	volatile uint8_t *base;
 	size_t size;

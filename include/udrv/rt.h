@@ -46,9 +46,16 @@ int udrv_rt_lock_memory(struct udrv_rt *rt, size_t stack_bytes);
 int udrv_rt_set_cpu(struct udrv_rt *rt, int cpu);
 /* Keep /dev/cpu_dma_latency open at @us until udrv_rt_free(). */
 int udrv_rt_hold_dma_latency(struct udrv_rt *rt, int32_t us);
-void udrv_rt_get_state(const struct udrv_rt *rt, struct udrv_rt_state *st);
-void udrv_rt_state_write_json(const struct udrv_rt_state *st,
-			      struct udrv_json *j);
+/* 0, or -EINVAL for a struct size below 1.0's (then nothing is written);
+ * (_sz and the macros: how structs grow, docs/abi.md) */
+int udrv_rt_get_state_sz(const struct udrv_rt *rt, struct udrv_rt_state *st,
+			 size_t st_size);
+#define udrv_rt_get_state(rt, st)					\
+	udrv_rt_get_state_sz(rt, st, sizeof(struct udrv_rt_state))
+int udrv_rt_state_write_json_sz(const struct udrv_rt_state *st,
+				size_t st_size, struct udrv_json *j);
+#define udrv_rt_state_write_json(st, j)					\
+	udrv_rt_state_write_json_sz(st, sizeof(struct udrv_rt_state), j)
 const char *udrv_rt_policy_str(int policy);
 
 /*
@@ -69,8 +76,10 @@ struct udrv_rt_thread {
  * interrupt 24, "uio-ticker"): up to @max into @threads. Returns how many
  * there are (more than @max if they did not fit) or -errno.
  */
-int udrv_rt_threads(const char *prefix, struct udrv_rt_thread *threads,
-		    size_t max);
+int udrv_rt_threads_sz(const char *prefix, struct udrv_rt_thread *threads,
+		       size_t max, size_t thread_size);
+#define udrv_rt_threads(prefix, threads, max)				\
+	udrv_rt_threads_sz(prefix, threads, max, sizeof(struct udrv_rt_thread))
 /*
  * The Linux interrupt number of a GPIO line with edge detection, from
  * /sys/kernel/irq: the one whose handlers include @action (the request's
@@ -88,6 +97,8 @@ enum udrv_rt_level {
 	UDRV_RT_WARN,
 };
 
+/* Frozen for the life of libudrv.so.1 (an array of them sits inside
+ * struct udrv_rt_report, which grows at its end only). */
 struct udrv_rt_finding {
 	enum udrv_rt_level level;
 	char topic[24];		/* "preempt", "throttling", "governor", ... */
@@ -119,7 +130,9 @@ struct udrv_rt_report {
 	struct udrv_rt_finding findings[UDRV_RT_MAX_FINDINGS];
 };
 
-int udrv_rt_check(struct udrv_rt_report *report);
+int udrv_rt_check_sz(struct udrv_rt_report *report, size_t report_size);
+#define udrv_rt_check(report)						\
+	udrv_rt_check_sz(report, sizeof(struct udrv_rt_report))
 /*
  * After udrv_rt_check(): a finding "priority" on an application at
  * SCHED_FIFO @prio (1..99) that waits for the threads named @prefixes[0..n)
@@ -127,10 +140,17 @@ int udrv_rt_check(struct udrv_rt_report *report);
  * PREEMPT_RT when it sits above one of them, with what to change.
  * 0 or -EINVAL.
  */
-int udrv_rt_check_priority(struct udrv_rt_report *report, int prio,
-			   const char *const *prefixes, size_t n);
-void udrv_rt_report_write_json(const struct udrv_rt_report *report,
-			       struct udrv_json *j);
+int udrv_rt_check_priority_sz(struct udrv_rt_report *report,
+			      size_t report_size, int prio,
+			      const char *const *prefixes, size_t n);
+#define udrv_rt_check_priority(report, prio, prefixes, n)		\
+	udrv_rt_check_priority_sz(report, sizeof(struct udrv_rt_report), \
+				  prio, prefixes, n)
+/* 0, or -EINVAL for a report size below 1.0's (nothing written) */
+int udrv_rt_report_write_json_sz(const struct udrv_rt_report *report,
+				 size_t report_size, struct udrv_json *j);
+#define udrv_rt_report_write_json(report, j)				\
+	udrv_rt_report_write_json_sz(report, sizeof(struct udrv_rt_report), j)
 
 #ifdef __cplusplus
 }

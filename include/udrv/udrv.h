@@ -2,9 +2,22 @@
 /*
  * udrv.h - umbrella header of libudrv, a library for Linux userspace drivers.
  *
- * Every function returns 0 (or a count) on success and a negative errno on
- * failure; the handle involved keeps a message that names what failed, the
- * path and what to do about it (udrv_*_errmsg()).
+ * Every function that can fail returns 0 (or a count) on success and a
+ * negative errno on failure; the handle involved keeps a message that names
+ * what failed, the path and what to do about it (udrv_*_errmsg()). Functions
+ * without a handle write their message to the errbuf they take
+ * (udrv_region_map_file(), udrv_gpio_layout_parse()) or have none (the rt
+ * readiness and thread functions, the list functions: see
+ * udrv_gpio_absent_reason(), the parsers). A *_new() returns NULL with errno
+ * ENOMEM when memory runs out.
+ *
+ * ABI (docs/abi.md): soname libudrv.so.1, symbols in version node UDRV_1.0.
+ * Public structs are passed with the caller's sizeof: the exported function
+ * has the suffix _sz and the natural name is a macro passing sizeof, so that
+ * a struct can gain fields at its end in a later version (a smaller struct
+ * than 1.0's: -EINVAL; a larger one with an unknown field set: -E2BIG).
+ * struct udrv_mmio, struct udrv_mmio_pin and struct udrv_rt_finding are
+ * frozen.
  */
 #ifndef UDRV_UDRV_H
 #define UDRV_UDRV_H

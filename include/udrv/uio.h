@@ -53,11 +53,17 @@ const char *udrv_uio_version(const struct udrv_uio *uio);
 int udrv_uio_fd(const struct udrv_uio *uio);
 
 int udrv_uio_num_maps(const struct udrv_uio *uio);
-int udrv_uio_map_info(const struct udrv_uio *uio, unsigned int index,
-		      struct udrv_uio_map_info *info);
+/* (_sz and the macros: how structs grow, docs/abi.md) */
+int udrv_uio_map_info_sz(struct udrv_uio *uio, unsigned int index,
+			 struct udrv_uio_map_info *info, size_t info_size);
+#define udrv_uio_map_info(uio, index, info)				\
+	udrv_uio_map_info_sz(uio, index, info, sizeof(struct udrv_uio_map_info))
 int udrv_uio_num_ports(const struct udrv_uio *uio);
-int udrv_uio_port_info(const struct udrv_uio *uio, unsigned int index,
-		       struct udrv_uio_port_info *info);
+int udrv_uio_port_info_sz(struct udrv_uio *uio, unsigned int index,
+			  struct udrv_uio_port_info *info, size_t info_size);
+#define udrv_uio_port_info(uio, index, info)				\
+	udrv_uio_port_info_sz(uio, index, info,				\
+			      sizeof(struct udrv_uio_port_info))
 
 /*
  * Map region @index (mmap offset index * pagesize, sub-page offset applied).
@@ -76,8 +82,10 @@ int udrv_uio_map(struct udrv_uio *uio, unsigned int index,
  * SA_RESTART a wait of @timeout_ms < 0 is restarted by the kernel).
  * Missed interrupts (delta > 1) are counted, also in udrv_uio_missed().
  */
-int udrv_uio_wait(struct udrv_uio *uio, int timeout_ms,
-		  struct udrv_uio_irq *irq);
+int udrv_uio_wait_sz(struct udrv_uio *uio, int timeout_ms,
+		     struct udrv_uio_irq *irq, size_t irq_size);
+#define udrv_uio_wait(uio, timeout_ms, irq)				\
+	udrv_uio_wait_sz(uio, timeout_ms, irq, sizeof(struct udrv_uio_irq))
 uint64_t udrv_uio_missed(const struct udrv_uio *uio);
 
 /* irqcontrol: enable (1) or disable (0) the interrupt in the driver. */

@@ -7,7 +7,15 @@ neither a static inline nor a macro; the library's version script (lib/libudrv.m
 export exactly those. An internal helper that leaks out, or a public function
 that was forgotten in the map, fails this test.
 
-    exports.py NM LIBUDRV_SO INCLUDE_DIR
+And the rules of docs/abi.md that a reading of the headers can hold:
+every export carries a version node of the map (UDRV_1.0, ...); every public
+struct either grows by its size (listed with UDRV_ABI_STRUCT() in lib/abi.c)
+or is frozen (FROZEN below); every function that takes a struct that grows
+takes the caller's size too (a size_t ..._size parameter after the pointer,
+or after the count for an array), is named ..._sz, and the natural name is a
+macro in the header.
+
+    exports.py NM LIBUDRV_SO INCLUDE_DIR [LIB_DIR]
 """
 
 from __future__ import annotations
@@ -21,6 +29,14 @@ COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
 INLINE = re.compile(r"static\s+inline\s[^;{(]*?\b(udrv_\w+)\s*\(")
 MACRO = re.compile(r"#\s*define\s+(udrv_\w+)\(")
 NAME = re.compile(r"\b(udrv_[a-z0-9_]+)\s*\(")
+PROTO = re.compile(r"\b(udrv_[a-z0-9_]+)\s*\(([^()]*)\)\s*;")
+STRUCT_DEF = re.compile(r"^struct\s+(udrv_\w+)\s*\{", re.MULTILINE)
+GROWS = re.compile(r"UDRV_ABI_STRUCT\(\s*(udrv_\w+)\s*,")
+NODE = re.compile(r"^(UDRV_[0-9.]+)\s*\{", re.MULTILINE)
+# Public structs that never grow while the soname is libudrv.so.1: read by
+# inline functions compiled into callers, or embedded in an array inside
+# another struct (docs/abi.md)
+FROZEN = {"udrv_mmio", "udrv_mmio_pin", "udrv_rt_finding"}
 
 
 def declared(include: Path) -> set[str]:
@@ -31,6 +47,30 @@ def declared(include: Path) -> set[str]:
         names |= set(NAME.findall(text))
         inline |= set(INLINE.findall(text)) | set(MACRO.findall(text))
     return names - inline
+
+
+def headers_text(include: Path) -> str:
+    return "\n".join(COMMENT.sub("", h.read_text()) for h in sorted(include.glob("udrv/*.h")))
+
+
+def unsized(text: str, grows: set[str]) -> list[str]:
+    """Functions that take a struct that grows without the caller's size."""
+    bad = []
+    macros = set(MACRO.findall(text))
+    for name, params in PROTO.findall(text):
+        args = [a.strip() for a in params.split(",")]
+        for i, arg in enumerate(args):
+            m = re.match(r"(?:const\s+)?struct\s+(udrv_\w+)\s*\*\s*\w+$", arg)
+            if not m or m.group(1) not in grows:
+                continue
+            after = args[i + 1:i + 3]
+            if not any(re.fullmatch(r"size_t\s+\w+_size", a) for a in after):
+                bad.append(f"{name}: struct {m.group(1)} without a size_t ..._size after it")
+            elif not name.endswith("_sz"):
+                bad.append(f"{name}: takes a size but is not named ..._sz")
+            elif name.removesuffix("_sz") not in macros:
+                bad.append(f"{name}: no macro {name.removesuffix('_sz')}() passing sizeof")
+    return bad
 
 
 def exported(nm: str, lib: Path) -> dict[str, str]:
@@ -48,14 +88,26 @@ def exported(nm: str, lib: Path) -> dict[str, str]:
 
 def main() -> int:
     nm, lib, include = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
+    libdir = Path(sys.argv[4]) if len(sys.argv) > 4 else include.parent / "lib"
     public = declared(include)
     syms = exported(nm, lib)
     names = {s for s in syms if not s.startswith("UDRV_")}
+    nodes = set(NODE.findall((libdir / "libudrv.map").read_text()))
+    grows = set(GROWS.findall((libdir / "abi.c").read_text()))
+    text = headers_text(include)
+    structs = set(STRUCT_DEF.findall(text))
     checks = [
         ("no internal symbol is exported", sorted(names - public)),
         ("every public function is exported", sorted(public - names)),
-        ("every export carries the version node",
-         sorted(s for s in names if not syms[s].startswith("UDRV_"))),
+        ("every export carries a version node of lib/libudrv.map",
+         sorted(f"{s}@{syms[s] or '(none)'}" for s in names if syms[s] not in nodes)),
+        ("the map's first node is UDRV_1.0 (soname libudrv.so.1)",
+         [] if "UDRV_1.0" in nodes else [f"nodes: {sorted(nodes)}"]),
+        ("every public struct grows by its size (lib/abi.c) or is frozen",
+         sorted(structs - grows - FROZEN)),
+        ("lib/abi.c and FROZEN name only public structs",
+         sorted((grows | FROZEN) - structs)),
+        ("a struct that grows is passed with the caller's size", unsized(text, grows)),
     ]
     print(f"1..{len(checks)}")
     bad = 0

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* A fake GPIO sysfs tree: see fake_gpio.h. */
 #include <fcntl.h>
+#include <linux/gpio.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -149,4 +150,14 @@ void fake_gpio_export_start(void)
 	fake_file("sys/class/gpio/unexport", "");
 	pthread_create(&t, NULL, export_server, NULL);
 	pthread_detach(t);
+}
+
+void fake_gpio_event(int wfd, unsigned int offset, uint32_t seqno)
+{
+	struct gpio_v2_line_event ev = {
+		.timestamp_ns = 1000 + seqno, .id = GPIO_V2_LINE_EVENT_RISING_EDGE,
+		.offset = offset, .seqno = seqno, .line_seqno = seqno,
+	};
+
+	CHECK_INT(write(wfd, &ev, sizeof(ev)), (long long)sizeof(ev));
 }

@@ -11,6 +11,7 @@
 #define UDRV_TEST_FAKE_GPIO_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 void fake_sysfs_mounted(void);
 void fake_gpio_bus(void);
@@ -26,5 +27,9 @@ void fake_gpio_export_start(void);
 void fake_gpio_export_as(const char *parent, const char *name, bool stray);
 /* An already exported line gpio@gpio with @direction. */
 void fake_gpio_line(int gpio, const char *direction);
+
+/* Write one rising-edge struct gpio_v2_line_event to @wfd, as the kernel
+ * would to a line request's file (timestamp 1000 + @seqno). */
+void fake_gpio_event(int wfd, unsigned int offset, uint32_t seqno);
 
 #endif /* UDRV_TEST_FAKE_GPIO_H */

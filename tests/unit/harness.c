@@ -235,3 +235,14 @@ char *harness_load(const char *dir, const char *name, size_t *len)
 	harness_fail(__FILE__, __LINE__, "cannot read %s: %s", path, strerror(errno));
 	exit(1);
 }
+
+bool fake_starts_with(const char *rel, const char *want)
+{
+	char *got = fake_read(rel);
+	bool ok = got && !strncmp(got, want, strlen(want));
+
+	if (!ok)
+		printf("# %s holds '%s', expected '%s'\n", rel, got ? got : "?", want);
+	free(got);
+	return ok;
+}

@@ -87,5 +87,8 @@ void fake_symlink(const char *target, const char *path);
 void fake_fifo(const char *path);
 void fake_path(char *buf, size_t len, const char *rel);
 char *fake_read(const char *path);	/* malloc'd contents, or NULL */
+/* Does the fake file @rel start with @want? (sysfs attributes: writes do
+ * not truncate regular files); says what it holds when not. */
+bool fake_starts_with(const char *rel, const char *want);
 
 #endif /* UDRV_TEST_HARNESS_H */

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "fake_gpio.h"
 #include "harness.h"
 
 #define PRIV_BYTES	65536	/* zeroed, larger than any backend's state */
@@ -55,16 +56,6 @@ static void fake_req_free(struct fake_req *f)
 	if (f->wfd >= 0)
 		close(f->wfd);
 	free(f->req.priv);
-}
-
-static void kernel_event(int wfd, unsigned int offset, uint32_t seqno)
-{
-	struct gpio_v2_line_event ev = {
-		.timestamp_ns = 1000 + seqno, .id = GPIO_V2_LINE_EVENT_RISING_EDGE,
-		.offset = offset, .seqno = seqno, .line_seqno = seqno,
-	};
-
-	CHECK_INT(write(wfd, &ev, sizeof(ev)), (long long)sizeof(ev));
 }
 
 static uint64_t now_ms(void)
@@ -108,7 +99,7 @@ static void *poker(void *arg)
 	usleep((useconds_t)(p->event_ms - p->signal_ms) * 1000);
 	/* unblocks a read that retried the signal: the test fails, not hangs */
 	if (p->wfd >= 0)
-		kernel_event(p->wfd, 4, 1);
+		fake_gpio_event(p->wfd, 4, 1);
 	return NULL;
 }
 
@@ -128,8 +119,8 @@ static void test_read_whole_events_and_gaps(void)
 	struct fake_req f;
 
 	fake_req_init(&f, &udrv_cdev_ops);
-	kernel_event(f.wfd, 4, 1);
-	kernel_event(f.wfd, 6, 3);	/* seqno 2 was dropped */
+	fake_gpio_event(f.wfd, 4, 1);
+	fake_gpio_event(f.wfd, 6, 3);	/* seqno 2 was dropped */
 	CHECK_INT(udrv_request_read_events(&f.req, ev, 4), 2);
 	CHECK_INT(ev[0].index, 0);
 	CHECK_INT(ev[0].lost, 0);
@@ -231,7 +222,7 @@ static void test_wait_pending_and_timeout(void)
 	CHECK_INT(udrv_request_wait_events(&f.req, 600), 0);
 	ms = now_ms() - t0;
 	CHECK(ms >= 600 && ms < 1500);
-	kernel_event(f.wfd, 4, 1);
+	fake_gpio_event(f.wfd, 4, 1);
 	CHECK_INT(udrv_request_wait_events(&f.req, -1), 1);
 	fake_req_free(&f);
 }

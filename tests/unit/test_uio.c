@@ -113,6 +113,7 @@ static void test_discovery(void)
 		CHECK(m.addr == 0xffff888003a4e000ULL);
 		CHECK_INT(m.size, 0x1000);
 		CHECK_INT(udrv_uio_map_info(uio, 1, &m), -EINVAL);
+		CHECK_CONTAINS(udrv_uio_errmsg(uio), "uio1: no map 1 (it has 1)");
 		udrv_uio_free(uio);
 	}
 	uio = open_uio("uio-missing", -ENOENT);
@@ -139,6 +140,17 @@ static void test_ports(void)
 	CHECK_INT(p.start, 0x3f8);
 	CHECK_INT(p.size, 8);
 	CHECK_STR(p.porttype, "port_x86");
+	CHECK_INT(udrv_uio_port_info(uio, 1, &p), -EINVAL);
+	CHECK_CONTAINS(udrv_uio_errmsg(uio), "uio0: no port region 1 (it has 1)");
+	/* a newer caller's larger struct: the tail zeroed (docs/abi.md) */
+	{
+		struct { struct udrv_uio_port_info p; uint64_t extra; } big;
+
+		memset(&big, 0xa5, sizeof(big));
+		CHECK_INT(udrv_uio_port_info_sz(uio, 0, &big.p, sizeof(big)), 0);
+		CHECK_INT(big.p.start, 0x3f8);
+		CHECK_INT(big.extra, 0);
+	}
 	udrv_uio_free(uio);
 }
 

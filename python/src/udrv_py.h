@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * udrv._udrv: what the extension's files share. One object per file:
+ * errors.c (exceptions), chip.c, request.c, events.c (EdgeEvent, UioIrq),
+ * layout.c (GpioLayout), uio.c, region.c, rt.c, hist.c; module.c ties them
+ * into the module.
+ */
+#ifndef UDRV_PY_H
+#define UDRV_PY_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdbool.h>
+#include <udrv/udrv.h>
+
+/* (PyCFunction) of a METH_FASTCALL or METH_KEYWORDS function */
+#define UDRVPY_METH(f)	((PyCFunction)(void (*)(void))(f))
+
+/* errors.c: udrv.Error and its subclasses */
+extern PyObject *udrvpy_Error;
+extern PyObject *udrvpy_NotFoundError;
+extern PyObject *udrvpy_BusyError;
+extern PyObject *udrvpy_PermissionDeniedError;
+extern PyObject *udrvpy_InvalidError;
+int udrvpy_errors_init(PyObject *m);
+/*
+ * Raise the udrv.Error subclass for the negative errno @ret with the
+ * library's message @msg (NULL or "": strerror). -EINTR: the pending
+ * signal's exception (KeyboardInterrupt), or InterruptedError. Returns NULL.
+ */
+PyObject *udrvpy_raise(int ret, const char *msg);
+/* ValueError("<what> is released") */
+PyObject *udrvpy_released(const char *what);
+
+/* chip.c */
+extern PyTypeObject udrvpy_ChipType;
+struct udrvpy_chip {
+	PyObject_HEAD
+	struct udrv_chip *chip;		/* NULL once closed */
+	int busy;			/* requests being made, the GIL released */
+	bool close_pending;		/* close() came meanwhile */
+};
+int udrvpy_chip_init(PyObject *m);
+/* after a request: the close() that came meanwhile */
+void udrvpy_chip_close_pending(struct udrvpy_chip *chip);
+
+/* layout.c */
+extern PyTypeObject udrvpy_GpioLayoutType;
+struct udrvpy_layout {
+	PyObject_HEAD
+	struct udrv_gpio_layout layout;
+};
+int udrvpy_layout_init(PyObject *m);
+
+/* request.c */
+extern PyTypeObject udrvpy_RequestType;
+int udrvpy_request_init(PyObject *m);
+/* Chip._request(): a new request of type @cls (a subtype of Request) */
+PyObject *udrvpy_request_new(struct udrvpy_chip *chip, PyTypeObject *cls,
+			     PyObject *offsets, PyObject *settings,
+			     PyObject *names, const char *consumer,
+			     int backend, PyObject *layout,
+			     unsigned long bufsize);
+/* settings tuples -> struct udrv_line_settings[n] (Python-side checks) */
+int udrvpy_settings_parse(PyObject *seq, size_t n,
+			  struct udrv_line_settings *out);
+
+/* events.c: EdgeEvent and UioIrq (struct sequences), the enums' members */
+extern PyTypeObject *udrvpy_EdgeEventType;
+extern PyTypeObject *udrvpy_UioIrqType;
+int udrvpy_events_init(PyObject *m);
+PyObject *udrvpy_edge_event(const struct udrv_edge_event *ev);
+PyObject *udrvpy_uio_irq(const struct udrv_uio_irq *irq);
+
+/* uio.c, region.c */
+extern PyTypeObject udrvpy_UioType;
+extern PyTypeObject udrvpy_RegionType;
+int udrvpy_uio_init(PyObject *m);
+int udrvpy_region_init(PyObject *m);
+/* a Region owning @region (unmapped when the object goes) */
+PyObject *udrvpy_region_wrap(struct udrv_region *region);
+
+/* rt.c, hist.c */
+extern PyTypeObject udrvpy_RtType;
+extern PyTypeObject udrvpy_HistogramType;
+int udrvpy_rt_init(PyObject *m);
+int udrvpy_hist_init(PyObject *m);
+
+/* timeout in seconds (None: forever) -> milliseconds, -1 forever */
+int udrvpy_timeout_ms(PyObject *timeout, long long *ms);
+
+/* an int argument; -1 with an exception (OverflowError beyond int) */
+static inline int udrvpy_as_int(PyObject *o)
+{
+	long v = PyLong_AsLong(o);
+
+	if (v == -1 && PyErr_Occurred())
+		return -1;
+	if (v < INT_MIN || v > INT_MAX) {
+		PyErr_SetString(PyExc_OverflowError, "integer out of range");
+		return -1;
+	}
+	return (int)v;
+}
+
+#endif /* UDRV_PY_H */

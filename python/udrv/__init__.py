@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""udrv: GPIO (character device, sysfs, registers), UIO and real-time
+helpers for Linux userspace drivers, over libudrv (docs/python.md).
+
+    import udrv
+    with udrv.Chip("gpiochip0") as chip, chip.request(
+            {17: udrv.LineSettings(direction=udrv.Direction.OUTPUT)}) as req:
+        req.set_value(17, 1)
+"""
+
+from __future__ import annotations
+
+from ._gpio import Chip, Request
+from ._rt import Histogram, Rt, rt_check, rt_threads
+from ._types import (
+    Backend,
+    Bias,
+    ChipInfo,
+    Clock,
+    Direction,
+    Drive,
+    Edge,
+    LineInfo,
+    LineSettings,
+    Policy,
+    RtFinding,
+    RtLevel,
+    RtReport,
+    RtState,
+    RtThread,
+    UioMapInfo,
+    UioPortInfo,
+)
+from ._udrv import (
+    BusyError,
+    EdgeEvent,
+    Error,
+    GpioLayout,
+    InvalidError,
+    NotFoundError,
+    PermissionDeniedError,
+    Region,
+    UioIrq,
+    chip_list,
+    gpio_absent_reason,
+    rt_find_irq,
+    uio_absent_reason,
+    uio_list,
+    version,
+)
+from ._uio import Uio
+
+__version__ = version()
+
+__all__ = [
+    "Backend",
+    "Bias",
+    "BusyError",
+    "Chip",
+    "ChipInfo",
+    "Clock",
+    "Direction",
+    "Drive",
+    "Edge",
+    "EdgeEvent",
+    "Error",
+    "GpioLayout",
+    "Histogram",
+    "InvalidError",
+    "LineInfo",
+    "LineSettings",
+    "NotFoundError",
+    "PermissionDeniedError",
+    "Policy",
+    "Region",
+    "Request",
+    "Rt",
+    "RtFinding",
+    "RtLevel",
+    "RtReport",
+    "RtState",
+    "RtThread",
+    "Uio",
+    "UioIrq",
+    "UioMapInfo",
+    "UioPortInfo",
+    "chip_list",
+    "gpio_absent_reason",
+    "rt_check",
+    "rt_find_irq",
+    "rt_threads",
+    "uio_absent_reason",
+    "uio_list",
+    "version",
+]

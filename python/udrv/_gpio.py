@@ -1,0 +1,169 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Chips and line requests: the package's side of udrv._udrv's Chip and
+Request (config mappings, dataclasses, the event iterator, async for)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Iterator, Mapping
+from typing import Optional, Union
+
+from . import _udrv
+from ._types import (
+    Backend,
+    Bias,
+    ChipInfo,
+    Clock,
+    Direction,
+    Drive,
+    Edge,
+    LineInfo,
+    LineSettings,
+)
+
+Line = Union[int, str]
+ConfigKey = Union[int, str, tuple[Union[int, str], ...]]
+Config = Mapping[ConfigKey, Optional[LineSettings]]
+
+_udrv._set_edge_enum(Edge)
+
+
+class Chip(_udrv.Chip):
+    """A GPIO chip, opened by path ("/dev/gpiochip0"), name ("gpiochip0"),
+    number (0 or "0") or label ("pinctrl-bcm2835"). A context manager;
+    close() when done (requests made from it stay valid).
+
+    NotFoundError (a FileNotFoundError) when no chip matches, with the
+    library's message: what was looked for and where.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, spec: str | int | os.PathLike[str]) -> None:
+        # the C type opened the chip in __new__
+        pass
+
+    @property
+    def info(self) -> ChipInfo:
+        """The chip's name, label, path, number of lines, character device
+        and sysfs base, at once."""
+        return ChipInfo(self.name, self.label, self.path, self.num_lines, self.has_cdev,
+                        self.sysfs_base)
+
+    def line_info(self, offset: int) -> LineInfo:
+        """What the kernel says about line offset: name, consumer, whether
+        it is used, and its settings."""
+        t = self._line_info(offset)
+        return LineInfo(offset=t[0], name=t[1], consumer=t[2], used=t[3],
+                        direction=Direction(t[4]), active_low=t[5], bias=Bias(t[6]),
+                        drive=Drive(t[7]), edge=Edge(t[8]), event_clock=Clock(t[9]),
+                        debounce_us=t[10])
+
+    def _resolve(self, config: Config) -> tuple[list[int], list[LineSettings], dict[str, int]]:
+        """config -> offsets, settings (one per line), {name: index}."""
+        if not isinstance(config, Mapping):
+            raise TypeError("config must be a mapping {line or tuple of lines: "
+                            f"LineSettings or None}}, not {type(config).__name__}")
+        offsets: list[int] = []
+        settings: list[LineSettings] = []
+        names: dict[str, int] = {}
+        for key, s in config.items():
+            if s is None:
+                s = LineSettings()
+            elif not isinstance(s, LineSettings):
+                raise TypeError(f"settings of {key!r} must be a LineSettings or None, "
+                                f"not {type(s).__name__}")
+            for line in key if isinstance(key, tuple) else (key,):
+                if isinstance(line, str):
+                    names[line] = len(offsets)
+                    offsets.append(self.line_offset(line))
+                elif isinstance(line, int) and not isinstance(line, bool):
+                    offsets.append(line)
+                else:
+                    raise TypeError(f"a line is an offset (int) or a name (str), not {line!r}")
+                settings.append(s)
+        if not offsets:
+            raise ValueError("config names no line")
+        return offsets, settings, names
+
+    def request(self, config: Config, *, consumer: str = "udrv",
+                backend: Backend = Backend.CDEV, layout: _udrv.GpioLayout | None = None,
+                event_buffer_size: int = 0) -> Request:
+        """Request lines: config maps offsets or names (or tuples of them
+        sharing settings) to LineSettings (None: an input, no edges).
+
+        consumer is the name the kernel shows as the lines' user; backend
+        CDEV (default), SYSFS or MMIO (with layout for a block udrv does
+        not know); event_buffer_size the kernel's event queue (0: its
+        default). BusyError names the holder of a busy line.
+        """
+        offsets, settings, names = self._resolve(config)
+        req = self._request(Request, tuple(offsets), tuple(s._astuple() for s in settings),
+                            names or None, consumer, int(Backend(backend)), layout,
+                            event_buffer_size)
+        assert isinstance(req, Request)
+        req._settings = settings
+        req._names = names
+        return req
+
+
+class Request(_udrv.Request):
+    """Lines of one chip held together (Chip.request()). A context manager;
+    release() gives the lines back. Values are logical (active-low applied).
+
+    set_value() is the hot path; get_values()/set_values() touch several
+    lines in one operation. Edge events: wait_edge_events(),
+    read_edge_events(), edge_events() (an iterator), fileno() (selectors),
+    async for (asyncio).
+    """
+
+    __slots__ = ("__weakref__", "_names", "_settings")
+    _settings: list[LineSettings]
+    _names: dict[str, int]
+
+    @property
+    def backend(self) -> Backend:
+        """The backend that drives the lines."""
+        return Backend(self._backend)
+
+    @property
+    def settings(self) -> tuple[LineSettings, ...]:
+        """The lines' settings, in request order."""
+        return tuple(self._settings)
+
+    def reconfigure(self, config: Config) -> None:
+        """Change lines' settings without releasing them. config has the
+        shape of Chip.request()'s; lines it does not name keep theirs, and
+        it may name only lines of this request."""
+        if not isinstance(config, Mapping):
+            raise TypeError("config must be a mapping {line: LineSettings or None}")
+        new = list(self._settings)
+        offsets = self.offsets
+        for key, s in config.items():
+            if s is None:
+                s = LineSettings()
+            elif not isinstance(s, LineSettings):
+                raise TypeError(f"settings of {key!r} must be a LineSettings or None")
+            for line in key if isinstance(key, tuple) else (key,):
+                if isinstance(line, str) and line in self._names:
+                    new[self._names[line]] = s
+                elif isinstance(line, int) and not isinstance(line, bool) and line in offsets:
+                    new[offsets.index(line)] = s
+                else:
+                    raise ValueError(f"line {line!r} is not in this request "
+                                     f"(offsets {offsets})")
+        self._reconfigure(tuple(s._astuple() for s in new))
+        self._settings = new
+
+    def edge_events(self, timeout: float | None = None) -> Iterator[_udrv.EdgeEvent]:
+        """Edge events as they come; the iterator ends when none came for
+        timeout seconds (None: never)."""
+        while self.wait_edge_events(timeout):
+            yield from self.read_edge_events()
+
+    def __aiter__(self) -> AsyncIterator[_udrv.EdgeEvent]:
+        """async for ev in request: events through the running loop's
+        add_reader on fileno() (the loop never blocks on the request)."""
+        from ._aio import aiter_events
+
+        return aiter_events(self)

@@ -1,0 +1,777 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""A gpiozero 2.x pin factory on udrv: ``GPIOZERO_PIN_FACTORY=udrv``.
+
+gpiozero finds this factory through the ``gpiozero_pin_factories`` entry
+point ``udrv = "udrv.gpiozero:UdrvFactory"``, so with the variable set its
+LED, Button and every other GPIO device run on udrv::
+
+    GPIOZERO_PIN_FACTORY=udrv python3 -c 'from gpiozero import LED; LED(17).on()'
+
+or, in a program, ``Device.pin_factory = UdrvFactory()``.
+
+Pin names. On a Raspberry Pi (the device tree says ``raspberrypi,...``) the
+names are gpiozero's own (``17``, ``"GPIO17"``, ``"BCM17"``, ``"BOARD11"``,
+``"J8:11"``), on the chip that drives the header (label ``pinctrl-bcm2*`` or
+``pinctrl-rp1``). Elsewhere (a PC, a BeagleBone, the QEMU lab) a pin is
+named after the kernel's view of it:
+
+- ``"gpiochip0:5"``: chip name and line offset (offsets count from 0, as in
+  ``udrv gpio``, gpioinfo and the kernel);
+- ``"gpio-wire:5"``: the chip's label instead of its name, when no other chip
+  has that label;
+- ``"wire2-out"``: a line name, when no other line has that name;
+- ``5`` or ``"5"``: an offset of the default chip: ``UdrvFactory(chip=...)``,
+  else ``$GPIOZERO_UDRV_CHIP`` (a name, number, path or label), else the
+  first chip.
+
+Backend. The GPIO character device by default (a chip without one, i.e.
+sysfs GPIO only, falls back to ``sysfs``); ``UdrvFactory(backend=
+udrv.Backend.MMIO)`` or ``GPIOZERO_UDRV_BACKEND=mmio`` drives outputs
+through the SoC's registers (claimed through the character device, so the
+kernel still knows the line is used); ``sysfs`` forces the legacy
+interface.
+
+Pins map to one udrv request per line, made when the pin is first used
+(so creating an LED does not glitch the line through an input first) and
+reconfigured in place when gpiozero changes its function, pull, edges or
+bounce (never released and requested again). ``state`` is the physical
+level: gpiozero applies ``active_high`` itself.
+
+Edges: ``when_changed`` callbacks come from udrv's edge events, read by one
+thread per factory that waits on the requests of all watched pins with a
+selector (the way lgpio and RPi.GPIO deliver gpiozero callbacks: one
+thread, callbacks in the order of the events, none running concurrently
+with another). The ``ticks`` of a callback is the event's timestamp, taken
+by the kernel in its interrupt handler (character device) on
+CLOCK_MONOTONIC in nanoseconds, the same clock as :meth:`UdrvFactory.ticks`;
+the ``state`` is the level the edge went to. ``bounce`` is the kernel's
+debounce (``debounce_us``) on the character device and the mmio backend;
+sysfs GPIO has none, so there a callback is dropped when it comes less than
+``bounce`` after the last one delivered.
+
+PWM: gpiozero 2.0 has no generic software PWM to build on, and udrv drives
+lines, not PWM controllers, so setting a frequency raises
+``PinPWMUnsupported`` (PWMLED and friends fail at construction). SPI is not
+provided either.
+
+Errors from the library are raised as they come (``udrv.Error``, an
+``OSError`` carrying udrv's message and errno: a busy line names its holder,
+a missing chip says why); gpiozero's own exceptions are raised for what
+gpiozero defines (an invalid function, pull, edge or bounce value, a state
+written to an input).
+
+Closing a pin (closing its gpiozero device) sets the line back to an input,
+as gpiozero's other factories do, and releases it; closing the factory
+stops the event thread and releases every line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import errno
+import os
+import selectors
+import sys
+import threading
+import time
+import traceback
+from collections import Counter
+from collections.abc import Callable
+from types import MethodType
+from typing import Any
+from weakref import WeakMethod, ref
+
+from gpiozero.exc import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    PinFixedPull,
+    PinInvalidBounce,
+    PinInvalidEdges,
+    PinInvalidFunction,
+    PinInvalidPin,
+    PinInvalidPull,
+    PinInvalidState,
+    PinPWMUnsupported,
+    PinSetInput,
+)
+from gpiozero.pins import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    BoardInfo,
+    Factory,
+    HeaderInfo,
+    Pin,
+    PinInfo,
+)
+from gpiozero.pins.pi import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    PiBoardInfo,
+)
+
+import udrv
+
+__all__ = ["UdrvBoardInfo", "UdrvFactory", "UdrvPin"]
+
+ENV_CHIP = "GPIOZERO_UDRV_CHIP"
+ENV_BACKEND = "GPIOZERO_UDRV_BACKEND"
+CONSUMER = "gpiozero"
+
+_PULLS = {
+    "up": udrv.Bias.PULL_UP,
+    "down": udrv.Bias.PULL_DOWN,
+    "floating": udrv.Bias.DISABLED,
+}
+_EDGES = {
+    "none": udrv.Edge.NONE,
+    "rising": udrv.Edge.RISING,
+    "falling": udrv.Edge.FALLING,
+    "both": udrv.Edge.BOTH,
+}
+_BACKENDS = {b.name.lower(): b for b in udrv.Backend}
+
+# The Raspberry Pi's firmware puts the board's revision code in the device
+# tree (system/linux,revision); a kernel booted without it (QEMU's raspi3b)
+# has only the model's compatible string. gpiozero needs a revision to know
+# the header: one revision per model, whose header is that model's.
+_PI_MODEL_REVISIONS = {
+    "raspberrypi,model-b": 0x000E,
+    "raspberrypi,model-b-plus": 0x0010,
+    "raspberrypi,model-a-plus": 0x0012,
+    "raspberrypi,model-zero": 0x900092,
+    "raspberrypi,model-zero-w": 0x9000C1,
+    "raspberrypi,model-zero-2-w": 0x902120,
+    "raspberrypi,2-model-b": 0xA01041,
+    "raspberrypi,3-model-b": 0xA02082,
+    "raspberrypi,3-model-b-plus": 0xA020D3,
+    "raspberrypi,3-model-a-plus": 0x9020E0,
+    "raspberrypi,4-model-b": 0xA03111,
+    "raspberrypi,400": 0xC03130,
+    "raspberrypi,5-model-b": 0xC04170,
+}
+# labels of the gpiochip behind a Pi's header (GPIO<n> is its offset n)
+_PI_CHIP_LABELS = ("pinctrl-bcm2835", "pinctrl-bcm2711", "pinctrl-rp1")
+
+Settings = udrv.LineSettings
+
+
+def _sysroot_path(path: str) -> str:
+    """path under $UDRV_SYSROOT, where libudrv looks too (test trees)."""
+    return os.environ.get("UDRV_SYSROOT", "") + path
+
+
+def _read_bytes(path: str) -> bytes | None:
+    try:
+        with open(_sysroot_path(path), "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def pi_revision() -> int | None:
+    """The Raspberry Pi's revision code, or None when this is not a Pi.
+
+    A Pi is what the device tree's root compatible says (/proc/cpuinfo's
+    "Revision" alone is not enough: 32-bit ARM kernels print one on every
+    board). The code is the firmware's system/linux,revision, else
+    /proc/cpuinfo's Revision, else a code of the compatible's model.
+    """
+    compat = _read_bytes("/proc/device-tree/compatible") or b""
+    models = [c.decode("ascii", "replace") for c in compat.split(b"\0")]
+    pi_models = [m for m in models if m.startswith("raspberrypi,")]
+    if not pi_models:
+        return None
+    rev: int | None = None
+    raw = _read_bytes("/proc/device-tree/system/linux,revision")
+    if raw is not None and len(raw) == 4:
+        rev = int.from_bytes(raw, "big")
+    if not rev:
+        cpuinfo = (_read_bytes("/proc/cpuinfo") or b"").decode("ascii", "replace")
+        for line in cpuinfo.splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() == "Revision":
+                try:
+                    rev = int(value.strip(), 16)
+                except ValueError:
+                    rev = None
+    if rev and not rev & 0x800000:
+        rev &= 0xFFFF  # an old-style code with the overvoltage prefix (1000...)
+    if not rev:
+        rev = next((_PI_MODEL_REVISIONS[m] for m in pi_models if m in _PI_MODEL_REVISIONS), None)
+    return rev
+
+
+class UdrvBoardInfo(BoardInfo):  # type: ignore[misc]
+    """gpiozero's BoardInfo of a board that is not a Raspberry Pi: one header
+    per GPIO chip, its pins numbered offset + 1 (gpiozero counts header pins
+    from 1), named as the module's docstring says."""
+
+    __slots__ = ()
+
+    @property
+    def description(self) -> str:
+        return f"{self.model} (GPIO through udrv)"
+
+
+def _model_name() -> str:
+    for path in ("/proc/device-tree/model", "/sys/class/dmi/id/product_name"):
+        raw = _read_bytes(path)
+        if raw and raw.strip(b"\0\n "):
+            return raw.strip(b"\0\n ").decode("ascii", "replace")
+    return "Linux"
+
+
+@dataclasses.dataclass
+class _ChipView:
+    name: str
+    label: str
+    num_lines: int
+    line_names: list[str]
+
+
+def _chip_views() -> list[_ChipView]:
+    views = []
+    for name in udrv.chip_list():
+        with udrv.Chip(name) as chip:
+            names = []
+            for offset in range(chip.num_lines):
+                try:
+                    names.append(chip.line_info(offset).name)
+                except udrv.Error:
+                    names.append("")  # sysfs GPIO has no line names
+            views.append(_ChipView(chip.name, chip.label, chip.num_lines, names))
+    return views
+
+
+def _generic_board_info(views: list[_ChipView], default: str) -> UdrvBoardInfo:
+    labels = Counter(v.label for v in views)
+    line_names = Counter(n for v in views for n in v.line_names if n)
+    headers = {}
+    for v in views:
+        pins = {}
+        for offset in range(v.num_lines):
+            canonical = f"{v.name}:{offset}"
+            names: set[str | int] = {canonical}
+            if v.label and labels[v.label] == 1 and v.label != v.name:
+                names.add(f"{v.label}:{offset}")
+            line = v.line_names[offset]
+            if line and line_names[line] == 1:
+                names.add(line)
+            if v.name == default:
+                names.update((offset, str(offset)))
+            pins[offset + 1] = PinInfo(
+                number=offset + 1, name=canonical, names=frozenset(names), pull="",
+                row=offset + 1, col=1, interfaces=frozenset({"gpio"}))
+        headers[v.name] = HeaderInfo(name=v.name, rows=v.num_lines, columns=1, pins=pins)
+    chips = ", ".join(f"{v.name} ({v.label}, {v.num_lines} lines)" for v in views)
+    return UdrvBoardInfo(
+        revision="", model=_model_name(), pcb_revision="", released="", soc="",
+        manufacturer="", memory=0, storage="", usb=0, usb3=0, ethernet=0, eth_speed=0,
+        wifi=False, bluetooth=False, csi=0, dsi=0, headers=headers,
+        board=f"GPIO chips: {chips}; default chip {default}\n")
+
+
+class UdrvFactory(Factory):  # type: ignore[misc]
+    """gpiozero pin factory on udrv.
+
+    chip: the default chip (name, number, path or label) for plain offsets,
+        or on a Pi the chip behind the header; None: ``$GPIOZERO_UDRV_CHIP``,
+        else the first chip (on a Pi: the one labelled pinctrl-bcm2*/rp1).
+    backend: a ``udrv.Backend`` or its name; None: ``$GPIOZERO_UDRV_BACKEND``,
+        else the character device (sysfs on a chip without one).
+    layout: the register layout for the mmio backend (``udrv.GpioLayout``;
+        None: udrv detects the SoC).
+    """
+
+    def __init__(self, chip: str | int | None = None,
+                 backend: udrv.Backend | str | None = None,
+                 layout: udrv.GpioLayout | None = None) -> None:
+        super().__init__()
+        if chip is None:
+            chip = os.environ.get(ENV_CHIP) or None
+        if backend is None:
+            backend = os.environ.get(ENV_BACKEND) or None
+        self._backend = self._parse_backend(backend)
+        self._layout = layout
+        self._lock = threading.RLock()
+        self._chips: dict[str, udrv.Chip] = {}
+        self.pins: dict[Any, UdrvPin] = {}
+        self._events: _EventThread | None = None
+        self._closed = False
+        self._info, self._default, self._on_pi = self._make_board_info(chip)
+
+    @staticmethod
+    def _parse_backend(backend: udrv.Backend | str | None) -> udrv.Backend | None:
+        if backend is None or isinstance(backend, udrv.Backend):
+            return backend
+        try:
+            return _BACKENDS[backend.lower()]
+        except KeyError:
+            raise ValueError(
+                f"unknown udrv backend {backend!r} ({ENV_BACKEND} or backend=): "
+                f"use one of {', '.join(_BACKENDS)}") from None
+
+    def _make_board_info(self, spec: str | int | None) -> tuple[Any, str, bool]:
+        views = _chip_views()
+        if not views:  # udrv says why (no GPIO support, no chips, no access)
+            raise udrv.NotFoundError(errno.ENODEV, udrv.gpio_absent_reason())
+        default = None
+        if spec is not None:
+            with udrv.Chip(spec) as chip:
+                default = chip.name
+        rev = pi_revision()
+        if rev is not None:
+            if default is None:
+                default = next((v.name for v in views if v.label in _PI_CHIP_LABELS), None)
+            if default is not None:
+                return PiBoardInfo.from_revision(rev), default, True
+        if default is None:
+            default = views[0].name
+        return _generic_board_info(views, default), default, False
+
+    def _get_board_info(self) -> Any:
+        return self._info
+
+    @property
+    def default_chip(self) -> str:
+        """The chip of plain offsets (on a Pi: the chip behind the header)."""
+        return self._default
+
+    def _line_of(self, info: Any) -> tuple[str, int]:
+        if self._on_pi:
+            return self._default, int(info.name[4:])
+        chip, _, offset = info.name.rpartition(":")
+        return chip, int(offset)
+
+    def pin(self, name: Any) -> UdrvPin:
+        for _header, info in self._info.find_pin(name):
+            if "gpio" not in info.interfaces:
+                raise PinInvalidPin(f"{name} is not a GPIO pin ({info.name})")
+            with self._lock:
+                pin = self.pins.get(info)
+                if pin is None:
+                    chip, offset = self._line_of(info)
+                    pin = UdrvPin(self, info, chip, offset)
+                    self.pins[info] = pin
+                return pin
+        if self._on_pi:
+            raise PinInvalidPin(f"{name} is not a valid pin name")
+        raise PinInvalidPin(
+            f"{name!r} is not a GPIO line here: name one as CHIP:OFFSET "
+            f"(e.g. {self.default_chip}:0), a unique line name or label:OFFSET, or an "
+            f"offset of the default chip {self.default_chip} (${ENV_CHIP} changes it)")
+
+    def _chip(self, name: str) -> udrv.Chip:
+        with self._lock:
+            if self._closed:
+                raise ValueError("the udrv pin factory is closed")
+            chip = self._chips.get(name)
+            if chip is None:
+                chip = self._chips[name] = udrv.Chip(name)
+            return chip
+
+    def _backend_for(self, chip_name: str) -> udrv.Backend:
+        if self._backend is not None:
+            return self._backend
+        if self._chip(chip_name).info.has_cdev:
+            return udrv.Backend.CDEV
+        return udrv.Backend.SYSFS
+
+    def _request(self, chip_name: str, offset: int, settings: udrv.LineSettings) -> Any:
+        return self._chip(chip_name).request(
+            {offset: settings}, consumer=CONSUMER, backend=self._backend_for(chip_name),
+            layout=self._layout)
+
+    def _event_thread(self) -> _EventThread:
+        with self._lock:
+            if self._events is None:
+                self._events = _EventThread()
+            return self._events
+
+    def close(self) -> None:
+        with self._lock:
+            pins = list(self.pins.values())
+        for pin in pins:
+            pin.close()
+        with self._lock:
+            events, self._events = self._events, None
+            self._closed = True
+            chips = list(self._chips.values())
+            self._chips.clear()
+        if events is not None:
+            events.close()
+        for chip in chips:
+            chip.close()
+
+    @staticmethod
+    def ticks() -> int:
+        """CLOCK_MONOTONIC in nanoseconds: the clock of the edge events."""
+        return time.monotonic_ns()
+
+    @staticmethod
+    def ticks_diff(later: int, earlier: int) -> float:
+        return (later - earlier) / 1e9
+
+
+class UdrvPin(Pin):  # type: ignore[misc]
+    """One GPIO line as a gpiozero pin: one udrv request, made at first use."""
+
+    def __init__(self, factory: UdrvFactory, info: Any, chip: str, offset: int) -> None:
+        super().__init__()
+        self._factory = factory
+        self._info = info
+        self._chip_name = chip
+        self._offset = offset
+        self._lock = threading.RLock()
+        self._request: Any = None
+        self._settings = Settings()
+        self._pull = info.pull or "floating"
+        self._edges = "both"
+        self._bounce_ns: int | None = None
+        self._when_changed: Callable[[], Any] | None = None
+        self._watching = False
+        self._last_ns: int | None = None
+        self.lost_events = 0
+        """edges the kernel dropped before they reached this pin (queue full)"""
+
+    def __repr__(self) -> str:
+        return str(self._info.name)
+
+    @property
+    def info(self) -> Any:
+        return self._info
+
+    @property
+    def factory(self) -> UdrvFactory:
+        return self._factory
+
+    @property
+    def chip(self) -> str:
+        return self._chip_name
+
+    @property
+    def offset(self) -> int:
+        return self._offset
+
+    @property
+    def backend(self) -> udrv.Backend:
+        """The udrv backend the line is (or will be) requested through."""
+        return self._factory._backend_for(self._chip_name)
+
+    # ---- the request ----
+
+    def _kernel_debounce(self) -> bool:
+        """Whether the kernel debounces (and can disable a pull): not sysfs."""
+        return self._factory._backend_for(self._chip_name) != udrv.Backend.SYSFS
+
+    def _input_settings(self) -> udrv.LineSettings:
+        bias = _PULLS[self._pull]
+        if bias == udrv.Bias.DISABLED and not self._kernel_debounce():
+            bias = udrv.Bias.AS_IS  # sysfs GPIO cannot say "no pull"
+        edge = _EDGES[self._edges] if self._watching else udrv.Edge.NONE
+        debounce = 0
+        if edge != udrv.Edge.NONE and self._bounce_ns and self._kernel_debounce():
+            debounce = max(1, round(self._bounce_ns / 1000))
+        return Settings(direction=udrv.Direction.INPUT, bias=bias, edge=edge,
+                        debounce_us=debounce)
+
+    def _apply(self, settings: udrv.LineSettings) -> None:
+        with self._lock:
+            if self._request is None:
+                self._request = self._factory._request(self._chip_name, self._offset, settings)
+            else:
+                self._request.reconfigure({self._offset: settings})
+            self._settings = settings
+
+    def _ensure(self) -> Any:
+        with self._lock:
+            if self._request is None:
+                self._apply(self._input_settings())
+            return self._request
+
+    def close(self) -> None:
+        self.when_changed = None
+        with self._lock:
+            req, self._request = self._request, None
+            self._settings = Settings()
+        if req is None:
+            return
+        try:
+            # as gpiozero's other factories: a closed pin is an input
+            req.reconfigure({self._offset: Settings()})
+        finally:
+            req.release()
+
+    # ---- function, state, pull ----
+
+    def _get_function(self) -> str:
+        with self._lock:
+            if self._request is not None:
+                out = self._settings.direction == udrv.Direction.OUTPUT
+            else:
+                info = self._factory._chip(self._chip_name).line_info(self._offset)
+                out = info.direction == udrv.Direction.OUTPUT
+        return "output" if out else "input"
+
+    def _set_function(self, value: str) -> None:
+        if value == "input":
+            with self._lock:
+                self._apply(self._input_settings())
+        elif value == "output":
+            self._stop_events()
+            with self._lock:
+                level = self._request.get_value(self._offset) if self._request else 0
+                self._apply(Settings(direction=udrv.Direction.OUTPUT, value=level))
+        else:
+            raise PinInvalidFunction(f'invalid function "{value}" for pin {self!r}')
+
+    def output_with_state(self, state: Any) -> None:
+        self._stop_events()
+        self._apply(Settings(direction=udrv.Direction.OUTPUT, value=self._level(state)))
+
+    def input_with_pull(self, pull: str) -> None:
+        self._check_pull(pull)
+        with self._lock:
+            self._pull = pull
+            self._apply(self._input_settings())
+
+    def _level(self, value: Any) -> int:
+        if value in (0, 1):  # also False/True and 0.0/1.0
+            return int(value)
+        raise PinInvalidState(f'invalid state "{value}" for pin {self!r}: 0 or 1')
+
+    def _get_state(self) -> int:
+        return int(self._ensure().get_value(self._offset))
+
+    def _set_state(self, value: Any) -> None:
+        level = self._level(value)
+        with self._lock:
+            if self._request is None or self._settings.direction != udrv.Direction.OUTPUT:
+                raise PinSetInput(f"cannot set state of pin {self!r}: it is an input")
+            self._request.set_value(self._offset, level)
+
+    def _check_pull(self, value: str) -> None:
+        if value not in _PULLS:
+            raise PinInvalidPull(f'invalid pull "{value}" for pin {self!r}')
+        if self._info.pull not in (value, ""):
+            raise PinFixedPull(f"{self!r} has a physical pull-{self._info.pull} resistor")
+
+    def _get_pull(self) -> str:
+        return self._pull
+
+    def _set_pull(self, value: str) -> None:
+        self._check_pull(value)
+        with self._lock:
+            if self._request is not None and self._settings.direction != udrv.Direction.INPUT:
+                raise PinFixedPull(f"cannot set pull on non-input pin {self!r}")
+            old, self._pull = self._pull, value
+            try:
+                self._apply(self._input_settings())
+            except BaseException:
+                self._pull = old
+                raise
+
+    # ---- PWM: none ----
+
+    def _get_frequency(self) -> None:
+        return None
+
+    def _set_frequency(self, value: Any) -> None:
+        if value is not None:
+            raise PinPWMUnsupported(
+                f"PWM is not supported on pin {self!r}: udrv drives GPIO lines, and "
+                "gpiozero has no generic software PWM to run on them")
+
+    # ---- edges ----
+
+    def _get_bounce(self) -> float | None:
+        return None if not self._bounce_ns else self._bounce_ns / 1e9
+
+    def _set_bounce(self, value: float | None) -> None:
+        if value is not None and value < 0:
+            raise PinInvalidBounce("bounce must be 0 or greater")
+        self._restart_events(lambda: setattr(
+            self, "_bounce_ns", None if value is None else round(value * 1e9)))
+
+    def _get_edges(self) -> str:
+        return self._edges
+
+    def _set_edges(self, value: str) -> None:
+        if value not in _EDGES:
+            raise PinInvalidEdges(f'invalid edge specification "{value}" for pin {self!r}')
+        self._restart_events(lambda: setattr(self, "_edges", value))
+
+    def _restart_events(self, change: Callable[[], None]) -> None:
+        watching = self._watching
+        if watching:
+            self._stop_events()
+        change()
+        if watching:
+            self._start_events()
+
+    def _get_when_changed(self) -> Callable[[int, int], Any] | None:
+        return None if self._when_changed is None else self._when_changed()
+
+    def _set_when_changed(self, value: Callable[[int, int], Any] | None) -> None:
+        if value is None:
+            self._when_changed = None
+            self._stop_events()
+            return
+        # a weak reference, as gpiozero's pins: the device owns the pin
+        if isinstance(value, MethodType):
+            self._when_changed = WeakMethod(value)
+        else:
+            self._when_changed = ref(value)
+        if not self._watching:
+            self._start_events()
+
+    # The pin's lock is never held while waiting for the event thread: that
+    # thread may be in a callback of this pin that uses the pin.
+
+    def _start_events(self) -> None:
+        with self._lock:
+            if self._request is not None and self._settings.direction == udrv.Direction.OUTPUT:
+                raise PinSetInput(f"cannot watch edges of pin {self!r}: it is an output")
+            self._watching = True
+            try:
+                self._apply(self._input_settings())
+                if self._settings.edge == udrv.Edge.NONE:
+                    return  # edges "none": nothing to wait for
+                # what an earlier watch left in the queue is not news
+                while self._request.wait_edge_events(0):
+                    self._request.read_edge_events()
+                self._last_ns = None
+            except BaseException:
+                self._watching = False
+                raise
+        self._factory._event_thread().watch(self)
+
+    def _stop_events(self) -> None:
+        with self._lock:
+            if not self._watching:
+                return
+            self._watching = False
+        events = self._factory._events
+        if events is not None:
+            events.unwatch(self)
+        with self._lock:
+            if self._request is not None and self._settings.edge != udrv.Edge.NONE:
+                self._apply(self._input_settings())
+
+    def _dispatch(self, events: list[Any]) -> None:
+        """Called by the event thread with what the request read."""
+        bounce = None if self._kernel_debounce() else self._bounce_ns
+        for ev in events:
+            self.lost_events += ev.lost
+            if bounce and self._last_ns is not None and ev.timestamp_ns - self._last_ns < bounce:
+                continue
+            self._last_ns = ev.timestamp_ns
+            state = 1 if ev.edge == udrv.Edge.RISING else 0
+            method = self._get_when_changed()
+            if method is None:  # the device went away without telling us
+                self.when_changed = None
+                return
+            method(ev.timestamp_ns, state)
+
+
+class _EventThread:
+    """One thread per factory: waits on the requests of the watched pins
+    with a selector and calls their callbacks.
+
+    Only this thread touches the selector; other threads ask it to add or
+    remove a pin through a pipe and wait until it has, so that a request is
+    never released while this thread may still read from it, and no
+    callback of a pin runs after its unwatch() returned.
+    """
+
+    def __init__(self) -> None:
+        self._sel = selectors.DefaultSelector()
+        self._rfd, self._wfd = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        self._sel.register(self._rfd, selectors.EVENT_READ, None)
+        self._lock = threading.Lock()
+        self._ops: list[tuple[str, UdrvPin | None, threading.Event]] = []
+        self._pins: dict[int, UdrvPin] = {}
+        self._stopping = False
+        self._close_on_exit = False
+        self._thread = threading.Thread(target=self._run, name="udrv-gpiozero-events",
+                                        daemon=True)
+        self._thread.start()
+
+    def watch(self, pin: UdrvPin) -> None:
+        self._submit("add", pin)
+
+    def unwatch(self, pin: UdrvPin) -> None:
+        self._submit("del", pin)
+
+    def close(self) -> None:
+        """Stop the thread (from a callback: once the callback returned)."""
+        inside = threading.current_thread() is self._thread
+        self._close_on_exit = inside  # nobody joins the thread: it closes up
+        self._submit("stop", None)
+        if not inside:
+            self._thread.join()
+            self._close_fds()
+
+    def _close_fds(self) -> None:
+        self._sel.close()
+        os.close(self._rfd)
+        os.close(self._wfd)
+
+    def _submit(self, op: str, pin: UdrvPin | None) -> None:
+        done = threading.Event()
+        if threading.current_thread() is self._thread:
+            self._apply(op, pin, done)
+            return
+        with self._lock:
+            self._ops.append((op, pin, done))
+        with contextlib.suppress(BlockingIOError):  # full of wake-ups already
+            os.write(self._wfd, b"x")
+        while not done.wait(0.5):
+            if not self._thread.is_alive():
+                break
+
+    def _apply(self, op: str, pin: UdrvPin | None, done: threading.Event) -> None:
+        if op == "add" and pin is not None and pin._request is not None:
+            fd = pin._request.fileno()
+            if fd not in self._pins:
+                self._sel.register(fd, selectors.EVENT_READ, pin)
+                self._pins[fd] = pin
+        elif op == "del":
+            for fd, p in list(self._pins.items()):
+                if p is pin:
+                    self._sel.unregister(fd)
+                    del self._pins[fd]
+        elif op == "stop":
+            for fd in list(self._pins):
+                self._sel.unregister(fd)
+            self._pins.clear()
+            self._stopping = True
+        done.set()
+
+    def _run_ops(self) -> None:
+        with contextlib.suppress(BlockingIOError):
+            while os.read(self._rfd, 4096):
+                pass
+        with self._lock:
+            ops, self._ops = self._ops, []
+        for op, pin, done in ops:
+            self._apply(op, pin, done)
+
+    def _run(self) -> None:
+        while not self._stopping:
+            for key, _mask in self._sel.select():
+                pin = self._pins.get(key.fd)
+                if key.data is None:
+                    self._run_ops()
+                elif pin is not None and pin is key.data:  # not removed this round
+                    self._read(pin)
+                if self._stopping:
+                    break
+        if self._close_on_exit:
+            self._close_fds()
+
+    def _read(self, pin: UdrvPin) -> None:
+        try:
+            pin._dispatch(pin._request.read_edge_events())
+        except udrv.Error as e:
+            # the chip went away (device unbound): stop watching it
+            print(f"udrv gpiozero: {pin!r}: {e}; its callbacks stop", file=sys.stderr)
+            self._apply("del", pin, threading.Event())
+        except Exception:
+            # a callback's bug must not stop the other pins' callbacks
+            traceback.print_exc()

@@ -1,0 +1,346 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""gpiozero on udrv (udrv.gpiozero) against the fake sysfs trees of tests/cli.
+
+The host has no GPIO character device, so the chips here are sysfs-only and
+the factory falls back to the sysfs backend: an LED's level is what udrv
+writes to the fake value file, a Button's what the test writes there. Edge
+callbacks need a kernel (sysfs' POLLPRI, the character device's events):
+tests/lab/test_gpiozero.py runs them on gpio-wire; here only the software
+bounce filter of the sysfs backend is checked, on events made by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fakes import (  # tests/cli, on the path by conftest.py
+    FakeTree,
+    GpioExports,
+    gpio_attr,
+    gpio_bus,
+    gpio_chip,
+    gpio_line,
+)
+
+gpiozero = pytest.importorskip("gpiozero", reason="gpiozero (PyPI 2.0.1) not installed")
+import udrv  # noqa: E402
+from gpiozero import LED, PWMLED, Button, Device, InputDevice  # noqa: E402
+from gpiozero.exc import (  # noqa: E402
+    BadPinFactory,
+    PinInvalidPin,
+    PinPWMUnsupported,
+    PinSetInput,
+)
+from udrv.gpiozero import UdrvFactory, UdrvPin  # noqa: E402
+
+BASE = 512  # sysfs number of gpiochip0's line 0 (conftest's exports)
+OTHER = BASE + 8  # gpiochip1 ("other-chip", 4 lines)
+
+
+@pytest.fixture
+def root(tree: FakeTree, monkeypatch: pytest.MonkeyPatch) -> FakeTree:
+    """conftest's fake root (UDRV_SYSROOT), without the factory's variables
+    of the environment running the tests."""
+    for var in ("GPIOZERO_PIN_FACTORY", "GPIOZERO_UDRV_CHIP", "GPIOZERO_UDRV_BACKEND"):
+        monkeypatch.delenv(var, raising=False)
+    return tree
+
+
+@pytest.fixture
+def chips(root: FakeTree, exports: GpioExports) -> GpioExports:
+    """conftest's gpiochip0 "fake-wire" (8 lines, base 512, export and
+    unexport served) and a second chip, gpiochip1 "other-chip"."""
+    gpio_chip(root, 1, "other", OTHER, 4, "other-chip")
+    return exports
+
+
+@pytest.fixture
+def factory(chips: GpioExports) -> Iterator[UdrvFactory]:
+    f = UdrvFactory()
+    Device.pin_factory = f
+    yield f
+    Device.pin_factory = None
+    f.close()
+
+
+def value(root: FakeTree, gpio: int) -> str:
+    return gpio_attr(root, gpio, "value")[:1]
+
+
+def set_input(root: FakeTree, gpio: int, level: int) -> None:
+    root.file(f"sys/class/gpio/gpio{gpio}/value", f"{level}\n")
+
+
+# ---- the entry point ----
+
+
+def test_gpiozero_finds_the_factory_by_name(chips: GpioExports,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """GPIOZERO_PIN_FACTORY=udrv through gpiozero's own lookup (the
+    gpiozero_pin_factories entry point of the installed udrv)."""
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "udrv")
+    f = Device._default_pin_factory()
+    try:
+        assert isinstance(f, UdrvFactory)
+    finally:
+        f.close()
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "udrv-nonesuch")
+    with pytest.raises(BadPinFactory):
+        Device._default_pin_factory()
+
+
+def test_led_on_off_in_the_value_file(root: FakeTree, chips: GpioExports,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """An LED made through gpiozero's default factory lookup, as a user's
+    program would with GPIOZERO_PIN_FACTORY=udrv in its environment."""
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "udrv")
+    chips.values[BASE + 3] = 0
+    try:
+        led = LED(3)
+        assert isinstance(Device.pin_factory, UdrvFactory)
+        assert chips.exported == [BASE + 3]
+        # an output from the start, low: no trip through an input
+        assert gpio_attr(root, BASE + 3, "direction").startswith("low")
+        led.on()
+        assert value(root, BASE + 3) == "1"
+        assert led.is_lit
+        led.off()
+        assert value(root, BASE + 3) == "0"
+        assert not led.is_lit
+        led.close()
+        # closed: an input again (as gpiozero's factories leave a pin), released
+        assert chips.final(BASE + 3, "direction").startswith("in")
+    finally:
+        if Device.pin_factory is not None:
+            Device.pin_factory.close()
+            Device.pin_factory = None
+
+
+def test_led_active_low_is_gpiozero_s(root: FakeTree, factory: UdrvFactory) -> None:
+    """state is the physical level: gpiozero inverts, not udrv."""
+    led = LED(5, active_high=False)
+    assert gpio_attr(root, BASE + 5, "direction").startswith("high")  # off = high
+    led.on()
+    assert value(root, BASE + 5) == "0"
+    assert gpio_attr(root, BASE + 5, "active_low").startswith("0")
+
+
+def test_input_reads_the_value_file(root: FakeTree, factory: UdrvFactory) -> None:
+    """An InputDevice (a Button watches edges from the start, which a
+    regular file cannot give: the lab test has the Buttons)."""
+    dev = InputDevice(2, pull_up=None, active_state=True)
+    set_input(root, BASE + 2, 1)
+    assert dev.is_active
+    set_input(root, BASE + 2, 0)
+    assert not dev.is_active
+    assert gpio_attr(root, BASE + 2, "direction").startswith("in")
+
+
+# ---- names ----
+
+
+@pytest.mark.parametrize("name", [3, "3", "gpiochip0:3", "fake-wire:3"])
+def test_names_of_a_line(factory: UdrvFactory, name: object) -> None:
+    pin = factory.pin(name)
+    assert isinstance(pin, UdrvPin)
+    assert (pin.chip, pin.offset) == ("gpiochip0", 3)
+    assert pin is factory.pin("gpiochip0:3")
+    assert repr(pin) == "gpiochip0:3"
+
+
+def test_other_chip_by_name_and_label(root: FakeTree, chips: GpioExports,
+                                      factory: UdrvFactory) -> None:
+    chips.values[OTHER + 1] = 0
+    led = LED("other-chip:1")
+    assert (led.pin.chip, led.pin.offset) == ("gpiochip1", 1)
+    led.on()
+    assert value(root, OTHER + 1) == "1"
+    assert factory.pin("gpiochip1:1") is led.pin
+
+
+def test_default_chip_from_the_environment(root: FakeTree, chips: GpioExports,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GPIOZERO_UDRV_CHIP", "other-chip")
+    with UdrvFactory() as f:
+        assert f.default_chip == "gpiochip1"
+        assert (f.pin(2).chip, f.pin(2).offset) == ("gpiochip1", 2)
+        with pytest.raises(PinInvalidPin, match="offset of the default chip gpiochip1"):
+            f.pin(5)  # gpiochip1 has 4 lines
+    with UdrvFactory(chip=0) as f:
+        assert f.pin(5).chip == "gpiochip0"
+
+
+def test_unknown_chip_is_udrv_s_message(chips: GpioExports) -> None:
+    with pytest.raises(udrv.NotFoundError) as e:
+        UdrvFactory(chip="nochip")
+    assert "nochip" in str(e.value)
+
+
+def test_bad_names(factory: UdrvFactory) -> None:
+    with pytest.raises(PinInvalidPin, match=r"CHIP:OFFSET \(e.g. gpiochip0:0\)"):
+        LED("gpiochip0:8")
+    with pytest.raises(PinInvalidPin):
+        LED("GPIO17")  # Pi names only on a Pi
+
+
+def test_no_gpio_at_all(root: FakeTree) -> None:
+    """No chips: the factory fails at construction with udrv's reason (so
+    that gpiozero's fallback to another factory sees it)."""
+    gpio_bus(root)
+    with pytest.raises(udrv.NotFoundError, match="no GPIO chips"):
+        UdrvFactory()
+
+
+# ---- a Raspberry Pi ----
+
+
+def pi_tree(root: FakeTree, compatible: bytes, revision: bytes | None) -> None:
+    gpio_bus(root)
+    gpio_chip(root, 0, "3f200000.gpio", BASE, 54, "pinctrl-bcm2835")
+    gpio_chip(root, 1, "expgpio", BASE + 54, 8, "raspberrypi-exp-gpio")
+    root.file("proc/device-tree/compatible", compatible)
+    if revision is not None:
+        root.file("proc/device-tree/system/linux,revision", revision)
+
+
+@pytest.mark.parametrize("revision", [bytes.fromhex("00a02082"), None],
+                         ids=["firmware-revision", "model-only"])
+def test_pi_names(root: FakeTree, revision: bytes | None) -> None:
+    pi_tree(root, b"raspberrypi,3-model-b\0brcm,bcm2837\0", revision)
+    served = GpioExports(root)
+    served.values[BASE + 17] = 0
+    try:
+        with UdrvFactory() as f:
+            assert f.board_info.model == "3B"
+            assert f.default_chip == "gpiochip0"
+            pin = f.pin("GPIO17")
+            for name in (17, "BCM17", "BOARD11", "J8:11"):
+                assert f.pin(name) is pin
+            led = LED("BOARD11", pin_factory=f)
+            led.on()
+            assert value(root, BASE + 17) == "1"
+            with pytest.raises(PinInvalidPin, match="not a GPIO pin"):
+                f.pin("BOARD1")  # 3V3
+            led.close()
+    finally:
+        served.stop()
+
+
+def test_not_a_pi_despite_cpuinfo_revision(root: FakeTree) -> None:
+    """32-bit ARM kernels print a Revision line on every board: a
+    BeagleBone keeps the chip names."""
+    pi_tree(root, b"ti,am335x-bone-black\0ti,am33xx\0", None)
+    root.file("proc/cpuinfo", "processor\t: 0\nHardware\t: Generic AM33XX\nRevision\t: 0000\n")
+    with UdrvFactory() as f:
+        assert f.pin(17).chip == "gpiochip0"
+        with pytest.raises(PinInvalidPin):
+            f.pin("GPIO17")
+
+
+# ---- requests: reconfigured, not requested again ----
+
+
+def test_function_changes_reconfigure_the_request(root: FakeTree, chips: GpioExports,
+                                                  factory: UdrvFactory) -> None:
+    chips.values[BASE + 4] = 0
+    pin = factory.pin(4)
+    pin.function = "input"
+    pin.function = "output"
+    pin.state = 1
+    assert value(root, BASE + 4) == "1"
+    pin.function = "input"
+    assert pin.function == "input"
+    assert chips.exported == [BASE + 4]  # one export: never released in between
+    assert chips.unexported == []
+    with pytest.raises(PinSetInput):
+        pin.state = 0
+    pin.close()
+    assert chips.wait_unexported(BASE + 4)
+
+
+def test_factory_close_releases_every_line(chips: GpioExports) -> None:
+    f = UdrvFactory()
+    LED(1, pin_factory=f)
+    LED(6, pin_factory=f)
+    f.close()
+    assert chips.wait_unexported(BASE + 1)
+    assert chips.wait_unexported(BASE + 6)
+
+
+# ---- errors: udrv's message, gpiozero's exceptions ----
+
+
+def test_pull_on_sysfs_is_udrv_s_error(chips: GpioExports, factory: UdrvFactory) -> None:
+    """Button's default pull-up: sysfs GPIO cannot set a bias; the line is
+    released again when gpiozero closes the half-made device."""
+    with pytest.raises(udrv.Error, match="sysfs GPIO cannot set bias; use the cdev backend"):
+        Button(2)
+    assert chips.wait_unexported(BASE + 2)
+
+
+def test_line_exported_by_someone_else(root: FakeTree, chips: GpioExports,
+                                       factory: UdrvFactory) -> None:
+    gpio_line(root, BASE + 7, direction="out")
+    with pytest.raises(udrv.Error, match="already exported"):
+        LED(7)
+
+
+def test_pwm_unsupported(factory: UdrvFactory) -> None:
+    with pytest.raises(PinPWMUnsupported, match="no generic software PWM"):
+        PWMLED(3)
+    assert factory.pin(3).frequency is None
+
+
+@pytest.mark.parametrize(("backend", "message"), [
+    ("cdev", "gpiochip0 has no character device"),
+    ("mmio", "cannot tell the SoC"),  # no device tree: give a layout
+])
+def test_backend_on_request(chips: GpioExports, monkeypatch: pytest.MonkeyPatch,
+                            backend: str, message: str) -> None:
+    """GPIOZERO_UDRV_BACKEND picks the backend: the host's sysfs-only chip
+    has neither a character device nor known registers, and udrv says so."""
+    monkeypatch.setenv("GPIOZERO_UDRV_BACKEND", backend)
+    with UdrvFactory() as f, pytest.raises(udrv.Error, match=message):
+        LED(3, pin_factory=f)
+
+
+def test_bad_backend(chips: GpioExports, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GPIOZERO_UDRV_BACKEND", "bogus")
+    with pytest.raises(ValueError, match="use one of cdev, sysfs, mmio"):
+        UdrvFactory()
+
+
+# ---- ticks and the sysfs backend's software bounce ----
+
+
+def test_ticks_are_monotonic_ns(factory: UdrvFactory) -> None:
+    import time
+
+    t0 = factory.ticks()
+    assert abs(t0 - time.monotonic_ns()) < 1_000_000_000
+    assert factory.ticks_diff(t0 + 1_500_000, t0) == pytest.approx(0.0015)
+
+
+def event(ts_ns: int, edge: udrv.Edge, seqno: int) -> object:
+    # (timestamp_ns, edge, offset, seqno, line_seqno, index, lost)
+    return udrv.EdgeEvent((ts_ns, edge, 2, seqno, seqno, 0, 0))
+
+
+def test_software_bounce_on_sysfs(factory: UdrvFactory) -> None:
+    """sysfs has no kernel debounce: the pin drops callbacks closer than
+    bounce to the last one it made; the state is the edge's level."""
+    pin = factory.pin(2)
+    pin.function = "input"
+    pin.bounce = 0.010
+    calls: list[tuple[int, int]] = []
+
+    def changed(ticks: int, state: int) -> None:
+        calls.append((ticks, state))
+
+    pin._when_changed = lambda: changed  # what when_changed would keep, without a watch
+    ms = 1_000_000
+    pin._dispatch([event(0, udrv.Edge.RISING, 1), event(3 * ms, udrv.Edge.FALLING, 2),
+                   event(12 * ms, udrv.Edge.FALLING, 3), event(15 * ms, udrv.Edge.RISING, 4),
+                   event(30 * ms, udrv.Edge.RISING, 5)])
+    assert calls == [(0, 1), (12 * ms, 0), (30 * ms, 1)]

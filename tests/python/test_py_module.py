@@ -1,0 +1,160 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The module: version, the exceptions, the extension's exported symbols,
+real-time helpers and histograms (the rt files of a fake tree)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import udrv
+from fakes import FakeTree, rt_system
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def test_version_is_the_library_s() -> None:
+    m = re.search(r"version:\s*'([^']+)'", (ROOT / "meson.build").read_text())
+    assert m is not None
+    assert udrv.version() == m.group(1) == udrv.__version__
+
+
+def test_error_hierarchy() -> None:
+    assert issubclass(udrv.Error, OSError)
+    assert issubclass(udrv.NotFoundError, FileNotFoundError)
+    assert issubclass(udrv.PermissionDeniedError, PermissionError)
+    assert issubclass(udrv.InvalidError, ValueError)
+    for cls in (udrv.NotFoundError, udrv.BusyError, udrv.PermissionDeniedError,
+                udrv.InvalidError):
+        assert issubclass(cls, udrv.Error)
+    e = udrv.BusyError(16, "line 3 is busy")
+    assert e.errno == 16 and e.strerror == "line 3 is busy"
+
+
+def test_only_the_module_init_is_exported() -> None:
+    """libudrv is compiled in with hidden symbols: the extension exports
+    PyInit__udrv and nothing else (no clash with a system libudrv.so)."""
+    nm = shutil.which("nm")
+    if nm is None:
+        pytest.fail("nm (binutils) is needed to check the extension's symbols")
+    so = udrv._udrv.__file__
+    out = subprocess.run([nm, "-D", "--defined-only", so], capture_output=True, text=True,
+                         check=True).stdout
+    names = [ln.split()[-1] for ln in out.splitlines() if ln.strip()]
+    assert names == ["PyInit__udrv"], names
+    ldd = subprocess.run(["ldd", so], capture_output=True, text=True).stdout
+    assert "libudrv" not in ldd, ldd
+
+
+def test_public_names_have_docstrings() -> None:
+    for name in udrv.__all__:
+        obj = getattr(udrv, name)
+        if callable(obj):
+            assert obj.__doc__, name
+            for attr, member in vars(obj).items() if isinstance(obj, type) else ():
+                if not attr.startswith("_") and callable(member):
+                    assert member.__doc__, f"{name}.{attr}"
+
+
+# ---- rt ----
+
+
+def fake_thread(tree: FakeTree, pid: int, name: str, prio: int) -> None:
+    tree.file(f"proc/{pid}/comm", name + "\n")
+    fields = " ".join(str(prio if n == 40 else 1 if n == 41 else 0) for n in range(4, 53))
+    tree.file(f"proc/{pid}/stat", f"{pid} ({name}) S {fields}\n")
+
+
+def test_rt_check_reads_the_system(tree: FakeTree) -> None:
+    rt_system(tree)
+    r = udrv.rt_check()
+    assert r.realtime and r.preempt_model == "PREEMPT_RT"
+    assert r.release == "6.1.0-test"
+    assert (r.rt_runtime_us, r.rt_period_us) == (950000, 1000000)
+    assert r.governor == "performance" and r.clocksource == "tsc"
+    assert all(isinstance(f, udrv.RtFinding) and isinstance(f.level, udrv.RtLevel)
+               for f in r.findings)
+    assert all(f.level is not udrv.RtLevel.WARN for f in r.findings), r.findings
+
+
+def test_rt_check_warns_and_checks_priority(tree: FakeTree) -> None:
+    rt_system(tree, clocksource="jiffies")
+    fake_thread(tree, 142, "irq/24-udrv", 50)
+    r = udrv.rt_check(priority=80, prefixes=["irq/24-"])
+    levels = {f.topic: f.level for f in r.findings}
+    assert levels["clocksource"] is udrv.RtLevel.WARN
+    assert levels["priority"] is udrv.RtLevel.WARN
+    text = next(f.text for f in r.findings if f.topic == "priority")
+    assert "irq/24-udrv, FIFO 50" in text
+    with pytest.raises(udrv.InvalidError):
+        udrv.rt_check(priority=0)
+
+
+def test_rt_threads(tree: FakeTree) -> None:
+    fake_thread(tree, 142, "irq/24-udrv", 50)
+    fake_thread(tree, 7, "irq/9-acpi", 50)
+    fake_thread(tree, 115, "uio-ticker", 40)
+    assert udrv.rt_threads("irq/24-") == [udrv.RtThread(142, "irq/24-udrv", 1, 50)]
+    assert sorted(t.pid for t in udrv.rt_threads("irq/")) == [7, 142]
+    with pytest.raises(udrv.InvalidError):
+        udrv.rt_threads("")
+
+
+def test_rt_find_irq_not_found(tree: FakeTree) -> None:
+    tree.dir("sys/kernel/irq")
+    with pytest.raises(udrv.NotFoundError, match="no interrupt has a handler"):
+        udrv.rt_find_irq("udrv", 3)
+
+
+def test_rt_handle_state_and_errors(tree: FakeTree) -> None:
+    with udrv.Rt() as rt:
+        st = rt.state
+        assert isinstance(st, udrv.RtState)
+        assert st.dma_latency_us == -1
+        rt.set_scheduler(udrv.Policy.OTHER, 0)
+        assert rt.state.policy == os.SCHED_OTHER
+        with pytest.raises(udrv.InvalidError):
+            rt.set_scheduler(udrv.Policy.FIFO, 200)
+        with pytest.raises(udrv.InvalidError):
+            rt.lock_memory(1 << 30)
+        with pytest.raises(udrv.Error):  # no dev/cpu_dma_latency in the fake tree
+            rt.hold_dma_latency(0)
+        with pytest.raises(udrv.Error):
+            rt.set_cpu(100000)
+    with pytest.raises(ValueError, match="is released"):
+        rt.set_cpu(0)
+
+
+# ---- histograms ----
+
+
+def test_histogram() -> None:
+    h = udrv.Histogram()
+    for ns in range(1, 1001):
+        h.record(ns * 1000)
+    assert h.count == 1000 and h.min == 1000 and h.max == 1_000_000
+    assert abs(h.mean - 500_500) < 1
+    assert 495_000 <= h.percentile(50) <= 505_000
+    assert h.percentile(100) == 1_000_000
+    assert sum(c for _, _, c in h.buckets()) == 1000
+    d = h.to_dict()
+    assert set(d) == {"count", "min", "avg", "max", "stddev", "p50", "p90", "p99", "p99_9",
+                      "p99_99", "overflow", "buckets"}
+    h.record(1 << 40)
+    assert h.overflow == 1
+    other = udrv.Histogram()
+    other.record(5)
+    h.merge(other)
+    assert h.count == 1002 and h.min == 5
+    with pytest.raises(TypeError):
+        h.merge(5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        h.percentile(0)
+    with pytest.raises(OverflowError):
+        h.record(-1)
+    h.reset()
+    assert h.count == 0 and list(h.buckets()) == [] and h.to_dict()["p99"] == 0
