@@ -226,6 +226,7 @@ def toggle_round(side: Side, path: str, out_line: int, in_line: int, n: int,
         run(n)
         t1 = time.perf_counter_ns()
         got = driven(in_line) - before
+        run(2)  # the line back low (the level it was requested at), also after a stuck write
     finally:
         req.release()
     row.ns_per_call.append((t1 - t0) / n)

@@ -212,6 +212,7 @@ def test_udrv_lost_events_counted_at_the_source(py_board):
         def rd(a): return int(open(f"{{W}}/{{a}}").read())
         def wr(a, v): open(f"{{W}}/{{a}}", "w").write(str(v))
         chip = udrv.Chip("gpio-wire")
+        saved = {{a: rd(a) for a in ("gen_line", "gen_limit")}}
         with chip.request({{3: BOTH}}, event_buffer_size=16) as rx:
             time.sleep(0.02)
             g0 = rd("gen_edges")
@@ -220,8 +221,11 @@ def test_udrv_lost_events_counted_at_the_source(py_board):
                 time.sleep(0.01)
             made = rd("gen_edges") - g0
             evs = list(rx.edge_events(timeout=0.1))
-            print(json.dumps({{"made": made, "received": len(evs), "lost": rx.lost_events,
-                              "ev_lost": sum(e.lost for e in evs)}}))
+            out = {{"made": made, "received": len(evs), "lost": rx.lost_events,
+                   "ev_lost": sum(e.lost for e in evs)}}
+        for a, v in saved.items():
+            wr(a, v)
+        print(json.dumps(out))
     """))
     assert out["made"] == 200
     assert out["received"] <= 16 and out["lost"] > 0
@@ -397,6 +401,8 @@ def wire_fault(py_board):
 
     yield set_
     set_(drop_every=0, drop_uncounted=0, stuck_every=0)
+    # a stuck write may have left wire 1 high: drive it low, as the other tests expect
+    assert sh(py_board, "udrv gpio set -c gpio-wire 2=0").status == 0
 
 
 def test_pybench_fails_on_uncounted_drops(py_board, wire_fault):
