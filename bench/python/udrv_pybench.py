@@ -498,15 +498,17 @@ def parser() -> argparse.ArgumentParser:
 
 @contextlib.contextmanager
 def signals_raise() -> Iterator[None]:
-    """SIGTERM behaves like SIGINT: the finally blocks put everything back."""
+    """SIGINT and SIGTERM raise KeyboardInterrupt: the finally blocks put
+    everything back (SIGINT too when inherited ignored, as a shell's `&` does)."""
     def raise_interrupt(_signum: int, _frame: object) -> None:
         raise KeyboardInterrupt
 
-    old = signal.signal(signal.SIGTERM, raise_interrupt)
+    old = {s: signal.signal(s, raise_interrupt) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, old)
+        for s, h in old.items():
+            signal.signal(s, h)
 
 
 def main(argv: list[str] | None = None) -> int:

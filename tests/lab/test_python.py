@@ -17,7 +17,7 @@ import textwrap
 import pytest
 from guest import python, python_json, sh
 
-from lab import pyguest
+from lab import pyguest, suite_python
 
 WIRE = "/sys/devices/platform/gpio-wire"
 # every test that imports udrv in the guest
@@ -379,6 +379,24 @@ def test_pybench_rows_ratios_and_accounting(py_board):
         lu, lg = e["rows"]["udrv"]["latency_ns"], e["rows"]["gpiod"]["latency_ns"]
         assert e["ratio"]["p50"] == round(lu["p50"] / lg["p50"], 3)
         assert "udrv/gpiod" in text
+    # make lab's section prints this run's table
+    table = suite_python.python_table([{"lab_kernel": "x", "table": text, "result": res}])
+    assert any(line.startswith("gpiod ") for line in table)
+    assert any(line.startswith("udrv ") for line in table) is not bool(ONLY)
+
+
+@pytest.mark.parametrize("sig", ["TERM", "INT"])
+def test_pybench_signal_puts_the_generator_back(py_board, sig):
+    gen = " ".join(f"{WIRE}/{a}" for a in ("gen_line", "gen_limit", "gen_period_ns"))
+    before = sh(py_board, f"cat {gen}").stdout.split()
+    r = sh(py_board, f"udrv-pybench {ONLY} -n 2 --rounds 1 --events 100000 & pid=$!; "
+                     f"sleep 2; cat {WIRE}/gen_line {WIRE}/gen_period_ns; kill -{sig} $pid; "
+                     "wait $pid; echo status=$?")  # fmt: skip
+    during = r.stdout.split()[:2]
+    assert during == ["3", "200000"], r.stdout + r.stderr  # it was running on line 3
+    assert "status=130" in r.stdout and "settings restored" in r.stderr
+    assert sh(py_board, f"cat {gen}").stdout.split() == before
+    assert before[2] == "0"
 
 
 def test_pybench_counts_lost_events(py_board):
