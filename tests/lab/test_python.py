@@ -453,3 +453,13 @@ def test_pybench_usage_errors(py_board):
     assert "status=2" in r.stdout and "a whole number 2.." in r.stderr
     r = python(py_board, "import gpiod")  # the guest's python itself is fine
     assert r.status == 0
+
+
+def test_pybench_profile(py_board):
+    r = sh(py_board, f"udrv-pybench {ONLY} --profile -n 100 --events 50")
+    assert r.status == 0, r.stderr
+    for lib in ["gpiod"] + ([] if ONLY else ["udrv"]):
+        assert f"{lib}: " in r.stdout and "calls per set_value (100)" in r.stdout
+        assert "calls per event (50)" in r.stdout
+    if not ONLY:  # udrv's set_value is one C call, gpiod's is Python
+        assert "udrv: 1.00 calls per set_value" in r.stdout
