@@ -12,6 +12,7 @@ run in the guest that prints one JSON line of what it saw.
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 
 import pytest
@@ -461,5 +462,8 @@ def test_pybench_profile(py_board):
     for lib in ["gpiod"] + ([] if ONLY else ["udrv"]):
         assert f"{lib}: " in r.stdout and "calls per set_value (100)" in r.stdout
         assert "calls per event (50)" in r.stdout
-    if not ONLY:  # udrv's set_value is one C call, gpiod's is Python
-        assert "udrv: 1.00 calls per set_value" in r.stdout
+    calls = {m[0]: float(m[1]) for m in re.findall(r"^(\w+): ([0-9.]+) calls per set_value",
+                                                    r.stdout, re.M)}  # fmt: skip
+    assert calls["gpiod"] > 5  # LineRequest.set_value() is Python over set_values()
+    if not ONLY:  # udrv's is one C call (+2 of the profiled loop's over 100 calls)
+        assert calls["udrv"] < 1.1
