@@ -144,7 +144,7 @@ def lint(tally: Tally) -> None:
         return
     paths = [p for p in ("lab", "tests", "scripts", "report", "report/udrv-report",
                          "scripts/fetch-libgpiod", "scripts/abi-check", "python",
-                         "examples/python")
+                         "examples/python", "bench/python")
              if (ROOT / p).exists()]
     tally.add("lint:ruff", run([*cmd, "check", *paths]) == 0)
 
