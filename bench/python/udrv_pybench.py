@@ -34,6 +34,7 @@ Examples:
   udrv-pybench                                  # 5 rounds of 2000 calls, 1000 edges at 5 kHz
   udrv-pybench -n 500 --rounds 3 --events 300 --json /out/pybench.json
   udrv-pybench --prio 80                        # both sides at SCHED_FIFO 80
+  udrv-pybench --profile -n 1000 --events 500   # where the time goes, per library
 """
 
 from __future__ import annotations
@@ -226,6 +227,7 @@ def toggle_round(side: Side, path: str, out_line: int, in_line: int, n: int,
         run(n)
         t1 = time.perf_counter_ns()
         got = driven(in_line) - before
+        run(2)  # the line back low (the level it was requested at), also after a stuck write
     finally:
         req.release()
     row.ns_per_call.append((t1 - t0) / n)
@@ -394,6 +396,42 @@ def bench_events(sides: list[Side], path: str, in_line: int, count: int, period_
         gen.restore()
 
 
+# --- --profile ----------------------------------------------------------------------
+def profile(sides: list[Side], path: str, args: argparse.Namespace) -> None:
+    """One toggle round and one events run per library under cProfile: the
+    Python-visible calls per set_value() and per event, and where time went
+    (what to look at when one side is slower)."""
+    import cProfile
+    import io
+    import pstats
+
+    def report(name: str, what: str, prof: cProfile.Profile, n: int) -> None:
+        st = pstats.Stats(prof)
+        print(f"{name}: {st.total_calls / max(n, 1):.2f} calls per {what} ({n})")  # type: ignore[attr-defined]
+        out = io.StringIO()
+        pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(6)
+        print("\n".join(out.getvalue().strip().splitlines()[-7:]))
+
+    for side in sides:
+        req = side.output(path, args.out_line)
+        try:
+            run = side.toggler(req, args.out_line)
+            prof = cProfile.Profile()
+            prof.runcall(run, args.calls)
+            run(args.calls % 2)
+        finally:
+            req.release()
+        report(side.name, "set_value", prof, args.calls)
+        gen = Generator(args.in_line)
+        try:
+            prof = cProfile.Profile()
+            row = prof.runcall(event_run, side, gen, path, args.in_line, args.events,
+                               args.period_ns, args.buffer, 0.0)
+        finally:
+            gen.restore()
+        report(side.name, "event", prof, row.received)
+
+
 # --- output -------------------------------------------------------------------------
 def ratio(a: float, b: float) -> float | None:
     return round(a / b, 3) if b else None
@@ -491,21 +529,26 @@ def parser() -> argparse.ArgumentParser:
                    help="run at SCHED_FIFO PRIO (0: leave the policy)")
     p.add_argument("--cpu", type=_positive(0, 1023), default=None,
                    help="run on this CPU only (the SMP boards: 1, the isolated one)")
+    p.add_argument("--profile", action="store_true",
+                   help="cProfile one round and one events run per library: calls per "
+                        "set_value/event and the top functions (no table, no JSON)")
     p.add_argument("--json", metavar="FILE", help="write the results as JSON ('-': stdout)")
     return p
 
 
 @contextlib.contextmanager
 def signals_raise() -> Iterator[None]:
-    """SIGTERM behaves like SIGINT: the finally blocks put everything back."""
+    """SIGINT and SIGTERM raise KeyboardInterrupt: the finally blocks put
+    everything back (SIGINT too when inherited ignored, as a shell's `&` does)."""
     def raise_interrupt(_signum: int, _frame: object) -> None:
         raise KeyboardInterrupt
 
-    old = signal.signal(signal.SIGTERM, raise_interrupt)
+    old = {s: signal.signal(s, raise_interrupt) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, old)
+        for s, h in old.items():
+            signal.signal(s, h)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -526,6 +569,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.prio:
             os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(args.prio))
         path = find_chip(args.chip)
+        if args.profile:
+            with signals_raise():
+                profile(sides, path, args)
+            return 0
         with signals_raise():
             toggle, order = bench_toggle(sides, path, args.out_line, args.in_line, args.calls,
                                          args.rounds)  # fmt: skip

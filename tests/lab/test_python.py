@@ -12,12 +12,13 @@ run in the guest that prints one JSON line of what it saw.
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 
 import pytest
 from guest import python, python_json, sh
 
-from lab import pyguest
+from lab import pyguest, suite_python
 
 WIRE = "/sys/devices/platform/gpio-wire"
 # every test that imports udrv in the guest
@@ -212,6 +213,7 @@ def test_udrv_lost_events_counted_at_the_source(py_board):
         def rd(a): return int(open(f"{{W}}/{{a}}").read())
         def wr(a, v): open(f"{{W}}/{{a}}", "w").write(str(v))
         chip = udrv.Chip("gpio-wire")
+        saved = {{a: rd(a) for a in ("gen_line", "gen_limit")}}
         with chip.request({{3: BOTH}}, event_buffer_size=16) as rx:
             time.sleep(0.02)
             g0 = rd("gen_edges")
@@ -220,8 +222,11 @@ def test_udrv_lost_events_counted_at_the_source(py_board):
                 time.sleep(0.01)
             made = rd("gen_edges") - g0
             evs = list(rx.edge_events(timeout=0.1))
-            print(json.dumps({{"made": made, "received": len(evs), "lost": rx.lost_events,
-                              "ev_lost": sum(e.lost for e in evs)}}))
+            out = {{"made": made, "received": len(evs), "lost": rx.lost_events,
+                   "ev_lost": sum(e.lost for e in evs)}}
+        for a, v in saved.items():
+            wr(a, v)
+        print(json.dumps(out))
     """))
     assert out["made"] == 200
     assert out["received"] <= 16 and out["lost"] > 0
@@ -375,6 +380,24 @@ def test_pybench_rows_ratios_and_accounting(py_board):
         lu, lg = e["rows"]["udrv"]["latency_ns"], e["rows"]["gpiod"]["latency_ns"]
         assert e["ratio"]["p50"] == round(lu["p50"] / lg["p50"], 3)
         assert "udrv/gpiod" in text
+    # make lab's section prints this run's table
+    table = suite_python.python_table([{"lab_kernel": "x", "table": text, "result": res}])
+    assert any(line.startswith("gpiod ") for line in table)
+    assert any(line.startswith("udrv ") for line in table) is not bool(ONLY)
+
+
+@pytest.mark.parametrize("sig", ["TERM", "INT"])
+def test_pybench_signal_puts_the_generator_back(py_board, sig):
+    gen = " ".join(f"{WIRE}/{a}" for a in ("gen_line", "gen_limit", "gen_period_ns"))
+    before = sh(py_board, f"cat {gen}").stdout.split()
+    r = sh(py_board, f"udrv-pybench {ONLY} -n 2 --rounds 1 --events 100000 & pid=$!; "
+                     f"sleep 2; cat {WIRE}/gen_line {WIRE}/gen_period_ns; kill -{sig} $pid; "
+                     "wait $pid; echo status=$?")  # fmt: skip
+    during = r.stdout.split()[:2]
+    assert during == ["3", "200000"], r.stdout + r.stderr  # it was running on line 3
+    assert "status=130" in r.stdout and "settings restored" in r.stderr
+    assert sh(py_board, f"cat {gen}").stdout.split() == before
+    assert before[2] == "0"
 
 
 def test_pybench_counts_lost_events(py_board):
@@ -397,6 +420,8 @@ def wire_fault(py_board):
 
     yield set_
     set_(drop_every=0, drop_uncounted=0, stuck_every=0)
+    # a stuck write may have left wire 1 high: drive it low, as the other tests expect
+    assert sh(py_board, "udrv gpio set -c gpio-wire 2=0").status == 0
 
 
 def test_pybench_fails_on_uncounted_drops(py_board, wire_fault):
@@ -429,3 +454,16 @@ def test_pybench_usage_errors(py_board):
     assert "status=2" in r.stdout and "a whole number 2.." in r.stderr
     r = python(py_board, "import gpiod")  # the guest's python itself is fine
     assert r.status == 0
+
+
+def test_pybench_profile(py_board):
+    r = sh(py_board, f"udrv-pybench {ONLY} --profile -n 100 --events 50")
+    assert r.status == 0, r.stderr
+    for lib in ["gpiod"] + ([] if ONLY else ["udrv"]):
+        assert f"{lib}: " in r.stdout and "calls per set_value (100)" in r.stdout
+        assert "calls per event (50)" in r.stdout
+    calls = {m[0]: float(m[1]) for m in re.findall(r"^(\w+): ([0-9.]+) calls per set_value",
+                                                    r.stdout, re.M)}  # fmt: skip
+    assert calls["gpiod"] > 5  # LineRequest.set_value() is Python over set_values()
+    if not ONLY:  # udrv's is one C call (+2 of the profiled loop's over 100 calls)
+        assert calls["udrv"] < 1.1
