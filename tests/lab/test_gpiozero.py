@@ -190,7 +190,15 @@ def bounce_trial():
     btn.close()
     return {{"bounce": bounce, "debounce_us": watched.debounce_us, "edge": watched.edge.name}}
 
+def drive_low(name):
+    # gpio-wire keeps the level last driven: what ran before (another test
+    # of the session) may have left a wire high
+    low = udrv.LineSettings(direction=udrv.Direction.OUTPUT, value=0)
+    with udrv.Chip("gpio-wire") as chip, chip.request({{name: low}}):
+        pass
+
 good = trial("wire0-out", "wire0-in")
+drive_low("wire1-out")  # the broken trial's Button reads wire1-in
 broken = trial("wire0-out", "wire1-in")
 print(json.dumps({{"good": good, "broken": broken, "ticks": ticks_trial(),
                   "bounce": bounce_trial(), "cost": cost_trial(), "gen": gen_trial()}}))
