@@ -190,6 +190,14 @@ def bounce_trial():
     btn.close()
     return {{"bounce": bounce, "debounce_us": watched.debounce_us, "edge": watched.edge.name}}
 
+def faults():
+    # gpio-wire's fault injection, which an earlier test may have left on
+    out = {{}}
+    for name in ("drop_every", "stuck_every"):
+        with open("/sys/module/gpio_wire/parameters/" + name) as f:
+            out[name] = int(f.read())
+    return out
+
 def drive_low(name):
     # gpio-wire keeps the level last driven: what ran before (another test
     # of the session) may have left a wire high
@@ -197,10 +205,11 @@ def drive_low(name):
     with udrv.Chip("gpio-wire") as chip, chip.request({{name: low}}):
         pass
 
+faults_before = faults()
 good = trial("wire0-out", "wire0-in")
 drive_low("wire1-out")  # the broken trial's Button reads wire1-in
 broken = trial("wire0-out", "wire1-in")
-print(json.dumps({{"good": good, "broken": broken, "ticks": ticks_trial(),
+print(json.dumps({{"faults": faults_before, "good": good, "broken": broken, "ticks": ticks_trial(),
                   "bounce": bounce_trial(), "cost": cost_trial(), "gen": gen_trial()}}))
 """
 
@@ -230,6 +239,7 @@ def run(request: pytest.FixtureRequest, py_board: Any) -> tuple[str, dict[str, A
 
 def test_led_drives_button_and_every_edge_calls_back(run: tuple[str, dict[str, Any]]) -> None:
     backend, out = run
+    assert out["faults"] == {"drop_every": 0, "stuck_every": 0}, "left on by an earlier test"
     assert problems(out["good"], backend) == []
     assert out["good"]["lost"] == 0
 
