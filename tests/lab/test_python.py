@@ -463,7 +463,7 @@ def test_pybench_profile(py_board):
         assert f"{lib}: " in r.stdout and "calls per set_value (100)" in r.stdout
         assert "calls per event (50)" in r.stdout
     calls = {m[0]: float(m[1]) for m in re.findall(r"^(\w+): ([0-9.]+) calls per set_value",
-                                                    r.stdout, re.M)}  # fmt: skip
+                                                    r.stdout, re.MULTILINE)}  # fmt: skip
     assert calls["gpiod"] > 5  # LineRequest.set_value() is Python over set_values()
     if not ONLY:  # udrv's is one C call (+2 of the profiled loop's over 100 calls)
         assert calls["udrv"] < 1.1
