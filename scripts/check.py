@@ -20,7 +20,9 @@ Steps (each counted; a step that cannot run counts as one failure):
   python     the Python bindings (python/): the wheel built by meson-python
              (PyPI, cached in build/py-deps: no network once it is warm),
              installed into a fresh venv build/py-test, tests/python run
-             there; mypy --strict on the package and examples/python
+             there, and again on the extension built with ASan+UBSan
+             (build/py-asan); mypy --strict on the package and
+             examples/python, mypy.stubtest on the extension's stubs
   fuzz       the libFuzzer harnesses (tests/fuzz, clang, ASan+UBSan): each
              reproducer in tests/fuzz/regress replayed, then each harness a
              few seconds from its seeds (skip with UDRV_FUZZ=0)
@@ -63,6 +65,9 @@ for _arch in ("arm64", "armhf"):
 RUFF_VERSION = "0.17.6"
 # what the python step builds and type-checks with (PyPI, into build/venv)
 PY_BUILD_DEPS = ["meson-python==0.22.1", "meson==1.12.1", "ninja==1.13.2", "mypy==2.4.1"]
+# what tests/python needs in the test venv beside Debian's pytest: gpiozero 2
+# for udrv.gpiozero's tests (Debian 12's python3-gpiozero is 1.6)
+PY_TEST_DEPS = ["gpiozero==2.0.1", "colorzero==2.0"]
 
 
 @dataclass
@@ -196,21 +201,25 @@ def count_junit(name: str, xml: Path, tally: Tally) -> None:
         tally.add(f"{name}:{case.get('classname')}::{case.get('name')}", not bad)
 
 
-def py_build_deps() -> Path | None:
-    """build/venv with PY_BUILD_DEPS, installed from the wheels cached in
-    build/py-deps (downloaded from PyPI the first time only)."""
-    venv = BUILD / "venv"
+def pip_cached(pip: list[str], reqs: list[str]) -> bool:
+    """Install reqs from the wheels cached in build/py-deps; download them
+    from PyPI into it first when they are not all there (the first run)."""
     cache = BUILD / "py-deps"
+    cache.mkdir(exist_ok=True)
+    offline = [*pip, "install", "--no-index", "--find-links", str(cache), *reqs]
+    if subprocess.call(offline, cwd=ROOT, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL) == 0:
+        return True
+    return run([*pip, "download", "-d", str(cache), *reqs]) == 0 and run(offline) == 0
+
+
+def py_build_deps() -> Path | None:
+    """build/venv with PY_BUILD_DEPS (from the cache build/py-deps)."""
+    venv = BUILD / "venv"
     pip = [str(venv / "bin" / "pip"), "-q", "--disable-pip-version-check"]
     if not (venv / "bin" / "pip").exists() and run([sys.executable, "-m", "venv", str(venv)]):
         return None
-    if not cache.is_dir() or not any(cache.iterdir()):
-        cache.mkdir(exist_ok=True)
-        if run([*pip, "download", "-d", str(cache), *PY_BUILD_DEPS]):
-            return None
-    if run([*pip, "install", "--no-index", "--find-links", str(cache), *PY_BUILD_DEPS]):
-        return None
-    return venv
+    return venv if pip_cached(pip, PY_BUILD_DEPS) else None
 
 
 def python_bindings(tally: Tally, env: dict[str, str]) -> None:
@@ -233,8 +242,9 @@ def python_bindings(tally: Tally, env: dict[str, str]) -> None:
     test = BUILD / "py-test"
     [wheel] = wheels.glob("udrv-*.whl")
     ok = run([sys.executable, "-m", "venv", "--clear", "--system-site-packages", str(test)]) == 0
-    ok = ok and run([str(test / "bin" / "pip"), "install", "-q", "--no-index", "--no-deps",
-                     str(wheel)]) == 0
+    tpip = [str(test / "bin" / "pip"), "-q", "--disable-pip-version-check"]
+    ok = ok and run([*tpip, "install", "--no-index", "--no-deps", str(wheel)]) == 0
+    ok = ok and pip_cached(tpip, PY_TEST_DEPS)
     tally.add("python:install", ok)
     if ok:
         xml = BUILD / "pytest-python.xml"
@@ -245,9 +255,50 @@ def python_bindings(tally: Tally, env: dict[str, str]) -> None:
         count_junit("python", xml, tally)
         if status not in (0, 1):  # interrupted or crashed: tests may be missing
             tally.add(f"python: pytest exited {status}", False)
+        python_asan(tally, env, venv)
     mypy = [str(venv / "bin" / "mypy"), "--strict", "--cache-dir", str(BUILD / "mypy-cache"),
             "python/udrv", *(["examples/python"] if (ROOT / "examples/python").is_dir() else [])]
     tally.add("python:mypy", run(mypy, env={**env, "MYPYPATH": str(ROOT / "python")}) == 0)
+    # the stubs against the extension itself (installed beside mypy for that)
+    ok = run([str(venv / "bin" / "pip"), "install", "-q", "--no-index", "--no-deps",
+              "--force-reinstall", str(wheel)]) == 0
+    tally.add("python:stubtest", ok and run(
+        [str(venv / "bin" / "python"), "-m", "mypy.stubtest", "--mypy-config-file",
+         str(ROOT / "python" / "pyproject.toml"), "udrv._udrv"],
+        env={k: v for k, v in env.items() if k != "MYPYPATH"}) == 0)
+
+
+def python_asan(tally: Tally, env: dict[str, str], venv: Path) -> None:
+    """tests/python again on the extension built with ASan and UBSan
+    (build/py-asan; the sanitizers' runtimes preloaded into Python)."""
+    bdir = BUILD / "py-asan"
+    benv = {**env, "PATH": f"{venv / 'bin'}:{env.get('PATH', '')}"}
+    if not (bdir / "build.ninja").exists() and run(
+            ["meson", "setup", str(bdir), "python", "-Db_sanitize=address,undefined",
+             "-Db_lundef=false", "-Dbuildtype=debug",
+             "-Dc_args=-fno-sanitize-recover=all"], env=benv):
+        tally.add("python:asan (meson setup)", False)
+        return
+    ok = run(["ninja", "-C", str(bdir)], env=benv) == 0
+    tally.add("python:asan build", ok)
+    if not ok:
+        return
+    pkg = BUILD / "py-asan-pkg" / "udrv"
+    shutil.rmtree(pkg.parent, ignore_errors=True)
+    shutil.copytree(ROOT / "python" / "udrv", pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    for so in bdir.glob("_udrv*.so"):
+        shutil.copy2(so, pkg)
+    libs = [subprocess.run(["gcc", f"-print-file-name={lib}"], capture_output=True, text=True,
+                           check=False).stdout.strip() for lib in ("libasan.so", "libubsan.so")]
+    xml = BUILD / "pytest-python-asan.xml"
+    xml.unlink(missing_ok=True)
+    cmd = pytest_cmd("tests/python", xml)
+    status = run([str(BUILD / "py-test" / "bin" / "python"), *cmd[1:]], env={
+        **env, "PYTHONPATH": str(pkg.parent), "LD_PRELOAD": " ".join(libs),
+        "ASAN_OPTIONS": "detect_leaks=0", "UBSAN_OPTIONS": "halt_on_error=1"})
+    count_junit("python-asan", xml, tally)
+    if status not in (0, 1):
+        tally.add(f"python-asan: pytest exited {status}", False)
 
 
 def fuzz(tally: Tally) -> None:

@@ -34,6 +34,7 @@ struct udrvpy_request {
 	size_t n;
 	int busy;			/* a thread is blocked in a wait or read */
 	bool release_pending;		/* release() came while busy */
+	bool pending;			/* the last wait found events, no read since */
 	char chip_name[32];
 };
 
@@ -568,6 +569,7 @@ static int wait_sliced(struct udrvpy_request *self, long long ms)
 		req_error(self, ret);
 		return -1;
 	}
+	self->pending = ret > 0;
 	return ret;
 }
 
@@ -606,26 +608,27 @@ static PyObject *events_list(const struct udrv_edge_event *ev, int n)
 	return res;
 }
 
-static PyObject *req_read_edge_events(PyObject *o, PyObject *args, PyObject *kw)
+/* up to @max events; first waits (in slices) for some unless a wait just
+ * found them */
+static PyObject *read_events(struct udrvpy_request *self, Py_ssize_t max)
 {
-	static char *kwlist[] = { "max_events", NULL };
-	struct udrvpy_request *self = REQ(o);
 	struct udrv_edge_event stack[EVENTS_STACK], *buf = stack;
-	Py_ssize_t max = EVENTS_STACK;
 	PyObject *res;
 	int ret;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "|n:read_edge_events", kwlist, &max))
-		return NULL;
 	if (!self->req)
 		return released(self);
 	if (max < 1 || max > 65536) {
 		PyErr_Format(PyExc_ValueError, "max_events must be 1..65536, not %zd", max);
 		return NULL;
 	}
-	/* block (GIL released, in slices) until something is pending */
-	if (wait_sliced(self, -1) < 0)
+	/* a wait that found events pending and no read since: read them
+	 * without polling again (wait, then read: one poll, one read) */
+	if (!self->pending && wait_sliced(self, -1) < 0)
 		return NULL;
+	self->pending = false;
+	if (self->busy)
+		return busy_error();
 	if (max > EVENTS_STACK) {
 		buf = PyMem_Calloc((size_t)max, sizeof(*buf));
 		if (!buf)
@@ -645,6 +648,16 @@ static PyObject *req_read_edge_events(PyObject *o, PyObject *args, PyObject *kw)
 	if (release_if_pending(self))
 		Py_CLEAR(res);
 	return res;
+}
+
+static PyObject *req_read_edge_events(PyObject *o, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "max_events", NULL };
+	Py_ssize_t max = EVENTS_STACK;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|n:read_edge_events", kwlist, &max))
+		return NULL;
+	return read_events(REQ(o), max);
 }
 
 static PyObject *req_get_lost(PyObject *o, void *unused)

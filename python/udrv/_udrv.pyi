@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import os
+import sys
 import types
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, TypeVar, final
+from typing import Any, Final, TypeVar, final
+
+from _typeshed import structseq
+from typing_extensions import disjoint_base
 
 _R = TypeVar("_R", bound=Request)
 _Self = TypeVar("_Self")
@@ -29,7 +33,9 @@ class PermissionDeniedError(Error, PermissionError): ...
 class InvalidError(Error, ValueError): ...
 
 @final
-class EdgeEvent(tuple[int, Any, int, int, int, int, int]):
+class EdgeEvent(structseq[Any], tuple[int, Any, int, int, int, int, int]):
+    __match_args__: Final = ("timestamp_ns", "edge", "offset", "seqno", "line_seqno", "index",
+                             "lost")
     @property
     def timestamp_ns(self) -> int: ...
     @property
@@ -46,7 +52,8 @@ class EdgeEvent(tuple[int, Any, int, int, int, int, int]):
     def lost(self) -> int: ...
 
 @final
-class UioIrq(tuple[int, int, int]):
+class UioIrq(structseq[int], tuple[int, int, int]):
+    __match_args__: Final = ("count", "delta", "missed")
     @property
     def count(self) -> int: ...  # type: ignore[override]
     @property
@@ -56,7 +63,7 @@ class UioIrq(tuple[int, int, int]):
 
 @final
 class GpioLayout:
-    def __init__(self, spec: str) -> None: ...
+    def __new__(cls, spec: str) -> GpioLayout: ...
     @classmethod
     def parse(cls, spec: str) -> GpioLayout: ...
     @property
@@ -84,6 +91,7 @@ class GpioLayout:
     @property
     def map_offset(self) -> int: ...
 
+@disjoint_base
 class Chip:
     def __new__(cls: type[_Self], spec: str | int | os.PathLike[str]) -> _Self: ...
     def close(self) -> None: ...
@@ -112,6 +120,7 @@ class Chip:
                  consumer: str, backend: int, layout: GpioLayout | None,
                  bufsize: int) -> _R: ...
 
+@disjoint_base
 class Request:
     def set_value(self, line: _Line, value: int) -> None: ...
     def get_value(self, line: _Line) -> int: ...
@@ -143,7 +152,8 @@ class Region:
     @classmethod
     def map_file(cls, path: str | bytes | os.PathLike[str], offset: int,
                  size: int) -> Region: ...
-    def __buffer__(self, flags: int) -> memoryview: ...
+    if sys.version_info >= (3, 12):
+        def __buffer__(self, flags: int, /) -> memoryview: ...
     @property
     def mem(self) -> memoryview: ...
     @property
@@ -168,6 +178,7 @@ class Region:
     def __exit__(self, t: type[BaseException] | None, v: BaseException | None,
                  tb: types.TracebackType | None) -> None: ...
 
+@disjoint_base
 class Uio:
     def __new__(cls: type[_Self], spec: str | os.PathLike[str]) -> _Self: ...
     def close(self) -> None: ...
@@ -193,6 +204,7 @@ class Uio:
     @property
     def closed(self) -> bool: ...
 
+@disjoint_base
 class Rt:
     def __init__(self) -> None: ...
     def set_scheduler(self, policy: int, priority: int) -> None: ...
@@ -205,6 +217,7 @@ class Rt:
     def __exit__(self, t: type[BaseException] | None, v: BaseException | None,
                  tb: types.TracebackType | None) -> None: ...
 
+@disjoint_base
 class Histogram:
     def __init__(self) -> None: ...
     def record(self, ns: int) -> None: ...

@@ -419,6 +419,7 @@ class UdrvPin(Pin):  # type: ignore[misc]
         self._offset = offset
         self._lock = threading.RLock()
         self._request: Any = None
+        self._set_value: Callable[[int, int], None] | None = None
         self._settings = Settings()
         self._pull = info.pull or "floating"
         self._edges = "both"
@@ -477,6 +478,8 @@ class UdrvPin(Pin):  # type: ignore[misc]
             else:
                 self._request.reconfigure({self._offset: settings})
             self._settings = settings
+            out = settings.direction == udrv.Direction.OUTPUT
+            self._set_value = self._request.set_value if out else None
 
     def _ensure(self) -> Any:
         with self._lock:
@@ -488,6 +491,7 @@ class UdrvPin(Pin):  # type: ignore[misc]
         self.when_changed = None
         with self._lock:
             req, self._request = self._request, None
+            self._set_value = None
             self._settings = Settings()
         if req is None:
             return
@@ -535,15 +539,27 @@ class UdrvPin(Pin):  # type: ignore[misc]
             return int(value)
         raise PinInvalidState(f'invalid state "{value}" for pin {self!r}: 0 or 1')
 
+    # state is gpiozero's hot path (LED.on() is a pin.state = 1): one
+    # attribute and one call into udrv when the pin is an output
+
     def _get_state(self) -> int:
-        return int(self._ensure().get_value(self._offset))
+        req = self._request
+        if req is None:
+            req = self._ensure()
+        return int(req.get_value(self._offset))
 
     def _set_state(self, value: Any) -> None:
-        level = self._level(value)
-        with self._lock:
-            if self._request is None or self._settings.direction != udrv.Direction.OUTPUT:
-                raise PinSetInput(f"cannot set state of pin {self!r}: it is an input")
-            self._request.set_value(self._offset, level)
+        set_value = self._set_value  # the request's, while it is an output
+        if set_value is None:
+            raise PinSetInput(f"cannot set state of pin {self!r}: it is an input")
+        if value == 1:
+            set_value(self._offset, 1)
+        elif value == 0:
+            set_value(self._offset, 0)
+        else:
+            raise PinInvalidState(f'invalid state "{value}" for pin {self!r}: 0 or 1')
+
+    state = property(_get_state, _set_state, doc=Pin.state.__doc__)
 
     def _check_pull(self, value: str) -> None:
         if value not in _PULLS:

@@ -23,16 +23,21 @@ from fakes import (  # tests/cli, on the path by conftest.py
     gpio_line,
 )
 
-gpiozero = pytest.importorskip("gpiozero", reason="gpiozero (PyPI 2.0.1) not installed")
-import udrv  # noqa: E402
-from gpiozero import LED, PWMLED, Button, Device, InputDevice  # noqa: E402
-from gpiozero.exc import (  # noqa: E402
+try:  # fail, do not skip: the tests exist to run
+    import gpiozero  # noqa: F401
+except ImportError as e:
+    raise ImportError("tests/python/test_gpiozero.py needs gpiozero 2.x from PyPI: pip install "
+                      "gpiozero==2.0.1 (scripts/check.py installs it into build/py-test)") from e
+import udrv
+from gpiozero import LED, PWMLED, Button, Device, InputDevice
+from gpiozero.exc import (
     BadPinFactory,
     PinInvalidPin,
+    PinInvalidState,
     PinPWMUnsupported,
     PinSetInput,
 )
-from udrv.gpiozero import UdrvFactory, UdrvPin  # noqa: E402
+from udrv.gpiozero import UdrvFactory, UdrvPin, pi_revision
 
 BASE = 512  # sysfs number of gpiochip0's line 0 (conftest's exports)
 OTHER = BASE + 8  # gpiochip1 ("other-chip", 4 lines)
@@ -227,6 +232,27 @@ def test_pi_names(root: FakeTree, revision: bytes | None) -> None:
         served.stop()
 
 
+@pytest.mark.parametrize(("compatible", "firmware", "cpuinfo", "revision"), [
+    (b"raspberrypi,4-model-b\0brcm,bcm2711\0", bytes.fromhex("00c03111"), "", 0xC03111),
+    # no firmware revision: /proc/cpuinfo's (32-bit kernels)
+    (b"raspberrypi,3-model-b-plus\0brcm,bcm2837\0", None, "Revision\t: a020d3\n", 0xA020D3),
+    # an old-style code with the overvoltage prefix
+    (b"raspberrypi,model-b\0brcm,bcm2835\0", None, "Revision\t: 1000002\n", 0x0002),
+    # neither (QEMU's raspi3b): the model's code
+    (b"raspberrypi,3-model-b\0brcm,bcm2837\0", None, "Revision\t: zz\n", 0xA02082),
+    (b"raspberrypi,3-model-b\0brcm,bcm2837\0", bytes(4), "", 0xA02082),
+    # a Pi udrv has no code for (and no firmware): not a Pi to gpiozero
+    (b"raspberrypi,9-model-x\0", None, "", None),
+])
+def test_pi_revision(root: FakeTree, compatible: bytes, firmware: bytes | None, cpuinfo: str,
+                     revision: int | None) -> None:
+    root.file("proc/device-tree/compatible", compatible)
+    if firmware is not None:
+        root.file("proc/device-tree/system/linux,revision", firmware)
+    root.file("proc/cpuinfo", cpuinfo)
+    assert pi_revision() == revision
+
+
 def test_not_a_pi_despite_cpuinfo_revision(root: FakeTree) -> None:
     """32-bit ARM kernels print a Revision line on every board: a
     BeagleBone keeps the chip names."""
@@ -248,6 +274,9 @@ def test_function_changes_reconfigure_the_request(root: FakeTree, chips: GpioExp
     pin.function = "input"
     pin.function = "output"
     pin.state = 1
+    assert value(root, BASE + 4) == "1"
+    with pytest.raises(PinInvalidState):
+        pin.state = 0.5
     assert value(root, BASE + 4) == "1"
     pin.function = "input"
     assert pin.function == "input"

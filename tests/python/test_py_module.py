@@ -4,6 +4,7 @@ real-time helpers and histograms (the rt files of a fake tree)."""
 
 from __future__ import annotations
 
+import enum
 import os
 import re
 import shutil
@@ -51,13 +52,28 @@ def test_only_the_module_init_is_exported() -> None:
 
 
 def test_public_names_have_docstrings() -> None:
+    """Every public name, and every public method and property of the
+    classes, also those of the C types under the package's classes."""
+    missing = []
     for name in udrv.__all__:
         obj = getattr(udrv, name)
-        if callable(obj):
-            assert obj.__doc__, name
-            for attr, member in vars(obj).items() if isinstance(obj, type) else ():
-                if not attr.startswith("_") and callable(member):
-                    assert member.__doc__, f"{name}.{attr}"
+        if not callable(obj):
+            continue
+        if not obj.__doc__:
+            missing.append(name)
+        if not isinstance(obj, type) or issubclass(obj, BaseException):
+            continue
+        for cls in obj.__mro__:
+            if cls in (object, tuple, int, enum.IntEnum, enum.Enum) or \
+                    cls.__module__ == "builtins":
+                continue
+            for attr, member in vars(cls).items():
+                if attr.startswith("_") or not (callable(member) or
+                                                 hasattr(member, "__get__")):
+                    continue
+                if not getattr(member, "__doc__", None) and not isinstance(member, int):
+                    missing.append(f"{name}.{attr}")
+    assert missing == []
 
 
 # ---- rt ----
