@@ -227,7 +227,7 @@ def toggle_round(side: Side, path: str, out_line: int, in_line: int, n: int,
         run(n)
         t1 = time.perf_counter_ns()
         got = driven(in_line) - before
-        run(2)  # the line back low (the level it was requested at), also after a stuck write
+        run(1)  # the line back low (the level it was requested at): values[0]
     finally:
         req.release()
     row.ns_per_call.append((t1 - t0) / n)
@@ -386,14 +386,28 @@ def event_run(side: Side, gen: Generator, path: str, in_line: int, count: int,
     return row
 
 
-def bench_events(sides: list[Side], path: str, in_line: int, count: int, period_ns: int,
-                 buffer: int, hold_s: float) -> dict[str, EventRow]:  # fmt: skip
+def park(side: Side, path: str, out_line: int) -> None:
+    """Drive the wire low from its output line (high, then low: the generator
+    moved the input's level behind the output's back, and an interrupted run
+    may have left it high)."""
+    req = side.output(path, out_line)
+    try:
+        run = side.toggler(req, out_line)
+        run(2)  # low, high
+        run(1)  # low
+    finally:
+        req.release()
+
+
+def bench_events(sides: list[Side], path: str, out_line: int, in_line: int, count: int,
+                 period_ns: int, buffer: int, hold_s: float) -> dict[str, EventRow]:  # fmt: skip
     gen = Generator(in_line)
     try:
         return {s.name: event_run(s, gen, path, in_line, count, period_ns, buffer, hold_s)
                 for s in sides}  # fmt: skip
     finally:
         gen.restore()
+        park(sides[0], path, out_line)
 
 
 # --- --profile ----------------------------------------------------------------------
@@ -418,7 +432,7 @@ def profile(sides: list[Side], path: str, args: argparse.Namespace) -> None:
             run = side.toggler(req, args.out_line)
             prof = cProfile.Profile()
             prof.runcall(run, args.calls)
-            run(args.calls % 2)
+            run(1)  # back low
         finally:
             req.release()
         report(side.name, "set_value", prof, args.calls)
@@ -429,6 +443,7 @@ def profile(sides: list[Side], path: str, args: argparse.Namespace) -> None:
                                args.period_ns, args.buffer, 0.0)
         finally:
             gen.restore()
+            park(side, path, args.out_line)
         report(side.name, "event", prof, row.received)
 
 
@@ -576,8 +591,8 @@ def main(argv: list[str] | None = None) -> int:
         with signals_raise():
             toggle, order = bench_toggle(sides, path, args.out_line, args.in_line, args.calls,
                                          args.rounds)  # fmt: skip
-            events = bench_events(sides, path, args.in_line, args.events, args.period_ns,
-                                  args.buffer, args.hold / 1000)  # fmt: skip
+            events = bench_events(sides, path, args.out_line, args.in_line, args.events,
+                                  args.period_ns, args.buffer, args.hold / 1000)  # fmt: skip
     except BenchError as exc:
         print(f"udrv-pybench: {exc}", file=sys.stderr)
         return 1

@@ -175,6 +175,7 @@ def test_udrv_fileno_with_selectors(py_board):
             ready = sel.select(timeout=1.0)
             evs = rx.read_edge_events()
             after = sel.select(timeout=0.05)
+            drv.set_value(2, 0)  # the wire back low
             print(json.dumps({"idle": len(idle), "ready": len(ready), "n": len(evs),
                               "edge": int(evs[0].edge), "after": len(after)}))
     """))
@@ -398,6 +399,9 @@ def test_pybench_signal_puts_the_generator_back(py_board, sig):
     assert "status=130" in r.stdout and "settings restored" in r.stderr
     assert sh(py_board, f"cat {gen}").stdout.split() == before
     assert before[2] == "0"
+    # the wire back low, though the generator stopped at any level
+    r = sh(py_board, "udrv gpio get -c gpio-wire 3")
+    assert (r.status, r.stdout.strip()) == (0, "3=0"), r.stderr
 
 
 def test_pybench_counts_lost_events(py_board):
