@@ -85,8 +85,18 @@ def _die_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
 
 
+def _mtime(path: Path) -> float:
+    """A file's mtime; 0 when another board's pruning removed it meanwhile."""
+    try:
+        return path.stat().st_mtime
+    except FileNotFoundError:
+        return 0.0
+
+
 def _prune_logs(directory: Path) -> None:
-    logs = sorted(directory.glob("*.log"), key=lambda p: p.stat().st_mtime, reverse=True)
+    # boards booting at once (make lab's threads, two pytest shards) prune the
+    # same directory: a log listed by glob may be gone before its stat
+    logs = sorted(directory.glob("*.log"), key=_mtime, reverse=True)
     for old in logs[KEEP_LOGS:]:
         old.unlink(missing_ok=True)
         old.with_suffix(".qemu.txt").unlink(missing_ok=True)

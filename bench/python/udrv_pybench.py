@@ -17,7 +17,9 @@ events   gpio-wire's generator (a hard hrtimer) makes E edges on the input
          event's kernel timestamp (taken in the hardirq), into a udrv.Histogram.
          Losses are counted at the source: made = the generator's gen_edges
          delta; received + lost (the request's sequence-number gaps: the
-         kernel's buffer overflowed, or edges merged before its irq thread ran)
+         kernel's buffer overflowed, or edges merged before its irq thread ran;
+         the request holds a second, idle input line so that the kernel
+         numbers events in its hardirq handler, where merges leave a gap)
          + dropped (gpio-wire's DROPPED: its drop_every fault injection) +
          masked (gen_masked: made while the line's interrupt was masked, as
          the character device's oneshot threaded handler does until its
@@ -104,6 +106,21 @@ def driven(in_line: int) -> int:
     return wire_counts(in_line)[0]
 
 
+def companion_line(in_line: int) -> int:
+    """Another input line of gpio-wire, requested with @in_line for its events:
+    in a request of two lines or more the kernel numbers events (seqno) in its
+    hardirq handler, so edges merged before the irq thread queued them leave a
+    gap; a one-line request numbers them in the thread, where merges vanish."""
+    try:
+        inputs = [int(r.split()[0]) for r in EDGES.read_text().splitlines() if r.strip()]
+    except (OSError, ValueError, IndexError) as exc:
+        raise BenchError(f"cannot read {EDGES}: {exc} (is gpio-wire loaded?)") from exc
+    others = sorted((x for x in inputs if x != in_line), key=lambda x: (x < in_line, x))
+    if not others:
+        raise BenchError(f"gpio-wire has no input line besides {in_line} (nlines >= 4)")
+    return others[0]
+
+
 def find_chip(label: str) -> str:
     """/dev/gpiochipN of the chip labelled @label (from sysfs: no library's lookup)."""
     for cls in sorted(Path("/sys/class/gpio").glob("gpiochip*")):
@@ -120,9 +137,10 @@ class Side:
 
     def output(self, path: str, line: int) -> Any: ...
     def toggler(self, req: Any, line: int) -> Callable[[int], None]: ...
-    def edges(self, path: str, line: int, buffer: int) -> Any: ...
-    def read(self, req: Any) -> list[tuple[int, int]]:
-        """(timestamp_ns, seqno) of the pending events; blocks until one is."""
+    def edges(self, path: str, lines: tuple[int, int], buffer: int) -> Any: ...
+    def read(self, req: Any) -> list[tuple[int, int, int]]:
+        """(timestamp_ns, request seqno, offset) of the pending events; blocks
+        until one is."""
         raise NotImplementedError
 
     def wait(self, req: Any, timeout: float) -> bool: ...
@@ -153,16 +171,16 @@ class UdrvSide(Side):
 
         return run
 
-    def edges(self, path: str, line: int, buffer: int) -> Any:
+    def edges(self, path: str, lines: tuple[int, int], buffer: int) -> Any:
         s = self.m.LineSettings(edge=self.m.Edge.BOTH, event_clock=self.m.Clock.MONOTONIC)
         with self.m.Chip(path) as chip:
-            return chip.request({line: s}, consumer="udrv-pybench", event_buffer_size=buffer)
+            return chip.request({lines: s}, consumer="udrv-pybench", event_buffer_size=buffer)
 
     def wait(self, req: Any, timeout: float) -> bool:
         return bool(req.wait_edge_events(timeout))
 
     def read(self, req: Any) -> list[tuple[int, int]]:
-        return [(ev.timestamp_ns, ev.seqno) for ev in req.read_edge_events(64)]
+        return [(ev.timestamp_ns, ev.seqno, ev.offset) for ev in req.read_edge_events(64)]
 
 
 class GpiodSide(Side):
@@ -190,16 +208,17 @@ class GpiodSide(Side):
 
         return run
 
-    def edges(self, path: str, line: int, buffer: int) -> Any:
+    def edges(self, path: str, lines: tuple[int, int], buffer: int) -> Any:
         s = self.m.LineSettings(edge_detection=self.Edge.BOTH, event_clock=self.Clock.MONOTONIC)
-        return self.m.request_lines(path, consumer="udrv-pybench", config={line: s},
+        return self.m.request_lines(path, consumer="udrv-pybench", config={lines: s},
                                     event_buffer_size=buffer or None)  # fmt: skip
 
     def wait(self, req: Any, timeout: float) -> bool:
         return bool(req.wait_edge_events(timeout))
 
     def read(self, req: Any) -> list[tuple[int, int]]:
-        return [(ev.timestamp_ns, ev.global_seqno) for ev in req.read_edge_events(64)]
+        return [(ev.timestamp_ns, ev.global_seqno, ev.line_offset)
+                for ev in req.read_edge_events(64)]
 
 
 # --- toggle ------------------------------------------------------------------------
@@ -227,7 +246,7 @@ def toggle_round(side: Side, path: str, out_line: int, in_line: int, n: int,
         run(n)
         t1 = time.perf_counter_ns()
         got = driven(in_line) - before
-        run(2)  # the line back low (the level it was requested at), also after a stuck write
+        run(1)  # the line back low (the level it was requested at): values[0]
     finally:
         req.release()
     row.ns_per_call.append((t1 - t0) / n)
@@ -254,6 +273,7 @@ class EventRow:
     lost: int = 0  # the request's sequence-number gaps (kernel buffer overflow, merged)
     dropped: int = 0  # gpio-wire's DROPPED (drop_every): made, never raised
     masked: int = 0  # the generator's gen_masked: made while the irq was masked
+    other: int = 0  # events of the companion line (nobody drives it: 0)
     hist: Any = None
     seconds: float = 0.0
 
@@ -263,7 +283,7 @@ class EventRow:
 
     def summary(self) -> dict[str, Any]:
         return {"made": self.made, "received": self.received, "lost": self.lost,
-                "dropped": self.dropped, "masked": self.masked,
+                "dropped": self.dropped, "masked": self.masked, "other": self.other,
                 "unaccounted": self.unaccounted,
                 "seconds": round(self.seconds, 6), "latency_ns": latency(self.hist)}  # fmt: skip
 
@@ -344,7 +364,7 @@ def event_run(side: Side, gen: Generator, path: str, in_line: int, count: int,
     """Make @count edges at @period_ns; read them (after @hold_s of not reading)."""
     row = EventRow(hist=new_hist())
     record = row.hist.record
-    req = side.edges(path, in_line, buffer)
+    req = side.edges(path, (in_line, companion_line(in_line)), buffer)
     try:
         time.sleep(0.02)  # the request's irq thread runs once (docs/kernel-modules.md)
         made0, dropped0, masked0 = gen.made(), wire_counts(in_line)[1], gen.masked()
@@ -363,11 +383,14 @@ def event_run(side: Side, gen: Generator, path: str, in_line: int, count: int,
             if wait(req, 0.05):
                 events = read(req)
                 t = now()
-                for ts, seq in events:
-                    record(t - ts)
+                for ts, seq, off in events:
                     row.lost += seq - last_seq - 1
                     last_seq = seq
-                row.received += len(events)
+                    if off == in_line:
+                        record(t - ts)
+                        row.received += 1
+                    else:
+                        row.other += 1
                 quiet_since = time.monotonic()
                 continue
             if gen.running():
@@ -386,14 +409,28 @@ def event_run(side: Side, gen: Generator, path: str, in_line: int, count: int,
     return row
 
 
-def bench_events(sides: list[Side], path: str, in_line: int, count: int, period_ns: int,
-                 buffer: int, hold_s: float) -> dict[str, EventRow]:  # fmt: skip
+def park(side: Side, path: str, out_line: int) -> None:
+    """Drive the wire low from its output line (high, then low: the generator
+    moved the input's level behind the output's back, and an interrupted run
+    may have left it high)."""
+    req = side.output(path, out_line)
+    try:
+        run = side.toggler(req, out_line)
+        run(2)  # low, high
+        run(1)  # low
+    finally:
+        req.release()
+
+
+def bench_events(sides: list[Side], path: str, out_line: int, in_line: int, count: int,
+                 period_ns: int, buffer: int, hold_s: float) -> dict[str, EventRow]:  # fmt: skip
     gen = Generator(in_line)
     try:
         return {s.name: event_run(s, gen, path, in_line, count, period_ns, buffer, hold_s)
                 for s in sides}  # fmt: skip
     finally:
         gen.restore()
+        park(sides[0], path, out_line)
 
 
 # --- --profile ----------------------------------------------------------------------
@@ -418,7 +455,7 @@ def profile(sides: list[Side], path: str, args: argparse.Namespace) -> None:
             run = side.toggler(req, args.out_line)
             prof = cProfile.Profile()
             prof.runcall(run, args.calls)
-            run(args.calls % 2)
+            run(1)  # back low
         finally:
             req.release()
         report(side.name, "set_value", prof, args.calls)
@@ -429,6 +466,7 @@ def profile(sides: list[Side], path: str, args: argparse.Namespace) -> None:
                                args.period_ns, args.buffer, 0.0)
         finally:
             gen.restore()
+            park(side, path, args.out_line)
         report(side.name, "event", prof, row.received)
 
 
@@ -576,8 +614,8 @@ def main(argv: list[str] | None = None) -> int:
         with signals_raise():
             toggle, order = bench_toggle(sides, path, args.out_line, args.in_line, args.calls,
                                          args.rounds)  # fmt: skip
-            events = bench_events(sides, path, args.in_line, args.events, args.period_ns,
-                                  args.buffer, args.hold / 1000)  # fmt: skip
+            events = bench_events(sides, path, args.out_line, args.in_line, args.events,
+                                  args.period_ns, args.buffer, args.hold / 1000)  # fmt: skip
     except BenchError as exc:
         print(f"udrv-pybench: {exc}", file=sys.stderr)
         return 1

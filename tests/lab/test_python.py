@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import textwrap
+from collections.abc import Iterator
 
 import pytest
 from guest import python, python_json, sh
@@ -40,6 +41,19 @@ def chip_path(label="gpio-wire"):
             return "/dev/" + next((c / "device").glob("gpiochip*")).name
     raise SystemExit("no gpio-wire chip")
 """
+
+
+@pytest.fixture(autouse=True)
+def wire_left_low(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After each test: gpio-wire's wire 1 (line 2 -> 3) driven low, whatever the
+    test or the generator left on it (the other tests on this board, gpiozero's
+    among them, expect the wires idle low)."""
+    yield
+    if "py_board" in request.fixturenames:
+        board = request.getfixturevalue("py_board")
+        r = sh(board, "udrv gpio set -c gpio-wire 2=1 && udrv gpio set -c gpio-wire 2=0 && "
+                      "udrv gpio get -c gpio-wire 3")  # fmt: skip
+        assert (r.status, r.stdout.strip()) == (0, "3=0"), r.stderr
 
 
 # --- the image ------------------------------------------------------------------------
@@ -175,6 +189,7 @@ def test_udrv_fileno_with_selectors(py_board):
             ready = sel.select(timeout=1.0)
             evs = rx.read_edge_events()
             after = sel.select(timeout=0.05)
+            drv.set_value(2, 0)  # the wire back low
             print(json.dumps({"idle": len(idle), "ready": len(ready), "n": len(evs),
                               "edge": int(evs[0].edge), "after": len(after)}))
     """))
@@ -287,11 +302,14 @@ def test_edu_bar0_memoryview_and_interrupt(py_board):
                        "len": len(mem), "ident32": bar.read32(0x0)}
             bar.write32(0x04, 0x12345678)
             out["liveness"] = bar.read32(0x04)
+            # edu computes on a host thread: poll "computing" (0x20 bit 0) until it
+            # clears; bounded by reads, not guest time (idle, -icount's clock jumps
+            # far ahead of the host thread)
             bar.write32(0x08, 5)
-            for _ in range(1000):
+            for polls in range(1, 10**6):
                 if not bar.read32(0x20) & 1:
                     break
-                time.sleep(0.001)
+            out["computed"] = not bar.read32(0x20) & 1
             out["fact5"] = bar.read32(0x08)
             u.pci_intx_unmask()
             out["idle"] = u.wait(timeout=0.02)
@@ -309,6 +327,7 @@ def test_edu_bar0_memoryview_and_interrupt(py_board):
     """)
     assert out["size"] == out["len"] == 1 << 20
     assert out["ident"] == out["ident32"] == 0x010000ED
+    assert out["computed"] is True
     assert out["liveness"] == 0xEDCBA987 and out["fact5"] == 120
     assert out["idle"] is None and out["irq"] is True
     assert out["status"] == 0x4 and out["acked"] == 0
@@ -398,6 +417,9 @@ def test_pybench_signal_puts_the_generator_back(py_board, sig):
     assert "status=130" in r.stdout and "settings restored" in r.stderr
     assert sh(py_board, f"cat {gen}").stdout.split() == before
     assert before[2] == "0"
+    # the wire back low, though the generator stopped at any level
+    r = sh(py_board, "udrv gpio get -c gpio-wire 3")
+    assert (r.status, r.stdout.strip()) == (0, "3=0"), r.stderr
 
 
 def test_pybench_counts_lost_events(py_board):
@@ -463,7 +485,7 @@ def test_pybench_profile(py_board):
         assert f"{lib}: " in r.stdout and "calls per set_value (100)" in r.stdout
         assert "calls per event (50)" in r.stdout
     calls = {m[0]: float(m[1]) for m in re.findall(r"^(\w+): ([0-9.]+) calls per set_value",
-                                                    r.stdout, re.M)}  # fmt: skip
+                                                    r.stdout, re.MULTILINE)}  # fmt: skip
     assert calls["gpiod"] > 5  # LineRequest.set_value() is Python over set_values()
     if not ONLY:  # udrv's is one C call (+2 of the profiled loop's over 100 calls)
         assert calls["udrv"] < 1.1
