@@ -254,6 +254,34 @@ def uio_dev_fifo(t: FakeTree, num: int) -> Path:
     return t.fifo(f"dev/uio{num}")
 
 
+FPGA_PATTERN = bytes(range(1, 17))  # 01 02 .. 10 at offset 0x10 of uio0's map0
+
+
+def uio_fpga(t: FakeTree, event: int = 0, version: str = "0.1") -> None:
+    """uio0 "fpga": map0 "regs" (0x100 bytes at 0x40000000) and map1 "sram"
+    (0x20 bytes at 0x40001010, 0x10 into its page)."""
+    uio_device(t, 0, "fpga", event=event, version=version)
+    uio_map(t, 0, 0, "regs", 0x40000000, 0x100)
+    uio_map(t, 0, 1, "sram", 0x40001010, 0x20, 0x10)
+
+
+def uio_fpga_mapped(t: FakeTree, version: str = "0.1") -> FakeTree:
+    """uio_fpga() with dev/uio0 a regular file, FPGA_PATTERN at 0x10 of map0."""
+    uio_fpga(t, version=version)
+    uio_dev_file(t, 0)
+    with t.path("dev/uio0").open("r+b") as f:
+        f.seek(0x10)
+        f.write(FPGA_PATTERN)
+    return t
+
+
+def uio_fpga_fifo(t: FakeTree, version: str = "0.1") -> FakeTree:
+    """uio_fpga() with 4 interrupts so far and dev/uio0 a FIFO (uio_counts())."""
+    uio_fpga(t, event=4, version=version)
+    uio_dev_fifo(t, 0)
+    return t
+
+
 @contextmanager
 def uio_counts(t: FakeTree, num: int, counts: list[int]) -> Iterator[None]:
     """Queue interrupt counts (native s32) in the FIFO dev/uio<num>.

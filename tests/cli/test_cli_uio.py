@@ -15,42 +15,31 @@ import time
 
 import pytest
 from fakes import (
+    FPGA_PATTERN,
     PAGE_SIZE,
     FakeTree,
     pci_device,
     uio_counts,
-    uio_dev_fifo,
     uio_dev_file,
     uio_device,
-    uio_map,
+    uio_fpga,
+    uio_fpga_fifo,
+    uio_fpga_mapped,
     uio_port,
 )
 from udrv_runner import Runner
 
-PATTERN = bytes(range(1, 17))  # 01 02 .. 10 at offset 0x10 of map0
-
-
-def fpga(t: FakeTree, event: int = 0) -> None:
-    uio_device(t, 0, "fpga", event=event)
-    uio_map(t, 0, 0, "regs", 0x40000000, 0x100)
-    uio_map(t, 0, 1, "sram", 0x40001010, 0x20, 0x10)
+PATTERN = FPGA_PATTERN
 
 
 @pytest.fixture
 def mapped(tree: FakeTree) -> FakeTree:
-    fpga(tree)
-    uio_dev_file(tree, 0)
-    with tree.path("dev/uio0").open("r+b") as f:
-        f.seek(0x10)
-        f.write(PATTERN)
-    return tree
+    return uio_fpga_mapped(tree)
 
 
 @pytest.fixture
 def fifo(tree: FakeTree) -> FakeTree:
-    fpga(tree, event=4)
-    uio_dev_fifo(tree, 0)
-    return tree
+    return uio_fpga_fifo(tree)
 
 
 # ---- info ----
@@ -308,7 +297,7 @@ def test_wait_unknown_device(udrv: Runner, fifo: FakeTree) -> None:
 
 def test_wait_device_gone(udrv: Runner, tree: FakeTree) -> None:
     """read() at end of file, as on a removed device."""
-    fpga(tree)
+    uio_fpga(tree)
     tree.file("dev/uio0", b"")
     r = udrv("uio", "wait", "fpga")
     assert r.returncode == 1, r

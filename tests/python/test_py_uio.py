@@ -17,41 +17,30 @@ from pathlib import Path
 import pytest
 import udrv
 from fakes import (
+    FPGA_PATTERN,
     PAGE_SIZE,
     FakeTree,
     pci_device,
     uio_counts,
-    uio_dev_fifo,
     uio_dev_file,
     uio_device,
-    uio_map,
+    uio_fpga,
+    uio_fpga_fifo,
+    uio_fpga_mapped,
     uio_port,
 )
 
-PATTERN = bytes(range(1, 17))  # at offset 0x10 of map0
-
-
-def fpga(t: FakeTree, event: int = 0) -> None:
-    uio_device(t, 0, "fpga", event=event, version="1.2")
-    uio_map(t, 0, 0, "regs", 0x40000000, 0x100)
-    uio_map(t, 0, 1, "sram", 0x40001010, 0x20, 0x10)
+PATTERN = FPGA_PATTERN
 
 
 @pytest.fixture
 def mapped(tree: FakeTree) -> FakeTree:
-    fpga(tree)
-    uio_dev_file(tree, 0)
-    with tree.path("dev/uio0").open("r+b") as f:
-        f.seek(0x10)
-        f.write(PATTERN)
-    return tree
+    return uio_fpga_mapped(tree, version="1.2")
 
 
 @pytest.fixture
 def fifo(tree: FakeTree) -> FakeTree:
-    fpga(tree, event=4)
-    uio_dev_fifo(tree, 0)
-    return tree
+    return uio_fpga_fifo(tree, version="1.2")
 
 
 # ---- the device ----
@@ -275,7 +264,7 @@ def test_close_from_another_thread_ends_a_wait(fifo: FakeTree) -> None:
 
 
 def test_device_gone(tree: FakeTree) -> None:
-    fpga(tree)
+    uio_fpga(tree, version="1.2")
     tree.file("dev/uio0", b"")
     with udrv.Uio("fpga") as uio, pytest.raises(udrv.NotFoundError) as e:
         uio.wait(1)
