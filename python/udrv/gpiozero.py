@@ -38,8 +38,8 @@ bounce (never released and requested again). ``state`` is the physical
 level: gpiozero applies ``active_high`` itself.
 
 Edges: ``when_changed`` callbacks come from udrv's edge events, read by one
-thread per factory that waits on the requests of all watched pins with a
-selector (the way lgpio and RPi.GPIO deliver gpiozero callbacks: one
+thread per factory that waits on the requests of all watched pins with
+epoll (the way lgpio and RPi.GPIO deliver gpiozero callbacks: one
 thread, callbacks in the order of the events, none running concurrently
 with another). The ``ticks`` of a callback is the event's timestamp, taken
 by the kernel in its interrupt handler (character device) on
@@ -71,7 +71,7 @@ import contextlib
 import dataclasses
 import errno
 import os
-import selectors
+import select
 import sys
 import threading
 import time
@@ -124,6 +124,7 @@ _EDGES = {
     "both": udrv.Edge.BOTH,
 }
 _BACKENDS = {b.name.lower(): b for b in udrv.Backend}
+_RISING = udrv.Edge.RISING
 
 # The Raspberry Pi's firmware puts the board's revision code in the device
 # tree (system/linux,revision); a kernel booted without it (QEMU's raspi3b)
@@ -225,9 +226,18 @@ class _ChipView:
 
 
 def _chip_views() -> list[_ChipView]:
+    """The chips this process can open (a chip it may not open, say
+    /dev/gpiochip1 of another group, is left out; none at all raises the
+    first chip's error)."""
     views = []
+    first: udrv.Error | None = None
     for name in udrv.chip_list():
-        with udrv.Chip(name) as chip:
+        try:
+            chip = udrv.Chip(name)
+        except udrv.Error as e:
+            first = first or e
+            continue
+        with chip:
             names = []
             for offset in range(chip.num_lines):
                 try:
@@ -235,6 +245,8 @@ def _chip_views() -> list[_ChipView]:
                 except udrv.Error:
                     names.append("")  # sysfs GPIO has no line names
             views.append(_ChipView(chip.name, chip.label, chip.num_lines, names))
+    if not views and first is not None:
+        raise first
     return views
 
 
@@ -290,6 +302,7 @@ class UdrvFactory(Factory):  # type: ignore[misc]
         self._layout = layout
         self._lock = threading.RLock()
         self._chips: dict[str, udrv.Chip] = {}
+        self._backends: dict[str, udrv.Backend] = {}  # of each chip, when not chosen
         self.pins: dict[Any, UdrvPin] = {}
         self._events: _EventThread | None = None
         self._closed = False
@@ -368,9 +381,12 @@ class UdrvFactory(Factory):  # type: ignore[misc]
     def _backend_for(self, chip_name: str) -> udrv.Backend:
         if self._backend is not None:
             return self._backend
-        if self._chip(chip_name).info.has_cdev:
-            return udrv.Backend.CDEV
-        return udrv.Backend.SYSFS
+        backend = self._backends.get(chip_name)
+        if backend is None:
+            cdev = self._chip(chip_name).info.has_cdev
+            backend = udrv.Backend.CDEV if cdev else udrv.Backend.SYSFS
+            self._backends[chip_name] = backend
+        return backend
 
     def _request(self, chip_name: str, offset: int, settings: udrv.LineSettings) -> Any:
         return self._chip(chip_name).request(
@@ -427,6 +443,7 @@ class UdrvPin(Pin):  # type: ignore[misc]
         self._when_changed: Callable[[], Any] | None = None
         self._watching = False
         self._last_ns: int | None = None
+        self._soft_bounce_ns: int | None = None
         self.lost_events = 0
         """edges the kernel dropped before they reached this pin (queue full)"""
 
@@ -531,8 +548,12 @@ class UdrvPin(Pin):  # type: ignore[misc]
     def input_with_pull(self, pull: str) -> None:
         self._check_pull(pull)
         with self._lock:
-            self._pull = pull
-            self._apply(self._input_settings())
+            old, self._pull = self._pull, pull
+            try:
+                self._apply(self._input_settings())
+            except BaseException:
+                self._pull = old
+                raise
 
     def _level(self, value: Any) -> int:
         if value in (0, 1):  # also False/True and 0.0/1.0
@@ -603,6 +624,12 @@ class UdrvPin(Pin):  # type: ignore[misc]
             raise PinInvalidBounce("bounce must be 0 or greater")
         self._restart_events(lambda: setattr(
             self, "_bounce_ns", None if value is None else round(value * 1e9)))
+        self._update_soft_bounce()
+
+    def _update_soft_bounce(self) -> None:
+        """sysfs has no kernel debounce: _dispatch filters instead."""
+        soft = self._bounce_ns and not self._kernel_debounce()
+        self._soft_bounce_ns = self._bounce_ns if soft else None
 
     def _get_edges(self) -> str:
         return self._edges
@@ -652,6 +679,7 @@ class UdrvPin(Pin):  # type: ignore[misc]
                 while self._request.wait_edge_events(0):
                     self._request.read_edge_events()
                 self._last_ns = None
+                self._update_soft_bounce()
             except BaseException:
                 self._watching = False
                 raise
@@ -670,35 +698,39 @@ class UdrvPin(Pin):  # type: ignore[misc]
                 self._apply(self._input_settings())
 
     def _dispatch(self, events: list[Any]) -> None:
-        """Called by the event thread with what the request read."""
-        bounce = None if self._kernel_debounce() else self._bounce_ns
+        """Called by the event thread with what the request read: the
+        callbacks' path, kept short."""
+        bounce = self._soft_bounce_ns
         for ev in events:
-            self.lost_events += ev.lost
-            if bounce and self._last_ns is not None and ev.timestamp_ns - self._last_ns < bounce:
-                continue
-            self._last_ns = ev.timestamp_ns
-            state = 1 if ev.edge == udrv.Edge.RISING else 0
-            method = self._get_when_changed()
+            if ev.lost:
+                self.lost_events += ev.lost
+            ts = ev.timestamp_ns
+            if bounce is not None:
+                if self._last_ns is not None and ts - self._last_ns < bounce:
+                    continue
+                self._last_ns = ts
+            ref_ = self._when_changed
+            method = None if ref_ is None else ref_()
             if method is None:  # the device went away without telling us
                 self.when_changed = None
                 return
-            method(ev.timestamp_ns, state)
+            method(ts, 1 if ev.edge == _RISING else 0)
 
 
 class _EventThread:
     """One thread per factory: waits on the requests of the watched pins
-    with a selector and calls their callbacks.
+    with epoll and calls their callbacks.
 
-    Only this thread touches the selector; other threads ask it to add or
+    Only this thread touches the epoll set; other threads ask it to add or
     remove a pin through a pipe and wait until it has, so that a request is
     never released while this thread may still read from it, and no
     callback of a pin runs after its unwatch() returned.
     """
 
     def __init__(self) -> None:
-        self._sel = selectors.DefaultSelector()
+        self._ep = select.epoll()
         self._rfd, self._wfd = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
-        self._sel.register(self._rfd, selectors.EVENT_READ, None)
+        self._ep.register(self._rfd, select.EPOLLIN)
         self._lock = threading.Lock()
         self._ops: list[tuple[str, UdrvPin | None, threading.Event]] = []
         self._pins: dict[int, UdrvPin] = {}
@@ -724,7 +756,7 @@ class _EventThread:
             self._close_fds()
 
     def _close_fds(self) -> None:
-        self._sel.close()
+        self._ep.close()
         os.close(self._rfd)
         os.close(self._wfd)
 
@@ -745,16 +777,16 @@ class _EventThread:
         if op == "add" and pin is not None and pin._request is not None:
             fd = pin._request.fileno()
             if fd not in self._pins:
-                self._sel.register(fd, selectors.EVENT_READ, pin)
+                self._ep.register(fd, select.EPOLLIN)
                 self._pins[fd] = pin
         elif op == "del":
             for fd, p in list(self._pins.items()):
                 if p is pin:
-                    self._sel.unregister(fd)
+                    self._ep.unregister(fd)
                     del self._pins[fd]
         elif op == "stop":
             for fd in list(self._pins):
-                self._sel.unregister(fd)
+                self._ep.unregister(fd)
             self._pins.clear()
             self._stopping = True
         done.set()
@@ -769,15 +801,17 @@ class _EventThread:
             self._apply(op, pin, done)
 
     def _run(self) -> None:
+        pins, poll, wake = self._pins, self._ep.poll, self._rfd
         while not self._stopping:
-            for key, _mask in self._sel.select():
-                pin = self._pins.get(key.fd)
-                if key.data is None:
+            for fd, _mask in poll():
+                if fd == wake:
+                    # the set changed: what this poll said of the others may
+                    # be of a request released since (its fd reused): ask again
                     self._run_ops()
-                elif pin is not None and pin is key.data:  # not removed this round
-                    self._read(pin)
-                if self._stopping:
                     break
+                pin = pins.get(fd)
+                if pin is not None:
+                    self._read(pin)
         if self._close_on_exit:
             self._close_fds()
 

@@ -11,6 +11,8 @@ bounce filter of the sysfs backend is checked, on events made by hand.
 
 from __future__ import annotations
 
+import shutil
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -197,6 +199,20 @@ def test_no_gpio_at_all(root: FakeTree) -> None:
         UdrvFactory()
 
 
+def test_a_chip_that_cannot_be_opened_is_left_out(root: FakeTree, chips: GpioExports) -> None:
+    """gpiochip1 with neither a character device nor its sysfs entry: the
+    factory names the lines of the chips it can open, and fails with
+    udrv's message only when it can open none."""
+    shutil.rmtree(root.path("sys/devices/platform/other/gpio"))
+    with UdrvFactory() as f:
+        assert list(f.board_info.headers) == ["gpiochip0"]
+        with pytest.raises(PinInvalidPin):
+            f.pin("gpiochip1:0")
+    shutil.rmtree(root.path("sys/devices/platform/wire/gpio"))
+    with pytest.raises(udrv.NotFoundError, match="no GPIO chip 'gpiochip0'"):
+        UdrvFactory()
+
+
 # ---- a Raspberry Pi ----
 
 
@@ -344,8 +360,6 @@ def test_bad_backend(chips: GpioExports, monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_ticks_are_monotonic_ns(factory: UdrvFactory) -> None:
-    import time
-
     t0 = factory.ticks()
     assert abs(t0 - time.monotonic_ns()) < 1_000_000_000
     assert factory.ticks_diff(t0 + 1_500_000, t0) == pytest.approx(0.0015)
