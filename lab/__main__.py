@@ -97,11 +97,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if bad:
         raise LabError(f"--put wants GUEST=HOST, got {bad[0]!r}")
     extra: dict[str, str | Path] = dict(item.split("=", 1) for item in args.put)
-    if args.python:
-        if boards.target(_one(args)).machine.name != "x86":
-            raise LabError("--python: the Python image is for the x86 boards (the rpi3 "
-                           "guest is arm64; docs/lab.md, Python in the guest)")
-        extra = {**pyguest.guest_files(quiet=args.quiet), **extra}
+    extra = {**_python_files(args), **extra}
     t0 = time.monotonic()
     with Board(
         _one(args), memory=args.memory, append=args.append, extra_files=extra, quiet=args.quiet
@@ -169,8 +165,19 @@ def cmd_suite(args: argparse.Namespace) -> int:
                            duration_s=args.duration, jobs=args.jobs)
 
 
+def _python_files(args: argparse.Namespace) -> dict[str, str | Path]:
+    """--python: the Python image's files (lab/pyguest.py), x86 boards only."""
+    if not args.python:
+        return {}
+    if boards.target(_one(args)).machine.name != "x86":
+        raise LabError("--python: the Python image is for the x86 boards (the rpi3 "
+                       "guest is arm64; docs/lab.md, Python in the guest)")
+    return dict(pyguest.guest_files(quiet=getattr(args, "quiet", False)))
+
+
 def cmd_shell(args: argparse.Namespace) -> int:
-    return shell(_one(args), memory=args.memory, append=args.append)
+    return shell(_one(args), memory=args.memory, append=args.append,
+                 extra_files=_python_files(args) or None)
 
 
 def _host_tools() -> dict[str, str]:
@@ -261,6 +268,8 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("command", nargs=argparse.REMAINDER, help="-- CMD...")
     r.set_defaults(func=cmd_run)
     s = sub.add_parser("shell", parents=[kern, boot], help="interactive serial console")
+    s.add_argument("--python", action="store_true",
+                   help="the Python image variant (x86 boards), as for run")
     s.set_defaults(func=cmd_shell)
     d = sub.add_parser("demo", parents=[allk], help="boot each kernel and show udrv at work")
     d.add_argument("--timeout", type=float, default=300.0, help="per kernel, seconds (300)")

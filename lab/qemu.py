@@ -399,11 +399,12 @@ def _close_all() -> None:
         board.close()
 
 
-def shell(flavour: str, *, memory: str | None = None, append: str = "") -> int:
+def shell(flavour: str, *, memory: str | None = None, append: str = "",
+          extra_files: dict[str, str | Path] | None = None) -> int:  # fmt: skip
     """Interactive console on this terminal (Ctrl-A X quits QEMU; `exit` powers off)."""
     machine = target(flavour).machine
     qemu_binary(machine)
-    prep = prepare(flavour)
+    prep = prepare(flavour, extra_files=extra_files)
     serials = ["null", "null"]
     serials[machine.shell_port] = "mon:stdio"
     cmd = board_command(

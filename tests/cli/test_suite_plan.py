@@ -66,7 +66,12 @@ def test_boards_run_side_by_side_in_the_order_given(monkeypatch: pytest.MonkeyPa
         return [suite.SuiteRun(kernel, "none")]
 
     monkeypatch.setattr(suite, "run_board", fake)
+    # the Python section boots boards of its own: not here
+    monkeypatch.setattr(suite.suite_python, "run_python",
+                        lambda kernel, mode: {"lab_kernel": kernel, "failure": "not run"})
     monkeypatch.setattr(suite, "write_report", lambda results: results)
     out = tmp_path / "r.json"
-    assert suite.run_suite(["std", "rt"], "quick", out, jobs=2) == 0
-    assert [r["kernel"] for r in json.loads(out.read_text())["runs"]] == ["std", "rt"]
+    assert suite.run_suite(["std", "rt"], "quick", out, jobs=2) == 1  # python: "not run"
+    doc = json.loads(out.read_text())
+    assert [r["kernel"] for r in doc["runs"]] == ["std", "rt"]
+    assert [p["lab_kernel"] for p in doc["python"]] == ["std", "rt"]
