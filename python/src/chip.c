@@ -24,6 +24,15 @@ static PyObject *spec_bytes(PyObject *spec)
 	PyObject *res = NULL, *s;
 
 	if (PyLong_Check(spec) && !PyBool_Check(spec)) {
+		int ovf;
+		long long num = PyLong_AsLongLongAndOverflow(spec, &ovf);
+
+		/* a number is a chip number: -1 must not become a label */
+		if (ovf < 0 || (!ovf && num < 0)) {
+			PyErr_Format(PyExc_ValueError,
+				     "a chip number is 0 or more, not %R", spec);
+			return NULL;
+		}
 		s = PyObject_Str(spec);
 		if (!s)
 			return NULL;

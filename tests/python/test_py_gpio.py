@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import udrv
 from conftest import BASE
-from fakes import FakeTree, GpioExports, gpio_attr, gpio_line
+from fakes import FakeTree, GpioExports, gpio_attr, gpio_chip, gpio_line
 
 LINE = 3
 GPIO = BASE + LINE
@@ -64,6 +64,16 @@ def test_wrong_spec_is_not_found_with_the_library_message(exports: GpioExports) 
 def test_chip_spec_type_is_checked(exports: GpioExports) -> None:
     with pytest.raises(TypeError):
         udrv.Chip(1.5)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("spec", [-1, -(2**70)])
+def test_negative_chip_number_is_refused(exports: GpioExports, tree: FakeTree, spec: int) -> None:
+    """A chip labelled "-1" exists: an int is a number, never a label."""
+    gpio_chip(tree, 1, "minus", 600, 4, "-1")
+    with pytest.raises(ValueError, match="chip number is 0 or more"):
+        udrv.Chip(spec)
+    with udrv.Chip("-1") as chip:  # the label, given as a string
+        assert chip.name == "gpiochip1"
 
 
 def test_line_info_of_an_exported_line(exports: GpioExports, tree: FakeTree) -> None:
