@@ -8,46 +8,26 @@
  * request's index by a table built at request time (no allocation, no
  * Python call), one call into libudrv.
  *
- * Blocking calls (waits, reads of events) release the GIL and poll in
- * slices of SLICE_MS, so that a signal (Ctrl-C) raises its exception and a
+ * Blocking calls (waits, reads of events: request_events.c) release the GIL
+ * and poll in slices, so that a signal (Ctrl-C) raises its exception and a
  * release() from another thread takes effect within a slice. release()
  * while another thread waits marks the request; the waiter releases it and
  * raises ValueError when its slice ends.
  */
 #include "udrv_py.h"
+#include "request.h"
 
 #include <errno.h>
 #include <string.h>
-#include <time.h>
 
-#define SLICE_MS	200
-#define EVENTS_STACK	64
-
-struct udrvpy_request {
-	PyObject_HEAD
-	struct udrv_request *req;	/* NULL once released */
-	PyObject *chip;			/* the Chip: kept alive */
-	PyObject *names;		/* dict name -> index, or NULL */
-	PyObject *offsets;		/* tuple of int */
-	unsigned char *index_of;	/* offset -> index + 1, 0: not requested */
-	size_t index_len;
-	size_t n;
-	int busy;			/* a thread is blocked in a wait or read */
-	bool release_pending;		/* release() came while busy */
-	bool pending;			/* the last wait found events, no read since */
-	char chip_name[32];
-};
-
-#define REQ(o)	((struct udrvpy_request *)(o))
-
-static PyObject *released(struct udrvpy_request *self)
+PyObject *udrvpy_req_released(struct udrvpy_request *self)
 {
 	PyErr_Format(PyExc_ValueError, "request of %s lines is released",
 		     self->chip_name);
 	return NULL;
 }
 
-static PyObject *req_error(struct udrvpy_request *self, int ret)
+PyObject *udrvpy_req_error(struct udrvpy_request *self, int ret)
 {
 	return udrvpy_raise(ret, self->req ? udrv_request_errmsg(self->req) : NULL);
 }
@@ -226,7 +206,7 @@ static void do_release(struct udrvpy_request *self)
 	Py_END_ALLOW_THREADS
 }
 
-static PyObject *busy_error(void)
+PyObject *udrvpy_req_busy(void)
 {
 	PyErr_SetString(PyExc_RuntimeError,
 			"another thread is in a blocking call on this request (a wait, a read "
@@ -236,14 +216,14 @@ static PyObject *busy_error(void)
 
 /* after a blocking call: a release() that came meanwhile; 1 (and a
  * ValueError unless an exception is set) when it did */
-static int release_if_pending(struct udrvpy_request *self)
+int udrvpy_req_release_if_pending(struct udrvpy_request *self)
 {
 	if (!self->release_pending)
 		return 0;
 	self->release_pending = false;
 	do_release(self);
 	if (!PyErr_Occurred())
-		released(self);
+		udrvpy_req_released(self);
 	return 1;
 }
 
@@ -273,7 +253,7 @@ static void req_dealloc(PyObject *o)
 static PyObject *req_enter(PyObject *o, PyObject *unused)
 {
 	if (!REQ(o)->req)
-		return released(REQ(o));
+		return udrvpy_req_released(REQ(o));
 	Py_INCREF(o);
 	return o;
 }
@@ -288,7 +268,7 @@ static PyObject *req_repr(PyObject *o)
 	struct udrvpy_request *self = REQ(o);
 
 	if (!self->req)
-		return PyUnicode_FromFormat("<%s of %s (released)>", Py_TYPE(o)->tp_name,
+		return PyUnicode_FromFormat("<%s of %s (udrvpy_req_released)>", Py_TYPE(o)->tp_name,
 					    self->chip_name);
 	return PyUnicode_FromFormat("<%s of %s offsets=%R backend=%s>", Py_TYPE(o)->tp_name,
 				    self->chip_name, self->offsets,
@@ -358,7 +338,7 @@ static PyObject *req_set_value(PyObject *o, PyObject *const *args, Py_ssize_t na
 		return NULL;
 	}
 	if (!self->req)
-		return released(self);
+		return udrvpy_req_released(self);
 	idx = line_index(self, args[0]);
 	if (idx < 0)
 		return NULL;
@@ -367,7 +347,7 @@ static PyObject *req_set_value(PyObject *o, PyObject *const *args, Py_ssize_t na
 		return NULL;
 	ret = udrv_request_set_value(self->req, (size_t)idx, v);
 	if (ret < 0)
-		return req_error(self, ret);
+		return udrvpy_req_error(self, ret);
 	Py_RETURN_NONE;
 }
 
@@ -378,13 +358,13 @@ static PyObject *req_get_value(PyObject *o, PyObject *line)
 	int ret;
 
 	if (!self->req)
-		return released(self);
+		return udrvpy_req_released(self);
 	idx = line_index(self, line);
 	if (idx < 0)
 		return NULL;
 	ret = udrv_request_get_value(self->req, (size_t)idx);
 	if (ret < 0)
-		return req_error(self, ret);
+		return udrvpy_req_error(self, ret);
 	return PyLong_FromLong(ret);
 }
 
@@ -402,7 +382,7 @@ static PyObject *req_get_values(PyObject *o, PyObject *const *args, Py_ssize_t n
 		return NULL;
 	}
 	if (!self->req)
-		return released(self);
+		return udrvpy_req_released(self);
 	if (nargs == 0 || args[0] == Py_None) {
 		mask = self->n == 64 ? ~0ULL : (1ULL << self->n) - 1;
 		for (size_t i = 0; i < self->n; i++)
@@ -432,7 +412,7 @@ static PyObject *req_get_values(PyObject *o, PyObject *const *args, Py_ssize_t n
 	}
 	ret = udrv_request_get_values(self->req, mask, &values);
 	if (ret < 0)
-		return req_error(self, ret);
+		return udrvpy_req_error(self, ret);
 	res = PyList_New((Py_ssize_t)count);
 	if (!res)
 		return NULL;
@@ -449,7 +429,7 @@ static PyObject *req_set_values(PyObject *o, PyObject *mapping)
 	int ret = 0;
 
 	if (!self->req)
-		return released(self);
+		return udrvpy_req_released(self);
 	items = PyMapping_Items(mapping);
 	if (!items)
 		return NULL;
@@ -484,7 +464,7 @@ static PyObject *req_set_values(PyObject *o, PyObject *mapping)
 	if (mask)
 		ret = udrv_request_set_values(self->req, mask, values);
 	if (ret < 0)
-		return req_error(self, ret);
+		return udrvpy_req_error(self, ret);
 	Py_RETURN_NONE;
 }
 
@@ -495,176 +475,21 @@ static PyObject *req_reconfigure(PyObject *o, PyObject *settings)
 	int ret;
 
 	if (!self->req)
-		return released(self);
+		return udrvpy_req_released(self);
 	if (udrvpy_settings_parse(settings, self->n, st) < 0)
 		return NULL;
 	if (self->busy)
-		return busy_error();
+		return udrvpy_req_busy();
 	self->busy = 1;
 	Py_BEGIN_ALLOW_THREADS
 	ret = udrv_request_reconfigure(self->req, st);
 	Py_END_ALLOW_THREADS
 	self->busy = 0;
 	if (ret < 0)
-		req_error(self, ret);
-	if (release_if_pending(self) || ret < 0)
+		udrvpy_req_error(self, ret);
+	if (udrvpy_req_release_if_pending(self) || ret < 0)
 		return NULL;
 	Py_RETURN_NONE;
-}
-
-/* ---- events ---- */
-
-static PyObject *req_fileno(PyObject *o, PyObject *unused)
-{
-	if (!REQ(o)->req)
-		return released(REQ(o));
-	return PyLong_FromLong(udrv_request_fd(REQ(o)->req));
-}
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/*
- * Wait up to @ms (-1: forever) in slices, the GIL released in each: 1
- * events pending, 0 timeout, -1 with an exception (a signal's, an error,
- * released from another thread).
- */
-static int wait_sliced(struct udrvpy_request *self, long long ms)
-{
-	long long end = ms > 0 ? now_ms() + ms : 0;
-	struct udrv_request *req = self->req;
-	int ret;
-
-	if (self->busy) {
-		busy_error();
-		return -1;
-	}
-	self->busy = 1;
-	for (;;) {
-		int slice = ms < 0 || ms > SLICE_MS ? SLICE_MS : (int)ms;
-
-		Py_BEGIN_ALLOW_THREADS
-		ret = udrv_request_wait_events(req, slice);
-		Py_END_ALLOW_THREADS
-		if (self->release_pending)
-			break;
-		if (ret != 0)
-			break;
-		if (PyErr_CheckSignals() < 0) {
-			self->busy = 0;
-			return -1;
-		}
-		if (ms == 0 || (ms > 0 && (ms = end - now_ms()) <= 0))
-			break;
-	}
-	self->busy = 0;
-	if (release_if_pending(self))
-		return -1;
-	if (ret < 0) {
-		req_error(self, ret);
-		return -1;
-	}
-	self->pending = ret > 0;
-	return ret;
-}
-
-static PyObject *req_wait_edge_events(PyObject *o, PyObject *args, PyObject *kw)
-{
-	static char *kwlist[] = { "timeout", NULL };
-	PyObject *timeout = Py_None;
-	long long ms;
-	int ret;
-
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:wait_edge_events", kwlist, &timeout))
-		return NULL;
-	if (!REQ(o)->req)
-		return released(REQ(o));
-	if (udrvpy_timeout_ms(timeout, &ms) < 0)
-		return NULL;
-	ret = wait_sliced(REQ(o), ms);
-	if (ret < 0)
-		return NULL;
-	return PyBool_FromLong(ret);
-}
-
-static PyObject *events_list(const struct udrv_edge_event *ev, int n)
-{
-	PyObject *res = PyList_New(n);
-
-	for (int i = 0; res && i < n; i++) {
-		PyObject *e = udrvpy_edge_event(&ev[i]);
-
-		if (!e) {
-			Py_CLEAR(res);
-			break;
-		}
-		PyList_SET_ITEM(res, i, e);
-	}
-	return res;
-}
-
-/* up to @max events; first waits (in slices) for some unless a wait just
- * found them */
-static PyObject *read_events(struct udrvpy_request *self, Py_ssize_t max)
-{
-	struct udrv_edge_event stack[EVENTS_STACK], *buf = stack;
-	PyObject *res;
-	int ret;
-
-	if (!self->req)
-		return released(self);
-	if (max < 1 || max > 65536) {
-		PyErr_Format(PyExc_ValueError, "max_events must be 1..65536, not %zd", max);
-		return NULL;
-	}
-	/* a wait that found events pending and no read since: read them
-	 * without polling again (wait, then read: one poll, one read) */
-	if (!self->pending && wait_sliced(self, -1) < 0)
-		return NULL;
-	self->pending = false;
-	if (self->busy)
-		return busy_error();
-	if (max > EVENTS_STACK) {
-		buf = PyMem_Calloc((size_t)max, sizeof(*buf));
-		if (!buf)
-			return PyErr_NoMemory();
-	}
-	self->busy = 1;
-	Py_BEGIN_ALLOW_THREADS
-	ret = udrv_request_read_events(self->req, buf, (size_t)max);
-	Py_END_ALLOW_THREADS
-	self->busy = 0;
-	if (ret < 0)
-		res = req_error(self, ret);
-	else
-		res = events_list(buf, ret);
-	if (buf != stack)
-		PyMem_Free(buf);
-	if (release_if_pending(self))
-		Py_CLEAR(res);
-	return res;
-}
-
-static PyObject *req_read_edge_events(PyObject *o, PyObject *args, PyObject *kw)
-{
-	static char *kwlist[] = { "max_events", NULL };
-	Py_ssize_t max = EVENTS_STACK;
-
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "|n:read_edge_events", kwlist, &max))
-		return NULL;
-	return read_events(REQ(o), max);
-}
-
-static PyObject *req_get_lost(PyObject *o, void *unused)
-{
-	if (!REQ(o)->req)
-		return released(REQ(o));
-	return PyLong_FromUnsignedLongLong(udrv_request_lost_events(REQ(o)->req));
 }
 
 static PyObject *req_get_offsets(PyObject *o, void *unused)
@@ -676,7 +501,7 @@ static PyObject *req_get_offsets(PyObject *o, void *unused)
 static PyObject *req_get_backend(PyObject *o, void *unused)
 {
 	if (!REQ(o)->req)
-		return released(REQ(o));
+		return udrvpy_req_released(REQ(o));
 	return PyLong_FromLong((long)udrv_request_backend(REQ(o)->req));
 }
 
@@ -710,16 +535,16 @@ static PyMethodDef req_methods[] = {
 	  "set_values(values: Mapping[int | str, int]) -> None\n\n"
 	  "Drive several lines at once (one operation)." },
 	{ "_reconfigure", req_reconfigure, METH_O, NULL },
-	{ "fileno", req_fileno, METH_NOARGS,
+	{ "fileno", udrvpy_req_fileno, METH_NOARGS,
 	  "fileno() -> int\n\nThe file descriptor that becomes readable when edge events are "
 	  "pending (for selectors, poll, asyncio)." },
-	{ "wait_edge_events", UDRVPY_METH(req_wait_edge_events), METH_VARARGS | METH_KEYWORDS,
+	{ "wait_edge_events", UDRVPY_METH(udrvpy_req_wait_edge_events), METH_VARARGS | METH_KEYWORDS,
 	  "wait_edge_events(timeout: float | None = None) -> bool\n\n"
 	  "Wait up to timeout seconds (None: forever) for edge events: True when some are "
 	  "pending. Releases the GIL; Ctrl-C raises KeyboardInterrupt." },
-	{ "read_edge_events", UDRVPY_METH(req_read_edge_events), METH_VARARGS | METH_KEYWORDS,
+	{ "read_edge_events", UDRVPY_METH(udrvpy_req_read_edge_events), METH_VARARGS | METH_KEYWORDS,
 	  "read_edge_events(max_events: int = 64) -> list[EdgeEvent]\n\n"
-	  "Read up to max_events pending events; blocks (GIL released) only when none are "
+	  "Read up to max_events pending events; blocks (GIL udrvpy_req_released) only when none are "
 	  "pending." },
 	{ "release", req_release, METH_NOARGS,
 	  "release() -> None\n\nGive the lines back. Idempotent; using the request afterwards "
@@ -734,7 +559,7 @@ static PyGetSetDef req_getset[] = {
 	{ "_backend", req_get_backend, NULL, NULL, NULL },
 	{ "chip_name", req_get_chip_name, NULL, "the chip's name, \"gpiochip0\"", NULL },
 	{ "chip", req_get_chip, NULL, "the Chip the lines were requested from", NULL },
-	{ "lost_events", req_get_lost, NULL, "events lost so far (gaps in sequence numbers)",
+	{ "lost_events", udrvpy_req_get_lost, NULL, "events lost so far (gaps in sequence numbers)",
 	  NULL },
 	{ "released", req_get_released, NULL, "whether release() was called", NULL },
 	{ NULL, NULL, NULL, NULL, NULL }
