@@ -109,6 +109,9 @@ int rate_src_open_ticker(struct rate_src *s);
 int rate_src_start(struct rate_src *s, uint64_t period_ns, uint64_t limit);
 int rate_src_stop(struct rate_src *s);
 int rate_src_count(struct rate_src *s, struct rate_count *c);
+/* @d = @b - @a, counter by counter: what the source did between two counts. */
+void rate_count_sub(struct rate_count *d, const struct rate_count *a,
+		    const struct rate_count *b);
 /* Stop it, put back what was changed, close. */
 void rate_src_close(struct rate_src *s);
 

@@ -100,16 +100,6 @@ static int peer_result(const struct rate_rx *rx, const char *out, size_t len,
 	return 0;
 }
 
-static void count_sub(struct rate_count *d, const struct rate_count *a,
-		      const struct rate_count *b)
-{
-	d->made = b->made - a->made;
-	d->masked = b->masked - a->masked;
-	d->injected = b->injected - a->injected;
-	d->overruns = b->overruns - a->overruns;
-	d->signalled = d->made;
-}
-
 int rate_peer_step(struct rate_rx *rx, struct rate_src *src,
 		   uint64_t period_ns, uint64_t duration_ns,
 		   struct udrv_hist *lat, struct rate_step *st)
@@ -158,8 +148,10 @@ int rate_peer_step(struct rate_rx *rx, struct rate_src *src,
 		ret = rate_src_count(src, &c1);
 	/* the peer reports no times: the events count over the source's */
 	st->elapsed_ns = st->duration_ns;
-	if (!ret)
-		count_sub(&st->c, &c0, &c1);
+	if (!ret) {
+		rate_count_sub(&st->c, &c0, &c1);
+		st->c.signalled = st->c.made;	/* the peer's events: the edges made */
+	}
 	free(out);
 	return ret;
 }

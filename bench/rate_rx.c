@@ -306,16 +306,6 @@ static struct rx_usage rx_usage(void)
 	};
 }
 
-static void count_sub(struct rate_count *d, const struct rate_count *a,
-		      const struct rate_count *b)
-{
-	d->made = b->made - a->made;
-	d->masked = b->masked - a->masked;
-	d->injected = b->injected - a->injected;
-	d->overruns = b->overruns - a->overruns;
-	d->signalled = b->signalled - a->signalled;
-}
-
 /*
  * The kernel's count before the step (nothing is pending after a drain):
  * cdev, the line_seqno of the last event read (a request numbers its
@@ -404,7 +394,7 @@ int rate_rx_step(struct rate_rx *rx, struct rate_src *src, uint64_t period_ns,
 							  st->duration_ns;
 	if (ret || rate_src_count(src, &c1))
 		return EXIT_FAIL;
-	count_sub(&st->c, &c0, &c1);
+	rate_count_sub(&st->c, &c0, &c1);
 	st->dropped = rx_kernel_dropped(rx, st, base);
 	return 0;
 }

@@ -148,6 +148,16 @@ int rate_src_stop(struct rate_src *s)
 	return 0;
 }
 
+void rate_count_sub(struct rate_count *d, const struct rate_count *a,
+		    const struct rate_count *b)
+{
+	d->made = b->made - a->made;
+	d->masked = b->masked - a->masked;
+	d->injected = b->injected - a->injected;
+	d->overruns = b->overruns - a->overruns;
+	d->signalled = b->signalled - a->signalled;
+}
+
 int rate_src_count(struct rate_src *s, struct rate_count *c)
 {
 	static const char *const attr[] = { "gen_edges", "gen_masked",
