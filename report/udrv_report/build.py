@@ -36,6 +36,13 @@ class _Figures:
         self.pngs[fig_id] = png
         return html.figure(fig_id, png, caption)
 
+    def add_to(self, section: html.Section, fig_id: str, png: bytes | None,
+               caption: str) -> None:
+        """add(), and the figure into @section's body when there is one."""
+        fig = self.add(fig_id, png, caption)
+        if fig:
+            section.body.append(fig)
+
 
 def render(paths: list[str | Path], out_html: str | Path,
            png_dir: str | Path | None = None) -> Output:
@@ -150,11 +157,9 @@ def _toggle_section(figs: _Figures, cols: plots.Columns, runs: list[Run],
     if not ordered_keys(runs, rate=True):
         return None
     s = html.Section(f"{prefix}toggles", "Toggle rates")
-    fig = figs.add(f"{prefix}toggle-rates", plots.toggles(cols),
-                   "Toggle rate per mechanism and implementation, log axis: raw loop "
-                   "(bare system calls) and libgpiod beside udrv")
-    if fig:
-        s.body.append(fig)
+    figs.add_to(s, f"{prefix}toggle-rates", plots.toggles(cols),
+                "Toggle rate per mechanism and implementation, log axis: raw loop "
+                "(bare system calls) and libgpiod beside udrv")
     if not prefix:
         s.body += [html.table(t) for t in tables.toggle_tables(runs)]
     return s
@@ -200,11 +205,9 @@ def _breakdown_section(figs: _Figures, cols: plots.Columns, runs: list[Run],
                             "no hardirq timestamp: its whole write-to-wake time is one bar.",
                             "note"))
     for bench, mech in groups:
-        fig = figs.add(f"{prefix}breakdown-{slug(bench, mech)}",
-                       plots.breakdown(bench, mech, cols),
-                       f"udrv bench {bench}, {mech}: write \u2192 hardirq \u2192 wake")
-        if fig:
-            s.body.append(fig)
+        figs.add_to(s, f"{prefix}breakdown-{slug(bench, mech)}",
+                    plots.breakdown(bench, mech, cols),
+                    f"udrv bench {bench}, {mech}: write \u2192 hardirq \u2192 wake")
     return s
 
 
@@ -224,10 +227,8 @@ def _priority_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
                             "waits for, below it, and at SCHED_OTHER (docs/lab.md explains "
                             "the difference with a trace).", "note"))
     for i, g in enumerate(found):
-        fig = figs.add(f"priority-{i}", priority.figure(g),
-                       f"{g.name}: p50 per setting, p99 as a tick")
-        if fig:
-            s.body.append(fig)
+        figs.add_to(s, f"priority-{i}", priority.figure(g),
+                    f"{g.name}: p50 per setting, p99 as a tick")
         s.body.append(html.table(priority.table(g)))
     return s
 
@@ -241,10 +242,8 @@ def _reply_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
                             "the kernel's irq thread (kernel/gpio-reply) and a user task, "
                             "standard kernel vs PREEMPT_RT, idle vs load.", "note"))
     for i, g in enumerate(found):
-        fig = figs.add(f"reply-{i}", reply.figure(g),
-                       f"{g.name}: trigger \u2192 reply p50 per responder, p99 and max as ticks")
-        if fig:
-            s.body.append(fig)
+        figs.add_to(s, f"reply-{i}", reply.figure(g),
+                    f"{g.name}: trigger \u2192 reply p50 per responder, p99 and max as ticks")
         s.body.append(html.table(reply.table(g)))
     return s
 
@@ -263,9 +262,7 @@ def _gaps_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
              "RT throttling's gaps at tens of ms"),
             ("gaps-timeline", gaps.timeline(found),
              "Each gap against its start in the run")):
-        fig = figs.add(fig_id, png, caption)
-        if fig:
-            s.body.append(fig)
+        figs.add_to(s, fig_id, png, caption)
     s.body.append(html.table(gaps.table(found)))
     return s
 
@@ -284,9 +281,7 @@ def _rate_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
              "Events received per second against the rate offered"),
             ("rate-lost", rate_sweep.lost(found),
              "Share of the source's events lost, against the rate offered")):
-        fig = figs.add(fig_id, png, caption)
-        if fig:
-            s.body.append(fig)
+        figs.add_to(s, fig_id, png, caption)
     s.body.append(html.table(rate_sweep.table(found)))
     return s
 
