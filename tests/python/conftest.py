@@ -9,7 +9,9 @@ pip install ./python)."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -44,3 +46,36 @@ def exports(tree: FakeTree) -> Iterator[GpioExports]:
     served = GpioExports(tree)
     yield served
     served.stop()
+
+
+# a blocking call -> (its start, the other thread's stamps): gil_probe
+GilProbe = Callable[[Callable[[], object]], tuple[float, list[float]]]
+
+
+def _stamps_during(call: Callable[[], object]) -> tuple[float, list[float]]:
+    """Run @call while another thread takes a time stamp every 10 ms (each
+    needing the GIL): the call's start and the stamps. A call that holds the
+    GIL while it blocks leaves no stamp inside it."""
+    stamps: list[float] = []
+    stop = threading.Event()
+
+    def tick() -> None:
+        while not stop.is_set():
+            stamps.append(time.monotonic())
+            time.sleep(0.01)
+
+    t = threading.Thread(target=tick)
+    t.start()
+    t0 = time.monotonic()
+    try:
+        call()
+    finally:
+        stop.set()
+        t.join()
+    return t0, stamps
+
+
+@pytest.fixture
+def gil_probe() -> GilProbe:
+    """_stamps_during(): does a blocking call let other threads run?"""
+    return _stamps_during

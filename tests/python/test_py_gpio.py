@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 import udrv
-from conftest import BASE
+from conftest import BASE, GilProbe
 from fakes import FakeTree, GpioExports, gpio_attr, gpio_chip, gpio_line
 
 LINE = 3
@@ -303,22 +303,9 @@ def test_wait_times_out(edge_req: udrv.Request) -> None:
     edge_req.release()
 
 
-def test_wait_releases_the_gil(edge_req: udrv.Request) -> None:
+def test_wait_releases_the_gil(edge_req: udrv.Request, gil_probe: GilProbe) -> None:
     """Another thread counts while the main thread waits 0.5 s."""
-    stamps: list[float] = []
-    stop = threading.Event()
-
-    def tick() -> None:  # a stamp every 10 ms, each needing the GIL
-        while not stop.is_set():
-            stamps.append(time.monotonic())
-            time.sleep(0.01)
-
-    t = threading.Thread(target=tick)
-    t.start()
-    t0 = time.monotonic()
-    edge_req.wait_edge_events(0.5)
-    stop.set()
-    t.join()
+    t0, stamps = gil_probe(lambda: edge_req.wait_edge_events(0.5))
     edge_req.release()
     # with the GIL held in the wait, no stamp falls inside it
     assert any(t0 + 0.1 < s < t0 + 0.4 for s in stamps), (t0, stamps)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 import udrv
+from conftest import GilProbe
 from fakes import (
     FPGA_PATTERN,
     PAGE_SIZE,
@@ -224,22 +225,9 @@ def test_wait_timeout(fifo: FakeTree) -> None:
         assert 0.25 < time.monotonic() - t0 < 2
 
 
-def test_wait_releases_the_gil(fifo: FakeTree) -> None:
-    stamps: list[float] = []
-    stop = threading.Event()
-
-    def tick() -> None:  # a stamp every 10 ms, each needing the GIL
-        while not stop.is_set():
-            stamps.append(time.monotonic())
-            time.sleep(0.01)
-
+def test_wait_releases_the_gil(fifo: FakeTree, gil_probe: GilProbe) -> None:
     with udrv.Uio("fpga") as uio:
-        t = threading.Thread(target=tick)
-        t.start()
-        t0 = time.monotonic()
-        uio.wait(0.5)
-        stop.set()
-        t.join()
+        t0, stamps = gil_probe(lambda: uio.wait(0.5))
     # with the GIL held in the wait, no stamp falls inside it
     assert any(t0 + 0.1 < s < t0 + 0.4 for s in stamps), (t0, stamps)
 
