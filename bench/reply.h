@@ -83,4 +83,49 @@ int reply_user_run(struct reply_user *u, int ready_fd,
 /* Same CPU as the log host (one CPU online, or both pinned to one). */
 bool reply_shares_cpu(int cpu_a, int cpu_b);
 
+/* ---- reply.c (options, rows, the command) and reply_run.c (running) ---- */
+
+#define REPLY_SAMPLES		2000	/* edges per responder */
+#define REPLY_WARMUP		16
+#define REPLY_WATCHDOG_S	5
+#define REPLY_MAX_CFG		(2 + REPLY_NWAIT)
+
+enum { ROLE_BOTH, ROLE_TARGET, ROLE_LOGHOST };
+
+/* One responder (and wait method): its rows and counts. */
+struct reply_cfg {
+	enum reply_responder resp;
+	enum reply_wait wait;		/* REPLY_NWAIT: the module's */
+	struct bench_row *t2r, *part[3];	/* the target's breakdown */
+	uint64_t sent, received, lost, replies, left_out, prev_seq;
+	int child_prio;			/* user: the responder's priority */
+};
+
+struct reply_bench {
+	struct bench_run run;
+	const char *chip_spec;
+	unsigned int trig, in, reply, watch;
+	int role;
+	unsigned int resp_mask, wait_mask;
+	int target_cpu;
+	struct udrv_chip *chip;
+	struct udrv_request *lh;	/* log host: 0 = A (out), 1 = D (in) */
+	int level;			/* A's level */
+	char wire[160];			/* gpio-wire's counts; "" = none */
+	struct reply_module mod;
+	pid_t child;
+	struct reply_shared *sh;
+	size_t ncfg;
+	struct reply_cfg cfg[REPLY_MAX_CFG];
+};
+
+/* reply_run.c */
+extern volatile int reply_alarm;	/* SIGALRM came: a wait's watchdog */
+void reply_alarm_catch(void);
+bool reply_role_line(const struct reply_bench *b, int i);
+int reply_open(struct reply_bench *b);
+int reply_measure_both(struct reply_bench *b);
+int reply_measure_target(struct reply_bench *b);
+void reply_child_stop(struct reply_bench *b);
+
 #endif /* UDRV_BENCH_REPLY_H */
