@@ -164,6 +164,18 @@ void *udrv_dma_addr(const struct udrv_dma *buf);
 uint64_t udrv_dma_iova(const struct udrv_dma *buf);
 size_t udrv_dma_size(const struct udrv_dma *buf);
 
+/*
+ * Bind the PCI device @spec (as for udrv_vfio_open()) to @driver
+ * ("vfio-pci", "uio_pci_generic", or "" to leave it unbound): unbind from
+ * its driver, set driver_override, probe, and check the result. What
+ * driverctl does; needs root. Messages go to @errbuf.
+ */
+int udrv_pci_bind(const char *spec, const char *driver, char *errbuf,
+		  size_t errlen);
+/* The driver @spec is bound to ("" for none) into @buf. */
+int udrv_pci_driver(const char *spec, char *buf, size_t len, char *errbuf,
+		    size_t errlen);
+
 /* PCI devices bound to vfio-pci ("0000:00:01.0", ...); see udrv_chip_list(). */
 int udrv_vfio_list(char ***bdfs);
 void udrv_vfio_absent_reason(char *buf, size_t len);
