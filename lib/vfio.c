@@ -162,7 +162,7 @@ static int check_bar(struct udrv_vfio *v, unsigned int bar,
 int udrv_vfio_map_bar(struct udrv_vfio *v, unsigned int bar,
 		      struct udrv_region **regionp)
 {
-	struct udrv_vfio_region_info ri;
+	struct udrv_vfio_region_info ri = { 0 };
 	char err[UDRV_ERRMSG_LEN - 64], name[48];
 	int ret;
 
