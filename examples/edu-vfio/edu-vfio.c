@@ -430,7 +430,9 @@ static int edu_reset(struct edu *edu)
 	else
 		printf("reset      %s\n", ret ? "not offered by the device (no FLR, PM or bus reset): skipped"
 			       : "VFIO_DEVICE_RESET done");
-	return edu_identify(edu);	/* still there after the reset */
+	/* still there and alive after the reset */
+	udrv_write32(&edu->regs, EDU_LIVENESS, 0x5a5a5a5a);
+	return udrv_read32(&edu->regs, EDU_LIVENESS) == ~0x5a5a5a5au ? 0 : -1;
 }
 
 struct edu_opts {
