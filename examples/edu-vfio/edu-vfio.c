@@ -128,6 +128,9 @@ static int edu_open(struct edu *edu, const char *spec)
 	if (udrv_vfio_map_bar(edu->v, 0, &edu->bar))
 		return edu_fail(edu, "map BAR 0");
 	edu->regs = udrv_region_mmio(edu->bar);
+	/* a previous user may have left an interrupt raised: clear it */
+	udrv_write32(&edu->regs, EDU_IRQ_ACK, 0xffffffff);
+	udrv_write32(&edu->regs, EDU_STATUS, 0);
 	return 0;
 }
 
