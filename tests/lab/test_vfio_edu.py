@@ -111,7 +111,8 @@ def test_edu_vfio_example_text(vfio_edu: Board) -> None:
     for text in ("ident      0x010000ed", "10! = 3628800 with the factorial-done interrupt",
                  "msi        3 of 3 round trips, 0 missed",
                  "intx       3 of 3 round trips, 0 missed",
-                 "edu_to_ram 100 bytes", "verified byte for byte"):
+                 "ram_to_edu 100 bytes from IOVA", "edu_to_ram 100 bytes to IOVA",
+                 "verified byte for byte"):
         assert text in r.stdout, r
 
 
