@@ -34,7 +34,9 @@ build/lab/kernels/<release>/.  On x86, modules under kernel/ are built against
 the matching headers and loaded at boot; uio + uio_pci_generic are loaded and
 QEMU's edu device (1234:11e8) appears as /dev/uio0.  On rpi3 the GPIO chip is
 the real pinctrl-bcm2835 (54 lines).  Everything is cached: a second run boots
-in ~10 s (x86) or ~3 s (rpi3).
+in ~10 s (x86) or ~3 s (rpi3).  A third board, q35 (--kernel std-q35 or
+rt-q35), is x86 with an emulated Intel IOMMU and vfio-pci loaded, for VFIO
+(docs/lab.md); --board all leaves it out.
 
 Exit status: `run` exits with the guest command's status; 124 if it timed
 out; 125 if the lab itself failed (message on stderr)."""
@@ -46,6 +48,7 @@ examples:
   python3 -m lab build                                 fetch + modules + initramfs
   python3 -m lab run --kernel rt -- uname -a           boot, run, power off
   python3 -m lab run --board rpi3 -- udrv gpio info    the Raspberry Pi 3 board
+  python3 -m lab run --kernel rt-q35 -- udrv pci list  q35 + Intel IOMMU (VFIO)
   python3 -m lab run --out results -- 'bench > /out/r.json'
   python3 -m lab shell --kernel std                    interactive console (Ctrl-A X quits)
   python3 -m lab demo                                  every board: a short tour of udrv
@@ -55,8 +58,15 @@ Docs: docs/lab.md"""
 
 
 def _flavours(args: argparse.Namespace) -> list[str]:
-    """The boards (lab/boards.py targets) that --board and --kernel select."""
-    return boards.select(args.board, args.kernel)
+    """The boards (lab/boards.py targets) that --board and --kernel select;
+    --kernel may also name a target (std-q35, rt-smp), alone or with its board."""
+    t = boards.TARGETS.get(args.kernel)
+    if t is not None and args.kernel not in boards.KERNELS:
+        if args.board not in (None, "all", t.board):
+            raise LabError(f"--kernel {args.kernel} boots board {t.board}, not {args.board}: "
+                           f"leave --board out or use --board {t.board}")  # fmt: skip
+        return [args.kernel]
+    return boards.select(args.board or "x86", args.kernel)
 
 
 def _one(args: argparse.Namespace) -> str:
@@ -125,7 +135,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     return r.status
 
 
-DEMO_SCRIPTS = {"x86": "demo.sh", "rpi3": "demo-rpi3.sh"}
+DEMO_SCRIPTS = {"x86": "demo.sh", "rpi3": "demo-rpi3.sh", "q35": "demo.sh"}
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -230,12 +240,16 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
     machines = list(boards.BOARDS)
     kern = argparse.ArgumentParser(add_help=False)
-    kern.add_argument("--board", choices=machines, default="x86",
-                      help="x86 (default: one CPU), x86-smp (two CPUs, CPU 1 isolated) "
-                      "or rpi3 (Raspberry Pi 3, raspi3b)")  # fmt: skip
+    kern.add_argument("--board", choices=machines, default=None,
+                      help="x86 (default: one CPU), x86-smp (two CPUs, CPU 1 isolated), "
+                      "rpi3 (Raspberry Pi 3, raspi3b) or q35 (x86 with an Intel IOMMU "
+                      "for VFIO; --kernel std gives target std-q35)")  # fmt: skip
     kern.add_argument(
-        "--kernel", choices=boards.KERNELS, default="std", help="kernel flavour (default std)"
-    )
+        "--kernel", choices=[*boards.KERNELS, *(n for n in boards.TARGETS
+                                                if n not in boards.KERNELS)],
+        default="std", help="kernel flavour (default std), or a target's name (std-q35, rt-q35, "
+        "std-smp, rt-smp, rpi3)",
+    )  # fmt: skip
     boot = argparse.ArgumentParser(add_help=False)
     boot.add_argument("--memory", default=None,
                       help="guest RAM (default: x86 512M; rpi3 has exactly 1G)")  # fmt: skip

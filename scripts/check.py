@@ -165,7 +165,7 @@ def pytest(name: str, path: str, tally: Tally, env: dict[str, str]) -> None:
 
 # The lab's boards in two groups of about the same length (conftest's
 # UDRV_LAB_SHARD; "none": the tests that boot no board)
-LAB_SHARDS = ("std,rpi3,none", "rt,rt-smp,std-smp")
+LAB_SHARDS = ("std,rpi3,std-q35,none", "rt,rt-smp,std-smp,rt-q35")
 
 
 def lab_sharded(tally: Tally, env: dict[str, str]) -> None:

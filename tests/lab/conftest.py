@@ -5,6 +5,11 @@
     board                 parametrized over the selected x86 kernels (ids "std", "rt")
     board_rpi3            the rpi3 board (raspi3b, Debian's arm64 kernel)
     board_rt_smp          the PREEMPT_RT kernel on two CPUs, CPU 1 isolated
+    board_std_q35, board_rt_q35
+                          the q35 board (Intel IOMMU, vfio-pci loaded; edu at
+                          00:01.0 bound to uio_pci_generic at boot), std / rt
+    q35_board             parametrized over the selected q35 kernels (ids
+                          "std-q35", "rt-q35")
     any_board             parametrized over the selected one-machine boards
                           (ids "std", "rt", "rpi3"; not the SMP ones)
     py_board              the x86 kernels (ids "std", "rt") booted with the Python
@@ -15,8 +20,9 @@
 Environment:
     UDRV_LAB=0              skip every lab test (the only way they are skipped)
     UDRV_LAB_KERNELS=std    test only some boards ("std", "rt", "rpi3", "rt-smp",
-                            "std-smp", "std,rpi3"; default std, rt, rpi3 and
-                            rt-smp; "all": every one)
+                            "std-smp", "std-q35", "rt-q35", "std,rpi3"; default
+                            std, rt, rpi3, rt-smp, std-q35 and rt-q35; "all":
+                            every one)
     UDRV_LAB_SHARD=rt,none  run only the tests of these boards ("none": the tests
                             that boot no board); the others are deselected, not
                             skipped. scripts/check.py runs two shards at once,
@@ -47,9 +53,10 @@ from lab import Board, LabError, pyguest  # noqa: E402
 from lab.boards import TARGETS  # noqa: E402
 
 ALL_KERNELS = tuple(TARGETS)  # "std", "rt" (x86), "rpi3", "std-smp", "rt-smp"
-DEFAULT_KERNELS = ("std", "rt", "rpi3", "rt-smp")
+DEFAULT_KERNELS = ("std", "rt", "rpi3", "rt-smp", "std-q35", "rt-q35")
 X86_KERNELS = tuple(n for n, t in TARGETS.items() if t.board == "x86")
 SMP_KERNELS = tuple(n for n, t in TARGETS.items() if t.board == "x86-smp")
+Q35_KERNELS = tuple(n for n, t in TARGETS.items() if t.board == "q35")
 HERE = Path(__file__).resolve().parent
 
 
@@ -70,6 +77,7 @@ def selected_kernels() -> list[str]:
 LAB_DISABLED = os.environ.get("UDRV_LAB", "1") == "0"
 KERNELS = selected_kernels()
 X86_SELECTED = [k for k in KERNELS if k in X86_KERNELS]
+Q35_SELECTED = [k for k in KERNELS if k in Q35_KERNELS]
 
 
 def pytest_report_header() -> str:
@@ -90,7 +98,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 
 # the session fixtures that boot one board, and what they boot
 BOARD_FIXTURES = {"board_std": "std", "board_rt": "rt", "board_rpi3": "rpi3",
-                  "board_rt_smp": "rt-smp", "board_std_smp": "std-smp"}
+                  "board_rt_smp": "rt-smp", "board_std_smp": "std-smp",
+                  "board_std_q35": "std-q35", "board_rt_q35": "rt-q35"}
 
 
 def board_of(item: pytest.Item) -> str:
@@ -98,7 +107,7 @@ def board_of(item: pytest.Item) -> str:
     session fixture it uses, or its module's LAB_BOARD (a module whose tests
     boot boards of their own); "none" for a test that boots nothing."""
     callspec = getattr(item, "callspec", None)
-    for name in ("board", "any_board", "py_board"):
+    for name in ("board", "any_board", "py_board", "q35_board"):
         if callspec is not None and name in callspec.params:
             return str(callspec.params[name])
     names = getattr(item, "fixturenames", ())
@@ -223,7 +232,23 @@ def board_rt_smp(lab_boards: Boards) -> Board:
     return lab_boards.handle("rt-smp")
 
 
-ONE_CPU = [k for k in KERNELS if k not in SMP_KERNELS]
+@pytest.fixture(scope="session")
+def board_std_q35(lab_boards: Boards) -> Board:
+    return lab_boards.handle("std-q35")
+
+
+@pytest.fixture(scope="session")
+def board_rt_q35(lab_boards: Boards) -> Board:
+    return lab_boards.handle("rt-q35")
+
+
+@pytest.fixture(scope="session", params=Q35_SELECTED, ids=Q35_SELECTED)
+def q35_board(request: pytest.FixtureRequest, lab_boards: Boards) -> Board:
+    """The q35 kernels (Intel IOMMU, vfio-pci): the VFIO tests."""
+    return lab_boards.handle(str(request.param))
+
+
+ONE_CPU = [k for k in KERNELS if k not in SMP_KERNELS and k not in Q35_KERNELS]
 
 
 @pytest.fixture(scope="session", params=ONE_CPU, ids=ONE_CPU)

@@ -195,7 +195,7 @@ def check_lab_document(doc: dict[str, Any]) -> None:
     assert doc["runs"], "no runs"
     for run in doc["runs"]:
         assert run["kernel"] in ("std", "rt") and isinstance(run["load"], str)
-        assert run.get("board", "x86") in ("x86", "x86-smp", "rpi3"), (
+        assert run.get("board", "x86") in ("x86", "x86-smp", "rpi3", "q35"), (
             f"unknown board {run.get('board')!r}")
         for bench_doc in run["documents"]:
             check_document(bench_doc)
