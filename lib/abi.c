@@ -36,6 +36,12 @@ const struct udrv_abi udrv_abi_rt_thread =
 	UDRV_ABI_STRUCT(udrv_rt_thread, priority);
 const struct udrv_abi udrv_abi_rt_report =
 	UDRV_ABI_STRUCT(udrv_rt_report, findings);
+const struct udrv_abi udrv_abi_vfio_info =
+	UDRV_ABI_STRUCT_SINCE(udrv_vfio_info, dma_mask_bits, "1.1");
+const struct udrv_abi udrv_abi_vfio_region_info =
+	UDRV_ABI_STRUCT_SINCE(udrv_vfio_region_info, offset, "1.1");
+const struct udrv_abi udrv_abi_vfio_irq =
+	UDRV_ABI_STRUCT_SINCE(udrv_vfio_irq, missed, "1.1");
 
 /*
  * The structs the library reads have no trailing padding in 1.0: a field
@@ -83,8 +89,9 @@ int udrv_abi_size(char *errmsg, const struct udrv_abi *t, size_t usize)
 	if (usize >= t->min)
 		return 0;
 	return abi_err(errmsg, EINVAL,
-		       "%s of %zu bytes: libudrv 1.0's is %zu, no libudrv has a smaller one; pass sizeof(%s) (the header's macros do)",
-		       t->name, usize, t->min, t->name);
+		       "%s of %zu bytes: libudrv %s's is %zu, no libudrv has a smaller one; pass sizeof(%s) (the header's macros do)",
+		       t->name, usize, t->since ? t->since : "1.0", t->min,
+		       t->name);
 }
 
 int udrv_abi_in(char *errmsg, const struct udrv_abi *t, void *dst,

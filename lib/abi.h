@@ -23,6 +23,7 @@ struct udrv_abi {
 	const char *name;
 	size_t min;
 	size_t size;
+	const char *since;	/* the version that added it; NULL: 1.0 */
 };
 
 #define udrv_offsetofend(type, field)					\
@@ -31,13 +32,21 @@ struct udrv_abi {
 /* A struct as of 1.0: @last is its last field in libudrv 1.0. A field added
  * later goes after it; the 1.0 size stays what it was. */
 #define UDRV_ABI_STRUCT(type, last)					\
-	{ "struct " #type, udrv_offsetofend(type, last), sizeof(struct type) }
+	{ "struct " #type, udrv_offsetofend(type, last), sizeof(struct type), \
+	  NULL }
+/* A struct added after 1.0: @last is its last field in version @since. */
+#define UDRV_ABI_STRUCT_SINCE(type, last, since)			\
+	{ "struct " #type, udrv_offsetofend(type, last),		\
+	  sizeof(struct type), since }
 
 extern const struct udrv_abi udrv_abi_line_settings, udrv_abi_request_config,
 	udrv_abi_edge_event, udrv_abi_line_info, udrv_abi_mmio_line_info,
 	udrv_abi_gpio_layout, udrv_abi_uio_map_info, udrv_abi_uio_port_info,
 	udrv_abi_uio_irq, udrv_abi_rt_state, udrv_abi_rt_thread,
 	udrv_abi_rt_report;
+/* 1.1 */
+extern const struct udrv_abi udrv_abi_vfio_info, udrv_abi_vfio_region_info,
+	udrv_abi_vfio_irq;
 
 /*
  * Check a caller's @usize for @t: 0, or -EINVAL (smaller than the 1.0

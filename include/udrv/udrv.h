@@ -11,7 +11,8 @@
  * udrv_gpio_absent_reason(), the parsers). A *_new() returns NULL with errno
  * ENOMEM when memory runs out.
  *
- * ABI (docs/abi.md): soname libudrv.so.1, symbols in version node UDRV_1.0.
+ * ABI (docs/abi.md): soname libudrv.so.1, symbols in version nodes UDRV_1.0
+ * and UDRV_1.1 (VFIO: udrv/vfio.h).
  * Public structs are passed with the caller's sizeof: the exported function
  * has the suffix _sz and the natural name is a macro passing sizeof, so that
  * a struct can gain fields at its end in a later version (a smaller struct
@@ -26,6 +27,7 @@
 #include <udrv/line.h>
 #include <udrv/gpio_mmio.h>
 #include <udrv/uio.h>
+#include <udrv/vfio.h>
 #include <udrv/mmio.h>
 #include <udrv/rt.h>
 #include <udrv/hist.h>

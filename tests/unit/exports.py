@@ -31,7 +31,7 @@ MACRO = re.compile(r"#\s*define\s+(udrv_\w+)\(")
 NAME = re.compile(r"\b(udrv_[a-z0-9_]+)\s*\(")
 PROTO = re.compile(r"\b(udrv_[a-z0-9_]+)\s*\(([^()]*)\)\s*;")
 STRUCT_DEF = re.compile(r"^struct\s+(udrv_\w+)\s*\{", re.MULTILINE)
-GROWS = re.compile(r"UDRV_ABI_STRUCT\(\s*(udrv_\w+)\s*,")
+GROWS = re.compile(r"UDRV_ABI_STRUCT(?:_SINCE)?\(\s*(udrv_\w+)\s*,")
 NODE = re.compile(r"^(UDRV_[0-9.]+)\s*\{", re.MULTILINE)
 # Public structs that never grow while the soname is libudrv.so.1: read by
 # inline functions compiled into callers, or embedded in an array inside

@@ -36,7 +36,7 @@ struct v11 { uint32_t a, b, c; };		/* "1.1" added c */
 struct v12 { uint32_t a, b, c, d; };		/* a newer caller */
 
 static const struct udrv_abi v11_abi = {
-	"struct v11", sizeof(struct v10), sizeof(struct v11)
+	"struct v11", sizeof(struct v10), sizeof(struct v11), NULL
 };
 
 static void test_in_older_smaller_struct_reads_zero_defaults(void)

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Opening a PCI device through VFIO: the device in sysfs (its IOMMU group,
+ * its driver), the type1 container, the group (viable?), the device fd, and
+ * what VFIO says about it. Every step that fails says why and what to do:
+ * the kernel's own errors are a bare EPERM or EBUSY.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/vfio.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "vfio_priv.h"
+
+#define VFIO_DRIVER	"vfio-pci"
+#define UNSAFE_IRQS	"/sys/module/vfio_iommu_type1/parameters/allow_unsafe_interrupts"
+
+static int no_iommu(struct udrv_vfio *v)
+{
+	return udrv_err(v->errmsg, ENXIO,
+			"%s has no IOMMU group (no iommu_group link in /sys/bus/pci/devices/%s): the kernel runs without an IOMMU; boot with intel_iommu=on (Intel) or amd_iommu=on (AMD), and enable VT-d / AMD-Vi in the firmware",
+			v->bdf, v->bdf);
+}
+
+static int check_driver(struct udrv_vfio *v)
+{
+	char driver[64], hint[UDRV_ERRMSG_LEN - 128], path[UDRV_PATH_LEN];
+	int ret;
+
+	ret = udrv_pci_driver_of(v->bdf, driver, sizeof(driver));
+	if (ret)
+		return udrv_err(v->errmsg, -ret,
+				"cannot read the driver of %s: %s", v->bdf,
+				strerror(-ret));
+	if (!strcmp(driver, VFIO_DRIVER))
+		return 0;
+	udrv_pci_bind_hint(hint, sizeof(hint), v->bdf, VFIO_DRIVER);
+	if (udrv_path(path, sizeof(path), "/sys/bus/pci/drivers/" VFIO_DRIVER))
+		return udrv_path_err(v->errmsg, VFIO_DRIVER);
+	if (!udrv_path_exists(path))
+		return udrv_err(v->errmsg, ENOENT,
+				"vfio-pci is not loaded (no %s): modprobe vfio-pci, then bind %s (%s) to it: %s",
+				path, v->bdf, driver[0] ? driver : "no driver",
+				hint);
+	if (driver[0])
+		return udrv_err(v->errmsg, EBUSY,
+				"%s is bound to %s, not vfio-pci: %s", v->bdf,
+				driver, hint);
+	return udrv_err(v->errmsg, ENODEV,
+			"%s is bound to no driver, not vfio-pci: %s", v->bdf,
+			hint);
+}
+
+static int find_device(struct udrv_vfio *v, const char *spec)
+{
+	unsigned int group;
+	int ret;
+
+	ret = udrv_pci_resolve(spec, v->bdf, v->errmsg);
+	if (ret)
+		return ret;
+	udrv_strlcpy(v->info.bdf, v->bdf, sizeof(v->info.bdf));
+	ret = udrv_pci_iommu_group(v->bdf, &group);
+	if (ret == -ENOENT)
+		return no_iommu(v);
+	if (ret)
+		return udrv_err(v->errmsg, EIO,
+				"cannot read the IOMMU group of %s (/sys/bus/pci/devices/%s/iommu_group): %s",
+				v->bdf, v->bdf,
+				ret == -EINVAL ? "not a group number" : strerror(-ret));
+	v->info.iommu_group = group;
+	snprintf(v->group_path, sizeof(v->group_path), "/dev/vfio/%u", group);
+	return check_driver(v);
+}
+
+/* IDs and class from sysfs (what lspci -n shows). */
+static int read_ids(struct udrv_vfio *v)
+{
+	static const char *const attrs[] = {
+		"vendor", "device", "subsystem_vendor", "subsystem_device",
+	};
+	uint16_t *ids[] = {
+		&v->info.vendor, &v->info.device, &v->info.subsystem_vendor,
+		&v->info.subsystem_device,
+	};
+	char path[UDRV_PATH_LEN];
+	uint64_t class_code;
+
+	for (size_t i = 0; i < ARRAY_SIZE(attrs); i++)
+		if (udrv_pci_read_id(v->bdf, attrs[i], ids[i]))
+			return udrv_err(v->errmsg, EIO,
+					"cannot read /sys/bus/pci/devices/%s/%s (a 16-bit ID)",
+					v->bdf, attrs[i]);
+	if (udrv_pci_path(path, sizeof(path), v->bdf, "class"))
+		return udrv_path_err(v->errmsg, v->bdf);
+	if (udrv_read_u64(path, &class_code) || class_code > 0xffffff)
+		return udrv_err(v->errmsg, EIO,
+				"cannot read %s (a 24-bit class code)", path);
+	v->info.class_code = (uint32_t)class_code;
+	return 0;
+}
+
+/* "0000:00:1f.0 (lpc_ich), 0000:00:1f.2 (ahci)": the group's other devices. */
+void udrv_vfio_group_devices(const char *bdf, unsigned int group, char *buf,
+			     size_t len)
+{
+	char dir[UDRV_PATH_LEN], driver[64];
+	size_t used = 0;
+	struct dirent *de;
+	DIR *d;
+
+	buf[0] = '\0';
+	if (udrv_path(dir, sizeof(dir), "/sys/kernel/iommu_groups/%u/devices",
+		      group) || !(d = opendir(dir))) {
+		snprintf(buf, len, "(cannot list /sys/kernel/iommu_groups/%u/devices)",
+			 group);
+		return;
+	}
+	while ((de = readdir(d)) && used < len) {
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, bdf))
+			continue;
+		if (udrv_pci_driver_of(de->d_name, driver, sizeof(driver)))
+			snprintf(driver, sizeof(driver), "?");
+		used += (size_t)snprintf(buf + used, len - used, "%s%s (%s)",
+					 used ? ", " : "", de->d_name,
+					 driver[0] ? driver : "no driver");
+	}
+	closedir(d);
+}
+
+/* Who may open /dev/vfio/N, and how to let a user do it. */
+void udrv_vfio_node_hint(const char *path, char *buf, size_t len)
+{
+	struct passwd *pw;
+	struct group *gr;
+	struct stat st;
+	char owner[32], grp[32];
+
+	if (stat(path, &st) < 0) {
+		snprintf(buf, len, "%s: %s", path, strerror(errno));
+		return;
+	}
+	pw = getpwuid(st.st_uid);
+	gr = getgrgid(st.st_gid);
+	if (pw)
+		udrv_strlcpy(owner, pw->pw_name, sizeof(owner));
+	else
+		snprintf(owner, sizeof(owner), "%u", (unsigned int)st.st_uid);
+	if (gr)
+		udrv_strlcpy(grp, gr->gr_name, sizeof(grp));
+	else
+		snprintf(grp, sizeof(grp), "%u", (unsigned int)st.st_gid);
+	snprintf(buf, len,
+		 "%s is owner %s, group %s, mode %04o: run as root, or give it to your user (chown $USER %s; for good, a udev rule in /etc/udev/rules.d/: SUBSYSTEM==\"vfio\", OWNER=\"$USER\"); DMA also needs RLIMIT_MEMLOCK (ulimit -l) as large as the buffers",
+		 path, owner, grp, (unsigned int)(st.st_mode & 07777), path);
+}
+
+static int open_node(struct udrv_vfio *v, const char *node, int *fdp)
+{
+	char path[UDRV_PATH_LEN], hint[UDRV_ERRMSG_LEN - 128];
+	int err;
+
+	if (udrv_path(path, sizeof(path), "%s", node))
+		return udrv_path_err(v->errmsg, node);
+	*fdp = open(path, O_RDWR | O_CLOEXEC);
+	if (*fdp >= 0)
+		return 0;
+	err = errno;
+	if (err == EACCES || err == EPERM) {
+		udrv_vfio_node_hint(path, hint, sizeof(hint));
+		return udrv_err(v->errmsg, err, "cannot open %s (%s): %s (%s)",
+				path, v->bdf, strerror(err), hint);
+	}
+	if (err == EBUSY)
+		return udrv_err(v->errmsg, EBUSY,
+				"cannot open %s (%s): the group is in use by another process (QEMU, DPDK, another udrv): VFIO lets one process have it",
+				path, v->bdf);
+	if (err == ENOENT)
+		return udrv_err(v->errmsg, ENOENT,
+				"%s does not exist although %s is on vfio-pci: the vfio module is not loaded (modprobe vfio-pci) or /dev is not devtmpfs",
+				path, v->bdf);
+	return udrv_err(v->errmsg, err, "cannot open %s (%s): %s", path,
+			v->bdf, strerror(err));
+}
+
+static int open_container(struct udrv_vfio *v, unsigned long *type)
+{
+	int ret, api;
+
+	ret = open_node(v, "/dev/vfio/vfio", &v->container_fd);
+	if (ret)
+		return ret;
+	api = ioctl(v->container_fd, VFIO_GET_API_VERSION);
+	if (api != VFIO_API_VERSION)
+		return udrv_err(v->errmsg, ENOTSUP,
+				"/dev/vfio/vfio speaks VFIO API %d, udrv %d", api,
+				VFIO_API_VERSION);
+	*type = VFIO_TYPE1v2_IOMMU;
+	if (ioctl(v->container_fd, VFIO_CHECK_EXTENSION, *type) > 0)
+		return 0;
+	*type = VFIO_TYPE1_IOMMU;
+	if (ioctl(v->container_fd, VFIO_CHECK_EXTENSION, *type) > 0)
+		return 0;
+	return udrv_err(v->errmsg, ENOTSUP,
+			"VFIO has no type1 IOMMU backend: modprobe vfio_iommu_type1");
+}
+
+static int check_viable(struct udrv_vfio *v)
+{
+	struct vfio_group_status st = { .argsz = sizeof(st) };
+	char others[UDRV_ERRMSG_LEN - 160];
+
+	if (ioctl(v->group_fd, VFIO_GROUP_GET_STATUS, &st))
+		return udrv_err(v->errmsg, errno, "VFIO_GROUP_GET_STATUS on %s: %s",
+				v->group_path, strerror(errno));
+	if (st.flags & VFIO_GROUP_FLAGS_VIABLE)
+		return 0;
+	udrv_vfio_group_devices(v->bdf, v->info.iommu_group, others,
+				sizeof(others));
+	return udrv_err(v->errmsg, EBUSY,
+			"IOMMU group %u of %s is not viable: its other devices %s must be bound to vfio-pci too, or unbound (udrv pci bind BDF vfio-pci, or udrv pci bind BDF '')",
+			v->info.iommu_group, v->bdf, others);
+}
+
+static int no_remapping(struct udrv_vfio *v)
+{
+	char path[UDRV_PATH_LEN], val[8] = "?";
+
+	if (!udrv_path(path, sizeof(path), UNSAFE_IRQS))
+		udrv_read_str(path, val, sizeof(val));
+	return udrv_err(v->errmsg, EPERM,
+			"VFIO refuses %s: the IOMMU has no interrupt remapping and %s is %s; turn remapping on (intremap=on, VT-d / AMD-Vi interrupt remapping in the firmware) or accept that the device can raise any interrupt (echo 1 > %s, vfio_iommu_type1.allow_unsafe_interrupts=1)",
+			v->bdf, UNSAFE_IRQS, val, UNSAFE_IRQS);
+}
+
+static int attach_group(struct udrv_vfio *v, unsigned long type)
+{
+	if (ioctl(v->group_fd, VFIO_GROUP_SET_CONTAINER, &v->container_fd))
+		return udrv_err(v->errmsg, errno,
+				"VFIO_GROUP_SET_CONTAINER for %s: %s", v->group_path,
+				strerror(errno));
+	if (!ioctl(v->container_fd, VFIO_SET_IOMMU, type))
+		return 0;
+	if (errno == EPERM)
+		return no_remapping(v);
+	return udrv_err(v->errmsg, errno, "VFIO_SET_IOMMU (type1) for %s: %s",
+			v->group_path, strerror(errno));
+}
+
+static int irq_counts(struct udrv_vfio *v)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(v->info.irq_count); i++) {
+		struct vfio_irq_info irq = { .argsz = sizeof(irq), .index = i };
+
+		if (ioctl(v->device_fd, VFIO_DEVICE_GET_IRQ_INFO, &irq))
+			return udrv_err(v->errmsg, errno,
+					"VFIO_DEVICE_GET_IRQ_INFO %u of %s: %s", i,
+					v->bdf, strerror(errno));
+		v->info.irq_count[i] = irq.count;
+	}
+	return 0;
+}
+
+static int get_device(struct udrv_vfio *v)
+{
+	struct vfio_device_info dev = { .argsz = sizeof(dev) };
+	struct vfio_region_info cfg = {
+		.argsz = sizeof(cfg), .index = VFIO_PCI_CONFIG_REGION_INDEX,
+	};
+
+	v->device_fd = ioctl(v->group_fd, VFIO_GROUP_GET_DEVICE_FD, v->bdf);
+	if (v->device_fd < 0)
+		return udrv_err(v->errmsg, errno,
+				"VFIO_GROUP_GET_DEVICE_FD %s on %s: %s", v->bdf,
+				v->group_path, strerror(errno));
+	if (ioctl(v->device_fd, VFIO_DEVICE_GET_INFO, &dev))
+		return udrv_err(v->errmsg, errno, "VFIO_DEVICE_GET_INFO of %s: %s",
+				v->bdf, strerror(errno));
+	if (!(dev.flags & VFIO_DEVICE_FLAGS_PCI) ||
+	    dev.num_regions <= VFIO_PCI_CONFIG_REGION_INDEX)
+		return udrv_err(v->errmsg, ENOTSUP,
+				"%s is not a PCI device to VFIO (flags 0x%x, %u regions)",
+				v->bdf, dev.flags, dev.num_regions);
+	v->info.num_regions = dev.num_regions;
+	v->info.can_reset = dev.flags & VFIO_DEVICE_FLAGS_RESET;
+	if (ioctl(v->device_fd, VFIO_DEVICE_GET_REGION_INFO, &cfg))
+		return udrv_err(v->errmsg, errno,
+				"VFIO_DEVICE_GET_REGION_INFO (config) of %s: %s",
+				v->bdf, strerror(errno));
+	v->config_offset = cfg.offset;
+	return irq_counts(v);
+}
+
+/* The VFIO side: container, group, device. */
+static int vfio_attach(struct udrv_vfio *v)
+{
+	unsigned long type;
+	int ret;
+
+	ret = open_container(v, &type);
+	if (!ret)
+		ret = open_node(v, v->group_path, &v->group_fd);
+	if (!ret)
+		ret = check_viable(v);
+	if (!ret)
+		ret = attach_group(v, type);
+	if (!ret)
+		ret = get_device(v);
+	return ret;
+}
+
+int udrv_vfio_open(struct udrv_vfio *v, const char *spec)
+{
+	int ret;
+
+	udrv_vfio_close(v);
+	v->errmsg[0] = '\0';
+	if (!spec || !*spec)
+		return udrv_err(v->errmsg, EINVAL,
+				"no PCI device given: use its address (0000:00:01.0) or vendor:device (1234:11e8); udrv pci list shows them");
+	ret = find_device(v, spec);
+	if (!ret)
+		ret = read_ids(v);
+	if (!ret)
+		ret = vfio_attach(v);
+	if (!ret) {
+		udrv_vfio_req_enable(v);
+		udrv_vfio_dma_windows(v);
+		ret = udrv_vfio_set_dma_mask(v, VFIO_DEFAULT_DMA_BITS);
+	}
+	if (!ret)
+		ret = udrv_vfio_bus_master(v, true);
+	if (ret)
+		udrv_vfio_close(v);	/* keeps the message */
+	return ret;
+}
