@@ -140,6 +140,23 @@ int cli_report_opts(int argc, char **argv, const char *cmd, const char *help,
 	return 0;
 }
 
+volatile sig_atomic_t cli_stop;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	cli_stop = 1;
+}
+
+void cli_catch_stop_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 struct udrv_json *cli_json_begin(bool json)
 {
 	return json ? udrv_json_new(stdout, true) : NULL;

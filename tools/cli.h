@@ -7,6 +7,7 @@
 #define UDRV_CLI_H
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
@@ -57,6 +58,13 @@ void cli_timespec_add_ns(struct timespec *ts, uint64_t ns);
  */
 int cli_report_opts(int argc, char **argv, const char *cmd, const char *help,
 		    bool *json, bool *verbose);
+
+/*
+ * SIGINT and SIGTERM set cli_stop (no SA_RESTART: a blocked wait returns
+ * -EINTR), for the commands that wait until told to stop.
+ */
+extern volatile sig_atomic_t cli_stop;
+void cli_catch_stop_signals(void);
 
 /* A --json writer on stdout, or NULL for human output. */
 struct udrv_json *cli_json_begin(bool json);

@@ -5,12 +5,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cli_region.h"
 #include "commands.h"
 
 static const char uio_help[] =
@@ -292,24 +292,6 @@ static const char wait_help[] =
 "Exit status: 0, also when ended by SIGINT or SIGTERM; 1 on timeout or\n"
 "error (e.g. the device is gone: its driver was unloaded or unbound).\n";
 
-static volatile sig_atomic_t wait_stop;
-
-static void on_stop_signal(int sig)
-{
-	(void)sig;
-	wait_stop = 1;
-}
-
-/* No SA_RESTART: a blocked wait returns -EINTR instead of restarting. */
-static void catch_stop_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_stop_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
 static int rearm(struct udrv_uio *uio, const struct uio_opts *o)
 {
 	if (o->enable && udrv_uio_irq_enable(uio, true))
@@ -347,12 +329,12 @@ static int wait_loop(struct udrv_uio *uio, const struct uio_opts *o,
 	struct udrv_uio_irq irq;
 	int ret;
 
-	for (*seen = 0; *seen < o->count && !wait_stop; (*seen)++) {
+	for (*seen = 0; *seen < o->count && !cli_stop; (*seen)++) {
 		ret = rearm(uio, o);
 		if (ret)
 			return ret;
 		ret = udrv_uio_wait(uio, timeout, &irq);
-		if (ret == -EINTR && wait_stop)
+		if (ret == -EINTR && cli_stop)
 			break;
 		if (ret < 0)
 			return cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(uio));
@@ -381,7 +363,7 @@ static int uio_wait_cmd(int argc, char **argv)
 		return ret < 0 ? EXIT_OK : ret;
 	if (argc - optind != 1)
 		return cli_usage("uio wait", "give exactly one DEVICE");
-	catch_stop_signals();
+	cli_catch_stop_signals();
 	ret = open_uio(argv[optind], &uio);
 	if (ret)
 		return ret;
@@ -431,81 +413,6 @@ static int map_region(struct udrv_uio *uio, const struct uio_opts *o,
 	return EXIT_OK;
 }
 
-static int check_access(const struct udrv_region *r, uint64_t off,
-			uint64_t count, unsigned int width)
-{
-	uint64_t bytes = width / 8;
-
-	if (off % bytes)
-		return cli_error(EXIT_USAGE, "offset 0x%" PRIx64 " is not aligned to %u bits",
-				 off, width);
-	if (off > udrv_region_size(r) || count > (udrv_region_size(r) - off) / bytes)
-		return cli_error(EXIT_USAGE,
-				 "%" PRIu64 " x %u-bit access at 0x%" PRIx64 " is beyond %s (0x%zx bytes)",
-				 count, width, off, udrv_region_name(r),
-				 udrv_region_size(r));
-	return EXIT_OK;
-}
-
-static uint64_t mmio_read(const struct udrv_mmio *m, size_t off, unsigned int w)
-{
-	switch (w) {
-	case 8:
-		return udrv_read8(m, off);
-	case 16:
-		return udrv_read16(m, off);
-	case 64:
-		return udrv_read64(m, off);
-	default:
-		return udrv_read32(m, off);
-	}
-}
-
-static void mmio_write(const struct udrv_mmio *m, size_t off, unsigned int w,
-		       uint64_t v)
-{
-	switch (w) {
-	case 8:
-		udrv_write8(m, off, (uint8_t)v);
-		break;
-	case 16:
-		udrv_write16(m, off, (uint16_t)v);
-		break;
-	case 64:
-		udrv_write64(m, off, v);
-		break;
-	default:
-		udrv_write32(m, off, (uint32_t)v);
-	}
-}
-
-static void print_peek(const struct uio_opts *o, uint64_t off, uint64_t count,
-		       const struct udrv_mmio *m)
-{
-	struct udrv_json *j = cli_json_begin(o->json);
-	unsigned int bytes = o->width / 8;
-
-	if (j) {
-		udrv_json_arr_begin(j);
-	}
-	for (uint64_t i = 0; i < count; i++) {
-		uint64_t a = off + i * bytes, v = mmio_read(m, (size_t)a, o->width);
-
-		if (j) {
-			udrv_json_obj_begin(j);
-			udrv_json_kuint(j, "offset", a);
-			udrv_json_kuint(j, "value", v);
-			udrv_json_obj_end(j);
-		} else {
-			printf("0x%08" PRIx64 ": 0x%0*" PRIx64 "\n", a,
-			       (int)bytes * 2, v);
-		}
-	}
-	if (j)
-		udrv_json_arr_end(j);
-	cli_json_end(j);
-}
-
 static int peek_poke(int argc, char **argv, bool poke)
 {
 	const char *cmd = poke ? "uio poke" : "uio peek";
@@ -533,13 +440,13 @@ static int peek_poke(int argc, char **argv, bool poke)
 	if (!ret)
 		ret = map_region(uio, &o, &r);
 	if (!ret)
-		ret = check_access(r, off, poke ? 1 : arg, o.width);
+		ret = cli_region_check(r, off, poke ? 1 : arg, o.width);
 	if (!ret) {
 		m = udrv_region_mmio(r);
 		if (poke)
-			mmio_write(&m, (size_t)off, o.width, arg);
+			cli_mmio_write(&m, (size_t)off, o.width, arg);
 		else
-			print_peek(&o, off, arg, &m);
+			cli_print_peek(o.json, o.width, off, arg, &m);
 	}
 	udrv_region_unmap(r);
 	udrv_uio_free(uio);

@@ -12,15 +12,17 @@
 static const char main_help[] =
 "Usage: udrv [--version] [--help] COMMAND [ARGS]\n"
 "\n"
-"udrv drives GPIO lines (GPIO character device or legacy sysfs) and UIO\n"
-"devices from userspace, and reports how ready the system is for real-time\n"
-"work. Every command takes --help, and every command that reports something\n"
-"takes --json for machine-readable output.\n"
+"udrv drives GPIO lines (GPIO character device or legacy sysfs), UIO\n"
+"devices and PCI devices on vfio-pci from userspace, and reports how\n"
+"ready the system is for real-time work. Every command takes --help, and\n"
+"every command that reports something takes --json for machine-readable\n"
+"output.\n"
 "\n"
 "Commands:\n"
 "  info        GPIO chips and lines, UIO devices, real-time readiness\n"
 "  gpio        info | get | set | mon | toggle\n"
 "  uio         info | wait | peek | poke\n"
+"  pci         list | info | peek | poke | wait | bind (VFIO: MSI, DMA)\n"
 "  rt          check\n"
 "  bench       the latency suite (see 'udrv bench --help')\n"
 "  load        hackbench | memory | fork | all: background load\n"
@@ -41,6 +43,7 @@ int main(int argc, char **argv)
 		{ "info", cmd_info, "everything" },
 		{ "gpio", cmd_gpio, "GPIO lines" },
 		{ "uio", cmd_uio, "UIO devices" },
+		{ "pci", cmd_pci, "PCI devices on vfio-pci" },
 		{ "rt", cmd_rt, "real-time readiness" },
 		{ "bench", cmd_bench, "latency and throughput benches" },
 		{ "load", cmd_load, "run a load profile" },
