@@ -61,6 +61,11 @@ struct edu_path {
 };
 
 /*
+ * Acknowledge what a previous user left raised (a bench that died between
+ * raise and ack): the first interrupt's status check would see it.
+ */
+void edu_clear(const struct edu_path *p);
+/*
  * One interrupt of @value: raise, wait, check the status, ack + unmask.
  * @wake/@rearm NULL: not recorded (the warm-up).
  */

@@ -422,8 +422,10 @@ static int via_rows(struct pci_bench *b, int via, struct bench_row **ref)
 	if (!ret)
 		ret = via == VIA_UIO_INTX ? uio_open(b, &path) : vfio_open(b, via, &path);
 	/* warm-up: takes what came since open */
-	if (!ret)
+	if (!ret) {
+		edu_clear(path);
 		ret = edu_irq(path, 1, NULL, NULL);
+	}
 	if (!ret)
 		ret = pci_irq(b, via);
 	if (!ret)
@@ -496,11 +498,11 @@ int cmd_bench_pci(int argc, char **argv)
 		b->irq[i] = -1;
 	}
 	b->run.traceable = true;
-	b->run.json_extra = pci_json;
 	ret = bench_parse(&b->run, "bench pci", argc, argv, help, "d:",
 			  long_opts, pci_opt, b);
 	if (!ret && optind < argc)
 		ret = cli_usage(b->run.bench, "unexpected argument '%s'", argv[optind]);
+	b->run.json_extra = pci_json;	/* bench_parse() clears it */
 	if (!ret)
 		ret = edu_locate(b);
 	if (!ret)
