@@ -45,6 +45,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "edu.h"
 #include "fields.h"
 #include "cli.h"
 #include "commands.h"
@@ -53,13 +54,7 @@
 
 #define DEFAULT_SAMPLES		2000
 #define DEFAULT_PERIOD_US	1000
-#define WATCHDOG_S		2	/* per wait */
-
-#define EDU_VENDOR		0x1234
-#define EDU_DEVICE		0x11e8
-#define EDU_IRQ_STATUS		0x24
-#define EDU_IRQ_RAISE		0x60
-#define EDU_IRQ_ACK		0x64
+#define WATCHDOG_S		EDU_WATCHDOG_S
 
 enum { DEV_TICKER = 1, DEV_EDU = 2 };
 
@@ -75,25 +70,14 @@ struct ticker {
 	uint64_t since;			/* ticks that expired before: no sample */
 };
 
-struct edu {
-	struct udrv_uio *uio;
-	struct udrv_region *bar;
-	struct udrv_mmio regs;
-};
-
 struct uio_bench {
 	struct bench_run run;
 	unsigned int devices;
 	unsigned int period_us;
 	bool realtime;
 	struct ticker tk;
-	struct edu edu;
+	struct edu_uio edu;
 	struct sigaction old_alrm;
-};
-
-/* The loss of one loop: sent = received + lost. */
-struct loss {
-	uint64_t sent, received, lost;
 };
 
 static const char help[] =
@@ -152,54 +136,6 @@ static int uio_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 	default:
 		return cli_usage(run->bench, "bad option");
 	}
-}
-
-static void set_loss(struct bench_row *row, const struct loss *l)
-{
-	row->has_loss = true;
-	row->sent = l->sent;
-	row->received = l->received;
-	row->lost = l->lost;
-}
-
-static int check_loss(const char *what, const struct loss *l)
-{
-	if (l->sent == l->received + l->lost)
-		return EXIT_OK;
-	return cli_error(EXIT_FAIL, "%s: %llu interrupts raised, but %llu received + %llu lost",
-			 what, (unsigned long long)l->sent,
-			 (unsigned long long)l->received,
-			 (unsigned long long)l->lost);
-}
-
-/* the watchdog: SIGALRM interrupts a wait (no SA_RESTART) */
-
-static void on_alarm(int sig)
-{
-	(void)sig;
-}
-
-static void watchdog_start(struct uio_bench *b)
-{
-	struct sigaction sa = { .sa_handler = on_alarm };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGALRM, &sa, &b->old_alrm);
-}
-
-static void watchdog_stop(struct uio_bench *b)
-{
-	alarm(0);
-	sigaction(SIGALRM, &b->old_alrm, NULL);
-}
-
-static int wait_failed(struct udrv_uio *uio, int ret, const char *what)
-{
-	if (ret == -EINTR && bench_interrupted())
-		return EXIT_FAIL;	/* SIGINT/SIGTERM: bench_end says so */
-	if (ret == -EINTR)
-		return cli_error(EXIT_FAIL, "%s: no interrupt within %d s", what, WATCHDOG_S);
-	return cli_error(EXIT_FAIL, "%s: %s", what, udrv_uio_errmsg(uio));
 }
 
 /* uio-ticker: open, period, samples */
@@ -343,7 +279,7 @@ static int ticker_raw_loop(struct uio_bench *b, int fd,
 	uint64_t n = bench_samples(&b->run, DEFAULT_SAMPLES), t0, i, woke;
 	uint64_t src0 = 0, src1 = 0;
 	uint32_t first = 0, last, count = 0;
-	struct loss l = { 0 };
+	struct bench_loss l = { 0 };
 	int ret, tries = 0;
 
 	/* the baseline: a tick whose page the source has not moved past */
@@ -378,9 +314,9 @@ static int ticker_raw_loop(struct uio_bench *b, int fd,
 		last = count;
 	}
 	l.sent = src1 - src0;
-	set_loss(expiry, &l);
-	set_loss(notify, &l);
-	return ret ? ret : check_loss("uio-ticker raw", &l);
+	bench_loss_set(expiry, &l);
+	bench_loss_set(notify, &l);
+	return ret ? ret : bench_loss_check("uio-ticker raw", &l);
 }
 
 static int ticker_raw(struct uio_bench *b, struct bench_row *expiry,
@@ -412,7 +348,7 @@ static int ticker_udrv(struct uio_bench *b, struct bench_row *expiry,
 	struct udrv_uio *uio = b->tk.uio;
 	struct udrv_uio_irq irq;
 	uint64_t missed0, src0 = 0, src1 = 0;
-	struct loss l = { 0 };
+	struct bench_loss l = { 0 };
 	int ret, tries = 0;
 
 	/* the baseline: a wait (it also takes the ticks since open) whose
@@ -421,7 +357,7 @@ static int ticker_udrv(struct uio_bench *b, struct bench_row *expiry,
 		alarm(WATCHDOG_S);
 		ret = udrv_uio_wait(uio, -1, &irq);
 		if (ret != 1)
-			return wait_failed(uio, ret, "uio-ticker");
+			return bench_wait_failed(ret, "uio-ticker", udrv_uio_errmsg(uio));
 	} while (!source_count(b->tk.page, irq.count, &src0) && ++tries < SOURCE_TRIES);
 	if (tries == SOURCE_TRIES)
 		return source_disagrees("uio-ticker");
@@ -432,7 +368,7 @@ static int ticker_udrv(struct uio_bench *b, struct bench_row *expiry,
 		ret = udrv_uio_wait(uio, -1, &irq);
 		woke = cli_now_ns();
 		if (ret != 1)
-			return wait_failed(uio, ret, "uio-ticker");
+			return bench_wait_failed(ret, "uio-ticker", udrv_uio_errmsg(uio));
 		ticker_sample(&b->tk, b->tk.page, irq.count, woke, expiry, notify);
 		l.received++;
 		t1 = cli_now_ns();
@@ -451,16 +387,16 @@ static int ticker_udrv(struct uio_bench *b, struct bench_row *expiry,
 		alarm(WATCHDOG_S);
 		ret = udrv_uio_wait(uio, -1, &irq);
 		if (ret != 1)
-			return wait_failed(uio, ret, "uio-ticker");
+			return bench_wait_failed(ret, "uio-ticker", udrv_uio_errmsg(uio));
 		l.received++;
 		if (udrv_uio_irq_enable(uio, true))
 			return cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(uio));
 	}
 	l.sent = src1 - src0;
 	l.lost = udrv_uio_missed(uio) - missed0;
-	set_loss(expiry, &l);
-	set_loss(notify, &l);
-	return check_loss("uio-ticker", &l);
+	bench_loss_set(expiry, &l);
+	bench_loss_set(notify, &l);
+	return bench_loss_check("uio-ticker", &l);
 }
 
 static void ticker_notes(struct uio_bench *b, struct bench_row **rows,
@@ -511,36 +447,16 @@ static int ticker_rows(struct uio_bench *b)
 
 /* edu on uio_pci_generic */
 
-/* A PCI ID attribute ("0x1234\n"), read strictly; 0 if unreadable. */
-static unsigned long sysfs_hex(const char *dev, const char *attr)
-{
-	char path[96], buf[16];
-	unsigned int v = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/class/uio/%s/device/%s", dev, attr);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (fgets(buf, sizeof(buf), f)) {
-		buf[strcspn(buf, "\n")] = '\0';
-		if (strncmp(buf, "0x", 2) || udrv_parse_uint(buf, 0xffff, &v))
-			v = 0;
-	}
-	fclose(f);
-	return v;
-}
-
 /* The first UIO device with the edu's PCI ID 1234:11e8. */
 static int edu_find(char *dev, size_t len)
 {
-	char **names = NULL;
+	char **names = NULL, dir[64];
 	int n, found = -1;
 
 	n = udrv_uio_list(&names);
 	for (int i = 0; i < n && found; i++) {
-		if (sysfs_hex(names[i], "vendor") == EDU_VENDOR &&
-		    sysfs_hex(names[i], "device") == EDU_DEVICE) {
+		snprintf(dir, sizeof(dir), "/sys/class/uio/%s/device", names[i]);
+		if (edu_is_edu(dir)) {
 			snprintf(dev, len, "%s", names[i]);
 			found = 0;
 		}
@@ -549,124 +465,35 @@ static int edu_find(char *dev, size_t len)
 	return found;
 }
 
-static int edu_open(struct edu *edu)
+static int edu_open(struct edu_uio *edu)
 {
 	char dev[32];
-	int ret;
 
 	if (edu_find(dev, sizeof(dev)))
 		return cli_error(EXIT_FAIL, "no UIO device with PCI ID 1234:11e8 (QEMU -device edu bound to uio_pci_generic); use --device ticker");
-	edu->uio = udrv_uio_new();
-	if (!edu->uio)
-		return cli_error(EXIT_FAIL, "out of memory");
-	if (udrv_uio_open(edu->uio, dev))
-		return cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(edu->uio));
-	/* BAR 0: UIO map 0 on 6.1; the sysfs resource file on older kernels */
-	ret = udrv_uio_num_maps(edu->uio) > 0 ?
-	      udrv_uio_map(edu->uio, 0, &edu->bar) :
-	      udrv_uio_pci_map_bar(edu->uio, 0, &edu->bar);
-	if (ret)
-		return cli_error(EXIT_FAIL, "map BAR 0: %s", udrv_uio_errmsg(edu->uio));
-	edu->regs = udrv_region_mmio(edu->bar);
-	return EXIT_OK;
-}
-
-static void edu_close(struct edu *edu)
-{
-	udrv_region_unmap(edu->bar);
-	udrv_uio_free(edu->uio);
-}
-
-/* Acknowledge @value and re-enable INTx; returns the time it took. */
-static int edu_rearm(struct edu *edu, uint32_t value, uint64_t *ns)
-{
-	uint32_t status = udrv_read32(&edu->regs, EDU_IRQ_STATUS);
-	uint64_t t0;
-
-	if (status != value)
-		return cli_error(EXIT_FAIL, "edu: interrupt status 0x%x after raising 0x%x",
-				 status, value);
-	t0 = cli_now_ns();
-	udrv_write32(&edu->regs, EDU_IRQ_ACK, status);
-	if (udrv_uio_pci_intx_unmask(edu->uio))
-		return cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(edu->uio));
-	*ns = cli_now_ns() - t0;
-	return EXIT_OK;
-}
-
-/* One interrupt: raise, wait, re-arm. @wake/@rearm NULL: not recorded. */
-static int edu_irq(struct edu *edu, uint32_t value, struct bench_row *wake,
-		   struct bench_row *rearm)
-{
-	struct udrv_uio_irq irq;
-	uint64_t t0, t1, ns = 0;
-	int ret;
-
-	alarm(WATCHDOG_S);
-	t0 = cli_now_ns();
-	udrv_write32(&edu->regs, EDU_IRQ_RAISE, value);
-	ret = udrv_uio_wait(edu->uio, -1, &irq);
-	t1 = cli_now_ns();
-	if (ret != 1)
-		return wait_failed(edu->uio, ret, "edu");
-	ret = edu_rearm(edu, value, &ns);
-	if (ret)
-		return ret;
-	if (wake) {
-		udrv_hist_record(wake->hist, t1 - t0);
-		udrv_hist_record(rearm->hist, ns);
-		bench_spike_check(wake, t0, t1);
-	}
-	return EXIT_OK;
-}
-
-/* The irq thread of the edu's INTx (PREEMPT_RT; none on a standard kernel). */
-static int edu_wake(struct uio_bench *b)
-{
-	char path[96], prefix[24];
-	uint64_t irq;
-	int ret;
-
-	snprintf(path, sizeof(path), "/sys/class/uio/%s/device/irq",
-		 udrv_uio_devname(b->edu.uio));
-	ret = bench_file_u64(path, &irq);
-	if (ret)
-		return cli_error(EXIT_FAIL, "cannot read %s: %s", path, strerror(-ret));
-	snprintf(prefix, sizeof(prefix), "irq/%llu-", (unsigned long long)irq);
-	return bench_wake_threads(&b->run, prefix);
+	return edu_uio_open(edu, dev);
 }
 
 static int edu_rows(struct uio_bench *b)
 {
-	uint64_t n = bench_samples(&b->run, DEFAULT_SAMPLES), t0, i, missed0;
 	struct bench_row *wake, *rearm;
-	struct loss l = { 0 };
 	int ret;
 
 	wake = bench_row(&b->run, "edu", "udrv", "read", "write_to_wake");
 	rearm = bench_row(&b->run, "edu", "udrv", NULL, "rearm");
 	if (!wake || !rearm)
 		return cli_error(EXIT_FAIL, "out of memory");
-	/* warm-up: opens the config space, takes what came since open */
-	ret = edu_irq(&b->edu, 1, NULL, NULL);
-	if (!ret)
-		ret = edu_wake(b);
-	missed0 = udrv_uio_missed(b->edu.uio);
-	for (t0 = cli_now_ns(), i = 0; !ret && bench_more(&b->run, t0, i, n); i++) {
-		l.sent++;
-		ret = edu_irq(&b->edu, 0x10000u | (uint32_t)(i & 0xffff), wake, rearm);
-		if (!ret)
-			l.received++;
-		bench_progress(&b->run, wake, i, n);
-	}
-	l.lost = udrv_uio_missed(b->edu.uio) - missed0;
-	set_loss(wake, &l);
 	snprintf(wake->note, sizeof(wake->note),
 		 "t0 before the raise write (0x60): INTx -> hardirq%s -> userspace",
 		 b->realtime ? " -> irq thread" : "");
 	snprintf(rearm->note, sizeof(rearm->note),
 		 "acknowledge (0x64) + INTx unmask in the PCI command register");
-	return ret ? ret : check_loss("edu", &l);
+	/* warm-up: opens the config space, takes what came since open */
+	edu_clear(&b->edu.path);
+	ret = edu_irq(&b->edu.path, 1, NULL, NULL);
+	if (!ret)
+		ret = edu_uio_wake_threads(&b->run, &b->edu);
+	return ret ? ret : edu_loop(&b->run, &b->edu.path, wake, rearm, DEFAULT_SAMPLES);
 }
 
 static int uio_open_all(struct uio_bench *b)
@@ -687,12 +514,12 @@ static int uio_rows(struct uio_bench *b)
 {
 	int ret = EXIT_OK;
 
-	watchdog_start(b);
+	bench_watchdog_start(&b->old_alrm);
 	if (b->devices & DEV_TICKER)
 		ret = ticker_rows(b);
 	if (!ret && (b->devices & DEV_EDU))
 		ret = edu_rows(b);
-	watchdog_stop(b);
+	bench_watchdog_stop(&b->old_alrm);
 	return ret;
 }
 
@@ -722,7 +549,7 @@ int cmd_bench_uio(int argc, char **argv)
 		ret = bench_end(&b->run, ret);
 	}
 	ticker_close(&b->tk);
-	edu_close(&b->edu);
+	edu_uio_close(&b->edu);
 	free(b);
 	return ret;
 }

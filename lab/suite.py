@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import suite_python
+from . import suite_pci, suite_python
 from .boards import missing_udrv, target
 from .paths import REPO_ROOT
 from .qemu import Board
@@ -32,9 +32,9 @@ LOADS = ("none", "all")
 # samples per row: full run and --quick (CI)
 SAMPLES = {
     "full": {"toggle": 100000, "irq": 5000, "uio": 5000, "timer": 10000, "kernel": 10000,
-             "reply": 2000},
+             "reply": 2000, "pci": 500},
     "quick": {"toggle": 2000, "irq": 200, "uio": 200, "timer": 500, "kernel": 500,
-              "reply": 200},
+              "reply": 200, "pci": 100},
 }
 BENCH_TIMEOUT = 900.0
 # --duration: the measurement loops of each bench share the time (the
@@ -448,6 +448,9 @@ def run_board(kernel: str, mode: str, duration_s: int = 0) -> list[SuiteRun]:
     with Board(kernel) as board:
         if machine.name == "rpi3":
             return [run_rpi3(board, mode)]
+        if machine.name == suite_pci.BOARD:  # UIO vs VFIO: only udrv bench pci
+            return [run_benches(board, kernel, load, mode, (suite_pci.BENCH,))
+                    for load in LOADS]
         plain = [run_benches(board, kernel, load, mode, duration_s=duration_s)
                  for load in LOADS]
         runs += plain + run_gaps(board, plain, mode)
@@ -472,6 +475,7 @@ def run_suite(kernels: list[str], mode: str, out: Path, duration_s: int = 0,
     `jobs`: boards booted at once (0: one per host core)."""
     jobs = jobs or default_jobs()
     t0 = time.monotonic()
+    kernels = kernels + suite_pci.q35_targets(kernels)
     # one board per host core at a time: a TCG guest under -icount is one host
     # thread, and its timings follow its instruction count, not the host, so
     # boards measured side by side give the numbers they give alone
@@ -503,6 +507,9 @@ def run_suite(kernels: list[str], mode: str, out: Path, duration_s: int = 0,
     if any(d["bench"] == "rate" for r in runs for d in r.documents):
         print()
         print("\n".join(rate_table(runs)))
+    if any(r.board == suite_pci.BOARD for r in runs):
+        print()
+        print("\n".join(suite_pci.pci_table(runs)))
     if any(r.board == "rpi3" for r in runs):
         print()
         print("\n".join(toggle_table(runs, "rpi3")))

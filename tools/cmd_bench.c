@@ -24,6 +24,8 @@ static const char bench_help[] =
 "  toggle   maximum toggle rate of one line: shell, sysfs, cdev, libgpiod 2.3,\n"
 "           SoC registers (mmio)\n"
 "  uio      UIO interrupt wake-up: uio-ticker (vs raw read), edu over PCI\n"
+"  pci      one PCI device's interrupt: UIO INTx vs VFIO INTx vs VFIO MSI\n"
+"           (edu), wake-up and re-arm cost\n"
 "  timer    clock_nanosleep wake-up, with cyclictest as the reference\n"
 "  irq      GPIO edge to userspace wake-up: read, poll, epoll, busy, raw,\n"
 "           libgpiod 2.3\n"
@@ -42,6 +44,7 @@ int cmd_bench(int argc, char **argv)
 		/* benches: { "name", cmd_bench_name, "summary" }, */
 		{ "toggle", cmd_bench_toggle, "maximum toggle rate of one line per mechanism" },
 		{ "uio", cmd_bench_uio, "UIO interrupt wake-up latency (uio-ticker, edu)" },
+		{ "pci", cmd_bench_pci, "PCI interrupt wake-up and re-arm: UIO INTx, VFIO INTx, VFIO MSI" },
 		{ "timer", cmd_bench_timer, "timer wake-up latency, cyclictest as reference" },
 		{ "irq", cmd_bench_irq, "GPIO edge to userspace wake-up latency per wait method" },
 		{ "kernel", cmd_bench_kernel, "kernel trigger to interrupt handler latency (irqlat)" },

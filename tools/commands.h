@@ -17,6 +17,7 @@ int cmd_load(int argc, char **argv);
 /* benches (bench_*.c): one line each */
 int cmd_bench_toggle(int argc, char **argv);
 int cmd_bench_uio(int argc, char **argv);
+int cmd_bench_pci(int argc, char **argv);
 int cmd_bench_timer(int argc, char **argv);
 int cmd_bench_irq(int argc, char **argv);
 int cmd_bench_kernel(int argc, char **argv);

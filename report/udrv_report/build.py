@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import compare, gaps, html, plots, priority, reply, tables
+from . import compare, gaps, html, pci, plots, priority, reply, tables
 from . import rate as rate_sweep
 from .errors import InputError, OutputError
 from .load import load_all, split_spec
@@ -67,7 +67,7 @@ def render_runs(runs: list[Run], out_html: str | Path,
                             _histogram_section(figs, [(None, runs)], runs, styles),
                             _latency_section(runs), _priority_section(figs, runs),
                             _reply_section(figs, runs), _gaps_section(figs, runs),
-                            _rate_section(figs, runs)) if s]
+                            _rate_section(figs, runs), _pci_section(figs, runs)) if s]
     sections.append(_metadata_section(runs))
     intro = [html.para(f"Results: {', '.join(sources)}. Runs: "
                        f"{', '.join(r.label for r in runs)}. udrv "
@@ -245,6 +245,23 @@ def _reply_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
         figs.add_to(s, f"reply-{i}", reply.figure(g),
                     f"{g.name}: trigger \u2192 reply p50 per responder, p99 and max as ticks")
         s.body.append(html.table(reply.table(g)))
+    return s
+
+
+def _pci_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
+    found = pci.groups(runs)
+    if not found:
+        return None
+    s = html.Section("pci", "UIO vs VFIO (udrv bench pci)")
+    s.body.append(html.para("One PCI device's interrupt (QEMU's edu on the q35 board, Intel "
+                            "IOMMU with interrupt remapping) through uio_pci_generic's INTx, "
+                            "vfio-pci's INTx and vfio-pci's MSI: the raise-register write to "
+                            "the wake-up, and the re-arm each needs (docs/vfio.md).", "note"))
+    for i, g in enumerate(found):
+        figs.add_to(s, f"pci-{i}", pci.figure(g),
+                    f"{g.name}: write \u2192 wake and re-arm p50 per mechanism, p99 and max "
+                    "as ticks")
+        s.body.append(html.table(pci.table(g)))
     return s
 
 

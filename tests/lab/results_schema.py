@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-BENCHES = {"toggle", "irq", "uio", "timer", "kernel", "reply", "gaps", "rate"}
+BENCHES = {"toggle", "irq", "uio", "timer", "kernel", "reply", "gaps", "rate", "pci"}
 STAT_KEYS = ("count", "min", "avg", "max", "stddev", "p50", "p90", "p99",
              "p99_9", "p99_99", "overflow", "buckets")
 RT_KEYS = ("policy", "priority", "memory_locked", "cpu", "dma_latency_us")
@@ -160,6 +160,15 @@ def check_spike(spike: dict[str, Any], where: str) -> None:
     assert spike["trace"]["clock"] == "mono", where
 
 
+def check_pci(pci: dict[str, Any], where: str) -> None:
+    """The `pci` object of `udrv bench pci` (docs/results.md)."""
+    assert isinstance(pci["device"], str) and pci["device"], f"{where}: pci device"
+    assert isinstance(pci["driver_before"], str), f"{where}: driver_before"
+    assert pci["driver_after"] is None or isinstance(pci["driver_after"], str), where
+    assert set(pci["irq"]) <= {"uio-intx", "vfio-intx", "vfio-msi"}, f"{where}: {pci['irq']}"
+    assert all(isinstance(v, int) and v > 0 for v in pci["irq"].values()), where
+
+
 def check_document(doc: dict[str, Any]) -> None:
     """A udrv-bench/1 document, as `udrv bench NAME --json` prints it."""
     assert doc.get("schema") == "udrv-bench/1", f"schema is {doc.get('schema')!r}"
@@ -185,6 +194,8 @@ def check_document(doc: dict[str, Any]) -> None:
         check_gaps(doc["gaps"], where)
     if doc["bench"] == "rate":
         check_rate(doc["rate"], where)
+    if doc["bench"] == "pci":
+        check_pci(doc["pci"], where)
     if "spike" in doc:  # only with --trace-on-spike
         check_spike(doc["spike"], where)
 

@@ -1,0 +1,165 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""udrv bench pci on the q35 board (std): edu's raise-register write through
+UIO INTx, VFIO INTx and VFIO MSI, and the binding put back.
+
+Checked: the document validates (results_schema), the six rows in order,
+loss (sent = raise writes = received, nothing lost) and one sample per
+interrupt, the VFIO rows name the UIO row of the run as their reference,
+the irq of each path, edu bound as before at the end (also when it was
+unbound before), and what breaks on purpose is seen: an MSI that never
+arrives (bus mastering turned off under the bench in the guest: QEMU then
+drops edu's MSI write) ends the bench with the watchdog's error and the
+binding restored; SIGTERM in the VFIO phase writes the rows so far and
+restores the binding.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from background import Background, guest_ok
+from guest import ok, sh, udrv
+from results_schema import check_document
+
+SAMPLES = 100
+EDU = "0000:00:01.0"
+SYSFS = f"/sys/bus/pci/devices/{EDU}"
+ROWS = [(m, w, s) for m, w in (("uio-intx", "read"), ("vfio-intx", "poll"), ("vfio-msi", "poll"))
+        for s in ("write_to_wake", "rearm")]
+
+
+def driver(board: Any) -> str:
+    r = sh(board, f"basename $(readlink {SYSFS}/driver) 2>/dev/null")
+    return r.stdout.strip()
+
+
+def key(row: dict[str, Any]) -> tuple[str, str | None, str]:
+    return (row["mechanism"], row["wait"], row["sample"])
+
+
+@pytest.fixture(scope="module")
+def pci_run(board_std_q35: Any) -> tuple[dict[str, Any], str, str]:
+    """One run of all three paths: (document, driver before, driver after)."""
+    before = driver(board_std_q35)
+    doc = ok(board_std_q35, f"bench pci --json --quiet -n {SAMPLES}", timeout=600).json()
+    return doc, before, driver(board_std_q35)
+
+
+def test_document_validates(pci_run):
+    doc = pci_run[0]
+    check_document(doc)
+    assert doc["bench"] == "pci"
+    assert doc["rt"]["policy"] == "SCHED_FIFO" and doc["rt"]["priority"] == 80
+
+
+def test_all_rows_in_order(pci_run):
+    rows = pci_run[0]["rows"]
+    assert [(r["mechanism"], r["sample"]) for r in rows] == [(m, s) for m, _, s in ROWS]
+    assert [r["implementation"] for r in rows] == ["udrv"] * 6
+    assert [r["wait"] for r in rows if r["sample"] == "write_to_wake"] == \
+        ["read", "poll", "poll"]
+
+
+def test_loss_and_counts(pci_run):
+    for row in pci_run[0]["rows"]:
+        assert row["stats"]["count"] == SAMPLES, key(row)
+        if row["sample"] == "write_to_wake":
+            assert row["loss"] == {"sent": SAMPLES, "received": SAMPLES, "lost": 0}, key(row)
+        else:
+            assert row["loss"] is None, key(row)
+
+
+def test_vfio_rows_reference_uio(pci_run):
+    rows = pci_run[0]["rows"]
+    assert rows[0]["reference"] is None and rows[1]["reference"] is None
+    for row in rows[2:]:
+        ref = row["reference"]
+        assert ref["mechanism"] == "uio-intx", key(row)
+        assert ref["ratio_p50"] > 0 and ref["ratio_avg"] > 0, key(row)
+
+
+def test_irq_and_binding_restored(pci_run):
+    doc, before, after = pci_run
+    pci = doc["pci"]
+    assert pci["device"] == EDU
+    assert before == "uio_pci_generic" and after == before
+    assert pci["driver_before"] == before and pci["driver_after"] == before
+    assert set(pci["irq"]) == {"uio-intx", "vfio-intx", "vfio-msi"}
+    # INTx is the same line through both drivers; MSI a vector of its own
+    assert pci["irq"]["uio-intx"] == pci["irq"]["vfio-intx"] != pci["irq"]["vfio-msi"]
+
+
+def test_one_path_has_no_reference(board_std_q35):
+    doc = ok(board_std_q35, "bench pci --json -q -n 20 --via vfio-msi --device 00:01.0").json()
+    assert [(r["mechanism"], r["sample"]) for r in doc["rows"]] == \
+        [("vfio-msi", "write_to_wake"), ("vfio-msi", "rearm")]
+    assert all(r["reference"] is None for r in doc["rows"])
+    assert driver(board_std_q35) == "uio_pci_generic"
+
+
+def test_unbound_before_is_unbound_after(board_std_q35):
+    """The binding put back is the one found, whatever it was: here none."""
+    ok(board_std_q35, f"pci bind {EDU} ''")
+    try:
+        assert driver(board_std_q35) == ""
+        doc = ok(board_std_q35, "bench pci --json -q -n 20 --via uio-intx,vfio-msi").json()
+        assert doc["pci"]["driver_before"] == "" and doc["pci"]["driver_after"] == ""
+        assert driver(board_std_q35) == ""
+    finally:
+        ok(board_std_q35, f"pci bind {EDU} uio_pci_generic")
+
+
+def test_bad_options(board_std_q35):
+    r = udrv(board_std_q35, "bench pci --via msi")
+    assert r.status == 2 and "bad --via 'msi'" in r.stderr
+    r = udrv(board_std_q35, "bench pci --via vfio-msi,")
+    assert r.status == 2, r.stderr
+    r = udrv(board_std_q35, "bench pci --device 00:1f.0 -n 5")
+    assert r.status == 1 and "not QEMU's edu" in r.stderr
+    r = udrv(board_std_q35, "bench pci --device 00:09.0 -n 5")
+    assert r.status == 1 and "no such PCI device" in r.stderr
+    assert driver(board_std_q35) == "uio_pci_generic"
+
+
+def _start(board: Any, name: str, via: str, out: str) -> Background:
+    job = Background(board, name, f"udrv bench pci --quiet --via {via} -n 100000000 "
+                                  f"--out {out}")
+    job.wait_for(f"[ \"$(basename $(readlink {SYSFS}/driver))\" = vfio-pci ] && "
+                 f"grep -q vfio /proc/interrupts", what="edu on vfio-pci, its irq requested")
+    guest_ok(board, "sleep 0.2")  # samples (guest time)
+    return job
+
+
+def test_lost_msi_is_seen_and_the_binding_restored(board_std_q35):
+    """Bus mastering off under the bench: edu's MSI write goes nowhere, the wait
+    gets nothing, and the watchdog ends the bench instead of a hang."""
+    job = _start(board_std_q35, "pci-lost", "vfio-msi", "/tmp/pci-lost.json")
+    try:
+        # the command register's low byte: memory decoding on, bus master off
+        guest_ok(board_std_q35, f"printf '\\002' | dd of={SYSFS}/config bs=1 seek=4 "
+                                "conv=notrunc 2>/dev/null")
+        end = job.ended(timeout_s=60)
+    finally:
+        job.kill()
+    assert end.status == 1, f"exit {end.status}\n{end.stderr}"
+    assert "vfio-msi: no interrupt within 2 s" in end.stderr, end.stderr
+    assert driver(board_std_q35) == "uio_pci_generic"
+
+
+def test_sigterm_in_the_vfio_phase_restores_the_binding(board_std_q35):
+    job = _start(board_std_q35, "pci-term", "vfio-intx", "/tmp/pci-term.json")
+    try:
+        job.signal("TERM")
+        end = job.ended(timeout_s=60)
+    finally:
+        job.kill()
+    assert end.status == 143, f"exit {end.status}\n{end.stderr}"
+    assert "bench pci interrupted by SIGTERM" in end.stderr, end.stderr
+    doc = json.loads(guest_ok(board_std_q35, "cat /tmp/pci-term.json"))
+    check_document(doc)
+    assert doc["interrupted"] == "SIGTERM"
+    assert [r["mechanism"] for r in doc["rows"]] == ["vfio-intx"] * 2
+    assert doc["pci"]["driver_after"] == "uio_pci_generic"
+    assert driver(board_std_q35) == "uio_pci_generic"
