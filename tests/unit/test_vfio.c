@@ -12,10 +12,12 @@
  */
 #include <errno.h>
 #include <linux/vfio.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <udrv/udrv.h>
@@ -451,6 +453,27 @@ static void test_irq_device_gone(void)
 	udrv_vfio_free(v);
 }
 
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* A signal breaks a blocking wait (handler without SA_RESTART): -EINTR. */
+static void test_irq_wait_interrupted(void)
+{
+	struct udrv_vfio *v = open_fake();
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct itimerval it = { .it_value = { 0, 20000 } };
+	struct udrv_vfio_irq irq;
+
+	CHECK_INT(udrv_vfio_irq_enable(v, UDRV_VFIO_MSI, 1), 0);
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+	CHECK_INT(udrv_vfio_wait(v, -1, &irq), -EINTR);
+	CHECK_CONTAINS(udrv_vfio_errmsg(v), "interrupted by a signal");
+	udrv_vfio_free(v);
+}
+
 /* ---- DMA ------------------------------------------------------------ */
 
 static void test_dma_alloc(void)
@@ -603,7 +626,7 @@ static void test_iova_caps_parser(void)
 
 static void test_pci_bind(void)
 {
-	char err[UDRV_ERRMSG_LEN], drv[64];
+	char err[UDRV_ERRMSG_LEN], drv[64], path[600];
 
 	fake_root();
 	fake_pci_device(BDF, "uio_pci_generic", 1);
@@ -630,6 +653,11 @@ static void test_pci_bind(void)
 	fake_pci_device("0000:00:02.0", "", -1);
 	CHECK_INT(udrv_pci_bind("00:02.0", "vfio-pci", err, sizeof(err)), -ENXIO);
 	CHECK_CONTAINS(err, "it has no IOMMU group");
+	/* ... also when vfio-pci is not loaded: loading it would not help */
+	fake_path(path, sizeof(path), "sys/bus/pci/drivers/vfio-pci");
+	CHECK_INT(rmdir(path), 0);
+	CHECK_INT(udrv_pci_bind("00:02.0", "vfio-pci", err, sizeof(err)), -ENXIO);
+	CHECK_INT(udrv_pci_bind(BDF, "vfio-pci", err, sizeof(err)), -ENOENT);
 	CHECK_INT(udrv_pci_driver("00:02.0", drv, sizeof(drv), NULL, 0), 0);
 	CHECK_STR(drv, "");
 }
@@ -675,6 +703,7 @@ UDRV_TESTS(UDRV_T(test_parse_bdf), UDRV_T(test_parse_id),
 	   UDRV_T(test_open_info), UDRV_T(test_regions_and_bars),
 	   UDRV_T(test_config_and_reset), UDRV_T(test_irq_msi),
 	   UDRV_T(test_irq_intx_and_switch), UDRV_T(test_irq_device_gone),
+	   UDRV_T(test_irq_wait_interrupted),
 	   UDRV_T(test_dma_alloc), UDRV_T(test_dma_mask),
 	   UDRV_T(test_dma_map_checks), UDRV_T(test_dma_windows_skip_holes),
 	   UDRV_T(test_iova_caps_parser), UDRV_T(test_pci_bind),
