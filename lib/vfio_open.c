@@ -180,7 +180,7 @@ static int open_node(struct udrv_vfio *v, const char *node, int *fdp)
 	}
 	if (err == EBUSY)
 		return udrv_err(v->errmsg, EBUSY,
-				"cannot open %s (%s): the group is in use by another process (QEMU, DPDK, another udrv): VFIO lets one process have it",
+				"cannot open %s (%s): the group is open already (by another process: QEMU, DPDK, another udrv; or by another handle of this one): VFIO lets one have it at a time",
 				path, v->bdf);
 	if (err == ENOENT)
 		return udrv_err(v->errmsg, ENOENT,
