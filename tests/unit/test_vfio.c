@@ -637,6 +637,41 @@ static void test_iova_caps_parser(void)
 	CHECK_INT(udrv_vfio_parse_iova_caps(raw, len, w, 4), 0);
 }
 
+/*
+ * 6.1's layout: the migration capability (32 bytes), the DMA-available one
+ * (12), then the IOVA ranges at offset 68, 4 bytes off an 8-byte boundary
+ * (the sanitized build sees a misaligned read).
+ */
+static void test_iova_caps_packed_as_6_1(void)
+{
+	uint64_t raw[32] = { 0 };
+	char *b = (char *)raw;
+	struct vfio_iommu_type1_info info = {
+		.flags = VFIO_IOMMU_INFO_CAPS | VFIO_IOMMU_INFO_PGSIZES,
+		.cap_offset = 24,
+	};
+	struct vfio_info_cap_header mig = { .id = VFIO_IOMMU_TYPE1_INFO_CAP_MIGRATION,
+					    .version = 1, .next = 56 };
+	struct vfio_info_cap_header avail = { .id = VFIO_IOMMU_TYPE1_INFO_DMA_AVAIL,
+					      .version = 1, .next = 68 };
+	struct vfio_info_cap_header iova = { .id = VFIO_IOMMU_TYPE1_INFO_CAP_IOVA_RANGE,
+					     .version = 1 };
+	struct vfio_iova_range r[2] = { { 0, 0xfedfffff }, { 0xfef00000, 0xffffffffffffULL } };
+	uint32_t nr = 2;
+	struct vfio_iova_window w[4];
+
+	info.argsz = 68 + 16 + (uint32_t)sizeof(r);
+	memcpy(b, &info, sizeof(info));
+	memcpy(b + 24, &mig, sizeof(mig));
+	memcpy(b + 56, &avail, sizeof(avail));
+	memcpy(b + 68, &iova, sizeof(iova));
+	memcpy(b + 76, &nr, sizeof(nr));
+	memcpy(b + 84, r, sizeof(r));
+	CHECK_INT(udrv_vfio_parse_iova_caps(b, info.argsz, w, 4), 2);
+	CHECK(w[0].start == 0 && w[0].end == 0xfedfffff);
+	CHECK(w[1].start == 0xfef00000 && w[1].end == 0xffffffffffffULL);
+}
+
 /* ---- binding, listing ------------------------------------------------ */
 
 static void test_pci_bind(void)
@@ -722,5 +757,6 @@ UDRV_TESTS(UDRV_T(test_parse_bdf), UDRV_T(test_parse_id),
 	   UDRV_T(test_irq_wait_interrupted),
 	   UDRV_T(test_dma_alloc), UDRV_T(test_dma_mask),
 	   UDRV_T(test_dma_map_checks), UDRV_T(test_dma_windows_skip_holes),
-	   UDRV_T(test_iova_caps_parser), UDRV_T(test_pci_bind),
+	   UDRV_T(test_iova_caps_parser),
+	   UDRV_T(test_iova_caps_packed_as_6_1), UDRV_T(test_pci_bind),
 	   UDRV_T(test_list_and_absent))
