@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "abi.h"
@@ -19,26 +20,33 @@
 
 static const char *const irq_names[] = { "INTx", "MSI", "MSI-X" };
 
-/* VFIO_DEVICE_SET_IRQS of @count eventfds (NULL: none) at @index. */
+/*
+ * VFIO_DEVICE_SET_IRQS of @count eventfds (NULL: none) at @index. Without
+ * eventfds (an unmask, a disable) nothing is allocated: INTx's re-arm is
+ * one ioctl.
+ */
 static int set_irqs(struct udrv_vfio *v, unsigned int index, uint32_t flags,
 		    const int *fds, unsigned int count)
 {
 	size_t data = fds ? count * sizeof(int) : 0;
-	struct vfio_irq_set *set;
+	struct vfio_irq_set bare, *set = &bare;
 	int ret = 0;
 
-	set = calloc(1, sizeof(*set) + data);
-	if (!set)
-		return -ENOMEM;
+	if (data) {
+		set = calloc(1, sizeof(*set) + data);
+		if (!set)
+			return -ENOMEM;
+		memcpy(set->data, fds, data);
+	}
 	set->argsz = (uint32_t)(sizeof(*set) + data);
 	set->flags = flags;
 	set->index = index;
+	set->start = 0;
 	set->count = count;
-	if (fds)
-		memcpy(set->data, fds, data);
 	if (ioctl(v->device_fd, VFIO_DEVICE_SET_IRQS, set))
 		ret = -errno;
-	free(set);
+	if (set != &bare)
+		free(set);
 	return ret;
 }
 
@@ -49,7 +57,8 @@ static void close_fds(int *fds, unsigned int n)
 			close(fds[i]);
 }
 
-void udrv_vfio_irq_release(struct udrv_vfio *v)
+/* Forget the vectors: their eventfds and the poll set. */
+static void irq_drop(struct udrv_vfio *v)
 {
 	close_fds(v->irq_fds, v->irq_count);
 	free(v->irq_fds);
@@ -58,6 +67,11 @@ void udrv_vfio_irq_release(struct udrv_vfio *v)
 	v->irq_pfds = NULL;
 	v->irq_count = 0;
 	v->irq_type = -1;
+}
+
+void udrv_vfio_irq_release(struct udrv_vfio *v)
+{
+	irq_drop(v);
 	if (v->req_fd >= 0)
 		close(v->req_fd);
 	v->req_fd = -1;
@@ -98,13 +112,7 @@ static int irq_off(struct udrv_vfio *v)
 		return udrv_err(v->errmsg, -ret,
 				"disabling %s of %s (VFIO_DEVICE_SET_IRQS): %s",
 				irq_names[v->irq_type], v->bdf, strerror(-ret));
-	close_fds(v->irq_fds, v->irq_count);
-	free(v->irq_fds);
-	free(v->irq_pfds);
-	v->irq_fds = NULL;
-	v->irq_pfds = NULL;
-	v->irq_count = 0;
-	v->irq_type = -1;
+	irq_drop(v);
 	return 0;
 }
 
@@ -182,12 +190,7 @@ int udrv_vfio_irq_enable(struct udrv_vfio *v, enum udrv_vfio_irq_type type,
 				 v->bdf, strerror(-ret));
 	}
 	if (ret) {
-		close_fds(v->irq_fds, count);
-		free(v->irq_fds);
-		free(v->irq_pfds);
-		v->irq_fds = NULL;
-		v->irq_pfds = NULL;
-		v->irq_count = 0;
+		irq_drop(v);
 		return ret;
 	}
 	v->irq_type = (int)type;
@@ -231,9 +234,29 @@ static int irq_collect(struct udrv_vfio *v, struct udrv_vfio_irq *irq)
 	return 0;
 }
 
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* What is left of a wait that ends at @end (-1: never). */
+static int left_ms(int64_t end)
+{
+	int64_t left;
+
+	if (end < 0)
+		return -1;
+	left = end - now_ms();
+	return left > 0 ? (int)left : 0;
+}
+
 static int irq_wait(struct udrv_vfio *v, int timeout_ms,
 		    struct udrv_vfio_irq *irq)
 {
+	int64_t end = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
 	int ret;
 
 	if (v->irq_type < 0)
@@ -241,7 +264,7 @@ static int irq_wait(struct udrv_vfio *v, int timeout_ms,
 				"no interrupt of %s is enabled (udrv_vfio_irq_enable first)",
 				v->bdf);
 	for (;;) {
-		ret = poll(v->irq_pfds, v->irq_count + 1, timeout_ms);
+		ret = poll(v->irq_pfds, v->irq_count + 1, left_ms(end));
 		if (ret < 0 && errno == EINTR)
 			return udrv_err(v->errmsg, EINTR,
 					"waiting for an interrupt of %s: interrupted by a signal",
@@ -253,6 +276,8 @@ static int irq_wait(struct udrv_vfio *v, int timeout_ms,
 			return 0;
 		if (v->irq_pfds[v->irq_count].revents & POLLIN)
 			return device_gone(v);
+		/* a counter another reader emptied first: wait on, for
+		 * what is left of the timeout */
 		if (irq_collect(v, irq))
 			return 1;
 	}

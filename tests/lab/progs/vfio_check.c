@@ -5,10 +5,12 @@
  *
  *   bind edu to vfio-pci (udrv_pci_bind), open it by vendor:device, info,
  *   BAR 0 (ident, liveness), the BAR errors (index 6, BAR 1 not
- *   implemented), N MSI round trips (raise, wait, ack), N INTx round trips
+ *   implemented), a second open of the group (-EBUSY), edu's missing reset
+ *   (-ENOTSUP), N MSI round trips (raise, wait, ack), N INTx round trips
  *   (raise, wait, ack, unmask), DMA both ways through buffers the library
  *   allocated within edu's 28-bit mask, checked byte for byte, and the DMA
- *   errors (beyond the mask, unaligned). Exit 0 when every check passed.
+ *   errors (beyond the mask, unaligned, overlapping); then binds the device
+ *   back to the driver it had. Exit 0 when every check passed.
  *
  * Usage: udrv-vfio-check [ROUND_TRIPS] [SPEC]
  */
@@ -55,15 +57,20 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* @n raise -> wait -> ack trips of @type: how many woke, max ns. */
-static unsigned int round_trips(struct udrv_vfio *v, struct udrv_mmio *m,
-				enum udrv_vfio_irq_type type, unsigned int n,
-				uint64_t *max_ns)
+struct trips {
+	unsigned int woke;	/* waits that returned an interrupt */
+	unsigned int ok;	/* ... with one interrupt, none missed */
+	uint64_t sum_ns;	/* raise write to the wait's return */
+	uint64_t max_ns;
+};
+
+/* @n raise -> wait -> ack trips of @type. */
+static struct trips round_trips(struct udrv_vfio *v, struct udrv_mmio *m,
+				enum udrv_vfio_irq_type type, unsigned int n)
 {
 	struct udrv_vfio_irq irq;
-	unsigned int ok = 0;
+	struct trips t = { 0 };
 
-	*max_ns = 0;
 	for (unsigned int i = 0; i < n; i++) {
 		uint64_t t0 = now_ns(), dt;
 
@@ -73,7 +80,9 @@ static unsigned int round_trips(struct udrv_vfio *v, struct udrv_mmio *m,
 			break;
 		}
 		dt = now_ns() - t0;
-		*max_ns = dt > *max_ns ? dt : *max_ns;
+		t.woke++;
+		t.sum_ns += dt;
+		t.max_ns = dt > t.max_ns ? dt : t.max_ns;
 		udrv_write32(m, EDU_IRQ_ACK, udrv_read32(m, EDU_IRQ_STATUS));
 		if (type == UDRV_VFIO_INTX && udrv_vfio_intx_unmask(v)) {
 			fprintf(stderr, "unmask: %s\n", udrv_vfio_errmsg(v));
@@ -81,25 +90,34 @@ static unsigned int round_trips(struct udrv_vfio *v, struct udrv_mmio *m,
 		}
 		if (irq.type == (unsigned int)type && irq.vector == 0 &&
 		    irq.count == 1 && irq.missed == 0)
-			ok++;
+			t.ok++;
 	}
-	return ok;
+	return t;
+}
+
+static void json_trips(struct udrv_json *j, const char *name, struct trips t)
+{
+	char key[32];
+
+	snprintf(key, sizeof(key), "%s_trips", name);
+	udrv_json_kuint(j, key, t.ok);
+	snprintf(key, sizeof(key), "%s_mean_ns", name);
+	udrv_json_kuint(j, key, t.woke ? t.sum_ns / t.woke : 0);
+	snprintf(key, sizeof(key), "%s_max_ns", name);
+	udrv_json_kuint(j, key, t.max_ns);
 }
 
 static void irqs(struct udrv_vfio *v, struct udrv_mmio *m, struct udrv_json *j,
 		 unsigned int n)
 {
 	struct udrv_vfio_irq irq;
-	uint64_t max_ns;
 
 	check(j, "msi_enable", udrv_vfio_irq_enable(v, UDRV_VFIO_MSI, 1) == 0);
-	udrv_json_kuint(j, "msi_trips", round_trips(v, m, UDRV_VFIO_MSI, n, &max_ns));
-	udrv_json_kuint(j, "msi_max_ns", max_ns);
+	json_trips(j, "msi", round_trips(v, m, UDRV_VFIO_MSI, n));
 	check(j, "msi_timeout", udrv_vfio_wait(v, 50, &irq) == 0);
 	check(j, "msix_none", udrv_vfio_irq_enable(v, UDRV_VFIO_MSIX, 1) == -ENOTSUP);
 	check(j, "intx_enable", udrv_vfio_irq_enable(v, UDRV_VFIO_INTX, 1) == 0);
-	udrv_json_kuint(j, "intx_trips", round_trips(v, m, UDRV_VFIO_INTX, n, &max_ns));
-	udrv_json_kuint(j, "intx_max_ns", max_ns);
+	json_trips(j, "intx", round_trips(v, m, UDRV_VFIO_INTX, n));
 	/* masked after a trip without unmask: a second raise stays pending */
 	udrv_write32(m, EDU_IRQ_RAISE, 1);
 	check(j, "intx_fired", udrv_vfio_wait(v, 1000, &irq) == 1);
@@ -198,6 +216,18 @@ static void bars(struct udrv_vfio *v, struct udrv_json *j)
 	udrv_json_kstr(j, "bar1_message", udrv_vfio_errmsg(v));
 }
 
+/* A second handle on the same group, and edu's missing reset. */
+static void second_open(struct udrv_vfio *v, const char *spec, struct udrv_json *j)
+{
+	struct udrv_vfio *w = udrv_vfio_new();
+
+	check(j, "second_open_ebusy", w && udrv_vfio_open(w, spec) == -EBUSY);
+	if (w)
+		udrv_json_kstr(j, "second_open_message", udrv_vfio_errmsg(w));
+	udrv_vfio_free(w);
+	check(j, "reset_enotsup", udrv_vfio_reset(v) == -ENOTSUP);
+}
+
 static void info(struct udrv_vfio *v, struct udrv_json *j)
 {
 	struct udrv_vfio_info in;
@@ -215,7 +245,8 @@ static void info(struct udrv_vfio *v, struct udrv_json *j)
 	udrv_json_kbool(j, "can_reset", in.can_reset);
 }
 
-static int run(struct udrv_vfio *v, struct udrv_json *j, unsigned int n)
+static int run(struct udrv_vfio *v, const char *spec, struct udrv_json *j,
+	       unsigned int n)
 {
 	struct udrv_region *bar;
 	struct udrv_mmio m;
@@ -230,6 +261,7 @@ static int run(struct udrv_vfio *v, struct udrv_json *j, unsigned int n)
 	udrv_write32(&m, EDU_LIVENESS, 0x12345678);
 	udrv_json_kuint(j, "liveness", udrv_read32(&m, EDU_LIVENESS));
 	bars(v, j);
+	second_open(v, spec, j);
 	irqs(v, &m, j, n);
 	dma(v, &m, j);
 	udrv_region_unmap(bar);
@@ -240,7 +272,7 @@ int main(int argc, char **argv)
 {
 	const char *spec = argc > 2 ? argv[2] : "1234:11e8";
 	unsigned int n = 20;
-	char err[384], drv[64] = "";
+	char err[384], drv[64] = "", orig[64] = "";
 	struct udrv_json *j;
 	struct udrv_vfio *v;
 	int ret;
@@ -251,6 +283,9 @@ int main(int argc, char **argv)
 	}
 	j = udrv_json_new(stdout, true);
 	udrv_json_obj_begin(j);
+	if (udrv_pci_driver(spec, orig, sizeof(orig), err, sizeof(err)))
+		fprintf(stderr, "driver: %s\n", err);
+	udrv_json_kstr(j, "driver_before", orig);
 	ret = udrv_pci_bind(spec, "vfio-pci", err, sizeof(err));
 	check(j, "bind", ret == 0);
 	if (ret)
@@ -263,9 +298,13 @@ int main(int argc, char **argv)
 	check(j, "open", ret == 0);
 	if (ret)
 		udrv_json_kstr(j, "open_message", udrv_vfio_errmsg(v));
-	else if (run(v, j, n))
+	else if (run(v, spec, j, n))
 		failures++;
 	udrv_vfio_free(v);
+	/* put the device back where it was, for the tests after this one */
+	check(j, "restored", !udrv_pci_bind(spec, orig, err, sizeof(err)) &&
+	      !udrv_pci_driver(spec, drv, sizeof(drv), err, sizeof(err)) &&
+	      !strcmp(drv, orig));
 	udrv_json_kuint(j, "failures", (uint64_t)failures);
 	udrv_json_obj_end(j);
 	udrv_json_free(j);
