@@ -291,3 +291,24 @@ def test_error_dma_beyond_mask(vfio_edu: Board) -> None:
     assert "28 bits" in r.stderr, r
     r = sh(vfio_edu, "udrv-edu-vfio --dma-iova 0xffff000")
     assert r.status == 0, r
+
+
+def test_error_vendor_device_not_unique(std_q35_edu: Board) -> None:
+    """Three edus on the board: 1234:11e8 names no single one."""
+    r = sh(std_q35_edu, "udrv pci info 1234:11e8")
+    assert r.status == 1, r
+    for bdf in (EDU, *BRIDGED):
+        assert bdf in r.stderr, r
+
+
+def test_pci_wait_sigint_releases_the_device(vfio_edu: Board) -> None:
+    """SIGINT ends a wait with its summary and exit 0; the device is free
+    again at once (VFIO lets one process have a group)."""
+    r = sh(vfio_edu, f"udrv pci wait --json -n 1000 -t 20s {EDU} > /root/w.out 2>&1 & p=$!; "
+                     f"sleep 0.5; kill -INT $p; wait $p; echo rc=$?; cat /root/w.out; "
+                     f"udrv pci info {EDU} > /dev/null && echo reopened")
+    assert r.status == 0, r
+    lines = r.stdout.splitlines()
+    assert lines[0] == "rc=0", r
+    assert json.loads(lines[1]) == {"irq": "msi", "interrupts": 0, "missed": 0}, r
+    assert lines[-1] == "reopened", r
