@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from collections.abc import Iterator
 
 import pytest
+from background import Background, guest_ok
 from guest import Udrv, sh
+from test_faults import SAN_REPORT, sanitized, waiting_in
 
 from lab import Board
 
@@ -38,7 +41,7 @@ def driver(board: Board, bdf: str) -> str:
 
 
 def bind(board: Board, bdf: str, drv: str) -> None:
-    r = sh(board, f"udrv pci bind {bdf} {drv}")
+    r = sh(board, f"udrv pci bind {bdf} {shlex.quote(drv)}")
     assert r.status == 0, r
     assert driver(board, bdf) == drv
 
@@ -214,14 +217,18 @@ def test_error_vfio_pci_not_loaded(std_q35_edu: Board) -> None:
 
 
 def test_error_group_not_viable(std_q35_edu: Board) -> None:
-    """One bridged edu on vfio-pci, its group mate on uio_pci_generic; with
-    both on vfio-pci the group is viable (the bridge needs no driver)."""
+    """One bridged edu on vfio-pci, its group mate on uio_pci_generic; the
+    two fixes the message gives make the group viable: the mate unbound, or
+    on vfio-pci too (the bridge needs no driver)."""
     b = std_q35_edu
     bind(b, BRIDGED[0], "vfio-pci")
     r = sh(b, f"udrv pci info {BRIDGED[0]}")
     assert r.status == 1, r
     assert "is not viable" in r.stderr, r
     assert f"{BRIDGED[1]} (uio_pci_generic)" in r.stderr, r
+    assert "udrv pci bind BDF ''" in r.stderr, r
+    bind(b, BRIDGED[1], "")
+    assert sh(b, f"udrv pci info {BRIDGED[0]}").status == 0
     bind(b, BRIDGED[1], "vfio-pci")
     assert sh(b, f"udrv pci info {BRIDGED[0]}").status == 0
 
@@ -291,3 +298,47 @@ def test_error_dma_beyond_mask(vfio_edu: Board) -> None:
     assert "28 bits" in r.stderr, r
     r = sh(vfio_edu, "udrv-edu-vfio --dma-iova 0xffff000")
     assert r.status == 0, r
+
+
+def test_error_vendor_device_not_unique(std_q35_edu: Board) -> None:
+    """Three edus on the board: 1234:11e8 names no single one."""
+    r = sh(std_q35_edu, "udrv pci info 1234:11e8")
+    assert r.status == 1, r
+    for bdf in (EDU, *BRIDGED):
+        assert bdf in r.stderr, r
+
+
+def test_pci_wait_sigint_releases_the_device(vfio_edu: Board) -> None:
+    """SIGINT ends a wait with its summary and exit 0; the device is free
+    again at once (VFIO lets one process have a group)."""
+    r = sh(vfio_edu, f"udrv pci wait --json -n 1000 -t 20s {EDU} > /root/w.out 2>&1 & p=$!; "
+                     f"sleep 0.5; kill -INT $p; wait $p; echo rc=$?; cat /root/w.out; "
+                     f"udrv pci info {EDU} > /dev/null && echo reopened")
+    assert r.status == 0, r
+    lines = r.stdout.splitlines()
+    assert lines[0] == "rc=0", r
+    assert json.loads(lines[1]) == {"irq": "msi", "interrupts": 0, "missed": 0}, r
+    assert lines[-1] == "reopened", r
+
+
+def test_pci_wait_ends_when_vfio_pci_lets_edu_go(vfio_edu: Board) -> None:
+    """The sanitized CLI waiting on MSI; edu unbound from vfio-pci, which asks
+    the user for the device (VFIO's request interrupt) and blocks until it is
+    closed: udrv ends within a second of guest time, exit 1, saying so, with
+    no sanitizer report; the unbind then completes."""
+    b = vfio_edu
+    job = Background(b, "vfio-gone", f"{sanitized(b)} pci wait --irq msi {EDU}")
+    try:
+        waiting_in(b, job, "/dev/vfio/")
+        t0 = float(guest_ok(b, f"cut -d' ' -f1 /proc/uptime; "
+                               f"echo {EDU} > /sys/bus/pci/drivers/vfio-pci/unbind").split()[0])
+        end = job.ended()
+    finally:
+        job.kill()
+    said = end.stdout + end.stderr
+    assert not SAN_REPORT.search(said), said
+    assert end.status == 1, said
+    assert f"the kernel asks for {EDU} back" in end.stderr, said
+    assert end.at - t0 <= 1.0, f"ended {end.at - t0:.2f} s after the unbind (guest time)"
+    assert driver(b, EDU) == ""
+
