@@ -160,7 +160,7 @@ static uint64_t iova_pick(struct udrv_vfio *v, uint64_t size)
 static bool in_windows(struct udrv_vfio *v, uint64_t iova, uint64_t size)
 {
 	for (unsigned int i = 0; i < v->num_windows; i++)
-		if (iova >= v->windows[i].start &&
+		if (iova >= v->windows[i].start && iova <= v->windows[i].end &&
 		    size - 1 <= v->windows[i].end - iova)
 			return true;
 	return false;

@@ -236,8 +236,8 @@ static int no_remapping(struct udrv_vfio *v)
 	if (!udrv_path(path, sizeof(path), UNSAFE_IRQS))
 		udrv_read_str(path, val, sizeof(val));
 	return udrv_err(v->errmsg, EPERM,
-			"VFIO refuses %s: the IOMMU has no interrupt remapping and %s is %s; turn remapping on (intremap=on, VT-d / AMD-Vi interrupt remapping in the firmware) or accept that the device can raise any interrupt (echo 1 > %s, vfio_iommu_type1.allow_unsafe_interrupts=1)",
-			v->bdf, UNSAFE_IRQS, val, UNSAFE_IRQS);
+			"VFIO refuses %s: the IOMMU has no interrupt remapping and allow_unsafe_interrupts (%s) is %s; turn remapping on (intremap=on; VT-d / AMD-Vi interrupt remapping in the firmware), or accept that the device can raise any interrupt: vfio_iommu_type1.allow_unsafe_interrupts=1",
+			v->bdf, UNSAFE_IRQS, val);
 }
 
 static int attach_group(struct udrv_vfio *v, unsigned long type)

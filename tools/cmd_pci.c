@@ -300,13 +300,18 @@ static int show_regions(struct udrv_vfio *v, unsigned int n,
 			struct udrv_json *j)
 {
 	struct udrv_vfio_region_info r;
+	int ret;
 
 	if (j) {
 		udrv_json_key(j, "regions");
 		udrv_json_arr_begin(j);
 	}
 	for (unsigned int i = 0; i < n; i++) {
-		if (udrv_vfio_region_info(v, i, &r))
+		ret = udrv_vfio_region_info(v, i, &r);
+		/* VFIO counts the VGA region (8) also for a device without it */
+		if (ret == -EINVAL && i > UDRV_VFIO_CONFIG_REGION)
+			continue;
+		if (ret)
 			return cli_error(EXIT_FAIL, "%s", udrv_vfio_errmsg(v));
 		show_region(&r, j);
 	}

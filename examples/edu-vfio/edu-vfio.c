@@ -29,29 +29,8 @@
 #include <udrv/udrv.h>
 #include <udrv/vfio.h>
 
-#define EDU_VENDOR		0x1234
-#define EDU_DEVICE		0x11e8
+#include "../edu/edu_regs.h"
 
-#define EDU_IDENT		0x00	/* RO: 0xRRrr00ed, 0x010000ed */
-#define EDU_LIVENESS		0x04	/* RW: reads back the inverse */
-#define EDU_FACTORIAL		0x08	/* RW: n in, n! out */
-#define EDU_STATUS		0x20	/* RW */
-#define  EDU_STATUS_COMPUTING	0x01	/* factorial in progress (RO) */
-#define  EDU_STATUS_IRQ_FACT	0x80	/* interrupt when factorial done */
-#define EDU_IRQ_STATUS		0x24	/* RO: what raised the interrupt */
-#define  EDU_IRQ_FACT		0x001	/* factorial done */
-#define  EDU_IRQ_DMA		0x100	/* DMA done */
-#define EDU_IRQ_RAISE		0x60	/* WO: raise, value ORed into status */
-#define EDU_IRQ_ACK		0x64	/* WO: clear bits; line drops at 0 */
-#define EDU_DMA_SRC		0x80	/* RW 64-bit: source address */
-#define EDU_DMA_DST		0x88	/* RW 64-bit: destination address */
-#define EDU_DMA_COUNT		0x90	/* RW 64-bit: bytes */
-#define EDU_DMA_CMD		0x98	/* RW 64-bit */
-#define  EDU_DMA_START		0x1	/* cleared when done */
-#define  EDU_DMA_TO_RAM		0x2	/* 0: RAM -> edu, 1: edu -> RAM */
-#define  EDU_DMA_IRQ		0x4	/* raise EDU_IRQ_DMA when done */
-
-#define EDU_DMA_BUF		0x40000	/* edu's 4 KiB buffer, device address */
 /* QEMU 7.2's edu aborts QEMU for a transfer that ends exactly at 0x41000 */
 #define EDU_DMA_MAX		4095
 #define EDU_DMA_MASK_BITS	28	/* QEMU's default dma_mask property */
@@ -128,6 +107,9 @@ static int edu_open(struct edu *edu, const char *spec)
 	if (udrv_vfio_map_bar(edu->v, 0, &edu->bar))
 		return edu_fail(edu, "map BAR 0");
 	edu->regs = udrv_region_mmio(edu->bar);
+	/* a previous user may have left an interrupt raised: clear it */
+	udrv_write32(&edu->regs, EDU_IRQ_ACK, 0xffffffff);
+	udrv_write32(&edu->regs, EDU_STATUS, 0);
 	return 0;
 }
 
@@ -342,8 +324,11 @@ static void report_dma(struct edu *edu, const char *dir, size_t len,
 		udrv_json_obj_end(edu->j);
 		return;
 	}
-	if (diff < 0)
-		printf("dma        %s %zu bytes at IOVA 0x%llx: verified byte for byte\n",
+	if (diff < 0 && !strcmp(dir, "ram_to_edu"))
+		printf("dma        %s %zu bytes from IOVA 0x%llx: done\n",
+		       dir, len, (unsigned long long)iova);
+	else if (diff < 0)
+		printf("dma        %s %zu bytes to IOVA 0x%llx: what went in, verified byte for byte\n",
 		       dir, len, (unsigned long long)iova);
 	else
 		printf("dma        %s %zu bytes at IOVA 0x%llx: WRONG from byte %ld\n",
@@ -352,17 +337,21 @@ static void report_dma(struct edu *edu, const char *dir, size_t len,
 
 /*
  * RAM -> edu from buffer @out, then edu -> RAM into buffer @in; @in must
- * then equal @out. MSI must be enabled (the DMA-done interrupt).
+ * then equal @out. edu's buffer cannot be read through registers, so the
+ * round trip is the check; the pattern differs from run to run, so that
+ * a RAM -> edu that did nothing cannot pass on what an earlier run left in
+ * edu's buffer. MSI must be enabled (the DMA-done interrupt).
  */
 static int edu_dma_both(struct edu *edu, struct udrv_dma *out,
 			struct udrv_dma *in, size_t len)
 {
 	uint8_t *src = udrv_dma_addr(out), *dst = udrv_dma_addr(in);
+	uint8_t seed = (uint8_t)(now_ns() >> 10);
 	long diff;
 
 	for (size_t i = 0; i < len; i++)
-		src[i] = (uint8_t)(i * 7 + 3);
-	memset(dst, 0, len);
+		src[i] = (uint8_t)(i * 7 + seed);
+	memset(dst, (uint8_t)~seed, len);
 	if (edu_dma_run(edu, udrv_dma_iova(out), EDU_DMA_BUF, len, false))
 		return -1;
 	report_dma(edu, "ram_to_edu", len, udrv_dma_iova(out), -1);
@@ -430,7 +419,9 @@ static int edu_reset(struct edu *edu)
 	else
 		printf("reset      %s\n", ret ? "not offered by the device (no FLR, PM or bus reset): skipped"
 			       : "VFIO_DEVICE_RESET done");
-	return edu_identify(edu);	/* still there after the reset */
+	/* still there and alive after the reset */
+	udrv_write32(&edu->regs, EDU_LIVENESS, 0x5a5a5a5a);
+	return udrv_read32(&edu->regs, EDU_LIVENESS) == ~0x5a5a5a5au ? 0 : -1;
 }
 
 struct edu_opts {

@@ -14,7 +14,7 @@
  *
  * Usage: udrv-edu [-d uioN] [-n IRQS] [--json]
  *
- * Register map (QEMU docs/specs/edu.rst; 32-bit accesses only):
+ * Register map: edu_regs.h (QEMU docs/specs/edu.rst; 32-bit accesses only).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -25,18 +25,7 @@
 
 #include <udrv/udrv.h>
 
-#define EDU_VENDOR		0x1234
-#define EDU_DEVICE		0x11e8
-
-#define EDU_IDENT		0x00	/* RO: 0xRRrr00ed, 0x010000ed */
-#define EDU_LIVENESS		0x04	/* RW: reads back the inverse */
-#define EDU_FACTORIAL		0x08	/* RW: n in, n! out */
-#define EDU_STATUS		0x20	/* RW */
-#define  EDU_STATUS_COMPUTING	0x01	/* factorial in progress (RO) */
-#define  EDU_STATUS_IRQ_FACT	0x80	/* interrupt when factorial done */
-#define EDU_IRQ_STATUS		0x24	/* RO: what raised the interrupt */
-#define EDU_IRQ_RAISE		0x60	/* WO: raise, value ORed into status */
-#define EDU_IRQ_ACK		0x64	/* WO: clear bits; line drops at 0 */
+#include "edu_regs.h"
 
 #define EDU_BAR_SIZE		0x100
 

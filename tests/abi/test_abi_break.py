@@ -207,10 +207,24 @@ def test_function_added_in_a_new_node_passes(variant: Tree) -> None:
     variant.edit("lib/util.c", "const char *udrv_version(void)", NEW_FUNCTION.lstrip() +
                  "\nconst char *udrv_version(void)")
     map_path = variant.root / "lib" / "libudrv.map"
-    node = "\nUDRV_1.1 {\nglobal:\n\tudrv_abi_test_new;\n} UDRV_1.0;\n"
-    map_path.write_text(map_path.read_text() + node)
+    text = map_path.read_text()
+    last = max(int(m) for m in re.findall(r"^UDRV_1\.(\d+) \{", text, re.MULTILINE))
+    new = f"UDRV_1.{last + 1}"
+    node = f"\n{new} {{\nglobal:\n\tudrv_abi_test_new;\n}} UDRV_1.{last};\n"
+    map_path.write_text(text + node)
     variant.compile({"util.c"})
     out = expect(variant.link(), set())
+    assert f"udrv_abi_test_new@{new}" in out, out
+
+
+def test_function_added_to_the_last_released_node_fails(variant: Tree) -> None:
+    """The newest node in the baseline (UDRV_1.1: VFIO) is released too."""
+    variant.edit("lib/util.c", "const char *udrv_version(void)", NEW_FUNCTION.lstrip() +
+                 "\nconst char *udrv_version(void)")
+    variant.edit("lib/libudrv.map", "\tudrv_vfio_wait_sz;\n",
+                 "\tudrv_vfio_wait_sz;\n\tudrv_abi_test_new;\n")
+    variant.compile({"util.c"})
+    out = expect(variant.link(), {"nodes"})
     assert "udrv_abi_test_new@UDRV_1.1" in out, out
 
 

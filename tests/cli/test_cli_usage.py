@@ -12,7 +12,7 @@ GPIO_OPTS = ["--chip", "--backend", "--active-low", "--bias", "--drive", "--cons
 UIO_ACCESS = ["--map", "--bar", "--width", "--json"]
 
 HELP: list[tuple[str, list[str]]] = [
-    ("", ["info", "gpio", "uio", "rt", "--version", "--json"]),
+    ("", ["info", "gpio", "uio", "pci", "rt", "--version", "--json"]),
     ("info", ["--json", "--verbose"]),
     ("gpio", ["info", "get", "set", "mon", "toggle"]),
     ("gpio info", ["-c CHIP", "--json"]),
@@ -26,6 +26,14 @@ HELP: list[tuple[str, list[str]]] = [
     ("uio wait", ["--num", "--timeout", "--enable", "--pci-unmask", "--json"]),
     ("uio peek", UIO_ACCESS),
     ("uio poke", UIO_ACCESS),
+    ("pci", ["list", "info", "peek", "poke", "wait", "bind"]),
+    ("pci list", ["--json"]),
+    ("pci info", ["--json"]),
+    ("pci peek", ["--bar", "--width", "--json"]),
+    ("pci poke", ["--bar", "--width"]),
+    ("pci wait", ["--irq", "--vectors", "--num", "--timeout", "--raise", "--ack", "--bar",
+                  "--json"]),
+    ("pci bind", ["vfio-pci", "uio_pci_generic"]),
     ("rt", ["check", "--json", "--verbose"]),
     ("rt check", ["--json", "--verbose", "--prio", "--wait-for"]),
 ]
@@ -91,7 +99,7 @@ def test_unknown_top_level_command_message(udrv: Runner) -> None:
 @pytest.mark.parametrize("cmd", [
     "info", "gpio get", "gpio set", "gpio mon", "gpio toggle",
     "uio info", "uio wait", "uio peek", "uio poke", "rt check",
-    "gpio info",
+    "gpio info", "pci list", "pci info", "pci peek", "pci poke", "pci wait", "pci bind",
 ])
 def test_unknown_option(udrv: Runner, cmd: str) -> None:
     r = udrv(*cmd.split(), "--bogus")
