@@ -49,7 +49,8 @@ static void close_fds(int *fds, unsigned int n)
 			close(fds[i]);
 }
 
-void udrv_vfio_irq_release(struct udrv_vfio *v)
+/* Forget the vectors: their eventfds and the poll set. */
+static void irq_drop(struct udrv_vfio *v)
 {
 	close_fds(v->irq_fds, v->irq_count);
 	free(v->irq_fds);
@@ -58,6 +59,11 @@ void udrv_vfio_irq_release(struct udrv_vfio *v)
 	v->irq_pfds = NULL;
 	v->irq_count = 0;
 	v->irq_type = -1;
+}
+
+void udrv_vfio_irq_release(struct udrv_vfio *v)
+{
+	irq_drop(v);
 	if (v->req_fd >= 0)
 		close(v->req_fd);
 	v->req_fd = -1;
@@ -98,13 +104,7 @@ static int irq_off(struct udrv_vfio *v)
 		return udrv_err(v->errmsg, -ret,
 				"disabling %s of %s (VFIO_DEVICE_SET_IRQS): %s",
 				irq_names[v->irq_type], v->bdf, strerror(-ret));
-	close_fds(v->irq_fds, v->irq_count);
-	free(v->irq_fds);
-	free(v->irq_pfds);
-	v->irq_fds = NULL;
-	v->irq_pfds = NULL;
-	v->irq_count = 0;
-	v->irq_type = -1;
+	irq_drop(v);
 	return 0;
 }
 
@@ -182,12 +182,7 @@ int udrv_vfio_irq_enable(struct udrv_vfio *v, enum udrv_vfio_irq_type type,
 				 v->bdf, strerror(-ret));
 	}
 	if (ret) {
-		close_fds(v->irq_fds, count);
-		free(v->irq_fds);
-		free(v->irq_pfds);
-		v->irq_fds = NULL;
-		v->irq_pfds = NULL;
-		v->irq_count = 0;
+		irq_drop(v);
 		return ret;
 	}
 	v->irq_type = (int)type;

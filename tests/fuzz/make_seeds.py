@@ -24,6 +24,7 @@ tests/fuzz/regress/<harness>/ (README.md).
 from __future__ import annotations
 
 import hashlib
+import struct
 import sys
 from pathlib import Path
 
@@ -354,6 +355,13 @@ REGRESS: dict[str, dict[str, bytes]] = {
             "  load-7 [000] d..2.  1.000100: sched_switch: prev_comm=load prev_pid=7 "
             "prev_prio=120 prev_state=R ==> next_comm=bench next_pid=10 next_prio=19"])),
     },
+    "vfio": {
+        # B's vendor "0x1234\0\0": C reads an attribute up to its NUL, so the
+        # library counted B as 1234:11e8 where the harness did not
+        "id-attribute-with-nul": join("1234:11e8", "0000:00:01.0", "0x1234\n", "0x11e8\n",
+                                      "0x00Bf00\n", "../../_groups/1", ABSENT, "0015:00:02.0",
+                                      b"0x1234\0\0", "0x11e8\n", ""),
+    },
     "rt": {
         "throttling-overflow": join("6.1.0-56-amd64\n", STD_VERSION, ABSENT, "", ABSENT, ABSENT,
                                     "1\n", "-9223372036854775808\n"),
@@ -422,6 +430,40 @@ TRACE = ([lab_trace("hog-std.txt"), lab_trace("hog-rt.txt")]
          + [join("1000000000 1000100000 0 10", t) for t in TRACE_LINES]
          + [join("x", t) for t in TRACE_LINES])
 
+
+def iova_info(ranges: list[tuple[int, int]], cap_id: int = 1, next_off: int = 0) -> bytes:
+    """VFIO_IOMMU_GET_INFO's answer as 6.1 writes it: the 24-byte info, then
+    the IOVA-range capability (linux/vfio.h)."""
+    cap = struct.pack("<HHIII", cap_id, 1, next_off, len(ranges), 0)
+    cap += b"".join(struct.pack("<QQ", a, b) for a, b in ranges)
+    return struct.pack("<IIQII", 24 + len(cap), 3, 0x40201000, 24, 0) + cap
+
+
+X86_IOVA = iova_info([(0, 0xfedfffff), (0xfef00000, 0xffffffffffff)])
+EDU = ("0x1234\n", "0x11e8\n", "0x00ff00\n")
+GROUP1 = "../../../kernel/iommu_groups/1"
+VFIO_PCI = "../../../bus/pci/drivers/vfio-pci"
+VFIO = [
+    # parts: spec, device A, vendor, device, class, iommu_group link, driver
+    # link, device B, vendor, device, vfio-pci loaded, VFIO_IOMMU_GET_INFO
+    join("1234:11e8", "0000:00:01.0", *EDU, GROUP1, VFIO_PCI, ABSENT, ABSENT, ABSENT, "",
+         X86_IOVA),
+    join("00:01.0", "0000:00:01.0", *EDU, GROUP1, "../../../bus/pci/drivers/uio_pci_generic",
+         ABSENT, ABSENT, ABSENT, ""),
+    join("0000:00:01.0", "0000:00:01.0", *EDU, ABSENT, "../../../bus/pci/drivers/uio_pci_generic"),
+    join("1234:11e8", "0000:00:01.0", *EDU, GROUP1, ABSENT, "0000:00:02.0", "0x1234\n",
+         "0x11e8\n", ""),
+    join("8086:2922", "0000:00:1f.2", "0x8086\n", "0x2922\n", "0x010601\n",
+         "../../../kernel/iommu_groups/2", "../../../bus/pci/drivers/ahci", "0000:00:1f.3",
+         "0x8086\n", "0x2930\n"),
+    join("10000:00:02.0", "10000:00:02.0", *EDU, "../../../kernel/iommu_groups/7", VFIO_PCI),
+    join("00:01.0", "0000:00:01.0", *EDU, "../../../kernel/iommu_groups/01", VFIO_PCI),
+    join("1234:11E8", "0000:00:01.0", "4660\n", "0x11e8\n", "0x00ff00\n", GROUP1, VFIO_PCI,
+         "00:01.0", "0x1234\n", "0x11e8\n", "", iova_info([(0x1000, 0xfff)])),
+    join("", "0000:00:01.0", ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT,
+         ABSENT, iova_info([(0, 1)], cap_id=2, next_off=24)),
+]
+
 HARNESSES: dict[str, list[bytes]] = {
     "parse": [p.encode() for p in PARSE],
     "layout": LAYOUT,
@@ -436,6 +478,7 @@ HARNESSES: dict[str, list[bytes]] = {
     "peer": PEER,
     "cyclictest": CYCLICTEST,
     "rate": RATE,
+    "vfio": VFIO,
 }
 
 
