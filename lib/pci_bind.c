@@ -46,13 +46,18 @@ static int pci_write(const char *bdf, const char *attr, const char *s,
 
 static int check_driver_name(const char *driver, char *msg)
 {
-	char path[UDRV_PATH_LEN];
-
 	if (!driver || strchr(driver, '/') || strlen(driver) >= 64 ||
 	    !strcmp(driver, ".") || !strcmp(driver, ".."))
 		return udrv_err(msg, EINVAL,
 				"'%s' is not a driver name (vfio-pci, uio_pci_generic, or \"\" for none)",
 				driver ? driver : "(null)");
+	return 0;
+}
+
+static int check_loaded(const char *driver, char *msg)
+{
+	char path[UDRV_PATH_LEN];
+
 	if (!driver[0])
 		return 0;
 	if (udrv_path(path, sizeof(path), "/sys/bus/pci/drivers/%s", driver))
@@ -108,7 +113,10 @@ static int pci_bind(const char *spec, const char *driver, char *msg)
 					       bdf, strerror(-ret));
 	if (!strcmp(from, driver))
 		return 0;
+	/* no IOMMU first: without one, loading vfio-pci does not help */
 	ret = check_iommu(bdf, driver, msg);
+	if (!ret)
+		ret = check_loaded(driver, msg);
 	if (!ret)
 		ret = rebind(bdf, from, driver, msg);
 	if (ret)

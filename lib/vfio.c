@@ -106,10 +106,15 @@ static int region_info(struct udrv_vfio *v, unsigned int index,
 		return udrv_err(v->errmsg, EINVAL,
 				"%s has no region %u: VFIO reports %u (0-5 BARs, 6 ROM, 7 config space)",
 				v->bdf, index, v->info.num_regions);
-	if (ioctl(v->device_fd, VFIO_DEVICE_GET_REGION_INFO, &ri))
+	if (ioctl(v->device_fd, VFIO_DEVICE_GET_REGION_INFO, &ri)) {
+		if (errno == EINVAL && index == VFIO_PCI_VGA_REGION_INDEX)
+			return udrv_err(v->errmsg, EINVAL,
+					"%s has no region 8: VFIO's VGA region (legacy VGA memory and ports) is there only for VGA devices",
+					v->bdf);
 		return udrv_err(v->errmsg, errno,
 				"VFIO_DEVICE_GET_REGION_INFO %u of %s: %s", index,
 				v->bdf, strerror(errno));
+	}
 	out->index = index;
 	out->flags = ri.flags & (UDRV_VFIO_REGION_READ | UDRV_VFIO_REGION_WRITE |
 				 UDRV_VFIO_REGION_MMAP);

@@ -19,26 +19,33 @@
 
 static const char *const irq_names[] = { "INTx", "MSI", "MSI-X" };
 
-/* VFIO_DEVICE_SET_IRQS of @count eventfds (NULL: none) at @index. */
+/*
+ * VFIO_DEVICE_SET_IRQS of @count eventfds (NULL: none) at @index. Without
+ * eventfds (an unmask, a disable) nothing is allocated: INTx's re-arm is
+ * one ioctl.
+ */
 static int set_irqs(struct udrv_vfio *v, unsigned int index, uint32_t flags,
 		    const int *fds, unsigned int count)
 {
 	size_t data = fds ? count * sizeof(int) : 0;
-	struct vfio_irq_set *set;
+	struct vfio_irq_set bare, *set = &bare;
 	int ret = 0;
 
-	set = calloc(1, sizeof(*set) + data);
-	if (!set)
-		return -ENOMEM;
+	if (data) {
+		set = calloc(1, sizeof(*set) + data);
+		if (!set)
+			return -ENOMEM;
+		memcpy(set->data, fds, data);
+	}
 	set->argsz = (uint32_t)(sizeof(*set) + data);
 	set->flags = flags;
 	set->index = index;
+	set->start = 0;
 	set->count = count;
-	if (fds)
-		memcpy(set->data, fds, data);
 	if (ioctl(v->device_fd, VFIO_DEVICE_SET_IRQS, set))
 		ret = -errno;
-	free(set);
+	if (set != &bare)
+		free(set);
 	return ret;
 }
 

@@ -107,31 +107,65 @@ static int read_ids(struct udrv_vfio *v)
 	return 0;
 }
 
-/* "0000:00:1f.0 (lpc_ich), 0000:00:1f.2 (ahci)": the group's other devices. */
+/*
+ * Does a device bound to @driver keep its group from being viable? No
+ * driver, vfio-pci, and the drivers that do not use the kernel's DMA API
+ * (driver_managed_dma in 6.1: pci-stub, pcieport) leave it viable.
+ */
+static bool claims_dma(const char *driver)
+{
+	static const char *const fine[] = { "", "vfio-pci", "pci-stub",
+					    "pcieport" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(fine); i++)
+		if (!strcmp(driver, fine[i]))
+			return false;
+	return true;
+}
+
+/* Append the devices of @dir except @bdf: those that claim DMA, or all. */
+static size_t list_group(DIR *d, const char *bdf, bool culprits, char *buf,
+			 size_t len)
+{
+	char driver[64];
+	size_t used = 0;
+	struct dirent *de;
+
+	buf[0] = '\0';
+	rewinddir(d);
+	while ((de = readdir(d)) && used < len) {
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, bdf))
+			continue;
+		if (udrv_pci_driver_of(de->d_name, driver, sizeof(driver)))
+			snprintf(driver, sizeof(driver), "?");
+		if (culprits && !claims_dma(driver))
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s (%s)",
+					 used ? ", " : "", de->d_name,
+					 driver[0] ? driver : "no driver");
+	}
+	return used;
+}
+
+/*
+ * The devices that keep group @group from being viable, with their
+ * drivers: "0000:01:02.0 (uio_pci_generic)"; when none of them is bound
+ * to such a driver, every other device of the group.
+ */
 void udrv_vfio_group_devices(const char *bdf, unsigned int group, char *buf,
 			     size_t len)
 {
-	char dir[UDRV_PATH_LEN], driver[64];
-	size_t used = 0;
-	struct dirent *de;
+	char dir[UDRV_PATH_LEN];
 	DIR *d;
 
-	buf[0] = '\0';
 	if (udrv_path(dir, sizeof(dir), "/sys/kernel/iommu_groups/%u/devices",
 		      group) || !(d = opendir(dir))) {
 		snprintf(buf, len, "(cannot list /sys/kernel/iommu_groups/%u/devices)",
 			 group);
 		return;
 	}
-	while ((de = readdir(d)) && used < len) {
-		if (de->d_name[0] == '.' || !strcmp(de->d_name, bdf))
-			continue;
-		if (udrv_pci_driver_of(de->d_name, driver, sizeof(driver)))
-			snprintf(driver, sizeof(driver), "?");
-		used += (size_t)snprintf(buf + used, len - used, "%s%s (%s)",
-					 used ? ", " : "", de->d_name,
-					 driver[0] ? driver : "no driver");
-	}
+	if (!list_group(d, bdf, true, buf, len))
+		list_group(d, bdf, false, buf, len);
 	closedir(d);
 }
 
@@ -158,7 +192,7 @@ void udrv_vfio_node_hint(const char *path, char *buf, size_t len)
 	else
 		snprintf(grp, sizeof(grp), "%u", (unsigned int)st.st_gid);
 	snprintf(buf, len,
-		 "%s is owner %s, group %s, mode %04o: run as root, or give it to your user (chown $USER %s; for good, a udev rule in /etc/udev/rules.d/: SUBSYSTEM==\"vfio\", OWNER=\"$USER\"); DMA also needs RLIMIT_MEMLOCK (ulimit -l) as large as the buffers",
+		 "%s is owner %s, group %s, mode %04o: run as root, or chown $USER %s (for good: a udev rule SUBSYSTEM==\"vfio\", OWNER=\"$USER\"), and raise RLIMIT_MEMLOCK (ulimit -l) for DMA",
 		 path, owner, grp, (unsigned int)(st.st_mode & 07777), path);
 }
 
@@ -180,7 +214,7 @@ static int open_node(struct udrv_vfio *v, const char *node, int *fdp)
 	}
 	if (err == EBUSY)
 		return udrv_err(v->errmsg, EBUSY,
-				"cannot open %s (%s): the group is in use by another process (QEMU, DPDK, another udrv): VFIO lets one process have it",
+				"cannot open %s (%s): the group is open already (by another process: QEMU, DPDK, another udrv; or by another handle of this one): VFIO lets one have it at a time",
 				path, v->bdf);
 	if (err == ENOENT)
 		return udrv_err(v->errmsg, ENOENT,
@@ -225,7 +259,7 @@ static int check_viable(struct udrv_vfio *v)
 	udrv_vfio_group_devices(v->bdf, v->info.iommu_group, others,
 				sizeof(others));
 	return udrv_err(v->errmsg, EBUSY,
-			"IOMMU group %u of %s is not viable: its other devices %s must be bound to vfio-pci too, or unbound (udrv pci bind BDF vfio-pci, or udrv pci bind BDF '')",
+			"IOMMU group %u of %s is not viable: the devices of a group share it, and %s must be bound to vfio-pci too, or unbound (udrv pci bind BDF vfio-pci, or udrv pci bind BDF '')",
 			v->info.iommu_group, v->bdf, others);
 }
 

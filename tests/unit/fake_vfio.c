@@ -215,7 +215,8 @@ static int group_ioctl(unsigned long req, unsigned long arg)
 
 static int region_info(struct vfio_region_info *ri)
 {
-	if (ri->index >= fake_vfio.num_regions)
+	if (ri->index >= fake_vfio.num_regions ||
+	    fake_vfio.region_info_einval[ri->index])
 		return fail(EINVAL);
 	ri->flags = fake_vfio.region_flags[ri->index];
 	ri->size = fake_vfio.region_size[ri->index];

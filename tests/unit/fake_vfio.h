@@ -31,6 +31,7 @@ struct fake_vfio {
 	uint32_t num_regions;
 	uint64_t region_size[FAKE_VFIO_REGIONS];
 	uint32_t region_flags[FAKE_VFIO_REGIONS];
+	bool region_info_einval[FAKE_VFIO_REGIONS];	/* as vfio-pci's VGA */
 	uint32_t irq_count[5];		/* INTx, MSI, MSI-X, ERR, REQ */
 	uint32_t num_iova;		/* IOVA ranges in VFIO_IOMMU_GET_INFO */
 	uint64_t iova_start[4], iova_end[4];

@@ -12,10 +12,12 @@
  */
 #include <errno.h>
 #include <linux/vfio.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <udrv/udrv.h>
@@ -204,32 +206,43 @@ static void test_node_permission_hint(void)
 	CHECK_INT(chmod(path, 0600), 0);
 	udrv_vfio_node_hint(path, hint, sizeof(hint));
 	CHECK_CONTAINS(hint, "/dev/vfio/1 is owner ");
-	CHECK_CONTAINS(hint, ", mode 0600: run as root, or give it to your user (chown $USER ");
+	CHECK_CONTAINS(hint, ", mode 0600: run as root, or chown $USER ");
 	CHECK_CONTAINS(hint, "SUBSYSTEM==\"vfio\", OWNER=\"$USER\"");
-	CHECK_CONTAINS(hint, "RLIMIT_MEMLOCK");
+	CHECK_CONTAINS(hint, "RLIMIT_MEMLOCK (ulimit -l) for DMA");
 	if (geteuid() != 0) {	/* root opens it anyway */
 		struct udrv_vfio *v = open_vfio(BDF, -EACCES);
 
 		CHECK_CONTAINS(udrv_vfio_errmsg(v), "mode 0600");
+		CHECK_CONTAINS(udrv_vfio_errmsg(v), "for DMA)");	/* whole */
 		udrv_vfio_free(v);
 	}
 }
 
 static void test_group_not_viable(void)
 {
+	char others[UDRV_ERRMSG_LEN];
 	struct udrv_vfio *v;
 
 	vfio_device();
 	fake_pci_device("0000:00:1f.2", "ahci", 1);
 	fake_pci_device("0000:00:1f.3", "", 1);
+	fake_pci_device("0000:00:1c.0", "pcieport", 1);
 	fake_vfio.viable = false;
 	v = open_vfio(BDF, -EBUSY);
 	CHECK_CONTAINS(udrv_vfio_errmsg(v), "IOMMU group 1 of 0000:00:01.0 is not viable");
-	CHECK_CONTAINS(udrv_vfio_errmsg(v), "0000:00:1f.2 (ahci)");
-	CHECK_CONTAINS(udrv_vfio_errmsg(v), "0000:00:1f.3 (no driver)");
+	CHECK_CONTAINS(udrv_vfio_errmsg(v), "and 0000:00:1f.2 (ahci) must be bound to vfio-pci too, or unbound");
+	/* what does not keep a group from being viable is not named */
+	CHECK(!strstr(udrv_vfio_errmsg(v), "0000:00:1f.3"));
+	CHECK(!strstr(udrv_vfio_errmsg(v), "0000:00:1c.0"));
 	CHECK(!strstr(udrv_vfio_errmsg(v), "0000:00:01.0 ("));
-	CHECK_CONTAINS(udrv_vfio_errmsg(v), "bound to vfio-pci too, or unbound");
 	udrv_vfio_free(v);
+	/* nobody to blame (a driver unbound meanwhile): all of them */
+	fake_pci_device("0000:00:1f.4", "", 2);
+	fake_pci_device("0000:00:1f.5", "vfio-pci", 2);
+	udrv_vfio_group_devices("0000:00:1f.5", 2, others, sizeof(others));
+	CHECK_STR(others, "0000:00:1f.4 (no driver)");
+	udrv_vfio_group_devices(BDF, 9, others, sizeof(others));
+	CHECK_STR(others, "(cannot list /sys/kernel/iommu_groups/9/devices)");
 }
 
 static void test_no_interrupt_remapping(void)
@@ -312,6 +325,10 @@ static void test_regions_and_bars(void)
 	CHECK_INT(ri.size, 0x1000);
 	CHECK_INT(ri.flags, UDRV_VFIO_REGION_READ | UDRV_VFIO_REGION_WRITE |
 		  UDRV_VFIO_REGION_MMAP);
+	/* vfio-pci counts the VGA region also for devices without one */
+	fake_vfio.region_info_einval[VFIO_PCI_VGA_REGION_INDEX] = true;
+	CHECK_INT(udrv_vfio_region_info(v, 8, &ri), -EINVAL);
+	CHECK_CONTAINS(udrv_vfio_errmsg(v), "0000:00:01.0 has no region 8: VFIO's VGA region");
 	CHECK_INT(udrv_vfio_region_info(v, 9, &ri), -EINVAL);
 	CHECK_CONTAINS(udrv_vfio_errmsg(v), "0000:00:01.0 has no region 9: VFIO reports 9");
 	CHECK_INT(udrv_vfio_map_bar(v, 6, &r), -EINVAL);
@@ -448,6 +465,27 @@ static void test_irq_device_gone(void)
 	CHECK_INT(udrv_vfio_wait(v, -1, &irq), -ENODEV);
 	CHECK_CONTAINS(udrv_vfio_errmsg(v), "the kernel asks for 0000:00:01.0 back");
 	CHECK_CONTAINS(udrv_vfio_errmsg(v), "close it");
+	udrv_vfio_free(v);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* A signal breaks a blocking wait (handler without SA_RESTART): -EINTR. */
+static void test_irq_wait_interrupted(void)
+{
+	struct udrv_vfio *v = open_fake();
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct itimerval it = { .it_value = { 0, 20000 } };
+	struct udrv_vfio_irq irq;
+
+	CHECK_INT(udrv_vfio_irq_enable(v, UDRV_VFIO_MSI, 1), 0);
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+	CHECK_INT(udrv_vfio_wait(v, -1, &irq), -EINTR);
+	CHECK_CONTAINS(udrv_vfio_errmsg(v), "interrupted by a signal");
 	udrv_vfio_free(v);
 }
 
@@ -603,7 +641,7 @@ static void test_iova_caps_parser(void)
 
 static void test_pci_bind(void)
 {
-	char err[UDRV_ERRMSG_LEN], drv[64];
+	char err[UDRV_ERRMSG_LEN], drv[64], path[600];
 
 	fake_root();
 	fake_pci_device(BDF, "uio_pci_generic", 1);
@@ -630,6 +668,11 @@ static void test_pci_bind(void)
 	fake_pci_device("0000:00:02.0", "", -1);
 	CHECK_INT(udrv_pci_bind("00:02.0", "vfio-pci", err, sizeof(err)), -ENXIO);
 	CHECK_CONTAINS(err, "it has no IOMMU group");
+	/* ... also when vfio-pci is not loaded: loading it would not help */
+	fake_path(path, sizeof(path), "sys/bus/pci/drivers/vfio-pci");
+	CHECK_INT(rmdir(path), 0);
+	CHECK_INT(udrv_pci_bind("00:02.0", "vfio-pci", err, sizeof(err)), -ENXIO);
+	CHECK_INT(udrv_pci_bind(BDF, "vfio-pci", err, sizeof(err)), -ENOENT);
 	CHECK_INT(udrv_pci_driver("00:02.0", drv, sizeof(drv), NULL, 0), 0);
 	CHECK_STR(drv, "");
 }
@@ -675,6 +718,7 @@ UDRV_TESTS(UDRV_T(test_parse_bdf), UDRV_T(test_parse_id),
 	   UDRV_T(test_open_info), UDRV_T(test_regions_and_bars),
 	   UDRV_T(test_config_and_reset), UDRV_T(test_irq_msi),
 	   UDRV_T(test_irq_intx_and_switch), UDRV_T(test_irq_device_gone),
+	   UDRV_T(test_irq_wait_interrupted),
 	   UDRV_T(test_dma_alloc), UDRV_T(test_dma_mask),
 	   UDRV_T(test_dma_map_checks), UDRV_T(test_dma_windows_skip_holes),
 	   UDRV_T(test_iova_caps_parser), UDRV_T(test_pci_bind),

@@ -5,7 +5,8 @@
  *
  *   bind edu to vfio-pci (udrv_pci_bind), open it by vendor:device, info,
  *   BAR 0 (ident, liveness), the BAR errors (index 6, BAR 1 not
- *   implemented), N MSI round trips (raise, wait, ack), N INTx round trips
+ *   implemented), a second open of the group (-EBUSY), edu's missing reset
+ *   (-ENOTSUP), N MSI round trips (raise, wait, ack), N INTx round trips
  *   (raise, wait, ack, unmask), DMA both ways through buffers the library
  *   allocated within edu's 28-bit mask, checked byte for byte, and the DMA
  *   errors (beyond the mask, unaligned). Exit 0 when every check passed.
@@ -198,6 +199,18 @@ static void bars(struct udrv_vfio *v, struct udrv_json *j)
 	udrv_json_kstr(j, "bar1_message", udrv_vfio_errmsg(v));
 }
 
+/* A second handle on the same group, and edu's missing reset. */
+static void second_open(struct udrv_vfio *v, const char *spec, struct udrv_json *j)
+{
+	struct udrv_vfio *w = udrv_vfio_new();
+
+	check(j, "second_open_ebusy", w && udrv_vfio_open(w, spec) == -EBUSY);
+	if (w)
+		udrv_json_kstr(j, "second_open_message", udrv_vfio_errmsg(w));
+	udrv_vfio_free(w);
+	check(j, "reset_enotsup", udrv_vfio_reset(v) == -ENOTSUP);
+}
+
 static void info(struct udrv_vfio *v, struct udrv_json *j)
 {
 	struct udrv_vfio_info in;
@@ -215,7 +228,8 @@ static void info(struct udrv_vfio *v, struct udrv_json *j)
 	udrv_json_kbool(j, "can_reset", in.can_reset);
 }
 
-static int run(struct udrv_vfio *v, struct udrv_json *j, unsigned int n)
+static int run(struct udrv_vfio *v, const char *spec, struct udrv_json *j,
+	       unsigned int n)
 {
 	struct udrv_region *bar;
 	struct udrv_mmio m;
@@ -230,6 +244,7 @@ static int run(struct udrv_vfio *v, struct udrv_json *j, unsigned int n)
 	udrv_write32(&m, EDU_LIVENESS, 0x12345678);
 	udrv_json_kuint(j, "liveness", udrv_read32(&m, EDU_LIVENESS));
 	bars(v, j);
+	second_open(v, spec, j);
 	irqs(v, &m, j, n);
 	dma(v, &m, j);
 	udrv_region_unmap(bar);
@@ -263,7 +278,7 @@ int main(int argc, char **argv)
 	check(j, "open", ret == 0);
 	if (ret)
 		udrv_json_kstr(j, "open_message", udrv_vfio_errmsg(v));
-	else if (run(v, j, n))
+	else if (run(v, spec, j, n))
 		failures++;
 	udrv_vfio_free(v);
 	udrv_json_kuint(j, "failures", (uint64_t)failures);
