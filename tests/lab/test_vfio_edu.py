@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from collections.abc import Iterator
 
 import pytest
@@ -38,7 +39,7 @@ def driver(board: Board, bdf: str) -> str:
 
 
 def bind(board: Board, bdf: str, drv: str) -> None:
-    r = sh(board, f"udrv pci bind {bdf} {drv}")
+    r = sh(board, f"udrv pci bind {bdf} {shlex.quote(drv)}")
     assert r.status == 0, r
     assert driver(board, bdf) == drv
 
@@ -214,14 +215,18 @@ def test_error_vfio_pci_not_loaded(std_q35_edu: Board) -> None:
 
 
 def test_error_group_not_viable(std_q35_edu: Board) -> None:
-    """One bridged edu on vfio-pci, its group mate on uio_pci_generic; with
-    both on vfio-pci the group is viable (the bridge needs no driver)."""
+    """One bridged edu on vfio-pci, its group mate on uio_pci_generic; the
+    two fixes the message gives make the group viable: the mate unbound, or
+    on vfio-pci too (the bridge needs no driver)."""
     b = std_q35_edu
     bind(b, BRIDGED[0], "vfio-pci")
     r = sh(b, f"udrv pci info {BRIDGED[0]}")
     assert r.status == 1, r
     assert "is not viable" in r.stderr, r
     assert f"{BRIDGED[1]} (uio_pci_generic)" in r.stderr, r
+    assert "udrv pci bind BDF ''" in r.stderr, r
+    bind(b, BRIDGED[1], "")
+    assert sh(b, f"udrv pci info {BRIDGED[0]}").status == 0
     bind(b, BRIDGED[1], "vfio-pci")
     assert sh(b, f"udrv pci info {BRIDGED[0]}").status == 0
 
