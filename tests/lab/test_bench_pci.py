@@ -100,6 +100,12 @@ def test_one_path_has_no_reference(board_std_q35):
     assert driver(board_std_q35) == "uio_pci_generic"
 
 
+def test_text_names_the_uio_reference(board_std_q35):
+    out = ok(board_std_q35, "bench pci -q -n 10 --via uio-intx,vfio-msi").stdout
+    lines = [line for line in out.splitlines() if line.startswith("vfio-msi/")]
+    assert len(lines) == 2 and all(" vs uio-intx/udrv" in line for line in lines), out
+
+
 def test_unbound_before_is_unbound_after(board_std_q35):
     """The binding put back is the one found, whatever it was: here none."""
     ok(board_std_q35, f"pci bind {EDU} ''")
