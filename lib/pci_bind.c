@@ -97,6 +97,25 @@ static int rebind(const char *bdf, const char *from, const char *driver,
 	return ret;
 }
 
+/*
+ * @driver did not take @bdf: clear driver_override and probe again, so
+ * that the driver it had (when it matches by ID) takes it back instead of
+ * leaving it unbound, and say where it is now.
+ */
+static int refused(const char *bdf, const char *from, const char *driver,
+		   char *msg)
+{
+	char ignore[UDRV_ERRMSG_LEN], now[64] = "";
+
+	if (!pci_write(bdf, "driver_override", "\n", ignore) && from[0])
+		(void)pci_write(NULL, "drivers_probe", bdf, ignore);
+	if (udrv_pci_driver_of(bdf, now, sizeof(now)))
+		now[0] = '\0';
+	return udrv_err(msg, EIO,
+			"%s refused %s (dmesg says why); driver_override cleared, the device is now on %s",
+			driver, bdf, now[0] ? now : "no driver");
+}
+
 static int pci_bind(const char *spec, const char *driver, char *msg)
 {
 	char bdf[UDRV_PCI_BDF_LEN], from[64], now[64];
@@ -122,10 +141,7 @@ static int pci_bind(const char *spec, const char *driver, char *msg)
 	if (ret)
 		return ret;
 	if (udrv_pci_driver_of(bdf, now, sizeof(now)) || strcmp(now, driver))
-		return udrv_err(msg, EIO,
-				"%s is bound to %s after the probe, not %s: the driver refused it (dmesg says why)",
-				bdf, now[0] ? now : "no driver",
-				driver[0] ? driver : "none");
+		return refused(bdf, from, driver, msg);
 	return 0;
 }
 

@@ -28,38 +28,61 @@ static uint64_t mask_limit(unsigned int bits)
 	return bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
 }
 
+/*
+ * The ranges of one IOVA capability at @p (@avail bytes to the end of the
+ * answer) into @win from index @n; the new count or -EINVAL. Everything is
+ * copied out with memcpy(): 6.1 packs its capabilities one after the other
+ * (the 12-byte DMA-available one puts the IOVA ranges 4 bytes off an 8-byte
+ * boundary).
+ */
+static int iova_ranges(const char *p, size_t avail,
+		       struct vfio_iova_window *win, unsigned int n,
+		       unsigned int max)
+{
+	struct vfio_iommu_type1_info_cap_iova_range cap;
+	struct vfio_iova_range r;
+
+	if (avail < sizeof(cap))
+		return -EINVAL;
+	memcpy(&cap, p, sizeof(cap));
+	if (cap.nr_iovas > (avail - sizeof(cap)) / sizeof(r))
+		return -EINVAL;
+	for (uint32_t i = 0; i < cap.nr_iovas && n < max; i++) {
+		memcpy(&r, p + sizeof(cap) + i * sizeof(r), sizeof(r));
+		if (r.start > r.end)
+			return -EINVAL;
+		win[n].start = r.start;
+		win[n].end = r.end;
+		n++;
+	}
+	return (int)n;
+}
+
 int udrv_vfio_parse_iova_caps(const void *info, size_t len,
 			      struct vfio_iova_window *win, unsigned int max)
 {
-	const struct vfio_iommu_type1_info *hdr = info;
-	const struct vfio_iommu_type1_info_cap_iova_range *cap;
-	const struct vfio_info_cap_header *h;
-	uint32_t off, nr;
-	unsigned int n = 0, hops = 0;
+	struct vfio_iommu_type1_info hdr;
+	struct vfio_info_cap_header h;
+	const char *base = info;
+	unsigned int hops = 0;
+	int n = 0;
 
-	if (len < sizeof(*hdr) || !(hdr->flags & VFIO_IOMMU_INFO_CAPS))
+	if (len < sizeof(hdr))
 		return 0;
-	for (off = hdr->cap_offset; off && hops < 64; off = h->next, hops++) {
-		if (off < sizeof(*hdr) || off > len - sizeof(*h) || off % 4)
+	memcpy(&hdr, info, sizeof(hdr));
+	if (!(hdr.flags & VFIO_IOMMU_INFO_CAPS))
+		return 0;
+	for (uint32_t off = hdr.cap_offset; off && hops < 64; off = h.next, hops++) {
+		if (off < sizeof(hdr) || off > len - sizeof(h))
 			return -EINVAL;
-		h = (const void *)((const char *)info + off);
-		if (h->id != VFIO_IOMMU_TYPE1_INFO_CAP_IOVA_RANGE)
+		memcpy(&h, base + off, sizeof(h));
+		if (h.id != VFIO_IOMMU_TYPE1_INFO_CAP_IOVA_RANGE)
 			continue;
-		if (off > len - sizeof(*cap))
-			return -EINVAL;
-		cap = (const void *)h;
-		nr = cap->nr_iovas;
-		if (nr > (len - off - sizeof(*cap)) / sizeof(cap->iova_ranges[0]))
-			return -EINVAL;
-		for (uint32_t i = 0; i < nr && n < max; i++) {
-			if (cap->iova_ranges[i].start > cap->iova_ranges[i].end)
-				return -EINVAL;
-			win[n].start = cap->iova_ranges[i].start;
-			win[n].end = cap->iova_ranges[i].end;
-			n++;
-		}
+		n = iova_ranges(base + off, len - off, win, (unsigned int)n, max);
+		if (n < 0)
+			return n;
 	}
-	return (int)n;
+	return n;
 }
 
 void udrv_vfio_dma_windows(struct udrv_vfio *v)

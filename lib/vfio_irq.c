@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "abi.h"
@@ -233,9 +234,29 @@ static int irq_collect(struct udrv_vfio *v, struct udrv_vfio_irq *irq)
 	return 0;
 }
 
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* What is left of a wait that ends at @end (-1: never). */
+static int left_ms(int64_t end)
+{
+	int64_t left;
+
+	if (end < 0)
+		return -1;
+	left = end - now_ms();
+	return left > 0 ? (int)left : 0;
+}
+
 static int irq_wait(struct udrv_vfio *v, int timeout_ms,
 		    struct udrv_vfio_irq *irq)
 {
+	int64_t end = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
 	int ret;
 
 	if (v->irq_type < 0)
@@ -243,7 +264,7 @@ static int irq_wait(struct udrv_vfio *v, int timeout_ms,
 				"no interrupt of %s is enabled (udrv_vfio_irq_enable first)",
 				v->bdf);
 	for (;;) {
-		ret = poll(v->irq_pfds, v->irq_count + 1, timeout_ms);
+		ret = poll(v->irq_pfds, v->irq_count + 1, left_ms(end));
 		if (ret < 0 && errno == EINTR)
 			return udrv_err(v->errmsg, EINTR,
 					"waiting for an interrupt of %s: interrupted by a signal",
@@ -255,6 +276,8 @@ static int irq_wait(struct udrv_vfio *v, int timeout_ms,
 			return 0;
 		if (v->irq_pfds[v->irq_count].revents & POLLIN)
 			return device_gone(v);
+		/* a counter another reader emptied first: wait on, for
+		 * what is left of the timeout */
 		if (irq_collect(v, irq))
 			return 1;
 	}

@@ -440,6 +440,17 @@ def iova_info(ranges: list[tuple[int, int]], cap_id: int = 1, next_off: int = 0)
 
 
 X86_IOVA = iova_info([(0, 0xfedfffff), (0xfef00000, 0xffffffffffff)])
+
+
+def iova_info_6_1(ranges: list[tuple[int, int]]) -> bytes:
+    """As 6.1 packs it: migration (32 bytes), DMA available (12), then the
+    IOVA ranges at offset 68, 4 bytes off an 8-byte boundary."""
+    mig = struct.pack("<HHIIIQQ", 2, 1, 56, 0, 0, 0x1000, 0x10000000)
+    avail = struct.pack("<HHII", 3, 1, 68, 65535)
+    iova = struct.pack("<HHIII", 1, 1, 0, len(ranges), 0)
+    iova += b"".join(struct.pack("<QQ", a, b) for a, b in ranges)
+    body = mig + avail + iova
+    return struct.pack("<IIQII", 24 + len(body), 3, 0x40201000, 24, 0) + body
 EDU = ("0x1234\n", "0x11e8\n", "0x00ff00\n")
 GROUP1 = "../../../kernel/iommu_groups/1"
 VFIO_PCI = "../../../bus/pci/drivers/vfio-pci"
@@ -462,6 +473,8 @@ VFIO = [
          "00:01.0", "0x1234\n", "0x11e8\n", "", iova_info([(0x1000, 0xfff)])),
     join("", "0000:00:01.0", ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT,
          ABSENT, iova_info([(0, 1)], cap_id=2, next_off=24)),
+    join("00:01.0", "0000:00:01.0", *EDU, GROUP1, VFIO_PCI, ABSENT, ABSENT, ABSENT, "",
+         iova_info_6_1([(0, 0xfedfffff), (0xfef00000, 0xffffffffffff)])),
 ]
 
 HARNESSES: dict[str, list[bytes]] = {

@@ -9,7 +9,8 @@
  *   (-ENOTSUP), N MSI round trips (raise, wait, ack), N INTx round trips
  *   (raise, wait, ack, unmask), DMA both ways through buffers the library
  *   allocated within edu's 28-bit mask, checked byte for byte, and the DMA
- *   errors (beyond the mask, unaligned). Exit 0 when every check passed.
+ *   errors (beyond the mask, unaligned, overlapping); then binds the device
+ *   back to the driver it had. Exit 0 when every check passed.
  *
  * Usage: udrv-vfio-check [ROUND_TRIPS] [SPEC]
  */
@@ -255,7 +256,7 @@ int main(int argc, char **argv)
 {
 	const char *spec = argc > 2 ? argv[2] : "1234:11e8";
 	unsigned int n = 20;
-	char err[384], drv[64] = "";
+	char err[384], drv[64] = "", orig[64] = "";
 	struct udrv_json *j;
 	struct udrv_vfio *v;
 	int ret;
@@ -266,6 +267,9 @@ int main(int argc, char **argv)
 	}
 	j = udrv_json_new(stdout, true);
 	udrv_json_obj_begin(j);
+	if (udrv_pci_driver(spec, orig, sizeof(orig), err, sizeof(err)))
+		fprintf(stderr, "driver: %s\n", err);
+	udrv_json_kstr(j, "driver_before", orig);
 	ret = udrv_pci_bind(spec, "vfio-pci", err, sizeof(err));
 	check(j, "bind", ret == 0);
 	if (ret)
@@ -281,6 +285,10 @@ int main(int argc, char **argv)
 	else if (run(v, spec, j, n))
 		failures++;
 	udrv_vfio_free(v);
+	/* put the device back where it was, for the tests after this one */
+	check(j, "restored", !udrv_pci_bind(spec, orig, err, sizeof(err)) &&
+	      !udrv_pci_driver(spec, drv, sizeof(drv), err, sizeof(err)) &&
+	      !strcmp(drv, orig));
 	udrv_json_kuint(j, "failures", (uint64_t)failures);
 	udrv_json_obj_end(j);
 	udrv_json_free(j);
