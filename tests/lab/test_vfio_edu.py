@@ -20,7 +20,9 @@ import shlex
 from collections.abc import Iterator
 
 import pytest
+from background import Background, guest_ok
 from guest import Udrv, sh
+from test_faults import SAN_REPORT, sanitized, waiting_in
 
 from lab import Board
 
@@ -317,3 +319,26 @@ def test_pci_wait_sigint_releases_the_device(vfio_edu: Board) -> None:
     assert lines[0] == "rc=0", r
     assert json.loads(lines[1]) == {"irq": "msi", "interrupts": 0, "missed": 0}, r
     assert lines[-1] == "reopened", r
+
+
+def test_pci_wait_ends_when_vfio_pci_lets_edu_go(vfio_edu: Board) -> None:
+    """The sanitized CLI waiting on MSI; edu unbound from vfio-pci, which asks
+    the user for the device (VFIO's request interrupt) and blocks until it is
+    closed: udrv ends within a second of guest time, exit 1, saying so, with
+    no sanitizer report; the unbind then completes."""
+    b = vfio_edu
+    job = Background(b, "vfio-gone", f"{sanitized(b)} pci wait --irq msi {EDU}")
+    try:
+        waiting_in(b, job, "/dev/vfio/")
+        t0 = float(guest_ok(b, f"cut -d' ' -f1 /proc/uptime; "
+                               f"echo {EDU} > /sys/bus/pci/drivers/vfio-pci/unbind").split()[0])
+        end = job.ended()
+    finally:
+        job.kill()
+    said = end.stdout + end.stderr
+    assert not SAN_REPORT.search(said), said
+    assert end.status == 1, said
+    assert f"the kernel asks for {EDU} back" in end.stderr, said
+    assert end.at - t0 <= 1.0, f"ended {end.at - t0:.2f} s after the unbind (guest time)"
+    assert driver(b, EDU) == ""
+
