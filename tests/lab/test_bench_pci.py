@@ -106,6 +106,19 @@ def test_text_names_the_uio_reference(board_std_q35):
     assert len(lines) == 2 and all(" vs uio-intx/udrv" in line for line in lines), out
 
 
+def test_trace_on_spike(board_std_q35):
+    """--trace-on-spike: every VFIO MSI wake-up takes more than 1 us, so the
+    first is the spike; the trace names the vfio-msi hard interrupt in it."""
+    doc = ok(board_std_q35, "bench pci --json -q -n 20 --via vfio-msi "
+                            "--trace-on-spike 1 --spike-out /tmp/pci-spike.txt").json()
+    check_document(doc)
+    spike = doc["spike"]
+    assert spike["sample"]["mechanism"] == "vfio-msi"
+    assert spike["sample"]["index"] == 1
+    assert "vfio-msi" in sh(board_std_q35, "cat /tmp/pci-spike.txt").stdout
+    assert driver(board_std_q35) == "uio_pci_generic"
+
+
 def test_unbound_before_is_unbound_after(board_std_q35):
     """The binding put back is the one found, whatever it was: here none."""
     ok(board_std_q35, f"pci bind {EDU} ''")
