@@ -143,11 +143,12 @@ static const char bench_opts_help[] =
 "  -o, --out FILE      also write the JSON result document to FILE\n"
 "  -j, --json          print the JSON result document instead of a table\n"
 "  -q, --quiet         no live progress line\n"
-"      --trace-on-spike US  (irq, uio, timer, reply) trace the scheduler and\n"
-"                      interrupts with ftrace; at the first sample above US\n"
-"                      microseconds stop, save the trace around it and say\n"
-"                      what ran on the bench's CPU during it: the cause\n"
-"                      (needs root and tracefs; put back afterwards)\n"
+"      --trace-on-spike US  (irq, uio, pci, timer, reply) trace the\n"
+"                      scheduler and interrupts with ftrace; at the first\n"
+"                      sample above US microseconds stop, save the trace\n"
+"                      around it and say what ran on the bench's CPU\n"
+"                      during it: the cause (needs root and tracefs; put\n"
+"                      back afterwards)\n"
 "      --spike-out FILE  the spike's trace (default: --out's name with\n"
 "                      .spike.txt, else ./udrv-BENCH-spike.txt)\n";
 

@@ -167,10 +167,15 @@ static void print_row(const struct bench_run *run, const struct bench_row *r)
 	snprintf(label, sizeof(label), "%s/%s%s%s %s", r->mechanism,
 		 r->implementation, r->wait ? "/" : "", r->wait ? r->wait : "",
 		 r->what);
-	if (r->reference >= 0)
-		snprintf(extra, sizeof(extra), " x%.3f vs %s",
-			 ratio(r, &run->rows[r->reference], false),
-			 run->rows[r->reference].implementation);
+	if (r->reference >= 0) {
+		const struct bench_row *ref = &run->rows[r->reference];
+		bool other = strcmp(ref->mechanism, r->mechanism) != 0;
+
+		/* another mechanism (bench pci's VFIO vs UIO): name it too */
+		snprintf(extra, sizeof(extra), " x%.3f vs %s%s%s",
+			 ratio(r, ref, false), other ? ref->mechanism : "",
+			 other ? "/" : "", ref->implementation);
+	}
 	if (r->has_loss)
 		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
 			 " lost %llu/%llu", (unsigned long long)r->lost,

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import boards, debian, initramfs, modules, pyguest, suite
+from . import boards, debian, initramfs, modules, pyguest, suite, suite_pci
 from .errors import CommandTimeout, LabError
 from .paths import kernel_src_dir, lab_dir
 from .prepare import prepare
@@ -171,6 +171,7 @@ def cmd_suite(args: argparse.Namespace) -> int:
     flavours = _flavours(args)
     if args.board == "all":  # the instruction-counted boards: their numbers repeat
         flavours = [f for f in flavours if boards.target(f).icount]
+        flavours += suite_pci.q35_targets(flavours)  # UIO vs VFIO (udrv bench pci)
     return suite.run_suite(flavours, "quick" if args.quick else "full", out,
                            duration_s=args.duration, jobs=args.jobs)
 
@@ -295,7 +296,8 @@ def parser() -> argparse.ArgumentParser:
         "application and at SCHED_OTHER, and the scheduler-gaps bench with RT "
         "throttling on and off, print the toggle-rate, latency, priority and gaps "
         "tables, and write the udrv-lab/1 document (docs/results.md). This is what "
-        "'make lab' runs. --board all is every instruction-counted board (x86, rpi3); "
+        "'make lab' runs. --board all is every instruction-counted board (x86, rpi3), "
+        "and beside each x86 kernel the q35 board for udrv bench pci (UIO vs VFIO); "
         "the SMP boards (--board x86-smp) follow the host's clock, so their numbers "
         "do not repeat.",
     )  # fmt: skip

@@ -95,6 +95,19 @@ def bench_timeout(duration_s: int) -> float:
     return max(BENCH_TIMEOUT, 40.0 * duration_s + 300)
 
 
+def run_pci(board: Board, kernel: str, mode: str) -> list[SuiteRun]:
+    """The q35 board: udrv bench pci idle and under load; on rt also with the
+    irq threads above the bench (RATE_PRIORITY, the priority axis's first)."""
+    runs = [run_benches(board, kernel, load, mode, (suite_pci.BENCH,)) for load in LOADS]
+    if target(kernel).kernel == "rt":
+        run = SuiteRun("rt", "none", board=suite_pci.BOARD, variant=RATE_PRIORITY)
+        _run_one(board, run, suite_pci.BENCH,
+                 f"{bench_command(suite_pci.BENCH, 'none', SAMPLES[mode][suite_pci.BENCH])} "
+                 f"{PRIORITY[RATE_PRIORITY]}")
+        runs.append(run)
+    return runs
+
+
 def rpi3_toggle_command(samples: int) -> str:
     return (f"udrv bench toggle -c {RPI3_CHIP} --line {RPI3_LINE} --no-edges "
             f"--json --quiet --samples {samples}")  # fmt: skip
@@ -449,8 +462,7 @@ def run_board(kernel: str, mode: str, duration_s: int = 0) -> list[SuiteRun]:
         if machine.name == "rpi3":
             return [run_rpi3(board, mode)]
         if machine.name == suite_pci.BOARD:  # UIO vs VFIO: only udrv bench pci
-            return [run_benches(board, kernel, load, mode, (suite_pci.BENCH,))
-                    for load in LOADS]
+            return run_pci(board, kernel, mode)
         plain = [run_benches(board, kernel, load, mode, duration_s=duration_s)
                  for load in LOADS]
         runs += plain + run_gaps(board, plain, mode)
@@ -475,7 +487,6 @@ def run_suite(kernels: list[str], mode: str, out: Path, duration_s: int = 0,
     `jobs`: boards booted at once (0: one per host core)."""
     jobs = jobs or default_jobs()
     t0 = time.monotonic()
-    kernels = kernels + suite_pci.q35_targets(kernels)
     # one board per host core at a time: a TCG guest under -icount is one host
     # thread, and its timings follow its instruction count, not the host, so
     # boards measured side by side give the numbers they give alone

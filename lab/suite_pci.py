@@ -3,7 +3,8 @@
 
 The x86 (pc) board has no IOMMU, so VFIO needs the q35 board (lab/boards.py);
 `make lab` boots it beside each x86 kernel it measures (std-q35 for std,
-rt-q35 for rt) and runs only `udrv bench pci` there, idle and under load:
+rt-q35 for rt) and runs only `udrv bench pci` there, idle and under load
+(on rt also with the irq threads raised above the bench, `--irq-prio 90`):
 edu's raise-register write -> wake-up through UIO INTx, VFIO INTx and VFIO
 MSI, and the re-arm of each. The table puts them side by side, with each
 VFIO row's ratio to the UIO INTx row of the same run (the bench's
@@ -52,12 +53,13 @@ def _cell(row: dict[str, Any] | None) -> str:
 
 
 def pci_table(runs: list[SuiteRun]) -> list[str]:
-    """mechanism x sample rows, kernel x load columns: p50/p99/max in us and
-    the p50's ratio to UIO INTx measured in the same run."""
+    """mechanism x sample rows, kernel x load columns (then the rt variant):
+    p50/p99/max in us and the p50's ratio to UIO INTx measured in the same run."""
     cols = [(f"{k} {'idle' if ld == 'none' else ld}", r)
             for k in ("std", "rt") for ld in LOADS
             for r in runs if r.board == BOARD and r.kernel == k and r.load == ld
             and not r.variant]  # fmt: skip
+    cols += [(f"{r.kernel} {r.variant}", r) for r in runs if r.board == BOARD and r.variant]
     lines = ["UIO vs VFIO: edu's raise-register write -> userspace wake-up, and the "
              "re-arm for the next interrupt (udrv bench pci, q35 board);",
              "p50/p99/max in us, xR: the p50 over UIO INTx's in the same run",

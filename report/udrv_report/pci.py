@@ -24,12 +24,13 @@ BENCH = "pci"
 MECHANISMS = ("uio-intx", "vfio-intx", "vfio-msi")
 SAMPLES = ("write_to_wake", "rearm")
 COLORS = {"std": "#2471a3", "rt": "#c0392b"}
+VARIANT_COLOR = "#e67e22"
 
 
 @dataclass
 class Group:
     name: str
-    runs: list[Run]  # std idle, std load, rt idle, rt load (those present)
+    runs: list[Run]  # std idle, std load, rt idle, rt load, rt irq-prio (those present)
 
 
 def row(run: Run, mech: str, sample: str) -> Row | None:
@@ -38,8 +39,10 @@ def row(run: Run, mech: str, sample: str) -> Row | None:
                  and r.key[4] == sample), None)
 
 
-def _order(r: Run) -> tuple[int, int]:
-    return ({"std": 0, "rt": 1}.get(r.kernel, 2), 0 if r.load == "none" else 1)
+def _order(r: Run) -> tuple[int, int, int]:
+    """Plain runs by kernel and load, then the variant (rt, --irq-prio 90)."""
+    return (1 if r.variant else 0, {"std": 0, "rt": 1}.get(r.kernel, 2),
+            0 if r.load == "none" else 1)
 
 
 def groups(runs: list[Run]) -> list[Group]:
@@ -67,7 +70,7 @@ def _panel(ax: plt.Axes, g: Group, sample: str) -> None:
             s = x.stats
             pos = y + (i - (n - 1) / 2) * height
             ax.barh(pos, s.p50 / 1000, height=height * 0.9,
-                    color=COLORS.get(run.kernel, "#7f8c8d"),
+                    color=VARIANT_COLOR if run.variant else COLORS.get(run.kernel, "#7f8c8d"),
                     hatch="//" if run.load != "none" else None, edgecolor="white",
                     label=run.label if y == 0 else None)
             for v, colour in ((s.p99, "black"), (s.max, "#888888")):

@@ -25,6 +25,9 @@ ROWS: tuple[RowKey, ...] = (
     ("irq", "cdev", "udrv", "read", "write_to_wake"),
     ("irq", "cdev", "udrv", "poll", "write_to_wake"),
     ("irq", "cdev", "udrv", "epoll", "write_to_wake"),
+    ("pci", "uio-intx", "udrv", "read", "write_to_wake"),
+    ("pci", "vfio-intx", "udrv", "poll", "write_to_wake"),
+    ("pci", "vfio-msi", "udrv", "poll", "write_to_wake"),
 )
 COLORS = ("#c0392b", "#2471a3", "#7f8c8d")
 

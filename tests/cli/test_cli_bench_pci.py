@@ -64,10 +64,26 @@ def test_device_not_there_or_not_edu_exits_1(udrv: Runner, tree: FakeTree) -> No
     assert r.returncode == 1 and "no such PCI device" in r.stderr, r
 
 
+def _vfio_msi(udrv: Runner) -> str:
+    r = udrv("bench", "pci", "-n", "3", "--via", "vfio-msi", "--device", "00:01.0")
+    assert r.returncode == 1, r
+    return r.stderr
+
+
 def test_vfio_pci_not_loaded_exits_1_binding_kept(udrv: Runner, tree: FakeTree) -> None:
     rt_system(tree)
     pci_fn(tree, EDU, 0x1234, 0x11e8, "uio_pci_generic")
-    r = udrv("bench", "pci", "-n", "3", "--via", "vfio-msi", "--device", "00:01.0")
-    assert r.returncode == 1, r
-    assert "vfio-pci is not loaded" in r.stderr and "modprobe vfio-pci" in r.stderr, r
+    tree.dir("sys/kernel/iommu_groups/1/devices")
+    tree.symlink("../../../kernel/iommu_groups/1", f"{DEVICES}/{EDU}/iommu_group")
+    err = _vfio_msi(udrv)
+    assert "vfio-pci is not loaded" in err and "modprobe vfio-pci" in err, err
+    assert tree.path(f"{DEVICES}/{EDU}/driver").resolve().name == "uio_pci_generic"
+
+
+def test_no_iommu_exits_1_binding_kept(udrv: Runner, tree: FakeTree) -> None:
+    rt_system(tree)
+    pci_fn(tree, EDU, 0x1234, 0x11e8, "uio_pci_generic")
+    tree.dir("sys/bus/pci/drivers/vfio-pci")
+    err = _vfio_msi(udrv)
+    assert "no IOMMU group" in err and "intel_iommu=on" in err, err
     assert tree.path(f"{DEVICES}/{EDU}/driver").resolve().name == "uio_pci_generic"

@@ -9,8 +9,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+from lab import __main__ as lab_main  # noqa: E402
 from lab import suite, suite_pci  # noqa: E402
 
 
@@ -42,6 +45,22 @@ def test_make_lab_boots_q35_beside_x86() -> None:
     assert suite.SAMPLES["quick"]["pci"] == 100
 
 
+@pytest.mark.parametrize(("argv", "boards"), [
+    (["suite"], ["std", "rt", "rpi3", "std-q35", "rt-q35"]),
+    (["suite", "--kernel", "rt"], ["rt", "rt-q35"]),
+    (["suite", "--board", "x86"], ["std", "rt"]),
+    (["suite", "--board", "q35", "--kernel", "std"], ["std-q35"]),
+])
+def test_suite_boards(monkeypatch: pytest.MonkeyPatch, argv: list[str],
+                      boards: list[str]) -> None:
+    """make lab (--board all) boots the q35 board beside each x86 kernel."""
+    seen: list[list[str]] = []
+    monkeypatch.setattr(suite, "run_suite", lambda kernels, *a, **k: seen.append(kernels) or 0)
+    args = lab_main.parser().parse_args(argv)
+    assert args.func(args) == 0
+    assert seen == [boards]
+
+
 def test_pci_table() -> None:
     runs = [suite.SuiteRun("std", "none", [_doc(2.0)], board="q35"),
             suite.SuiteRun("std", "all", [_doc(3.0)], board="q35"),
@@ -56,6 +75,14 @@ def test_pci_table() -> None:
     assert body[2][2:] == ["3.0/3.5/4.0", "x1.50", "4.0/4.5/5.0", "x1.33",
                            "21.0/21.5/22.0", "x1.05"]
     assert body[5][2:6] == ["14.0/14.5/15.0", "x1.17", "15.0/15.5/16.0", "x1.15"]
+
+
+def test_rt_variant_is_the_last_column() -> None:
+    runs = [suite.SuiteRun("rt", "none", [_doc(8.0)], board="q35", variant="irq-prio 90"),
+            suite.SuiteRun("rt", "none", [_doc(20.0)], board="q35")]
+    lines = suite_pci.pci_table(runs)
+    assert lines[2].split()[2:] == ["rt", "idle", "rt", "irq-prio", "90"]
+    assert lines[3].split()[2:] == ["20.0/20.5/21.0", "8.0/8.5/9.0"]
 
 
 def test_table_with_a_path_missing() -> None:

@@ -9,13 +9,14 @@ the irq of each path, edu bound as before at the end (also when it was
 unbound before), and what breaks on purpose is seen: an MSI that never
 arrives (bus mastering turned off under the bench in the guest: QEMU then
 drops edu's MSI write) ends the bench with the watchdog's error and the
-binding restored; SIGTERM in the VFIO phase writes the rows so far and
-restores the binding.
+binding restored; SIGTERM or SIGINT in the VFIO phase writes the rows so
+far and restores the binding.
 """
 
 from __future__ import annotations
 
 import json
+import signal
 from typing import Any
 
 import pytest
@@ -99,6 +100,25 @@ def test_one_path_has_no_reference(board_std_q35):
     assert driver(board_std_q35) == "uio_pci_generic"
 
 
+def test_text_names_the_uio_reference(board_std_q35):
+    out = ok(board_std_q35, "bench pci -q -n 10 --via uio-intx,vfio-msi").stdout
+    lines = [line for line in out.splitlines() if line.startswith("vfio-msi/")]
+    assert len(lines) == 2 and all(" vs uio-intx/udrv" in line for line in lines), out
+
+
+def test_trace_on_spike(board_std_q35):
+    """--trace-on-spike: every VFIO MSI wake-up takes more than 1 us, so the
+    first is the spike; the trace names the vfio-msi hard interrupt in it."""
+    doc = ok(board_std_q35, "bench pci --json -q -n 20 --via vfio-msi "
+                            "--trace-on-spike 1 --spike-out /tmp/pci-spike.txt").json()
+    check_document(doc)
+    spike = doc["spike"]
+    assert spike["sample"]["mechanism"] == "vfio-msi"
+    assert spike["sample"]["index"] == 1
+    assert "vfio-msi" in sh(board_std_q35, "cat /tmp/pci-spike.txt").stdout
+    assert driver(board_std_q35) == "uio_pci_generic"
+
+
 def test_unbound_before_is_unbound_after(board_std_q35):
     """The binding put back is the one found, whatever it was: here none."""
     ok(board_std_q35, f"pci bind {EDU} ''")
@@ -148,18 +168,22 @@ def test_lost_msi_is_seen_and_the_binding_restored(board_std_q35):
     assert driver(board_std_q35) == "uio_pci_generic"
 
 
-def test_sigterm_in_the_vfio_phase_restores_the_binding(board_std_q35):
-    job = _start(board_std_q35, "pci-term", "vfio-intx", "/tmp/pci-term.json")
+@pytest.mark.parametrize(("via", "sig"), [("vfio-intx", signal.SIGTERM),
+                                         ("vfio-msi", signal.SIGINT)])
+def test_signal_in_the_vfio_phase_restores_the_binding(board_std_q35, via, sig):
+    out = f"/tmp/pci-{sig.name}.json"
+    job = _start(board_std_q35, f"pci-{sig.name}", via, out)
     try:
-        job.signal("TERM")
+        job.signal(sig.name[3:])
         end = job.ended(timeout_s=60)
     finally:
         job.kill()
-    assert end.status == 143, f"exit {end.status}\n{end.stderr}"
-    assert "bench pci interrupted by SIGTERM" in end.stderr, end.stderr
-    doc = json.loads(guest_ok(board_std_q35, "cat /tmp/pci-term.json"))
+    assert end.status == 128 + sig, f"exit {end.status}\n{end.stderr}"
+    assert f"bench pci interrupted by {sig.name}" in end.stderr, end.stderr
+    doc = json.loads(guest_ok(board_std_q35, f"cat {out}"))
     check_document(doc)
-    assert doc["interrupted"] == "SIGTERM"
-    assert [r["mechanism"] for r in doc["rows"]] == ["vfio-intx"] * 2
+    assert doc["interrupted"] == sig.name
+    assert [r["mechanism"] for r in doc["rows"]] == [via] * 2
+    assert all(r["stats"]["count"] > 0 for r in doc["rows"])
     assert doc["pci"]["driver_after"] == "uio_pci_generic"
     assert driver(board_std_q35) == "uio_pci_generic"

@@ -24,10 +24,13 @@ def test_pci_section_says_what_the_suite_prints(tmp_path: Path) -> None:
     check_png(data_uri_png(page.figures["pci-0"]))
     table = next(t for tid, t in page.tables.items() if tid.startswith("table-pci"))
     assert [h for h, _ in table.head[0]] == [
-        "mechanism", "sample", "std idle", "std all", "rt idle", "rt all"]
+        "mechanism", "sample", "std idle", "std all", "rt idle", "rt all",
+        "rt idle irq-prio 90"]
     cells = {(row[0].text, row[1].text): [c.text for c in row[2:]] for row in table.rows}
     printed = suite_pci.pci_table([suite.SuiteRun(r["kernel"], r["load"], r["documents"],
-                                                  board=r["board"]) for r in doc["runs"]])
+                                                  board=r["board"],
+                                                  variant=r.get("variant", ""))
+                                   for r in doc["runs"]])
     assert len(printed) == 3 + 6 and len(cells) == 6
     for line in printed[3:]:
         mech, sample, rest = line[:11].strip(), line[11:26].strip(), line[26:]
@@ -36,6 +39,15 @@ def test_pci_section_says_what_the_suite_prints(tmp_path: Path) -> None:
     # the VFIO rows carry their ratio to UIO INTx, the UIO rows none
     assert all(" x" in v for m, _ in cells if m != "uio-intx" for v in cells[(m, _)])
     assert not any(" x" in v for s in suite_pci.SAMPLES for v in cells[("uio-intx", s)])
+
+
+def test_priority_section_has_the_pci_rows(tmp_path: Path) -> None:
+    """rt-q35 with --irq-prio 90: the priority axis's figure and table (rt idle,
+    the application above its irq thread, against below it) show the pci rows."""
+    page = render(tmp_path / "out", LAB_PCI).page
+    table = next(t for tid, t in page.tables.items() if tid.startswith("table-priority"))
+    assert [(row[0].text, row[1].text) for row in table.rows] == [
+        ("pci", "uio-intx/read"), ("pci", "vfio-intx/poll"), ("pci", "vfio-msi/poll")]
 
 
 def test_no_pci_section_without_pci_rows(report_a: Rendered) -> None:
