@@ -80,6 +80,11 @@ struct udrv_vfio *udrv_vfio_new(void);
  * (-ENOTUNIQ naming them all, otherwise). Opens the group and the device,
  * and turns on memory decoding and bus mastering in the command register:
  * without bus mastering neither MSI nor DMA reach the host.
+ * Errors, each with a message that says what to do (docs/api.md#vfio):
+ * -EINVAL spec of neither form; -ENODEV no such device, or bound to no
+ * driver; -ENXIO no IOMMU group (no IOMMU); -ENOENT vfio-pci not loaded;
+ * -EBUSY bound to another driver, group not viable, or group open
+ * elsewhere; -EACCES /dev/vfio/N; -EPERM no interrupt remapping.
  */
 int udrv_vfio_open(struct udrv_vfio *v, const char *spec);
 void udrv_vfio_close(struct udrv_vfio *v);	/* frees DMA, disables irqs */

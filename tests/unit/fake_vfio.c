@@ -22,20 +22,21 @@ void fake_pci_device(const char *bdf, const char *driver, int group)
 {
 	char p[256], t[256];
 
+	/* edu's attributes as 6.1 prints them */
+	static const char *const attrs[][2] = {
+		{ "vendor", "0x1234\n" }, { "device", "0x11e8\n" },
+		{ "subsystem_vendor", "0x1af4\n" },
+		{ "subsystem_device", "0x1100\n" }, { "class", "0x00ff00\n" },
+		{ "driver_override", "(null)\n" },
+	};
+
 	fake_dir("sys/kernel");
 	fake_dir("dev");
-	snprintf(p, sizeof(p), "sys/bus/pci/devices/%s/vendor", bdf);
-	fake_file(p, "0x1234\n");
-	snprintf(p, sizeof(p), "sys/bus/pci/devices/%s/device", bdf);
-	fake_file(p, "0x11e8\n");
-	snprintf(p, sizeof(p), "sys/bus/pci/devices/%s/subsystem_vendor", bdf);
-	fake_file(p, "0x1af4\n");
-	snprintf(p, sizeof(p), "sys/bus/pci/devices/%s/subsystem_device", bdf);
-	fake_file(p, "0x1100\n");
-	snprintf(p, sizeof(p), "sys/bus/pci/devices/%s/class", bdf);
-	fake_file(p, "0x00ff00\n");
-	snprintf(p, sizeof(p), "sys/bus/pci/devices/%s/driver_override", bdf);
-	fake_file(p, "(null)\n");
+	for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+		snprintf(p, sizeof(p), "sys/bus/pci/devices/%s/%s", bdf,
+			 attrs[i][0]);
+		fake_file(p, attrs[i][1]);
+	}
 	fake_file("sys/bus/pci/drivers_probe", "");
 	if (driver[0]) {
 		snprintf(p, sizeof(p), "sys/bus/pci/drivers/%s/unbind", driver);

@@ -57,15 +57,20 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* @n raise -> wait -> ack trips of @type: how many woke, max ns. */
-static unsigned int round_trips(struct udrv_vfio *v, struct udrv_mmio *m,
-				enum udrv_vfio_irq_type type, unsigned int n,
-				uint64_t *max_ns)
+struct trips {
+	unsigned int woke;	/* waits that returned an interrupt */
+	unsigned int ok;	/* ... with one interrupt, none missed */
+	uint64_t sum_ns;	/* raise write to the wait's return */
+	uint64_t max_ns;
+};
+
+/* @n raise -> wait -> ack trips of @type. */
+static struct trips round_trips(struct udrv_vfio *v, struct udrv_mmio *m,
+				enum udrv_vfio_irq_type type, unsigned int n)
 {
 	struct udrv_vfio_irq irq;
-	unsigned int ok = 0;
+	struct trips t = { 0 };
 
-	*max_ns = 0;
 	for (unsigned int i = 0; i < n; i++) {
 		uint64_t t0 = now_ns(), dt;
 
@@ -75,7 +80,9 @@ static unsigned int round_trips(struct udrv_vfio *v, struct udrv_mmio *m,
 			break;
 		}
 		dt = now_ns() - t0;
-		*max_ns = dt > *max_ns ? dt : *max_ns;
+		t.woke++;
+		t.sum_ns += dt;
+		t.max_ns = dt > t.max_ns ? dt : t.max_ns;
 		udrv_write32(m, EDU_IRQ_ACK, udrv_read32(m, EDU_IRQ_STATUS));
 		if (type == UDRV_VFIO_INTX && udrv_vfio_intx_unmask(v)) {
 			fprintf(stderr, "unmask: %s\n", udrv_vfio_errmsg(v));
@@ -83,25 +90,34 @@ static unsigned int round_trips(struct udrv_vfio *v, struct udrv_mmio *m,
 		}
 		if (irq.type == (unsigned int)type && irq.vector == 0 &&
 		    irq.count == 1 && irq.missed == 0)
-			ok++;
+			t.ok++;
 	}
-	return ok;
+	return t;
+}
+
+static void json_trips(struct udrv_json *j, const char *name, struct trips t)
+{
+	char key[32];
+
+	snprintf(key, sizeof(key), "%s_trips", name);
+	udrv_json_kuint(j, key, t.ok);
+	snprintf(key, sizeof(key), "%s_mean_ns", name);
+	udrv_json_kuint(j, key, t.woke ? t.sum_ns / t.woke : 0);
+	snprintf(key, sizeof(key), "%s_max_ns", name);
+	udrv_json_kuint(j, key, t.max_ns);
 }
 
 static void irqs(struct udrv_vfio *v, struct udrv_mmio *m, struct udrv_json *j,
 		 unsigned int n)
 {
 	struct udrv_vfio_irq irq;
-	uint64_t max_ns;
 
 	check(j, "msi_enable", udrv_vfio_irq_enable(v, UDRV_VFIO_MSI, 1) == 0);
-	udrv_json_kuint(j, "msi_trips", round_trips(v, m, UDRV_VFIO_MSI, n, &max_ns));
-	udrv_json_kuint(j, "msi_max_ns", max_ns);
+	json_trips(j, "msi", round_trips(v, m, UDRV_VFIO_MSI, n));
 	check(j, "msi_timeout", udrv_vfio_wait(v, 50, &irq) == 0);
 	check(j, "msix_none", udrv_vfio_irq_enable(v, UDRV_VFIO_MSIX, 1) == -ENOTSUP);
 	check(j, "intx_enable", udrv_vfio_irq_enable(v, UDRV_VFIO_INTX, 1) == 0);
-	udrv_json_kuint(j, "intx_trips", round_trips(v, m, UDRV_VFIO_INTX, n, &max_ns));
-	udrv_json_kuint(j, "intx_max_ns", max_ns);
+	json_trips(j, "intx", round_trips(v, m, UDRV_VFIO_INTX, n));
 	/* masked after a trip without unmask: a second raise stays pending */
 	udrv_write32(m, EDU_IRQ_RAISE, 1);
 	check(j, "intx_fired", udrv_vfio_wait(v, 1000, &irq) == 1);
