@@ -2,6 +2,7 @@
 /*
  * udrv pci list|info|peek|poke|wait|bind: PCI devices on vfio-pci (VFIO),
  * their regions, registers and interrupts; moving a device between drivers.
+ * wait is in cmd_pci_wait.c.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -13,6 +14,7 @@
 
 #include "cli.h"
 #include "cli_region.h"
+#include "cmd_pci.h"
 #include "commands.h"
 
 static const char pci_help[] =
@@ -41,25 +43,6 @@ static const char pci_help[] =
 "  udrv pci wait --irq msi -n 3 --raise 0x60:1 --ack 0x64:1 0000:00:01.0\n"
 "  udrv pci bind 0000:00:01.0 uio_pci_generic\n";
 
-/* A write of VALUE at OFFSET of the BAR (--raise, --ack). */
-struct pci_write {
-	bool set;
-	uint64_t off;
-	uint32_t value;
-};
-
-struct pci_opts {
-	bool json;
-	unsigned int bar;
-	unsigned int width;	/* bits */
-	uint64_t count;
-	int timeout_ms;		/* -1: wait forever */
-	int irq;		/* enum udrv_vfio_irq_type; -1: MSI if any */
-	unsigned int vectors;
-	struct pci_write raise;
-	struct pci_write ack;
-};
-
 static const struct option pci_long_opts[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "bar", required_argument, NULL, 'B' },
@@ -74,12 +57,12 @@ static const struct option pci_long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char *const irq_names[] = { "intx", "msi", "msix" };
+const char *const pci_irq_names[3] = { "intx", "msi", "msix" };
 
 static int parse_irq_type(const char *arg)
 {
 	for (int i = 0; i < 3; i++)
-		if (!strcmp(arg, irq_names[i]))
+		if (!strcmp(arg, pci_irq_names[i]))
 			return i;
 	return -1;
 }
@@ -162,8 +145,7 @@ static int pci_opt(struct pci_opts *o, int opt, const char *arg,
 	}
 }
 
-/* Returns -1 after printing the help, an exit code on a usage error. */
-static int parse_pci(int argc, char **argv, struct pci_opts *o,
+int parse_pci(int argc, char **argv, struct pci_opts *o,
 		     const char *cmd, const char *help)
 {
 	int opt;
@@ -182,7 +164,7 @@ static int parse_pci(int argc, char **argv, struct pci_opts *o,
 	return EXIT_OK;
 }
 
-static int open_pci(const char *spec, struct udrv_vfio **vp)
+int open_pci(const char *spec, struct udrv_vfio **vp)
 {
 	int ret;
 
@@ -343,7 +325,7 @@ static void show_ids_json(const struct udrv_vfio_info *in,
 	udrv_json_key(j, "irqs");
 	udrv_json_obj_begin(j);
 	for (int i = 0; i < 3; i++)
-		udrv_json_kuint(j, irq_names[i], in->irq_count[i]);
+		udrv_json_kuint(j, pci_irq_names[i], in->irq_count[i]);
 	udrv_json_obj_end(j);
 	udrv_json_kbool(j, "reset", in->can_reset);
 	udrv_json_kuint(j, "dma_mask_bits", in->dma_mask_bits);
@@ -492,190 +474,6 @@ static int pci_peek(int argc, char **argv)
 static int pci_poke(int argc, char **argv)
 {
 	return peek_poke(argc, argv, true);
-}
-
-/* ---- wait ---- */
-
-static const char wait_help[] =
-"Usage: udrv pci wait [OPTIONS] DEVICE\n"
-"\n"
-"Enable one interrupt type of a device on vfio-pci (one eventfd per vector)\n"
-"and wait for interrupts; print, for each, its type, vector, the eventfd's\n"
-"count and how many were missed (count - 1: interrupts that came while\n"
-"nobody waited are counted, never hidden).\n"
-"\n"
-"A VFIO device belongs to one process at a time, so a register write that\n"
-"makes the device interrupt cannot come from another 'udrv pci poke' while\n"
-"this waits: --raise writes it before each wait, --ack after each interrupt\n"
-"(32-bit writes to the BAR of --bar). INTx is level-triggered and the kernel\n"
-"masks it when it fires: after --ack, wait unmasks it (VFIO's UNMASK); with\n"
-"no --ack the device must drop its line by itself. MSI needs neither.\n"
-"\n"
-"Options:\n"
-"  -i, --irq T        intx, msi or msix (default: msi if the device has\n"
-"                     it, else intx)\n"
-"  -V, --vectors N    enable vectors 0..N-1 (default 1)\n"
-"  -n, --num N        stop after N interrupts (default 1)\n"
-"  -t, --timeout D    give up when no interrupt came for D (e.g. 1s)\n"
-"  -r, --raise O:V    write V at offset O before each wait (edu: 0x60:1)\n"
-"  -a, --ack O:V      write V at offset O after each interrupt (edu: 0x64:1)\n"
-"  -B, --bar N        the BAR of --raise and --ack (default 0)\n"
-"  -j, --json         one JSON object per interrupt, then a summary\n"
-"\n"
-"SIGINT (Ctrl-C) or SIGTERM ends the wait cleanly, with the summary; the\n"
-"interrupts are disabled again when the command ends.\n"
-"Exit status: 0, also when ended by SIGINT or SIGTERM; 1 on timeout or\n"
-"error; 2 on a usage error (a --raise/--ack offset beyond the BAR too).\n"
-"\n"
-"Example (QEMU's edu device, three MSI round trips):\n"
-"  udrv pci wait --irq msi -n 3 -t 1s --raise 0x60:1 --ack 0x64:1 0000:00:01.0\n";
-
-struct pci_waiter {
-	struct udrv_vfio *v;
-	struct udrv_region *bar;
-	struct udrv_mmio regs;
-	const struct pci_opts *o;
-	unsigned int type;
-};
-
-static int waiter_bar(struct pci_waiter *w)
-{
-	const struct pci_opts *o = w->o;
-
-	if (!o->raise.set && !o->ack.set)
-		return EXIT_OK;
-	if (udrv_vfio_map_bar(w->v, o->bar, &w->bar))
-		return cli_error(EXIT_FAIL, "%s", udrv_vfio_errmsg(w->v));
-	if ((o->raise.set && cli_region_check(w->bar, o->raise.off, 1, 32)) ||
-	    (o->ack.set && cli_region_check(w->bar, o->ack.off, 1, 32)))
-		return EXIT_USAGE;
-	w->regs = udrv_region_mmio(w->bar);
-	return EXIT_OK;
-}
-
-static int waiter_irq(struct pci_waiter *w)
-{
-	struct udrv_vfio_info in;
-	int type = w->o->irq;
-
-	if (udrv_vfio_info(w->v, &in))
-		return cli_error(EXIT_FAIL, "%s", udrv_vfio_errmsg(w->v));
-	if (type < 0)
-		type = in.irq_count[UDRV_VFIO_MSI] ? UDRV_VFIO_MSI : UDRV_VFIO_INTX;
-	w->type = (unsigned int)type;
-	if (udrv_vfio_irq_enable(w->v, (enum udrv_vfio_irq_type)type,
-				 w->o->vectors))
-		return cli_error(EXIT_FAIL, "%s", udrv_vfio_errmsg(w->v));
-	return EXIT_OK;
-}
-
-static void print_irq(const struct udrv_vfio_irq *irq, uint64_t t, bool json)
-{
-	struct udrv_json *j;
-
-	if (!json) {
-		printf("%llu.%09llu %s vector=%u count=%llu missed=%llu\n",
-		       (unsigned long long)(t / 1000000000ULL),
-		       (unsigned long long)(t % 1000000000ULL),
-		       irq_names[irq->type < 3 ? irq->type : 0], irq->vector,
-		       (unsigned long long)irq->count,
-		       (unsigned long long)irq->missed);
-		return;
-	}
-	j = udrv_json_new(stdout, false);
-	udrv_json_obj_begin(j);
-	udrv_json_kuint(j, "time_ns", t);
-	udrv_json_kstr(j, "irq", irq_names[irq->type < 3 ? irq->type : 0]);
-	udrv_json_kuint(j, "vector", irq->vector);
-	udrv_json_kuint(j, "count", irq->count);
-	udrv_json_kuint(j, "missed", irq->missed);
-	udrv_json_obj_end(j);
-	udrv_json_free(j);
-}
-
-/* After an interrupt: the device's acknowledge, then INTx's unmask. */
-static int rearm(struct pci_waiter *w)
-{
-	if (w->o->ack.set)
-		udrv_write32(&w->regs, (size_t)w->o->ack.off, w->o->ack.value);
-	if (w->type == UDRV_VFIO_INTX && w->o->ack.set &&
-	    udrv_vfio_intx_unmask(w->v))
-		return cli_error(EXIT_FAIL, "%s", udrv_vfio_errmsg(w->v));
-	return EXIT_OK;
-}
-
-static int wait_loop(struct pci_waiter *w, uint64_t *seen)
-{
-	const struct pci_opts *o = w->o;
-	struct udrv_vfio_irq irq;
-	int ret;
-
-	for (*seen = 0; *seen < o->count && !cli_stop; (*seen)++) {
-		if (o->raise.set)
-			udrv_write32(&w->regs, (size_t)o->raise.off, o->raise.value);
-		ret = udrv_vfio_wait(w->v, o->timeout_ms, &irq);
-		if (ret == -EINTR && cli_stop)
-			break;
-		if (ret < 0)
-			return cli_error(EXIT_FAIL, "%s", udrv_vfio_errmsg(w->v));
-		if (ret == 0)
-			return cli_error(EXIT_FAIL, "%s: no %s interrupt within %d ms",
-					 udrv_vfio_bdf(w->v), irq_names[w->type],
-					 o->timeout_ms);
-		print_irq(&irq, cli_now_ns(), o->json);
-		fflush(stdout);
-		ret = rearm(w);
-		if (ret)
-			return ret;
-	}
-	return EXIT_OK;
-}
-
-static void wait_summary(struct pci_waiter *w, uint64_t seen)
-{
-	struct udrv_json *j;
-
-	if (!w->o->json) {
-		fprintf(stderr, "%llu interrupt%s, %llu missed\n",
-			(unsigned long long)seen, seen == 1 ? "" : "s",
-			(unsigned long long)udrv_vfio_missed(w->v));
-		return;
-	}
-	j = udrv_json_new(stdout, false);
-	udrv_json_obj_begin(j);
-	udrv_json_kstr(j, "irq", irq_names[w->type]);
-	udrv_json_kuint(j, "interrupts", seen);
-	udrv_json_kuint(j, "missed", udrv_vfio_missed(w->v));
-	udrv_json_obj_end(j);
-	udrv_json_free(j);
-}
-
-static int pci_wait(int argc, char **argv)
-{
-	struct pci_waiter w = { 0 };
-	struct pci_opts o;
-	uint64_t seen = 0;
-	int ret;
-
-	ret = parse_pci(argc, argv, &o, "pci wait", wait_help);
-	if (ret)
-		return ret < 0 ? EXIT_OK : ret;
-	if (argc - optind != 1)
-		return cli_usage("pci wait", "give exactly one DEVICE");
-	w.o = &o;
-	cli_catch_stop_signals();
-	ret = open_pci(argv[optind], &w.v);
-	if (!ret)
-		ret = waiter_bar(&w);
-	if (!ret)
-		ret = waiter_irq(&w);
-	if (!ret) {
-		ret = wait_loop(&w, &seen);
-		wait_summary(&w, seen);
-	}
-	udrv_region_unmap(w.bar);
-	udrv_vfio_free(w.v);	/* disables the interrupts */
-	return ret;
 }
 
 /* ---- bind ---- */
