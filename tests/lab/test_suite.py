@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from results_schema import check_lab_document
 
-from lab import suite
+from lab import suite, suite_pci
 
 
 def test_suite_under_load(board, request):
@@ -20,3 +20,17 @@ def test_suite_under_load(board, request):
     # the load was stopped: no load processes are left in the guest
     left = board.run("ps -o comm | grep -c '^udrv' || true").stdout.strip()
     assert left == "0", f"{left} udrv processes left after the benches"
+
+
+def test_suite_q35_part(board_std_q35):
+    """make lab's q35 part (lab/suite_pci.py): udrv bench pci idle and under
+    load, filed as q35 runs; the UIO-vs-VFIO table has every cell."""
+    runs = suite.run_pci(board_std_q35, "std-q35", "quick")
+    assert [(r.board, r.kernel, r.load, r.variant) for r in runs] == [
+        ("q35", "std", "none", ""), ("q35", "std", "all", "")]
+    assert all(r.failures == [] for r in runs)
+    check_lab_document(suite.lab_document(runs))
+    lines = suite_pci.pci_table(runs)
+    assert len(lines) == 3 + 6
+    assert all("-" not in line.split()[2:] for line in lines[3:]), lines
+    assert all(" x" in line for line in lines[5:]), lines  # the VFIO rows' ratios
