@@ -3,6 +3,7 @@
  * Register access from the command line (cli_region.h): shared by
  * 'udrv uio peek/poke' and 'udrv pci peek/poke'.
  */
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -81,4 +82,38 @@ void cli_print_peek(bool json, unsigned int width, uint64_t off,
 	if (j)
 		udrv_json_arr_end(j);
 	cli_json_end(j);
+}
+
+int cli_peek_args(const char *cmd, int argc, char **argv, bool poke,
+		  unsigned int width, uint64_t *off, uint64_t *arg)
+{
+	int n = argc - optind;
+
+	if (n < 2 || n > 3 || (poke && n != 3))
+		return cli_usage(cmd, poke ? "give DEVICE OFFSET VALUE" : "give DEVICE OFFSET [COUNT]");
+	*arg = 1;
+	if (cli_parse_u64(argv[optind + 1], off) ||
+	    (n == 3 && cli_parse_u64(argv[optind + 2], arg)))
+		return cli_usage(cmd, "OFFSET and %s must be numbers (decimal or 0x hex)",
+				 poke ? "VALUE" : "COUNT");
+	if (poke && width < 64 && *arg >> width)
+		return cli_usage(cmd, "VALUE 0x%" PRIx64 " does not fit in %u bits",
+				 *arg, width);
+	return EXIT_OK;
+}
+
+int cli_peek_poke(const struct udrv_region *r, bool poke, bool json,
+		  unsigned int width, uint64_t off, uint64_t arg)
+{
+	struct udrv_mmio m;
+	int ret = cli_region_check(r, off, poke ? 1 : arg, width);
+
+	if (ret)
+		return ret;
+	m = udrv_region_mmio(r);
+	if (poke)
+		cli_mmio_write(&m, (size_t)off, width, arg);
+	else
+		cli_print_peek(json, width, off, arg, &m);
+	return EXIT_OK;
 }

@@ -23,4 +23,16 @@ void cli_mmio_write(const struct udrv_mmio *m, size_t off, unsigned int w,
 void cli_print_peek(bool json, unsigned int width, uint64_t off,
 		    uint64_t count, const struct udrv_mmio *m);
 
+/*
+ * The operands of '@cmd DEVICE OFFSET [COUNT]' (peek) or 'DEVICE OFFSET
+ * VALUE' (poke) from argv[optind]: @off, and the COUNT (default 1) or the
+ * VALUE in @arg, checked to fit @width bits. EXIT_OK or EXIT_USAGE (printed).
+ */
+int cli_peek_args(const char *cmd, int argc, char **argv, bool poke,
+		  unsigned int width, uint64_t *off, uint64_t *arg);
+/* Check the access against @r, then write @arg (poke) or list @arg
+ * registers (peek). EXIT_OK or EXIT_USAGE (printed). */
+int cli_peek_poke(const struct udrv_region *r, bool poke, bool json,
+		  unsigned int width, uint64_t off, uint64_t arg);
+
 #endif /* UDRV_CLI_REGION_H */

@@ -415,52 +415,25 @@ static const char peek_help[] =
 "  -w, --width W    access width in bits: 8, 16, 32 (default) or 64\n"
 "  -j, --json       peek: [{\"offset\": O, \"value\": V}, ...]\n";
 
-static int peek_args(int argc, char **argv, bool poke, uint64_t *off,
-		     uint64_t *arg, const struct pci_opts *o)
-{
-	const char *cmd = poke ? "pci poke" : "pci peek";
-	int n = argc - optind;
-
-	if (n < 2 || n > 3 || (poke && n != 3))
-		return cli_usage(cmd, poke ? "give DEVICE OFFSET VALUE" : "give DEVICE OFFSET [COUNT]");
-	*arg = 1;
-	if (cli_parse_u64(argv[optind + 1], off) ||
-	    (n == 3 && cli_parse_u64(argv[optind + 2], arg)))
-		return cli_usage(cmd, "OFFSET and %s must be numbers (decimal or 0x hex)",
-				 poke ? "VALUE" : "COUNT");
-	if (poke && o->width < 64 && *arg >> o->width)
-		return cli_usage(cmd, "VALUE 0x%" PRIx64 " does not fit in %u bits",
-				 *arg, o->width);
-	return EXIT_OK;
-}
-
 static int peek_poke(int argc, char **argv, bool poke)
 {
 	const char *cmd = poke ? "pci poke" : "pci peek";
 	struct udrv_region *r = NULL;
 	struct udrv_vfio *v = NULL;
 	struct pci_opts o;
-	struct udrv_mmio m;
 	uint64_t off, arg;
 	int ret;
 
 	ret = parse_pci(argc, argv, &o, cmd, peek_help);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
-	ret = peek_args(argc, argv, poke, &off, &arg, &o);
+	ret = cli_peek_args(cmd, argc, argv, poke, o.width, &off, &arg);
 	if (!ret)
 		ret = open_pci(argv[optind], &v);
 	if (!ret && udrv_vfio_map_bar(v, o.bar, &r))
 		ret = cli_error(EXIT_FAIL, "%s", udrv_vfio_errmsg(v));
 	if (!ret)
-		ret = cli_region_check(r, off, poke ? 1 : arg, o.width);
-	if (!ret) {
-		m = udrv_region_mmio(r);
-		if (poke)
-			cli_mmio_write(&m, (size_t)off, o.width, arg);
-		else
-			cli_print_peek(o.json, o.width, off, arg, &m);
-	}
+		ret = cli_peek_poke(r, poke, o.json, o.width, off, arg);
 	udrv_region_unmap(r);
 	udrv_vfio_free(v);
 	return ret;

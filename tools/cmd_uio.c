@@ -418,36 +418,20 @@ static int peek_poke(int argc, char **argv, bool poke)
 	const char *cmd = poke ? "uio poke" : "uio peek";
 	struct uio_opts o = { 0 };
 	struct udrv_region *r = NULL;
-	struct udrv_uio *uio;
-	struct udrv_mmio m;
-	uint64_t off, arg = 1;
-	int ret, n;
+	struct udrv_uio *uio = NULL;
+	uint64_t off, arg;
+	int ret;
 
 	ret = parse_uio(argc, argv, &o, cmd, peek_help);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
-	n = argc - optind;
-	if (n < 2 || n > 3 || (poke && n != 3))
-		return cli_usage(cmd, poke ? "give DEVICE OFFSET VALUE" : "give DEVICE OFFSET [COUNT]");
-	if (cli_parse_u64(argv[optind + 1], &off) ||
-	    (n == 3 && cli_parse_u64(argv[optind + 2], &arg)))
-		return cli_usage(cmd, "OFFSET and %s must be numbers (decimal or 0x hex)",
-				 poke ? "VALUE" : "COUNT");
-	if (poke && o.width < 64 && arg >> o.width)
-		return cli_usage(cmd, "VALUE 0x%" PRIx64 " does not fit in %u bits",
-				 arg, o.width);
-	ret = open_uio(argv[optind], &uio);
+	ret = cli_peek_args(cmd, argc, argv, poke, o.width, &off, &arg);
+	if (!ret)
+		ret = open_uio(argv[optind], &uio);
 	if (!ret)
 		ret = map_region(uio, &o, &r);
 	if (!ret)
-		ret = cli_region_check(r, off, poke ? 1 : arg, o.width);
-	if (!ret) {
-		m = udrv_region_mmio(r);
-		if (poke)
-			cli_mmio_write(&m, (size_t)off, o.width, arg);
-		else
-			cli_print_peek(o.json, o.width, off, arg, &m);
-	}
+		ret = cli_peek_poke(r, poke, o.json, o.width, off, arg);
 	udrv_region_unmap(r);
 	udrv_uio_free(uio);
 	return ret;
