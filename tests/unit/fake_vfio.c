@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <udrv/vfio.h>
+
 #include "fake_vfio.h"
 #include "harness.h"
 
@@ -297,4 +299,26 @@ int __wrap_ioctl(int fd, unsigned long req, ...)
 	if (st.st_ino == device_ino)
 		return device_ioctl(req, arg);
 	return __real_ioctl(fd, req, arg);
+}
+
+void fake_vfio_device(void)
+{
+	fake_root();
+	fake_pci_device("0000:00:01.0", "vfio-pci", 1);
+	fake_vfio_setup("0000:00:01.0", 1);
+}
+
+struct udrv_vfio *fake_vfio_open(const char *spec, int expect)
+{
+	struct udrv_vfio *v = udrv_vfio_new();
+
+	CHECK(v != NULL);
+	CHECK_INT(udrv_vfio_open(v, spec), expect);
+	return v;
+}
+
+struct udrv_vfio *fake_vfio_open_device(void)
+{
+	fake_vfio_device();
+	return fake_vfio_open("0000:00:01.0", 0);
 }

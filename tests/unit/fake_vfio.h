@@ -61,6 +61,13 @@ void fake_pci_device(const char *bdf, const char *driver, int group);
  * group, type1v2, BAR 0 of 4 KiB mmap-able, config space, 1 INTx, 1 MSI,
  * 1 REQ vector, the x86 IOVA windows). */
 void fake_vfio_setup(const char *bdf, int group);
+/* fake_vfio_setup() for 0000:00:01.0 on vfio-pci in group 1, on a new
+ * fake root. */
+void fake_vfio_device(void);
+/* udrv_vfio_open(@spec), checked to return @expect; the handle. */
+struct udrv_vfio *fake_vfio_open(const char *spec, int expect);
+/* fake_vfio_device() and an open handle of it. */
+struct udrv_vfio *fake_vfio_open_device(void);
 /* The device file's bytes of region @index at @offset. */
 void fake_vfio_region_read(unsigned int index, uint64_t offset, void *buf,
 			   size_t len);

@@ -6,9 +6,7 @@
  * not ours, group not viable, no interrupt remapping), then an open device:
  * info, regions, BAR maps, config space and bus mastering, reset,
  * interrupts through real eventfds (missed counts, timeouts, the request to
- * release the device, INTx unmask), DMA (the IOVA allocator, the mask, the
- * IOMMU's windows, alignment, overlap, pinning limits), udrv_pci_bind()'s
- * writes, the list of vfio-pci devices and why there are none.
+ * release the device, INTx unmask), udrv_pci_bind()'s writes, the list of vfio-pci devices and why there are none.
  */
 #include <errno.h>
 #include <linux/vfio.h>
@@ -85,14 +83,6 @@ static void test_parse_id(void)
 
 /* ---- which device --------------------------------------------------- */
 
-static struct udrv_vfio *open_vfio(const char *spec, int expect)
-{
-	struct udrv_vfio *v = udrv_vfio_new();
-
-	CHECK(v != NULL);
-	CHECK_INT(udrv_vfio_open(v, spec), expect);
-	return v;
-}
 
 static void test_resolve(void)
 {
@@ -124,15 +114,15 @@ static void test_open_messages_before_vfio(void)
 	struct udrv_vfio *v;
 
 	fake_root();
-	v = open_vfio("", -EINVAL);
+	v = fake_vfio_open("", -EINVAL);
 	CHECK_CONTAINS(udrv_vfio_errmsg(v), "no PCI device given");
 	udrv_vfio_free(v);
-	v = open_vfio("1234:11e8", -ENODEV);
+	v = fake_vfio_open("1234:11e8", -ENODEV);
 	CHECK_CONTAINS(udrv_vfio_errmsg(v), "no PCI device 1234:11e8");
 	udrv_vfio_free(v);
 	/* a device the kernel put in no IOMMU group */
 	fake_pci_device(BDF, "uio_pci_generic", -1);
-	v = open_vfio(BDF, -ENXIO);
+	v = fake_vfio_open(BDF, -ENXIO);
 	CHECK_CONTAINS(udrv_vfio_errmsg(v), "0000:00:01.0 has no IOMMU group");
 	CHECK_CONTAINS(udrv_vfio_errmsg(v), "boot with intel_iommu=on (Intel) or amd_iommu=on");
 	CHECK_CONTAINS(udrv_vfio_errmsg(v), "enable VT-d / AMD-Vi in the firmware");
@@ -147,12 +137,12 @@ static void test_open_wrong_driver(void)
 	fake_root();
 	fake_pci_device(BDF, "uio_pci_generic", 1);
 	/* vfio-pci not loaded */
-	v = open_vfio("00:01.0", -ENOENT);
+	v = fake_vfio_open("00:01.0", -ENOENT);
 	CHECK_CONTAINS(udrv_vfio_errmsg(v), "vfio-pci is not loaded");
 	CHECK_CONTAINS(udrv_vfio_errmsg(v), "modprobe vfio-pci");
 	udrv_vfio_free(v);
 	fake_dir("sys/bus/pci/drivers/vfio-pci");
-	v = open_vfio("00:01.0", -EBUSY);
+	v = fake_vfio_open("00:01.0", -EBUSY);
 	CHECK_CONTAINS(udrv_vfio_errmsg(v), "0000:00:01.0 is bound to uio_pci_generic, not vfio-pci: "
 		       "echo 0000:00:01.0 > /sys/bus/pci/devices/0000:00:01.0/driver/unbind; "
 		       "echo vfio-pci > /sys/bus/pci/devices/0000:00:01.0/driver_override; "
@@ -168,7 +158,7 @@ static void test_open_no_driver(void)
 	fake_root();
 	fake_pci_device(BDF, "", 1);
 	fake_dir("sys/bus/pci/drivers/vfio-pci");
-	v = open_vfio(BDF, -ENODEV);
+	v = fake_vfio_open(BDF, -ENODEV);
 	CHECK_CONTAINS(udrv_vfio_errmsg(v), "0000:00:01.0 is bound to no driver, not vfio-pci: "
 		       "echo vfio-pci > /sys/bus/pci/devices/0000:00:01.0/driver_override; "
 		       "echo 0000:00:01.0 > /sys/bus/pci/drivers_probe");
@@ -176,22 +166,16 @@ static void test_open_no_driver(void)
 	udrv_vfio_free(v);
 }
 
-static void vfio_device(void)
-{
-	fake_root();
-	fake_pci_device(BDF, "vfio-pci", 1);
-	fake_vfio_setup(BDF, 1);
-}
 
 static void test_open_no_vfio_nodes(void)
 {
 	struct udrv_vfio *v;
 	char path[600];
 
-	vfio_device();
+	fake_vfio_device();
 	fake_path(path, sizeof(path), "dev/vfio/vfio");
 	CHECK_INT(unlink(path), 0);
-	v = open_vfio(BDF, -ENOENT);
+	v = fake_vfio_open(BDF, -ENOENT);
 	CHECK_CONTAINS(udrv_vfio_errmsg(v), "/dev/vfio/vfio does not exist although 0000:00:01.0 is on vfio-pci");
 	CHECK_CONTAINS(udrv_vfio_errmsg(v), "modprobe vfio-pci");
 	udrv_vfio_free(v);
@@ -201,7 +185,7 @@ static void test_node_permission_hint(void)
 {
 	char path[600], hint[UDRV_ERRMSG_LEN];
 
-	vfio_device();
+	fake_vfio_device();
 	fake_path(path, sizeof(path), "dev/vfio/1");
 	CHECK_INT(chmod(path, 0600), 0);
 	udrv_vfio_node_hint(path, hint, sizeof(hint));
@@ -210,7 +194,7 @@ static void test_node_permission_hint(void)
 	CHECK_CONTAINS(hint, "SUBSYSTEM==\"vfio\", OWNER=\"$USER\"");
 	CHECK_CONTAINS(hint, "RLIMIT_MEMLOCK (ulimit -l) for DMA");
 	if (geteuid() != 0) {	/* root opens it anyway */
-		struct udrv_vfio *v = open_vfio(BDF, -EACCES);
+		struct udrv_vfio *v = fake_vfio_open(BDF, -EACCES);
 
 		CHECK_CONTAINS(udrv_vfio_errmsg(v), "mode 0600");
 		CHECK_CONTAINS(udrv_vfio_errmsg(v), "for DMA)");	/* whole */
@@ -223,12 +207,12 @@ static void test_group_not_viable(void)
 	char others[UDRV_ERRMSG_LEN];
 	struct udrv_vfio *v;
 
-	vfio_device();
+	fake_vfio_device();
 	fake_pci_device("0000:00:1f.2", "ahci", 1);
 	fake_pci_device("0000:00:1f.3", "", 1);
 	fake_pci_device("0000:00:1c.0", "pcieport", 1);
 	fake_vfio.viable = false;
-	v = open_vfio(BDF, -EBUSY);
+	v = fake_vfio_open(BDF, -EBUSY);
 	CHECK_CONTAINS(udrv_vfio_errmsg(v), "IOMMU group 1 of 0000:00:01.0 is not viable");
 	CHECK_CONTAINS(udrv_vfio_errmsg(v), "and 0000:00:1f.2 (ahci) must be bound to vfio-pci too, or unbound");
 	/* what does not keep a group from being viable is not named */
@@ -249,33 +233,28 @@ static void test_no_interrupt_remapping(void)
 {
 	struct udrv_vfio *v;
 
-	vfio_device();
+	fake_vfio_device();
 	fake_file("sys/module/vfio_iommu_type1/parameters/allow_unsafe_interrupts",
 		  "N\n");
 	fake_vfio.set_iommu_errno = EPERM;
-	v = open_vfio(BDF, -EPERM);
+	v = fake_vfio_open(BDF, -EPERM);
 	CHECK_CONTAINS(udrv_vfio_errmsg(v), "the IOMMU has no interrupt remapping and allow_unsafe_interrupts (");
 	CHECK_CONTAINS(udrv_vfio_errmsg(v), "/sys/module/vfio_iommu_type1/parameters/allow_unsafe_interrupts) is N;");
 	CHECK_CONTAINS(udrv_vfio_errmsg(v), "intremap=on");
 	CHECK_CONTAINS(udrv_vfio_errmsg(v), "vfio_iommu_type1.allow_unsafe_interrupts=1");
 	udrv_vfio_free(v);
 	fake_vfio.set_iommu_errno = EBUSY;	/* not the remapping message */
-	v = open_vfio(BDF, -EBUSY);
+	v = fake_vfio_open(BDF, -EBUSY);
 	CHECK_CONTAINS(udrv_vfio_errmsg(v), "VFIO_SET_IOMMU (type1) for /dev/vfio/1");
 	udrv_vfio_free(v);
 }
 
 /* ---- an open device ------------------------------------------------- */
 
-static struct udrv_vfio *open_fake(void)
-{
-	vfio_device();
-	return open_vfio(BDF, 0);
-}
 
 static void test_open_info(void)
 {
-	struct udrv_vfio *v = open_fake();
+	struct udrv_vfio *v = fake_vfio_open_device();
 	struct udrv_vfio_info in;
 	unsigned char big[sizeof(in) + 16];
 	uint16_t cmd = 0;
@@ -315,7 +294,7 @@ static void test_open_info(void)
 
 static void test_regions_and_bars(void)
 {
-	struct udrv_vfio *v = open_fake();
+	struct udrv_vfio *v = fake_vfio_open_device();
 	struct udrv_vfio_region_info ri;
 	struct udrv_region *r = (void *)1;
 	struct udrv_mmio m;
@@ -353,7 +332,7 @@ static void test_regions_and_bars(void)
 
 static void test_config_and_reset(void)
 {
-	struct udrv_vfio *v = open_fake();
+	struct udrv_vfio *v = fake_vfio_open_device();
 	uint16_t cmd;
 
 	CHECK_INT(udrv_vfio_bus_master(v, false), 0);
@@ -387,7 +366,7 @@ static void fire(int fd, uint64_t n)
 
 static void test_irq_msi(void)
 {
-	struct udrv_vfio *v = open_fake();
+	struct udrv_vfio *v = fake_vfio_open_device();
 	struct udrv_vfio_irq irq;
 
 	CHECK_INT(udrv_vfio_wait(v, 0, &irq), -EINVAL);
@@ -429,7 +408,7 @@ static void test_irq_msi(void)
 
 static void test_irq_intx_and_switch(void)
 {
-	struct udrv_vfio *v = open_fake();
+	struct udrv_vfio *v = fake_vfio_open_device();
 	struct udrv_vfio_irq irq;
 
 	fake_vfio.irq_count[VFIO_PCI_MSI_IRQ_INDEX] = 4;	/* reopen: */
@@ -457,7 +436,7 @@ static void test_irq_intx_and_switch(void)
 
 static void test_irq_device_gone(void)
 {
-	struct udrv_vfio *v = open_fake();
+	struct udrv_vfio *v = fake_vfio_open_device();
 	struct udrv_vfio_irq irq;
 
 	CHECK_INT(udrv_vfio_irq_enable(v, UDRV_VFIO_MSI, 1), 0);
@@ -476,7 +455,7 @@ static void on_alarm(int sig)
 /* A signal breaks a blocking wait (handler without SA_RESTART): -EINTR. */
 static void test_irq_wait_interrupted(void)
 {
-	struct udrv_vfio *v = open_fake();
+	struct udrv_vfio *v = fake_vfio_open_device();
 	struct sigaction sa = { .sa_handler = on_alarm };
 	struct itimerval it = { .it_value = { 0, 20000 } };
 	struct udrv_vfio_irq irq;
@@ -487,189 +466,6 @@ static void test_irq_wait_interrupted(void)
 	CHECK_INT(udrv_vfio_wait(v, -1, &irq), -EINTR);
 	CHECK_CONTAINS(udrv_vfio_errmsg(v), "interrupted by a signal");
 	udrv_vfio_free(v);
-}
-
-/* ---- DMA ------------------------------------------------------------ */
-
-static void test_dma_alloc(void)
-{
-	struct udrv_vfio *v = open_fake();
-	struct udrv_dma *a, *b, *c;
-
-	CHECK_INT(udrv_vfio_dma_alloc(v, 0, &a), -EINVAL);
-	CHECK_INT(udrv_vfio_dma_alloc(v, 1, &a), 0);
-	CHECK_INT(udrv_dma_size(a), 4096);
-	CHECK_INT(udrv_dma_iova(a), 4096);	/* never IOVA 0 */
-	CHECK_INT(fake_vfio.num_maps, 1);
-	CHECK(fake_vfio.maps[0].vaddr == (uintptr_t)udrv_dma_addr(a));
-	CHECK_INT(fake_vfio.maps[0].iova, 4096);
-	CHECK_INT(udrv_vfio_dma_alloc(v, 8192, &b), 0);
-	CHECK_INT(udrv_dma_iova(b), 8192);
-	memset(udrv_dma_addr(b), 0x5a, 8192);
-	/* freed space is reused, first fit */
-	CHECK_INT(udrv_vfio_dma_free(v, a), 0);
-	CHECK_INT(fake_vfio.unmaps, 1);
-	CHECK_INT(udrv_vfio_dma_alloc(v, 4096, &a), 0);
-	CHECK_INT(udrv_dma_iova(a), 4096);
-	CHECK_INT(udrv_vfio_dma_alloc(v, 8192, &c), 0);
-	CHECK_INT(udrv_dma_iova(c), 16384);
-	udrv_vfio_close(v);	/* unmaps what is left */
-	CHECK_INT(fake_vfio.unmaps, 4);
-	udrv_vfio_free(v);
-}
-
-static void test_dma_mask(void)
-{
-	struct udrv_vfio *v = open_fake();
-	void *mem = aligned_alloc(4096, 3 * 4096);
-	struct udrv_dma *a, *b;
-
-	CHECK_INT(udrv_vfio_set_dma_mask(v, 0), -EINVAL);
-	CHECK_INT(udrv_vfio_set_dma_mask(v, 65), -EINVAL);
-	CHECK_INT(udrv_vfio_set_dma_mask(v, 28), 0);
-	CHECK_INT(udrv_vfio_dma_map(v, mem, 4096, 1ULL << 28, &a), -ERANGE);
-	CHECK(a == NULL);
-	CHECK_CONTAINS(udrv_vfio_errmsg(v), "DMA buffer at IOVA 0x10000000 of 4096 bytes ends beyond the DMA mask of 0000:00:01.0 (28 bits: 0xfffffff)");
-	/* ending one byte beyond */
-	CHECK_INT(udrv_vfio_dma_map(v, mem, 8192, (1ULL << 28) - 4096, &a), -ERANGE);
-	CHECK_INT(udrv_vfio_dma_map(v, mem, 4096, (1ULL << 28) - 4096, &a), 0);
-	CHECK_INT(udrv_vfio_set_dma_mask(v, 20), -ERANGE);
-	CHECK_CONTAINS(udrv_vfio_errmsg(v), "would leave the buffer at IOVA 0xffff000");
-	CHECK_INT(udrv_vfio_dma_free(v, a), 0);
-	CHECK_INT(udrv_vfio_dma_free(v, a), -EINVAL);	/* freed already */
-	/* the allocator stays below the mask: 13 bits hold one page */
-	CHECK_INT(udrv_vfio_set_dma_mask(v, 13), 0);
-	CHECK_INT(udrv_vfio_dma_alloc(v, 4096, &a), 0);
-	CHECK_INT(udrv_dma_iova(a), 4096);
-	CHECK_INT(udrv_vfio_dma_alloc(v, 4096, &b), -ENOSPC);
-	CHECK_CONTAINS(udrv_vfio_errmsg(v), "no free IOVA range of 4096 bytes for 0000:00:01.0 below its DMA mask (13 bits: 0x1fff)");
-	CHECK_INT(udrv_vfio_dma_alloc(v, 16384, &b), -ERANGE);
-	CHECK_INT(udrv_vfio_set_dma_mask(v, 64), 0);
-	udrv_vfio_free(v);
-	free(mem);
-}
-
-static void test_dma_map_checks(void)
-{
-	struct udrv_vfio *v = open_fake();
-	char *mem = aligned_alloc(4096, 4 * 4096);
-	struct udrv_dma *a, *b;
-
-	CHECK_INT(udrv_vfio_dma_map(v, mem + 1, 4096, 0, &a), -EINVAL);
-	CHECK_CONTAINS(udrv_vfio_errmsg(v), "must be multiples of the page size");
-	CHECK_INT(udrv_vfio_dma_map(v, mem, 100, 0, &a), -EINVAL);
-	CHECK_INT(udrv_vfio_dma_map(v, mem, 4096, 0x100800, &a), -EINVAL);
-	CHECK_INT(udrv_vfio_dma_map(v, mem, 0, 0, &a), -EINVAL);
-	/* x86's MSI window is not the IOMMU's to map */
-	CHECK_INT(udrv_vfio_dma_map(v, mem, 4096, 0xfee00000, &a), -ERANGE);
-	CHECK_CONTAINS(udrv_vfio_errmsg(v), "IOVA 0xfee00000 (4096 bytes) is outside the IOMMU's windows");
-	CHECK_INT(udrv_vfio_dma_map(v, mem, 8192, 0x200000, &a), 0);
-	CHECK_INT(udrv_dma_iova(a), 0x200000);
-	CHECK(udrv_dma_addr(a) == mem);
-	CHECK_INT(udrv_vfio_dma_map(v, mem + 8192, 4096, 0x201000, &b), -EEXIST);
-	CHECK_CONTAINS(udrv_vfio_errmsg(v), "IOVA 0x201000 (4096 bytes) overlaps the buffer at IOVA 0x200000 (8192 bytes)");
-	fake_vfio.map_errno = ENOMEM;
-	CHECK_INT(udrv_vfio_dma_map(v, mem + 8192, 4096, 0, &b), -ENOMEM);
-	CHECK_CONTAINS(udrv_vfio_errmsg(v), "RLIMIT_MEMLOCK");
-	fake_vfio.map_errno = EFAULT;
-	CHECK_INT(udrv_vfio_dma_map(v, mem + 8192, 4096, 0, &b), -EFAULT);
-	CHECK_CONTAINS(udrv_vfio_errmsg(v), "VFIO_IOMMU_MAP_DMA of 4096 bytes at IOVA 0x1000");
-	CHECK_INT(udrv_vfio_dma_free(v, a), 0);
-	CHECK(mem[0] == mem[0]);	/* the caller's memory stays mapped */
-	udrv_vfio_free(v);
-	free(mem);
-}
-
-static void test_dma_windows_skip_holes(void)
-{
-	struct udrv_vfio *v;
-	struct udrv_dma *a;
-
-	vfio_device();
-	fake_vfio.iova_start[0] = 0x10000;	/* nothing below 64 KiB */
-	fake_vfio.iova_end[0] = 0x11fff;
-	fake_vfio.iova_start[1] = 0x100000;
-	v = open_vfio(BDF, 0);
-	CHECK_INT(udrv_vfio_dma_alloc(v, 8192, &a), 0);
-	CHECK_INT(udrv_dma_iova(a), 0x10000);
-	CHECK_INT(udrv_vfio_dma_alloc(v, 4096, &a), 0);
-	CHECK_INT(udrv_dma_iova(a), 0x100000);
-	udrv_vfio_free(v);
-}
-
-static void test_iova_caps_parser(void)
-{
-	uint64_t raw[32] = { 0 };
-	struct vfio_iommu_type1_info *info = (void *)raw;
-	struct vfio_iommu_type1_info_cap_iova_range *cap =
-		(void *)((char *)raw + sizeof(*info));
-	size_t len = sizeof(*info) + sizeof(*cap) + 2 * sizeof(cap->iova_ranges[0]);
-	struct vfio_iova_window w[4];
-
-	info->argsz = (uint32_t)len;
-	info->flags = VFIO_IOMMU_INFO_CAPS;
-	info->cap_offset = sizeof(*info);
-	cap->header.id = VFIO_IOMMU_TYPE1_INFO_CAP_IOVA_RANGE;
-	cap->nr_iovas = 2;
-	cap->iova_ranges[0] = (struct vfio_iova_range){ 0, 0xfedfffff };
-	cap->iova_ranges[1] = (struct vfio_iova_range){ 0xfef00000, ~0ULL };
-	CHECK_INT(udrv_vfio_parse_iova_caps(raw, len, w, 4), 2);
-	CHECK(w[1].start == 0xfef00000 && w[1].end == ~0ULL);
-	CHECK_INT(udrv_vfio_parse_iova_caps(raw, len, w, 1), 1);
-	/* the ranges run past the end */
-	CHECK_INT(udrv_vfio_parse_iova_caps(raw, len - 1, w, 4), -EINVAL);
-	cap->nr_iovas = 0x40000000;
-	CHECK_INT(udrv_vfio_parse_iova_caps(raw, len, w, 4), -EINVAL);
-	cap->nr_iovas = 2;
-	cap->iova_ranges[0].start = 5;
-	cap->iova_ranges[0].end = 4;
-	CHECK_INT(udrv_vfio_parse_iova_caps(raw, len, w, 4), -EINVAL);
-	cap->iova_ranges[0].end = 5;
-	/* a chain pointing at itself ends */
-	cap->header.id = 99;
-	cap->header.next = sizeof(*info);
-	CHECK_INT(udrv_vfio_parse_iova_caps(raw, len, w, 4), 0);
-	info->cap_offset = (uint32_t)len;
-	CHECK_INT(udrv_vfio_parse_iova_caps(raw, len, w, 4), -EINVAL);
-	info->cap_offset = 2;
-	CHECK_INT(udrv_vfio_parse_iova_caps(raw, len, w, 4), -EINVAL);
-	info->flags = 0;
-	CHECK_INT(udrv_vfio_parse_iova_caps(raw, len, w, 4), 0);
-}
-
-/*
- * 6.1's layout: the migration capability (32 bytes), the DMA-available one
- * (12), then the IOVA ranges at offset 68, 4 bytes off an 8-byte boundary
- * (the sanitized build sees a misaligned read).
- */
-static void test_iova_caps_packed_as_6_1(void)
-{
-	uint64_t raw[32] = { 0 };
-	char *b = (char *)raw;
-	struct vfio_iommu_type1_info info = {
-		.flags = VFIO_IOMMU_INFO_CAPS | VFIO_IOMMU_INFO_PGSIZES,
-		.cap_offset = 24,
-	};
-	struct vfio_info_cap_header mig = { .id = VFIO_IOMMU_TYPE1_INFO_CAP_MIGRATION,
-					    .version = 1, .next = 56 };
-	struct vfio_info_cap_header avail = { .id = VFIO_IOMMU_TYPE1_INFO_DMA_AVAIL,
-					      .version = 1, .next = 68 };
-	struct vfio_info_cap_header iova = { .id = VFIO_IOMMU_TYPE1_INFO_CAP_IOVA_RANGE,
-					     .version = 1 };
-	struct vfio_iova_range r[2] = { { 0, 0xfedfffff }, { 0xfef00000, 0xffffffffffffULL } };
-	uint32_t nr = 2;
-	struct vfio_iova_window w[4];
-
-	info.argsz = 68 + 16 + (uint32_t)sizeof(r);
-	memcpy(b, &info, sizeof(info));
-	memcpy(b + 24, &mig, sizeof(mig));
-	memcpy(b + 56, &avail, sizeof(avail));
-	memcpy(b + 68, &iova, sizeof(iova));
-	memcpy(b + 76, &nr, sizeof(nr));
-	memcpy(b + 84, r, sizeof(r));
-	CHECK_INT(udrv_vfio_parse_iova_caps(b, info.argsz, w, 4), 2);
-	CHECK(w[0].start == 0 && w[0].end == 0xfedfffff);
-	CHECK(w[1].start == 0xfef00000 && w[1].end == 0xffffffffffffULL);
 }
 
 /* ---- binding, listing ------------------------------------------------ */
@@ -755,8 +551,8 @@ UDRV_TESTS(UDRV_T(test_parse_bdf), UDRV_T(test_parse_id),
 	   UDRV_T(test_config_and_reset), UDRV_T(test_irq_msi),
 	   UDRV_T(test_irq_intx_and_switch), UDRV_T(test_irq_device_gone),
 	   UDRV_T(test_irq_wait_interrupted),
-	   UDRV_T(test_dma_alloc), UDRV_T(test_dma_mask),
-	   UDRV_T(test_dma_map_checks), UDRV_T(test_dma_windows_skip_holes),
-	   UDRV_T(test_iova_caps_parser),
-	   UDRV_T(test_iova_caps_packed_as_6_1), UDRV_T(test_pci_bind),
+	   
+	   
+	   
+	   UDRV_T(test_pci_bind),
 	   UDRV_T(test_list_and_absent))
