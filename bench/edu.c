@@ -85,12 +85,13 @@ static int edu_rearm(const struct edu_path *p, uint32_t value, uint64_t *ns)
 	return EXIT_OK;
 }
 
-void edu_clear(const struct edu_path *p)
+int edu_clear(const struct edu_path *p)
 {
 	uint32_t status = udrv_read32(&p->regs, EDU_IRQ_STATUS);
 
 	if (status)
 		udrv_write32(&p->regs, EDU_IRQ_ACK, status);
+	return p->unmask ? p->unmask(p->ctx) : EXIT_OK;
 }
 
 int edu_irq(const struct edu_path *p, uint32_t value, struct bench_row *wake,

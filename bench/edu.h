@@ -61,10 +61,13 @@ struct edu_path {
 };
 
 /*
- * Acknowledge what a previous user left raised (a bench that died between
- * raise and ack): the first interrupt's status check would see it.
+ * Undo what a previous user left (a bench killed between raise and re-arm):
+ * acknowledge what is raised, or the first status check sees it, and
+ * unmask INTx, which uio_pci_generic's handler left masked in the command
+ * register (vfio-pci clears that itself when it takes the device): the
+ * first wait would get nothing. EXIT_OK or said.
  */
-void edu_clear(const struct edu_path *p);
+int edu_clear(const struct edu_path *p);
 /*
  * One interrupt of @value: raise, wait, check the status, ack + unmask.
  * @wake/@rearm NULL: not recorded (the warm-up).

@@ -422,10 +422,10 @@ static int via_rows(struct pci_bench *b, int via, struct bench_row **ref)
 	if (!ret)
 		ret = via == VIA_UIO_INTX ? uio_open(b, &path) : vfio_open(b, via, &path);
 	/* warm-up: takes what came since open */
-	if (!ret) {
-		edu_clear(path);
+	if (!ret)
+		ret = edu_clear(path);
+	if (!ret)
 		ret = edu_irq(path, 1, NULL, NULL);
-	}
 	if (!ret)
 		ret = pci_irq(b, via);
 	if (!ret)

@@ -489,8 +489,9 @@ static int edu_rows(struct uio_bench *b)
 	snprintf(rearm->note, sizeof(rearm->note),
 		 "acknowledge (0x64) + INTx unmask in the PCI command register");
 	/* warm-up: opens the config space, takes what came since open */
-	edu_clear(&b->edu.path);
-	ret = edu_irq(&b->edu.path, 1, NULL, NULL);
+	ret = edu_clear(&b->edu.path);
+	if (!ret)
+		ret = edu_irq(&b->edu.path, 1, NULL, NULL);
 	if (!ret)
 		ret = edu_uio_wake_threads(&b->run, &b->edu);
 	return ret ? ret : edu_loop(&b->run, &b->edu.path, wake, rearm, DEFAULT_SAMPLES);
