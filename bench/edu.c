@@ -112,9 +112,10 @@ int edu_irq(const struct edu_path *p, uint32_t value, struct bench_row *wake,
 		return ret;
 	if (wake) {
 		udrv_hist_record(wake->hist, t1 - t0);
-		udrv_hist_record(rearm->hist, ns);
 		bench_spike_check(wake, t0, t1);
 	}
+	if (wake && rearm)
+		udrv_hist_record(rearm->hist, ns);
 	return EXIT_OK;
 }
 

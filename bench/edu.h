@@ -70,7 +70,8 @@ struct edu_path {
 int edu_clear(const struct edu_path *p);
 /*
  * One interrupt of @value: raise, wait, check the status, ack + unmask.
- * @wake/@rearm NULL: not recorded (the warm-up).
+ * @wake NULL: nothing recorded (the warm-up); @rearm NULL: the re-arm not
+ * recorded (the raw rows of 'bench pci').
  */
 int edu_irq(const struct edu_path *p, uint32_t value, struct bench_row *wake,
 	    struct bench_row *rearm);

@@ -25,6 +25,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +68,7 @@ struct pci_vfio {
 	struct udrv_vfio *v;
 	struct udrv_region *bar;
 	struct edu_path path;
+	uint64_t raw_missed;	/* the raw reads' counter gaps */
 };
 
 struct pci_bench {
@@ -98,7 +100,10 @@ static const char help[] =
 "  vfio-msi   vfio-pci, MSI on an eventfd; re-arm: acknowledge only\n"
 "It binds the device to the driver each needs and puts the binding it\n"
 "found back at the end (also after an error, SIGINT or SIGTERM). The VFIO\n"
-"rows name the UIO row of the same run as their reference (the ratio).\n"
+"rows name the UIO row of the same run as their reference (the ratio);\n"
+"each VFIO path is measured a second time with a bare read() of its\n"
+"eventfd (the raw row, whose reference is udrv's row): what udrv_vfio_wait()'s\n"
+"poll() for vfio-pci's release request costs.\n"
 "Needs root, an IOMMU with interrupt remapping for VFIO (intel_iommu=on;\n"
 "the lab's q35 board), uio_pci_generic and vfio-pci loaded; docs/vfio.md.\n"
 "\n"
@@ -391,12 +396,75 @@ static int vfio_open(struct pci_bench *b, int via, struct edu_path **path)
 	return EXIT_OK;
 }
 
+/*
+ * The reference of a VFIO path: a bare read() of the vector's eventfd, what
+ * a minimal hand-written driver does. It blocks in the eventfd alone, so it
+ * would not see vfio-pci's request to release the device, which
+ * udrv_vfio_wait() polls for beside the vector: the difference is what that
+ * costs.
+ */
+static int vfio_raw_wait(void *ctx)
+{
+	struct pci_vfio *p = ctx;
+	uint64_t n;
+	ssize_t r = read(udrv_vfio_irq_fd(p->v, 0), &n, sizeof(n));
+
+	if (r == (ssize_t)sizeof(n)) {
+		p->raw_missed += n - 1;
+		return EXIT_OK;
+	}
+	return bench_wait_failed(r < 0 ? -errno : -EIO, p->path.what,
+				 r < 0 ? strerror(errno) : "a short read of the eventfd");
+}
+
+static uint64_t vfio_raw_missed(void *ctx)
+{
+	const struct pci_vfio *p = ctx;
+
+	return p->raw_missed;
+}
+
+/* udrv's eventfds are non-blocking (it polls them): a blocking one here. */
+static int vfio_raw_fd(struct pci_vfio *p, bool blocking)
+{
+	int fd = udrv_vfio_irq_fd(p->v, 0);
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0 || fcntl(fd, F_SETFL, blocking ? fl & ~O_NONBLOCK : fl | O_NONBLOCK))
+		return cli_error(EXIT_FAIL, "%s: fcntl on the eventfd: %s",
+				 p->path.what, strerror(errno));
+	return EXIT_OK;
+}
+
+/* The same interrupts once more through vfio_raw_wait(): a "raw" row. */
+static int vfio_raw_rows(struct pci_bench *b, int via, struct edu_path *path,
+			 struct bench_row *udrv)
+{
+	struct bench_row *wake;
+	struct edu_path raw = *path;
+	int ret;
+
+	wake = bench_row(&b->run, vias[via].name, "raw", "read", "write_to_wake");
+	if (!wake)
+		return cli_error(EXIT_FAIL, "out of memory");
+	snprintf(wake->note, sizeof(wake->note),
+		 "a bare blocking read() of the eventfd (blind to vfio-pci's release request); the reference is udrv's row");
+	wake->reference = bench_row_index(&b->run, udrv);
+	raw.wait = vfio_raw_wait;
+	raw.missed = vfio_raw_missed;
+	ret = vfio_raw_fd(&b->vfio, true);
+	if (!ret)
+		ret = edu_loop(&b->run, &raw, wake, NULL, DEFAULT_SAMPLES);
+	return ret ? ret : vfio_raw_fd(&b->vfio, false);
+}
+
 static void vfio_close(struct pci_vfio *p)
 {
 	udrv_region_unmap(p->bar);
 	udrv_vfio_free(p->v);	/* closes: disables the irqs, releases the group */
 	p->bar = NULL;
 	p->v = NULL;
+	p->raw_missed = 0;
 }
 
 /* One path: its rows, the binding, the warm-up, the loop. */
@@ -430,6 +498,8 @@ static int via_rows(struct pci_bench *b, int via, struct bench_row **ref)
 		ret = pci_irq(b, via);
 	if (!ret)
 		ret = edu_loop(&b->run, path, wake, rearm, DEFAULT_SAMPLES);
+	if (!ret && via != VIA_UIO_INTX && !bench_interrupted())
+		ret = vfio_raw_rows(b, via, path, wake);
 	edu_uio_close(&b->uio);
 	vfio_close(&b->vfio);
 	if (via == VIA_UIO_INTX) {

@@ -47,6 +47,8 @@ struct udrv_vfio {
 	struct pollfd *irq_pfds;	/* the vectors', then the request's */
 	int req_fd;			/* vfio-pci's request to release it */
 	unsigned int irq_next;		/* where the next wait starts looking */
+	unsigned int irq_misses;	/* read-firsts in a row that found nothing */
+	unsigned int irq_probe;		/* waits since it last tried */
 	uint64_t missed;
 	/* DMA */
 	uint64_t dma_limit;		/* the highest IOVA the mask allows */
