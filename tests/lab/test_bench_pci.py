@@ -2,9 +2,11 @@
 """udrv bench pci on the q35 board (std): edu's raise-register write through
 UIO INTx, VFIO INTx and VFIO MSI, and the binding put back.
 
-Checked: the document validates (results_schema), the six rows in order,
+Checked: the document validates (results_schema), the eight rows in order
+(each VFIO path also through a bare read() of its eventfd: the raw row),
 loss (sent = raise writes = received, nothing lost) and one sample per
-interrupt, the VFIO rows name the UIO row of the run as their reference,
+interrupt, udrv's VFIO rows name the UIO row of the run as their reference
+and the raw rows udrv's row of their path,
 the irq of each path, edu bound as before at the end (also when it was
 unbound before), and what breaks on purpose is seen: an MSI that never
 arrives (bus mastering turned off under the bench in the guest: QEMU then
@@ -29,8 +31,10 @@ from results_schema import check_document
 SAMPLES = 100
 EDU = "0000:00:01.0"
 SYSFS = f"/sys/bus/pci/devices/{EDU}"
-ROWS = [(m, w, s) for m, w in (("uio-intx", "read"), ("vfio-intx", "poll"), ("vfio-msi", "poll"))
-        for s in ("write_to_wake", "rearm")]
+ROWS = [("uio-intx", "udrv", "read", "write_to_wake"), ("uio-intx", "udrv", None, "rearm")] + [
+    row for m in ("vfio-intx", "vfio-msi")
+    for row in ((m, "udrv", "poll", "write_to_wake"), (m, "udrv", None, "rearm"),
+                (m, "raw", "read", "write_to_wake"))]
 
 
 def driver(board: Any) -> str:
@@ -59,10 +63,7 @@ def test_document_validates(pci_run):
 
 def test_all_rows_in_order(pci_run):
     rows = pci_run[0]["rows"]
-    assert [(r["mechanism"], r["sample"]) for r in rows] == [(m, s) for m, _, s in ROWS]
-    assert [r["implementation"] for r in rows] == ["udrv"] * 6
-    assert [r["wait"] for r in rows if r["sample"] == "write_to_wake"] == \
-        ["read", "poll", "poll"]
+    assert [(r["mechanism"], r["implementation"], r["wait"], r["sample"]) for r in rows] == ROWS
 
 
 def test_loss_and_counts(pci_run):
@@ -79,7 +80,9 @@ def test_vfio_rows_reference_uio(pci_run):
     assert rows[0]["reference"] is None and rows[1]["reference"] is None
     for row in rows[2:]:
         ref = row["reference"]
-        assert ref["mechanism"] == "uio-intx", key(row)
+        want = ("uio-intx", "udrv") if row["implementation"] == "udrv" \
+            else (row["mechanism"], "udrv")
+        assert (ref["mechanism"], ref["implementation"]) == want, key(row)
         assert ref["ratio_p50"] > 0 and ref["ratio_avg"] > 0, key(row)
 
 
@@ -96,15 +99,16 @@ def test_irq_and_binding_restored(pci_run):
 
 def test_one_path_has_no_reference(board_std_q35):
     doc = ok(board_std_q35, "bench pci --json -q -n 20 --via vfio-msi --device 00:01.0").json()
-    assert [(r["mechanism"], r["sample"]) for r in doc["rows"]] == \
-        [("vfio-msi", "write_to_wake"), ("vfio-msi", "rearm")]
-    assert all(r["reference"] is None for r in doc["rows"])
+    assert [(r["mechanism"], r["implementation"], r["sample"]) for r in doc["rows"]] == \
+        [("vfio-msi", "udrv", "write_to_wake"), ("vfio-msi", "udrv", "rearm"),
+         ("vfio-msi", "raw", "write_to_wake")]
+    assert [r["reference"] is None for r in doc["rows"]] == [True, True, False]
     assert driver(board_std_q35) == "uio_pci_generic"
 
 
 def test_text_names_the_uio_reference(board_std_q35):
     out = ok(board_std_q35, "bench pci -q -n 10 --via uio-intx,vfio-msi").stdout
-    lines = [line for line in out.splitlines() if line.startswith("vfio-msi/")]
+    lines = [line for line in out.splitlines() if line.startswith("vfio-msi/udrv")]
     assert len(lines) == 2 and all(" vs uio-intx/udrv" in line for line in lines), out
 
 
