@@ -8,7 +8,8 @@ rt-q35 for rt) and runs only `udrv bench pci` there, idle and under load
 edu's raise-register write -> wake-up through UIO INTx, VFIO INTx and VFIO
 MSI, and the re-arm of each. The table puts them side by side, with each
 VFIO row's ratio to the UIO INTx row of the same run (the bench's
-`reference`).
+`reference`), and each VFIO path's raw row (a bare blocking read() of its
+eventfd) with its ratio to udrv's row of the path.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ BOARD = "q35"
 # udrv bench pci's paths and samples, in its order
 MECHANISMS = ("uio-intx", "vfio-intx", "vfio-msi")
 SAMPLES = ("write_to_wake", "rearm")
+RAW = "raw read()"  # the sample column of a raw row
 LOADS = ("none", "all")
 
 
@@ -33,11 +35,13 @@ def q35_targets(kernels: list[str]) -> list[str]:
 
 
 def _rows(run: SuiteRun) -> dict[tuple[str, str], dict[str, Any]]:
+    """(mechanism, sample) -> row; a raw row's sample is RAW."""
     out = {}
     for doc in run.documents:
         if doc["bench"] == BENCH:
             for row in doc["rows"]:
-                out[(row["mechanism"], row["sample"])] = row
+                raw = row["implementation"] == "raw"
+                out[(row["mechanism"], RAW if raw else row["sample"])] = row
     return out
 
 
@@ -62,11 +66,13 @@ def pci_table(runs: list[SuiteRun]) -> list[str]:
     cols += [(f"{r.kernel} {r.variant}", r) for r in runs if r.board == BOARD and r.variant]
     lines = ["UIO vs VFIO: edu's raise-register write -> userspace wake-up, and the "
              "re-arm for the next interrupt (udrv bench pci, q35 board);",
-             "p50/p99/max in us, xR: the p50 over UIO INTx's in the same run",
+             "p50/p99/max in us, xR: the p50 over UIO INTx's in the same run "
+             "(raw read(): over udrv's of the same path)",
              f"{'mechanism':<11}{'sample':<15}" + "".join(f"{c:>24}" for c, _ in cols)]
     tables = [_rows(r) for _, r in cols]
     for mech in MECHANISMS:
-        for sample in SAMPLES:
+        raw = mech != "uio-intx" and any((mech, RAW) in t for t in tables)
+        for sample in SAMPLES + ((RAW,) if raw else ()):
             lines.append(f"{mech:<11}{sample:<15}"
                          + "".join(f"{_cell(t.get((mech, sample))):>24}" for t in tables))
     return lines

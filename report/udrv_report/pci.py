@@ -33,10 +33,21 @@ class Group:
     runs: list[Run]  # std idle, std load, rt idle, rt load, rt irq-prio (those present)
 
 
+RAW = "raw read()"  # the sample column of a raw row, as lab/suite_pci.py prints it
+
+
 def row(run: Run, mech: str, sample: str) -> Row | None:
-    """The run's pci row of @mech and @sample (whatever its wait method)."""
+    """The run's pci row of @mech and @sample through udrv (whatever its wait
+    method), or with @sample RAW the path's raw row (a bare read())."""
+    impl, sample = ("raw", "write_to_wake") if sample == RAW else ("udrv", sample)
     return next((r for r in run.rows if r.key[0] == BENCH and r.key[1] == mech
-                 and r.key[4] == sample), None)
+                 and r.key[2] == impl and r.key[4] == sample), None)
+
+
+def samples(mech: str, runs: list[Run]) -> tuple[str, ...]:
+    """A path's table rows: the raw row when a run has one."""
+    raw = mech != "uio-intx" and any(row(r, mech, RAW) for r in runs)
+    return SAMPLES + ((RAW,) if raw else ())
 
 
 def _order(r: Run) -> tuple[int, int, int]:
@@ -117,11 +128,14 @@ def table(g: Group) -> Table:
               f"UIO vs VFIO, {g.name}: p50/p99/max in \u00b5s, xR the p50 over UIO INTx's",
               [[("mechanism", 1), ("sample", 1)] + [(r.label, 1) for r in g.runs]])
     for mech in MECHANISMS:
-        for sample in SAMPLES:
+        for sample in samples(mech, g.runs):
             t.rows.append([Cell(mech), Cell(sample)]
                           + [num(_cell(row(run, mech, sample))) for run in g.runs])
     t.note = ("write_to_wake: before edu's raise-register write (0x60) to the wait's return. "
               "rearm: what the next interrupt needs after it: UIO INTx the acknowledge "
               "(0x64) + INTx unmask in the PCI command register, VFIO INTx the acknowledge "
-              "+ the VFIO_IRQ_SET_ACTION_UNMASK ioctl, VFIO MSI the acknowledge alone.")
+              "+ the VFIO_IRQ_SET_ACTION_UNMASK ioctl, VFIO MSI the acknowledge alone. "
+              "raw read(): the VFIO path's wake-up through a bare blocking read() of its "
+              "eventfd, xR over udrv's (udrv_vfio_wait() also watches vfio-pci's release "
+              "request).")
     return t

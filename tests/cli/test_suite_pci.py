@@ -90,3 +90,26 @@ def test_table_with_a_path_missing() -> None:
     doc["rows"] = [r for r in doc["rows"] if r["mechanism"] != "vfio-intx"]
     lines = suite_pci.pci_table([suite.SuiteRun("std", "none", [doc], board="q35")])
     assert lines[5].split() == ["vfio-intx", "write_to_wake", "-"]
+
+
+def test_raw_rows_follow_their_path() -> None:
+    """A VFIO path's raw row (a bare read() of its eventfd) is a line of its
+    own after the path's udrv rows, with its ratio to udrv's row; it never
+    replaces udrv's write_to_wake, which has the same mechanism and sample."""
+    doc = _doc(2.0)
+    rows: list[dict[str, Any]] = []
+    for r in doc["rows"]:
+        rows.append(r)
+        if r["mechanism"] != "uio-intx" and r["sample"] == "rearm":
+            rows.append({"mechanism": r["mechanism"], "implementation": "raw", "wait": "read",
+                         "sample": "write_to_wake",
+                         "stats": {"p50": 1500, "p99": 1600, "max": 1700},
+                         "reference": {"mechanism": r["mechanism"], "implementation": "udrv",
+                                       "ratio_avg": 0.5, "ratio_p50": 0.5}})
+    doc["rows"] = rows
+    body = [line.split() for line in
+            suite_pci.pci_table([suite.SuiteRun("std", "none", [doc], board="q35")])[3:]]
+    assert [b[0] for b in body] == ["uio-intx"] * 2 + ["vfio-intx"] * 3 + ["vfio-msi"] * 3
+    assert body[2][2:] == ["3.0/3.5/4.0", "x1.50"]  # udrv's, not the raw row's
+    assert body[4] == ["vfio-intx", "raw", "read()", "1.5/1.6/1.7", "x0.50"]
+    assert body[7] == ["vfio-msi", "raw", "read()", "1.5/1.6/1.7", "x0.50"]
