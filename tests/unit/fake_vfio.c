@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/vfio.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -276,6 +277,16 @@ static int device_ioctl(unsigned long req, unsigned long arg)
 		return 0;
 	}
 	return fail(ENOTTY);
+}
+
+int __real_poll(struct pollfd *fds, nfds_t n, int timeout);
+int __wrap_poll(struct pollfd *fds, nfds_t n, int timeout);
+
+/* Counted: how a wait got its interrupt (test_irq_read_first). */
+int __wrap_poll(struct pollfd *fds, nfds_t n, int timeout)
+{
+	fake_vfio.polls++;
+	return __real_poll(fds, n, timeout);
 }
 
 int __real_ioctl(int fd, unsigned long req, ...);

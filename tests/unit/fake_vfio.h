@@ -41,6 +41,7 @@ struct fake_vfio {
 	int irq_index;			/* the last VFIO_DEVICE_SET_IRQS */
 	uint32_t irq_flags;
 	uint32_t irq_set_count;
+	unsigned int polls;		/* poll() calls (-Wl,--wrap=poll) */
 	int irq_fds[8];
 	int req_fd;			/* the eventfd on the REQ index */
 	unsigned int unmasks;

@@ -406,6 +406,38 @@ static void test_irq_msi(void)
 	udrv_vfio_free(v);
 }
 
+/*
+ * An interrupt that has come already costs one read() and no poll(); after
+ * four waits whose read found nothing the wait polls first, and reads first
+ * again on every 128th wait.
+ */
+static void test_irq_read_first(void)
+{
+	struct udrv_vfio *v = fake_vfio_open_device();
+	struct udrv_vfio_irq irq;
+	unsigned int polls;
+
+	CHECK_INT(udrv_vfio_irq_enable(v, UDRV_VFIO_MSI, 1), 0);
+	fire(udrv_vfio_irq_fd(v, 0), 1);
+	polls = fake_vfio.polls;
+	CHECK_INT(udrv_vfio_wait(v, -1, &irq), 1);
+	CHECK_INT(fake_vfio.polls, polls);
+	for (int i = 0; i < 4; i++)
+		CHECK_INT(udrv_vfio_wait(v, 0, &irq), 0);
+	for (int i = 1; i < 128; i++) {
+		fire(udrv_vfio_irq_fd(v, 0), 1);
+		polls = fake_vfio.polls;
+		CHECK_INT(udrv_vfio_wait(v, -1, &irq), 1);
+		CHECK_INT(fake_vfio.polls, polls + 1);
+	}
+	fire(udrv_vfio_irq_fd(v, 0), 1);
+	polls = fake_vfio.polls;
+	CHECK_INT(udrv_vfio_wait(v, -1, &irq), 1);
+	CHECK_INT(fake_vfio.polls, polls);
+	CHECK_INT(irq.count, 1);
+	udrv_vfio_free(v);
+}
+
 static void test_irq_intx_and_switch(void)
 {
 	struct udrv_vfio *v = fake_vfio_open_device();
@@ -548,7 +580,7 @@ UDRV_TESTS(UDRV_T(test_parse_bdf), UDRV_T(test_parse_id),
 	   UDRV_T(test_open_no_vfio_nodes), UDRV_T(test_node_permission_hint),
 	   UDRV_T(test_group_not_viable), UDRV_T(test_no_interrupt_remapping),
 	   UDRV_T(test_open_info), UDRV_T(test_regions_and_bars),
-	   UDRV_T(test_config_and_reset), UDRV_T(test_irq_msi),
+	   UDRV_T(test_config_and_reset), UDRV_T(test_irq_msi), UDRV_T(test_irq_read_first),
 	   UDRV_T(test_irq_intx_and_switch), UDRV_T(test_irq_device_gone),
 	   UDRV_T(test_irq_wait_interrupted),
 	   
