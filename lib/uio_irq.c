@@ -14,8 +14,8 @@
 #include "abi.h"
 #include "uio_priv.h"
 
-#define PCI_COMMAND_HI		5	/* high byte of the command register */
-#define PCI_INTX_DISABLE_HI	0x04	/* bit 10 of the command register */
+#define PCI_COMMAND		4	/* the 16-bit command register */
+#define PCI_INTX_DISABLE	0x0400	/* its bit 10: INTx disable */
 
 /*
  * The one message for a device that went away (driver unloaded or unbound,
@@ -179,9 +179,21 @@ static int pci_config_open(struct udrv_uio *uio)
 			err == EACCES ? " (PCI config space writes need root)" : "");
 }
 
+/*
+ * The command register is read and written whole (16 bits at offset 4, as
+ * the kernel's pci_intx() and uio_pci_generic's handler do), never as its
+ * high byte alone: QEMU (7.2, pci_default_write_config()) re-evaluates a
+ * device's INTx line only on a config write that covers byte 4. A 1-byte
+ * write to byte 5 clears the bit, yet an INTx the device asserted while it
+ * was masked is never delivered: the line stays low, every later raise of
+ * the same level is no change, and the wait gets nothing (seen in the lab:
+ * edu's status pending, INTx unmasked, no interrupt; tests/lab/
+ * test_uio_edu.py). The read-modify-write keeps the low byte as read.
+ */
 int udrv_uio_pci_intx_unmask(struct udrv_uio *uio)
 {
-	uint8_t cmd;
+	uint8_t b[2];
+	uint16_t cmd;
 	int ret;
 
 	if (uio->config_fd < 0) {
@@ -189,16 +201,21 @@ int udrv_uio_pci_intx_unmask(struct udrv_uio *uio)
 		if (ret)
 			return ret;
 	}
-	if (pread(uio->config_fd, &cmd, 1, PCI_COMMAND_HI) != 1)
+	errno = 0;
+	if (pread(uio->config_fd, b, 2, PCI_COMMAND) != 2)
 		return udrv_err(uio->errmsg, errno ? errno : EIO,
 				"reading the PCI command register of %s: %s",
-				uio->devname, strerror(errno));
-	if (!(cmd & PCI_INTX_DISABLE_HI))
+				uio->devname, errno ? strerror(errno) : "short read");
+	cmd = (uint16_t)(b[0] | b[1] << 8);	/* config space is little-endian */
+	if (!(cmd & PCI_INTX_DISABLE))
 		return 0;
-	cmd &= (uint8_t)~PCI_INTX_DISABLE_HI;
-	if (pwrite(uio->config_fd, &cmd, 1, PCI_COMMAND_HI) != 1)
+	cmd &= (uint16_t)~PCI_INTX_DISABLE;
+	b[0] = (uint8_t)cmd;
+	b[1] = (uint8_t)(cmd >> 8);
+	errno = 0;
+	if (pwrite(uio->config_fd, b, 2, PCI_COMMAND) != 2)
 		return udrv_err(uio->errmsg, errno ? errno : EIO,
 				"writing the PCI command register of %s: %s",
-				uio->devname, strerror(errno));
+				uio->devname, errno ? strerror(errno) : "short write");
 	return 0;
 }

@@ -92,8 +92,11 @@ uint64_t udrv_uio_missed(const struct udrv_uio *uio);
 int udrv_uio_irq_enable(struct udrv_uio *uio, bool enable);
 
 /*
- * uio_pci_generic masks INTx in the PCI command register (config space byte
- * 5, bit 0x04) on every interrupt: clear it so the next one can arrive.
+ * uio_pci_generic masks INTx in the PCI command register (config space
+ * offset 4, bit 10: INTx disable) on every interrupt: clear it so the next
+ * one can arrive. The register is read and written as one 16-bit word (an
+ * INTx asserted while masked is then delivered on QEMU too, which ignores a
+ * 1-byte write to its high byte for the line).
  */
 int udrv_uio_pci_intx_unmask(struct udrv_uio *uio);
 

@@ -397,6 +397,14 @@ static void test_pci_intx_unmask(void)
 	CHECK_INT(cfg[5], 0x01);	/* INTx re-enabled, SERR# kept */
 	CHECK_INT(cfg[4], 0x07);
 	udrv_uio_free(uio);
+	/* the command register is read whole: a config space that ends in it */
+	f = fopen(p, "w");
+	fwrite(cfg, 1, 5, f);
+	fclose(f);
+	uio = open_uio("uio0", 0);
+	CHECK_INT(udrv_uio_pci_intx_unmask(uio), -EIO);
+	CHECK_CONTAINS(udrv_uio_errmsg(uio), "reading the PCI command register of uio0: short read");
+	udrv_uio_free(uio);
 }
 
 static void test_permission(void)
