@@ -13,7 +13,7 @@
 int bench_read_u64s(const char *text, uint64_t *v, int n)
 {
 	uint64_t tmp[BENCH_FIELDS_MAX];
-	char field[24];
+	char field[BENCH_FIELD_DIGITS + 1];
 	const char *p = text;
 
 	if (!text || n < 1 || n > BENCH_FIELDS_MAX)

@@ -11,10 +11,11 @@
 #include <stdint.h>
 
 #define BENCH_FIELDS_MAX	8
+#define BENCH_FIELD_DIGITS	23	/* the longest number (leading zeros included) */
 
 /*
  * @text is exactly @n (1..BENCH_FIELDS_MAX) unsigned decimal numbers, each
- * at most UINT64_MAX and 23 digits long (leading zeros included), one space
+ * at most UINT64_MAX and BENCH_FIELD_DIGITS long (leading zeros included), one space
  * between them and one newline after the last, then the end of the string. Returns 0 and the numbers in @v, or
  * -EINVAL with @v untouched.
  */

@@ -19,7 +19,9 @@ static bool key_char(char c)
 int bench_peer_line(const char *line, size_t len, char *key, size_t keylen,
 		    uint64_t *vals, unsigned int max, unsigned int *n)
 {
-	char buf[BENCH_PEER_MAX_VALS * 22 + 2];
+	/* each number as long as bench_read_u64s() takes it, its space or the
+	 * newline, and the NUL */
+	char buf[BENCH_PEER_MAX_VALS * (BENCH_FIELD_DIGITS + 1) + 1];
 	size_t i = 0, rest;
 	unsigned int k = 1;
 

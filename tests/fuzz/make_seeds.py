@@ -280,6 +280,7 @@ CYCLICTEST = [
 REGRESS: dict[str, dict[str, bytes]] = {
     "peer": {
         "why-past-the-line": b"received x\n",
+        "zero-padded-numbers": b"reed " + b" ".join([b"00000000001067528929303"] * 4) + b"\n",
     },
     "layout": {
         "octal-base": join("base=010,data=0"),

@@ -33,6 +33,11 @@ static void test_line(void)
 	CHECK(n == 4 && v[1] == UINT64_MAX && v[3] == 0);
 	CHECK_INT(line("seqno_first 0", key, v, &n), 0);
 	CHECK_STR(key, "seqno_first");
+	/* the most numbers, each as long as the field reader takes them
+	 * (fuzz_peer's regress/peer/zero-padded-numbers) */
+	CHECK_INT(line("edge 00000000001067528929303 00000000000000000000001 "
+		       "18446744073709551615 00000000000000000000000", key, v, &n), 0);
+	CHECK(n == 4 && v[0] == 1067528929303ULL && v[1] == 1 && v[3] == 0);
 }
 
 static void test_line_rejects(void)
