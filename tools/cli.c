@@ -167,6 +167,28 @@ int cli_json_end(struct udrv_json *j)
 	return j ? udrv_json_free(j) : 0;
 }
 
+int cli_show_list(bool json, char **names, char **given, int n,
+		  void (*absent)(char *buf, size_t len),
+		  int (*show)(char **specs, int n, struct udrv_json *j))
+{
+	struct udrv_json *j = cli_json_begin(json);
+	char reason[512];
+	int ret;
+
+	if (j)
+		udrv_json_arr_begin(j);
+	if (n <= 0) {
+		absent(reason, sizeof(reason));
+		fprintf(j ? stderr : stdout, "%s\n", reason);
+	}
+	ret = show(names ? names : given, n, j);
+	if (j)
+		udrv_json_arr_end(j);
+	cli_json_end(j);
+	udrv_strv_free(names);
+	return ret;
+}
+
 const char gpio_opts_short[] = "c:b:lB:d:C:j";
 const struct option gpio_long_opts[] = {
 	{ "chip", required_argument, NULL, 'c' },

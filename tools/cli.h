@@ -69,6 +69,15 @@ void cli_catch_stop_signals(void);
 /* A --json writer on stdout, or NULL for human output. */
 struct udrv_json *cli_json_begin(bool json);
 int cli_json_end(struct udrv_json *j);
+/*
+ * The listing of 'uio info' and 'pci info': @n devices, @names (then freed)
+ * or else the command line's @given, each shown by @show, in a JSON array
+ * with @json; when there are none (@n <= 0), @absent's reason why (on
+ * stderr under --json, so that stdout stays the array). @show's result.
+ */
+int cli_show_list(bool json, char **names, char **given, int n,
+		  void (*absent)(char *buf, size_t len),
+		  int (*show)(char **specs, int n, struct udrv_json *j));
 
 /* Options shared by the gpio commands. */
 struct gpio_opts {

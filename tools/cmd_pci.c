@@ -369,8 +369,7 @@ static int show_devices(char **specs, int n, struct udrv_json *j)
 
 static int pci_info(int argc, char **argv)
 {
-	char **bdfs = NULL, reason[512];
-	struct udrv_json *j;
+	char **bdfs = NULL;
 	struct pci_opts o;
 	int n, ret;
 
@@ -384,19 +383,8 @@ static int pci_info(int argc, char **argv)
 			return cli_error(EXIT_FAIL, "listing vfio-pci devices: %s",
 					 strerror(-n));
 	}
-	j = cli_json_begin(o.json);
-	if (j)
-		udrv_json_arr_begin(j);
-	if (n == 0) {
-		udrv_vfio_absent_reason(reason, sizeof(reason));
-		fprintf(j ? stderr : stdout, "%s\n", reason);
-	}
-	ret = show_devices(bdfs ? bdfs : argv + optind, n, j);
-	if (j)
-		udrv_json_arr_end(j);
-	cli_json_end(j);
-	udrv_strv_free(bdfs);
-	return ret;
+	return cli_show_list(o.json, bdfs, argv + optind, n,
+			     udrv_vfio_absent_reason, show_devices);
 }
 
 /* ---- peek / poke ---- */

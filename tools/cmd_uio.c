@@ -247,8 +247,7 @@ static const char info_help[] =
 static int uio_info(int argc, char **argv)
 {
 	struct uio_opts o = { 0 };
-	char **names = NULL, reason[256];
-	struct udrv_json *j;
+	char **names = NULL;
 	int n, ret;
 
 	ret = parse_uio(argc, argv, &o, "uio info", info_help);
@@ -257,19 +256,8 @@ static int uio_info(int argc, char **argv)
 	n = argc - optind;
 	if (n == 0)
 		n = udrv_uio_list(&names);
-	j = cli_json_begin(o.json);
-	if (j)
-		udrv_json_arr_begin(j);
-	if (n <= 0) {
-		udrv_uio_absent_reason(reason, sizeof(reason));
-		fprintf(j ? stderr : stdout, "%s\n", reason);
-	}
-	ret = uio_show_devices(names ? names : argv + optind, n, j);
-	if (j)
-		udrv_json_arr_end(j);
-	cli_json_end(j);
-	udrv_strv_free(names);
-	return ret;
+	return cli_show_list(o.json, names, argv + optind, n,
+			     udrv_uio_absent_reason, uio_show_devices);
 }
 
 static const char wait_help[] =
