@@ -42,6 +42,9 @@ int udrv_pci_iommu_group(const char *bdf, unsigned int *group);
 
 /* A 16-bit ID attribute ("0x1234"): 0, -EINVAL (not such a number), -errno. */
 int udrv_pci_read_id(const char *bdf, const char *attr, uint16_t *id);
+/* The entries of @dir that are PCI addresses (canonical), sorted, as a
+ * strv (udrv_strv_free); their number or -errno. */
+int udrv_pci_list_dir(const char *dir, char ***out);
 
 /*
  * The commands that bind @bdf to vfio-pci (unbind, driver_override,

@@ -173,45 +173,6 @@ int udrv_pci_driver(const char *spec, char *buf, size_t len, char *errbuf,
 	return ret;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The entries of @dir that are PCI addresses, sorted, as a strv. */
-static int list_bdfs(const char *dir, char ***out)
-{
-	char **v = NULL, **tmp, bdf[UDRV_PCI_BDF_LEN];
-	struct dirent *de;
-	size_t n = 0;
-	DIR *d;
-
-	d = opendir(dir);
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		if (udrv_pci_parse_bdf(de->d_name, bdf) || strcmp(bdf, de->d_name))
-			continue;
-		tmp = realloc(v, (n + 2) * sizeof(*v));
-		if (!tmp)
-			goto nomem;
-		v = tmp;
-		v[n] = strdup(bdf);	/* NULL on failure: v stays a strv */
-		if (!v[n])
-			goto nomem;
-		v[++n] = NULL;
-	}
-	closedir(d);
-	if (n)
-		qsort(v, n, sizeof(*v), cmp_str);
-	*out = v ? v : calloc(1, sizeof(*v));
-	return *out ? (int)n : -ENOMEM;
-nomem:
-	closedir(d);
-	udrv_strv_free(v);
-	return -ENOMEM;
-}
-
 int udrv_vfio_list(char ***bdfs)
 {
 	char dir[UDRV_PATH_LEN];
@@ -220,7 +181,7 @@ int udrv_vfio_list(char ***bdfs)
 	*bdfs = NULL;
 	if (udrv_path(dir, sizeof(dir), "/sys/bus/pci/drivers/vfio-pci"))
 		return -ENAMETOOLONG;
-	n = list_bdfs(dir, bdfs);
+	n = udrv_pci_list_dir(dir, bdfs);
 	if (n != -ENOENT)
 		return n;
 	*bdfs = calloc(1, sizeof(**bdfs));

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <udrv/chip.h>
+
 #include "internal.h"
 #include "pci.h"
 
@@ -182,22 +184,52 @@ void udrv_pci_bind_hint(char *buf, size_t len, const char *bdf,
 			 driver, bdf, bdf, bdf, driver);
 }
 
-/* Does device @name (a directory entry) have IDs @vendor:@device? */
-static int id_matches(const char *name, uint16_t vendor, uint16_t device)
+/* Does device @bdf have IDs @vendor:@device? */
+static int id_matches(const char *bdf, uint16_t vendor, uint16_t device)
 {
-	char bdf[UDRV_PCI_BDF_LEN];
 	uint16_t v, d;
 
-	if (udrv_pci_parse_bdf(name, bdf) || strcmp(bdf, name))
-		return 0;
-	return !udrv_pci_read_id(name, "vendor", &v) &&
-	       !udrv_pci_read_id(name, "device", &d) &&
+	return !udrv_pci_read_id(bdf, "vendor", &v) &&
+	       !udrv_pci_read_id(bdf, "device", &d) &&
 	       v == vendor && d == device;
 }
 
-static int cmp_bdf(const void *a, const void *b)
+static int cmp_str(const void *a, const void *b)
 {
-	return strcmp(a, b);
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int udrv_pci_list_dir(const char *dir, char ***out)
+{
+	char **v = NULL, **tmp, bdf[UDRV_PCI_BDF_LEN];
+	struct dirent *de;
+	size_t n = 0;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (udrv_pci_parse_bdf(de->d_name, bdf) || strcmp(bdf, de->d_name))
+			continue;
+		tmp = realloc(v, (n + 2) * sizeof(*v));
+		if (!tmp)
+			goto nomem;
+		v = tmp;
+		v[n] = strdup(bdf);	/* NULL on failure: v stays a strv */
+		if (!v[n])
+			goto nomem;
+		v[++n] = NULL;
+	}
+	closedir(d);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_str);
+	*out = v ? v : calloc(1, sizeof(*v));
+	return *out ? (int)n : -ENOMEM;
+nomem:
+	closedir(d);
+	udrv_strv_free(v);
+	return -ENOMEM;
 }
 
 /*
@@ -208,28 +240,22 @@ static int cmp_bdf(const void *a, const void *b)
 static int find_by_id(uint16_t vendor, uint16_t device,
 		      char found[][UDRV_PCI_BDF_LEN], int max)
 {
-	char dir[UDRV_PATH_LEN], names[64][UDRV_PCI_BDF_LEN];
-	struct dirent *de;
-	int n = 0, kept = 0;
-	DIR *d;
+	char dir[UDRV_PATH_LEN], **bdfs;
+	int n = 0, all;
 
 	if (udrv_path(dir, sizeof(dir), "/sys/bus/pci/devices"))
 		return -ENAMETOOLONG;
-	d = opendir(dir);
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
-	while ((de = readdir(d))) {
-		if (!id_matches(de->d_name, vendor, device))
+	all = udrv_pci_list_dir(dir, &bdfs);
+	if (all < 0)
+		return all == -ENOENT ? 0 : all;
+	for (int i = 0; i < all; i++) {
+		if (!id_matches(bdfs[i], vendor, device))
 			continue;
-		if (kept < (int)ARRAY_SIZE(names))
-			udrv_strlcpy(names[kept++], de->d_name,
-				     UDRV_PCI_BDF_LEN);
+		if (n < max)
+			udrv_strlcpy(found[n], bdfs[i], UDRV_PCI_BDF_LEN);
 		n++;
 	}
-	closedir(d);
-	qsort(names, (size_t)kept, sizeof(names[0]), cmp_bdf);
-	for (int i = 0; i < kept && i < max; i++)
-		memcpy(found[i], names[i], UDRV_PCI_BDF_LEN);
+	udrv_strv_free(bdfs);
 	return n;
 }
 

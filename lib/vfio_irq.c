@@ -268,8 +268,10 @@ static int left_ms(int64_t end)
 static int irq_pending(struct udrv_vfio *v, struct udrv_vfio_irq *irq)
 {
 	v->irq_pfds[0].revents = POLLIN;
-	if (irq_collect(v, irq))
+	if (irq_collect(v, irq)) {
+		v->irq_misses = 0;
 		return 1;
+	}
 	if (v->irq_misses < IRQ_MISSES)
 		v->irq_misses++;
 	return 0;
@@ -294,20 +296,13 @@ static bool try_pending(struct udrv_vfio *v)
 	return true;
 }
 
-static int irq_wait(struct udrv_vfio *v, int timeout_ms,
-		    struct udrv_vfio_irq *irq)
+/* poll() the vectors and the release request until one fires or @timeout_ms. */
+static int irq_sleep(struct udrv_vfio *v, int timeout_ms,
+		     struct udrv_vfio_irq *irq)
 {
 	int64_t end = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
 	int ret;
 
-	if (v->irq_type < 0)
-		return udrv_err(v->errmsg, EINVAL,
-				"no interrupt of %s is enabled (udrv_vfio_irq_enable first)",
-				v->bdf);
-	if (v->irq_count == 1 && try_pending(v) && irq_pending(v, irq)) {
-		v->irq_misses = 0;
-		return 1;
-	}
 	for (;;) {
 		ret = poll(v->irq_pfds, v->irq_count + 1, left_ms(end));
 		if (ret < 0 && errno == EINTR)
@@ -326,6 +321,18 @@ static int irq_wait(struct udrv_vfio *v, int timeout_ms,
 		if (irq_collect(v, irq))
 			return 1;
 	}
+}
+
+static int irq_wait(struct udrv_vfio *v, int timeout_ms,
+		    struct udrv_vfio_irq *irq)
+{
+	if (v->irq_type < 0)
+		return udrv_err(v->errmsg, EINVAL,
+				"no interrupt of %s is enabled (udrv_vfio_irq_enable first)",
+				v->bdf);
+	if (v->irq_count == 1 && try_pending(v) && irq_pending(v, irq))
+		return 1;
+	return irq_sleep(v, timeout_ms, irq);
 }
 
 int udrv_vfio_wait_sz(struct udrv_vfio *v, int timeout_ms,
