@@ -7,6 +7,7 @@ QEMU/TCG and run commands inside.  See docs/lab.md.
         print(b.run("uname -a").stdout)
 """
 
+from .board_api import CommandFailed, LabBoard, Result
 from .errors import (
     BoardDead,
     BootError,
@@ -17,7 +18,7 @@ from .errors import (
     PackageError,
     ToolMissing,
 )
-from .qemu import Board, CommandFailed, Result
+from .qemu import Board
 
 __all__ = [
     "Board",
@@ -26,6 +27,7 @@ __all__ = [
     "CommandFailed",
     "CommandTimeout",
     "GuestPanic",
+    "LabBoard",
     "LabError",
     "ModuleBuildError",
     "PackageError",

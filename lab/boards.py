@@ -198,6 +198,26 @@ def target(name: str) -> Target:
     return t
 
 
+def features(name: str, variant: str = "") -> frozenset[str]:
+    """The lab/board_api.py FEATURES a QEMU target has (variant "py": the
+    Python image, lab/pyguest.py)."""
+    t = target(name)
+    have = {"qemu"}
+    if t.machine.build_modules:  # x86 and q35: kernel/* is built and loaded, edu is there
+        have |= {"gpio-wire", "uio-ticker", "irqlat", "edu"}
+    if t.machine.name == "q35":
+        have.add("iommu")
+    if t.machine.name == "rpi3":
+        have.add("bcm2835")
+    if t.kernel == "rt":
+        have.add("rt")
+    if (t.cpus or 1) > 1 and "isolcpus" in t.append:
+        have.add("isolcpus")
+    if variant == "py":
+        have.add("python")
+    return frozenset(have)
+
+
 def select(board: str, kernel: str) -> list[str]:
     """Target names for --board x86|rpi3|q35|all and --kernel std|rt|all.
 

@@ -28,13 +28,13 @@ import tempfile
 import threading
 import time
 import weakref
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import NoReturn
 
 from .agent import Channel, ChannelTimeout, b64
-from .boards import memory_for, qemu_binary, qemu_command, target
+from .board_api import CommandFailed, Result
+from .boards import features, memory_for, qemu_binary, qemu_command, target
 from .errors import BoardDead, BootError, CommandTimeout, GuestPanic, LabError
 from .paths import logs_dir
 from .prepare import Prepared, prepare
@@ -42,30 +42,6 @@ from .prepare import Prepared, prepare
 KEEP_LOGS = 60
 KILL_REPLY_S = 120.0  # wait for the agent to report a killed command
 _LIVE: weakref.WeakSet[Board] = weakref.WeakSet()
-
-
-@dataclass
-class Result:
-    """What a guest command did."""
-
-    status: int
-    stdout_bytes: bytes
-    stderr_bytes: bytes
-    seconds: float
-
-    @property
-    def stdout(self) -> str:
-        return self.stdout_bytes.decode(errors="replace")
-
-    @property
-    def stderr(self) -> str:
-        return self.stderr_bytes.decode(errors="replace")
-
-
-class CommandFailed(LabError):
-    def __init__(self, cmd: str, result: Result) -> None:
-        super().__init__(f"guest command {cmd!r} exited {result.status}: {result.stderr.strip()}")
-        self.result = result
 
 
 def board_command(prep: Prepared, *, memory: str | None, append: str,
@@ -125,6 +101,8 @@ class Board:
         qemu_binary(self.machine)  # fail early and clearly, before any download or build
         memory_for(self.machine, memory)
         self.flavour = flavour
+        self.kernel = self.target.kernel  # "std" or "rt" (lab/board_api.py)
+        self.features = features(flavour, "py" if extra_files else "")
         self.quiet = quiet
         self.proc: subprocess.Popen[bytes] | None = None
         self.dead: str | None = None
@@ -141,8 +119,7 @@ class Board:
         self.prep = prepare(
             flavour, extra_files=extra_files, include_static=include_static, quiet=quiet
         )
-        self.kernel = self.prep.kernel
-        self.release = self.kernel.release
+        self.release = self.prep.kernel.release
         self._tmp = Path(tempfile.mkdtemp(prefix="udrv-lab-"))  # the agent's socket
         _LIVE.add(self)
         try:
