@@ -233,6 +233,32 @@ def cmd_info(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_lg_env(args: argparse.Namespace) -> int:
+    from .labgrid_env import write_env
+
+    flavour = _one(args)
+    out = Path(args.output or lab_dir() / "lg-env" / f"{flavour}.yaml")
+    write_env(flavour, out, quiet=args.quiet)
+    print(out)
+    return 0
+
+
+def lg_env_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser],
+                  kern: argparse.ArgumentParser) -> None:  # fmt: skip
+    e = sub.add_parser(
+        "lg-env", parents=[kern], help="a QEMU board as a labgrid environment",
+        description="Prepare the board's image (kernel, modules, initramfs with udrv) and "
+        "write a labgrid environment for it: a QEMUDriver (the board's machine, devices, "
+        "-icount, its console as labgrid's serial), a ShellDriver (the guest's shell mode, "
+        "prompt 'udrv-lab# ') and the board's features. Then: build/lg-venv/bin/python -m "
+        "pytest --lg-env FILE tests/lab (docs/lab.md).",
+    )  # fmt: skip
+    e.add_argument("-o", "--output", metavar="FILE",
+                   help="default build/lab/lg-env/<board>.yaml")  # fmt: skip
+    e.add_argument("-q", "--quiet", action="store_true", help="no build output")
+    e.set_defaults(func=cmd_lg_env)
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python3 -m lab", description=DESCRIPTION, epilog=EPILOG,
@@ -318,6 +344,7 @@ def parser() -> argparse.ArgumentParser:
     i = sub.add_parser("info", help="resolved versions, host tools and cache state")
     i.add_argument("--json", action="store_true", help="machine-readable output")
     i.set_defaults(func=cmd_info)
+    lg_env_parser(sub, kern)
     return p
 
 

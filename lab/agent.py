@@ -1,20 +1,29 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Host side of the command channel to the guest agent (lab/guest/agent).
 
-The channel is a byte stream (QEMU's second serial port, a unix socket on the
-host).  Requests are single lines; replies are frames of lines that start with
-"@@UDRV" (see lab/guest/agent for the grammar).  Anything else on the wire is
-ignored, so stray guest output cannot confuse the parser.
+The channel is a byte stream (a `Stream`): QEMU's second serial port (a unix
+socket on the host, SocketStream), a labgrid target's console (ConsoleStream:
+a serial port, local or a NetworkSerialPort, or QEMUDriver's) or a pipe to a
+process (PipeStream: `ssh ... sh agent -`).  Requests are single lines;
+replies are frames of lines that start with "@@UDRV" (see lab/guest/agent for
+the grammar).  Anything else on the wire is ignored, so stray guest output
+(kernel messages on a console) cannot confuse the parser; the channel keeps
+the last such lines (`stray`) for failure messages.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import os
+import select
 import socket
+import subprocess
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from .errors import LabError
 
@@ -25,6 +34,103 @@ class ChannelTimeout(Exception):
     """No complete reply before the deadline (the caller decides what that means)."""
 
 
+class StreamClosed(Exception):
+    """The other end closed the stream (QEMU exited, ssh ended)."""
+
+
+class Stream(Protocol):
+    """A byte stream to the agent.  Both calls wait at most `timeout` seconds."""
+
+    def send(self, data: bytes, timeout: float) -> int:
+        """Write some of `data`; returns how much (0: not writable in time)."""
+        ...
+
+    def recv(self, timeout: float) -> bytes:
+        """Some bytes; b"" when none came in time; StreamClosed at the end."""
+        ...
+
+
+class SocketStream:
+    """A connected socket (the QEMU boards' agent port)."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+
+    def send(self, data: bytes, timeout: float) -> int:
+        self.sock.settimeout(timeout)
+        try:
+            return self.sock.send(data)
+        except TimeoutError:
+            return 0
+
+    def recv(self, timeout: float) -> bytes:
+        self.sock.settimeout(timeout)
+        try:
+            chunk = self.sock.recv(65536)
+        except TimeoutError:
+            return b""
+        if not chunk:
+            raise StreamClosed("the agent channel was closed by QEMU")
+        return chunk
+
+
+class ConsoleStream:
+    """A labgrid ConsoleProtocol driver (SerialDriver, QEMUDriver): its write()
+    and read(); read's pexpect TIMEOUT means nothing came in time."""
+
+    CHUNK = 4096
+
+    def __init__(self, console: Any, timeout_exc: type[BaseException]) -> None:
+        self.console = console
+        self.timeout_exc = timeout_exc
+
+    def send(self, data: bytes, timeout: float) -> int:
+        try:
+            n = self.console.write(bytes(data[: self.CHUNK]))
+        except BlockingIOError:  # QEMUDriver's socket is non-blocking
+            time.sleep(min(timeout, 0.01))
+            return 0
+        return len(data[: self.CHUNK]) if n is None else int(n)
+
+    def recv(self, timeout: float) -> bytes:
+        try:
+            return bytes(self.console.read(size=1, timeout=timeout, max_size=65536))
+        except self.timeout_exc:
+            return b""
+
+
+class PipeStream:
+    """A subprocess's stdin and stdout (the agent in stdio mode, over ssh)."""
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        if proc.stdin is None or proc.stdout is None:
+            raise ValueError("PipeStream needs a process with stdin and stdout pipes")
+        self.proc = proc
+        self.wfd = proc.stdin.fileno()
+        self.rfd = proc.stdout.fileno()
+        os.set_blocking(self.wfd, False)
+
+    def send(self, data: bytes, timeout: float) -> int:
+        _, ready, _ = select.select([], [self.wfd], [], timeout)
+        if not ready:
+            return 0
+        try:
+            return os.write(self.wfd, data)
+        except BlockingIOError:
+            return 0
+        except BrokenPipeError as exc:
+            raise StreamClosed(f"the agent's process exited ({self.proc.poll()})") from exc
+
+    def recv(self, timeout: float) -> bytes:
+        ready, _, _ = select.select([self.rfd], [], [], timeout)
+        if not ready:
+            return b""
+        chunk = os.read(self.rfd, 65536)
+        if not chunk:
+            raise StreamClosed(f"the agent's process ended its output ({self.proc.poll()})")
+        return chunk
+
+
 @dataclass
 class Reply:
     status: int
@@ -33,14 +139,18 @@ class Reply:
 
 
 class Channel:
-    """Line/frame I/O on a connected socket.  `check` is called while waiting and
-    should raise (a LabError) when the guest is gone (QEMU exited, kernel panic)."""
+    """Line/frame I/O on a stream (a connected socket is wrapped in a
+    SocketStream).  `check` is called while waiting and should raise (a
+    LabError) when the guest is gone (QEMU exited, kernel panic)."""
 
-    def __init__(self, sock: socket.socket, check: Callable[[], None]) -> None:
-        self.sock = sock
+    STRAY_LINES = 200
+
+    def __init__(self, stream: Stream | socket.socket, check: Callable[[], None]) -> None:
+        self.stream: Stream = SocketStream(stream) if isinstance(stream, socket.socket) else stream
         self.check = check
         self.buf = bytearray()
         self.next_id = 1
+        self.stray: deque[bytes] = deque(maxlen=self.STRAY_LINES)  # lines outside any frame
 
     def new_id(self) -> int:
         self.next_id += 1
@@ -53,11 +163,11 @@ class Channel:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise ChannelTimeout("sending to the guest timed out")
-            self.sock.settimeout(min(0.5, remaining))
             try:
-                n = self.sock.send(view[:65536])
-            except TimeoutError:
-                continue
+                n = self.stream.send(view[:65536], min(0.5, remaining))
+            except StreamClosed as exc:
+                self.check()
+                raise ChannelTimeout(str(exc)) from exc
             view = view[n:]
 
     def read_line(self, deadline: float) -> bytes:
@@ -72,15 +182,11 @@ class Channel:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise ChannelTimeout("no reply from the guest agent")
-            self.sock.settimeout(min(0.5, remaining))
             try:
-                chunk = self.sock.recv(65536)
-            except TimeoutError:
-                continue
-            if not chunk:
+                self.buf += self.stream.recv(min(0.5, remaining))
+            except StreamClosed as exc:
                 self.check()
-                raise ChannelTimeout("the agent channel was closed by QEMU")
-            self.buf += chunk
+                raise ChannelTimeout(str(exc)) from exc
 
     def wait_ready(self, deadline: float) -> str:
         """Wait for '@@UDRV READY <release>'; returns the release."""
@@ -88,7 +194,9 @@ class Channel:
             line = self.read_line(deadline)
             idx = line.find(MARK + b"READY")
             if idx >= 0:
+                self._stray(line[:idx])
                 return line[idx + len(MARK) + 5 :].decode(errors="replace").strip()
+            self._stray(line)
 
     def wait_go(self, req_id: int, deadline: float) -> None:
         """Wait for '@@UDRV <id> GO' (the agent is ready for a PUT's payload)."""
@@ -96,6 +204,7 @@ class Channel:
         while True:
             line = self.read_line(deadline)
             idx = line.find(MARK)
+            self._stray(line[:idx] if idx >= 0 else line)
             if idx >= 0 and line[idx:].strip() == want:
                 return
             if idx >= 0 and line[idx:].startswith(MARK + f"{req_id} END".encode()):
@@ -110,6 +219,7 @@ class Channel:
             line = self.read_line(deadline)
             idx = line.find(MARK)
             if idx >= 0:
+                self._stray(line[:idx])
                 line = line[idx:]
                 if not line.startswith(prefix):
                     section = None  # a frame of another (stale) request
@@ -126,6 +236,12 @@ class Channel:
                 continue
             if section is not None:
                 parts[section].append(line.strip())
+            else:
+                self._stray(line)
+
+    def _stray(self, line: bytes) -> None:
+        if line.strip():
+            self.stray.append(line)
 
     def request(self, line: str, deadline: float) -> int:
         """Send one request line (with {id} filled in); returns the id."""
