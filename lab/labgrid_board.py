@@ -90,7 +90,7 @@ def load_environment(env_file: str | Path) -> Any:
     path = Path(env_file)
     if not path.is_file():
         raise LabgridError(f"labgrid environment {path} does not exist (write one like "
-                           "lab/envs/*.yaml, or `python3 -m lab lg-env` for a QEMU board)")  # fmt: skip
+                           "lab/envs/*.yaml; a QEMU board's: python3 -m lab lg-env)")  # fmt: skip
     try:
         return lg.Environment(config_file=str(path))
     except Exception as exc:  # labgrid raises InvalidConfigError, KeyError, YAML errors...
@@ -300,7 +300,7 @@ class LabgridBoard:
         if child is not None and child.poll() is not None:
             self._fail(BoardDead, f"QEMU exited (status {child.returncode})")
         if self._proc is not None and self._proc.poll() is not None:
-            self._fail(BoardDead, f"the ssh connection to the agent ended ({self._proc.returncode})")
+            self._fail(BoardDead, f"the agent's ssh connection ended ({self._proc.returncode})")
         if self.channel is not None:
             panic = [ln for ln in self.channel.stray if b"Kernel panic" in ln]
             if panic:

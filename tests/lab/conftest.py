@@ -28,6 +28,22 @@ Environment:
                             skipped. scripts/check.py runs two shards at once,
                             one QEMU per host core (a TCG guest is one thread)
 
+On a labgrid target (run with build/lg-venv/bin/python -m pytest, which
+loads labgrid's pytest plugin):
+    --lg-env FILE           every board fixture is the one session
+                            LabgridBoard of the env's target "main" (lab/
+                            labgrid_board.py) when the target has the
+                            fixture's features (board_rt: rt, board_rpi3:
+                            bcm2835, q35_board: iommu + edu, board_rt_smp:
+                            rt + isolcpus, py_board: python, board: gpio-wire
+                            + edu), else the test is skipped saying which
+                            feature is missing and what it means; the
+                            parametrized fixtures have one id, the target's
+                            flavour.  Tests declare what they need with
+                            pytest.mark.lg_feature(...); "qemu" marks the
+                            tests that boot boards of their own or use
+                            QEMU-only attributes (lab/board_api.py)
+
 Each kernel boots at most once per session and is shared by all tests (the
 fixtures are session-scoped handles); a board that died (guest panic, agent
 gone) is replaced by a fresh boot on its next use.  A boot failure (e.g. qemu
@@ -50,6 +66,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from lab import Board, LabError, pyguest  # noqa: E402
+from lab.board_api import FEATURES  # noqa: E402
 from lab.boards import TARGETS  # noqa: E402
 
 ALL_KERNELS = tuple(TARGETS)  # "std", "rt" (x86), "rpi3", "std-smp", "rt-smp"
@@ -80,7 +97,105 @@ X86_SELECTED = [k for k in KERNELS if k in X86_KERNELS]
 Q35_SELECTED = [k for k in KERNELS if k in Q35_KERNELS]
 
 
-def pytest_report_header() -> str:
+# --lg-env: what each board fixture needs of the labgrid target ("!rt": a
+# kernel without PREEMPT_RT); QEMU boards need nothing here (they are what
+# the fixtures name)
+LG_NEEDS: dict[str, tuple[str, ...]] = {
+    "board_std": ("gpio-wire", "edu", "!rt"),
+    "board_rt": ("rt",),
+    "board_rpi3": ("bcm2835",),
+    "board": ("gpio-wire", "edu"),
+    "any_board": (),
+    "board_rt_smp": ("rt", "isolcpus"),
+    "board_std_smp": ("isolcpus", "!rt"),
+    "board_std_q35": ("iommu", "edu", "!rt"),
+    "board_rt_q35": ("iommu", "edu", "rt"),
+    "q35_board": ("iommu", "edu"),
+    "py_board": ("python",),
+}
+# the parametrized board fixtures and their QEMU boards
+PARAM_BOARDS: dict[str, list[str]] = {}
+LG_TARGET = "main"
+
+
+def lg_env(config: pytest.Config) -> Any:
+    """The labgrid plugin's Environment when --lg-env (or LG_ENV) is given, else None."""
+    if not config.pluginmanager.hasplugin("labgrid"):
+        return None
+    from labgrid.pytestplugin.hooks import LABGRID_ENV_KEY
+
+    return config.stash.get(LABGRID_ENV_KEY, None)
+
+
+def lg_missing(fixture: str, have: frozenset[str]) -> list[str]:
+    """What the labgrid target lacks for `fixture` (descriptions)."""
+    out = []
+    for need in LG_NEEDS.get(fixture, ()):
+        if need.startswith("!"):
+            if need[1:] in have:
+                out.append(f"a kernel without {need[1:]} (the target has {need[1:]}: "
+                           f"{FEATURES[need[1:]]})")  # fmt: skip
+        elif need not in have:
+            out.append(f"{need} ({FEATURES.get(need, 'not a udrv feature')})")
+    return out
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # the markers, also when labgrid's plugin is not loaded (plain pytest)
+    config.addinivalue_line("markers", "lg_feature(features): the board features (lab/"
+                            "board_api.py FEATURES) a test needs; a labgrid target "
+                            "without them skips it (--lg-env)")  # fmt: skip
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """The parametrized board fixtures: one id per selected QEMU board, or with
+    --lg-env the one id of the labgrid target's flavour (unless the test
+    parametrizes the fixture itself, e.g. with indirect=)."""
+    env = lg_env(metafunc.config)
+    own = set()
+    for mark in metafunc.definition.iter_markers("parametrize"):
+        names = mark.args[0] if mark.args else mark.kwargs.get("argnames", ())
+        own.update(n.strip() for n in (names.split(",") if isinstance(names, str) else names))
+    for name, qemu in PARAM_BOARDS.items():
+        if name not in metafunc.fixturenames or name in own:
+            continue
+        if env is not None:
+            flavour = str(env.config.get_target_option(LG_TARGET, "udrv-flavour", LG_TARGET))
+            ids = [flavour]
+        else:
+            ids = qemu
+        metafunc.parametrize(name, ids, ids=ids, indirect=True, scope="session")
+
+
+def lg_skip_reasons(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """--lg-env: skip, with what is missing and what it means, the tests whose
+    lg_feature markers the target lacks (labgrid's own hook skips them too,
+    saying only the feature's name)."""
+    env = lg_env(config)
+    if env is None:
+        return
+    from lab.labgrid_board import target_features
+
+    have = target_features(env, LG_TARGET)
+    for item in items:
+        want: set[str] = set()
+        for mark in item.iter_markers("lg_feature"):
+            arg = mark.args[0] if mark.args else ()
+            want.update([arg] if isinstance(arg, str) else arg)
+        missing = sorted(want - have)
+        if missing:
+            why = "; ".join(f"{f} ({FEATURES.get(f, 'not a udrv feature')})" for f in missing)
+            item.add_marker(pytest.mark.skip(reason=f"the labgrid target lacks {why}"))
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    env = lg_env(config)
+    if env is not None:
+        from lab.labgrid_board import target_features
+
+        return (f"udrv lab: labgrid target {LG_TARGET} of {env.config_file}, features "
+                f"{', '.join(sorted(target_features(env, LG_TARGET))) or 'none'}")  # fmt: skip
     if LAB_DISABLED:
         return "udrv lab: disabled (UDRV_LAB=0)"
     return f"udrv lab: boards {', '.join(KERNELS)} (QEMU TCG, -icount shift=0,sleep=off)"
@@ -138,6 +253,7 @@ def shard_items(config: pytest.Config, items: list[pytest.Item]) -> None:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     shard_items(config, items)
+    lg_skip_reasons(config, items)
     if not LAB_DISABLED:
         return
     skip = pytest.mark.skip(reason="lab tests disabled by UDRV_LAB=0")
@@ -147,19 +263,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 class Boards:
-    """Boots lazily and keeps one Board per kernel for the whole session."""
+    """Boots lazily and keeps one Board per kernel for the whole session; with
+    --lg-env (env: labgrid's Environment) the one LabgridBoard of its target."""
 
-    def __init__(self) -> None:
+    def __init__(self, env: Any = None) -> None:
         self.boards: dict[str, Board] = {}
+        self.env = env
 
     def live(self, flavour: str) -> Board:
         """The flavour's board, booting it (again, if the last one died);
-        "NAME+py": the board with the Python image variant (lab/pyguest.py)."""
+        "NAME+py": the board with the Python image variant (lab/pyguest.py);
+        "lg": the labgrid target."""
         board = self.boards.get(flavour)
         if board is not None and board.dead:
             sys.stderr.write(f"\nlab: {flavour} board died ({board.dead}); booting a new one\n")
             board.close()
             board = None
+        if board is None and flavour == "lg":
+            from lab.labgrid_board import LabgridBoard
+
+            lgb = LabgridBoard(env=self.env, target=LG_TARGET)
+            BOOTS.append(f"labgrid target {LG_TARGET} ({lgb.flavour}) {lgb.release}: "
+                         f"{lgb.boot_seconds:.1f}s to the agent")  # fmt: skip
+            board = self.boards[flavour] = cast(Board, lgb)
         if board is None:
             name, _, variant = flavour.partition("+")
             extra = pyguest.guest_files() if variant == "py" else None
@@ -167,11 +293,22 @@ class Boards:
             BOOTS.append(f"{flavour} {board.release}: {board.boot_seconds:.1f}s ({board.log_path})")
         return board
 
-    def handle(self, flavour: str, variant: str = "") -> Board:
-        """A session-long handle on a kernel's board (boots it now)."""
-        if flavour not in KERNELS:
-            pytest.skip(f"board {flavour!r} not selected (UDRV_LAB_KERNELS={','.join(KERNELS)})")
-        key = f"{flavour}+{variant}" if variant else flavour
+    def handle(self, flavour: str, variant: str = "", *, fixture: str = "") -> Board:
+        """A session-long handle on a kernel's board (boots it now); with
+        --lg-env the labgrid target's, when it has what `fixture` needs."""
+        if self.env is not None:
+            from lab.labgrid_board import target_features
+
+            missing = lg_missing(fixture, target_features(self.env, LG_TARGET))
+            if missing:
+                pytest.skip(f"{fixture} needs {'; '.join(missing)}: the labgrid target "
+                            "lacks it")  # fmt: skip
+            key = "lg"
+        else:
+            if flavour not in KERNELS:
+                pytest.skip(f"board {flavour!r} not selected "
+                            f"(UDRV_LAB_KERNELS={','.join(KERNELS)})")  # fmt: skip
+            key = f"{flavour}+{variant}" if variant else flavour
         try:
             self.live(key)
         except LabError as exc:
@@ -200,64 +337,66 @@ class LiveBoard:
 
 
 @pytest.fixture(scope="session")
-def lab_boards() -> Iterator[Boards]:
-    boards = Boards()
+def lab_boards(request: pytest.FixtureRequest) -> Iterator[Boards]:
+    boards = Boards(lg_env(request.config))
     yield boards
     boards.close()
 
 
 @pytest.fixture(scope="session")
 def board_std(lab_boards: Boards) -> Board:
-    return lab_boards.handle("std")
+    return lab_boards.handle("std", fixture="board_std")
 
 
 @pytest.fixture(scope="session")
 def board_rt(lab_boards: Boards) -> Board:
-    return lab_boards.handle("rt")
+    return lab_boards.handle("rt", fixture="board_rt")
 
 
 @pytest.fixture(scope="session")
 def board_rpi3(lab_boards: Boards) -> Board:
-    return lab_boards.handle("rpi3")
+    return lab_boards.handle("rpi3", fixture="board_rpi3")
 
 
-@pytest.fixture(scope="session", params=X86_SELECTED, ids=X86_SELECTED)
+@pytest.fixture(scope="session")
 def board(request: pytest.FixtureRequest, lab_boards: Boards) -> Board:
     """The x86 kernels: the tests that use kernel/ modules (gpio-wire) or edu."""
-    return lab_boards.handle(str(request.param))
+    return lab_boards.handle(str(request.param), fixture="board")
 
 
 @pytest.fixture(scope="session")
 def board_rt_smp(lab_boards: Boards) -> Board:
-    return lab_boards.handle("rt-smp")
+    return lab_boards.handle("rt-smp", fixture="board_rt_smp")
 
 
 @pytest.fixture(scope="session")
 def board_std_q35(lab_boards: Boards) -> Board:
-    return lab_boards.handle("std-q35")
+    return lab_boards.handle("std-q35", fixture="board_std_q35")
 
 
 @pytest.fixture(scope="session")
 def board_rt_q35(lab_boards: Boards) -> Board:
-    return lab_boards.handle("rt-q35")
+    return lab_boards.handle("rt-q35", fixture="board_rt_q35")
 
 
-@pytest.fixture(scope="session", params=Q35_SELECTED, ids=Q35_SELECTED)
+@pytest.fixture(scope="session")
 def q35_board(request: pytest.FixtureRequest, lab_boards: Boards) -> Board:
     """The q35 kernels (Intel IOMMU, vfio-pci): the VFIO tests."""
-    return lab_boards.handle(str(request.param))
+    return lab_boards.handle(str(request.param), fixture="q35_board")
 
 
 ONE_CPU = [k for k in KERNELS if k not in SMP_KERNELS and k not in Q35_KERNELS]
+PARAM_BOARDS.update(board=X86_SELECTED, q35_board=Q35_SELECTED, any_board=ONE_CPU,
+                    py_board=X86_SELECTED)  # fmt: skip
 
 
-@pytest.fixture(scope="session", params=ONE_CPU, ids=ONE_CPU)
+@pytest.fixture(scope="session")
 def any_board(request: pytest.FixtureRequest, lab_boards: Boards) -> Board:
     """Every selected board, rpi3 included: the tests of the lab itself."""
-    return lab_boards.handle(str(request.param))
+    return lab_boards.handle(str(request.param), fixture="any_board")
 
 
-@pytest.fixture(scope="session", params=X86_SELECTED, ids=X86_SELECTED)
+@pytest.fixture(scope="session")
 def py_board(request: pytest.FixtureRequest, lab_boards: Boards) -> Board:
     """The x86 kernels with Python in the guest (python3, udrv, gpiod, gpiozero)."""
-    return lab_boards.handle(str(request.param), "py")
+    return lab_boards.handle(str(request.param), "py", fixture="py_board")
