@@ -29,6 +29,8 @@ from results_schema import check_document
 
 from lab import suite
 
+pytestmark = pytest.mark.lg_feature(["gpio-wire"])
+
 RUNTIME = "/proc/sys/kernel/sched_rt_runtime_us"
 DEFAULT_RUNTIME = 950000  # Debian's, and the lab boards'
 PERIOD_US = 1000000

@@ -9,6 +9,8 @@ import pytest
 from guest import Board, peer_without_mlock, sh, udrv
 from results_schema import check_document
 
+pytestmark = pytest.mark.lg_feature(["gpio-wire"])
+
 SAMPLES = 300
 EVENT_WAITS = ("read", "poll", "epoll")
 PEER = "libgpiod-2.3"  # udrv-bench-peer's rows (bench/peers/)

@@ -10,6 +10,8 @@ import pytest
 from guest import Board, sh, udrv
 from results_schema import check_document
 
+pytestmark = pytest.mark.lg_feature(["gpio-wire", "irqlat"])
+
 # more than a page of text in /sys/kernel/irqlat/samples: read in pieces
 SAMPLES = 2000
 SYS = "/sys/kernel/irqlat"

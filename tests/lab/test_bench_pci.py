@@ -28,6 +28,8 @@ from background import Background, guest_ok
 from guest import ok, sh, udrv
 from results_schema import check_document
 
+pytestmark = pytest.mark.lg_feature(["iommu", "edu"])
+
 SAMPLES = 100
 EDU = "0000:00:01.0"
 SYSFS = f"/sys/bus/pci/devices/{EDU}"

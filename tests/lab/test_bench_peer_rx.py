@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from guest import CHIP, PEER, ok, sh
 
+pytestmark = pytest.mark.lg_feature(["gpio-wire"])
+
 KEYS = ("received", "reads", "seqno_first", "seqno_last", "cpu_user_ns", "cpu_sys_ns",
         "samples")
 

@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from guest import CHIP, sh
 
+pytestmark = pytest.mark.lg_feature(["gpio-wire"])
+
 CASES = {
     "toggle": (f"bench toggle -c {CHIP} -P 0 -q -n 50000 --no-edges", "INT", 130),
     "irq": ("bench irq -P 0 -q -n 50000", "TERM", 143),

@@ -19,6 +19,8 @@ import pytest
 from background import guest_ok
 from results_schema import check_document
 
+pytestmark = pytest.mark.lg_feature(["rt", "uio-ticker"])
+
 THREADS = ("for p in /proc/[0-9]*; do c=$(cat $p/comm); case $c in "
            "irq/*-udrv-bench-irq|uio-ticker|irq/*-uio_pci_generic) "
            "echo $c $(cut -d' ' -f40,41 $p/stat);; esac; done | sort")

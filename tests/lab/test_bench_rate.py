@@ -13,6 +13,8 @@ import pytest
 from guest import Board, sh
 from results_schema import check_document
 
+pytestmark = pytest.mark.lg_feature(["gpio-wire", "uio-ticker"])
+
 WIRE = "/sys/devices/platform/gpio-wire"
 QUICK = "--json -q --step-duration 50ms"
 

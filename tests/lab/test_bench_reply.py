@@ -26,6 +26,8 @@ from background import Background, guest_ok
 from guest import Board, sh, udrv
 from results_schema import check_document
 
+pytestmark = pytest.mark.lg_feature(["gpio-wire"])
+
 SAMPLES = 300
 WARMUP = 16  # unrecorded edges before each responder (bench/reply.c)
 MODULE = "/sys/devices/platform/gpio-reply"

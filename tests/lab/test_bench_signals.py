@@ -30,6 +30,8 @@ import pytest
 from background import Background, guest_ok
 from results_schema import check_document
 
+pytestmark = pytest.mark.lg_feature(["gpio-wire", "uio-ticker", "irqlat"])
+
 TICKER_PERIOD_US = 777  # the machine's period before: the bench must put it back
 IRQLAT_EDGE = "falling"  # irqlat's edge before (bench kernel sets "both")
 # PM_QOS_CPU_LATENCY_DEFAULT_VALUE (2000 s in us): nobody holds the request

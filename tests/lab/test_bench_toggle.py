@@ -10,6 +10,8 @@ import pytest
 from guest import CHIP, ok, peer_without_mlock, sh, udrv
 from results_schema import check_document
 
+pytestmark = pytest.mark.lg_feature(["gpio-wire"])
+
 SAMPLES = 2000  # toggles per row
 SHELL_SAMPLES = SAMPLES // 20  # the shell row toggles 1/20 as often
 BATCH = 256  # the default --batch

@@ -18,6 +18,8 @@ import pytest
 from guest import ok, sh, udrv
 from results_schema import check_document
 
+pytestmark = pytest.mark.lg_feature(["uio-ticker", "edu"])
+
 SAMPLES = 100
 TICKER_ROWS = {
     ("uio-ticker", "raw", "read", "expiry_to_wake"),

@@ -13,6 +13,8 @@ from lab import boards
 from lab.errors import LabError
 from lab.prepare import prepare
 
+pytestmark = pytest.mark.lg_feature(["qemu"])
+
 
 @pytest.mark.parametrize("flavour", ["std", "rpi3"])
 def test_missing_static_build_names_the_command(monkeypatch: pytest.MonkeyPatch,

@@ -30,6 +30,8 @@ import pytest
 from background import Background, Ended, guest_ok, guest_uptime
 from guest import CHIP, ok, sh
 
+pytestmark = pytest.mark.lg_feature(["gpio-wire", "uio-ticker", "edu"])
+
 UDRV = "/opt/udrv-asan/tools/udrv"
 # abort_on_error=0: a report ends the program with exit 99 (ASan's exitcode),
 # which the status check sees; LeakSanitizer's report counts too.

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from guest import CHIP, ok, sh, udrv
+
+pytestmark = pytest.mark.lg_feature(["gpio-wire"])
 
 
 def test_chip_and_lines(board):

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from guest import CHIP, ok, sh, sysfs_base, udrv
+
+pytestmark = pytest.mark.lg_feature(["gpio-wire"])
 
 
 def test_base_is_read_not_assumed(board):

@@ -34,8 +34,9 @@ from guest import python_json
 
 from lab import pyguest
 
-pytestmark = pytest.mark.skipif(pyguest.udrv_missing() is not None,
-                                reason=str(pyguest.udrv_missing()))  # fmt: skip
+pytestmark = [pytest.mark.skipif(pyguest.udrv_missing() is not None,
+                                 reason=str(pyguest.udrv_missing())),
+              pytest.mark.lg_feature(["python", "gpio-wire"])]  # fmt: skip
 
 N = 100  # toggles per trial: 200 edges, ~0.5 s of guest time
 

@@ -14,6 +14,7 @@ import pytest
 from lab import Board, CommandTimeout, LabError, debian
 
 
+@pytest.mark.lg_feature(["qemu"])
 def test_runs_the_resolved_kernel(any_board: Board) -> None:
     expected = debian.resolve(any_board.flavour).release
     r = any_board.run("uname -r")
@@ -99,6 +100,7 @@ def test_edu_is_bound_to_uio_pci_generic(board: Board) -> None:
     assert dev.stdout.split() == ["0x1234", "0x11e8"]
 
 
+@pytest.mark.lg_feature(["qemu"])
 def test_our_modules_are_loaded(any_board: Board) -> None:
     assert any_board.module_failures == {}, f"modules failed to load: {any_board.module_failures}"
     lsmod = any_board.run("lsmod").stdout

@@ -21,6 +21,8 @@ from guest import python, python_json, sh
 
 from lab import pyguest, suite_python
 
+pytestmark = pytest.mark.lg_feature(["python"])
+
 WIRE = "/sys/devices/platform/gpio-wire"
 # every test that imports udrv in the guest
 needs_udrv = pytest.mark.skipif(pyguest.udrv_missing() is not None,

@@ -33,6 +33,8 @@ from results_schema import check_lab_document
 from lab import Board, suite
 from lab.boards import RPI3, missing_udrv
 
+pytestmark = pytest.mark.lg_feature(["bcm2835"])
+
 # the tests that boot boards of their own boot this one (conftest.board_of)
 LAB_BOARD = "rpi3"
 
@@ -186,6 +188,7 @@ def test_mmio_refuses_open_drain(rpi3: Board) -> None:
     assert "emulated by the kernel" in r.stderr
 
 
+@pytest.mark.lg_feature(["qemu"])
 def test_mmio_with_strict_dev_mem_names_the_fixes() -> None:
     """Without iomem=relaxed the kernel refuses to map a claimed region: the
     message says why and what to do.  A board of its own."""
@@ -234,6 +237,7 @@ def test_toggle_bench_level_check_sees_a_broken_peer(rpi3: Board) -> None:
     assert "cdev/udrv vs libgpiod-2.3 x" in r.stdout
 
 
+@pytest.mark.lg_feature(["qemu"])
 def test_poweroff_ends_qemu() -> None:
     """No PSCI on raspi3b: the guest's poweroff only ends QEMU through
     bcm2835_wdt's power-off handler and -no-reboot.  A board of its own."""

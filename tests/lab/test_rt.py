@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import pytest
 from guest import CHIP, sh, udrv
+
+pytestmark = pytest.mark.lg_feature(["uio-ticker"])
 
 
 def test_rt_check_reports_preempt_model(board):

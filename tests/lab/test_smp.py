@@ -13,8 +13,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from background import Background, guest_ok
 from results_schema import check_document
+
+pytestmark = pytest.mark.lg_feature(["rt", "isolcpus"])
 
 
 def test_cpu1_is_isolated_and_interrupts_start_on_cpu0(board_rt_smp: Any) -> None:

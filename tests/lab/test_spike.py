@@ -37,6 +37,8 @@ import pytest
 from background import Background, guest_ok
 from results_schema import check_document
 
+pytestmark = pytest.mark.lg_feature(["gpio-wire"])
+
 THRESHOLD_US = 500
 BUSY_US = 2000
 HOG = f"udrv-spike-hog 90 {BUSY_US} 30000 0"

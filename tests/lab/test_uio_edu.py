@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from guest import Board, ok, sh, udrv
+
+pytestmark = pytest.mark.lg_feature(["edu"])
 
 
 def test_edu_is_a_uio_device(board):

@@ -9,6 +9,8 @@ import json
 import pytest
 from guest import ok, sh, udrv
 
+pytestmark = pytest.mark.lg_feature(["uio-ticker"])
+
 PERIOD_US = 1000
 
 

@@ -259,6 +259,7 @@ def test_error_permission(std_q35_edu: Board) -> None:
         sh(b, f"chown 0 {node}")
 
 
+@pytest.mark.lg_feature(["qemu"])
 def test_error_no_interrupt_remapping(board_std_q35: Board) -> None:
     """A q35 board of its own, booted with intremap=off: type1 refuses the
     group; with allow_unsafe_interrupts=1 it accepts it."""

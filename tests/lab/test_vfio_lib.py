@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from guest import sh
 
 from lab import Board
+
+pytestmark = pytest.mark.lg_feature(["iommu", "edu"])
 
 EDU = "0000:00:01.0"
 CHECK = "/usr/libexec/udrv/udrv-vfio-check"
