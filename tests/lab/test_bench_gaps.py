@@ -187,7 +187,7 @@ def test_sigterm_restores_the_runtime(board: Any, default_runtime: None) -> None
     `sleep 0.02` never returned; on PREEMPT_RT a SCHED_OTHER sleeper's timer
     expires in ktimers, a SCHED_FIFO thread, throttled with the bench)."""
     out = "/tmp/gaps-sigterm.json"
-    fifo = board.flavour == "std"
+    fifo = board.kernel == "std"
     job = _start(board, "gaps-term", out, "" if fifo else "-P 0")
     try:
         job.signal("TERM")

@@ -49,7 +49,7 @@ TRACEFS = "/sys/kernel/debug/tracing"
 
 def rtla_rows(board: Any) -> list[tuple[str, str, None, str]]:
     """The rtla rows udrv bench timer adds on this kernel."""
-    return RTLA if board.flavour == "rt" else []
+    return RTLA if board.kernel == "rt" else []
 
 
 def by_sample(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -119,7 +119,7 @@ def test_without_cyclictest(board):
     assert row["stats"]["count"] == SAMPLES // 4
     assert row["reference"] is None
     assert "cyclictest is not on PATH" in row["note"]
-    why = ("rtla is not on PATH (Debian: apt-get install rtla)" if board.flavour == "rt"
+    why = ("rtla is not on PATH (Debian: apt-get install rtla)" if board.kernel == "rt"
            else "no timerlat tracer in this kernel")
     assert f"no rtla rows: {why}" in row["note"], row["note"]
 
@@ -133,7 +133,7 @@ def test_cyclictest_none_and_failing(board):
     check_document(doc)
     assert [r["implementation"] for r in doc["rows"]] == ["udrv"]
     assert "no cyclictest row: it failed (exit 1)" in doc["rows"][0]["note"]
-    why = "it failed (exit 1)" if board.flavour == "rt" else "no timerlat tracer"
+    why = "it failed (exit 1)" if board.kernel == "rt" else "no timerlat tracer"
     assert f"no rtla rows: {why}" in doc["rows"][0]["note"]
 
 
@@ -175,7 +175,7 @@ def test_interval_and_policy_options(board):
     # below timerlat's 100 us: no rtla rows, and why
     doc = ok(board, "bench timer --json -q -n 20 -i 50 --cyclictest none").json()
     assert [r["implementation"] for r in doc["rows"]] == ["udrv"]
-    if board.flavour == "rt":
+    if board.kernel == "rt":
         assert "timerlat's period is 100 us..1 s, not 50 us" in doc["rows"][0]["note"]
 
 
@@ -282,7 +282,7 @@ def test_rtla_rows_or_why_not(board, timer_doc):
     the thread's figures in cyclictest's range; std has no timerlat tracer,
     and the udrv row says so."""
     udrv_note = timer_doc["rows"][0]["note"] or ""
-    if board.flavour == "std":
+    if board.kernel == "std":
         assert "no rtla rows: no timerlat tracer in this kernel" in udrv_note
         assert not by_sample(timer_doc)
         return
