@@ -1,0 +1,259 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The labgrid path's host side, with no board: the agent over a pipe (its
+stdio mode, as over ssh) and over a pty (its tty mode, as on a labgrid
+console), the Channel on those streams, and LabgridBoard's errors (labgrid
+missing, a bad environment, an unknown target, a target without a shell).
+
+The agent is lab/guest/agent itself, run by the host's sh with coreutils.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import subprocess
+import sys
+import termios
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lab.agent import Channel, ChannelTimeout, ConsoleStream, PipeStream, b64
+from lab.errors import LabError
+from lab.labgrid_board import LabgridBoard, LabgridError, import_labgrid, load_environment
+from lab.paths import GUEST_DIR, REPO_ROOT
+
+AGENT = GUEST_DIR / "agent"
+ENVS = REPO_ROOT / "lab" / "envs"
+
+
+def nothing() -> None:
+    pass
+
+
+def run(chan: Channel, cmd: str, timeout: float = 20.0) -> tuple[int, bytes, bytes]:
+    req = chan.request("RUN {id} " + b64(cmd.encode()), time.monotonic() + 10)
+    reply = chan.read_reply(req, time.monotonic() + timeout)
+    return reply.status, reply.out, reply.err
+
+
+@pytest.fixture
+def pipe_agent(tmp_path: Path) -> Iterator[Channel]:
+    """The agent in stdio mode on a pipe, as `ssh board sh agent -` runs it."""
+    env = {**os.environ, "UDRV_AGENT_DIR": str(tmp_path / "work")}
+    proc = subprocess.Popen(["sh", str(AGENT), "-"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, env=env)  # fmt: skip
+    chan = Channel(PipeStream(proc), nothing)
+    try:
+        assert chan.wait_ready(time.monotonic() + 20) == os.uname().release
+        yield chan
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
+def test_pipe_stream_run_stderr_status(pipe_agent: Channel) -> None:
+    status, out, err = run(pipe_agent, "echo out; echo err >&2; printf 'no nl'; exit 7")
+    assert (status, out, err) == (7, b"out\nno nl", b"err\n")
+
+
+def test_pipe_stream_put_all_bytes_and_get(pipe_agent: Channel, tmp_path: Path) -> None:
+    data = bytes(range(256)) * 64
+    dest = tmp_path / "sub" / "f.bin"
+    payload = b64(data).encode()
+    deadline = time.monotonic() + 20
+    req = pipe_agent.request(f"PUT {{id}} {b64(str(dest).encode())} 600 {len(payload)}", deadline)
+    pipe_agent.wait_go(req, deadline)
+    pipe_agent.send(payload, deadline)
+    assert pipe_agent.read_reply(req, deadline).status == 0
+    assert dest.read_bytes() == data
+    assert dest.stat().st_mode & 0o777 == 0o600
+    assert run(pipe_agent, f"cat {dest}")[1] == data
+
+
+def test_pipe_stream_kill_ends_the_command(pipe_agent: Channel, tmp_path: Path) -> None:
+    flag = tmp_path / "still-running"
+    req = pipe_agent.request("RUN {id} " + b64(f"while :; do touch {flag}; sleep 0.05; done"
+                                                .encode()), time.monotonic() + 5)  # fmt: skip
+    with pytest.raises(ChannelTimeout):
+        pipe_agent.read_reply(req, time.monotonic() + 1)
+    pipe_agent.send(f"KILL {req}\n".encode(), time.monotonic() + 5)
+    assert pipe_agent.read_reply(req, time.monotonic() + 20).status == 137
+    flag.unlink()
+    time.sleep(0.3)
+    assert not flag.exists(), "the killed loop still runs"
+
+
+def test_stray_lines_are_kept_not_parsed(pipe_agent: Channel) -> None:
+    status, out, _ = run(pipe_agent, "echo inside")
+    assert (status, out) == (0, b"inside\n")
+    pipe_agent.buf += b"[  12.5] some kernel message\n"
+    assert run(pipe_agent, "echo again")[1] == b"again\n"
+    assert b"[  12.5] some kernel message" in list(pipe_agent.stray)
+
+
+class FakeTimeout(Exception):
+    pass
+
+
+class PtyConsole:
+    """What ConsoleStream needs of a labgrid console (write, read with
+    size/timeout/max_size raising a TIMEOUT), on a pty's master side."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def write(self, data: bytes) -> int:
+        return os.write(self.fd, data)
+
+    def read(self, size: int = 1, timeout: float = 0.0, max_size: int | None = None) -> bytes:
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            raise FakeTimeout
+        return os.read(self.fd, max_size or 4096)
+
+
+def test_console_stream_agent_on_a_tty_restores_it(tmp_path: Path) -> None:
+    """The agent started on a console's tty takes it raw, serves, and on QUIT
+    puts the tty's settings back (the shell on that console needs them)."""
+    master, slave = os.openpty()
+    try:
+        before = termios.tcgetattr(slave)
+        env = {**os.environ, "UDRV_AGENT_DIR": str(tmp_path / "work")}
+        proc = subprocess.Popen(["sh", str(AGENT), os.ttyname(slave)],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, env=env)  # fmt: skip
+        chan = Channel(ConsoleStream(PtyConsole(master), FakeTimeout), nothing)
+        assert chan.wait_ready(time.monotonic() + 20)
+        assert termios.tcgetattr(slave) != before, "the agent did not take the tty raw"
+        # a request longer than a canonical tty line (4095): the tty is raw
+        long = "x" * 6000
+        assert run(chan, f"echo {long} | wc -c") == (0, b"6001\n", b"")
+        req = chan.request("QUIT {id}", time.monotonic() + 5)
+        assert chan.read_reply(req, time.monotonic() + 10).status == 0
+        assert proc.wait(10) == 0
+        assert termios.tcgetattr(slave) == before, "the agent left the tty raw"
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+# -- LabgridBoard's errors ----------------------------------------------------------------
+def test_labgrid_missing_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "labgrid", None)  # import labgrid -> ImportError
+    with pytest.raises(LabgridError, match=r"labgrid is not installed.*build/lg-venv.*"
+                       r"pip install labgrid==26\.0\.1"):  # fmt: skip
+        import_labgrid()
+    with pytest.raises(LabgridError, match="labgrid is not installed"):
+        LabgridBoard(ENVS / "beaglebone-black.yaml")
+
+
+def test_missing_env_file(tmp_path: Path) -> None:
+    pytest.importorskip("labgrid")
+    with pytest.raises(LabgridError, match=r"nothing\.yaml does not exist.*lg-env"):
+        load_environment(tmp_path / "nothing.yaml")
+
+
+def test_bad_env_file(tmp_path: Path) -> None:
+    pytest.importorskip("labgrid")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("targets: [unclosed\n")
+    with pytest.raises(LabgridError, match=r"bad\.yaml is not valid: InvalidConfigError"):
+        load_environment(bad)
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("")
+    with pytest.raises(LabgridError, match=r"empty\.yaml is not valid.*empty"):
+        load_environment(empty)
+
+
+def test_unknown_target_lists_the_targets(tmp_path: Path) -> None:
+    pytest.importorskip("labgrid")
+    env = tmp_path / "env.yaml"
+    env.write_text("targets:\n  main:\n    drivers: {}\n  other:\n    drivers: {}\n")
+    with pytest.raises(LabgridError, match=r"has no target 'bbb' \(it has: main, other\)"):
+        LabgridBoard(env, "bbb")
+
+
+def test_target_without_a_shell(tmp_path: Path) -> None:
+    pytest.importorskip("labgrid")
+    env = tmp_path / "env.yaml"
+    env.write_text("targets:\n  main:\n    drivers: {}\n")
+    with pytest.raises(LabgridError, match="has no ShellDriver or SSHDriver"):
+        LabgridBoard(env)
+
+
+def test_transport_option_must_be_possible(tmp_path: Path) -> None:
+    pytest.importorskip("labgrid")
+    env = tmp_path / "env.yaml"
+    env.write_text(
+        "targets:\n  main:\n    resources:\n      NetworkService:\n        address: 192.0.2.1\n"
+        "        username: root\n    drivers:\n      SSHDriver: {}\n"
+        "    options:\n      udrv-transport: console\n"
+    )
+    with pytest.raises(LabgridError, match="udrv-transport 'console' is not possible"):
+        LabgridBoard(env)
+
+
+# -- the example environments ---------------------------------------------------------------
+@pytest.mark.parametrize("name", ["beaglebone-black", "raspberrypi3"])
+def test_example_board_envs_load(name: str) -> None:
+    """labgrid's own loader takes them and makes their targets (drivers and
+    resources are made, nothing is opened); the features are udrv's."""
+    pytest.importorskip("labgrid")
+    from lab.board_api import FEATURES
+    from lab.labgrid_board import target_features
+
+    env = load_environment(ENVS / f"{name}.yaml")
+    for t in env.config.get_targets():
+        assert env.get_target(t) is not None
+        feats = target_features(env, t)
+        assert feats <= set(FEATURES), feats - set(FEATURES)
+        assert "qemu" not in feats
+
+
+def test_example_remote_place_env_loads() -> None:
+    pytest.importorskip("labgrid")
+    env = load_environment(ENVS / "remote-place.yaml")
+    [target] = env.config.get_targets()
+    conf = env.config.get_targets()[target]
+    assert "RemotePlace" in conf["resources"]
+    assert "ShellDriver" in conf["drivers"]
+
+
+def test_lg_env_of_a_qemu_board() -> None:
+    """The QEMUDriver's keys for each machine (no image is built here)."""
+    from lab.labgrid_env import qemu_driver, render
+
+    k, i, d = Path("/k"), Path("/i"), Path("/d")
+    x86 = qemu_driver("std", k, i, None)
+    assert x86["machine"] == "pc" and "-device edu" in x86["extra_args"]
+    assert "-icount shift=0,sleep=off" in x86["extra_args"] and "-initrd /i" in x86["extra_args"]
+    assert x86["boot_args"].startswith("console=ttyS0,115200 ")
+    assert "udrv-lab.mode=shell" in x86["boot_args"] and "dtb" not in x86
+    rpi = qemu_driver("rpi3", k, i, d)
+    assert rpi["machine"] == "raspi3b" and rpi["extra_args"].startswith("-serial null ")
+    assert "-M" not in rpi["extra_args"].split() and rpi["boot_args"].startswith("console=ttyS1")
+    text = render("rt", k, i, None, "/usr/bin/qemu-system-x86_64")
+    assert '"rt"' in text and '"qemu"' not in text.split("features:")[1].split("\n")[0]
+    if importable("yaml"):
+        import yaml
+
+        doc = yaml.safe_load(text)
+        drv = doc["targets"]["main"]["drivers"]
+        assert drv["QEMUDriver"]["kernel"] == "kernel" and doc["images"]["kernel"] == "/k"
+        assert set(doc["targets"]["main"]["features"]) == {"edu", "gpio-wire", "irqlat",
+                                                           "uio-ticker", "rt"}  # fmt: skip
+
+
+def importable(name: str) -> bool:
+    try:
+        __import__(name)
+    except ImportError:
+        return False
+    return True
+
+
+def test_a_labgrid_error_is_a_lab_error() -> None:
+    assert issubclass(LabgridError, LabError)
