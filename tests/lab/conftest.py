@@ -299,7 +299,12 @@ class Boards:
         if self.env is not None:
             from lab.labgrid_board import target_features
 
-            missing = lg_missing(fixture, target_features(self.env, LG_TARGET))
+            have = target_features(self.env, LG_TARGET)
+            missing = lg_missing(fixture, have)
+            # a test's own parameter naming an rt QEMU board (indirect=) needs rt
+            t = TARGETS.get(flavour)
+            if t is not None and t.kernel == "rt" and "rt" not in have:
+                missing.append(f"rt ({FEATURES['rt']}) for its parameter {flavour!r}")
             if missing:
                 pytest.skip(f"{fixture} needs {'; '.join(missing)}: the labgrid target "
                             "lacks it")  # fmt: skip
