@@ -303,7 +303,7 @@ class Boards:
             missing = lg_missing(fixture, have)
             # a test's own parameter naming an rt QEMU board (indirect=) needs rt
             t = TARGETS.get(flavour)
-            if t is not None and t.kernel == "rt" and "rt" not in have:
+            if fixture in PARAM_BOARDS and t is not None and t.kernel == "rt" and "rt" not in have:
                 missing.append(f"rt ({FEATURES['rt']}) for its parameter {flavour!r}")
             if missing:
                 pytest.skip(f"{fixture} needs {'; '.join(missing)}: the labgrid target "

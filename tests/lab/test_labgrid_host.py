@@ -257,3 +257,32 @@ def importable(name: str) -> bool:
 
 def test_a_labgrid_error_is_a_lab_error() -> None:
     assert issubclass(LabgridError, LabError)
+
+
+# -- conftest's --lg-env fixtures and skips -------------------------------------------------
+def test_lg_env_skips_name_the_missing_feature(tmp_path: Path) -> None:
+    """A nested pytest --lg-env on a target that has a feature but no shell:
+    the tests whose fixtures or lg_feature markers need what it lacks are
+    skipped saying which feature and what it means, before any board is
+    reached; a test the target qualifies for reaches for the board (and fails
+    here: no shell driver), so the skips are not blanket ones."""
+    pytest.importorskip("labgrid")
+    env = tmp_path / "env.yaml"
+    env.write_text("targets:\n  main:\n    drivers: {}\n    options:\n      udrv-flavour: fake\n"
+                   "    features: [bcm2835]\n")  # fmt: skip
+    tests = ["test_rt_kernel_is_preempt_rt", "test_std_kernel_is_not_rt",
+             "test_runs_the_resolved_kernel", "test_edu_is_bound_to_uio_pci_generic",
+             "test_exit_status_propagates"]  # fmt: skip
+    r = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-rsf", "-p", "no:cacheprovider", "--lg-env",
+         str(env), str(REPO_ROOT / "tests/lab/test_lab_smoke.py"), "-k", " or ".join(tests)],
+        cwd=REPO_ROOT, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    out = r.stdout
+    assert "4 skipped" in out and "1 error" in out, out
+    assert "board_rt needs rt (a PREEMPT_RT kernel): the labgrid target lacks it" in out, out
+    assert "board_std needs gpio-wire (kernel/gpio-wire is loaded" in out, out
+    assert "the labgrid target lacks qemu (the board is one of the lab's own QEMU" in out, out
+    assert "board needs gpio-wire" in out, out
+    assert "test_exit_status_propagates[fake]" in out, "the target's flavour is the test id"
+    assert "has no ShellDriver or SSHDriver" in out, out
