@@ -13,9 +13,14 @@ from pathlib import Path
 
 from . import boards, debian, initramfs, modules, pyguest, suite, suite_pci
 from .errors import CommandTimeout, LabError
+from .farm import add_parser as add_farm_parser
+from .lg_place import add_parser as add_lg_reserve_parser
 from .paths import kernel_src_dir, lab_dir
 from .prepare import prepare
 from .qemu import Board, shell
+from .suite_lg import add_arguments as add_lg_suite_arguments
+from .suite_lg import check_arguments as check_lg_suite_arguments
+from .suite_lg import main as lg_suite
 
 EXIT_LAB_ERROR = 125
 EXIT_TIMEOUT = 124
@@ -168,6 +173,9 @@ def _jobs(text: str) -> int:
 
 def cmd_suite(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else lab_dir() / "results.json"
+    if args.lg_env:  # a labgrid target (lab/suite_lg.py)
+        return lg_suite(args, out)
+    check_lg_suite_arguments(args)
     flavours = _flavours(args)
     if args.board == "all":  # the instruction-counted boards: their numbers repeat
         flavours = [f for f in flavours if boards.target(f).icount]
@@ -340,11 +348,14 @@ def parser() -> argparse.ArgumentParser:
                     help="boards measured at once (default: one per host core). Each "
                     "board's timings follow its own instruction count, so running "
                     "boards side by side changes the wall time, not the numbers")  # fmt: skip
+    add_lg_suite_arguments(st)
     st.set_defaults(func=cmd_suite)
     i = sub.add_parser("info", help="resolved versions, host tools and cache state")
     i.add_argument("--json", action="store_true", help="machine-readable output")
     i.set_defaults(func=cmd_info)
     lg_env_parser(sub, kern)
+    add_farm_parser(sub)
+    add_lg_reserve_parser(sub)
     return p
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from . import suite_pci, suite_python
+from .board_api import LabBoard
 from .boards import missing_udrv, target
 from .paths import REPO_ROOT
 from .qemu import Board
@@ -113,7 +114,7 @@ def rpi3_toggle_command(samples: int) -> str:
             f"--json --quiet --samples {samples}")  # fmt: skip
 
 
-def _run_one(board: Board, run: SuiteRun, bench: str, cmd: str,
+def _run_one(board: LabBoard, run: SuiteRun, bench: str, cmd: str,
              timeout: float = BENCH_TIMEOUT) -> None:
     """Run one bench command, filing its document, failure or absence in `run`."""
     print(f"lab: {board.flavour} board, load {run.load}: {cmd}", file=sys.stderr, flush=True)
@@ -150,21 +151,24 @@ def run_priority(board: Board, kernel: str, mode: str) -> list[SuiteRun]:
     return runs
 
 
-def gaps_command(load: str, mode: str, rt_runtime: str = "") -> str:
-    """udrv bench gaps for a few guest seconds; with `rt_runtime`, set for the run."""
+def gaps_command(load: str, mode: str, rt_runtime: str = "", opts: str = "") -> str:
+    """udrv bench gaps for a few guest seconds; with `rt_runtime`, set for the
+    run; `opts`: the line to toggle (default: gpio-wire's)."""
     cmd = f"udrv bench gaps --json --quiet --load {load} --duration {GAPS_SECONDS[mode]}s"
+    cmd = f"{cmd} {opts}" if opts else cmd
     return f"{cmd} --rt-runtime {rt_runtime}" if rt_runtime else cmd
 
 
-def run_gaps(board: Board, plain: list[SuiteRun], mode: str) -> list[SuiteRun]:
+def run_gaps(board: LabBoard, plain: list[SuiteRun], mode: str,
+             opts: str = "") -> list[SuiteRun]:
     """The gaps bench in each plain run (the kernel's throttling), then with
     throttling off: one GAPS_VARIANT run per load. Off, the loop starves
     everything else on the one CPU (the agent too) until it ends by itself."""
     variants = []
     for run in plain:
-        _run_one(board, run, "gaps", gaps_command(run.load, mode))
+        _run_one(board, run, "gaps", gaps_command(run.load, mode, opts=opts))
         off = SuiteRun(run.kernel, run.load, board=run.board, variant=GAPS_VARIANT)
-        _run_one(board, off, "gaps", gaps_command(run.load, mode, "-1"))
+        _run_one(board, off, "gaps", gaps_command(run.load, mode, "-1", opts))
         variants.append(off)
     return variants
 
@@ -173,7 +177,7 @@ def rate_command(load: str, mode: str) -> str:
     return f"udrv bench rate --json --quiet --load {load} {RATE_ARGS[mode]}".rstrip()
 
 
-def run_rate(board: Board, runs: list[SuiteRun], mode: str) -> None:
+def run_rate(board: LabBoard, runs: list[SuiteRun], mode: str) -> None:
     """The rate sweep in each plain run (filed with the load's other benches),
     and in the RATE_PRIORITY run of the priority axis if there is one."""
     for run in runs:
@@ -320,8 +324,8 @@ def _cell(row: dict[str, Any] | None) -> str:
     return f"{s['min'] / 1000:.1f}/{s['avg'] / 1000:.1f}/{s['max'] / 1000:.1f}"
 
 
-def latency_table(runs: list[SuiteRun]) -> list[str]:
-    runs = [r for r in runs if r.board == "x86" and not r.variant]
+def latency_table(runs: list[SuiteRun], board: str = "x86") -> list[str]:
+    runs = [r for r in runs if r.board == board and not r.variant]
     cols = [(k, ld) for k in ("std", "rt") for ld in LOADS
             if any(r.kernel == k and r.load == ld for r in runs)]
     lines = ["Latency min/avg/max in us per mechanism x kernel x load "
@@ -351,13 +355,13 @@ def _p(row: dict[str, Any] | None) -> str:
     return f"{s['p50'] / 1000:.1f}/{s['p99'] / 1000:.1f}/{s['max'] / 1000:.1f}"
 
 
-def priority_table(runs: list[SuiteRun]) -> list[str]:
+def priority_table(runs: list[SuiteRun], board: str = "x86") -> list[str]:
     """rt idle: the application above its irq thread, below it, SCHED_OTHER."""
-    cols = {"above (FIFO 80 > 50)": next((r for r in runs if r.board == "x86" and
+    cols = {"above (FIFO 80 > 50)": next((r for r in runs if r.board == board and
                                           r.kernel == "rt" and r.load == "none" and
                                           not r.variant), None)}
     cols |= {f"below ({v})" if v != "SCHED_OTHER" else v:
-             next((r for r in runs if r.board == "x86" and r.kernel == "rt" and
+             next((r for r in runs if r.board == board and r.kernel == "rt" and
                    r.variant == v), None)
              for v in PRIORITY}
     lines = ["Priority axis on PREEMPT_RT, idle: p50/p99/max in us, the application "
@@ -375,7 +379,7 @@ def priority_table(runs: list[SuiteRun]) -> list[str]:
     return lines
 
 
-def gaps_table(runs: list[SuiteRun]) -> list[str]:
+def gaps_table(runs: list[SuiteRun], board: str = "x86") -> list[str]:
     """kernel x load x setting: the longest interval, gaps per second, time stalled,
     and what RT throttling should leave (period - runtime every period)."""
     lines = ["Scheduler gaps of a busy SCHED_FIFO loop toggling a GPIO line "
@@ -385,7 +389,7 @@ def gaps_table(runs: list[SuiteRun]) -> list[str]:
     for kernel in ("std", "rt"):
         for load in LOADS:
             for run in runs:
-                if (run.board, run.kernel, run.load) != ("x86", kernel, load) or \
+                if (run.board, run.kernel, run.load) != (board, kernel, load) or \
                         run.variant not in ("", GAPS_VARIANT):
                     continue
                 for doc in run.documents:
@@ -411,11 +415,11 @@ REPLY_ROWS = (("isr", None), ("kthread", None), ("user", "read"), ("user", "poll
               ("user", "epoll"), ("user", "busy"))
 
 
-def reply_table(runs: list[SuiteRun]) -> list[str]:
+def reply_table(runs: list[SuiteRun], board: str = "x86") -> list[str]:
     """Trigger -> reply p50/p99/max in us per responder x kernel x load, then
     the priority axis's rt runs (the responders below their irq threads, and
     at SCHED_OTHER) when the suite made them."""
-    runs = [r for r in runs if r.board == "x86"]
+    runs = [r for r in runs if r.board == board]
     cols: list[tuple[str, list[SuiteRun]]] = []
     for k in ("std", "rt"):
         for ld in LOADS:
