@@ -149,7 +149,8 @@ def plan(feats: frozenset[str], wire: Wire | None) -> Plan:
         why if "irqlat" in feats else "no irqlat (kernel/irqlat, the in-kernel responder)")
     put("reply", "" if "gpio-wire" in feats else None,
         "needs gpio-wire (two wires and kernel/gpio-reply)")
-    put("gaps", _line(feats, wire, "--line") or "--no-line", "")
+    gaps = _line(feats, wire, "--line")
+    put("gaps", "--no-line" if gaps is None else gaps, "")
     put("rate", "" if "gpio-wire" in feats else None,
         "needs gpio-wire (its edge generator; the UIO rows uio-ticker)")
     put(suite_pci.BENCH, "" if {"iommu", "edu"} <= feats else None,
@@ -230,8 +231,8 @@ def run_suite(env_file: str | Path, target: str, mode: str, out: Path, *,
     t0 = time.monotonic()
     env = load_environment(env_file)
     feats = target_features(env, target)
-    raw = env.config.get_target_option(target, "udrv-wire", None)
-    wire = parse_wire(str(raw)) if raw is not None else None
+    raw = str(env.config.get_target_option(target, "udrv-wire", ""))  # "": no jumper
+    wire = parse_wire(raw) if raw else None
     p = plan(feats, wire)
     if benches is not None:
         p = select(p, benches)
@@ -253,7 +254,7 @@ def run_suite(env_file: str | Path, target: str, mode: str, out: Path, *,
     doc = lab_document(runs)
     doc["labgrid"] = {
         "env": str(env_file), "target": target, "flavour": flavour,
-        "features": sorted(feats), "wire": raw,
+        "features": sorted(feats), "wire": raw or None,
         **({"place": place.name, "coordinator": coordinator_of(env),
             "waited_s": round(place.waited_s, 1)} if place is not None else {}),
         "skipped": p.skipped, **({"died": died} if died else {}),
