@@ -471,14 +471,23 @@ def cmd_farm(args: argparse.Namespace) -> int:
                 env_dir=Path(args.env_dir) if args.env_dir else None)  # fmt: skip
     if args.farm_cmd == "up":
         return up(farm)
-    command = " ".join(args.command).strip()
-    if not command:
+    command = " ".join(args.command[1:] if args.command[:1] == ["--"] else args.command)
+    if not command.strip():
         raise LabError("no command given: python3 -m lab farm run [--board std] -- CMD...")
     return run(farm, command)
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """`python3 -m lab farm up|run`."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--board", action="append", choices=list(TARGETS), metavar="NAME",
+                        help="a lab board to serve (repeatable; default std): "
+                        f"{', '.join(TARGETS)}")  # fmt: skip
+    common.add_argument("--port", type=_port, default=0,
+                        help="the coordinator's port on 127.0.0.1 (default 0: a free one)")
+    common.add_argument("--env-dir", metavar="DIR",
+                        help="write the env files here (BOARD.yaml; removed when the farm "
+                        "stops; default: the farm's temporary directory)")  # fmt: skip
     f = sub.add_parser(
         "farm", help="a labgrid coordinator, exporter and QEMU boards on localhost",
         description="A labgrid farm on this machine, listening on 127.0.0.1 only: "
@@ -496,17 +505,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "      build/lg-venv/bin/python -m pytest --lg-env \"$LG_ENV\" tests/lab -k smoke'",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )  # fmt: skip
-    f.add_argument("farm_cmd", choices=("up", "run"), metavar="up|run",
-                   help="up: serve until Ctrl-C (or until a part dies: exit 1); run: start, "
-                   "run CMD with sh -c (LG_COORDINATOR, LG_ENV: the first board's env file, "
-                   "UDRV_FARM_ENVS: all of them), stop; exit with CMD's status")  # fmt: skip
-    f.add_argument("--board", action="append", choices=list(TARGETS), metavar="NAME",
-                   help="a lab board to serve (repeatable; default std): "
-                   f"{', '.join(TARGETS)}")  # fmt: skip
-    f.add_argument("--port", type=_port, default=0,
-                   help="the coordinator's port on 127.0.0.1 (default 0: a free one)")
-    f.add_argument("--env-dir", metavar="DIR",
-                   help="write the env files here (BOARD.yaml; removed when the farm stops; "
-                   "default: the farm's temporary directory)")  # fmt: skip
-    f.add_argument("command", nargs=argparse.REMAINDER, help="run: -- CMD...")
-    f.set_defaults(func=cmd_farm)
+    how = f.add_subparsers(dest="farm_cmd", required=True, metavar="up|run")
+    u = how.add_parser("up", parents=[common],
+                       help="serve until Ctrl-C or SIGTERM (exit 1 when a part of it dies)")
+    u.set_defaults(func=cmd_farm)
+    r = how.add_parser("run", parents=[common],
+                       help="start, run CMD with sh -c (LG_COORDINATOR; LG_ENV: the first "
+                       "board's env file; UDRV_FARM_ENVS: all of them), stop; exit with "
+                       "CMD's status")  # fmt: skip
+    r.add_argument("command", nargs=argparse.REMAINDER, help="-- CMD...")
+    r.set_defaults(func=cmd_farm)

@@ -207,7 +207,11 @@ def print_tables(runs: list[SuiteRun], board: str) -> None:
     def has(bench: str) -> bool:
         return any(d["bench"] == bench for r in runs for d in r.documents)
 
-    tables = [suite.toggle_table(runs, board), suite.latency_table(runs, board)]
+    tables = []
+    if has("toggle"):
+        tables.append(suite.toggle_table(runs, board))
+    if any(has(b) for b in ("irq", "uio", "timer", "kernel")):
+        tables.append(suite.latency_table(runs, board))
     if has("reply"):
         tables.append(suite.reply_table(runs, board))
     if any(r.variant in PRIORITY for r in runs):
