@@ -145,6 +145,9 @@ class LabgridBoard:
         self.dir = str(self._option("udrv-dir", "/run/udrv-lab"))
         self.kernel = "std"
         self.release = ""
+        self.transport = ""  # "console" or "ssh"
+        self.shell: Any = None  # the ShellDriver (console transport)
+        self._ssh: Any = None
         try:
             self._start(boot_timeout)
             self.kernel = self._kernel()
@@ -188,11 +191,14 @@ class LabgridBoard:
                 if self._qemu is not None:
                     self.target.activate(self._qemu)
                     self._qemu.on()
+            self.transport = want
             if want == "ssh":
                 self.target.activate(ssh)
+                self._ssh = ssh
                 self._start_ssh(ssh, t0 + timeout)
             else:
                 self.target.activate(shell)
+                self.shell = shell
                 self._start_console(shell, t0 + timeout)
         except LabError:
             raise
@@ -389,16 +395,42 @@ class LabgridBoard:
         return r.stdout_bytes
 
     # -- release ----------------------------------------------------------------------------
+    def stop_agent(self) -> bool:
+        """QUIT the agent; on a console the shell has its tty back after it.
+        False when the agent did not confirm."""
+        chan = self.channel
+        if chan is None:
+            return False
+        try:
+            req = chan.request("QUIT {id}", time.monotonic() + 5)
+            chan.read_reply(req, time.monotonic() + 15)
+        except (LabError, ChannelTimeout, OSError):
+            return False
+        finally:
+            self.channel = None
+            if self._proc is not None:  # ssh: the agent's end ends the connection
+                try:
+                    self._proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    self._proc.kill()
+                    self._proc.wait(10)
+                self._proc = None
+        return True
+
+    def start_agent(self, timeout: float = 120.0) -> None:
+        """Start the agent again on the target's shell (after stop_agent)."""
+        if self.channel is not None:
+            return
+        if self.transport == "ssh":
+            self._start_ssh(self._ssh, time.monotonic() + timeout)
+        else:
+            self._start_console(self.shell, time.monotonic() + timeout)
+
     def close(self) -> None:
         """QUIT the agent (the console goes back to the shell), power a QEMU
         board off, deactivate the target's drivers."""
-        chan = self.channel
-        if chan is not None and not self.dead:
-            try:
-                req = chan.request("QUIT {id}", time.monotonic() + 5)
-                chan.read_reply(req, time.monotonic() + 15)
-            except (LabError, ChannelTimeout, OSError):
-                pass
+        if not self.dead:
+            self.stop_agent()
         self.channel = None
         self.dead = self.dead or "closed"
         if self._proc is not None:

@@ -140,6 +140,13 @@ def lg_missing(fixture: str, have: frozenset[str]) -> list[str]:
     return out
 
 
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """test_labgrid_board.py: only on a labgrid target (--lg-env)."""
+    if collection_path.name == "test_labgrid_board.py" and lg_env(config) is None:
+        return True
+    return None
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # the markers, also when labgrid's plugin is not loaded (plain pytest)
     config.addinivalue_line("markers", "lg_feature(features): the board features (lab/"
