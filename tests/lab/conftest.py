@@ -313,8 +313,8 @@ class Boards:
             if fixture in PARAM_BOARDS and t is not None and t.kernel == "rt" and "rt" not in have:
                 missing.append(f"rt ({FEATURES['rt']}) for its parameter {flavour!r}")
             if missing:
-                pytest.skip(f"{fixture} needs {'; '.join(missing)}: the labgrid target "
-                            "lacks it")  # fmt: skip
+                pytest.skip(f"{fixture} needs {'; '.join(missing)}, which the labgrid "
+                            "target does not have")  # fmt: skip
             key = "lg"
         else:
             if flavour not in KERNELS:
