@@ -139,7 +139,7 @@ class LabgridBoard:
             names = ", ".join(env.config.get_targets()) or "none"
             raise LabgridError(f"labgrid environment {env.config_file} has no target {target!r} "
                                f"(it has: {names})")  # fmt: skip
-        self.target = t
+        self.lg_target = t
         self.flavour = str(self._option("udrv-flavour", target))
         self.features = target_features(env, target)
         self.dir = str(self._option("udrv-dir", "/run/udrv-lab"))
@@ -162,14 +162,14 @@ class LabgridBoard:
     # -- reaching a shell, starting the agent ---------------------------------------------
     def _driver(self, cls: str, activate: bool = False) -> Any:
         try:
-            return self.target.get_driver(cls, activate=activate)
+            return self.lg_target.get_driver(cls, activate=activate)
         except self._lgx.NoDriverFoundError:
             return None
 
     def _start(self, timeout: float) -> None:
         t0 = time.monotonic()
         try:
-            strategy = self.target.get_strategy()
+            strategy = self.lg_target.get_strategy()
         except self._lgx.NoStrategyFoundError:
             strategy = None
         ssh = self._driver("SSHDriver")
@@ -189,15 +189,15 @@ class LabgridBoard:
             else:
                 self._qemu = self._driver("QEMUDriver")
                 if self._qemu is not None:
-                    self.target.activate(self._qemu)
+                    self.lg_target.activate(self._qemu)
                     self._qemu.on()
             self.transport = want
             if want == "ssh":
-                self.target.activate(ssh)
+                self.lg_target.activate(ssh)
                 self._ssh = ssh
                 self._start_ssh(ssh, t0 + timeout)
             else:
-                self.target.activate(shell)
+                self.lg_target.activate(shell)
                 self.shell = shell
                 self._start_console(shell, t0 + timeout)
         except LabError:
@@ -449,7 +449,7 @@ class LabgridBoard:
             self._note(f"QEMUDriver.off: {type(exc).__name__}: {exc}")
         self._qemu = None
         try:
-            self.target.deactivate_all_drivers()
+            self.lg_target.deactivate_all_drivers()
         except Exception as exc:
             self._note(f"deactivating the target's drivers: {type(exc).__name__}: {exc}")
 
