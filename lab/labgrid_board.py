@@ -139,12 +139,15 @@ class LabgridBoard:
             names = ", ".join(env.config.get_targets()) or "none"
             raise LabgridError(f"labgrid environment {env.config_file} has no target {target!r} "
                                f"(it has: {names})")  # fmt: skip
-        self.target = t
+        self.lg_target = t
         self.flavour = str(self._option("udrv-flavour", target))
         self.features = target_features(env, target)
         self.dir = str(self._option("udrv-dir", "/run/udrv-lab"))
         self.kernel = "std"
         self.release = ""
+        self.transport = ""  # "console" or "ssh"
+        self.shell: Any = None  # the ShellDriver (console transport)
+        self._ssh: Any = None
         try:
             self._start(boot_timeout)
             self.kernel = self._kernel()
@@ -159,14 +162,14 @@ class LabgridBoard:
     # -- reaching a shell, starting the agent ---------------------------------------------
     def _driver(self, cls: str, activate: bool = False) -> Any:
         try:
-            return self.target.get_driver(cls, activate=activate)
+            return self.lg_target.get_driver(cls, activate=activate)
         except self._lgx.NoDriverFoundError:
             return None
 
     def _start(self, timeout: float) -> None:
         t0 = time.monotonic()
         try:
-            strategy = self.target.get_strategy()
+            strategy = self.lg_target.get_strategy()
         except self._lgx.NoStrategyFoundError:
             strategy = None
         ssh = self._driver("SSHDriver")
@@ -186,13 +189,16 @@ class LabgridBoard:
             else:
                 self._qemu = self._driver("QEMUDriver")
                 if self._qemu is not None:
-                    self.target.activate(self._qemu)
+                    self.lg_target.activate(self._qemu)
                     self._qemu.on()
+            self.transport = want
             if want == "ssh":
-                self.target.activate(ssh)
+                self.lg_target.activate(ssh)
+                self._ssh = ssh
                 self._start_ssh(ssh, t0 + timeout)
             else:
-                self.target.activate(shell)
+                self.lg_target.activate(shell)
+                self.shell = shell
                 self._start_console(shell, t0 + timeout)
         except LabError:
             raise
@@ -389,16 +395,42 @@ class LabgridBoard:
         return r.stdout_bytes
 
     # -- release ----------------------------------------------------------------------------
+    def stop_agent(self) -> bool:
+        """QUIT the agent; on a console the shell has its tty back after it.
+        False when the agent did not confirm."""
+        chan = self.channel
+        if chan is None:
+            return False
+        try:
+            req = chan.request("QUIT {id}", time.monotonic() + 5)
+            chan.read_reply(req, time.monotonic() + 15)
+        except (LabError, ChannelTimeout, OSError):
+            return False
+        finally:
+            self.channel = None
+            if self._proc is not None:  # ssh: the agent's end ends the connection
+                try:
+                    self._proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    self._proc.kill()
+                    self._proc.wait(10)
+                self._proc = None
+        return True
+
+    def start_agent(self, timeout: float = 120.0) -> None:
+        """Start the agent again on the target's shell (after stop_agent)."""
+        if self.channel is not None:
+            return
+        if self.transport == "ssh":
+            self._start_ssh(self._ssh, time.monotonic() + timeout)
+        else:
+            self._start_console(self.shell, time.monotonic() + timeout)
+
     def close(self) -> None:
         """QUIT the agent (the console goes back to the shell), power a QEMU
         board off, deactivate the target's drivers."""
-        chan = self.channel
-        if chan is not None and not self.dead:
-            try:
-                req = chan.request("QUIT {id}", time.monotonic() + 5)
-                chan.read_reply(req, time.monotonic() + 15)
-            except (LabError, ChannelTimeout, OSError):
-                pass
+        if not self.dead:
+            self.stop_agent()
         self.channel = None
         self.dead = self.dead or "closed"
         if self._proc is not None:
@@ -417,7 +449,7 @@ class LabgridBoard:
             self._note(f"QEMUDriver.off: {type(exc).__name__}: {exc}")
         self._qemu = None
         try:
-            self.target.deactivate_all_drivers()
+            self.lg_target.deactivate_all_drivers()
         except Exception as exc:
             self._note(f"deactivating the target's drivers: {type(exc).__name__}: {exc}")
 

@@ -30,6 +30,12 @@ Steps (each counted; a step that cannot run counts as one failure):
              two shards at once (LAB_SHARDS: one QEMU per host core; a TCG
              guest under -icount is one host thread); UDRV_LAB_SHARDS=1 runs
              them one after the other in one pytest
+  labgrid    labgrid 26 in build/lg-venv (PyPI, cached in build/py-deps), the
+             host side of the labgrid path (tests/lab/test_labgrid_host.py),
+             then for std, rt and rpi3 the board as a labgrid env (python3 -m
+             lab lg-env) and LG_TESTS through it (pytest --lg-env): the
+             transport and the feature skips, and a few real tests per board
+             (skip with UDRV_LAB=0 or UDRV_LABGRID=0)
 """
 
 from __future__ import annotations
@@ -68,6 +74,8 @@ PY_BUILD_DEPS = ["meson-python==0.22.1", "meson==1.12.1", "ninja==1.13.2", "mypy
 # what tests/python needs in the test venv beside Debian's pytest: gpiozero 2
 # for udrv.gpiozero's tests (Debian 12's python3-gpiozero is 1.6)
 PY_TEST_DEPS = ["gpiozero==2.0.1", "colorzero==2.0"]
+# labgrid (lab/labgrid_board.py); Debian 12's 0.4.1 predates the gRPC coordinator
+LG_DEPS = ["labgrid==26.0.1"]
 
 
 @dataclass
@@ -188,6 +196,58 @@ def lab_sharded(tally: Tally, env: dict[str, str]) -> None:
         print(f"---- lab shard {shard} (exit {proc.returncode}) ----")
         print(log.read_text(errors="replace"), flush=True)
         count_junit(f"lab[{shard}]", xml, tally)
+
+
+# the tests run through labgrid per board: test_lab_smoke is the transport
+# (run, stderr, exit status, timeout + kill, put/get of all byte values) and
+# the feature skips (board_rt on std, board_std on rt, the QEMU-only tests);
+# then a few real ones per board (~1 min each)
+LG_SMOKE = "tests/lab/test_lab_smoke.py"
+LG_TESTS = {
+    "std": [LG_SMOKE, "tests/lab/test_gpio_cdev.py", "tests/lab/test_uio_edu.py",
+            "tests/lab/test_bench_toggle.py::test_document"],
+    "rt": [LG_SMOKE, "tests/lab/test_uio_ticker.py", "tests/lab/test_rt.py",
+           "tests/lab/test_bench_uio.py::test_document_validates"],
+    "rpi3": [LG_SMOKE, "tests/lab/test_rpi3.py::test_gpio_info_lists_54_lines",
+             "tests/lab/test_rpi3.py::test_mmio_get_reads_gplev",
+             "tests/lab/test_rpi3.py::test_mmio_toggle_writes_the_registers",
+             "tests/lab/test_rpi3.py::test_toggle_bench_level_check_sees_a_broken_peer"],
+}
+
+
+def lg_venv() -> Path | None:
+    """build/lg-venv with LG_DEPS (from the cache build/py-deps)."""
+    venv = BUILD / "lg-venv"
+    pip = [str(venv / "bin" / "pip"), "-q", "--disable-pip-version-check"]
+    if not (venv / "bin" / "pip").exists() and run([sys.executable, "-m", "venv", str(venv)]):
+        return None
+    return venv if pip_cached(pip, LG_DEPS) else None
+
+
+def labgrid(tally: Tally, env: dict[str, str], boards: tuple[str, ...] = ("std", "rt", "rpi3"),
+            host: bool = True) -> None:  # fmt: skip
+    """The lab tests through labgrid (docs/lab.md, "the lab tests on a labgrid target")."""
+    venv = lg_venv()
+    if venv is None:
+        tally.add("labgrid: cannot install labgrid into build/lg-venv (PyPI, python3-venv)", False)
+        return
+    python = str(venv / "bin" / "python")
+    if host:
+        xml = BUILD / "pytest-lg-host.xml"
+        xml.unlink(missing_ok=True)
+        run([python, *pytest_cmd("tests/lab/test_labgrid_host.py", xml)[1:]], env=env)
+        count_junit("labgrid:host", xml, tally)
+    for board in boards:
+        yaml = BUILD / "lab" / "lg-env" / f"{board}.yaml"
+        if run([sys.executable, "-m", "lab", "lg-env", "-q", "--kernel", board, "-o", str(yaml)],
+               env=env):  # fmt: skip
+            tally.add(f"labgrid[{board}]: python3 -m lab lg-env failed", False)
+            continue
+        xml = BUILD / f"pytest-lg-{board}.xml"
+        xml.unlink(missing_ok=True)
+        cmd = pytest_cmd(LG_TESTS[board][0], xml)
+        run([python, *cmd[1:], "--lg-env", str(yaml), *LG_TESTS[board][1:]], env=env)
+        count_junit(f"labgrid[{board}]", xml, tally)
 
 
 def count_junit(name: str, xml: Path, tally: Tally) -> None:
@@ -371,6 +431,9 @@ def main() -> int:
             lab_sharded(tally, env)
     elif env.get("UDRV_LAB") == "0":
         print("lab tests skipped: UDRV_LAB=0")
+    if env.get("UDRV_LAB", "1") != "0" and env.get("UDRV_LABGRID", "1") != "0" \
+            and built["static"] and built["arm64"]:
+        labgrid(tally, env)
     for name in tally.failures:
         print(f"FAILED {name}")
     print(f"{tally.passed} passed, {tally.failed} failed")

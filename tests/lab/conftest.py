@@ -140,6 +140,13 @@ def lg_missing(fixture: str, have: frozenset[str]) -> list[str]:
     return out
 
 
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """test_labgrid_board.py: only on a labgrid target (--lg-env)."""
+    if collection_path.name == "test_labgrid_board.py" and lg_env(config) is None:
+        return True
+    return None
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # the markers, also when labgrid's plugin is not loaded (plain pytest)
     config.addinivalue_line("markers", "lg_feature(features): the board features (lab/"
@@ -306,8 +313,8 @@ class Boards:
             if fixture in PARAM_BOARDS and t is not None and t.kernel == "rt" and "rt" not in have:
                 missing.append(f"rt ({FEATURES['rt']}) for its parameter {flavour!r}")
             if missing:
-                pytest.skip(f"{fixture} needs {'; '.join(missing)}: the labgrid target "
-                            "lacks it")  # fmt: skip
+                pytest.skip(f"{fixture} needs {'; '.join(missing)}, which the labgrid "
+                            "target does not have")  # fmt: skip
             key = "lg"
         else:
             if flavour not in KERNELS:

@@ -280,7 +280,8 @@ def test_lg_env_skips_name_the_missing_feature(tmp_path: Path) -> None:
     )  # fmt: skip
     out = r.stdout
     assert "4 skipped" in out and "1 error" in out, out
-    assert "board_rt needs rt (a PREEMPT_RT kernel): the labgrid target lacks it" in out, out
+    assert "board_rt needs rt (a PREEMPT_RT kernel), which the labgrid target does not " \
+        "have" in out, out
     assert "board_std needs gpio-wire (kernel/gpio-wire is loaded" in out, out
     assert "the labgrid target lacks qemu (the board is one of the lab's own QEMU" in out, out
     assert "board needs gpio-wire" in out, out
