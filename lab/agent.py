@@ -90,6 +90,8 @@ class ConsoleStream:
         except BlockingIOError:  # QEMUDriver's socket is non-blocking
             time.sleep(min(timeout, 0.01))
             return 0
+        except OSError as exc:  # pyserial's SerialException: a network console went away
+            raise StreamClosed(f"the console connection ended: {exc}") from exc
         return len(data[: self.CHUNK]) if n is None else int(n)
 
     def recv(self, timeout: float) -> bytes:
@@ -97,6 +99,8 @@ class ConsoleStream:
             return bytes(self.console.read(size=1, timeout=timeout, max_size=65536))
         except self.timeout_exc:
             return b""
+        except OSError as exc:  # the exporter or its ser2net stopped
+            raise StreamClosed(f"the console connection ended: {exc}") from exc
 
 
 class PipeStream:

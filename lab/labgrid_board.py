@@ -48,7 +48,7 @@ from pathlib import Path
 from types import ModuleType, TracebackType
 from typing import Any, NoReturn
 
-from .agent import Channel, ChannelTimeout, ConsoleStream, PipeStream, b64
+from .agent import Channel, ChannelTimeout, ConsoleStream, PipeStream, StreamClosed, b64
 from .board_api import FEATURES, CommandFailed, Result
 from .errors import BoardDead, BootError, CommandTimeout, LabError
 from .paths import GUEST_DIR, REPO_ROOT
@@ -344,7 +344,9 @@ class LabgridBoard:
         req = self._request("RUN {id} " + b64(cmd.encode()), t0 + 60)
         try:
             reply = self._chan().read_reply(req, t0 + timeout)
-        except ChannelTimeout:
+        except ChannelTimeout as exc:
+            if isinstance(exc.__cause__, StreamClosed):  # not a timeout: the link is gone
+                self._fail(BoardDead, f"{exc} (running {cmd!r})")
             self._kill_command(req, cmd, timeout)
         result = Result(reply.status, reply.out, reply.err, time.monotonic() - t0)
         if check and result.status != 0:
