@@ -315,6 +315,9 @@ def add_arguments(st: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace, out: Path) -> int:
     """cmd_suite with --lg-env."""
+    if not Path(args.lg_env).is_file():  # before looking for labgrid: the plainer mistake
+        raise LabError(f"labgrid environment {args.lg_env} does not exist (a QEMU board's: "
+                       "python3 -m lab lg-env; a farm's: python3 -m lab farm up)")
     ensure_labgrid()
     mode = "quick" if args.quick else "full"
     return run_suite(args.lg_env, args.target, mode, out, loads=args.loads,

@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""What `python3 -m lab suite --lg-env` runs on a board (lab/suite_lg.py's
+plan()), from its features and wiring; no board needed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lab.errors import LabError
+from lab.suite_lg import ALL, Wire, parse_wire, plan, select
+
+REPO = Path(__file__).resolve().parents[2]
+QEMU_X86 = frozenset({"gpio-wire", "uio-ticker", "irqlat", "edu"})
+
+
+def test_the_qemu_x86_board_runs_everything_but_pci_with_defaults() -> None:
+    p = plan(QEMU_X86, None)
+    assert list(p.opts) == ["toggle", "irq", "uio", "timer", "kernel", "reply", "gaps", "rate"]
+    assert set(p.opts.values()) == {""}, p.opts  # gpio-wire's own lines: the bench defaults
+    assert list(p.skipped) == ["pci"] and p.priority == []
+
+
+def test_rt_adds_the_priority_axis_of_what_runs() -> None:
+    assert plan(QEMU_X86 | {"rt"}, None).priority == ["irq", "uio", "reply"]
+    assert plan(frozenset({"rt", "uio-ticker"}), None).priority == ["uio"]
+
+
+def test_a_board_with_nothing_runs_timer_and_clock_only_gaps() -> None:
+    p = plan(frozenset(), None)
+    assert p.opts == {"timer": "", "gaps": "--no-line"}
+    assert set(p.skipped) == set(ALL) - {"timer", "gaps"}
+    assert "gpio-wire" in p.skipped["irq"] and "udrv-wire" in p.skipped["irq"]
+
+
+def test_a_jumper_names_the_chip_and_lines() -> None:
+    p = plan(frozenset({"irqlat"}), parse_wire("gpiochip1 16 17"))
+    assert p.opts["toggle"] == "-c gpiochip1 --line 16"
+    assert p.opts["irq"] == p.opts["kernel"] == "-c gpiochip1 --out-line 16"
+    assert p.opts["gaps"] == "-c gpiochip1 --line 16"
+    assert "reply" in p.skipped and "rate" in p.skipped and "uio" in p.skipped
+
+
+def test_a_jumper_to_another_line_than_the_next_skips_irq_saying_why() -> None:
+    p = plan(frozenset({"irqlat"}), Wire("gpiochip0", 17, 27))
+    assert "irq" not in p.opts and "kernel" not in p.opts
+    assert "reads line 18" in p.skipped["irq"]
+    assert p.opts["toggle"] == "-c gpiochip0 --line 17"
+
+
+def test_bcm2835_without_a_wire_is_make_labs_rpi3_toggle() -> None:
+    p = plan(frozenset({"bcm2835"}), None)
+    assert p.opts["toggle"] == "-c pinctrl-bcm2835 --line 17 --no-edges"
+    assert p.opts["gaps"] == "-c pinctrl-bcm2835 --line 17"
+
+
+def test_uio_devices_and_pci() -> None:
+    assert plan(frozenset({"uio-ticker"}), None).opts["uio"] == "-d ticker"
+    assert plan(frozenset({"edu"}), None).opts["uio"] == "-d edu"
+    assert plan(frozenset({"edu", "iommu"}), None).opts["pci"] == ""
+
+
+def test_select_keeps_the_asked_and_says_the_rest_were_not_asked() -> None:
+    p = select(plan(QEMU_X86 | {"rt"}, None), ["timer", "irq", "pci"])
+    assert list(p.opts) == ["irq", "timer"] and p.priority == ["irq"]
+    assert p.skipped["toggle"] == "not in --benches" and "iommu" in p.skipped["pci"]
+
+
+@pytest.mark.parametrize("text", ["gpiochip0 17", "gpiochip0 17 17", "gpiochip0 x 18",
+                                  "gpiochip0 17 18 19", "", "gpiochip0 -1 2", "c 99999 1"])
+def test_bad_wires_are_refused(text: str) -> None:
+    with pytest.raises(LabError, match="CHIP OUT IN"):
+        parse_wire(text)
+
+
+def lab(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "lab", *args], cwd=REPO, capture_output=True,
+                          text=True, timeout=60)
+
+
+def test_cli_refuses_what_does_not_parse_or_apply() -> None:
+    bad = lab("suite", "--lg-env", "x.yaml", "--benches", "toggle,nope")
+    assert bad.returncode == 2 and "nope" not in bad.stdout and "benches from" in bad.stderr
+    assert lab("suite", "--lg-env", "x.yaml", "--loads", "some").returncode == 2
+    assert lab("suite", "--lg-env", "x.yaml", "--lg-wait", "-1").returncode == 2
+    alone = lab("suite", "--benches", "timer")
+    assert alone.returncode == 125 and "--benches applies to a labgrid target" in alone.stderr
+    missing = lab("suite", "--lg-env", "/nonexistent/board.yaml")
+    assert missing.returncode == 125 and "does not exist" in missing.stderr, missing.stderr
