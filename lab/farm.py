@@ -436,6 +436,7 @@ def up(farm: Farm) -> int:
     on_signals_stop()
     with farm:
         print(f"coordinator: {farm.address}   (LG_COORDINATOR={farm.address})")
+        print(f"the farm's logs and state: {farm.workdir} (removed when it stops)")
         for fl, b in farm.boards.items():
             print(f"place {b.place}: {fl} board on {b.pty}; env {farm.env_file(fl)}")
         print(f"the suite through a place: build/lg-venv/bin/python -m lab suite --lg-env "

@@ -163,12 +163,9 @@ def plan(feats: frozenset[str], wire: Wire | None) -> Plan:
 def select(p: Plan, benches: list[str]) -> Plan:
     """Only `benches` of the plan (--benches); the others skipped as not asked for."""
     out = Plan(priority=[b for b in p.priority if b in benches])
-    for b, opts in p.opts.items():
-        if b in benches:
-            out.opts[b] = opts
-        else:
-            out.skipped[b] = "not in --benches"
-    out.skipped |= {b: why for b, why in p.skipped.items() if b in benches}
+    out.opts = {b: opts for b, opts in p.opts.items() if b in benches}
+    out.skipped = {b: p.skipped.get(b, "") if b in benches else "not in --benches"
+                   for b in ALL if b not in out.opts}  # fmt: skip
     return out
 
 
