@@ -35,7 +35,9 @@ Steps (each counted; a step that cannot run counts as one failure):
              then for std, rt and rpi3 the board as a labgrid env (python3 -m
              lab lg-env) and LG_TESTS through it (pytest --lg-env): the
              transport and the feature skips, and a few real tests per board
-             (skip with UDRV_LAB=0 or UDRV_LABGRID=0)
+             (skip with UDRV_LAB=0 or UDRV_LABGRID=0); and the localhost farm
+             (tests/lab/test_labgrid_farm.py: coordinator, exporter, a std
+             board; the suite and the lab tests through its place)
 """
 
 from __future__ import annotations
@@ -224,6 +226,16 @@ def lg_venv() -> Path | None:
     return venv if pip_cached(pip, LG_DEPS) else None
 
 
+def lg_farm(tally: Tally, env: dict[str, str], python: str) -> None:
+    """The localhost farm (lab/farm.py): coordinator + exporter + a std board, the
+    suite and the lab tests through its place (~1.5 min; skipped by the lab shards,
+    whose Python has no labgrid)."""
+    xml = BUILD / "pytest-lg-farm.xml"
+    xml.unlink(missing_ok=True)
+    run([python, *pytest_cmd("tests/lab/test_labgrid_farm.py", xml)[1:]], env=env)
+    count_junit("labgrid:farm", xml, tally)
+
+
 def labgrid(tally: Tally, env: dict[str, str], boards: tuple[str, ...] = ("std", "rt", "rpi3"),
             host: bool = True) -> None:  # fmt: skip
     """The lab tests through labgrid (docs/lab.md, "the lab tests on a labgrid target")."""
@@ -237,6 +249,7 @@ def labgrid(tally: Tally, env: dict[str, str], boards: tuple[str, ...] = ("std",
         xml.unlink(missing_ok=True)
         run([python, *pytest_cmd("tests/lab/test_labgrid_host.py", xml)[1:]], env=env)
         count_junit("labgrid:host", xml, tally)
+        lg_farm(tally, env, python)
     for board in boards:
         yaml = BUILD / "lab" / "lg-env" / f"{board}.yaml"
         if run([sys.executable, "-m", "lab", "lg-env", "-q", "--kernel", board, "-o", str(yaml)],
