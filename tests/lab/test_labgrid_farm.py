@@ -197,6 +197,30 @@ def test_a_held_place_is_waited_for_and_not_taken(farm: Farm, tmp_path: Path) ->
             farm.client("-p", PLACE, "release", env=OTHER)
 
 
+def test_sigterm_during_a_bench_releases_the_place(farm: Farm, tmp_path: Path) -> None:
+    """The suite killed politely mid-bench (SIGTERM, as a CI runner does) gives
+    the place back and cancels its reservation; the board stays usable."""
+    cmd = [sys.executable, "-m", "lab", "suite", "--lg-env", str(farm.env_file("std")), "--quick",
+           "--benches", "gaps", "--loads", "none", "--out", str(tmp_path / "x.json")]
+    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True)  # fmt: skip
+    assert proc.stderr is not None
+    try:
+        for line in proc.stderr:
+            if "udrv bench gaps" in line:
+                time.sleep(0.5)
+                proc.send_signal(signal.SIGTERM)
+                break
+        err = proc.communicate(timeout=90)[1]
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert f"place {PLACE}: released" in err, err
+    assert holder(farm) == "None" and "Reservation" not in farm.client("reservations")
+    r = suite(farm, tmp_path / "after.json", "--benches", "timer", "--loads", "none")
+    assert r.returncode == 0, r.stderr[-3000:]
+
+
 def test_a_stopped_exporter_is_a_clear_error(farm: Farm, tmp_path: Path) -> None:
     """Mid-run: the console connection ends (BoardDead), seconds later, not a
     hang; before a run: the place's resources are missing. Last: the fixture's
