@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
-from .boards import TARGETS, features, qemu_binary, target
+from .boards import TARGETS, features, missing_udrv, qemu_binary, target
 from .errors import BootError, LabError, ToolMissing
 from .labgrid_board import LG_VENV, install_hint
 from .labgrid_env import PROMPT, _q
@@ -187,6 +187,9 @@ class Farm:
             lg_tool(tool)
         for fl in self.flavours:
             qemu_binary(target(fl).machine)
+            why = missing_udrv(target(fl).machine)
+            if why is not None:
+                raise ToolMissing(f"the {fl} board would have no udrv: {why}")
         self.workdir = Path(tempfile.mkdtemp(prefix="udrv-farm-"))
         try:
             self._wrap_ser2net(real)
