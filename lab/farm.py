@@ -124,12 +124,11 @@ def _stop_group(proc: subprocess.Popen[bytes] | None) -> None:
         return
     with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGTERM)
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):
         proc.wait(STOP_S)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(STOP_S)
+    with contextlib.suppress(ProcessLookupError):  # the leader or a child still there
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(STOP_S)
 
 
 def _spawn(cmd: list[str | Path], log: Path, **kw: object) -> subprocess.Popen[bytes]:
