@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import boards, debian, initramfs, modules, pyguest, suite, suite_pci
+from . import boards, debian, initramfs, lava, modules, pyguest, suite, suite_pci
 from .errors import CommandTimeout, LabError
 from .paths import kernel_src_dir, lab_dir
 from .prepare import prepare
@@ -318,6 +318,7 @@ def parser() -> argparse.ArgumentParser:
     i = sub.add_parser("info", help="resolved versions, host tools and cache state")
     i.add_argument("--json", action="store_true", help="machine-readable output")
     i.set_defaults(func=cmd_info)
+    lava.add_parser(sub)
     return p
 
 
