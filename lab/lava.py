@@ -41,6 +41,7 @@ DEVICE_TYPES = ("qemu", "beaglebone-black", "bcm2837-rpi-3-b")
 BUNDLE_ARCH = {"qemu": "amd64", "beaglebone-black": "armhf", "bcm2837-rpi-3-b": "arm64"}
 BUILD_OF_ARCH = {"amd64": "static", "armhf": "armhf", "arm64": "arm64"}
 DEFAULT_BENCHES = "timer irq uio toggle"
+DEVICE_NAME_FILE = "device-name"  # in lava run's --out: the LAVA device's name
 LAVA_SERVER = "lava-server"
 # the lab's QEMU x86 machine under LAVA's qemu device type (lab/boards.py X86):
 # TCG, guest time = instruction count, QEMU's edu device for the uio bench
@@ -286,11 +287,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     device = render_device(qemu_device_dict())
     # lava-run keeps its files in /var/lib/lava/dispatcher/tmp/JOB-ID: one per run
     status = lava_run(job, device, out, job_id=f"udrv-{os.getpid()}", timeout=args.timeout)
+    # LAVA's log does not name the device: `lava results DIR` reads it here
+    (out / DEVICE_NAME_FILE).write_text((args.board_name or f"qemu-{args.kernel}") + "\n")
     print(f"lab: lava-run exit {status}; log {out / 'lava.log'}", file=sys.stderr)
     if status == 0 and args.results:
         from .lava_results import convert_path, write_doc
 
-        doc = convert_path(str(out), board=args.board_name or "")
+        doc = convert_path(str(out))
         write_doc(doc, args.results)
     return status
 

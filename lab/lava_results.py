@@ -47,6 +47,7 @@ SKIPPED = ("buckets", "timeline")
 ROW_LABEL = ("mechanism", "implementation", "wait", "sample")
 ROW_CASE = re.compile(r"^rows\.(?P<label>.+?)\.(?P<rest>stats\.\w+|loss\.\w+|reference\.\w+"
                       r"|rate_per_s)$")
+BASE64_LINE = re.compile(r"^[A-Za-z0-9+/]+=*$")
 BENCH_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 # float() of LAVA's measurement and the document's number: equal to this
 REL_TOLERANCE = 1e-9
@@ -175,8 +176,10 @@ def _number(v: Any) -> float | None:
     return x if x == x and abs(x) != float("inf") else None
 
 
-def _add_case(job: Job, name: Any, result: Any, measurement: Any, units: Any) -> None:
-    if not isinstance(name, str) or not isinstance(result, str):
+def _add_case(job: Job, name: Any, result: Any, measurement: Any, units: Any,
+              definition: Any) -> None:
+    # LAVA's own steps (definition "lava": validate, login-action, job) are not udrv's
+    if not isinstance(name, str) or not isinstance(result, str) or definition == "lava":
         return
     job.cases[name] = Case(name, result, _number(measurement),
                            units if isinstance(units, str) else None)
@@ -206,11 +209,9 @@ def read_log(job: Job, records: list[dict[str, Any]]) -> None:
         lvl, msg = rec.get("lvl"), rec.get("msg")
         if lvl == "results" and isinstance(msg, dict):
             _add_case(job, msg.get("case"), msg.get("result"), msg.get("measurement"),
-                      msg.get("units"))
+                      msg.get("units"), msg.get("definition"))
         elif lvl == "target" and isinstance(msg, str):
             block = _target_line(job, msg.strip(), block)
-        elif lvl == "info" and isinstance(msg, str) and msg.startswith("Using device "):
-            job.device = msg.split()[2]
     if block is not None:
         job.problems.append(f"{block[0]}: the log ends inside its document (no "
                             f"{END.strip()} line); rebuilt from the test cases")
@@ -224,7 +225,9 @@ def _target_line(job: Job, msg: str, block: tuple[str, list[str]] | None
         _decode_doc(job, block[0], block[1])
         return None
     if block is not None:
-        block[1].append(msg)
+        # a kernel message on the console between the lines is not base64
+        if BASE64_LINE.match(msg):
+            block[1].append(msg)
         return block
     if msg.startswith(FAIL):
         bench, _, why = msg[len(FAIL):].partition(" ")
@@ -240,7 +243,8 @@ def read_results_list(job: Job, items: list[Any]) -> None:
             units = it.get("unit")
             if not units and isinstance(meta, dict):
                 units = meta.get("units")
-            _add_case(job, it.get("name"), it.get("result"), it.get("measurement"), units)
+            _add_case(job, it.get("name"), it.get("result"), it.get("measurement"), units,
+                      it.get("suite"))
 
 
 def read_input(path: str) -> Job:
@@ -251,6 +255,7 @@ def read_input(path: str) -> Job:
             raise InputError(f"{path}: a directory without lava.log: give the output "
                              "directory of `python3 -m lab lava run`, or a LAVA log or "
                              "results file")
+        name = p / "device-name"  # lava run's (lab/lava.py DEVICE_NAME_FILE)
         p = log
     try:
         text = p.read_text(encoding="utf-8")
@@ -259,6 +264,8 @@ def read_input(path: str) -> Job:
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: cannot read it as text ({exc})") from None
     job = Job(str(p))
+    if Path(path).is_dir() and name.is_file():
+        job.device = name.read_text().strip()
     records = [r for r in map(_log_record, text.splitlines()) if r is not None]
     if records:
         read_log(job, records)
