@@ -73,7 +73,7 @@ class Job:
     cases: dict[str, Case] = field(default_factory=dict)
     documents: dict[str, dict[str, Any]] = field(default_factory=dict)
     fail_lines: dict[str, str] = field(default_factory=dict)
-    problems: list[str] = field(default_factory=list)
+    bad_documents: dict[str, str] = field(default_factory=dict)  # bench -> why
     device: str = ""
     has_log: bool = False
 
@@ -191,12 +191,12 @@ def _decode_doc(job: Job, bench: str, lines: list[str]) -> None:
         doc = json.loads(raw.decode("utf-8"))
     except (binascii.Error, OSError, EOFError, zlib.error, UnicodeDecodeError,
             ValueError) as exc:
-        job.problems.append(f"{bench}: the document in the log is corrupt ({exc}); "
-                            "rebuilt from the test cases")
+        job.bad_documents[bench] = (f"{bench}: the document in the log is corrupt "
+                                    f"({exc}); rebuilt from the test cases")
         return
     if not isinstance(doc, dict) or doc.get("schema") != "udrv-bench/1":
-        job.problems.append(f"{bench}: the document in the log is not udrv-bench/1; "
-                            "rebuilt from the test cases")
+        job.bad_documents[bench] = (f"{bench}: the document in the log is not "
+                                    "udrv-bench/1; rebuilt from the test cases")
         return
     job.documents[bench] = doc
 
@@ -213,8 +213,9 @@ def read_log(job: Job, records: list[dict[str, Any]]) -> None:
         elif lvl == "target" and isinstance(msg, str):
             block = _target_line(job, msg.strip(), block)
     if block is not None:
-        job.problems.append(f"{block[0]}: the log ends inside its document (no "
-                            f"{END.strip()} line); rebuilt from the test cases")
+        job.bad_documents[block[0]] = (f"{block[0]}: the log ends inside its document "
+                                       f"(no {END.strip()} line); rebuilt from the test "
+                                       "cases")
 
 
 def _target_line(job: Job, msg: str, block: tuple[str, list[str]] | None
@@ -355,6 +356,8 @@ def rebuild(bench: str, cases: dict[str, Case], board: str) -> dict[str, Any]:
             row["unit"] = case.units
         _set(row, parts, value)
     for row in doc["rows"]:
+        row.setdefault("loss", None)
+        row.setdefault("reference", None)
         stats = row.setdefault("stats", {})
         stats.setdefault("buckets", [])
         for k in ("count", "min", "avg", "max", "stddev", "p50", "p90", "p99", "p99_9",
@@ -380,7 +383,7 @@ def convert(jobs: list[Job], *, board: str = "") -> dict[str, Any]:
         benches = list(dict.fromkeys(b for n in job.cases if (b := _bench_of(n))))
         benches += [b for b in job.documents if b not in benches]
         job_runs: dict[tuple[str, str], dict[str, Any]] = {}
-        failures: list[str] = list(job.problems)
+        failures: list[str] = []
         docs = []
         for bench in benches:
             status = job.cases.get(bench)
@@ -392,7 +395,9 @@ def convert(jobs: list[Job], *, board: str = "") -> dict[str, Any]:
             if doc is not None:
                 failures += _check_figures(job, bench, doc)
             else:
-                if job.has_log:
+                if bench in job.bad_documents:
+                    failures.append(job.bad_documents[bench])
+                elif job.has_log:
                     failures.append(f"{bench}: no document in the log: rebuilt from the "
                                     "test cases (no histogram buckets)")
                 doc = rebuild(bench, {n: c for n, c in job.cases.items()
