@@ -319,15 +319,24 @@ def _check_figures(job: Job, bench: str, doc: dict[str, Any]) -> list[str]:
     return [f"{bench}: {p}" for p in problems]
 
 
-def _set(tree: dict[str, Any], path: list[str], value: Any) -> None:
+def _set(tree: dict[str, Any], path: list[str], value: Any) -> bool:
+    """tree[p0][p1]... = value; False when a figure already sits where an
+    object should be, or something is there already (test cases that
+    udrv-lava-bench cannot have made)."""
     for k in path[:-1]:
         tree = tree.setdefault(k, {})
+        if not isinstance(tree, dict):
+            return False
+    if path[-1] in tree:  # a header field ("load", "kernel.release") or a twin
+        return False
     tree[path[-1]] = value
+    return True
 
 
-def rebuild(bench: str, cases: dict[str, Case], board: str) -> dict[str, Any]:
+def rebuild(bench: str, cases: dict[str, Case], board: str,
+            problems: list[str]) -> dict[str, Any]:
     """A udrv-bench/1 document from the test cases alone: the figures, rows
-    without histogram buckets."""
+    without histogram buckets (test cases that do not fit: in @problems)."""
     doc: dict[str, Any] = {"schema": "udrv-bench/1", "tool": {"name": "udrv",
                            "version": "unknown"}, "bench": bench, "board": board,
                            "kernel": {"release": "unknown (LAVA test cases only)"},
@@ -344,8 +353,8 @@ def rebuild(bench: str, cases: dict[str, Case], board: str) -> dict[str, Any]:
             value = int(value)
         m = ROW_CASE.match(rest)
         if m is None:
-            if not rest.startswith("rows."):
-                _set(doc, rest.split("."), value)
+            if rest.startswith("rows.") or not _set(doc, rest.split("."), value):
+                problems.append(f"{name}: not a figure of a udrv-bench/1 document: left out")
             continue
         row = rows.get(m["label"])
         if row is None:
@@ -354,8 +363,10 @@ def rebuild(bench: str, cases: dict[str, Case], board: str) -> dict[str, Any]:
         parts = m["rest"].split(".")
         if parts[0] == "stats" and case.units not in ("count", None):
             row["unit"] = case.units
-        _set(row, parts, value)
+        if not _set(row, parts, value):
+            problems.append(f"{name}: not a figure of a udrv-bench/1 document: left out")
     for row in doc["rows"]:
+        row.setdefault("rate_per_s", None)
         row.setdefault("loss", None)
         row.setdefault("reference", None)
         stats = row.setdefault("stats", {})
@@ -371,7 +382,7 @@ def _row_from_label(label: str) -> dict[str, Any]:
     wait = parts[2] if len(parts) == 4 else None
     return {"mechanism": parts[0], "implementation": parts[1] if len(parts) > 1 else "",
             "wait": wait, "sample": parts[-1], "unit": "ns",
-            "note": "rebuilt from LAVA test cases: no histogram buckets", "rate_per_s": None}
+            "note": "rebuilt from LAVA test cases: no histogram buckets"}
 
 
 def convert(jobs: list[Job], *, board: str = "") -> dict[str, Any]:
@@ -401,7 +412,7 @@ def convert(jobs: list[Job], *, board: str = "") -> dict[str, Any]:
                     failures.append(f"{bench}: no document in the log: rebuilt from the "
                                     "test cases (no histogram buckets)")
                 doc = rebuild(bench, {n: c for n, c in job.cases.items()
-                                      if n.startswith(bench + ".")}, name)
+                                      if n.startswith(bench + ".")}, name, failures)
             if status is None:
                 failures.append(f"{bench}: no test case {bench} (its pass/fail) in LAVA's "
                                 "results")
