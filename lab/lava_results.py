@@ -112,7 +112,7 @@ def figures(doc: dict[str, Any]) -> dict[str, tuple[float, str]]:
     def walk(value: Any, path: list[str], names: list[str], row_unit: str) -> None:
         if isinstance(value, dict):
             for k, v in value.items():
-                if path == [] and k in ("bench",):
+                if path == [] and k == "bench":
                     continue
                 if len(path) == 2 and path[0] == "rows" and k in (*ROW_LABEL, "unit"):
                     continue
@@ -132,9 +132,8 @@ def figures(doc: dict[str, Any]) -> dict[str, tuple[float, str]]:
         if isinstance(value, bool):
             out[".".join([bench, *names])] = (1.0 if value else 0.0, "bool")
         elif isinstance(value, (int, float)):
-            key = path[-1]
-            parents = path[:-1] if not key.isdigit() else path[:-1]
-            out[".".join([bench, *names])] = (float(value), _unit(parents, key, row_unit))
+            # an array's number (rate.rates) takes its units from the array's name
+            out[".".join([bench, *names])] = (float(value), _unit(path[:-1], path[-1], row_unit))
 
     walk(doc, [], [], "ns")
     return out
@@ -142,18 +141,24 @@ def figures(doc: dict[str, Any]) -> dict[str, tuple[float, str]]:
 
 # ---- reading LAVA's files ----
 
+class _NotYaml(Exception):
+    """The text is not YAML (or JSON, which is YAML)."""
+
+
 def _load_yaml(text: str) -> Any:
     import yaml  # python3-yaml: lava-dispatcher's dependency, and LAVA's format
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return yaml.load(text, Loader=loader)  # noqa: S506 (a safe loader)
+    try:
+        return yaml.load(text, Loader=loader)  # a safe loader
+    except (yaml.YAMLError, RecursionError, ValueError) as exc:
+        raise _NotYaml(str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__) \
+            from None
 
 
 def _log_record(line: str) -> dict[str, Any] | None:
     """One line of a LAVA log: {"dt", "lvl", "msg"}, with or without "- "."""
-    s = line.strip()
-    if s.startswith("- "):
-        s = s[2:]
+    s = line.strip().removeprefix("- ")
     if not s.startswith("{"):
         return None
     try:
@@ -161,7 +166,7 @@ def _log_record(line: str) -> dict[str, Any] | None:
     except ValueError:
         try:
             rec = _load_yaml(s)
-        except Exception:  # noqa: BLE001 (any YAML error: not a record)
+        except _NotYaml:
             return None
     return rec if isinstance(rec, dict) and "lvl" in rec and "msg" in rec else None
 
@@ -273,9 +278,9 @@ def read_input(path: str) -> Job:
     else:
         try:
             data = _load_yaml(text)
-        except Exception as exc:  # noqa: BLE001 (yaml's errors have no common base)
+        except _NotYaml as exc:
             raise InputError(f"{path}: neither a LAVA log nor a LAVA results file "
-                             f"(YAML/JSON: {str(exc).splitlines()[0][:200]})") from None
+                             f"(YAML/JSON: {exc})") from None
         if isinstance(data, dict) and isinstance(data.get("results"), list):
             data = data["results"]  # /api/v0.2/jobs/ID/tests/ (paginated JSON)
         if not isinstance(data, list):
