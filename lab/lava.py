@@ -41,6 +41,9 @@ DEVICE_TYPES = ("qemu", "beaglebone-black", "bcm2837-rpi-3-b")
 BUNDLE_ARCH = {"qemu": "amd64", "beaglebone-black": "armhf", "bcm2837-rpi-3-b": "arm64"}
 BUILD_OF_ARCH = {"amd64": "static", "armhf": "armhf", "arm64": "arm64"}
 DEFAULT_BENCHES = "timer irq uio toggle"
+# a real board has no gpio-wire, uio-ticker or irqlat (kernel/): the timer
+# bench needs nothing; add toggle/irq with the chip and lines of its wiring
+BOARD_BENCHES = "timer"
 DEVICE_NAME_FILE = "device-name"  # in lava run's --out: the LAVA device's name
 LAVA_SERVER = "lava-server"
 # the lab's QEMU x86 machine under LAVA's qemu device type (lab/boards.py X86):
@@ -123,6 +126,44 @@ def qemu_device_dict() -> str:
             f"{{% set extra_options = [{opts}] %}}\n")
 
 
+# A device dictionary for the boards this machine has not got: what a LAVA
+# admin writes for one BeagleBone Black / Raspberry Pi 3 (the serial console
+# through ser2net, a PDU for power), here only so that lava-run --validate can
+# check the rendered jobs against LAVA's own device-type templates.
+EXAMPLE_DEVICE = """{{% extends '{device_type}.jinja2' %}}
+{{% set connection_command = 'telnet localhost 7001' %}}
+{{% set hard_reset_command = '/bin/true' %}}
+{{% set power_off_command = '/bin/true' %}}
+{{% set power_on_command = '/bin/true' %}}
+"""
+
+
+def device_dict(device_type: str) -> str:
+    """The device dictionary lava-run gets: the lab's x86 board for qemu, an
+    example (a console on telnet localhost 7001, no power control) for the
+    others."""
+    if device_type == "qemu":
+        return qemu_device_dict()
+    if device_type not in DEVICE_TYPES:
+        raise LabError(f"--device-type {device_type}: use one of {', '.join(DEVICE_TYPES)}")
+    return EXAMPLE_DEVICE.format(device_type=device_type)
+
+
+def validate(job: str, device: str, out: Path) -> subprocess.CompletedProcess[str]:
+    """lava-run --validate: the job checked against the device, nothing run."""
+    exe = shutil.which("lava-run")
+    if exe is None:
+        raise ToolMissing("lava-run is not installed (Debian: apt-get install "
+                          "--no-install-recommends lava-dispatcher)")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "job.yaml").write_text(job)
+    (out / "device.yaml").write_text(device)
+    return subprocess.run([exe, "--validate", "--job-id", f"udrv-validate-{os.getpid()}",
+                           "--output-dir", str(out / "lava-run"), "--device",
+                           str(out / "device.yaml"), str(out / "job.yaml")],
+                          capture_output=True, text=True, check=False, timeout=300)
+
+
 def bundle(arch: str) -> Path:
     """build/lava/udrv-bundle-ARCH.tar: usr/bin/udrv (the static build for ARCH)
     and usr/bin/udrv-lava-bench, the overlay the job templates put into the
@@ -153,7 +194,7 @@ class JobSpec:
 
     device_type: str = "qemu"
     kernel: str = "std"  # the lab's kernel (qemu); a label on the other device types
-    benches: str = DEFAULT_BENCHES
+    benches: str = ""  # "": DEFAULT_BENCHES on qemu, BOARD_BENCHES on the others
     samples: str = "1000"
     load: str = "none"
     chip: str = ""
@@ -169,14 +210,18 @@ def _definition(spec: JobSpec) -> str:
     which is YAML) or from a git repository, with the job's parameters."""
     params = {"BENCHES": spec.benches, "SAMPLES": spec.samples, "LOAD": spec.load,
               "CHIP": spec.chip, "BENCH_ARGS": ";".join(spec.bench_args)}
-    entry: dict[str, Any] = {"name": "udrv-bench", "parameters": params}
+    entry: dict[str, Any] = {"name": "udrv-bench"}
     if spec.testdef == "inline":
         import yaml  # python3-yaml: a dependency of lava-dispatcher
 
-        entry |= {"from": "inline", "path": "inline/udrv-bench.yaml",
-                  "repository": yaml.safe_load(TESTDEF.read_text())}
+        # LAVA's schema takes no "parameters" beside an inline definition:
+        # the job's values become the definition's defaults
+        testdef = yaml.safe_load(TESTDEF.read_text())
+        testdef["params"] |= params
+        entry |= {"from": "inline", "path": "inline/udrv-bench.yaml", "repository": testdef}
     else:
-        entry |= {"from": "git", "repository": spec.testdef, "path": "lava/udrv-bench.yaml"}
+        entry |= {"from": "git", "repository": spec.testdef, "path": "lava/udrv-bench.yaml",
+                  "parameters": params}
     return f"    - {json.dumps(entry, sort_keys=True)}"
 
 
@@ -188,25 +233,32 @@ def _qemu_urls(spec: JobSpec) -> dict[str, str]:
     """The lab's kernel and initramfs for the flavour (built if missing)."""
     from .prepare import prepare
 
-    if boards.target(spec.kernel).machine is not boards.X86:
-        raise LabError(f"--kernel {spec.kernel}: the qemu template runs the x86 board "
-                       "(std or rt)")
+    if spec.kernel not in boards.KERNELS:
+        raise UsageError(f"--kernel {spec.kernel}: the qemu template runs the x86 board "
+                         "(std or rt)")
     prep = prepare(spec.kernel, quiet=True)
     return {"kernel": _file_url(prep.kernel.vmlinuz), "ramdisk": _file_url(prep.initramfs)}
 
 
+class UsageError(LabError):
+    """A bad command line: exit 2."""
+
+
 def render_job(spec: JobSpec) -> str:
     if spec.device_type not in DEVICE_TYPES:
-        raise LabError(f"--device-type {spec.device_type}: use one of {', '.join(DEVICE_TYPES)}")
+        raise UsageError(f"--device-type {spec.device_type}: use one of "
+                         f"{', '.join(DEVICE_TYPES)}")
+    if not spec.benches:
+        spec.benches = DEFAULT_BENCHES if spec.device_type == "qemu" else BOARD_BENCHES
     urls = dict(spec.urls)
-    if spec.device_type == "qemu":
+    if spec.device_type == "qemu" and not {"kernel", "ramdisk"} <= urls.keys():
         urls = _qemu_urls(spec) | urls
     if "bundle" not in urls:
         urls["bundle"] = _file_url(bundle(BUNDLE_ARCH[spec.device_type]))
     need = ("kernel", "ramdisk") + (("dtb",) if spec.device_type != "qemu" else ())
     missing = [k for k in need if k not in urls]
     if missing:
-        raise LabError(f"the {spec.device_type} job needs " +
+        raise UsageError(f"the {spec.device_type} job needs " +
                        ", ".join(f"--{k}-url" for k in missing) +
                        " (your board's kernel, device tree and ramdisk: docs/lava.md)")
     jinja2 = _jinja()
@@ -252,7 +304,7 @@ def _spec(args: argparse.Namespace) -> JobSpec:
     urls = {k: v for k in ("kernel", "dtb", "ramdisk", "bundle")
             if (v := getattr(args, f"{k}_url", None))}
     return JobSpec(device_type=getattr(args, "device_type", "qemu"), kernel=args.kernel,
-                   benches=" ".join(args.bench) if args.bench else DEFAULT_BENCHES,
+                   benches=" ".join(args.bench),
                    samples=args.samples, load=args.load, chip=args.chip,
                    bench_args=args.args, minutes=args.minutes, board=args.board_name,
                    testdef=args.testdef, urls=urls)
@@ -267,12 +319,17 @@ def _write(text: str, out: str | None) -> None:
 
 
 def cmd_job(args: argparse.Namespace) -> int:
-    _write(render_job(_spec(args)), args.out)
+    try:
+        job = render_job(_spec(args))
+    except UsageError as exc:
+        print(f"lab lava job: {exc}", file=sys.stderr)
+        return 2
+    _write(job, args.out)
     return 0
 
 
 def cmd_device(args: argparse.Namespace) -> int:
-    _write(render_device(qemu_device_dict()), args.out)
+    _write(render_device(device_dict(args.device_type)), args.out)
     return 0
 
 
@@ -283,7 +340,11 @@ def cmd_bundle(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     out = Path(args.out)
-    job = render_job(_spec(args))
+    try:
+        job = render_job(_spec(args))
+    except UsageError as exc:
+        print(f"lab lava run: {exc}", file=sys.stderr)
+        return 2
     device = render_device(qemu_device_dict())
     # lava-run keeps its files in /var/lib/lava/dispatcher/tmp/JOB-ID: one per run
     status = lava_run(job, device, out, job_id=f"udrv-{os.getpid()}", timeout=args.timeout)
@@ -318,7 +379,8 @@ def add_parser(sub: Any) -> None:
                       help="qemu: the lab's x86 kernel, std or rt (default std); other "
                       "device types: a label for the results (std, rt)")
     what.add_argument("--bench", action="append", default=[], metavar="NAME",
-                      help=f"a bench to run (repeatable; default {DEFAULT_BENCHES})")
+                      help=f"a bench to run (repeatable; default qemu: {DEFAULT_BENCHES}, "
+                      f"the boards: {BOARD_BENCHES})")
     what.add_argument("--samples", default="1000", help="samples per row (-n; '' the "
                       "benches' defaults; default 1000)")
     what.add_argument("--load", default="none", help="load profile (udrv load --help)")
@@ -343,7 +405,11 @@ def add_parser(sub: Any) -> None:
                    help="default qemu")
     j.add_argument("-o", "--out", default=None, help="the job file (default stdout)")
     j.set_defaults(func=cmd_job)
-    d = lsub.add_parser("device", help="render the qemu device configuration (lava-run --device)")
+    d = lsub.add_parser("device", help="render a device configuration (lava-run --device)",
+                        description="The lab's x86 board as a LAVA qemu device, or an example "
+                        "beaglebone-black / bcm2837-rpi-3-b device (console on telnet "
+                        "localhost 7001, no power control: for lava-run --validate)")
+    d.add_argument("--device-type", default="qemu", choices=DEVICE_TYPES, help="default qemu")
     d.add_argument("-o", "--out", default=None, help="the file (default stdout)")
     d.set_defaults(func=cmd_device)
     b = lsub.add_parser("bundle", help="the tar of udrv + udrv-lava-bench for a board")
