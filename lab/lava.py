@@ -253,14 +253,14 @@ def render_job(spec: JobSpec) -> str:
     urls = dict(spec.urls)
     if spec.device_type == "qemu" and not {"kernel", "ramdisk"} <= urls.keys():
         urls = _qemu_urls(spec) | urls
-    if "bundle" not in urls:
-        urls["bundle"] = _file_url(bundle(BUNDLE_ARCH[spec.device_type]))
     need = ("kernel", "ramdisk") + (("dtb",) if spec.device_type != "qemu" else ())
     missing = [k for k in need if k not in urls]
     if missing:
         raise UsageError(f"the {spec.device_type} job needs " +
-                       ", ".join(f"--{k}-url" for k in missing) +
-                       " (your board's kernel, device tree and ramdisk: docs/lava.md)")
+                         ", ".join(f"--{k}-url" for k in missing) +
+                         " (your board's kernel, device tree and ramdisk: docs/lava.md)")
+    if "bundle" not in urls:
+        urls["bundle"] = _file_url(bundle(BUNDLE_ARCH[spec.device_type]))
     jinja2 = _jinja()
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(JOB_TEMPLATES)),
                              trim_blocks=True, lstrip_blocks=True, autoescape=False,
