@@ -204,3 +204,13 @@ def test_bad_input_exits_2(tmp_path: Path, setup: Any, message: str) -> None:
     assert not (tmp_path / "out.json").exists()
     with pytest.raises(InputError):
         read_input(str(path))
+
+
+def test_lavacli_raw_log(tmp_path: Path) -> None:
+    """The server's log as `lavacli jobs logs --raw` prints it (lavacli 1.2:
+    "- " + each record as a one-line YAML flow mapping, every scalar quoted)."""
+    raw = ["- " + yaml.dump(yaml.safe_load(x), default_flow_style=True, default_style='"',
+                            width=10**6)[:-1] for x in log_lines()]
+    doc = converted(tmp_path, raw)
+    assert [d["bench"] for d in doc["runs"][0]["documents"]] == BENCHES
+    assert failures(doc) == []
