@@ -46,12 +46,49 @@ DEFAULT_BENCHES = "timer irq uio toggle"
 BOARD_BENCHES = "timer"
 DEVICE_NAME_FILE = "device-name"  # in lava run's --out: the LAVA device's name
 LAVA_SERVER = "lava-server"
-# the lab's QEMU x86 machine under LAVA's qemu device type (lab/boards.py X86):
-# TCG, guest time = instruction count, QEMU's edu device for the uio bench
-QEMU_OPTIONS = ("-accel tcg", "-icount shift=0,sleep=off", "-device edu", "-no-reboot")
-# the lab's console and kernel command line (lab/boards.py), with the
-# interactive shell instead of the agent (not quiet: LAVA waits for "Linux version")
-QEMU_APPEND = "console=ttyS0,115200 {machine} udrv-lab.mode=shell"
+
+
+class UsageError(LabError):
+    """A bad command line: exit 2."""
+
+
+@dataclass(frozen=True)
+class QemuBoard:
+    """One of the lab's boards as a LAVA qemu device (lab/boards.py)."""
+
+    arch: str  # LAVA's arch (the qemu binary)
+    context: tuple[tuple[str, str], ...]  # qemu.jinja2's variables: machine, cpu, no_kvm
+    memory: int  # MiB
+    options: tuple[str, ...]  # extra_options
+    append: str  # the kernel command line
+    bundle_arch: str
+
+
+# The lab's command line with the interactive shell instead of the agent (not
+# quiet: LAVA waits for "Linux version"). x86: TCG, guest time = instruction
+# count, QEMU's edu device for the uio bench. rpi3: raspi3b, its console on
+# the mini-UART (the second serial port: input typed on the PL011 never
+# reaches a shell, docs/lab.md), the first one discarded
+QEMU_BOARDS = {
+    "x86": QemuBoard("amd64", (("no_kvm", "True"),), int(boards.X86.memory.rstrip("M")),
+                     ("-accel tcg", "-icount shift=0,sleep=off", "-device edu", "-no-reboot"),
+                     f"console=ttyS0,115200 {boards.X86.append} udrv-lab.mode=shell", "amd64"),
+    "rpi3": QemuBoard("arm64", (("machine", "raspi3b"), ("cpu", "cortex-a53")), 1024,
+                      ("-icount shift=0,sleep=off", "-no-reboot", "-serial null",
+                       "-serial stdio"),
+                      f"console=ttyS1,115200 {boards.RPI3.append} udrv-lab.mode=shell",
+                      "arm64"),
+}
+
+
+def qemu_board(kernel: str) -> QemuBoard:
+    """std, rt: the x86 board; rpi3: the Raspberry Pi 3 board."""
+    if kernel == "rpi3":
+        return QEMU_BOARDS["rpi3"]
+    if kernel in boards.KERNELS:
+        return QEMU_BOARDS["x86"]
+    raise UsageError(f"--kernel {kernel}: the qemu template runs the lab's std, rt or rpi3 "
+                     "board")
 
 
 def work_dir() -> Path:
@@ -117,12 +154,14 @@ def render_device(device_dict: str) -> str:
     return str(env.get_template("device.jinja2").render())
 
 
-def qemu_device_dict() -> str:
-    """The lab's x86 board as a LAVA qemu device: no KVM, its memory and options."""
-    opts = ", ".join(f"'{o}'" for o in QEMU_OPTIONS)
+def qemu_device_dict(kernel: str = "std") -> str:
+    """A lab board as a LAVA qemu device: its arch, machine, memory, options."""
+    b = qemu_board(kernel)
+    opts = ", ".join(f"'{o}'" for o in b.options)
+    sets = "".join(f"{{% set {k} = {v if v == 'True' else repr(v)} %}}\n" for k, v in b.context)
     return ("{% extends 'qemu.jinja2' %}\n"
-            "{% set arch = 'amd64' %}\n{% set no_kvm = True %}\n"
-            f"{{% set memory = {boards.X86.memory.rstrip('M')} %}}\n"
+            f"{{% set arch = '{b.arch}' %}}\n{sets}"
+            f"{{% set memory = {b.memory} %}}\n"
             f"{{% set extra_options = [{opts}] %}}\n")
 
 
@@ -138,12 +177,12 @@ EXAMPLE_DEVICE = """{{% extends '{device_type}.jinja2' %}}
 """
 
 
-def device_dict(device_type: str) -> str:
+def device_dict(device_type: str, kernel: str = "std") -> str:
     """The device dictionary lava-run gets: the lab's x86 board for qemu, an
     example (a console on telnet localhost 7001, no power control) for the
     others."""
     if device_type == "qemu":
-        return qemu_device_dict()
+        return qemu_device_dict(kernel)
     if device_type not in DEVICE_TYPES:
         raise LabError(f"--device-type {device_type}: use one of {', '.join(DEVICE_TYPES)}")
     return EXAMPLE_DEVICE.format(device_type=device_type)
@@ -233,15 +272,12 @@ def _qemu_urls(spec: JobSpec) -> dict[str, str]:
     """The lab's kernel and initramfs for the flavour (built if missing)."""
     from .prepare import prepare
 
-    if spec.kernel not in boards.KERNELS:
-        raise UsageError(f"--kernel {spec.kernel}: the qemu template runs the x86 board "
-                         "(std or rt)")
+    qemu_board(spec.kernel)
     prep = prepare(spec.kernel, quiet=True)
-    return {"kernel": _file_url(prep.kernel.vmlinuz), "ramdisk": _file_url(prep.initramfs)}
-
-
-class UsageError(LabError):
-    """A bad command line: exit 2."""
+    urls = {"kernel": _file_url(prep.kernel.vmlinuz), "ramdisk": _file_url(prep.initramfs)}
+    if prep.kernel.dtb is not None:
+        urls["dtb"] = _file_url(prep.kernel.dtb)
+    return urls
 
 
 def render_job(spec: JobSpec) -> str:
@@ -253,24 +289,26 @@ def render_job(spec: JobSpec) -> str:
     urls = dict(spec.urls)
     if spec.device_type == "qemu" and not {"kernel", "ramdisk"} <= urls.keys():
         urls = _qemu_urls(spec) | urls
-    need = ("kernel", "ramdisk") + (("dtb",) if spec.device_type != "qemu" else ())
+    board = qemu_board(spec.kernel) if spec.device_type == "qemu" else QEMU_BOARDS["x86"]
+    need = ("kernel", "ramdisk") + (("dtb",) if spec.device_type != "qemu" or
+                                    board.arch == "arm64" else ())
     missing = [k for k in need if k not in urls]
     if missing:
         raise UsageError(f"the {spec.device_type} job needs " +
                          ", ".join(f"--{k}-url" for k in missing) +
                          " (your board's kernel, device tree and ramdisk: docs/lava.md)")
     if "bundle" not in urls:
-        urls["bundle"] = _file_url(bundle(BUNDLE_ARCH[spec.device_type]))
+        urls["bundle"] = _file_url(bundle(board.bundle_arch if spec.device_type == "qemu"
+                                          else BUNDLE_ARCH[spec.device_type]))
     jinja2 = _jinja()
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(JOB_TEMPLATES)),
                              trim_blocks=True, lstrip_blocks=True, autoescape=False,
                              undefined=jinja2.StrictUndefined)
-    machine = boards.X86.append
     return str(env.get_template(f"{spec.device_type}.yaml.jinja2").render(
-        benches=spec.benches, kernel_label=spec.kernel, arch="amd64",
-        board=spec.board or spec.device_type, job_minutes=spec.minutes,
-        memory=boards.X86.memory.rstrip("M"), qemu_options=QEMU_OPTIONS,
-        append=QEMU_APPEND.format(machine=machine),
+        benches=spec.benches, kernel_label="std" if spec.kernel == "rpi3" else spec.kernel,
+        arch=board.arch, board=spec.board or spec.device_type, job_minutes=spec.minutes,
+        memory=board.memory, qemu_options=board.options, qemu_context=board.context,
+        append=board.append,
         kernel_url=urls["kernel"], ramdisk_url=urls["ramdisk"], dtb_url=urls.get("dtb", ""),
         bundle_url=urls["bundle"], definition=_definition(spec),
     )) + "\n"
@@ -329,7 +367,12 @@ def cmd_job(args: argparse.Namespace) -> int:
 
 
 def cmd_device(args: argparse.Namespace) -> int:
-    _write(render_device(device_dict(args.device_type)), args.out)
+    try:
+        text = render_device(device_dict(args.device_type, args.kernel))
+    except UsageError as exc:
+        print(f"lab lava device: {exc}", file=sys.stderr)
+        return 2
+    _write(text, args.out)
     return 0
 
 
@@ -345,7 +388,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     except UsageError as exc:
         print(f"lab lava run: {exc}", file=sys.stderr)
         return 2
-    device = render_device(qemu_device_dict())
+    device = render_device(qemu_device_dict(args.kernel))
     # lava-run keeps its files in /var/lib/lava/dispatcher/tmp/JOB-ID: one per run
     status = lava_run(job, device, out, job_id=f"udrv-{os.getpid()}", timeout=args.timeout)
     # LAVA's log does not name the device: `lava results DIR` reads it here
@@ -376,8 +419,8 @@ def add_parser(sub: Any) -> None:
     lsub = p.add_subparsers(dest="lava_cmd", required=True, metavar="COMMAND")
     what = argparse.ArgumentParser(add_help=False)
     what.add_argument("--kernel", default="std",
-                      help="qemu: the lab's x86 kernel, std or rt (default std); other "
-                      "device types: a label for the results (std, rt)")
+                      help="qemu: the lab's board, std or rt (x86) or rpi3 (raspi3b) "
+                      "(default std); other device types: a label for the job (std, rt)")
     what.add_argument("--bench", action="append", default=[], metavar="NAME",
                       help=f"a bench to run (repeatable; default qemu: {DEFAULT_BENCHES}, "
                       f"the boards: {BOARD_BENCHES})")
@@ -410,6 +453,8 @@ def add_parser(sub: Any) -> None:
                         "beaglebone-black / bcm2837-rpi-3-b device (console on telnet "
                         "localhost 7001, no power control: for lava-run --validate)")
     d.add_argument("--device-type", default="qemu", choices=DEVICE_TYPES, help="default qemu")
+    d.add_argument("--kernel", default="std", help="qemu: the lab's board, std, rt (x86) or "
+                   "rpi3 (default std)")
     d.add_argument("-o", "--out", default=None, help="the file (default stdout)")
     d.set_defaults(func=cmd_device)
     b = lsub.add_parser("bundle", help="the tar of udrv + udrv-lava-bench for a board")

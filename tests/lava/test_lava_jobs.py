@@ -48,6 +48,18 @@ def test_job_validates(tmp_path: Path, device_type: str) -> None:
             assert url in text
 
 
+def test_rpi3_under_qemu(tmp_path: Path) -> None:
+    """The lab's rpi3 board (raspi3b) as a qemu job: arm64, its device tree,
+    the console on the mini-UART (the second serial port)."""
+    data = job(tmp_path, "--kernel", "rpi3", *URLS)
+    schema_validate(data)
+    assert data["context"]["arch"] == "arm64" and data["context"]["machine"] == "raspi3b"
+    assert data["context"]["extra_options"][-2:] == ["-serial null", "-serial stdio"]
+    images = data["actions"][0]["deploy"]["images"]
+    assert images["dtb"] == {"image_arg": "-dtb {dtb}", "url": "file:///srv/board.dtb"}
+    assert "console=ttyS1,115200" in images["kernel"]["image_arg"]
+
+
 def test_git_definition(tmp_path: Path) -> None:
     data = job(tmp_path, *URLS, "--testdef", "https://example.org/udrv.git")
     schema_validate(data)
@@ -64,7 +76,8 @@ def test_board_job_defaults_to_the_timer(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("args, message", [
     (["--device-type", "beaglebone-black"], "needs --kernel-url, --ramdisk-url, --dtb-url"),
-    (["--kernel", "rpi3", "--bundle-url", "file:///x"], "--kernel rpi3: the qemu template"),
+    (["--kernel", "rt-q35", "--bundle-url", "file:///x"],
+     "--kernel rt-q35: the qemu template runs the lab's std, rt or rpi3 board"),
 ])
 def test_job_usage_errors_exit_2(args: list[str], message: str) -> None:
     proc = lab_cli("job", *args)
