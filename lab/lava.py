@@ -165,10 +165,9 @@ def qemu_device_dict(kernel: str = "std") -> str:
             f"{{% set extra_options = [{opts}] %}}\n")
 
 
-# A device dictionary for the boards this machine has not got: what a LAVA
-# admin writes for one BeagleBone Black / Raspberry Pi 3 (the serial console
-# through ser2net, a PDU for power), here only so that lava-run --validate can
-# check the rendered jobs against LAVA's own device-type templates.
+# A device dictionary for the boards this machine has not got, to start from:
+# a LAVA admin's for one BeagleBone Black / Raspberry Pi 3 has the real serial
+# console (ser2net) and power commands (a PDU).
 EXAMPLE_DEVICE = """{{% extends '{device_type}.jinja2' %}}
 {{% set connection_command = 'telnet localhost 7001' %}}
 {{% set hard_reset_command = '/bin/true' %}}
@@ -178,29 +177,13 @@ EXAMPLE_DEVICE = """{{% extends '{device_type}.jinja2' %}}
 
 
 def device_dict(device_type: str, kernel: str = "std") -> str:
-    """The device dictionary lava-run gets: the lab's x86 board for qemu, an
-    example (a console on telnet localhost 7001, no power control) for the
-    others."""
+    """The device dictionary lava-run gets: a lab board for qemu, an example
+    (a console on telnet localhost 7001, no power control) for the others."""
     if device_type == "qemu":
         return qemu_device_dict(kernel)
     if device_type not in DEVICE_TYPES:
         raise LabError(f"--device-type {device_type}: use one of {', '.join(DEVICE_TYPES)}")
     return EXAMPLE_DEVICE.format(device_type=device_type)
-
-
-def validate(job: str, device: str, out: Path) -> subprocess.CompletedProcess[str]:
-    """lava-run --validate: the job checked against the device, nothing run."""
-    exe = shutil.which("lava-run")
-    if exe is None:
-        raise ToolMissing("lava-run is not installed (Debian: apt-get install "
-                          "--no-install-recommends lava-dispatcher)")
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "job.yaml").write_text(job)
-    (out / "device.yaml").write_text(device)
-    return subprocess.run([exe, "--validate", "--job-id", f"udrv-validate-{os.getpid()}",
-                           "--output-dir", str(out / "lava-run"), "--device",
-                           str(out / "device.yaml"), str(out / "job.yaml")],
-                          capture_output=True, text=True, check=False, timeout=300)
 
 
 def bundle(arch: str) -> Path:
@@ -449,9 +432,9 @@ def add_parser(sub: Any) -> None:
     j.add_argument("-o", "--out", default=None, help="the job file (default stdout)")
     j.set_defaults(func=cmd_job)
     d = lsub.add_parser("device", help="render a device configuration (lava-run --device)",
-                        description="The lab's x86 board as a LAVA qemu device, or an example "
-                        "beaglebone-black / bcm2837-rpi-3-b device (console on telnet "
-                        "localhost 7001, no power control: for lava-run --validate)")
+                        description="A lab board as a LAVA qemu device, or an example "
+                        "beaglebone-black / bcm2837-rpi-3-b device to start from (console "
+                        "on telnet localhost 7001, no power control)")
     d.add_argument("--device-type", default="qemu", choices=DEVICE_TYPES, help="default qemu")
     d.add_argument("--kernel", default="std", help="qemu: the lab's board, std, rt (x86) or "
                    "rpi3 (default std)")
