@@ -273,8 +273,10 @@ def render_job(spec: JobSpec) -> str:
     if spec.device_type == "qemu" and not {"kernel", "ramdisk"} <= urls.keys():
         urls = _qemu_urls(spec) | urls
     board = qemu_board(spec.kernel) if spec.device_type == "qemu" else QEMU_BOARDS["x86"]
-    need = ("kernel", "ramdisk") + (("dtb",) if spec.device_type != "qemu" or
-                                    board.arch == "arm64" else ())
+    needs_dtb = spec.device_type != "qemu" or board.arch == "arm64"
+    if not needs_dtb:
+        urls.pop("dtb", None)  # x86 boots without a device tree
+    need = ("kernel", "ramdisk") + (("dtb",) if needs_dtb else ())
     missing = [k for k in need if k not in urls]
     if missing:
         raise UsageError(f"the {spec.device_type} job needs " +
