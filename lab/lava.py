@@ -398,9 +398,17 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "lava", help="udrv's benches as LAVA jobs (docs/lava.md)",
         description="Render LAVA jobs that run udrv's benches (the test definition "
-        "lava/udrv-bench.yaml records every figure as a LAVA test case), run one "
-        "here with lava-run against the lab's x86 board under LAVA's qemu device "
-        "type, and turn LAVA results back into a udrv-lab/1 document for udrv-report.")
+        "lava/udrv-bench.yaml records every figure as a LAVA test case) for the qemu, "
+        "beaglebone-black and bcm2837-rpi-3-b device types, run one here with lava-run "
+        "(no server) on the lab's std, rt or rpi3 board under LAVA's qemu device type, "
+        "and turn LAVA's results back into a udrv-lab/1 document for udrv-report.",
+        epilog="examples:\n"
+        "  python3 -m lab lava run --kernel std --samples 300 --out build/lava/std "
+        "--results build/lava/farm.json\n"
+        "  report/udrv-report build/lab/results.json build/lava/farm.json\n"
+        "  python3 -m lab lava job --device-type beaglebone-black --kernel-url URL "
+        "--dtb-url URL --ramdisk-url URL --bundle-url URL -o bbb.yaml\n"
+        "Docs: docs/lava.md", formatter_class=argparse.RawDescriptionHelpFormatter)
     lsub = p.add_subparsers(dest="lava_cmd", required=True, metavar="COMMAND")
     what = argparse.ArgumentParser(add_help=False)
     what.add_argument("--kernel", default="std",

@@ -461,12 +461,24 @@ def write_doc(doc: dict[str, Any], out: str) -> None:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.description = __doc__.split("\n\n")[1] if __doc__ else None
+    p.description = (
+        "Turn what a LAVA job of lava/udrv-bench.yaml left into one udrv-lab/1 document "
+        "(docs/results.md) for udrv-report: a job log (lava-run's standard output, kept by "
+        "`python3 -m lab lava run` as DIR/lava.log, or `lavacli jobs logs --raw ID`), whose "
+        "udrv-lava-doc blocks carry each bench's whole document, every figure checked "
+        "against LAVA's test cases; or a results file (`lavacli results ID --yaml`, "
+        "/api/v0.2/jobs/ID/tests/), whose test cases rebuild the documents without "
+        "histogram buckets. Whatever does not add up (a figure missing or different, a "
+        "failed bench and its reason, a corrupt document) is in the run's failures, "
+        "which udrv-report prints. Exit status: 0 written; 2 an input missing or not a "
+        "LAVA log or results of udrv's definition (docs/lava.md).")
     p.add_argument("inputs", nargs="+", metavar="DIR|FILE",
-                   help="lava run's output directory, a LAVA job log or a results file")
+                   help="lava run's output directory, a LAVA job log or a results file; "
+                   "several: a run each")
     p.add_argument("-o", "--out", required=True, help="the udrv-lab/1 file ('-': stdout)")
-    p.add_argument("--board", default="", help="the board's name in the results (default: "
-                   "the LAVA device the log names, else 'lava')")
+    p.add_argument("--board", default="", help="the board's name in the results: the LAVA "
+                   "device (`lavacli jobs show ID`). Default: DIR/device-name (lava run "
+                   "writes it), else 'lava'")
 
 
 def main(args: argparse.Namespace) -> int:
