@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -397,11 +398,12 @@ def add_parser(sub: Any) -> None:
     """`python3 -m lab lava ...` (called from lab/__main__.py)."""
     p = sub.add_parser(
         "lava", help="udrv's benches as LAVA jobs (docs/lava.md)",
-        description="Render LAVA jobs that run udrv's benches (the test definition "
-        "lava/udrv-bench.yaml records every figure as a LAVA test case) for the qemu, "
-        "beaglebone-black and bcm2837-rpi-3-b device types, run one here with lava-run "
-        "(no server) on the lab's std, rt or rpi3 board under LAVA's qemu device type, "
-        "and turn LAVA's results back into a udrv-lab/1 document for udrv-report.",
+        description=textwrap.fill(
+            "Render LAVA jobs that run udrv's benches (the test definition "
+            "lava/udrv-bench.yaml records every figure as a LAVA test case) for the qemu, "
+            "beaglebone-black and bcm2837-rpi-3-b device types, run one here with lava-run "
+            "(no server) on the lab's std, rt or rpi3 board under LAVA's qemu device type, "
+            "and turn LAVA's results back into a udrv-lab/1 document for udrv-report.", 79),
         epilog="examples:\n"
         "  python3 -m lab lava run --kernel std --samples 300 --out build/lava/std "
         "--results build/lava/farm.json\n"
