@@ -403,7 +403,8 @@ def add_parser(sub: Any) -> None:
             "lava/udrv-bench.yaml records every figure as a LAVA test case) for the qemu, "
             "beaglebone-black and bcm2837-rpi-3-b device types, run one here with lava-run "
             "(no server) on the lab's std, rt or rpi3 board under LAVA's qemu device type, "
-            "and turn LAVA's results back into a udrv-lab/1 document for udrv-report.", 79),
+            "and turn LAVA's results back into a udrv-lab/1 document for udrv-report.", 79,
+            break_on_hyphens=False),
         epilog="examples:\n"
         "  python3 -m lab lava run --kernel std --samples 300 --out build/lava/std "
         "--results build/lava/farm.json\n"
