@@ -91,5 +91,5 @@ install: build
 	meson install -C $(BUILD)/dev
 
 clean:
-	rm -rf $(BUILD)/dev $(BUILD)/asan $(BUILD)/static $(BUILD)/arm64 $(BUILD)/armhf $(BUILD)/venv \
+	rm -rf $(BUILD)/dev $(BUILD)/asan $(BUILD)/static $(BUILD)/arm64 $(BUILD)/armhf $(BUILD)/venv $(BUILD)/lava \
 		$(BUILD)/fuzz
