@@ -17,6 +17,9 @@ Steps (each counted; a step that cannot run counts as one failure):
   lint       ruff on the Python code
   cli        pytest tests/cli: the udrv binary on fake sysfs trees
   report     pytest tests/report: udrv-report renders the fixture results
+  lava       pytest tests/lava: the LAVA recorder (lava/udrv-lava-bench, with
+             busybox's awk) and the converter on a captured lava-run log
+             (the real lava-run is a lab test: tests/lab/test_lava.py)
   python     the Python bindings (python/): the wheel built by meson-python
              (PyPI, cached in build/py-deps: no network once it is warm),
              installed into a fresh venv build/py-test, tests/python run
@@ -432,6 +435,7 @@ def main() -> int:
         abi(tally, env)
         pytest("cli", "tests/cli", tally, env)
     pytest("report", "tests/report", tally, env)
+    pytest("lava", "tests/lava", tally, env)
     python_bindings(tally, env)
     if env.get("UDRV_FUZZ", "1") != "0":
         fuzz(tally)
