@@ -370,6 +370,10 @@ def rebuild(bench: str, cases: dict[str, Case], board: str,
             row["unit"] = case.units
         if not _set(row, parts, value):
             problems.append(f"{name}: not a figure of a udrv-bench/1 document: left out")
+    for key in list(doc):
+        if key != "rows":
+            doc[key] = _listify(doc[key])
+    _fill_strings(bench, doc, problems)
     for row in doc["rows"]:
         row.setdefault("rate_per_s", None)
         row.setdefault("loss", None)
@@ -380,6 +384,42 @@ def rebuild(bench: str, cases: dict[str, Case], board: str,
                   "p99_99"):
             stats.setdefault(k, 0)
     return doc
+
+
+def _listify(value: Any) -> Any:
+    """An object whose keys are all indices (a list flattened into figures:
+    rate.steps.3.p50_ns) back into a list, in index order."""
+    if not isinstance(value, dict):
+        return value
+    value = {k: _listify(v) for k, v in value.items()}
+    if value and all(k.isdigit() for k in value):
+        return [value[k] for k in sorted(value, key=int)]
+    return value
+
+
+def _fill_strings(bench: str, doc: dict[str, Any], problems: list[str]) -> None:
+    """What a bench's own object needs beyond figures: gaps' timeline (not a
+    test case: in the log's document), the strings of rate's steps and
+    capacity ("?", said once)."""
+    gaps = doc.get("gaps")
+    if bench == "gaps" and isinstance(gaps, dict):
+        gaps.setdefault("timeline", [])
+    rate = doc.get("rate")
+    if bench != "rate" or not isinstance(rate, dict):
+        return
+    unnamed = False
+    for key in ("steps", "capacity"):
+        items = rate.setdefault(key, [])
+        for item in items if isinstance(items, list) else []:
+            if isinstance(item, dict):
+                for field_name in ("mechanism", "implementation"):
+                    if field_name not in item:
+                        item[field_name] = "?"
+                        unnamed = True
+    if unnamed:
+        problems.append(f"{bench}: rate.steps and rate.capacity rebuilt from test cases: "
+                        "their mechanism and implementation are strings, not test cases "
+                        "('?'; the job log's document has them)")
 
 
 def _row_from_label(label: str) -> dict[str, Any]:

@@ -26,6 +26,10 @@ PYTHON = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.execut
 # the tests that boot boards of their own boot this one (conftest.board_of)
 LAB_BOARD = "std"
 BENCHES = ("timer", "irq", "uio", "toggle")
+# a bench that fails on this board, on purpose: the pc machine has no IOMMU
+# (VFIO is the q35 board's), so udrv bench pci exits 1 and says why; LAVA must
+# record a failed case and the converter carry the reason
+FAILING = "pci"
 SAMPLES = 300
 
 
@@ -39,7 +43,7 @@ def lava_job(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
                     "lava-dispatcher (--no-install-recommends)")
     out = tmp_path_factory.mktemp("lava")
     cmd = [PYTHON, "-m", "lab", "lava", "run", "--kernel", "std", "--samples", str(SAMPLES),
-           *(a for b in BENCHES for a in ("--bench", b)), "--minutes", "10",
+           *(a for b in (*BENCHES, FAILING) for a in ("--bench", b)), "--minutes", "10",
            "--out", str(out), "--results", str(out / "farm.json"), "--timeout", "900"]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False,
                           timeout=1200)
@@ -52,8 +56,11 @@ def test_lava_run_passes(lava_job: dict[str, Any]) -> None:
     assert proc.returncode == 0, f"{proc.stderr[-2000:]}\n{log[-3000:]}"
     assert "Job finished correctly" in log
     for b in BENCHES:  # each bench's pass case, in its test set
-        assert f'"case": "{b}", "definition": "0_udrv-bench",' in log
+        assert f'"case": "{b}", "definition": "0_udrv-bench", "endtc": ! "' in log
         assert f"udrv-lava-doc-end {b}" in log
+    fail = f'"case": "{FAILING}", "definition": "0_udrv-bench", "endtc"'
+    assert fail in log and '"result": "fail", "set": "pci"' in log
+    assert f"udrv-lava-fail {FAILING} 1: udrv: vfio-pci cannot take" in log
 
 
 def test_converted_results(lava_job: dict[str, Any]) -> None:
@@ -62,7 +69,10 @@ def test_converted_results(lava_job: dict[str, Any]) -> None:
     doc = json.loads((out / "farm.json").read_text())
     [run] = doc["runs"]
     assert (run["board"], run["kernel"], run["load"]) == ("qemu-std", "std", "none")
-    assert run["failures"] == []  # every figure of each document was a LAVA test case
+    # every figure of each document was a LAVA test case; the one failure is pci's
+    assert run["failures"] == [f for f in run["failures"] if f.startswith(
+        f"{FAILING}: failed in LAVA: exit 1: udrv: vfio-pci cannot take")]
+    assert len(run["failures"]) == 1
     assert [d["bench"] for d in run["documents"]] == list(BENCHES)
     for d in run["documents"]:
         assert d["kernel"]["realtime"] is False and d["kernel"]["release"].endswith("-amd64")
@@ -84,4 +94,5 @@ def test_report_beside_make_lab(lava_job: dict[str, Any]) -> None:
         proc = subprocess.run([str(ROOT / "report" / "udrv-report"), "-q", *args],
                               capture_output=True, text=True, check=False, timeout=300)
         assert proc.returncode == 0, proc.stderr
-    assert "qemu-std" in (out / "r.html").read_text()
+    page = (out / "r.html").read_text()
+    assert "qemu-std" in page and f"{FAILING}: failed in LAVA" in page

@@ -214,3 +214,29 @@ def test_lavacli_raw_log(tmp_path: Path) -> None:
     doc = converted(tmp_path, raw)
     assert [d["bench"] for d in doc["runs"][0]["documents"]] == BENCHES
     assert failures(doc) == []
+
+
+def test_every_bench_rebuilt_from_test_cases_loads_in_the_report(tmp_path: Path) -> None:
+    """Test cases alone (no log) of every bench's fixture document, as LAVA
+    would hold them, rebuild a document udrv-report reads: the rows' stats
+    equal the document's; what cannot come back is said."""
+    from lava_helpers import bench_documents
+    from udrv_report.load import load
+
+    from lab.lava_results import Case, Job
+
+    for i, doc in enumerate(bench_documents()):
+        job = Job("fixture")
+        job.cases[doc["bench"]] = Case(doc["bench"], "pass")
+        for name, (value, unit) in figures(doc).items():
+            job.cases[name] = Case(name, "pass", value, unit)
+        out = convert([job], board="b")
+        p = tmp_path / f"{i}.json"
+        p.write_text(json.dumps(out))
+        [run] = load(str(p)).runs
+        [got] = run.docs
+        assert [r.stats.p50 for r in got.rows] == [r["stats"]["p50"] for r in doc["rows"]]
+        assert run.failures == ([] if doc["bench"] != "rate" else [
+            "rate: rate.steps and rate.capacity rebuilt from test cases: their mechanism and "
+            "implementation are strings, not test cases ('?'; the job log's document has "
+            "them)"])
