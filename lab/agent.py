@@ -17,15 +17,18 @@ import base64
 import binascii
 import os
 import select
+import shlex
 import socket
 import subprocess
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from pathlib import Path
+from typing import Any, NoReturn, Protocol
 
-from .errors import LabError
+from .board_api import CommandFailed, Result
+from .errors import BoardDead, CommandTimeout, LabError
 
 MARK = b"@@UDRV "
 
@@ -252,6 +255,103 @@ class Channel:
         req_id = self.new_id()
         self.send(line.format(id=req_id).encode() + b"\n", deadline)
         return req_id
+
+
+KILL_REPLY_S = 120.0  # wait for the agent to report a killed command
+
+
+class AgentClient:
+    """A board's commands over its agent channel (lab.qemu.Board and
+    lab.labgrid_board.LabgridBoard): run, put, put_bytes, get.  The board
+    provides `channel`, `_check()` (raise when the board is gone) and
+    `_fail(kind, what)` (mark it dead and raise)."""
+
+    PUT_BYTES_PER_S = 10_000  # of base64: what a put's deadline allows for
+    channel: Channel | None
+
+    def _check(self) -> None:
+        raise NotImplementedError
+
+    def _fail(self, kind: type[LabError], what: str) -> NoReturn:
+        raise NotImplementedError
+
+    def _chan(self) -> Channel:
+        self._check()
+        if self.channel is None:
+            raise BoardDead("the board has no agent channel (not started, or stopped)")
+        return self.channel
+
+    def run(self, cmd: str, timeout: float = 60.0, *, check: bool = False) -> Result:
+        """Run a shell command on the board; timeout is host wall seconds.
+
+        On timeout the command's process group is killed on the board and
+        CommandTimeout is raised (the board stays usable)."""
+        t0 = time.monotonic()
+        req = self._request("RUN {id} " + b64(cmd.encode()), t0 + 60)
+        try:
+            reply = self._chan().read_reply(req, t0 + timeout)
+        except ChannelTimeout as exc:
+            if isinstance(exc.__cause__, StreamClosed):  # not a timeout: the link is gone
+                self._fail(BoardDead, f"{exc} (running {cmd!r})")
+            self._kill_command(req, cmd, timeout)
+        result = Result(reply.status, reply.out, reply.err, time.monotonic() - t0)
+        if check and result.status != 0:
+            raise CommandFailed(cmd, result)
+        return result
+
+    def _request(self, line: str, deadline: float) -> int:
+        chan = self._chan()
+        try:
+            return chan.request(line, deadline)
+        except (ChannelTimeout, OSError) as exc:
+            self._fail(BoardDead, f"cannot send to the guest agent: {exc}")
+
+    def _kill_command(self, req: int, cmd: str, timeout: float) -> NoReturn:
+        chan = self._chan()
+        try:
+            chan.send(f"KILL {req}\n".encode(), time.monotonic() + 10)
+            # generous: a guest full of CPU hogs on a busy host (emulated
+            # rpi3, several boards at once) can take tens of seconds
+            reply = chan.read_reply(req, time.monotonic() + KILL_REPLY_S)
+        except (ChannelTimeout, OSError):
+            pass
+        else:
+            raise CommandTimeout(
+                f"guest command {cmd!r} timed out after {timeout:g}s and was killed "
+                f"(exit {reply.status})",
+                Result(reply.status, reply.out, reply.err, timeout),
+            )
+        self._fail(BoardDead, f"guest command {cmd!r} timed out after {timeout:g}s "
+                   "and the agent did not answer the kill")  # fmt: skip
+
+    def put(self, host_path: str | Path, guest_path: str, mode: int | None = None) -> None:
+        """Copy a host file onto the board (parent dirs are created)."""
+        src = Path(host_path)
+        data = src.read_bytes()
+        perm = mode if mode is not None else (src.stat().st_mode & 0o777)
+        self.put_bytes(data, guest_path, perm)
+
+    def put_bytes(self, data: bytes, guest_path: str, mode: int = 0o644) -> None:
+        payload = b64(data).encode()
+        deadline = time.monotonic() + 60 + len(payload) / self.PUT_BYTES_PER_S
+        line = f"PUT {{id}} {b64(guest_path.encode())} {mode:o} {len(payload)}"
+        req = self._request(line, deadline)
+        chan = self._chan()
+        try:
+            chan.wait_go(req, deadline)
+            chan.send(payload, deadline)
+            reply = chan.read_reply(req, deadline)
+        except ChannelTimeout as exc:
+            self._fail(BoardDead, f"put {guest_path}: {exc}")
+        if reply.status != 0:
+            raise LabError(f"put {guest_path} failed: {reply.err.decode(errors='replace').strip()}")
+
+    def get(self, guest_path: str, timeout: float = 120.0) -> bytes:
+        """A board file's contents."""
+        r = self.run(f"cat < {shlex.quote(guest_path)}", timeout=timeout)
+        if r.status != 0:
+            raise LabError(f"get {guest_path} failed: {r.stderr.strip()}")
+        return r.stdout_bytes
 
 
 def _decode(lines: list[bytes]) -> bytes:

@@ -46,10 +46,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
-from .boards import TARGETS, features, qemu_binary, target
+from .boards import TARGETS, features, missing_udrv, qemu_binary, target
 from .errors import BootError, LabError, ToolMissing
 from .labgrid_board import LG_VENV, install_hint
 from .labgrid_env import PROMPT, _q
+from .lg_place import on_signals_stop
 from .paths import logs_dir
 from .prepare import prepare
 from .qemu import _die_with_parent, board_command
@@ -186,6 +187,9 @@ class Farm:
             lg_tool(tool)
         for fl in self.flavours:
             qemu_binary(target(fl).machine)
+            why = missing_udrv(target(fl).machine)
+            if why is not None:
+                raise ToolMissing(f"the {fl} board would have no udrv: {why}")
         self.workdir = Path(tempfile.mkdtemp(prefix="udrv-farm-"))
         try:
             self._wrap_ser2net(real)
@@ -419,16 +423,6 @@ class Farm:
     def __exit__(self, et: type[BaseException] | None, ev: BaseException | None,
                  tb: TracebackType | None) -> None:  # fmt: skip
         self.stop()
-
-
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt(signal.Signals(signum).name)
-
-
-def on_signals_stop() -> None:
-    """SIGTERM and SIGHUP end the farm as Ctrl-C does (the with block stops it)."""
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, _interrupt)
 
 
 def up(farm: Farm) -> int:

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import shlex
 import subprocess
 import sys
 import time
@@ -48,14 +47,13 @@ from pathlib import Path
 from types import ModuleType, TracebackType
 from typing import Any, NoReturn
 
-from .agent import Channel, ChannelTimeout, ConsoleStream, PipeStream, StreamClosed, b64
-from .board_api import FEATURES, CommandFailed, Result
-from .errors import BoardDead, BootError, CommandTimeout, LabError
+from .agent import AgentClient, Channel, ChannelTimeout, ConsoleStream, PipeStream, b64
+from .board_api import FEATURES
+from .errors import BoardDead, BootError, LabError
 from .paths import GUEST_DIR, REPO_ROOT
 
 LG_VERSION = "26.0.1"
 LG_VENV = REPO_ROOT / "build" / "lg-venv"
-KILL_REPLY_S = 120.0
 # uname -m -> the static build that runs there
 STATIC_BUILDS = {"x86_64": "static", "aarch64": "arm64", "armv7l": "armhf"}
 # what is deployed on a board without udrv: the CLI and the bench's peer
@@ -108,8 +106,10 @@ def describe_missing(missing: set[str] | frozenset[str]) -> str:
     return "; ".join(f"{f} ({FEATURES.get(f, 'not a udrv feature')})" for f in sorted(missing))
 
 
-class LabgridBoard:
+class LabgridBoard(AgentClient):
     """A labgrid target driven through the lab's guest agent (LabBoard)."""
+
+    PUT_BYTES_PER_S = 5_000  # a 115200-baud console moves 11.5 kB/s at most
 
     def __init__(
         self,
@@ -325,76 +325,6 @@ class LabgridBoard:
 
     def _tail(self) -> str:
         return f"--- last console lines (labgrid target {self.name}) ---\n{self.console_tail(40)}"
-
-    # -- commands (the same protocol as lab.qemu.Board) -------------------------------------
-    def _chan(self) -> Channel:
-        self._check()
-        if self.channel is None:
-            raise BoardDead(f"board {self.flavour} has no agent channel")
-        return self.channel
-
-    def _request(self, line: str, deadline: float) -> int:
-        try:
-            return self._chan().request(line, deadline)
-        except (ChannelTimeout, OSError) as exc:
-            self._fail(BoardDead, f"cannot send to the agent: {exc}")
-
-    def run(self, cmd: str, timeout: float = 60.0, *, check: bool = False) -> Result:
-        t0 = time.monotonic()
-        req = self._request("RUN {id} " + b64(cmd.encode()), t0 + 60)
-        try:
-            reply = self._chan().read_reply(req, t0 + timeout)
-        except ChannelTimeout as exc:
-            if isinstance(exc.__cause__, StreamClosed):  # not a timeout: the link is gone
-                self._fail(BoardDead, f"{exc} (running {cmd!r})")
-            self._kill_command(req, cmd, timeout)
-        result = Result(reply.status, reply.out, reply.err, time.monotonic() - t0)
-        if check and result.status != 0:
-            raise CommandFailed(cmd, result)
-        return result
-
-    def _kill_command(self, req: int, cmd: str, timeout: float) -> NoReturn:
-        chan = self._chan()
-        try:
-            chan.send(f"KILL {req}\n".encode(), time.monotonic() + 10)
-            reply = chan.read_reply(req, time.monotonic() + KILL_REPLY_S)
-        except (ChannelTimeout, OSError):
-            pass
-        else:
-            raise CommandTimeout(
-                f"board command {cmd!r} timed out after {timeout:g}s and was killed "
-                f"(exit {reply.status})",
-                Result(reply.status, reply.out, reply.err, timeout),
-            )
-        self._fail(BoardDead, f"board command {cmd!r} timed out after {timeout:g}s "
-                   "and the agent did not answer the kill")  # fmt: skip
-
-    def put(self, host_path: str | Path, guest_path: str, mode: int | None = None) -> None:
-        src = Path(host_path)
-        perm = mode if mode is not None else (src.stat().st_mode & 0o777)
-        self.put_bytes(src.read_bytes(), guest_path, perm)
-
-    def put_bytes(self, data: bytes, guest_path: str, mode: int = 0o644) -> None:
-        payload = b64(data).encode()
-        # a 115200 baud console moves ~11 kB/s
-        deadline = time.monotonic() + 60 + len(payload) / 5_000
-        line = f"PUT {{id}} {b64(guest_path.encode())} {mode:o} {len(payload)}"
-        req = self._request(line, deadline)
-        chan = self._chan()
-        try:
-            chan.wait_go(req, deadline)
-            chan.send(payload, deadline)
-            reply = chan.read_reply(req, deadline)
-        except ChannelTimeout as exc:
-            self._fail(BoardDead, f"put {guest_path}: {exc}")
-        if reply.status != 0:
-            raise LabError(f"put {guest_path} failed: {reply.err.decode(errors='replace').strip()}")
-
-    def get(self, guest_path: str, timeout: float = 120.0) -> bytes:
-        r = self.run(f"cat < {shlex.quote(guest_path)}", timeout=timeout)
-        if r.status != 0:
-            raise LabError(f"get {guest_path} failed: {r.stderr.strip()}")
-        return r.stdout_bytes
 
     # -- release ----------------------------------------------------------------------------
     def stop_agent(self) -> bool:

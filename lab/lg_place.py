@@ -25,6 +25,7 @@ import argparse
 import importlib
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -211,6 +212,17 @@ class Place:
         self.token = ""
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt(signal.Signals(signum).name)
+
+
+def on_signals_stop() -> None:
+    """SIGTERM and SIGHUP end the run as Ctrl-C does: the with blocks release
+    the place and stop what was started."""
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _interrupt)
+
+
 def ensure_labgrid() -> None:
     """Run again under the lab's labgrid venv when this Python has no labgrid
     (`python3 -m lab suite --lg-env ...` works from any Python); else
@@ -235,6 +247,7 @@ def reserve_and_run(env_file: str | Path, target: str, wait_s: float, command: l
     env = load_environment(env_file)
     if remote_place(env, target) is None:
         raise PlaceError(f"target {target!r} of {env_file} has no RemotePlace: nothing to reserve")
+    on_signals_stop()
     with Place.of(env, target, wait_s):
         run_env = {**os.environ, "LG_ENV": str(env_file)}
         return subprocess.run(command, env=run_env, check=False).returncode

@@ -18,7 +18,6 @@ import atexit
 import contextlib
 import ctypes
 import os
-import shlex
 import shutil
 import signal
 import socket
@@ -32,15 +31,13 @@ from pathlib import Path
 from types import TracebackType
 from typing import NoReturn
 
-from .agent import Channel, ChannelTimeout, b64
-from .board_api import CommandFailed, Result
+from .agent import AgentClient, Channel, ChannelTimeout
 from .boards import features, memory_for, qemu_binary, qemu_command, target
-from .errors import BoardDead, BootError, CommandTimeout, GuestPanic, LabError
+from .errors import BoardDead, BootError, GuestPanic, LabError
 from .paths import logs_dir
 from .prepare import Prepared, prepare
 
 KEEP_LOGS = 60
-KILL_REPLY_S = 120.0  # wait for the agent to report a killed command
 _LIVE: weakref.WeakSet[Board] = weakref.WeakSet()
 
 
@@ -78,7 +75,7 @@ def _prune_logs(directory: Path) -> None:
         old.with_suffix(".qemu.txt").unlink(missing_ok=True)
 
 
-class Board:
+class Board(AgentClient):
     """One booted guest.  Boots in the constructor (fetching/building what is missing).
 
     `flavour` names the board: "std", "rt" (x86) or "rpi3" (lab/boards.py);
@@ -105,6 +102,7 @@ class Board:
         self.features = features(flavour, "py" if extra_files else "")
         self.quiet = quiet
         self.proc: subprocess.Popen[bytes] | None = None
+        self.channel: Channel | None = None
         self.dead: str | None = None
         self.modules: dict[str, str] = {}  # module -> "ok" or the failure message
         self.boot_seconds = 0.0
@@ -257,76 +255,6 @@ class Board:
         msg += f"\n--- last console lines ({self.log_path}) ---\n{self.console_tail(40)}"
         raise kind(msg)
 
-    # -- commands ----------------------------------------------------------------------
-    def run(self, cmd: str, timeout: float = 60.0, *, check: bool = False) -> Result:
-        """Run a shell command (busybox sh) in the guest; timeout is host wall seconds.
-
-        On timeout the command's process group is killed in the guest and
-        CommandTimeout is raised (the board stays usable)."""
-        self._check()
-        t0 = time.monotonic()
-        req = self._request("RUN {id} " + b64(cmd.encode()), t0 + 60)
-        try:
-            reply = self.channel.read_reply(req, t0 + timeout)
-        except ChannelTimeout:
-            self._kill_command(req, cmd, timeout)
-        result = Result(reply.status, reply.out, reply.err, time.monotonic() - t0)
-        if check and result.status != 0:
-            raise CommandFailed(cmd, result)
-        return result
-
-    def _request(self, line: str, deadline: float) -> int:
-        try:
-            return self.channel.request(line, deadline)
-        except (ChannelTimeout, OSError) as exc:
-            self._fail(BoardDead, f"cannot send to the guest agent: {exc}")
-
-    def _kill_command(self, req: int, cmd: str, timeout: float) -> NoReturn:
-        try:
-            self.channel.send(f"KILL {req}\n".encode(), time.monotonic() + 10)
-            # generous: a guest full of CPU hogs on a busy host (emulated
-            # rpi3, several boards at once) can take tens of seconds
-            reply = self.channel.read_reply(req, time.monotonic() + KILL_REPLY_S)
-        except (ChannelTimeout, OSError):
-            pass
-        else:
-            raise CommandTimeout(
-                f"guest command {cmd!r} timed out after {timeout:g}s and was killed "
-                f"(exit {reply.status})",
-                Result(reply.status, reply.out, reply.err, timeout),
-            )
-        self._fail(BoardDead, f"guest command {cmd!r} timed out after {timeout:g}s "
-                   "and the agent did not answer the kill")  # fmt: skip
-
-    def put(self, host_path: str | Path, guest_path: str, mode: int | None = None) -> None:
-        """Copy a host file into the guest (parent dirs are created)."""
-        src = Path(host_path)
-        data = src.read_bytes()
-        perm = mode if mode is not None else (src.stat().st_mode & 0o777)
-        self.put_bytes(data, guest_path, perm)
-
-    def put_bytes(self, data: bytes, guest_path: str, mode: int = 0o644) -> None:
-        self._check()
-        payload = b64(data).encode()
-        deadline = time.monotonic() + 60 + len(payload) / 10_000
-        line = f"PUT {{id}} {b64(guest_path.encode())} {mode:o} {len(payload)}"
-        req = self._request(line, deadline)
-        try:
-            self.channel.wait_go(req, deadline)
-            self.channel.send(payload, deadline)
-            reply = self.channel.read_reply(req, deadline)
-        except ChannelTimeout as exc:
-            self._fail(BoardDead, f"put {guest_path}: {exc}")
-        if reply.status != 0:
-            raise LabError(f"put {guest_path} failed: {reply.err.decode(errors='replace').strip()}")
-
-    def get(self, guest_path: str, timeout: float = 120.0) -> bytes:
-        """A guest file's contents."""
-        r = self.run(f"cat < {shlex.quote(guest_path)}", timeout=timeout)
-        if r.status != 0:
-            raise LabError(f"get {guest_path} failed: {r.stderr.strip()}")
-        return r.stdout_bytes
-
     # -- shutdown ----------------------------------------------------------------------
     def _kill(self) -> None:
         proc = self.proc
@@ -344,8 +272,9 @@ class Board:
         proc = self.proc
         if proc is not None and proc.poll() is None and not self.dead and self._sock is not None:
             try:
-                req = self.channel.request("QUIT {id}", time.monotonic() + 5)
-                self.channel.read_reply(req, time.monotonic() + 10)
+                chan = self._chan()
+                req = chan.request("QUIT {id}", time.monotonic() + 5)
+                chan.read_reply(req, time.monotonic() + 10)
                 proc.wait(20)
             except (LabError, ChannelTimeout, OSError, subprocess.TimeoutExpired):
                 pass

@@ -220,9 +220,10 @@ def _rate_line(run: SuiteRun, c: dict[str, Any]) -> str:
             f"{num(c.get('ratio_at_per_s'), '.0f'):>9}")  # absent before 12-2026
 
 
-def run_rpi3(board: Board, mode: str) -> SuiteRun:
-    """The rpi3 part: the toggle bench on pinctrl-bcm2835 line 17, idle."""
-    run = SuiteRun(board.target.kernel, "none", board="rpi3")
+def run_rpi3(board: LabBoard, mode: str) -> SuiteRun:
+    """The rpi3 part: the toggle bench on pinctrl-bcm2835 line 17, idle (any
+    board with that chip: the QEMU rpi3 board, or it as a labgrid target)."""
+    run = SuiteRun(board.kernel, "none", board="rpi3")
     _run_one(board, run, "toggle", rpi3_toggle_command(SAMPLES[mode]["toggle"]))
     return run
 

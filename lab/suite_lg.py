@@ -44,7 +44,14 @@ from . import suite, suite_pci
 from .board_api import LabBoard
 from .errors import LabError
 from .labgrid_board import LabgridBoard, load_environment, target_features
-from .lg_place import WAIT_S, Place, coordinator_of, ensure_labgrid, remote_place
+from .lg_place import (
+    WAIT_S,
+    Place,
+    coordinator_of,
+    ensure_labgrid,
+    on_signals_stop,
+    remote_place,
+)
 from .suite import (
     BENCHES,
     LOADS,
@@ -316,6 +323,7 @@ def main(args: argparse.Namespace, out: Path) -> int:
         raise LabError(f"labgrid environment {args.lg_env} does not exist (a QEMU board's: "
                        "python3 -m lab lg-env; a farm's: python3 -m lab farm up)")
     ensure_labgrid()
+    on_signals_stop()
     mode = "quick" if args.quick else "full"
     return run_suite(args.lg_env, args.target, mode, out, loads=args.loads,
                      benches=args.benches, duration_s=args.duration,

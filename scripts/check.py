@@ -206,14 +206,18 @@ def lab_sharded(tally: Tally, env: dict[str, str]) -> None:
 # the tests run through labgrid per board: test_lab_smoke is the transport
 # (run, stderr, exit status, timeout + kill, put/get of all byte values) and
 # the feature skips (board_rt on std, board_std on rt, the QEMU-only tests);
-# then a few real ones per board (~1 min each)
+# test_labgrid_board the console's tty given back, console lines, and on std
+# the deployment of udrv (35 s); then a few real ones per board (the whole
+# step took 64 s without the deployment)
 LG_SMOKE = "tests/lab/test_lab_smoke.py"
+LG_CONSOLE = ["tests/lab/test_labgrid_board.py::test_agent_gives_the_shell_its_tty_back",
+              "tests/lab/test_labgrid_board.py::test_console_lines_are_kept_not_parsed"]
 LG_TESTS = {
-    "std": [LG_SMOKE, "tests/lab/test_gpio_cdev.py", "tests/lab/test_uio_edu.py",
-            "tests/lab/test_bench_toggle.py::test_document"],
-    "rt": [LG_SMOKE, "tests/lab/test_uio_ticker.py", "tests/lab/test_rt.py",
+    "std": [LG_SMOKE, "tests/lab/test_labgrid_board.py", "tests/lab/test_gpio_cdev.py",
+            "tests/lab/test_uio_edu.py", "tests/lab/test_bench_toggle.py::test_document"],
+    "rt": [LG_SMOKE, *LG_CONSOLE, "tests/lab/test_uio_ticker.py", "tests/lab/test_rt.py",
            "tests/lab/test_bench_uio.py::test_document_validates"],
-    "rpi3": [LG_SMOKE, "tests/lab/test_rpi3.py::test_gpio_info_lists_54_lines",
+    "rpi3": [LG_SMOKE, *LG_CONSOLE, "tests/lab/test_rpi3.py::test_gpio_info_lists_54_lines",
              "tests/lab/test_rpi3.py::test_mmio_get_reads_gplev",
              "tests/lab/test_rpi3.py::test_mmio_toggle_writes_the_registers",
              "tests/lab/test_rpi3.py::test_toggle_bench_level_check_sees_a_broken_peer"],

@@ -21,7 +21,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -197,31 +197,48 @@ def test_a_held_place_is_waited_for_and_not_taken(farm: Farm, tmp_path: Path) ->
             farm.client("-p", PLACE, "release", env=OTHER)
 
 
-def test_a_stopped_exporter_is_a_clear_error(farm: Farm, tmp_path: Path) -> None:
-    """Mid-run: the console connection ends (BoardDead), seconds later, not a
-    hang; before a run: the place's resources are missing. Last: the fixture's
-    exporter is started again afterwards."""
+def during_a_bench(farm: Farm, out: Path, act: Callable[[subprocess.Popen[str]], None],
+                   ) -> tuple[int, str, float]:  # fmt: skip
+    """Start the suite (gaps, a few guest seconds), `act` once its bench runs;
+    (exit status, stderr, seconds from `act` to the exit)."""
     cmd = [sys.executable, "-m", "lab", "suite", "--lg-env", str(farm.env_file("std")), "--quick",
-           "--benches", "gaps", "--loads", "none", "--out", str(tmp_path / "x.json")]
+           "--benches", "gaps", "--loads", "none", "--out", str(out)]
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             text=True)  # fmt: skip
     assert proc.stderr is not None
-    err = []
+    err, t0 = [], time.monotonic()
     try:
         for line in proc.stderr:
             err.append(line)
             if "udrv bench gaps" in line:
                 time.sleep(0.5)
                 t0 = time.monotonic()
-                farm.stop_exporter()
+                act(proc)
                 break
-        rest = proc.communicate(timeout=60)[1]
+        err.append(proc.communicate(timeout=90)[1])
     finally:
         proc.kill()
-    text = "".join(err) + rest
-    assert proc.returncode == 1, text
-    assert "the console connection ended" in text, text
-    assert time.monotonic() - t0 < 30
+    return proc.returncode, "".join(err), time.monotonic() - t0
+
+
+def test_sigterm_during_a_bench_releases_the_place(farm: Farm, tmp_path: Path) -> None:
+    """The suite killed politely mid-bench (SIGTERM, as a CI runner does) gives
+    the place back and cancels its reservation."""
+    status, err, took = during_a_bench(farm, tmp_path / "x.json",
+                                       lambda p: p.send_signal(signal.SIGTERM))  # fmt: skip
+    assert status == 130 and took < 30, err
+    assert f"place {PLACE}: released" in err, err
+    assert holder(farm) == "None" and "Reservation" not in farm.client("reservations")
+    # the board is still usable: the next test's first suite runs a bench on it
+
+
+def test_a_stopped_exporter_is_a_clear_error(farm: Farm, tmp_path: Path) -> None:
+    """Mid-run: the console connection ends (BoardDead), seconds later, not a
+    hang; before a run: the place's resources are missing. Last: the fixture's
+    exporter is started again afterwards."""
+    status, err, took = during_a_bench(farm, tmp_path / "x.json", lambda _: farm.stop_exporter())
+    assert status == 1 and "the console connection ended" in err, err
+    assert took < 30, f"{took:.0f}s to notice the stopped exporter"
     assert holder(farm) == "None"
     r = suite(farm, tmp_path / "y.json", "--benches", "timer", "--loads", "none")
     assert r.returncode == 125 and "is its exporter running?" in r.stderr, r.stderr

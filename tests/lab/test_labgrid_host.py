@@ -287,3 +287,66 @@ def test_lg_env_skips_name_the_missing_feature(tmp_path: Path) -> None:
     assert "board needs gpio-wire" in out, out
     assert "test_exit_status_propagates[fake]" in out, "the target's flavour is the test id"
     assert "has no ShellDriver or SSHDriver" in out, out
+
+
+# -- the SSH transport, with ssh and scp that run here --------------------------------------
+FAKE_SSH = """#!/bin/sh
+# ssh as labgrid's SSHDriver calls it, run here: a control master is a file,
+# -O is a no-op, anything else runs the remote command with sh -c
+ctl= master=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	-o | -p | -l | -i | -F) shift 2 ;;
+	-S) ctl=$2; shift 2 ;;
+	-O) exit 0 ;;
+	-MN | -M | -N) master=1; shift ;;
+	-*) shift ;;
+	*) break ;;
+	esac
+done
+shift  # the host
+if [ $master = 1 ]; then : >"$ctl"; exit 0; fi
+exec sh -c "$*"
+"""
+FAKE_SCP = """#!/bin/sh
+# scp ... SRC USER@HOST:DST, copied here
+while [ $# -gt 2 ]; do shift; done
+exec cp "$1" "${2#*:}"
+"""
+
+
+def test_ssh_transport_end_to_end(tmp_path: Path) -> None:
+    """A target with only an SSHDriver: the agent is copied with scp (put),
+    runs as `sh agent -` on the ssh process's pipes, and the board works as
+    on a console (stdout/stderr/status, put/get, a killed timeout); udrv is
+    deployed into udrv-dir/bin. Only the network hop is not real: ssh and
+    scp are the env's tools, which run the command on this host."""
+    pytest.importorskip("labgrid")
+    if not (REPO_ROOT / "build" / "static" / "tools" / "udrv").is_file():
+        pytest.skip("build/static has no udrv: make static")
+    ssh, scp = tmp_path / "ssh", tmp_path / "scp"
+    ssh.write_text(FAKE_SSH)
+    scp.write_text(FAKE_SCP)
+    ssh.chmod(0o755)
+    scp.chmod(0o755)
+    board_dir = tmp_path / "board"
+    env = tmp_path / "env.yaml"
+    env.write_text(
+        "targets:\n  main:\n    resources:\n      NetworkService:\n        address: 192.0.2.1\n"
+        "        username: root\n    drivers:\n      SSHDriver: {}\n    options:\n"
+        f"      udrv-flavour: here\n      udrv-dir: {board_dir}\n"
+        f"tools:\n  ssh: {ssh}\n  scp: {scp}\n"
+    )  # fmt: skip
+    with LabgridBoard(env, quiet=True) as b:
+        assert (b.transport, b.flavour, b.release) == ("ssh", "here", os.uname().release)
+        assert (board_dir / "agent").read_bytes() == AGENT.read_bytes()
+        r = b.run("echo out; echo err >&2; exit 4")
+        assert (r.status, r.stdout, r.stderr) == (4, "out\n", "err\n")
+        data = bytes(range(256)) * 8
+        b.put_bytes(data, str(tmp_path / "x.bin"), 0o640)
+        assert b.get(str(tmp_path / "x.bin")) == data
+        with pytest.raises(LabError, match="timed out after 1s and was killed"):
+            b.run("while :; do :; done", timeout=1)
+        assert b.run("command -v udrv").stdout.strip() == f"{board_dir}/bin/udrv"
+        assert b.run("udrv --version").stdout.startswith("udrv ")
+    assert b.dead == "closed" and b._proc is None
