@@ -98,10 +98,10 @@ Q35_SELECTED = [k for k in KERNELS if k in Q35_KERNELS]
 
 
 # --lg-env: what each board fixture needs of the labgrid target ("!rt": a
-# kernel without PREEMPT_RT); QEMU boards need nothing here (they are what
+# board without the feature rt); QEMU boards need nothing here (they are what
 # the fixtures name)
 LG_NEEDS: dict[str, tuple[str, ...]] = {
-    "board_std": ("gpio-wire", "edu", "!rt"),
+    "board_std": ("gpio-wire", "edu", "!rt", "!iommu"),  # the pc board, not q35
     "board_rt": ("rt",),
     "board_rpi3": ("bcm2835",),
     "board": ("gpio-wire", "edu"),
@@ -133,7 +133,7 @@ def lg_missing(fixture: str, have: frozenset[str]) -> list[str]:
     for need in LG_NEEDS.get(fixture, ()):
         if need.startswith("!"):
             if need[1:] in have:
-                out.append(f"a kernel without {need[1:]} (the target has {need[1:]}: "
+                out.append(f"a board without {need[1:]} (the target has {need[1:]}: "
                            f"{FEATURES[need[1:]]})")  # fmt: skip
         elif need not in have:
             out.append(f"{need} ({FEATURES.get(need, 'not a udrv feature')})")

@@ -83,6 +83,11 @@ def test_board_iommu_groups(q35_board: Board) -> None:
     assert "DMAR-IR: Enabled IRQ remapping" in dmesg
     for bdf in (EDU, *BRIDGED):
         assert driver(q35_board, bdf) == "uio_pci_generic", bdf
+
+
+@pytest.mark.lg_feature(["qemu"])
+def test_board_modules_loaded(q35_board: Board) -> None:
+    """vfio-pci and its modules loaded at boot (the QEMU board's boot record)."""
     assert q35_board.module_failures == {}
 
 
