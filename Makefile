@@ -67,7 +67,7 @@ fuzz: deps
 	@status=0; \
 	$(PYTHON) tests/fuzz/run.py --build $(BUILD)/fuzz --seconds $(FUZZ_SECONDS) $(FUZZ) || status=1; \
 	UDRV_REPORT_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PYTHON) -m pytest -q -p no:cacheprovider \
-		tests/report/test_report_fuzz.py || status=1; \
+		tests/report/test_report_fuzz.py tests/lava/test_lava_fuzz.py || status=1; \
 	exit $$status
 
 lab: deps static arm64
@@ -91,5 +91,5 @@ install: build
 	meson install -C $(BUILD)/dev
 
 clean:
-	rm -rf $(BUILD)/dev $(BUILD)/asan $(BUILD)/static $(BUILD)/arm64 $(BUILD)/armhf $(BUILD)/venv \
+	rm -rf $(BUILD)/dev $(BUILD)/asan $(BUILD)/static $(BUILD)/arm64 $(BUILD)/armhf $(BUILD)/venv $(BUILD)/lava \
 		$(BUILD)/fuzz

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import boards, debian, initramfs, modules, pyguest, suite, suite_pci
+from . import boards, debian, initramfs, lava, modules, pyguest, suite, suite_pci
 from .errors import CommandTimeout, LabError
 from .farm import add_parser as add_farm_parser
 from .lg_place import add_parser as add_lg_reserve_parser
@@ -356,6 +356,7 @@ def parser() -> argparse.ArgumentParser:
     lg_env_parser(sub, kern)
     add_farm_parser(sub)
     add_lg_reserve_parser(sub)
+    lava.add_parser(sub)
     return p
 
 

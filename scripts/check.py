@@ -17,6 +17,9 @@ Steps (each counted; a step that cannot run counts as one failure):
   lint       ruff on the Python code
   cli        pytest tests/cli: the udrv binary on fake sysfs trees
   report     pytest tests/report: udrv-report renders the fixture results
+  lava       pytest tests/lava: the LAVA recorder (lava/udrv-lava-bench, with
+             busybox's awk) and the converter on a captured lava-run log
+             (the real lava-run is a lab test: tests/lab/test_lava.py)
   python     the Python bindings (python/): the wheel built by meson-python
              (PyPI, cached in build/py-deps: no network once it is warm),
              installed into a fresh venv build/py-test, tests/python run
@@ -27,17 +30,18 @@ Steps (each counted; a step that cannot run counts as one failure):
              reproducer in tests/fuzz/regress replayed, then each harness a
              few seconds from its seeds (skip with UDRV_FUZZ=0)
   lab        pytest tests/lab: real kernels in QEMU (skip with UDRV_LAB=0), in
-             two shards at once (LAB_SHARDS: one QEMU per host core; a TCG
-             guest under -icount is one host thread); UDRV_LAB_SHARDS=1 runs
-             them one after the other in one pytest
+             two shards (LAB_SHARDS), and the labgrid path below, all in one
+             queue of UDRV_LAB_JOBS pytests at once (default: one per host
+             core; a TCG guest under -icount is one host thread), longest
+             first; UDRV_LAB_SHARDS=1 runs tests/lab in one pytest instead
   labgrid    labgrid 26 in build/lg-venv (PyPI, cached in build/py-deps), the
              host side of the labgrid path (tests/lab/test_labgrid_host.py),
-             then for std, rt and rpi3 the board as a labgrid env (python3 -m
-             lab lg-env) and LG_TESTS through it (pytest --lg-env): the
-             transport and the feature skips, and a few real tests per board
-             (skip with UDRV_LAB=0 or UDRV_LABGRID=0); and the localhost farm
-             (tests/lab/test_labgrid_farm.py: coordinator, exporter, a std
-             board; the suite and the lab tests through its place)
+             the localhost farm (tests/lab/test_labgrid_farm.py: coordinator,
+             exporter, a place, the suite and the lab tests through it), and
+             for std, rt and rpi3 the board as a labgrid env (python3 -m lab
+             lg-env) with LG_TESTS through it (pytest --lg-env): the transport,
+             the feature skips and a few real tests per board (part of the lab
+             step's queue; skip with UDRV_LABGRID=0)
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -178,26 +183,56 @@ def pytest(name: str, path: str, tally: Tally, env: dict[str, str]) -> None:
 LAB_SHARDS = ("std,rpi3,std-q35,none", "rt,rt-smp,std-smp,rt-q35")
 
 
-def lab_sharded(tally: Tally, env: dict[str, str]) -> None:
-    """tests/lab in LAB_SHARDS at once, each pytest's output in a log printed
+@dataclass
+class LabJob:
+    """One pytest of the lab step: `cmds` run one after the other (all but the
+    last prepare; the last is the pytest writing `xml`), output in a log."""
+
+    name: str
+    cmds: list[list[str]]
+    xml: Path
+    env: dict[str, str] = field(default_factory=dict)
+
+
+def lab_job(job: LabJob, env: dict[str, str]) -> tuple[LabJob, int, str]:
+    """Run one job; its exit status and its log's text."""
+    log = BUILD / f"{job.xml.stem}.log"
+    job.xml.unlink(missing_ok=True)
+    status = 0
+    with log.open("w") as out:
+        for cmd in job.cmds:
+            out.write(f"+ {' '.join(cmd)}\n")
+            out.flush()
+            status = subprocess.run(cmd, cwd=ROOT, env={**env, **job.env}, stdout=out,
+                                    stderr=subprocess.STDOUT, check=False).returncode
+            if status:
+                break
+    return job, status, log.read_text(errors="replace")
+
+
+def lab_queue(jobs: list[LabJob], tally: Tally, env: dict[str, str]) -> None:
+    """The lab's pytests LAB_JOBS at a time (one QEMU per host core: a TCG guest
+    under -icount is one host thread), longest first; each job's log printed
     when it ends (the lab step took 13 min in one pytest)."""
-    procs = []
+    for job in jobs:
+        extra = " ".join(f"{k}={v}" for k, v in job.env.items())
+        print(f"+ [{job.name}] {extra} {' '.join(job.cmds[-1])}", flush=True)
+    width = int(env.get("UDRV_LAB_JOBS", "0") or 0) or max(1, len(os.sched_getaffinity(0)))
+    with ThreadPoolExecutor(max_workers=width) as pool:
+        for job, status, text in pool.map(lambda j: lab_job(j, env), jobs):
+            print(f"---- lab {job.name} (exit {status}) ----")
+            print(text, flush=True)
+            count_junit(job.name, job.xml, tally)
+
+
+def shard_jobs() -> list[LabJob]:
+    """tests/lab in LAB_SHARDS (conftest's UDRV_LAB_SHARD)."""
+    jobs = []
     for i, shard in enumerate(LAB_SHARDS):
         xml = BUILD / f"pytest-lab{i}.xml"
-        log = BUILD / f"pytest-lab{i}.log"
-        xml.unlink(missing_ok=True)
-        cmd = pytest_cmd("tests/lab", xml)
-        print(f"+ UDRV_LAB_SHARD={shard} {' '.join(cmd)} > {log}", flush=True)
-        out = log.open("w")
-        procs.append((shard, xml, log, out, subprocess.Popen(
-            cmd, cwd=ROOT, env={**env, "UDRV_LAB_SHARD": shard},
-            stdout=out, stderr=subprocess.STDOUT)))
-    for shard, xml, log, out, proc in procs:
-        proc.wait()
-        out.close()
-        print(f"---- lab shard {shard} (exit {proc.returncode}) ----")
-        print(log.read_text(errors="replace"), flush=True)
-        count_junit(f"lab[{shard}]", xml, tally)
+        jobs.append(LabJob(f"lab[{shard}]", [pytest_cmd("tests/lab", xml)], xml,
+                           {"UDRV_LAB_SHARD": shard}))
+    return jobs
 
 
 # the tests run through labgrid per board: test_lab_smoke is the transport
@@ -230,41 +265,43 @@ def lg_venv() -> Path | None:
     return venv if pip_cached(pip, LG_DEPS) else None
 
 
-def lg_farm(tally: Tally, env: dict[str, str], python: str) -> None:
-    """The localhost farm (lab/farm.py): coordinator + exporter + a std board, the
-    suite and the lab tests through its place (~1.5 min; skipped by the lab shards,
-    whose Python has no labgrid)."""
-    xml = BUILD / "pytest-lg-farm.xml"
-    xml.unlink(missing_ok=True)
-    run([python, *pytest_cmd("tests/lab/test_labgrid_farm.py", xml)[1:]], env=env)
-    count_junit("labgrid:farm", xml, tally)
-
-
-def labgrid(tally: Tally, env: dict[str, str], boards: tuple[str, ...] = ("std", "rt", "rpi3"),
-            host: bool = True) -> None:  # fmt: skip
-    """The lab tests through labgrid (docs/lab.md, "the lab tests on a labgrid target")."""
-    venv = lg_venv()
-    if venv is None:
-        tally.add("labgrid: cannot install labgrid into build/lg-venv (PyPI, python3-venv)", False)
-        return
-    python = str(venv / "bin" / "python")
-    if host:
-        xml = BUILD / "pytest-lg-host.xml"
-        xml.unlink(missing_ok=True)
-        run([python, *pytest_cmd("tests/lab/test_labgrid_host.py", xml)[1:]], env=env)
-        count_junit("labgrid:host", xml, tally)
-        lg_farm(tally, env, python)
+def labgrid_jobs(python: str, boards: tuple[str, ...] = ("std", "rt", "rpi3")) -> list[LabJob]:
+    """The lab tests through labgrid (docs/lab.md, "the lab tests on a labgrid
+    target"), under build/lg-venv's `python`: the host side, the localhost farm
+    (lab/farm.py: coordinator + exporter + a std board, the suite and the lab
+    tests through its place), then each board of `boards` as a labgrid env
+    (python3 -m lab lg-env) with LG_TESTS through it."""
+    host = BUILD / "pytest-lg-host.xml"
+    farm = BUILD / "pytest-lg-farm.xml"
+    jobs = [LabJob("labgrid:farm", [[python, *pytest_cmd("tests/lab/test_labgrid_farm.py",
+                                                         farm)[1:]]], farm),
+            LabJob("labgrid:host", [[python, *pytest_cmd("tests/lab/test_labgrid_host.py",
+                                                         host)[1:]]], host)]  # fmt: skip
     for board in boards:
         yaml = BUILD / "lab" / "lg-env" / f"{board}.yaml"
-        if run([sys.executable, "-m", "lab", "lg-env", "-q", "--kernel", board, "-o", str(yaml)],
-               env=env):  # fmt: skip
-            tally.add(f"labgrid[{board}]: python3 -m lab lg-env failed", False)
-            continue
         xml = BUILD / f"pytest-lg-{board}.xml"
-        xml.unlink(missing_ok=True)
-        cmd = pytest_cmd(LG_TESTS[board][0], xml)
-        run([python, *cmd[1:], "--lg-env", str(yaml), *LG_TESTS[board][1:]], env=env)
-        count_junit(f"labgrid[{board}]", xml, tally)
+        make_env = [sys.executable, "-m", "lab", "lg-env", "-q", "--kernel", board, "-o", str(yaml)]
+        test = [python, *pytest_cmd(LG_TESTS[board][0], xml)[1:], "--lg-env", str(yaml),
+                *LG_TESTS[board][1:]]  # fmt: skip
+        jobs.insert(len(jobs) - 1, LabJob(f"labgrid[{board}]", [make_env, test], xml))
+    return jobs
+
+
+def lab(tally: Tally, env: dict[str, str], built: dict[str, bool]) -> None:
+    """The lab step: the shards, then (sharing the cores) the labgrid path."""
+    jobs = shard_jobs()
+    if env.get("UDRV_LABGRID", "1") == "0":
+        print("labgrid tests skipped: UDRV_LABGRID=0")
+    elif not built["arm64"]:
+        tally.add("labgrid: no arm64 build for the rpi3 board", False)
+    else:
+        venv = lg_venv()
+        if venv is None:
+            tally.add("labgrid: cannot install labgrid into build/lg-venv (PyPI, python3-venv)",
+                      False)  # fmt: skip
+        else:
+            jobs += labgrid_jobs(str(venv / "bin" / "python"))
+    lab_queue(jobs, tally, env)
 
 
 def count_junit(name: str, xml: Path, tally: Tally) -> None:
@@ -436,6 +473,7 @@ def main() -> int:
         abi(tally, env)
         pytest("cli", "tests/cli", tally, env)
     pytest("report", "tests/report", tally, env)
+    pytest("lava", "tests/lava", tally, env)
     python_bindings(tally, env)
     if env.get("UDRV_FUZZ", "1") != "0":
         fuzz(tally)
@@ -445,12 +483,9 @@ def main() -> int:
         if env.get("UDRV_LAB_SHARDS", "2") == "1" or env.get("UDRV_LAB_KERNELS"):
             pytest("lab", "tests/lab", tally, env)
         else:
-            lab_sharded(tally, env)
+            lab(tally, env, built)
     elif env.get("UDRV_LAB") == "0":
         print("lab tests skipped: UDRV_LAB=0")
-    if env.get("UDRV_LAB", "1") != "0" and env.get("UDRV_LABGRID", "1") != "0" \
-            and built["static"] and built["arm64"]:
-        labgrid(tally, env)
     for name in tally.failures:
         print(f"FAILED {name}")
     print(f"{tally.passed} passed, {tally.failed} failed")
