@@ -50,7 +50,7 @@ from .boards import TARGETS, features, missing_udrv, qemu_binary, target
 from .errors import BootError, LabError, ToolMissing
 from .labgrid_board import LG_VENV, install_hint
 from .labgrid_env import PROMPT, _q
-from .lg_place import on_signals_stop
+from .lg_place import client_env, on_signals_stop
 from .paths import logs_dir
 from .prepare import prepare
 from .qemu import _die_with_parent, board_command
@@ -150,7 +150,15 @@ class FarmBoard:
     log: Path  # QEMU's own output (the pty's name)
     console: Path  # what the console printed until the shell's prompt
     pty: str = ""
+    fd: int = -1  # the pty, open from boot to prompt: nothing the guest prints is lost
     boot_seconds: float = 0.0
+
+    def let_go(self) -> None:
+        if self.fd >= 0:
+            with contextlib.suppress(OSError):
+                termios.tcflush(self.fd, termios.TCIOFLUSH)
+            os.close(self.fd)
+            self.fd = -1
 
     @property
     def place(self) -> str:
@@ -194,7 +202,7 @@ class Farm:
             self._wrap_ser2net(real)
             self._start_coordinator()
             for fl in self.flavours:  # boot them all at once, then wait for each
-                self.boards[fl] = self._boot(fl)
+                self._boot(fl)
             for b in self.boards.values():
                 self._wait_shell(b)
             self.start_exporter()
@@ -243,7 +251,7 @@ class Farm:
         raise FarmError(f"labgrid-coordinator did not come up within {COORDINATOR_UP_S:.0f}s "
                         f"(no 'listening on' in {log}):\n{_tail(log)}")  # fmt: skip
 
-    def _boot(self, flavour: str) -> FarmBoard:
+    def _boot(self, flavour: str) -> None:
         t = target(flavour)
         m = t.machine
         prep = prepare(flavour, quiet=self.quiet)
@@ -257,28 +265,28 @@ class Farm:
         cmd = board_command(prep, memory=None, serials=serials, console=m.shell_console,
                             append="quiet udrv-lab.mode=shell")  # fmt: skip
         log = self.workdir / f"qemu-{flavour}.log"
-        board = FarmBoard(flavour, _spawn(cmd, log), log, console)
+        board = self.boards[flavour] = FarmBoard(flavour, _spawn(cmd, log), log, console)
         deadline = time.monotonic() + 30
         while not board.pty:  # "char device redirected to /dev/pts/N (label serial0)"
             hit = re.search(r"redirected to (/dev/pts/[0-9]+)", _tail(log))
-            if hit:
+            if hit:  # hold it at once: QEMU drops what a pty nobody holds is sent
                 board.pty = hit[1]
+                board.fd = os.open(board.pty, os.O_RDWR | os.O_NOCTTY)
+                tty.setraw(board.fd)
             elif board.proc.poll() is not None or time.monotonic() > deadline:
                 raise BootError(f"{flavour} board: QEMU gave no pty (status "
                                 f"{board.proc.poll()}):\n{_tail(log)}")  # fmt: skip
             else:
                 time.sleep(0.05)
-        return board
 
     def _wait_shell(self, board: FarmBoard) -> None:
         """Read the console until the guest's shell prints its prompt (the
         boot's output kept in board.console), then let go of the pty."""
         t0 = time.monotonic()
         deadline = t0 + self.boot_timeout
-        fd = os.open(board.pty, os.O_RDWR | os.O_NOCTTY)
+        fd = board.fd
         seen = b""
         try:
-            tty.setraw(fd)
             with open(board.console, "wb") as log:
                 while PROMPT.encode() not in seen[-4096:]:
                     if board.proc.poll() is not None:
@@ -295,8 +303,7 @@ class Farm:
                         log.flush()
                         seen = (seen + chunk)[-8192:]
         finally:
-            termios.tcflush(fd, termios.TCIOFLUSH)
-            os.close(fd)
+            board.let_go()
         board.boot_seconds = time.monotonic() - t0
         self._say(f"{board.flavour} board: shell on {board.pty} after "
                   f"{board.boot_seconds:.1f}s (console {board.console})")  # fmt: skip
@@ -342,7 +349,7 @@ class Farm:
         cmd = [str(lg_tool("labgrid-client")), "-x", self.address, *args]
         try:
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=CLIENT_S,
-                               env={**os.environ, **(env or {})}, check=False)  # fmt: skip
+                               env={**client_env(), **(env or {})}, check=False)  # fmt: skip
         except subprocess.TimeoutExpired:
             raise FarmError(f"{' '.join(cmd)} took over {CLIENT_S:.0f}s") from None
         if r.returncode != 0:
@@ -409,6 +416,7 @@ class Farm:
         _stop_group(self.exporter)
         _stop_group(self.coordinator)
         for b in self.boards.values():
+            b.let_go()
             _stop_group(b.proc)
         if self.env_dir is not None:
             for fl in self.boards:

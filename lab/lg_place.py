@@ -70,11 +70,18 @@ def coordinator_of(env: Any) -> str:
     return str(env.config.get_option("coordinator_address", default))
 
 
+def client_env() -> dict[str, str]:
+    """The environment for labgrid-client: without LG_ENV / LG_PLACE / LG_TOKEN,
+    which it would read (and check our place against) besides -x and -p."""
+    return {k: v for k, v in os.environ.items() if k not in ("LG_ENV", "LG_PLACE", "LG_TOKEN")}
+
+
 def client(address: str, *args: str, timeout: float = CLIENT_S) -> str:
     """labgrid-client -x ADDRESS ARGS...: its stdout, or PlaceError in its words."""
     cmd = [sys.executable, "-m", "labgrid.remote.client", "-x", address, *args]
     try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False,
+                           env=client_env())  # fmt: skip
     except subprocess.TimeoutExpired:
         raise PlaceError(f"labgrid-client {' '.join(args)}: no answer from the coordinator "
                          f"{address} within {timeout:.0f}s") from None  # fmt: skip
@@ -167,7 +174,8 @@ class Place:
         t0 = time.monotonic()
         cmd = [sys.executable, "-m", "labgrid.remote.client", "-x", self.address, "wait",
                self.token]  # fmt: skip
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                env=client_env())  # fmt: skip
         try:
             while True:
                 left = self.wait_s - (time.monotonic() - t0)

@@ -265,9 +265,12 @@ def descendants(pid: int) -> set[int]:
     return out
 
 
-def test_farm_up_stops_everything_on_ctrl_c(tmp_path: Path) -> None:
+def test_farm_up_two_boards_then_ctrl_c(tmp_path: Path) -> None:
+    """Two boards booting at once (each one's prompt reaches the farm, also the
+    one printed while it waited for the other), then SIGINT stops everything."""
     env_dir = tmp_path / "envs"
-    proc = subprocess.Popen([sys.executable, "-m", "lab", "farm", "up", "--env-dir", str(env_dir)],
+    proc = subprocess.Popen([sys.executable, "-m", "lab", "farm", "up", "--env-dir", str(env_dir),
+                             "--board", "std", "--board", "rpi3"],
                             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     try:
@@ -276,9 +279,10 @@ def test_farm_up_stops_everything_on_ctrl_c(tmp_path: Path) -> None:
             lines.append(line)
             if "Ctrl-C stops the farm" in line:
                 break
-        assert (env_dir / "std.yaml").is_file(), "".join(lines)
+        assert (env_dir / "std.yaml").is_file() and (env_dir / "rpi3.yaml").is_file(), lines
+        assert sum(line.startswith("place udrv-") for line in lines) == 2, lines
         kids = descendants(proc.pid)
-        assert len(kids) >= 3, kids  # coordinator, exporter, QEMU
+        assert len(kids) >= 4, kids  # coordinator, exporter, two QEMUs
         m = re.search(r"logs and state: (\S+)", "".join(lines))
         assert m, "".join(lines)
         workdir = Path(m[1])
@@ -290,7 +294,7 @@ def test_farm_up_stops_everything_on_ctrl_c(tmp_path: Path) -> None:
     assert proc.returncode == 130, proc.stderr.read() if proc.stderr else ""
     alive = [p for p in kids if Path(f"/proc/{p}").exists()]
     assert alive == [], f"left running after Ctrl-C: {alive}"
-    assert not (env_dir / "std.yaml").exists()
+    assert not any(env_dir.iterdir()), "env files left behind"
     assert not workdir.exists(), f"{workdir} left behind"
 
 
