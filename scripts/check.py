@@ -252,7 +252,8 @@ LG_TESTS = {
     "rpi3": [LG_SMOKE, *LG_CONSOLE, "tests/lab/test_rpi3.py::test_gpio_info_lists_54_lines",
              "tests/lab/test_rpi3.py::test_mmio_get_reads_gplev",
              "tests/lab/test_rpi3.py::test_mmio_toggle_writes_the_registers",
-             "tests/lab/test_rpi3.py::test_toggle_bench_level_check_sees_a_broken_peer"],
+             "tests/lab/test_rpi3.py::test_toggle_bench_level_check_sees_a_broken_peer",
+             "tests/lab/test_rpi3.py::test_toggle_bench_rows"],
 }
 
 
