@@ -106,6 +106,15 @@ def describe_missing(missing: set[str] | frozenset[str]) -> str:
     return "; ".join(f"{f} ({FEATURES.get(f, 'not a udrv feature')})" for f in sorted(missing))
 
 
+def _reap(proc: subprocess.Popen[bytes]) -> None:
+    """Wait for the ssh process that carried the agent; kill it after 10 s."""
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
+
+
 class LabgridBoard(AgentClient):
     """A labgrid target driven through the lab's guest agent (LabBoard)."""
 
@@ -341,11 +350,7 @@ class LabgridBoard(AgentClient):
         finally:
             self.channel = None
             if self._proc is not None:  # ssh: the agent's end ends the connection
-                try:
-                    self._proc.wait(10)
-                except subprocess.TimeoutExpired:
-                    self._proc.kill()
-                    self._proc.wait(10)
+                _reap(self._proc)
                 self._proc = None
         return True
 
@@ -368,11 +373,7 @@ class LabgridBoard(AgentClient):
         if self._proc is not None:
             if self._proc.stdin is not None:
                 self._proc.stdin.close()
-            try:
-                self._proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self._proc.kill()
-                self._proc.wait(10)
+            _reap(self._proc)
             self._proc = None
         try:
             if self._qemu is not None and getattr(self._qemu, "status", 0):
