@@ -451,15 +451,21 @@ def up(farm: Farm) -> int:
 
 
 def run(farm: Farm, command: str) -> int:
-    """Start the farm, run `command` (sh -c) with LG_COORDINATOR and LG_ENV (the
-    first board's env file; UDRV_FARM_ENVS: all of them), stop the farm;
-    the command's exit status."""
+    """Start the farm, run `command` (sh -c, in a process group of its own) with
+    LG_COORDINATOR and LG_ENV (the first board's env file; UDRV_FARM_ENVS: all
+    of them), stop the command's group and the farm; the command's exit status."""
     on_signals_stop()
     with farm:
         env = {**os.environ, "LG_COORDINATOR": farm.address,
                "LG_ENV": str(farm.env_file(farm.flavours[0])),
                "UDRV_FARM_ENVS": " ".join(str(farm.env_file(f)) for f in farm.flavours)}
-        return subprocess.run(["sh", "-c", command], env=env, check=False).returncode
+        # its own process group, stopped whole when we are (SIGTERM, Ctrl-C):
+        # what the command started in the background goes with it
+        proc = subprocess.Popen(["sh", "-c", command], env=env, process_group=0)
+        try:
+            return proc.wait()
+        finally:
+            _stop_group(proc)
 
 
 def _port(text: str) -> int:

@@ -298,6 +298,36 @@ def test_farm_up_two_boards_then_ctrl_c(tmp_path: Path) -> None:
     assert not workdir.exists(), f"{workdir} left behind"
 
 
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def test_farm_run_sigterm_stops_what_the_command_started(tmp_path: Path) -> None:
+    """SIGTERM to `farm run` (a CI runner's timeout) ends the command's whole
+    process group, background children too, not only its sh."""
+    mark = tmp_path / "started"
+    proc = subprocess.Popen([sys.executable, "-m", "lab", "farm", "run", "--",
+                             f"sleep 600 & sleep 601 & touch {mark}; wait"],
+                            cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 240
+        while not mark.exists():
+            assert proc.poll() is None and time.monotonic() < deadline, \
+                proc.stderr.read() if proc.stderr else ""
+            time.sleep(0.2)
+        sleeps = [p for p in descendants(proc.pid) if _cmdline(p).startswith(b"sleep\0")]
+        assert len(sleeps) == 2, sleeps
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(60)
+    finally:
+        proc.kill()
+    alive = [p for p in sleeps if _cmdline(p)]  # a zombie's cmdline is empty
+    assert alive == [], f"the command's children outlived farm run: {alive}"
+
+
 def test_farm_errors_before_booting(tmp_path: Path) -> None:
     with pytest.raises(ToolMissing, match="apt-get install ser2net"):
         Farm(["std"], ser2net=str(tmp_path / "no-ser2net"), quiet=True).start()
