@@ -50,7 +50,7 @@ from .boards import TARGETS, features, missing_udrv, qemu_binary, target
 from .errors import BootError, LabError, ToolMissing
 from .labgrid_board import LG_VENV, install_hint
 from .labgrid_env import PROMPT, _q
-from .lg_place import client_env, on_signals_stop
+from .lg_place import acquire, client_env, on_signals_stop
 from .paths import logs_dir
 from .prepare import prepare
 from .qemu import _die_with_parent, board_command
@@ -356,6 +356,15 @@ class Farm:
             raise FarmError(f"{' '.join(cmd)} failed ({r.returncode}): "
                             f"{(r.stderr or r.stdout).strip()}")  # fmt: skip
         return r.stdout
+
+    def acquire(self, place: str, env: dict[str, str] | None = None) -> None:
+        """labgrid-client -p PLACE acquire (lg_place.acquire's retry); a refusal
+        says what the exporter logged."""
+        try:
+            acquire(lambda: self.client("-p", place, "acquire", env=env), self._say)
+        except FarmError as exc:
+            raise FarmError(f"{exc}\n--- exporter log ---\n"
+                            f"{_tail(self.workdir / 'exporter.log')}") from None  # fmt: skip
 
     def _make_place(self, b: FarmBoard) -> None:
         self.client("-p", b.place, "create")

@@ -29,7 +29,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -155,7 +155,8 @@ class Place:
                           f"(reservation {self.token})")  # fmt: skip
             self._wait()
             try:
-                client(self.address, "-p", f"+{self.token}", "acquire")
+                acquire(lambda: client(self.address, "-p", f"+{self.token}", "acquire"),
+                        self._say)  # fmt: skip
             except PlaceError as exc:
                 if "no matching remote resource" in str(exc):
                     raise PlaceError(f"place {self.name}: its resources are not on the "
@@ -222,6 +223,29 @@ class Place:
 
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt(signal.Signals(signum).name)
+
+
+# The exporter starts ser2net when a place is acquired and must answer the
+# coordinator within its 10 s; on a host whose cores are busy (boards under
+# TCG) the first start can miss that, and the coordinator refuses the acquire
+# with this message.  The place is not held by anyone then: try again.
+ACQUIRE_TRIES = 3
+ACQUIRE_REFUSED = "Failed to acquire resources"
+
+
+def acquire(call: Callable[[], object], say: Callable[[str], None]) -> None:
+    """`call` (a labgrid-client acquire), again after 2 s when the exporter
+    did not get the resources ready in time (ACQUIRE_REFUSED)."""
+    for attempt in range(1, ACQUIRE_TRIES + 1):
+        try:
+            call()
+            return
+        except LabError as exc:
+            if ACQUIRE_REFUSED not in str(exc) or attempt == ACQUIRE_TRIES:
+                raise
+            say(f"the exporter did not get the resources ready in time (attempt {attempt} "
+                f"of {ACQUIRE_TRIES}); trying again")  # fmt: skip
+            time.sleep(2)
 
 
 def on_signals_stop() -> None:

@@ -92,7 +92,7 @@ def test_the_place_and_only_loopback(farm: Farm) -> None:
     show = farm.client("-p", PLACE, "show")
     assert "board=std" in show and "kernel=std" in show and f"{EXPORTER}/{PLACE}/*" in show
     assert farm.client("resources").split() == [f"{EXPORTER}/{PLACE}/NetworkSerialPort"]
-    farm.client("-p", PLACE, "acquire", env=OTHER)  # the exporter starts ser2net now
+    farm.acquire(PLACE, env=OTHER)  # the exporter starts ser2net now
     try:
         assert farm.exporter is not None and farm.coordinator is not None
         pids = group(farm.exporter.pid) | {farm.coordinator.pid}
@@ -175,7 +175,7 @@ def test_lab_tests_through_the_place(farm: Farm) -> None:
 
 
 def test_a_held_place_is_waited_for_and_not_taken(farm: Farm, tmp_path: Path) -> None:
-    farm.client("-p", PLACE, "acquire", env=OTHER)
+    farm.acquire(PLACE, env=OTHER)
     try:
         t0 = time.monotonic()
         r = suite(farm, tmp_path / "busy.json", "--benches", "timer", "--loads", "none",

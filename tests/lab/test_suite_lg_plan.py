@@ -90,3 +90,38 @@ def test_cli_refuses_what_does_not_parse_or_apply() -> None:
     assert alone.returncode == 125 and "--benches applies to a labgrid target" in alone.stderr
     missing = lab("suite", "--lg-env", "/nonexistent/board.yaml")
     assert missing.returncode == 125 and "does not exist" in missing.stderr, missing.stderr
+
+
+def test_acquire_tries_again_only_when_the_exporter_was_late(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from lab import lg_place
+
+    monkeypatch.setattr(lg_place.time, "sleep", lambda s: None)
+    said: list[str] = []
+    calls: list[int] = []
+
+    def refused_twice() -> None:
+        calls.append(1)
+        if len(calls) < 3:
+            raise LabError(f"acquire failed (1): Server error: Error: {lg_place.ACQUIRE_REFUSED} x")
+
+    lg_place.acquire(refused_twice, said.append)
+    assert len(calls) == 3 and len(said) == 2 and "attempt 1 of 3" in said[0]
+
+    def always_refused() -> None:
+        calls.append(1)
+        raise LabError(f"Error: {lg_place.ACQUIRE_REFUSED} for place udrv-std")
+
+    calls.clear()
+    with pytest.raises(LabError, match=lg_place.ACQUIRE_REFUSED):
+        lg_place.acquire(always_refused, said.append)
+    assert len(calls) == lg_place.ACQUIRE_TRIES
+
+    def held() -> None:
+        calls.append(1)
+        raise LabError("place udrv-std is already acquired by elsewhere/other")
+
+    calls.clear()
+    with pytest.raises(LabError, match="already acquired"):
+        lg_place.acquire(held, said.append)
+    assert len(calls) == 1, "a refusal of another kind was tried again"
