@@ -19,12 +19,14 @@ import argparse
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tarfile
 import tempfile
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -322,6 +324,31 @@ def lava_run(job: str, device: str, out: Path, *, job_id: str, timeout: float) -
     return proc.returncode
 
 
+# LAVA's error types that are not the test's: the board did not boot or log
+# in in time, the dispatcher could not end the job (its QEMU slow to die on a
+# busy host); a failed bench is a test case, never one of these
+LAVA_OWN_ERRORS = ("Infrastructure", "Job", "Bug", "LAVABug")
+
+
+def lava_error(log: Path) -> str | None:
+    """The job's error when lava-run failed for LAVA's own reason (the job
+    result's error_type is one of LAVA_OWN_ERRORS): "TYPE: MESSAGE"; else None."""
+    try:
+        lines = log.read_text(errors="replace").splitlines()
+    except OSError:
+        return None
+    for line in reversed(lines):
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        msg = entry.get("msg") if isinstance(entry, dict) else None
+        if entry.get("lvl") == "results" and isinstance(msg, dict) and msg.get("case") == "job":
+            kind = str(msg.get("error_type", ""))
+            return f"{kind}: {msg.get('error_msg', '')}" if kind in LAVA_OWN_ERRORS else None
+    return None
+
+
 # ---- the command line: python3 -m lab lava ... ----
 
 def _spec(args: argparse.Namespace) -> JobSpec:
@@ -376,7 +403,18 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 2
     device = render_device(qemu_device_dict(args.kernel))
     # lava-run keeps its files in /var/lib/lava/dispatcher/tmp/JOB-ID: one per run
-    status = lava_run(job, device, out, job_id=f"udrv-{os.getpid()}", timeout=args.timeout)
+    for attempt in range(1, args.retries + 2):
+        status = lava_run(job, device, out, job_id=f"udrv-{os.getpid()}-{attempt}",
+                          timeout=args.timeout)  # fmt: skip
+        why = lava_error(out / "lava.log") if status != 0 else None
+        if why is None or attempt > args.retries:
+            break
+        # what a LAVA lab does with an infrastructure failure: run the job again
+        # (the failed attempt's log is kept beside)
+        (out / "lava.log").rename(out / f"lava-attempt{attempt}.log")
+        print(f"lab: lava job failed for LAVA's own reason ({why}); running it again "
+              f"(attempt {attempt + 1} of {args.retries + 1}; log of this one: "
+              f"{out / f'lava-attempt{attempt}.log'})", file=sys.stderr)  # fmt: skip
     # LAVA's log does not name the device: `lava results DIR` reads it here
     (out / DEVICE_NAME_FILE).write_text((args.board_name or f"qemu-{args.kernel}") + "\n")
     print(f"lab: lava-run exit {status}; log {out / 'lava.log'}", file=sys.stderr)
@@ -392,6 +430,16 @@ def cmd_results(args: argparse.Namespace) -> int:
     from .lava_results import main as results_main
 
     return results_main(args)
+
+
+def _count(lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse type: a decimal integer in [lo, hi], nothing else."""
+    def parse(text: str) -> int:
+        if not re.fullmatch(r"[0-9]{1,5}", text) or not lo <= int(text) <= hi:
+            raise argparse.ArgumentTypeError(f"{text!r}: want a whole number {lo}..{hi}")
+        return int(text)
+
+    return parse
 
 
 def add_parser(sub: Any) -> None:
@@ -428,7 +476,8 @@ def add_parser(sub: Any) -> None:
     what.add_argument("--args", action="append", default=[], metavar="BENCH:OPTIONS",
                       help="more options for one bench (repeatable), e.g. "
                       "'toggle:--line 17 --no-edges'")
-    what.add_argument("--minutes", type=int, default=30, help="job timeout (default 30)")
+    what.add_argument("--minutes", type=_count(1, 1440), default=30,
+                      help="job timeout (default 30)")
     what.add_argument("--board-name", default="", help="udrv.board in the job's metadata "
                       "(default: the device type)")
     what.add_argument("--testdef", default="inline", metavar="inline|GIT-URL",
@@ -462,6 +511,11 @@ def add_parser(sub: Any) -> None:
     r.add_argument("--results", default=None, metavar="FILE",
                    help="also convert the results into this udrv-lab/1 file")
     r.add_argument("--timeout", type=float, default=1800.0, help="wall seconds (1800)")
+    r.add_argument("--retries", type=_count(0, 5), default=1, metavar="N",
+                   help="run the job again up to N times when it fails for LAVA's own reason "
+                   "(did not boot or log in in time, could not end cleanly; not a failed "
+                   "bench), as a LAVA lab resubmits an infrastructure failure; each failed "
+                   "attempt's log is kept as DIR/lava-attemptK.log (default 1)")
     r.set_defaults(func=cmd_run)
     c = lsub.add_parser("results", help="LAVA results -> udrv-lab/1 (udrv-report's input)")
     from .lava_results import add_arguments
