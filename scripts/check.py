@@ -30,10 +30,11 @@ Steps (each counted; a step that cannot run counts as one failure):
              reproducer in tests/fuzz/regress replayed, then each harness a
              few seconds from its seeds (skip with UDRV_FUZZ=0)
   lab        pytest tests/lab: real kernels in QEMU (skip with UDRV_LAB=0), in
-             two shards (LAB_SHARDS), and the labgrid path below, all in one
-             queue of UDRV_LAB_JOBS pytests at once (default: one per host
-             core; a TCG guest under -icount is one host thread), longest
-             first; UDRV_LAB_SHARDS=1 runs tests/lab in one pytest instead
+             two shards (LAB_SHARDS), then LAB_LATE (the real lava-run) and
+             the labgrid path below, each phase a queue of UDRV_LAB_JOBS
+             pytests at once (default: one per host core; a TCG guest under
+             -icount is one host thread), longest first; UDRV_LAB_SHARDS=1
+             runs tests/lab in one pytest instead
   labgrid    labgrid 26 in build/lg-venv (PyPI, cached in build/py-deps), the
              host side of the labgrid path (tests/lab/test_labgrid_host.py),
              the localhost farm (tests/lab/test_labgrid_farm.py: coordinator,
@@ -225,14 +226,28 @@ def lab_queue(jobs: list[LabJob], tally: Tally, env: dict[str, str]) -> None:
             count_junit(job.name, job.xml, tally)
 
 
+# the tests that boot boards of their own under a wall-clock boot timeout
+# (lava-run's login, the farm's prompt): they run after the shards, whose
+# session boards stay up until their pytest ends and, under -icount
+# sleep=off, keep a host core busy each even when idle (uio-ticker's 1 kHz
+# timer); a board booted beside four of them missed LAVA's 120 s login
+LAB_LATE = ("tests/lab/test_lava.py", "tests/lab/test_lava_rpi3.py")
+
+
 def shard_jobs() -> list[LabJob]:
-    """tests/lab in LAB_SHARDS (conftest's UDRV_LAB_SHARD)."""
+    """tests/lab in LAB_SHARDS (conftest's UDRV_LAB_SHARD), without LAB_LATE."""
     jobs = []
     for i, shard in enumerate(LAB_SHARDS):
         xml = BUILD / f"pytest-lab{i}.xml"
-        jobs.append(LabJob(f"lab[{shard}]", [pytest_cmd("tests/lab", xml)], xml,
-                           {"UDRV_LAB_SHARD": shard}))
+        cmd = [*pytest_cmd("tests/lab", xml), *(f"--ignore={t}" for t in LAB_LATE)]
+        jobs.append(LabJob(f"lab[{shard}]", [cmd], xml, {"UDRV_LAB_SHARD": shard}))
     return jobs
+
+
+def late_jobs() -> list[LabJob]:
+    """LAB_LATE, in a pytest of its own."""
+    xml = BUILD / "pytest-lab-late.xml"
+    return [LabJob("lab[lava]", [[*pytest_cmd(LAB_LATE[0], xml), *LAB_LATE[1:]]], xml)]
 
 
 # the tests run through labgrid per board: test_lab_smoke is the transport
@@ -289,8 +304,9 @@ def labgrid_jobs(python: str, boards: tuple[str, ...] = ("std", "rt", "rpi3")) -
 
 
 def lab(tally: Tally, env: dict[str, str], built: dict[str, bool]) -> None:
-    """The lab step: the shards, then (sharing the cores) the labgrid path."""
-    jobs = shard_jobs()
+    """The lab step: the shards, then LAB_LATE and the labgrid path."""
+    lab_queue(shard_jobs(), tally, env)
+    jobs = late_jobs()
     if env.get("UDRV_LABGRID", "1") == "0":
         print("labgrid tests skipped: UDRV_LABGRID=0")
     elif not built["arm64"]:
@@ -301,7 +317,8 @@ def lab(tally: Tally, env: dict[str, str], built: dict[str, bool]) -> None:
             tally.add("labgrid: cannot install labgrid into build/lg-venv (PyPI, python3-venv)",
                       False)  # fmt: skip
         else:
-            jobs += labgrid_jobs(str(venv / "bin" / "python"))
+            lg = labgrid_jobs(str(venv / "bin" / "python"))
+            jobs = lg[:1] + jobs + lg[1:]  # the farm (longest) first
     lab_queue(jobs, tally, env)
 
 
