@@ -25,7 +25,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn, Protocol
+from types import TracebackType
+from typing import Any, NoReturn, Protocol, Self
 
 from .board_api import CommandFailed, Result
 from .errors import BoardDead, CommandTimeout, LabError
@@ -264,10 +265,20 @@ class AgentClient:
     """A board's commands over its agent channel (lab.qemu.Board and
     lab.labgrid_board.LabgridBoard): run, put, put_bytes, get.  The board
     provides `channel`, `_check()` (raise when the board is gone) and
-    `_fail(kind, what)` (mark it dead and raise)."""
+    `_fail(kind, what)` (mark it dead and raise) and `close()` (what `with` calls)."""
 
     PUT_BYTES_PER_S = 10_000  # of base64: what a put's deadline allows for
     channel: Channel | None
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, et: type[BaseException] | None, ev: BaseException | None,
+                 tb: TracebackType | None) -> None:  # fmt: skip
+        self.close()
 
     def _check(self) -> None:
         raise NotImplementedError

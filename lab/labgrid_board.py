@@ -44,7 +44,7 @@ import sys
 import time
 from collections import deque
 from pathlib import Path
-from types import ModuleType, TracebackType
+from types import ModuleType
 from typing import Any, NoReturn
 
 from .agent import AgentClient, Channel, ChannelTimeout, ConsoleStream, PipeStream, b64
@@ -386,10 +386,3 @@ class LabgridBoard(AgentClient):
         except Exception as exc:
             self._note(f"deactivating the target's drivers: {type(exc).__name__}: {exc}")
 
-    def __enter__(self) -> LabgridBoard:
-        return self
-
-    def __exit__(
-        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()

@@ -369,24 +369,24 @@ def _write(text: str, out: str | None) -> None:
         print(f"lab: wrote {out}", file=sys.stderr)
 
 
-def cmd_job(args: argparse.Namespace) -> int:
+def _render(what: str, render: Callable[[], str], out: str | None) -> int:
+    """`python3 -m lab lava WHAT`: write render()'s text; a UsageError exits 2."""
     try:
-        job = render_job(_spec(args))
+        text = render()
     except UsageError as exc:
-        print(f"lab lava job: {exc}", file=sys.stderr)
+        print(f"lab lava {what}: {exc}", file=sys.stderr)
         return 2
-    _write(job, args.out)
+    _write(text, out)
     return 0
+
+
+def cmd_job(args: argparse.Namespace) -> int:
+    return _render("job", lambda: render_job(_spec(args)), args.out)
 
 
 def cmd_device(args: argparse.Namespace) -> int:
-    try:
-        text = render_device(device_dict(args.device_type, args.kernel))
-    except UsageError as exc:
-        print(f"lab lava device: {exc}", file=sys.stderr)
-        return 2
-    _write(text, args.out)
-    return 0
+    return _render("device", lambda: render_device(device_dict(args.device_type, args.kernel)),
+                   args.out)  # fmt: skip
 
 
 def cmd_bundle(args: argparse.Namespace) -> int:

@@ -28,7 +28,6 @@ import threading
 import time
 import weakref
 from pathlib import Path
-from types import TracebackType
 from typing import NoReturn
 
 from .agent import AgentClient, Channel, ChannelTimeout
@@ -285,14 +284,6 @@ class Board(AgentClient):
             self._sock = None
         shutil.rmtree(self._tmp, ignore_errors=True)
         _LIVE.discard(self)
-
-    def __enter__(self) -> Board:
-        return self
-
-    def __exit__(
-        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
     def __del__(self) -> None:
         if getattr(self, "proc", None) is not None and self.proc.poll() is None:  # type: ignore[union-attr]
