@@ -12,7 +12,7 @@
 #   make soak     not part of make check: 10^6 GPIO edges and 10^6 UIO
 #                 interrupts under the all load on both x86 kernels, checking
 #                 sent (counted at the source) = received + lost exactly;
-#                 prints a table, writes build/lab/soak.json (lab/soak.py)
+#                 prints a table, writes build/lab/soak.json (rig/lab/soak.py)
 #   make fuzz     the libFuzzer harnesses, FUZZ_SECONDS (600) each, the corpus
 #                 growing in build/fuzz/corpus (FUZZ="parse cli": only those),
 #                 and udrv-report's loader with FUZZ_EXAMPLES (2000) new
@@ -67,17 +67,17 @@ fuzz: deps
 	@status=0; \
 	$(PYTHON) tests/fuzz/run.py --build $(BUILD)/fuzz --seconds $(FUZZ_SECONDS) $(FUZZ) || status=1; \
 	UDRV_REPORT_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PYTHON) -m pytest -q -p no:cacheprovider \
-		tests/report/test_report_fuzz.py tests/lava/test_lava_fuzz.py || status=1; \
+		tests/rig/report/test_report_fuzz.py tests/rig/lava/test_lava_fuzz.py || status=1; \
 	exit $$status
 
 lab: deps static arm64
-	$(PYTHON) -m lab suite
+	$(PYTHON) -m rig.lab suite
 
 lab-quick: deps static arm64
-	$(PYTHON) -m lab suite --quick
+	$(PYTHON) -m rig.lab suite --quick
 
 lab-demo: deps static arm64
-	$(PYTHON) -m lab demo
+	$(PYTHON) -m rig.lab demo
 
 soak: deps static
 	$(PYTHON) -m lab.soak

@@ -16,11 +16,11 @@ Steps (each counted; a step that cannot run counts as one failure):
              library broken on purpose fail the check, each for its reason
   lint       ruff on the Python code
   cli        pytest tests/cli: the udrv binary on fake sysfs trees
-  report     pytest tests/report: udrv-report renders the fixture results
-  lava       pytest tests/lava: the LAVA recorder (lava/udrv-lava-bench, with
+  report     pytest tests/rig/report: udrv-report renders the fixture results
+  lava       pytest tests/rig/lava: the LAVA recorder (rig/lava/udrv-lava-bench, with
              busybox's awk) and the converter on a captured lava-run log
              (the real lava-run is a lab test: tests/lab/test_lava.py)
-  python     the Python bindings (python/): the wheel built by meson-python
+  python     the Python bindings (bindings/python/): the wheel built by meson-python
              (PyPI, cached in build/py-deps: no network once it is warm),
              installed into a fresh venv build/py-test, tests/python run
              there, and again on the extension built with ASan+UBSan
@@ -39,7 +39,7 @@ Steps (each counted; a step that cannot run counts as one failure):
              host side of the labgrid path (tests/lab/test_labgrid_host.py),
              the localhost farm (tests/lab/test_labgrid_farm.py: coordinator,
              exporter, a place, the suite and the lab tests through it), and
-             for std, rt and rpi3 the board as a labgrid env (python3 -m lab
+             for std, rt and rpi3 the board as a labgrid env (python3 -m rig.lab
              lg-env) with LG_TESTS through it (pytest --lg-env): the transport,
              the feature skips and a few real tests per board (part of the lab
              step's queue; skip with UDRV_LABGRID=0)
@@ -82,7 +82,7 @@ PY_BUILD_DEPS = ["meson-python==0.22.1", "meson==1.12.1", "ninja==1.13.2", "mypy
 # what tests/python needs in the test venv beside Debian's pytest: gpiozero 2
 # for udrv.gpiozero's tests (Debian 12's python3-gpiozero is 1.6)
 PY_TEST_DEPS = ["gpiozero==2.0.1", "colorzero==2.0"]
-# labgrid (lab/labgrid_board.py); Debian 12's 0.4.1 predates the gRPC coordinator
+# labgrid (rig/lab/labgrid_board.py); Debian 12's 0.4.1 predates the gRPC coordinator
 LG_DEPS = ["labgrid==26.0.1"]
 
 
@@ -158,9 +158,9 @@ def lint(tally: Tally) -> None:
     if cmd is None:
         tally.add("lint: cannot install ruff (python3-venv, PyPI)", False)
         return
-    paths = [p for p in ("lab", "tests", "scripts", "report", "report/udrv-report",
-                         "scripts/fetch-libgpiod", "scripts/abi-check", "python",
-                         "examples/python", "bench/python")
+    paths = [p for p in ("rig", "tests", "scripts", "rig/report/udrv-report",
+                         "scripts/fetch-libgpiod", "scripts/abi-check", "bindings/python",
+                         "examples/python")
              if (ROOT / p).exists()]
     tally.add("lint:ruff", run([*cmd, "check", *paths]) == 0)
 
@@ -284,9 +284,9 @@ def lg_venv() -> Path | None:
 def labgrid_jobs(python: str, boards: tuple[str, ...] = ("std", "rt", "rpi3")) -> list[LabJob]:
     """The lab tests through labgrid (docs/lab.md, "the lab tests on a labgrid
     target"), under build/lg-venv's `python`: the host side, the localhost farm
-    (lab/farm.py: coordinator + exporter + a std board, the suite and the lab
+    (rig/lab/farm.py: coordinator + exporter + a std board, the suite and the lab
     tests through its place), then each board of `boards` as a labgrid env
-    (python3 -m lab lg-env) with LG_TESTS through it."""
+    (python3 -m rig.lab lg-env) with LG_TESTS through it."""
     host = BUILD / "pytest-lg-host.xml"
     farm = BUILD / "pytest-lg-farm.xml"
     jobs = [LabJob("labgrid:farm", [[python, *pytest_cmd("tests/lab/test_labgrid_farm.py",
@@ -296,7 +296,8 @@ def labgrid_jobs(python: str, boards: tuple[str, ...] = ("std", "rt", "rpi3")) -
     for board in boards:
         yaml = BUILD / "lab" / "lg-env" / f"{board}.yaml"
         xml = BUILD / f"pytest-lg-{board}.xml"
-        make_env = [sys.executable, "-m", "lab", "lg-env", "-q", "--kernel", board, "-o", str(yaml)]
+        make_env = [sys.executable, "-m", "rig.lab", "lg-env", "-q", "--kernel", board,
+                    "-o", str(yaml)]
         test = [python, *pytest_cmd(LG_TESTS[board][0], xml)[1:], "--lg-env", str(yaml),
                 *LG_TESTS[board][1:]]  # fmt: skip
         jobs.insert(len(jobs) - 1, LabJob(f"labgrid[{board}]", [make_env, test], xml))
@@ -355,7 +356,7 @@ def py_build_deps() -> Path | None:
 
 
 def python_bindings(tally: Tally, env: dict[str, str]) -> None:
-    """The wheel of python/, a fresh venv with it (Debian's pytest from the
+    """The wheel of bindings/python/, a fresh venv with it (Debian's pytest from the
     system site packages), tests/python there, mypy --strict."""
     venv = py_build_deps()
     if venv is None:
@@ -367,7 +368,7 @@ def python_bindings(tally: Tally, env: dict[str, str]) -> None:
     benv = {**env, "PATH": f"{venv / 'bin'}:{env.get('PATH', '')}"}
     ok = run([str(venv / "bin" / "pip"), "wheel", "-q", "--no-build-isolation", "--no-deps",
               f"--config-settings=build-dir={BUILD / 'py-build'}", "-w", str(wheels),
-              "./python"], env=benv) == 0
+              "./bindings/python"], env=benv) == 0
     tally.add("python:wheel", ok)
     if not ok:
         return
@@ -382,21 +383,22 @@ def python_bindings(tally: Tally, env: dict[str, str]) -> None:
         xml = BUILD / "pytest-python.xml"
         xml.unlink(missing_ok=True)
         cmd = pytest_cmd("tests/python", xml)
-        # the installed package, not python/udrv of the source tree
+        # the installed package, not bindings/python/udrv of the source tree
         status = run([str(test / "bin" / "python"), *cmd[1:]], env=env)
         count_junit("python", xml, tally)
         if status not in (0, 1):  # interrupted or crashed: tests may be missing
             tally.add(f"python: pytest exited {status}", False)
         python_asan(tally, env, venv)
     mypy = [str(venv / "bin" / "mypy"), "--strict", "--cache-dir", str(BUILD / "mypy-cache"),
-            "python/udrv", *(["examples/python"] if (ROOT / "examples/python").is_dir() else [])]
-    tally.add("python:mypy", run(mypy, env={**env, "MYPYPATH": str(ROOT / "python")}) == 0)
+            "bindings/python/udrv", "examples/python"]
+    tally.add("python:mypy", run(mypy, env={**env, "MYPYPATH": str(ROOT / "bindings/python")})
+              == 0)
     # the stubs against the extension itself (installed beside mypy for that)
     ok = run([str(venv / "bin" / "pip"), "install", "-q", "--no-index", "--no-deps",
               "--force-reinstall", str(wheel)]) == 0
     tally.add("python:stubtest", ok and run(
         [str(venv / "bin" / "python"), "-m", "mypy.stubtest", "--mypy-config-file",
-         str(ROOT / "python" / "pyproject.toml"), "udrv._udrv"],
+         str(ROOT / "bindings" / "python" / "pyproject.toml"), "udrv._udrv"],
         env={k: v for k, v in env.items() if k != "MYPYPATH"}) == 0)
 
 
@@ -406,7 +408,7 @@ def python_asan(tally: Tally, env: dict[str, str], venv: Path) -> None:
     bdir = BUILD / "py-asan"
     benv = {**env, "PATH": f"{venv / 'bin'}:{env.get('PATH', '')}"}
     if not (bdir / "build.ninja").exists() and run(
-            ["meson", "setup", str(bdir), "python", "-Db_sanitize=address,undefined",
+            ["meson", "setup", str(bdir), "bindings/python", "-Db_sanitize=address,undefined",
              "-Db_lundef=false", "-Dbuildtype=debug",
              "-Dc_args=-fno-sanitize-recover=all"], env=benv):
         tally.add("python:asan (meson setup)", False)
@@ -417,7 +419,8 @@ def python_asan(tally: Tally, env: dict[str, str], venv: Path) -> None:
         return
     pkg = BUILD / "py-asan-pkg" / "udrv"
     shutil.rmtree(pkg.parent, ignore_errors=True)
-    shutil.copytree(ROOT / "python" / "udrv", pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "bindings" / "python" / "udrv", pkg,
+                    ignore=shutil.ignore_patterns("__pycache__"))
     for so in bdir.glob("_udrv*.so"):
         shutil.copy2(so, pkg)
     libs = [subprocess.run(["gcc", f"-print-file-name={lib}"], capture_output=True, text=True,
@@ -469,7 +472,7 @@ def peers(built: dict[str, bool], tally: Tally) -> None:
     for name in ("dev", "static", "arm64"):
         if not built.get(name):
             continue
-        peer = BUILD / name / "bench" / "peers" / "udrv-bench-peer"
+        peer = BUILD / name / "rig" / "bench" / "peers" / "udrv-bench-peer"
         if not peer.exists():
             print(f"check: no {peer}: scripts/fetch-libgpiod (make deps) fetches libgpiod 2.3's "
                   f"sources; then meson setup --reconfigure {BUILD / name}", file=sys.stderr)
@@ -490,8 +493,8 @@ def main() -> int:
     if built["dev"]:
         abi(tally, env)
         pytest("cli", "tests/cli", tally, env)
-    pytest("report", "tests/report", tally, env)
-    pytest("lava", "tests/lava", tally, env)
+    pytest("report", "tests/rig/report", tally, env)
+    pytest("lava", "tests/rig/lava", tally, env)
     python_bindings(tally, env)
     if env.get("UDRV_FUZZ", "1") != "0":
         fuzz(tally)

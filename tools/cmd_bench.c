@@ -31,7 +31,7 @@ static const char bench_help[] =
 "           libgpiod 2.3\n"
 "  kernel   in-kernel trigger to interrupt handler latency (irqlat)\n"
 "  reply    trigger to reply on another line, as a log host sees it: isr,\n"
-"           kthread (kernel/gpio-reply), user (read, poll, epoll, busy)\n"
+"           kthread (rig/kernel/gpio-reply), user (read, poll, epoll, busy)\n"
 "  gaps     the scheduler's gaps in a busy SCHED_FIFO loop (RT throttling)\n"
 "  rate     interrupts per second a receiver takes: sweep, loss at the\n"
 "           source, knee, CPU, throughput (cdev, cdev-batch, uio)\n"

@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from fakes import FakeTree
-from udrv_runner import Runner, find_binary
+
+from tests.support.fakes import FakeTree
+from tests.support.udrv_runner import Runner, find_binary
 
 
 @pytest.fixture(scope="session")

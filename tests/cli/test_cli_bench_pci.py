@@ -7,8 +7,9 @@ it was. The measurement itself: tests/lab/test_bench_pci.py."""
 from __future__ import annotations
 
 import pytest
-from fakes import FakeTree, rt_system
-from udrv_runner import Runner
+
+from tests.support.fakes import FakeTree, rt_system
+from tests.support.udrv_runner import Runner
 
 DEVICES = "sys/bus/pci/devices"
 EDU = "0000:00:01.0"

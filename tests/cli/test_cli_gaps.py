@@ -10,16 +10,13 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
-from fakes import FakeTree, rt_system
-from udrv_runner import Runner
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lab"))
-from results_schema import check_document
+from tests.support.fakes import FakeTree, rt_system
+from tests.support.results_schema import check_document
+from tests.support.udrv_runner import Runner
 
 RUNTIME = "proc/sys/kernel/sched_rt_runtime_us"
 # no line, no real-time settings: runs anywhere, as any user
@@ -155,9 +152,8 @@ def test_signal_puts_the_runtime_back(udrv: Runner, system: FakeTree,
 
 
 def test_suite_command_lines() -> None:
-    """What `make lab` runs (lab/suite.py): the kernel's setting, then -1."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-    from lab import suite
+    """What `make lab` runs (rig/lab/suite.py): the kernel's setting, then -1."""
+    from rig.lab import suite
 
     assert suite.gaps_command("none", "full") == \
         "udrv bench gaps --json --quiet --load none --duration 5s"
@@ -197,7 +193,7 @@ def _gaps_doc(udrv: Runner) -> dict:
 ])
 def test_schema_check_sees_each_break(udrv: Runner, system: FakeTree, damage: str,
                                       message: str) -> None:
-    """tests/lab/results_schema.py's check_gaps, each invariant broken on purpose."""
+    """tests/support/results_schema.py's check_gaps, each invariant broken on purpose."""
     doc = _gaps_doc(udrv)
     g = doc["gaps"]
     if damage == "count":

@@ -17,8 +17,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fakes import FakeTree, GpioExports, gpio_attr, gpio_bus, gpio_chip, gpio_line
-from udrv_runner import Runner
+
+from tests.support.fakes import FakeTree, GpioExports, gpio_attr, gpio_bus, gpio_chip, gpio_line
+from tests.support.udrv_runner import Runner
 
 BASE = 512
 LINE = 3

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import fakes
-from fakes import FakeTree
-from udrv_runner import Runner
+from tests.support import fakes
+from tests.support.fakes import FakeTree
+from tests.support.udrv_runner import Runner
 
 
 def test_empty_tree_json(udrv: Runner, tree: FakeTree) -> None:

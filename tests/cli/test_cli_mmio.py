@@ -13,8 +13,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from fakes import FakeTree, gpio_bus, gpio_chip
-from udrv_runner import Runner
+
+from tests.support.fakes import FakeTree, gpio_bus, gpio_chip
+from tests.support.udrv_runner import Runner
 
 BCM_BASE = 0x3F200000
 

@@ -16,8 +16,9 @@ The fake layout, as Linux 6.1 has it::
 from __future__ import annotations
 
 import pytest
-from fakes import FakeTree, sysfs_mounted
-from udrv_runner import Runner
+
+from tests.support.fakes import FakeTree, sysfs_mounted
+from tests.support.udrv_runner import Runner
 
 EDU = "0000:00:01.0"
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""udrv-bench-peer's command line (bench/peers/): usage errors exit 2 with a
+"""udrv-bench-peer's command line (rig/bench/peers/): usage errors exit 2 with a
 message, runtime failures exit 1, version and --help exit 0.
 
 The peer is built next to the udrv under test (build/dev/bench/peers/);
@@ -14,13 +14,15 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from udrv_runner import find_binary
+
+from tests.support.udrv_runner import find_binary
 
 
 @pytest.fixture(scope="module")
 def peer() -> Path:
     env = os.environ.get("UDRV_BENCH_PEER")
-    path = Path(env) if env else find_binary().parent.parent / "bench" / "peers" / "udrv-bench-peer"
+    build = find_binary().parent.parent
+    path = Path(env) if env else build / "rig" / "bench" / "peers" / "udrv-bench-peer"
     if not path.is_file():
         pytest.skip(f"no udrv-bench-peer at {path} (scripts/fetch-libgpiod, then meson setup "
                     "--reconfigure)")

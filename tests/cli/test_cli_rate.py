@@ -6,8 +6,9 @@ touched), and failures without a source (exit 1). The lab
 from __future__ import annotations
 
 import pytest
-from fakes import FakeTree, rt_system
-from udrv_runner import Runner
+
+from tests.support.fakes import FakeTree, rt_system
+from tests.support.udrv_runner import Runner
 
 QUIET = ["-P", "0", "--no-mlock", "--no-dma-latency", "-q"]
 

@@ -6,7 +6,8 @@ The measurement itself runs on real kernels: tests/lab/test_bench_reply.py."""
 from __future__ import annotations
 
 import pytest
-from udrv_runner import Runner
+
+from tests.support.udrv_runner import Runner
 
 OPTIONS = ["--role", "--responder", "--wait", "--trigger", "--in", "--reply", "--watch",
            "--target-cpu", "--chip", "--prio", "--irq-prio", "--cpu", "--samples",

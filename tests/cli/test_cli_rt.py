@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fakes import FakeTree, rt_system
-from udrv_runner import Runner
+
+from tests.support.fakes import FakeTree, rt_system
+from tests.support.udrv_runner import Runner
 
 
 def finding(doc: dict[str, Any], topic: str) -> dict[str, Any]:

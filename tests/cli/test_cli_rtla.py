@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """udrv bench timer's rtla rows on the host: a fake tracefs under UDRV_SYSROOT
 and a fake rtla (a shell script that records its arguments and prints an
-output captured in the lab, tests/unit/rtla/), so every path of
-bench/timer_rtla.c runs without the lab: the arguments rtla gets, the rows
+output captured in the lab, tests/lib/rtla/), so every path of
+rig/bench/timer_rtla.c runs without the lab: the arguments rtla gets, the rows
 from its output, the reasons for no rows, and what udrv puts back when rtla
 ends without doing it (killed). The real rtla runs in tests/lab/test_bench_timer.py.
 """
@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes import FakeTree
-from udrv_runner import Result, Runner
+
+from tests.support.fakes import FakeTree
+from tests.support.udrv_runner import Result, Runner
 
 TRACING = "sys/kernel/tracing"
-CAPTURED = Path(__file__).resolve().parents[1] / "unit" / "rtla"
+CAPTURED = Path(__file__).resolve().parents[1] / "lib" / "rtla"
 # 1000 wake-ups at 1 ms: 1 s, what idle.txt holds (1000 samples per context)
 TIMER = ("bench", "timer", "-n", "1000", "-i", "1000", "--cyclictest", "none", "-P", "0",
          "--no-mlock", "--no-dma-latency", "--quiet", "--json")

@@ -5,23 +5,20 @@ The timer bench runs for real (SCHED_OTHER, a few samples); tracefs is a tree
 of regular files, so what udrv writes there can be read back: every setting
 it changed is put back as it was, after a run, after a failure half-way
 through arming, and the messages name the file and the fix. The analysis
-itself is tested on real traces in tests/unit/test_trace.c and in the lab
+itself is tested on real traces in tests/lib/test_trace.c and in the lab
 (tests/lab/test_spike.py).
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
-from fakes import FakeTree
-from udrv_runner import Runner
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "lab"))
-
-from results_schema import check_spike
+from tests.support.fakes import FakeTree
+from tests.support.results_schema import check_spike
+from tests.support.udrv_runner import Runner
 
 TRACING = "sys/kernel/tracing"
 EVENTS = ("sched/sched_switch", "sched/sched_wakeup", "sched/sched_wakeup_new",

@@ -6,8 +6,17 @@ must now be a usage error (exit 2) with a message, and touch nothing."""
 from __future__ import annotations
 
 import pytest
-from fakes import FakeTree, gpio_bus, gpio_chip, gpio_line, uio_dev_file, uio_device, uio_map
-from udrv_runner import Runner
+
+from tests.support.fakes import (
+    FakeTree,
+    gpio_bus,
+    gpio_chip,
+    gpio_line,
+    uio_dev_file,
+    uio_device,
+    uio_map,
+)
+from tests.support.udrv_runner import Runner
 
 
 @pytest.fixture

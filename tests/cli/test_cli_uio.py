@@ -14,7 +14,8 @@ import subprocess
 import time
 
 import pytest
-from fakes import (
+
+from tests.support.fakes import (
     FPGA_PATTERN,
     PAGE_SIZE,
     FakeTree,
@@ -27,7 +28,7 @@ from fakes import (
     uio_fpga_mapped,
     uio_port,
 )
-from udrv_runner import Runner
+from tests.support.udrv_runner import Runner
 
 PATTERN = FPGA_PATTERN
 

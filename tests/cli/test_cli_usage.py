@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from udrv_runner import Runner
+
+from tests.support.udrv_runner import Runner
 
 GPIO_OPTS = ["--chip", "--backend", "--active-low", "--bias", "--drive", "--consumer", "--json"]
 UIO_ACCESS = ["--map", "--bar", "--width", "--json"]

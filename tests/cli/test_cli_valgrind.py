@@ -11,8 +11,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from fakes import FakeTree, gpio_bus, gpio_chip, uio_dev_file, uio_device, uio_map
-from udrv_runner import Runner
+
+from tests.support.fakes import FakeTree, gpio_bus, gpio_chip, uio_dev_file, uio_device, uio_map
+from tests.support.udrv_runner import Runner
 
 VALGRIND = shutil.which("valgrind")
 COMMANDS = [

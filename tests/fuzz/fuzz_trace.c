@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ftrace's text (bench/trace_parse.c and trace.c: --trace-on-spike's reader and analysis).
+ * ftrace's text (rig/bench/trace_parse.c and trace.c: --trace-on-spike's reader and analysis).
  *
  * Parts: [0] the window and the bench as text, "START END CPU PID" (decimal;
  * anything else: a window over the first two events' timestamps), [1] the

@@ -8,7 +8,7 @@ joined with the separator 0x1e; ABSENT (0x1f) leaves that file out.
 
 What the seeds hold, and where it comes from:
   - kernel text as Debian 12's 6.1 kernels print it: uname strings of the
-    lab's std and rt kernels (tests/report/fixtures), /proc/PID/stat of an
+    lab's std and rt kernels (tests/rig/report/fixtures), /proc/PID/stat of an
     irq thread, /proc/self/status, GPIO sysfs attributes (base, ngpio,
     label; 6.1 allocates dynamic bases downwards from 512), UIO map
     attributes in drivers/uio/uio.c's formats (addr and size "%pa": 0x and
@@ -213,11 +213,11 @@ RT = [
 ]
 
 # rtla timerlat hist -n as Debian 12's rtla 6.1 prints it: the outputs captured
-# in the lab for the unit tests (tests/unit/rtla/README.md) that fit in
+# in the lab for the unit tests (tests/lib/rtla/README.md) that fit in
 # run.py's -max_len, and two CPUs in a few lines
 RTLA_HEAD = ("# RTLA timerlat histogram\n# Time unit is nanoseconds (ns)\n"
              "# Duration:   0 00:00:01\n")
-RTLA = [p.read_bytes() for p in sorted((HERE.parent / "unit" / "rtla").glob("*.txt"))
+RTLA = [p.read_bytes() for p in sorted((HERE.parent / "lib" / "rtla").glob("*.txt"))
         if p.stat().st_size <= 4096] + [
     (RTLA_HEAD + "Index   IRQ-000   Thr-000   IRQ-001   Thr-001\n"
      "700           2         0         1         0 \n"
@@ -240,7 +240,7 @@ RTLA = [p.read_bytes() for p in sorted((HERE.parent / "unit" / "rtla").glob("*.t
 def cyclictest(rng: int, values: list[int], nodes: int, comment: bool = True) -> bytes:
     """The files of `cyclictest -q -N -h RNG --spike=RNG-1 --spike-nodes=NODES`
     for one thread whose samples were VALUES (ns, in cycle order), printed as
-    rt-tests 2.5 prints them (see tests/unit/cyclictest/ for real ones):
+    rt-tests 2.5 prints them (see tests/lib/cyclictest/ for real ones):
     part 0 the --histfile, part 1 the stdout."""
     over = [i for i, v in enumerate(values) if v >= rng]
     hist = ["# Histogram"] + [f"{i:06d} {sum(v == i for v in values):06d}" for i in range(rng)]
@@ -270,8 +270,8 @@ CYCLICTEST = [
     cyclictest(4, [], 3),
     cyclictest(100, [36, 38, 36, 120, 37, 41, 39], 300),
     cyclictest(100, [36, 38, 36, 37], 300)[:-1]
-    + (HERE.parent / "unit" / "cyclictest" / "out-100000").read_bytes(),
-    join("", (HERE.parent / "unit" / "cyclictest" / "out-4000").read_bytes()),
+    + (HERE.parent / "lib" / "cyclictest" / "out-100000").read_bytes(),
+    join("", (HERE.parent / "lib" / "cyclictest" / "out-4000").read_bytes()),
 ]
 
 
@@ -369,11 +369,11 @@ REGRESS: dict[str, dict[str, bytes]] = {
     },
 }
 
-# bench/fields.c: the first byte is n, then gpio-reply's counts and last edge
+# rig/bench/fields.c: the first byte is n, then gpio-reply's counts and last edge
 FIELDS = [bytes([2]) + b"632 632\n", bytes([2]) + b"0 0\n",
           bytes([3]) + b"1 2450279896 2450280065\n", bytes([1]) + b"18446744073709551615\n"]
 
-# bench/peer_parse.c: udrv-bench-peer's output as it prints it (rx, irq's
+# rig/bench/peer_parse.c: udrv-bench-peer's output as it prints it (rx, irq's
 # edges), and near misses
 PEER_RX = ("received 3\nreads 2\nseqno_first 5\nseqno_last 7\ncpu_user_ns 0\n"
            "cpu_sys_ns 4000000\nsamples 2\nlat 8351\nlat 31009\nend\n")
@@ -391,7 +391,7 @@ PEER = [s.encode() for s in (
     "ns 520704\n", "set 1\n", "batch 256\n", "ok\n", "ready\n",
 )]
 
-# bench/rate_parse.c: part 0 a --rates list, part 1 the peer's rx output
+# rig/bench/rate_parse.c: part 0 a --rates list, part 1 the peer's rx output
 # after its "ready" line, as udrv bench rate reads it
 RATE = [join(rates, rx) for rates, rx in (
     ("1k,2k,5k,10k,20k,50k,100k,200k", PEER_RX),
@@ -404,9 +404,9 @@ RATE = [join(rates, rx) for rates, rx in (
 
 
 def lab_trace(name: str) -> bytes:
-    """A --spike-out file of the lab (tests/unit/traces): its window line
+    """A --spike-out file of the lab (tests/lib/traces): its window line
     ("# udrv: spike of ... window A..B ns ..., bench pid P") as part 0."""
-    text = (HERE.parent / "unit" / "traces" / name).read_text()
+    text = (HERE.parent / "lib" / "traces" / name).read_text()
     first = text.split("\n", 1)[0]
     window = first.split("window ", 1)[1].split(" ns", 1)[0].split("..")
     pid = first.rsplit("bench pid ", 1)[1]

@@ -13,7 +13,7 @@
     any_board             parametrized over the selected one-machine boards
                           (ids "std", "rt", "rpi3"; not the SMP ones)
     py_board              the x86 kernels (ids "std", "rt") booted with the Python
-                          image variant (lab/pyguest.py: python3.11, udrv, gpiod,
+                          image variant (rig/lab/pyguest.py: python3.11, udrv, gpiod,
                           gpiozero); a board of its own, so that the others don't
                           pay for Python (session-scoped too)
 
@@ -31,7 +31,7 @@ Environment:
 On a labgrid target (run with build/lg-venv/bin/python -m pytest, which
 loads labgrid's pytest plugin):
     --lg-env FILE           every board fixture is the one session
-                            LabgridBoard of the env's target "main" (lab/
+                            LabgridBoard of the env's target "main" (rig/lab/
                             labgrid_board.py) when the target has the
                             fixture's features (board_rt: rt, board_rpi3:
                             bcm2835, q35_board: iommu + edu, board_rt_smp:
@@ -42,7 +42,7 @@ loads labgrid's pytest plugin):
                             flavour.  Tests declare what they need with
                             pytest.mark.lg_feature(...); "qemu" marks the
                             tests that boot boards of their own or use
-                            QEMU-only attributes (lab/board_api.py)
+                            QEMU-only attributes (rig/lab/board_api.py)
 
 Each kernel boots at most once per session and is shared by all tests (the
 fixtures are session-scoped handles); a board that died (guest panic, agent
@@ -61,13 +61,11 @@ from typing import Any, cast
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from rig.lab import Board, LabError, pyguest
+from rig.lab.board_api import FEATURES
+from rig.lab.boards import TARGETS
 
-from lab import Board, LabError, pyguest  # noqa: E402
-from lab.board_api import FEATURES  # noqa: E402
-from lab.boards import TARGETS  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 ALL_KERNELS = tuple(TARGETS)  # "std", "rt" (x86), "rpi3", "std-smp", "rt-smp"
 DEFAULT_KERNELS = ("std", "rt", "rpi3", "rt-smp", "std-q35", "rt-q35")
@@ -149,7 +147,7 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 
 def pytest_configure(config: pytest.Config) -> None:
     # the markers, also when labgrid's plugin is not loaded (plain pytest)
-    config.addinivalue_line("markers", "lg_feature(features): the board features (lab/"
+    config.addinivalue_line("markers", "lg_feature(features): the board features (rig/lab/"
                             "board_api.py FEATURES) a test needs; a labgrid target "
                             "without them skips it (--lg-env)")  # fmt: skip
 
@@ -182,7 +180,7 @@ def lg_skip_reasons(config: pytest.Config, items: list[pytest.Item]) -> None:
     env = lg_env(config)
     if env is None:
         return
-    from lab.labgrid_board import target_features
+    from rig.lab.labgrid_board import target_features
 
     have = target_features(env, LG_TARGET)
     for item in items:
@@ -199,7 +197,7 @@ def lg_skip_reasons(config: pytest.Config, items: list[pytest.Item]) -> None:
 def pytest_report_header(config: pytest.Config) -> str:
     env = lg_env(config)
     if env is not None:
-        from lab.labgrid_board import target_features
+        from rig.lab.labgrid_board import target_features
 
         return (f"udrv lab: labgrid target {LG_TARGET} of {env.config_file}, features "
                 f"{', '.join(sorted(target_features(env, LG_TARGET))) or 'none'}")  # fmt: skip
@@ -279,7 +277,7 @@ class Boards:
 
     def live(self, flavour: str) -> Board:
         """The flavour's board, booting it (again, if the last one died);
-        "NAME+py": the board with the Python image variant (lab/pyguest.py);
+        "NAME+py": the board with the Python image variant (rig/lab/pyguest.py);
         "lg": the labgrid target."""
         board = self.boards.get(flavour)
         if board is not None and board.dead:
@@ -287,7 +285,7 @@ class Boards:
             board.close()
             board = None
         if board is None and flavour == "lg":
-            from lab.labgrid_board import LabgridBoard
+            from rig.lab.labgrid_board import LabgridBoard
 
             lgb = LabgridBoard(env=self.env, target=LG_TARGET)
             BOOTS.append(f"labgrid target {LG_TARGET} ({lgb.flavour}) {lgb.release}: "
@@ -304,7 +302,7 @@ class Boards:
         """A session-long handle on a kernel's board (boots it now); with
         --lg-env the labgrid target's, when it has what `fixture` needs."""
         if self.env is not None:
-            from lab.labgrid_board import target_features
+            from rig.lab.labgrid_board import target_features
 
             have = target_features(self.env, LG_TARGET)
             missing = lg_missing(fixture, have)
@@ -372,7 +370,7 @@ def board_rpi3(lab_boards: Boards) -> Board:
 
 @pytest.fixture(scope="session")
 def board(request: pytest.FixtureRequest, lab_boards: Boards) -> Board:
-    """The x86 kernels: the tests that use kernel/ modules (gpio-wire) or edu."""
+    """The x86 kernels: the tests that use rig/kernel/ modules (gpio-wire) or edu."""
     return lab_boards.handle(str(request.param), fixture="board")
 
 

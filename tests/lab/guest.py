@@ -8,7 +8,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-CHIP = "gpio-wire"  # label of kernel/gpio-wire's chip (lines wired 2k -> 2k+1)
+CHIP = "gpio-wire"  # label of rig/kernel/gpio-wire's chip (lines wired 2k -> 2k+1)
 
 
 class Result(Protocol):
@@ -73,7 +73,7 @@ def peer_without_mlock(board: Board) -> str:
 
 def python(board: Board, code: str, timeout: float = 120) -> Udrv:
     """Run Python @code (dedented) with the guest's python3: the boards of
-    the Python image variant (conftest's py_board, lab/pyguest.py)."""
+    the Python image variant (conftest's py_board, rig/lab/pyguest.py)."""
     return sh(board, "python3 - <<'PYEOF'\n" + textwrap.dedent(code).strip() + "\nPYEOF",
               timeout)  # fmt: skip
 

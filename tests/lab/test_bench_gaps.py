@@ -25,9 +25,9 @@ from typing import Any
 import pytest
 from background import Background, guest_ok
 from guest import CHIP, ok, udrv
-from results_schema import check_document
 
-from lab import suite
+from rig.lab import suite
+from tests.support.results_schema import check_document
 
 pytestmark = pytest.mark.lg_feature(["gpio-wire"])
 
@@ -47,7 +47,7 @@ OFF = "--rt-runtime -1"
 
 
 def suite_runs(board: Any) -> list[suite.SuiteRun]:
-    """What `make lab` runs (lab/suite.py's run_gaps, --quick: SECONDS), idle:
+    """What `make lab` runs (rig/lab/suite.py's run_gaps, --quick: SECONDS), idle:
     the plain run (the kernel's throttling) and the rt-runtime -1 variant."""
     if board.flavour not in _suite:
         plain = suite.SuiteRun(board.flavour, "none")

@@ -7,13 +7,14 @@ from typing import Any
 
 import pytest
 from guest import Board, peer_without_mlock, sh, udrv
-from results_schema import check_document
+
+from tests.support.results_schema import check_document
 
 pytestmark = pytest.mark.lg_feature(["gpio-wire"])
 
 SAMPLES = 300
 EVENT_WAITS = ("read", "poll", "epoll")
-PEER = "libgpiod-2.3"  # udrv-bench-peer's rows (bench/peers/)
+PEER = "libgpiod-2.3"  # udrv-bench-peer's rows (rig/bench/peers/)
 # (implementation, wait) of the rows with an event: udrv's, the references
 EVENT_ROWS = [("udrv", w) for w in EVENT_WAITS] + [("raw", "read"), (PEER, "read")]
 SAMPLE_NAMES = ("write_to_irq", "irq_to_wake", "write_to_wake")

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 from guest import Board, sh, udrv
-from results_schema import check_document
+
+from tests.support.results_schema import check_document
 
 pytestmark = pytest.mark.lg_feature(["gpio-wire", "irqlat"])
 

@@ -26,7 +26,8 @@ from typing import Any
 import pytest
 from background import Background, guest_ok
 from guest import ok, sh, udrv
-from results_schema import check_document
+
+from tests.support.results_schema import check_document
 
 pytestmark = pytest.mark.lg_feature(["iommu", "edu"])
 

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 from guest import Board, sh
-from results_schema import check_document
+
+from tests.support.results_schema import check_document
 
 pytestmark = pytest.mark.lg_feature(["gpio-wire", "uio-ticker"])
 
@@ -188,8 +189,8 @@ def test_libgpiod_peer_takes_a_low_rate(board: Board) -> None:
 
 
 def test_suite_quick_rate(board: Board, request: pytest.FixtureRequest) -> None:
-    """The sweep `make lab-quick` runs (lab/suite.py), and its table."""
-    from lab import suite
+    """The sweep `make lab-quick` runs (rig/lab/suite.py), and its table."""
+    from rig.lab import suite
 
     run = suite.SuiteRun(request.node.callspec.id, "none")
     suite.run_rate(board, [run], "quick")

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""udrv bench reply on gpio-wire + kernel/gpio-reply, on the real kernels.
+"""udrv bench reply on gpio-wire + rig/kernel/gpio-reply, on the real kernels.
 
 A = 4 -> B = 5 (wire 2), C = 6 -> D = 7 (wire 3). Checked:
 - every responder's accounting: sent (gpio-wire's count on B) = received
@@ -24,12 +24,13 @@ from typing import Any
 import pytest
 from background import Background, guest_ok
 from guest import Board, sh, udrv
-from results_schema import check_document
+
+from tests.support.results_schema import check_document
 
 pytestmark = pytest.mark.lg_feature(["gpio-wire"])
 
 SAMPLES = 300
-WARMUP = 16  # unrecorded edges before each responder (bench/reply.c)
+WARMUP = 16  # unrecorded edges before each responder (rig/bench/reply.c)
 MODULE = "/sys/devices/platform/gpio-reply"
 WIRE = "/sys/devices/platform/gpio-wire/edges"
 CONFIGS = [("isr", None), ("kthread", None)] + [

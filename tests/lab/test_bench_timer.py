@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """udrv bench timer in the lab (quick): the clock_nanosleep wake-up row and
-cyclictest's row (rt-tests, shipped into the guest by lab/initramfs.py with
+cyclictest's row (rt-tests, shipped into the guest by rig/lab/initramfs.py with
 its libraries), and the udrv row alone when cyclictest is not there. On the
 rt kernel, which has the timerlat tracer, rtla's two rows (irq_latency and
 thread_latency); on std, the udrv row's note says why there are none.
@@ -31,7 +31,8 @@ from typing import Any
 import pytest
 from background import Background, guest_ok
 from guest import ok, sh
-from results_schema import check_document
+
+from tests.support.results_schema import check_document
 
 SAMPLES = 200
 TOLERANCE_REL = 0.20
@@ -149,7 +150,7 @@ sed -i 's/^000003 000000$/000003 -00001/' "$f"
 
 def test_cyclictest_output_garbled(board):
     """Text that is not cyclictest's: no cyclictest row, the udrv row's note
-    says which file and line (bench/cyclictest_out.c)."""
+    says which file and line (rig/bench/cyclictest_out.c)."""
     board.put_bytes(GARBLING_CYCLICTEST.encode(), "/tmp/garbling-cyclictest", 0o755)
     doc = ok(board, "bench timer --json -q -n 20 --rtla none "
                     "--cyclictest /tmp/garbling-cyclictest").json()

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""udrv bench toggle on kernel/gpio-wire (quick: --samples 2000), both kernels."""
+"""udrv bench toggle on rig/kernel/gpio-wire (quick: --samples 2000), both kernels."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 from guest import CHIP, ok, peer_without_mlock, sh, udrv
-from results_schema import check_document
+
+from tests.support.results_schema import check_document
 
 pytestmark = pytest.mark.lg_feature(["gpio-wire"])
 

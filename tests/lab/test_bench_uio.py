@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 from guest import ok, sh, udrv
-from results_schema import check_document
+
+from tests.support.results_schema import check_document
 
 pytestmark = pytest.mark.lg_feature(["uio-ticker", "edu"])
 
@@ -33,7 +34,7 @@ EDU_ROWS = {
     ("edu", "udrv", None, "rearm"),
 }
 # A wait whose page already holds the next tick gives no latency sample (see
-# bench/uio.c): at 1 ms ticks that is a ~1 us window per wait, so a
+# rig/bench/uio.c): at 1 ms ticks that is a ~1 us window per wait, so a
 # handful at most in SAMPLES waits.
 MAX_STALE = 5
 

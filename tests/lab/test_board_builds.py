@@ -9,9 +9,9 @@ import dataclasses
 
 import pytest
 
-from lab import boards
-from lab.errors import LabError
-from lab.prepare import prepare
+from rig.lab import boards
+from rig.lab.errors import LabError
+from rig.lab.prepare import prepare
 
 pytestmark = pytest.mark.lg_feature(["qemu"])
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""GPIO through the character device on kernel/gpio-wire, on both kernels."""
+"""GPIO through the character device on rig/kernel/gpio-wire, on both kernels."""
 
 from __future__ import annotations
 

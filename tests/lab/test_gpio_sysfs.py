@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""GPIO through legacy sysfs on kernel/gpio-wire: export, set, get, edge + poll."""
+"""GPIO through legacy sysfs on rig/kernel/gpio-wire: export, set, get, edge + poll."""
 
 from __future__ import annotations
 

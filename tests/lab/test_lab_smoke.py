@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lab import Board, CommandTimeout, LabError, debian
+from rig.lab import Board, CommandTimeout, LabError, debian
 
 
 @pytest.mark.lg_feature(["qemu"])

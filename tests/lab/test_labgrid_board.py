@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from lab.labgrid_board import DEPLOY, STATIC_BUILDS, LabgridBoard
-from lab.paths import REPO_ROOT
+from rig.lab.labgrid_board import DEPLOY, STATIC_BUILDS, LabgridBoard
+from rig.lab.paths import REPO_ROOT
 
 
 def real(board: Any) -> LabgridBoard:

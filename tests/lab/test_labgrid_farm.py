@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The labgrid farm on localhost (lab/farm.py) and the suite through its place.
+"""The labgrid farm on localhost (rig/lab/farm.py) and the suite through its place.
 
 A coordinator and an exporter on 127.0.0.1 and a std QEMU board whose console
 is the exporter's serial port, started and stopped here: the suite reserves the
-place and runs through it (lab/suite_lg.py, lab/lg_place.py), the lab tests run
+place and runs through it (rig/lab/suite_lg.py, rig/lab/lg_place.py), the lab tests run
 through it (pytest --lg-env), a place someone else holds is waited for and not
 taken, a stopped exporter is a clear error, and nothing listens beyond loopback.
 
@@ -25,13 +25,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from results_schema import check_lab_document
+
+from tests.support.results_schema import check_lab_document
 
 pytest.importorskip("labgrid", reason="runs under build/lg-venv/bin/python (make check's "
                     "labgrid step)")  # fmt: skip
 
-from lab.errors import ToolMissing
-from lab.farm import EXPORTER, Farm, FarmError
+from rig.lab.errors import ToolMissing
+from rig.lab.farm import EXPORTER, Farm, FarmError
 
 LAB_BOARD = "std"  # scripts/check.py's shards: the farm boots a std board of its own
 pytestmark = pytest.mark.lg_feature("qemu")  # it boots QEMU itself: not on a labgrid target
@@ -48,8 +49,8 @@ def farm() -> Iterator[Farm]:
 
 
 def lab(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    """python3 -m lab ARGS (under the venv's python: it has labgrid)."""
-    return subprocess.run([sys.executable, "-m", "lab", *args], cwd=REPO, capture_output=True,
+    """python3 -m rig.lab ARGS (under the venv's python: it has labgrid)."""
+    return subprocess.run([sys.executable, "-m", "rig.lab", *args], cwd=REPO, capture_output=True,
                           text=True, timeout=timeout)  # fmt: skip
 
 
@@ -153,16 +154,16 @@ def test_suite_through_the_place(farm: Farm, tmp_path: Path) -> None:
         assert title in r.stdout
     # udrv-report renders it beside a make lab run
     assert (tmp_path / "report.html").is_file(), "the suite wrote no report"
-    cmp = subprocess.run([sys.executable, str(REPO / "report" / "udrv-report"), "--quiet",
+    cmp = subprocess.run([sys.executable, str(REPO / "rig" / "report" / "udrv-report"), "--quiet",
                           "--compare", str(out),
-                          str(REPO / "tests" / "report" / "fixtures" / "lab-quick-a.json"),
+                          str(REPO / "tests" / "rig" / "report" / "fixtures" / "lab-quick-a.json"),
                           "-o", str(tmp_path / "compare.html")],
                          capture_output=True, text=True, timeout=300)  # fmt: skip
     assert cmp.returncode == 0, cmp.stderr
 
 
 def test_lab_tests_through_the_place(farm: Farm) -> None:
-    """pytest --lg-env on the farm's place, held by python3 -m lab lg-reserve."""
+    """pytest --lg-env on the farm's place, held by python3 -m rig.lab lg-reserve."""
     env = str(farm.env_file("std"))
     r = lab("lg-reserve", "--lg-env", env, "--", sys.executable, "-m", "pytest", "-q",
             "-p", "no:cacheprovider", "--lg-env", env, "tests/lab/test_lab_smoke.py",
@@ -201,8 +202,8 @@ def during_a_bench(farm: Farm, out: Path, act: Callable[[subprocess.Popen[str]],
                    ) -> tuple[int, str, float]:  # fmt: skip
     """Start the suite (gaps, a few guest seconds), `act` once its bench runs;
     (exit status, stderr, seconds from `act` to the exit)."""
-    cmd = [sys.executable, "-m", "lab", "suite", "--lg-env", str(farm.env_file("std")), "--quick",
-           "--benches", "gaps", "--loads", "none", "--out", str(out)]
+    cmd = [sys.executable, "-m", "rig.lab", "suite", "--lg-env", str(farm.env_file("std")),
+           "--quick", "--benches", "gaps", "--loads", "none", "--out", str(out)]
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             text=True)  # fmt: skip
     assert proc.stderr is not None
@@ -269,8 +270,8 @@ def test_farm_up_two_boards_then_ctrl_c(tmp_path: Path) -> None:
     """Two boards booting at once (each one's prompt reaches the farm, also the
     one printed while it waited for the other), then SIGINT stops everything."""
     env_dir = tmp_path / "envs"
-    proc = subprocess.Popen([sys.executable, "-m", "lab", "farm", "up", "--env-dir", str(env_dir),
-                             "--board", "std", "--board", "rpi3"],
+    proc = subprocess.Popen([sys.executable, "-m", "rig.lab", "farm", "up",
+                             "--env-dir", str(env_dir), "--board", "std", "--board", "rpi3"],
                             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     try:
@@ -309,7 +310,7 @@ def test_farm_run_sigterm_stops_what_the_command_started(tmp_path: Path) -> None
     """SIGTERM to `farm run` (a CI runner's timeout) ends the command's whole
     process group, background children too, not only its sh."""
     mark = tmp_path / "started"
-    proc = subprocess.Popen([sys.executable, "-m", "lab", "farm", "run", "--",
+    proc = subprocess.Popen([sys.executable, "-m", "rig.lab", "farm", "run", "--",
                              f"sleep 600 & sleep 601 & touch {mark}; wait"],
                             cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:

@@ -4,7 +4,7 @@ stdio mode, as over ssh) and over a pty (its tty mode, as on a labgrid
 console), the Channel on those streams, and LabgridBoard's errors (labgrid
 missing, a bad environment, an unknown target, a target without a shell).
 
-The agent is lab/guest/agent itself, run by the host's sh with coreutils.
+The agent is rig/lab/guest/agent itself, run by the host's sh with coreutils.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from lab.agent import Channel, ChannelTimeout, ConsoleStream, PipeStream, b64
-from lab.errors import LabError
-from lab.labgrid_board import LabgridBoard, LabgridError, import_labgrid, load_environment
-from lab.paths import GUEST_DIR, REPO_ROOT
+from rig.lab.agent import Channel, ChannelTimeout, ConsoleStream, PipeStream, b64
+from rig.lab.errors import LabError
+from rig.lab.labgrid_board import LabgridBoard, LabgridError, import_labgrid, load_environment
+from rig.lab.paths import GUEST_DIR, REPO_ROOT
 
 AGENT = GUEST_DIR / "agent"
 ENVS = REPO_ROOT / "lab" / "envs"
@@ -202,8 +202,8 @@ def test_example_board_envs_load(name: str) -> None:
     """labgrid's own loader takes them and makes their targets (drivers and
     resources are made, nothing is opened); the features are udrv's."""
     pytest.importorskip("labgrid")
-    from lab.board_api import FEATURES
-    from lab.labgrid_board import target_features
+    from rig.lab.board_api import FEATURES
+    from rig.lab.labgrid_board import target_features
 
     env = load_environment(ENVS / f"{name}.yaml")
     for t in env.config.get_targets():
@@ -224,7 +224,7 @@ def test_example_remote_place_env_loads() -> None:
 
 def test_lg_env_of_a_qemu_board() -> None:
     """The QEMUDriver's keys for each machine (no image is built here)."""
-    from lab.labgrid_env import qemu_driver, render
+    from rig.lab.labgrid_env import qemu_driver, render
 
     k, i, d = Path("/k"), Path("/i"), Path("/d")
     x86 = qemu_driver("std", k, i, None)
@@ -282,7 +282,7 @@ def test_lg_env_skips_name_the_missing_feature(tmp_path: Path) -> None:
     assert "4 skipped" in out and "1 error" in out, out
     assert "board_rt needs rt (a PREEMPT_RT kernel), which the labgrid target does not " \
         "have" in out, out
-    assert "board_std needs gpio-wire (kernel/gpio-wire is loaded" in out, out
+    assert "board_std needs gpio-wire (rig/kernel/gpio-wire is loaded" in out, out
     assert "the labgrid target lacks qemu (the board is one of the lab's own QEMU" in out, out
     assert "board needs gpio-wire" in out, out
     assert "test_exit_status_propagates[fake]" in out, "the target's flavour is the test id"

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """udrv's LAVA job, run for real: lava-run (Debian's lava-dispatcher, no
 server) boots the lab's std board under LAVA's qemu device type, LAVA's test
-shell runs lava/udrv-bench.yaml in it (the overlay put into the ramdisk),
+shell runs rig/lava/udrv-bench.yaml in it (the overlay put into the ramdisk),
 every figure becomes a LAVA test case, and the converter turns the job's log
 back into a udrv-lab/1 document that udrv-report renders beside a make-lab
 run (docs/lava.md).
@@ -42,7 +42,7 @@ def lava_job(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         pytest.fail("lava-run is not installed: scripts/install-deps installs "
                     "lava-dispatcher (--no-install-recommends)")
     out = tmp_path_factory.mktemp("lava")
-    cmd = [PYTHON, "-m", "lab", "lava", "run", "--kernel", "std", "--samples", str(SAMPLES),
+    cmd = [PYTHON, "-m", "rig.lab", "lava", "run", "--kernel", "std", "--samples", str(SAMPLES),
            *(a for b in (*BENCHES, FAILING) for a in ("--bench", b)), "--minutes", "10",
            "--out", str(out), "--results", str(out / "farm.json"), "--timeout", "900"]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False,
@@ -87,11 +87,11 @@ def test_converted_results(lava_job: dict[str, Any]) -> None:
 def test_report_beside_make_lab(lava_job: dict[str, Any]) -> None:
     out = lava_job["out"]
     assert lava_job["proc"].returncode == 0, lava_job["proc"].stderr[-2000:]
-    lab = ROOT / "tests" / "report" / "fixtures" / "lab-quick-a.json"
+    lab = ROOT / "tests" / "rig" / "report" / "fixtures" / "lab-quick-a.json"
     for args in ([str(lab), str(out / "farm.json"), "-o", str(out / "r.html")],
                  ["--compare", f"{lab}@std/idle", str(out / "farm.json"), "-o",
                   str(out / "c.html")]):
-        proc = subprocess.run([str(ROOT / "report" / "udrv-report"), "-q", *args],
+        proc = subprocess.run([str(ROOT / "rig" / "report" / "udrv-report"), "-q", *args],
                               capture_output=True, text=True, check=False, timeout=300)
         assert proc.returncode == 0, proc.stderr
     page = (out / "r.html").read_text()

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The Python bindings on real kernels (the Python image variant, py_board):
 the image itself, udrv against gpio-wire, uio-ticker and QEMU's edu device,
-the RT helpers and the histogram, and udrv-pybench (bench/python/) with its
+the RT helpers and the histogram, and udrv-pybench (rig/bench/python/) with its
 invariants. gpiod 2.5 (PyPI) is the reference beside udrv.
 
 gpio-wire: line 2k drives line 2k+1 (docs/kernel-modules.md); the generator
@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import pytest
 from guest import python, python_json, sh
 
-from lab import pyguest, suite_python
+from rig.lab import pyguest, suite_python
 
 pytestmark = pytest.mark.lg_feature(["python"])
 
@@ -78,7 +78,7 @@ def test_image_has_python_and_the_packages(py_board):
     assert (out["gpiozero"], out["colorzero"]) == ("2.0.1", "2.0")
     assert {"mock", "native"} <= set(out["eps"])  # gpiozero's, through its dist-info
     if pyguest.udrv_missing() is None:
-        assert "udrv" in out["eps"]  # python/pyproject.toml's entry point
+        assert "udrv" in out["eps"]  # bindings/python/pyproject.toml's entry point
     assert out["pruned_but_present"] == []
 
 

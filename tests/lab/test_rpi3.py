@@ -28,10 +28,10 @@ from bcm2835 import (
     gplev,
 )
 from guest import ok
-from results_schema import check_lab_document
 
-from lab import Board, suite
-from lab.boards import RPI3, missing_udrv
+from rig.lab import Board, suite
+from rig.lab.boards import RPI3, missing_udrv
+from tests.support.results_schema import check_lab_document
 
 pytestmark = pytest.mark.lg_feature(["bcm2835"])
 
@@ -200,7 +200,7 @@ def test_mmio_with_strict_dev_mem_names_the_fixes() -> None:
 
 
 def test_toggle_bench_rows(rpi3: Board) -> None:
-    """What the suite's rpi3 part runs (lab/suite.py), with few samples."""
+    """What the suite's rpi3 part runs (rig/lab/suite.py), with few samples."""
     run = suite.run_rpi3(rpi3, "quick")
     assert run.failures == [], run.failures
     (doc,) = run.documents

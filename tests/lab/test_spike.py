@@ -35,7 +35,8 @@ from typing import Any
 
 import pytest
 from background import Background, guest_ok
-from results_schema import check_document
+
+from tests.support.results_schema import check_document
 
 pytestmark = pytest.mark.lg_feature(["gpio-wire"])
 

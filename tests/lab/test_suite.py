@@ -1,11 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The suite runner behind `make lab` (lab/suite.py), quick, under load."""
+"""The suite runner behind `make lab` (rig/lab/suite.py), quick, under load."""
 
 from __future__ import annotations
 
-from results_schema import check_lab_document
-
-from lab import suite, suite_pci
+from rig.lab import suite, suite_pci
+from tests.support.results_schema import check_lab_document
 
 
 def test_suite_under_load(board, request):
@@ -23,7 +22,7 @@ def test_suite_under_load(board, request):
 
 
 def test_suite_q35_part(board_std_q35):
-    """make lab's q35 part (lab/suite_pci.py): udrv bench pci idle and under
+    """make lab's q35 part (rig/lab/suite_pci.py): udrv bench pci idle and under
     load, filed as q35 runs; the UIO-vs-VFIO table has every cell."""
     runs = suite.run_pci(board_std_q35, "std-q35", "quick")
     assert [(r.board, r.kernel, r.load, r.variant) for r in runs] == [

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""What `python3 -m lab suite --lg-env` runs on a board (lab/suite_lg.py's
+"""What `python3 -m rig.lab suite --lg-env` runs on a board (rig/lab/suite_lg.py's
 plan()), from its features and wiring; no board needed."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from lab.errors import LabError
-from lab.suite_lg import ALL, Wire, parse_wire, plan, select
+from rig.lab.errors import LabError
+from rig.lab.suite_lg import ALL, Wire, parse_wire, plan, select
 
 REPO = Path(__file__).resolve().parents[2]
 QEMU_X86 = frozenset({"gpio-wire", "uio-ticker", "irqlat", "edu"})
@@ -77,7 +77,7 @@ def test_bad_wires_are_refused(text: str) -> None:
 
 
 def lab(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "lab", *args], cwd=REPO, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "rig.lab", *args], cwd=REPO, capture_output=True,
                           text=True, timeout=60)
 
 
@@ -94,7 +94,7 @@ def test_cli_refuses_what_does_not_parse_or_apply() -> None:
 
 def test_acquire_tries_again_only_when_the_exporter_was_late(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from lab import lg_place
+    from rig.lab import lg_place
 
     monkeypatch.setattr(lg_place.time, "sleep", lambda s: None)
     said: list[str] = []

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""kernel/uio-ticker through libudrv: discovery, map, wait, timeout, missed
+"""rig/kernel/uio-ticker through libudrv: discovery, map, wait, timeout, missed
 interrupts, irqcontrol off/on. udrv-ticker-check is tests/lab/progs/."""
 
 from __future__ import annotations

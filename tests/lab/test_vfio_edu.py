@@ -24,7 +24,7 @@ from background import Background, guest_ok
 from guest import Udrv, sh
 from test_faults import SAN_REPORT, sanitized, waiting_in
 
-from lab import Board
+from rig.lab import Board
 
 EDU = "0000:00:01.0"
 BRIDGED = ("0000:01:01.0", "0000:01:02.0")

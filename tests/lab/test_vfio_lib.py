@@ -16,7 +16,7 @@ import json
 import pytest
 from guest import sh
 
-from lab import Board
+from rig.lab import Board
 
 pytestmark = pytest.mark.lg_feature(["iommu", "edu"])
 

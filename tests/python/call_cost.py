@@ -3,7 +3,7 @@
 """Per-call cost of the bindings on the host (not a test: run it by hand with
 the udrv package installed):  python3 tests/python/call_cost.py [N]
 
-On a fake sysfs tree (tests/cli/fakes.py) each Request.set_value() is a
+On a fake sysfs tree (tests/support/fakes.py) each Request.set_value() is a
 pwrite() of a regular file, the same as os.pwrite() from Python: the two rows
 compare udrv's whole call with Python's own. Region.read32/write32 on a mapped
 regular file are the register accessors' cost (no system call). Best of 5
@@ -18,9 +18,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "cli"))
-
-from fakes import FakeTree, GpioExports, gpio_bus, gpio_chip
+from tests.support.fakes import FakeTree, GpioExports, gpio_bus, gpio_chip
 
 
 def best(n: int, loop: Callable[[], None]) -> float:

@@ -16,9 +16,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "cli"))
-
-from fakes import FakeTree, GpioExports, gpio_bus, gpio_chip
+from tests.support.fakes import FakeTree, GpioExports, gpio_bus, gpio_chip
 
 try:
     import udrv  # noqa: F401

@@ -5,7 +5,7 @@ The host has no GPIO character device, so the chips here are sysfs-only and
 the factory falls back to the sysfs backend: an LED's level is what udrv
 writes to the fake value file, a Button's what the test writes there. Edge
 callbacks need a kernel (sysfs' POLLPRI, the character device's events):
-tests/lab/test_gpiozero.py runs them on gpio-wire; here only the software
+tests/lab/test_lab_gpiozero.py runs them on gpio-wire; here only the software
 bounce filter of the sysfs backend is checked, on events made by hand.
 """
 
@@ -16,7 +16,8 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from fakes import (  # tests/cli, on the path by conftest.py
+
+from tests.support.fakes import (  # tests/cli, on the path by conftest.py
     FakeTree,
     GpioExports,
     gpio_attr,

@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 from conftest import BASE
-from fakes import FakeTree, GpioExports, uio_counts, uio_dev_fifo, uio_device
+
+from tests.support.fakes import FakeTree, GpioExports, uio_counts, uio_dev_fifo, uio_device
 
 EXAMPLES = Path(__file__).resolve().parent.parent.parent / "examples" / "python"
 

@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 import udrv
 from conftest import BASE, GilProbe
-from fakes import FakeTree, GpioExports, gpio_attr, gpio_chip, gpio_line
+
+from tests.support.fakes import FakeTree, GpioExports, gpio_attr, gpio_chip, gpio_line
 
 LINE = 3
 GPIO = BASE + LINE

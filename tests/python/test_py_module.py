@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 import udrv
-from fakes import FakeTree, rt_system
+
+from tests.support.fakes import FakeTree, rt_system
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 import udrv
 from conftest import GilProbe
-from fakes import (
+
+from tests.support.fakes import (
     FPGA_PATTERN,
     PAGE_SIZE,
     FakeTree,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrv-ticker-check: exercise kernel/uio-ticker through libudrv in the lab
+ * udrv-ticker-check: exercise rig/kernel/uio-ticker through libudrv in the lab
  * and print what happened as JSON, for tests/lab/test_uio_ticker.py:
  *
  *   discovery by name, map 0 (the page), N waits (count, delta, missed,

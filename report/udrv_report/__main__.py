@@ -1,8 +1,0 @@
-# SPDX-License-Identifier: GPL-2.0-only
-"""python3 -m udrv_report (with report/ on sys.path): the udrv-report command."""
-
-import sys
-
-from .cli import main
-
-sys.exit(main())

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The one reader of what the bench's peer (udrv-bench-peer, rig/bench/peers/)
+ * prints, and of the commands the peer reads: lines "key N N ...", a key of
+ * [a-z_] and up to BENCH_PEER_MAX_VALS unsigned decimal numbers, each after
+ * one space, read by bench_read_u64s() (fields.h: digits only, through
+ * udrv_parse_u64()); no other spaces, no empty line.
+ * A whole output is a sequence of such lines from a table of known keys,
+ * ended by a terminator line ("end", "ready"); an unknown key, a number
+ * missing or extra, a key given twice that may appear only once, a required
+ * key absent, no terminator, or anything after it, is an error.
+ */
+#ifndef UDRV_BENCH_PEER_PARSE_H
+#define UDRV_BENCH_PEER_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BENCH_PEER_MAX_VALS	4
+#define BENCH_PEER_KEY_LEN	24
+
+enum {
+	BENCH_PEER_REQUIRED = 1,	/* must appear */
+	BENCH_PEER_MANY = 2,		/* may appear any number of times */
+};
+
+struct bench_peer_key {
+	const char *name;
+	unsigned int nvals;		/* exactly this many numbers */
+	unsigned int flags;
+};
+
+/*
+ * One line of @len bytes (no newline): its key into @key, its numbers into
+ * @vals (at most @max), their count into *@n. 0, or -EINVAL.
+ */
+int bench_peer_line(const char *line, size_t len, char *key, size_t keylen,
+		    uint64_t *vals, unsigned int max, unsigned int *n);
+
+/*
+ * A whole text (@len bytes, every line ended by '\n'): each line's key must
+ * be one of @keys, with its number of values; @fn gets the key's index and
+ * the values, in order (a non-zero return stops the reading and is
+ * returned). The line @end ends the text; nothing may follow it. 0, the
+ * callback's error, or -EINVAL with @why saying which line and what.
+ */
+int bench_peer_text(const char *text, size_t len,
+		    const struct bench_peer_key *keys, size_t nkeys,
+		    const char *end,
+		    int (*fn)(void *ctx, size_t key, const uint64_t *vals),
+		    void *ctx, char *why, size_t whylen);
+
+#endif /* UDRV_BENCH_PEER_PARSE_H */

@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * udrv bench reply: trigger to reply latency of a responder, as a log host
+ * sees it (ref 002's gpioirqbench: log host + target; ref 003's inverter).
+ *
+ *   log host: drives A, reads D's edge events
+ *   target:   a responder writes C = !B on every edge of B
+ *   wiring:   A -> B, C -> D (gpio-wire: 4 -> 5, 6 -> 7)
+ *
+ * Per edge: t_write (CLOCK_MONOTONIC, just before A's write) and D's event
+ * timestamp (gpiolib-cdev's hardirq timestamp, CLOCK_MONOTONIC): sample
+ * trigger_to_reply. Responders: the interrupt handler and the irq thread of
+ * rig/kernel/gpio-reply (isr, kthread), and a user process (user) that waits
+ * for B's edge by read, poll, epoll or busy-polling B's level. With the log
+ * host and the target on one machine (--role both) the target's own
+ * timestamps split the latency up; on two machines, run --role target on
+ * one and --role loghost on the other.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "reply.h"
+#include "spike.h"
+
+enum {
+	OPT_ROLE = 0x80,	/* long-only; below the framework's 0x100 */
+	OPT_RESPONDER,
+	OPT_WAIT,
+	OPT_TRIGGER,
+	OPT_IN,
+	OPT_REPLY,
+	OPT_WATCH,
+	OPT_TARGET_CPU,
+};
+
+static const char reply_help[] =
+"Usage: udrv bench reply [OPTIONS]\n"
+"\n"
+"Trigger to reply latency of a responder, measured by a log host (ref 002,\n"
+"gpioirqbench; ref 003's inverter). Four lines, two wires:\n"
+"\n"
+"  log host  A --wire--> B  target\n"
+"  log host  D <--wire-- C  target      the responder writes C = !B\n"
+"\n"
+"The log host drives A (one edge in flight, rising and falling\n"
+"alternating) and reads D's edge events: trigger_to_reply = D's kernel\n"
+"timestamp - t_write (CLOCK_MONOTONIC, just before A's write). Responders:\n"
+"  isr      rig/kernel/gpio-reply, from the hard interrupt handler\n"
+"  kthread  rig/kernel/gpio-reply, from the kernel's irq thread\n"
+"           (irq/N-gpio-reply)\n"
+"  user     a udrv process that waits for B's edge and writes C: --wait\n"
+"           read, poll, epoll (the edge event) or busy (B's level)\n"
+"On one machine (--role both) the target's timestamps split the latency:\n"
+"trigger_to_handler and handler_to_reply (isr, kthread, from the module),\n"
+"trigger_to_irq (B's event), irq_to_wake and wake_to_reply (user). Loss:\n"
+"sent = gpio-wire's own count of the edges on B (else the writes),\n"
+"received = the events read on D, lost = the edges the wire dropped; the\n"
+"responder's count and the wire's count on D must equal received. A reply\n"
+"that does not come within 5 s, or comes the wrong way, fails the bench.\n"
+"\n"
+"On two machines: 'udrv bench reply --role target' on the target (until a\n"
+"signal or --duration), then 'udrv bench reply --role loghost' on the log\n"
+"host, with A wired to B, C to D and a common ground (udrv(1)).\n"
+"\n"
+"Options:\n"
+"  -c, --chip CHIP       the chip (default gpio-wire)\n"
+"      --role R          both (default: log host and target here), target\n"
+"                        or loghost\n"
+"      --responder R     isr, kthread, user or all (default all; one for\n"
+"                        --role target; a label for --role loghost)\n"
+"      --wait W          the user responder's wait: read, poll, epoll,\n"
+"                        busy or all (default all; one for --role target)\n"
+"      --trigger N       line A, driven by the log host (default 4)\n"
+"      --in N            line B, the responder's input (default 5)\n"
+"      --reply N         line C, the responder's output (default 6)\n"
+"      --watch N         line D, watched by the log host (default 7)\n"
+"      --target-cpu N    pin the user responder to CPU N (--cpu pins the log\n"
+"                        host)\n"
+"\n"
+"--irq-prio N raises D's irq thread (the log host's wake-up) and the\n"
+"responder's: gpio-reply's (kthread), B's (user, --role both).\n"
+"\n"
+BENCH_OPTS_HELP
+"\n"
+"Default: 2000 edges per responder. The module's mode, chip and lines are\n"
+"put back afterwards, also after SIGINT or SIGTERM.\n";
+
+/* ---- options ---------------------------------------------------------- */
+
+static int parse_line(struct bench_run *run, const char *opt, const char *arg,
+		      unsigned int *line)
+{
+	long v;
+
+	if (cli_parse_int(arg, 0, 65535, &v))
+		return cli_usage(run->bench, "bad %s '%s': a line offset", opt, arg);
+	*line = (unsigned int)v;
+	return 0;
+}
+
+static int parse_choice(struct bench_run *run, const char *opt, const char *arg,
+			const char *const *names, int n, unsigned int *mask)
+{
+	if (!strcmp(arg, "all")) {
+		*mask = (1u << n) - 1;
+		return 0;
+	}
+	for (int i = 0; i < n; i++)
+		if (!strcmp(arg, names[i])) {
+			*mask = 1u << i;
+			return 0;
+		}
+	return cli_usage(run->bench, "bad %s '%s'", opt, arg);
+}
+
+static int reply_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
+{
+	struct reply_bench *b = ctx;
+	long v;
+
+	switch (opt) {
+	case 'c':
+		b->chip_spec = arg;
+		return 0;
+	case OPT_ROLE:
+		if (!strcmp(arg, "both"))
+			b->role = ROLE_BOTH;
+		else if (!strcmp(arg, "target"))
+			b->role = ROLE_TARGET;
+		else if (!strcmp(arg, "loghost"))
+			b->role = ROLE_LOGHOST;
+		else
+			return cli_usage(run->bench, "bad --role '%s': both, target or loghost", arg);
+		return 0;
+	case OPT_RESPONDER:
+		return parse_choice(run, "--responder", arg, reply_responder_names,
+				    REPLY_NRESP, &b->resp_mask);
+	case OPT_WAIT:
+		return parse_choice(run, "--wait", arg, reply_wait_names,
+				    REPLY_NWAIT, &b->wait_mask);
+	case OPT_TRIGGER:
+		return parse_line(run, "--trigger", arg, &b->trig);
+	case OPT_IN:
+		return parse_line(run, "--in", arg, &b->in);
+	case OPT_REPLY:
+		return parse_line(run, "--reply", arg, &b->reply);
+	case OPT_WATCH:
+		return parse_line(run, "--watch", arg, &b->watch);
+	case OPT_TARGET_CPU:
+		if (cli_parse_int(arg, 0, CPU_SETSIZE - 1, &v))
+			return cli_usage(run->bench, "bad --target-cpu '%s'", arg);
+		b->target_cpu = (int)v;
+		return 0;
+	default:
+		return cli_usage(run->bench, "bad option");
+	}
+}
+
+static bool single(unsigned int mask)
+{
+	return mask && !(mask & (mask - 1));
+}
+
+/* What the command line asks for makes sense (exit 2 otherwise). */
+static int reply_check_opts(struct reply_bench *b, bool wait_given)
+{
+	const char *cmd = b->run.bench;
+	unsigned int l[4] = { b->trig, b->in, b->reply, b->watch };
+
+	if (wait_given && !(b->resp_mask & (1u << REPLY_USER)))
+		return cli_usage(cmd, "--wait is the user responder's: add --responder user");
+	if (b->role == ROLE_TARGET && !single(b->resp_mask))
+		return cli_usage(cmd, "--role target runs one responder: --responder isr, kthread or user");
+	if (b->role == ROLE_TARGET && b->resp_mask == 1u << REPLY_USER &&
+	    !single(b->wait_mask))
+		return cli_usage(cmd, "--role target runs one user responder: --wait read, poll, epoll or busy");
+	if (b->role == ROLE_LOGHOST && b->resp_mask != (1u << REPLY_NRESP) - 1 &&
+	    !single(b->resp_mask))
+		return cli_usage(cmd, "--role loghost: --responder names the remote responder (one, or leave it out)");
+	for (int i = 0; i < 4; i++)
+		for (int k = i + 1; k < 4; k++)
+			if (reply_role_line(b, i) && reply_role_line(b, k) &&
+			    l[i] == l[k])
+				return cli_usage(cmd, "the lines --trigger %u, --in %u, --reply %u, --watch %u must differ",
+						 b->trig, b->in, b->reply, b->watch);
+	return 0;
+}
+
+/* ---- rows ------------------------------------------------------------- */
+
+static struct reply_cfg *cfg_add(struct reply_bench *b, enum reply_responder r,
+				 enum reply_wait w)
+{
+	struct reply_cfg *c = &b->cfg[b->ncfg++];
+
+	c->resp = r;
+	c->wait = w;
+	return c;
+}
+
+static int row(struct reply_bench *b, struct bench_row **dst,
+	       const struct reply_cfg *c, const char *impl, const char *what)
+{
+	const char *wait = c->wait < REPLY_NWAIT ? reply_wait_names[c->wait] : NULL;
+
+	*dst = bench_row(&b->run, "gpio", impl, wait, what);
+	return *dst ? 0 : cli_error(EXIT_FAIL, "out of memory");
+}
+
+/* The target's own samples: module (2), user (3), busy user (2). */
+static int cfg_parts(struct reply_bench *b, struct reply_cfg *c,
+		     const char *impl, bool target_only)
+{
+	static const char *const module[] = { "trigger_to_handler", "handler_to_reply", NULL };
+	static const char *const user[] = { "trigger_to_irq", "irq_to_wake", "wake_to_reply" };
+	static const char *const busy[] = { "trigger_to_wake", "wake_to_reply", NULL };
+	const char *const *names = c->resp != REPLY_USER ? module :
+				   c->wait == REPLY_BUSY ? busy : user;
+	int ret = 0;
+
+	/* a target alone has no t_write: only what happens on its side */
+	for (int i = target_only ? 1 : 0; i < 3 && names[i] && !ret; i++)
+		ret = row(b, &c->part[i], c, impl, names[i]);
+	return ret;
+}
+
+static int reply_rows(struct reply_bench *b)
+{
+	int ret = 0;
+
+	for (int r = 0; r < REPLY_NRESP; r++) {
+		if (!(b->resp_mask & (1u << r)))
+			continue;
+		if (r != REPLY_USER || b->role == ROLE_LOGHOST) {
+			cfg_add(b, r, r == REPLY_USER && single(b->wait_mask) ?
+				(enum reply_wait)__builtin_ctz(b->wait_mask) : REPLY_NWAIT);
+			continue;
+		}
+		for (int w = 0; w < REPLY_NWAIT; w++)
+			if (b->wait_mask & (1u << w))
+				cfg_add(b, r, w);
+	}
+	if (b->role == ROLE_LOGHOST && b->ncfg > 1)
+		b->ncfg = 1;	/* --responder left out: one "remote" row */
+	for (size_t i = 0; i < b->ncfg && !ret; i++) {
+		struct reply_cfg *c = &b->cfg[i];
+		const char *impl = b->role == ROLE_LOGHOST && !single(b->resp_mask) ?
+				   "remote" : reply_responder_names[c->resp];
+
+		if (b->role != ROLE_TARGET)
+			ret = row(b, &c->t2r, c, impl, "trigger_to_reply");
+		if (!ret && b->role != ROLE_LOGHOST)
+			ret = cfg_parts(b, c, impl, b->role == ROLE_TARGET);
+	}
+	return ret;
+}
+
+/* ---- the command -------------------------------------------------------- */
+
+static int reply_prepare(struct reply_bench *b)
+{
+	bool module = b->resp_mask & ((1u << REPLY_ISR) | (1u << REPLY_KTHREAD));
+
+	for (size_t i = 0; i < b->ncfg; i++) {
+		struct reply_cfg *c = &b->cfg[i];
+
+		c->child_prio = b->run.o.prio;
+		if (c->wait == REPLY_BUSY && b->run.o.prio &&
+		    reply_shares_cpu(b->run.o.cpu, b->target_cpu))
+			c->child_prio = 1;
+	}
+	if (b->role == ROLE_TARGET && b->target_cpu >= 0)
+		b->run.o.cpu = b->target_cpu;
+	if (b->role != ROLE_LOGHOST && module && reply_module_save(&b->mod))
+		return EXIT_FAIL;
+	b->sh = mmap(NULL, sizeof(*b->sh), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (b->sh == MAP_FAILED) {
+		b->sh = NULL;
+		return cli_error(EXIT_FAIL, "mmap: %s", strerror(errno));
+	}
+	return 0;
+}
+
+static int reply_measure(struct reply_bench *b)
+{
+	int ret;
+
+	reply_alarm_catch();
+	ret = b->role == ROLE_TARGET ? reply_measure_target(b) : reply_measure_both(b);
+	reply_child_stop(b);
+	reply_module_restore(&b->mod);
+	return ret;
+}
+
+int cmd_bench_reply(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "chip", required_argument, NULL, 'c' },
+		{ "role", required_argument, NULL, OPT_ROLE },
+		{ "responder", required_argument, NULL, OPT_RESPONDER },
+		{ "wait", required_argument, NULL, OPT_WAIT },
+		{ "trigger", required_argument, NULL, OPT_TRIGGER },
+		{ "in", required_argument, NULL, OPT_IN },
+		{ "reply", required_argument, NULL, OPT_REPLY },
+		{ "watch", required_argument, NULL, OPT_WATCH },
+		{ "target-cpu", required_argument, NULL, OPT_TARGET_CPU },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct reply_bench b = { .chip_spec = "gpio-wire", .trig = 4, .in = 5,
+				 .reply = 6, .watch = 7, .target_cpu = -1,
+				 .resp_mask = (1u << REPLY_NRESP) - 1,
+				 .wait_mask = (1u << REPLY_NWAIT) - 1,
+				 .mod = { .last_fd = -1 } };
+	unsigned int all_waits = b.wait_mask;
+	int ret;
+
+	b.run.traceable = true;	/* --trace-on-spike: trigger_to_reply */
+	ret = bench_parse(&b.run, "bench reply", argc, argv, reply_help, "c:",
+			  longopts, reply_opt, &b);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	if (optind < argc)
+		return cli_usage("bench reply", "unexpected argument '%s'", argv[optind]);
+	ret = reply_check_opts(&b, b.wait_mask != all_waits);
+	if (!ret)
+		ret = reply_open(&b);
+	if (!ret)
+		ret = reply_rows(&b);
+	if (!ret)
+		ret = reply_prepare(&b);
+	if (!ret)
+		ret = bench_begin(&b.run);
+	if (!ret)
+		ret = reply_measure(&b);
+	else
+		reply_module_restore(&b.mod);
+	if (b.sh)
+		munmap(b.sh, sizeof(*b.sh));
+	udrv_chip_free(b.chip);
+	return bench_end(&b.run, ret);
+}

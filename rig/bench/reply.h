@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * udrv bench reply, shared between reply.c (options, the log host, rows)
+ * and reply_target.c (the responders: rig/kernel/gpio-reply's modes and the
+ * user responder process).
+ *
+ * Four lines: the log host drives A (trigger), A is wired to B (in), the
+ * responder writes C = !B (reply) on every edge of B, C is wired to D
+ * (watch), whose edge events the log host reads. On gpio-wire: A = 4 ->
+ * B = 5, C = 6 -> D = 7.
+ */
+#ifndef UDRV_BENCH_REPLY_H
+#define UDRV_BENCH_REPLY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <udrv/udrv.h>
+
+#include "bench.h"
+
+#define REPLY_MODULE_DIR	"/sys/devices/platform/gpio-reply"
+#define REPLY_CONSUMER		"udrv-bench-reply"
+#define REPLY_TARGET_CONSUMER	"udrv-reply-target"
+
+enum reply_responder { REPLY_ISR, REPLY_KTHREAD, REPLY_USER, REPLY_NRESP };
+enum reply_wait { REPLY_READ, REPLY_POLL, REPLY_EPOLL, REPLY_BUSY,
+		  REPLY_NWAIT };
+
+extern const char *const reply_responder_names[REPLY_NRESP];
+extern const char *const reply_wait_names[REPLY_NWAIT];
+
+/*
+ * The user responder's record of its last reply, in memory shared with the
+ * log host (role both): written before the reply's write, so it is there
+ * when the log host sees the reply; seq last (release).
+ */
+struct reply_shared {
+	uint64_t seq;		/* replies made */
+	uint64_t edges;		/* edges seen on B (events read, levels seen) */
+	uint64_t t_irq;		/* B's event timestamp (0: busy, none) */
+	uint64_t t_wake;	/* the wait returned */
+	uint64_t t_reply;	/* just before C's write */
+	uint64_t polls;		/* busy: level reads */
+	char error[256];	/* why the responder stopped, "" */
+};
+
+/* The user responder's setup (role both: in a child; role target: here). */
+struct reply_user {
+	struct udrv_chip *chip;
+	unsigned int in, out;
+	enum reply_wait wait;
+	int prio;		/* SCHED_FIFO priority; 0 SCHED_OTHER */
+	int cpu;		/* -1: as inherited */
+	bool mlock;
+	struct reply_shared *sh;
+	/* role target: its own rows (NULL in the child) */
+	struct bench_row *i2w, *w2r;
+};
+
+/* The module's state, to put back. */
+struct reply_module {
+	char chip[64], mode[16];
+	unsigned int in, out;
+	bool saved;
+	int last_fd;		/* its "last" attribute, kept open */
+};
+
+/* reply_target.c */
+int reply_module_save(struct reply_module *m);
+int reply_module_start(struct reply_module *m, const char *chip_label,
+		       unsigned int in, unsigned int out,
+		       enum reply_responder r);
+void reply_module_restore(struct reply_module *m);
+int reply_module_off(struct reply_module *m);
+int reply_module_counts(uint64_t *edges, uint64_t *replies);
+int reply_module_last(struct reply_module *m, uint64_t *seq,
+		      uint64_t *t_entry, uint64_t *t_reply);
+/* The user responder's loop until a signal, @stop or an error: 0 or an
+ * exit code; the error also in sh->error. @ready_fd: a byte once ready. */
+int reply_user_run(struct reply_user *u, int ready_fd,
+		   volatile int *stop);
+/* Same CPU as the log host (one CPU online, or both pinned to one). */
+bool reply_shares_cpu(int cpu_a, int cpu_b);
+
+/* ---- reply.c (options, rows, the command) and reply_run.c (running) ---- */
+
+#define REPLY_SAMPLES		2000	/* edges per responder */
+#define REPLY_WARMUP		16
+#define REPLY_WATCHDOG_S	5
+#define REPLY_MAX_CFG		(2 + REPLY_NWAIT)
+
+enum { ROLE_BOTH, ROLE_TARGET, ROLE_LOGHOST };
+
+/* One responder (and wait method): its rows and counts. */
+struct reply_cfg {
+	enum reply_responder resp;
+	enum reply_wait wait;		/* REPLY_NWAIT: the module's */
+	struct bench_row *t2r, *part[3];	/* the target's breakdown */
+	uint64_t sent, received, lost, replies, left_out, prev_seq;
+	int child_prio;			/* user: the responder's priority */
+};
+
+struct reply_bench {
+	struct bench_run run;
+	const char *chip_spec;
+	unsigned int trig, in, reply, watch;
+	int role;
+	unsigned int resp_mask, wait_mask;
+	int target_cpu;
+	struct udrv_chip *chip;
+	struct udrv_request *lh;	/* log host: 0 = A (out), 1 = D (in) */
+	int level;			/* A's level */
+	char wire[160];			/* gpio-wire's counts; "" = none */
+	struct reply_module mod;
+	pid_t child;
+	struct reply_shared *sh;
+	size_t ncfg;
+	struct reply_cfg cfg[REPLY_MAX_CFG];
+};
+
+/* reply_run.c */
+extern volatile int reply_alarm;	/* SIGALRM came: a wait's watchdog */
+void reply_alarm_catch(void);
+bool reply_role_line(const struct reply_bench *b, int i);
+int reply_open(struct reply_bench *b);
+int reply_measure_both(struct reply_bench *b);
+int reply_measure_target(struct reply_bench *b);
+void reply_child_stop(struct reply_bench *b);
+
+#endif /* UDRV_BENCH_REPLY_H */

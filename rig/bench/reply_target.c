@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * udrv bench reply: the responders on the target side.
+ *
+ *   isr, kthread  rig/kernel/gpio-reply: the bench sets its chip, lines and
+ *                 mode through /sys/devices/platform/gpio-reply/ and puts
+ *                 them back; its counts and the last edge's timestamps are
+ *                 read from there
+ *   user          this file's loop: wait for B's edge (read, poll, epoll,
+ *                 or busy-polling B's level) and write C = !B, through
+ *                 libudrv
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "fields.h"
+#include "reply.h"
+
+const char *const reply_responder_names[REPLY_NRESP] = {
+	[REPLY_ISR] = "isr", [REPLY_KTHREAD] = "kthread", [REPLY_USER] = "user",
+};
+
+const char *const reply_wait_names[REPLY_NWAIT] = {
+	[REPLY_READ] = "read", [REPLY_POLL] = "poll", [REPLY_EPOLL] = "epoll",
+	[REPLY_BUSY] = "busy",
+};
+
+/* ---- rig/kernel/gpio-reply ------------------------------------------------ */
+
+static int module_read(const char *attr, char *buf, size_t len)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), REPLY_MODULE_DIR "/%s", attr);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return cli_error(-1, "cannot read %s: %s%s", path, strerror(errno),
+				 errno == ENOENT ? " (load rig/kernel/gpio-reply: insmod gpio-reply.ko, docs/kernel-modules.md; or use --responder user)" : "");
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return cli_error(-1, "cannot read %s: %s", path,
+				 n < 0 ? strerror(errno) : "empty");
+	buf[n] = '\0';
+	return 0;
+}
+
+static int module_write(const char *attr, const char *value)
+{
+	char path[128];
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), REPLY_MODULE_DIR "/%s", attr);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return cli_error(-1, "cannot write %s: %s", path, strerror(errno));
+	if (write(fd, value, strlen(value)) < 0)
+		err = errno;
+	close(fd);
+	if (!err)
+		return 0;
+	return cli_error(-1, "writing '%s' to %s failed: %s%s", value, path,
+			 strerror(err), err == EBUSY ?
+			 " (a line is held by someone else: see 'udrv gpio info'; the kernel log names it)" :
+			 err == ENODEV ? " (no gpiochip with that label)" : "");
+}
+
+static int module_read_word(const char *attr, char *buf, size_t len)
+{
+	if (module_read(attr, buf, len))
+		return -1;
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static int module_read_uint(const char *attr, unsigned int *v)
+{
+	char buf[32];
+
+	if (module_read_word(attr, buf, sizeof(buf)))
+		return -1;
+	if (udrv_parse_uint(buf, UINT32_MAX, v))
+		return cli_error(-1, REPLY_MODULE_DIR "/%s: '%s' is not a number",
+				 attr, buf);
+	return 0;
+}
+
+int reply_module_save(struct reply_module *m)
+{
+	if (module_read_word("chip", m->chip, sizeof(m->chip)) ||
+	    module_read_word("mode", m->mode, sizeof(m->mode)) ||
+	    module_read_uint("in", &m->in) || module_read_uint("out", &m->out))
+		return -1;
+	m->saved = true;
+	return 0;
+}
+
+int reply_module_start(struct reply_module *m, const char *chip_label,
+		       unsigned int in, unsigned int out,
+		       enum reply_responder r)
+{
+	char num[16];
+
+	if (module_write("mode", "off") || module_write("chip", chip_label))
+		return -1;
+	snprintf(num, sizeof(num), "%u", in);
+	if (module_write("in", num))
+		return -1;
+	snprintf(num, sizeof(num), "%u", out);
+	if (module_write("out", num) ||
+	    module_write("mode", reply_responder_names[r]))
+		return -1;
+	if (m->last_fd < 0)
+		m->last_fd = open(REPLY_MODULE_DIR "/last", O_RDONLY | O_CLOEXEC);
+	if (m->last_fd < 0)
+		return cli_error(-1, "cannot open " REPLY_MODULE_DIR "/last: %s",
+				 strerror(errno));
+	return 0;
+}
+
+int reply_module_off(struct reply_module *m)
+{
+	(void)m;
+	return module_write("mode", "off");
+}
+
+/* Mode, chip and lines as they were before the bench. */
+void reply_module_restore(struct reply_module *m)
+{
+	char num[16];
+
+	if (m->last_fd >= 0)
+		close(m->last_fd);
+	m->last_fd = -1;
+	if (!m->saved)
+		return;
+	m->saved = false;
+	if (module_write("mode", "off") || module_write("chip", m->chip))
+		return;
+	snprintf(num, sizeof(num), "%u", m->in);
+	module_write("in", num);
+	snprintf(num, sizeof(num), "%u", m->out);
+	module_write("out", num);
+	if (strcmp(m->mode, "off"))
+		module_write("mode", m->mode);
+}
+
+int reply_module_counts(uint64_t *edges, uint64_t *replies)
+{
+	uint64_t v[2];
+	char buf[64];
+
+	if (module_read("counts", buf, sizeof(buf)))
+		return -1;
+	if (bench_read_u64s(buf, v, 2))
+		return cli_error(-1, REPLY_MODULE_DIR "/counts is not 'EDGES REPLIES'");
+	*edges = v[0];
+	*replies = v[1];
+	return 0;
+}
+
+int reply_module_last(struct reply_module *m, uint64_t *seq,
+		      uint64_t *t_entry, uint64_t *t_reply)
+{
+	uint64_t v[3];
+	char buf[96];
+	ssize_t n = pread(m->last_fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0)
+		return cli_error(-1, "cannot read " REPLY_MODULE_DIR "/last: %s",
+				 n < 0 ? strerror(errno) : "empty");
+	buf[n] = '\0';
+	if (bench_read_u64s(buf, v, 3))
+		return cli_error(-1, REPLY_MODULE_DIR "/last is not 'SEQ T_ENTRY T_REPLY'");
+	*seq = v[0];
+	*t_entry = v[1];
+	*t_reply = v[2];
+	return 0;
+}
+
+/* ---- the user responder ---------------------------------------------- */
+
+bool reply_shares_cpu(int cpu_a, int cpu_b)
+{
+	return sysconf(_SC_NPROCESSORS_ONLN) == 1 ||
+	       (cpu_a >= 0 && cpu_a == cpu_b);
+}
+
+static int user_fail(struct reply_user *u, const char *fmt, const char *what)
+{
+	snprintf(u->sh->error, sizeof(u->sh->error), fmt, what);
+	return cli_error(EXIT_FAIL, "bench reply: user responder: %s",
+			 u->sh->error);
+}
+
+static int user_setup(struct reply_user *u, struct udrv_request **req)
+{
+	struct udrv_request_config cfg = { .consumer = REPLY_TARGET_CONSUMER };
+	struct udrv_line_settings s[2] = {
+		{ .direction = UDRV_DIR_INPUT,
+		  .edge = u->wait == REPLY_BUSY ? UDRV_EDGE_NONE : UDRV_EDGE_BOTH },
+		{ .direction = UDRV_DIR_OUTPUT },
+	};
+	unsigned int offsets[2] = { u->in, u->out };
+	struct udrv_rt *rt = udrv_rt_new();
+	int ret = 0, b;
+
+	if (!rt)
+		return user_fail(u, "%s", "out of memory");
+	if (u->mlock)
+		ret = udrv_rt_lock_memory(rt, 0);
+	if (!ret && u->cpu >= 0)
+		ret = udrv_rt_set_cpu(rt, u->cpu);
+	if (!ret)
+		ret = u->prio ? udrv_rt_set_scheduler(rt, SCHED_FIFO, u->prio) :
+				udrv_rt_set_scheduler(rt, SCHED_OTHER, 0);
+	if (ret)
+		ret = user_fail(u, "%s (see --prio, --target-cpu)",
+				udrv_rt_errmsg(rt));
+	udrv_rt_free(rt);	/* the settings stay with the process */
+	if (ret)
+		return ret;
+	if (udrv_chip_request(u->chip, &cfg, 2, offsets, s, req))
+		return user_fail(u, "%s", udrv_chip_errmsg(u->chip));
+	b = udrv_request_get_value(*req, 0);
+	if (b < 0 || udrv_request_set_value(*req, 1, !b))
+		return user_fail(u, "%s", udrv_request_errmsg(*req));
+	return 0;
+}
+
+/* Wait for B's next edge the responder's way: its level, or -1 to stop. */
+static int user_wait(struct reply_user *u, struct udrv_request *req, int epfd,
+		     int *level, volatile int *stop)
+{
+	struct udrv_edge_event e;
+	struct epoll_event ee;
+	struct pollfd pfd = { .fd = udrv_request_fd(req), .events = POLLIN };
+	int ret = 0, v;
+
+	switch (u->wait) {
+	case REPLY_BUSY:
+		do {
+			v = udrv_request_get_value(req, 0);
+			u->sh->polls++;
+		} while (v == *level && !*stop && !bench_interrupted());
+		u->sh->t_wake = bench_now_ns();
+		u->sh->t_irq = 0;
+		if (v < 0)
+			return user_fail(u, "%s", udrv_request_errmsg(req));
+		*level = v;
+		return *stop || bench_interrupted() ? -1 : 0;
+	case REPLY_POLL:
+		ret = poll(&pfd, 1, -1);
+		break;
+	case REPLY_EPOLL:
+		ret = epoll_wait(epfd, &ee, 1, -1);
+		break;
+	default:
+		break;
+	}
+	if (u->wait != REPLY_READ)	/* the wait returned before the read */
+		u->sh->t_wake = bench_now_ns();
+	if (ret < 0 && errno == EINTR)
+		return -1;
+	if (ret < 0)
+		return user_fail(u, "waiting for line B: %s", strerror(errno));
+	ret = udrv_request_read_events(req, &e, 1);
+	if (u->wait == REPLY_READ)
+		u->sh->t_wake = bench_now_ns();
+	if (ret == -EINTR)
+		return -1;
+	if (ret != 1)
+		return user_fail(u, "%s", ret < 0 ? udrv_request_errmsg(req) :
+				 "no event read");
+	if (e.lost)
+		return user_fail(u, "%s", "the kernel reports lost events on line B with one edge in flight");
+	u->sh->t_irq = e.timestamp_ns;
+	*level = e.edge == UDRV_EDGE_RISING;
+	return 0;
+}
+
+static void user_record(struct reply_user *u)
+{
+	struct reply_shared *sh = u->sh;
+
+	if (!u->i2w)
+		return;
+	if (sh->t_irq && sh->t_irq <= sh->t_wake)
+		udrv_hist_record(u->i2w->hist, sh->t_wake - sh->t_irq);
+	udrv_hist_record(u->w2r->hist, sh->t_reply - sh->t_wake);
+}
+
+int reply_user_run(struct reply_user *u, int ready_fd, volatile int *stop)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	struct udrv_request *req = NULL;
+	int ret, level, epfd = -1;
+	char one = 1;
+
+	ret = user_setup(u, &req);
+	if (!ret && u->wait == REPLY_EPOLL) {
+		epfd = epoll_create1(EPOLL_CLOEXEC);
+		if (epfd < 0 ||
+		    epoll_ctl(epfd, EPOLL_CTL_ADD, udrv_request_fd(req), &ev))
+			ret = user_fail(u, "epoll: %s", strerror(errno));
+	}
+	if (!ret)
+		level = udrv_request_get_value(req, 0);
+	if (!ret && ready_fd >= 0 && write(ready_fd, &one, 1) != 1)
+		ret = EXIT_FAIL;
+	while (!ret && !*stop && !bench_interrupted()) {
+		ret = user_wait(u, req, epfd, &level, stop);
+		if (ret) {
+			ret = ret < 0 ? 0 : ret;
+			break;
+		}
+		u->sh->edges++;
+		u->sh->t_reply = bench_now_ns();
+		__atomic_store_n(&u->sh->seq, u->sh->seq + 1, __ATOMIC_RELEASE);
+		if (udrv_request_set_value(req, 1, !level))
+			ret = user_fail(u, "%s", udrv_request_errmsg(req));
+		user_record(u);
+	}
+	if (epfd >= 0)
+		close(epfd);
+	udrv_request_release(req);
+	return ret;
+}

@@ -1,0 +1,524 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""udrv's benches in a LAVA lab (docs/lava.md): jobs, device configs, lava-run.
+
+    python3 -m rig.lab lava job --device-type qemu --kernel std -o job.yaml
+    python3 -m rig.lab lava device --kernel std -o device.yaml
+    python3 -m rig.lab lava run --kernel std --samples 300 --out DIR
+    python3 -m rig.lab lava results DIR -o farm.json        (rig/lab/lava_results.py)
+
+The test definition (rig/lava/udrv-bench.yaml) runs rig/lava/udrv-lava-bench on the
+board; the job templates (rig/lava/templates/DEVICE-TYPE.yaml.jinja2) deliver it
+and udrv in an overlay of the ramdisk ("the bundle", a tar). LAVA's own
+device-type templates come from Debian's lava-server package, downloaded
+(never installed: it pulls in PostgreSQL) and unpacked into build/lava/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import apt, boards
+from .errors import LabError, ToolMissing
+from .paths import REPO_ROOT, lab_dir, locked
+
+LAVA_DIR = REPO_ROOT / "rig" / "lava"
+TESTDEF = LAVA_DIR / "udrv-bench.yaml"
+RECORDER = LAVA_DIR / "udrv-lava-bench"
+JOB_TEMPLATES = LAVA_DIR / "templates"
+DEVICE_TYPES = ("qemu", "beaglebone-black", "bcm2837-rpi-3-b")
+# the udrv build each device type's board runs (make static / armhf / arm64)
+BUNDLE_ARCH = {"qemu": "amd64", "beaglebone-black": "armhf", "bcm2837-rpi-3-b": "arm64"}
+BUILD_OF_ARCH = {"amd64": "static", "armhf": "armhf", "arm64": "arm64"}
+DEFAULT_BENCHES = "timer irq uio toggle"
+# a real board has no gpio-wire, uio-ticker or irqlat (rig/kernel/): the timer
+# bench needs nothing; add toggle/irq with the chip and lines of its wiring
+BOARD_BENCHES = "timer"
+DEVICE_NAME_FILE = "device-name"  # in lava run's --out: the LAVA device's name
+LAVA_SERVER = "lava-server"
+
+
+class UsageError(LabError):
+    """A bad command line: exit 2."""
+
+
+@dataclass(frozen=True)
+class QemuBoard:
+    """One of the lab's boards as a LAVA qemu device (rig/lab/boards.py)."""
+
+    arch: str  # LAVA's arch (the qemu binary)
+    context: tuple[tuple[str, str], ...]  # qemu.jinja2's variables: machine, cpu, no_kvm
+    memory: int  # MiB
+    options: tuple[str, ...]  # extra_options
+    append: str  # the kernel command line
+    bundle_arch: str
+
+
+# The lab's command line with the interactive shell instead of the agent (not
+# quiet: LAVA waits for "Linux version"). x86: TCG, guest time = instruction
+# count, QEMU's edu device for the uio bench. rpi3: raspi3b, its console on
+# the mini-UART (the second serial port: input typed on the PL011 never
+# reaches a shell, docs/lab.md), the first one discarded
+QEMU_BOARDS = {
+    "x86": QemuBoard("amd64", (("no_kvm", "True"),), int(boards.X86.memory.rstrip("M")),
+                     ("-accel tcg", "-icount shift=0,sleep=off", "-device edu", "-no-reboot"),
+                     f"console=ttyS0,115200 {boards.X86.append} udrv-lab.mode=shell", "amd64"),
+    "rpi3": QemuBoard("arm64", (("machine", "raspi3b"), ("cpu", "cortex-a53")), 1024,
+                      ("-icount shift=0,sleep=off", "-no-reboot", "-serial null",
+                       "-serial stdio"),
+                      f"console=ttyS1,115200 {boards.RPI3.append} udrv-lab.mode=shell",
+                      "arm64"),
+}
+
+
+def qemu_board(kernel: str) -> QemuBoard:
+    """std, rt: the x86 board; rpi3: the Raspberry Pi 3 board."""
+    if kernel == "rpi3":
+        return QEMU_BOARDS["rpi3"]
+    if kernel in boards.KERNELS:
+        return QEMU_BOARDS["x86"]
+    raise UsageError(f"--kernel {kernel}: the qemu template runs the lab's std, rt or rpi3 "
+                     "board")
+
+
+def work_dir() -> Path:
+    """build/lava: the device-type templates, bundles, rendered files."""
+    d = lab_dir().parent / "lava"
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def _jinja() -> Any:
+    try:
+        import jinja2
+    except ImportError:
+        raise ToolMissing("python3-jinja2 is not installed (LAVA's templates are jinja2; "
+                          "scripts/install-deps installs it)") from None
+    return jinja2
+
+
+def device_type_templates() -> Path:
+    """build/lava/device-types: lava-server's device-type templates (qemu.jinja2,
+    beaglebone-black.jinja2, base*.jinja2 ...), from its .deb: `apt-get download`
+    (or apt's cache), unpacked with dpkg -x, kept."""
+    out = work_dir() / "device-types"
+    with locked(work_dir() / "device-types.lock"):
+        if (out / "qemu.jinja2").is_file():
+            return out
+        debs = work_dir() / "debs"
+        debs.mkdir(exist_ok=True)
+        found = sorted(debs.glob(f"{LAVA_SERVER}_*.deb")) or sorted(
+            Path("/var/cache/apt/archives").glob(f"{LAVA_SERVER}_*.deb"))
+        if not found:
+            proc = apt.run_apt("apt-get", apt.host_arch(), "download", LAVA_SERVER, cwd=debs,
+                               timeout=600)
+            found = sorted(debs.glob(f"{LAVA_SERVER}_*.deb"))
+            if proc.returncode != 0 or not found:
+                raise LabError(f"apt-get download {LAVA_SERVER} failed (exit "
+                               f"{proc.returncode}): {proc.stderr.strip()[-300:]}; LAVA's "
+                               "device-type templates come from it (run apt-get update?)")
+        with tempfile.TemporaryDirectory(dir=work_dir()) as tmp:
+            dpkg = apt.need("dpkg-deb", "dpkg")
+            proc = subprocess.run([dpkg, "-x", str(found[-1]), tmp], capture_output=True,
+                                  text=True, check=False, timeout=300)
+            src = Path(tmp) / "usr/share/lava-server/device-types"
+            if proc.returncode != 0 or not (src / "qemu.jinja2").is_file():
+                raise LabError(f"{found[-1]} has no usr/share/lava-server/device-types/"
+                               f"qemu.jinja2 (dpkg-deb -x: {proc.stderr.strip()[-200:]})")
+            staged = Path(tmp) / "staged"
+            shutil.copytree(src, staged)
+            shutil.rmtree(out, ignore_errors=True)
+            staged.rename(out)
+    return out
+
+
+def render_device(device_dict: str) -> str:
+    """A device dictionary (jinja2 text that extends a device-type template)
+    rendered into the device configuration lava-run reads."""
+    jinja2 = _jinja()
+    loader = jinja2.ChoiceLoader([
+        jinja2.DictLoader({"device.jinja2": device_dict}),
+        jinja2.FileSystemLoader(str(device_type_templates())),
+    ])
+    env = jinja2.Environment(loader=loader, trim_blocks=True, autoescape=False)
+    return str(env.get_template("device.jinja2").render())
+
+
+def qemu_device_dict(kernel: str = "std") -> str:
+    """A lab board as a LAVA qemu device: its arch, machine, memory, options."""
+    b = qemu_board(kernel)
+    opts = ", ".join(f"'{o}'" for o in b.options)
+    sets = "".join(f"{{% set {k} = {v if v == 'True' else repr(v)} %}}\n" for k, v in b.context)
+    return ("{% extends 'qemu.jinja2' %}\n"
+            f"{{% set arch = '{b.arch}' %}}\n{sets}"
+            f"{{% set memory = {b.memory} %}}\n"
+            f"{{% set extra_options = [{opts}] %}}\n")
+
+
+# A device dictionary for the boards this machine has not got, to start from:
+# a LAVA admin's for one BeagleBone Black / Raspberry Pi 3 has the real serial
+# console (ser2net) and power commands (a PDU).
+EXAMPLE_DEVICE = """{{% extends '{device_type}.jinja2' %}}
+{{% set connection_command = 'telnet localhost 7001' %}}
+{{% set hard_reset_command = '/bin/true' %}}
+{{% set power_off_command = '/bin/true' %}}
+{{% set power_on_command = '/bin/true' %}}
+"""
+
+
+def device_dict(device_type: str, kernel: str = "std") -> str:
+    """The device dictionary lava-run gets: a lab board for qemu, an example
+    (a console on telnet localhost 7001, no power control) for the others."""
+    if device_type == "qemu":
+        return qemu_device_dict(kernel)
+    if device_type not in DEVICE_TYPES:
+        raise LabError(f"--device-type {device_type}: use one of {', '.join(DEVICE_TYPES)}")
+    return EXAMPLE_DEVICE.format(device_type=device_type)
+
+
+def bundle(arch: str) -> Path:
+    """build/lava/udrv-bundle-ARCH.tar: usr/bin/udrv (the static build for ARCH)
+    and usr/bin/udrv-lava-bench, the overlay the job templates put into the
+    board's ramdisk."""
+    build = BUILD_OF_ARCH.get(arch)
+    if build is None:
+        raise LabError(f"no udrv build for {arch!r}: use one of {', '.join(BUILD_OF_ARCH)}")
+    udrv = REPO_ROOT / "build" / build / "tools" / "udrv"
+    if not udrv.is_file():
+        raise LabError(f"{udrv} does not exist: run `make {build}` first")
+    out = work_dir() / f"udrv-bundle-{arch}.tar"
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as tar:
+        for src, dst in ((udrv, "usr/bin/udrv"), (RECORDER, "usr/bin/udrv-lava-bench")):
+            info = tar.gettarinfo(str(src), arcname=dst)
+            info.uid = info.gid = 0
+            info.uname = info.gname = "root"
+            info.mode = 0o755
+            with src.open("rb") as fh:
+                tar.addfile(info, fh)
+    out.write_bytes(buf.getvalue())
+    return out
+
+
+@dataclass
+class JobSpec:
+    """What a job runs and where its files are."""
+
+    device_type: str = "qemu"
+    kernel: str = "std"  # the lab's kernel (qemu); a label on the other device types
+    benches: str = ""  # "": DEFAULT_BENCHES on qemu, BOARD_BENCHES on the others
+    samples: str = "1000"
+    load: str = "none"
+    chip: str = ""
+    bench_args: list[str] = field(default_factory=list)
+    minutes: int = 30
+    board: str = ""  # udrv.board in the job's metadata ("" : the device type)
+    testdef: str = "inline"  # inline, or a git URL
+    urls: dict[str, str] = field(default_factory=dict)  # kernel, dtb, ramdisk, bundle
+
+
+def _definition(spec: JobSpec) -> str:
+    """The test action's definitions: rig/lava/udrv-bench.yaml inline (one JSON line,
+    which is YAML) or from a git repository, with the job's parameters."""
+    params = {"BENCHES": spec.benches, "SAMPLES": spec.samples, "LOAD": spec.load,
+              "CHIP": spec.chip, "BENCH_ARGS": ";".join(spec.bench_args)}
+    entry: dict[str, Any] = {"name": "udrv-bench"}
+    if spec.testdef == "inline":
+        import yaml  # python3-yaml: a dependency of lava-dispatcher
+
+        # LAVA's schema takes no "parameters" beside an inline definition:
+        # the job's values become the definition's defaults
+        testdef = yaml.safe_load(TESTDEF.read_text())
+        testdef["params"] |= params
+        entry |= {"from": "inline", "path": "inline/udrv-bench.yaml", "repository": testdef}
+    else:
+        entry |= {"from": "git", "repository": spec.testdef, "path": "rig/lava/udrv-bench.yaml",
+                  "parameters": params}
+    return f"    - {json.dumps(entry, sort_keys=True)}"
+
+
+def _file_url(path: Path) -> str:
+    return f"file://{path.resolve()}"
+
+
+def _qemu_urls(spec: JobSpec) -> dict[str, str]:
+    """The lab's kernel and initramfs for the flavour (built if missing)."""
+    from .prepare import prepare
+
+    qemu_board(spec.kernel)
+    prep = prepare(spec.kernel, quiet=True)
+    urls = {"kernel": _file_url(prep.kernel.vmlinuz), "ramdisk": _file_url(prep.initramfs)}
+    if prep.kernel.dtb is not None:
+        urls["dtb"] = _file_url(prep.kernel.dtb)
+    return urls
+
+
+def render_job(spec: JobSpec) -> str:
+    if spec.device_type not in DEVICE_TYPES:
+        raise UsageError(f"--device-type {spec.device_type}: use one of "
+                         f"{', '.join(DEVICE_TYPES)}")
+    if not spec.benches:
+        spec.benches = DEFAULT_BENCHES if spec.device_type == "qemu" else BOARD_BENCHES
+    urls = dict(spec.urls)
+    if spec.device_type == "qemu" and not {"kernel", "ramdisk"} <= urls.keys():
+        urls = _qemu_urls(spec) | urls
+    board = qemu_board(spec.kernel) if spec.device_type == "qemu" else QEMU_BOARDS["x86"]
+    needs_dtb = spec.device_type != "qemu" or board.arch == "arm64"
+    if not needs_dtb:
+        urls.pop("dtb", None)  # x86 boots without a device tree
+    need = ("kernel", "ramdisk") + (("dtb",) if needs_dtb else ())
+    missing = [k for k in need if k not in urls]
+    if missing:
+        raise UsageError(f"the {spec.device_type} job needs " +
+                         ", ".join(f"--{k}-url" for k in missing) +
+                         " (your board's kernel, device tree and ramdisk: docs/lava.md)")
+    if "bundle" not in urls:
+        urls["bundle"] = _file_url(bundle(board.bundle_arch if spec.device_type == "qemu"
+                                          else BUNDLE_ARCH[spec.device_type]))
+    jinja2 = _jinja()
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(JOB_TEMPLATES)),
+                             trim_blocks=True, lstrip_blocks=True, autoescape=False,
+                             undefined=jinja2.StrictUndefined)
+    return str(env.get_template(f"{spec.device_type}.yaml.jinja2").render(
+        benches=spec.benches, kernel_label="std" if spec.kernel == "rpi3" else spec.kernel,
+        arch=board.arch, board=spec.board or spec.device_type, job_minutes=spec.minutes,
+        memory=board.memory, qemu_options=board.options, qemu_context=board.context,
+        append=board.append,
+        kernel_url=urls["kernel"], ramdisk_url=urls["ramdisk"], dtb_url=urls.get("dtb", ""),
+        bundle_url=urls["bundle"], definition=_definition(spec),
+    )) + "\n"
+
+
+def lava_run(job: str, device: str, out: Path, *, job_id: str, timeout: float) -> int:
+    """lava-run JOB in OUT (job.yaml, device.yaml, lava.log: its log, one YAML
+    mapping per line); lava-run's exit status."""
+    exe = shutil.which("lava-run")
+    if exe is None:
+        raise ToolMissing("lava-run is not installed (Debian: apt-get install "
+                          "--no-install-recommends lava-dispatcher)")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "job.yaml").write_text(job)
+    (out / "device.yaml").write_text(device)
+    with (out / "lava.log").open("w") as log:
+        try:
+            proc = subprocess.run(
+                [exe, "--job-id", job_id, "--output-dir", str(out / "lava-run"),
+                 "--device", str(out / "device.yaml"), str(out / "job.yaml")],
+                stdout=log, stderr=subprocess.STDOUT, check=False, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise LabError(f"lava-run did not finish in {timeout:.0f} s (log: "
+                           f"{out / 'lava.log'})") from None
+    return proc.returncode
+
+
+# LAVA's error types that are not the test's: the board did not boot or log
+# in in time, the dispatcher could not end the job (its QEMU slow to die on a
+# busy host); a failed bench is a test case, never one of these
+LAVA_OWN_ERRORS = ("Infrastructure", "Job", "Bug", "LAVABug")
+
+
+def lava_error(log: Path) -> str | None:
+    """The job's error when lava-run failed for LAVA's own reason (the job
+    result's error_type is one of LAVA_OWN_ERRORS): "TYPE: MESSAGE"; else None."""
+    try:
+        lines = log.read_text(errors="replace").splitlines()
+    except OSError:
+        return None
+    for line in reversed(lines):
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        msg = entry.get("msg") if isinstance(entry, dict) else None
+        if entry.get("lvl") == "results" and isinstance(msg, dict) and msg.get("case") == "job":
+            kind = str(msg.get("error_type", ""))
+            return f"{kind}: {msg.get('error_msg', '')}" if kind in LAVA_OWN_ERRORS else None
+    return None
+
+
+# ---- the command line: python3 -m rig.lab lava ... ----
+
+def _spec(args: argparse.Namespace) -> JobSpec:
+    urls = {k: v for k in ("kernel", "dtb", "ramdisk", "bundle")
+            if (v := getattr(args, f"{k}_url", None))}
+    return JobSpec(device_type=getattr(args, "device_type", "qemu"), kernel=args.kernel,
+                   benches=" ".join(args.bench),
+                   samples=args.samples, load=args.load, chip=args.chip,
+                   bench_args=args.args, minutes=args.minutes, board=args.board_name,
+                   testdef=args.testdef, urls=urls)
+
+
+def _write(text: str, out: str | None) -> None:
+    if out in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        Path(out).write_text(text)
+        print(f"lab: wrote {out}", file=sys.stderr)
+
+
+def _render(what: str, render: Callable[[], str], out: str | None) -> int:
+    """`python3 -m rig.lab lava WHAT`: write render()'s text; a UsageError exits 2."""
+    try:
+        text = render()
+    except UsageError as exc:
+        print(f"lab lava {what}: {exc}", file=sys.stderr)
+        return 2
+    _write(text, out)
+    return 0
+
+
+def cmd_job(args: argparse.Namespace) -> int:
+    return _render("job", lambda: render_job(_spec(args)), args.out)
+
+
+def cmd_device(args: argparse.Namespace) -> int:
+    return _render("device", lambda: render_device(device_dict(args.device_type, args.kernel)),
+                   args.out)  # fmt: skip
+
+
+def cmd_bundle(args: argparse.Namespace) -> int:
+    print(bundle(args.arch))
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    try:
+        job = render_job(_spec(args))
+    except UsageError as exc:
+        print(f"lab lava run: {exc}", file=sys.stderr)
+        return 2
+    device = render_device(qemu_device_dict(args.kernel))
+    # lava-run keeps its files in /var/lib/lava/dispatcher/tmp/JOB-ID: one per run
+    for attempt in range(1, args.retries + 2):
+        status = lava_run(job, device, out, job_id=f"udrv-{os.getpid()}-{attempt}",
+                          timeout=args.timeout)  # fmt: skip
+        why = lava_error(out / "lava.log") if status != 0 else None
+        if why is None or attempt > args.retries:
+            break
+        # what a LAVA lab does with an infrastructure failure: run the job again
+        # (the failed attempt's log is kept beside)
+        (out / "lava.log").rename(out / f"lava-attempt{attempt}.log")
+        print(f"lab: lava job failed for LAVA's own reason ({why}); running it again "
+              f"(attempt {attempt + 1} of {args.retries + 1}; log of this one: "
+              f"{out / f'lava-attempt{attempt}.log'})", file=sys.stderr)  # fmt: skip
+    # LAVA's log does not name the device: `lava results DIR` reads it here
+    (out / DEVICE_NAME_FILE).write_text((args.board_name or f"qemu-{args.kernel}") + "\n")
+    print(f"lab: lava-run exit {status}; log {out / 'lava.log'}", file=sys.stderr)
+    if status == 0 and args.results:
+        from .lava_results import convert_path, write_doc
+
+        doc = convert_path(str(out))
+        write_doc(doc, args.results)
+    return status
+
+
+def cmd_results(args: argparse.Namespace) -> int:
+    from .lava_results import main as results_main
+
+    return results_main(args)
+
+
+def _count(lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse type: a decimal integer in [lo, hi], nothing else."""
+    def parse(text: str) -> int:
+        if not re.fullmatch(r"[0-9]{1,5}", text) or not lo <= int(text) <= hi:
+            raise argparse.ArgumentTypeError(f"{text!r}: want a whole number {lo}..{hi}")
+        return int(text)
+
+    return parse
+
+
+def add_parser(sub: Any) -> None:
+    """`python3 -m rig.lab lava ...` (called from rig/lab/__main__.py)."""
+    p = sub.add_parser(
+        "lava", help="udrv's benches as LAVA jobs (docs/lava.md)",
+        description=textwrap.fill(
+            "Render LAVA jobs that run udrv's benches (the test definition "
+            "rig/lava/udrv-bench.yaml records every figure as a LAVA test case) for the qemu, "
+            "beaglebone-black and bcm2837-rpi-3-b device types, run one here with lava-run "
+            "(no server) on the lab's std, rt or rpi3 board under LAVA's qemu device type, "
+            "and turn LAVA's results back into a udrv-lab/1 document for udrv-report.", 79,
+            break_on_hyphens=False),
+        epilog="examples:\n"
+        "  python3 -m rig.lab lava run --kernel std --samples 300 --out build/lava/std "
+        "--results build/lava/farm.json\n"
+        "  rig/report/udrv-report build/lab/results.json build/lava/farm.json\n"
+        "  python3 -m rig.lab lava job --device-type beaglebone-black --kernel-url URL "
+        "--dtb-url URL --ramdisk-url URL --bundle-url URL -o bbb.yaml\n"
+        "Docs: docs/lava.md", formatter_class=argparse.RawDescriptionHelpFormatter)
+    lsub = p.add_subparsers(dest="lava_cmd", required=True, metavar="COMMAND")
+    what = argparse.ArgumentParser(add_help=False)
+    what.add_argument("--kernel", default="std",
+                      help="qemu: the lab's board, std or rt (x86) or rpi3 (raspi3b) "
+                      "(default std); other device types: a label for the job (std, rt)")
+    what.add_argument("--bench", action="append", default=[], metavar="NAME",
+                      help=f"a bench to run (repeatable; default qemu: {DEFAULT_BENCHES}, "
+                      f"the boards: {BOARD_BENCHES})")
+    what.add_argument("--samples", default="1000", help="samples per row (-n; '' the "
+                      "benches' defaults; default 1000)")
+    what.add_argument("--load", default="none", help="load profile (udrv load --help)")
+    what.add_argument("--chip", default="", help="GPIO chip of the GPIO benches "
+                      "(default: gpio-wire)")
+    what.add_argument("--args", action="append", default=[], metavar="BENCH:OPTIONS",
+                      help="more options for one bench (repeatable), e.g. "
+                      "'toggle:--line 17 --no-edges'")
+    what.add_argument("--minutes", type=_count(1, 1440), default=30,
+                      help="job timeout (default 30)")
+    what.add_argument("--board-name", default="", help="udrv.board in the job's metadata "
+                      "(default: the device type)")
+    what.add_argument("--testdef", default="inline", metavar="inline|GIT-URL",
+                      help="the test definition inline in the job (default), or from "
+                      "this git repository (path rig/lava/udrv-bench.yaml)")
+    for k, what_url in (("kernel", "kernel image"), ("dtb", "device tree"),
+                        ("ramdisk", "ramdisk (gzip'd cpio)"),
+                        ("bundle", "udrv bundle (python3 -m rig.lab lava bundle)")):
+        what.add_argument(f"--{k}-url", default=None, help=f"the {what_url}'s URL "
+                          "(qemu: the lab's own by default)")
+    j = lsub.add_parser("job", parents=[what], help="render a job for a device type")
+    j.add_argument("--device-type", default="qemu", choices=DEVICE_TYPES,
+                   help="default qemu")
+    j.add_argument("-o", "--out", default=None, help="the job file (default stdout)")
+    j.set_defaults(func=cmd_job)
+    d = lsub.add_parser("device", help="render a device configuration (lava-run --device)",
+                        description="A lab board as a LAVA qemu device, or an example "
+                        "beaglebone-black / bcm2837-rpi-3-b device to start from (console "
+                        "on telnet localhost 7001, no power control)")
+    d.add_argument("--device-type", default="qemu", choices=DEVICE_TYPES, help="default qemu")
+    d.add_argument("--kernel", default="std", help="qemu: the lab's board, std, rt (x86) or "
+                   "rpi3 (default std)")
+    d.add_argument("-o", "--out", default=None, help="the file (default stdout)")
+    d.set_defaults(func=cmd_device)
+    b = lsub.add_parser("bundle", help="the tar of udrv + udrv-lava-bench for a board")
+    b.add_argument("--arch", default="amd64", choices=list(BUILD_OF_ARCH))
+    b.set_defaults(func=cmd_bundle)
+    r = lsub.add_parser("run", parents=[what], help="lava-run a qemu job here (no server)")
+    r.add_argument("--out", required=True, metavar="DIR",
+                   help="job.yaml, device.yaml, lava.log (the job's log) go here")
+    r.add_argument("--results", default=None, metavar="FILE",
+                   help="also convert the results into this udrv-lab/1 file")
+    r.add_argument("--timeout", type=float, default=1800.0, help="wall seconds (1800)")
+    r.add_argument("--retries", type=_count(0, 5), default=1, metavar="N",
+                   help="run the job again up to N times when it fails for LAVA's own reason "
+                   "(did not boot or log in in time, could not end cleanly; not a failed "
+                   "bench), as a LAVA lab resubmits an infrastructure failure; each failed "
+                   "attempt's log is kept as DIR/lava-attemptK.log (default 1)")
+    r.set_defaults(func=cmd_run)
+    c = lsub.add_parser("results", help="LAVA results -> udrv-lab/1 (udrv-report's input)")
+    from .lava_results import add_arguments
+
+    add_arguments(c)
+    c.set_defaults(func=cmd_results)

@@ -1,0 +1,180 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Build the repository's out-of-tree kernel modules (rig/kernel/<name>/) for a lab kernel.
+
+Each subdirectory of rig/kernel/ holding a `Kbuild` or `Makefile` is one module
+directory.  It is copied to build/lab/kernels/<release>/kmod/<name>/kernel/<name>/,
+beside a copy of rig/kernel/include/ (what the modules share with each other,
+and in uapi/ with userspace), and built there
+with `make -C <headers> M=<copy> modules`, so the source tree stays clean.
+A build is skipped when the sources and the kernel are unchanged (a stamp).
+
+An optional `rig/kernel/<name>/lab.conf` tunes how the guest loads the modules:
+
+    # key = value, one per line
+    autoload = no                # build, ship, but do not insmod at boot
+    params = foo=1 bar=2         # insmod parameters (all .ko of the directory)
+    params.gpio_wire = lines=8   # parameters for one .ko (by file name sans .ko)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .debian import Kernel
+from .errors import ModuleBuildError, ToolMissing
+from .paths import kernel_src_dir, locked
+
+STAMP = ".udrv-lab-built"
+_ARTEFACT_SUFFIXES = (".o", ".ko", ".mod", ".mod.c", ".cmd", ".a", ".order", ".symvers")
+
+
+@dataclass
+class ModuleDir:
+    """One rig/kernel/<name>/ directory and what it built."""
+
+    name: str
+    src: Path
+    autoload: bool = True
+    params: dict[str, str] = field(default_factory=dict)  # "" = every .ko of the dir
+    kos: list[Path] = field(default_factory=list)
+
+    def params_for(self, ko: Path) -> str:
+        return self.params.get(ko.stem, self.params.get("", ""))
+
+
+def discover(src_root: Path | None = None) -> list[ModuleDir]:
+    """Module directories under rig/kernel/ (sorted by name; none is fine)."""
+    root = src_root if src_root is not None else kernel_src_dir()
+    if not root.is_dir():
+        return []
+    found = []
+    for d in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        if (d / "Kbuild").is_file() or (d / "Makefile").is_file():
+            found.append(_read_conf(ModuleDir(d.name, d)))
+    return found
+
+
+def _read_conf(mod: ModuleDir) -> ModuleDir:
+    conf = mod.src / "lab.conf"
+    if not conf.is_file():
+        return mod
+    for raw in conf.read_text().splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line or "=" not in line:
+            continue
+        key, value = (s.strip() for s in line.split("=", 1))
+        if key == "autoload":
+            mod.autoload = value.lower() not in ("no", "0", "false", "off")
+        elif key == "params":
+            mod.params[""] = value
+        elif key.startswith("params."):
+            mod.params[key.removeprefix("params.")] = value
+    return mod
+
+
+def _is_artefact(path: Path) -> bool:
+    name = path.name
+    return name.endswith(_ARTEFACT_SUFFIXES) or name.startswith(".") or name == "modules.order"
+
+
+def _source_files(src: Path) -> list[Path]:
+    return sorted(p for p in src.rglob("*") if p.is_file() and not _is_artefact(p))
+
+
+def _kinclude_dir(src: Path) -> Path:
+    """rig/kernel/include/: what the modules share with each other (kernel-only
+    headers, included as <udrv-kmod/...> with -I$(src)/../include) and with
+    userspace (uapi/: <udrv/...> with -I$(src)/../include/uapi)."""
+    return src.parent / "include"
+
+
+def _source_hash(src: Path, kernel: Kernel) -> str:
+    h = hashlib.sha256(f"udrv-lab-kmod-2\0{kernel.release}\0".encode())
+    stamp = kernel.root / ".udrv-lab-unpacked"
+    if stamp.is_file():
+        h.update(stamp.read_bytes())
+    for top in (src, _kinclude_dir(src)):
+        for p in _source_files(top) if top.is_dir() else []:
+            h.update(str(p.relative_to(top.parent)).encode() + b"\0")
+            h.update(p.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def build_dir(kernel: Kernel, name: str) -> Path:
+    return kernel.root / "kmod" / name
+
+
+def _check_tools() -> None:
+    if shutil.which("make") is None:
+        raise ToolMissing("make is not installed: apt-get install make")
+    if shutil.which("gcc-12") is None:
+        raise ToolMissing(
+            "gcc-12 is not installed (Debian 6.1 kernels need it): apt-get install gcc-12"
+        )
+
+
+def build_one(kernel: Kernel, mod: ModuleDir, *, quiet: bool = False) -> ModuleDir:
+    """Build one module directory for one kernel; fills mod.kos."""
+    out = build_dir(kernel, mod.name)
+    digest = _source_hash(mod.src, kernel)
+    stamp = out / STAMP
+    if stamp.is_file() and stamp.read_text().strip() == digest:
+        mod.kos = sorted(out.rglob("*.ko"))
+        if mod.kos:
+            return mod
+    _check_tools()
+    if not kernel.headers_dir.is_dir():
+        raise ModuleBuildError(
+            f"kernel headers missing at {kernel.headers_dir}: run `python3 -m rig.lab fetch`"
+        )
+    shutil.rmtree(out, ignore_errors=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    # the copy keeps the repository's layout, so that the module finds
+    # rig/kernel/include/ where it does in the source tree
+    copy = out / "kernel" / mod.name
+    shutil.copytree(
+        mod.src, copy, ignore=lambda d, names: [n for n in names if _is_artefact(Path(d) / n)]
+    )
+    if _kinclude_dir(mod.src).is_dir():
+        shutil.copytree(_kinclude_dir(mod.src), out / "kernel" / "include")
+    if not quiet:
+        print(f"lab: building module {mod.name} for {kernel.release}", file=sys.stderr)
+    env = dict(os.environ, LC_ALL="C")
+    env.pop("DEBIAN_KERNEL_USE_CCACHE", None)
+    jobs = str(min(2, os.cpu_count() or 1))
+    cmd = ["make", "-j", jobs, "-C", str(kernel.headers_dir), f"M={copy}", "modules"]
+    try:
+        proc = subprocess.run(
+            cmd, capture_output=True, text=True, env=env, check=False, timeout=900
+        )
+    except subprocess.TimeoutExpired as exc:
+        raise ModuleBuildError(
+            f"building kernel module {mod.src} for {kernel.release} timed out"
+        ) from exc
+    output = (proc.stdout + proc.stderr).strip()
+    mod.kos = sorted(out.rglob("*.ko"))
+    if proc.returncode != 0 or not mod.kos:
+        tail = "\n".join(output.splitlines()[-150:])
+        why = f"exit {proc.returncode}" if proc.returncode != 0 else "no .ko produced"
+        raise ModuleBuildError(
+            f"building kernel module {mod.src} for {kernel.release} failed ({why}).\n"
+            f"(built from a copy in {copy})\n"
+            f"command: {' '.join(cmd)}\n--- compiler output ---\n{tail}"
+        )
+    stamp.write_text(digest + "\n")
+    return mod
+
+
+def build_all(
+    kernel: Kernel, *, src_root: Path | None = None, quiet: bool = False
+) -> list[ModuleDir]:
+    """Build every module directory under rig/kernel/ for `kernel` (none is fine)."""
+    mods = discover(src_root)
+    with locked(kernel.root / "kmod.lock"):
+        return [build_one(kernel, m, quiet=quiet) for m in mods]

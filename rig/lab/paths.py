@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Where the lab keeps things: everything generated lives under <repo>/build/lab/."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+REPO_ROOT = PACKAGE_DIR.parent.parent  # rig/lab/ -> the checkout
+GUEST_DIR = PACKAGE_DIR / "guest"
+
+
+def lab_dir() -> Path:
+    """Root of the lab's build area (override with UDRV_LAB_DIR)."""
+    env = os.environ.get("UDRV_LAB_DIR")
+    return Path(env).resolve() if env else REPO_ROOT / "build" / "lab"
+
+
+def cache_dir() -> Path:
+    return lab_dir() / "cache"
+
+
+def debs_dir() -> Path:
+    return cache_dir() / "debs"
+
+
+def kernels_dir() -> Path:
+    return lab_dir() / "kernels"
+
+
+def logs_dir() -> Path:
+    return lab_dir() / "logs"
+
+
+def kernel_src_dir() -> Path:
+    """The out-of-tree kernel modules, one per subdirectory: the repository's rig/kernel/
+    (override with UDRV_LAB_MODULES_SRC; set it empty to build and load none)."""
+    env = os.environ.get("UDRV_LAB_MODULES_SRC")
+    if env is not None:
+        return Path(env).resolve() if env else REPO_ROOT / "build" / "lab" / "no-modules"
+    return REPO_ROOT / "rig" / "kernel"
+
+
+@contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive flock on `path` (created if needed) for the block."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+b") as fh:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)

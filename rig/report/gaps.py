@@ -1,0 +1,132 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The scheduler gaps (udrv bench gaps; rig/lab/suite.py's run_gaps): a busy
+SCHED_FIFO loop at the kernel's RT throttling (the plain runs) and without it
+(runs with variant "rt-runtime -1").
+
+Two figures: the histogram of every interval between toggles (log-log: the
+toggles at ~1 us, the gaps at tens of ms), and the timeline (each gap's size
+against its start in the run); and a table as the suite prints it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import matplotlib.pyplot as plt
+
+from .model import Doc, Run
+from .plots import PALETTE, _png
+from .tables import Cell, Table, num
+
+VARIANT_PREFIX = "rt-runtime"
+
+
+def documents(runs: list[Run]) -> list[tuple[Run, Doc]]:
+    """Every gaps document with its run, in the order of the runs."""
+    return [(r, d) for r in runs for d in r.docs if d.bench == "gaps" and d.gaps]
+
+
+def _setting(doc: Doc) -> str:
+    g: dict[str, Any] = doc.gaps or {}
+    runtime = g["sched_rt_runtime_us"]
+    return "throttling off (-1)" if runtime < 0 else f"runtime {runtime} us"
+
+
+def _label(run: Run, doc: Doc) -> str:
+    base = run.label.replace(f" {run.variant}", "") if run.variant else run.label
+    return f"{base}, {_setting(doc)}"
+
+
+class _Styles:
+    """A colour per kernel and setting, a marker per load."""
+
+    def __init__(self) -> None:
+        self.colors: dict[tuple[str, bool], str] = {}
+        self.markers: dict[str, str] = {}
+
+    def __call__(self, run: Run, doc: Doc) -> tuple[str, str]:
+        off = (doc.gaps or {})["sched_rt_runtime_us"] < 0
+        color = self.colors.setdefault((run.kernel, off),
+                                       PALETTE[len(self.colors) % len(PALETTE)])
+        return color, self.markers.setdefault(run.load, "o^sD"[len(self.markers) % 4])
+
+
+def histogram(found: list[tuple[Run, Doc]]) -> bytes | None:
+    """Intervals between toggles per bucket, log x and log count axis."""
+    if not found:
+        return None
+    fig, ax = plt.subplots(figsize=(8.5, 4.2))
+    style = _Styles()
+    for run, doc in found:
+        row = doc.rows[0]
+        if not row.stats.buckets:
+            continue
+        xs = [(lo + hi) / 2 / 1000 for lo, hi, _ in row.stats.buckets]
+        ys = [n for _, _, n in row.stats.buckets]
+        color, marker = style(run, doc)
+        # markers only: a line would join the toggles to the gaps across
+        # four decades of empty buckets
+        ax.plot(xs, ys, color=color, linestyle="none", marker=marker, markersize=4,
+                fillstyle="none", label=f"{_label(run, doc)}: max {row.stats.max / 1e6:.3f} ms")
+    thresholds = {(d.gaps or {})["threshold_ns"] for _, d in found}
+    for t in thresholds:
+        ax.axvline(t / 1000, color="grey", linestyle=":", linewidth=1)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("interval between two toggles (\u00b5s); dotted: the gap threshold")
+    ax.set_ylabel("intervals per bucket")
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize=7, loc="upper right")
+    ax.set_title("udrv bench gaps: every interval of a busy SCHED_FIFO toggle loop",
+                 fontsize=9)
+    return _png(fig)
+
+
+def timeline(found: list[tuple[Run, Doc]]) -> bytes | None:
+    """Each gap's size against its start in the run; a run without gaps says so."""
+    if not found:
+        return None
+    fig, ax = plt.subplots(figsize=(8.5, 3.8))
+    style = _Styles()
+    for run, doc in found:
+        g: dict[str, Any] = doc.gaps or {}
+        xs = [x["start_ns"] / 1e9 for x in g["timeline"]]
+        ys = [x["gap_ns"] / 1e6 for x in g["timeline"]]
+        color, marker = style(run, doc)
+        ax.plot(xs, ys, color=color, linestyle="none", marker=marker, markersize=5,
+                label=f"{_label(run, doc)}: {len(xs)} gaps" if xs else
+                f"{_label(run, doc)}: no gap (longest interval "
+                f"{doc.rows[0].stats.max / 1e3:.1f} \u00b5s)")
+    ax.set_xlabel("start of the gap in the run (s)")
+    ax.set_ylabel("gap (ms)")
+    ax.set_ylim(bottom=0)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    ax.set_title("Each gap >= the threshold, when it began (RT throttling: "
+                 "period - runtime, once a period)", fontsize=9)
+    fig.tight_layout()
+    return _png(fig)
+
+
+def table(found: list[tuple[Run, Doc]]) -> Table:
+    t = Table("table-gaps", "Scheduler gaps: udrv bench gaps",
+              [[(h, 1) for h in ("run", "sched_rt_runtime_us", "longest (ms)", "gaps/s",
+                                 "stalled %", "expected", "toggles (sent = on the wire)")]])
+    for run, doc in found:
+        g: dict[str, Any] = doc.gaps or {}
+        row = doc.rows[0]
+        longest = max(g["longest_ns"], int(row.stats.max)) / 1e6
+        expected = "none"
+        if g.get("expected_gap_ns"):
+            expected = (f"{g['expected_gap_ns'] / 1e6:.1f} ms every "
+                        f"{g['sched_rt_period_us'] / 1e6:g} s")
+        wire = "-"
+        if row.loss:
+            wire = f"{row.loss['sent']} = {row.loss['received']}"
+        t.rows.append([Cell(run.label), num(str(g["sched_rt_runtime_us"])),
+                       num(f"{longest:.3f}"), num(f"{g['per_s']:.2f}"),
+                       num(f"{g['stalled_pct']:.2f}"), Cell(expected), num(wire)])
+    t.note = ("A gap: an interval between two toggles of at least the bench's threshold "
+              "(1 ms by default). RT throttling lets real-time tasks run "
+              "sched_rt_runtime_us of every sched_rt_period_us and stops them for the rest.")
+    return t

@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""python3 -m rig.lab lava job: the job templates of the three device types render
+into jobs that LAVA's own job schema (lava_common, strict, as the server
+checks a submission) accepts, carrying rig/lava/udrv-bench.yaml and the options."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from lava_helpers import REPO, lab_cli
+
+URLS = ["--kernel-url", "file:///srv/k", "--ramdisk-url", "file:///srv/r.cpio.gz",
+        "--dtb-url", "file:///srv/board.dtb", "--bundle-url", "file:///srv/udrv.tar"]
+
+
+def job(tmp: Path, *args: str) -> dict[str, Any]:
+    out = tmp / "job.yaml"
+    proc = lab_cli("job", *args, "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    return dict(yaml.safe_load(out.read_text()))
+
+
+def schema_validate(data: dict[str, Any]) -> None:
+    lava_schemas = pytest.importorskip("lava_common.schemas",
+                                       reason="lava-dispatcher not installed")
+    lava_schemas.validate(data, strict=True)
+
+
+@pytest.mark.parametrize("device_type", ["qemu", "beaglebone-black", "bcm2837-rpi-3-b"])
+def test_job_validates(tmp_path: Path, device_type: str) -> None:
+    data = job(tmp_path, "--device-type", device_type, *URLS, "--samples", "500",
+               "--chip", "gpiochip0", "--args", "toggle:--line 17 --no-edges",
+               "--bench", "timer", "--bench", "toggle")
+    schema_validate(data)
+    assert data["device_type"] == device_type
+    [definition] = data["actions"][2]["test"]["definitions"]
+    testdef = yaml.safe_load((REPO / "rig" / "lava" / "udrv-bench.yaml").read_text())
+    assert definition["repository"]["run"] == testdef["run"]
+    assert definition["repository"]["params"] == {
+        "BENCHES": "timer toggle", "SAMPLES": "500", "LOAD": "none", "CHIP": "gpiochip0",
+        "BENCH_ARGS": "toggle:--line 17 --no-edges"}
+    text = yaml.safe_dump(data)
+    for url in URLS[1::2]:
+        # the x86 board boots without a device tree
+        assert (url in text) == (device_type != "qemu" or "dtb" not in url), url
+
+
+def test_rpi3_under_qemu(tmp_path: Path) -> None:
+    """The lab's rpi3 board (raspi3b) as a qemu job: arm64, its device tree,
+    the console on the mini-UART (the second serial port)."""
+    data = job(tmp_path, "--kernel", "rpi3", *URLS)
+    schema_validate(data)
+    assert data["context"]["arch"] == "arm64" and data["context"]["machine"] == "raspi3b"
+    assert data["context"]["extra_options"][-2:] == ["-serial null", "-serial stdio"]
+    images = data["actions"][0]["deploy"]["images"]
+    assert images["dtb"] == {"image_arg": "-dtb {dtb}", "url": "file:///srv/board.dtb"}
+    assert "console=ttyS1,115200" in images["kernel"]["image_arg"]
+
+
+def test_git_definition(tmp_path: Path) -> None:
+    data = job(tmp_path, *URLS, "--testdef", "https://example.org/udrv.git")
+    schema_validate(data)
+    [definition] = data["actions"][2]["test"]["definitions"]
+    assert definition["from"] == "git" and definition["path"] == "rig/lava/udrv-bench.yaml"
+    assert definition["parameters"]["BENCHES"] == "timer irq uio toggle"
+
+
+def test_board_job_defaults_to_the_timer(tmp_path: Path) -> None:
+    data = job(tmp_path, "--device-type", "beaglebone-black", *URLS)
+    params = data["actions"][2]["test"]["definitions"][0]["repository"]["params"]
+    assert params["BENCHES"] == "timer"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--device-type", "beaglebone-black"], "needs --kernel-url, --ramdisk-url, --dtb-url"),
+    (["--kernel", "rt-q35", "--bundle-url", "file:///x"],
+     "--kernel rt-q35: the qemu template runs the lab's std, rt or rpi3 board"),
+])
+def test_job_usage_errors_exit_2(args: list[str], message: str) -> None:
+    proc = lab_cli("job", *args)
+    assert proc.returncode == 2 and message in proc.stderr, proc.stderr

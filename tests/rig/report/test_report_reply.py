@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""udrv-report's responder section (rig/report/reply.py) on real
+udrv bench reply documents: the figure decodes, the table says what the
+suite prints (rig/lab/suite.py's reply_table)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from report_helpers import FIXTURES, Rendered, load_json, render
+from report_page import check_png, data_uri_png
+
+from rig.lab import suite
+
+LAB_REPLY = FIXTURES / "lab-reply.json"
+
+
+def test_responder_section_says_what_the_suite_prints(tmp_path: Path) -> None:
+    doc = load_json(LAB_REPLY)
+    page = render(tmp_path / "out", LAB_REPLY).page
+    assert "reply" in page.ids and "reply-0" in page.figures
+    check_png(data_uri_png(page.figures["reply-0"]))
+    table = next(t for tid, t in page.tables.items() if tid.startswith("table-reply"))
+    assert [h for h, _ in table.head[0]] == [
+        "responder", "wait", "std idle", "std all", "rt idle", "rt all",
+        "rt idle irq-prio 90", "rt idle SCHED_OTHER"]
+    cells = {(row[0].text, row[1].text): [c.text for c in row[2:]] for row in table.rows}
+    printed = suite.reply_table([suite.SuiteRun(r["kernel"], r["load"], r["documents"],
+                                                variant=r.get("variant", ""))
+                                 for r in doc["runs"]])
+    assert len(printed) == 2 + 6 and len(cells) == 6
+    assert printed[1].split()[-5:] == ["rt", "irq-prio", "90", "rt", "SCHED_OTHER"]
+    for line in printed[2:]:
+        responder, wait, *values = line.split()
+        assert cells[(responder, wait)] == values, line
+
+
+def test_no_responder_section_without_reply_rows(report_a: Rendered) -> None:
+    assert "reply" not in report_a.page.ids

@@ -1,0 +1,342 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Fake /sys, /dev and /proc trees for running the udrv binary on the host.
+
+The library looks everything up under $UDRV_SYSROOT, so a tree built in a
+temporary directory stands in for a machine.  The layouts mirror the C unit
+tests (tests/lib/fake_gpio.c, tests/lib/test_uio.c, tests/lib/test_rt.c):
+
+GPIO, as Linux 6.1 lays it out::
+
+    sys/bus/gpio/devices/gpiochipN -> ../../../devices/platform/<parent>/gpiochipN
+    sys/class/gpio/gpiochipBASE    -> ../../devices/platform/<parent>/gpio/gpiochipBASE
+        base, label, ngpio, device -> ../../../<parent>
+    sys/class/gpio/gpioG/{direction,value,edge,active_low}   (exported lines)
+
+UIO::
+
+    sys/class/uio/uioN/{name,version,event}
+    sys/class/uio/uioN/maps/mapK/{name,addr,size,offset}
+    sys/class/uio/uioN/portio/portK/{name,start,size,porttype}
+    dev/uioN   a regular file (for mmap) or a FIFO (for interrupt counts)
+
+gpio_line() makes a line already exported, as another program (or an earlier
+boot script) would have left it: udrv refuses such a line. GpioExports serves
+sys/class/gpio/export and unexport like the kernel does, so that udrv can
+export lines itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import struct
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+
+class FakeTree:
+    """A fake root: create and read entries by path relative to it."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        root.mkdir(parents=True, exist_ok=True)
+
+    def path(self, rel: str) -> Path:
+        return self.root / rel
+
+    def dir(self, rel: str) -> Path:
+        p = self.path(rel)
+        p.mkdir(parents=True, exist_ok=True)
+        return p
+
+    def file(self, rel: str, content: str | bytes = "") -> Path:
+        p = self.path(rel)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            p.write_bytes(content)
+        else:
+            p.write_text(content)
+        return p
+
+    def symlink(self, target: str, rel: str) -> Path:
+        p = self.path(rel)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.symlink_to(target)
+        return p
+
+    def fifo(self, rel: str) -> Path:
+        p = self.path(rel)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        os.mkfifo(p)
+        return p
+
+    def read(self, rel: str) -> str:
+        return self.path(rel).read_text()
+
+    def read_bytes(self, rel: str) -> bytes:
+        return self.path(rel).read_bytes()
+
+
+# ---- common ----
+
+
+def sysfs_mounted(t: FakeTree) -> None:
+    """sysfs is mounted (sys/kernel exists) and /dev exists, nothing else."""
+    t.dir("sys/kernel")
+    t.dir("dev")
+
+
+# ---- GPIO ----
+
+
+def gpio_bus(t: FakeTree) -> None:
+    """GPIO support in the kernel (gpiolib and sysfs GPIO), no chips yet."""
+    sysfs_mounted(t)
+    t.dir("sys/bus/gpio/devices")
+    t.dir("sys/class/gpio")
+
+
+def gpio_chip(t: FakeTree, num: int, parent: str, base: int, ngpio: int, label: str) -> None:
+    """A chip gpiochip<num> under platform device <parent>, sysfs base <base>.
+
+    Only the sysfs side exists (no dev/gpiochipN): the chip opens, but only
+    the sysfs backend can request its lines.
+    """
+    plat = f"sys/devices/platform/{parent}"
+    t.dir(f"{plat}/gpiochip{num}")
+    t.symlink(f"../../../devices/platform/{parent}/gpiochip{num}",
+              f"sys/bus/gpio/devices/gpiochip{num}")
+    cls = f"{plat}/gpio/gpiochip{base}"
+    t.file(f"{cls}/base", f"{base}\n")
+    t.file(f"{cls}/ngpio", f"{ngpio}\n")
+    t.file(f"{cls}/label", f"{label}\n")
+    t.symlink(f"../../../{parent}", f"{cls}/device")
+    t.symlink(f"../../devices/platform/{parent}/gpio/gpiochip{base}",
+              f"sys/class/gpio/gpiochip{base}")
+
+
+def gpio_line(t: FakeTree, gpio: int, direction: str = "in", value: int = 0,
+              active_low: bool = False) -> None:
+    """An already exported line: sys/class/gpio/gpio<gpio>/ with its attributes."""
+    line_files(t, f"sys/class/gpio/gpio{gpio}", direction, value, active_low)
+
+
+def line_files(t: FakeTree, d: str, direction: str, value: int, active_low: bool) -> None:
+    """The attributes of an exported line, in directory d."""
+    t.file(f"{d}/direction", f"{direction}\n")
+    t.file(f"{d}/value", f"{value}\n")
+    t.file(f"{d}/edge", "none\n")
+    t.file(f"{d}/active_low", "1\n" if active_low else "0\n")
+
+
+class GpioExports:
+    """export and unexport as FIFOs, served by threads like the kernel serves
+    them: an export makes gpio<G>/ (an input whose value is values.get(G, 1),
+    or a FIFO for G in fifo_values), an unexport removes it. exported and
+    unexported record what was written."""
+
+    def __init__(self, t: FakeTree) -> None:
+        self.t = t
+        self.values: dict[int, int] = {}
+        self.directions: dict[int, str] = {}  # what an export starts as ("in")
+        self.fifo_values: set[int] = set()
+        self.exported: list[int] = []
+        self.unexported: list[int] = []
+        self.last: dict[int, dict[str, str]] = {}  # the attributes at unexport
+        self._stop = False
+        for name in ("export", "unexport"):
+            t.fifo(f"sys/class/gpio/{name}")
+            threading.Thread(target=self._serve, args=(name,), daemon=True).start()
+
+    def _serve(self, name: str) -> None:
+        path = self.t.path(f"sys/class/gpio/{name}")
+        while not self._stop:
+            with open(path, "rb") as f:  # blocks until udrv opens it to write
+                data = f.read().strip()
+            if self._stop or not data.isdigit():
+                continue
+            gpio = int(data)
+            if name == "export":
+                self._export(gpio)
+                self.exported.append(gpio)
+            else:
+                line = self.t.path(f"sys/class/gpio/gpio{gpio}")
+                if line.is_dir():
+                    self.last[gpio] = {p.name: p.read_text() for p in line.iterdir()
+                                       if p.is_file()}
+                shutil.rmtree(line, ignore_errors=True)
+                self.unexported.append(gpio)
+
+    def _export(self, gpio: int) -> None:
+        """Built aside and renamed into place: gpio<G>/ appears complete."""
+        new = f"sys/class/gpio/.new{gpio}"
+        line_files(self.t, new, self.directions.get(gpio, "in"), self.values.get(gpio, 1), False)
+        if gpio in self.fifo_values:
+            value = self.t.path(f"{new}/value")
+            value.unlink()
+            os.mkfifo(value)
+        os.rename(self.t.path(new), self.t.path(f"sys/class/gpio/gpio{gpio}"))
+
+    def wait_unexported(self, gpio: int, timeout_s: float = 5.0) -> bool:
+        """Whether gpio<G>/ is gone (udrv wrote the unexport before it exited;
+        the server thread may still be removing it)."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if gpio in self.unexported and not self.t.path(f"sys/class/gpio/gpio{gpio}").exists():
+                return True
+            time.sleep(0.005)
+        return False
+
+    def final(self, gpio: int, attr: str) -> str:
+        """An attribute as it was when udrv unexported the line."""
+        assert self.wait_unexported(gpio), f"GPIO {gpio} was not unexported"
+        return self.last[gpio][attr]
+
+    def stop(self) -> None:
+        self._stop = True
+        for name in ("export", "unexport"):
+            with contextlib.suppress(OSError):  # wake a reader blocked in open()
+                os.close(os.open(self.t.path(f"sys/class/gpio/{name}"),
+                                 os.O_WRONLY | os.O_NONBLOCK))
+
+
+def gpio_attr(t: FakeTree, gpio: int, attr: str) -> str:
+    """An attribute as written (regular files are not truncated by udrv's
+    writes, so only the start is meaningful: compare with startswith)."""
+    return t.read(f"sys/class/gpio/gpio{gpio}/{attr}")
+
+
+# ---- UIO ----
+
+
+def uio_device(t: FakeTree, num: int, name: str, event: int = 0, version: str = "0.1") -> None:
+    """sys/class/uio/uio<num> with name, version and the interrupt count."""
+    t.dir("sys/kernel")
+    d = f"sys/class/uio/uio{num}"
+    t.file(f"{d}/name", f"{name}\n")
+    t.file(f"{d}/version", f"{version}\n")
+    t.file(f"{d}/event", f"{event}\n")
+
+
+def uio_map(t: FakeTree, num: int, index: int, name: str, addr: int, size: int,
+            offset: int = 0) -> None:
+    d = f"sys/class/uio/uio{num}/maps/map{index}"
+    t.file(f"{d}/name", f"{name}\n")
+    t.file(f"{d}/addr", f"{addr:#x}\n")
+    t.file(f"{d}/size", f"{size:#x}\n")
+    t.file(f"{d}/offset", f"{offset:#x}\n")
+
+
+def uio_port(t: FakeTree, num: int, index: int, name: str, start: int, size: int,
+             porttype: str = "port_x86") -> None:
+    d = f"sys/class/uio/uio{num}/portio/port{index}"
+    t.file(f"{d}/name", f"{name}\n")
+    t.file(f"{d}/start", f"{start:#x}\n")
+    t.file(f"{d}/size", f"{size:#x}\n")
+    t.file(f"{d}/porttype", f"{porttype}\n")
+
+
+PAGE_SIZE = os.sysconf("SC_PAGESIZE")
+
+
+def uio_dev_file(t: FakeTree, num: int, pages: int = 2) -> Path:
+    """dev/uio<num> as a zero-filled regular file: map K is page K of it."""
+    return t.file(f"dev/uio{num}", bytes(pages * PAGE_SIZE))
+
+
+def uio_dev_fifo(t: FakeTree, num: int) -> Path:
+    """dev/uio<num> as a FIFO: 4-byte counts written into it are what a
+    read() of the real device returns after an interrupt."""
+    return t.fifo(f"dev/uio{num}")
+
+
+FPGA_PATTERN = bytes(range(1, 17))  # 01 02 .. 10 at offset 0x10 of uio0's map0
+
+
+def uio_fpga(t: FakeTree, event: int = 0, version: str = "0.1") -> None:
+    """uio0 "fpga": map0 "regs" (0x100 bytes at 0x40000000) and map1 "sram"
+    (0x20 bytes at 0x40001010, 0x10 into its page)."""
+    uio_device(t, 0, "fpga", event=event, version=version)
+    uio_map(t, 0, 0, "regs", 0x40000000, 0x100)
+    uio_map(t, 0, 1, "sram", 0x40001010, 0x20, 0x10)
+
+
+def uio_fpga_mapped(t: FakeTree, version: str = "0.1") -> FakeTree:
+    """uio_fpga() with dev/uio0 a regular file, FPGA_PATTERN at 0x10 of map0."""
+    uio_fpga(t, version=version)
+    uio_dev_file(t, 0)
+    with t.path("dev/uio0").open("r+b") as f:
+        f.seek(0x10)
+        f.write(FPGA_PATTERN)
+    return t
+
+
+def uio_fpga_fifo(t: FakeTree, version: str = "0.1") -> FakeTree:
+    """uio_fpga() with 4 interrupts so far and dev/uio0 a FIFO (uio_counts())."""
+    uio_fpga(t, event=4, version=version)
+    uio_dev_fifo(t, 0)
+    return t
+
+
+@contextmanager
+def uio_counts(t: FakeTree, num: int, counts: list[int]) -> Iterator[None]:
+    """Queue interrupt counts (native s32) in the FIFO dev/uio<num>.
+
+    The FIFO keeps them only while someone holds it open: keep the block
+    open until the udrv process has run.
+    """
+    fd = os.open(t.path(f"dev/uio{num}"), os.O_RDWR | os.O_NONBLOCK)
+    try:
+        for c in counts:
+            os.write(fd, struct.pack("=i", c))
+        yield
+    finally:
+        os.close(fd)
+
+
+def pci_device(t: FakeTree, num: int, config: bytes | None = None,
+               bars: dict[int, bytes] | None = None) -> None:
+    """A PCI parent for uio<num>: device/config and device/resourceN files."""
+    d = f"sys/class/uio/uio{num}/device"
+    t.dir(d)
+    if config is not None:
+        t.file(f"{d}/config", config)
+    for bar, data in (bars or {}).items():
+        t.file(f"{d}/resource{bar}", data)
+
+
+# ---- real-time readiness (the files udrv rt check reads) ----
+
+ALL_CAPS = "000001ffffffffff"
+
+
+def rt_system(t: FakeTree, version: str = "#1 SMP PREEMPT_RT Debian 6.1.192-2",
+              realtime: bool = True, release: str = "6.1.0-test",
+              rt_runtime_us: int | None = 950000, rt_period_us: int | None = 1000000,
+              governor: str | None = "performance", clocksource: str = "tsc",
+              capeff: str = ALL_CAPS) -> None:
+    """A tidy system by default: nothing in it deserves a warning.
+
+    capeff defaults to every capability, so the permission and memlock
+    findings do not depend on the limits of the process running the tests.
+    """
+    t.dir("sys/kernel")
+    t.file("proc/sys/kernel/osrelease", f"{release}\n")
+    t.file("proc/sys/kernel/version", f"{version}\n")
+    if realtime:
+        t.file("sys/kernel/realtime", "1\n")
+    if rt_runtime_us is not None:
+        t.file("proc/sys/kernel/sched_rt_runtime_us", f"{rt_runtime_us}\n")
+    if rt_period_us is not None:
+        t.file("proc/sys/kernel/sched_rt_period_us", f"{rt_period_us}\n")
+    if governor is not None:
+        t.file("sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", f"{governor}\n")
+    t.file("sys/devices/system/clocksource/clocksource0/current_clocksource",
+           f"{clocksource}\n")
+    t.file("sys/devices/system/cpu/isolated", "\n")
+    t.file("sys/devices/system/cpu/nohz_full", "(null)\n")
+    t.file("proc/self/status", f"Name:\tudrv\nCapEff:\t{capeff}\n")
