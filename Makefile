@@ -19,7 +19,9 @@
 #                 hypothesis examples per property (tests/fuzz/README.md)
 #   make arm64    static udrv for 64-bit ARM (build/arm64, cross/arm64.ini)
 #   make armhf    static udrv for 32-bit ARM (build/armhf, cross/armhf.ini)
-#   make install  install the library, headers, pkg-config file, tool, man
+#   make install  a release build (build/release) installed into PREFIX
+#                 (/usr/local; DESTDIR for staging): the library, headers,
+#                 pkg-config file, udrv, man pages
 #   make abi-baseline  rewrite abi/libudrv.so.1.abi from build/dev's library:
 #                 only with a new version node or a soname bump (docs/abi.md)
 
@@ -28,6 +30,7 @@
 # python3 that may come first on PATH (pyenv, a venv)
 PYTHON ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
 BUILD  ?= build
+PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 600
 FUZZ_EXAMPLES ?= 2000
 FUZZ ?=
@@ -87,9 +90,13 @@ abi-baseline: deps build
 	abidw --headers-dir include/udrv --no-corpus-path --no-show-locs \
 		--out-file abi/libudrv.so.1.abi $(BUILD)/dev/lib/libudrv.so.1
 
-install: build
-	meson install -C $(BUILD)/dev
+# configured again each time: PREFIX may differ from the last install
+install:
+	meson setup --reconfigure $(BUILD)/release -Dbuildtype=release --prefix=$(PREFIX) \
+		|| meson setup $(BUILD)/release -Dbuildtype=release --prefix=$(PREFIX)
+	ninja -C $(BUILD)/release
+	meson install -C $(BUILD)/release
 
 clean:
-	rm -rf $(BUILD)/dev $(BUILD)/asan $(BUILD)/static $(BUILD)/arm64 $(BUILD)/armhf $(BUILD)/venv $(BUILD)/lava \
+	rm -rf $(BUILD)/dev $(BUILD)/release $(BUILD)/asan $(BUILD)/static $(BUILD)/arm64 $(BUILD)/armhf $(BUILD)/venv $(BUILD)/lava \
 		$(BUILD)/fuzz

@@ -189,7 +189,7 @@ static int cdev_request_error(struct udrv_request *req, struct udrv_chip *chip,
 		return cdev_busy_error(req, chip);
 	case ENOTTY:
 		return udrv_err(chip->errmsg, ENOTTY,
-				"%s: the kernel lacks GPIO uAPI v2 (Linux >= 5.10 with CONFIG_GPIO_CDEV); use --backend sysfs",
+				"%s: the kernel lacks GPIO uAPI v2 (Linux >= 5.10 with CONFIG_GPIO_CDEV); request the lines through the sysfs backend (UDRV_BACKEND_SYSFS)",
 				chip->path);
 	case EINVAL:
 	case EOPNOTSUPP:
@@ -221,7 +221,7 @@ static int cdev_request(struct udrv_request *req, struct udrv_chip *chip,
 
 	if (chip->fd < 0)
 		return udrv_err(chip->errmsg, ENODEV,
-				"%s has no character device (%s missing: kernel without CONFIG_GPIO_CDEV?); use --backend sysfs",
+				"%s has no character device (%s missing: kernel without CONFIG_GPIO_CDEV?); request the lines through the sysfs backend (UDRV_BACKEND_SYSFS)",
 				chip->name, chip->path);
 	memset(&lr, 0, sizeof(lr));
 	ret = build_config(chip->errmsg, req->settings, req->num_lines,

@@ -340,7 +340,7 @@ static int line_info(struct udrv_chip *chip, unsigned int offset,
 		err = errno;
 		if (err == ENOTTY)
 			return udrv_err(chip->errmsg, ENOTTY,
-					"%s: the kernel lacks GPIO character device uAPI v2 (needs Linux 5.10 or later with CONFIG_GPIO_CDEV); use --backend sysfs",
+					"%s: the kernel lacks GPIO character device uAPI v2 (needs Linux 5.10 or later with CONFIG_GPIO_CDEV); request the lines through the sysfs backend (UDRV_BACKEND_SYSFS)",
 					chip->path);
 		return udrv_err(chip->errmsg, err,
 				"GPIO_V2_GET_LINEINFO_IOCTL(%u) on %s: %s%s",

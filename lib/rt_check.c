@@ -607,12 +607,12 @@ static void check_priority(struct udrv_rt_report *r, int prio,
 	else
 		add_finding(r, r->realtime ? UDRV_RT_WARN : UDRV_RT_INFO,
 			    "priority",
-			    "SCHED_FIFO %d is above %zu thread%s it waits for (%s%s, FIFO %d): %s; raise them: chrt -f -p %d PID (udrv bench --irq-prio %d), or run at %d or below",
+			    "SCHED_FIFO %d is above %zu thread%s it waits for (%s%s, FIFO %d): %s; raise them (chrt -f -p %d PID), or run at %d or below",
 			    prio, below, below > 1 ? "s" : "", names,
 			    below > 1 ? ", ..." : "", lo,
 			    r->realtime ? "on PREEMPT_RT it preempts the waker mid-wake-up and blocks on its lock" :
 			    "it preempts the waker before the wake-up is done",
-			    prio < 99 ? prio + 1 : 99, prio < 99 ? prio + 1 : 99,
+			    prio < 99 ? prio + 1 : 99,
 			    lo > 1 ? lo - 1 : 1);
 }
 

@@ -165,7 +165,7 @@ static void compat_list(const char *compat, int len, char *buf, size_t size)
 static int unknown_soc(char *errmsg, int len, const char *compat)
 {
 	static const char known[] =
-		"the mmio backend knows ti,am33xx (BeagleBone), brcm,bcm2835-7 (Raspberry Pi 0-3) and brcm,bcm2711 (Pi 4), for others give the register layout (udrv_request_config.layout, udrv --layout)";
+		"the mmio backend knows ti,am33xx (BeagleBone), brcm,bcm2835-7 (Raspberry Pi 0-3) and brcm,bcm2711 (Pi 4), for others give the register layout (udrv_request_config.layout)";
 	char list[256];
 
 	if (len < 0)

@@ -36,6 +36,17 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int cli_request_error(struct udrv_chip *chip,
+		      const struct udrv_request_config *config, int err)
+{
+	cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(chip));
+	if (config->backend == UDRV_BACKEND_CDEV &&
+	    (err == -ENOTTY || err == -ENODEV))
+		fputs("udrv: without the GPIO character device: --backend sysfs\n",
+		      stderr);
+	return EXIT_FAIL;
+}
+
 void cli_print_help(const char *text)
 {
 	fputs(text, stdout);

@@ -33,6 +33,12 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 int cli_dispatch(const char *prefix, const struct cli_cmd *cmds, int argc,
 		 char **argv, const char *help);
 void cli_print_help(const char *text);
+/*
+ * A failed udrv_chip_request() (@err, negative errno): the library's message,
+ * then, when the character device is what failed, the option that avoids it.
+ */
+int cli_request_error(struct udrv_chip *chip,
+		      const struct udrv_request_config *config, int err);
 
 /*
  * Numbers: decimal or 0x hex, the whole string (udrv/parse.h); 0, -EINVAL

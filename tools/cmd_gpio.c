@@ -321,9 +321,9 @@ static int request_lines(struct udrv_chip *chip, const struct gpio_opts *o,
 			 const struct udrv_line_settings *s,
 			 struct udrv_request **reqp)
 {
-	if (udrv_chip_request(chip, &o->config, n, offsets, s, reqp))
-		return cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(chip));
-	return EXIT_OK;
+	int err = udrv_chip_request(chip, &o->config, n, offsets, s, reqp);
+
+	return err ? cli_request_error(chip, &o->config, err) : EXIT_OK;
 }
 
 static void print_values(struct udrv_chip *chip, const struct gpio_opts *o,

@@ -257,8 +257,9 @@ int cmd_gpio_mon(int argc, char **argv)
 		return ret;
 	for (int i = 0; i < n; i++)
 		s[i] = m.g.settings;
-	if (udrv_chip_request(chip, &m.g.config, (size_t)n, offsets, s, &req)) {
-		ret = cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(chip));
+	ret = udrv_chip_request(chip, &m.g.config, (size_t)n, offsets, s, &req);
+	if (ret) {
+		ret = cli_request_error(chip, &m.g.config, ret);
 		udrv_chip_free(chip);
 		return ret;
 	}
@@ -420,8 +421,9 @@ int cmd_gpio_toggle(int argc, char **argv)
 		return ret;
 	s = o.settings;
 	s.direction = UDRV_DIR_OUTPUT;
-	if (udrv_chip_request(chip, &o.config, 1, &offset, &s, &req)) {
-		ret = cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(chip));
+	ret = udrv_chip_request(chip, &o.config, 1, &offset, &s, &req);
+	if (ret) {
+		ret = cli_request_error(chip, &o.config, ret);
 		udrv_chip_free(chip);
 		return ret;
 	}

@@ -145,7 +145,8 @@ def test_priority_above_the_irq_thread_is_a_warning(udrv: Runner, tree: FakeTree
     assert r.returncode == 1, r
     f = finding(r.json(), "priority")
     assert f["level"] == "WARN" and "irq/24-udrv, FIFO 50" in f["text"], f
-    assert "udrv bench --irq-prio 81" in f["text"], f
+    assert "chrt -f -p 81 PID" in f["text"], f
+    assert "--" not in f["text"], f  # the library names no CLI flag
     r = udrv("rt", "check", "--prio", "40", "--wait-for", "irq/24-", "-w", "uio-ticker")
     assert r.returncode == 0, r
     r = udrv("rt", "check", "-v", "--prio", "40")

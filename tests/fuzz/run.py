@@ -3,8 +3,11 @@
 """Build the libFuzzer harnesses (clang, ASan+UBSan) and run them.
 
   run.py --check            what 'make check' runs: replay every reproducer in
-                            tests/fuzz/regress/, then fuzz each harness for a
-                            few seconds from its seeds (a fresh corpus each time)
+                            tests/fuzz/regress/, then each harness from its seeds
+                            for a fixed number of inputs (CHECK_RUNS) from a fixed
+                            seed (CHECK_SEED), with no time limit: the same
+                            inputs on every run, however busy the machine, so
+                            the same commit gets the same verdict
   run.py --seconds 600      what 'make fuzz' runs: each harness for that long,
                             the corpus growing in build/fuzz/corpus/<harness>/
   run.py ... HARNESS...     only those harnesses
@@ -38,8 +41,12 @@ SETUP = ["-Dfuzz=true", "-Db_sanitize=address,undefined", "-Db_lundef=false",
 # reach libFuzzer's own stderr (the sanitizers' report fd)
 FLAGS = ["-close_fd_mask=3", "-print_final_stats=1", "-timeout=20", "-rss_limit_mb=2560",
          "-max_len=4096"]
-CHECK_SECONDS = 9
-CHECK_RUNS = 2_000_000
+# make check: inputs per harness from seed CHECK_SEED, about 5 s each on a
+# loaded 2-core machine (half of what 10 s gave there beside other builds)
+CHECK_SEED = 1
+CHECK_RUNS = {"parse": 250_000, "layout": 150_000, "cli": 500, "chip": 3_000, "soc": 2_500,
+              "uio": 2_000, "rt": 1_500, "fields": 500_000, "trace": 40_000, "rtla": 5_000,
+              "peer": 500_000, "cyclictest": 6_000, "rate": 50_000, "vfio": 8_000}
 STAT = re.compile(r"^stat::(\w+):\s+(\d+)", re.MULTILINE)
 FAILURE = re.compile(r"^(.*(?:property failed|runtime error|ERROR: AddressSanitizer|"
                      r"ERROR: libFuzzer|SUMMARY: ).*)$", re.MULTILINE)
@@ -98,12 +105,15 @@ def replay(bdir: Path, harness: str) -> list[Result]:
 
 
 def fuzz(bdir: Path, harness: str, seconds: int, runs: int, corpus: Path,
-         artifacts: Path) -> Result:
+         artifacts: Path, seed: int = 0) -> Result:
+    """One libFuzzer run: `seconds` (0: no limit) and `runs` (-1: no limit);
+    seed 0 is libFuzzer's own random one."""
     corpus.mkdir(parents=True, exist_ok=True)
     artifacts.mkdir(parents=True, exist_ok=True)
     logs = bdir / "logs"
     logs.mkdir(exist_ok=True)
     cmd = [str(binary(bdir, harness)), *FLAGS, f"-max_total_time={seconds}", f"-runs={runs}",
+           f"-seed={seed}",
            f"-artifact_prefix={artifacts}/", str(corpus), str(HERE / "corpus" / harness)]
     start = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
@@ -129,7 +139,8 @@ def main() -> int:
     ap.add_argument("harness", nargs="*", metavar="HARNESS", help=", ".join(HARNESSES))
     ap.add_argument("--build", type=Path, default=ROOT / "build" / "fuzz")
     ap.add_argument("--check", action="store_true",
-                    help=f"reproducers, then {CHECK_SECONDS} s per harness from the seeds")
+                    help=f"reproducers, then a fixed number of inputs per harness from "
+                    f"seed {CHECK_SEED} (deterministic)")
     ap.add_argument("--seconds", type=int, default=600, help="per harness (default 600)")
     ap.add_argument("--runs", type=int, default=-1, help="at most this many inputs each")
     ap.add_argument("--json", type=Path, help="write the results here")
@@ -151,8 +162,8 @@ def main() -> int:
         for h in harnesses:
             if args.check:
                 with tempfile.TemporaryDirectory(prefix=f"udrv-fuzz-{h}-") as tmp:
-                    results.append(fuzz(args.build, h, CHECK_SECONDS, CHECK_RUNS,
-                                        Path(tmp), args.build / "artifacts" / h))
+                    results.append(fuzz(args.build, h, 0, CHECK_RUNS[h], Path(tmp),
+                                        args.build / "artifacts" / h, CHECK_SEED))
             else:
                 results.append(fuzz(args.build, h, args.seconds, args.runs,
                                      args.build / "corpus" / h,

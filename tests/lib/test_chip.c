@@ -226,7 +226,7 @@ static void test_request_errors(void)
 	CHECK_INT(udrv_chip_request(chip, NULL, 2, dup, s, &req), -EINVAL);
 	CHECK_CONTAINS(udrv_chip_errmsg(chip), "requested twice");
 	CHECK_INT(request_one(chip, UDRV_BACKEND_CDEV, 1, s), -ENODEV);
-	CHECK_CONTAINS(udrv_chip_errmsg(chip), "use --backend sysfs");
+	CHECK_CONTAINS(udrv_chip_errmsg(chip), "the sysfs backend (UDRV_BACKEND_SYSFS)");
 	CHECK_INT(request_one(chip, UDRV_BACKEND_MMIO, 1, s), -EOPNOTSUPP);
 	CHECK_CONTAINS(udrv_chip_errmsg(chip), "mmio backend");
 	s[0].direction = UDRV_DIR_OUTPUT;

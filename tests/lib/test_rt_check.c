@@ -558,7 +558,7 @@ static void test_check_priority(void)
 	CHECK_INT(udrv_rt_check_priority(&r, 80, gpio, 2), 0);
 	CHECK_FINDING(&r, "priority", UDRV_RT_WARN,
 		      "SCHED_FIFO 80 is above 1 thread it waits for (irq/24-udrv-bench-irq, FIFO 50)");
-	CHECK_FINDING(&r, "priority", UDRV_RT_WARN, "chrt -f -p 81 PID (udrv bench --irq-prio 81), or run at 49 or below");
+	CHECK_FINDING(&r, "priority", UDRV_RT_WARN, "raise them (chrt -f -p 81 PID), or run at 49 or below");
 	/* below uio-ticker's thread: fine */
 	udrv_rt_check(&r);
 	CHECK_INT(udrv_rt_check_priority(&r, 80, ticker, 1), 0);
