@@ -83,7 +83,7 @@ lab-demo: deps static arm64
 	$(PYTHON) -m rig.lab demo
 
 soak: deps static
-	$(PYTHON) -m lab.soak
+	$(PYTHON) -m rig.lab.soak
 
 # the ABI that scripts/abi-check (make check) holds the library to
 abi-baseline: deps build

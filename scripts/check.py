@@ -16,8 +16,9 @@ Steps (each counted; a step that cannot run counts as one failure):
              library broken on purpose fail the check, each for its reason
   lint       ruff on the Python code
   cli        pytest tests/cli: the udrv binary on fake sysfs trees
-  report     pytest tests/rig/report: udrv-report renders the fixture results
-  lava       pytest tests/rig/lava: the LAVA recorder (rig/lava/udrv-lava-bench, with
+  rig        pytest tests/rig: the rig's host logic: the suite's plan and
+             tables, the soak, udrv-report on the fixture results (report/),
+             the LAVA recorder (rig/lava/udrv-lava-bench, with
              busybox's awk) and the converter on a captured lava-run log
              (the real lava-run is a lab test: tests/lab/test_lava.py)
   python     the Python bindings (bindings/python/): the wheel built by meson-python
@@ -499,8 +500,7 @@ def main() -> int:
     if built["dev"]:
         abi(tally, env)
         pytest("cli", "tests/cli", tally, env)
-    pytest("report", "tests/rig/report", tally, env)
-    pytest("lava", "tests/rig/lava", tally, env)
+    pytest("rig", "tests/rig", tally, env)
     python_bindings(tally, env)
     if env.get("UDRV_FUZZ", "1") != "0":
         fuzz(tally)

@@ -319,7 +319,7 @@ def guest_files(quiet: bool = False) -> dict[str, Path]:
 
 
 def main() -> int:
-    """python3 -m lab.pyguest: stage the tree and print what it holds."""
+    """python3 -m rig.lab.pyguest: stage the tree and print what it holds."""
     files = guest_files()
     size = sum(p.stat().st_size for p in files.values())
     print(f"{len(files)} files, {size / 1e6:.1f} MB uncompressed; stage {stage(quiet=True)}")

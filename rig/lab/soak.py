@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The soak: a million GPIO edges and a million UIO interrupts under load.
 
-    python3 -m lab.soak [--kernel std|rt|all] [--edges N] [--interrupts N]
+    python3 -m rig.lab.soak [--kernel std|rt|all] [--edges N] [--interrupts N]
                         [--period-us N] [--load PROFILE] [--out FILE]
     make soak                                  (both x86 kernels, the defaults)
 
@@ -183,7 +183,7 @@ def table(doc: dict[str, Any]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python3 -m lab.soak", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python3 -m rig.lab.soak", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kernel", choices=[*X86, "all"], default="all")
     ap.add_argument("--edges", type=int, default=EDGES, help="GPIO edges (default 10^6)")
