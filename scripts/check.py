@@ -282,7 +282,7 @@ def lg_venv() -> Path | None:
 
 
 def labgrid_jobs(python: str, boards: tuple[str, ...] = ("std", "rt", "rpi3")) -> list[LabJob]:
-    """The lab tests through labgrid (docs/lab.md, "the lab tests on a labgrid
+    """The lab tests through labgrid (docs/rig/lab.md, "the lab tests on a labgrid
     target"), under build/lg-venv's `python`: the host side, the localhost farm
     (rig/lab/farm.py: coordinator + exporter + a std board, the suite and the lab
     tests through its place), then each board of `boards` as a labgrid env

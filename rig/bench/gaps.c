@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrv bench gaps: the scheduler's gaps in a busy real-time loop (ref 000:
+ * udrv bench gaps: the scheduler's gaps in a busy real-time loop (VanguardiaSur,
+ * Fast GPIO toggle on BeagleBone Black; docs/references.md:
  * a SCHED_FIFO toggle loop stops for ~50 ms every second, RT throttling's
  * sched_rt_runtime_us 950000 of sched_rt_period_us 1000000).
  *
@@ -72,7 +73,8 @@ struct gaps {
 static const char help[] =
 "Usage: udrv bench gaps [OPTIONS]\n"
 "\n"
-"The gaps the scheduler leaves in a busy real-time loop (ref 000). One\n"
+"The gaps the scheduler leaves in a busy real-time loop (VanguardiaSur,\n"
+"Fast GPIO toggle on BeagleBone Black). One\n"
 "loop at the bench's priority (SCHED_FIFO 80) toggles a GPIO line as fast\n"
 "as it can for --duration and timestamps every toggle (CLOCK_MONOTONIC);\n"
 "each interval between two toggles is a sample (toggle_gap). An interval\n"
