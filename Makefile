@@ -20,6 +20,7 @@
 #   make arm64    static udrv for 64-bit ARM (build/arm64, cross/arm64.ini)
 #   make armhf    static udrv for 32-bit ARM (build/armhf, cross/armhf.ini)
 #   make install  install the library, headers, pkg-config file, tool, man
+#                 pages (PREFIX=/usr/local: where)
 #   make abi-baseline  rewrite abi/libudrv.so.1.abi from build/dev's library:
 #                 only with a new version node or a soname bump (docs/abi.md)
 
@@ -87,8 +88,10 @@ abi-baseline: deps build
 	abidw --headers-dir include/udrv --no-corpus-path --no-show-locs \
 		--out-file abi/libudrv.so.1.abi $(BUILD)/dev/lib/libudrv.so.1
 
+# PREFIX=/usr/local (absolute): where to install; empty keeps build/dev's prefix
 install: build
-	meson install -C $(BUILD)/dev
+	$(if $(PREFIX),meson configure $(BUILD)/dev -Dprefix=$(abspath $(PREFIX)) &&) \
+		meson install -C $(BUILD)/dev
 
 clean:
 	rm -rf $(BUILD)/dev $(BUILD)/asan $(BUILD)/static $(BUILD)/arm64 $(BUILD)/armhf $(BUILD)/venv $(BUILD)/lava \

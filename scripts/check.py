@@ -15,6 +15,9 @@ Steps (each counted; a step that cannot run counts as one failure):
              removed, nodes, changed), and pytest tests/abi: copies of the
              library broken on purpose fail the check, each for its reason
   lint       ruff on the Python code
+  docs       pytest tests/docs: every relative link of the Markdown files and
+             every docs/ file named in the tree exists, sources are cited by
+             name (docs/references.md), README.md stays short
   cli        pytest tests/cli: the udrv binary on fake sysfs trees
   report     pytest tests/rig/report: udrv-report renders the fixture results
   lava       pytest tests/rig/lava: the LAVA recorder (rig/lava/udrv-lava-bench, with
@@ -489,6 +492,7 @@ def main() -> int:
             unit(name, tally)
     lint(tally)
     env = dict(os.environ)
+    pytest("docs", "tests/docs", tally, env)
     env.setdefault("UDRV_BIN", str(BUILD / "dev" / "tools" / "udrv"))
     if built["dev"]:
         abi(tally, env)
