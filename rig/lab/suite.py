@@ -314,7 +314,7 @@ def _toggle_footer(by_run: dict[tuple[str, str], dict[tuple, Any]],
         lines.append("mmio udrv: udrv_request_set_value(), a call that checks the index and picks "
                      "set or clear before its one store;")
         lines.append("  the store alone: udrv_mmio_pin_write() (udrv-pin; docs/api.md, "
-                     "'What udrv_request_set_value() costs over the store')")
+                     "'Which call in a tight loop')")
     return lines
 
 

@@ -33,7 +33,7 @@ REF_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s.*)?$")
 HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 HTML_ANCHOR = re.compile(r"<a\s+(?:name|id)=\"([^\"]+)\"")
 SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
-DOCS_MENTION = re.compile(r"(?<![\w./-])docs/[\w./-]*?\.md\b")
+DOCS_MENTION = re.compile(r"(?<![\w./-])(docs/[\w./-]*?\.md)\b(?:#([\w-]+))?")
 REF_NUMBER = re.compile(r"\bref(?:erence)?s?\s+00\d\b", re.IGNORECASE)
 OUTSIDE = re.compile(r"\.\./shared\b")
 
@@ -126,16 +126,20 @@ def broken_links(root: Path, md: Path) -> list[str]:
 
 
 def missing_docs(root: Path, files: Iterable[Path]) -> list[str]:
-    """Every `docs/X.md` named in a file that does not exist."""
+    """Every `docs/X.md` (or `docs/X.md#anchor`) named in a file that does
+    not exist."""
     bad = []
     for f in files:
         text = text_of(f)
         if text is None:
             continue
         for no, line in enumerate(text.splitlines(), 1):
-            for name in DOCS_MENTION.findall(line):
-                if not (root / name).is_file():
+            for name, anchor in DOCS_MENTION.findall(line):
+                doc = root / name
+                if not doc.is_file():
                     bad.append(f"{f.relative_to(root)}:{no}: {name}")
+                elif anchor and anchor not in anchors(text_of(doc) or ""):
+                    bad.append(f"{f.relative_to(root)}:{no}: {name}#{anchor} (no such heading)")
     return bad
 
 
@@ -230,8 +234,10 @@ def test_checker_sees_a_broken_reference_definition(tree: Path) -> None:
 
 def test_checker_sees_a_missing_doc_named_in_code(tree: Path) -> None:
     src = tree / "bench.c"
-    src.write_text("/* the schema: docs/results.md; the API: docs/api.md */\n")
-    assert missing_docs(tree, [src]) == ["bench.c:1: docs/results.md"]
+    src.write_text("/* the schema: docs/results.md; the API: docs/api.md */\n"
+                   "/* docs/api.md#real-time-setup, docs/api.md#vfio */\n")
+    assert missing_docs(tree, [src]) == ["bench.c:1: docs/results.md",
+                                         "bench.c:2: docs/api.md#vfio (no such heading)"]
 
 
 def test_checker_sees_a_numbered_citation_and_an_outside_path(tree: Path) -> None:
