@@ -155,6 +155,28 @@ def matching_lines(root: Path, files: Iterable[Path], pattern: re.Pattern[str]) 
     return bad
 
 
+GEN_BEGIN = re.compile(r"^<!-- generated: (python3 -m rig\.results markdown \S+.*) -->$")
+GEN_END = "<!-- end generated -->"
+
+
+def unpaired_generated(text: str) -> list[str]:
+    """Each generated-table block opens with the command that makes it and
+    closes before the next one opens."""
+    bad, open_at = [], 0
+    for no, line in enumerate(text.splitlines(), 1):
+        if line.startswith("<!-- generated"):
+            if open_at or not GEN_BEGIN.match(line):
+                bad.append(f"{no}: {line[:80]}")
+            open_at = no
+        elif line == GEN_END:
+            if not open_at:
+                bad.append(f"{no}: {GEN_END} without a block")
+            open_at = 0
+    if open_at:
+        bad.append(f"{open_at}: block never closed")
+    return bad
+
+
 def markdown(files: Iterable[Path]) -> list[Path]:
     return [f for f in files if f.suffix == ".md"]
 
@@ -186,6 +208,13 @@ def test_no_path_outside_the_repository() -> None:
     files = [f for f in OTHERS if f.relative_to(ROOT).parts[0] != "tests"]
     bad = matching_lines(ROOT, files, OUTSIDE)
     assert not bad, "paths outside the repository:\n" + "\n".join(bad)
+
+
+def test_generated_blocks_pair_up() -> None:
+    page = ROOT / "docs" / "measurements.md"
+    text = page.read_text()
+    assert "<!-- generated: " in text
+    assert unpaired_generated(text) == []
 
 
 def test_readme_is_short() -> None:
@@ -245,3 +274,15 @@ def test_checker_sees_a_numbered_citation_and_an_outside_path(tree: Path) -> Non
     src.write_text("ok\n * (ref 000: 8.25 kHz)\n../shared/tools\n")
     assert matching_lines(tree, [src], REF_NUMBER) == ["toggle.c:2: * (ref 000: 8.25 kHz)"]
     assert matching_lines(tree, [src], OUTSIDE) == ["toggle.c:3: ../shared/tools"]
+
+
+def test_checker_sees_an_unpaired_generated_block() -> None:
+    good = ("<!-- generated: python3 -m rig.results markdown r.json (toggle) -->\n*T*\n"
+            + GEN_END + "\n")
+    assert unpaired_generated(good) == []
+    again = "<!-- generated: python3 -m rig.results markdown r.json -->\n"
+    assert unpaired_generated(good + again) == ["4: block never closed"]
+    assert unpaired_generated(good.replace(GEN_END, "")) == ["1: block never closed"]
+    assert unpaired_generated("<!-- generated: by hand -->\n" + GEN_END + "\n") \
+        == ["1: <!-- generated: by hand -->"]
+    assert unpaired_generated(GEN_END + "\n") == [f"1: {GEN_END} without a block"]
