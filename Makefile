@@ -92,8 +92,8 @@ abi-baseline: deps build
 
 # configured again each time: PREFIX may differ from the last install
 install:
-	meson setup --reconfigure $(BUILD)/release -Dbuildtype=release --prefix=$(PREFIX) \
-		|| meson setup $(BUILD)/release -Dbuildtype=release --prefix=$(PREFIX)
+	meson setup $(if $(wildcard $(BUILD)/release/build.ninja),--reconfigure) \
+		$(BUILD)/release -Dbuildtype=release --prefix=$(abspath $(PREFIX))
 	ninja -C $(BUILD)/release
 	meson install -C $(BUILD)/release
 

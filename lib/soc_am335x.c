@@ -4,7 +4,8 @@
  * (the kernel's gpio-omap), each a 4 KiB block: GPIO_OE (0x134, 1 = input),
  * GPIO_DATAIN (0x138, the pins' levels), GPIO_DATAOUT (0x13c, the latch),
  * GPIO_CLEARDATAOUT (0x190) and GPIO_SETDATAOUT (0x194), write-1 to clear /
- * set the latch's bits (ref 000).
+ * set the latch's bits (VanguardiaSur, Fast GPIO toggle on BeagleBone Black;
+ * docs/references.md).
  *
  * A bank's module clock is off until one of its lines is requested, and an
  * access to a module without its clock is a bus error: the mmio backend

@@ -15,6 +15,9 @@ Steps (each counted; a step that cannot run counts as one failure):
              removed, nodes, changed), and pytest tests/abi: copies of the
              library broken on purpose fail the check, each for its reason
   lint       ruff on the Python code
+  docs       pytest tests/docs: every relative link of the Markdown files and
+             every docs/ file named in the tree exists, sources are cited by
+             name (docs/references.md), README.md stays short
   cli        pytest tests/cli: the udrv binary on fake sysfs trees
   rig        pytest tests/rig: the rig's host logic: the suite's plan and
              tables, the soak, udrv-report on the fixture results (report/),
@@ -287,7 +290,7 @@ def lg_venv() -> Path | None:
 
 
 def labgrid_jobs(python: str, boards: tuple[str, ...] = ("std", "rt", "rpi3")) -> list[LabJob]:
-    """The lab tests through labgrid (docs/lab.md, "the lab tests on a labgrid
+    """The lab tests through labgrid (docs/rig/lab.md, "the lab tests on a labgrid
     target"), under build/lg-venv's `python`: the host side, the localhost farm
     (rig/lab/farm.py: coordinator + exporter + a std board, the suite and the lab
     tests through its place), then each board of `boards` as a labgrid env
@@ -496,6 +499,7 @@ def main() -> int:
             unit(name, tally)
     lint(tally)
     env = dict(os.environ)
+    pytest("docs", "tests/docs", tally, env)
     env.setdefault("UDRV_BIN", str(BUILD / "dev" / "tools" / "udrv"))
     if built["dev"]:
         abi(tally, env)

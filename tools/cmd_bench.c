@@ -17,7 +17,7 @@ static const char bench_help[] =
 "optional load, loss accounting, and a reference measured in the same run\n"
 "(raw system-call loop, libgpiod 2.3, cyclictest) so that udrv's overhead shows\n"
 "as a ratio. Results: a table, or with --json the result document described\n"
-"in docs/results.md.\n"
+"in docs/rig/results.md.\n"
 "\n"
 "Benches:\n"
 /* benches: one line each, in the order of the table below */

@@ -80,7 +80,7 @@ struct udrv_vfio *udrv_vfio_new(void);
  * (-ENOTUNIQ naming them all, otherwise). Opens the group and the device,
  * and turns on memory decoding and bus mastering in the command register:
  * without bus mastering neither MSI nor DMA reach the host.
- * Errors, each with a message that says what to do (docs/api.md#vfio):
+ * Errors, each with a message that says what to do (libudrv(3), VFIO):
  * -EINVAL spec of neither form; -ENODEV no such device, or bound to no
  * driver; -ENXIO no IOMMU group (no IOMMU); -ENOENT vfio-pci not loaded;
  * -EBUSY bound to another driver, group not viable, or group open

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The benchmark framework: common options, RT setup through libudrv, rows,
- * progress, and the result document / table (see bench.h, docs/results.md).
+ * progress, and the result document / table (see bench.h, docs/rig/results.md).
  */
 #include <errno.h>
 #include <getopt.h>

@@ -2,7 +2,7 @@
 /*
  * The benchmark framework shared by 'udrv bench <name>': common options
  * (RT setup, samples/duration, load, output), a run made of result rows,
- * the live progress line, and the result document (docs/results.md).
+ * the live progress line, and the result document (docs/rig/results.md).
  *
  * A bench fills rows: one per (mechanism, implementation, wait method).
  * Each row carries a histogram of samples in ns, optional loss accounting

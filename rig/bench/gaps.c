@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrv bench gaps: the scheduler's gaps in a busy real-time loop (ref 000:
+ * udrv bench gaps: the scheduler's gaps in a busy real-time loop (VanguardiaSur,
+ * Fast GPIO toggle on BeagleBone Black; docs/references.md:
  * a SCHED_FIFO toggle loop stops for ~50 ms every second, RT throttling's
  * sched_rt_runtime_us 950000 of sched_rt_period_us 1000000).
  *
@@ -72,13 +73,14 @@ struct gaps {
 static const char help[] =
 "Usage: udrv bench gaps [OPTIONS]\n"
 "\n"
-"The gaps the scheduler leaves in a busy real-time loop (ref 000). One\n"
-"loop at the bench's priority (SCHED_FIFO 80) toggles a GPIO line as fast\n"
-"as it can for --duration and timestamps every toggle (CLOCK_MONOTONIC);\n"
-"each interval between two toggles is a sample (toggle_gap). An interval\n"
-"of --gap-threshold or more is a gap: the result gives the longest, the\n"
-"gaps per second, the time stalled, and each gap with its start in the\n"
-"run (the timeline, the first 1000).\n"
+"The gaps the scheduler leaves in a busy real-time loop (VanguardiaSur,\n"
+"Fast GPIO toggle on BeagleBone Black). One loop at the bench's priority\n"
+"(SCHED_FIFO 80) toggles a GPIO line as fast as it can for --duration and\n"
+"timestamps every toggle (CLOCK_MONOTONIC); each interval between two\n"
+"toggles is a sample (toggle_gap). An interval of --gap-threshold or more\n"
+"is a gap: the result gives the longest, the gaps per second, the time\n"
+"stalled, and each gap with its start in the run (the timeline, the first\n"
+"1000).\n"
 "\n"
 "RT throttling: the kernel lets real-time tasks run sched_rt_runtime_us\n"
 "of every sched_rt_period_us (default 950000 of 1000000) and then stops\n"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * udrv bench kernel: the in-kernel baseline of the latency tables, from the
- * irqlat module (rig/kernel/irqlat, docs/kernel-modules.md): trigger -> start of
+ * irqlat module (rig/kernel/irqlat, docs/rig/kernel-modules.md): trigger -> start of
  * the interrupt handler of the wired input, measured by the kernel itself.
  *
  * The bench sets the module's parameters (chip, lines, edge, handler type),

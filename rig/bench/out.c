@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The results of a bench run: the JSON document (docs/results.md) and the
+ * The results of a bench run: the JSON document (docs/rig/results.md) and the
  * table for people, with each udrv row's ratio to its in-run reference.
  */
 #include <signal.h>

@@ -98,7 +98,7 @@ int bench_peer_stop(struct bench_peer *p, char **out, size_t *outlen,
 	{ "affinity", 1, BENCH_PEER_REQUIRED }, \
 	{ "mlocked", 1, BENCH_PEER_REQUIRED }
 /*
- * The keys of `udrv-bench-peer rx`'s output (docs/results.md), in its order,
+ * The keys of `udrv-bench-peer rx`'s output (docs/rig/results.md), in its order,
  * for bench_peer_text() with the terminator "end": all required once,
  * "lat" any number of times (BENCH_PEER_RX_LAT is its index).
  */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * udrv bench reply: trigger to reply latency of a responder, as a log host
- * sees it (ref 002's gpioirqbench: log host + target; ref 003's inverter).
+ * sees it (Grandegger's gpioirqbench: log host + target; Featherston's TS-4200
+ * inverter; docs/references.md).
  *
  *   log host: drives A, reads D's edge events
  *   target:   a responder writes C = !B on every edge of B
@@ -43,8 +44,9 @@ enum {
 static const char reply_help[] =
 "Usage: udrv bench reply [OPTIONS]\n"
 "\n"
-"Trigger to reply latency of a responder, measured by a log host (ref 002,\n"
-"gpioirqbench; ref 003's inverter). Four lines, two wires:\n"
+"Trigger to reply latency of a responder, measured by a log host\n"
+"(Grandegger's gpioirqbench; Featherston's TS-4200 inverter). Four lines,\n"
+"two wires:\n"
 "\n"
 "  log host  A --wire--> B  target\n"
 "  log host  D <--wire-- C  target      the responder writes C = !B\n"

@@ -46,7 +46,7 @@ static int module_read(const char *attr, char *buf, size_t len)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return cli_error(-1, "cannot read %s: %s%s", path, strerror(errno),
-				 errno == ENOENT ? " (load rig/kernel/gpio-reply: insmod gpio-reply.ko, docs/kernel-modules.md; or use --responder user)" : "");
+				 errno == ENOENT ? " (load rig/kernel/gpio-reply: insmod gpio-reply.ko, docs/rig/kernel-modules.md; or use --responder user)" : "");
 	n = read(fd, buf, len - 1);
 	close(fd);
 	if (n <= 0)

@@ -10,7 +10,7 @@
  * tracing_on). bench_end() then reads the trace, saves the part around the
  * sample (--spike-out), says what ran on the bench's CPU in the sample's
  * window and names the cause (trace.h), puts tracefs back as it was, and
- * the document gets a "spike" object (docs/results.md).
+ * the document gets a "spike" object (docs/rig/results.md).
  */
 #ifndef UDRV_BENCH_SPIKE_H
 #define UDRV_BENCH_SPIKE_H

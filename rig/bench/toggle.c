@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * udrv bench toggle: the maximum toggle rate of one output line, per
- * mechanism, on the same line (ref 000: bash-sysfs 8.25 kHz, C-sysfs
+ * mechanism, on the same line (VanguardiaSur, Fast GPIO toggle on BeagleBone
+ * Black; docs/references.md: bash-sysfs 8.25 kHz, C-sysfs
  * 172.66 kHz, mmap'd registers ~3 MHz on a BeagleBone).
  *
  * Each row toggles the line in batches of --batch changes; a batch is timed
@@ -400,7 +401,8 @@ static uint64_t row_toggles(const struct toggle *t,
 /*
  * Sleep REST_NS after each WORK_NS of toggling, out of the timing, so that
  * real-time throttling (sched_rt_runtime_us: 95% of each second) never
- * stops the bench in the middle of a batch (ref 000's gaps).
+ * stops the bench in the middle of a batch (the gaps VanguardiaSur's toggle
+ * post saw).
  */
 static void rest(uint64_t *since)
 {

@@ -3,13 +3,15 @@
  * udrv bench toggle: the loops udrv is compared with, on the same line.
  *
  *   sysfs-shell/sh   a /bin/sh loop 'echo 1 > value; echo 0 > value'
- *   sysfs/raw        write(fd, "1", 1) on the value file kept open (ref 000)
+ *   sysfs/raw        write(fd, "1", 1) on the value file kept open
+ *                    (VanguardiaSur's C loop; docs/references.md)
  *   cdev/raw         ioctl(GPIO_V2_LINE_SET_VALUES_IOCTL) on a line fd from a
  *                    bare GPIO_V2_GET_LINE_IOCTL
  *   cdev/libgpiod-2.3  libgpiod 2.3's gpiod_line_request_set_value(), in
  *                    udrv-bench-peer (peer.h): udrv links no libgpiod
  *   mmio/raw         bare volatile stores to the set and clear registers of
- *                    a bare mmap, the line claimed by a bare ioctl (ref 000)
+ *                    a bare mmap, the line claimed by a bare ioctl
+ *                    (VanguardiaSur's mmap loop)
  *
  * No libudrv call in any of the loops; libudrv only finds the chip's path,
  * sysfs base, line name and registers beforehand.
@@ -249,7 +251,7 @@ const struct toggle_impl toggle_sysfs_raw = {
 	.batch = sysfs_raw_batch,
 	.set = sysfs_raw_set,
 	.close = sysfs_raw_close,
-	.note = "write(fd, \"1\", 1) on the value fd kept open (ref 000)",
+	.note = "write(fd, \"1\", 1) on the value fd kept open (VanguardiaSur's C loop)",
 };
 
 /* cdev/raw */
@@ -490,7 +492,7 @@ const struct toggle_impl toggle_mmio_raw = {
 	.batch = mmio_raw_batch,
 	.set = mmio_raw_set,
 	.close = cdev_raw_close,
-	.note = "bare stores to the set/clear registers of a bare mmap (ref 000)",
+	.note = "bare stores to the set/clear registers of a bare mmap (VanguardiaSur's mmap loop)",
 };
 
 /* the level check */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * udrv bench uio: wake-up latency of UIO interrupts, measured exactly
- * (ref 001, the UIO paper: uio_dummy woke userspace in 16-32 us, seen
- * with ftrace).
+ * (Koch, Userspace I/O drivers in a realtime context: uio_dummy woke userspace
+ * in 16-32 us, seen with ftrace; docs/references.md).
  *
  * uio-ticker (rig/kernel/uio-ticker): a hard hrtimer every --period-us; its page
  * carries the tick's programmed expiry and the time of uio_event_notify(),

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """udrv lab: boot Debian bookworm's real kernels (standard and PREEMPT_RT) in
-QEMU/TCG and run commands inside.  See docs/lab.md.
+QEMU/TCG and run commands inside.  See docs/rig/lab.md.
 
     from rig.lab import Board
     with Board("rt") as b:

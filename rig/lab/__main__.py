@@ -41,7 +41,7 @@ QEMU's edu device (1234:11e8) appears as /dev/uio0.  On rpi3 the GPIO chip is
 the real pinctrl-bcm2835 (54 lines).  Everything is cached: a second run boots
 in ~10 s (x86) or ~3 s (rpi3).  A third board, q35 (--kernel std-q35 or
 rt-q35), is x86 with an emulated Intel IOMMU and vfio-pci loaded, for VFIO
-(docs/lab.md); --board all leaves it out.
+(docs/rig/lab.md); --board all leaves it out.
 
 Exit status: `run` exits with the guest command's status; 124 if it timed
 out; 125 if the lab itself failed (message on stderr)."""
@@ -59,7 +59,7 @@ examples:
   python3 -m rig.lab demo                                  every board: a short tour of udrv
 
 From Python:  from lab import Board; with Board("std") as b: print(b.run("uname -a").stdout)
-Docs: docs/lab.md"""
+Docs: docs/rig/lab.md"""
 
 
 def _flavours(args: argparse.Namespace) -> list[str]:
@@ -190,7 +190,7 @@ def _python_files(args: argparse.Namespace) -> dict[str, str | Path]:
         return {}
     if boards.target(_one(args)).machine.name != "x86":
         raise LabError("--python: the Python image is for the x86 boards (the rpi3 "
-                       "guest is arm64; docs/lab.md, Python in the guest)")
+                       "guest is arm64; docs/rig/lab.md, Python in the guest)")
     return dict(pyguest.guest_files(quiet=getattr(args, "quiet", False)))
 
 
@@ -259,7 +259,7 @@ def lg_env_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser],
         "write a labgrid environment for it: a QEMUDriver (the board's machine, devices, "
         "-icount, its console as labgrid's serial), a ShellDriver (the guest's shell mode, "
         "prompt 'udrv-lab# ') and the board's features. Then: build/lg-venv/bin/python -m "
-        "pytest --lg-env FILE tests/lab (docs/lab.md).",
+        "pytest --lg-env FILE tests/lab (docs/rig/lab.md).",
     )  # fmt: skip
     e.add_argument("-o", "--output", metavar="FILE",
                    help="default build/lab/lg-env/<board>.yaml")  # fmt: skip
@@ -329,7 +329,7 @@ def parser() -> argparse.ArgumentParser:
         "on PREEMPT_RT also the wake-up benches with the irq threads above the "
         "application and at SCHED_OTHER, and the scheduler-gaps bench with RT "
         "throttling on and off, print the toggle-rate, latency, priority and gaps "
-        "tables, and write the udrv-lab/1 document (docs/results.md). This is what "
+        "tables, and write the udrv-lab/1 document (docs/rig/results.md). This is what "
         "'make lab' runs. --board all is every instruction-counted board (x86, rpi3), "
         "and beside each x86 kernel the q35 board for udrv bench pci (UIO vs VFIO); "
         "the SMP boards (--board x86-smp) follow the host's clock, so their numbers "
@@ -338,7 +338,7 @@ def parser() -> argparse.ArgumentParser:
     st.add_argument("--quick", action="store_true", help="few samples per row (CI)")
     st.add_argument("--duration", type=_duration, default=0, metavar="D",
                     help="each latency bench (irq, uio, timer) runs about D per kernel "
-                    "and load instead of its sample count: 90s, 30m, 1h (ref 002 ran "
+                    "and load instead of its sample count: 90s, 30m, 1h (gpioirqbench ran "
                     "1.5 h under load). The whole suite then takes about 12 x D of "
                     "guest time; under load a busy vCPU's guest time runs up to 30x "
                     "slower than the wall clock (measured: 20 s took 555 s)")  # fmt: skip

@@ -22,7 +22,7 @@ that use it say so with the feature "qemu".
 Features (labgrid's `features:` of a target; `pytest.mark.lg_feature(...)` on
 a test): what a board has that some tests and benches need.  A board without
 one skips those tests and says which feature is missing.  FEATURES lists the
-vocabulary; docs/boards.md explains how to declare each on a real board.
+vocabulary; docs/rig/boards.md explains how to declare each on a real board.
 """
 
 from __future__ import annotations

@@ -144,7 +144,7 @@ MACHINES = {m.name: m for m in (X86, RPI3, Q35)}
 # release it, so the kernel never got past "Booting SMP configuration" in
 # minutes (also with tsc=reliable, nohz=off, idle=poll, other -cpu models).
 # Multi-threaded TCG boots it, and guest time then follows the host's clock:
-# timings are not instruction-counted on these boards (docs/lab.md).
+# timings are not instruction-counted on these boards (docs/rig/lab.md).
 # CPU 1 is isolated from the
 # scheduler's balancing and from unbound kernel work (isolcpus), has no tick
 # while one task runs (nohz_full) and no RCU callbacks (rcu_nocbs); every

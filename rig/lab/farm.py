@@ -514,7 +514,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "per board (RemotePlace + SerialDriver + ShellDriver + the board's features) for "
         "`python3 -m rig.lab suite --lg-env` and `pytest --lg-env`. Everything is stopped "
         "when the command ends, on Ctrl-C and on SIGTERM. Needs ser2net (apt-get "
-        "install ser2net) and labgrid in build/lg-venv (docs/lab.md).",
+        "install ser2net) and labgrid in build/lg-venv (docs/rig/lab.md).",
         epilog="examples:\n"
         "  python3 -m rig.lab farm up --board std --board rt        serve until Ctrl-C\n"
         "  python3 -m rig.lab farm run -- \\\n"

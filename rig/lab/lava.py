@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""udrv's benches in a LAVA lab (docs/lava.md): jobs, device configs, lava-run.
+"""udrv's benches in a LAVA lab (docs/rig/lava.md): jobs, device configs, lava-run.
 
     python3 -m rig.lab lava job --device-type qemu --kernel std -o job.yaml
     python3 -m rig.lab lava device --kernel std -o device.yaml
@@ -71,7 +71,7 @@ class QemuBoard:
 # quiet: LAVA waits for "Linux version"). x86: TCG, guest time = instruction
 # count, QEMU's edu device for the uio bench. rpi3: raspi3b, its console on
 # the mini-UART (the second serial port: input typed on the PL011 never
-# reaches a shell, docs/lab.md), the first one discarded
+# reaches a shell, docs/rig/lab.md), the first one discarded
 QEMU_BOARDS = {
     "x86": QemuBoard("amd64", (("no_kvm", "True"),), int(boards.X86.memory.rstrip("M")),
                      ("-accel tcg", "-icount shift=0,sleep=off", "-device edu", "-no-reboot"),
@@ -284,7 +284,7 @@ def render_job(spec: JobSpec) -> str:
     if missing:
         raise UsageError(f"the {spec.device_type} job needs " +
                          ", ".join(f"--{k}-url" for k in missing) +
-                         " (your board's kernel, device tree and ramdisk: docs/lava.md)")
+                         " (your board's kernel, device tree and ramdisk: docs/rig/lava.md)")
     if "bundle" not in urls:
         urls["bundle"] = _file_url(bundle(board.bundle_arch if spec.device_type == "qemu"
                                           else BUNDLE_ARCH[spec.device_type]))
@@ -445,7 +445,7 @@ def _count(lo: int, hi: int) -> Callable[[str], int]:
 def add_parser(sub: Any) -> None:
     """`python3 -m rig.lab lava ...` (called from rig/lab/__main__.py)."""
     p = sub.add_parser(
-        "lava", help="udrv's benches as LAVA jobs (docs/lava.md)",
+        "lava", help="udrv's benches as LAVA jobs (docs/rig/lava.md)",
         description=textwrap.fill(
             "Render LAVA jobs that run udrv's benches (the test definition "
             "rig/lava/udrv-bench.yaml records every figure as a LAVA test case) for the qemu, "
@@ -459,7 +459,7 @@ def add_parser(sub: Any) -> None:
         "  rig/report/udrv-report build/lab/results.json build/lava/farm.json\n"
         "  python3 -m rig.lab lava job --device-type beaglebone-black --kernel-url URL "
         "--dtb-url URL --ramdisk-url URL --bundle-url URL -o bbb.yaml\n"
-        "Docs: docs/lava.md", formatter_class=argparse.RawDescriptionHelpFormatter)
+        "Docs: docs/rig/lava.md", formatter_class=argparse.RawDescriptionHelpFormatter)
     lsub = p.add_subparsers(dest="lava_cmd", required=True, metavar="COMMAND")
     what = argparse.ArgumentParser(add_help=False)
     what.add_argument("--kernel", default="std",

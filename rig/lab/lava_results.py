@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""LAVA results -> udrv's results document (udrv-lab/1, docs/results.md).
+"""LAVA results -> udrv's results document (udrv-lab/1, docs/rig/results.md).
 
     python3 -m rig.lab lava results DIR|FILE... -o farm.json [--board NAME]
 
@@ -503,7 +503,7 @@ def write_doc(doc: dict[str, Any], out: str) -> None:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.description = (
         "Turn what a LAVA job of rig/lava/udrv-bench.yaml left into one udrv-lab/1 document "
-        "(docs/results.md) for udrv-report: a job log (lava-run's standard output, kept by "
+        "(docs/rig/results.md) for udrv-report: a job log (lava-run's standard output, kept by "
         "`python3 -m rig.lab lava run` as DIR/lava.log, or `lavacli jobs logs --raw ID`), whose "
         "udrv-lava-doc blocks carry each bench's whole document, every figure checked "
         "against LAVA's test cases; or a results file (`lavacli results ID --yaml`, "
@@ -511,7 +511,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "histogram buckets. Whatever does not add up (a figure missing or different, a "
         "failed bench and its reason, a corrupt document) is in the run's failures, "
         "which udrv-report prints. Exit status: 0 written; 2 an input missing or not a "
-        "LAVA log or results of udrv's definition (docs/lava.md).")
+        "LAVA log or results of udrv's definition (docs/rig/lava.md).")
     p.add_argument("inputs", nargs="+", metavar="DIR|FILE",
                    help="lava run's output directory, a LAVA job log or a results file; "
                    "several: a run each")

@@ -23,7 +23,7 @@ what was asked for. It prints a short table, writes the result document (schema
 udrv-soak/1, default build/lab/soak.json) and exits 1 on any failure.
 
 Not part of `make check`: it takes minutes per kernel. The accounting is
-described in docs/kernel-modules.md (gpio-wire's `edges`, uio-ticker's counters).
+described in docs/rig/kernel-modules.md (gpio-wire's `edges`, uio-ticker's counters).
 """
 
 from __future__ import annotations

@@ -4,10 +4,10 @@
 Boots each x86 kernel once, runs every `udrv bench` idle and under load
 inside it; boots the rpi3 board and runs the toggle bench on GPIO 17 of its
 pinctrl-bcm2835 chip, idle.  It collects the result documents
-(docs/results.md) into one udrv-lab/1 document (each run records its board),
-and prints the tables of the references: toggle rate per mechanism (ref 000)
+(docs/rig/results.md) into one udrv-lab/1 document (each run records its board),
+and prints the tables of the references: toggle rate per mechanism (VanguardiaSur)
 on x86 and on rpi3, and latency min/avg/max per mechanism x kernel x load
-(ref 002).
+(Grandegger, gpioirqbench; docs/references.md).
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ PRIORITY_ROWS = (("uio", "uio-ticker", "read", "notify_to_wake"),
                  ("irq", "cdev", "read", "write_to_wake"),
                  ("irq", "cdev", "poll", "write_to_wake"),
                  ("irq", "cdev", "epoll", "write_to_wake"))
-# The scheduler gaps (ref 000): udrv bench gaps on each x86 kernel and load, at
+# The scheduler gaps (VanguardiaSur's toggle post): udrv bench gaps on each x86 kernel and load, at
 # the kernel's RT throttling (filed with the plain runs) and without it (a
 # variant run per load); guest seconds per run, full and --quick
 GAPS_SECONDS = {"full": 5, "quick": 3}
@@ -314,7 +314,7 @@ def _toggle_footer(by_run: dict[tuple[str, str], dict[tuple, Any]],
         lines.append("mmio udrv: udrv_request_set_value(), a call that checks the index and picks "
                      "set or clear before its one store;")
         lines.append("  the store alone: udrv_mmio_pin_write() (udrv-pin; docs/api.md, "
-                     "'What udrv_request_set_value() costs over the store')")
+                     "'Which call in a tight loop')")
     return lines
 
 
@@ -411,7 +411,7 @@ def _gaps_line(kernel: str, load: str, doc: dict[str, Any]) -> str:
             f"{g['stalled_pct']:>11.2f}  {expected}")
 
 
-# udrv bench reply's responders, in the order of ref 002's table
+# udrv bench reply's responders, in the order of gpioirqbench's table
 REPLY_ROWS = (("isr", None), ("kthread", None), ("user", "read"), ("user", "poll"),
               ("user", "epoll"), ("user", "busy"))
 
@@ -446,7 +446,7 @@ REPORT_TOOL = REPO_ROOT / "rig" / "report" / "udrv-report"
 
 
 def write_report(results: Path) -> Path | None:
-    """The HTML report next to the results (docs/report.md), or None if it failed.
+    """The HTML report next to the results (docs/rig/report.md), or None if it failed.
 
     Through the launcher: it picks a Python that has matplotlib."""
     html = results.with_name("report.html")

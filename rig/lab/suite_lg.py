@@ -26,7 +26,7 @@ target's flavour).  What decides a bench (plan()):
 
 The target option `udrv-wire: "CHIP OUT IN"` is the board's loopback jumper
 (rig/lab/envs/*.yaml).  The skipped benches and why go to stderr and into the
-document's `labgrid` object (docs/results.md).
+document's `labgrid` object (docs/rig/results.md).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ same gpio-wire line, one run per kernel, a few guest seconds each.
 
 It boots the kernel's Python image variant (rig/lab/pyguest.py), a board of its
 own so that the other benches keep their image, and files the bench's JSON
-under the lab document's "python" list (docs/results.md, "python bench").
+under the lab document's "python" list (docs/rig/results.md, "python bench").
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""udrv-report: the HTML page and PNGs of udrv's latency results (docs/report.md).
+"""udrv-report: the HTML page and PNGs of udrv's latency results (docs/rig/report.md).
 
     from rig.report import render
     render(["build/lab/results.json"], "build/lab/report.html")

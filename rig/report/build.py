@@ -72,7 +72,7 @@ def render_runs(runs: list[Run], out_html: str | Path,
     intro = [html.para(f"Results: {', '.join(sources)}. Runs: "
                        f"{', '.join(r.label for r in runs)}. udrv "
                        f"{', '.join(sorted({d.tool_version for r in runs for d in r.docs}))}."),
-             html.para("All times are measured by udrv's benches (docs/results.md). In the lab "
+             html.para("All times are measured by udrv's benches (docs/rig/results.md). In the lab "
                        "(QEMU -icount) guest time follows the instruction count: compare "
                        "ratios, not absolute values, with real hardware.", "note")]
     _failures(runs, intro)
@@ -224,7 +224,7 @@ def _priority_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
         return None
     s = html.Section("priority", "Priority axis (PREEMPT_RT)")
     s.body.append(html.para("The same wake-ups with the application above the irq thread it "
-                            "waits for, below it, and at SCHED_OTHER (docs/lab.md explains "
+                            "waits for, below it, and at SCHED_OTHER (docs/rig/lab.md explains "
                             "the difference with a trace).", "note"))
     for i, g in enumerate(found):
         figs.add_to(s, f"priority-{i}", priority.figure(g),

@@ -51,7 +51,7 @@ examples:
   udrv-report --compare before.json after.json -o change.html
   udrv-report --compare results.json@std/idle results.json@rt/idle
 
-Docs: docs/report.md, docs/results.md"""
+Docs: docs/rig/report.md, docs/rig/results.md"""
 
 
 def parser() -> argparse.ArgumentParser:

@@ -143,7 +143,7 @@ def load(path: str) -> Results:
                                "udrv-report of the udrv version that wrote it") from None
     except _Bad as exc:
         raise InputError(path, f"{exc}: the file does not follow {doc['schema']} "
-                               "(docs/results.md); was it edited or written by another "
+                               "(docs/rig/results.md); was it edited or written by another "
                                "tool?") from None
     if not any(r.rows for r in results.runs):
         failed = [f"{r.kernel}/{r.load}: {f}" for r in results.runs for f in r.failures]
@@ -194,7 +194,7 @@ def _doc(d: Any, where: str) -> Doc:
 
 
 def _gaps(d: dict[str, Any], bench: str, where: str) -> dict[str, Any] | None:
-    """udrv bench gaps's own object (docs/results.md), its numbers checked."""
+    """udrv bench gaps's own object (docs/rig/results.md), its numbers checked."""
     if bench != "gaps":
         return None
     pre = f"{where}.gaps" if where else "gaps"
@@ -213,7 +213,7 @@ def _gaps(d: dict[str, Any], bench: str, where: str) -> dict[str, Any] | None:
 
 
 def _rate(d: dict[str, Any], bench: str, where: str) -> dict[str, Any] | None:
-    """udrv bench rate's own object (docs/results.md), its numbers checked."""
+    """udrv bench rate's own object (docs/rig/results.md), its numbers checked."""
     if bench != "rate":
         return None
     pre = f"{where}.rate" if where else "rate"

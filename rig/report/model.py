@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""What a results file holds once read: runs of bench documents (docs/results.md).
+"""What a results file holds once read: runs of bench documents (docs/rig/results.md).
 
 A run is one kernel x one load profile (one boot of the lab board, or the
 documents of `udrv bench NAME --json` files from the same system). Rows keep

@@ -30,7 +30,7 @@ PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e
            "#17becf", "#7f7f7f", "#bcbd22")
 LINESTYLES = ("-", "--", "-.", (0, (1, 1)))
 DPI = 100
-# the wake-up breakdown: the schema's sample names (docs/results.md)
+# the wake-up breakdown: the schema's sample names (docs/rig/results.md)
 SPLIT = (("write_to_irq", "write \u2192 hardirq", "#4c72b0"),
          ("irq_to_wake", "hardirq \u2192 wake", "#dd8452"))
 WHOLE = ("write_to_wake", "write \u2192 wake (no split)", "#9a9a9a")

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The responder figure and table (udrv bench reply, ref 002's three responders
-and ref 003's user-space inverter): trigger -> reply as the log host sees it,
-per responder, std vs rt, idle vs load.
+"""The responder figure and table (udrv bench reply: Grandegger's gpioirqbench
+responders and Featherston's TS-4200 user-space inverter, docs/references.md):
+trigger -> reply as the log host sees it, per responder, std vs rt, idle vs load.
 
 A group is one results file and board's runs that have reply rows: the
 plain ones, then the priority axis's (rt, the responders below their irq

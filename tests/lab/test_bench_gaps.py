@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""udrv bench gaps: RT throttling's gaps in a busy SCHED_FIFO loop (ref 000).
+"""udrv bench gaps: RT throttling's gaps in a busy SCHED_FIFO loop (VanguardiaSur,
+Fast GPIO toggle on BeagleBone Black; docs/references.md).
 
 On the one-vCPU boards (icount: guest time = instructions) the loop toggles
 gpio-wire line 0 for a few seconds of guest time:

@@ -6,7 +6,7 @@ waits for (udrv's default, FIFO 80 over the kernel's FIFO 50), below it
 Above, the woken bench preempts its waker while the waker still holds the
 wait queue's lock (a sleeping lock on RT), blocks on it and boosts the waker
 (priority inheritance): three context switches instead of one, traced in
-docs/lab.md. So the wake-up is much slower above than below, and --irq-prio
+docs/rig/lab.md. So the wake-up is much slower above than below, and --irq-prio
 must really set the threads (read back in the document) and put them back.
 """
 

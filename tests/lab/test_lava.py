@@ -4,7 +4,7 @@ server) boots the lab's std board under LAVA's qemu device type, LAVA's test
 shell runs rig/lava/udrv-bench.yaml in it (the overlay put into the ramdisk),
 every figure becomes a LAVA test case, and the converter turns the job's log
 back into a udrv-lab/1 document that udrv-report renders beside a make-lab
-run (docs/lava.md).
+run (docs/rig/lava.md).
 
 LAVA starts QEMU itself, so this boots a board of its own (~15 s at 300
 samples), not the session's."""

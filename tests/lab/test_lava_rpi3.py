@@ -2,7 +2,7 @@
 """udrv's LAVA job on the lab's rpi3 board (raspi3b, Debian's arm64 kernel)
 under LAVA's qemu device type: lava-run, the console on the mini-UART, the
 timer bench and the toggle bench on pinctrl-bcm2835's GPIO 17 (its level
-register read back), converted into udrv-lab/1 (docs/lava.md). LAVA starts
+register read back), converted into udrv-lab/1 (docs/rig/lava.md). LAVA starts
 QEMU itself: a board of its own (~10 s)."""
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ the image itself, udrv against gpio-wire, uio-ticker and QEMU's edu device,
 the RT helpers and the histogram, and udrv-pybench (rig/bench/python/) with its
 invariants. gpiod 2.5 (PyPI) is the reference beside udrv.
 
-gpio-wire: line 2k drives line 2k+1 (docs/kernel-modules.md); the generator
+gpio-wire: line 2k drives line 2k+1 (docs/rig/kernel-modules.md); the generator
 makes edges on an input line by itself. Each test is a short Python script
 run in the guest that prints one JSON line of what it saw.
 """

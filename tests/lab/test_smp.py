@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The SMP board (rt-smp): two vCPUs, CPU 1 isolated (docs/lab.md).
+"""The SMP board (rt-smp): two vCPUs, CPU 1 isolated (docs/rig/lab.md).
 
 What a deployment relies on, checked on the real kernel: CPU 1 is isolated
 and tickless, every irq starts on CPU 0, the default affinity (what a load

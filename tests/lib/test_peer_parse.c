@@ -69,7 +69,7 @@ static void test_line_rejects(void)
 	CHECK_INT(bench_peer_line("ns 1 2", 6, key, sizeof(key), v, 1, &n), -EINVAL);
 }
 
-/* the rx output of the contract (docs/results.md) */
+/* the rx output of the contract (docs/rig/results.md) */
 static const struct bench_peer_key rx_keys[] = {
 	{ "received", 1, BENCH_PEER_REQUIRED },
 	{ "reads", 1, BENCH_PEER_REQUIRED },

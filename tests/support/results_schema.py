@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Check udrv result documents against docs/results.md (udrv-bench/1, udrv-lab/1).
+"""Check udrv result documents against docs/rig/results.md (udrv-bench/1, udrv-lab/1).
 
 check_document(doc) raises AssertionError naming the first thing that is wrong:
 a missing or mistyped field, histogram buckets that do not add up to the
@@ -72,7 +72,7 @@ def check_row(doc: dict[str, Any], row: dict[str, Any]) -> None:
 
 
 def check_gaps(gaps: dict[str, Any], where: str) -> None:
-    """The `gaps` object of `udrv bench gaps` (docs/results.md)."""
+    """The `gaps` object of `udrv bench gaps` (docs/rig/results.md)."""
     for key in ("sched_rt_runtime_us", "sched_rt_period_us", "threshold_ns", "duration_ns",
                 "toggles", "longest_ns", "longest_start_ns", "count", "per_s", "stalled_ns",
                 "stalled_pct", "timeline", "timeline_dropped"):
@@ -91,7 +91,7 @@ def check_gaps(gaps: dict[str, Any], where: str) -> None:
 
 
 def check_rate(rate: dict[str, Any], where: str) -> None:
-    """The `rate` object of `udrv bench rate` (docs/results.md)."""
+    """The `rate` object of `udrv bench rate` (docs/rig/results.md)."""
     assert rate["rates"] == sorted(set(rate["rates"])) and rate["step_duration_ns"] > 0, where
     for s in rate["steps"]:
         w = f"{where} step {s['mechanism']}/{s['implementation']} {s['target_per_s']}/s"
@@ -131,7 +131,7 @@ SPIKE_KINDS = {"task", "idle", "hardirq", "softirq", "hrtimer"}
 
 
 def check_spike(spike: dict[str, Any], where: str) -> None:
-    """The `spike` object of --trace-on-spike (docs/results.md)."""
+    """The `spike` object of --trace-on-spike (docs/rig/results.md)."""
     assert spike["threshold_ns"] > 0 and spike["samples_over"] >= 0, f"{where}: spike {spike}"
     assert isinstance(spike["found"], bool), f"{where}: spike found"
     if not spike["found"]:
@@ -161,7 +161,7 @@ def check_spike(spike: dict[str, Any], where: str) -> None:
 
 
 def check_pci(pci: dict[str, Any], where: str) -> None:
-    """The `pci` object of `udrv bench pci` (docs/results.md)."""
+    """The `pci` object of `udrv bench pci` (docs/rig/results.md)."""
     assert isinstance(pci["device"], str) and pci["device"], f"{where}: pci device"
     assert isinstance(pci["driver_before"], str), f"{where}: driver_before"
     assert pci["driver_after"] is None or isinstance(pci["driver_after"], str), where

@@ -35,7 +35,7 @@ class Histogram(_udrv.Histogram):
     __slots__ = ()
 
     def to_dict(self) -> dict[str, object]:
-        """The fields of udrv's JSON histograms (docs/results.md): count,
+        """The fields of udrv's JSON histograms (docs/rig/results.md): count,
         min, avg, max, stddev, p50, p90, p99, p99_9, p99_99, overflow (ns)
         and buckets [[lo, hi, count], ...]."""
         empty = self.count == 0

@@ -15,7 +15,7 @@
  *           (set the output, blocking gpiod_line_request_read_edge_events()
  *           of one event), one "edge T_WRITE T_IRQ T_WAKE RISING" per edge
  *   rx      events from a source the bench drives (the contract in
- *           docs/results.md, 'udrv bench rate')
+ *           docs/rig/results.md, 'udrv bench rate')
  *
  * toggle and irq first print "sched POLICY PRIO", "affinity MASK" and
  * "mlocked 0|1" (and "libgpiod MAJOR MINOR" first): the bench checks that

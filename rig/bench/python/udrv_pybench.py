@@ -27,7 +27,7 @@ events   gpio-wire's generator (a hard hrtimer) makes E edges on the input
          the run.
 
 The table has a row per library and a row of ratios udrv/gpiod (below 1:
-udrv is faster); --json writes the same numbers (schema: docs/results.md,
+udrv is faster); --json writes the same numbers (schema: docs/rig/results.md,
 "python bench"). Exit status: 0 when every round counted and every edge was
 accounted for, 1 when not (or a runtime failure, with the reason), 2 on a usage
 error. SIGINT/SIGTERM stop the generator and put back its settings.
@@ -367,7 +367,7 @@ def event_run(side: Side, gen: Generator, path: str, in_line: int, count: int,
     record = row.hist.record
     req = side.edges(path, (in_line, companion_line(in_line)), buffer)
     try:
-        time.sleep(0.02)  # the request's irq thread runs once (docs/kernel-modules.md)
+        time.sleep(0.02)  # the request's irq thread runs once (docs/rig/kernel-modules.md)
         made0, dropped0, masked0 = gen.made(), wire_counts(in_line)[1], gen.masked()
         last_seq = 0
         read, wait, now = side.read, side.wait, time.monotonic_ns

@@ -2,10 +2,11 @@
 /*
  * gpio-reply - a kernel responder: C = !B on every edge of B
  *
- * The inverter of a userspace-IRQ-latency experiment (ref 003) and the
- * interrupt-handler and kernel-task responders of a log host + target
- * measurement (ref 002), as a module: on every edge of the input line B it
- * writes the inverse of B's level to the output line C. A log host that
+ * The inverter of a userspace-IRQ-latency experiment (Featherston, TS-4200)
+ * and the interrupt-handler and kernel-task responders of a log host +
+ * target measurement (Grandegger, gpioirqbench; both in docs/references.md),
+ * as a module: on every edge of the input line B it writes the inverse of
+ * B's level to the output line C. A log host that
  * drives B (through a wire) and watches C (through another) measures the
  * trigger-to-reply latency of the kernel's responder.
  *

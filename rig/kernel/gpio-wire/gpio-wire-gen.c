@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * gpio-wire's generator, for udrv bench rate: gen_* attributes on the
- * platform device (docs/kernel-modules.md).
+ * platform device (docs/rig/kernel-modules.md).
  */
 
 #include <linux/device.h>

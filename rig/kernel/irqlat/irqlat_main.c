@@ -11,7 +11,7 @@
  * The lines are requested only while a run is in progress; if userspace (or
  * anyone else) holds one of them, the run fails with -EBUSY.
  *
- * Interface (irqlat_sysfs.c, see docs/kernel-modules.md):
+ * Interface (irqlat_sysfs.c, see docs/rig/kernel-modules.md):
  *   /sys/kernel/irqlat/run        write N: run N passes (0: "passes" param)
  *   /sys/kernel/irqlat/stats      result of the last run
  *   /sys/kernel/irqlat/histogram  log-linear histogram of the last run

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * irqlat - its sysfs interface, /sys/kernel/irqlat/ (see irqlat_main.c and
- * docs/kernel-modules.md): run, stats, histogram and the samples binary
+ * docs/rig/kernel-modules.md): run, stats, histogram and the samples binary
  * attribute.
  */
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """udrv-report --compare: side-by-side panels, ratio tables, changes beyond the noise.
 
-The highlighting is checked against the rule of docs/report.md recomputed here
+The highlighting is checked against the rule of docs/rig/report.md recomputed here
 from the raw results, on two real quick runs (A, B) and on the std against the
 rt kernel of run A (where RT's longer wake-ups are real changes).
 """
@@ -34,7 +34,7 @@ def find_row(run: dict[str, Any], bench: str, label: str, sample: str) -> dict[s
 
 
 def expected_class(metric: str, a: dict[str, Any], b: dict[str, Any], noise: float) -> str:
-    """docs/report.md: beyond noise, averages beyond 3 SE, percentiles with 10 beyond."""
+    """docs/rig/report.md: beyond noise, averages beyond 3 SE, percentiles with 10 beyond."""
     field, q = METRICS[metric]
     va, vb = a[field], b[field]
     if metric == "max" or va <= 0:

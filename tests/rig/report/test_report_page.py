@@ -30,7 +30,7 @@ from rig.lab import suite
 
 
 def slug(*parts: Any) -> str:
-    """The page's id convention (docs/report.md)."""
+    """The page's id convention (docs/rig/report.md)."""
     def one(p: str) -> str:
         return "".join(c if c.isalnum() or c in "_." else "-" for c in p).strip("-")
     return "-".join(one(str(p)) for p in parts if p is not None)
