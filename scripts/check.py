@@ -16,7 +16,9 @@ Steps (each counted; a step that cannot run counts as one failure):
              library broken on purpose fail the check, each for its reason
   lint       ruff on the Python code
   cli        pytest tests/cli: the udrv binary on fake sysfs trees
-  report     pytest tests/rig/report: udrv-report renders the fixture results
+  report     pytest tests/rig/report: udrv-report renders the fixture results,
+             every figure checked (rig/report/figcheck.py), the page opened in
+             headless chromium (every image decodes)
   lava       pytest tests/rig/lava: the LAVA recorder (rig/lava/udrv-lava-bench, with
              busybox's awk) and the converter on a captured lava-run log
              (the real lava-run is a lab test: tests/lab/test_lava.py)
