@@ -20,8 +20,9 @@ Steps (each counted; a step that cannot run counts as one failure):
              name (docs/references.md), README.md stays short
   cli        pytest tests/cli: the udrv binary on fake sysfs trees
   rig        pytest tests/rig: the rig's host logic: the suite's plan and
-             tables, the soak, udrv-report on the fixture results (report/),
-             the LAVA recorder (rig/lava/udrv-lava-bench, with
+             tables, the soak, udrv-report on the fixture results (report/:
+             every figure checked by rig/report/figcheck.py, the page opened
+             in headless chromium), the LAVA recorder (rig/lava/udrv-lava-bench, with
              busybox's awk) and the converter on a captured lava-run log
              (the real lava-run is a lab test: tests/lab/test_lava.py)
   python     the Python bindings (bindings/python/): the wheel built by meson-python

@@ -11,6 +11,7 @@ from . import compare, gaps, html, pci, plots, priority, reply, tables
 from . import rate as rate_sweep
 from .errors import InputError, OutputError
 from .load import load_all, split_spec
+from .measures import is_toggle
 from .model import RowKey, Run, label_runs, ordered_keys
 from .tables import key_slug, slug
 
@@ -154,7 +155,7 @@ def _failures(runs: list[Run], intro: list[str]) -> None:
 
 def _toggle_section(figs: _Figures, cols: plots.Columns, runs: list[Run],
                     prefix: str = "") -> html.Section | None:
-    if not ordered_keys(runs, rate=True):
+    if not any(is_toggle(x) for r in runs for x in r.rows):
         return None
     s = html.Section(f"{prefix}toggles", "Toggle rates")
     figs.add_to(s, f"{prefix}toggle-rates", plots.toggles(cols),

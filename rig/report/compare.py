@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 
 from .fmt import us
+from .measures import is_toggle
 from .model import Row, RowKey, Run, Stats
 from .tables import Cell, Table, num
 
@@ -94,7 +95,7 @@ def ratio_table(pairs: list[tuple[Run, Run]], rate: bool, noise: float,
         name = pair_name(ra, rb)
         keys: dict[RowKey, None] = {}
         for r in (*ra.rows, *rb.rows):
-            if r.is_rate == rate:
+            if is_toggle(r) if rate else not r.is_rate:  # the rate bench: not compared
                 keys.setdefault(r.key)
         for key in keys:
             xa, xb = ra.row(key), rb.row(key)

@@ -14,8 +14,10 @@ from typing import Any
 
 import matplotlib.pyplot as plt
 
+from . import figcheck
+from .measures import measure
 from .model import Doc, Run
-from .plots import PALETTE, _png
+from .plots import PALETTE, _png, log_axis
 from .tables import Cell, Table, num
 
 VARIANT_PREFIX = "rt-runtime"
@@ -56,13 +58,18 @@ def histogram(found: list[tuple[Run, Doc]]) -> bytes | None:
     if not found:
         return None
     fig, ax = plt.subplots(figsize=(8.5, 4.2))
+    figcheck.declare(fig, *(measure(doc.rows[0]) for _, doc in found))
     style = _Styles()
+    xs_all: list[float] = []
+    ys_all: list[int] = []
     for run, doc in found:
         row = doc.rows[0]
         if not row.stats.buckets:
             continue
         xs = [(lo + hi) / 2 / 1000 for lo, hi, _ in row.stats.buckets]
         ys = [n for _, _, n in row.stats.buckets]
+        xs_all += xs
+        ys_all += [n for n in ys if n > 0]
         color, marker = style(run, doc)
         # markers only: a line would join the toggles to the gaps across
         # four decades of empty buckets
@@ -71,8 +78,9 @@ def histogram(found: list[tuple[Run, Doc]]) -> bytes | None:
     thresholds = {(d.gaps or {})["threshold_ns"] for _, d in found}
     for t in thresholds:
         ax.axvline(t / 1000, color="grey", linestyle=":", linewidth=1)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
+    if xs_all and ys_all:
+        log_axis(ax, "x", min(xs_all) / 2, max(xs_all) * 2)
+        log_axis(ax, "y", 0.7, max(ys_all) * 2)
     ax.set_xlabel("interval between two toggles (\u00b5s); dotted: the gap threshold")
     ax.set_ylabel("intervals per bucket")
     ax.grid(True, which="major", alpha=0.3)
@@ -87,6 +95,7 @@ def timeline(found: list[tuple[Run, Doc]]) -> bytes | None:
     if not found:
         return None
     fig, ax = plt.subplots(figsize=(8.5, 3.8))
+    figcheck.declare(fig, *(measure(doc.rows[0]) for _, doc in found))
     style = _Styles()
     for run, doc in found:
         g: dict[str, Any] = doc.gaps or {}

@@ -15,9 +15,11 @@ from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
 
+from . import figcheck
 from .fmt import us, us1
+from .measures import measure
 from .model import Row, Run
-from .plots import _png
+from .plots import _png, finish
 from .tables import Cell, Table, num
 
 BENCH = "pci"
@@ -104,11 +106,13 @@ def figure(g: Group) -> bytes | None:
     if not any(row(r, m, s) for r in g.runs for m in MECHANISMS for s in SAMPLES):
         return None
     fig, axes = plt.subplots(1, 2, figsize=(10, 0.5 * len(g.runs) * 3 + 1.6))
+    figcheck.declare(fig, *(measure(x) for r in g.runs for m in MECHANISMS for s in SAMPLES
+                            if (x := row(r, m, s)) is not None))
     for ax, sample in zip(axes, SAMPLES, strict=True):
         _panel(ax, g, sample)
     axes[0].legend(fontsize=7, loc="lower right")
     fig.suptitle(f"{g.name}: UIO INTx vs VFIO INTx vs VFIO MSI (edu)", fontsize=9)
-    fig.tight_layout()
+    finish(fig)
     return _png(fig)
 
 

@@ -9,6 +9,8 @@ returns the PNG bytes, or None when the runs hold nothing to draw.
 from __future__ import annotations
 
 import io
+import math
+import sys
 from collections.abc import Sequence
 
 import matplotlib
@@ -19,9 +21,12 @@ import matplotlib.pyplot as plt
 import matplotlib.transforms as mtransforms
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter
 
+from . import figcheck
 from .bins import rebin
 from .fmt import us
+from .measures import is_toggle, measure
 from .model import Row, RowKey, Run
 
 Columns = Sequence[tuple[str | None, list[Run]]]
@@ -34,6 +39,7 @@ DPI = 100
 SPLIT = (("write_to_irq", "write \u2192 hardirq", "#4c72b0"),
          ("irq_to_wake", "hardirq \u2192 wake", "#dd8452"))
 WHOLE = ("write_to_wake", "write \u2192 wake (no split)", "#9a9a9a")
+PARTS = frozenset((SPLIT[0][0], SPLIT[1][0], WHOLE[0]))
 
 
 class Styles:
@@ -54,10 +60,63 @@ class Styles:
 
 
 def _png(fig: Figure) -> bytes:
+    """The PNG of @fig, checked against the contract of a figure first (figcheck.py)."""
+    for problem in figcheck.problems(fig):
+        print(f"udrv-report: warning: figure {figcheck.name(fig)!r}: {problem}",
+              file=sys.stderr)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight")
     plt.close(fig)
     return buf.getvalue()
+
+
+def si(value: float, _pos: object = None) -> str:
+    """A tick label a reader reads: 500, 20k, 1.5M."""
+    for div, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(value) >= div:
+            return f"{value / div:g}{suffix}"
+    return f"{value:g}"
+
+
+def log_ticks(lo: float, hi: float) -> list[float]:
+    """Ticks from lo to hi on a log axis: decades, with 2 and 5 when they fit (up to
+    three decades), every digit below one decade; at least two."""
+    first, last = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
+    decades = math.log10(hi / lo)
+    for subs in ((1,),) if decades > 3 else ((1, 2, 5), (1, 2, 3, 4, 5, 6, 7, 8, 9)):
+        ticks = [m * 10.0 ** e for e in range(first, last + 1) for m in subs
+                 if lo <= m * 10.0 ** e <= hi]
+        if len(ticks) >= 2:
+            return ticks[::math.ceil(len(ticks) / 8)]
+    digits = 1 - math.floor(math.log10(hi - lo))  # the ends, rounded inside the range
+    return [math.ceil(lo * 10 ** digits) / 10 ** digits,
+            math.floor(hi * 10 ** digits) / 10 ** digits]
+
+
+def log_axis(ax: Axes, which: str, lo: float, hi: float) -> None:
+    """A log axis from lo to hi with numbers on it (si()): matplotlib's own shows only
+    powers of ten, none at all when the range holds none."""
+    ax.set(**{f"{which}scale": "log", f"{which}lim": (lo, hi)})
+    axis = ax.xaxis if which == "x" else ax.yaxis
+    axis.set_major_locator(FixedLocator(log_ticks(lo, hi)))
+    axis.set_major_formatter(FuncFormatter(si))
+    axis.set_minor_locator(LogLocator(subs=(2, 3, 4, 5, 6, 7, 8, 9)))
+    axis.set_minor_formatter(NullFormatter())
+
+
+def finish(fig: Figure, pad: float = 0.08) -> None:
+    """Lay @fig out: its title (suptitle) in a band of its own above the panels, its
+    legends (fig.legend, lower center) in one below them, both measured (inches)."""
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    height = fig.get_figheight() * fig.dpi
+    top = bottom = 0.0
+    title = fig._suptitle  # matplotlib has no public getter of the Text
+    if title is not None and title.get_text():
+        title.set(y=1 - pad * fig.dpi / height, va="top")
+        top = title.get_window_extent(renderer).height + pad * fig.dpi
+    for legend in fig.legends:
+        bottom = max(bottom, legend.get_window_extent(renderer).height + pad * fig.dpi)
+    fig.tight_layout(rect=(0, bottom / height, 1, 1 - top / height))
 
 
 def legend_label(run: Run, row: Row) -> str:
@@ -82,13 +141,14 @@ def histogram(key: RowKey, columns: Columns, styles: Styles) -> bytes | None:
     width = edges[1] - edges[0]
     fig, axes = plt.subplots(1, len(columns), figsize=(7.2 * len(columns), 3.4),
                              sharex=True, sharey=True, squeeze=False)
+    figcheck.declare(fig, *map(measure, rows))
     top = max(max(c) for c in counts)
     it = iter(counts)
     for ax, (title, _), col in zip(axes[0], columns, series, strict=True):
         for run, row in col:
             _hist_line(ax, run, row, next(it), edges, styles)
-        ax.set_yscale("log")
-        ax.set_ylim(0.8, top * 2.5)
+        log_axis(ax, "y", 0.8, top * 2.5)
+        ax.tick_params(labelleft=True)  # the numbers on every panel
         pad = (edges[-1] - edges[0]) * 0.03 / 1000
         ax.set_xlim(edges[0] / 1000 - pad, edges[-1] / 1000 + pad)
         ax.grid(True, which="major", alpha=0.3)
@@ -168,6 +228,9 @@ def breakdown(bench: str, mech: str, columns: Columns) -> bytes | None:
         return None
     fig, axes = plt.subplots(nrows, len(columns), sharex=True, squeeze=False,
                              figsize=(7.2 * len(columns), nrows * (0.3 * nbars + 0.7) + 0.8))
+    figcheck.declare(fig, *(measure(r) for _, runs in columns for run in runs
+                            for r in run.rows if r.bench == bench and r.mechanism == mech
+                            and r.sample in PARTS))
     colors = [c for _, _, c in SPLIT] + [WHOLE[2]]
     names = [n for _, n, _ in SPLIT] + [WHOLE[1]]
     used: set[int] = set()
@@ -191,21 +254,24 @@ def breakdown(bench: str, mech: str, columns: Columns) -> bytes | None:
             ax.set_title(f"{side}: {run.label}" if side else run.label, fontsize=9)
             ax.grid(True, axis="x", alpha=0.3)
             ax.margins(x=0.12)
+            ax.tick_params(labelbottom=True)
         axes[-1][j].set_xlabel("average latency (\u00b5s)")
     handles = [plt.Rectangle((0, 0), 1, 1, color=colors[k], hatch="//" if k == 2 else None)
                for k in sorted(used)]
-    height = fig.get_figheight()
     fig.legend(handles, [names[k] for k in sorted(used)], loc="lower center", ncol=3,
                frameon=False, fontsize=8, bbox_to_anchor=(0.5, 0))
     fig.suptitle(f"udrv bench {bench}, {mech}: where a wake-up's time goes "
                  "(implementation/wait)", fontsize=10)
-    fig.tight_layout(rect=(0, 0.3 / height, 1, 1 - 0.15 / height))
+    finish(fig)
     return _png(fig)
 
 
 def toggles(columns: Columns) -> bytes | None:
-    """Toggle rate per mechanism x implementation on a log axis, one panel per run."""
-    panels = [[(run, [r for r in run.rows if r.is_rate and r.rate_per_s]) for run in runs]
+    """Toggle rate per mechanism x implementation on a log axis, one panel per run.
+
+    Only 'udrv bench toggle' rows (measures.is_toggle): the rate bench's events
+    received per second are another measure, drawn in the rate section (rate.py)."""
+    panels = [[(run, [r for r in run.rows if is_toggle(r) and r.rate_per_s]) for run in runs]
               for _, runs in columns]
     panels = [[(run, rows) for run, rows in p if rows] for p in panels]
     nrows = max(len(p) for p in panels)
@@ -218,7 +284,8 @@ def toggles(columns: Columns) -> bytes | None:
                 impls.setdefault(r.implementation, PALETTE[len(impls) % len(PALETTE)])
     nbars = max(len(rows) for p in panels for _, rows in p)
     fig, axes = plt.subplots(nrows, len(columns), sharex=True, squeeze=False,
-                             figsize=(7.2 * len(columns), nrows * (0.28 * nbars + 0.7) + 0.6))
+                             figsize=(7.2 * len(columns), nrows * (0.28 * nbars + 1.0) + 0.6))
+    figcheck.declare(fig, *(measure(r) for p in panels for _, rows in p for r in rows))
     rates = [r.rate_per_s or 1.0 for p in panels for _, rows in p for r in rows]
     for j, ((side, _), panel) in enumerate(zip(columns, panels, strict=True)):
         for i in range(nrows):
@@ -229,11 +296,11 @@ def toggles(columns: Columns) -> bytes | None:
             run, rows = panel[i]
             _toggle_panel(ax, rows, impls)
             ax.set_title(f"{side}: {run.label}" if side else run.label, fontsize=9)
-        axes[-1][j].set_xlabel("toggles per second (log)")
-    axes[0][0].set_xscale("log")
-    axes[0][0].set_xlim(min(rates) / 2, max(rates) * 8)
+            ax.tick_params(labelbottom=True)  # the numbers under every panel
+        axes[len(panels[j]) - 1][j].set_xlabel("toggles per second (log axis)")
+    log_axis(axes[0][0], "x", min(rates) / 2, max(rates) * 8)
     fig.suptitle("Toggle rate of one GPIO line (udrv bench toggle)", fontsize=10)
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.15 / fig.get_figheight()))
+    finish(fig)
     return _png(fig)
 
 

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
 
+from . import figcheck
 from .fmt import us, us1
+from .measures import measure
 from .model import RowKey, Run
 from .plots import _png
 from .tables import Cell, Table, num
@@ -72,6 +74,8 @@ def figure(g: Group) -> bytes | None:
         return None
     n = len(g.settings)
     fig, ax = plt.subplots(figsize=(8.5, 0.55 * n * len(keys) + 1.2))
+    figcheck.declare(fig, *(measure(x) for _, run in g.settings for k in keys
+                            if (x := run.row(k)) is not None))
     height = 0.8 / n
     for i, (what, run) in enumerate(g.settings):
         for y, key in enumerate(keys):

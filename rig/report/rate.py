@@ -17,8 +17,9 @@ from typing import Any
 import matplotlib.pyplot as plt
 from matplotlib.lines import Line2D
 
+from . import figcheck
 from .model import Doc, Run
-from .plots import PALETTE, _png
+from .plots import PALETTE, _png, finish, log_axis
 from .tables import Cell, Table, num
 
 
@@ -28,6 +29,9 @@ def documents(runs: list[Run]) -> list[tuple[Run, Doc]]:
 
 
 MECHANISMS = ("cdev", "cdev-batch", "uio-read", "uio-poll")
+# the two measures of a sweep (measures.py), a figure each
+RECEIVED = "udrv bench rate: events received per second"
+LOST = "udrv bench rate: share of the source's events lost (%)"
 STYLES = {"udrv": "-", "raw": ":", "libgpiod-2.3": "--"}
 
 
@@ -72,13 +76,10 @@ def _panel(ax: Any, found: list[tuple[Run, Doc]], mech: str, loss: bool,
             if at:  # the knee: an open circle on its step
                 ax.plot([knee], [_y(at[0], loss)], color=color, marker="o", markersize=7,
                         fillstyle="none", linestyle="none")
-    ax.set_xscale("log")
     ax.set_title(mech, fontsize=9)
     ax.grid(True, which="major", alpha=0.3)
-    if loss:
-        ax.set_ylim(-3, 103)
-    elif xs_all:
-        ax.set_yscale("log")
+    ax.tick_params(labelbottom=True, labelleft=True)  # the numbers on every panel
+    if not loss and xs_all:
         lo, hi = min(xs_all), max(xs_all)
         ax.plot([lo, hi], [lo, hi], color="grey", linestyle=(0, (1, 3)), linewidth=1)
 
@@ -89,9 +90,19 @@ def _figure(found: list[tuple[Run, Doc]], loss: bool) -> bytes | None:
     if not found:
         return None
     fig, axes = plt.subplots(2, 2, figsize=(9.5, 6.6), sharex=True, sharey=True)
+    figcheck.declare(fig, LOST if loss else RECEIVED)
     colors: dict[str, str] = {}
     for ax, mech in zip(axes.flat, MECHANISMS, strict=True):
         _panel(ax, found, mech, loss, colors)
+    steps = [s for _, d in found for s in (d.rate or {})["steps"]]
+    offered = [s["offered_per_s"] for s in steps if s["offered_per_s"] > 0]
+    if offered:
+        log_axis(axes[0][0], "x", min(offered) / 1.3, max(offered) * 1.3)
+    if loss:
+        axes[0][0].set_ylim(-3, 103)
+    elif offered:
+        got = [s["received_per_s"] for s in steps if s["received_per_s"] > 0] + offered
+        log_axis(axes[0][0], "y", min(got) / 1.3, max(got) * 1.3)
     for ax in axes[1]:
         ax.set_xlabel("offered (events/s, the source's count)", fontsize=8)
     for ax in axes[:, 0]:
@@ -108,7 +119,7 @@ def _figure(found: list[tuple[Run, Doc]], loss: bool) -> bytes | None:
     fig.legend(handles=handles, loc="lower center", ncol=4, fontsize=7, frameon=False)
     fig.suptitle("Lost at the source per offered rate" if loss else
                  "Received per offered rate", fontsize=10)
-    fig.tight_layout(rect=(0, 0.1 if len(handles) > 8 else 0.07, 1, 0.97))
+    finish(fig)
     return _png(fig)
 
 

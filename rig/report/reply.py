@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
 
+from . import figcheck
 from .fmt import us, us1
+from .measures import measure
 from .model import RowKey, Run
 from .plots import _png
 from .tables import Cell, Table, num
@@ -70,6 +72,8 @@ def figure(g: Group) -> bytes | None:
     n = len(g.runs)
     variants = [r.variant for r in g.runs if r.variant]
     fig, ax = plt.subplots(figsize=(8.5, 0.45 * n * len(keys) + 1.4))
+    figcheck.declare(fig, *(measure(x) for run in g.runs for k in keys
+                            if (x := run.row(k)) is not None))
     height = 0.8 / n
     # the axis ends past the largest p99; a maximum beyond it is a marker there
     lim = 1.3 * max((r.stats.p99 for run in g.runs for k in keys

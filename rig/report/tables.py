@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .fmt import us1
+from .measures import is_toggle
 from .model import Row, RowKey, Run, ordered_keys
 
 
@@ -43,7 +44,7 @@ def ratio_text(row: Row) -> str:
 def toggle_tables(runs: list[Run]) -> list[Table]:
     """Toggle rate per mechanism x implementation: a table per board x load (as the suite
     prints one per board), a column group per kernel."""
-    runs = [r for r in runs if any(x.is_rate for x in r.rows)]
+    runs = [r for r in runs if any(is_toggle(x) for x in r.rows)]
     boards = list(dict.fromkeys(r.board_name for r in runs))
     tables = []
     for board in boards:
@@ -62,11 +63,11 @@ def _toggle_table(tid: str, caption: str, cols: list[Run]) -> Table:
               [[("mechanism", 1), ("implementation", 1)] + [(_col_name(r), 3) for r in cols],
                [("", 1), ("", 1)]
                + [(h, 1) for _ in cols for h in ("ns/toggle", "toggles/s", "vs reference")]])
-    keys = dict.fromkeys(x.key[1:3] for r in cols for x in r.rows if x.is_rate)
+    keys = dict.fromkeys(x.key[1:3] for r in cols for x in r.rows if is_toggle(x))
     for key in keys:
         line = [Cell(key[0]), Cell(key[1])]
         for r in cols:
-            row = next((x for x in r.rows if x.is_rate and x.key[1:3] == key), None)
+            row = next((x for x in r.rows if is_toggle(x) and x.key[1:3] == key), None)
             if row is None:
                 line += [num("-"), num("-"), Cell("")]
                 continue

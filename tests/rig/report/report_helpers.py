@@ -24,6 +24,7 @@ LAB_A = FIXTURES / "lab-quick-a.json"
 LAB_B = FIXTURES / "lab-quick-b.json"
 BENCH_TIMER = FIXTURES / "bench-timer-std.json"
 BENCH_IRQ = FIXTURES / "bench-irq-std.json"
+LAB_RATE = FIXTURES / "lab-rate.json"
 
 
 
@@ -46,6 +47,8 @@ def render(out: Path, *args: str | Path) -> Rendered:
     r = run_report(*args, "-o", html)
     assert r.returncode == 0, f"udrv-report failed ({r.returncode}):\n{r.stderr}"
     assert "Traceback" not in r.stderr, r.stderr
+    # every figure passed rig/report/figcheck.py (one measure, numbers, titles apart)
+    assert "warning" not in r.stderr, r.stderr
     text = html.read_text(encoding="utf-8")
     return Rendered(html, out / "page", Page(text), text, r.stdout)
 

@@ -126,6 +126,35 @@ def data_uri_png(src: str) -> bytes:
 
 def check_png(data: bytes) -> tuple[int, int]:
     """Decode a PNG down to its scanlines; return (width, height) or raise AssertionError."""
+    width, height, _ = _scanlines(data)
+    return width, height
+
+
+def scanlines(data: bytes) -> list[bytes]:
+    """A PNG's pixel rows, unfiltered (8-bit samples, no interlace)."""
+    _, height, (raw, stride, bpp) = _scanlines(data)
+    rows: list[bytes] = []
+    prev = bytes(stride)
+    for i in range(height):
+        start = i * (stride + 1)
+        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        for x in range(stride):
+            a = line[x - bpp] if x >= bpp else 0
+            b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+            pred = (0, a, b, (a + b) // 2, _paeth(a, b, c))[kind]
+            line[x] = (line[x] + pred) & 0xFF
+        rows.append(bytes(line))
+        prev = rows[-1]
+    return rows
+
+
+def _paeth(a: int, b: int, c: int) -> int:
+    p = a + b - c
+    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+    return a if pa <= pb and pa <= pc else b if pb <= pc else c
+
+
+def _scanlines(data: bytes) -> tuple[int, int, tuple[bytes, int, int]]:
     assert data[:8] == PNG_SIGNATURE, "no PNG signature"
     pos, idat, header = 8, b"", None
     while pos < len(data):
@@ -149,4 +178,4 @@ def check_png(data: bytes) -> tuple[int, int]:
     stride = (width * CHANNELS[colour] * depth + 7) // 8
     assert len(raw) == height * (stride + 1), "image data does not match the header"
     assert all(raw[i * (stride + 1)] <= 4 for i in range(height)), "bad scanline filter"
-    return width, height
+    return width, height, (raw, stride, max(1, CHANNELS[colour] * depth // 8))

@@ -12,12 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from report_helpers import FIXTURES, Rendered, load_json, render, run_report
+from report_helpers import LAB_RATE, Rendered, load_json, render, run_report
 from report_page import check_png, data_uri_png
 
 from rig.lab import suite
-
-LAB_RATE = FIXTURES / "lab-rate.json"
 
 
 @pytest.fixture(scope="module")
