@@ -9,6 +9,7 @@
  * release the device, INTx unmask), udrv_pci_bind()'s writes, the list of vfio-pci devices and why there are none.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/vfio.h>
 #include <signal.h>
 #include <stdio.h>
@@ -484,6 +485,30 @@ static void on_alarm(int sig)
 	(void)sig;
 }
 
+/*
+ * The poll set's allocation fails after the eventfds' array was allocated
+ * (uninitialised: here it holds the number of a descriptor the application
+ * has open): nothing but what the enable made is closed.
+ */
+static void test_irq_alloc_fails(void)
+{
+	struct udrv_vfio *v = fake_vfio_open_device();
+	int app_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	CHECK(app_fd > 2);
+	fake_vfio.malloc_fill = app_fd;
+	fake_vfio.fail_calloc = true;
+	CHECK_INT(udrv_vfio_irq_enable(v, UDRV_VFIO_MSI, 1), -ENOMEM);
+	fake_vfio.malloc_fill = 0;
+	CHECK_CONTAINS(udrv_vfio_errmsg(v), "out of memory for 1 eventfds");
+	CHECK(fcntl(app_fd, F_GETFD) >= 0);
+	CHECK_INT(udrv_vfio_irq_fd(v, 0), -EINVAL);
+	CHECK_INT(udrv_vfio_irq_enable(v, UDRV_VFIO_MSI, 1), 0);
+	udrv_vfio_free(v);
+	CHECK(fcntl(app_fd, F_GETFD) >= 0);
+	close(app_fd);
+}
+
 /* A signal breaks a blocking wait (handler without SA_RESTART): -EINTR. */
 static void test_irq_wait_interrupted(void)
 {
@@ -582,6 +607,7 @@ UDRV_TESTS(UDRV_T(test_parse_bdf), UDRV_T(test_parse_id),
 	   UDRV_T(test_open_info), UDRV_T(test_regions_and_bars),
 	   UDRV_T(test_config_and_reset), UDRV_T(test_irq_msi), UDRV_T(test_irq_read_first),
 	   UDRV_T(test_irq_intx_and_switch), UDRV_T(test_irq_device_gone),
+	   UDRV_T(test_irq_alloc_fails),
 	   UDRV_T(test_irq_wait_interrupted),
 	   
 	   
