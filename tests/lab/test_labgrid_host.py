@@ -350,3 +350,49 @@ def test_ssh_transport_end_to_end(tmp_path: Path) -> None:
         assert b.run("command -v udrv").stdout.strip() == f"{board_dir}/bin/udrv"
         assert b.run("udrv --version").stdout.startswith("udrv ")
     assert b.dead == "closed" and b._proc is None
+
+
+@pytest.mark.parametrize(("args", "want"), [
+    (["-d", "-n", "-Y", "connection: &con01#  accepter: telnet(rfc2217,mode=server),tcp,4000",
+      "-Y", "  connector: serialdev,/dev/pts/3,115200n81,local"],
+     ["-d", "-n", "-Y",
+      "connection: &con01#  accepter: telnet(rfc2217,mode=server),tcp,127.0.0.1,4000",
+      "-Y", "  connector: serialdev,/dev/pts/3,115200n81,local"]),
+    (["-d", "-n", "-C", "4000:telnet:0:/dev/pts/3:115200 NONE 1STOPBIT 8DATABITS LOCAL"],
+     ["-d", "-n", "-C", "127.0.0.1,4000:telnet:0:/dev/pts/3:115200 NONE 1STOPBIT 8DATABITS LOCAL"]),
+    (["-C4000:telnet:0:/dev/pts/3:115200"], ["-C127.0.0.1,4000:telnet:0:/dev/pts/3:115200"]),
+    (["-C", "127.0.0.1,4000:raw:0:/dev/pts/3:115200"],
+     ["-C", "127.0.0.1,4000:raw:0:/dev/pts/3:115200"]),
+], ids=["accepter", "-C PORT", "-CPORT", "-C on loopback"])
+def test_farm_ser2net_wrapper_pins_loopback(tmp_path: Path, args: list[str],
+                                            want: list[str]) -> None:
+    """lab/farm.py's ser2net wrapper, with a stand-in for the real ser2net that
+    prints the arguments it got: both forms an exporter may use end up on
+    127.0.0.1 (the old -C PORT:telnet:... passed unchanged: every address)."""
+    from lab.farm import SER2NET_WRAPPER
+
+    real = tmp_path / "real"
+    real.write_text("#!/bin/sh\nprintf '%s\\n' \"$@\"\n")
+    real.chmod(0o755)
+    wrapper = tmp_path / "ser2net"
+    wrapper.write_text(SER2NET_WRAPPER.format(python=sys.executable, real=str(real)))
+    wrapper.chmod(0o755)
+    r = subprocess.run([str(wrapper), *args], capture_output=True, text=True, timeout=30,
+                       check=False)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == want
+
+
+@pytest.mark.parametrize("args", [["-C", "0.0.0.0,4000:telnet:0:/dev/pts/3:115200"],
+                                  ["-C", "[::],4000:telnet:0:/dev/pts/3:115200"], ["-C"],
+                                  ["-Y", "connection: &c#  accepter: tcp,2000"]])
+def test_farm_ser2net_wrapper_refuses_what_it_does_not_know(tmp_path: Path,
+                                                            args: list[str]) -> None:
+    from lab.farm import SER2NET_WRAPPER
+
+    wrapper = tmp_path / "ser2net"
+    wrapper.write_text(SER2NET_WRAPPER.format(python=sys.executable, real="/bin/true"))
+    wrapper.chmod(0o755)
+    r = subprocess.run([str(wrapper), *args], capture_output=True, text=True, timeout=30,
+                       check=False)
+    assert r.returncode != 0 and "refusing to listen beyond loopback" in r.stderr, r
