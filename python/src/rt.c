@@ -184,7 +184,9 @@ static PyObject *report_tuple(const struct udrv_rt_report *r)
 
 	for (size_t i = 0; findings && i < r->num_findings; i++) {
 		const struct udrv_rt_finding *f = &r->findings[i];
-		PyObject *t = Py_BuildValue("(iss)", (int)f->level, f->topic, f->text);
+		/* the text may quote a thread's name (bytes, not always UTF-8) */
+		PyObject *t = Py_BuildValue("(isN)", (int)f->level, f->topic,
+					    PyUnicode_DecodeFSDefault(f->text));
 
 		if (!t) {
 			Py_CLEAR(findings);
@@ -278,8 +280,10 @@ static PyObject *rt_threads(PyObject *mod, PyObject *arg)
 	}
 	res = PyList_New(n);
 	for (int i = 0; res && i < n; i++) {
-		PyObject *e = Py_BuildValue("(lsii)", (long)t[i].pid, t[i].name, t[i].policy,
-					    t[i].priority);
+		/* a name is the thread's bytes: not always UTF-8 */
+		PyObject *e = Py_BuildValue("(lNii)", (long)t[i].pid,
+					    PyUnicode_DecodeFSDefault(t[i].name),
+					    t[i].policy, t[i].priority);
 
 		if (!e) {
 			Py_CLEAR(res);

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fakes import FakeTree, rt_system
+from fakes import FakeTree, fake_thread, rt_system
 from udrv_runner import Runner
 
 
@@ -129,11 +129,6 @@ def test_info_findings_exit_0(udrv: Runner, tree: FakeTree) -> None:
     assert r.returncode == 0, r
     assert finding(r.json(), "governor")["level"] == "INFO"
 
-
-def fake_thread(tree: FakeTree, pid: int, name: str, prio: int) -> None:
-    tree.file(f"proc/{pid}/comm", name + "\n")
-    fields = " ".join(str(prio if n == 40 else 1 if n == 41 else 0) for n in range(4, 53))
-    tree.file(f"proc/{pid}/stat", f"{pid} ({name}) S {fields}\n")
 
 
 def test_priority_above_the_irq_thread_is_a_warning(udrv: Runner, tree: FakeTree) -> None:
