@@ -167,6 +167,32 @@ static void test_open_no_driver(void)
 	udrv_vfio_free(v);
 }
 
+/*
+ * vfio-pci refuses a bridge (header type 1): on no driver or on pcieport,
+ * the message says so instead of printing bind commands that cannot work.
+ */
+static void test_open_bridge(void)
+{
+	static const char *const bdfs[] = { "0000:00:01.0", "0000:00:02.0" };
+	static const char *const drivers[] = { "", "pcieport" };
+	char path[128], want[128];
+	struct udrv_vfio *v;
+
+	fake_root();
+	fake_dir("sys/bus/pci/drivers/vfio-pci");
+	for (int i = 0; i < 2; i++) {
+		fake_pci_device(bdfs[i], drivers[i], i + 1);
+		snprintf(path, sizeof(path), "sys/bus/pci/devices/%s/class", bdfs[i]);
+		fake_file(path, "0x060400\n");
+		v = fake_vfio_open(bdfs[i], -EINVAL);
+		snprintf(want, sizeof(want), "%s is a PCI bridge (class 0x060400): ", bdfs[i]);
+		CHECK_CONTAINS(udrv_vfio_errmsg(v), want);
+		CHECK_CONTAINS(udrv_vfio_errmsg(v), "vfio-pci takes only endpoint devices");
+		CHECK_CONTAINS(udrv_vfio_errmsg(v), "open a device behind it");
+		CHECK(!strstr(udrv_vfio_errmsg(v), "driver_override"));
+		udrv_vfio_free(v);
+	}
+}
 
 static void test_open_no_vfio_nodes(void)
 {
@@ -601,7 +627,7 @@ static void test_list_and_absent(void)
 
 UDRV_TESTS(UDRV_T(test_parse_bdf), UDRV_T(test_parse_id),
 	   UDRV_T(test_resolve), UDRV_T(test_open_messages_before_vfio),
-	   UDRV_T(test_open_wrong_driver), UDRV_T(test_open_no_driver),
+	   UDRV_T(test_open_wrong_driver), UDRV_T(test_open_no_driver), UDRV_T(test_open_bridge),
 	   UDRV_T(test_open_no_vfio_nodes), UDRV_T(test_node_permission_hint),
 	   UDRV_T(test_group_not_viable), UDRV_T(test_no_interrupt_remapping),
 	   UDRV_T(test_open_info), UDRV_T(test_regions_and_bars),
