@@ -86,6 +86,40 @@ def test_pipe_stream_kill_ends_the_command(pipe_agent: Channel, tmp_path: Path) 
     assert not flag.exists(), "the killed loop still runs"
 
 
+@pytest.mark.parametrize("late", [0, 6], ids=["on time", "setsid 6 s late"])
+def test_kill_right_behind_its_run(tmp_path: Path, late: int) -> None:
+    """A KILL that reaches the agent with its RUN (one write: what a host sees
+    when the agent was slow to read the RUN, under load), and the KILL of a
+    RUN whose process has not started yet (a setsid 6 s late, longer than the
+    agent's old 5 s of retries): neither is lost. END 137 comes, the script
+    never ran, the loop goes on. On 17cdc6f both timed out: `head -n 1` took
+    the KILL line with the RUN's, and the late start outlasted the retries."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    real = subprocess.run(["sh", "-c", "command -v setsid"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    shim = bin_dir / "setsid"
+    shim.write_text(f"#!/bin/sh\nsleep {late}\nexec {real} \"$@\"\n")
+    shim.chmod(0o755)
+    env = {**os.environ, "UDRV_AGENT_DIR": str(tmp_path / "work"),
+           "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    proc = subprocess.Popen(["sh", str(AGENT), "-"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, env=env)  # fmt: skip
+    chan = Channel(PipeStream(proc), nothing)
+    flag = tmp_path / "ran"
+    try:
+        assert chan.wait_ready(time.monotonic() + 20) == os.uname().release
+        req = chan.new_id()
+        script = b64(f"while :; do touch {flag}; sleep 0.05; done".encode())
+        chan.send(f"RUN {req} {script}\nKILL {req}\n".encode(), time.monotonic() + 5)
+        assert chan.read_reply(req, time.monotonic() + 60).status == 137
+        assert not flag.exists(), "the killed RUN's script ran"
+        assert run(chan, "echo alive")[:2] == (0, b"alive\n")
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
 def test_stray_lines_are_kept_not_parsed(pipe_agent: Channel) -> None:
     status, out, _ = run(pipe_agent, "echo inside")
     assert (status, out) == (0, b"inside\n")
