@@ -307,7 +307,24 @@ static bool try_pending(struct udrv_vfio *v)
 	return true;
 }
 
-/* poll() the vectors and the release request until one fires or @timeout_ms. */
+int udrv_vfio_set_wait_sigmask(struct udrv_vfio *v, const sigset_t *mask)
+{
+	v->have_wait_mask = mask != NULL;
+	if (mask)
+		v->wait_mask = *mask;
+	return 0;
+}
+
+/* ppoll() of @n fds for @ms (-1: forever) under the wait's signal mask */
+static int sleep_fds(struct udrv_vfio *v, struct pollfd *fds, nfds_t n, int ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
+
+	return ppoll(fds, n, ms < 0 ? NULL : &ts,
+		     v->have_wait_mask ? &v->wait_mask : NULL);
+}
+
+/* Sleep on the vectors and the release request until one fires or @timeout_ms. */
 static int irq_sleep(struct udrv_vfio *v, int timeout_ms,
 		     struct udrv_vfio_irq *irq)
 {
@@ -315,7 +332,7 @@ static int irq_sleep(struct udrv_vfio *v, int timeout_ms,
 	int ret;
 
 	for (;;) {
-		ret = poll(v->irq_pfds, v->irq_count + 1, left_ms(end));
+		ret = sleep_fds(v, v->irq_pfds, v->irq_count + 1, left_ms(end));
 		if (ret < 0 && errno == EINTR)
 			return udrv_err(v->errmsg, EINTR,
 					"waiting for an interrupt of %s: interrupted by a signal",

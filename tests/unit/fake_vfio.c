@@ -281,6 +281,18 @@ static int device_ioctl(unsigned long req, unsigned long arg)
 
 int __real_poll(struct pollfd *fds, nfds_t n, int timeout);
 int __wrap_poll(struct pollfd *fds, nfds_t n, int timeout);
+int __real_ppoll(struct pollfd *fds, nfds_t n, const struct timespec *ts,
+		 const sigset_t *mask);
+int __wrap_ppoll(struct pollfd *fds, nfds_t n, const struct timespec *ts,
+		 const sigset_t *mask);
+
+/* The waits' ppoll(), counted as a poll. */
+int __wrap_ppoll(struct pollfd *fds, nfds_t n, const struct timespec *ts,
+		 const sigset_t *mask)
+{
+	fake_vfio.polls++;
+	return __real_ppoll(fds, n, ts, mask);
+}
 
 /* Counted: how a wait got its interrupt (test_irq_read_first). */
 int __wrap_poll(struct pollfd *fds, nfds_t n, int timeout)

@@ -551,6 +551,39 @@ static void test_irq_wait_interrupted(void)
 	udrv_vfio_free(v);
 }
 
+/*
+ * A stop signal the program blocks, raised after its check of a stop flag
+ * and before the wait sleeps (udrv pci wait with no --timeout): under the
+ * thread's mask it stays pending and the wait sleeps on; under the wait's
+ * mask (ppoll) it is delivered as the wait sleeps: -EINTR at once.
+ */
+static void test_irq_wait_sigmask(void)
+{
+	struct udrv_vfio *v = fake_vfio_open_device();
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct udrv_vfio_irq irq;
+	sigset_t usr1, old, pending;
+
+	CHECK_INT(udrv_vfio_irq_enable(v, UDRV_VFIO_MSI, 1), 0);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, &old);
+	raise(SIGUSR1);
+	CHECK_INT(udrv_vfio_wait(v, 100, &irq), 0);	/* lost for the wait */
+	CHECK_INT(udrv_vfio_set_wait_sigmask(v, &old), 0);
+	CHECK_INT(udrv_vfio_wait(v, 2000, &irq), -EINTR);
+	CHECK_CONTAINS(udrv_vfio_errmsg(v), "interrupted by a signal");
+	sigpending(&pending);
+	CHECK(!sigismember(&pending, SIGUSR1));
+	/* a real interrupt still comes through under the mask */
+	fire(udrv_vfio_irq_fd(v, 0), 1);
+	CHECK_INT(udrv_vfio_wait(v, 2000, &irq), 1);
+	CHECK_INT(udrv_vfio_set_wait_sigmask(v, NULL), 0);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	udrv_vfio_free(v);
+}
+
 /* ---- binding, listing ------------------------------------------------ */
 
 static void test_pci_bind(void)
@@ -635,6 +668,7 @@ UDRV_TESTS(UDRV_T(test_parse_bdf), UDRV_T(test_parse_id),
 	   UDRV_T(test_irq_intx_and_switch), UDRV_T(test_irq_device_gone),
 	   UDRV_T(test_irq_alloc_fails),
 	   UDRV_T(test_irq_wait_interrupted),
+	   UDRV_T(test_irq_wait_sigmask),
 	   
 	   
 	   
