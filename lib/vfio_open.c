@@ -51,7 +51,7 @@ static int read_class(struct udrv_vfio *v, uint32_t *code)
  */
 static int check_not_bridge(struct udrv_vfio *v)
 {
-	uint32_t code;
+	uint32_t code = 0;
 
 	if (read_class(v, &code))
 		return 0;	/* unknown: the driver's message follows */
