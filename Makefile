@@ -15,8 +15,10 @@
 #                 prints a table, writes build/lab/soak.json (rig/lab/soak.py)
 #   make fuzz     the libFuzzer harnesses, FUZZ_SECONDS (600) each, the corpus
 #                 growing in build/fuzz/corpus (FUZZ="parse cli": only those),
-#                 and udrv-report's loader with FUZZ_EXAMPLES (2000) new
-#                 hypothesis examples per property (tests/fuzz/README.md)
+#                 and udrv-report's loader and the Python package's API
+#                 (tests/python/test_py_fuzz.py, in build/py-test) with
+#                 FUZZ_EXAMPLES (2000) new hypothesis examples per property
+#                 (tests/fuzz/README.md)
 #   make arm64    static udrv for 64-bit ARM (build/arm64, cross/arm64.ini)
 #   make armhf    static udrv for 32-bit ARM (build/armhf, cross/armhf.ini)
 #   make install  a release build (build/release) installed into PREFIX
@@ -71,6 +73,13 @@ fuzz: deps
 	$(PYTHON) tests/fuzz/run.py --build $(BUILD)/fuzz --seconds $(FUZZ_SECONDS) $(FUZZ) || status=1; \
 	UDRV_REPORT_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PYTHON) -m pytest -q -p no:cacheprovider \
 		tests/rig/report/test_report_fuzz.py tests/rig/lava/test_lava_fuzz.py || status=1; \
+	if [ -x $(BUILD)/py-test/bin/python ]; then \
+		UDRV_PY_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BUILD)/py-test/bin/python -m pytest -q \
+			-p no:cacheprovider tests/python/test_py_fuzz.py || status=1; \
+	else \
+		echo "make fuzz: no $(BUILD)/py-test (the udrv package): make check builds it"; \
+		status=1; \
+	fi; \
 	exit $$status
 
 lab: deps static arm64

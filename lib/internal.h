@@ -63,6 +63,11 @@ void udrv_access_hint(char *buf, size_t len, int err, const char *path);
 /* Field @n (from 1) of a /proc/PID/stat line, after the "(comm)". */
 bool udrv_proc_stat_field(const char *stat, int n, long *value);
 
+/* udrv_rt_threads("irq/") of kernel threads only (PF_KTHREAD in their
+ * stat): the kernel's irq threads, not a process that took such a name. */
+struct udrv_rt_thread;
+int udrv_rt_irq_threads(struct udrv_rt_thread *threads, size_t max);
+
 /* Collect names in @dir starting with @prefix followed by a number, sorted
  * by that number, as a NULL-terminated strv. Returns the count or -errno. */
 udrv_must_check int udrv_list_numbered(const char *dir, const char *prefix, char ***names);

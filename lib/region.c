@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <udrv/mmio.h>
@@ -23,6 +24,31 @@ static const char *map_hint(int err, const char *path)
 	if (err == EINVAL)
 		return " (offset or size beyond what the device exposes)";
 	return "";
+}
+
+/*
+ * A regular file (a copy of a register block, a test's fake BAR) must hold
+ * the whole mapping: a page of it beyond the file's end is no memory, and
+ * the first access there is a SIGBUS. Devices have no size to check.
+ */
+static int check_file_size(int fd, const char *path, uint64_t offset,
+			   size_t size, char *errbuf, size_t errlen)
+{
+	struct stat st;
+	uint64_t len;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	len = (uint64_t)st.st_size;
+	if (offset <= len && size <= len - offset)
+		return 0;
+	if (errbuf)
+		snprintf(errbuf, errlen,
+			 "cannot map %s: %zu bytes at offset 0x%llx end beyond the file's %llu bytes (map at most %llu bytes there, or grow the file)",
+			 path, size, (unsigned long long)offset,
+			 (unsigned long long)len,
+			 (unsigned long long)(offset < len ? len - offset : 0));
+	return -EINVAL;
 }
 
 int udrv_region_map_fd(int fd, const char *path, uint64_t offset, size_t size,
@@ -51,6 +77,8 @@ int udrv_region_map_fd(int fd, const char *path, uint64_t offset, size_t size,
 				 path, size, (unsigned long long)offset);
 		return -EOVERFLOW;
 	}
+	if (check_file_size(fd, path, offset, size, errbuf, errlen))
+		return -EINVAL;
 	r = calloc(1, sizeof(*r));
 	if (!r) {
 		if (errbuf)

@@ -362,7 +362,7 @@ static void check_isolation(struct udrv_rt_report *r)
 static void scan_irq_threads(struct udrv_rt_report *r)
 {
 	struct udrv_rt_thread t[256];
-	int n = udrv_rt_threads("irq/", t, 256);
+	int n = udrv_rt_irq_threads(t, 256);
 
 	r->irq_threads = n > 0 ? n : 0;
 	for (int i = 0; i < n && i < 256; i++) {
@@ -567,7 +567,7 @@ static size_t waited_threads(const char *const *prefixes, size_t n,
 	int k;
 
 	if (!n) {
-		k = udrv_rt_threads("irq/", t, max);
+		k = udrv_rt_irq_threads(t, max);
 		return k > 0 ? (k > (int)max ? max : (size_t)k) : 0;
 	}
 	for (size_t i = 0; i < n && got < max; i++) {

@@ -20,8 +20,10 @@
 #include "abi.h"
 #include "internal.h"
 
-#define STAT_RT_PRIORITY	40	/* fields of /proc/PID/stat, from 1 */
+#define STAT_FLAGS		9	/* fields of /proc/PID/stat, from 1 */
+#define STAT_RT_PRIORITY	40
 #define STAT_POLICY		41
+#define PF_KTHREAD		0x00200000	/* a kernel thread (linux/sched.h) */
 
 bool udrv_proc_stat_field(const char *stat, int n, long *value)
 {
@@ -65,12 +67,14 @@ static int proc_read(const char *pid, const char *file, char *buf, size_t len)
 }
 
 /* @pid's name, policy and priority (-1 when its stat is unreadable);
- * false if it is gone. */
-static bool thread_info(const char *pid, struct udrv_rt_thread *t)
+ * false if it is gone, or not a kernel thread when @kernel_only. */
+static bool thread_info(const char *pid, struct udrv_rt_thread *t,
+			bool kernel_only)
 {
 	char stat[1024];
-	long policy, prio;
+	long policy, prio, flags;
 	unsigned int id;
+	bool have_stat;
 
 	if (udrv_parse_uint(pid, INT_MAX, &id) ||
 	    proc_read(pid, "comm", t->name, sizeof(t->name)) <= 0)
@@ -78,7 +82,13 @@ static bool thread_info(const char *pid, struct udrv_rt_thread *t)
 	t->pid = (pid_t)id;
 	t->policy = -1;
 	t->priority = -1;
-	if (proc_read(pid, "stat", stat, sizeof(stat)) <= 0 ||
+	have_stat = proc_read(pid, "stat", stat, sizeof(stat)) > 0;
+	/* a process may call itself irq/N-name: only the kernel's count (a
+	 * thread whose stat is unreadable stays: its priority is unknown) */
+	if (kernel_only && have_stat &&
+	    udrv_proc_stat_field(stat, STAT_FLAGS, &flags) && !(flags & PF_KTHREAD))
+		return false;
+	if (!have_stat ||
 	    !udrv_proc_stat_field(stat, STAT_POLICY, &policy) ||
 	    !udrv_proc_stat_field(stat, STAT_RT_PRIORITY, &prio) ||
 	    policy < 0 || policy > INT_MAX || prio < 0 || prio > 99)
@@ -88,8 +98,8 @@ static bool thread_info(const char *pid, struct udrv_rt_thread *t)
 	return true;
 }
 
-int udrv_rt_threads_sz(const char *prefix, struct udrv_rt_thread *threads,
-		       size_t max, size_t thread_size)
+static int scan_threads(const char *prefix, struct udrv_rt_thread *threads,
+			size_t max, size_t thread_size, bool kernel_only)
 {
 	char path[UDRV_PATH_LEN];
 	struct udrv_rt_thread t;
@@ -107,7 +117,7 @@ int udrv_rt_threads_sz(const char *prefix, struct udrv_rt_thread *threads,
 		return -errno;
 	while ((de = readdir(d))) {
 		if (!isdigit((unsigned char)de->d_name[0]) ||
-		    !thread_info(de->d_name, &t) ||
+		    !thread_info(de->d_name, &t, kernel_only) ||
 		    strncmp(t.name, prefix, strlen(prefix)))
 			continue;
 		if (n < max)
@@ -119,6 +129,17 @@ int udrv_rt_threads_sz(const char *prefix, struct udrv_rt_thread *threads,
 	}
 	closedir(d);
 	return (int)n;
+}
+
+int udrv_rt_threads_sz(const char *prefix, struct udrv_rt_thread *threads,
+		       size_t max, size_t thread_size)
+{
+	return scan_threads(prefix, threads, max, thread_size, false);
+}
+
+int udrv_rt_irq_threads(struct udrv_rt_thread *threads, size_t max)
+{
+	return scan_threads("irq/", threads, max, sizeof(*threads), true);
 }
 
 /* Does the comma-separated action list @actions hold @name? */

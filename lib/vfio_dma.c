@@ -145,7 +145,7 @@ static uint64_t fit_in(struct udrv_vfio *v, uint64_t lo, uint64_t hi,
 	uint64_t at = lo;
 
 	for (struct udrv_dma *b = v->dma; b; b = b->next) {
-		if (b->iova + b->size <= at)
+		if (b->iova + (b->size - 1) < at)	/* its last byte: no wrap */
 			continue;
 		if (b->iova > at && b->iova - at >= size)
 			break;
@@ -189,11 +189,12 @@ static bool in_windows(struct udrv_vfio *v, uint64_t iova, uint64_t size)
 	return false;
 }
 
+/* Ranges by their last byte: a buffer ending at 2^64 has an end of 0. */
 static struct udrv_dma *overlap(struct udrv_vfio *v, uint64_t iova,
 				uint64_t size)
 {
 	for (struct udrv_dma *b = v->dma; b; b = b->next)
-		if (iova < b->iova + b->size && b->iova < iova + size)
+		if (iova <= b->iova + (b->size - 1) && b->iova <= iova + (size - 1))
 			return b;
 	return NULL;
 }

@@ -145,16 +145,28 @@ static int check_irq(struct udrv_vfio *v, unsigned int type,
 	return 0;
 }
 
-/* The eventfds and the poll set (vectors, then the request fd). */
+/*
+ * The eventfds and the poll set (vectors, then the request fd). The handle
+ * takes them, and @count, only once both are allocated and every fd is -1:
+ * irq_drop() after a failure closes only the eventfds made here, never a
+ * number that was left in uninitialised memory (the application's fd).
+ */
 static int irq_alloc(struct udrv_vfio *v, unsigned int count)
 {
-	v->irq_fds = malloc(count * sizeof(int));
-	v->irq_pfds = calloc(count + 1, sizeof(struct pollfd));
-	if (!v->irq_fds || !v->irq_pfds)
+	int *fds = malloc(count * sizeof(int));
+	struct pollfd *pfds = calloc(count + 1, sizeof(struct pollfd));
+
+	if (!fds || !pfds) {
+		free(fds);
+		free(pfds);
 		return udrv_err(v->errmsg, ENOMEM, "out of memory for %u eventfds",
 				count);
+	}
 	for (unsigned int i = 0; i < count; i++)
-		v->irq_fds[i] = -1;
+		fds[i] = -1;
+	v->irq_fds = fds;
+	v->irq_pfds = pfds;
+	v->irq_count = count;
 	for (unsigned int i = 0; i < count; i++) {
 		v->irq_fds[i] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 		if (v->irq_fds[i] < 0)
@@ -178,7 +190,6 @@ int udrv_vfio_irq_enable(struct udrv_vfio *v, enum udrv_vfio_irq_type type,
 		ret = irq_off(v);
 	if (ret)
 		return ret;
-	v->irq_count = count;
 	ret = irq_alloc(v, count);
 	if (!ret) {
 		ret = set_irqs(v, type, VFIO_IRQ_SET_DATA_EVENTFD |
@@ -296,7 +307,24 @@ static bool try_pending(struct udrv_vfio *v)
 	return true;
 }
 
-/* poll() the vectors and the release request until one fires or @timeout_ms. */
+int udrv_vfio_set_wait_sigmask(struct udrv_vfio *v, const sigset_t *mask)
+{
+	v->have_wait_mask = mask != NULL;
+	if (mask)
+		v->wait_mask = *mask;
+	return 0;
+}
+
+/* ppoll() of @n fds for @ms (-1: forever) under the wait's signal mask */
+static int sleep_fds(struct udrv_vfio *v, struct pollfd *fds, nfds_t n, int ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
+
+	return ppoll(fds, n, ms < 0 ? NULL : &ts,
+		     v->have_wait_mask ? &v->wait_mask : NULL);
+}
+
+/* Sleep on the vectors and the release request until one fires or @timeout_ms. */
 static int irq_sleep(struct udrv_vfio *v, int timeout_ms,
 		     struct udrv_vfio_irq *irq)
 {
@@ -304,7 +332,7 @@ static int irq_sleep(struct udrv_vfio *v, int timeout_ms,
 	int ret;
 
 	for (;;) {
-		ret = poll(v->irq_pfds, v->irq_count + 1, left_ms(end));
+		ret = sleep_fds(v, v->irq_pfds, v->irq_count + 1, left_ms(end));
 		if (ret < 0 && errno == EINTR)
 			return udrv_err(v->errmsg, EINTR,
 					"waiting for an interrupt of %s: interrupted by a signal",

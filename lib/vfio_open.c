@@ -29,6 +29,39 @@ static int no_iommu(struct udrv_vfio *v)
 			v->bdf, v->bdf);
 }
 
+/* The 24-bit class code of the device (sysfs class); 0 or -errno. */
+static int read_class(struct udrv_vfio *v, uint32_t *code)
+{
+	char path[UDRV_PATH_LEN];
+	uint64_t class_code;
+
+	if (udrv_pci_path(path, sizeof(path), v->bdf, "class"))
+		return udrv_path_err(v->errmsg, v->bdf);
+	if (udrv_read_u64(path, &class_code) || class_code > 0xffffff)
+		return udrv_err(v->errmsg, EIO,
+				"cannot read %s (a 24-bit class code)", path);
+	*code = (uint32_t)class_code;
+	return 0;
+}
+
+/*
+ * vfio-pci's probe takes header type 0 devices only: a PCI-to-PCI bridge
+ * (class 0x0604, 0x0609) or a CardBus bridge (0x0607) is refused, whatever
+ * it is bound to now, so binding commands would not help.
+ */
+static int check_not_bridge(struct udrv_vfio *v)
+{
+	uint32_t code = 0;
+
+	if (read_class(v, &code))
+		return 0;	/* unknown: the driver's message follows */
+	if ((code >> 8) != 0x0604 && (code >> 8) != 0x0607 && (code >> 8) != 0x0609)
+		return 0;
+	return udrv_err(v->errmsg, EINVAL,
+			"%s is a PCI bridge (class 0x%06x): vfio-pci takes only endpoint devices (PCI header type 0) and refuses a bridge whatever it is bound to; open a device behind it (lspci -t shows them)",
+			v->bdf, code);
+}
+
 static int check_driver(struct udrv_vfio *v)
 {
 	char driver[64], hint[UDRV_ERRMSG_LEN - 128], path[UDRV_PATH_LEN];
@@ -41,6 +74,9 @@ static int check_driver(struct udrv_vfio *v)
 				strerror(-ret));
 	if (!strcmp(driver, VFIO_DRIVER))
 		return 0;
+	ret = check_not_bridge(v);
+	if (ret)
+		return ret;
 	udrv_pci_bind_hint(hint, sizeof(hint), v->bdf, VFIO_DRIVER);
 	if (udrv_path(path, sizeof(path), "/sys/bus/pci/drivers/" VFIO_DRIVER))
 		return udrv_path_err(v->errmsg, VFIO_DRIVER);
@@ -90,21 +126,13 @@ static int read_ids(struct udrv_vfio *v)
 		&v->info.vendor, &v->info.device, &v->info.subsystem_vendor,
 		&v->info.subsystem_device,
 	};
-	char path[UDRV_PATH_LEN];
-	uint64_t class_code;
 
 	for (size_t i = 0; i < ARRAY_SIZE(attrs); i++)
 		if (udrv_pci_read_id(v->bdf, attrs[i], ids[i]))
 			return udrv_err(v->errmsg, EIO,
 					"cannot read /sys/bus/pci/devices/%s/%s (a 16-bit ID)",
 					v->bdf, attrs[i]);
-	if (udrv_pci_path(path, sizeof(path), v->bdf, "class"))
-		return udrv_path_err(v->errmsg, v->bdf);
-	if (udrv_read_u64(path, &class_code) || class_code > 0xffffff)
-		return udrv_err(v->errmsg, EIO,
-				"cannot read %s (a 24-bit class code)", path);
-	v->info.class_code = (uint32_t)class_code;
-	return 0;
+	return read_class(v, &v->info.class_code);
 }
 
 /*

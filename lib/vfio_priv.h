@@ -5,6 +5,7 @@
 #define UDRV_VFIO_PRIV_H
 
 #include <poll.h>
+#include <signal.h>
 
 #include <udrv/vfio.h>
 
@@ -50,6 +51,8 @@ struct udrv_vfio {
 	unsigned int irq_misses;	/* read-firsts in a row that found nothing */
 	unsigned int irq_probe;		/* waits since it last tried */
 	uint64_t missed;
+	bool have_wait_mask;		/* udrv_vfio_set_wait_sigmask() */
+	sigset_t wait_mask;
 	/* DMA */
 	uint64_t dma_limit;		/* the highest IOVA the mask allows */
 	struct udrv_dma *dma;

@@ -168,6 +168,16 @@ void cli_catch_stop_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+void cli_block_stop_signals(sigset_t *old)
+{
+	sigset_t stop;
+
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stop, old);
+}
+
 struct udrv_json *cli_json_begin(bool json)
 {
 	return json ? udrv_json_new(stdout, true) : NULL;

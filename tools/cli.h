@@ -71,6 +71,12 @@ int cli_report_opts(int argc, char **argv, const char *cmd, const char *help,
  */
 extern volatile sig_atomic_t cli_stop;
 void cli_catch_stop_signals(void);
+/*
+ * Block SIGINT and SIGTERM, the mask before into @old: a wait that sleeps
+ * under @old (ppoll) after a check of cli_stop cannot lose a stop signal
+ * that came between them.
+ */
+void cli_block_stop_signals(sigset_t *old);
 
 /* A --json writer on stdout, or NULL for human output. */
 struct udrv_json *cli_json_begin(bool json);

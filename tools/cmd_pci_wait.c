@@ -4,6 +4,7 @@
  * for its interrupts, raising and acknowledging them with register writes.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <udrv/vfio.h>
 
@@ -119,7 +120,7 @@ static int rearm(struct pci_waiter *w)
 	return EXIT_OK;
 }
 
-static int wait_loop(struct pci_waiter *w, uint64_t *seen)
+static int wait_irqs(struct pci_waiter *w, uint64_t *seen)
 {
 	const struct pci_opts *o = w->o;
 	struct udrv_vfio_irq irq;
@@ -144,6 +145,23 @@ static int wait_loop(struct pci_waiter *w, uint64_t *seen)
 			return ret;
 	}
 	return EXIT_OK;
+}
+
+/*
+ * The stop signals stay blocked but while a wait sleeps (its ppoll mask):
+ * one that comes after the check of cli_stop ends that wait (-EINTR); with
+ * poll() it was lost when no --timeout ended the wait.
+ */
+static int wait_loop(struct pci_waiter *w, uint64_t *seen)
+{
+	sigset_t old;
+	int ret;
+
+	cli_block_stop_signals(&old);
+	udrv_vfio_set_wait_sigmask(w->v, &old);
+	ret = wait_irqs(w, seen);
+	sigprocmask(SIG_SETMASK, &old, NULL);	/* a stop that came: handled */
+	return ret;
 }
 
 static void wait_summary(struct pci_waiter *w, uint64_t seen)

@@ -16,6 +16,7 @@
 #ifndef UDRV_VFIO_H
 #define UDRV_VFIO_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -143,6 +144,14 @@ int udrv_vfio_wait_sz(struct udrv_vfio *v, int timeout_ms,
 	udrv_vfio_wait_sz(v, timeout_ms, irq, sizeof(struct udrv_vfio_irq))
 int udrv_vfio_intx_unmask(struct udrv_vfio *v);
 uint64_t udrv_vfio_missed(const struct udrv_vfio *v);
+/*
+ * The signal mask that udrv_vfio_wait() sleeps under (ppoll()); NULL: the
+ * thread's own, as before. A program that stops on a signal blocks it,
+ * checks its flag, then waits with a mask that unblocks it: a signal that
+ * came after the check interrupts the wait at once (-EINTR) instead of
+ * being lost until the next interrupt. Since 1.2. Returns 0.
+ */
+int udrv_vfio_set_wait_sigmask(struct udrv_vfio *v, const sigset_t *mask);
 
 /* Function-level (or bus) reset: VFIO_DEVICE_RESET. -ENOTSUP without one. */
 int udrv_vfio_reset(struct udrv_vfio *v);

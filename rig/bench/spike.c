@@ -88,17 +88,27 @@ static void path_of(char *buf, size_t len, const char *name)
 	snprintf(buf, len, "%s/%s", sp.dir, name);
 }
 
-/* The first line of @path, without its newline; 0 or -errno. */
+/*
+ * The first line of @path, without its newline; 0 or -errno (-ENODATA: an
+ * empty file). @buf is a string either way: fgets() leaves it untouched
+ * when it reads nothing.
+ */
 static int read_line(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen(path, "re");
+	FILE *f;
 	int err = 0;
 
+	if (!len || len > INT_MAX)
+		return -EINVAL;
+	buf[0] = '\0';
+	f = fopen(path, "re");
 	if (!f)
 		return -errno;
 	errno = 0;
-	if (!fgets(buf, (int)len, f))
+	if (!fgets(buf, (int)len, f)) {
 		err = !ferror(f) ? -ENODATA : errno ? -errno : -EIO;
+		buf[0] = '\0';
+	}
 	fclose(f);
 	buf[strcspn(buf, "\n")] = '\0';
 	return err;

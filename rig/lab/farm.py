@@ -20,10 +20,11 @@ Ctrl-C / SIGTERM; and killed with us: PR_SET_PDEATHSIG):
                ShellDriver, the board's features and udrv-flavour; what
                `python3 -m rig.lab suite --lg-env` and `pytest --lg-env` open
 
-The exporter runs ser2net with `accepter: telnet(rfc2217,mode=server),tcp,PORT`,
-which listens on every address; the farm puts a wrapper named ser2net first on
-the exporter's PATH that rewrites the accepter to tcp,127.0.0.1,PORT and
-refuses an accepter it does not understand (SER2NET_WRAPPER).
+The exporter runs ser2net with `accepter: telnet(rfc2217,mode=server),tcp,PORT`
+(older ones: `-C PORT:telnet:...`), which listens on every address; the farm
+puts a wrapper named ser2net first on the exporter's PATH that rewrites the
+accepter to tcp,127.0.0.1,PORT (the -C line to 127.0.0.1,PORT:...) and refuses
+what it does not understand (SER2NET_WRAPPER).
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ STOP_S = 5.0
 # starts `ser2net -d -n -Y 'connection: &con01#  accepter:
 # telnet(rfc2217,mode=server),tcp,PORT' -Y '  connector: serialdev...'`;
 # a bare tcp,PORT listens on every address, tcp,127.0.0.1,PORT on loopback.
+# Older exporters give ser2net 3's form, `-C PORT:telnet:0:DEV:OPTIONS`, whose
+# bare PORT listens on every address too: it becomes 127.0.0.1,PORT:...
 SER2NET_WRAPPER = '''\
 #!{python}
 # udrv farm (rig/lab/farm.py): ser2net on 127.0.0.1 only
@@ -74,14 +77,35 @@ import ctypes, os, re, signal, sys
 REAL = {real!r}
 args = sys.argv[1:]
 out = []
+
+def refuse(what, a):
+    sys.exit(f"udrv farm: ser2net {{what}} not understood, refusing to listen "
+             f"beyond loopback: {{a!r}} (rig/lab/farm.py SER2NET_WRAPPER)")
+
+def port_line(a):
+    """-C's [ADDR,]PORT:STATE:...: on 127.0.0.1"""
+    if re.match(r"127\\.0\\.0\\.1,[0-9]+:", a):
+        return a
+    if not re.match(r"[0-9]+:", a):
+        refuse("-C port line", a)
+    return "127.0.0.1," + a
+
+after_c = False
 for a in args:
-    if "accepter:" in a:
+    if after_c:
+        a, after_c = port_line(a), False
+    elif a == "-C":
+        after_c = True
+    elif a.startswith("-C"):
+        a = "-C" + port_line(a[2:])
+    elif "accepter:" in a:
         new = re.sub(r"(accepter: *telnet\\([^)]*\\),tcp,)([0-9]+)$", r"\\g<1>127.0.0.1,\\2", a)
         if new == a:
-            sys.exit(f"udrv farm: ser2net accepter not understood, refusing to listen "
-                     f"beyond loopback: {{a!r}} (rig/lab/farm.py SER2NET_WRAPPER)")
+            refuse("accepter", a)
         a = new
     out.append(a)
+if after_c:
+    refuse("-C", "-C")
 ctypes.CDLL(None).prctl(1, signal.SIGTERM, 0, 0, 0)  # die with the exporter
 os.execv(REAL, [REAL, *out])
 '''

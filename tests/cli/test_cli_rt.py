@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.fakes import FakeTree, rt_system
+from tests.support.fakes import FakeTree, fake_thread, rt_system
 from tests.support.udrv_runner import Runner
 
 
@@ -130,11 +130,6 @@ def test_info_findings_exit_0(udrv: Runner, tree: FakeTree) -> None:
     assert r.returncode == 0, r
     assert finding(r.json(), "governor")["level"] == "INFO"
 
-
-def fake_thread(tree: FakeTree, pid: int, name: str, prio: int) -> None:
-    tree.file(f"proc/{pid}/comm", name + "\n")
-    fields = " ".join(str(prio if n == 40 else 1 if n == 41 else 0) for n in range(4, 53))
-    tree.file(f"proc/{pid}/stat", f"{pid} ({name}) S {fields}\n")
 
 
 def test_priority_above_the_irq_thread_is_a_warning(udrv: Runner, tree: FakeTree) -> None:

@@ -72,3 +72,17 @@ def test_sysroot_too_long(checked: Runner, tmp_path: Path, args: list[str]) -> N
     r = memcheck(checked, root, args)
     assert r.returncode != 99, r.stderr
     assert "==" not in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("name", ["current_tracer", "trace_clock", "tracing_on"])
+def test_empty_tracefs_file(checked: Runner, tree: FakeTree, name: str) -> None:
+    """An empty tracefs file: --trace-on-spike reads nothing, says so, and
+    never looks at the line buffer it did not fill."""
+    from test_cli_spike import TIMER, TRACING, fake_tracefs
+
+    fake_tracefs(tree)
+    tree.file(f"{TRACING}/{name}", "")
+    r = memcheck(checked, tree.root, [*TIMER, "--trace-on-spike", "100"])
+    assert r.returncode == 1, r
+    assert "==" not in r.stderr, r.stderr
+    assert f"{tree.root}/{TRACING}/{name}" in r.stderr, r.stderr

@@ -86,6 +86,40 @@ def test_pipe_stream_kill_ends_the_command(pipe_agent: Channel, tmp_path: Path) 
     assert not flag.exists(), "the killed loop still runs"
 
 
+@pytest.mark.parametrize("late", [0, 6], ids=["on time", "setsid 6 s late"])
+def test_kill_right_behind_its_run(tmp_path: Path, late: int) -> None:
+    """A KILL that reaches the agent with its RUN (one write: what a host sees
+    when the agent was slow to read the RUN, under load), and the KILL of a
+    RUN whose process has not started yet (a setsid 6 s late, longer than the
+    agent's old 5 s of retries): neither is lost. END 137 comes, the script
+    never ran, the loop goes on. On 17cdc6f both timed out: `head -n 1` took
+    the KILL line with the RUN's, and the late start outlasted the retries."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    real = subprocess.run(["sh", "-c", "command -v setsid"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    shim = bin_dir / "setsid"
+    shim.write_text(f"#!/bin/sh\nsleep {late}\nexec {real} \"$@\"\n")
+    shim.chmod(0o755)
+    env = {**os.environ, "UDRV_AGENT_DIR": str(tmp_path / "work"),
+           "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    proc = subprocess.Popen(["sh", str(AGENT), "-"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, env=env)  # fmt: skip
+    chan = Channel(PipeStream(proc), nothing)
+    flag = tmp_path / "ran"
+    try:
+        assert chan.wait_ready(time.monotonic() + 20) == os.uname().release
+        req = chan.new_id()
+        script = b64(f"while :; do touch {flag}; sleep 0.05; done".encode())
+        chan.send(f"RUN {req} {script}\nKILL {req}\n".encode(), time.monotonic() + 5)
+        assert chan.read_reply(req, time.monotonic() + 60).status == 137
+        assert not flag.exists(), "the killed RUN's script ran"
+        assert run(chan, "echo alive")[:2] == (0, b"alive\n")
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
 def test_stray_lines_are_kept_not_parsed(pipe_agent: Channel) -> None:
     status, out, _ = run(pipe_agent, "echo inside")
     assert (status, out) == (0, b"inside\n")
@@ -350,3 +384,49 @@ def test_ssh_transport_end_to_end(tmp_path: Path) -> None:
         assert b.run("command -v udrv").stdout.strip() == f"{board_dir}/bin/udrv"
         assert b.run("udrv --version").stdout.startswith("udrv ")
     assert b.dead == "closed" and b._proc is None
+
+
+@pytest.mark.parametrize(("args", "want"), [
+    (["-d", "-n", "-Y", "connection: &con01#  accepter: telnet(rfc2217,mode=server),tcp,4000",
+      "-Y", "  connector: serialdev,/dev/pts/3,115200n81,local"],
+     ["-d", "-n", "-Y",
+      "connection: &con01#  accepter: telnet(rfc2217,mode=server),tcp,127.0.0.1,4000",
+      "-Y", "  connector: serialdev,/dev/pts/3,115200n81,local"]),
+    (["-d", "-n", "-C", "4000:telnet:0:/dev/pts/3:115200 NONE 1STOPBIT 8DATABITS LOCAL"],
+     ["-d", "-n", "-C", "127.0.0.1,4000:telnet:0:/dev/pts/3:115200 NONE 1STOPBIT 8DATABITS LOCAL"]),
+    (["-C4000:telnet:0:/dev/pts/3:115200"], ["-C127.0.0.1,4000:telnet:0:/dev/pts/3:115200"]),
+    (["-C", "127.0.0.1,4000:raw:0:/dev/pts/3:115200"],
+     ["-C", "127.0.0.1,4000:raw:0:/dev/pts/3:115200"]),
+], ids=["accepter", "-C PORT", "-CPORT", "-C on loopback"])
+def test_farm_ser2net_wrapper_pins_loopback(tmp_path: Path, args: list[str],
+                                            want: list[str]) -> None:
+    """rig/lab/farm.py's ser2net wrapper, with a stand-in for the real ser2net that
+    prints the arguments it got: both forms an exporter may use end up on
+    127.0.0.1 (the old -C PORT:telnet:... passed unchanged: every address)."""
+    from lab.farm import SER2NET_WRAPPER
+
+    real = tmp_path / "real"
+    real.write_text("#!/bin/sh\nprintf '%s\\n' \"$@\"\n")
+    real.chmod(0o755)
+    wrapper = tmp_path / "ser2net"
+    wrapper.write_text(SER2NET_WRAPPER.format(python=sys.executable, real=str(real)))
+    wrapper.chmod(0o755)
+    r = subprocess.run([str(wrapper), *args], capture_output=True, text=True, timeout=30,
+                       check=False)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == want
+
+
+@pytest.mark.parametrize("args", [["-C", "0.0.0.0,4000:telnet:0:/dev/pts/3:115200"],
+                                  ["-C", "[::],4000:telnet:0:/dev/pts/3:115200"], ["-C"],
+                                  ["-Y", "connection: &c#  accepter: tcp,2000"]])
+def test_farm_ser2net_wrapper_refuses_what_it_does_not_know(tmp_path: Path,
+                                                            args: list[str]) -> None:
+    from lab.farm import SER2NET_WRAPPER
+
+    wrapper = tmp_path / "ser2net"
+    wrapper.write_text(SER2NET_WRAPPER.format(python=sys.executable, real="/bin/true"))
+    wrapper.chmod(0o755)
+    r = subprocess.run([str(wrapper), *args], capture_output=True, text=True, timeout=30,
+                       check=False)
+    assert r.returncode != 0 and "refusing to listen beyond loopback" in r.stderr, r

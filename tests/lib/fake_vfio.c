@@ -281,12 +281,48 @@ static int device_ioctl(unsigned long req, unsigned long arg)
 
 int __real_poll(struct pollfd *fds, nfds_t n, int timeout);
 int __wrap_poll(struct pollfd *fds, nfds_t n, int timeout);
+int __real_ppoll(struct pollfd *fds, nfds_t n, const struct timespec *ts,
+		 const sigset_t *mask);
+int __wrap_ppoll(struct pollfd *fds, nfds_t n, const struct timespec *ts,
+		 const sigset_t *mask);
+
+/* The waits' ppoll(), counted as a poll. */
+int __wrap_ppoll(struct pollfd *fds, nfds_t n, const struct timespec *ts,
+		 const sigset_t *mask)
+{
+	fake_vfio.polls++;
+	return __real_ppoll(fds, n, ts, mask);
+}
 
 /* Counted: how a wait got its interrupt (test_irq_read_first). */
 int __wrap_poll(struct pollfd *fds, nfds_t n, int timeout)
 {
 	fake_vfio.polls++;
 	return __real_poll(fds, n, timeout);
+}
+
+void *__real_malloc(size_t n);
+void *__wrap_malloc(size_t n);
+void *__real_calloc(size_t n, size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+
+void *__wrap_malloc(size_t n)
+{
+	int *p = __real_malloc(n);
+
+	for (size_t i = 0; p && fake_vfio.malloc_fill > 0 && i < n / sizeof(int); i++)
+		p[i] = fake_vfio.malloc_fill;
+	return p;
+}
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+	if (fake_vfio.fail_calloc) {
+		fake_vfio.fail_calloc = false;
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __real_calloc(n, size);
 }
 
 int __real_ioctl(int fd, unsigned long req, ...);

@@ -36,6 +36,11 @@ struct fake_vfio {
 	uint32_t num_iova;		/* IOVA ranges in VFIO_IOMMU_GET_INFO */
 	uint64_t iova_start[4], iova_end[4];
 	int map_errno;			/* VFIO_IOMMU_MAP_DMA fails with it */
+	/* -Wl,--wrap=malloc,--wrap=calloc (test_vfio): each malloc() fills
+	 * its memory with the fd number malloc_fill (> 0), as if it were
+	 * reused memory; the next calloc() fails when fail_calloc is set */
+	int malloc_fill;
+	bool fail_calloc;
 	/* what the library did */
 	int set_iommu_type;
 	int irq_index;			/* the last VFIO_DEVICE_SET_IRQS */

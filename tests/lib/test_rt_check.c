@@ -35,6 +35,9 @@ static void write_report(const void *r, struct udrv_json *j)
 
 /* ---- rt_check.c ---- */
 
+#define PF_KTHREAD	0x00200000
+static int fake_flags = PF_KTHREAD;	/* field 9 of fake_stat()'s stat */
+
 static void fake_stat(int pid, const char *comm, int prio, int policy)
 {
 	char rel[64], line[512];
@@ -46,6 +49,7 @@ static void fake_stat(int pid, const char *comm, int prio, int policy)
 	n = snprintf(line, sizeof(line), "%d (%s) S", pid, comm);
 	for (field = 4; field <= 52; field++)
 		n += snprintf(line + n, sizeof(line) - n, " %d",
+			      field == 9 ? fake_flags :
 			      field == 40 ? prio : field == 41 ? policy : 0);
 	snprintf(line + n, sizeof(line) - n, "\n");
 	snprintf(rel, sizeof(rel), "proc/%d/stat", pid);
@@ -335,6 +339,33 @@ static void test_check_irq_threads(void)
 	CHECK_FINDING(&r, "irq_threads", UDRV_RT_INFO, "above 49");
 }
 
+/*
+ * A process of anyone's may be called irq/N-name (prctl PR_SET_NAME): the
+ * report counts the kernel's irq threads only, by PF_KTHREAD in their stat;
+ * udrv_rt_threads() still finds every thread by its name.
+ */
+static void test_check_irq_threads_not_a_process(void)
+{
+	struct udrv_rt_thread t[4];
+	struct udrv_rt_report r;
+
+	fake_system("#1 SMP PREEMPT_RT\n");
+	fake_stat(10, "irq/24-ahci", 50, 1);
+	fake_flags = 0;
+	fake_stat(20, "irq/99-mine", 99, 1);
+	fake_stat(21, "irq/1-low", 1, 1);
+	fake_flags = PF_KTHREAD;
+	udrv_rt_check(&r);
+	CHECK_INT(r.irq_threads, 1);
+	CHECK_INT(r.irq_thread_prio_min, 50);
+	CHECK_INT(r.irq_thread_prio_max, 50);
+	CHECK_INT(udrv_rt_threads("irq/", t, 4), 3);
+	/* with no prefix the priority check waits for the kernel's only */
+	CHECK_INT(udrv_rt_check_priority(&r, 60, NULL, 0), 0);
+	CHECK_FINDING(&r, "priority", UDRV_RT_WARN,
+		      "above 1 thread it waits for (irq/24-ahci, FIFO 50)");
+}
+
 static void test_check_irq_threads_default(void)
 {
 	struct udrv_rt_report r;
@@ -594,6 +625,7 @@ UDRV_TESTS(
 	UDRV_T(test_check_clocksource),
 	UDRV_T(test_check_isolation),
 	UDRV_T(test_check_irq_threads),
+	UDRV_T(test_check_irq_threads_not_a_process),
 	UDRV_T(test_check_irq_threads_default),
 	UDRV_T(test_check_no_irq_threads),
 	UDRV_T(test_check_permissions),

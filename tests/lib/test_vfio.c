@@ -9,6 +9,7 @@
  * release the device, INTx unmask), udrv_pci_bind()'s writes, the list of vfio-pci devices and why there are none.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/vfio.h>
 #include <signal.h>
 #include <stdio.h>
@@ -166,6 +167,32 @@ static void test_open_no_driver(void)
 	udrv_vfio_free(v);
 }
 
+/*
+ * vfio-pci refuses a bridge (header type 1): on no driver or on pcieport,
+ * the message says so instead of printing bind commands that cannot work.
+ */
+static void test_open_bridge(void)
+{
+	static const char *const bdfs[] = { "0000:00:01.0", "0000:00:02.0" };
+	static const char *const drivers[] = { "", "pcieport" };
+	char path[128], want[128];
+	struct udrv_vfio *v;
+
+	fake_root();
+	fake_dir("sys/bus/pci/drivers/vfio-pci");
+	for (int i = 0; i < 2; i++) {
+		fake_pci_device(bdfs[i], drivers[i], i + 1);
+		snprintf(path, sizeof(path), "sys/bus/pci/devices/%s/class", bdfs[i]);
+		fake_file(path, "0x060400\n");
+		v = fake_vfio_open(bdfs[i], -EINVAL);
+		snprintf(want, sizeof(want), "%s is a PCI bridge (class 0x060400): ", bdfs[i]);
+		CHECK_CONTAINS(udrv_vfio_errmsg(v), want);
+		CHECK_CONTAINS(udrv_vfio_errmsg(v), "vfio-pci takes only endpoint devices");
+		CHECK_CONTAINS(udrv_vfio_errmsg(v), "open a device behind it");
+		CHECK(!strstr(udrv_vfio_errmsg(v), "driver_override"));
+		udrv_vfio_free(v);
+	}
+}
 
 static void test_open_no_vfio_nodes(void)
 {
@@ -484,6 +511,30 @@ static void on_alarm(int sig)
 	(void)sig;
 }
 
+/*
+ * The poll set's allocation fails after the eventfds' array was allocated
+ * (uninitialised: here it holds the number of a descriptor the application
+ * has open): nothing but what the enable made is closed.
+ */
+static void test_irq_alloc_fails(void)
+{
+	struct udrv_vfio *v = fake_vfio_open_device();
+	int app_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	CHECK(app_fd > 2);
+	fake_vfio.malloc_fill = app_fd;
+	fake_vfio.fail_calloc = true;
+	CHECK_INT(udrv_vfio_irq_enable(v, UDRV_VFIO_MSI, 1), -ENOMEM);
+	fake_vfio.malloc_fill = 0;
+	CHECK_CONTAINS(udrv_vfio_errmsg(v), "out of memory for 1 eventfds");
+	CHECK(fcntl(app_fd, F_GETFD) >= 0);
+	CHECK_INT(udrv_vfio_irq_fd(v, 0), -EINVAL);
+	CHECK_INT(udrv_vfio_irq_enable(v, UDRV_VFIO_MSI, 1), 0);
+	udrv_vfio_free(v);
+	CHECK(fcntl(app_fd, F_GETFD) >= 0);
+	close(app_fd);
+}
+
 /* A signal breaks a blocking wait (handler without SA_RESTART): -EINTR. */
 static void test_irq_wait_interrupted(void)
 {
@@ -497,6 +548,39 @@ static void test_irq_wait_interrupted(void)
 	setitimer(ITIMER_REAL, &it, NULL);
 	CHECK_INT(udrv_vfio_wait(v, -1, &irq), -EINTR);
 	CHECK_CONTAINS(udrv_vfio_errmsg(v), "interrupted by a signal");
+	udrv_vfio_free(v);
+}
+
+/*
+ * A stop signal the program blocks, raised after its check of a stop flag
+ * and before the wait sleeps (udrv pci wait with no --timeout): under the
+ * thread's mask it stays pending and the wait sleeps on; under the wait's
+ * mask (ppoll) it is delivered as the wait sleeps: -EINTR at once.
+ */
+static void test_irq_wait_sigmask(void)
+{
+	struct udrv_vfio *v = fake_vfio_open_device();
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct udrv_vfio_irq irq;
+	sigset_t usr1, old, pending;
+
+	CHECK_INT(udrv_vfio_irq_enable(v, UDRV_VFIO_MSI, 1), 0);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, &old);
+	raise(SIGUSR1);
+	CHECK_INT(udrv_vfio_wait(v, 100, &irq), 0);	/* lost for the wait */
+	CHECK_INT(udrv_vfio_set_wait_sigmask(v, &old), 0);
+	CHECK_INT(udrv_vfio_wait(v, 2000, &irq), -EINTR);
+	CHECK_CONTAINS(udrv_vfio_errmsg(v), "interrupted by a signal");
+	sigpending(&pending);
+	CHECK(!sigismember(&pending, SIGUSR1));
+	/* a real interrupt still comes through under the mask */
+	fire(udrv_vfio_irq_fd(v, 0), 1);
+	CHECK_INT(udrv_vfio_wait(v, 2000, &irq), 1);
+	CHECK_INT(udrv_vfio_set_wait_sigmask(v, NULL), 0);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	udrv_vfio_free(v);
 }
 
@@ -576,13 +660,15 @@ static void test_list_and_absent(void)
 
 UDRV_TESTS(UDRV_T(test_parse_bdf), UDRV_T(test_parse_id),
 	   UDRV_T(test_resolve), UDRV_T(test_open_messages_before_vfio),
-	   UDRV_T(test_open_wrong_driver), UDRV_T(test_open_no_driver),
+	   UDRV_T(test_open_wrong_driver), UDRV_T(test_open_no_driver), UDRV_T(test_open_bridge),
 	   UDRV_T(test_open_no_vfio_nodes), UDRV_T(test_node_permission_hint),
 	   UDRV_T(test_group_not_viable), UDRV_T(test_no_interrupt_remapping),
 	   UDRV_T(test_open_info), UDRV_T(test_regions_and_bars),
 	   UDRV_T(test_config_and_reset), UDRV_T(test_irq_msi), UDRV_T(test_irq_read_first),
 	   UDRV_T(test_irq_intx_and_switch), UDRV_T(test_irq_device_gone),
+	   UDRV_T(test_irq_alloc_fails),
 	   UDRV_T(test_irq_wait_interrupted),
+	   UDRV_T(test_irq_wait_sigmask),
 	   
 	   
 	   

@@ -131,6 +131,35 @@ static void test_dma_windows_skip_holes(void)
 	udrv_vfio_free(v);
 }
 
+/*
+ * A buffer that ends at 2^64 (the last page of a window that reaches the
+ * top): its end, iova + size, is 0 in 64 bits; an overlap with it is still
+ * seen, and the allocator does not hand out the space under it.
+ */
+static void test_dma_buffer_at_the_top(void)
+{
+	const uint64_t top = 0ULL - 4096;
+	char *mem = aligned_alloc(4096, 3 * 4096);
+	struct udrv_vfio *v;
+	struct udrv_dma *a, *b;
+
+	fake_vfio_device();
+	fake_vfio.iova_start[0] = top - 4096;
+	fake_vfio.iova_end[0] = UINT64_MAX;
+	fake_vfio.num_iova = 1;
+	v = fake_vfio_open(BDF, 0);
+	CHECK_INT(udrv_vfio_set_dma_mask(v, 64), 0);
+	CHECK_INT(udrv_vfio_dma_map(v, mem, 4096, top, &a), 0);
+	CHECK_INT(udrv_vfio_dma_map(v, mem + 4096, 4096, top, &b), -EEXIST);
+	CHECK_CONTAINS(udrv_vfio_errmsg(v), "overlaps the buffer at IOVA 0xfffffffffffff000 (4096 bytes)");
+	CHECK_INT(udrv_vfio_dma_map(v, mem + 4096, 8192, top - 4096, &b), -EEXIST);
+	CHECK_INT(udrv_vfio_dma_alloc(v, 4096, &b), 0);
+	CHECK_INT(udrv_dma_iova(b), top - 4096);
+	CHECK_INT(udrv_vfio_dma_alloc(v, 4096, &b), -ENOSPC);
+	udrv_vfio_free(v);
+	free(mem);
+}
+
 static void test_iova_caps_parser(void)
 {
 	uint64_t raw[32] = { 0 };
@@ -206,4 +235,4 @@ static void test_iova_caps_packed_as_6_1(void)
 	CHECK(w[1].start == 0xfef00000 && w[1].end == 0xffffffffffffULL);
 }
 
-UDRV_TESTS(UDRV_T(test_dma_alloc), UDRV_T(test_dma_mask), UDRV_T(test_dma_map_checks), UDRV_T(test_dma_windows_skip_holes), UDRV_T(test_iova_caps_parser), UDRV_T(test_iova_caps_packed_as_6_1))
+UDRV_TESTS(UDRV_T(test_dma_alloc), UDRV_T(test_dma_mask), UDRV_T(test_dma_map_checks), UDRV_T(test_dma_windows_skip_holes), UDRV_T(test_dma_buffer_at_the_top), UDRV_T(test_iova_caps_parser), UDRV_T(test_iova_caps_packed_as_6_1))

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import udrv
 
-from tests.support.fakes import FakeTree, rt_system
+from tests.support.fakes import FakeTree, fake_thread, rt_system
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -80,11 +80,6 @@ def test_public_names_have_docstrings() -> None:
 # ---- rt ----
 
 
-def fake_thread(tree: FakeTree, pid: int, name: str, prio: int) -> None:
-    tree.file(f"proc/{pid}/comm", name + "\n")
-    fields = " ".join(str(prio if n == 40 else 1 if n == 41 else 0) for n in range(4, 53))
-    tree.file(f"proc/{pid}/stat", f"{pid} ({name}) S {fields}\n")
-
 
 def test_rt_check_reads_the_system(tree: FakeTree) -> None:
     rt_system(tree)
@@ -119,6 +114,30 @@ def test_rt_threads(tree: FakeTree) -> None:
     assert sorted(t.pid for t in udrv.rt_threads("irq/")) == [7, 142]
     with pytest.raises(udrv.InvalidError):
         udrv.rt_threads("")
+
+
+def test_rt_threads_names_need_not_be_utf8(tree: FakeTree) -> None:
+    """A thread's name is bytes (prctl PR_SET_NAME); rt_threads() and the
+    report raised UnicodeDecodeError on one that is not UTF-8."""
+    rt_system(tree)
+    fake_thread(tree, 142, "irq/24-udrv", 50)
+    tree.path("proc/142/comm").write_bytes(b"irq/24-\xff\xfe\n")
+    assert udrv.rt_threads("irq/24-") == [udrv.RtThread(142, os.fsdecode(b"irq/24-\xff\xfe"),
+                                                         1, 50)]
+    r = udrv.rt_check(priority=80)
+    text = next(f.text for f in r.findings if f.topic == "priority")
+    assert os.fsdecode(b"irq/24-\xff\xfe") in text
+
+
+def test_a_process_called_irq_is_no_irq_thread(tree: FakeTree) -> None:
+    """The report counts the kernel's irq threads (PF_KTHREAD), not a
+    process that took the name irq/N-x."""
+    rt_system(tree)
+    fake_thread(tree, 142, "irq/24-udrv", 50)
+    fake_thread(tree, 4000, "irq/99-mine", 99, kernel=False)
+    r = udrv.rt_check()
+    assert (r.irq_threads, r.irq_thread_prio_min, r.irq_thread_prio_max) == (1, 50, 50)
+    assert len(udrv.rt_threads("irq/")) == 2  # by name: both
 
 
 def test_rt_find_irq_not_found(tree: FakeTree) -> None:

@@ -340,3 +340,17 @@ def rt_system(t: FakeTree, version: str = "#1 SMP PREEMPT_RT Debian 6.1.192-2",
     t.file("sys/devices/system/cpu/isolated", "\n")
     t.file("sys/devices/system/cpu/nohz_full", "(null)\n")
     t.file("proc/self/status", f"Name:\tudrv\nCapEff:\t{capeff}\n")
+
+
+PF_KTHREAD = 0x00200000  # flags (field 9 of /proc/PID/stat) of a kernel thread
+
+
+def fake_thread(t: FakeTree, pid: int, name: str, prio: int, kernel: bool = True) -> None:
+    """/proc/PID/{comm,stat} of a thread at SCHED_FIFO prio: a kernel thread
+    (an irq thread, uio-ticker), or with kernel=False a process that took
+    such a name."""
+    t.file(f"proc/{pid}/comm", name + "\n")
+    flags = PF_KTHREAD if kernel else 0
+    fields = " ".join(str(flags if n == 9 else prio if n == 40 else 1 if n == 41 else 0)
+                      for n in range(4, 53))
+    t.file(f"proc/{pid}/stat", f"{pid} ({name}) S {fields}\n")

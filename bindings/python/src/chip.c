@@ -187,18 +187,11 @@ static PyObject *chip_get_closed(PyObject *o, void *unused)
 static PyObject *chip_line_info(PyObject *o, PyObject *arg)
 {
 	struct udrv_line_info info;
-	unsigned long off;
+	unsigned long long off;
 	int ret;
 
-	if (!chip_ok(CHIP(o)))
+	if (!chip_ok(CHIP(o)) || udrvpy_uint_arg(arg, "offset", UINT32_MAX, &off) < 0)
 		return NULL;
-	off = PyLong_AsUnsignedLong(arg);
-	if (off == (unsigned long)-1 && PyErr_Occurred())
-		return NULL;
-	if (off > UINT32_MAX) {
-		PyErr_SetString(PyExc_ValueError, "line offset out of range");
-		return NULL;
-	}
 	memset(&info, 0, sizeof(info));
 	ret = udrv_chip_line_info(CHIP(o)->chip, (unsigned int)off, &info);
 	if (ret < 0)
@@ -229,14 +222,16 @@ static PyObject *chip_line_offset(PyObject *o, PyObject *arg)
 /* _request(cls, offsets, settings, names, consumer, backend, layout, bufsize) */
 static PyObject *chip_request(PyObject *o, PyObject *args)
 {
-	PyObject *cls, *offsets, *settings, *names, *layout;
+	PyObject *cls, *offsets, *settings, *names, *layout, *backend_arg, *bufsize_arg;
+	unsigned long long bufsize;
 	const char *consumer;
-	unsigned long bufsize;
 	int backend;
 
-	if (!PyArg_ParseTuple(args, "O!O!O!OsiOk:_request", &PyType_Type, &cls,
+	if (!PyArg_ParseTuple(args, "O!O!O!OsOOO:_request", &PyType_Type, &cls,
 			      &PyTuple_Type, &offsets, &PyTuple_Type, &settings,
-			      &names, &consumer, &backend, &layout, &bufsize))
+			      &names, &consumer, &backend_arg, &layout, &bufsize_arg) ||
+	    udrvpy_int_arg_int(backend_arg, "backend", INT_MIN, INT_MAX, &backend) < 0 ||
+	    udrvpy_uint_arg(bufsize_arg, "event_buffer_size", UINT32_MAX, &bufsize) < 0)
 		return NULL;
 	if (!chip_ok(CHIP(o)))
 		return NULL;
@@ -253,7 +248,7 @@ static PyObject *chip_request(PyObject *o, PyObject *args)
 		return NULL;
 	}
 	return udrvpy_request_new(CHIP(o), (PyTypeObject *)cls, offsets, settings,
-				  names, consumer, backend, layout, bufsize);
+				  names, consumer, backend, layout, (uint32_t)bufsize);
 }
 
 static PyMethodDef chip_methods[] = {

@@ -39,9 +39,9 @@ static void hist_dealloc(PyObject *o)
 
 static PyObject *hist_record(PyObject *o, PyObject *arg)
 {
-	unsigned long long ns = PyLong_AsUnsignedLongLong(arg);
+	unsigned long long ns;
 
-	if (ns == (unsigned long long)-1 && PyErr_Occurred())
+	if (udrvpy_uint_arg(arg, "ns", UINT64_MAX, &ns) < 0)
 		return NULL;
 	udrv_hist_record(HIST(o)->h, ns);
 	Py_RETURN_NONE;

@@ -50,7 +50,7 @@ static PyObject *layout_repr(PyObject *o)
 		 (unsigned long long)l->base, l->size, l->width, (int)l->data_in,
 		 (int)l->data_out, (int)l->set, (int)l->clear, (int)l->dir,
 		 l->map_path[0] ? " map=" : "", l->map_path);
-	return PyUnicode_FromString(buf);
+	return PyUnicode_DecodeFSDefault(buf);	/* the map path need not be UTF-8 */
 }
 
 #define LMEMBER(name, type, field, doc)	\

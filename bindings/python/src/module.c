@@ -15,15 +15,135 @@ int udrvpy_timeout_ms(PyObject *timeout, long long *ms)
 		*ms = -1;
 		return 0;
 	}
-	s = PyFloat_AsDouble(timeout);
-	if (s == -1.0 && PyErr_Occurred())
-		return -1;
-	if (isnan(s) || s < 0) {
-		PyErr_SetString(PyExc_ValueError,
-				"timeout must be >= 0 seconds, or None to wait forever");
+	if (!PyFloat_Check(timeout) && !PyIndex_Check(timeout)) {
+		PyErr_Format(PyExc_TypeError,
+			     "timeout must be a number of seconds or None, not %.100s",
+			     Py_TYPE(timeout)->tp_name);
 		return -1;
 	}
-	*ms = s > 1e12 ? -1 : (long long)ceil(s * 1000.0);
+	s = PyFloat_AsDouble(timeout);
+	if (s == -1.0 && PyErr_Occurred()) {
+		if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+			return -1;
+		/* an int beyond a double: hugely negative, or too large */
+		PyErr_Clear();
+		s = PyObject_RichCompareBool(timeout, Py_False, Py_LT) == 1 ?
+		    -1.0 : 2 * UDRVPY_TIMEOUT_MAX_S;
+	}
+	if (!isfinite(s) || s < 0) {
+		PyErr_Format(PyExc_ValueError,
+			     "timeout must be a finite number of seconds >= 0, or None to wait forever, not %R",
+			     timeout);
+		return -1;
+	}
+	if (s > UDRVPY_TIMEOUT_MAX_S) {
+		PyErr_Format(PyExc_OverflowError,
+			     "timeout %R is too large (at most 1e12 seconds; None waits forever)",
+			     timeout);
+		return -1;
+	}
+	*ms = (long long)ceil(s * 1000.0);
+	return 0;
+}
+
+/* _timeout_ms(timeout) -> int: the check of udrvpy_timeout_ms() for the
+ * package's Python waits (asyncio) */
+static PyObject *timeout_ms(PyObject *mod, PyObject *timeout)
+{
+	long long ms;
+
+	if (udrvpy_timeout_ms(timeout, &ms) < 0)
+		return NULL;
+	return PyLong_FromLongLong(ms);
+}
+
+/* @o as an int object (a new reference), TypeError naming @name */
+static PyObject *int_object(PyObject *o, const char *name)
+{
+	if (!PyIndex_Check(o)) {
+		PyErr_Format(PyExc_TypeError, "%s must be an int, not %.100s", name,
+			     Py_TYPE(o)->tp_name);
+		return NULL;
+	}
+	return PyNumber_Index(o);
+}
+
+/* "NAME must be LO..HI, not VALUE" as @exc; the bounds formatted here,
+ * not by PyErr_Format (whose codes differ between Python versions) */
+static int range_error(PyObject *exc, const char *name, const char *lo,
+		       const char *hi, PyObject *value)
+{
+	PyErr_Format(exc, "%s must be %s..%s, not %R", name, lo, hi, value);
+	return -1;
+}
+
+/* udrvpy_int_arg(), with @exc for a value outside @min..@max but within
+ * 64 bits */
+static int int_range(PyObject *o, const char *name, long long min, long long max,
+		     long long *v, PyObject *exc)
+{
+	PyObject *i = int_object(o, name);
+	char lo[24], hi[24];
+	int ovf;
+
+	if (!i)
+		return -1;
+	*v = PyLong_AsLongLongAndOverflow(i, &ovf);
+	Py_DECREF(i);
+	if (*v == -1 && PyErr_Occurred())
+		return -1;
+	if (!ovf && *v >= min && *v <= max)
+		return 0;
+	snprintf(lo, sizeof(lo), "%lld", min);
+	snprintf(hi, sizeof(hi), "%lld", max);
+	return range_error(ovf ? PyExc_OverflowError : exc, name, lo, hi, o);
+}
+
+int udrvpy_int_arg(PyObject *o, const char *name, long long min, long long max,
+		   long long *v)
+{
+	return int_range(o, name, min, max, v, PyExc_ValueError);
+}
+
+int udrvpy_uint_arg(PyObject *o, const char *name, unsigned long long max,
+		    unsigned long long *v)
+{
+	PyObject *i = int_object(o, name);
+	PyObject *exc = PyExc_ValueError;
+	char hi[24];
+	long long s;
+	int ovf;
+
+	if (!i)
+		return -1;
+	s = PyLong_AsLongLongAndOverflow(i, &ovf);
+	*v = (unsigned long long)s;
+	if (ovf > 0)	/* beyond LLONG_MAX: maybe within 64 bits */
+		*v = PyLong_AsUnsignedLongLong(i);
+	Py_DECREF(i);
+	if (*v == (unsigned long long)-1 && PyErr_Occurred()) {
+		if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+			return -1;
+		PyErr_Clear();
+		exc = PyExc_OverflowError;
+	} else if (ovf < 0 || (!ovf && s < 0)) {
+		exc = PyExc_OverflowError;	/* negative: no unsigned value */
+	} else if (*v <= max) {
+		return 0;
+	}
+	snprintf(hi, sizeof(hi), "%llu", max);
+	return range_error(exc, name, "0", hi, o);
+}
+
+int udrvpy_int_arg_int(PyObject *o, const char *name, int min, int max, int *v)
+{
+	long long x;
+
+	/* beyond a C int: OverflowError, as beyond 64 bits */
+	if (int_range(o, name, INT_MIN, INT_MAX, &x, PyExc_OverflowError) < 0 ||
+	    int_range(o, name, min, max, &x, PyExc_ValueError) < 0)
+		return -1;
+	*v = (int)x;
 	return 0;
 }
 
@@ -92,6 +212,7 @@ static PyMethodDef module_methods[] = {
 	  "gpio_absent_reason() -> str\n\nWhy there are no GPIO chips, and what to do." },
 	{ "uio_absent_reason", uio_absent_reason, METH_NOARGS,
 	  "uio_absent_reason() -> str\n\nWhy there are no UIO devices, and what to do." },
+	{ "_timeout_ms", timeout_ms, METH_O, NULL },
 	{ NULL, NULL, 0, NULL }
 };
 

@@ -47,17 +47,17 @@ static PyObject *region_map_file(PyTypeObject *cls, PyObject *args, PyObject *kw
 	static char *kwlist[] = { "path", "offset", "size", NULL };
 	struct udrv_region *region = NULL;
 	unsigned long long offset;
-	Py_ssize_t size;
-	PyObject *path;
+	long long size;
+	PyObject *path, *off_arg, *size_arg;
 	char err[384] = "";
 	int ret;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&Kn:map_file", kwlist,
-					 PyUnicode_FSConverter, &path, &offset, &size))
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&OO:map_file", kwlist,
+					 PyUnicode_FSConverter, &path, &off_arg, &size_arg))
 		return NULL;
-	if (size <= 0) {
+	if (udrvpy_uint_arg(off_arg, "offset", UINT64_MAX, &offset) < 0 ||
+	    udrvpy_int_arg(size_arg, "size", 1, PY_SSIZE_T_MAX, &size) < 0) {
 		Py_DECREF(path);
-		PyErr_SetString(PyExc_ValueError, "size must be > 0");
 		return NULL;
 	}
 	ret = udrv_region_map_file(PyBytes_AS_STRING(path), offset, (size_t)size, &region,
@@ -168,6 +168,8 @@ static PyObject *region_get_closed(PyObject *o, void *unused)
 static int access_offset(struct udrvpy_region *self, PyObject *arg, size_t width,
 			 size_t *off)
 {
+	char msg[128];	/* formatted here: PyErr_Format has no %zx before 3.12 */
+
 	if (!region_ok(self))
 		return -1;
 	*off = PyLong_AsSize_t(arg);
@@ -179,14 +181,16 @@ static int access_offset(struct udrvpy_region *self, PyObject *arg, size_t width
 		return -1;
 	}
 	if (*off > self->mmio.size || self->mmio.size - *off < width) {
-		PyErr_Format(PyExc_ValueError,
-			     "a %zu-byte access at offset %zu is outside the region (%zu bytes)",
-			     width, *off, self->mmio.size);
+		snprintf(msg, sizeof(msg),
+			 "a %zu-byte access at offset 0x%zx is outside the region (%zu bytes)",
+			 width, *off, self->mmio.size);
+		PyErr_SetString(PyExc_ValueError, msg);
 		return -1;
 	}
 	if (*off & (width - 1)) {
-		PyErr_Format(PyExc_ValueError,
-			     "offset 0x%zx is not aligned to the %zu-byte access", *off, width);
+		snprintf(msg, sizeof(msg), "offset 0x%zx is not aligned to the %zu-byte access",
+			 *off, width);
+		PyErr_SetString(PyExc_ValueError, msg);
 		return -1;
 	}
 	return 0;
@@ -214,14 +218,8 @@ static PyObject *region_write##bits(PyObject *o, PyObject *const *args,	\
 	}									\
 	if (access_offset(REG(o), args[0], bits / 8, &off) < 0)		\
 		return NULL;							\
-	v = PyLong_AsUnsignedLongLong(args[1]);					\
-	if (v == (unsigned long long)-1 && PyErr_Occurred())			\
+	if (udrvpy_uint_arg(args[1], "value", UINT##bits##_MAX, &v) < 0)	\
 		return NULL;							\
-	if (v != (uint##bits##_t)v) {						\
-		PyErr_Format(PyExc_ValueError, "value %R does not fit in "	\
-			     #bits " bits", args[1]);				\
-		return NULL;							\
-	}									\
 	udrv_write##bits(&REG(o)->mmio, off, (uint##bits##_t)v);		\
 	Py_RETURN_NONE;								\
 }

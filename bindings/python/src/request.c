@@ -37,14 +37,11 @@ PyObject *udrvpy_req_error(struct udrvpy_request *self, int ret)
 static int setting_int(PyObject *t, Py_ssize_t i, long lo, long hi, long *v,
 		       const char *what)
 {
-	*v = PyLong_AsLong(PyTuple_GET_ITEM(t, i));
-	if (*v == -1 && PyErr_Occurred())
+	long long x;
+
+	if (udrvpy_int_arg(PyTuple_GET_ITEM(t, i), what, lo, hi, &x) < 0)
 		return -1;
-	if (*v < lo || *v > hi) {
-		PyErr_Format(PyExc_ValueError, "%s must be %ld..%ld, not %ld", what,
-			     lo, hi, *v);
-		return -1;
-	}
+	*v = (long)x;
 	return 0;
 }
 
@@ -100,14 +97,10 @@ static int parse_offsets(PyObject *offsets, unsigned int *out, size_t *n)
 		return -1;
 	}
 	for (Py_ssize_t i = 0; i < len; i++) {
-		unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(offsets, i));
+		unsigned long long v;
 
-		if (v == (unsigned long)-1 && PyErr_Occurred())
+		if (udrvpy_uint_arg(PyTuple_GET_ITEM(offsets, i), "a line offset", 65535, &v) < 0)
 			return -1;
-		if (v > 65535) {
-			PyErr_Format(PyExc_ValueError, "line offset %lu out of range", v);
-			return -1;
-		}
 		out[i] = (unsigned int)v;
 	}
 	*n = (size_t)len;
@@ -136,7 +129,7 @@ PyObject *udrvpy_request_new(struct udrvpy_chip *chip, PyTypeObject *cls,
 			     PyObject *offsets, PyObject *settings,
 			     PyObject *names, const char *consumer,
 			     int backend, PyObject *layout,
-			     unsigned long bufsize)
+			     uint32_t bufsize)
 {
 	unsigned int offs[UDRV_LINES_MAX];
 	struct udrv_line_settings st[UDRV_LINES_MAX];
@@ -148,13 +141,9 @@ PyObject *udrvpy_request_new(struct udrvpy_chip *chip, PyTypeObject *cls,
 
 	if (parse_offsets(offsets, offs, &n) < 0 || udrvpy_settings_parse(settings, n, st) < 0)
 		return NULL;
-	if (bufsize > UINT32_MAX) {
-		PyErr_SetString(PyExc_ValueError, "event_buffer_size out of range");
-		return NULL;
-	}
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.consumer = consumer;
-	cfg.event_buffer_size = (uint32_t)bufsize;
+	cfg.event_buffer_size = bufsize;
 	cfg.backend = (enum udrv_backend)backend;
 	cfg.layout = layout == Py_None ? NULL : &((struct udrvpy_layout *)layout)->layout;
 	cfg.layout_size = layout == Py_None ? 0 : sizeof(struct udrv_gpio_layout);
@@ -277,13 +266,29 @@ static PyObject *req_repr(PyObject *o)
 
 /* ---- values ---- */
 
+/* the index the names dict gives @name: one of the request's 0..n-1 (a
+ * shift of a 64-bit mask by it, an index into the library's lines) */
+static Py_ssize_t name_index(struct udrvpy_request *self, PyObject *idx)
+{
+	long long v;
+	char what[64];
+
+	snprintf(what, sizeof(what), "the index of a line name (a request of %zu lines)",
+		 self->n);
+	if (udrvpy_int_arg(idx, what, 0, (long long)self->n - 1, &v) < 0)
+		return -1;
+	return (Py_ssize_t)v;
+}
+
 /* line (offset or name as requested) -> index; -1 with an exception */
 static Py_ssize_t line_index(struct udrvpy_request *self, PyObject *line)
 {
 	if (PyLong_Check(line)) {
-		long off = PyLong_AsLong(line);
+		int ovf;
+		long long off = PyLong_AsLongLongAndOverflow(line, &ovf);
 
-		if (off >= 0 && (size_t)off < self->index_len && self->index_of[off])
+		if (!ovf && off >= 0 && (unsigned long long)off < self->index_len &&
+		    self->index_of[off])
 			return self->index_of[off] - 1;
 		if (off == -1 && PyErr_Occurred())
 			return -1;
@@ -295,7 +300,7 @@ static Py_ssize_t line_index(struct udrvpy_request *self, PyObject *line)
 		PyObject *idx = self->names ? PyDict_GetItemWithError(self->names, line) : NULL;
 
 		if (idx)
-			return PyLong_AsSsize_t(idx);
+			return name_index(self, idx);
 		if (!PyErr_Occurred())
 			PyErr_Format(PyExc_ValueError,
 				     "line %R is not in this request (lines requested by name: %R)",

@@ -118,10 +118,6 @@ static PyObject *read_events(struct udrvpy_request *self, Py_ssize_t max)
 
 	if (!self->req)
 		return udrvpy_req_released(self);
-	if (max < 1 || max > 65536) {
-		PyErr_Format(PyExc_ValueError, "max_events must be 1..65536, not %zd", max);
-		return NULL;
-	}
 	/* a wait that found events pending and no read since: read them
 	 * without polling again (wait, then read: one poll, one read) */
 	if (!self->pending && wait_sliced(self, -1) < 0)
@@ -153,11 +149,13 @@ static PyObject *read_events(struct udrvpy_request *self, Py_ssize_t max)
 PyObject *udrvpy_req_read_edge_events(PyObject *o, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "max_events", NULL };
-	Py_ssize_t max = EVENTS_STACK;
+	PyObject *max_arg = NULL;
+	long long max = EVENTS_STACK;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "|n:read_edge_events", kwlist, &max))
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:read_edge_events", kwlist, &max_arg) ||
+	    (max_arg && udrvpy_int_arg(max_arg, "max_events", 1, 65536, &max) < 0))
 		return NULL;
-	return read_events(REQ(o), max);
+	return read_events(REQ(o), (Py_ssize_t)max);
 }
 
 PyObject *udrvpy_req_get_lost(PyObject *o, void *unused)

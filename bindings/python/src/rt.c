@@ -85,9 +85,13 @@ static PyObject *rt_result(struct udrvpy_rt *self, int ret)
 
 static PyObject *rt_set_scheduler(PyObject *o, PyObject *args)
 {
+	PyObject *policy_arg, *prio_arg;
 	int policy, prio;
 
-	if (!PyArg_ParseTuple(args, "ii:set_scheduler", &policy, &prio) || !rt_ok(RT(o)))
+	if (!PyArg_ParseTuple(args, "OO:set_scheduler", &policy_arg, &prio_arg) ||
+	    udrvpy_int_arg_int(policy_arg, "policy", INT_MIN, INT_MAX, &policy) < 0 ||
+	    udrvpy_int_arg_int(prio_arg, "priority", INT_MIN, INT_MAX, &prio) < 0 ||
+	    !rt_ok(RT(o)))
 		return NULL;
 	return rt_result(RT(o), udrv_rt_set_scheduler(RT(o)->rt, policy, prio));
 }
@@ -95,16 +99,14 @@ static PyObject *rt_set_scheduler(PyObject *o, PyObject *args)
 static PyObject *rt_lock_memory(PyObject *o, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "stack_bytes", NULL };
-	Py_ssize_t stack = 0;
+	PyObject *stack_arg = NULL;
+	unsigned long long stack = 0;
 	int ret;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "|n:lock_memory", kwlist, &stack) ||
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:lock_memory", kwlist, &stack_arg) ||
+	    (stack_arg && udrvpy_uint_arg(stack_arg, "stack_bytes", SIZE_MAX, &stack) < 0) ||
 	    !rt_ok(RT(o)))
 		return NULL;
-	if (stack < 0) {
-		PyErr_SetString(PyExc_ValueError, "stack_bytes must be >= 0");
-		return NULL;
-	}
 	Py_BEGIN_ALLOW_THREADS
 	ret = udrv_rt_lock_memory(RT(o)->rt, (size_t)stack);
 	Py_END_ALLOW_THREADS
@@ -113,18 +115,18 @@ static PyObject *rt_lock_memory(PyObject *o, PyObject *args, PyObject *kw)
 
 static PyObject *rt_set_cpu(PyObject *o, PyObject *arg)
 {
-	int cpu = udrvpy_as_int(arg);
+	int cpu;
 
-	if ((cpu == -1 && PyErr_Occurred()) || !rt_ok(RT(o)))
+	if (udrvpy_int_arg_int(arg, "cpu", INT_MIN, INT_MAX, &cpu) < 0 || !rt_ok(RT(o)))
 		return NULL;
 	return rt_result(RT(o), udrv_rt_set_cpu(RT(o)->rt, cpu));
 }
 
 static PyObject *rt_hold_dma_latency(PyObject *o, PyObject *arg)
 {
-	int us = udrvpy_as_int(arg);
+	int us;
 
-	if ((us == -1 && PyErr_Occurred()) || !rt_ok(RT(o)))
+	if (udrvpy_int_arg_int(arg, "us", INT_MIN, INT_MAX, &us) < 0 || !rt_ok(RT(o)))
 		return NULL;
 	return rt_result(RT(o), udrv_rt_hold_dma_latency(RT(o)->rt, us));
 }
@@ -182,7 +184,9 @@ static PyObject *report_tuple(const struct udrv_rt_report *r)
 
 	for (size_t i = 0; findings && i < r->num_findings; i++) {
 		const struct udrv_rt_finding *f = &r->findings[i];
-		PyObject *t = Py_BuildValue("(iss)", (int)f->level, f->topic, f->text);
+		/* the text may quote a thread's name (bytes, not always UTF-8) */
+		PyObject *t = Py_BuildValue("(isN)", (int)f->level, f->topic,
+					    PyUnicode_DecodeFSDefault(f->text));
 
 		if (!t) {
 			Py_CLEAR(findings);
@@ -231,9 +235,9 @@ static PyObject *rt_check(PyObject *mod, PyObject *args)
 		goto out;
 	}
 	if (prio != Py_None) {
-		int p = udrvpy_as_int(prio);
+		int p;
 
-		if (p == -1 && PyErr_Occurred())
+		if (udrvpy_int_arg_int(prio, "priority", INT_MIN, INT_MAX, &p) < 0)
 			goto out;
 		ret = udrv_rt_check_priority(r, p, prefixes, (size_t)n);
 		if (ret < 0) {
@@ -276,8 +280,10 @@ static PyObject *rt_threads(PyObject *mod, PyObject *arg)
 	}
 	res = PyList_New(n);
 	for (int i = 0; res && i < n; i++) {
-		PyObject *e = Py_BuildValue("(lsii)", (long)t[i].pid, t[i].name, t[i].policy,
-					    t[i].priority);
+		/* a name is the thread's bytes: not always UTF-8 */
+		PyObject *e = Py_BuildValue("(lNii)", (long)t[i].pid,
+					    PyUnicode_DecodeFSDefault(t[i].name),
+					    t[i].policy, t[i].priority);
 
 		if (!e) {
 			Py_CLEAR(res);
@@ -291,19 +297,21 @@ static PyObject *rt_threads(PyObject *mod, PyObject *arg)
 
 static PyObject *rt_find_irq(PyObject *mod, PyObject *args)
 {
-	unsigned long hwirq;
+	unsigned long long hwirq;
 	unsigned int irq = 0;
 	const char *action;
+	PyObject *hwirq_arg;
 	char msg[256];
 	int ret;
 
-	if (!PyArg_ParseTuple(args, "sk:rt_find_irq", &action, &hwirq))
+	if (!PyArg_ParseTuple(args, "sO:rt_find_irq", &action, &hwirq_arg) ||
+	    udrvpy_uint_arg(hwirq_arg, "hwirq", ULONG_MAX, &hwirq) < 0)
 		return NULL;
-	ret = udrv_rt_find_irq(action, hwirq, &irq);
+	ret = udrv_rt_find_irq(action, (unsigned long)hwirq, &irq);
 	if (ret < 0) {
 		snprintf(msg, sizeof(msg), ret == -ENOTUNIQ ?
-			 "two interrupts have a handler \"%s\" with hwirq %lu: use a unique consumer name" :
-			 "no interrupt has a handler \"%s\" with hwirq %lu (no edge detection on the line, or no /sys/kernel/irq)",
+			 "two interrupts have a handler \"%s\" with hwirq %llu: use a unique consumer name" :
+			 "no interrupt has a handler \"%s\" with hwirq %llu (no edge detection on the line, or no /sys/kernel/irq)",
 			 action, hwirq);
 		return udrvpy_raise(ret, msg);
 	}

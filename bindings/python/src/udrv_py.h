@@ -61,7 +61,7 @@ PyObject *udrvpy_request_new(struct udrvpy_chip *chip, PyTypeObject *cls,
 			     PyObject *offsets, PyObject *settings,
 			     PyObject *names, const char *consumer,
 			     int backend, PyObject *layout,
-			     unsigned long bufsize);
+			     uint32_t bufsize);
 /* settings tuples -> struct udrv_line_settings[n] (Python-side checks) */
 int udrvpy_settings_parse(PyObject *seq, size_t n,
 			  struct udrv_line_settings *out);
@@ -87,21 +87,25 @@ extern PyTypeObject udrvpy_HistogramType;
 int udrvpy_rt_init(PyObject *m);
 int udrvpy_hist_init(PyObject *m);
 
-/* timeout in seconds (None: forever) -> milliseconds, -1 forever */
+/*
+ * timeout in seconds (None: forever) -> milliseconds, -1 forever. A finite
+ * number >= 0 (ValueError for nan, inf or below 0; OverflowError above
+ * UDRVPY_TIMEOUT_MAX_S): infinity is None, never a float.
+ */
+#define UDRVPY_TIMEOUT_MAX_S	1e12
 int udrvpy_timeout_ms(PyObject *timeout, long long *ms);
 
-/* an int argument; -1 with an exception (OverflowError beyond int) */
-static inline int udrvpy_as_int(PyObject *o)
-{
-	long v = PyLong_AsLong(o);
-
-	if (v == -1 && PyErr_Occurred())
-		return -1;
-	if (v < INT_MIN || v > INT_MAX) {
-		PyErr_SetString(PyExc_OverflowError, "integer out of range");
-		return -1;
-	}
-	return (int)v;
-}
+/*
+ * An integer argument called @name (an int, or what has __index__) in
+ * @min..@max, never wrapped: TypeError for another type, OverflowError
+ * beyond 64 bits, ValueError beyond the range; each message names @name,
+ * the range and the value. 0, or -1 with the exception set.
+ */
+int udrvpy_int_arg(PyObject *o, const char *name, long long min, long long max,
+		   long long *v);
+int udrvpy_uint_arg(PyObject *o, const char *name, unsigned long long max,
+		    unsigned long long *v);
+/* udrvpy_int_arg() into an int: the range @min..@max within INT_MIN..INT_MAX */
+int udrvpy_int_arg_int(PyObject *o, const char *name, int min, int max, int *v);
 
 #endif /* UDRV_PY_H */

@@ -209,16 +209,12 @@ static PyObject *uio_ports(PyObject *o, PyObject *unused)
 	return res;
 }
 
-static int index_arg(PyObject *arg, unsigned int *idx)
+static int index_arg(PyObject *arg, const char *name, unsigned int *idx)
 {
-	unsigned long v = PyLong_AsUnsignedLong(arg);
+	unsigned long long v;
 
-	if (v == (unsigned long)-1 && PyErr_Occurred())
+	if (udrvpy_uint_arg(arg, name, UINT32_MAX, &v) < 0)
 		return -1;
-	if (v > UINT32_MAX) {
-		PyErr_SetString(PyExc_ValueError, "index out of range");
-		return -1;
-	}
 	*idx = (unsigned int)v;
 	return 0;
 }
@@ -229,7 +225,7 @@ static PyObject *uio_map(PyObject *o, PyObject *arg)
 	unsigned int idx;
 	int ret;
 
-	if (!uio_ok(UIO(o)) || index_arg(arg, &idx) < 0)
+	if (!uio_ok(UIO(o)) || index_arg(arg, "index", &idx) < 0)
 		return NULL;
 	ret = udrv_uio_map(UIO(o)->uio, idx, &region);
 	if (ret < 0)
@@ -243,7 +239,7 @@ static PyObject *uio_pci_map_bar(PyObject *o, PyObject *arg)
 	unsigned int bar;
 	int ret;
 
-	if (!uio_ok(UIO(o)) || index_arg(arg, &bar) < 0)
+	if (!uio_ok(UIO(o)) || index_arg(arg, "bar", &bar) < 0)
 		return NULL;
 	ret = udrv_uio_pci_map_bar(UIO(o)->uio, bar, &region);
 	if (ret < 0)

@@ -52,6 +52,7 @@ async def wait_uio(uio: Uio, timeout: float | None = None) -> _udrv.UioIrq | Non
                 return irq
             await _readable(uio.fileno())
 
+    _udrv._timeout_ms(timeout)  # finite or None, as Uio.wait() takes it
     try:
         return await asyncio.wait_for(once(), timeout)
     except asyncio.TimeoutError:
