@@ -7,7 +7,8 @@ command with a document naming it, so each run of the result lists the
 commands filed in it.
 
 tests/rig/fixtures/suite-commands.json is what this printed before the one plan
-(rig/lab/plan.py) replaced the three paths' own decisions:
+(rig/lab/plan.py) replaced the three paths' own decisions (the LAVA jobs then
+with string sample counts, samples="300"):
 
     /usr/bin/python3 -m tests.support.suite_commands > tests/rig/fixtures/suite-commands.json
 """
@@ -106,9 +107,9 @@ URLS = {"kernel": "file:///srv/k", "ramdisk": "file:///srv/r.cpio.gz",
 # real lava-run tests' (tests/lab/test_lava.py, test_lava_rpi3.py), a board's
 LAVA_JOBS: dict[str, dict[str, Any]] = {
     "qemu std": {},
-    "qemu std --samples 300 --load all": {"samples": "300", "load": "all"},
+    "qemu std --samples 300 --load all": {"samples": 300, "load": "all"},
     "qemu std --samples 300 --bench timer,irq,uio,toggle,kernel,reply,gaps,rate": {
-        "samples": "300", "benches": "timer irq uio toggle kernel reply gaps rate"},
+        "samples": 300, "benches": "timer irq uio toggle kernel reply gaps rate"},
     "qemu rt": {"kernel": "rt"},
     "beaglebone-black": {"device_type": "beaglebone-black"},
 }
