@@ -19,6 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
 LAB_BOARD = "rpi3"  # conftest.board_of: this module boots the rpi3 board
+pytestmark = pytest.mark.late  # after the lab shards (scripts/check.py -m late)
 
 
 def test_lava_run_rpi3(tmp_path: Path) -> None:
