@@ -35,7 +35,8 @@ Steps (each counted; a step that cannot run counts as one failure):
              reproducer in tests/fuzz/regress replayed, then each harness a
              few seconds from its seeds (skip with UDRV_FUZZ=0)
   lab        pytest tests/lab: real kernels in QEMU (skip with UDRV_LAB=0), in
-             two shards (LAB_SHARDS), then LAB_LATE (the real lava-run) and
+             two shards (LAB_SHARDS), then the tests marked `late` (the real
+             lava-run) and
              the labgrid path below, each phase a queue of UDRV_LAB_JOBS
              pytests at once (default: one per host core; a TCG guest under
              -icount is one host thread), longest first; UDRV_LAB_SHARDS=1
@@ -45,9 +46,11 @@ Steps (each counted; a step that cannot run counts as one failure):
              the localhost farm (tests/lab/test_labgrid_farm.py: coordinator,
              exporter, a place, the suite and the lab tests through it), and
              for std, rt and rpi3 the board as a labgrid env (python3 -m rig.lab
-             lg-env) with LG_TESTS through it (pytest --lg-env): the transport,
-             the feature skips and a few real tests per board (part of the lab
-             step's queue; skip with UDRV_LABGRID=0)
+             lg-env) with the tests marked lg_BOARD through it (pytest --lg-env
+             -m lg_std...): the transport, the feature skips and a few real tests
+             per board (part of the lab step's queue; skip with UDRV_LABGRID=0).
+             The markers are declared in the test files (tests/lab/conftest.py
+             registers them): a new test file needs no edit here
 """
 
 from __future__ import annotations
@@ -235,50 +238,35 @@ def lab_queue(jobs: list[LabJob], tally: Tally, env: dict[str, str]) -> None:
             count_junit(job.name, job.xml, tally)
 
 
-# the tests that boot boards of their own under a wall-clock boot timeout
-# (lava-run's login, the farm's prompt): they run after the shards, whose
-# session boards stay up until their pytest ends and, under -icount
-# sleep=off, keep a host core busy each even when idle (uio-ticker's 1 kHz
-# timer); a board booted beside four of them missed LAVA's 120 s login
-LAB_LATE = ("tests/lab/test_lava.py", "tests/lab/test_lava_rpi3.py")
+# the tests marked `late` (tests/lab/conftest.py) boot boards of their own
+# under a wall-clock boot timeout (lava-run's login, the farm's prompt): they
+# run after the shards, whose session boards stay up until their pytest ends
+# and, under -icount sleep=off, keep a host core busy each even when idle
+# (uio-ticker's 1 kHz timer); a board booted beside four of them missed
+# LAVA's 120 s login
+LATE = "late"
 
 
 def shard_jobs() -> list[LabJob]:
-    """tests/lab in LAB_SHARDS (conftest's UDRV_LAB_SHARD), without LAB_LATE."""
+    """tests/lab in LAB_SHARDS (conftest's UDRV_LAB_SHARD), without the late tests."""
     jobs = []
     for i, shard in enumerate(LAB_SHARDS):
         xml = BUILD / f"pytest-lab{i}.xml"
-        cmd = [*pytest_cmd("tests/lab", xml), *(f"--ignore={t}" for t in LAB_LATE)]
+        cmd = [*pytest_cmd("tests/lab", xml), "-m", f"not {LATE}"]
         jobs.append(LabJob(f"lab[{shard}]", [cmd], xml, {"UDRV_LAB_SHARD": shard}))
     return jobs
 
 
 def late_jobs() -> list[LabJob]:
-    """LAB_LATE, in a pytest of its own."""
+    """The late tests, in a pytest of their own."""
     xml = BUILD / "pytest-lab-late.xml"
-    return [LabJob("lab[lava]", [[*pytest_cmd(LAB_LATE[0], xml), *LAB_LATE[1:]]], xml)]
+    return [LabJob("lab[lava]", [[*pytest_cmd("tests/lab", xml), "-m", LATE]], xml)]
 
 
-# the tests run through labgrid per board: test_lab_smoke is the transport
-# (run, stderr, exit status, timeout + kill, put/get of all byte values) and
-# the feature skips (board_rt on std, board_std on rt, the QEMU-only tests);
-# test_labgrid_board the console's tty given back, console lines, and on std
-# the deployment of udrv (35 s); then a few real ones per board (the whole
-# step took 64 s without the deployment)
-LG_SMOKE = "tests/lab/test_lab_smoke.py"
-LG_CONSOLE = ["tests/lab/test_labgrid_board.py::test_agent_gives_the_shell_its_tty_back",
-              "tests/lab/test_labgrid_board.py::test_console_lines_are_kept_not_parsed"]
-LG_TESTS = {
-    "std": [LG_SMOKE, "tests/lab/test_labgrid_board.py", "tests/lab/test_gpio_cdev.py",
-            "tests/lab/test_uio_edu.py", "tests/lab/test_bench_toggle.py::test_document"],
-    "rt": [LG_SMOKE, *LG_CONSOLE, "tests/lab/test_uio_ticker.py", "tests/lab/test_rt.py",
-           "tests/lab/test_bench_uio.py::test_document_validates"],
-    "rpi3": [LG_SMOKE, *LG_CONSOLE, "tests/lab/test_rpi3.py::test_gpio_info_lists_54_lines",
-             "tests/lab/test_rpi3.py::test_mmio_get_reads_gplev",
-             "tests/lab/test_rpi3.py::test_mmio_toggle_writes_the_registers",
-             "tests/lab/test_rpi3.py::test_toggle_bench_level_check_sees_a_broken_peer",
-             "tests/lab/test_rpi3.py::test_toggle_bench_rows"],
-}
+# the tests run through labgrid on a board: those marked lg_BOARD (test_lab_smoke
+# the transport and the feature skips, test_labgrid_board the console's tty
+# given back, console lines, and on std the deployment of udrv (35 s); a few
+# real ones per board: the whole step took 64 s without the deployment)
 
 
 def lg_venv() -> Path | None:
@@ -295,7 +283,7 @@ def labgrid_jobs(python: str, boards: tuple[str, ...] = ("std", "rt", "rpi3")) -
     target"), under build/lg-venv's `python`: the host side, the localhost farm
     (rig/lab/farm.py: coordinator + exporter + a std board, the suite and the lab
     tests through its place), then each board of `boards` as a labgrid env
-    (python3 -m rig.lab lg-env) with LG_TESTS through it."""
+    (python3 -m rig.lab lg-env) with its lg_BOARD tests through it."""
     host = BUILD / "pytest-lg-host.xml"
     farm = BUILD / "pytest-lg-farm.xml"
     jobs = [LabJob("labgrid:farm", [[python, *pytest_cmd("tests/lab/test_labgrid_farm.py",
@@ -307,14 +295,14 @@ def labgrid_jobs(python: str, boards: tuple[str, ...] = ("std", "rt", "rpi3")) -
         xml = BUILD / f"pytest-lg-{board}.xml"
         make_env = [sys.executable, "-m", "rig.lab", "lg-env", "-q", "--kernel", board,
                     "-o", str(yaml)]
-        test = [python, *pytest_cmd(LG_TESTS[board][0], xml)[1:], "--lg-env", str(yaml),
-                *LG_TESTS[board][1:]]  # fmt: skip
+        test = [python, *pytest_cmd("tests/lab", xml)[1:], "--lg-env", str(yaml),
+                "-m", f"lg_{board}"]
         jobs.insert(len(jobs) - 1, LabJob(f"labgrid[{board}]", [make_env, test], xml))
     return jobs
 
 
 def lab(tally: Tally, env: dict[str, str], built: dict[str, bool]) -> None:
-    """The lab step: the shards, then LAB_LATE and the labgrid path."""
+    """The lab step: the shards, then the late tests and the labgrid path."""
     lab_queue(shard_jobs(), tally, env)
     jobs = late_jobs()
     if env.get("UDRV_LABGRID", "1") == "0":

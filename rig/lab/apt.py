@@ -8,12 +8,17 @@ status, fed from the system's sources (/etc/apt/sources.list*) with
 `-o APT::Architecture=<arch>`.  The system's dpkg architectures are never
 changed.  The private lists are fetched with `apt-get update` the first time
 and again whenever the system's lists are newer (someone ran apt-get update).
+
+What rig/lab/debian.py asks of apt, each in one call: the lists ready and their
+signature (ensure_lists), a package's Depends (depends), versions (versions),
+the .debs (download); each failure says what to do (update_hint).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -102,11 +107,16 @@ def _system_lists_changed() -> float:
         return 0.0
 
 
-def ensure_lists(arch: str, *, quiet: bool = False) -> None:
+def ensure_lists(arch: str, *, quiet: bool = False) -> str:
     """Fetch the private package lists of a foreign `arch` if they are missing or
-    the system's were updated since; a failed refresh keeps the old lists (warning)."""
-    if not is_private(arch):
-        return
+    the system's were updated since; a failed refresh keeps the old lists
+    (warning). Their lists_signature()."""
+    if is_private(arch):
+        _fetch_lists(arch, quiet)
+    return lists_signature(arch)
+
+
+def _fetch_lists(arch: str, quiet: bool) -> None:
     d = state_dir(arch)
     stamp = d / "updated"
     with locked(lab_dir() / "apt" / f"{arch}.lock"):
@@ -145,3 +155,55 @@ def run_apt(
     return subprocess.run(
         [*cmd, *args], cwd=cwd, capture_output=True, text=True, check=False, timeout=timeout
     )
+
+
+def update_hint(arch: str) -> str:
+    """What to do when apt does not know a package of `arch`."""
+    if is_private(arch):
+        return f"remove {state_dir(arch)} (the lab fetches the {arch} lists again) and retry"
+    return "run `apt-get update` (as root) and try again"
+
+
+_DEPENDS_RE = re.compile(r"^\s*\|?Depends:\s*([^\s<>]+)\s*$")
+
+
+def depends(package: str, arch: str) -> list[str]:
+    """The plain `Depends:` of a package, in order; raises if the package is unknown."""
+    proc = run_apt("apt-cache", arch, "depends", package)
+    deps = [m.group(1) for line in proc.stdout.splitlines() if (m := _DEPENDS_RE.match(line))]
+    if proc.returncode != 0 or not proc.stdout.strip():
+        raise PackageError(
+            f"Debian package {package} ({arch}) was not found by apt-cache "
+            f"({(proc.stderr or proc.stdout).strip() or 'no output'}); {update_hint(arch)}"
+        )
+    return deps
+
+
+def versions(packages: tuple[str, ...], arch: str) -> dict[str, str]:
+    """package -> its candidate version; raises naming the packages apt does not know."""
+    proc = run_apt("apt-cache", arch, "show", "--no-all-versions", *packages)
+    found: dict[str, str] = {}
+    current = ""
+    for line in proc.stdout.splitlines():
+        if line.startswith("Package: "):
+            current = line.split(":", 1)[1].strip()
+        elif line.startswith("Version: ") and current:
+            found[current] = line.split(":", 1)[1].strip()
+    missing = [p for p in packages if p not in found]
+    if missing:
+        raise PackageError(
+            f"Debian package(s) {', '.join(missing)} ({arch}) not found by apt-cache; "
+            f"{update_hint(arch)}"
+        )
+    return found
+
+
+def download(specs: list[str], arch: str, dest: Path) -> None:
+    """apt-get download `specs` (NAME or NAME=VERSION) of `arch` into `dest`."""
+    proc = run_apt("apt-get", arch, "download", *specs, cwd=dest, timeout=1800)
+    if proc.returncode != 0:
+        raise PackageError(
+            f"apt-get download {' '.join(specs)} ({arch}) failed "
+            f"(exit {proc.returncode}):\n{(proc.stderr + proc.stdout).strip()}\n"
+            f"check the network; {update_hint(arch)}"
+        )

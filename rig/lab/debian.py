@@ -30,7 +30,6 @@ from .paths import cache_dir, debs_dir, kernels_dir, locked
 
 FLAVOURS: dict[str, str] = {name: t.metapackage for name, t in TARGETS.items()}
 UNPACK_STAMP = ".udrv-lab-unpacked"
-_DEPENDS_RE = re.compile(r"^\s*\|?Depends:\s*([^\s<>]+)\s*$")
 
 
 @dataclass(frozen=True)
@@ -99,46 +98,6 @@ def check_flavour(flavour: str) -> str:
     return flavour
 
 
-def _apt_cache(arch: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return apt.run_apt("apt-cache", arch, *args)
-
-
-def _update_hint(arch: str) -> str:
-    if apt.is_private(arch):
-        return f"remove {apt.state_dir(arch)} (the lab fetches the {arch} lists again) and retry"
-    return "run `apt-get update` (as root) and try again"
-
-
-def _depends(package: str, arch: str) -> list[str]:
-    """The plain `Depends:` of a package, in order; raises if the package is unknown."""
-    proc = _apt_cache(arch, "depends", package)
-    deps = [m.group(1) for line in proc.stdout.splitlines() if (m := _DEPENDS_RE.match(line))]
-    if proc.returncode != 0 or not proc.stdout.strip():
-        raise PackageError(
-            f"Debian package {package} ({arch}) was not found by apt-cache "
-            f"({(proc.stderr or proc.stdout).strip() or 'no output'}); {_update_hint(arch)}"
-        )
-    return deps
-
-
-def _versions(packages: tuple[str, ...], arch: str) -> dict[str, str]:
-    proc = _apt_cache(arch, "show", "--no-all-versions", *packages)
-    found: dict[str, str] = {}
-    current = ""
-    for line in proc.stdout.splitlines():
-        if line.startswith("Package: "):
-            current = line.split(":", 1)[1].strip()
-        elif line.startswith("Version: ") and current:
-            found[current] = line.split(":", 1)[1].strip()
-    missing = [p for p in packages if p not in found]
-    if missing:
-        raise PackageError(
-            f"Debian package(s) {', '.join(missing)} ({arch}) not found by apt-cache; "
-            f"{_update_hint(arch)}"
-        )
-    return found
-
-
 def _resolved_cache() -> Path:
     return cache_dir() / "resolved.json"
 
@@ -190,7 +149,7 @@ def _from_cache(flavour: str, lists: str | None = None) -> KernelPackages | None
 def _resolve_now(t: Target) -> KernelPackages:
     """Ask apt-cache: metapackage -> image -> (headers -> their deps), extras."""
     arch, meta = t.machine.arch, t.metapackage
-    images = [d for d in _depends(meta, arch) if d.startswith("linux-image-")]
+    images = [d for d in apt.depends(meta, arch) if d.startswith("linux-image-")]
     if not images:
         raise PackageError(f"metapackage {meta} ({arch}) does not depend on any linux-image-*")
     image = images[0]
@@ -198,13 +157,12 @@ def _resolve_now(t: Target) -> KernelPackages:
     headers, deps = "", ()
     if t.machine.build_modules:
         headers = f"linux-headers-{release}"
-        deps = tuple(
-            d for d in _depends(headers, arch) if d.startswith(("linux-headers-", "linux-kbuild-"))
-        )
+        deps = tuple(d for d in apt.depends(headers, arch)
+                     if d.startswith(("linux-headers-", "linux-kbuild-")))
     extras = (t.machine.busybox_package,) if t.machine.busybox_package else ()
     pk = KernelPackages(t.name, release, image, headers, deps, {}, arch, extras)
     return KernelPackages(
-        t.name, release, image, headers, deps, _versions(pk.packages, arch), arch, extras
+        t.name, release, image, headers, deps, apt.versions(pk.packages, arch), arch, extras
     )
 
 
@@ -214,11 +172,11 @@ def resolve(flavour: str, *, offline_ok: bool = True, quiet: bool = False) -> Ke
     t = target(flavour)
     arch = t.machine.arch
     try:
-        apt.ensure_lists(arch, quiet=quiet)
+        lists = apt.ensure_lists(arch, quiet=quiet)
     except PackageError:
         if not offline_ok or _from_cache(flavour) is None:
             raise
-    lists = apt.lists_signature(arch)
+        lists = ""  # no lists: the last resolution, below
     same = _from_cache(flavour, lists)
     if same is not None and same.arch == arch:
         return same
@@ -252,15 +210,7 @@ def download(pk: KernelPackages, *, quiet: bool = False) -> list[Path]:
             specs = [f"{p}={pk.versions[p]}" if pk.versions.get(p) else p for p in missing]
             if not quiet:
                 print(f"lab: downloading {' '.join(missing)} ({pk.arch})", file=sys.stderr)
-            proc = apt.run_apt(
-                "apt-get", pk.arch, "download", *specs, cwd=debs_dir(), timeout=1800
-            )
-            if proc.returncode != 0:
-                raise PackageError(
-                    f"apt-get download {' '.join(specs)} ({pk.arch}) failed "
-                    f"(exit {proc.returncode}):\n{(proc.stderr + proc.stdout).strip()}\n"
-                    f"check the network; {_update_hint(pk.arch)}"
-                )
+            apt.download(specs, pk.arch, debs_dir())
     debs: list[Path] = []
     for p in pk.packages:
         deb = _deb_for(p, pk.versions.get(p, ""), pk.arch)

@@ -20,6 +20,7 @@ import io
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -31,7 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import apt, boards
+from . import apt, boards, plan
+from .board_api import FEATURES
 from .errors import LabError, ToolMissing
 from .paths import REPO_ROOT, lab_dir, locked
 
@@ -43,9 +45,11 @@ DEVICE_TYPES = ("qemu", "beaglebone-black", "bcm2837-rpi-3-b")
 # the udrv build each device type's board runs (make static / armhf / arm64)
 BUNDLE_ARCH = {"qemu": "amd64", "beaglebone-black": "armhf", "bcm2837-rpi-3-b": "arm64"}
 BUILD_OF_ARCH = {"amd64": "static", "armhf": "armhf", "arm64": "arm64"}
+# the benches a job runs unless told (--bench), in this order; each with the
+# arguments of the one plan (rig/lab/plan.py) for the board's features. A real
+# board has no gpio-wire, uio-ticker or irqlat (rig/kernel/): the timer bench
+# needs nothing; describe its loopback jumper (--wire) for toggle/irq
 DEFAULT_BENCHES = "timer irq uio toggle"
-# a real board has no gpio-wire, uio-ticker or irqlat (rig/kernel/): the timer
-# bench needs nothing; add toggle/irq with the chip and lines of its wiring
 BOARD_BENCHES = "timer"
 DEVICE_NAME_FILE = "device-name"  # in lava run's --out: the LAVA device's name
 LAVA_SERVER = "lava-server"
@@ -220,21 +224,69 @@ class JobSpec:
     device_type: str = "qemu"
     kernel: str = "std"  # the lab's kernel (qemu); a label on the other device types
     benches: str = ""  # "": DEFAULT_BENCHES on qemu, BOARD_BENCHES on the others
-    samples: str = "1000"
+    mode: str = "quick"  # the plan's sample counts: quick or full
+    samples: int | None = None  # another count for every bench that takes one
     load: str = "none"
-    chip: str = ""
-    bench_args: list[str] = field(default_factory=list)
+    features: tuple[str, ...] = ()  # the board's FEATURES (qemu: the lab board's)
+    wire: str = ""  # the board's loopback jumper, "CHIP OUT IN" (udrv-wire)
+    bench_args: list[str] = field(default_factory=list)  # "BENCH:OPTIONS", appended
     minutes: int = 30
     board: str = ""  # udrv.board in the job's metadata ("" : the device type)
     testdef: str = "inline"  # inline, or a git URL
     urls: dict[str, str] = field(default_factory=dict)  # kernel, dtb, ramdisk, bundle
 
 
+def board_features(spec: JobSpec) -> frozenset[str]:
+    """qemu: the lab board's features (rig/lab/boards.py); else --feature's."""
+    if spec.device_type == "qemu":
+        qemu_board(spec.kernel)
+        return boards.features(spec.kernel) - {"qemu"} | set(spec.features)
+    return frozenset(spec.features)
+
+
+def _extra(spec: JobSpec, benches: list[str]) -> dict[str, tuple[str, ...]]:
+    """--args 'BENCH:OPTIONS' -> bench -> its options (UsageError if malformed)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for item in spec.bench_args:
+        bench, sep, opts = item.partition(":")
+        if not sep or bench not in benches or not opts.strip():
+            raise UsageError(f"--args {item!r}: want 'BENCH:OPTIONS' for a bench of the job "
+                             f"({', '.join(benches)})")
+        out[bench] = out.get(bench, ()) + tuple(shlex.split(opts))
+    return out
+
+
+def bench_commands(spec: JobSpec) -> list[tuple[str, ...]]:
+    """The argument lists (without the program) of the job's benches, in its
+    order: the plan's for the board's features and wire, the --args appended.
+    A bench the board does not allow runs as asked, with no board options (a
+    warning says why the plan would skip it)."""
+    benches = spec.benches.split()
+    unknown = [b for b in benches if b not in plan.BENCHES]
+    if unknown:
+        raise UsageError(f"--bench {unknown[0]}: use one of {', '.join(plan.BENCHES)}")
+    try:
+        wire = plan.parse_wire(spec.wire) if spec.wire else None
+    except LabError as exc:
+        raise UsageError(str(exc).replace("udrv-wire", "--wire", 1)) from None
+    feats = board_features(spec)
+    bad = sorted(feats - FEATURES.keys())
+    if bad:
+        raise UsageError(f"--feature {bad[0]}: use one of {', '.join(FEATURES)}")
+    full = plan.for_board(feats, wire)
+    for b in benches:
+        if b in full.skipped:
+            print(f"lab: lava job: {b}: {full.skipped[b]} (run as asked)", file=sys.stderr)
+    p = plan.select(full, benches, force=True)
+    extra = _extra(spec, benches)
+    return [p.args(b, spec.load, spec.mode, samples=spec.samples) + extra.get(b, ())
+            for b in benches]
+
+
 def _definition(spec: JobSpec) -> str:
     """The test action's definitions: rig/lava/udrv-bench.yaml inline (one JSON line,
-    which is YAML) or from a git repository, with the job's parameters."""
-    params = {"BENCHES": spec.benches, "SAMPLES": spec.samples, "LOAD": spec.load,
-              "CHIP": spec.chip, "BENCH_ARGS": ";".join(spec.bench_args)}
+    which is YAML) or from a git repository, with the job's bench commands."""
+    params = {"COMMANDS": ";".join(" ".join(a) for a in bench_commands(spec))}
     entry: dict[str, Any] = {"name": "udrv-bench"}
     if spec.testdef == "inline":
         import yaml  # python3-yaml: a dependency of lava-dispatcher
@@ -355,10 +407,10 @@ def _spec(args: argparse.Namespace) -> JobSpec:
     urls = {k: v for k in ("kernel", "dtb", "ramdisk", "bundle")
             if (v := getattr(args, f"{k}_url", None))}
     return JobSpec(device_type=getattr(args, "device_type", "qemu"), kernel=args.kernel,
-                   benches=" ".join(args.bench),
-                   samples=args.samples, load=args.load, chip=args.chip,
-                   bench_args=args.args, minutes=args.minutes, board=args.board_name,
-                   testdef=args.testdef, urls=urls)
+                   benches=" ".join(args.bench), mode="full" if args.full else "quick",
+                   samples=args.samples, load=args.load, features=tuple(args.feature),
+                   wire=args.wire, bench_args=args.args, minutes=args.minutes,
+                   board=args.board_name, testdef=args.testdef, urls=urls)
 
 
 def _write(text: str, out: str | None) -> None:
@@ -466,16 +518,25 @@ def add_parser(sub: Any) -> None:
                       help="qemu: the lab's board, std or rt (x86) or rpi3 (raspi3b) "
                       "(default std); other device types: a label for the job (std, rt)")
     what.add_argument("--bench", action="append", default=[], metavar="NAME",
+                      choices=list(plan.BENCHES),
                       help=f"a bench to run (repeatable; default qemu: {DEFAULT_BENCHES}, "
-                      f"the boards: {BOARD_BENCHES})")
-    what.add_argument("--samples", default="1000", help="samples per row (-n; '' the "
-                      "benches' defaults; default 1000)")
-    what.add_argument("--load", default="none", help="load profile (udrv load --help)")
-    what.add_argument("--chip", default="", help="GPIO chip of the GPIO benches "
-                      "(default: gpio-wire)")
+                      f"the boards: {BOARD_BENCHES}); its arguments are the suite's "
+                      "(rig/lab/plan.py) for the board's features")
+    what.add_argument("--full", action="store_true",
+                      help="the full run's sample counts (default: --quick's, make lab-quick)")
+    what.add_argument("--samples", type=_count(1, 99999), default=None,
+                      help="this many samples per row instead (the benches that take a count)")
+    what.add_argument("--load", default="none", choices=list(plan.LOADS),
+                      help="load while measuring (default none)")
+    what.add_argument("--feature", action="append", default=[], metavar="NAME",
+                      help="a feature the board has (repeatable; rig/lab/board_api.py "
+                      "FEATURES; qemu: the lab board's)")
+    what.add_argument("--wire", default="", metavar="'CHIP OUT IN'",
+                      help="the board's loopback jumper: output line OUT of CHIP wired to "
+                      "input IN (the GPIO benches' lines; a labgrid target's udrv-wire)")
     what.add_argument("--args", action="append", default=[], metavar="BENCH:OPTIONS",
                       help="more options for one bench (repeatable), e.g. "
-                      "'toggle:--line 17 --no-edges'")
+                      "'rate:--rates 2k,20k'")
     what.add_argument("--minutes", type=_count(1, 1440), default=30,
                       help="job timeout (default 30)")
     what.add_argument("--board-name", default="", help="udrv.board in the job's metadata "

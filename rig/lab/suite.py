@@ -22,50 +22,37 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import suite_pci, suite_python
+from . import plan, suite_pci, suite_python
 from .board_api import LabBoard
-from .boards import missing_udrv, target
+from .boards import features, missing_udrv, target
 from .paths import REPO_ROOT
 from .qemu import Board
 
-BENCHES = ("toggle", "irq", "uio", "timer", "kernel", "reply")
-LOADS = ("none", "all")
+# what each bench needs of a board and its arguments: rig/lab/plan.py (the one
+# plan of make lab, the labgrid suite and the LAVA jobs)
+BENCHES = tuple(b for b in plan.PLAIN if b != "pci")  # the x86 boards' plain run
+LOADS = plan.LOADS
 # samples per row: full run and --quick (CI)
-SAMPLES = {
-    "full": {"toggle": 100000, "irq": 5000, "uio": 5000, "timer": 10000, "kernel": 10000,
-             "reply": 2000, "pci": 500},
-    "quick": {"toggle": 2000, "irq": 200, "uio": 200, "timer": 500, "kernel": 500,
-              "reply": 200, "pci": 100},
-}
-BENCH_TIMEOUT = 900.0
-# --duration: the measurement loops of each bench share the time (the
-# toggle bench and irqlat keep their sample counts: neither is a tail)
-LOOPS = {"irq": 5, "uio": 3, "timer": 2, "reply": 6}
-# The priority axis (rt, idle): the wake-up benches with the application
-# above the irq thread it waits for (the plain runs: FIFO 80 over the
-# kernel's FIFO 50), below it, and at SCHED_OTHER
-PRIORITY_BENCHES = ("irq", "uio", "reply")
-PRIORITY = {"irq-prio 90": "--irq-prio 90", "SCHED_OTHER": "-P 0"}
+SAMPLES = {m: {n: b.samples[m] for n, b in plan.BENCHES.items() if b.samples}
+           for m in plan.MODES}  # fmt: skip
+BENCH_TIMEOUT = plan.BENCH_TIMEOUT
+PRIORITY = plan.PRIORITY
+PRIORITY_BENCHES = tuple(b for b in plan.PLAIN if plan.BENCHES[b].priority == plan.ALL_PRIORITY)
 PRIORITY_ROWS = (("uio", "uio-ticker", "read", "notify_to_wake"),
                  ("uio", "uio-ticker", "read", "expiry_to_wake"),
                  ("uio", "edu", "read", "write_to_wake"),
                  ("irq", "cdev", "read", "write_to_wake"),
                  ("irq", "cdev", "poll", "write_to_wake"),
                  ("irq", "cdev", "epoll", "write_to_wake"))
-# The scheduler gaps (VanguardiaSur's toggle post): udrv bench gaps on each x86 kernel and load, at
-# the kernel's RT throttling (filed with the plain runs) and without it (a
-# variant run per load); guest seconds per run, full and --quick
-GAPS_SECONDS = {"full": 5, "quick": 3}
-GAPS_VARIANT = "rt-runtime -1"
-# udrv bench rate (the capacity sweep, issue 12) on each x86 kernel and load:
-# its default sweep (8 rates x 50 ms per receiver), --quick a short one
-RATE_ARGS = {"full": "", "quick": "--rates 2k,20k,200k --step-duration 20ms"}
-# and on rt, idle, with the irq threads above the receiver (the priority
-# axis's first variant): it moves cdev's knee
-RATE_PRIORITY = "irq-prio 90"
-# rpi3: GPIO 17 (header pin 11) of the SoC's own chip; no partner line is wired
-RPI3_CHIP = "pinctrl-bcm2835"
-RPI3_LINE = 17
+GAPS_SECONDS = {m: int(plan.BENCHES["gaps"].size[m][1].rstrip("s")) for m in plan.MODES}
+GAPS_VARIANT = plan.GAPS_VARIANT
+RATE_PRIORITY = plan.RATE_PRIORITY
+RPI3_CHIP = plan.RPI3_CHIP
+RPI3_LINE = plan.RPI3_LINE
+# The QEMU boards that run a part of the plan only: (benches, loads); the others
+# (x86) all their features allow. rpi3: the toggle bench on GPIO 17, idle; q35
+# (UIO vs VFIO: rig/lab/suite_pci.py): only udrv bench pci
+PARTS = {"rpi3": (("toggle",), ("none",)), suite_pci.BOARD: ((suite_pci.BENCH,), LOADS)}
 
 
 @dataclass
@@ -81,37 +68,21 @@ class SuiteRun:
 
 def bench_command(bench: str, load: str, samples: int, duration_s: int = 0) -> str:
     """The bench's command line; with `duration_s`, the latency benches run for
-    about that long (each of its LOOPS a share) instead of a sample count."""
-    size = f"--samples {samples}"
-    if duration_s and bench in LOOPS:
-        size = f"--duration {max(1, duration_s // LOOPS[bench])}s"
-    return f"udrv bench {bench} --json --quiet --load {load} {size}"
+    about that long (each of its loops a share) instead of a sample count."""
+    return plan.command(plan.args(bench, load, "full", duration_s=duration_s, samples=samples))
 
 
-def bench_timeout(duration_s: int) -> float:
-    """Wall-clock limit of one bench. Guest time follows the instructions the
-    vCPU runs: idle (the clock jumps) it kept up with the host's (20 s of bench
-    timer in 15 s), under the all load, which keeps the vCPU busy, it fell far
-    behind (20 s of bench irq took 555 s on 2 busy host cores): 40x room."""
-    return max(BENCH_TIMEOUT, 40.0 * duration_s + 300)
+bench_timeout = plan.bench_timeout
 
 
-def run_pci(board: Board, kernel: str, mode: str) -> list[SuiteRun]:
-    """The q35 board: udrv bench pci idle and under load; on rt also with the
-    irq threads above the bench (RATE_PRIORITY, the priority axis's first)."""
-    runs = [run_benches(board, kernel, load, mode, (suite_pci.BENCH,)) for load in LOADS]
-    if target(kernel).kernel == "rt":
-        run = SuiteRun("rt", "none", board=suite_pci.BOARD, variant=RATE_PRIORITY)
-        _run_one(board, run, suite_pci.BENCH,
-                 f"{bench_command(suite_pci.BENCH, 'none', SAMPLES[mode][suite_pci.BENCH])} "
-                 f"{PRIORITY[RATE_PRIORITY]}")
-        runs.append(run)
-    return runs
+def gaps_command(load: str, mode: str, rt_runtime: str = "") -> str:
+    """udrv bench gaps for a few guest seconds; with `rt_runtime`, set for the run."""
+    extra = ("--rt-runtime", rt_runtime) if rt_runtime else ()
+    return plan.command(plan.args("gaps", load, mode, variant=extra))
 
 
-def rpi3_toggle_command(samples: int) -> str:
-    return (f"udrv bench toggle -c {RPI3_CHIP} --line {RPI3_LINE} --no-edges "
-            f"--json --quiet --samples {samples}")  # fmt: skip
+def rate_command(load: str, mode: str) -> str:
+    return plan.command(plan.args("rate", load, mode))
 
 
 def _run_one(board: LabBoard, run: SuiteRun, bench: str, cmd: str,
@@ -127,65 +98,95 @@ def _run_one(board: LabBoard, run: SuiteRun, bench: str, cmd: str,
         run.documents.append(json.loads(r.stdout))
 
 
-def run_benches(board: Board, kernel: str, load: str, mode: str,
-                benches: tuple[str, ...] = BENCHES, duration_s: int = 0) -> SuiteRun:
-    t = target(kernel)
-    run = SuiteRun(t.kernel, load, board=t.board)
-    for bench in benches:
-        _run_one(board, run, bench,
-                 bench_command(bench, load, SAMPLES[mode][bench], duration_s),
-                 bench_timeout(duration_s))
-    return run
+def run_steps(board: LabBoard, steps: list[plan.Step], runs: list[SuiteRun], *,
+              kernel: str, label: str) -> list[SuiteRun]:
+    """Run a plan's steps on a board, each filed in the run of its load and
+    variant (`runs`' own, else a new one appended to `runs` as it starts, so a
+    board that dies leaves what it measured); the runs it added."""
+    by = {(r.load, r.variant): r for r in runs}
+    added = []
+    for step in steps:
+        run = by.get((step.load, step.variant))
+        if run is None:
+            run = by[(step.load, step.variant)] = SuiteRun(kernel, step.load, board=label,
+                                                           variant=step.variant)
+            runs.append(run)
+            added.append(run)
+        _run_one(board, run, step.bench, step.command, step.timeout)
+    return added
 
 
-def run_priority(board: Board, kernel: str, mode: str) -> list[SuiteRun]:
-    """The priority axis's other two settings, idle (the plain run is the first)."""
-    runs = []
-    for variant, opts in PRIORITY.items():
-        run = SuiteRun(target(kernel).kernel, "none", board=target(kernel).board,
-                       variant=variant)
-        for bench in PRIORITY_BENCHES:
-            cmd = f"{bench_command(bench, 'none', SAMPLES[mode][bench])} {opts}"
-            _run_one(board, run, bench, cmd)
-        runs.append(run)
+def run_plan(board: LabBoard, p: plan.Plan, mode: str, loads: list[str] | tuple[str, ...],
+             runs: list[SuiteRun], *, kernel: str, label: str,
+             duration_s: int = 0) -> list[SuiteRun]:  # fmt: skip
+    """The plan on one board (plan.Plan.steps: each load's plain run, gaps, the
+    priority axis, the rate sweep), into `runs` as they go; `runs`."""
+    runs += [SuiteRun(kernel, load, board=label) for load in loads]
+    run_steps(board, p.steps(mode, loads, duration_s), runs, kernel=kernel, label=label)
     return runs
 
 
-def gaps_command(load: str, mode: str, rt_runtime: str = "", opts: str = "") -> str:
-    """udrv bench gaps for a few guest seconds; with `rt_runtime`, set for the
-    run; `opts`: the line to toggle (default: gpio-wire's)."""
-    cmd = f"udrv bench gaps --json --quiet --load {load} --duration {GAPS_SECONDS[mode]}s"
-    cmd = f"{cmd} {opts}" if opts else cmd
-    return f"{cmd} --rt-runtime {rt_runtime}" if rt_runtime else cmd
+def say_skipped(flavour: str, p: plan.Plan) -> None:
+    """The benches the board's features do not allow, and why (stderr)."""
+    for bench, why in p.skipped.items():
+        if why != plan.NOT_ASKED:
+            print(f"lab: {flavour}: skipped {bench}: {why}", file=sys.stderr)
 
 
-def run_gaps(board: LabBoard, plain: list[SuiteRun], mode: str,
-             opts: str = "") -> list[SuiteRun]:
+def qemu_plan(kernel: str) -> tuple[plan.Plan, tuple[str, ...]]:
+    """A QEMU target's plan (its features; PARTS' benches on rpi3 and q35) and loads."""
+    p = plan.for_board(features(kernel))
+    benches, loads = PARTS.get(target(kernel).machine.name, (tuple(plan.BENCHES), LOADS))
+    return plan.select(p, benches), loads
+
+
+def run_benches(board: LabBoard, kernel: str, load: str, mode: str,
+                benches: tuple[str, ...] = BENCHES, duration_s: int = 0) -> SuiteRun:
+    """The plain run of `benches` under one load (what they need not checked)."""
+    t = target(kernel)
+    p = plan.select(plan.for_board(features(kernel)), benches, force=True)
+    steps = [s for s in p.steps(mode, [load], duration_s) if not s.variant]
+    runs = [SuiteRun(t.kernel, load, board=t.board)]
+    run_steps(board, steps, runs, kernel=t.kernel, label=t.board)
+    return runs[0]
+
+
+def _part(board: LabBoard, kernel: str, mode: str, benches: tuple[str, ...],
+          loads: tuple[str, ...] | list[str]) -> list[SuiteRun]:
+    t = target(kernel)
+    p = plan.select(plan.for_board(board.features), benches)
+    return run_plan(board, p, mode, loads, [], kernel=t.kernel, label=t.board)
+
+
+def run_pci(board: LabBoard, kernel: str, mode: str) -> list[SuiteRun]:
+    """The q35 board: udrv bench pci idle and under load; on rt also with the
+    irq threads above the bench (RATE_PRIORITY, the priority axis's first)."""
+    return _part(board, kernel, mode, (suite_pci.BENCH,), LOADS)
+
+
+def run_rpi3(board: LabBoard, mode: str) -> SuiteRun:
+    """The rpi3 part: the toggle bench on pinctrl-bcm2835 line 17, idle (any
+    board with that chip: the QEMU rpi3 board, or it as a labgrid target)."""
+    p = plan.select(plan.for_board(board.features), ("toggle",))
+    return run_plan(board, p, mode, ["none"], [], kernel=board.kernel, label="rpi3")[0]
+
+
+def run_gaps(board: LabBoard, plain: list[SuiteRun], mode: str) -> list[SuiteRun]:
     """The gaps bench in each plain run (the kernel's throttling), then with
-    throttling off: one GAPS_VARIANT run per load. Off, the loop starves
-    everything else on the one CPU (the agent too) until it ends by itself."""
-    variants = []
-    for run in plain:
-        _run_one(board, run, "gaps", gaps_command(run.load, mode, opts=opts))
-        off = SuiteRun(run.kernel, run.load, board=run.board, variant=GAPS_VARIANT)
-        _run_one(board, off, "gaps", gaps_command(run.load, mode, "-1", opts))
-        variants.append(off)
-    return variants
-
-
-def rate_command(load: str, mode: str) -> str:
-    return f"udrv bench rate --json --quiet --load {load} {RATE_ARGS[mode]}".rstrip()
+    throttling off: one GAPS_VARIANT run per load (the runs it adds). Off, the
+    loop starves everything else on the one CPU (the agent too) until it ends."""
+    p = plan.select(plan.for_board(board.features), ("gaps",))
+    return run_steps(board, p.steps(mode, [r.load for r in plain]), list(plain),
+                     kernel=plain[0].kernel, label=plain[0].board)  # fmt: skip
 
 
 def run_rate(board: LabBoard, runs: list[SuiteRun], mode: str) -> None:
     """The rate sweep in each plain run (filed with the load's other benches),
     and in the RATE_PRIORITY run of the priority axis if there is one."""
     for run in runs:
-        if not run.variant:
-            _run_one(board, run, "rate", rate_command(run.load, mode))
-        elif run.variant == RATE_PRIORITY:
-            _run_one(board, run, "rate",
-                     f"{rate_command(run.load, mode)} {PRIORITY[RATE_PRIORITY]}")
+        if run.variant in ("", RATE_PRIORITY):
+            argv = plan.args("rate", run.load, mode, variant=PRIORITY.get(run.variant, ()))
+            _run_one(board, run, "rate", plan.command(argv))
 
 
 def rate_table(runs: list[SuiteRun]) -> list[str]:
@@ -218,14 +219,6 @@ def _rate_line(run: SuiteRun, c: dict[str, Any]) -> str:
             f"{num(c['throughput_per_s'], '.0f'):>10}{num(c['ns_per_event'], '.0f'):>10}"
             f"{'-' if ratio is None else f'x{ratio:.2f}':>8}"
             f"{num(c.get('ratio_at_per_s'), '.0f'):>9}")  # absent before 12-2026
-
-
-def run_rpi3(board: LabBoard, mode: str) -> SuiteRun:
-    """The rpi3 part: the toggle bench on pinctrl-bcm2835 line 17, idle (any
-    board with that chip: the QEMU rpi3 board, or it as a labgrid target)."""
-    run = SuiteRun(board.kernel, "none", board="rpi3")
-    _run_one(board, run, "toggle", rpi3_toggle_command(SAMPLES[mode]["toggle"]))
-    return run
 
 
 def lab_document(runs: list[SuiteRun]) -> dict[str, Any]:
@@ -456,25 +449,16 @@ def write_report(results: Path) -> Path | None:
 
 
 def run_board(kernel: str, mode: str, duration_s: int = 0) -> list[SuiteRun]:
-    """Boot one board and run its part of the suite."""
-    machine = target(kernel).machine
-    why = missing_udrv(machine)
+    """Boot one board and run its part of the suite (qemu_plan)."""
+    t = target(kernel)
+    why = missing_udrv(t.machine)
     if why is not None:
-        return [SuiteRun(target(kernel).kernel, "none", failures=[why],
-                         board=target(kernel).board)]  # fmt: skip
-    runs: list[SuiteRun] = []
+        return [SuiteRun(t.kernel, "none", failures=[why], board=t.board)]
+    p, loads = qemu_plan(kernel)
     with Board(kernel) as board:
-        if machine.name == "rpi3":
-            return [run_rpi3(board, mode)]
-        if machine.name == suite_pci.BOARD:  # UIO vs VFIO: only udrv bench pci
-            return run_pci(board, kernel, mode)
-        plain = [run_benches(board, kernel, load, mode, duration_s=duration_s)
-                 for load in LOADS]
-        runs += plain + run_gaps(board, plain, mode)
-        if target(kernel).kernel == "rt":
-            runs += run_priority(board, kernel, mode)
-        run_rate(board, runs, mode)
-    return runs
+        say_skipped(board.flavour, p)
+        return run_plan(board, p, mode, loads, [], kernel=t.kernel, label=t.board,
+                        duration_s=duration_s)
 
 
 def default_jobs() -> int:

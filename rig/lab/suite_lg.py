@@ -5,24 +5,10 @@ The target's place is reserved and locked through its coordinator when it is a
 RemotePlace (rig/lab/lg_place.py: a place someone else holds is waited for, never
 taken), the board is driven through LabgridBoard (rig/lab/labgrid_board.py), and
 the benches its features and wiring allow run idle and under the `all` load,
-as `make lab` runs them on the QEMU boards (rig/lab/suite.py: same sample counts,
-same commands, same udrv-lab/1 document and tables; each run's board is the
-target's flavour).  What decides a bench (plan()):
-
-  toggle    gpio-wire (its default line), a udrv-wire (its output line), or
-            bcm2835 (GPIO 17 of pinctrl-bcm2835, make lab's rpi3 command)
-  irq       gpio-wire, or a udrv-wire whose input is the output line + 1
-  kernel    irqlat and that loopback (the in-kernel responder)
-  reply     gpio-wire (two wires and rig/kernel/gpio-reply)
-  uio       uio-ticker and/or edu (udrv bench uio -d ticker|edu|both)
-  timer     every board
-  gaps      every board: gpio-wire's line, the wire's output, GPIO 17 on
-            bcm2835, else --no-line (the clock only); with RT throttling and
-            without, as make lab
-  rate      gpio-wire (its generator; the UIO rows with uio-ticker)
-  pci       iommu (udrv bench pci: UIO vs VFIO on edu)
-  priority  rt: irq, uio and reply (those of them that run) with --irq-prio 90
-            and at SCHED_OTHER, idle
+as `make lab` runs them on the QEMU boards: both ask the one plan
+(rig/lab/plan.py: what each bench needs, its arguments, same sample counts,
+same commands; same udrv-lab/1 document and tables; each run's board is the
+target's flavour).
 
 The target option `udrv-wire: "CHIP OUT IN"` is the board's loopback jumper
 (rig/lab/envs/*.yaml).  The skipped benches and why go to stderr and into the
@@ -36,10 +22,10 @@ import json
 import re
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import plan as plans
 from . import suite, suite_pci
 from .board_api import LabBoard
 from .errors import LabError
@@ -52,158 +38,19 @@ from .lg_place import (
     on_signals_stop,
     remote_place,
 )
-from .suite import (
-    BENCHES,
-    LOADS,
-    PRIORITY,
-    PRIORITY_BENCHES,
-    RPI3_CHIP,
-    RPI3_LINE,
-    SAMPLES,
-    SuiteRun,
-    _run_one,
-    bench_command,
-    bench_timeout,
-    lab_document,
-    run_gaps,
-    run_rate,
-)
+from .plan import LOADS, PRIORITY, Plan, Wire, parse_wire, select
+from .suite import SuiteRun, lab_document
 
 # every bench the suite knows, in the order it runs them
-ALL = (*BENCHES, "gaps", "rate", suite_pci.BENCH)
-
-
-@dataclass(frozen=True)
-class Wire:
-    """A loopback jumper: output line `out` of `chip` wired to input `inp`."""
-
-    chip: str
-    out: int
-    inp: int
-
-    @property
-    def adjacent(self) -> bool:
-        """udrv bench irq/kernel read line OUT+1: only that wiring suits them."""
-        return self.inp == self.out + 1
-
-
-def parse_wire(text: str) -> Wire:
-    """`udrv-wire: "CHIP OUT IN"` -> Wire; LabError saying the form otherwise."""
-    m = re.fullmatch(r"\s*(\S+)\s+([0-9]{1,4})\s+([0-9]{1,4})\s*", text)
-    if not m or m[2] == m[3]:
-        raise LabError(f"udrv-wire {text!r}: want \"CHIP OUT IN\", a chip and two different "
-                       "line numbers (e.g. \"gpiochip0 17 18\": GPIO17 wired to GPIO18)")
-    return Wire(m[1], int(m[2]), int(m[3]))
-
-
-@dataclass
-class Plan:
-    """What the suite runs on a board: per bench its options (after udrv bench
-    NAME's common ones), the benches it skips and why."""
-
-    opts: dict[str, str] = field(default_factory=dict)
-    skipped: dict[str, str] = field(default_factory=dict)
-    priority: list[str] = field(default_factory=list)
-
-
-LOOPBACK = "no loopback: the gpio-wire feature (rig/kernel/gpio-wire) or a udrv-wire jumper"
-
-
-def _loopback(feats: frozenset[str], wire: Wire | None) -> str | None:
-    """The options of a bench that drives line N and reads N+1, or None."""
-    if "gpio-wire" in feats:
-        return ""
-    if wire is not None and wire.adjacent:
-        return f"-c {wire.chip} --out-line {wire.out}"
-    return None
-
-
-def _line(feats: frozenset[str], wire: Wire | None, flag: str) -> str | None:
-    """The options naming one output line to toggle, or None."""
-    if "gpio-wire" in feats:
-        return ""
-    if wire is not None:
-        return f"-c {wire.chip} {flag} {wire.out}"
-    if "bcm2835" in feats:
-        return f"-c {RPI3_CHIP} {flag} {RPI3_LINE}"
-    return None
-
-
-def plan(feats: frozenset[str], wire: Wire | None) -> Plan:
-    """The benches `feats` (rig/lab/board_api.py FEATURES) and `wire` allow (module doc)."""
-    p = Plan()
-
-    def put(bench: str, opts: str | None, why: str) -> None:
-        if opts is None:
-            p.skipped[bench] = why
-        else:
-            p.opts[bench] = opts
-
-    toggle = _line(feats, wire, "--line")
-    if toggle is not None and "gpio-wire" not in feats and wire is None:
-        toggle += " --no-edges"  # make lab's rpi3 command: no partner line
-    put("toggle", toggle, "no GPIO line to toggle: gpio-wire, a udrv-wire or bcm2835")
-    loop = _loopback(feats, wire)
-    odd = wire is not None and not wire.adjacent and "gpio-wire" not in feats
-    why = (f"udrv-wire {wire.out}->{wire.inp}: the bench reads line {wire.out + 1}" if odd and
-           wire is not None else LOOPBACK)  # fmt: skip
-    put("irq", loop, why)
-    uio = [d for d, f in (("ticker", "uio-ticker"), ("edu", "edu")) if f in feats]
-    put("uio", None if not uio else "" if len(uio) == 2 else f"-d {uio[0]}",
-        "no UIO device: uio-ticker (rig/kernel/uio-ticker) or edu (QEMU's PCI device)")
-    put("timer", "", "")
-    put("kernel", loop if "irqlat" in feats else None,
-        why if "irqlat" in feats else "no irqlat (rig/kernel/irqlat, the in-kernel responder)")
-    put("reply", "" if "gpio-wire" in feats else None,
-        "needs gpio-wire (two wires and rig/kernel/gpio-reply)")
-    gaps = _line(feats, wire, "--line")
-    put("gaps", "--no-line" if gaps is None else gaps, "")
-    put("rate", "" if "gpio-wire" in feats else None,
-        "needs gpio-wire (its edge generator; the UIO rows uio-ticker)")
-    put(suite_pci.BENCH, "" if {"iommu", "edu"} <= feats else None,
-        "needs iommu and edu (VFIO and UIO on QEMU's edu, the q35 board)")
-    if "rt" in feats:
-        p.priority = [b for b in PRIORITY_BENCHES if b in p.opts]
-    return p
-
-
-def select(p: Plan, benches: list[str]) -> Plan:
-    """Only `benches` of the plan (--benches); the others skipped as not asked for."""
-    out = Plan(priority=[b for b in p.priority if b in benches])
-    out.opts = {b: opts for b, opts in p.opts.items() if b in benches}
-    out.skipped = {b: p.skipped.get(b, "") if b in benches else "not in --benches"
-                   for b in ALL if b not in out.opts}  # fmt: skip
-    return out
-
-
-def _cmd(bench: str, load: str, mode: str, opts: str, duration_s: int = 0) -> str:
-    return f"{bench_command(bench, load, SAMPLES[mode][bench], duration_s)} {opts}".strip()
+ALL = tuple(plans.BENCHES)
+plan = plans.for_board  # the benches a target's features and udrv-wire allow
 
 
 def run_board(board: LabBoard, p: Plan, mode: str, loads: list[str], runs: list[SuiteRun],
               duration_s: int = 0) -> None:  # fmt: skip
-    """The plan on one board: each load's plain run, then gaps (RT throttling on
-    and off), the priority axis (rt), the rate sweep; into `runs` as they go,
-    so a board that dies leaves what it measured."""
-    plain = []
-    for load in loads:
-        run = SuiteRun(board.kernel, load, board=board.flavour)
-        runs.append(run)
-        plain.append(run)
-        for bench in (*BENCHES, suite_pci.BENCH):
-            if bench in p.opts:
-                _run_one(board, run, bench, _cmd(bench, load, mode, p.opts[bench], duration_s),
-                         bench_timeout(duration_s))  # fmt: skip
-    if "gaps" in p.opts:
-        runs += run_gaps(board, plain, mode, p.opts["gaps"])
-    if p.priority and "none" in loads:
-        for variant, popts in PRIORITY.items():
-            run = SuiteRun(board.kernel, "none", board=board.flavour, variant=variant)
-            runs.append(run)
-            for bench in p.priority:
-                _run_one(board, run, bench, f"{_cmd(bench, 'none', mode, p.opts[bench])} {popts}")
-    if "rate" in p.opts:
-        run_rate(board, runs, mode)
+    """The plan on one board, into `runs` as they go (suite.run_plan)."""
+    suite.run_plan(board, p, mode, loads, runs, kernel=board.kernel, label=board.flavour,
+                   duration_s=duration_s)  # fmt: skip
 
 
 def print_tables(runs: list[SuiteRun], board: str) -> None:
@@ -250,8 +97,7 @@ def run_suite(env_file: str | Path, target: str, mode: str, out: Path, *,
     with Place.of(env, target, wait_s) as place:
         board = LabgridBoard(env=env, target=target)
         flavour = board.flavour
-        for bench, why in p.skipped.items():
-            print(f"lab: {flavour}: skipped {bench}: {why}", file=sys.stderr)
+        suite.say_skipped(flavour, p)
         try:
             run_board(board, p, mode, loads, runs, duration_s)
         except LabError as exc:  # the board died: keep what it measured
@@ -340,4 +186,5 @@ def check_arguments(args: argparse.Namespace) -> None:
                        "give --lg-env FILE")  # fmt: skip
 
 
-__all__ = ["ALL", "Plan", "Wire", "add_arguments", "main", "parse_wire", "plan", "remote_place"]
+__all__ = ["ALL", "Plan", "Wire", "add_arguments", "main", "parse_wire", "plan", "remote_place",
+           "select"]

@@ -47,6 +47,7 @@ def toggles(row: dict[str, Any]) -> int:
     return SHELL_SAMPLES if row["mechanism"] == "sysfs-shell" else SAMPLES
 
 
+@pytest.mark.lg_std
 def test_document(board: Any) -> None:
     doc = bench(board)
     assert doc["bench"] == "toggle"

@@ -70,6 +70,7 @@ def uio_run(board: Any) -> tuple[dict[str, Any], str, str]:
     return doc, before, after
 
 
+@pytest.mark.lg_rt
 def test_document_validates(uio_run):
     doc = uio_run[0]
     check_document(doc)

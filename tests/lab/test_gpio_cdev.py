@@ -8,7 +8,7 @@ import json
 import pytest
 from guest import CHIP, ok, sh, udrv
 
-pytestmark = pytest.mark.lg_feature(["gpio-wire"])
+pytestmark = [pytest.mark.lg_feature(["gpio-wire"]), pytest.mark.lg_std]
 
 
 def test_chip_and_lines(board):

@@ -13,6 +13,9 @@ import pytest
 
 from rig.lab import Board, CommandTimeout, LabError, debian
 
+# the transport and the feature skips: through labgrid on every board
+pytestmark = [pytest.mark.lg_std, pytest.mark.lg_rt, pytest.mark.lg_rpi3]
+
 
 @pytest.mark.lg_feature(["qemu"])
 def test_runs_the_resolved_kernel(any_board: Board) -> None:

@@ -15,6 +15,8 @@ import pytest
 from rig.lab.labgrid_board import DEPLOY, STATIC_BUILDS, LabgridBoard
 from rig.lab.paths import REPO_ROOT
 
+pytestmark = pytest.mark.lg_std  # all of it on std; the console tests on every board
+
 
 def real(board: Any) -> LabgridBoard:
     lg = board._boards.live(board._flavour)  # the LiveBoard's current board
@@ -22,6 +24,8 @@ def real(board: Any) -> LabgridBoard:
     return lg
 
 
+@pytest.mark.lg_rt
+@pytest.mark.lg_rpi3
 def test_agent_gives_the_shell_its_tty_back(any_board: Any) -> None:
     lg = real(any_board)
     if lg.transport != "console":
@@ -37,6 +41,8 @@ def test_agent_gives_the_shell_its_tty_back(any_board: Any) -> None:
     assert any_board.run("echo back").stdout == "back\n"
 
 
+@pytest.mark.lg_rt
+@pytest.mark.lg_rpi3
 def test_console_lines_are_kept_not_parsed(any_board: Any) -> None:
     lg = real(any_board)
     if lg.transport != "console":

@@ -25,6 +25,9 @@ ROOT = Path(__file__).resolve().parents[2]
 PYTHON = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
 # the tests that boot boards of their own boot this one (conftest.board_of)
 LAB_BOARD = "std"
+# after the lab shards (scripts/check.py -m late): lava-run boots its own board
+# under LAVA's 120 s login timeout
+pytestmark = pytest.mark.late
 BENCHES = ("timer", "irq", "uio", "toggle")
 # a bench that fails on this board, on purpose: the pc machine has no IOMMU
 # (VFIO is the q35 board's), so udrv bench pci exits 1 and says why; LAVA must

@@ -19,6 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
 LAB_BOARD = "rpi3"  # conftest.board_of: this module boots the rpi3 board
+pytestmark = pytest.mark.late  # after the lab shards (scripts/check.py -m late)
 
 
 def test_lava_run_rpi3(tmp_path: Path) -> None:
@@ -27,8 +28,7 @@ def test_lava_run_rpi3(tmp_path: Path) -> None:
         pytest.skip(f"board 'rpi3' not selected (UDRV_LAB_KERNELS={','.join(kernels)})")
     assert shutil.which("lava-run"), "lava-run is not installed (scripts/install-deps)"
     cmd = [PYTHON, "-m", "rig.lab", "lava", "run", "--kernel", "rpi3", "--samples", "2000",
-           "--bench", "timer", "--bench", "toggle", "--chip", "pinctrl-bcm2835",
-           "--args", "toggle:--line 17 --no-edges", "--minutes", "10",
+           "--bench", "timer", "--bench", "toggle", "--minutes", "10",
            "--out", str(tmp_path), "--results", str(tmp_path / "farm.json")]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False,
                           timeout=900)

@@ -73,6 +73,7 @@ def test_udrv_info_shows_the_soc_chip(rpi3: Board) -> None:
     assert re.search(rf"gpiochip\d+ \[{CHIP}\] {NUM_LINES} lines", info), info
 
 
+@pytest.mark.lg_rpi3
 def test_gpio_info_lists_54_lines(rpi3: Board) -> None:
     chips = ok(rpi3, f"gpio info -c {CHIP} --json").json()
     assert len(chips) == 1
@@ -149,6 +150,7 @@ def test_busy_line_names_its_holder(rpi3: Board) -> None:
 # ---- the mmio backend: registers through /dev/mem, claim through the cdev ----
 
 
+@pytest.mark.lg_rpi3
 def test_mmio_toggle_writes_the_registers(rpi3: Board) -> None:
     """The claim drives 0 and the release writes nothing, so a 1 after an odd
     number of toggles can only come from a store to GPSET0."""
@@ -157,6 +159,7 @@ def test_mmio_toggle_writes_the_registers(rpi3: Board) -> None:
         assert gplev(rpi3, LINE) == level, f"after {n} toggles"
 
 
+@pytest.mark.lg_rpi3
 def test_mmio_get_reads_gplev(rpi3: Board) -> None:
     for reg, value in ((GPSET0, 1), (GPCLR0, 0)):
         rpi3.run(f"devmem {GPIO_BASE + reg:#x} 32 {1 << LINE:#x}")
@@ -199,6 +202,7 @@ def test_mmio_with_strict_dev_mem_names_the_fixes() -> None:
         assert text in r.stderr, r.stderr
 
 
+@pytest.mark.lg_rpi3
 def test_toggle_bench_rows(rpi3: Board) -> None:
     """What the suite's rpi3 part runs (rig/lab/suite.py), with few samples."""
     run = suite.run_rpi3(rpi3, "quick")
@@ -221,6 +225,7 @@ def test_toggle_bench_rows(rpi3: Board) -> None:
     assert lab_doc["runs"][0]["board"] == "rpi3"
 
 
+@pytest.mark.lg_rpi3
 def test_toggle_bench_level_check_sees_a_broken_peer(rpi3: Board) -> None:
     """The level check of the libgpiod-2.3 row goes through the peer: a peer
     that drives the other value on 'set' (its --break test switch, added by a

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from guest import CHIP, sh, udrv
 
-pytestmark = pytest.mark.lg_feature(["uio-ticker"])
+pytestmark = [pytest.mark.lg_feature(["uio-ticker"]), pytest.mark.lg_rt]
 
 
 def test_rt_check_reports_preempt_model(board):

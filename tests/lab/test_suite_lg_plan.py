@@ -11,36 +11,43 @@ from pathlib import Path
 import pytest
 
 from rig.lab.errors import LabError
-from rig.lab.suite_lg import ALL, Wire, parse_wire, plan, select
+from rig.lab.suite_lg import ALL, Plan, Wire, parse_wire, plan, select
 
 REPO = Path(__file__).resolve().parents[2]
 QEMU_X86 = frozenset({"gpio-wire", "uio-ticker", "irqlat", "edu"})
 
 
+def opts(p: Plan) -> dict[str, str]:
+    """bench -> its board options as one string."""
+    return {b: " ".join(o) for b, o in p.opts.items()}
+
+
 def test_the_qemu_x86_board_runs_everything_but_pci_with_defaults() -> None:
     p = plan(QEMU_X86, None)
     assert list(p.opts) == ["toggle", "irq", "uio", "timer", "kernel", "reply", "gaps", "rate"]
-    assert set(p.opts.values()) == {""}, p.opts  # gpio-wire's own lines: the bench defaults
+    assert set(p.opts.values()) == {()}, p.opts  # gpio-wire's own lines: the bench defaults
     assert list(p.skipped) == ["pci"] and p.priority == []
 
 
 def test_rt_adds_the_priority_axis_of_what_runs() -> None:
-    assert plan(QEMU_X86 | {"rt"}, None).priority == ["irq", "uio", "reply"]
+    assert plan(QEMU_X86 | {"rt"}, None).priority == ["irq", "uio", "reply", "rate"]
+    assert plan(QEMU_X86 | {"rt", "iommu"}, None).priority == ["irq", "uio", "reply", "pci",
+                                                                "rate"]
     assert plan(frozenset({"rt", "uio-ticker"}), None).priority == ["uio"]
 
 
 def test_a_board_with_nothing_runs_timer_and_clock_only_gaps() -> None:
     p = plan(frozenset(), None)
-    assert p.opts == {"timer": "", "gaps": "--no-line"}
+    assert opts(p) == {"timer": "", "gaps": "--no-line"}
     assert set(p.skipped) == set(ALL) - {"timer", "gaps"}
     assert "gpio-wire" in p.skipped["irq"] and "udrv-wire" in p.skipped["irq"]
 
 
 def test_a_jumper_names_the_chip_and_lines() -> None:
     p = plan(frozenset({"irqlat"}), parse_wire("gpiochip1 16 17"))
-    assert p.opts["toggle"] == "-c gpiochip1 --line 16"
-    assert p.opts["irq"] == p.opts["kernel"] == "-c gpiochip1 --out-line 16"
-    assert p.opts["gaps"] == "-c gpiochip1 --line 16"
+    assert opts(p)["toggle"] == "-c gpiochip1 --line 16"
+    assert opts(p)["irq"] == opts(p)["kernel"] == "-c gpiochip1 --out-line 16"
+    assert opts(p)["gaps"] == "-c gpiochip1 --line 16"
     assert "reply" in p.skipped and "rate" in p.skipped and "uio" in p.skipped
 
 
@@ -48,19 +55,19 @@ def test_a_jumper_to_another_line_than_the_next_skips_irq_saying_why() -> None:
     p = plan(frozenset({"irqlat"}), Wire("gpiochip0", 17, 27))
     assert "irq" not in p.opts and "kernel" not in p.opts
     assert "reads line 18" in p.skipped["irq"]
-    assert p.opts["toggle"] == "-c gpiochip0 --line 17"
+    assert opts(p)["toggle"] == "-c gpiochip0 --line 17"
 
 
 def test_bcm2835_without_a_wire_is_make_labs_rpi3_toggle() -> None:
     p = plan(frozenset({"bcm2835"}), None)
-    assert p.opts["toggle"] == "-c pinctrl-bcm2835 --line 17 --no-edges"
-    assert p.opts["gaps"] == "-c pinctrl-bcm2835 --line 17"
+    assert opts(p)["toggle"] == "-c pinctrl-bcm2835 --line 17 --no-edges"
+    assert opts(p)["gaps"] == "-c pinctrl-bcm2835 --line 17"
 
 
 def test_uio_devices_and_pci() -> None:
-    assert plan(frozenset({"uio-ticker"}), None).opts["uio"] == "-d ticker"
-    assert plan(frozenset({"edu"}), None).opts["uio"] == "-d edu"
-    assert plan(frozenset({"edu", "iommu"}), None).opts["pci"] == ""
+    assert opts(plan(frozenset({"uio-ticker"}), None))["uio"] == "-d ticker"
+    assert opts(plan(frozenset({"edu"}), None))["uio"] == "-d edu"
+    assert opts(plan(frozenset({"edu", "iommu"}), None))["pci"] == ""
 
 
 def test_select_keeps_the_asked_and_says_the_rest_were_not_asked() -> None:

@@ -8,7 +8,7 @@ import json
 import pytest
 from guest import Board, ok, sh, udrv
 
-pytestmark = pytest.mark.lg_feature(["edu"])
+pytestmark = [pytest.mark.lg_feature(["edu"]), pytest.mark.lg_std]
 
 
 def test_edu_is_a_uio_device(board):

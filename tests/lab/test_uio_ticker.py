@@ -9,7 +9,7 @@ import json
 import pytest
 from guest import ok, sh, udrv
 
-pytestmark = pytest.mark.lg_feature(["uio-ticker"])
+pytestmark = [pytest.mark.lg_feature(["uio-ticker"]), pytest.mark.lg_rt]
 
 PERIOD_US = 1000
 

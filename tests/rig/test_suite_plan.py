@@ -4,6 +4,7 @@ bench command lines, --duration, and the priority axis's table."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-from rig.lab import suite  # noqa: E402
+from rig.lab import lava, suite  # noqa: E402
 
 
 def test_sample_counts_by_default() -> None:
@@ -74,3 +75,132 @@ def test_boards_run_side_by_side_in_the_order_given(monkeypatch: pytest.MonkeyPa
     doc = json.loads(out.read_text())
     assert [r["kernel"] for r in doc["runs"]] == ["std", "rt"]
     assert [p["lab_kernel"] for p in doc["python"]] == ["std", "rt"]
+
+
+# ---- the one plan (rig/lab/plan.py): the QEMU suite, labgrid and LAVA alike ----
+
+FIXTURE = ROOT / "tests" / "rig" / "fixtures" / "suite-commands.json"
+# what the plan changed on purpose against the recorded commands: make lab's
+# rpi3 toggle takes its options in the plan's order, with --load none (the
+# benches' default: bench.c takes "none" as no load), as the labgrid suite
+# always ran it; a labgrid rt board with iommu runs pci above the irq threads
+# too, as make lab's rt-q35 board
+RPI3_BEFORE = "udrv bench toggle -c pinctrl-bcm2835 --line 17 --no-edges --json --quiet "
+RPI3_AFTER = "udrv bench toggle --json --quiet --load none {} -c pinctrl-bcm2835 --line 17 " \
+             "--no-edges"
+
+
+def _expected_now(before: dict) -> dict:
+    """The recording with the intended changes applied (nothing else may differ)."""
+    now = json.loads(json.dumps(before))
+    for mode in ("quick", "full"):
+        [run] = now["qemu"][f"rpi3 {mode}"]["runs"]
+        [cmd] = run["commands"]
+        assert cmd.startswith(RPI3_BEFORE)
+        run["commands"] = [RPI3_AFTER.format(cmd.removeprefix(RPI3_BEFORE))]
+        prio = next(r for r in now["labgrid"][f"rt-q35 {mode}"]["runs"]
+                    if r["variant"] == "irq-prio 90")
+        count = suite.SAMPLES[mode]["pci"]
+        prio["commands"].insert(3, f"udrv bench pci --json --quiet --load none --samples {count} "
+                                   "--irq-prio 90")
+    return now
+
+
+def test_the_plan_runs_the_recorded_commands() -> None:
+    """make lab's commands (every QEMU target, quick and full, --duration) and
+    the labgrid suite's, exactly as recorded before the plan, but the two
+    intended changes."""
+    from tests.support import suite_commands
+
+    before = json.loads(FIXTURE.read_text())
+    now = suite_commands.record()
+    expected = _expected_now(before)
+    for part in ("qemu", "labgrid"):
+        assert now[part].keys() == expected[part].keys()
+        for key in expected[part]:
+            assert now[part][key] == expected[part][key], (part, key)
+
+
+def _words(cmd: str) -> dict[str, str]:
+    """A LAVA command's options (-n is --samples; no --load is --load none)."""
+    w = cmd.split()[2:]
+    opts = {"bench": w[0], "--load": "none"}
+    i = 1
+    while i < len(w):
+        key = "--samples" if w[i] == "-n" else w[i]
+        value = w[i + 1] if i + 1 < len(w) and not w[i + 1].startswith("-") else ""
+        opts[key] = value
+        i += 2 if value else 1
+    return opts
+
+
+def test_lava_jobs_ran_the_same_benches_before() -> None:
+    """The recorded LAVA jobs' benches with their counts ran the same options
+    (-n N then, --samples N now, --load none written out); the benches sized
+    otherwise (gaps, rate) and the default counts are the plan's now."""
+    from tests.support import suite_commands
+
+    before = json.loads(FIXTURE.read_text())["lava"]
+    now = suite_commands.record()["lava"]
+    for key in ("qemu std --samples 300 --load all",):
+        assert [_words(c) for c in now[key]] == [_words(c) for c in before[key]], key
+    key = "qemu std --samples 300 --bench timer,irq,uio,toggle,kernel,reply,gaps,rate"
+    assert [_words(c) for c in now[key][:6]] == [_words(c) for c in before[key][:6]]
+    assert now[key][6:] == [suite.gaps_command("none", "quick"),
+                            suite.rate_command("none", "quick")]
+
+
+def _qemu_plain(target: str, mode: str) -> dict[str, str]:
+    from tests.support import suite_commands
+
+    run = suite_commands.qemu(target, mode)["runs"][0]
+    return {c.split()[2]: c for c in run["commands"]}
+
+
+def test_three_paths_one_command_per_bench() -> None:
+    """The std board's idle run: make lab's commands, the labgrid suite's on an
+    env with the same features (python3 -m rig.lab lg-env's) and a LAVA job for
+    the qemu device type, bench by bench, are the same; rt and rpi3 too."""
+    from tests.support import suite_commands
+
+    for target, benches in (("std", "timer irq uio toggle"), ("rt", "timer irq uio toggle"),
+                            ("rpi3", "toggle")):
+        for mode in ("quick", "full"):
+            qemu = _qemu_plain(target, mode)
+            lg = suite_commands.labgrid(target, mode)["runs"][0]["commands"]
+            lg_by = {c.split()[2]: c for c in lg}
+            spec = lava.JobSpec(kernel=target, benches=benches, mode=mode,
+                                urls=dict(suite_commands.URLS))
+            job = suite_commands.lava_job(spec)
+            assert [c.split()[2] for c in job] == benches.split()
+            for cmd in job:
+                bench = cmd.split()[2]
+                assert cmd == qemu[bench] == lg_by[bench], (target, mode, bench)
+
+
+def test_one_plan_entry_changes_all_three(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The irq bench's quick count and its board options changed in the plan
+    alone: make lab, the labgrid suite and the LAVA job all run the new one."""
+    from rig.lab import plan
+    from tests.support import suite_commands
+
+    irq = plan.BENCHES["irq"]
+    monkeypatch.setitem(plan.BENCHES, "irq", dataclasses.replace(
+        irq, size={**irq.size, "quick": ("--samples", "123")},
+        decide=lambda feats, wire: (("--cpu", "0"), "")))
+    want = "udrv bench irq --json --quiet --load none --samples 123 --cpu 0"
+    assert _qemu_plain("std", "quick")["irq"] == want
+    lg = suite_commands.labgrid("std", "quick")["runs"][0]["commands"]
+    assert want in lg
+    spec = lava.JobSpec(benches="irq", urls=dict(suite_commands.URLS))
+    assert suite_commands.lava_job(spec) == [want]
+
+
+def test_a_skipped_bench_says_why_and_select_forces_it() -> None:
+    from rig.lab import plan
+
+    p = plan.for_board(frozenset({"bcm2835"}))
+    assert "iommu" in p.skipped["pci"] and p.opts["toggle"][-1] == "--no-edges"
+    forced = plan.select(p, ["pci", "timer"], force=True)
+    assert forced.opts == {"timer": (), "pci": ()}
+    assert plan.select(p, ["pci"]).skipped["pci"] == p.skipped["pci"]

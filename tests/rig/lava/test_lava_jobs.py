@@ -32,16 +32,19 @@ def schema_validate(data: dict[str, Any]) -> None:
 @pytest.mark.parametrize("device_type", ["qemu", "beaglebone-black", "bcm2837-rpi-3-b"])
 def test_job_validates(tmp_path: Path, device_type: str) -> None:
     data = job(tmp_path, "--device-type", device_type, *URLS, "--samples", "500",
-               "--chip", "gpiochip0", "--args", "toggle:--line 17 --no-edges",
+               "--wire", "gpiochip0 17 18", "--args", "timer:--cpu 0",
                "--bench", "timer", "--bench", "toggle")
     schema_validate(data)
     assert data["device_type"] == device_type
     [definition] = data["actions"][2]["test"]["definitions"]
     testdef = yaml.safe_load((REPO / "rig" / "lava" / "udrv-bench.yaml").read_text())
     assert definition["repository"]["run"] == testdef["run"]
-    assert definition["repository"]["params"] == {
-        "BENCHES": "timer toggle", "SAMPLES": "500", "LOAD": "none", "CHIP": "gpiochip0",
-        "BENCH_ARGS": "toggle:--line 17 --no-edges"}
+    # the plan's arguments for the board (qemu: the lab's gpio-wire, its default
+    # lines; a board: the jumper's), in the job's order, --args appended
+    toggle = "" if device_type == "qemu" else " -c gpiochip0 --line 17"
+    assert definition["repository"]["params"] == {"COMMANDS": (
+        "timer --json --quiet --load none --samples 500 --cpu 0;"
+        f"toggle --json --quiet --load none --samples 500{toggle}")}
     text = yaml.safe_dump(data)
     for url in URLS[1::2]:
         # the x86 board boots without a device tree
@@ -65,19 +68,24 @@ def test_git_definition(tmp_path: Path) -> None:
     schema_validate(data)
     [definition] = data["actions"][2]["test"]["definitions"]
     assert definition["from"] == "git" and definition["path"] == "rig/lava/udrv-bench.yaml"
-    assert definition["parameters"]["BENCHES"] == "timer irq uio toggle"
+    assert [c.split()[0] for c in definition["parameters"]["COMMANDS"].split(";")] == \
+        ["timer", "irq", "uio", "toggle"]
 
 
 def test_board_job_defaults_to_the_timer(tmp_path: Path) -> None:
     data = job(tmp_path, "--device-type", "beaglebone-black", *URLS)
     params = data["actions"][2]["test"]["definitions"][0]["repository"]["params"]
-    assert params["BENCHES"] == "timer"
+    assert params["COMMANDS"] == "timer --json --quiet --load none --samples 500"
 
 
 @pytest.mark.parametrize("args, message", [
     (["--device-type", "beaglebone-black"], "needs --kernel-url, --ramdisk-url, --dtb-url"),
     (["--kernel", "rt-q35", "--bundle-url", "file:///x"],
      "--kernel rt-q35: the qemu template runs the lab's std, rt or rpi3 board"),
+    ([*URLS, "--wire", "gpiochip0 17"], "--wire 'gpiochip0 17': want \"CHIP OUT IN\""),
+    ([*URLS, "--feature", "gpio-wyre"], "--feature gpio-wyre: use one of"),
+    ([*URLS, "--args", "rate:--rates 2k"], "--args 'rate:--rates 2k': want 'BENCH:OPTIONS'"),
+    ([*URLS, "--args", "timer"], "--args 'timer': want 'BENCH:OPTIONS'"),
 ])
 def test_job_usage_errors_exit_2(args: list[str], message: str) -> None:
     proc = lab_cli("job", *args)

@@ -100,12 +100,13 @@ def test_bench_pass_records_every_figure_and_the_document(tmp_path: Path) -> Non
     doc = next(d for d in DOCS if d["bench"] == "irq")
     (tmp_path / "doc.json").write_text(pretty(doc))
     env = fake_board(tmp_path, f'echo "$*" > {tmp_path}/args; cat {tmp_path}/doc.json')
-    proc = subprocess.run(["sh", str(RECORDER), "-n", "300", "--chip", "gpio-wire",
-                           "--args", "irq:--out-line 4", "irq"], capture_output=True,
-                          text=True, env=env, timeout=60)
+    proc = subprocess.run(["sh", str(RECORDER), "irq --json --samples 300 -c gpio-wire "
+                           "--out-line 4"], capture_output=True, text=True, env=env, timeout=60)
     assert proc.returncode == 0, proc.stderr
+    # exactly the job's arguments: the script adds none
     args = (tmp_path / "args").read_text().split()
-    assert args[:3] == ["bench", "irq", "--json"] and "-n" in args and "--out-line" in args
+    assert args == ["bench", "irq", "--json", "--samples", "300", "-c", "gpio-wire",
+                    "--out-line", "4"]
     calls = (tmp_path / "calls").read_text().splitlines()
     assert calls[0] == "lava-test-set start irq" and calls[-1] == "lava-test-set stop"
     assert calls[1] == "lava-test-case irq --result pass"
@@ -120,7 +121,7 @@ def test_bench_pass_records_every_figure_and_the_document(tmp_path: Path) -> Non
 def test_bench_failure_is_a_failed_case_with_its_reason(tmp_path: Path) -> None:
     env = fake_board(tmp_path, 'echo "udrv: bench uio: no /dev/uio0: load uio-ticker" >&2; '
                                "exit 1")
-    proc = subprocess.run(["sh", str(RECORDER), "uio"], capture_output=True, text=True,
+    proc = subprocess.run(["sh", str(RECORDER), "uio --json"], capture_output=True, text=True,
                           env=env, timeout=60)
     assert proc.returncode == 1
     assert "lava-test-case uio --result fail" in (tmp_path / "calls").read_text()
@@ -129,8 +130,9 @@ def test_bench_failure_is_a_failed_case_with_its_reason(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("argv, message", [
     ([], "no bench named"),
-    (["--samples", "12x", "timer"], "--samples 12x: not a number"),
-    (["--args", "toggle", "toggle"], "expected 'BENCH:OPTIONS'"),
+    ([" timer --json"], "a bench's name first"),
+    (["timer --json", "--json"], "'--json': want 'BENCH ARGS...'"),
+    (["Timer --json"], "a bench's name first"),
     (["--bogus"], "unknown option --bogus"),
     (["--udrv", "/nonexistent/udrv", "timer"], "no udrv (/nonexistent/udrv)"),
     (["--flatten", "/nonexistent.json"], "cannot read /nonexistent.json"),
