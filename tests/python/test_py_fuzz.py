@@ -32,10 +32,11 @@ from typing import Any
 
 import pytest
 import udrv
-from tests.support.fakes import FakeTree, GpioExports, uio_fpga_mapped
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
+
+from tests.support.fakes import FakeTree, GpioExports, uio_fpga_mapped
 
 REPO = Path(__file__).resolve().parents[2]
 set_hypothesis_home_dir(str(REPO / "build" / "hypothesis"))  # its caches, not in the tree

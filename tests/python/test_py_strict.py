@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 import udrv
 from conftest import BASE
+
 from tests.support.fakes import FakeTree, GpioExports, uio_fpga_fifo, uio_fpga_mapped
 
 LINE = 3
