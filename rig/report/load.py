@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rig.results import load as results_load
+from rig.results import read as results_read
 
 from .errors import InputError
 from .model import Results, Run
@@ -20,7 +20,7 @@ READER = "this udrv-report"
 
 def load(path: str) -> Results:
     """Read and check one results file: something to report, else InputError."""
-    results = results_load.load(path, READER)
+    results = results_read.load(path, READER)
     if not any(r.rows for r in results.runs):
         failed = [f"{r.kernel}/{r.load}: {f}" for r in results.runs for f in r.failures]
         why = f"; the first failure: {failed[0][:300]}" if failed else ""

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from .check import SUPPORTED
 from .errors import ResultsError
-from .load import bench_document, checked, load, model, parse_json
 from .model import Results
+from .read import bench_document, checked, load, model, parse_json
 from .text import ratio_label
 
 __all__ = ["SUPPORTED", "Results", "ResultsError", "bench_document", "checked", "load",

@@ -8,7 +8,7 @@ import sys
 
 from . import compare, text
 from .errors import ResultsError
-from .load import load
+from .read import load
 
 EXIT_BAD = 2
 

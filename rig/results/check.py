@@ -16,6 +16,8 @@ from .schema import FILES, Invalid, validate
 
 NAMES = {name.partition("/")[0]: int(name.partition("/")[2]) for name in FILES}
 SUPPORTED = ", ".join(FILES)
+# a string a rebuilt document does not know (LAVA test cases carry numbers only)
+UNKNOWN = "?"
 
 
 class Version(Invalid):
@@ -85,12 +87,13 @@ def _at(where: str, key: str) -> str:
 
 
 def _semantics(doc: dict[str, Any], where: str) -> None:
+    rebuilt = "rebuilt" in doc  # from LAVA's test cases: no buckets, no timeline, "?"
     for k, row in enumerate(doc["rows"]):
-        check_row(doc, row, _at(where, f"rows[{k}]"))
+        check_row(doc, row, _at(where, f"rows[{k}]"), rebuilt)
     if doc["bench"] == "gaps":
-        check_gaps(doc["gaps"], _at(where, "gaps"))
+        check_gaps(doc["gaps"], _at(where, "gaps"), rebuilt)
     if doc["bench"] == "rate":
-        check_rate(doc["rate"], _at(where, "rate"))
+        check_rate(doc["rate"], _at(where, "rate"), rebuilt)
     if "spike" in doc:
         check_spike(doc["spike"], _at(where, "spike"))
 
@@ -100,15 +103,16 @@ def _need(ok: bool, message: str) -> None:
         raise Invalid(message)
 
 
-def check_row(doc: dict[str, Any], row: dict[str, Any], where: str) -> None:
-    check_stats(row["stats"], f"{where}.stats", rebuilt=row["note"] is not None)
+def check_row(doc: dict[str, Any], row: dict[str, Any], where: str,
+              rebuilt: bool = False) -> None:
+    check_stats(row["stats"], f"{where}.stats", rebuilt)
     loss = row["loss"]
     if loss is not None:
         _need(loss["sent"] == loss["received"] + loss["lost"],
               f"{where}.loss: sent {loss['sent']} != received {loss['received']} + "
               f"lost {loss['lost']}")
     ref = row["reference"]
-    if ref is not None:
+    if ref is not None and not (rebuilt and ref["mechanism"] == UNKNOWN):
         _need(any(r["mechanism"] == ref["mechanism"] and r["implementation"]
                   == ref["implementation"] for r in doc["rows"]),
               f"{where}.reference: {ref['mechanism']}/{ref['implementation']} is not a row "
@@ -117,8 +121,7 @@ def check_row(doc: dict[str, Any], row: dict[str, Any], where: str) -> None:
 
 def check_stats(stats: dict[str, Any], where: str, rebuilt: bool = False) -> None:
     """Buckets in order, each holding samples, adding up (with the overflow) to
-    the count. Empty buckets with samples only in a row with a note: a document
-    rebuilt from LAVA's test cases (no histogram)."""
+    the count (@rebuilt, from LAVA's test cases: no buckets)."""
     count, total, last_hi = stats["count"], 0, -(2**63) - 1
     for i, (lo, hi, n) in enumerate(stats["buckets"]):
         _need(last_hi < lo <= hi, f"{where}.buckets[{i}]: [{lo}, {hi}] out of order")
@@ -136,24 +139,25 @@ def check_stats(stats: dict[str, Any], where: str, rebuilt: bool = False) -> Non
               f"{where}: avg {stats['avg']} outside [min, max]")
 
 
-def check_gaps(gaps: dict[str, Any], where: str) -> None:
-    """The `gaps` object of `udrv bench gaps`."""
+def check_gaps(gaps: dict[str, Any], where: str, rebuilt: bool = False) -> None:
+    """The `gaps` object of `udrv bench gaps` (@rebuilt: without its timeline)."""
     timeline = gaps["timeline"]
-    _need(len(timeline) + gaps["timeline_dropped"] == gaps["count"],
+    _need((rebuilt and not timeline) or len(timeline) + gaps["timeline_dropped"] == gaps["count"],
           f"{where}: {len(timeline)} gaps listed + {gaps['timeline_dropped']} dropped, "
           f"count says {gaps['count']}")
     starts = [g["start_ns"] for g in timeline]
-    _need(starts == sorted(starts), f"{where}.timeline: out of order")
+    _need(starts == sorted(starts), f"{where}: timeline out of order")
     _need(all(g["gap_ns"] >= gaps["threshold_ns"] for g in timeline),
-          f"{where}.timeline: a gap below threshold_ns {gaps['threshold_ns']}")
+          f"{where}.timeline: a gap < threshold_ns {gaps['threshold_ns']}")
     if gaps["count"]:
         _need(gaps["longest_ns"] >= gaps["threshold_ns"], f"{where}: longest below threshold")
     _need(gaps["stalled_ns"] <= gaps["duration_ns"], f"{where}: stalled longer than the run")
 
 
-def check_rate(rate: dict[str, Any], where: str) -> None:
+def check_rate(rate: dict[str, Any], where: str, rebuilt: bool = False) -> None:
     """The `rate` object of `udrv bench rate`: each step's accounting, each
-    receiver's knee and throughput from its steps."""
+    receiver's knee and throughput from its steps (@rebuilt: receivers "?",
+    not matched)."""
     _need(rate["rates"] == sorted(set(rate["rates"])), f"{where}.rates: not ascending")
     for k, s in enumerate(rate["steps"]):
         w = f"{where}.steps[{k}] ({s['mechanism']}/{s['implementation']} {s['target_per_s']}/s)"
@@ -166,12 +170,14 @@ def check_rate(rate: dict[str, Any], where: str) -> None:
         _need(0 < s["duration_ns"] <= s["elapsed_ns"], f"{w}: elapsed_ns < duration_ns")
         if s["samples"]:
             _need(s["p50_ns"] <= s["p99_ns"] <= s["max_ns"], f"{w}: p50/p99/max out of order")
-        if "preempted" in s or "slept" in s:  # documents since 12-2026
+        if ("preempted" in s or "slept" in s) and s["implementation"] != UNKNOWN:  # 12-2026
             peer = s["implementation"] == "libgpiod-2.3"
             _need((s.get("preempted") is None) == (s.get("slept") is None) == peer,
                   f"{w}: preempted/slept are counted for in-process receivers only")
     for k, c in enumerate(rate["capacity"]):
         w = f"{where}.capacity[{k}] ({c['mechanism']}/{c['implementation']})"
+        if rebuilt and UNKNOWN in (c["mechanism"], c["implementation"]):
+            continue
         mine = [s for s in rate["steps"] if (s["mechanism"], s["implementation"])
                 == (c["mechanism"], c["implementation"])]
         _need(c["measured"] == bool(mine), f"{w}: measured is {c['measured']}")

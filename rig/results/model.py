@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """What a results file holds once read: runs of bench documents (docs/results.md).
 
-Built by rig.results.load from a checked document (no field is looked up twice).
+Built by rig.results.read from a checked document (no field is looked up twice).
 
 A run is one kernel x one load profile (one boot of the lab board, or the
 documents of `udrv bench NAME --json` files from the same system). Rows keep

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from guest import ok, sh, udrv
 
-from tests.support.results_schema import check_document
+from rig.results.check import check_bench
 
 pytestmark = pytest.mark.lg_feature(["uio-ticker", "edu"])
 
@@ -72,7 +72,7 @@ def uio_run(board: Any) -> tuple[dict[str, Any], str, str]:
 
 def test_document_validates(uio_run):
     doc = uio_run[0]
-    check_document(doc)
+    check_bench(doc)
     assert doc["bench"] == "uio"
     assert doc["rt"]["policy"] == "SCHED_FIFO" and doc["rt"]["priority"] == 80
 
@@ -151,10 +151,10 @@ def test_period_restored(uio_run):
 
 def test_one_device(board):
     doc = ok(board, "bench uio --json -q -n 20 --device ticker").json()
-    check_document(doc)
+    check_bench(doc)
     assert {key(r) for r in doc["rows"]} == TICKER_ROWS
     doc = ok(board, "bench uio --json -q -n 20 --device edu").json()
-    check_document(doc)
+    check_bench(doc)
     assert {key(r) for r in doc["rows"]} == EDU_ROWS
 
 
