@@ -9,7 +9,7 @@ signal. Then:
 
 - the exit status is 128 + the signal (130, 143) and stderr says
   "interrupted by SIGINT|SIGTERM";
-- the --out document is valid (results_schema), marked interrupted with the
+- the --out document is valid (rig.results), marked interrupted with the
   signal's name, and holds the rows measured so far, each with samples;
 - the machine is as it was before: the uio-ticker period, irqlat's
   parameters, /dev/cpu_dma_latency back at its default, no GPIO line still

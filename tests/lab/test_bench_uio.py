@@ -2,7 +2,7 @@
 """udrv bench uio in the lab (quick): uio-ticker through udrv_uio_wait() and
 through a bare read(), edu through uio_pci_generic.
 
-Checked: the document validates (results_schema), every row is there, loss
+Checked: the document validates (rig.results), every row is there, loss
 accounting adds up (sent, counted by uio-ticker itself = received + lost, the
 UIO count's gaps) with one received per sample,
 the rows of one interrupt agree on their counts, the udrv rows name their raw

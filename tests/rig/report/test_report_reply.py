@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """udrv-report's responder section (rig/report/reply.py) on real
 udrv bench reply documents: the figure decodes, the table says what the
-suite prints (rig/lab/suite.py's reply_table)."""
+suite prints (rig.results.text's reply_table)."""
 
 from __future__ import annotations
 
