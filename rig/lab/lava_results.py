@@ -38,6 +38,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rig.results import ResultsError, bench_document, checked
+from rig.results.check import UNKNOWN
+from rig.results.schema import fill_missing, schema_of
+
 EXIT_BAD_INPUT = 2
 BEGIN = "udrv-lava-doc-begin "
 END = "udrv-lava-doc-end "
@@ -47,6 +51,8 @@ SKIPPED = ("buckets", "timeline")
 ROW_LABEL = ("mechanism", "implementation", "wait", "sample")
 ROW_CASE = re.compile(r"^rows\.(?P<label>.+?)\.(?P<rest>stats\.\w+|loss\.\w+|reference\.\w+"
                       r"|rate_per_s)$")
+# the fields of a udrv-bench/1 document (rig/results/udrv-bench-1.schema.json)
+FIELDS = frozenset(schema_of("udrv-bench/1")["properties"])
 BASE64_LINE = re.compile(r"^[A-Za-z0-9+/]+=*$")
 BENCH_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 # float() of LAVA's measurement and the document's number: equal to this
@@ -193,17 +199,17 @@ def _add_case(job: Job, name: Any, result: Any, measurement: Any, units: Any,
 def _decode_doc(job: Job, bench: str, lines: list[str]) -> None:
     try:
         raw = gzip.decompress(base64.b64decode("".join(lines), validate=True))
-        doc = json.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
     except (binascii.Error, OSError, EOFError, zlib.error, UnicodeDecodeError,
             ValueError) as exc:
         job.bad_documents[bench] = (f"{bench}: the document in the log is corrupt "
                                     f"({exc}); rebuilt from the test cases")
         return
-    if not isinstance(doc, dict) or doc.get("schema") != "udrv-bench/1":
+    try:  # rig.results: udrv-bench/1 and its numbers adding up
+        job.documents[bench] = bench_document(text, "")
+    except ResultsError as exc:
         job.bad_documents[bench] = (f"{bench}: the document in the log is not "
-                                    "udrv-bench/1; rebuilt from the test cases")
-        return
-    job.documents[bench] = doc
+                                    f"udrv-bench/1 ({exc}); rebuilt from the test cases")
 
 
 def read_log(job: Job, records: list[dict[str, Any]]) -> None:
@@ -345,7 +351,8 @@ def rebuild(bench: str, cases: dict[str, Case], board: str,
     doc: dict[str, Any] = {"schema": "udrv-bench/1", "tool": {"name": "udrv",
                            "version": "unknown"}, "bench": bench, "board": board,
                            "kernel": {"release": "unknown (LAVA test cases only)"},
-                           "load": "none", "rt": {}, "rows": []}
+                           "load": "none", "rt": {}, "rows": [],
+                           "rebuilt": "from LAVA's test cases: no job log"}
     rows: dict[str, dict[str, Any]] = {}
     for name, case in cases.items():
         rest = name[len(bench) + 1:]
@@ -358,7 +365,8 @@ def rebuild(bench: str, cases: dict[str, Case], board: str,
             value = int(value)
         m = ROW_CASE.match(rest)
         if m is None:
-            if rest.startswith("rows.") or not _set(doc, rest.split("."), value):
+            path = rest.split(".")
+            if path[0] not in FIELDS or path[0] == "rows" or not _set(doc, path, value):
                 problems.append(f"{name}: not a figure of a udrv-bench/1 document: left out")
             continue
         row = rows.get(m["label"])
@@ -374,15 +382,26 @@ def rebuild(bench: str, cases: dict[str, Case], board: str,
         if key != "rows":
             doc[key] = _listify(doc[key])
     _fill_strings(bench, doc, problems)
+    # the header's strings are not test cases
+    for key in ("version", "preempt_model"):
+        doc["kernel"].setdefault(key, "unknown")
+    if isinstance(doc["rt"], dict):
+        doc["rt"].setdefault("policy", "unknown")
+        for key in ("cpu", "dma_latency_us"):
+            doc["rt"].setdefault(key, None)
     for row in doc["rows"]:
         row.setdefault("rate_per_s", None)
         row.setdefault("loss", None)
         row.setdefault("reference", None)
+        if isinstance(row["reference"], dict):  # its row's names are strings: unknown
+            row["reference"].setdefault("mechanism", UNKNOWN)
+            row["reference"].setdefault("implementation", UNKNOWN)
         stats = row.setdefault("stats", {})
         stats.setdefault("buckets", [])
         for k in ("count", "min", "avg", "max", "stddev", "p50", "p90", "p99", "p99_9",
-                  "p99_99"):
+                  "p99_99", "overflow"):
             stats.setdefault(k, 0)
+    fill_missing(doc, "udrv-bench/1", UNKNOWN)  # a null or a string is no test case
     return doc
 
 
@@ -414,7 +433,7 @@ def _fill_strings(bench: str, doc: dict[str, Any], problems: list[str]) -> None:
             if isinstance(item, dict):
                 for field_name in ("mechanism", "implementation"):
                     if field_name not in item:
-                        item[field_name] = "?"
+                        item[field_name] = UNKNOWN
                         unnamed = True
     if unnamed:
         problems.append(f"{bench}: rate.steps and rate.capacity rebuilt from test cases: "
@@ -458,6 +477,12 @@ def convert(jobs: list[Job], *, board: str = "") -> dict[str, Any]:
                                     "test cases (no histogram buckets)")
                 doc = rebuild(bench, {n: c for n, c in job.cases.items()
                                       if n.startswith(bench + ".")}, name, failures)
+                try:  # what the test cases rebuilt must still be udrv-bench/1
+                    checked("", doc, want="udrv-bench/1")
+                except ResultsError as exc:
+                    failures.append(f"{bench}: rebuilt from the test cases, but not a "
+                                    f"udrv-bench/1 document ({exc}): left out")
+                    continue
             if status is None:
                 failures.append(f"{bench}: no test case {bench} (its pass/fail) in LAVA's "
                                 "results")

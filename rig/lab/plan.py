@@ -38,6 +38,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from rig.results.text import GAPS_VARIANT, PRIORITY_VARIANTS, RATE_PRIORITY
+
 from .errors import LabError
 
 # the program the argument lists are given to (the one place that names it)
@@ -51,11 +53,11 @@ RPI3_LINE = 17
 # The priority axis (rt, idle): the application above the irq thread it waits
 # for (the plain runs: FIFO 80 over the kernel's FIFO 50), below it, and at
 # SCHED_OTHER
-PRIORITY: dict[str, tuple[str, ...]] = {"irq-prio 90": ("--irq-prio", "90"),
-                                        "SCHED_OTHER": ("-P", "0")}  # fmt: skip
-RATE_PRIORITY = "irq-prio 90"  # the one setting rate and pci run at
-# the scheduler gaps without the kernel's RT throttling: a variant run per load
-GAPS_VARIANT = "rt-runtime -1"
+# (the variants' names are the results' vocabulary: rig.results.text)
+PRIORITY: dict[str, tuple[str, ...]] = dict(zip(PRIORITY_VARIANTS, (("--irq-prio", "90"),
+                                                                    ("-P", "0")), strict=True))
+# RATE_PRIORITY: the one setting rate and pci run at; GAPS_VARIANT: the
+# scheduler gaps without the kernel's RT throttling, a variant run per load
 GAPS_VARIANT_ARGS = ("--rt-runtime", "-1")
 
 

@@ -36,6 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rig.results import ResultsError, bench_document
+
 from .boards import TARGETS, missing_udrv
 from .errors import LabError
 from .paths import lab_dir
@@ -89,8 +91,8 @@ def loops_of(doc: dict[str, Any]) -> list[Loop]:
     """The loops of a bench document: one per mechanism/implementation/wait
     (the rows of one wait method share their events and their accounting)."""
     loops: dict[str, Loop] = {}
-    for row in doc.get("rows", []):
-        if row.get("loss") is None:
+    for row in doc["rows"]:
+        if row["loss"] is None:
             continue
         label = "/".join(p for p in (row["mechanism"], row["implementation"], row["wait"]) if p)
         loops.setdefault(label, Loop(label, row["loss"]))
@@ -129,10 +131,10 @@ def run_bench(board: Board, bench: str, command: str, asked: int) -> BenchRun:
     print(f"soak: {board.flavour}: {command}", file=sys.stderr, flush=True)
     r = board.run(command, timeout=COMMAND_TIMEOUT)
     run.status, run.seconds, run.stderr = r.status, r.seconds, r.stderr
-    try:
-        run.document = json.loads(r.stdout) if r.stdout.strip() else None
-    except json.JSONDecodeError as exc:
-        run.problems.append(f"{command}: the output is not JSON ({exc})")
+    try:  # rig.results: udrv-bench/1, its accounting checked (sent = received + lost)
+        run.document = bench_document(r.stdout, command) if r.stdout.strip() else None
+    except ResultsError as exc:
+        run.problems.append(f"not a udrv-bench/1 document: {exc}")
     check_run(run)
     return run
 

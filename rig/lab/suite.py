@@ -4,9 +4,11 @@
 Boots each x86 kernel once, runs every `udrv bench` idle and under load
 inside it; boots the rpi3 board and runs the toggle bench on GPIO 17 of its
 pinctrl-bcm2835 chip, idle.  It collects the result documents
-(docs/rig/results.md) into one udrv-lab/1 document (each run records its board),
-and prints the tables of the references: toggle rate per mechanism (VanguardiaSur)
-on x86 and on rpi3, and latency min/avg/max per mechanism x kernel x load
+(docs/rig/results.md; each checked by rig.results as it arrives: one that is not
+udrv-bench/1 is a failure of its bench) into one udrv-lab/1 document (each run
+records its board), and prints the tables of the references (rig.results.text):
+toggle rate per mechanism (VanguardiaSur) on x86 and on rpi3, and latency
+min/avg/max per mechanism x kernel x load
 (Grandegger, gpioirqbench; docs/references.md).
 """
 
@@ -21,6 +23,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from rig.results import ResultsError, bench_document, checked, model
+from rig.results.text import print_tables
 
 from . import plan, suite_pci, suite_python
 from .board_api import LabBoard
@@ -95,7 +100,10 @@ def _run_one(board: LabBoard, run: SuiteRun, bench: str, cmd: str,
     elif r.status != 0:
         run.failures.append(f"{bench}: exit {r.status}: {r.stderr.strip()[-400:]}")
     else:
-        run.documents.append(json.loads(r.stdout))
+        try:
+            run.documents.append(bench_document(r.stdout, f"{board.flavour}: {cmd}"))
+        except ResultsError as exc:  # not a document udrv writes: a failure, said
+            run.failures.append(f"{bench}: {exc}")
 
 
 def run_steps(board: LabBoard, steps: list[plan.Step], runs: list[SuiteRun], *,
@@ -189,36 +197,6 @@ def run_rate(board: LabBoard, runs: list[SuiteRun], mode: str) -> None:
             _run_one(board, run, "rate", plan.command(argv))
 
 
-def rate_table(runs: list[SuiteRun]) -> list[str]:
-    """kernel x load x receiver: the knee, CPU there, throughput, ns per event."""
-    lines = ["Interrupt rate capacity (udrv bench rate; knee: the highest offered "
-             "rate with nothing lost at the source, received/s >= 95% of offered/s;",
-             "vs raw: CPU per event over the bare read() at one rate for both, at/s: "
-             "the highest raw kept up with, neither preempted)",
-             f"{'kernel':<7}{'load':<13}{'mechanism':<12}{'impl':<14}{'knee/s':>9}"
-             f"{'CPU %':>7}{'max rx/s':>10}{'ns/event':>10}{'vs raw':>8}{'at/s':>9}"]
-    for run in runs:
-        for doc in run.documents:
-            if doc["bench"] != "rate" or run.variant not in ("", RATE_PRIORITY):
-                continue
-            for c in doc["rate"]["capacity"]:
-                lines.append(_rate_line(run, c))
-    return lines
-
-
-def _rate_line(run: SuiteRun, c: dict[str, Any]) -> str:
-    def num(v: float | None, fmt: str) -> str:
-        return "-" if v is None else format(v, fmt)
-
-    load = run.variant.replace(" ", "-") if run.variant else run.load
-    head = f"{run.kernel:<7}{load:<13}{c['mechanism']:<12}{c['implementation']:<14}"
-    if not c["measured"]:
-        return head + "absent"
-    ratio = c["ratio_vs_raw"]
-    return (head + f"{num(c['knee_per_s'], '.0f'):>9}{num(c['cpu_pct_at_knee'], '.1f'):>7}"
-            f"{num(c['throughput_per_s'], '.0f'):>10}{num(c['ns_per_event'], '.0f'):>10}"
-            f"{'-' if ratio is None else f'x{ratio:.2f}':>8}"
-            f"{num(c.get('ratio_at_per_s'), '.0f'):>9}")  # absent before 12-2026
 
 
 def lab_document(runs: list[SuiteRun]) -> dict[str, Any]:
@@ -231,208 +209,6 @@ def lab_document(runs: list[SuiteRun]) -> dict[str, Any]:
                   "documents": r.documents, "failures": r.failures,
                   "unavailable": r.unavailable} for r in runs],
     }  # fmt: skip
-
-
-def _rows(runs: list[SuiteRun], bench: str) -> dict[tuple[str, str], dict[tuple, Any]]:
-    """(kernel, load) -> {row key: row} for one bench (runs of one board)."""
-    out: dict[tuple[str, str], dict[tuple, Any]] = {}
-    for run in runs:
-        table = out.setdefault((run.kernel, run.load), {})
-        for doc in run.documents:
-            if doc["bench"] != bench:
-                continue
-            for row in doc["rows"]:
-                key = (row["mechanism"], row["implementation"], row["wait"], row["sample"])
-                table[key] = row
-    return out
-
-
-def _ratio(row: dict[str, Any]) -> str:
-    ref = row.get("reference")
-    if not ref or ref.get("ratio_avg") is None:
-        return ""
-    return f"x{ref['ratio_avg']:.3f} vs {ref['implementation']}"
-
-
-TOGGLE_TITLES = {
-    "x86": "Toggle rate of one GPIO line (udrv bench toggle, idle)",
-    "rpi3": f"Toggle rate of GPIO {RPI3_LINE} on the rpi3 board (raspi3b, {RPI3_CHIP}; "
-    "udrv bench toggle, idle)",
-}
-
-
-def toggle_table(runs: list[SuiteRun], board: str = "x86") -> list[str]:
-    by_run = _rows([r for r in runs if r.board == board and not r.variant], "toggle")
-    kernels = [k for k in ("std", "rt") if (k, "none") in by_run]
-    keys: list[tuple] = []
-    for k in kernels:
-        keys += [key for key in by_run[(k, "none")] if key not in keys]
-    head = f"{'mechanism':<13}{'implementation':<15}"
-    for k in kernels:
-        head += f"{k + ' ns/toggle':>16}{'toggles/s':>12}  {'vs reference':<20}"
-    lines = [TOGGLE_TITLES.get(board, f"Toggle rate on the {board} board"), head]
-    for key in keys:
-        line = f"{key[0]:<13}{key[1]:<15}"
-        for k in kernels:
-            row = by_run[(k, "none")].get(key)
-            if row is None:
-                line += f"{'-':>16}{'-':>12}  {'':<20}"
-                continue
-            rate = row["rate_per_s"] or 0
-            line += f"{row['stats']['avg']:>16.1f}{rate:>12.0f}  {_ratio(row):<20}"
-        lines.append(line)
-    return lines + _toggle_footer(by_run, kernels)
-
-
-PEER = "libgpiod-2.3"
-
-
-def _toggle_footer(by_run: dict[tuple[str, str], dict[tuple, Any]],
-                   kernels: list[str]) -> list[str]:
-    """udrv against the peer library (its rows come from the same run of the
-    same line), and where the generic mmio call stands against the pin."""
-    lines = []
-    for mech in ("sysfs", "cdev", "mmio"):
-        ratios = []
-        for k in kernels:
-            rows = by_run[(k, "none")]
-            udrv = rows.get((mech, "udrv", None, "toggle"))
-            peer = rows.get((mech, PEER, None, "toggle"))
-            if udrv and peer and peer["stats"]["avg"]:
-                ratios.append(f"x{udrv['stats']['avg'] / peer['stats']['avg']:.3f} {k}")
-        if ratios:
-            lines.append(f"{mech} udrv vs {PEER} (same line, same run): {', '.join(ratios)}")
-    if any((k, "none") in by_run and ("mmio", "udrv-pin", None, "toggle") in by_run[(k, "none")]
-           for k in kernels):
-        lines.append("mmio udrv: udrv_request_set_value(), a call that checks the index and picks "
-                     "set or clear before its one store;")
-        lines.append("  the store alone: udrv_mmio_pin_write() (udrv-pin; docs/api.md, "
-                     "'Which call in a tight loop')")
-    return lines
-
-
-def _cell(row: dict[str, Any] | None) -> str:
-    if row is None:
-        return "-"
-    s = row["stats"]
-    return f"{s['min'] / 1000:.1f}/{s['avg'] / 1000:.1f}/{s['max'] / 1000:.1f}"
-
-
-def latency_table(runs: list[SuiteRun], board: str = "x86") -> list[str]:
-    runs = [r for r in runs if r.board == board and not r.variant]
-    cols = [(k, ld) for k in ("std", "rt") for ld in LOADS
-            if any(r.kernel == k and r.load == ld for r in runs)]
-    lines = ["Latency min/avg/max in us per mechanism x kernel x load "
-             "(udrv bench irq, uio, timer, kernel)"]
-    head = f"{'bench':<7}{'mechanism/impl/wait':<32}{'sample':<16}"
-    head += "".join(f"{k + ' ' + ('idle' if ld == 'none' else ld):>22}" for k, ld in cols)
-    lines.append(head)
-    for bench in BENCHES[1:]:
-        if bench == "reply":  # its own table: reply_table()
-            continue
-        by_run = _rows(runs, bench)
-        keys: list[tuple] = []
-        for col in cols:
-            keys += [key for key in by_run.get(col, {}) if key not in keys]
-        for key in keys:
-            label = "/".join(p for p in key[:3] if p)
-            line = f"{bench:<7}{label:<32}{key[3]:<16}"
-            line += "".join(f"{_cell(by_run.get(col, {}).get(key)):>22}" for col in cols)
-            lines.append(line)
-    return lines
-
-
-def _p(row: dict[str, Any] | None) -> str:
-    if row is None:
-        return "-"
-    s = row["stats"]
-    return f"{s['p50'] / 1000:.1f}/{s['p99'] / 1000:.1f}/{s['max'] / 1000:.1f}"
-
-
-def priority_table(runs: list[SuiteRun], board: str = "x86") -> list[str]:
-    """rt idle: the application above its irq thread, below it, SCHED_OTHER."""
-    cols = {"above (FIFO 80 > 50)": next((r for r in runs if r.board == board and
-                                          r.kernel == "rt" and r.load == "none" and
-                                          not r.variant), None)}
-    cols |= {f"below ({v})" if v != "SCHED_OTHER" else v:
-             next((r for r in runs if r.board == board and r.kernel == "rt" and
-                   r.variant == v), None)
-             for v in PRIORITY}
-    lines = ["Priority axis on PREEMPT_RT, idle: p50/p99/max in us, the application "
-             "above its irq thread, below it, at SCHED_OTHER (udrv bench irq, uio)",
-             f"{'bench':<7}{'mechanism/wait':<22}{'sample':<16}"
-             + "".join(f"{c:>24}" for c in cols)]
-    for bench, mech, wait, sample in PRIORITY_ROWS:
-        cells = []
-        for run in cols.values():
-            by = _rows([run], bench) if run else {}
-            cells.append(_p(by.get((run.kernel, run.load), {}).get(
-                (mech, "udrv", wait, sample)) if run else None))
-        lines.append(f"{bench:<7}{mech + '/' + wait:<22}{sample:<16}"
-                     + "".join(f"{c:>24}" for c in cells))
-    return lines
-
-
-def gaps_table(runs: list[SuiteRun], board: str = "x86") -> list[str]:
-    """kernel x load x setting: the longest interval, gaps per second, time stalled,
-    and what RT throttling should leave (period - runtime every period)."""
-    lines = ["Scheduler gaps of a busy SCHED_FIFO loop toggling a GPIO line "
-             "(udrv bench gaps; a gap: an interval >= its threshold)",
-             f"{'kernel':<8}{'load':<6}{'sched_rt_runtime_us':>20}{'longest ms':>12}"
-             f"{'gaps/s':>8}{'stalled %':>11}  expected"]
-    for kernel in ("std", "rt"):
-        for load in LOADS:
-            for run in runs:
-                if (run.board, run.kernel, run.load) != (board, kernel, load) or \
-                        run.variant not in ("", GAPS_VARIANT):
-                    continue
-                for doc in run.documents:
-                    if doc["bench"] == "gaps":
-                        lines.append(_gaps_line(kernel, load, doc))
-    return lines
-
-
-def _gaps_line(kernel: str, load: str, doc: dict[str, Any]) -> str:
-    g = doc["gaps"]
-    longest = max(g["longest_ns"], doc["rows"][0]["stats"]["max"]) / 1e6
-    expected = "none (not throttled)"
-    if g["expected_gap_ns"]:
-        expected = (f"{g['expected_gap_ns'] / 1e6:.1f} ms every "
-                    f"{g['sched_rt_period_us'] / 1e6:g} s")
-    return (f"{kernel:<8}{'idle' if load == 'none' else load:<6}"
-            f"{g['sched_rt_runtime_us']:>20}{longest:>12.3f}{g['per_s']:>8.2f}"
-            f"{g['stalled_pct']:>11.2f}  {expected}")
-
-
-# udrv bench reply's responders, in the order of gpioirqbench's table
-REPLY_ROWS = (("isr", None), ("kthread", None), ("user", "read"), ("user", "poll"),
-              ("user", "epoll"), ("user", "busy"))
-
-
-def reply_table(runs: list[SuiteRun], board: str = "x86") -> list[str]:
-    """Trigger -> reply p50/p99/max in us per responder x kernel x load, then
-    the priority axis's rt runs (the responders below their irq threads, and
-    at SCHED_OTHER) when the suite made them."""
-    runs = [r for r in runs if r.board == board]
-    cols: list[tuple[str, list[SuiteRun]]] = []
-    for k in ("std", "rt"):
-        for ld in LOADS:
-            sel = [r for r in runs if r.kernel == k and r.load == ld and not r.variant]
-            if sel:
-                cols.append((f"{k} {'idle' if ld == 'none' else ld}", sel))
-    for v in PRIORITY:
-        sel = [r for r in runs if r.kernel == "rt" and r.variant == v]
-        if sel:
-            cols.append((f"rt {v}", sel))
-    lines = ["Responders: trigger -> reply p50/p99/max in us as the log host sees it "
-             "(udrv bench reply; gpio-reply isr/kthread, a udrv process)",
-             f"{'responder':<12}{'wait':<8}" + "".join(f"{c:>22}" for c, _ in cols)]
-    tables = [next(iter(_rows(sel, "reply").values()), {}) for _, sel in cols]
-    for impl, wait in REPLY_ROWS:
-        key = ("gpio", impl, wait, "trigger_to_reply")
-        lines.append(f"{impl:<12}{wait or '-':<8}"
-                     + "".join(f"{_p(t.get(key)):>22}" for t in tables))
-    return lines
 
 
 REPORT_TOOL = REPO_ROOT / "rig" / "report" / "udrv-report"
@@ -490,32 +266,12 @@ def run_suite(kernels: list[str], mode: str, out: Path, duration_s: int = 0,
         doc["python"] = python
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(doc, indent=1) + "\n")
-    if any(r.board == "x86" for r in runs):
-        print()
-        print("\n".join(toggle_table(runs)))
-        print()
-        print("\n".join(latency_table(runs)))
-    if any(d["bench"] == "reply" for r in runs for d in r.documents):
-        print()
-        print("\n".join(reply_table(runs)))
-    if any(r.variant and r.variant != GAPS_VARIANT for r in runs):
-        print()
-        print("\n".join(priority_table(runs)))
-    if any(d["bench"] == "gaps" for r in runs for d in r.documents):
-        print()
-        print("\n".join(gaps_table(runs)))
-    if any(d["bench"] == "rate" for r in runs for d in r.documents):
-        print()
-        print("\n".join(rate_table(runs)))
-    if any(r.board == suite_pci.BOARD for r in runs):
-        print()
-        print("\n".join(suite_pci.pci_table(runs)))
-    if any(r.board == "rpi3" for r in runs):
-        print()
-        print("\n".join(toggle_table(runs, "rpi3")))
-    if python:
-        print()
-        print("\n".join(suite_python.python_table(python)))
+    try:
+        checked(str(out), doc)
+    except ResultsError as exc:  # a bug of the suite: what it wrote is not udrv-lab/1
+        print(f"lab: {exc}", file=sys.stderr)
+        return 1
+    print_tables(model(doc, str(out)))
     failures = [f"{r.board}/{r.kernel}/{r.load}: {f}" for r in runs for f in r.failures]
     failures += suite_python.failures(python)
     for f in failures:

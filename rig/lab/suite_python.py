@@ -57,22 +57,5 @@ def run_python(kernel: str, mode: str) -> dict[str, Any]:
     return out
 
 
-def python_table(results: list[dict[str, Any]]) -> list[str]:
-    """The bench's own table per kernel (rows udrv, gpiod, udrv/gpiod)."""
-    lines = ["Python: udrv vs gpiod 2.5 on the same gpio-wire line, same run "
-             "(udrv-pybench; toggle: ns per set_value call, median of interleaved rounds;",
-             "events: receipt CLOCK_MONOTONIC - kernel timestamp; lost = sequence gaps + "
-             "the wire's drops; unacc = made at the source - received - lost)"]
-    for res in results:
-        if "failure" in res:
-            lines.append(f"{res['lab_kernel']}: failed: {res['failure']}")
-        if "table" not in res:
-            continue
-        lines += res["table"].splitlines()
-        if res["result"].get("note"):
-            lines.append(f"note: {res['result']['note']}")
-    return lines
-
-
 def failures(results: list[dict[str, Any]]) -> list[str]:
     return [f"x86/{r['lab_kernel']}/python: {r['failure']}" for r in results if "failure" in r]

@@ -3,13 +3,11 @@
 
 from __future__ import annotations
 
+from rig.results.errors import ResultsError
 
-class InputError(Exception):
-    """A results file that cannot be used: str() is "PATH: what is wrong, what to do"."""
-
-    def __init__(self, path: str, message: str) -> None:
-        super().__init__(f"{path}: {message}")
-        self.path = path
+# A results file that cannot be used: str() is "PATH: what is wrong, what to do"
+# (rig.results raises it; the report's own checks too)
+InputError = ResultsError
 
 
 class OutputError(Exception):

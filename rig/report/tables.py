@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rig.results.text import ratio_label
+
 from .fmt import us1
 from .measures import is_toggle
 from .model import Row, RowKey, Run, ordered_keys
@@ -34,11 +36,8 @@ def num(text: str, cls: str = "num", title: str = "") -> Cell:
 
 
 def ratio_text(row: Row) -> str:
-    """"x1.015 vs raw", as the suite prints it."""
-    ref = row.reference
-    if not ref or ref.get("ratio_avg") is None:
-        return ""
-    return f"\u00d7{ref['ratio_avg']:.3f} vs {ref.get('implementation')}"
+    """"\u00d71.015 vs raw": the suite's label (rig.results.text), with a times sign."""
+    return ratio_label(row, "\u00d7")
 
 
 def toggle_tables(runs: list[Run]) -> list[Table]:

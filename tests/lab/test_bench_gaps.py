@@ -28,7 +28,9 @@ from background import Background, guest_ok
 from guest import CHIP, ok, udrv
 
 from rig.lab import suite
-from tests.support.results_schema import check_document
+from rig.results import text
+from rig.results.check import check_bench
+from tests.support.results_docs import suite_table
 
 pytestmark = pytest.mark.lg_feature(["gpio-wire"])
 
@@ -68,7 +70,7 @@ def gaps(board: Any, args: str = "") -> dict[str, Any]:
         doc = run.documents[0]
     else:
         doc = ok(board, f"bench gaps -c {CHIP} --json -q -D {SECONDS}s {args}", 300).json()
-    check_document(doc)
+    check_bench(doc)
     _docs[key] = doc
     return doc
 
@@ -143,7 +145,7 @@ def test_suite_table(board: Any, default_runtime: None) -> None:
     """The suite's "Scheduler gaps" lines, from the same runs."""
     runs = suite_runs(board)
     assert runs[1].variant == suite.GAPS_VARIANT
-    lines = suite.gaps_table(runs)
+    lines = suite_table(text.gaps_table, runs)
     assert len(lines) == 4, lines
     default, off = (line.split() for line in lines[2:])
     assert default[:3] == [board.flavour, "idle", str(DEFAULT_RUNTIME)]
@@ -199,7 +201,7 @@ def test_sigterm_restores_the_runtime(board: Any, default_runtime: None) -> None
     assert "bench gaps interrupted by SIGTERM" in end.stderr
     assert runtime(board) == DEFAULT_RUNTIME
     doc = json.loads(guest_ok(board, f"cat {out}"))
-    check_document(doc)
+    check_bench(doc)
     assert doc["interrupted"] == "SIGTERM"
     assert doc["gaps"]["sched_rt_runtime_us"] == 600000
     if fifo:  # a whole period between the first gap and the signal: a 400 ms gap
@@ -232,7 +234,7 @@ def test_sysfs_backend_counted_at_the_source(board_std: Any) -> None:
     """The same loop through /sys/class/gpio (libudrv's sysfs backend): every
     write reaches the wire, and the line is unexported afterwards."""
     doc = ok(board_std, f"bench gaps -c {CHIP} -b sysfs --json -q -n 20000", 120).json()
-    check_document(doc)
+    check_bench(doc)
     row = doc["rows"][0]
     assert (row["mechanism"], row["sample"]) == ("sysfs", "toggle_gap")
     assert row["loss"] == {"sent": 20000, "received": 20000, "lost": 0}

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from guest import Board, sh, udrv
 
-from tests.support.results_schema import check_document
+from rig.results.check import check_bench
 
 pytestmark = pytest.mark.lg_feature(["gpio-wire", "irqlat"])
 
@@ -23,7 +23,7 @@ def bench(board: Board, args: str) -> dict[str, Any]:
     r = udrv(board, f"bench kernel --json --quiet --samples {SAMPLES} {args}", timeout=600)
     assert r.status == 0, f"exit {r.status}\n{r.stderr}"
     doc: dict[str, Any] = r.json()
-    check_document(doc)
+    check_bench(doc)
     assert doc["bench"] == "kernel"
     return doc
 

@@ -27,7 +27,7 @@ import pytest
 from background import Background, guest_ok
 from guest import ok, sh, udrv
 
-from tests.support.results_schema import check_document
+from rig.results.check import check_bench
 
 pytestmark = pytest.mark.lg_feature(["iommu", "edu"])
 
@@ -59,7 +59,7 @@ def pci_run(board_std_q35: Any) -> tuple[dict[str, Any], str, str]:
 
 def test_document_validates(pci_run):
     doc = pci_run[0]
-    check_document(doc)
+    check_bench(doc)
     assert doc["bench"] == "pci"
     assert doc["rt"]["policy"] == "SCHED_FIFO" and doc["rt"]["priority"] == 80
 
@@ -120,7 +120,7 @@ def test_trace_on_spike(board_std_q35):
     first is the spike; the trace names the vfio-msi hard interrupt in it."""
     doc = ok(board_std_q35, "bench pci --json -q -n 20 --via vfio-msi "
                             "--trace-on-spike 1 --spike-out /tmp/pci-spike.txt").json()
-    check_document(doc)
+    check_bench(doc)
     spike = doc["spike"]
     assert spike["sample"]["mechanism"] == "vfio-msi"
     assert spike["sample"]["index"] == 1
@@ -222,7 +222,7 @@ def test_signal_in_the_vfio_phase_restores_the_binding(board_std_q35, via, sig):
     assert end.status == 128 + sig, f"exit {end.status}\n{end.stderr}"
     assert f"bench pci interrupted by {sig.name}" in end.stderr, end.stderr
     doc = json.loads(guest_ok(board_std_q35, f"cat {out}"))
-    check_document(doc)
+    check_bench(doc)
     assert doc["interrupted"] == sig.name
     assert [r["mechanism"] for r in doc["rows"]] == [via] * 2
     assert all(r["stats"]["count"] > 0 for r in doc["rows"])

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from background import guest_ok
 
-from tests.support.results_schema import check_document
+from rig.results.check import check_bench
 
 pytestmark = pytest.mark.lg_feature(["rt", "uio-ticker"])
 
@@ -29,7 +29,7 @@ THREADS = ("for p in /proc/[0-9]*; do c=$(cat $p/comm); case $c in "
 
 def bench(board: Any, cmd: str) -> dict[str, Any]:
     doc = json.loads(guest_ok(board, f"udrv {cmd} --json --quiet", timeout=600))
-    check_document(doc)
+    check_bench(doc)
     return doc
 
 

@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 from guest import Board, sh
 
-from tests.support.results_schema import check_document
+from rig.results import text
+from rig.results.check import check_bench
+from tests.support.results_docs import suite_table
 
 pytestmark = pytest.mark.lg_feature(["gpio-wire", "uio-ticker"])
 
@@ -26,7 +28,7 @@ def bench(board: Board, args: str, env: str = "") -> Doc:
     r = sh(board, f"{env} udrv bench rate {QUICK} {args}", timeout=600)
     assert r.status == 0, f"exit {r.status}\n{r.stderr}"
     doc: Doc = r.json()
-    check_document(doc)
+    check_bench(doc)
     assert doc["bench"] == "rate"
     return doc
 
@@ -196,7 +198,7 @@ def test_suite_quick_rate(board: Board, request: pytest.FixtureRequest) -> None:
     suite.run_rate(board, [run], "quick")
     assert run.failures == [], run.failures
     (doc,) = run.documents
-    check_document(doc)
+    check_bench(doc)
     assert doc["rate"]["rates"] == [2000, 20000, 200000]
-    table = suite.rate_table([run])
+    table = suite_table(text.rate_table, [run])
     assert len(table) == 3 + len(doc["rate"]["capacity"])  # title (2 lines), head

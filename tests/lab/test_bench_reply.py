@@ -25,7 +25,7 @@ import pytest
 from background import Background, guest_ok
 from guest import Board, sh, udrv
 
-from tests.support.results_schema import check_document
+from rig.results.check import check_bench
 
 pytestmark = pytest.mark.lg_feature(["gpio-wire"])
 
@@ -80,7 +80,7 @@ def run(board: Board) -> Iterator[tuple[dict[str, Any], dict[str, int], dict[str
     after = counters(board)
     assert r.status == 0, f"exit {r.status}\n{r.stderr}"
     doc = r.json()
-    check_document(doc)
+    check_bench(doc)
     assert doc["bench"] == "reply"
     yield doc, before, after
 
@@ -179,7 +179,7 @@ def test_sigterm_puts_the_module_and_lines_back(board: Board, module_elsewhere: 
     assert end.status == 128 + signal.SIGTERM, f"exit {end.status}\n{end.stderr}"
     assert "interrupted by SIGTERM" in end.stderr
     doc = json.loads(guest_ok(board, "cat /tmp/reply-sig.json"))
-    check_document(doc)
+    check_bench(doc)
     assert doc["interrupted"] == "SIGTERM"
     assert module_state(board) == before
     info = held_lines(board)
@@ -206,7 +206,7 @@ def test_two_processes_on_two_cpus(board_rt_smp: Any) -> None:
     finally:
         target.kill()
     host = r.json()
-    check_document(host)
+    check_bench(host)
     assert host["rt"]["cpu"] == 0
     (row,) = host["rows"]
     assert (row["implementation"], row["wait"], row["sample"]) == (
@@ -214,7 +214,7 @@ def test_two_processes_on_two_cpus(board_rt_smp: Any) -> None:
     assert row["loss"] == {"sent": n, "received": n, "lost": 0}, row["loss"]
     assert end.status == 128 + signal.SIGTERM, end.stderr
     doc = json.loads(guest_ok(board_rt_smp, "cat /tmp/target.json"))
-    check_document(doc)
+    check_bench(doc)
     assert doc["rt"]["cpu"] == 1
     rows = rows_by_key(doc)
     w2r = rows[("user", "read", "wake_to_reply")]
@@ -246,7 +246,7 @@ def test_module_target_and_loghost_as_two_processes(board: Board) -> None:
     assert row["implementation"] == "kthread" and row["loss"]["received"] == n, row
     assert end.status == 128 + signal.SIGINT, end.stderr
     doc = json.loads(guest_ok(board, "cat /tmp/ktarget.json"))
-    check_document(doc)
+    check_bench(doc)
     (h2r,) = doc["rows"]
     assert h2r["sample"] == "handler_to_reply"
     # every edge the log host sent, warm-up included, plus one when its

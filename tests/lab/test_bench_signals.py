@@ -9,7 +9,7 @@ signal. Then:
 
 - the exit status is 128 + the signal (130, 143) and stderr says
   "interrupted by SIGINT|SIGTERM";
-- the --out document is valid (results_schema), marked interrupted with the
+- the --out document is valid (rig.results), marked interrupted with the
   signal's name, and holds the rows measured so far, each with samples;
 - the machine is as it was before: the uio-ticker period, irqlat's
   parameters, /dev/cpu_dma_latency back at its default, no GPIO line still
@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 from background import Background, guest_ok
 
-from tests.support.results_schema import check_document
+from rig.results.check import check_bench
 
 pytestmark = pytest.mark.lg_feature(["gpio-wire", "uio-ticker", "irqlat"])
 
@@ -134,7 +134,7 @@ def test_signal_restores_the_machine_and_writes_the_rows_so_far(
     assert end.status == 128 + sig, f"exit {end.status}\n{end.stderr}"
     assert f"bench {bench} interrupted by {sig.name}" in end.stderr, end.stderr
     doc = json.loads(guest_ok(board, f"cat {out}"))
-    check_document(doc)
+    check_bench(doc)
     assert doc["interrupted"] == sig.name
     assert doc["rows"], "no row measured before the signal"
     assert all(row["stats"]["count"] > 0 for row in doc["rows"]), doc["rows"]

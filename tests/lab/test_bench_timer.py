@@ -32,7 +32,7 @@ import pytest
 from background import Background, guest_ok
 from guest import ok, sh
 
-from tests.support.results_schema import check_document
+from rig.results.check import check_bench
 
 SAMPLES = 200
 TOLERANCE_REL = 0.20
@@ -67,7 +67,7 @@ def timer_doc(board: Any) -> dict[str, Any]:
 
 
 def test_document_validates(timer_doc):
-    check_document(timer_doc)
+    check_bench(timer_doc)
     assert timer_doc["bench"] == "timer"
 
 
@@ -114,7 +114,7 @@ def test_without_cyclictest(board):
     r = sh(board, f"PATH=/nonexistent /usr/bin/udrv bench timer --json -q -n {SAMPLES // 4}")
     assert r.status == 0, r.stderr
     doc = r.json()
-    check_document(doc)
+    check_bench(doc)
     assert [row["implementation"] for row in doc["rows"]] == ["udrv"]
     row = doc["rows"][0]
     assert row["stats"]["count"] == SAMPLES // 4
@@ -131,7 +131,7 @@ def test_cyclictest_none_and_failing(board):
     assert "--cyclictest none" in doc["rows"][0]["note"]
     assert "no rtla rows: --rtla none" in doc["rows"][0]["note"]
     doc = ok(board, "bench timer --json -q -n 20 --cyclictest /bin/false --rtla /bin/false").json()
-    check_document(doc)
+    check_bench(doc)
     assert [r["implementation"] for r in doc["rows"]] == ["udrv"]
     assert "no cyclictest row: it failed (exit 1)" in doc["rows"][0]["note"]
     why = "it failed (exit 1)" if board.kernel == "rt" else "no timerlat tracer"
@@ -154,7 +154,7 @@ def test_cyclictest_output_garbled(board):
     board.put_bytes(GARBLING_CYCLICTEST.encode(), "/tmp/garbling-cyclictest", 0o755)
     doc = ok(board, "bench timer --json -q -n 20 --rtla none "
                     "--cyclictest /tmp/garbling-cyclictest").json()
-    check_document(doc)
+    check_bench(doc)
     assert [r["implementation"] for r in doc["rows"]] == ["udrv"]
     note = doc["rows"][0]["note"]
     assert ("no cyclictest row: cyclictest's output: hist: line 5: its count '-00001' "
@@ -167,7 +167,7 @@ def test_interval_and_policy_options(board):
     r = sh(board, "udrv bench timer -i 5")
     assert r.status == 2 and "--interval-us" in r.stderr
     doc = ok(board, "bench timer --json -q -n 20 -i 200 -P 0").json()
-    check_document(doc)
+    check_bench(doc)
     assert doc["rt"]["policy"] == "SCHED_OTHER"
     assert [r["implementation"] for r in doc["rows"]] == (
         ["udrv", "cyclictest"] + [r[1] for r in rtla_rows(board)])
@@ -245,7 +245,7 @@ def test_rtla_stopped_puts_the_tracer_back(rt_period_777, how):
         job.kill()
     assert guest_ok(board, RTLA_STATE) == before
     doc = json.loads(guest_ok(board, "cat /tmp/rtla-sig.json"))
-    check_document(doc)
+    check_bench(doc)
     if how == "SIGINT to udrv":
         assert end.status == 130, end.stderr
         assert doc["interrupted"] == "SIGINT"

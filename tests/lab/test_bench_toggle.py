@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from guest import CHIP, ok, peer_without_mlock, sh, udrv
 
-from tests.support.results_schema import check_document
+from rig.results.check import check_bench
 
 pytestmark = pytest.mark.lg_feature(["gpio-wire"])
 
@@ -34,7 +34,7 @@ def bench(board: Any, args: str = "") -> dict[str, Any]:
     key = (board.flavour, args)
     if key not in _docs:
         doc = ok(board, f"bench toggle -c {CHIP} --json -q -n {SAMPLES} {args}", 300).json()
-        check_document(doc)
+        check_bench(doc)
         _docs[key] = doc
     return _docs[key]
 
@@ -178,7 +178,7 @@ def test_injected_drops_are_reported_lost(board: Any) -> None:
         doc = ok(board, f"bench toggle -c {CHIP} --json -q -n 700 --prio 0", 300).json()
     finally:
         sh(board, f"echo 0 > {DROP}/drop_every")
-    check_document(doc)
+    check_bench(doc)
     total = 0
     for row in doc["rows"]:
         loss = row["loss"]

@@ -2,7 +2,7 @@
 """udrv bench uio in the lab (quick): uio-ticker through udrv_uio_wait() and
 through a bare read(), edu through uio_pci_generic.
 
-Checked: the document validates (results_schema), every row is there, loss
+Checked: the document validates (rig.results), every row is there, loss
 accounting adds up (sent, counted by uio-ticker itself = received + lost, the
 UIO count's gaps) with one received per sample,
 the rows of one interrupt agree on their counts, the udrv rows name their raw
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from guest import ok, sh, udrv
 
-from tests.support.results_schema import check_document
+from rig.results.check import check_bench
 
 pytestmark = pytest.mark.lg_feature(["uio-ticker", "edu"])
 
@@ -73,7 +73,7 @@ def uio_run(board: Any) -> tuple[dict[str, Any], str, str]:
 @pytest.mark.lg_rt
 def test_document_validates(uio_run):
     doc = uio_run[0]
-    check_document(doc)
+    check_bench(doc)
     assert doc["bench"] == "uio"
     assert doc["rt"]["policy"] == "SCHED_FIFO" and doc["rt"]["priority"] == 80
 
@@ -152,10 +152,10 @@ def test_period_restored(uio_run):
 
 def test_one_device(board):
     doc = ok(board, "bench uio --json -q -n 20 --device ticker").json()
-    check_document(doc)
+    check_bench(doc)
     assert {key(r) for r in doc["rows"]} == TICKER_ROWS
     doc = ok(board, "bench uio --json -q -n 20 --device edu").json()
-    check_document(doc)
+    check_bench(doc)
     assert {key(r) for r in doc["rows"]} == EDU_ROWS
 
 

@@ -19,7 +19,8 @@ from collections.abc import Iterator
 import pytest
 from guest import python, python_json, sh
 
-from rig.lab import pyguest, suite_python
+from rig.lab import pyguest
+from rig.results.text import python_table, render
 
 pytestmark = pytest.mark.lg_feature(["python"])
 
@@ -402,7 +403,7 @@ def test_pybench_rows_ratios_and_accounting(py_board):
         assert e["ratio"]["p50"] == round(lu["p50"] / lg["p50"], 3)
         assert "udrv/gpiod" in text
     # make lab's section prints this run's table
-    table = suite_python.python_table([{"lab_kernel": "x", "table": text, "result": res}])
+    table = render(python_table([{"lab_kernel": "x", "table": text, "result": res}]))
     assert any(line.startswith("gpiod ") for line in table)
     assert any(line.startswith("udrv ") for line in table) is not bool(ONLY)
 

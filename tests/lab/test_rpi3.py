@@ -31,7 +31,7 @@ from guest import ok
 
 from rig.lab import Board, suite
 from rig.lab.boards import RPI3, missing_udrv
-from tests.support.results_schema import check_lab_document
+from rig.results.check import check_lab
 
 pytestmark = pytest.mark.lg_feature(["bcm2835"])
 
@@ -221,7 +221,7 @@ def test_toggle_bench_rows(rpi3: Board) -> None:
         assert f"verified: set 1, 0 -> GPLEV0 bit {LINE} read 1, 0" in row["note"], row
     assert all(row["loss"] is None for row in doc["rows"])  # --no-edges: nothing watches
     lab_doc = suite.lab_document([run])
-    check_lab_document(lab_doc)
+    check_lab(lab_doc)
     assert lab_doc["runs"][0]["board"] == "rpi3"
 
 

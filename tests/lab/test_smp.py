@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from background import Background, guest_ok
 
-from tests.support.results_schema import check_document
+from rig.results.check import check_bench
 
 pytestmark = pytest.mark.lg_feature(["rt", "isolcpus"])
 
@@ -49,7 +49,7 @@ def test_bench_on_the_isolated_cpu_load_on_the_other(board_rt_smp: Any) -> None:
         job.kill()
     assert end.status == 0, end.stderr
     doc = json.loads(guest_ok(board_rt_smp, "cat /tmp/smp.json"))
-    check_document(doc)
+    check_bench(doc)
     assert doc["rt"]["cpu"] == 1
     assert doc["kernel"]["realtime"] is True
     # sent = received + lost (check_document); without icount the 1 ms ticks

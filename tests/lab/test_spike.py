@@ -36,7 +36,7 @@ from typing import Any
 import pytest
 from background import Background, guest_ok
 
-from tests.support.results_schema import check_document
+from rig.results.check import check_bench
 
 pytestmark = pytest.mark.lg_feature(["gpio-wire"])
 
@@ -93,7 +93,7 @@ def run_with_hog(board: Any, out: str) -> tuple[dict[str, Any], str, list[dict[s
 
 def test_the_hog_is_named_as_the_cause(board: Any, tracefs_before: dict[str, str]) -> None:
     doc, err, bursts = run_with_hog(board, "/tmp/spike")
-    check_document(doc)
+    check_bench(doc)
     spike = doc["spike"]
     hog_pid = bursts[0]["pid"]
     assert spike["found"] and spike["threshold_ns"] == THRESHOLD_US * 1000, spike
@@ -129,7 +129,7 @@ def test_idle_run_finds_no_spike(board: Any, tracefs_before: dict[str, str]) -> 
     assert r.status == 0, r.stderr
     assert f"no sample above {THRESHOLD_US} us: no spike to trace" in r.stderr, r.stderr
     doc = json.loads(guest_ok(board, "cat /tmp/idle.json"))
-    check_document(doc)
+    check_bench(doc)
     assert doc["spike"] == {"threshold_ns": THRESHOLD_US * 1000, "samples_over": 0,
                             "found": False}
     assert board.run("test -e /tmp/idle.spike.txt", timeout=60).status != 0

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
-from rig.lab import suite, suite_pci
-from tests.support.results_schema import check_lab_document
+from rig.lab import suite
+from rig.results import text
+from rig.results.check import check_lab
+from tests.support.results_docs import suite_table
 
 
 def test_suite_under_load(board, request):
@@ -12,7 +14,7 @@ def test_suite_under_load(board, request):
     run = suite.run_benches(board, kernel, "all", "quick")
     assert run.failures == []
     doc = suite.lab_document([run])
-    check_lab_document(doc)
+    check_lab(doc)
     assert {d["bench"] for d in run.documents} | set(run.unavailable) == set(suite.BENCHES)
     for d in run.documents:
         assert d["load"] == "all"
@@ -28,8 +30,8 @@ def test_suite_q35_part(board_std_q35):
     assert [(r.board, r.kernel, r.load, r.variant) for r in runs] == [
         ("q35", "std", "none", ""), ("q35", "std", "all", "")]
     assert all(r.failures == [] for r in runs)
-    check_lab_document(suite.lab_document(runs))
-    lines = suite_pci.pci_table(runs)
+    check_lab(suite.lab_document(runs))
+    lines = suite_table(text.pci_table, runs)
     assert len(lines) == 3 + 2 + 3 + 3  # uio-intx; vfio-intx, vfio-msi with their raw rows
     assert all("-" not in line.split()[2:] for line in lines[3:]), lines
     assert all(" x" in line for line in lines[5:]), lines  # the VFIO and raw rows' ratios

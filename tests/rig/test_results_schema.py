@@ -1,96 +1,236 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The result-document checks and the suite's tables, on synthetic documents
-(no lab needed): what is wrong must be caught, what is right must pass."""
+"""The results contract (rig/results/*.schema.json + rig.results' checks).
+
+Every real document the project keeps passes (the report's fixtures: what the
+benches and the suite wrote); the schema files are valid JSON Schema 2020-12
+and the jsonschema package agrees with rig.results' own validator on them;
+each kind of damage is refused with a message saying where; and the contract
+broken on purpose (a required key removed, a type changed, an unknown
+version) is refused by EVERY reader: rig.results, udrv-report (exit 2), the
+suite's reader, the LAVA converter and the soak.
+"""
 
 from __future__ import annotations
 
+import base64
 import copy
+import gzip
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from rig.lab import suite
-from tests.support.results_schema import check_document, check_lab_document
+from rig.lab import lava_results, soak, suite
+from rig.lab.board_api import Result
+from rig.results import ResultsError, bench_document, checked
+from rig.results import read as results_read
+from rig.results.check import check_bench, check_lab
+from rig.results.schema import FILES, HERE, Invalid, _check_keywords, schemas
+from tests.support.results_docs import bench_doc, ref, row, stats
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = sorted((REPO / "tests" / "rig" / "report" / "fixtures").glob("*.json"))
+REPORT = REPO / "rig" / "report" / "udrv-report"
 
 
-def stats(values: list[int]) -> dict[str, Any]:
-    values = sorted(values)
-    return {"count": len(values), "min": values[0], "avg": sum(values) / len(values),
-            "max": values[-1], "stddev": 0.0, "p50": values[len(values) // 2],
-            "p90": values[-1], "p99": values[-1], "p99_9": values[-1], "p99_99": values[-1],
-            "overflow": 0, "buckets": [[v, v, values.count(v)] for v in sorted(set(values))]}
-
-
-def row(mech: str, impl: str, values: list[int], ref: str | None = None) -> dict[str, Any]:
-    return {"mechanism": mech, "implementation": impl, "wait": None, "sample": "toggle",
-            "unit": "ns", "stats": stats(values),
-            "loss": {"sent": len(values), "received": len(values) - 1, "lost": 1},
-            "rate_per_s": 1e9 / (sum(values) / len(values)),
-            "reference": None if ref is None else
-            {"mechanism": mech, "implementation": ref, "ratio_avg": 1.01, "ratio_p50": 1.0},
-            "note": None}
+def fixture_documents() -> list[dict[str, Any]]:
+    docs = []
+    for f in FIXTURES:
+        d = json.loads(f.read_text())
+        docs += [x for r in d["runs"] for x in r["documents"]] if "runs" in d else [d]
+    return docs
 
 
 def document() -> dict[str, Any]:
-    return {"schema": "udrv-bench/1", "tool": {"name": "udrv", "version": "0.1.0"},
-            "bench": "toggle", "board": "test", "load": "none",
-            "kernel": {"release": "6.1", "version": "#1", "preempt_model": "PREEMPT_RT",
-                       "realtime": True},
-            "rt": {"policy": "SCHED_FIFO", "priority": 80, "memory_locked": True,
-                   "cpu": None, "dma_latency_us": 0},
-            "rows": [row("cdev", "raw", [100, 100, 101]),
-                     row("cdev", "udrv", [101, 101, 102], ref="raw")]}
+    """A udrv-bench/1 document: two rows, the second against the first."""
+    rows = [row("cdev", "raw", "toggle", stats([100, 100, 101]), loss=True, rate_per_s=9.9e6),
+            row("cdev", "udrv", "toggle", stats([101, 101, 102]), loss=True, rate_per_s=9.8e6,
+                reference=ref("cdev", "raw", 1.01, 1.0))]
+    return bench_doc("toggle", rows, realtime=True)
 
 
-def test_a_good_document_passes() -> None:
-    check_document(document())
+@pytest.mark.parametrize("path", FIXTURES, ids=[f.name for f in FIXTURES])
+def test_every_kept_document_passes(path: Path) -> None:
+    assert results_read.load(str(path)).runs
 
 
-@pytest.mark.parametrize("damage", ["buckets", "loss", "reference", "schema", "rt"])
-def test_damage_is_caught(damage: str) -> None:
+def test_a_made_up_document_passes() -> None:
+    check_bench(document())
+    check_lab(suite.lab_document([suite.SuiteRun("std", "none", [document()])]))
+
+
+# ---- the schema files are standard JSON Schema, and rig.results reads them so ----
+
+def _jsonschema_validator(name: str) -> Any:
+    jsonschema = pytest.importorskip("jsonschema")  # python3-jsonschema (scripts/install-deps)
+    store = {sid: s for sid, s in schemas().items()}
+    schema = json.loads((HERE / FILES[name]).read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    resolver = jsonschema.RefResolver.from_schema(schema, store=store)
+    return jsonschema.Draft202012Validator(schema, resolver=resolver)
+
+
+def test_the_schema_files_are_json_schema_2020_12() -> None:
+    for name in FILES:
+        _jsonschema_validator(name)
+
+
+def test_jsonschema_agrees_on_the_kept_documents() -> None:
+    bench, lab = _jsonschema_validator("udrv-bench/1"), _jsonschema_validator("udrv-lab/1")
+    for doc in fixture_documents():
+        bench.validate(doc)
+    for f in FIXTURES:
+        d = json.loads(f.read_text())
+        if "runs" in d:
+            lab.validate(d)
+
+
+def test_the_validator_refuses_a_keyword_it_does_not_implement() -> None:
+    _check_keywords({"type": "object", "properties": {"x": {"minimum": 1}}}, "ok")
+    with pytest.raises(ValueError, match="not implemented"):
+        _check_keywords({"properties": {"x": {"multipleOf": 2}}}, "bad")
+
+
+# ---- damage: each refused, where it is said ----
+
+def _set(path: list[Any], value: Any) -> Callable[[dict[str, Any]], None]:
+    def damage(doc: dict[str, Any]) -> None:
+        node = doc
+        for k in path[:-1]:
+            node = node[k]
+        if value is KeyError:
+            del node[path[-1]]
+        else:
+            node[path[-1]] = value
+    return damage
+
+
+DAMAGE: dict[str, tuple[Callable[[dict[str, Any]], None], str, bool]] = {
+    # name: (damage, message, a schema-level break that jsonschema sees too)
+    "key-removed": (_set(["rows", 0, "stats"], KeyError), "rows[0].stats: missing", True),
+    "rt-key-removed": (_set(["rt", "priority"], KeyError), "rt.priority: missing", True),
+    "type-changed": (_set(["rows", 1, "stats", "count"], "many"),
+                     'rows[1].stats.count: string "many", expected an integer', True),
+    "unknown-field": (_set(["rows", 0, "latency"], 1), "rows[0].latency: not a field", True),
+    "unknown-version": (_set(["schema"], "udrv-bench/2"), "schema 'udrv-bench/2'", True),
+    "unknown-bench": (_set(["bench"], "blink"), "bench: 'blink', expected one of", True),
+    "buckets": (lambda d: d["rows"][0]["stats"]["buckets"][0].__setitem__(2, 3),
+                "rows[0].stats: buckets hold 4 + overflow 0, count says 3", False),
+    "loss": (_set(["rows", 1, "loss", "lost"], 1),
+             "rows[1].loss: sent 3 != received 3 + lost 1", False),
+    "reference": (_set(["rows", 1, "reference", "implementation"], "libgpiod"),
+                  "rows[1].reference: cdev/libgpiod is not a row of this run", False),
+}
+
+
+@pytest.mark.parametrize("name", DAMAGE)
+def test_damage_is_refused_and_said(name: str) -> None:
+    damage, message, schema_level = DAMAGE[name]
+    doc = document()
+    damage(doc)
+    with pytest.raises(Invalid) as err:
+        check_bench(doc)
+    assert message in str(err.value)
+    if schema_level and name != "unknown-version":
+        assert not _jsonschema_validator("udrv-bench/1").is_valid(doc)
+
+
+# ---- every reader refuses the contract broken on purpose ----
+
+BREAKS = ("key-removed", "type-changed", "unknown-version")
+
+
+def broken(name: str) -> dict[str, Any]:
     doc = copy.deepcopy(document())
-    if damage == "buckets":
-        doc["rows"][0]["stats"]["buckets"][0][2] += 1
-    elif damage == "loss":
-        doc["rows"][1]["loss"]["lost"] = 0
-    elif damage == "reference":
-        doc["rows"][1]["reference"]["implementation"] = "libgpiod"
-    elif damage == "schema":
-        doc["schema"] = "udrv-bench/0"
-    else:
-        del doc["rt"]["priority"]
-    with pytest.raises(AssertionError):
-        check_document(doc)
+    DAMAGE[name][0](doc)
+    return doc
 
 
-def test_lab_document_and_tables() -> None:
-    runs = [suite.SuiteRun("std", "none", [document()]),
-            suite.SuiteRun("rt", "none", [document()])]
-    lab = suite.lab_document(runs)
-    check_lab_document(lab)
-    toggle = suite.toggle_table(runs)
-    assert toggle[0].startswith("Toggle rate")
-    assert any("cdev" in line and "x1.010 vs raw" in line for line in toggle)
-    latency = suite.latency_table(runs)
-    assert latency[0].startswith("Latency")
+@pytest.mark.parametrize("name", BREAKS)
+def test_rig_results_refuses(name: str, tmp_path: Path) -> None:
+    with pytest.raises(ResultsError, match=DAMAGE[name][1].replace("[", r"\[")):
+        bench_document(json.dumps(broken(name)), "stdin")
+    p = tmp_path / "b.json"
+    p.write_text(json.dumps(broken(name)))
+    with pytest.raises(ResultsError) as err:
+        results_read.load(str(p))
+    assert str(err.value).startswith(f"{p}: ") and DAMAGE[name][1] in str(err.value)
+    r = subprocess.run(["python3", "-m", "rig.results", "check", str(p)], cwd=REPO,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and DAMAGE[name][1] in r.stderr, r
 
 
-def test_toggle_table_compares_with_the_peer_and_points_to_the_pin() -> None:
-    """udrv / libgpiod-2.3 from the two rows of one run, per kernel; without
-    the peer's row no such line (never a ratio made up); with an mmio
-    udrv-pin row, the line that points to udrv_mmio_pin_write()."""
-    def run(kernel: str, udrv: int, peer: int | None) -> suite.SuiteRun:
-        doc = document()
-        doc["rows"][1]["stats"] = stats([udrv])
-        if peer is not None:
-            doc["rows"].append(row("cdev", "libgpiod-2.3", [peer]))
-        return suite.SuiteRun(kernel, "none", [doc])
+@pytest.mark.parametrize("name", BREAKS)
+def test_udrv_report_refuses(name: str, tmp_path: Path) -> None:
+    lab = suite.lab_document([suite.SuiteRun("rt", "none", [broken(name)])])
+    p = tmp_path / "lab.json"
+    p.write_text(json.dumps(lab))
+    r = subprocess.run([str(REPORT), str(p), "-o", str(tmp_path / "r.html")],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2, r
+    [line] = r.stderr.splitlines()
+    assert line.startswith(f"udrv-report: {p}: runs[0].documents[0].") and \
+        DAMAGE[name][1].removeprefix("schema ") in line, line
+    assert not (tmp_path / "r.html").exists()
 
-    lines = suite.toggle_table([run("std", 97, 100), run("rt", 102, 100)])
-    assert "cdev udrv vs libgpiod-2.3 (same line, same run): x0.970 std, x1.020 rt" in lines
-    assert not any("udrv_mmio_pin_write" in line for line in lines)
-    lines = suite.toggle_table([run("std", 97, None)])
-    assert not any("vs libgpiod-2.3" in line for line in lines)
-    pinned = run("std", 97, 100)
-    pinned.documents[0]["rows"] += [row("mmio", "raw", [3]), row("mmio", "udrv-pin", [3])]
-    assert any("udrv_mmio_pin_write()" in line for line in suite.toggle_table([pinned]))
+
+class FakeBoard:
+    """A board whose udrv bench prints @stdout and exits 0."""
+
+    flavour = "fake"
+
+    def __init__(self, stdout: str) -> None:
+        self.stdout = stdout
+
+    def run(self, cmd: str, timeout: float = 0) -> Result:
+        return Result(0, self.stdout.encode(), b"", 0.1)
+
+
+@pytest.mark.parametrize("name", BREAKS)
+def test_the_suite_refuses(name: str) -> None:
+    run = suite.SuiteRun("rt", "none")
+    suite._run_one(FakeBoard(json.dumps(broken(name))), run, "toggle", "udrv bench toggle")
+    assert run.documents == []
+    [failure] = run.failures
+    assert failure.startswith("toggle: fake: udrv bench toggle: ") and \
+        DAMAGE[name][1] in failure, failure
+    good = suite.SuiteRun("rt", "none")
+    suite._run_one(FakeBoard(json.dumps(document())), good, "toggle", "udrv bench toggle")
+    assert good.failures == [] and good.documents == [document()]
+    with pytest.raises(ResultsError):  # and the lab document it writes is checked
+        checked("", suite.lab_document([suite.SuiteRun("rt", "none", [broken(name)])]))
+
+
+@pytest.mark.parametrize("name", BREAKS)
+def test_the_lava_converter_refuses(name: str) -> None:
+    def job(doc: dict[str, Any]) -> lava_results.Job:
+        blob = base64.b64encode(gzip.compress(json.dumps(doc).encode())).decode()
+        records = [{"lvl": "results", "msg": {"case": "toggle", "result": "pass",
+                                              "definition": "toggle"}},
+                   {"lvl": "target", "msg": "udrv-lava-doc-begin toggle 3 figures"},
+                   *({"lvl": "target", "msg": blob[i:i + 76]} for i in range(0, len(blob), 76)),
+                   {"lvl": "target", "msg": "udrv-lava-doc-end toggle"}]
+        j = lava_results.Job("job.log")
+        lava_results.read_log(j, records)
+        return j
+
+    assert "toggle" in job(document()).documents
+    j = job(broken(name))
+    assert j.documents == {}
+    why = j.bad_documents["toggle"]
+    assert why.startswith("toggle: the document in the log is not udrv-bench/1 (") and \
+        DAMAGE[name][1] in why, why
+    out = lava_results.convert([j], board="b")
+    assert why in out["runs"][0]["failures"]
+    checked("", out)  # what it writes instead is the contract's
+
+
+@pytest.mark.parametrize("name", BREAKS)
+def test_the_soak_refuses(name: str) -> None:
+    run = soak.run_bench(FakeBoard(json.dumps(broken(name))), "irq", "udrv bench irq", 3)  # type: ignore[arg-type]
+    assert run.document is None
+    assert any(p.startswith("not a udrv-bench/1 document: udrv bench irq: ")
+               and DAMAGE[name][1] in p for p in run.problems), run.problems

@@ -15,34 +15,6 @@ def test_rate_commands() -> None:
     assert "--rates 2k,20k,200k" in quick and "--step-duration 20ms" in quick
 
 
-def capacity(mech: str, impl: str, knee: float | None, measured: bool = True) -> dict:
-    return {"mechanism": mech, "implementation": impl, "measured": measured,
-            "knee_per_s": knee, "cpu_pct_at_knee": None if knee is None else 12.5,
-            "throughput_per_s": 90000.0 if measured else None,
-            "ns_per_event": 5600.0 if measured else None,
-            "ratio_vs_raw": 1.0 if impl == "raw" else (1.09 if measured else None),
-            "ratio_at_per_s": 20000 if measured else None, "note": None}
-
-
-def test_rate_table() -> None:
-    doc = {"bench": "rate", "rate": {"capacity": [
-        capacity("cdev", "raw", 49945.2), capacity("cdev", "udrv", None),
-        capacity("cdev", "libgpiod-2.3", None, measured=False)]}}
-    run = suite.SuiteRun("std", "all", documents=[doc])
-    lines = suite.rate_table([run])
-    assert "knee" in lines[0]
-    assert lines[3].split() == ["std", "all", "cdev", "raw", "49945", "12.5", "90000",
-                                "5600", "x1.00", "20000"]
-    assert lines[4].split()[4:6] == ["-", "-"]
-    assert lines[5].split()[-1] == "absent"
-    # the irq-prio 90 run of the priority axis is, named so; other variants not
-    prio = suite.rate_table([suite.SuiteRun("rt", "none", documents=[doc],
-                                            variant=suite.RATE_PRIORITY)])
-    assert prio[3].split()[:2] == ["rt", "irq-prio-90"]
-    assert suite.rate_table([suite.SuiteRun("rt", "none", documents=[doc],
-                                            variant="SCHED_OTHER")]) == lines[:3]
-
-
 def test_rate_runs_in_plain_and_irq_prio_runs() -> None:
     ran: list[tuple[str, str]] = []
 

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rig.results import bench_document
+
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_BIN = REPO / "build" / "dev" / "tools" / "udrv"
 TIMEOUT_S = 30.0  # generous: every command here finishes in milliseconds
@@ -32,8 +34,13 @@ class Result:
     stderr: str
 
     def json(self) -> Any:
-        """stdout as one JSON document."""
-        return json.loads(self.stdout)
+        """stdout as one JSON document; a bench's (udrv-bench/1) checked against
+        the results contract (rig.results: its schema file and what adds up),
+        so that every document a test reads is one the readers accept."""
+        doc = json.loads(self.stdout)
+        if isinstance(doc, dict) and doc.get("schema") == "udrv-bench/1":
+            bench_document(self.stdout, f"udrv {' '.join(self.args)}")
+        return doc
 
     def json_lines(self) -> list[Any]:
         """stdout as JSON Lines (one document per non-empty line)."""

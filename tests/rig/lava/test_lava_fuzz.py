@@ -106,7 +106,11 @@ def test_conflicting_names_are_left_out_and_said(tmp_path: Any) -> None:
         ("timer", None, ""), ("timer.a", 1, "count"), ("timer.a.b", 2, "count"),
         ("timer.load", 5, "count"), ("timer.kernel.release", 6, "count"),
         ("timer.rows.x--y--z.stats.p50", 7, "ns"), ("timer.rows.x--y--z.stats.p50.q", 8, "ns"),
-        ("timer.rows", 9, "count"))]
+        ("timer.rows", 9, "count"),
+        # the header's numbers a udrv-bench/1 document must have (without them
+        # the rebuilt document is left out, and said: test_lava_results.py)
+        ("timer.kernel.realtime", 0, "bool"), ("timer.rt.priority", 80, "count"),
+        ("timer.rt.memory_locked", 1, "bool"))]
     p = tmp_path / "results.json"
     p.write_text(json.dumps(items))
     doc = convert([read_input(str(p))])

@@ -24,10 +24,18 @@ from rig.lab.lava_results import figures
 DOCS = bench_documents()
 
 
-def flatten(tmp: Path, doc: dict[str, Any], awk_dir: Path | None = None
-            ) -> dict[str, tuple[float, str]]:
+# the layouts of one document: the flattener reads tokens, not lines
+LAYOUTS = {
+    "pretty": pretty,
+    "compact": lambda doc: json.dumps(doc, separators=(",", ":")),
+    "spread": lambda doc: json.dumps(doc, indent="\t", separators=(" ,\n", " :\n ")),
+}
+
+
+def flatten(tmp: Path, doc: dict[str, Any], awk_dir: Path | None = None,
+            layout: str = "pretty") -> dict[str, tuple[float, str]]:
     f = tmp / "doc.json"
-    f.write_text(pretty(doc))
+    f.write_text(LAYOUTS[layout](doc))
     env = dict(os.environ)
     if awk_dir is not None:
         env["PATH"] = f"{awk_dir}:{env['PATH']}"
@@ -46,9 +54,11 @@ def test_fixtures_cover_every_bench() -> None:
                                           "gaps", "rate", "pci"}
 
 
+@pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("awk", ["host", "busybox"])
-def test_awk_flattener_equals_python(tmp_path: Path, awk: str) -> None:
-    """Every figure of every fixture document, same name, value and units."""
+def test_awk_flattener_equals_python(tmp_path: Path, awk: str, layout: str) -> None:
+    """Every figure of every fixture document, same name, value and units,
+    whatever the JSON's layout (no line break at all, or one around every token)."""
     awk_dir = None
     if awk == "busybox":
         bb = busybox()
@@ -58,7 +68,7 @@ def test_awk_flattener_equals_python(tmp_path: Path, awk: str) -> None:
         awk_dir.mkdir()
         (awk_dir / "awk").symlink_to(bb)
     for doc in DOCS:
-        got = flatten(tmp_path, doc, awk_dir)
+        got = flatten(tmp_path, doc, awk_dir, layout)
         want = figures(doc)
         assert got.keys() == want.keys(), (doc["bench"], set(got) ^ set(want))
         for name, (value, unit) in want.items():
@@ -141,3 +151,14 @@ def test_usage_errors_exit_2(argv: list[str], message: str) -> None:
     proc = subprocess.run(["sh", str(RECORDER), *argv], capture_output=True, text=True,
                           timeout=60)
     assert proc.returncode == 2 and message in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_strings_that_look_like_json_are_strings(tmp_path: Path, layout: str) -> None:
+    """Break on purpose: quotes, brackets, colons and commas inside strings
+    (escaped quotes, a backslash before a quote) are no tokens of the document."""
+    doc = json.loads(json.dumps(next(d for d in DOCS if d["bench"] == "timer")))
+    doc["rows"][0]["note"] = 'a \\"b\\" {"c": [1, 2]}, \\\\'
+    doc["board"] = '"x": 3, "y": [4]}'
+    got = flatten(tmp_path, doc, layout=layout)
+    assert got.keys() == figures(doc).keys()

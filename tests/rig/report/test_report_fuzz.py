@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Property tests of udrv-report's results loader (rig/report/load.py).
+"""Property tests of udrv-report's results loader (rig/report/load.py over rig.results).
 
 Whatever a results file holds, load() either returns results or raises the
 loader's own InputError, whose message starts with the path and says what is

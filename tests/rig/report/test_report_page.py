@@ -27,6 +27,8 @@ from report_helpers import (
 from report_page import Page, check_png, data_uri_png
 
 from rig.lab import suite
+from rig.results import text
+from tests.support.results_docs import suite_table
 
 
 def slug(*parts: Any) -> str:
@@ -105,7 +107,7 @@ def suite_runs(doc: dict[str, Any]) -> list[suite.SuiteRun]:
 
 def test_latency_table_says_what_the_suite_prints(report_a: Rendered) -> None:
     doc = load_json(LAB_A)
-    lines = suite.latency_table(suite_runs(doc))
+    lines = suite_table(text.latency_table, suite_runs(doc))
     head = lines[1].split()[3:]
     cols = [f"{head[i]} {head[i + 1]}" for i in range(0, len(head), 2)]
     table = report_a.page.tables["table-latency"]
@@ -119,7 +121,7 @@ def test_latency_table_says_what_the_suite_prints(report_a: Rendered) -> None:
 
 def test_toggle_table_says_what_the_suite_prints(report_a: Rendered) -> None:
     doc = load_json(LAB_A)
-    lines = suite.toggle_table(suite_runs(doc))
+    lines = suite_table(text.toggle_table, suite_runs(doc))
     table = report_a.page.tables["table-toggle-none"]
     kernels = [h for h, n in table.head[0] if n == 3]
     assert kernels == ["std", "rt"]
@@ -308,9 +310,9 @@ def test_priority_axis_section_says_what_the_suite_prints(tmp_path: Path) -> Non
     assert [h for h, _ in table.head[0]][3:] == [
         "above its irq thread", "below it (irq-prio 90)", "SCHED_OTHER"]
     rt_runs = [r for r in doc["runs"] if r["kernel"] == "rt" and r["load"] == "none"]
-    printed = suite.priority_table([suite.SuiteRun(r["kernel"], r["load"], r["documents"],
-                                                   variant=r.get("variant", ""))
-                                    for r in rt_runs])
+    printed = suite_table(text.priority_table,
+                          [suite.SuiteRun(r["kernel"], r["load"], r["documents"],
+                                          variant=r.get("variant", "")) for r in rt_runs])
     cells = {(row[0].text, row[1].text, row[2].text): [c.text for c in row[3:]]
              for row in table.rows}
     assert cells, "no row in the priority table"

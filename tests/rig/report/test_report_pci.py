@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """udrv-report's UIO-vs-VFIO section (rig/report/pci.py) on real
 udrv bench pci documents: the figure decodes, the table says what the suite
-prints (rig/lab/suite_pci.py's pci_table), ratios included."""
+prints (rig.results.text's pci_table), ratios included."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from pathlib import Path
 from report_helpers import FIXTURES, Rendered, load_json, render
 from report_page import check_png, data_uri_png
 
-from rig.lab import suite, suite_pci
+from rig.lab import suite
+from rig.results import text
+from tests.support.results_docs import suite_table
 
 LAB_PCI = FIXTURES / "lab-pci.json"
 
@@ -25,7 +27,7 @@ def test_pci_section_says_what_the_suite_prints(tmp_path: Path) -> None:
         "mechanism", "sample", "std idle", "std all", "rt idle", "rt all",
         "rt idle irq-prio 90"]
     cells = {(row[0].text, row[1].text): [c.text for c in row[2:]] for row in table.rows}
-    printed = suite_pci.pci_table([suite.SuiteRun(r["kernel"], r["load"], r["documents"],
+    printed = suite_table(text.pci_table, [suite.SuiteRun(r["kernel"], r["load"], r["documents"],
                                                   board=r["board"],
                                                   variant=r.get("variant", ""))
                                    for r in doc["runs"]])
@@ -36,7 +38,7 @@ def test_pci_section_says_what_the_suite_prints(tmp_path: Path) -> None:
         assert cells[(mech, sample)] == values, line
     # the VFIO rows carry their ratio to UIO INTx, the UIO rows none
     assert all(" x" in v for m, _ in cells if m != "uio-intx" for v in cells[(m, _)])
-    assert not any(" x" in v for s in suite_pci.SAMPLES for v in cells[("uio-intx", s)])
+    assert not any(" x" in v for s in text.PCI_SAMPLES for v in cells[("uio-intx", s)])
 
 
 def test_priority_section_has_the_pci_rows(tmp_path: Path) -> None:

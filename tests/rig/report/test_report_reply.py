@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """udrv-report's responder section (rig/report/reply.py) on real
 udrv bench reply documents: the figure decodes, the table says what the
-suite prints (rig/lab/suite.py's reply_table)."""
+suite prints (rig.results.text's reply_table)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from report_helpers import FIXTURES, Rendered, load_json, render
 from report_page import check_png, data_uri_png
 
 from rig.lab import suite
+from rig.results import text
+from tests.support.results_docs import suite_table
 
 LAB_REPLY = FIXTURES / "lab-reply.json"
 
@@ -25,7 +27,7 @@ def test_responder_section_says_what_the_suite_prints(tmp_path: Path) -> None:
         "responder", "wait", "std idle", "std all", "rt idle", "rt all",
         "rt idle irq-prio 90", "rt idle SCHED_OTHER"]
     cells = {(row[0].text, row[1].text): [c.text for c in row[2:]] for row in table.rows}
-    printed = suite.reply_table([suite.SuiteRun(r["kernel"], r["load"], r["documents"],
+    printed = suite_table(text.reply_table, [suite.SuiteRun(r["kernel"], r["load"], r["documents"],
                                                 variant=r.get("variant", ""))
                                  for r in doc["runs"]])
     assert len(printed) == 2 + 6 and len(cells) == 6

@@ -12,6 +12,8 @@ from report_helpers import FIXTURES, load_json, render
 from report_page import check_png, data_uri_png
 
 from rig.lab import suite
+from rig.results import text
+from tests.support.results_docs import suite_table
 
 BENCH_TIMER_RT = FIXTURES / "bench-timer-rt.json"
 RTLA = ("irq_latency", "thread_latency")
@@ -37,7 +39,7 @@ def test_rtla_rows_get_panels_and_table_lines(tmp_path) -> None:
         assert fig in page.figures, sorted(page.figures)
         check_png(data_uri_png(page.figures[fig]))
     # the latency table: the suite's lines for this one run, rtla's included
-    lines = suite.latency_table([suite.SuiteRun("rt", "none", [doc])])
+    lines = suite_table(text.latency_table, [suite.SuiteRun("rt", "none", [doc])])
     html_rows = [[c.text for c in row] for row in page.tables["table-latency"].rows]
     assert html_rows == [line.split() for line in lines[2:]]
     labels = [(row[1], row[2]) for row in html_rows]

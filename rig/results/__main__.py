@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""python3 -m rig.results check|tables|markdown|compare (see rig/results/__init__.py)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import compare, text
+from .errors import ResultsError
+from .read import load
+
+EXIT_BAD = 2
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python3 -m rig.results",
+        description="Check udrv results documents (udrv-bench/1, udrv-lab/1; the schema "
+                    "files in rig/results/, docs/results.md), print their tables for a "
+                    "terminal or as Markdown, compare two. Exit status: 0 done; 2 a file is "
+                    "missing or not a valid results document (one line says why).")
+    sub = p.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("check", help="validate: schema and the numbers adding up")
+    c.add_argument("files", nargs="+", metavar="FILE")
+    for name, what in (("tables", "the tables `make lab` prints"),
+                       ("markdown", "the same tables as Markdown, for the docs")):
+        t = sub.add_parser(name, help=what)
+        t.add_argument("file", metavar="FILE")
+        t.add_argument("--board", action="append", metavar="NAME",
+                       help="only this board's tables (repeatable; default: every board)")
+    m = sub.add_parser("compare", help="the rows of B beyond the noise against A")
+    m.add_argument("a", metavar="A")
+    m.add_argument("b", metavar="B")
+    m.add_argument("--noise", type=float, default=compare.NOISE, metavar="FRACTION",
+                   help=f"ratios within 1 +- FRACTION are noise (default {compare.NOISE})")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.command == "check":
+        for f in args.files:
+            r = load(f)
+            print(f"{f}: {r.schema}, {len(r.runs)} runs, "
+                  f"{sum(len(x.docs) for x in r.runs)} bench documents: valid")
+        return 0
+    if args.command == "compare":
+        if not 0 <= args.noise < 1:
+            print(f"rig.results: --noise {args.noise}: give a fraction between 0 and 1",
+                  file=sys.stderr)
+            return EXIT_BAD
+        a, b = load(args.a), load(args.b)
+        from .model import label_runs
+
+        label_runs(a.runs + b.runs)
+        found = compare.changes(a.runs, b.runs, args.noise)
+        print(f"{len(found)} rows differ beyond the noise (\u00b1{args.noise:.0%})"
+              + (":" if found else ""))
+        for c in found:
+            print(f"  {compare.change_text(c)}")
+        return 0
+    results = load(args.file)
+    tables = text.tables(results, args.board)
+    if args.command == "tables":
+        for t in tables:
+            print()
+            print("\n".join(text.render(t)))
+    else:
+        print(f"<!-- python3 -m rig.results markdown {args.file} -->")
+        for t in tables:
+            print()
+            print("\n".join(text.markdown(t)))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return run(args)
+    except ResultsError as exc:
+        print(f"rig.results: {exc}", file=sys.stderr)
+        return EXIT_BAD
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,415 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The tables of a lab run, for a terminal (what `make lab` prints) or as
+Markdown (docs): toggle rate per mechanism, latency min/avg/max per
+mechanism x kernel x load, the responders, the priority axis, the scheduler
+gaps, the interrupt rate capacity, UIO vs VFIO, and udrv-pybench's own table.
+
+Tables are data (TextTable: title, columns, rows, footer); render() and
+markdown() draw them. ratio_label() is the one "x1.015 vs raw".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .model import Results, Row, Run
+
+# the variants of a lab run (udrv-lab/1 "variant"): the priority axis on rt,
+# idle (the plain run: the application above its irq thread), the gaps bench
+# with RT throttling off; the rate sweep also runs in the first priority variant
+PRIORITY_VARIANTS = ("irq-prio 90", "SCHED_OTHER")
+GAPS_VARIANT = "rt-runtime -1"
+RATE_PRIORITY = PRIORITY_VARIANTS[0]
+KERNELS = ("std", "rt")
+LOADS = ("none", "all")
+LATENCY_BENCHES = ("irq", "uio", "timer", "kernel")
+PEER = "libgpiod-2.3"
+PRIORITY_ROWS = (("uio", "uio-ticker", "read", "notify_to_wake"),
+                 ("uio", "uio-ticker", "read", "expiry_to_wake"),
+                 ("uio", "edu", "read", "write_to_wake"),
+                 ("irq", "cdev", "read", "write_to_wake"),
+                 ("irq", "cdev", "poll", "write_to_wake"),
+                 ("irq", "cdev", "epoll", "write_to_wake"))
+# udrv bench reply's responders, in the order of ref 002's table
+REPLY_ROWS = (("isr", None), ("kthread", None), ("user", "read"), ("user", "poll"),
+              ("user", "epoll"), ("user", "busy"))
+# udrv bench pci's paths and samples, in its order
+PCI_MECHANISMS = ("uio-intx", "vfio-intx", "vfio-msi")
+PCI_SAMPLES = ("write_to_wake", "rearm")
+PCI_RAW = "raw read()"  # the sample column of a raw row
+TOGGLE_TITLES = {
+    "x86": "Toggle rate of one GPIO line (udrv bench toggle, idle)",
+    "rpi3": "Toggle rate of GPIO 17 on the rpi3 board (raspi3b, pinctrl-bcm2835; "
+            "udrv bench toggle, idle)",
+}
+
+
+@dataclass
+class Column:
+    name: str
+    width: int = 0
+    align: str = "<"  # "<" text, ">" numbers
+    sep: str = ""  # printed before the column
+
+
+@dataclass
+class TextTable:
+    title: list[str]
+    columns: list[Column]
+    rows: list[list[str]] = field(default_factory=list)  # a row may stop early
+    footer: list[str] = field(default_factory=list)
+    preformatted: bool = False  # footer is a program's own table (udrv-pybench)
+
+
+def times(value: float | None, digits: int = 3, sign: str = "x") -> str:
+    """"x1.015"; "" without a value."""
+    return "" if value is None else f"{sign}{value:.{digits}f}"
+
+
+def ratio_label(row: Row, sign: str = "x") -> str:
+    """"x1.015 vs raw": the row's average over its reference row's, measured in
+    the same run ("vs uio-intx/udrv" when the reference is another mechanism)."""
+    ref = row.reference
+    if not ref or ref.get("ratio_avg") is None:
+        return ""
+    other = f"{ref['mechanism']}/" if ref["mechanism"] != row.mechanism else ""
+    return f"{times(ref['ratio_avg'], 3, sign)} vs {other}{ref['implementation']}"
+
+
+def render(t: TextTable) -> list[str]:
+    """The table for a terminal: fixed columns."""
+    lines = [*t.title, "".join(f"{c.sep}{c.name:{c.align}{c.width}}" for c in t.columns)]
+    for row in t.rows:
+        lines.append("".join(f"{c.sep}{cell:{c.align}{c.width}}"
+                             for c, cell in zip(t.columns, row, strict=False)))
+    return lines + t.footer
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").strip() or " "
+
+
+def markdown(t: TextTable) -> list[str]:
+    """The table as GitHub Markdown: its title a heading, then the table."""
+    lines = [f"#### {t.title[0]}", ""]
+    if t.title[1:]:
+        lines += [" ".join(s.strip() for s in t.title[1:]), ""]
+    if t.columns:
+        lines.append("| " + " | ".join(_md(c.name) for c in t.columns) + " |")
+        lines.append("|" + "|".join("---:" if c.align == ">" else "---" for c in t.columns)
+                     + "|")
+        for row in t.rows:
+            cells = [_md(c) for c in row] + [" "] * (len(t.columns) - len(row))
+            lines.append("| " + " | ".join(cells) + " |")
+    if t.footer:
+        lines.append("")
+        if t.preformatted:
+            lines += ["```", *t.footer, "```"]
+        else:
+            lines += [f"{s.strip()}  " for s in t.footer]
+    return lines
+
+
+# ---- the tables ----
+
+def load_name(load: str) -> str:
+    return "idle" if load == "none" else load
+
+
+def _plain(runs: list[Run], board: str) -> list[Run]:
+    return [r for r in runs if r.board_name == board and not r.variant]
+
+
+def _rows(runs: list[Run], bench: str) -> dict[tuple[str, str], dict[tuple[Any, ...], Row]]:
+    """(kernel, load) -> {(mechanism, implementation, wait, sample): row} of one bench."""
+    out: dict[tuple[str, str], dict[tuple[Any, ...], Row]] = {}
+    for run in runs:
+        table = out.setdefault((run.kernel, run.load), {})
+        for doc in run.docs:
+            if doc.bench == bench:
+                for row in doc.rows:
+                    table[row.key[1:]] = row
+    return out
+
+
+def _us3(row: Row | None, fields: tuple[str, str, str]) -> str:
+    """"2.0/2.5/3.0": three statistics of a row in us; "-" without it."""
+    if row is None:
+        return "-"
+    return "/".join(f"{getattr(row.stats, f) / 1000:.1f}" for f in fields)
+
+
+def _p(row: Row | None) -> str:
+    return _us3(row, ("p50", "p99", "max"))
+
+
+def toggle_table(runs: list[Run], board: str = "x86") -> TextTable:
+    by_run = _rows(_plain(runs, board), "toggle")
+    kernels = [k for k in KERNELS if (k, "none") in by_run]
+    keys: list[tuple[Any, ...]] = []
+    for k in kernels:
+        keys += [key for key in by_run[(k, "none")] if key not in keys]
+    cols = [Column("mechanism", 13), Column("implementation", 15)]
+    for k in kernels:
+        cols += [Column(f"{k} ns/toggle", 16, ">"), Column("toggles/s", 12, ">"),
+                 Column("vs reference", 20, "<", "  ")]
+    t = TextTable([TOGGLE_TITLES.get(board, f"Toggle rate on the {board} board")], cols)
+    for key in keys:
+        line = [key[0], key[1]]
+        for k in kernels:
+            row = by_run[(k, "none")].get(key)
+            if row is None:
+                line += ["-", "-", ""]
+            else:
+                line += [f"{row.stats.avg:.1f}", f"{row.rate_per_s or 0:.0f}", ratio_label(row)]
+        t.rows.append(line)
+    t.footer = _toggle_footer(by_run, kernels)
+    return t
+
+
+def _toggle_footer(by_run: dict[tuple[str, str], dict[tuple[Any, ...], Row]],
+                   kernels: list[str]) -> list[str]:
+    """udrv against the peer library (its rows come from the same run of the
+    same line), and where the generic mmio call stands against the pin."""
+    lines = []
+    for mech in ("sysfs", "cdev", "mmio"):
+        ratios = []
+        for k in kernels:
+            rows = by_run[(k, "none")]
+            udrv = rows.get((mech, "udrv", None, "toggle"))
+            peer = rows.get((mech, PEER, None, "toggle"))
+            if udrv and peer and peer.stats.avg:
+                ratios.append(f"{times(udrv.stats.avg / peer.stats.avg)} {k}")
+        if ratios:
+            lines.append(f"{mech} udrv vs {PEER} (same line, same run): {', '.join(ratios)}")
+    if any(("mmio", "udrv-pin", None, "toggle") in by_run[(k, "none")] for k in kernels):
+        lines.append("mmio udrv: udrv_request_set_value(), a call that checks the index and picks "
+                     "set or clear before its one store;")
+        lines.append("  the store alone: udrv_mmio_pin_write() (udrv-pin; docs/api.md, "
+                     "'What udrv_request_set_value() costs over the store')")
+    return lines
+
+
+def latency_table(runs: list[Run], board: str = "x86") -> TextTable:
+    runs = _plain(runs, board)
+    cols = [(k, ld) for k in KERNELS for ld in LOADS
+            if any(r.kernel == k and r.load == ld for r in runs)]
+    t = TextTable(["Latency min/avg/max in us per mechanism x kernel x load "
+                   "(udrv bench irq, uio, timer, kernel)"],
+                  [Column("bench", 7), Column("mechanism/impl/wait", 32), Column("sample", 16)]
+                  + [Column(f"{k} {load_name(ld)}", 22, ">") for k, ld in cols])
+    for bench in LATENCY_BENCHES:
+        by_run = _rows(runs, bench)
+        keys: list[tuple[Any, ...]] = []
+        for col in cols:
+            keys += [key for key in by_run.get(col, {}) if key not in keys]
+        for key in keys:
+            label = "/".join(p for p in key[:3] if p)
+            t.rows.append([bench, label, key[3]]
+                          + [_us3(by_run.get(col, {}).get(key), ("min", "avg", "max"))
+                             for col in cols])
+    return t
+
+
+def priority_table(runs: list[Run], board: str = "x86") -> TextTable:
+    """rt idle: the application above its irq thread, below it, SCHED_OTHER."""
+    mine = [r for r in runs if r.board_name == board and r.kernel == "rt"]
+    cols = {"above (FIFO 80 > 50)": next((r for r in mine if r.load == "none"
+                                          and not r.variant), None)}
+    cols |= {f"below ({v})" if v != "SCHED_OTHER" else v:
+             next((r for r in mine if r.variant == v), None) for v in PRIORITY_VARIANTS}
+    t = TextTable(["Priority axis on PREEMPT_RT, idle: p50/p99/max in us, the application "
+                   "above its irq thread, below it, at SCHED_OTHER (udrv bench irq, uio)"],
+                  [Column("bench", 7), Column("mechanism/wait", 22), Column("sample", 16)]
+                  + [Column(c, 24, ">") for c in cols])
+    for bench, mech, wait, sample in PRIORITY_ROWS:
+        cells = []
+        for run in cols.values():
+            by = _rows([run], bench).get((run.kernel, run.load), {}) if run else {}
+            cells.append(_p(by.get((mech, "udrv", wait, sample))))
+        t.rows.append([bench, f"{mech}/{wait}", sample, *cells])
+    return t
+
+
+def gaps_table(runs: list[Run], board: str = "x86") -> TextTable:
+    """kernel x load x setting: the longest interval, gaps per second, time stalled,
+    and what RT throttling should leave (period - runtime every period)."""
+    t = TextTable(["Scheduler gaps of a busy SCHED_FIFO loop toggling a GPIO line "
+                   "(udrv bench gaps; a gap: an interval >= its threshold)"],
+                  [Column("kernel", 8), Column("load", 6), Column("sched_rt_runtime_us", 20, ">"),
+                   Column("longest ms", 12, ">"), Column("gaps/s", 8, ">"),
+                   Column("stalled %", 11, ">"), Column("expected", 0, "<", "  ")])
+    for kernel in KERNELS:
+        for load in LOADS:
+            for run in runs:
+                if (run.board_name, run.kernel, run.load) != (board, kernel, load) or \
+                        run.variant not in ("", GAPS_VARIANT):
+                    continue
+                for doc in run.docs:
+                    if doc.bench == "gaps" and doc.gaps is not None:
+                        t.rows.append(_gaps_line(kernel, load, doc.gaps, doc.rows[0]))
+    return t
+
+
+def _gaps_line(kernel: str, load: str, g: dict[str, Any], row: Row) -> list[str]:
+    longest = max(g["longest_ns"], row.stats.max) / 1e6
+    expected = "none (not throttled)"
+    if g["expected_gap_ns"]:
+        expected = (f"{g['expected_gap_ns'] / 1e6:.1f} ms every "
+                    f"{g['sched_rt_period_us'] / 1e6:g} s")
+    return [kernel, load_name(load), str(g["sched_rt_runtime_us"]), f"{longest:.3f}",
+            f"{g['per_s']:.2f}", f"{g['stalled_pct']:.2f}", expected]
+
+
+def rate_table(runs: list[Run], board: str | None = None) -> TextTable:
+    """kernel x load x receiver: the knee, CPU there, throughput, ns per event."""
+    t = TextTable(["Interrupt rate capacity (udrv bench rate; knee: the highest offered "
+                   "rate with nothing lost at the source, received/s >= 95% of offered/s;",
+                   "vs raw: CPU per event over the bare read() at one rate for both, at/s: "
+                   "the highest raw kept up with, neither preempted)"],
+                  [Column("kernel", 7), Column("load", 13), Column("mechanism", 12),
+                   Column("impl", 14), Column("knee/s", 9, ">"), Column("CPU %", 7, ">"),
+                   Column("max rx/s", 10, ">"), Column("ns/event", 10, ">"),
+                   Column("vs raw", 8, ">"), Column("at/s", 9, ">")])
+    for run in runs:
+        if run.variant not in ("", RATE_PRIORITY) or board not in (None, run.board_name):
+            continue
+        for doc in run.docs:
+            if doc.bench == "rate" and doc.rate is not None:
+                t.rows += [_rate_line(run, c) for c in doc.rate["capacity"]]
+    return t
+
+
+def _rate_line(run: Run, c: dict[str, Any]) -> list[str]:
+    def num(v: float | None, fmt: str) -> str:
+        return "-" if v is None else format(v, fmt)
+
+    head = [run.kernel, run.variant.replace(" ", "-") if run.variant else run.load,
+            c["mechanism"], c["implementation"]]
+    if not c["measured"]:
+        return [*head, "absent"]
+    return [*head, num(c["knee_per_s"], ".0f"), num(c["cpu_pct_at_knee"], ".1f"),
+            num(c["throughput_per_s"], ".0f"), num(c["ns_per_event"], ".0f"),
+            times(c["ratio_vs_raw"], 2) or "-",
+            num(c.get("ratio_at_per_s"), ".0f")]  # absent before 12-2026
+
+
+def reply_table(runs: list[Run], board: str = "x86") -> TextTable:
+    """Trigger -> reply p50/p99/max in us per responder x kernel x load, then
+    the priority axis's rt runs when the suite made them."""
+    runs = [r for r in runs if r.board_name == board]
+    cols: list[tuple[str, list[Run]]] = []
+    for k in KERNELS:
+        for ld in LOADS:
+            sel = [r for r in runs if r.kernel == k and r.load == ld and not r.variant]
+            if sel:
+                cols.append((f"{k} {load_name(ld)}", sel))
+    for v in PRIORITY_VARIANTS:
+        sel = [r for r in runs if r.kernel == "rt" and r.variant == v]
+        if sel:
+            cols.append((f"rt {v}", sel))
+    t = TextTable(["Responders: trigger -> reply p50/p99/max in us as the log host sees it "
+                   "(udrv bench reply; gpio-reply isr/kthread, a udrv process)"],
+                  [Column("responder", 12), Column("wait", 8)]
+                  + [Column(c, 22, ">") for c, _ in cols])
+    tables = [next(iter(_rows(sel, "reply").values()), {}) for _, sel in cols]
+    for impl, wait in REPLY_ROWS:
+        key = ("gpio", impl, wait, "trigger_to_reply")
+        t.rows.append([impl, wait or "-", *(_p(x.get(key)) for x in tables)])
+    return t
+
+
+def _pci_rows(run: Run) -> dict[tuple[str, str], Row]:
+    """(mechanism, sample) -> row; a raw row's sample is PCI_RAW."""
+    out = {}
+    for doc in run.docs:
+        if doc.bench == "pci":
+            for row in doc.rows:
+                raw = row.implementation == "raw"
+                out[(row.mechanism, PCI_RAW if raw else row.sample)] = row
+    return out
+
+
+def _pci_cell(row: Row | None) -> str:
+    cell = _p(row)
+    ref = row.reference if row else None
+    if ref and ref.get("ratio_p50") is not None:
+        cell += f" {times(ref['ratio_p50'], 2)}"
+    return cell
+
+
+def pci_table(runs: list[Run], board: str = "q35") -> TextTable:
+    """mechanism x sample rows, kernel x load columns (then the rt variant):
+    p50/p99/max in us and the p50's ratio to UIO INTx measured in the same run."""
+    mine = [r for r in runs if r.board_name == board]
+    cols = [(f"{k} {load_name(ld)}", r) for k in KERNELS for ld in LOADS
+            for r in mine if r.kernel == k and r.load == ld and not r.variant]
+    cols += [(f"{r.kernel} {r.variant}", r) for r in mine if r.variant]
+    t = TextTable(["UIO vs VFIO: edu's raise-register write -> userspace wake-up, and the "
+                   "re-arm for the next interrupt (udrv bench pci, q35 board);",
+                   "p50/p99/max in us, xR: the p50 over UIO INTx's in the same run "
+                   "(raw read(): over udrv's of the same path)"],
+                  [Column("mechanism", 11), Column("sample", 15)]
+                  + [Column(c, 24, ">") for c, _ in cols])
+    tables = [_pci_rows(r) for _, r in cols]
+    for mech in PCI_MECHANISMS:
+        raw = mech != "uio-intx" and any((mech, PCI_RAW) in x for x in tables)
+        for sample in PCI_SAMPLES + ((PCI_RAW,) if raw else ()):
+            t.rows.append([mech, sample, *(_pci_cell(x.get((mech, sample))) for x in tables)])
+    return t
+
+
+def python_table(results: list[dict[str, Any]]) -> TextTable:
+    """udrv-pybench's own table per kernel (rows udrv, gpiod, udrv/gpiod)."""
+    t = TextTable(["Python: udrv vs gpiod 2.5 on the same gpio-wire line, same run "
+                   "(udrv-pybench; toggle: ns per set_value call, median of interleaved rounds;",
+                   "events: receipt CLOCK_MONOTONIC - kernel timestamp; lost = sequence gaps + "
+                   "the wire's drops; unacc = made at the source - received - lost)"], [],
+                  preformatted=True)
+    for res in results:
+        if "failure" in res:
+            t.footer.append(f"{res['lab_kernel']}: failed: {res['failure']}")
+        if "table" not in res:
+            continue
+        t.footer += res["table"].splitlines()
+        if res.get("result", {}).get("note"):
+            t.footer.append(f"note: {res['result']['note']}")
+    return t
+
+
+def _benches(runs: list[Run]) -> set[str]:
+    return {d.bench for r in runs for d in r.docs}
+
+
+def tables(results: Results, boards: list[str] | None = None) -> list[TextTable]:
+    """Every table a results document has, board by board (the x86 boards,
+    then q35, then rpi3), then udrv-pybench's."""
+    runs = results.runs
+    order = {"q35": 1, "rpi3": 2}
+    names = boards or sorted(dict.fromkeys(r.board_name for r in runs),
+                             key=lambda b: order.get(b, 0))
+    out = []
+    for board in names:
+        mine = [r for r in runs if r.board_name == board]
+        has = _benches(mine)
+        makers: list[tuple[bool, Callable[[list[Run], str], TextTable]]] = [
+            ("toggle" in has, toggle_table),
+            (bool(has & set(LATENCY_BENCHES)), latency_table),
+            ("reply" in has, reply_table),
+            (any(r.variant in PRIORITY_VARIANTS and {"irq", "uio"} & _benches([r])
+                 for r in mine), priority_table),
+            ("gaps" in has, gaps_table),
+            ("rate" in has, rate_table),
+            ("pci" in has, pci_table)]
+        out += [make(runs, board) for wanted, make in makers if wanted]
+    if results.python:
+        out.append(python_table(results.python))
+    return out
+
+
+def print_tables(results: Results, boards: list[str] | None = None) -> None:
+    for t in tables(results, boards):
+        print()
+        print("\n".join(render(t)))
