@@ -4,7 +4,10 @@
 from __future__ import annotations
 
 import argparse
+import re
+import shlex
 import sys
+from pathlib import Path
 
 from . import compare, text
 from .errors import ResultsError
@@ -29,6 +32,19 @@ def parser() -> argparse.ArgumentParser:
         t.add_argument("file", metavar="FILE")
         t.add_argument("--board", action="append", metavar="NAME",
                        help="only this board's tables (repeatable; default: every board)")
+        t.add_argument("--table", action="append", metavar="NAME", choices=text.TABLES,
+                       help=f"only this table ({', '.join(text.TABLES)}; repeatable; "
+                       "default: every table the document has)")
+    g = sub.add_parser("page", help="fill a Markdown page's generated blocks",
+                       description="Fill each block of PAGE between '<!-- generated: "
+                       "python3 -m rig.results markdown FILE [--board B] [--table T] -->' "
+                       "and '<!-- end generated -->' with what that command prints (FILE "
+                       "relative to the checkout), so a measured table in the docs is always "
+                       "the one its results document holds. Exit status 1 with --check when "
+                       "the page differs.")
+    g.add_argument("page", metavar="PAGE")
+    g.add_argument("--check", action="store_true",
+                   help="change nothing; list the blocks that differ and exit 1")
     m = sub.add_parser("compare", help="the rows of B beyond the noise against A")
     m.add_argument("a", metavar="A")
     m.add_argument("b", metavar="B")
@@ -59,17 +75,69 @@ def run(args: argparse.Namespace) -> int:
         for c in found:
             print(f"  {compare.change_text(c)}")
         return 0
-    results = load(args.file)
-    tables = text.tables(results, args.board)
+    if args.command == "page":
+        return fill_page(args.page, args.check)
+    tables = text.tables(load(args.file), args.board, args.table)
     if args.command == "tables":
         for t in tables:
             print()
             print("\n".join(text.render(t)))
     else:
         print(f"<!-- python3 -m rig.results markdown {args.file} -->")
-        for t in tables:
-            print()
-            print("\n".join(text.markdown(t)))
+        print("\n".join(markdown_tables(tables)))
+    return 0
+
+
+def markdown_tables(tables: list[text.TextTable]) -> list[str]:
+    lines: list[str] = []
+    for t in tables:
+        lines += ["", *text.markdown(t)]
+    return lines
+
+
+GEN_BEGIN = re.compile(r"^<!-- generated: python3 -m rig\.results markdown (.+?) -->$")
+GEN_END = "<!-- end generated -->"
+
+
+def block_lines(command: str, root: Path) -> list[str]:
+    """What one block's command prints (its arguments as `markdown` takes them)."""
+    args = parser().parse_args(["markdown", *shlex.split(command)])
+    tables = text.tables(load(str(root / args.file)), args.board, args.table)
+    if not tables:
+        raise ResultsError(args.file, f"no table for: {command}")
+    return markdown_tables(tables)[1:]
+
+
+def fill_page(page: str, check: bool) -> int:
+    """The page with each generated block made again; with `check`, 1 if any
+    block differs (listed), the page untouched."""
+    path = Path(page)
+    root = Path(__file__).resolve().parents[2]
+    old = path.read_text().splitlines()
+    new: list[str] = []
+    differ: list[str] = []
+    i = 0
+    while i < len(old):
+        m = GEN_BEGIN.match(old[i])
+        new.append(old[i])
+        i += 1
+        if not m:
+            continue
+        end = next((j for j in range(i, len(old)) if old[j] == GEN_END), None)
+        if end is None:
+            raise ResultsError(f"{page}:{i}", f"a generated block without {GEN_END!r}")
+        made = block_lines(m.group(1), root)
+        if old[i:end] != made:
+            differ.append(f"{page}:{i}: {m.group(1)}")
+        new += [*made, GEN_END]
+        i = end + 1
+    if check:
+        for d in differ:
+            print(f"differs from its results document: {d}")
+        return 1 if differ else 0
+    if differ:
+        path.write_text("\n".join(new) + "\n")
+    print(f"{page}: {len(differ)} generated block(s) written")
     return 0
 
 

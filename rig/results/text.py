@@ -383,9 +383,15 @@ def _benches(runs: list[Run]) -> set[str]:
     return {d.bench for r in runs for d in r.docs}
 
 
-def tables(results: Results, boards: list[str] | None = None) -> list[TextTable]:
-    """Every table a results document has, board by board (the x86 boards,
-    then q35, then rpi3), then udrv-pybench's."""
+# the tables by name (python3 -m rig.results markdown --table NAME)
+TABLES = ("toggle", "latency", "reply", "priority", "gaps", "rate", "pci", "python")
+
+
+def tables(results: Results, boards: list[str] | None = None,
+           kinds: list[str] | None = None) -> list[TextTable]:
+    """Every table a results document has (or those of `kinds`, names of
+    TABLES), board by board (the x86 boards, then q35, then rpi3), then
+    udrv-pybench's."""
     runs = results.runs
     order = {"q35": 1, "rpi3": 2}
     names = boards or sorted(dict.fromkeys(r.board_name for r in runs),
@@ -394,17 +400,18 @@ def tables(results: Results, boards: list[str] | None = None) -> list[TextTable]
     for board in names:
         mine = [r for r in runs if r.board_name == board]
         has = _benches(mine)
-        makers: list[tuple[bool, Callable[[list[Run], str], TextTable]]] = [
-            ("toggle" in has, toggle_table),
-            (bool(has & set(LATENCY_BENCHES)), latency_table),
-            ("reply" in has, reply_table),
-            (any(r.variant in PRIORITY_VARIANTS and {"irq", "uio"} & _benches([r])
-                 for r in mine), priority_table),
-            ("gaps" in has, gaps_table),
-            ("rate" in has, rate_table),
-            ("pci" in has, pci_table)]
-        out += [make(runs, board) for wanted, make in makers if wanted]
-    if results.python:
+        makers: list[tuple[str, bool, Callable[[list[Run], str], TextTable]]] = [
+            ("toggle", "toggle" in has, toggle_table),
+            ("latency", bool(has & set(LATENCY_BENCHES)), latency_table),
+            ("reply", "reply" in has, reply_table),
+            ("priority", any(r.variant in PRIORITY_VARIANTS and {"irq", "uio"} & _benches([r])
+                             for r in mine), priority_table),
+            ("gaps", "gaps" in has, gaps_table),
+            ("rate", "rate" in has, rate_table),
+            ("pci", "pci" in has, pci_table)]
+        out += [make(runs, board) for name, wanted, make in makers
+                if wanted and (kinds is None or name in kinds)]
+    if results.python and (kinds is None or "python" in kinds):
         out.append(python_table(results.python))
     return out
 
