@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""rig.results: the one reader of udrv's results documents (docs/results.md).
+"""rig.results: the one reader of udrv's results documents (docs/rig/results.md).
 
 The schema files beside this package are the contract: udrv-bench-1.schema.json
 (what `udrv bench NAME --json` writes) and udrv-lab-1.schema.json (what the

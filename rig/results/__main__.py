@@ -20,7 +20,7 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python3 -m rig.results",
         description="Check udrv results documents (udrv-bench/1, udrv-lab/1; the schema "
-                    "files in rig/results/, docs/results.md), print their tables for a "
+                    "files in rig/results/, docs/rig/results.md), print their tables for a "
                     "terminal or as Markdown, compare two. Exit status: 0 done; 2 a file is "
                     "missing or not a valid results document (one line says why).")
     sub = p.add_subparsers(dest="command", required=True)

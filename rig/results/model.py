@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""What a results file holds once read: runs of bench documents (docs/results.md).
+"""What a results file holds once read: runs of bench documents (docs/rig/results.md).
 
 Built by rig.results.read from a checked document (no field is looked up twice).
 

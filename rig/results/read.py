@@ -118,7 +118,7 @@ def checked(source: str, doc: Any, reader: str = "this reader", want: str = "") 
         if not isinstance(schema, str) or schema not in FILES:
             raise ResultsError(source, f"{exc} ({REMEDY})") from None
         raise ResultsError(source, f"{exc}: the document does not follow {schema} "
-                                   f"(rig/results/{FILES[schema]}, docs/results.md); was it "
+                                   f"(rig/results/{FILES[schema]}, docs/rig/results.md); was it "
                                    "edited or written by another tool?") from None
     if want and name != want:
         raise ResultsError(source, f"schema {name!r}, expected {want!r}")

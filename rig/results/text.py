@@ -32,7 +32,7 @@ PRIORITY_ROWS = (("uio", "uio-ticker", "read", "notify_to_wake"),
                  ("irq", "cdev", "read", "write_to_wake"),
                  ("irq", "cdev", "poll", "write_to_wake"),
                  ("irq", "cdev", "epoll", "write_to_wake"))
-# udrv bench reply's responders, in the order of ref 002's table
+# udrv bench reply's responders, in the order of Grandegger's gpioirqbench table
 REPLY_ROWS = (("isr", None), ("kthread", None), ("user", "read"), ("user", "poll"),
               ("user", "epoll"), ("user", "busy"))
 # udrv bench pci's paths and samples, in its order

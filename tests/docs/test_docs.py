@@ -263,9 +263,9 @@ def test_checker_sees_a_broken_reference_definition(tree: Path) -> None:
 
 def test_checker_sees_a_missing_doc_named_in_code(tree: Path) -> None:
     src = tree / "bench.c"
-    src.write_text("/* the schema: docs/results.md; the API: docs/api.md */\n"
+    src.write_text("/* the schema: docs/rig/results.md; the API: docs/api.md */\n"
                    "/* docs/api.md#real-time-setup, docs/api.md#vfio */\n")
-    assert missing_docs(tree, [src]) == ["bench.c:1: docs/results.md",
+    assert missing_docs(tree, [src]) == ["bench.c:1: docs/rig/results.md",
                                          "bench.c:2: docs/api.md#vfio (no such heading)"]
 
 
