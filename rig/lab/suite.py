@@ -85,7 +85,7 @@ def bench_command(bench: str, load: str, samples: int, duration_s: int = 0) -> s
     size = f"--samples {samples}"
     if duration_s and bench in LOOPS:
         size = f"--duration {max(1, duration_s // LOOPS[bench])}s"
-    return f"udrv bench {bench} --json --quiet --load {load} {size}"
+    return f"udrv-bench {bench} --json --quiet --load {load} {size}"
 
 
 def bench_timeout(duration_s: int) -> float:
@@ -110,7 +110,7 @@ def run_pci(board: Board, kernel: str, mode: str) -> list[SuiteRun]:
 
 
 def rpi3_toggle_command(samples: int) -> str:
-    return (f"udrv bench toggle -c {RPI3_CHIP} --line {RPI3_LINE} --no-edges "
+    return (f"udrv-bench toggle -c {RPI3_CHIP} --line {RPI3_LINE} --no-edges "
             f"--json --quiet --samples {samples}")  # fmt: skip
 
 
@@ -154,7 +154,7 @@ def run_priority(board: Board, kernel: str, mode: str) -> list[SuiteRun]:
 def gaps_command(load: str, mode: str, rt_runtime: str = "", opts: str = "") -> str:
     """udrv bench gaps for a few guest seconds; with `rt_runtime`, set for the
     run; `opts`: the line to toggle (default: gpio-wire's)."""
-    cmd = f"udrv bench gaps --json --quiet --load {load} --duration {GAPS_SECONDS[mode]}s"
+    cmd = f"udrv-bench gaps --json --quiet --load {load} --duration {GAPS_SECONDS[mode]}s"
     cmd = f"{cmd} {opts}" if opts else cmd
     return f"{cmd} --rt-runtime {rt_runtime}" if rt_runtime else cmd
 
@@ -174,7 +174,7 @@ def run_gaps(board: LabBoard, plain: list[SuiteRun], mode: str,
 
 
 def rate_command(load: str, mode: str) -> str:
-    return f"udrv bench rate --json --quiet --load {load} {RATE_ARGS[mode]}".rstrip()
+    return f"udrv-bench rate --json --quiet --load {load} {RATE_ARGS[mode]}".rstrip()
 
 
 def run_rate(board: LabBoard, runs: list[SuiteRun], mode: str) -> None:

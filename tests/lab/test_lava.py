@@ -27,7 +27,7 @@ PYTHON = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.execut
 LAB_BOARD = "std"
 BENCHES = ("timer", "irq", "uio", "toggle")
 # a bench that fails on this board, on purpose: the pc machine has no IOMMU
-# (VFIO is the q35 board's), so udrv bench pci exits 1 and says why; LAVA must
+# (VFIO is the q35 board's), so udrv-bench pci exits 1 and says why; LAVA must
 # record a failed case and the converter carry the reason
 FAILING = "pci"
 SAMPLES = 300

@@ -13,7 +13,7 @@ from tests.support.results_schema import check_spike
 
 HOG = {"kind": "task", "name": "udrv-spike-hog", "pid": 132, "irq": None, "priority": "FIFO 90",
        "ns": 1990385, "count": 0, "role": "other", "run_ns": 2009000}
-# udrv bench timer --trace-on-spike 500 beside the hog, std (docs/results.md)
+# udrv-bench timer --trace-on-spike 500 beside the hog, std (docs/results.md)
 SPIKE: dict[str, Any] = {
     "threshold_ns": 500000, "samples_over": 3, "found": True,
     "sample": {"mechanism": "clock_nanosleep", "implementation": "udrv", "wait": None,

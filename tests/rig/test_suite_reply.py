@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The suite's part of udrv bench reply, without booting: its command line and
+"""The suite's part of udrv-bench reply, without booting: its command line and
 the responder table (rows isr / kthread / user x wait, columns kernel x load)."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def _doc(p50_us: float) -> dict[str, Any]:
 def test_reply_runs_in_the_suite() -> None:
     assert "reply" in suite.BENCHES
     assert suite.bench_command("reply", "all", suite.SAMPLES["full"]["reply"]) == \
-        "udrv bench reply --json --quiet --load all --samples 2000"
+        "udrv-bench reply --json --quiet --load all --samples 2000"
     assert suite.SAMPLES["quick"]["reply"] == 200
     assert suite.bench_command("reply", "none", 2000, 600).endswith("--duration 100s")
 
