@@ -12,16 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.udrv_runner import Runner, find_bench_binary
-
-
-@pytest.fixture
-def bench_bin() -> Path:
-    path = find_bench_binary()
-    if not path.is_file():
-        pytest.fail(f"udrv-bench not found at {path}: build it or set UDRV_BENCH_BIN",
-                    pytrace=False)
-    return path
+from tests.support.udrv_runner import Runner
 
 
 def test_bench_help_is_udrv_benchs(udrv: Runner, bench_bin: Path) -> None:

@@ -138,3 +138,18 @@ def drift(helps: Surface, man: Surface) -> list[str]:
     out += [f"option {o} is in the man page, not in --help"
             for o in sorted(man.options - helps.options)]
     return out
+
+
+def page_drift(prog: str, binary: Path, page: Path) -> list[str]:
+    """drift() of BINARY's --help and PAGE."""
+    return drift(help_surface(prog, run_help(binary)), man_surface(prog, page))
+
+
+def edited_copy(page: Path, tmp: Path, old: str, new: str) -> Path:
+    """A copy of PAGE in TMP with OLD (which must be there) replaced by NEW:
+    a page broken on purpose."""
+    text = page.read_text()
+    assert old in text, f"{old!r} is no longer in {page}: pick another line to break"
+    out = tmp / page.name
+    out.write_text(text.replace(old, new))
+    return out

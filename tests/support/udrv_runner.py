@@ -31,6 +31,17 @@ def find_bench_binary() -> Path:
     return find_binary("UDRV_BENCH_BIN", DEFAULT_BENCH_BIN)
 
 
+def required(path: Path, var: str) -> Path:
+    """@path, which must be a file: else the test fails, saying to build it
+    or to point $@var at it."""
+    if not path.is_file():
+        import pytest  # only the tests that need a binary need pytest
+
+        pytest.fail(f"{path.name} not found at {path}: build it with 'ninja -C build/dev' "
+                    f"or point {var} at it", pytrace=False)
+    return path
+
+
 @dataclass(frozen=True)
 class Result:
     args: tuple[str, ...]
