@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The README's commands:
-#   make          build libudrv and the udrv tool (build/dev)
+#   make          build libudrv, the udrv tool and udrv-bench (build/dev)
 #   make check    install what is missing, build (also ASan+UBSan and
 #                 static), run every test, print "N passed, N failed"
 #   make lab      the latency suite: boot Debian's standard and PREEMPT_RT
@@ -17,8 +17,8 @@
 #                 growing in build/fuzz/corpus (FUZZ="parse cli": only those),
 #                 and udrv-report's loader with FUZZ_EXAMPLES (2000) new
 #                 hypothesis examples per property (tests/fuzz/README.md)
-#   make arm64    static udrv for 64-bit ARM (build/arm64, cross/arm64.ini)
-#   make armhf    static udrv for 32-bit ARM (build/armhf, cross/armhf.ini)
+#   make arm64    static udrv and udrv-bench for 64-bit ARM (build/arm64, cross/arm64.ini)
+#   make armhf    static udrv and udrv-bench for 32-bit ARM (build/armhf, cross/armhf.ini)
 #   make install  install the library, headers, pkg-config file, tool, man
 #   make abi-baseline  rewrite abi/libudrv.so.1.abi from build/dev's library:
 #                 only with a new version node or a soname bump (docs/abi.md)
