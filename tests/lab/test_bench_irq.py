@@ -50,7 +50,7 @@ def expected_keys() -> set[tuple[str, str, str, str]]:
 
 @pytest.fixture(scope="module")
 def idle(board: Board) -> dict[str, Any]:
-    return udrv_bench(board, "")
+    return bench(board, "")
 
 
 def test_all_rows(idle: dict[str, Any]) -> None:
@@ -156,7 +156,7 @@ def test_busy_has_no_event(idle: dict[str, Any]) -> None:
 
 
 def test_under_load(board: Board) -> None:
-    doc = udrv_bench(board, "--load hackbench")
+    doc = bench(board, "--load hackbench")
     assert doc["load"] == "hackbench"
     rows = rows_by_key(doc)
     assert set(rows) == expected_keys()

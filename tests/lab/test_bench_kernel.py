@@ -74,7 +74,7 @@ def check_row_is_last_run(board: Board, row: dict[str, Any], mode: str) -> None:
 
 
 def test_hardirq(board: Board, unchanged_params: None) -> None:
-    doc = udrv_bench(board, "")
+    doc = bench(board, "")
     assert len(doc["rows"]) == 1
     row = doc["rows"][0]
     assert (row["mechanism"], row["implementation"], row["wait"], row["sample"]) == (
@@ -86,7 +86,7 @@ def test_hardirq(board: Board, unchanged_params: None) -> None:
 
 
 def test_threaded(board: Board, unchanged_params: None) -> None:
-    doc = udrv_bench(board, "--threaded --edge rising --out-line 4")
+    doc = bench(board, "--threaded --edge rising --out-line 4")
     keys = [(r["mechanism"], r["implementation"], r["wait"], r["sample"]) for r in doc["rows"]]
     assert keys == [("irqlat", "kernel", None, "trigger_to_isr"),
                     ("irqlat", "kernel", "threaded", "trigger_to_isr")]

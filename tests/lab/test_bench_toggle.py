@@ -110,7 +110,7 @@ def test_every_toggle_is_an_edge_received_or_lost(board: Any) -> None:
 
 def test_below_the_irq_thread_nothing_is_lost(board: Any) -> None:
     """With the bench below the irq thread every edge becomes an event."""
-    doc = udrv_bench(board, "--prio 0")
+    doc = bench(board, "--prio 0")
     assert doc["rt"]["policy"] == "SCHED_OTHER"
     for row in doc["rows"]:
         loss = row["loss"]
@@ -129,7 +129,7 @@ def test_rates_shell_sysfs_cdev(board: Any) -> None:
 
 
 def test_without_edges(board: Any) -> None:
-    doc = udrv_bench(board, "--no-edges")
+    doc = bench(board, "--no-edges")
     assert [(r["mechanism"], r["implementation"]) for r in doc["rows"]] == ROWS
     assert all(r["loss"] is None for r in doc["rows"])
 
