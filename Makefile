@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The README's commands:
-#   make          build libudrv and the udrv tool (build/dev)
+#   make          build libudrv, the udrv tool and udrv-bench (build/dev)
 #   make check    install what is missing, build (also ASan+UBSan and
 #                 static), run every test, print "N passed, N failed"
 #   make lab      the latency suite: boot Debian's standard and PREEMPT_RT
@@ -19,8 +19,10 @@
 #                 (tests/python/test_py_fuzz.py, in build/py-test) with
 #                 FUZZ_EXAMPLES (2000) new hypothesis examples per property
 #                 (tests/fuzz/README.md)
-#   make arm64    static udrv for 64-bit ARM (build/arm64, cross/arm64.ini)
-#   make armhf    static udrv for 32-bit ARM (build/armhf, cross/armhf.ini)
+#   make arm64    static udrv and udrv-bench for 64-bit ARM (build/arm64,
+#                 cross/arm64.ini)
+#   make armhf    static udrv and udrv-bench for 32-bit ARM (build/armhf,
+#                 cross/armhf.ini)
 #   make install  a release build (build/release) installed into PREFIX
 #                 (/usr/local; DESTDIR for staging): the library, headers,
 #                 pkg-config file, udrv, man pages

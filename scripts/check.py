@@ -18,11 +18,17 @@ Steps (each counted; a step that cannot run counts as one failure):
   docs       pytest tests/docs: every relative link of the Markdown files and
              every docs/ file named in the tree exists, sources are cited by
              name (docs/references.md), README.md stays short
+  boundary   scripts/check-boundary: the toolkit includes nothing of the rig
+             or tools/, the rig nothing of tools/ and tools/ nothing of the
+             rig, the bindings and examples import no rig package, and
+             build/dev's udrv has no symbol of the bench library (one line
+             per verdict); tests/rig/test_check_boundary.py sees each break
   cli        pytest tests/cli: the udrv binary on fake sysfs trees
-  rig        pytest tests/rig: the rig's host logic: the suite's plan and
-             tables, the soak, udrv-report on the fixture results (report/:
-             every figure checked by rig/report/figcheck.py, the page opened
-             in headless chromium), the LAVA recorder (rig/lava/udrv-lava-bench, with
+  rig        pytest tests/rig: the rig's host logic: udrv-bench on fake
+             trees (bench/), the suite's plan and tables, the soak,
+             udrv-report on the fixture results (report/: every figure
+             checked by rig/report/figcheck.py, the page opened in headless
+             chromium), the LAVA recorder (rig/lava/udrv-lava-bench, with
              busybox's awk) and the converter on a captured lava-run log
              (the real lava-run is a lab test: tests/lab/test_lava.py)
   python     the Python bindings (bindings/python/): the wheel built by meson-python
@@ -171,10 +177,28 @@ def lint(tally: Tally) -> None:
         tally.add("lint: cannot install ruff (python3-venv, PyPI)", False)
         return
     paths = [p for p in ("rig", "tests", "scripts", "rig/report/udrv-report",
-                         "scripts/fetch-libgpiod", "scripts/abi-check", "bindings/python",
+                         "scripts/fetch-libgpiod", "scripts/abi-check", "scripts/check-boundary",
+                         "bindings/python",
                          "examples/python")
              if (ROOT / p).exists()]
     tally.add("lint:ruff", run([*cmd, "check", *paths]) == 0)
+
+
+def boundary(tally: Tally) -> None:
+    """scripts/check-boundary on this tree and build/dev: one tally line per
+    verdict."""
+    cmd = [sys.executable, str(ROOT / "scripts" / "check-boundary"), "--build",
+           str(BUILD / "dev")]
+    print("+ " + " ".join(cmd), flush=True)
+    res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    print(res.stdout + res.stderr, end="", flush=True)
+    verdicts = re.findall(r"^check-boundary: ([\w-]+): (ok|FAIL|skipped)\b", res.stdout,
+                          re.MULTILINE)
+    for name, state in verdicts:
+        tally.add(f"boundary:{name}", state != "FAIL")
+    if not verdicts or res.returncode not in (0, 1):
+        tally.add(f"boundary: scripts/check-boundary did not run (status {res.returncode})",
+                  False)
 
 
 def pytest_cmd(path: str, xml: Path) -> list[str]:
@@ -182,12 +206,13 @@ def pytest_cmd(path: str, xml: Path) -> list[str]:
             f"--junitxml={xml}", path]
 
 
-def pytest(name: str, path: str, tally: Tally, env: dict[str, str]) -> None:
+def pytest(name: str, path: str, tally: Tally, env: dict[str, str],
+           extra: tuple[str, ...] = ()) -> None:
     if not (ROOT / path).exists():
         return
     xml = BUILD / f"pytest-{name}.xml"
     xml.unlink(missing_ok=True)
-    run(pytest_cmd(path, xml), env=env)
+    run([*pytest_cmd(path, xml), *extra], env=env)
     count_junit(name, xml, tally)
 
 
@@ -490,10 +515,12 @@ def main() -> int:
     env = dict(os.environ)
     pytest("docs", "tests/docs", tally, env)
     env.setdefault("UDRV_BIN", str(BUILD / "dev" / "tools" / "udrv"))
+    env.setdefault("UDRV_BENCH_BIN", str(BUILD / "dev" / "rig" / "bench" / "udrv-bench"))
     if built["dev"]:
         abi(tally, env)
+        boundary(tally)
         pytest("cli", "tests/cli", tally, env)
-    pytest("rig", "tests/rig", tally, env)
+        pytest("rig", "tests/rig", tally, env)
     python_bindings(tally, env)
     if env.get("UDRV_FUZZ", "1") != "0":
         fuzz(tally)

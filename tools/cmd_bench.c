@@ -1,58 +1,72 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrv bench: the latency suite. One file per bench (bench_*.c), each a
- * user of the framework in bench.c.
+ * udrv bench, udrv load: the benches moved to a program of their own,
+ * udrv-bench (rig/bench/). For a while these commands forward to it, so that
+ * existing command lines keep working: 'udrv bench NAME ARGS' runs
+ * 'udrv-bench NAME ARGS', 'udrv load ARGS' runs 'udrv-bench load ARGS'.
+ * udrv-bench is looked for next to udrv's own executable (installed side by
+ * side), then in the build tree (tools/../rig/bench/), then on PATH.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
-#include "bench.h"
 #include "cli.h"
 #include "commands.h"
 
-static const char bench_help[] =
-"Usage: udrv bench NAME [OPTIONS]\n"
-"\n"
-"Measure how fast userspace drives and reacts to hardware, with real-time\n"
-"setup from libudrv (default SCHED_FIFO 80, mlockall, cpu_dma_latency 0),\n"
-"optional load, loss accounting, and a reference measured in the same run\n"
-"(raw system-call loop, libgpiod 2.3, cyclictest) so that udrv's overhead shows\n"
-"as a ratio. Results: a table, or with --json the result document described\n"
-"in docs/rig/results.md.\n"
-"\n"
-"Benches:\n"
-/* benches: one line each, in the order of the table below */
-"  toggle   maximum toggle rate of one line: shell, sysfs, cdev, libgpiod 2.3,\n"
-"           SoC registers (mmio)\n"
-"  uio      UIO interrupt wake-up: uio-ticker (vs raw read), edu over PCI\n"
-"  pci      one PCI device's interrupt: UIO INTx vs VFIO INTx vs VFIO MSI\n"
-"           (edu), wake-up and re-arm cost\n"
-"  timer    clock_nanosleep wake-up, with cyclictest as the reference\n"
-"  irq      GPIO edge to userspace wake-up: read, poll, epoll, busy, raw,\n"
-"           libgpiod 2.3\n"
-"  kernel   in-kernel trigger to interrupt handler latency (irqlat)\n"
-"  reply    trigger to reply on another line, as a log host sees it: isr,\n"
-"           kthread (rig/kernel/gpio-reply), user (read, poll, epoll, busy)\n"
-"  gaps     the scheduler's gaps in a busy SCHED_FIFO loop (RT throttling)\n"
-"  rate     interrupts per second a receiver takes: sweep, loss at the\n"
-"           source, knee, CPU, throughput (cdev, cdev-batch, uio)\n"
-"\n"
-"Run 'udrv bench NAME --help' for its options.\n";
+#define BENCH_EXE	"udrv-bench"
 
-int cmd_bench(int argc, char **argv)
+/* Run udrv-bench at @dir/@rel with @argv if it is there; returns if not. */
+static void try_exec(const char *dir, const char *rel, char **argv)
 {
-	static const struct cli_cmd benches[] = {
-		/* benches: { "name", cmd_bench_name, "summary" }, */
-		{ "toggle", cmd_bench_toggle, "maximum toggle rate of one line per mechanism" },
-		{ "uio", cmd_bench_uio, "UIO interrupt wake-up latency (uio-ticker, edu)" },
-		{ "pci", cmd_bench_pci, "PCI interrupt wake-up and re-arm: UIO INTx, VFIO INTx, VFIO MSI" },
-		{ "timer", cmd_bench_timer, "timer wake-up latency, cyclictest as reference" },
-		{ "irq", cmd_bench_irq, "GPIO edge to userspace wake-up latency per wait method" },
-		{ "kernel", cmd_bench_kernel, "kernel trigger to interrupt handler latency (irqlat)" },
-		{ "reply", cmd_bench_reply, "trigger to reply latency per responder (log host + target)" },
-		{ "gaps", cmd_bench_gaps, "scheduler gaps in a busy SCHED_FIFO toggle loop" },
-		{ "rate", cmd_bench_rate, "interrupt rate sweep: loss at the source, knee, throughput" },
-		{ NULL, NULL, NULL },
-	};
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof(path), "%s/%s", dir, rel);
 
-	return cli_dispatch("bench", benches, argc - 1, argv + 1, bench_help);
+	if (n > 0 && (size_t)n < sizeof(path) && !access(path, X_OK))
+		execv(path, argv);
+}
+
+static int forward(char *cmd, int argc, char **argv)
+{
+	char exe[PATH_MAX], *slash, **args;
+	ssize_t n;
+
+	/* udrv-bench, @cmd, @argv, NULL */
+	args = calloc((size_t)argc + 3, sizeof(*args));
+	if (!args)
+		return cli_error(EXIT_FAIL, "out of memory");
+	args[0] = BENCH_EXE;
+	if (cmd)
+		args[1] = cmd;
+	memcpy(args + (cmd ? 2 : 1), argv, (size_t)argc * sizeof(*args));
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			try_exec(exe, BENCH_EXE, args);
+			try_exec(exe, "../rig/bench/" BENCH_EXE, args);
+		}
+	}
+	execvp(BENCH_EXE, args);
+	free(args);
+	return cli_error(EXIT_FAIL,
+			 "the benches moved to " BENCH_EXE ", which was not found next to udrv, in its build tree (rig/bench/) or on PATH: %s; install udrv-bench (meson install) or put it on PATH, then run '" BENCH_EXE " %s...'",
+			 strerror(errno), cmd ? "load " : "");
+}
+
+/* udrv bench NAME ARGS: udrv-bench NAME ARGS */
+int cmd_forward_bench(int argc, char **argv)
+{
+	return forward(NULL, argc - 1, argv + 1);
+}
+
+/* udrv load ARGS: udrv-bench load ARGS */
+int cmd_forward_load(int argc, char **argv)
+{
+	return forward("load", argc - 1, argv + 1);
 }

@@ -284,7 +284,7 @@ static const char toggle_help[] =
 "Request one line as an output and toggle it -n times, as fast as the\n"
 "backend allows or every --period, then print the achieved rate. A quick\n"
 "check: it sets no real-time priority and has no raw-loop reference (see\n"
-"'udrv bench toggle'). The line starts low: an odd -n leaves it high.\n"
+"'udrv-bench toggle'). The line starts low: an odd -n leaves it high.\n"
 "With -b mmio each toggle is one store to the SoC's set or clear register.\n"
 "\n"
 "Options:\n"

@@ -12,18 +12,9 @@ int cmd_gpio_toggle(int argc, char **argv);
 int cmd_uio(int argc, char **argv);
 int cmd_pci(int argc, char **argv);
 int cmd_rt(int argc, char **argv);
-int cmd_bench(int argc, char **argv);
-int cmd_load(int argc, char **argv);
-/* benches (bench_*.c): one line each */
-int cmd_bench_toggle(int argc, char **argv);
-int cmd_bench_uio(int argc, char **argv);
-int cmd_bench_pci(int argc, char **argv);
-int cmd_bench_timer(int argc, char **argv);
-int cmd_bench_irq(int argc, char **argv);
-int cmd_bench_kernel(int argc, char **argv);
-int cmd_bench_reply(int argc, char **argv);
-int cmd_bench_gaps(int argc, char **argv);
-int cmd_bench_rate(int argc, char **argv);
+/* 'udrv bench', 'udrv load': forwarded to udrv-bench (cmd_bench.c) */
+int cmd_forward_bench(int argc, char **argv);
+int cmd_forward_load(int argc, char **argv);
 
 /* Shared by 'udrv info' and 'udrv gpio info' / 'udrv uio info'. */
 int gpio_show_chip(struct udrv_chip *chip, struct udrv_json *j);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrv: inspect, drive and benchmark GPIO lines and UIO devices.
+ * udrv: inspect and drive GPIO lines, UIO devices and PCI devices on
+ * vfio-pci. The benches are udrv-bench's (rig/bench/).
  * A thin layer over libudrv: each command is one file (cmd_*.c).
  */
 #include <stdio.h>
@@ -24,8 +25,10 @@ static const char main_help[] =
 "  uio         info | wait | peek | poke\n"
 "  pci         list | info | peek | poke | wait | bind (VFIO: MSI, DMA)\n"
 "  rt          check\n"
-"  bench       the latency suite (see 'udrv bench --help')\n"
-"  load        hackbench | memory | fork | all: background load\n"
+"\n"
+"Forwarded to udrv-bench(1), the latency suite, for a while:\n"
+"  bench       'udrv bench ARGS' runs 'udrv-bench ARGS'\n"
+"  load        'udrv load ARGS' runs 'udrv-bench load ARGS'\n"
 "\n"
 "Examples:\n"
 "  udrv info\n"
@@ -45,8 +48,8 @@ int main(int argc, char **argv)
 		{ "uio", cmd_uio, "UIO devices" },
 		{ "pci", cmd_pci, "PCI devices on vfio-pci" },
 		{ "rt", cmd_rt, "real-time readiness" },
-		{ "bench", cmd_bench, "latency and throughput benches" },
-		{ "load", cmd_load, "run a load profile" },
+		{ "bench", cmd_forward_bench, "forwarded to udrv-bench" },
+		{ "load", cmd_forward_load, "forwarded to udrv-bench load" },
 		{ NULL, NULL, NULL },
 	};
 

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "cli.h"
+#include "msg.h"
 #include "spike.h"
 
 enum {
@@ -59,17 +59,17 @@ static bool is_common_opt(int opt)
 static int common_opt(struct bench_run *run, int opt, const char *arg)
 {
 	const char *cmd = run->bench;
-	long v;
+	int64_t v;
 
 	switch (opt) {
 	case 'P':
-		if (cli_parse_int(arg, 0, 99, &v))
-			return cli_usage(cmd, "bad --prio '%s': 0..99", arg);
+		if (udrv_parse_s64(arg, 0, 99, &v))
+			return bench_usage(cmd, "bad --prio '%s': 0..99", arg);
 		run->o.prio = (int)v;
 		return 0;
 	case 'a':
-		if (cli_parse_int(arg, 0, CPU_SETSIZE - 1, &v))
-			return cli_usage(cmd, "bad --cpu '%s'", arg);
+		if (udrv_parse_s64(arg, 0, CPU_SETSIZE - 1, &v))
+			return bench_usage(cmd, "bad --cpu '%s'", arg);
 		run->o.cpu = (int)v;
 		return 0;
 	case OPT_NO_MLOCK:
@@ -79,35 +79,35 @@ static int common_opt(struct bench_run *run, int opt, const char *arg)
 		run->o.dma_latency = false;
 		return 0;
 	case 'n':
-		if (cli_parse_u64(arg, &run->o.samples) || !run->o.samples)
-			return cli_usage(cmd, "bad --samples '%s'", arg);
+		if (udrv_parse_u64(arg, UINT64_MAX, &run->o.samples) || !run->o.samples)
+			return bench_usage(cmd, "bad --samples '%s'", arg);
 		return 0;
 	case 'D':
-		if (cli_parse_duration_ns(arg, &run->o.duration_ns) ||
+		if (udrv_parse_duration_ns(arg, BENCH_DURATION_MAX_NS, &run->o.duration_ns) ||
 		    !run->o.duration_ns)
-			return cli_usage(cmd, "bad --duration '%s': e.g. 10s, 500ms", arg);
+			return bench_usage(cmd, "bad --duration '%s': e.g. 10s, 500ms", arg);
 		return 0;
 	case 'L':
 		if (!load_profile_valid(arg))
-			return cli_usage(cmd, "unknown load profile '%s': hackbench, memory, fork or all", arg);
+			return bench_usage(cmd, "unknown load profile '%s': hackbench, memory, fork or all", arg);
 		run->o.load = strcmp(arg, "none") ? arg : NULL;
 		return 0;
 	case OPT_BOARD:
 		run->o.board = arg;
 		return 0;
 	case OPT_IRQ_PRIO:
-		if (cli_parse_int(arg, 1, 99, &v))
-			return cli_usage(cmd, "bad --irq-prio '%s': a SCHED_FIFO priority, 1..99", arg);
+		if (udrv_parse_s64(arg, 1, 99, &v))
+			return bench_usage(cmd, "bad --irq-prio '%s': a SCHED_FIFO priority, 1..99", arg);
 		run->o.irq_prio = (int)v;
 		return 0;
 	case OPT_SPIKE:
-		if (cli_parse_int(arg, 1, SPIKE_MAX_US, &v))
-			return cli_usage(cmd, "bad --trace-on-spike '%s': a latency in us, 1..%d", arg, SPIKE_MAX_US);
+		if (udrv_parse_s64(arg, 1, SPIKE_MAX_US, &v))
+			return bench_usage(cmd, "bad --trace-on-spike '%s': a latency in us, 1..%d", arg, SPIKE_MAX_US);
 		run->o.spike_ns = (uint64_t)v * 1000;
 		return 0;
 	case OPT_SPIKE_OUT:
 		if (!*arg)
-			return cli_usage(cmd, "bad --spike-out '': a file name");
+			return bench_usage(cmd, "bad --spike-out '': a file name");
 		run->o.spike_out = arg;
 		return 0;
 	case 'o':
@@ -120,7 +120,7 @@ static int common_opt(struct bench_run *run, int opt, const char *arg)
 		run->o.quiet = true;
 		return 0;
 	default:
-		return cli_usage(cmd, "bad option");
+		return bench_usage(cmd, "bad option");
 	}
 }
 
@@ -138,7 +138,7 @@ static const char bench_opts_help[] =
 "  -n, --samples N     samples per row (default: per bench)\n"
 "  -D, --duration D    run each row for D (e.g. 10s) instead of -n\n"
 "  -L, --load PROFILE  run a load while measuring: hackbench, memory, fork,\n"
-"                      all (see 'udrv load --help'); default none\n"
+"                      all (see 'udrv-bench load --help'); default none\n"
 "      --board NAME    board label in the results (default: detected)\n"
 "  -o, --out FILE      also write the JSON result document to FILE\n"
 "  -j, --json          print the JSON result document instead of a table\n"
@@ -158,7 +158,7 @@ static void bench_print_help(const char *help)
 	const char *mark = strstr(help, BENCH_OPTS_MARKER "\n");
 
 	if (!mark) {
-		cli_print_help(help);
+		fputs(help, stdout);
 		return;
 	}
 	fwrite(help, 1, (size_t)(mark - help), stdout);
@@ -197,18 +197,18 @@ int bench_parse(struct bench_run *run, const char *bench, int argc,
 			return -1;
 		}
 		if (is_common_opt(opt))
-			ret = opt == '?' ? cli_usage(bench, "bad option") :
+			ret = opt == '?' ? bench_usage(bench, "bad option") :
 			      common_opt(run, opt, optarg);
 		else
 			ret = extra ? extra(run, opt, optarg, ctx) :
-				      cli_usage(bench, "bad option");
+				      bench_usage(bench, "bad option");
 		if (ret)
 			return ret;
 	}
 	if (optind < argc && !extra)
-		return cli_usage(bench, "unexpected argument '%s'", argv[optind]);
+		return bench_usage(bench, "unexpected argument '%s'", argv[optind]);
 	if (run->o.spike_ns && !run->traceable)
-		return cli_usage(bench, "--trace-on-spike: this bench hands no latency samples to trace; use it with irq, uio or timer");
+		return bench_usage(bench, "--trace-on-spike: this bench hands no latency samples to trace; use it with irq, uio or timer");
 	return 0;
 }
 
@@ -219,7 +219,7 @@ static int rt_setup(struct bench_run *run)
 
 	run->rt = rt;
 	if (!rt)
-		return cli_error(EXIT_FAIL, "out of memory");
+		return bench_error(EXIT_FAIL, "out of memory");
 	if (run->o.mlock)
 		ret = udrv_rt_lock_memory(rt, 0);
 	if (!ret && run->o.cpu >= 0)
@@ -227,11 +227,11 @@ static int rt_setup(struct bench_run *run)
 	if (!ret && run->o.prio)
 		ret = udrv_rt_set_scheduler(rt, SCHED_FIFO, run->o.prio);
 	if (ret)
-		return cli_error(EXIT_FAIL, "%s (see --prio, --cpu, --no-mlock)",
+		return bench_error(EXIT_FAIL, "%s (see --prio, --cpu, --no-mlock)",
 				 udrv_rt_errmsg(rt));
 	/* optional: a missing /dev/cpu_dma_latency is reported, not fatal */
 	if (run->o.dma_latency && udrv_rt_hold_dma_latency(rt, 0) && !run->o.quiet)
-		fprintf(stderr, "udrv: note: %s\n", udrv_rt_errmsg(rt));
+		fprintf(stderr, "udrv-bench: note: %s\n", udrv_rt_errmsg(rt));
 	return 0;
 }
 
@@ -270,7 +270,7 @@ int bench_begin(struct bench_run *run)
 
 	catch_stop_signals();
 	if (run->o.load && load_start(run->o.load, &run->load_pid, err, sizeof(err)))
-		return cli_error(EXIT_FAIL, "load %s: %s", run->o.load, err);
+		return bench_error(EXIT_FAIL, "load %s: %s", run->o.load, err);
 	ret = rt_setup(run);
 	if (!ret && run->o.spike_ns)
 		ret = bench_spike_arm(run);
@@ -322,7 +322,7 @@ bool bench_more(struct bench_run *run, uint64_t t0_ns, uint64_t done,
 	if (stop_signal)
 		return false;
 	if (run->o.duration_ns)
-		return cli_now_ns() - t0_ns < run->o.duration_ns;
+		return bench_now_ns() - t0_ns < run->o.duration_ns;
 	return done < samples;
 }
 
@@ -370,7 +370,7 @@ void bench_note_add(char *buf, size_t len, const char *fmt, ...)
 void bench_progress(struct bench_run *run, const struct bench_row *row,
 		    uint64_t done, uint64_t total)
 {
-	uint64_t now = cli_now_ns();
+	uint64_t now = bench_now_ns();
 
 	if (run->o.quiet || !isatty(STDERR_FILENO) ||
 	    now - run->last_progress_ns < 250000000ULL)

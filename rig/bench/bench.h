@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The benchmark framework shared by 'udrv bench <name>': common options
+ * The benchmark framework shared by 'udrv-bench <name>': common options
  * (RT setup, samples/duration, load, output), a run made of result rows,
  * the live progress line, and the result document (docs/rig/results.md).
  *

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * QEMU's edu device as an interrupt source (edu.h): the raise -> wake-up
- * measurement and re-arm shared by 'udrv bench uio' and 'udrv bench pci',
+ * measurement and re-arm shared by 'udrv-bench uio' and 'udrv-bench pci',
  * and edu on uio_pci_generic.
  */
 #include <errno.h>
@@ -12,7 +12,7 @@
 
 #include "edu.h"
 #include "fields.h"
-#include "cli.h"
+#include "msg.h"
 #include "spike.h"
 #include <udrv/parse.h>
 #include <udrv/uio.h>
@@ -29,7 +29,7 @@ int bench_loss_check(const char *what, const struct bench_loss *l)
 {
 	if (l->sent == l->received + l->lost)
 		return EXIT_OK;
-	return cli_error(EXIT_FAIL, "%s: %llu interrupts raised, but %llu received + %llu lost",
+	return bench_error(EXIT_FAIL, "%s: %llu interrupts raised, but %llu received + %llu lost",
 			 what, (unsigned long long)l->sent,
 			 (unsigned long long)l->received,
 			 (unsigned long long)l->lost);
@@ -59,9 +59,9 @@ int bench_wait_failed(int ret, const char *what, const char *errmsg)
 	if (ret == -EINTR && bench_interrupted())
 		return EXIT_FAIL;	/* SIGINT/SIGTERM: bench_end says so */
 	if (ret == -EINTR)
-		return cli_error(EXIT_FAIL, "%s: no interrupt within %d s", what,
+		return bench_error(EXIT_FAIL, "%s: no interrupt within %d s", what,
 				 EDU_WATCHDOG_S);
-	return cli_error(EXIT_FAIL, "%s: %s", what, errmsg);
+	return bench_error(EXIT_FAIL, "%s: %s", what, errmsg);
 }
 
 /* Acknowledge @value and re-arm; returns the time it took. */
@@ -72,16 +72,16 @@ static int edu_rearm(const struct edu_path *p, uint32_t value, uint64_t *ns)
 	int ret;
 
 	if (status != value)
-		return cli_error(EXIT_FAIL, "%s: interrupt status 0x%x after raising 0x%x",
+		return bench_error(EXIT_FAIL, "%s: interrupt status 0x%x after raising 0x%x",
 				 p->what, status, value);
-	t0 = cli_now_ns();
+	t0 = bench_now_ns();
 	udrv_write32(&p->regs, EDU_IRQ_ACK, status);
 	if (p->unmask) {
 		ret = p->unmask(p->ctx);
 		if (ret)
 			return ret;
 	}
-	*ns = cli_now_ns() - t0;
+	*ns = bench_now_ns() - t0;
 	return EXIT_OK;
 }
 
@@ -101,10 +101,10 @@ int edu_irq(const struct edu_path *p, uint32_t value, struct bench_row *wake,
 	int ret;
 
 	alarm(EDU_WATCHDOG_S);
-	t0 = cli_now_ns();
+	t0 = bench_now_ns();
 	udrv_write32(&p->regs, EDU_IRQ_RAISE, value);
 	ret = p->wait(p->ctx);
-	t1 = cli_now_ns();
+	t1 = bench_now_ns();
 	if (ret)
 		return ret;
 	ret = edu_rearm(p, value, &ns);
@@ -127,7 +127,7 @@ int edu_loop(struct bench_run *run, const struct edu_path *p,
 	int ret = EXIT_OK;
 
 	missed0 = p->missed(p->ctx);
-	for (t0 = cli_now_ns(), i = 0; !ret && bench_more(run, t0, i, n); i++) {
+	for (t0 = bench_now_ns(), i = 0; !ret && bench_more(run, t0, i, n); i++) {
 		l.sent++;
 		ret = edu_irq(p, 0x10000u | (uint32_t)(i & 0xffff), wake, rearm);
 		if (!ret)
@@ -183,7 +183,7 @@ static int uio_unmask(void *ctx)
 	struct edu_uio *e = ctx;
 
 	if (udrv_uio_pci_intx_unmask(e->uio))
-		return cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(e->uio));
+		return bench_error(EXIT_FAIL, "%s", udrv_uio_errmsg(e->uio));
 	return EXIT_OK;
 }
 
@@ -200,15 +200,15 @@ int edu_uio_open(struct edu_uio *e, const char *dev)
 
 	e->uio = udrv_uio_new();
 	if (!e->uio)
-		return cli_error(EXIT_FAIL, "out of memory");
+		return bench_error(EXIT_FAIL, "out of memory");
 	if (udrv_uio_open(e->uio, dev))
-		return cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(e->uio));
+		return bench_error(EXIT_FAIL, "%s", udrv_uio_errmsg(e->uio));
 	/* BAR 0: UIO map 0 on 6.1; the sysfs resource file on older kernels */
 	ret = udrv_uio_num_maps(e->uio) > 0 ?
 	      udrv_uio_map(e->uio, 0, &e->bar) :
 	      udrv_uio_pci_map_bar(e->uio, 0, &e->bar);
 	if (ret)
-		return cli_error(EXIT_FAIL, "map BAR 0: %s", udrv_uio_errmsg(e->uio));
+		return bench_error(EXIT_FAIL, "map BAR 0: %s", udrv_uio_errmsg(e->uio));
 	e->path = (struct edu_path){
 		.what = "edu", .regs = udrv_region_mmio(e->bar),
 		.wait = uio_wait, .unmask = uio_unmask, .missed = uio_missed,
@@ -235,7 +235,7 @@ int edu_uio_wake_threads(struct bench_run *run, struct edu_uio *e)
 		 udrv_uio_devname(e->uio));
 	ret = bench_file_u64(path, &irq);
 	if (ret)
-		return cli_error(EXIT_FAIL, "cannot read %s: %s", path, strerror(-ret));
+		return bench_error(EXIT_FAIL, "cannot read %s: %s", path, strerror(-ret));
 	snprintf(prefix, sizeof(prefix), "irq/%llu-", (unsigned long long)irq);
 	return bench_wake_threads(run, prefix);
 }

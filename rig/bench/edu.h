@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * QEMU's edu device (PCI 1234:11e8) as an interrupt source, shared by
- * 'udrv bench uio' (edu on uio_pci_generic) and 'udrv bench pci' (UIO INTx,
+ * 'udrv-bench uio' (edu on uio_pci_generic) and 'udrv-bench pci' (UIO INTx,
  * VFIO INTx, VFIO MSI): the raise-register write -> wake-up measurement,
  * its re-arm, the loss accounting of a loop and the per-wait watchdog.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrv bench gaps: the scheduler's gaps in a busy real-time loop (VanguardiaSur,
+ * udrv-bench gaps: the scheduler's gaps in a busy real-time loop (VanguardiaSur,
  * Fast GPIO toggle on BeagleBone Black; docs/references.md:
  * a SCHED_FIFO toggle loop stops for ~50 ms every second, RT throttling's
  * sched_rt_runtime_us 950000 of sched_rt_period_us 1000000).
@@ -32,8 +32,8 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "cli.h"
-#include "commands.h"
+#include "msg.h"
+#include "benches.h"
 
 #define DEFAULT_DURATION_NS	5000000000ULL
 #define DEFAULT_THRESHOLD_NS	1000000ULL
@@ -71,7 +71,7 @@ struct gaps {
 };
 
 static const char help[] =
-"Usage: udrv bench gaps [OPTIONS]\n"
+"Usage: udrv-bench gaps [OPTIONS]\n"
 "\n"
 "The gaps the scheduler leaves in a busy real-time loop (VanguardiaSur,\n"
 "Fast GPIO toggle on BeagleBone Black). One loop at the bench's priority\n"
@@ -112,9 +112,9 @@ static const char help[] =
 BENCH_OPTS_HELP
 "\n"
 "Examples:\n"
-"  udrv bench gaps                         # the default throttling\n"
-"  udrv bench gaps --rt-runtime -1 -D 3s   # without it (starves the CPU)\n"
-"  udrv bench gaps --no-line --rt-runtime 900000\n";
+"  udrv-bench gaps                         # the default throttling\n"
+"  udrv-bench gaps --rt-runtime -1 -D 3s   # without it (starves the CPU)\n"
+"  udrv-bench gaps --no-line --rt-runtime 900000\n";
 
 /* long-only options: below the common ones (0x100), not in their short set */
 enum {
@@ -137,36 +137,36 @@ static const struct option long_opts[] = {
 static int gaps_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 {
 	struct gaps *g = ctx;
-	long v;
+	int64_t v;
 
 	switch (opt) {
 	case 'c':
 		g->chip_spec = arg;
 		return 0;
 	case OPT_LINE:
-		if (cli_parse_int(arg, 0, 1023, &v))
-			return cli_usage(run->bench, "bad --line '%s': 0..1023", arg);
+		if (udrv_parse_s64(arg, 0, 1023, &v))
+			return bench_usage(run->bench, "bad --line '%s': 0..1023", arg);
 		g->line = (unsigned int)v;
 		return 0;
 	case 'b':
 		if (udrv_backend_parse(arg, &g->backend))
-			return cli_usage(run->bench, "bad --backend '%s': cdev, sysfs or mmio", arg);
+			return bench_usage(run->bench, "bad --backend '%s': cdev, sysfs or mmio", arg);
 		return 0;
 	case OPT_NO_LINE:
 		g->no_line = true;
 		return 0;
 	case OPT_THRESHOLD:
-		if (cli_parse_duration_ns(arg, &g->threshold_ns) || !g->threshold_ns)
-			return cli_usage(run->bench, "bad --gap-threshold '%s': a duration above 0, e.g. 1ms, 200us", arg);
+		if (udrv_parse_duration_ns(arg, BENCH_DURATION_MAX_NS, &g->threshold_ns) || !g->threshold_ns)
+			return bench_usage(run->bench, "bad --gap-threshold '%s': a duration above 0, e.g. 1ms, 200us", arg);
 		return 0;
 	case OPT_RUNTIME:
 		/* -1, or a positive number; checked against the period later */
-		if (cli_parse_int(arg, -1, INT_MAX, &v) || !v)
-			return cli_usage(run->bench, "bad --rt-runtime '%s': microseconds, 1..sched_rt_period_us, or -1 for no throttling", arg);
+		if (udrv_parse_s64(arg, -1, INT_MAX, &v) || !v)
+			return bench_usage(run->bench, "bad --rt-runtime '%s': microseconds, 1..sched_rt_period_us, or -1 for no throttling", arg);
 		g->want_runtime = v;
 		return 0;
 	default:
-		return cli_usage(run->bench, "bad option");
+		return bench_usage(run->bench, "bad option");
 	}
 }
 
@@ -179,7 +179,7 @@ static int throttle_read(long *runtime, long *period)
 
 	udrv_rt_check(&rep);
 	if (!rep.rt_period_us)
-		return cli_error(EXIT_FAIL, "cannot read %s and sched_rt_period_us (is /proc mounted?)",
+		return bench_error(EXIT_FAIL, "cannot read %s and sched_rt_period_us (is /proc mounted?)",
 				 RUNTIME_PATH);
 	*runtime = rep.rt_runtime_us;
 	*period = rep.rt_period_us;
@@ -219,7 +219,7 @@ static int throttle_check(struct gaps *g)
 	if (ret || g->want_runtime == RUNTIME_UNSET || g->want_runtime == -1)
 		return ret;
 	if (g->want_runtime > g->period)
-		return cli_usage(g->run.bench, "--rt-runtime %ld: above sched_rt_period_us %ld (1..%ld, or -1)",
+		return bench_usage(g->run.bench, "--rt-runtime %ld: above sched_rt_period_us %ld (1..%ld, or -1)",
 				 g->want_runtime, g->period, g->period);
 	return EXIT_OK;
 }
@@ -233,7 +233,7 @@ static int throttle_set(struct gaps *g)
 		return EXIT_OK;
 	ret = throttle_write(g->want_runtime);
 	if (ret)
-		return cli_error(EXIT_FAIL, "cannot write %ld to %s: %s (%s; or leave --rt-runtime out to measure the setting as it is)",
+		return bench_error(EXIT_FAIL, "cannot write %ld to %s: %s (%s; or leave --rt-runtime out to measure the setting as it is)",
 				 g->want_runtime, RUNTIME_PATH, strerror(-ret),
 				 ret == -EACCES || ret == -EPERM ? "needs root" :
 				 "the kernel refused it: SCHED_DEADLINE tasks or RT groups may need more");
@@ -249,7 +249,7 @@ static void throttle_restore(struct gaps *g)
 		return;
 	ret = throttle_write(g->old_runtime);
 	if (ret)
-		cli_error(EXIT_FAIL, "cannot put %s back to %ld: %s; do it by hand: echo %ld > %s",
+		bench_error(EXIT_FAIL, "cannot put %s back to %ld: %s; do it by hand: echo %ld > %s",
 			  RUNTIME_PATH, g->old_runtime, strerror(-ret),
 			  g->old_runtime, RUNTIME_PATH);
 	g->runtime_set = false;
@@ -264,7 +264,7 @@ static int line_request(struct gaps *g)
 	struct udrv_line_settings s = { .direction = UDRV_DIR_OUTPUT };
 
 	if (udrv_chip_request(g->chip, &cfg, 1, &g->line, &s, &g->req))
-		return cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(g->chip));
+		return bench_error(EXIT_FAIL, "%s", udrv_chip_errmsg(g->chip));
 	return EXIT_OK;
 }
 
@@ -281,17 +281,17 @@ static int line_open(struct gaps *g)
 
 	g->chip = udrv_chip_new();
 	if (!g->chip)
-		return cli_error(EXIT_FAIL, "out of memory");
+		return bench_error(EXIT_FAIL, "out of memory");
 	if (udrv_chip_open(g->chip, g->chip_spec))
-		return cli_error(EXIT_FAIL, "%s (or --no-line to only read the clock)",
+		return bench_error(EXIT_FAIL, "%s (or --no-line to only read the clock)",
 				 udrv_chip_errmsg(g->chip));
 	if (g->line >= udrv_chip_num_lines(g->chip))
-		return cli_usage(g->run.bench, "--line %u: %s has lines 0..%u",
+		return bench_usage(g->run.bench, "--line %u: %s has lines 0..%u",
 				 g->line, udrv_chip_name(g->chip),
 				 udrv_chip_num_lines(g->chip) - 1);
 	wire = !strcmp(udrv_chip_label(g->chip), "gpio-wire");
 	if (wire && g->line % 2)
-		return cli_usage(g->run.bench, "--line %u: gpio-wire's odd lines are inputs; give an even line",
+		return bench_usage(g->run.bench, "--line %u: gpio-wire's odd lines are inputs; give an even line",
 				 g->line);
 	if (line_request(g))
 		return EXIT_FAIL;
@@ -326,12 +326,12 @@ static int gaps_loop(struct gaps *g, struct bench_row *row)
 	struct udrv_request *req = g->req;
 	int value = 1;
 
-	t0 = prev = cli_now_ns();
+	t0 = prev = bench_now_ns();
 	while (bench_more(&g->run, t0, g->toggles, n)) {
 		if (req && udrv_request_set_value(req, 0, value))
-			return cli_error(EXIT_FAIL, "%s", udrv_request_errmsg(req));
+			return bench_error(EXIT_FAIL, "%s", udrv_request_errmsg(req));
 		value ^= 1;
-		now = cli_now_ns();
+		now = bench_now_ns();
 		d = now - prev;
 		udrv_hist_record(row->hist, d);
 		if (d >= g->threshold_ns)
@@ -363,7 +363,7 @@ static int count_at_source(struct gaps *g, struct bench_row *row)
 	row->lost = 0;
 	if (row->sent == row->received)
 		return EXIT_OK;
-	return cli_error(EXIT_FAIL, "the loop made %llu toggles of %s line %u, but gpio-wire counted %llu level changes on the wire (%s)",
+	return bench_error(EXIT_FAIL, "the loop made %llu toggles of %s line %u, but gpio-wire counted %llu level changes on the wire (%s)",
 			 (unsigned long long)row->sent, udrv_chip_name(g->chip),
 			 g->line, (unsigned long long)row->received, g->wire_path);
 }
@@ -488,7 +488,7 @@ static int gaps_setup(struct gaps *g)
 	row = bench_row(&g->run, g->no_line ? "clock" : udrv_backend_str(g->backend),
 			"udrv", NULL, "toggle_gap");
 	if (!row)
-		return cli_error(EXIT_FAIL, "out of memory");
+		return bench_error(EXIT_FAIL, "out of memory");
 	snprintf(row->note, sizeof(row->note), "%s",
 		 g->no_line ? "clock_gettime(CLOCK_MONOTONIC) only, nothing toggled" :
 		 "udrv_request_set_value() then clock_gettime(CLOCK_MONOTONIC)");
@@ -512,15 +512,15 @@ int cmd_bench_gaps(int argc, char **argv)
 	int ret;
 
 	if (!g)
-		return cli_error(EXIT_FAIL, "out of memory");
+		return bench_error(EXIT_FAIL, "out of memory");
 	g->chip_spec = "gpio-wire";
 	g->backend = UDRV_BACKEND_CDEV;
 	g->threshold_ns = DEFAULT_THRESHOLD_NS;
 	g->want_runtime = RUNTIME_UNSET;
-	ret = bench_parse(&g->run, "bench gaps", argc, argv, help, "c:b:",
+	ret = bench_parse(&g->run, "gaps", argc, argv, help, "c:b:",
 			  long_opts, gaps_opt, g);
 	if (!ret && optind < argc)
-		ret = cli_usage(g->run.bench, "unexpected argument '%s'", argv[optind]);
+		ret = bench_usage(g->run.bench, "unexpected argument '%s'", argv[optind]);
 	if (ret) {
 		free(g);
 		return ret < 0 ? EXIT_OK : ret;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrv bench irq: GPIO edge to userspace wake-up latency on a wired pair.
+ * udrv-bench irq: GPIO edge to userspace wake-up latency on a wired pair.
  *
  * The output line N drives the input line N+1 (gpio-wire, or a jumper on a
  * board). Per edge three clocks, all CLOCK_MONOTONIC:
@@ -43,9 +43,9 @@
 
 #include "bench.h"
 #include "irq.h"
-#include "cli.h"
+#include "msg.h"
 #include "peer.h"
-#include "commands.h"
+#include "benches.h"
 #include "spike.h"
 
 #define IRQ_CONSUMER	"udrv-bench-irq"
@@ -61,7 +61,7 @@ static const char *const irq_wait_names[IRQ_NWAIT] = {
 
 
 static const char irq_help[] =
-"Usage: udrv bench irq [OPTIONS]\n"
+"Usage: udrv-bench irq [OPTIONS]\n"
 "\n"
 "GPIO interrupt to userspace latency on a wired pair: line N drives line\n"
 "N+1 (gpio-wire, or a jumper wire on a board). Per edge: t_write before the\n"
@@ -71,9 +71,10 @@ static const char irq_help[] =
 "same blocking read with bare system calls (implementation raw, the\n"
 "reference for udrv's overhead) and with libgpiod 2.3 (implementation\n"
 "libgpiod-2.3: the same loop in udrv-bench-peer, a child at the bench's\n"
-"priority, CPU and memory locking; udrv links no libgpiod); plus busy (busy-polling the input's level,\n"
-"write_to_wake only, no event). One edge in flight at a time, rising and\n"
-"falling alternating, so every edge's event must arrive: sent (gpio-wire's\n"
+"priority, CPU and memory locking; udrv-bench links no libgpiod); plus\n"
+"busy (busy-polling the input's level, write_to_wake only, no event).\n"
+"One edge in flight at a time, rising and falling alternating, so every\n"
+"edge's event must arrive: sent (gpio-wire's\n"
 "own count of the edges it drove, else the writes) = received + lost\n"
 "and lost = 0. A gap in the kernel's sequence numbers, or an edge with no\n"
 "event within 5 s, ends the bench with an error: the events would no\n"
@@ -93,7 +94,7 @@ static pid_t irq_load_pid;
 static void irq_watchdog(int sig)
 {
 	static const char msg[] =
-		"udrv: bench irq: no event for an edge within 5 s: the edge was lost (is the output wired to the input? see 'udrv gpio info')\n";
+		"udrv-bench: irq: no event for an edge within 5 s: the edge was lost (is the output wired to the input? see 'udrv gpio info')\n";
 	ssize_t r = write(STDERR_FILENO, msg, sizeof(msg) - 1);
 
 	(void)sig;
@@ -119,19 +120,19 @@ static void irq_watchdog_arm(bool on)
 static int irq_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 {
 	struct irq_bench *b = ctx;
-	long v;
+	int64_t v;
 
 	switch (opt) {
 	case 'c':
 		b->chip_spec = arg;
 		return 0;
 	case OPT_OUT_LINE:
-		if (cli_parse_int(arg, 0, 65534, &v))
-			return cli_usage(run->bench, "bad --out-line '%s'", arg);
+		if (udrv_parse_s64(arg, 0, 65534, &v))
+			return bench_usage(run->bench, "bad --out-line '%s'", arg);
 		b->out = (unsigned int)v;
 		return 0;
 	default:
-		return cli_usage(run->bench, "bad option");
+		return bench_usage(run->bench, "bad option");
 	}
 }
 
@@ -147,7 +148,7 @@ static int irq_request_udrv(struct irq_bench *b, enum udrv_edge edge)
 	unsigned int offsets[2] = { b->out, b->out + 1 };
 
 	if (udrv_chip_request(b->chip, &cfg, 2, offsets, s, &b->req))
-		return cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(b->chip));
+		return bench_error(EXIT_FAIL, "%s", udrv_chip_errmsg(b->chip));
 	return 0;
 }
 
@@ -160,7 +161,7 @@ static int irq_no_edges(struct irq_bench *b)
 	};
 
 	if (udrv_request_reconfigure(b->req, s))
-		return cli_error(EXIT_FAIL, "%s", udrv_request_errmsg(b->req));
+		return bench_error(EXIT_FAIL, "%s", udrv_request_errmsg(b->req));
 	return 0;
 }
 
@@ -180,7 +181,7 @@ static int irq_epoll_setup(struct irq_bench *b)
 	b->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (b->epfd < 0 ||
 	    epoll_ctl(b->epfd, EPOLL_CTL_ADD, udrv_request_fd(b->req), &ev))
-		return cli_error(EXIT_FAIL, "epoll: %s", strerror(errno));
+		return bench_error(EXIT_FAIL, "epoll: %s", strerror(errno));
 	return 0;
 }
 
@@ -207,12 +208,12 @@ static int irq_request_raw(struct irq_bench *b)
 	c->num_attrs = 2;
 	fd = open(udrv_chip_path(b->chip), O_RDWR | O_CLOEXEC);
 	if (fd < 0)
-		return cli_error(EXIT_FAIL, "%s: %s", udrv_chip_path(b->chip),
+		return bench_error(EXIT_FAIL, "%s: %s", udrv_chip_path(b->chip),
 				 strerror(errno));
 	err = ioctl(fd, GPIO_V2_GET_LINE_IOCTL, &lr) ? errno : 0;
 	close(fd);
 	if (err)
-		return cli_error(EXIT_FAIL, "raw GPIO_V2_GET_LINE_IOCTL on %s lines %u,%u: %s",
+		return bench_error(EXIT_FAIL, "raw GPIO_V2_GET_LINE_IOCTL on %s lines %u,%u: %s",
 				 udrv_chip_path(b->chip), b->out, b->out + 1,
 				 strerror(err));
 	b->raw_fd = lr.fd;
@@ -234,16 +235,16 @@ static int irq_open(struct irq_bench *b)
 
 	b->chip = udrv_chip_new();
 	if (!b->chip)
-		return cli_error(EXIT_FAIL, "out of memory");
+		return bench_error(EXIT_FAIL, "out of memory");
 	if (udrv_chip_open(b->chip, b->chip_spec))
-		return cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(b->chip));
+		return bench_error(EXIT_FAIL, "%s", udrv_chip_errmsg(b->chip));
 	n = udrv_chip_num_lines(b->chip);
 	if (b->out + 1 >= n)
-		return cli_usage(b->run.bench,
+		return bench_usage(b->run.bench,
 				 "--out-line %u: %s has %u lines, the input would be line %u",
 				 b->out, udrv_chip_name(b->chip), n, b->out + 1);
 	if (!udrv_chip_has_cdev(b->chip))
-		return cli_error(EXIT_FAIL, "%s has no GPIO character device: no edge events with timestamps",
+		return bench_error(EXIT_FAIL, "%s has no GPIO character device: no edge events with timestamps",
 				 udrv_chip_name(b->chip));
 	if (irq_request_udrv(b, UDRV_EDGE_BOTH))
 		return EXIT_FAIL;
@@ -261,10 +262,10 @@ static int irq_err(const struct irq_bench *b, const char *what)
 	int err = errno;
 
 	if (err == ENODEV)	/* as udrv says it, also for the raw reference */
-		return cli_error(EXIT_FAIL, "bench irq: %s (%s): the device is gone (driver unloaded or unbound): %s: %s",
+		return bench_error(EXIT_FAIL, "bench irq: %s (%s): the device is gone (driver unloaded or unbound): %s: %s",
 				 udrv_chip_path(b->chip), udrv_chip_label(b->chip),
 				 what, strerror(err));
-	return cli_error(EXIT_FAIL, "bench irq: %s: %s", what, strerror(err));
+	return bench_error(EXIT_FAIL, "bench irq: %s: %s", what, strerror(err));
 }
 
 /*
@@ -282,7 +283,7 @@ static int irq_read_udrv(struct irq_bench *b, struct irq_event *ev,
 	if (n == -EINTR && bench_interrupted())
 		return EXIT_FAIL;	/* SIGINT/SIGTERM: bench_end says so */
 	if (n != 1)
-		return cli_error(EXIT_FAIL, "bench irq: %s",
+		return bench_error(EXIT_FAIL, "bench irq: %s",
 				 n < 0 ? udrv_request_errmsg(b->req) : "no event read");
 	ev->ts = e.timestamp_ns;
 	ev->rising = e.edge == UDRV_EDGE_RISING;
@@ -303,7 +304,7 @@ static int irq_read_raw(struct irq_bench *b, struct irq_event *ev,
 		*t_wake = bench_now_ns();
 	if (n != (ssize_t)sizeof(ke))
 		return n < 0 ? irq_err(b, "read of the line fd") :
-			       cli_error(EXIT_FAIL, "bench irq: short event read");
+			       bench_error(EXIT_FAIL, "bench irq: short event read");
 	ev->ts = ke.timestamp_ns;
 	ev->rising = ke.id == GPIO_V2_LINE_EVENT_RISING_EDGE;
 	ev->lost = ke.seqno - b->raw_seqno - 1;
@@ -353,7 +354,7 @@ static int irq_write(struct irq_bench *b, bool raw, int level)
 		return 0;
 	}
 	if (udrv_request_set_value(b->req, 0, level))
-		return cli_error(EXIT_FAIL, "bench irq: %s",
+		return bench_error(EXIT_FAIL, "bench irq: %s",
 				 udrv_request_errmsg(b->req));
 	return 0;
 }
@@ -387,7 +388,7 @@ static int irq_edge(struct irq_bench *b, struct irq_method *m, bool record)
 	if (ret)
 		return ret;
 	if (ev.lost)	/* lockstep: nothing can queue up, so nothing can drop */
-		return cli_error(EXIT_FAIL, "bench irq: the kernel reports %u lost event(s) with one edge in flight: events no longer pair with edges (another writer on the line?)",
+		return bench_error(EXIT_FAIL, "bench irq: the kernel reports %u lost event(s) with one edge in flight: events no longer pair with edges (another writer on the line?)",
 				 (unsigned int)ev.lost);
 	if (!record)
 		return 0;
@@ -407,7 +408,7 @@ static int irq_busy(struct irq_bench *b, struct irq_method *m, bool record)
 	alarm(IRQ_WATCHDOG_S);
 	t_write = bench_now_ns();
 	if (udrv_request_set_value(b->req, 0, level))
-		return cli_error(EXIT_FAIL, "bench irq: %s",
+		return bench_error(EXIT_FAIL, "bench irq: %s",
 				 udrv_request_errmsg(b->req));
 	do {
 		v = udrv_request_get_value(b->req, 1);
@@ -415,7 +416,7 @@ static int irq_busy(struct irq_bench *b, struct irq_method *m, bool record)
 	} while (v == !level);
 	t_wake = bench_now_ns();
 	if (v < 0)
-		return cli_error(EXIT_FAIL, "bench irq: %s",
+		return bench_error(EXIT_FAIL, "bench irq: %s",
 				 udrv_request_errmsg(b->req));
 	b->level = level;
 	if (record) {
@@ -451,7 +452,7 @@ static int irq_wake(struct irq_bench *b)
 	int ret = udrv_rt_find_irq(IRQ_CONSUMER, b->out + 1, &irq);
 
 	if (ret && b->run.o.irq_prio)
-		return cli_error(EXIT_FAIL, "--irq-prio: no interrupt of %s line %u in /sys/kernel/irq: %s",
+		return bench_error(EXIT_FAIL, "--irq-prio: no interrupt of %s line %u in /sys/kernel/irq: %s",
 				 udrv_chip_name(b->chip), b->out + 1, strerror(-ret));
 	if (ret)
 		return 0;	/* the document lists no wake thread */
@@ -490,14 +491,14 @@ static int irq_method_run(struct irq_bench *b, struct irq_method *m)
 		m->sent = w1.driven - w0.driven;
 		m->lost = w1.dropped - w0.dropped;
 		if (!ret && m->sent != m->received + m->lost)
-			return cli_error(EXIT_FAIL, "bench irq: gpio-wire put %llu edges on line %u, but %llu events were read and %llu edges dropped",
+			return bench_error(EXIT_FAIL, "bench irq: gpio-wire put %llu edges on line %u, but %llu events were read and %llu edges dropped",
 					 (unsigned long long)m->sent, b->out + 1,
 					 (unsigned long long)m->received,
 					 (unsigned long long)m->lost);
 	}
 	/* udrv's running count of the kernel's gaps must agree: none */
 	if (!ret && by_udrv && udrv_request_lost_events(b->req) != lost0)
-		return cli_error(EXIT_FAIL, "bench irq: udrv counted %llu lost events, the events say 0",
+		return bench_error(EXIT_FAIL, "bench irq: udrv counted %llu lost events, the events say 0",
 				 (unsigned long long)(udrv_request_lost_events(b->req) - lost0));
 	return ret;
 }
@@ -608,11 +609,11 @@ static int irq_rows(struct irq_bench *b)
 			m->w2i = bench_row(run, "cdev", impl, irq_wait_names[w], "write_to_irq");
 			m->i2w = bench_row(run, "cdev", impl, irq_wait_names[w], "irq_to_wake");
 			if (!m->w2i || !m->i2w)
-				return cli_error(EXIT_FAIL, "out of memory");
+				return bench_error(EXIT_FAIL, "out of memory");
 		}
 		m->w2w = bench_row(run, "cdev", impl, irq_wait_names[w], "write_to_wake");
 		if (!m->w2w)
-			return cli_error(EXIT_FAIL, "out of memory");
+			return bench_error(EXIT_FAIL, "out of memory");
 	}
 	return 0;
 }
@@ -662,12 +663,12 @@ int cmd_bench_irq(int argc, char **argv)
 	int ret;
 
 	b.run.traceable = true;
-	ret = bench_parse(&b.run, "bench irq", argc, argv, irq_help, "c:",
+	ret = bench_parse(&b.run, "irq", argc, argv, irq_help, "c:",
 			  longopts, irq_opt, &b);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	if (optind < argc)
-		return cli_usage("bench irq", "unexpected argument '%s'",
+		return bench_usage("irq", "unexpected argument '%s'",
 				 argv[optind]);
 	ret = irq_open(&b);
 	if (!ret)

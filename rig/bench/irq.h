@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * udrv bench irq inside: what irq.c (the command and udrv's and the raw
+ * udrv-bench irq inside: what irq.c (the command and udrv's and the raw
  * loops) and irq_peer.c (the libgpiod-2.3 loop in udrv-bench-peer) share.
  */
 #ifndef UDRV_BENCH_IRQ_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrv bench irq's libgpiod-2.3 rows: the same write/read loop as irq.c's,
+ * udrv-bench irq's libgpiod-2.3 rows: the same write/read loop as irq.c's,
  * run by udrv-bench-peer (libgpiod 2.3) on the same lines, its edges read
  * back as they come and checked against gpio-wire's count.
  */
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "cli.h"
+#include "msg.h"
 #include "irq.h"
 #include "peer.h"
 
@@ -48,7 +48,7 @@ static int irq_peer_line(void *ctx, size_t key, const uint64_t *v)
 	switch (key) {
 	case PEER_EDGE:
 		if (v[3] > 1)
-			return cli_error(-EINVAL, "bench irq: %s: edge RISING is 0 or 1, not %llu",
+			return bench_error(-EINVAL, "bench irq: %s: edge RISING is 0 or 1, not %llu",
 					 BENCH_PEER_NAME, (unsigned long long)v[3]);
 		irq_record(o->m, v[0], &ev, v[2], o->level);
 		o->level = !o->level;
@@ -71,10 +71,10 @@ static int irq_peer_counts(struct irq_bench *b, struct irq_method *m,
 	struct bench_wire w1 = { 0 };
 
 	if (o->lost)
-		return cli_error(EXIT_FAIL, "bench irq: %s saw %llu gap(s) in the kernel's sequence numbers with one edge in flight",
+		return bench_error(EXIT_FAIL, "bench irq: %s saw %llu gap(s) in the kernel's sequence numbers with one edge in flight",
 				 BENCH_PEER_NAME, (unsigned long long)o->lost);
 	if (o->received != total || o->edges != total - IRQ_WARMUP)
-		return cli_error(EXIT_FAIL, "bench irq: %s read %llu events and printed %llu edges for %llu edges written",
+		return bench_error(EXIT_FAIL, "bench irq: %s read %llu events and printed %llu edges for %llu edges written",
 				 BENCH_PEER_NAME, (unsigned long long)o->received,
 				 (unsigned long long)o->edges, (unsigned long long)total);
 	m->sent = m->received = o->edges;
@@ -86,7 +86,7 @@ static int irq_peer_counts(struct irq_bench *b, struct irq_method *m,
 	m->sent = w1.driven - w0->driven - IRQ_WARMUP;
 	m->lost = w1.dropped - w0->dropped;
 	if (m->sent != m->received + m->lost)
-		return cli_error(EXIT_FAIL, "bench irq: gpio-wire put %llu edges on line %u during %s's run, but it read %llu events and %llu edges were dropped",
+		return bench_error(EXIT_FAIL, "bench irq: gpio-wire put %llu edges on line %u during %s's run, but it read %llu events and %llu edges were dropped",
 				 (unsigned long long)(m->sent + IRQ_WARMUP), b->out + 1,
 				 BENCH_PEER_NAME, (unsigned long long)o->received,
 				 (unsigned long long)m->lost);
@@ -106,10 +106,10 @@ static int irq_peer_read(struct irq_bench *b, struct irq_method *m,
 
 	if (bench_peer_text(text, len, keys, sizeof(keys) / sizeof(keys[0]),
 			    "end", irq_peer_line, o, why, sizeof(why)))
-		return cli_error(EXIT_FAIL, "bench irq: %s's output: %s",
+		return bench_error(EXIT_FAIL, "bench irq: %s's output: %s",
 				 BENCH_PEER_NAME, why[0] ? why : "a bad edge");
 	if (bench_peer_run_check(&o->run, b->run.o.mlock, why, sizeof(why)))
-		return cli_error(EXIT_FAIL, "bench irq: %s", why);
+		return bench_error(EXIT_FAIL, "bench irq: %s", why);
 	return 0;
 }
 
@@ -146,7 +146,7 @@ int irq_peer_run(struct irq_bench *b, struct irq_method *m)
 	if (bench_peer_start(&p, args, false, why, sizeof(why)) ||
 	    bench_peer_finish(&p, &text, &len, why, sizeof(why)))
 		return bench_interrupted() ? EXIT_FAIL :
-		       cli_error(EXIT_FAIL, "bench irq: %s: %s", BENCH_PEER_NAME, why);
+		       bench_error(EXIT_FAIL, "bench irq: %s: %s", BENCH_PEER_NAME, why);
 	/* the level after the warm-up: the first recorded edge drives !it */
 	o.level = (b->level ^ (IRQ_WARMUP & 1)) ? 0 : 1;
 	ret = irq_peer_read(b, m, text, len, &o);

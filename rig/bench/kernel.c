@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrv bench kernel: the in-kernel baseline of the latency tables, from the
+ * udrv-bench kernel: the in-kernel baseline of the latency tables, from the
  * irqlat module (rig/kernel/irqlat, docs/rig/kernel-modules.md): trigger -> start of
  * the interrupt handler of the wired input, measured by the kernel itself.
  *
@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "cli.h"
-#include "commands.h"
+#include "msg.h"
+#include "benches.h"
 #include "tool.h"
 
 #define KLAT_SYS	"/sys/kernel/irqlat"
@@ -61,7 +61,7 @@ struct kbench {
 };
 
 static const char kernel_help[] =
-"Usage: udrv bench kernel [OPTIONS]\n"
+"Usage: udrv-bench kernel [OPTIONS]\n"
 "\n"
 "The kernel's own GPIO interrupt latency, the baseline the userspace rows\n"
 "are compared with: the irqlat module (rig/kernel/irqlat) drives output line N\n"
@@ -111,7 +111,7 @@ static int klat_set(const char *param, const char *val)
 	klat_param_path(path, sizeof(path), param);
 	err = klat_write(path, val);
 	if (err)
-		return cli_error(EXIT_FAIL, "cannot set %s to '%s': %s", path,
+		return bench_error(EXIT_FAIL, "cannot set %s to '%s': %s", path,
 				 val, strerror(-err));
 	return 0;
 }
@@ -124,7 +124,7 @@ static int klat_save_params(struct kbench *k)
 		klat_param_path(path, sizeof(path), klat_params[i]);
 		v = bench_slurp(path, NULL);
 		if (!v)
-			return cli_error(EXIT_FAIL, "cannot read %s: %s (is this irqlat too old?)",
+			return bench_error(EXIT_FAIL, "cannot read %s: %s (is this irqlat too old?)",
 					 path, strerror(errno));
 		v[strcspn(v, "\n")] = '\0';
 		snprintf(k->saved[i], sizeof(k->saved[i]), "%s", v);
@@ -190,7 +190,7 @@ static int klat_stats_key(struct klat_stats *st, const char *key,
 			if (strcmp(key, nums[i].key))
 				continue;
 			if (udrv_parse_u64(val, UINT64_MAX, &v))
-				return cli_error(EXIT_FAIL, "%s/stats: %s is '%s', not a number",
+				return bench_error(EXIT_FAIL, "%s/stats: %s is '%s', not a number",
 						 KLAT_SYS, key, val);
 			*(unsigned long long *)((char *)st + nums[i].off) = v;
 			break;
@@ -205,7 +205,7 @@ static int klat_read_stats(struct klat_stats *st)
 	char *buf = bench_slurp(KLAT_SYS "/stats", NULL), *line, *save, *sp;
 
 	if (!buf)
-		return cli_error(EXIT_FAIL, "cannot read %s/stats: %s", KLAT_SYS,
+		return bench_error(EXIT_FAIL, "cannot read %s/stats: %s", KLAT_SYS,
 				 strerror(errno));
 	memset(st, 0, sizeof(*st));
 	for (line = strtok_r(buf, "\n", &save); line;
@@ -221,7 +221,7 @@ static int klat_read_stats(struct klat_stats *st)
 	}
 	free(buf);
 	if (st->seen < 14)
-		return cli_error(EXIT_FAIL, "%s/stats has %u keys, expected 14 (an irqlat older than udrv bench kernel? rebuild and reload rig/kernel/irqlat)",
+		return bench_error(EXIT_FAIL, "%s/stats has %u keys, expected 14 (an irqlat older than udrv-bench kernel? rebuild and reload rig/kernel/irqlat)",
 				 KLAT_SYS, st->seen);
 	return 0;
 }
@@ -232,16 +232,16 @@ static int klat_run_error(const struct kbench *k, int err)
 {
 	switch (err) {
 	case EBUSY:
-		return cli_error(EXIT_FAIL, "irqlat: line %u or %u of %s is busy (held by another user: see 'udrv gpio info -c %s')",
+		return bench_error(EXIT_FAIL, "irqlat: line %u or %u of %s is busy (held by another user: see 'udrv gpio info -c %s')",
 				 k->out, k->out + 1, k->chip, k->chip);
 	case ENODEV:
-		return cli_error(EXIT_FAIL, "irqlat found no gpiochip labelled or named '%s'",
+		return bench_error(EXIT_FAIL, "irqlat found no gpiochip labelled or named '%s'",
 				 k->chip);
 	case EACCES:
-		return cli_error(EXIT_FAIL, "%s/run: permission denied (run as root)",
+		return bench_error(EXIT_FAIL, "%s/run: permission denied (run as root)",
 				 KLAT_SYS);
 	default:
-		return cli_error(EXIT_FAIL, "irqlat run failed: %s (the kernel log says why: dmesg | grep irqlat)",
+		return bench_error(EXIT_FAIL, "irqlat run failed: %s (the kernel log says why: dmesg | grep irqlat)",
 				 strerror(err));
 	}
 }
@@ -256,7 +256,7 @@ static int klat_read_samples(uint64_t **valsp, size_t *np)
 	if (!buf || !vals) {
 		free(vals);
 		free(buf);
-		return cli_error(EXIT_FAIL, "cannot read %s/samples: %s",
+		return bench_error(EXIT_FAIL, "cannot read %s/samples: %s",
 				 KLAT_SYS, strerror(errno));
 	}
 	for (p = buf; *p; p = end + 1) {
@@ -281,7 +281,7 @@ static int klat_read_samples(uint64_t **valsp, size_t *np)
 	if (*p) {
 		free(vals);
 		free(buf);
-		return cli_error(EXIT_FAIL, "%s/samples: bad line %zu", KLAT_SYS,
+		return bench_error(EXIT_FAIL, "%s/samples: bad line %zu", KLAT_SYS,
 				 n);
 	}
 	free(buf);
@@ -327,7 +327,7 @@ static uint64_t klat_stddev(const uint64_t *s, size_t n, uint64_t avg)
 
 #define KLAT_CHECK(what, ours, theirs) do { \
 	if ((unsigned long long)(ours) != (unsigned long long)(theirs)) \
-		return cli_error(EXIT_FAIL, "irqlat: %s disagrees: %llu from the samples, %llu in %s/stats", \
+		return bench_error(EXIT_FAIL, "irqlat: %s disagrees: %llu from the samples, %llu in %s/stats", \
 				 what, (unsigned long long)(ours), \
 				 (unsigned long long)(theirs), KLAT_SYS); \
 } while (0)
@@ -361,7 +361,7 @@ static int klat_check_cfg(const struct kbench *k, const struct klat_stats *st,
 	    st->in != k->out + 1 || strcmp(st->edge, k->edge) ||
 	    strcmp(st->mode, threaded ? "threaded" : "hardirq") ||
 	    st->passes != passes)
-		return cli_error(EXIT_FAIL, "%s/stats is not our run (%s %llu->%llu %s %s, %llu passes): another irqlat user?",
+		return bench_error(EXIT_FAIL, "%s/stats is not our run (%s %llu->%llu %s %s, %llu passes): another irqlat user?",
 				 KLAT_SYS, st->chip, st->out, st->in, st->edge,
 				 st->mode, st->passes);
 	return 0;
@@ -393,7 +393,7 @@ static int klat_run(struct kbench *k, uint64_t passes, bool threaded)
 	int ret;
 
 	if (!row)
-		return cli_error(EXIT_FAIL, "out of memory");
+		return bench_error(EXIT_FAIL, "out of memory");
 	ret = klat_set_params(k, threaded);
 	if (ret)
 		return ret;
@@ -409,7 +409,7 @@ static int klat_run(struct kbench *k, uint64_t passes, bool threaded)
 	if (!ret)
 		ret = klat_read_stats(&st2);
 	if (!ret && st2.run != st.run)
-		ret = cli_error(EXIT_FAIL, "another irqlat run replaced the results while they were read; run again");
+		ret = bench_error(EXIT_FAIL, "another irqlat run replaced the results while they were read; run again");
 	for (size_t i = 0; !ret && i < n; i++)
 		udrv_hist_record(row->hist, v[i]);
 	if (!ret)
@@ -425,13 +425,13 @@ static int klat_run(struct kbench *k, uint64_t passes, bool threaded)
 static int klat_check_module(void)
 {
 	if (access(KLAT_SYS, F_OK))
-		return cli_error(EXIT_FAIL, "irqlat is not loaded (%s is missing): modprobe irqlat, or insmod rig/kernel/irqlat/irqlat.ko",
+		return bench_error(EXIT_FAIL, "irqlat is not loaded (%s is missing): modprobe irqlat, or insmod rig/kernel/irqlat/irqlat.ko",
 				 KLAT_SYS);
 	if (access(KLAT_SYS "/samples", F_OK))
-		return cli_error(EXIT_FAIL, "the loaded irqlat has no %s/samples (older than udrv bench kernel): rebuild and reload rig/kernel/irqlat",
+		return bench_error(EXIT_FAIL, "the loaded irqlat has no %s/samples (older than udrv-bench kernel): rebuild and reload rig/kernel/irqlat",
 				 KLAT_SYS);
 	if (access(KLAT_SYS "/run", W_OK))
-		return cli_error(EXIT_FAIL, "%s/run: %s (run as root)", KLAT_SYS,
+		return bench_error(EXIT_FAIL, "%s/run: %s (run as root)", KLAT_SYS,
 				 strerror(errno));
 	return 0;
 }
@@ -444,13 +444,13 @@ static int klat_resolve_chip(struct kbench *k)
 	int ret = 0;
 
 	if (!chip)
-		return cli_error(EXIT_FAIL, "out of memory");
+		return bench_error(EXIT_FAIL, "out of memory");
 	if (udrv_chip_open(chip, k->chip_spec)) {
-		ret = cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(chip));
+		ret = bench_error(EXIT_FAIL, "%s", udrv_chip_errmsg(chip));
 		goto out;
 	}
 	if (k->out + 1 >= udrv_chip_num_lines(chip)) {
-		ret = cli_usage(k->run.bench, "--out-line %u: %s has %u lines, the input would be line %u",
+		ret = bench_usage(k->run.bench, "--out-line %u: %s has %u lines, the input would be line %u",
 				k->out, udrv_chip_name(chip),
 				udrv_chip_num_lines(chip), k->out + 1);
 		goto out;
@@ -466,21 +466,21 @@ out:
 static int klat_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 {
 	struct kbench *k = ctx;
-	long v;
+	int64_t v;
 
 	switch (opt) {
 	case 'c':
 		k->chip_spec = arg;
 		return 0;
 	case OPT_OUT_LINE:
-		if (cli_parse_int(arg, 0, 65534, &v))
-			return cli_usage(run->bench, "bad --out-line '%s'", arg);
+		if (udrv_parse_s64(arg, 0, 65534, &v))
+			return bench_usage(run->bench, "bad --out-line '%s'", arg);
 		k->out = (unsigned int)v;
 		return 0;
 	case OPT_EDGE:
 		if (strcmp(arg, "rising") && strcmp(arg, "falling") &&
 		    strcmp(arg, "both"))
-			return cli_usage(run->bench, "bad --edge '%s': rising, falling or both",
+			return bench_usage(run->bench, "bad --edge '%s': rising, falling or both",
 					 arg);
 		k->edge = arg;
 		return 0;
@@ -488,7 +488,7 @@ static int klat_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 		k->threaded = true;
 		return 0;
 	default:
-		return cli_usage(run->bench, "bad option");
+		return bench_usage(run->bench, "bad option");
 	}
 }
 
@@ -505,18 +505,18 @@ int cmd_bench_kernel(int argc, char **argv)
 	uint64_t passes;
 	int ret;
 
-	ret = bench_parse(&k.run, "bench kernel", argc, argv, kernel_help, "c:",
+	ret = bench_parse(&k.run, "kernel", argc, argv, kernel_help, "c:",
 			  longopts, klat_opt, &k);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	if (optind < argc)
-		return cli_usage("bench kernel", "unexpected argument '%s'",
+		return bench_usage("kernel", "unexpected argument '%s'",
 				 argv[optind]);
 	if (k.run.o.duration_ns)
-		return cli_usage("bench kernel", "--duration is not supported: irqlat runs a number of passes (use --samples)");
+		return bench_usage("kernel", "--duration is not supported: irqlat runs a number of passes (use --samples)");
 	passes = bench_samples(&k.run, KLAT_SAMPLES);
 	if (passes > KLAT_MAX_PASSES)
-		return cli_usage("bench kernel", "--samples %llu: irqlat runs at most %d passes",
+		return bench_usage("kernel", "--samples %llu: irqlat runs at most %d passes",
 				 (unsigned long long)passes, KLAT_MAX_PASSES);
 	ret = klat_check_module();
 	if (!ret)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Load profiles for the benches and 'udrv load': the non-RT load of the
+ * Load profiles for the benches and 'udrv-bench load': the non-RT load of the
  * gpioirqbench measurements, built in so that a busybox rootfs needs
  * nothing else.
  *
@@ -28,8 +28,8 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "cli.h"
-#include "commands.h"
+#include "msg.h"
+#include "benches.h"
 
 #define HB_GROUPS	2
 #define HB_PAIRS	5	/* senders = receivers per group */
@@ -187,7 +187,7 @@ void load_stop(pid_t pid)
 }
 
 static const char load_help[] =
-"Usage: udrv load PROFILE [-D|--duration D]\n"
+"Usage: udrv-bench load PROFILE [-D|--duration D]\n"
 "\n"
 "Run a load profile in the foreground until --duration has passed or it is\n"
 "stopped (Ctrl-C, SIGTERM), e.g. in a second shell while measuring something\n"
@@ -202,7 +202,7 @@ static void on_signal(int sig)
 	load_interrupted = 1;
 }
 
-int cmd_load(int argc, char **argv)
+int cmd_bench_load(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "duration", required_argument, NULL, 'D' },
@@ -217,18 +217,18 @@ int cmd_load(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "D:h", opts, NULL)) != -1) {
 		if (opt == 'h')
 			return printf("%s%s", load_help, load_profiles_help), EXIT_OK;
-		if (opt != 'D' || cli_parse_duration_ns(optarg, &duration))
-			return cli_usage("load", "bad option or --duration");
+		if (opt != 'D' || udrv_parse_duration_ns(optarg, BENCH_DURATION_MAX_NS, &duration))
+			return bench_usage("load", "bad option or --duration");
 	}
 	if (argc - optind != 1 || !load_profile_valid(argv[optind]) ||
 	    !strcmp(argv[optind], "none"))
-		return cli_usage("load", "give one PROFILE: hackbench, memory, fork or all");
+		return bench_usage("load", "give one PROFILE: hackbench, memory, fork or all");
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	if (load_start(argv[optind], &pid, err, sizeof(err)))
-		return cli_error(EXIT_FAIL, "%s", err);
-	for (uint64_t t0 = cli_now_ns(); !load_interrupted &&
-	     (!duration || cli_now_ns() - t0 < duration);)
+		return bench_error(EXIT_FAIL, "%s", err);
+	for (uint64_t t0 = bench_now_ns(); !load_interrupted &&
+	     (!duration || bench_now_ns() - t0 < duration);)
 		usleep(50000);
 	load_stop(pid);
 	return EXIT_OK;

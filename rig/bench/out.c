@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "cli.h"
+#include "msg.h"
 #include "spike.h"
 
 static void read_line(const char *path, char *buf, size_t len)
@@ -36,12 +36,6 @@ static void board_name(const struct bench_run *run, char *buf, size_t len)
 		read_line("/sys/class/dmi/id/product_name", buf, len);
 	if (!buf[0])
 		snprintf(buf, len, "unknown");
-}
-
-/* "toggle" for run->bench "bench toggle" (the prefix is for usage hints). */
-static const char *bench_name(const struct bench_run *run)
-{
-	return strncmp(run->bench, "bench ", 6) ? run->bench : run->bench + 6;
 }
 
 static double ratio(const struct bench_row *row, const struct bench_row *ref,
@@ -119,7 +113,7 @@ static void json_header(const struct bench_run *run, struct udrv_json *j)
 	udrv_json_kstr(j, "name", "udrv");
 	udrv_json_kstr(j, "version", udrv_version());
 	udrv_json_obj_end(j);
-	udrv_json_kstr(j, "bench", bench_name(run));
+	udrv_json_kstr(j, "bench", run->bench);
 	udrv_json_kstr(j, "board", board);
 	udrv_json_key(j, "kernel");
 	udrv_json_obj_begin(j);
@@ -193,7 +187,7 @@ static void print_table(const struct bench_run *run)
 	char board[128];
 
 	board_name(run, board, sizeof(board));
-	printf("udrv bench %s on %s, load %s\n", bench_name(run), board,
+	printf("udrv-bench %s on %s, load %s\n", run->bench, board,
 	       run->o.load ? run->o.load : "none");
 	printf("%-40s %9s %9s %9s %9s %9s %10s  (ns)\n", "mechanism/impl/wait sample",
 	       "samples", "min", "avg", "p50", "p99", "max");
@@ -210,8 +204,8 @@ int bench_end(struct bench_run *run, int status)
 	bench_spike_finish(run);
 	if (sig) {
 		/* the rows so far are results; the failure is the signal */
-		fprintf(stderr, "udrv: bench %s interrupted by %s: rows measured so far follow\n",
-			bench_name(run), sig == SIGINT ? "SIGINT" : "SIGTERM");
+		fprintf(stderr, "udrv-bench: %s interrupted by %s: rows measured so far follow\n",
+			run->bench, sig == SIGINT ? "SIGINT" : "SIGTERM");
 		status = 0;
 	}
 	if (!run->o.quiet && isatty(STDERR_FILENO))
@@ -219,7 +213,7 @@ int bench_end(struct bench_run *run, int status)
 	if (!status && run->o.out) {
 		f = fopen(run->o.out, "w");
 		if (!f || write_document(run, f) || fclose(f))
-			status = cli_error(EXIT_FAIL, "cannot write %s", run->o.out);
+			status = bench_error(EXIT_FAIL, "cannot write %s", run->o.out);
 	}
 	if (!status && run->o.json)
 		write_document(run, stdout);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrv bench pci: one PCI device's interrupt through UIO and through VFIO.
+ * udrv-bench pci: one PCI device's interrupt through UIO and through VFIO.
  *
  * QEMU's edu (1234:11e8) raises its interrupt on a write of its raise
  * register (0x60), synchronously: the cleanest stimulus. The same write is
@@ -14,7 +14,7 @@
  * rearm, what the next interrupt needs: the ack (0x64) + INTx unmask in the
  * command register (UIO), the ack + VFIO_IRQ_SET_ACTION_UNMASK (VFIO INTx),
  * the ack alone (MSI: nothing is masked). The measurement core is edu.c's,
- * shared with 'udrv bench uio'.
+ * shared with 'udrv-bench uio'.
  *
  * The bench binds edu to the driver each path needs with udrv_pci_bind()
  * and puts the binding it found back at the end: after an error and after
@@ -35,8 +35,8 @@
 #include "bench.h"
 #include "edu.h"
 #include "fields.h"
-#include "cli.h"
-#include "commands.h"
+#include "msg.h"
+#include "benches.h"
 #include <udrv/json.h>
 #include <udrv/parse.h>
 #include <udrv/vfio.h>
@@ -87,7 +87,7 @@ struct pci_bench {
 };
 
 static const char help[] =
-"Usage: udrv bench pci [OPTIONS]\n"
+"Usage: udrv-bench pci [OPTIONS]\n"
 "\n"
 "One PCI device's interrupt through UIO and through VFIO: QEMU's edu\n"
 "(1234:11e8) raises it on a write of its raise register (0x60); the bench\n"
@@ -117,8 +117,8 @@ static const char help[] =
 BENCH_OPTS_HELP
 "\n"
 "Examples:\n"
-"  udrv bench pci -n 500\n"
-"  udrv bench pci --via vfio-msi --load all --json\n";
+"  udrv-bench pci -n 500\n"
+"  udrv-bench pci --via vfio-msi --load all --json\n";
 
 enum { OPT_VIA = 'v' };
 
@@ -166,14 +166,14 @@ static int pci_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 	switch (opt) {
 	case OPT_VIA:
 		if (parse_vias(b, arg))
-			return cli_usage(run->bench, "bad --via '%s': uio-intx, vfio-intx, vfio-msi (comma-separated) or all",
+			return bench_usage(run->bench, "bad --via '%s': uio-intx, vfio-intx, vfio-msi (comma-separated) or all",
 					 arg);
 		return 0;
 	case 'd':
 		b->device = arg;
 		return 0;
 	default:
-		return cli_usage(run->bench, "bad option");
+		return bench_usage(run->bench, "bad option");
 	}
 }
 
@@ -220,11 +220,11 @@ static int edu_named(const char *spec, char *bdf, size_t len)
 		snprintf(bdf, len, "0000:%s", spec);
 		pci_dir(bdf, dir, sizeof(dir));
 		if (strchr(spec, '/') || strlen(spec) != 7 || access(dir, F_OK))
-			return cli_error(EXIT_FAIL, "--device %s: no such PCI device in %s (lspci -D lists them)",
+			return bench_error(EXIT_FAIL, "--device %s: no such PCI device in %s (lspci -D lists them)",
 					 spec, PCI_DEVICES);
 	}
 	if (!edu_is_edu(dir))
-		return cli_error(EXIT_FAIL, "--device %s: not QEMU's edu (PCI ID 1234:11e8)", bdf);
+		return bench_error(EXIT_FAIL, "--device %s: not QEMU's edu (PCI ID 1234:11e8)", bdf);
 	return EXIT_OK;
 }
 
@@ -236,11 +236,11 @@ static int edu_locate(struct pci_bench *b)
 		if (edu_named(b->device, b->bdf, sizeof(b->bdf)))
 			return EXIT_FAIL;
 	} else if (edu_first(b->bdf, sizeof(b->bdf))) {
-		return cli_error(EXIT_FAIL, "no PCI device with ID 1234:11e8 in %s (QEMU -device edu; the lab's q35 board has one)",
+		return bench_error(EXIT_FAIL, "no PCI device with ID 1234:11e8 in %s (QEMU -device edu; the lab's q35 board has one)",
 				 PCI_DEVICES);
 	}
 	if (udrv_pci_driver(b->bdf, b->before, sizeof(b->before), err, sizeof(err)))
-		return cli_error(EXIT_FAIL, "%s", err);
+		return bench_error(EXIT_FAIL, "%s", err);
 	return EXIT_OK;
 }
 
@@ -250,16 +250,16 @@ static int pci_bind(struct pci_bench *b, const char *driver)
 	char err[256], now[64];
 
 	if (udrv_pci_driver(b->bdf, now, sizeof(now), err, sizeof(err)))
-		return cli_error(EXIT_FAIL, "%s", err);
+		return bench_error(EXIT_FAIL, "%s", err);
 	if (!strcmp(now, driver))
 		return EXIT_OK;
 	b->rebound = true;
 	if (udrv_pci_bind(b->bdf, driver, err, sizeof(err)))
-		return cli_error(EXIT_FAIL, "%s", err);
+		return bench_error(EXIT_FAIL, "%s", err);
 	if (udrv_pci_driver(b->bdf, now, sizeof(now), err, sizeof(err)))
-		return cli_error(EXIT_FAIL, "%s", err);
+		return bench_error(EXIT_FAIL, "%s", err);
 	if (strcmp(now, driver))
-		return cli_error(EXIT_FAIL, "%s: bound to '%s' after binding it to %s",
+		return bench_error(EXIT_FAIL, "%s: bound to '%s' after binding it to %s",
 				 b->bdf, now, driver);
 	return EXIT_OK;
 }
@@ -270,12 +270,12 @@ static int pci_restore(struct pci_bench *b)
 	char err[256];
 
 	if (b->rebound && udrv_pci_bind(b->bdf, b->before, err, sizeof(err)))
-		cli_error(EXIT_FAIL, "%s", err);
+		bench_error(EXIT_FAIL, "%s", err);
 	b->have_after = !udrv_pci_driver(b->bdf, b->after, sizeof(b->after),
 					 err, sizeof(err));
 	if (b->have_after && !strcmp(b->after, b->before))
 		return EXIT_OK;
-	return cli_error(EXIT_FAIL, "%s: bound to '%s' at the end, not to '%s' as before: 'udrv pci bind %s %s' puts it back",
+	return bench_error(EXIT_FAIL, "%s: bound to '%s' at the end, not to '%s' as before: 'udrv pci bind %s %s' puts it back",
 			 b->bdf, b->have_after ? b->after : "?", b->before,
 			 b->bdf, b->before[0] ? b->before : "\"\"");
 }
@@ -305,7 +305,7 @@ static int pci_irq(struct pci_bench *b, int via)
 		ret = bench_file_u64(path, &irq);
 	}
 	if (ret)
-		return cli_error(EXIT_FAIL, "cannot read the irq of %s from %s: %s",
+		return bench_error(EXIT_FAIL, "cannot read the irq of %s from %s: %s",
 				 b->bdf, path, strerror(-ret));
 	b->irq[via] = (long)irq;
 	snprintf(path, sizeof(path), "irq/%llu-", (unsigned long long)irq);
@@ -331,7 +331,7 @@ static int uio_name(struct pci_bench *b, char *name, size_t len)
 		}
 	if (dp)
 		closedir(dp);
-	return ret ? cli_error(EXIT_FAIL, "%s: no UIO device in %s though bound to uio_pci_generic",
+	return ret ? bench_error(EXIT_FAIL, "%s: no UIO device in %s though bound to uio_pci_generic",
 			       b->bdf, dir) : EXIT_OK;
 }
 
@@ -364,7 +364,7 @@ static int vfio_unmask(void *ctx)
 	struct pci_vfio *p = ctx;
 
 	if (udrv_vfio_intx_unmask(p->v))
-		return cli_error(EXIT_FAIL, "%s: %s", p->path.what, udrv_vfio_errmsg(p->v));
+		return bench_error(EXIT_FAIL, "%s: %s", p->path.what, udrv_vfio_errmsg(p->v));
 	return EXIT_OK;
 }
 
@@ -382,11 +382,11 @@ static int vfio_open(struct pci_bench *b, int via, struct edu_path **path)
 
 	p->v = udrv_vfio_new();
 	if (!p->v)
-		return cli_error(EXIT_FAIL, "out of memory");
+		return bench_error(EXIT_FAIL, "out of memory");
 	if (udrv_vfio_open(p->v, b->bdf) ||
 	    udrv_vfio_map_bar(p->v, 0, &p->bar) ||
 	    udrv_vfio_irq_enable(p->v, msi ? UDRV_VFIO_MSI : UDRV_VFIO_INTX, 1))
-		return cli_error(EXIT_FAIL, "%s", udrv_vfio_errmsg(p->v));
+		return bench_error(EXIT_FAIL, "%s", udrv_vfio_errmsg(p->v));
 	p->path = (struct edu_path){
 		.what = vias[via].name, .regs = udrv_region_mmio(p->bar),
 		.wait = vfio_wait, .unmask = msi ? NULL : vfio_unmask,
@@ -431,7 +431,7 @@ static int vfio_raw_fd(struct pci_vfio *p, bool blocking)
 	int fl = fcntl(fd, F_GETFL);
 
 	if (fl < 0 || fcntl(fd, F_SETFL, blocking ? fl & ~O_NONBLOCK : fl | O_NONBLOCK))
-		return cli_error(EXIT_FAIL, "%s: fcntl on the eventfd: %s",
+		return bench_error(EXIT_FAIL, "%s: fcntl on the eventfd: %s",
 				 p->path.what, strerror(errno));
 	return EXIT_OK;
 }
@@ -446,7 +446,7 @@ static int vfio_raw_rows(struct pci_bench *b, int via, struct edu_path *path,
 
 	wake = bench_row(&b->run, vias[via].name, "raw", "read", "write_to_wake");
 	if (!wake)
-		return cli_error(EXIT_FAIL, "out of memory");
+		return bench_error(EXIT_FAIL, "out of memory");
 	snprintf(wake->note, sizeof(wake->note),
 		 "a bare blocking read() of the eventfd (blind to vfio-pci's release request); the reference is udrv's row");
 	wake->reference = bench_row_index(&b->run, udrv);
@@ -478,7 +478,7 @@ static int via_rows(struct pci_bench *b, int via, struct bench_row **ref)
 	wake = bench_row(&b->run, v->name, "udrv", v->wait, "write_to_wake");
 	rearm = bench_row(&b->run, v->name, "udrv", NULL, "rearm");
 	if (!wake || !rearm)
-		return cli_error(EXIT_FAIL, "out of memory");
+		return bench_error(EXIT_FAIL, "out of memory");
 	snprintf(wake->note, sizeof(wake->note), v->wake_note,
 		 b->realtime ? " -> irq thread" : "");
 	snprintf(rearm->note, sizeof(rearm->note), "%s", v->rearm_note);
@@ -562,16 +562,16 @@ int cmd_bench_pci(int argc, char **argv)
 	int ret;
 
 	if (!b)
-		return cli_error(EXIT_FAIL, "out of memory");
+		return bench_error(EXIT_FAIL, "out of memory");
 	for (int i = 0; i < NUM_VIAS; i++) {
 		b->want[i] = true;
 		b->irq[i] = -1;
 	}
 	b->run.traceable = true;
-	ret = bench_parse(&b->run, "bench pci", argc, argv, help, "d:",
+	ret = bench_parse(&b->run, "pci", argc, argv, help, "d:",
 			  long_opts, pci_opt, b);
 	if (!ret && optind < argc)
-		ret = cli_usage(b->run.bench, "unexpected argument '%s'", argv[optind]);
+		ret = bench_usage(b->run.bench, "unexpected argument '%s'", argv[optind]);
 	b->run.json_extra = pci_json;	/* bench_parse() clears it */
 	if (!ret)
 		ret = edu_locate(b);

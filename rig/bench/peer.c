@@ -43,7 +43,7 @@ int bench_peer_path(char *path, size_t len)
 		slash = strrchr(exe, '/');
 		if (slash) {
 			*slash = '\0';
-			w = snprintf(path, len, "%s/../rig/bench/peers/%s", exe,
+			w = snprintf(path, len, "%s/peers/%s", exe,
 				     BENCH_PEER_NAME);
 			if (w > 0 && (size_t)w < len && !usable(path))
 				return 0;

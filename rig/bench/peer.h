@@ -23,14 +23,15 @@
 #define BENCH_PEER_MINOR	3
 /* the note when it is absent: why, and how to get the rows */
 #define BENCH_PEER_ABSENT \
-	"no udrv-bench-peer (libgpiod 2.3): not in $UDRV_BENCH_PEER, ../bench/peers/ beside udrv's executable or " \
+	"no udrv-bench-peer (libgpiod 2.3): not in $UDRV_BENCH_PEER, peers/ beside udrv-bench's executable or " \
 	BENCH_PEER_LIBEXEC "; get it with scripts/fetch-libgpiod and a meson build (it is not installed)"
 
 /*
  * The peer's path, in order: $UDRV_BENCH_PEER (when set, it must be there;
  * ignored in secure-execution mode);
- * udrv-bench-peer in ../bench/peers/ relative to the directory of
- * /proc/self/exe (a build tree); BENCH_PEER_LIBEXEC. 0, or -ENOENT.
+ * udrv-bench-peer in peers/ relative to the directory of /proc/self/exe
+ * (udrv-bench in a build tree: rig/bench/udrv-bench, rig/bench/peers/);
+ * BENCH_PEER_LIBEXEC. 0, or -ENOENT.
  */
 int bench_peer_path(char *path, size_t len);
 

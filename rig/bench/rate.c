@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrv bench rate: how many interrupts per second a userspace driver takes
+ * udrv-bench rate: how many interrupts per second a userspace driver takes
  * (Koch, Userspace I/O drivers in a realtime context: 1000 interrupts/s at
  * 90% CPU on an i.MX31; docs/references.md).
  *
@@ -29,8 +29,8 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "cli.h"
-#include "commands.h"
+#include "msg.h"
+#include "benches.h"
 #include "peer.h"
 #include "rate.h"
 
@@ -67,7 +67,7 @@ enum {
 
 
 static const char rate_help[] =
-"Usage: udrv bench rate [OPTIONS]\n"
+"Usage: udrv-bench rate [OPTIONS]\n"
 "\n"
 "How many interrupts per second a userspace driver can take. A source that\n"
 "counts what it raises is swept over offered rates: gpio-wire's generator\n"
@@ -104,7 +104,7 @@ static const char rate_help[] =
 "read, kernel buffer --buffer), uio-read (blocking read), uio-poll (poll +\n"
 "read). Receivers: udrv (libudrv), raw (bare system calls, the reference),\n"
 "libgpiod-2.3 (cdev only: 'udrv-bench-peer rx', see UDRV_BENCH_PEER in\n"
-"udrv(1); without it those rows are left out with a note).\n"
+"udrv-bench(1); without it those rows are left out with a note).\n"
 "The receiver runs at --prio; the irq thread that queues cdev's events (and\n"
 "on PREEMPT_RT uio-ticker's notifier) is SCHED_FIFO 50, below it: on one CPU\n"
 "a receiver busy with one event holds the next one back, and the edges that\n"
@@ -132,7 +132,7 @@ BENCH_OPTS_HELP
 "\n"
 "-n, -D: see --rates, --step-duration. Root, gpio-wire and uio-ticker from\n"
 "rig/kernel/ (the lab loads them). Example:\n"
-"  udrv bench rate --mechanisms cdev-batch --rates 10k,50k,100k --batch 64\n";
+"  udrv-bench rate --mechanisms cdev-batch --rates 10k,50k,100k --batch 64\n";
 
 /* ---- options -------------------------------------------------------- */
 
@@ -144,7 +144,7 @@ static int rate_list(struct rate_bench *b, const char *arg, bool mech)
 	char buf[128], *save = NULL, *w;
 
 	if (strlen(arg) >= sizeof(buf) || !*arg)
-		return cli_usage(b->run.bench, "bad --%s '%s'",
+		return bench_usage(b->run.bench, "bad --%s '%s'",
 				 mech ? "mechanisms" : "impls", arg);
 	snprintf(buf, sizeof(buf), "%s", arg);
 	memset(want, 0, n * sizeof(*want));
@@ -154,7 +154,7 @@ static int rate_list(struct rate_bench *b, const char *arg, bool mech)
 		for (i = 0; i < n && strcmp(w, names[i]); i++)
 			;
 		if (i == n)
-			return cli_usage(b->run.bench, mech ?
+			return bench_usage(b->run.bench, mech ?
 					 "unknown mechanism '%s': cdev, cdev-batch, uio-read, uio-poll" :
 					 "unknown implementation '%s': udrv, raw, libgpiod-2.3", w);
 		want[i] = true;
@@ -166,7 +166,7 @@ static int rate_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 {
 	struct rate_bench *b = ctx;
 	char why[160];
-	long v;
+	int64_t v;
 	int n;
 
 	switch (opt) {
@@ -174,34 +174,34 @@ static int rate_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 		b->chip_spec = arg;
 		return 0;
 	case OPT_LINE:
-		if (cli_parse_int(arg, 1, 63, &v) || !(v & 1))
-			return cli_usage(run->bench, "bad --line '%s': an input line of gpio-wire, odd, 1..63", arg);
+		if (udrv_parse_s64(arg, 1, 63, &v) || !(v & 1))
+			return bench_usage(run->bench, "bad --line '%s': an input line of gpio-wire, odd, 1..63", arg);
 		b->line = (unsigned int)v;
 		return 0;
 	case OPT_RATES:
 		n = rate_parse_list(arg, b->rates, RATE_MAX_RATES, why, sizeof(why));
 		if (n < 0)
-			return cli_usage(run->bench, "bad --rates '%s': %s", arg, why);
+			return bench_usage(run->bench, "bad --rates '%s': %s", arg, why);
 		b->nrates = (size_t)n;
 		return 0;
 	case OPT_STEP:
-		if (cli_parse_duration_ns(arg, &b->step_ns) || b->step_ns < 1000000ULL ||
+		if (udrv_parse_duration_ns(arg, BENCH_DURATION_MAX_NS, &b->step_ns) || b->step_ns < 1000000ULL ||
 		    b->step_ns > 60000000000ULL)
-			return cli_usage(run->bench, "bad --step-duration '%s': 1ms..60s, e.g. 50ms", arg);
+			return bench_usage(run->bench, "bad --step-duration '%s': 1ms..60s, e.g. 50ms", arg);
 		return 0;
 	case OPT_BATCH:
-		if (cli_parse_int(arg, 2, 1024, &v))
-			return cli_usage(run->bench, "bad --batch '%s': 2..1024 events per read", arg);
+		if (udrv_parse_s64(arg, 2, 1024, &v))
+			return bench_usage(run->bench, "bad --batch '%s': 2..1024 events per read", arg);
 		b->batch = (unsigned int)v;
 		return 0;
 	case OPT_BUFFER:
-		if (cli_parse_int(arg, 1, 1024, &v))
-			return cli_usage(run->bench, "bad --buffer '%s': 1..1024 events (gpiolib-cdev's maximum for one line)", arg);
+		if (udrv_parse_s64(arg, 1, 1024, &v))
+			return bench_usage(run->bench, "bad --buffer '%s': 1..1024 events (gpiolib-cdev's maximum for one line)", arg);
 		b->buffer = (uint32_t)v;
 		return 0;
 	case OPT_REFINE:
-		if (cli_parse_int(arg, 0, RATE_MAX_REFINE, &v))
-			return cli_usage(run->bench, "bad --refine '%s': 0..%d rates", arg,
+		if (udrv_parse_s64(arg, 0, RATE_MAX_REFINE, &v))
+			return bench_usage(run->bench, "bad --refine '%s': 0..%d rates", arg,
 					 RATE_MAX_REFINE);
 		b->refine = (unsigned int)v;
 		return 0;
@@ -210,7 +210,7 @@ static int rate_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 	case OPT_IMPL:
 		return rate_list(b, arg, false);
 	default:
-		return cli_usage(run->bench, "bad option");
+		return bench_usage(run->bench, "bad option");
 	}
 }
 
@@ -252,7 +252,7 @@ static int rate_plan(struct rate_bench *b)
 		}
 	}
 	if (!b->nrecv)
-		return cli_usage(b->run.bench, "no receiver left: libgpiod-2.3 has only the cdev mechanisms");
+		return bench_usage(b->run.bench, "no receiver left: libgpiod-2.3 has only the cdev mechanisms");
 	return 0;
 }
 
@@ -264,11 +264,11 @@ static int rate_open(struct rate_bench *b)
 	if (cdev) {
 		b->chip = udrv_chip_new();
 		if (!b->chip)
-			return cli_error(EXIT_FAIL, "out of memory");
+			return bench_error(EXIT_FAIL, "out of memory");
 		if (udrv_chip_open(b->chip, b->chip_spec))
-			return cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(b->chip));
+			return bench_error(EXIT_FAIL, "%s", udrv_chip_errmsg(b->chip));
 		if (b->line >= udrv_chip_num_lines(b->chip))
-			return cli_usage(b->run.bench, "--line %u: %s has %u lines",
+			return bench_usage(b->run.bench, "--line %u: %s has %u lines",
 					 b->line, udrv_chip_name(b->chip),
 					 udrv_chip_num_lines(b->chip));
 		if (rate_src_open_wire(&b->wire, b->chip, b->line))
@@ -277,7 +277,7 @@ static int rate_open(struct rate_bench *b)
 	if (uio && rate_src_open_ticker(&b->ticker))
 		return EXIT_FAIL;
 	b->lat = udrv_hist_new();
-	return b->lat ? 0 : cli_error(EXIT_FAIL, "out of memory");
+	return b->lat ? 0 : bench_error(EXIT_FAIL, "out of memory");
 }
 
 static void rate_close(struct rate_bench *b)
@@ -472,7 +472,7 @@ static int rate_rows(struct rate_bench *b)
 				   rate_impl_names[r->impl], rate_wait(r->mech),
 				   "event_to_wake");
 		if (!r->row)
-			return cli_error(EXIT_FAIL, "out of memory");
+			return bench_error(EXIT_FAIL, "out of memory");
 	}
 	return 0;
 }
@@ -518,16 +518,16 @@ int cmd_bench_rate(int argc, char **argv)
 		b.want_mech[i] = true;
 	for (int i = 0; i < RATE_NIMPL; i++)
 		b.want_impl[i] = true;
-	ret = bench_parse(&b.run, "bench rate", argc, argv, rate_help, "c:",
+	ret = bench_parse(&b.run, "rate", argc, argv, rate_help, "c:",
 			  longopts, rate_opt, &b);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	if (optind < argc)
-		return cli_usage("bench rate", "unexpected argument '%s'", argv[optind]);
+		return bench_usage("rate", "unexpected argument '%s'", argv[optind]);
 	if (b.run.o.samples || b.run.o.duration_ns)
-		return cli_usage("bench rate", "-n/--samples and -D/--duration do not apply: use --rates and --step-duration");
+		return bench_usage("rate", "-n/--samples and -D/--duration do not apply: use --rates and --step-duration");
 	if (b.buffer < b.batch)
-		return cli_usage("bench rate", "--buffer %u is below --batch %u: a read could never fill its batch",
+		return bench_usage("rate", "--buffer %u is below --batch %u: a read could never fill its batch",
 				 b.buffer, b.batch);
 	rate_json_attach(&b);
 	ret = rate_plan(&b);

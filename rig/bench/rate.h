@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * udrv bench rate: how many interrupts per second a userspace driver takes.
+ * udrv-bench rate: how many interrupts per second a userspace driver takes.
  * A source that counts what it raises (gpio-wire's generator, uio-ticker)
  * is swept over offered rates; per rate and receiver: received, lost at the
  * source, dropped as the kernel reports it, CPU, latency; the knee (highest

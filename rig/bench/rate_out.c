@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrv bench rate's figures and output: a step's loss and rates, whether a
+ * udrv-bench rate's figures and output: a step's loss and rates, whether a
  * receiver kept up, its knee, throughput and CPU per event against the bare
  * read(), the results document's "rate" object and the tables (the sweep
  * itself is rate.c).
@@ -358,7 +358,7 @@ void rate_print(const struct rate_bench *b)
 {
 	if (b->run.o.json || bench_interrupted())
 		return;
-	printf("udrv bench rate: %llu ms per rate, batch %u, buffer %u; receiver at %s %d\n",
+	printf("udrv-bench rate: %llu ms per rate, batch %u, buffer %u; receiver at %s %d\n",
 	       (unsigned long long)(b->step_ns / 1000000), b->batch, b->buffer,
 	       b->run.o.prio ? "SCHED_FIFO" : "SCHED_OTHER", b->run.o.prio);
 	for (int m = 0; m < RATE_NMECH; m++)

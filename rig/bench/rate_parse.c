@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The two texts udrv bench rate reads: --rates LIST, and the output of the
+ * The two texts udrv-bench rate reads: --rates LIST, and the output of the
  * peer's `rx` subcommand (udrv-bench-peer, libgpiod's receiver), the latter
  * through the one reader of the peer's lines (peer_parse.h) plus what rx's
  * counts must satisfy. Both strict: every number through udrv_parse_u64,

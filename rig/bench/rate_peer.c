@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The libgpiod 2.3 receiver of udrv bench rate: `udrv-bench-peer rx`, run
+ * The libgpiod 2.3 receiver of udrv-bench rate: `udrv-bench-peer rx`, run
  * through the bench framework's peer (peer.h: found by bench_peer_path(),
  * started at the bench's scheduling by bench_peer_start(), stopped by
  * bench_peer_stop()'s SIGTERM every 10 ms). Per step: the peer requests the
@@ -17,7 +17,7 @@
 #include <time.h>
 
 #include "bench.h"
-#include "cli.h"
+#include "msg.h"
 #include "peer.h"
 #include "rate.h"
 
@@ -50,9 +50,9 @@ static int peer_start(struct rate_rx *rx, struct bench_peer *p)
 	snprintf(line, sizeof(line), "%u", rx->line);
 	snprintf(max, sizeof(max), "%llu", (unsigned long long)rx->max_samples);
 	if (bench_peer_start(p, args, true, why, sizeof(why)))
-		return cli_error(EXIT_FAIL, "bench rate: %s", why);
+		return bench_error(EXIT_FAIL, "bench rate: %s", why);
 	if (bench_peer_reply(p, "ready", 0, NULL, why, sizeof(why)))
-		return cli_error(EXIT_FAIL, "bench rate: %s rx: %s", rx->peer, why);
+		return bench_error(EXIT_FAIL, "bench rate: %s rx: %s", rx->peer, why);
 	return 0;
 }
 
@@ -85,7 +85,7 @@ static int peer_result(const struct rate_rx *rx, const char *out, size_t len,
 	char why[200];
 
 	if (rate_peer_parse(out, len, warmup, lat, &o, why, sizeof(why)))
-		return cli_error(EXIT_FAIL, "bench rate: the output of %s rx: %s",
+		return bench_error(EXIT_FAIL, "bench rate: the output of %s rx: %s",
 				 rx->peer, why);
 	st->received = o.received;
 	st->reads = o.reads;
@@ -141,7 +141,7 @@ int rate_peer_step(struct rate_rx *rx, struct rate_src *src,
 		peer_sleep_until(bench_now_ns() + PEER_SETTLE_MS * 1000000ULL);
 	}
 	if (p.pid > 0 && bench_peer_stop(&p, &out, &len, why, sizeof(why)) && !ret)
-		ret = cli_error(EXIT_FAIL, "bench rate: %s rx: %s", rx->peer, why);
+		ret = bench_error(EXIT_FAIL, "bench rate: %s rx: %s", rx->peer, why);
 	if (!ret)
 		ret = peer_result(rx, out, len, w.made, lat, st);
 	if (!ret)

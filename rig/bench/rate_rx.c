@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The in-process receivers of udrv bench rate: the GPIO character device
+ * The in-process receivers of udrv-bench rate: the GPIO character device
  * (one event per read, or up to K per read) and UIO (blocking read, or
  * poll + read), each through libudrv and with bare system calls (the
  * reference). A step: source counts, start, receive until the step's time
@@ -25,7 +25,7 @@
 #include <udrv/uio-ticker.h>
 
 #include "bench.h"
-#include "cli.h"
+#include "msg.h"
 #include "rate.h"
 
 #define RX_CONSUMER	"udrv-bench-rate"
@@ -50,7 +50,7 @@ static int rx_open_udrv_cdev(struct rate_rx *rx)
 					.edge = UDRV_EDGE_BOTH };
 
 	if (udrv_chip_request(rx->chip, &cfg, 1, &rx->line, &s, &rx->req))
-		return cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(rx->chip));
+		return bench_error(EXIT_FAIL, "%s", udrv_chip_errmsg(rx->chip));
 	return 0;
 }
 
@@ -69,12 +69,12 @@ static int rx_open_raw_cdev(struct rate_rx *rx)
 			  GPIO_V2_LINE_FLAG_EDGE_FALLING;
 	fd = open(rx->chip_path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
-		return cli_error(EXIT_FAIL, "%s: %s", rx->chip_path,
+		return bench_error(EXIT_FAIL, "%s: %s", rx->chip_path,
 				 strerror(errno));
 	err = ioctl(fd, GPIO_V2_GET_LINE_IOCTL, &lr) ? errno : 0;
 	close(fd);
 	if (err)
-		return cli_error(EXIT_FAIL, "raw GPIO_V2_GET_LINE_IOCTL on %s line %u: %s",
+		return bench_error(EXIT_FAIL, "raw GPIO_V2_GET_LINE_IOCTL on %s line %u: %s",
 				 rx->chip_path, rx->line, strerror(err));
 	rx->fd = lr.fd;
 	return 0;
@@ -89,14 +89,14 @@ static int rx_open_uio(struct rate_rx *rx, struct rate_src *src)
 		snprintf(dev, sizeof(dev), "/dev/%s", udrv_uio_devname(src->ticker));
 		rx->fd = open(dev, O_RDWR | O_CLOEXEC);
 		if (rx->fd < 0)
-			return cli_error(EXIT_FAIL, "%s: %s", dev, strerror(errno));
+			return bench_error(EXIT_FAIL, "%s: %s", dev, strerror(errno));
 		return 0;
 	}
 	rx->uio = udrv_uio_new();
 	if (!rx->uio)
-		return cli_error(EXIT_FAIL, "out of memory");
+		return bench_error(EXIT_FAIL, "out of memory");
 	if (udrv_uio_open(rx->uio, udrv_uio_devname(src->ticker)))
-		return cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(rx->uio));
+		return bench_error(EXIT_FAIL, "%s", udrv_uio_errmsg(rx->uio));
 	return 0;
 }
 
@@ -109,7 +109,7 @@ int rate_rx_open(struct rate_rx *rx, struct rate_src *src)
 		sz = sizeof(struct udrv_edge_event);
 	rx->buf = calloc(rx->batch, sz);
 	if (!rx->buf)
-		return cli_error(EXIT_FAIL, "out of memory");
+		return bench_error(EXIT_FAIL, "out of memory");
 	if (rx->mech == RATE_UIO_READ || rx->mech == RATE_UIO_POLL)
 		return rx_open_uio(rx, src);
 	return rx->impl == RATE_RAW ? rx_open_raw_cdev(rx) :
@@ -182,14 +182,14 @@ static int rx_read_cdev(struct rate_rx *rx, struct rx_acc *a)
 		if (n == -EINTR)
 			return 0;
 		if (n < 0)
-			return -cli_error(EXIT_FAIL, "bench rate: %s",
+			return -bench_error(EXIT_FAIL, "bench rate: %s",
 					  udrv_request_errmsg(rx->req));
 	} else {
 		n = read(rx->fd, ke, rx->batch * sizeof(*ke));
 		if (n < 0 && errno == EINTR)
 			return 0;
 		if (n <= 0 || n % sizeof(*ke))
-			return -cli_error(EXIT_FAIL, "bench rate: read of %s line %u: %s",
+			return -bench_error(EXIT_FAIL, "bench rate: read of %s line %u: %s",
 					  rx->chip_path, rx->line,
 					  n < 0 ? strerror(errno) : "short read");
 		n /= (ssize_t)sizeof(*ke);
@@ -227,16 +227,16 @@ static int rx_read_uio(struct rate_rx *rx, struct rx_acc *a)
 		if (ret == -EINTR)
 			return 0;
 		if (ret != 1)
-			return -cli_error(EXIT_FAIL, "bench rate: %s",
+			return -bench_error(EXIT_FAIL, "bench rate: %s",
 					  ret ? udrv_uio_errmsg(rx->uio) : "no event within an hour");
 		count = irq.count;
 	} else {
 		if (poll_first && poll(&pfd, 1, RX_POLL_MS) < 0)
 			return errno == EINTR ? 0 :
-			       -cli_error(EXIT_FAIL, "bench rate: poll: %s", strerror(errno));
+			       -bench_error(EXIT_FAIL, "bench rate: poll: %s", strerror(errno));
 		if (read(rx->fd, &count, sizeof(count)) != (ssize_t)sizeof(count))
 			return errno == EINTR ? 0 :
-			       -cli_error(EXIT_FAIL, "bench rate: read of the UIO device: %s",
+			       -bench_error(EXIT_FAIL, "bench rate: read of the UIO device: %s",
 					  strerror(errno));
 	}
 	now = bench_now_ns();

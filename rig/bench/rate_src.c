@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The sources of udrv bench rate, which count what they raise: gpio-wire's
+ * The sources of udrv-bench rate, which count what they raise: gpio-wire's
  * generator (an hrtimer toggling an input line: gen_line, gen_period_ns,
  * gen_edges, gen_masked, gen_overruns on its platform device, and the
  * "edges" file's DROPPED for drop_every) and uio-ticker (period_ns, and its
@@ -17,7 +17,7 @@
 #include <udrv/uio-ticker.h>
 
 #include "bench.h"
-#include "cli.h"
+#include "msg.h"
 #include "fields.h"
 #include "rate.h"
 
@@ -27,9 +27,9 @@ static int src_read(const char *path, uint64_t *v)
 	int ret = bench_file_u64(path, v);
 
 	if (ret == -EINVAL)
-		return cli_error(EXIT_FAIL, "%s: not one number", path);
+		return bench_error(EXIT_FAIL, "%s: not one number", path);
 	if (ret)
-		return cli_error(EXIT_FAIL, "cannot read %s: %s", path, strerror(-ret));
+		return bench_error(EXIT_FAIL, "cannot read %s: %s", path, strerror(-ret));
 	return 0;
 }
 
@@ -38,7 +38,7 @@ static int src_write(const char *path, uint64_t v)
 	int ret = bench_file_write_u64(path, v);
 
 	if (ret)
-		return cli_error(EXIT_FAIL, "cannot write %llu to %s: %s",
+		return bench_error(EXIT_FAIL, "cannot write %llu to %s: %s",
 				 (unsigned long long)v, path, strerror(-ret));
 	return 0;
 }
@@ -58,14 +58,14 @@ int rate_src_open_wire(struct rate_src *s, const struct udrv_chip *chip,
 	s->uio = false;
 	s->line = line;
 	if (!bench_wire_path(chip, path, sizeof(path)))
-		return cli_error(EXIT_FAIL, "%s (%s) is not gpio-wire: the rate bench needs a source that counts the edges it makes (load rig/kernel/gpio-wire)",
+		return bench_error(EXIT_FAIL, "%s (%s) is not gpio-wire: the rate bench needs a source that counts the edges it makes (load rig/kernel/gpio-wire)",
 				 udrv_chip_name(chip), udrv_chip_label(chip));
 	/* ".../gpiochipN/../edges" -> ".../gpiochipN/../" */
 	path[strlen(path) - strlen("edges")] = '\0';
 	snprintf(s->dir, sizeof(s->dir), "%s", path);
 	src_path(s, "gen_limit", path, sizeof(path));
 	if (access(path, W_OK))
-		return cli_error(EXIT_FAIL, "%s: %s: this gpio-wire has no generator (rebuild rig/kernel/gpio-wire) or needs root",
+		return bench_error(EXIT_FAIL, "%s: %s: this gpio-wire has no generator (rebuild rig/kernel/gpio-wire) or needs root",
 				 path, strerror(errno));
 	src_path(s, "gen_line", path, sizeof(path));
 	if (src_read(path, &v))
@@ -75,7 +75,7 @@ int rate_src_open_wire(struct rate_src *s, const struct udrv_chip *chip,
 	if (src_read(path, &v))
 		return EXIT_FAIL;
 	if (v)
-		return cli_error(EXIT_FAIL, "%s is %llu: gpio-wire's generator is already running (another bench?); stop it with 'echo 0 > %s'",
+		return bench_error(EXIT_FAIL, "%s is %llu: gpio-wire's generator is already running (another bench?); stop it with 'echo 0 > %s'",
 				 path, (unsigned long long)v, path);
 	src_path(s, "gen_line", path, sizeof(path));
 	if (src_write(path, line))
@@ -91,15 +91,15 @@ int rate_src_open_ticker(struct rate_src *s)
 	s->uio = true;
 	s->ticker = udrv_uio_new();
 	if (!s->ticker)
-		return cli_error(EXIT_FAIL, "out of memory");
+		return bench_error(EXIT_FAIL, "out of memory");
 	if (udrv_uio_open(s->ticker, "uio-ticker"))
-		return cli_error(EXIT_FAIL, "%s (load rig/kernel/uio-ticker, or leave the uio mechanisms out: --mechanisms cdev,cdev-batch)",
+		return bench_error(EXIT_FAIL, "%s (load rig/kernel/uio-ticker, or leave the uio mechanisms out: --mechanisms cdev,cdev-batch)",
 				 udrv_uio_errmsg(s->ticker));
 	if (udrv_uio_map(s->ticker, UIO_TICKER_MAP, &s->map))
-		return cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(s->ticker));
+		return bench_error(EXIT_FAIL, "%s", udrv_uio_errmsg(s->ticker));
 	s->page = (const volatile struct uio_ticker_page *)udrv_region_mmio(s->map).base;
 	if (uio_ticker_snapshot(s->page, &p))
-		return cli_error(EXIT_FAIL, "%s: the page has magic 0x%x version %u, not uio-ticker ABI %u",
+		return bench_error(EXIT_FAIL, "%s: the page has magic 0x%x version %u, not uio-ticker ABI %u",
 				 udrv_uio_devname(s->ticker), p.magic, p.version,
 				 UIO_TICKER_VERSION);
 	snprintf(s->period_path, sizeof(s->period_path),
@@ -109,7 +109,7 @@ int rate_src_open_ticker(struct rate_src *s)
 		 "%s/sys/class/uio/%s/device/tick_limit", bench_sysroot(),
 		 udrv_uio_devname(s->ticker));
 	if (access(s->period_path, W_OK) || access(s->limit_path, W_OK))
-		return cli_error(EXIT_FAIL, "%s: %s: this uio-ticker has no period_ns or tick_limit (rebuild rig/kernel/uio-ticker) or needs root",
+		return bench_error(EXIT_FAIL, "%s: %s: this uio-ticker has no period_ns or tick_limit (rebuild rig/kernel/uio-ticker) or needs root",
 				 s->period_path, strerror(errno));
 	if (src_read(s->period_path, &s->old_period_ns))
 		return EXIT_FAIL;

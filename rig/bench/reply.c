@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrv bench reply: trigger to reply latency of a responder, as a log host
+ * udrv-bench reply: trigger to reply latency of a responder, as a log host
  * sees it (Grandegger's gpioirqbench: log host + target; Featherston's TS-4200
  * inverter; docs/references.md).
  *
@@ -25,8 +25,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "commands.h"
+#include "msg.h"
+#include "benches.h"
 #include "reply.h"
 #include "spike.h"
 
@@ -42,7 +42,7 @@ enum {
 };
 
 static const char reply_help[] =
-"Usage: udrv bench reply [OPTIONS]\n"
+"Usage: udrv-bench reply [OPTIONS]\n"
 "\n"
 "Trigger to reply latency of a responder, measured by a log host\n"
 "(Grandegger's gpioirqbench; Featherston's TS-4200 inverter). Four lines,\n"
@@ -67,9 +67,9 @@ static const char reply_help[] =
 "responder's count and the wire's count on D must equal received. A reply\n"
 "that does not come within 5 s, or comes the wrong way, fails the bench.\n"
 "\n"
-"On two machines: 'udrv bench reply --role target' on the target (until a\n"
-"signal or --duration), then 'udrv bench reply --role loghost' on the log\n"
-"host, with A wired to B, C to D and a common ground (udrv(1)).\n"
+"On two machines: 'udrv-bench reply --role target' on the target (until a\n"
+"signal or --duration), then 'udrv-bench reply --role loghost' on the log\n"
+"host, with A wired to B, C to D and a common ground (udrv-bench(1)).\n"
 "\n"
 "Options:\n"
 "  -c, --chip CHIP       the chip (default gpio-wire)\n"
@@ -99,10 +99,10 @@ BENCH_OPTS_HELP
 static int parse_line(struct bench_run *run, const char *opt, const char *arg,
 		      unsigned int *line)
 {
-	long v;
+	int64_t v;
 
-	if (cli_parse_int(arg, 0, 65535, &v))
-		return cli_usage(run->bench, "bad %s '%s': a line offset", opt, arg);
+	if (udrv_parse_s64(arg, 0, 65535, &v))
+		return bench_usage(run->bench, "bad %s '%s': a line offset", opt, arg);
 	*line = (unsigned int)v;
 	return 0;
 }
@@ -119,13 +119,13 @@ static int parse_choice(struct bench_run *run, const char *opt, const char *arg,
 			*mask = 1u << i;
 			return 0;
 		}
-	return cli_usage(run->bench, "bad %s '%s'", opt, arg);
+	return bench_usage(run->bench, "bad %s '%s'", opt, arg);
 }
 
 static int reply_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 {
 	struct reply_bench *b = ctx;
-	long v;
+	int64_t v;
 
 	switch (opt) {
 	case 'c':
@@ -139,7 +139,7 @@ static int reply_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 		else if (!strcmp(arg, "loghost"))
 			b->role = ROLE_LOGHOST;
 		else
-			return cli_usage(run->bench, "bad --role '%s': both, target or loghost", arg);
+			return bench_usage(run->bench, "bad --role '%s': both, target or loghost", arg);
 		return 0;
 	case OPT_RESPONDER:
 		return parse_choice(run, "--responder", arg, reply_responder_names,
@@ -156,12 +156,12 @@ static int reply_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 	case OPT_WATCH:
 		return parse_line(run, "--watch", arg, &b->watch);
 	case OPT_TARGET_CPU:
-		if (cli_parse_int(arg, 0, CPU_SETSIZE - 1, &v))
-			return cli_usage(run->bench, "bad --target-cpu '%s'", arg);
+		if (udrv_parse_s64(arg, 0, CPU_SETSIZE - 1, &v))
+			return bench_usage(run->bench, "bad --target-cpu '%s'", arg);
 		b->target_cpu = (int)v;
 		return 0;
 	default:
-		return cli_usage(run->bench, "bad option");
+		return bench_usage(run->bench, "bad option");
 	}
 }
 
@@ -177,20 +177,20 @@ static int reply_check_opts(struct reply_bench *b, bool wait_given)
 	unsigned int l[4] = { b->trig, b->in, b->reply, b->watch };
 
 	if (wait_given && !(b->resp_mask & (1u << REPLY_USER)))
-		return cli_usage(cmd, "--wait is the user responder's: add --responder user");
+		return bench_usage(cmd, "--wait is the user responder's: add --responder user");
 	if (b->role == ROLE_TARGET && !single(b->resp_mask))
-		return cli_usage(cmd, "--role target runs one responder: --responder isr, kthread or user");
+		return bench_usage(cmd, "--role target runs one responder: --responder isr, kthread or user");
 	if (b->role == ROLE_TARGET && b->resp_mask == 1u << REPLY_USER &&
 	    !single(b->wait_mask))
-		return cli_usage(cmd, "--role target runs one user responder: --wait read, poll, epoll or busy");
+		return bench_usage(cmd, "--role target runs one user responder: --wait read, poll, epoll or busy");
 	if (b->role == ROLE_LOGHOST && b->resp_mask != (1u << REPLY_NRESP) - 1 &&
 	    !single(b->resp_mask))
-		return cli_usage(cmd, "--role loghost: --responder names the remote responder (one, or leave it out)");
+		return bench_usage(cmd, "--role loghost: --responder names the remote responder (one, or leave it out)");
 	for (int i = 0; i < 4; i++)
 		for (int k = i + 1; k < 4; k++)
 			if (reply_role_line(b, i) && reply_role_line(b, k) &&
 			    l[i] == l[k])
-				return cli_usage(cmd, "the lines --trigger %u, --in %u, --reply %u, --watch %u must differ",
+				return bench_usage(cmd, "the lines --trigger %u, --in %u, --reply %u, --watch %u must differ",
 						 b->trig, b->in, b->reply, b->watch);
 	return 0;
 }
@@ -213,7 +213,7 @@ static int row(struct reply_bench *b, struct bench_row **dst,
 	const char *wait = c->wait < REPLY_NWAIT ? reply_wait_names[c->wait] : NULL;
 
 	*dst = bench_row(&b->run, "gpio", impl, wait, what);
-	return *dst ? 0 : cli_error(EXIT_FAIL, "out of memory");
+	return *dst ? 0 : bench_error(EXIT_FAIL, "out of memory");
 }
 
 /* The target's own samples: module (2), user (3), busy user (2). */
@@ -286,7 +286,7 @@ static int reply_prepare(struct reply_bench *b)
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (b->sh == MAP_FAILED) {
 		b->sh = NULL;
-		return cli_error(EXIT_FAIL, "mmap: %s", strerror(errno));
+		return bench_error(EXIT_FAIL, "mmap: %s", strerror(errno));
 	}
 	return 0;
 }
@@ -325,12 +325,12 @@ int cmd_bench_reply(int argc, char **argv)
 	int ret;
 
 	b.run.traceable = true;	/* --trace-on-spike: trigger_to_reply */
-	ret = bench_parse(&b.run, "bench reply", argc, argv, reply_help, "c:",
+	ret = bench_parse(&b.run, "reply", argc, argv, reply_help, "c:",
 			  longopts, reply_opt, &b);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	if (optind < argc)
-		return cli_usage("bench reply", "unexpected argument '%s'", argv[optind]);
+		return bench_usage("reply", "unexpected argument '%s'", argv[optind]);
 	ret = reply_check_opts(&b, b.wait_mask != all_waits);
 	if (!ret)
 		ret = reply_open(&b);

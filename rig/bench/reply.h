@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * udrv bench reply, shared between reply.c (options, the log host, rows)
+ * udrv-bench reply, shared between reply.c (options, the log host, rows)
  * and reply_target.c (the responders: rig/kernel/gpio-reply's modes and the
  * user responder process).
  *

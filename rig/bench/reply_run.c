@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrv bench reply, running it (reply.c has the options, the rows and the
+ * udrv-bench reply, running it (reply.c has the options, the rows and the
  * command): the lines, the target on this machine (module or user
  * responder child), the log host's edges and their accounting, --role
  * target, and the watchdog that bounds every wait.
@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "msg.h"
 #include "reply.h"
 #include "spike.h"
 
@@ -58,16 +58,16 @@ int reply_open(struct reply_bench *b)
 
 	b->chip = udrv_chip_new();
 	if (!b->chip)
-		return cli_error(EXIT_FAIL, "out of memory");
+		return bench_error(EXIT_FAIL, "out of memory");
 	if (udrv_chip_open(b->chip, b->chip_spec))
-		return cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(b->chip));
+		return bench_error(EXIT_FAIL, "%s", udrv_chip_errmsg(b->chip));
 	n = udrv_chip_num_lines(b->chip);
 	for (int i = 0; i < 4; i++)
 		if (reply_role_line(b, i) && l[i] >= n)
-			return cli_usage(b->run.bench, "line %u: %s has %u lines (--trigger, --in, --reply, --watch)",
+			return bench_usage(b->run.bench, "line %u: %s has %u lines (--trigger, --in, --reply, --watch)",
 					 l[i], udrv_chip_name(b->chip), n);
 	if (!udrv_chip_has_cdev(b->chip))
-		return cli_error(EXIT_FAIL, "%s has no GPIO character device: no edge events with timestamps",
+		return bench_error(EXIT_FAIL, "%s has no GPIO character device: no edge events with timestamps",
 				 udrv_chip_name(b->chip));
 	bench_wire_path(b->chip, b->wire, sizeof(b->wire));
 	return 0;
@@ -83,7 +83,7 @@ static int lh_request(struct reply_bench *b)
 	unsigned int offsets[2] = { b->trig, b->watch };
 
 	if (udrv_chip_request(b->chip, &cfg, 2, offsets, s, &b->lh))
-		return cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(b->chip));
+		return bench_error(EXIT_FAIL, "%s", udrv_chip_errmsg(b->chip));
 	return 0;
 }
 
@@ -112,10 +112,10 @@ static int child_start(struct reply_bench *b, struct reply_cfg *c)
 
 	memset(b->sh, 0, sizeof(*b->sh));
 	if (pipe(p))
-		return cli_error(EXIT_FAIL, "pipe: %s", strerror(errno));
+		return bench_error(EXIT_FAIL, "pipe: %s", strerror(errno));
 	b->child = fork();
 	if (b->child < 0)
-		return cli_error(EXIT_FAIL, "fork: %s", strerror(errno));
+		return bench_error(EXIT_FAIL, "fork: %s", strerror(errno));
 	if (b->child == 0) {
 		close(p[0]);
 		_exit(reply_user_run(&u, p[1], &never));
@@ -127,7 +127,7 @@ static int child_start(struct reply_bench *b, struct reply_cfg *c)
 	alarm(0);
 	close(p[0]);
 	if (ret && !bench_interrupted())
-		return cli_error(EXIT_FAIL, "bench reply: the user responder did not start%s%s",
+		return bench_error(EXIT_FAIL, "bench reply: the user responder did not start%s%s",
 				 b->sh->error[0] ? ": " : "", b->sh->error);
 	return ret ? EXIT_FAIL : 0;
 }
@@ -224,10 +224,10 @@ static int no_reply(struct reply_bench *b, const struct reply_cfg *c)
 	if (c->resp == REPLY_USER && b->child > 0 &&
 	    waitpid(b->child, &st, WNOHANG) == b->child) {
 		b->child = 0;
-		return cli_error(EXIT_FAIL, "bench reply: the user responder ended: %s",
+		return bench_error(EXIT_FAIL, "bench reply: the user responder ended: %s",
 				 b->sh->error[0] ? b->sh->error : "no reason given");
 	}
-	return cli_error(EXIT_FAIL, "bench reply: no reply on line %u (--watch) within %d s of an edge on line %u (--trigger), responder %s: is the responder running (gpio-reply's mode, the user responder), is A wired to B (--in %u) and C (--reply %u) to the watched line? see 'udrv gpio info'",
+	return bench_error(EXIT_FAIL, "bench reply: no reply on line %u (--watch) within %d s of an edge on line %u (--trigger), responder %s: is the responder running (gpio-reply's mode, the user responder), is A wired to B (--in %u) and C (--reply %u) to the watched line? see 'udrv gpio info'",
 			 b->watch, REPLY_WATCHDOG_S, b->trig,
 			 b->role == ROLE_LOGHOST ? "remote" : reply_responder_names[c->resp],
 			 b->in, b->reply);
@@ -244,7 +244,7 @@ static int lh_edge(struct reply_bench *b, struct reply_cfg *c, bool record)
 	alarm(REPLY_WATCHDOG_S);
 	t_write = bench_now_ns();
 	if (udrv_request_set_value(b->lh, 0, level))
-		return cli_error(EXIT_FAIL, "bench reply: %s", udrv_request_errmsg(b->lh));
+		return bench_error(EXIT_FAIL, "bench reply: %s", udrv_request_errmsg(b->lh));
 	b->level = level;
 	n = udrv_request_read_events(b->lh, &e, 1);
 	alarm(0);
@@ -253,13 +253,13 @@ static int lh_edge(struct reply_bench *b, struct reply_cfg *c, bool record)
 	if (n == -EINTR && reply_alarm)
 		return no_reply(b, c);
 	if (n != 1)
-		return cli_error(EXIT_FAIL, "bench reply: %s",
+		return bench_error(EXIT_FAIL, "bench reply: %s",
 				 n < 0 ? udrv_request_errmsg(b->lh) : "no event read");
 	if (e.lost)
-		return cli_error(EXIT_FAIL, "bench reply: the kernel reports %u lost event(s) on line %u with one edge in flight (another writer on the line?)",
+		return bench_error(EXIT_FAIL, "bench reply: the kernel reports %u lost event(s) on line %u with one edge in flight (another writer on the line?)",
 				 (unsigned int)e.lost, b->watch);
 	if ((e.edge == UDRV_EDGE_RISING) != !level)
-		return cli_error(EXIT_FAIL, "bench reply: line %u went %s after line %u went %s: the reply must be the inverse (C = !B); is the watched line wired to the responder's output?",
+		return bench_error(EXIT_FAIL, "bench reply: line %u went %s after line %u went %s: the reply must be the inverse (C = !B); is the watched line wired to the responder's output?",
 				 b->watch, e.edge == UDRV_EDGE_RISING ? "high" : "low",
 				 b->trig, level ? "high" : "low");
 	if (!record)
@@ -292,7 +292,7 @@ static int lh_wake_threads(struct reply_bench *b, const struct reply_cfg *c)
 			continue;
 		if (udrv_rt_find_irq(t[i].who, t[i].line, &irq)) {
 			if (b->run.o.irq_prio)
-				return cli_error(EXIT_FAIL, "--irq-prio: no interrupt of %s line %u (%s) in /sys/kernel/irq",
+				return bench_error(EXIT_FAIL, "--irq-prio: no interrupt of %s line %u (%s) in /sys/kernel/irq",
 						 udrv_chip_name(b->chip), t[i].line, t[i].who);
 			continue;
 		}
@@ -331,16 +331,16 @@ static int lh_account(struct reply_bench *b, struct reply_cfg *c,
 	c->lost = (k1->b.dropped - k0->b.dropped) + (k1->d.dropped - k0->d.dropped);
 	c->replies = k1->replies - k0->replies;
 	if (c->sent != c->received + c->lost)
-		return cli_error(EXIT_FAIL, "bench reply (%s): %llu edges went to line %u (sent), but %llu replies were read on line %u and %llu edges dropped",
+		return bench_error(EXIT_FAIL, "bench reply (%s): %llu edges went to line %u (sent), but %llu replies were read on line %u and %llu edges dropped",
 				 who, (unsigned long long)c->sent, b->in,
 				 (unsigned long long)c->received, b->watch,
 				 (unsigned long long)c->lost);
 	if (b->wire[0] && d_driven != c->received + (k1->d.dropped - k0->d.dropped))
-		return cli_error(EXIT_FAIL, "bench reply (%s): gpio-wire put %llu edges on line %u, the log host read %llu",
+		return bench_error(EXIT_FAIL, "bench reply (%s): gpio-wire put %llu edges on line %u, the log host read %llu",
 				 who, (unsigned long long)d_driven, b->watch,
 				 (unsigned long long)c->received);
 	if (b->role == ROLE_BOTH && c->replies != c->received)
-		return cli_error(EXIT_FAIL, "bench reply (%s): the responder counted %llu replies, the log host read %llu",
+		return bench_error(EXIT_FAIL, "bench reply (%s): the responder counted %llu replies, the log host read %llu",
 				 who, (unsigned long long)c->replies,
 				 (unsigned long long)c->received);
 	return 0;
@@ -434,7 +434,7 @@ static int target_kthread(struct reply_bench *b)
 
 	if (udrv_rt_find_irq("gpio-reply", b->in, &irq))
 		return b->run.o.irq_prio ?
-		       cli_error(EXIT_FAIL, "--irq-prio: no interrupt of gpio-reply (line %u) in /sys/kernel/irq",
+		       bench_error(EXIT_FAIL, "--irq-prio: no interrupt of gpio-reply (line %u) in /sys/kernel/irq",
 				 b->in) : 0;
 	snprintf(prefix, sizeof(prefix), "irq/%u-", irq);
 	return bench_wake_threads(&b->run, prefix);
@@ -511,7 +511,7 @@ static int target_user(struct reply_bench *b, struct reply_cfg *c)
 	c->received = sh.seq;
 	c->lost = w1.dropped - w0.dropped;
 	if (c->sent != c->received + c->lost)
-		return cli_error(EXIT_FAIL, "bench reply (target): %llu edges went to line %u, the user responder replied to %llu, %llu dropped",
+		return bench_error(EXIT_FAIL, "bench reply (target): %llu edges went to line %u, the user responder replied to %llu, %llu dropped",
 				 (unsigned long long)c->sent, b->in,
 				 (unsigned long long)c->received,
 				 (unsigned long long)c->lost);

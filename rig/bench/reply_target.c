@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrv bench reply: the responders on the target side.
+ * udrv-bench reply: the responders on the target side.
  *
  *   isr, kthread  rig/kernel/gpio-reply: the bench sets its chip, lines and
  *                 mode through /sys/devices/platform/gpio-reply/ and puts
@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "msg.h"
 #include "fields.h"
 #include "reply.h"
 
@@ -45,12 +45,12 @@ static int module_read(const char *attr, char *buf, size_t len)
 	snprintf(path, sizeof(path), REPLY_MODULE_DIR "/%s", attr);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return cli_error(-1, "cannot read %s: %s%s", path, strerror(errno),
+		return bench_error(-1, "cannot read %s: %s%s", path, strerror(errno),
 				 errno == ENOENT ? " (load rig/kernel/gpio-reply: insmod gpio-reply.ko, docs/rig/kernel-modules.md; or use --responder user)" : "");
 	n = read(fd, buf, len - 1);
 	close(fd);
 	if (n <= 0)
-		return cli_error(-1, "cannot read %s: %s", path,
+		return bench_error(-1, "cannot read %s: %s", path,
 				 n < 0 ? strerror(errno) : "empty");
 	buf[n] = '\0';
 	return 0;
@@ -64,13 +64,13 @@ static int module_write(const char *attr, const char *value)
 	snprintf(path, sizeof(path), REPLY_MODULE_DIR "/%s", attr);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
-		return cli_error(-1, "cannot write %s: %s", path, strerror(errno));
+		return bench_error(-1, "cannot write %s: %s", path, strerror(errno));
 	if (write(fd, value, strlen(value)) < 0)
 		err = errno;
 	close(fd);
 	if (!err)
 		return 0;
-	return cli_error(-1, "writing '%s' to %s failed: %s%s", value, path,
+	return bench_error(-1, "writing '%s' to %s failed: %s%s", value, path,
 			 strerror(err), err == EBUSY ?
 			 " (a line is held by someone else: see 'udrv gpio info'; the kernel log names it)" :
 			 err == ENODEV ? " (no gpiochip with that label)" : "");
@@ -91,7 +91,7 @@ static int module_read_uint(const char *attr, unsigned int *v)
 	if (module_read_word(attr, buf, sizeof(buf)))
 		return -1;
 	if (udrv_parse_uint(buf, UINT32_MAX, v))
-		return cli_error(-1, REPLY_MODULE_DIR "/%s: '%s' is not a number",
+		return bench_error(-1, REPLY_MODULE_DIR "/%s: '%s' is not a number",
 				 attr, buf);
 	return 0;
 }
@@ -124,7 +124,7 @@ int reply_module_start(struct reply_module *m, const char *chip_label,
 	if (m->last_fd < 0)
 		m->last_fd = open(REPLY_MODULE_DIR "/last", O_RDONLY | O_CLOEXEC);
 	if (m->last_fd < 0)
-		return cli_error(-1, "cannot open " REPLY_MODULE_DIR "/last: %s",
+		return bench_error(-1, "cannot open " REPLY_MODULE_DIR "/last: %s",
 				 strerror(errno));
 	return 0;
 }
@@ -164,7 +164,7 @@ int reply_module_counts(uint64_t *edges, uint64_t *replies)
 	if (module_read("counts", buf, sizeof(buf)))
 		return -1;
 	if (bench_read_u64s(buf, v, 2))
-		return cli_error(-1, REPLY_MODULE_DIR "/counts is not 'EDGES REPLIES'");
+		return bench_error(-1, REPLY_MODULE_DIR "/counts is not 'EDGES REPLIES'");
 	*edges = v[0];
 	*replies = v[1];
 	return 0;
@@ -178,11 +178,11 @@ int reply_module_last(struct reply_module *m, uint64_t *seq,
 	ssize_t n = pread(m->last_fd, buf, sizeof(buf) - 1, 0);
 
 	if (n <= 0)
-		return cli_error(-1, "cannot read " REPLY_MODULE_DIR "/last: %s",
+		return bench_error(-1, "cannot read " REPLY_MODULE_DIR "/last: %s",
 				 n < 0 ? strerror(errno) : "empty");
 	buf[n] = '\0';
 	if (bench_read_u64s(buf, v, 3))
-		return cli_error(-1, REPLY_MODULE_DIR "/last is not 'SEQ T_ENTRY T_REPLY'");
+		return bench_error(-1, REPLY_MODULE_DIR "/last is not 'SEQ T_ENTRY T_REPLY'");
 	*seq = v[0];
 	*t_entry = v[1];
 	*t_reply = v[2];
@@ -200,7 +200,7 @@ bool reply_shares_cpu(int cpu_a, int cpu_b)
 static int user_fail(struct reply_user *u, const char *fmt, const char *what)
 {
 	snprintf(u->sh->error, sizeof(u->sh->error), fmt, what);
-	return cli_error(EXIT_FAIL, "bench reply: user responder: %s",
+	return bench_error(EXIT_FAIL, "bench reply: user responder: %s",
 			 u->sh->error);
 }
 

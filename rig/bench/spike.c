@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "cli.h"
+#include "msg.h"
 #include "spike.h"
 #include "trace.h"
 
@@ -138,7 +138,7 @@ static int spike_fail(const char *what, const char *path, int err)
 		fix = " (tracefs needs root: run udrv as root, or leave --trace-on-spike out)";
 	else if (err == -ENOENT)
 		fix = " (the kernel lacks it: CONFIG_FTRACE and the scheduler/irq trace events)";
-	return cli_error(EXIT_FAIL, "--trace-on-spike: cannot %s %s: %s%s", what,
+	return bench_error(EXIT_FAIL, "--trace-on-spike: cannot %s %s: %s%s", what,
 			 path, strerror(-err), fix);
 }
 
@@ -155,7 +155,7 @@ static int spike_set(const char *name, const char *old, const char *value,
 	if (!strcmp(old, value) && !always)
 		return 0;
 	if (sp.nsaved == SPIKE_MAX_SAVED)
-		return cli_error(EXIT_FAIL, "--trace-on-spike: too many tracefs settings");
+		return bench_error(EXIT_FAIL, "--trace-on-spike: too many tracefs settings");
 	s = &sp.saved[sp.nsaved];
 	snprintf(s->path, sizeof(s->path), "%s", path);
 	snprintf(s->old, sizeof(s->old), "%s", old);
@@ -208,7 +208,7 @@ static int spike_find(void)
 		if (!bench_tracefs_dir("trace_clock", sp.dir, sizeof(sp.dir)))
 			return 0;
 	}
-	return cli_error(EXIT_FAIL, "--trace-on-spike: no tracefs at %s%s or %s%s, and mounting it on %s failed: %s (as root: mount -t tracefs nodev /sys/kernel/tracing; the kernel needs CONFIG_FTRACE)",
+	return bench_error(EXIT_FAIL, "--trace-on-spike: no tracefs at %s%s or %s%s, and mounting it on %s failed: %s (as root: mount -t tracefs nodev /sys/kernel/tracing; the kernel needs CONFIG_FTRACE)",
 			 root, BENCH_TRACEFS, root, BENCH_TRACEFS_OLD, sp.dir,
 			 *root ? "not tried under UDRV_SYSROOT" : strerror(errno));
 }
@@ -227,8 +227,8 @@ static int spike_buffer(void)
 	x = strstr(line, "(expanded: ");
 	if (x)
 		snprintf(line, sizeof(line), "%.*s", (int)strcspn(x + 11, ")"), x + 11);
-	if (cli_parse_u64(line, &kb))
-		return cli_error(EXIT_FAIL, "--trace-on-spike: %s/buffer_size_kb reads '%s', not a size in KiB",
+	if (udrv_parse_u64(line, UINT64_MAX, &kb))
+		return bench_error(EXIT_FAIL, "--trace-on-spike: %s/buffer_size_kb reads '%s', not a size in KiB",
 				 sp.dir, line);
 	sp.buffer_kb = kb;
 	if (kb >= SPIKE_BUFFER_KB)
@@ -369,11 +369,11 @@ void bench_spike_restore(void)
 
 		err = write_str(s->path, s->old);
 		if (err)
-			fprintf(stderr, "udrv: cannot put %s back to '%s': %s\n",
+			fprintf(stderr, "udrv-bench: cannot put %s back to '%s': %s\n",
 				s->path, s->old, strerror(-err));
 	}
 	if (sp.mounted && umount2(sp.dir, MNT_DETACH))
-		fprintf(stderr, "udrv: cannot unmount the tracefs mounted on %s: %s\n",
+		fprintf(stderr, "udrv-bench: cannot unmount the tracefs mounted on %s: %s\n",
 			sp.dir, strerror(errno));
 	sp.mounted = false;
 	bench_spike_ns = 0;
@@ -384,8 +384,7 @@ void bench_spike_restore(void)
 /* --spike-out, else next to --out (x.json -> x.spike.txt), else ./udrv-BENCH-spike.txt */
 static void spike_file(const struct bench_run *run, char *buf, size_t len)
 {
-	const char *name = strncmp(run->bench, "bench ", 6) ? run->bench :
-			   run->bench + 6;
+	const char *name = run->bench;
 	size_t n;
 
 	if (run->o.spike_out) {
@@ -486,7 +485,7 @@ static void spike_analyse(const struct bench_run *run)
 		fclose(in);
 		return;
 	}
-	fprintf(out, "# udrv: spike of %llu ns: sample %llu of %s/%s%s%s %s, window %llu..%llu ns CLOCK_MONOTONIC, CPU %d, bench pid %d\n",
+	fprintf(out, "# udrv-bench: spike of %llu ns: sample %llu of %s/%s%s%s %s, window %llu..%llu ns CLOCK_MONOTONIC, CPU %d, bench pid %d\n",
 		(unsigned long long)lat, (unsigned long long)sp.index,
 		sp.row->mechanism, sp.row->implementation,
 		sp.row->wait ? "/" : "", sp.row->wait ? sp.row->wait : "",
@@ -508,17 +507,17 @@ static void spike_summary(void)
 	const struct bench_row *r = sp.row;
 	char what[96];
 
-	fprintf(stderr, "udrv: spike of %.1f us at sample %llu of %s/%s%s%s %s (CPU %d; %llu sample(s) above %llu us)\n",
+	fprintf(stderr, "udrv-bench: spike of %.1f us at sample %llu of %s/%s%s%s %s (CPU %d; %llu sample(s) above %llu us)\n",
 		(double)(sp.end - sp.start) / 1e3, (unsigned long long)sp.index,
 		r->mechanism, r->implementation, r->wait ? "/" : "",
 		r->wait ? r->wait : "", r->what, sp.cpu,
 		(unsigned long long)sp.over,
 		(unsigned long long)(sp.threshold / 1000));
 	if (sp.error[0]) {
-		fprintf(stderr, "udrv: spike: no analysis: %s\n", sp.error);
+		fprintf(stderr, "udrv-bench: spike: no analysis: %s\n", sp.error);
 		return;
 	}
-	fprintf(stderr, "udrv: spike: %s%s\n", sp.an.cause >= 0 ? "cause: " : "",
+	fprintf(stderr, "udrv-bench: spike: %s%s\n", sp.an.cause >= 0 ? "cause: " : "",
 		sp.verdict);
 	for (size_t i = 0; i < sp.an.n && i < SPIKE_TOP; i++) {
 		const struct trace_entry *e = &sp.an.entries[i];
@@ -526,10 +525,10 @@ static void spike_summary(void)
 		if (!e->ns)
 			break;
 		trace_entry_str(e, what, sizeof(what));
-		fprintf(stderr, "udrv: spike: %10.1f us  %-48s %s\n",
+		fprintf(stderr, "udrv-bench: spike: %10.1f us  %-48s %s\n",
 			(double)e->ns / 1e3, what, trace_role_str(e->role));
 	}
-	fprintf(stderr, "udrv: spike: trace: %s (%llu lines)\n", sp.file,
+	fprintf(stderr, "udrv-bench: spike: trace: %s (%llu lines)\n", sp.file,
 		(unsigned long long)sp.lines);
 }
 
@@ -539,7 +538,7 @@ void bench_spike_finish(struct bench_run *run)
 		return;
 	sp.finished = true;
 	if (!sp.hit) {
-		fprintf(stderr, "udrv: no sample above %llu us: no spike to trace\n",
+		fprintf(stderr, "udrv-bench: no sample above %llu us: no spike to trace\n",
 			(unsigned long long)(sp.threshold / 1000));
 		return;
 	}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrv bench timer: the timer wake-up baseline, cyclictest style.
+ * udrv-bench timer: the timer wake-up baseline, cyclictest style.
  *
  * The udrv row sleeps with clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME)
  * until the next multiple of --interval-us and records wake time -
@@ -37,8 +37,8 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "cli.h"
-#include "commands.h"
+#include "msg.h"
+#include "benches.h"
 #include "cyclictest_out.h"
 #include "spike.h"
 #include "timer_rtla.h"
@@ -54,7 +54,7 @@
  * cyclictest's main thread: SCHED_FIFO 1, as rtla's process (timer_rtla.c).
  * It measures nothing (its thread at --priority does), but it sees that
  * thread end and writes the histogram file: at SCHED_OTHER, under --load
- * all, `udrv bench timer -n 1000 --rtla none` took 6.1 s of guest time on
+ * all, `udrv-bench timer -n 1000 --rtla none` took 6.1 s of guest time on
  * std, 2.5 s at 1 (the udrv row alone: 1.1 s), its row unchanged. As rtla,
  * SCHED_OTHER with --prio 0 or 1, so it never preempts what is measured.
  */
@@ -71,7 +71,7 @@ struct timer {
 };
 
 static const char help[] =
-"Usage: udrv bench timer [OPTIONS]\n"
+"Usage: udrv-bench timer [OPTIONS]\n"
 "\n"
 "Timer wake-up latency, the baseline every other latency is read against:\n"
 "sleep with clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME) until the next\n"
@@ -104,7 +104,7 @@ TIMER_RTLA_HELP
 BENCH_OPTS_HELP
 "\n"
 "Example:\n"
-"  udrv bench timer -n 100000 --load hackbench\n";
+"  udrv-bench timer -n 100000 --load hackbench\n";
 
 /* long-only options: values below the common ones (0x100), not in their short set */
 enum { OPT_CYCLICTEST = 'C', OPT_RTLA = 'R' };
@@ -120,12 +120,12 @@ static int timer_opt(struct bench_run *run, int opt, const char *arg,
 		     void *ctx)
 {
 	struct timer *t = ctx;
-	long v;
+	int64_t v;
 
 	switch (opt) {
 	case 'i':
-		if (cli_parse_int(arg, 10, 10000000, &v))
-			return cli_usage(run->bench, "bad --interval-us '%s': 10..10000000", arg);
+		if (udrv_parse_s64(arg, 10, 10000000, &v))
+			return bench_usage(run->bench, "bad --interval-us '%s': 10..10000000", arg);
 		t->interval_ns = (uint64_t)v * 1000;
 		return 0;
 	case OPT_CYCLICTEST:
@@ -135,7 +135,7 @@ static int timer_opt(struct bench_run *run, int opt, const char *arg,
 		t->rtla_spec = arg;
 		return 0;
 	default:
-		return cli_usage(run->bench, "bad option");
+		return bench_usage(run->bench, "bad option");
 	}
 }
 
@@ -170,16 +170,16 @@ static struct timespec ns_to_ts(uint64_t ns)
 static int timer_udrv(struct timer *t, struct bench_row *row, uint64_t *done)
 {
 	uint64_t n = bench_samples(&t->run, DEFAULT_SAMPLES);
-	uint64_t next = cli_now_ns() + t->interval_ns, now, t0, i;
+	uint64_t next = bench_now_ns() + t->interval_ns, now, t0, i;
 	struct timespec ts;
 	int ret;
 
-	for (t0 = cli_now_ns(), i = 0; bench_more(&t->run, t0, i, n); i++) {
+	for (t0 = bench_now_ns(), i = 0; bench_more(&t->run, t0, i, n); i++) {
 		ts = ns_to_ts(next);
 		ret = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 		if (ret)
-			return cli_error(EXIT_FAIL, "clock_nanosleep: %s", strerror(ret));
-		now = cli_now_ns();
+			return bench_error(EXIT_FAIL, "clock_nanosleep: %s", strerror(ret));
+		now = bench_now_ns();
 		udrv_hist_record(row->hist, now > next ? now - next : 0);
 		bench_spike_check(row, next, now);
 		for (next += t->interval_ns; now > next; next += t->interval_ns)
@@ -306,7 +306,7 @@ static void ct_fill(struct bench_row *row, const struct udrv_hist *h,
 		 (unsigned long long)hres->avg, (unsigned long long)hres->max,
 		 ok ? "" : " (MISMATCH with its samples)");
 	if (!ok)
-		fprintf(stderr, "udrv: warning: cyclictest's summary does not match its samples: %s\n",
+		fprintf(stderr, "udrv-bench: warning: cyclictest's summary does not match its samples: %s\n",
 			why);
 }
 
@@ -350,7 +350,7 @@ static int timer_rows(struct timer *t)
 
 	row = bench_row(&t->run, "clock_nanosleep", "udrv", NULL, "wakeup");
 	if (!row)
-		return cli_error(EXIT_FAIL, "out of memory");
+		return bench_error(EXIT_FAIL, "out of memory");
 	ret = timer_udrv(t, row, &done);
 	if (ret)
 		return ret;
@@ -361,7 +361,7 @@ static int timer_rows(struct timer *t)
 	} else {
 		bench_note_add(row->note, sizeof(row->note), "%s", t->ct_why);
 		if (!t->run.o.quiet)
-			fprintf(stderr, "udrv: note: %s\n", t->ct_why);
+			fprintf(stderr, "udrv-bench: note: %s\n", t->ct_why);
 	}
 	if (done)
 		timer_rtla(&t->run, t->rtla_spec, t->interval_ns, done, row);
@@ -377,13 +377,13 @@ int cmd_bench_timer(int argc, char **argv)
 	int ret;
 
 	if (!t)
-		return cli_error(EXIT_FAIL, "out of memory");
+		return bench_error(EXIT_FAIL, "out of memory");
 	t->interval_ns = DEFAULT_INTERVAL_US * 1000ULL;
 	t->run.traceable = true;
-	ret = bench_parse(&t->run, "bench timer", argc, argv, help, "i:",
+	ret = bench_parse(&t->run, "timer", argc, argv, help, "i:",
 			  long_opts, timer_opt, t);
 	if (!ret && optind < argc)
-		ret = cli_usage(t->run.bench, "unexpected argument '%s'", argv[optind]);
+		ret = bench_usage(t->run.bench, "unexpected argument '%s'", argv[optind]);
 	if (ret) {
 		free(t);
 		return ret < 0 ? EXIT_OK : ret;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrv bench timer's second reference: rtla timerlat (Linux's rtla, Debian
+ * udrv-bench timer's second reference: rtla timerlat (Linux's rtla, Debian
  * package rtla), where the kernel has the timerlat tracer (Debian 12: the
  * PREEMPT_RT kernel only).
  *
@@ -233,10 +233,10 @@ static void put_back(const char *path, const char *value)
 	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 
 	if (fd < 0 || write(fd, value, n) != (ssize_t)n)
-		fprintf(stderr, "udrv: warning: cannot put back %s (%s): %s\n",
+		fprintf(stderr, "udrv-bench: warning: cannot put back %s (%s): %s\n",
 			path, value, strerror(errno));
 	else
-		fprintf(stderr, "udrv: rtla left %s changed: put back\n", path);
+		fprintf(stderr, "udrv-bench: rtla left %s changed: put back\n", path);
 	if (fd >= 0)
 		close(fd);
 }
@@ -253,10 +253,10 @@ static void rtla_restore(struct rtla_run *r)
 	snprintf(path, sizeof(path), "%s/%s", r->tracefs, RTLA_INSTANCE);
 	if (!access(path, F_OK)) {
 		if (rmdir(path))
-			fprintf(stderr, "udrv: warning: cannot remove rtla's %s: %s (rmdir it)\n",
+			fprintf(stderr, "udrv-bench: warning: cannot remove rtla's %s: %s (rmdir it)\n",
 				path, strerror(errno));
 		else
-			fprintf(stderr, "udrv: rtla left %s: removed\n", path);
+			fprintf(stderr, "udrv-bench: rtla left %s: removed\n", path);
 	}
 	for (size_t i = 0; i < RTLA_NSETTINGS; i++) {
 		snprintf(path, sizeof(path), "%s/%s", r->tracefs, rtla_settings[i]);
@@ -308,5 +308,5 @@ void timer_rtla(struct bench_run *run, const char *spec, uint64_t interval_ns,
 		return;
 	bench_note_add(udrv->note, sizeof(udrv->note), "no rtla rows: %s", why);
 	if (!run->o.quiet)
-		fprintf(stderr, "udrv: note: no rtla rows: %s\n", why);
+		fprintf(stderr, "udrv-bench: note: no rtla rows: %s\n", why);
 }

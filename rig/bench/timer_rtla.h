@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The rtla rows of 'udrv bench timer' (timer_rtla.c): rtla timerlat hist,
+ * The rtla rows of 'udrv-bench timer' (timer_rtla.c): rtla timerlat hist,
  * where the kernel has the timerlat tracer.
  */
 #ifndef UDRV_BENCH_TIMER_RTLA_H

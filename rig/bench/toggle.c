@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrv bench toggle: the maximum toggle rate of one output line, per
+ * udrv-bench toggle: the maximum toggle rate of one output line, per
  * mechanism, on the same line (VanguardiaSur, Fast GPIO toggle on BeagleBone
  * Black; docs/references.md: bash-sysfs 8.25 kHz, C-sysfs
  * 172.66 kHz, mmap'd registers ~3 MHz on a BeagleBone).
@@ -34,8 +34,8 @@
 #include <unistd.h>
 
 #include "toggle.h"
-#include "cli.h"
-#include "commands.h"
+#include "msg.h"
+#include "benches.h"
 
 #define DEFAULT_TOGGLES	200000
 #define DEFAULT_BATCH	256
@@ -56,7 +56,7 @@
 #define REST_NS		1000000		/* then sleep 1 ms */
 
 static const char help[] =
-"Usage: udrv bench toggle [OPTIONS]\n"
+"Usage: udrv-bench toggle [OPTIONS]\n"
 "\n"
 "Toggle one output line as fast as possible through each mechanism, on\n"
 "the same line: a /bin/sh loop on sysfs, sysfs from C (raw write() and\n"
@@ -88,7 +88,7 @@ static const char help[] =
 BENCH_OPTS_HELP
 "\n"
 "Example:\n"
-"  udrv bench toggle -c gpio-wire --line 0 -n 1000000\n";
+"  udrv-bench toggle -c gpio-wire --line 0 -n 1000000\n";
 
 static const struct option long_opts[] = {
 	{ "chip", required_argument, NULL, 'c' },
@@ -102,27 +102,27 @@ static int toggle_opt(struct bench_run *run, int opt, const char *arg,
 		      void *ctx)
 {
 	struct toggle *t = ctx;
-	long v;
+	int64_t v;
 
 	switch (opt) {
 	case 'c':
 		t->chip_spec = arg;
 		return 0;
 	case 'l':
-		if (cli_parse_int(arg, 0, 1023, &v))
-			return cli_usage(run->bench, "bad --line '%s'", arg);
+		if (udrv_parse_s64(arg, 0, 1023, &v))
+			return bench_usage(run->bench, "bad --line '%s'", arg);
 		t->line = (unsigned int)v;
 		return 0;
 	case 'B':
-		if (cli_parse_int(arg, 2, 1L << 30, &v) || v % 2)
-			return cli_usage(run->bench, "bad --batch '%s': an even number >= 2", arg);
+		if (udrv_parse_s64(arg, 2, 1L << 30, &v) || v % 2)
+			return bench_usage(run->bench, "bad --batch '%s': an even number >= 2", arg);
 		t->batch = (uint64_t)v;
 		return 0;
 	case 'E':
 		t->edges = false;
 		return 0;
 	default:
-		return cli_usage(run->bench, "bad option");
+		return bench_usage(run->bench, "bad option");
 	}
 }
 
@@ -136,7 +136,7 @@ static int udrv_open(struct toggle *t, enum udrv_backend backend)
 
 	if (!udrv_chip_request(t->chip, &cfg, 1, &t->line, &s, &t->req))
 		return 0;
-	return cli_error(-1, "%s", udrv_chip_errmsg(t->chip));
+	return bench_error(-1, "%s", udrv_chip_errmsg(t->chip));
 }
 
 static int udrv_sysfs_open(struct toggle *t)
@@ -160,7 +160,7 @@ static int udrv_pin_open(struct toggle *t)
 		return -1;
 	if (!udrv_request_mmio_pin(t->req, 0, &t->pin))
 		return 0;
-	cli_error(-1, "%s", udrv_request_errmsg(t->req));
+	bench_error(-1, "%s", udrv_request_errmsg(t->req));
 	udrv_request_release(t->req);
 	t->req = NULL;
 	return -1;
@@ -173,14 +173,14 @@ static int udrv_batch(struct toggle *t, uint64_t n)
 	for (uint64_t i = 0; i < n; i += 2)
 		if (udrv_request_set_value(req, 0, 1) ||
 		    udrv_request_set_value(req, 0, 0))
-			return cli_error(-1, "%s", udrv_request_errmsg(req));
+			return bench_error(-1, "%s", udrv_request_errmsg(req));
 	return 0;
 }
 
 static int udrv_set(struct toggle *t, int value)
 {
 	if (udrv_request_set_value(t->req, 0, value))
-		return cli_error(-1, "%s", udrv_request_errmsg(t->req));
+		return bench_error(-1, "%s", udrv_request_errmsg(t->req));
 	return 0;
 }
 
@@ -288,7 +288,7 @@ static int watch_drain(struct toggle *t, int first_ms, int then_ms)
 		ms = then_ms;
 	}
 	if (n < 0)
-		return cli_error(-1, "edges on line %u: %s", t->partner,
+		return bench_error(-1, "edges on line %u: %s", t->partner,
 				 udrv_request_errmsg(t->watch));
 	return 0;
 }
@@ -333,7 +333,7 @@ static int watch_open(struct toggle *t)
 	offsets[0] = t->partner;
 	offsets[1] = (unsigned int)pad;
 	if (udrv_chip_request(t->chip, &cfg, 2, offsets, s, &t->watch))
-		return cli_error(-1, "watching the edges: %s (or use --no-edges)",
+		return bench_error(-1, "watching the edges: %s (or use --no-edges)",
 				 udrv_chip_errmsg(t->chip));
 	/* let the new irq thread run once, so that it is SCHED_FIFO 50 */
 	return watch_drain(t, 10, 10);
@@ -408,10 +408,10 @@ static void rest(uint64_t *since)
 {
 	struct timespec ts = { 0, REST_NS };
 
-	if (cli_now_ns() - *since < WORK_NS)
+	if (bench_now_ns() - *since < WORK_NS)
 		return;
 	nanosleep(&ts, NULL);
-	*since = cli_now_ns();
+	*since = bench_now_ns();
 }
 
 /* One batch of @n toggles and its time: the bench's, or the peer's own. */
@@ -422,10 +422,10 @@ static int timed_batch(struct toggle *t, const struct toggle_impl *impl,
 
 	if (impl->timed)
 		return impl->timed(t, n, ns);
-	t1 = cli_now_ns();
+	t1 = bench_now_ns();
 	if (impl->batch(t, n))
 		return -1;
-	*ns = cli_now_ns() - t1;
+	*ns = bench_now_ns() - t1;
 	return 0;
 }
 
@@ -434,7 +434,7 @@ static int row_batches(struct toggle *t, const struct toggle_impl *impl,
 {
 	uint64_t n = row_toggles(t, impl), b, ns, busy = 0, t0, rested;
 
-	t0 = rested = cli_now_ns();
+	t0 = rested = bench_now_ns();
 	for (; bench_more(&t->run, t0, *done, n); *done += b) {
 		b = n - *done < t->batch ? n - *done : t->batch;
 		if (timed_batch(t, impl, b, &ns))
@@ -503,16 +503,16 @@ static int toggle_setup(struct toggle *t)
 
 	t->chip = udrv_chip_new();
 	if (!t->chip)
-		return cli_error(EXIT_FAIL, "out of memory");
+		return bench_error(EXIT_FAIL, "out of memory");
 	if (udrv_chip_open(t->chip, t->chip_spec))
-		return cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(t->chip));
+		return bench_error(EXIT_FAIL, "%s", udrv_chip_errmsg(t->chip));
 	if (t->line >= udrv_chip_num_lines(t->chip))
-		return cli_usage(t->run.bench, "--line %u: %s has lines 0..%u",
+		return bench_usage(t->run.bench, "--line %u: %s has lines 0..%u",
 				 t->line, udrv_chip_name(t->chip),
 				 udrv_chip_num_lines(t->chip) - 1);
 	wire = !strcmp(udrv_chip_label(t->chip), "gpio-wire");
 	if (wire && t->line % 2)
-		return cli_usage(t->run.bench, "--line %u: gpio-wire's odd lines are inputs; give an even line (its partner line + 1 sees the edges)",
+		return bench_usage(t->run.bench, "--line %u: gpio-wire's odd lines are inputs; give an even line (its partner line + 1 sees the edges)",
 				 t->line);
 	/* the line must be free: fail now rather than after the first rows */
 	if (udrv_open(t, udrv_chip_has_cdev(t->chip) ? UDRV_BACKEND_CDEV :
@@ -522,7 +522,7 @@ static int toggle_setup(struct toggle *t)
 	toggle_mmio_setup(t);
 	t->partner = t->line + 1;
 	if (wire && t->edges && t->batch > EDGE_MAX_BATCH)
-		return cli_usage(t->run.bench, "--batch %llu: at most %d while edges are watched (or --no-edges)",
+		return bench_usage(t->run.bench, "--batch %llu: at most %d while edges are watched (or --no-edges)",
 				 (unsigned long long)t->batch, EDGE_MAX_BATCH);
 	if (!wire && t->edges)
 		bench_note_add(t->notes, sizeof(t->notes),
@@ -547,7 +547,7 @@ static int run_rows(struct toggle *t, int *index)
 		row = bench_row(&t->run, rows[i].impl->mechanism,
 				rows[i].impl->implementation, NULL, "toggle");
 		if (!row)
-			return cli_error(EXIT_FAIL, "out of memory");
+			return bench_error(EXIT_FAIL, "out of memory");
 		index[i] = bench_row_index(&t->run, row);
 		if (run_row(t, rows[i].impl, row))
 			return EXIT_FAIL;
@@ -584,7 +584,7 @@ static bool loss_exact(const struct toggle *t)
 		const struct bench_row *r = &t->run.rows[i];
 
 		if (r->has_loss && r->sent != r->received + r->lost) {
-			cli_error(0, "edge check failed on %s/%s: %llu toggles, %llu edges received + %llu lost",
+			bench_error(0, "edge check failed on %s/%s: %llu toggles, %llu edges received + %llu lost",
 				  r->mechanism, r->implementation,
 				  (unsigned long long)r->sent,
 				  (unsigned long long)r->received,
@@ -620,14 +620,14 @@ int cmd_bench_toggle(int argc, char **argv)
 	bool exact;
 
 	if (!t)
-		return cli_error(EXIT_FAIL, "out of memory");
+		return bench_error(EXIT_FAIL, "out of memory");
 	*t = (struct toggle){ .chip_spec = "gpio-wire", .batch = DEFAULT_BATCH,
 			      .edges = true, .fd = -1, .shell_cmd = -1,
 			      .shell_ack = -1, .peer = { .pid = -1, .to = -1 } };
-	ret = bench_parse(&t->run, "bench toggle", argc, argv, help, "c:",
+	ret = bench_parse(&t->run, "toggle", argc, argv, help, "c:",
 			  long_opts, toggle_opt, t);
 	if (!ret && optind < argc)
-		ret = cli_usage("bench toggle", "unexpected argument '%s'",
+		ret = bench_usage("toggle", "unexpected argument '%s'",
 				argv[optind]);
 	if (ret) {
 		free(t);

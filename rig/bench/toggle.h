@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * udrv bench toggle, shared between toggle.c (options, rows, the edge
+ * udrv-bench toggle, shared between toggle.c (options, rows, the edge
  * check, the udrv loops) and toggle_peers.c (the loops it is compared
  * with: bare system calls, libgpiod, a shell, bare register stores; and the
  * check of each row's effect in the level register).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrv bench toggle: the loops udrv is compared with, on the same line.
+ * udrv-bench toggle: the loops udrv is compared with, on the same line.
  *
  *   sysfs-shell/sh   a /bin/sh loop 'echo 1 > value; echo 0 > value'
  *   sysfs/raw        write(fd, "1", 1) on the value file kept open
@@ -33,7 +33,7 @@
 #include <unistd.h>
 
 #include "toggle.h"
-#include "cli.h"
+#include "msg.h"
 
 #define CONSUMER "udrv-bench"
 
@@ -71,7 +71,7 @@ int toggle_sysfs_export(struct toggle *t)
 	int base = udrv_chip_sysfs_base(t->chip), ret;
 
 	if (base < 0)
-		return cli_error(-1, "%s has no sysfs GPIO entry",
+		return bench_error(-1, "%s has no sysfs GPIO entry",
 				 udrv_chip_name(t->chip));
 	udrv_chip_line_info(t->chip, t->line, &li);	/* for its name */
 	snprintf(num, sizeof(num), "%d", base + (int)t->line);
@@ -79,19 +79,19 @@ int toggle_sysfs_export(struct toggle *t)
 	if (!find_line_dir(dir, sizeof(dir), base + (int)t->line, li.name)) {
 		ret = write_file("/sys/class/gpio/export", num);
 		if (ret)
-			return cli_error(-1, "exporting GPIO %s (%s line %u): %s",
+			return bench_error(-1, "exporting GPIO %s (%s line %u): %s",
 					 num, udrv_chip_name(t->chip), t->line,
 					 strerror(-ret));
 		snprintf(t->export_num, sizeof(t->export_num), "%s", num);
 		if (!find_line_dir(dir, sizeof(dir), base + (int)t->line,
 				   li.name))
-			return cli_error(-1, "exported GPIO %s but found no /sys/class/gpio entry for it",
+			return bench_error(-1, "exported GPIO %s but found no /sys/class/gpio entry for it",
 					 num);
 	}
 	snprintf(path, sizeof(path), "%s/direction", dir);
 	ret = write_file(path, "low");
 	if (ret)
-		return cli_error(-1, "writing 'low' to %s: %s", path,
+		return bench_error(-1, "writing 'low' to %s: %s", path,
 				 strerror(-ret));
 	snprintf(t->value_path, sizeof(t->value_path), "%s/value", dir);
 	return 0;
@@ -141,11 +141,11 @@ static int shell_open(struct toggle *t)
 	if (toggle_sysfs_export(t))
 		return -1;
 	if (pipe2(cmd, O_CLOEXEC))
-		return cli_error(-1, "pipe: %s", strerror(errno));
+		return bench_error(-1, "pipe: %s", strerror(errno));
 	if (pipe2(ack, O_CLOEXEC)) {
 		close(cmd[0]);
 		close(cmd[1]);
-		return cli_error(-1, "pipe: %s", strerror(errno));
+		return bench_error(-1, "pipe: %s", strerror(errno));
 	}
 	signal(SIGPIPE, SIG_IGN);	/* a dead shell is an error, not a kill */
 	t->shell_pid = fork();
@@ -163,7 +163,7 @@ static int shell_open(struct toggle *t)
 	t->shell_ack = ack[0];
 	if (t->shell_pid < 0) {
 		shell_close(t);
-		return cli_error(-1, "fork: %s", strerror(errno));
+		return bench_error(-1, "fork: %s", strerror(errno));
 	}
 	return 0;
 }
@@ -175,7 +175,7 @@ static int shell_command(struct toggle *t, const char *cmd)
 
 	if (write(t->shell_cmd, cmd, len) != (ssize_t)len ||
 	    read(t->shell_ack, &ack, 1) != 1 || ack != '\n')
-		return cli_error(-1, "the /bin/sh toggle loop on %s stopped",
+		return bench_error(-1, "the /bin/sh toggle loop on %s stopped",
 				 t->value_path);
 	return 0;
 }
@@ -212,7 +212,7 @@ static int sysfs_raw_open(struct toggle *t)
 	t->fd = open(t->value_path, O_WRONLY | O_CLOEXEC);
 	if (t->fd >= 0)
 		return 0;
-	cli_error(-1, "open %s: %s", t->value_path, strerror(errno));
+	bench_error(-1, "open %s: %s", t->value_path, strerror(errno));
 	toggle_sysfs_unexport(t);
 	return -1;
 }
@@ -223,7 +223,7 @@ static int sysfs_raw_batch(struct toggle *t, uint64_t n)
 
 	for (uint64_t i = 0; i < n; i += 2)
 		if (write(fd, "1", 1) != 1 || write(fd, "0", 1) != 1)
-			return cli_error(-1, "write %s: %s", t->value_path,
+			return bench_error(-1, "write %s: %s", t->value_path,
 					 strerror(errno));
 	return 0;
 }
@@ -231,7 +231,7 @@ static int sysfs_raw_batch(struct toggle *t, uint64_t n)
 static int sysfs_raw_set(struct toggle *t, int value)
 {
 	if (write(t->fd, value ? "1" : "0", 1) != 1)
-		return cli_error(-1, "write %s: %s", t->value_path,
+		return bench_error(-1, "write %s: %s", t->value_path,
 				 strerror(errno));
 	return 0;
 }
@@ -272,11 +272,11 @@ static int cdev_raw_open(struct toggle *t)
 	lr.config.attrs[0].mask = 1;
 	chip_fd = open(udrv_chip_path(t->chip), O_RDWR | O_CLOEXEC);
 	if (chip_fd < 0)
-		return cli_error(-1, "open %s: %s", udrv_chip_path(t->chip),
+		return bench_error(-1, "open %s: %s", udrv_chip_path(t->chip),
 				 strerror(errno));
 	ret = ioctl(chip_fd, GPIO_V2_GET_LINE_IOCTL, &lr);
 	if (ret < 0)
-		cli_error(-1, "GPIO_V2_GET_LINE_IOCTL on %s line %u: %s",
+		bench_error(-1, "GPIO_V2_GET_LINE_IOCTL on %s line %u: %s",
 			  udrv_chip_path(t->chip), t->line, strerror(errno));
 	close(chip_fd);
 	t->fd = ret < 0 ? -1 : lr.fd;
@@ -292,7 +292,7 @@ static int cdev_raw_batch(struct toggle *t, uint64_t n)
 	for (uint64_t i = 0; i < n; i += 2)
 		if (ioctl(fd, GPIO_V2_LINE_SET_VALUES_IOCTL, &hi) < 0 ||
 		    ioctl(fd, GPIO_V2_LINE_SET_VALUES_IOCTL, &lo) < 0)
-			return cli_error(-1, "GPIO_V2_LINE_SET_VALUES_IOCTL: %s",
+			return bench_error(-1, "GPIO_V2_LINE_SET_VALUES_IOCTL: %s",
 					 strerror(errno));
 	return 0;
 }
@@ -302,7 +302,7 @@ static int cdev_raw_set(struct toggle *t, int value)
 	struct gpio_v2_line_values lv = { .bits = value ? 1 : 0, .mask = 1 };
 
 	if (ioctl(t->fd, GPIO_V2_LINE_SET_VALUES_IOCTL, &lv) < 0)
-		return cli_error(-1, "GPIO_V2_LINE_SET_VALUES_IOCTL: %s",
+		return bench_error(-1, "GPIO_V2_LINE_SET_VALUES_IOCTL: %s",
 				 strerror(errno));
 	return 0;
 }
@@ -334,7 +334,7 @@ static int peer_error(struct toggle *t, const char *what, const char *why)
 {
 	if (bench_interrupted())
 		return -1;	/* bench_end says so */
-	cli_error(-1, "%s/%s: %s: %s", toggle_cdev_libgpiod.mechanism,
+	bench_error(-1, "%s/%s: %s: %s", toggle_cdev_libgpiod.mechanism,
 		  toggle_cdev_libgpiod.implementation, what, why);
 	return -1;
 }
@@ -510,7 +510,7 @@ int toggle_verify(struct toggle *t, const struct toggle_impl *impl,
 			return -1;
 		seen[v] = (*t->level & t->mmio.mask) != 0;
 		if (seen[v] != v)
-			return cli_error(-1, "level check failed on %s/%s: set %d, but %s bit %u reads %d (the mechanism did not drive the pin)",
+			return bench_error(-1, "level check failed on %s/%s: set %d, but %s bit %u reads %d (the mechanism did not drive the pin)",
 					 impl->mechanism, impl->implementation,
 					 v, t->mmio.level_name, bit, seen[v]);
 	}

@@ -138,7 +138,7 @@ static void child(const struct bench_tool *tool, char **argv, int in, int out)
 	redirect(tool, "err", STDERR_FILENO);
 	sp.sched_priority = tool->fifo_prio;
 	if (tool->fifo_prio && sched_setscheduler(0, SCHED_FIFO, &sp))
-		fprintf(stderr, "udrv: %s at SCHED_OTHER: SCHED_FIFO %d: %s\n",
+		fprintf(stderr, "udrv-bench: %s at SCHED_OTHER: SCHED_FIFO %d: %s\n",
 			tool->name, tool->fifo_prio, strerror(errno));
 	execv(argv[0], argv);
 	fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
@@ -205,7 +205,7 @@ static void stop(const struct bench_tool *tool, pid_t pid, int *status)
 			sent = !kill(pid, tool->stop_signal);
 		nanosleep(&tick, NULL);
 	}
-	fprintf(stderr, "udrv: %s did not stop within %d s of %s: killed\n",
+	fprintf(stderr, "udrv-bench: %s did not stop within %d s of %s: killed\n",
 		tool->name, BENCH_TOOL_STOP_S, strsignal(tool->stop_signal));
 	kill(pid, SIGKILL);
 	while (waitpid(pid, status, 0) < 0 && errno == EINTR)

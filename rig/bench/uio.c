@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrv bench uio: wake-up latency of UIO interrupts, measured exactly
+ * udrv-bench uio: wake-up latency of UIO interrupts, measured exactly
  * (Koch, Userspace I/O drivers in a realtime context: uio_dummy woke userspace
  * in 16-32 us, seen with ftrace; docs/references.md).
  *
@@ -47,8 +47,8 @@
 #include "bench.h"
 #include "edu.h"
 #include "fields.h"
-#include "cli.h"
-#include "commands.h"
+#include "msg.h"
+#include "benches.h"
 #include "spike.h"
 #include <udrv/uio-ticker.h>
 
@@ -81,7 +81,7 @@ struct uio_bench {
 };
 
 static const char help[] =
-"Usage: udrv bench uio [OPTIONS]\n"
+"Usage: udrv-bench uio [OPTIONS]\n"
 "\n"
 "Wake-up latency of UIO interrupts, from the kernel's own timestamps.\n"
 "uio-ticker: timer expiry -> userspace (expiry_to_wake) and\n"
@@ -101,7 +101,7 @@ static const char help[] =
 BENCH_OPTS_HELP
 "\n"
 "Example:\n"
-"  udrv bench uio --device ticker --period-us 500 -n 10000 --load all\n";
+"  udrv-bench uio --device ticker --period-us 500 -n 10000 --load all\n";
 
 /* long-only options: values below the common ones (0x100), not in their short set */
 enum { OPT_PERIOD = 'p' };
@@ -115,7 +115,7 @@ static const struct option long_opts[] = {
 static int uio_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 {
 	struct uio_bench *b = ctx;
-	long v;
+	int64_t v;
 
 	switch (opt) {
 	case 'd':
@@ -126,15 +126,15 @@ static int uio_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 		else if (!strcmp(arg, "both"))
 			b->devices = DEV_TICKER | DEV_EDU;
 		else
-			return cli_usage(run->bench, "bad --device '%s': ticker, edu or both", arg);
+			return bench_usage(run->bench, "bad --device '%s': ticker, edu or both", arg);
 		return 0;
 	case OPT_PERIOD:
-		if (cli_parse_int(arg, 10, 10000000, &v))
-			return cli_usage(run->bench, "bad --period-us '%s': 10..10000000", arg);
+		if (udrv_parse_s64(arg, 10, 10000000, &v))
+			return bench_usage(run->bench, "bad --period-us '%s': 10..10000000", arg);
 		b->period_us = (unsigned int)v;
 		return 0;
 	default:
-		return cli_usage(run->bench, "bad option");
+		return bench_usage(run->bench, "bad option");
 	}
 }
 
@@ -147,15 +147,15 @@ static int ticker_open(struct ticker *tk)
 
 	tk->uio = udrv_uio_new();
 	if (!tk->uio)
-		return cli_error(EXIT_FAIL, "out of memory");
+		return bench_error(EXIT_FAIL, "out of memory");
 	if (udrv_uio_open(tk->uio, "uio-ticker"))
-		return cli_error(EXIT_FAIL, "%s (load rig/kernel/uio-ticker, or use --device edu)",
+		return bench_error(EXIT_FAIL, "%s (load rig/kernel/uio-ticker, or use --device edu)",
 				 udrv_uio_errmsg(tk->uio));
 	if (udrv_uio_map(tk->uio, UIO_TICKER_MAP, &tk->map))
-		return cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(tk->uio));
+		return bench_error(EXIT_FAIL, "%s", udrv_uio_errmsg(tk->uio));
 	tk->page = (const volatile struct uio_ticker_page *)udrv_region_mmio(tk->map).base;
 	if (uio_ticker_snapshot(tk->page, &p))
-		return cli_error(EXIT_FAIL, "%s: the page has magic 0x%x version %u, not uio-ticker ABI %u",
+		return bench_error(EXIT_FAIL, "%s: the page has magic 0x%x version %u, not uio-ticker ABI %u",
 				 udrv_uio_devname(tk->uio), p.magic, p.version,
 				 UIO_TICKER_VERSION);
 	snprintf(tk->dev, sizeof(tk->dev), "/dev/%s", udrv_uio_devname(tk->uio));
@@ -163,7 +163,7 @@ static int ticker_open(struct ticker *tk)
 		 "/sys/class/uio/%s/device/period_us", udrv_uio_devname(tk->uio));
 	ret = bench_file_u64(tk->period_path, &tk->old_period);
 	if (ret)
-		return cli_error(EXIT_FAIL, "cannot read %s: %s", tk->period_path,
+		return bench_error(EXIT_FAIL, "cannot read %s: %s", tk->period_path,
 				 strerror(-ret));
 	return EXIT_OK;
 }
@@ -173,7 +173,7 @@ static int ticker_period(struct ticker *tk, unsigned long us)
 	int ret = bench_file_write_u64(tk->period_path, us);
 
 	if (ret)
-		return cli_error(EXIT_FAIL, "cannot write %lu to %s: %s", us,
+		return bench_error(EXIT_FAIL, "cannot write %lu to %s: %s", us,
 				 tk->period_path, strerror(-ret));
 	tk->period_set = true;
 	return EXIT_OK;
@@ -185,7 +185,7 @@ static void ticker_restore(struct ticker *tk)
 		  bench_file_write_u64(tk->period_path, tk->old_period) : 0;
 
 	if (ret)
-		cli_error(EXIT_FAIL, "cannot restore %s to %llu: %s",
+		bench_error(EXIT_FAIL, "cannot restore %s to %llu: %s",
 			  tk->period_path, (unsigned long long)tk->old_period,
 			  strerror(-ret));
 	tk->period_set = false;
@@ -248,7 +248,7 @@ static bool source_count(const volatile struct uio_ticker_page *page,
 
 static int source_disagrees(const char *what)
 {
-	return cli_error(EXIT_FAIL, "%s: uio-ticker's own count of signalled ticks never matched the UIO event count in %d waits: the device loses or invents interrupts",
+	return bench_error(EXIT_FAIL, "%s: uio-ticker's own count of signalled ticks never matched the UIO event count in %d waits: the device loses or invents interrupts",
 			 what, SOURCE_TRIES);
 }
 
@@ -266,8 +266,8 @@ static int raw_read(int fd, uint32_t *count)
 	if (n < 0 && errno == EINTR && bench_interrupted())
 		return EXIT_FAIL;	/* SIGINT/SIGTERM: bench_end says so */
 	if (n < 0 && errno == EINTR)
-		return cli_error(EXIT_FAIL, "uio-ticker: no interrupt within %d s", WATCHDOG_S);
-	return cli_error(EXIT_FAIL, "read of uio-ticker: %s",
+		return bench_error(EXIT_FAIL, "uio-ticker: no interrupt within %d s", WATCHDOG_S);
+	return bench_error(EXIT_FAIL, "read of uio-ticker: %s",
 			 n < 0 ? strerror(errno) : "short read");
 }
 
@@ -288,11 +288,11 @@ static int ticker_raw_loop(struct uio_bench *b, int fd,
 	} while (!ret && !source_count(page, first, &src0) && ++tries < SOURCE_TRIES);
 	if (!ret && tries == SOURCE_TRIES)
 		return source_disagrees("uio-ticker raw");
-	b->tk.since = cli_now_ns();
+	b->tk.since = bench_now_ns();
 	last = first;
-	for (t0 = cli_now_ns(), i = 0; !ret && bench_more(&b->run, t0, i, n); i++) {
+	for (t0 = bench_now_ns(), i = 0; !ret && bench_more(&b->run, t0, i, n); i++) {
 		ret = raw_read(fd, &count);
-		woke = cli_now_ns();
+		woke = bench_now_ns();
 		if (ret)
 			break;
 		ticker_sample(&b->tk, page, count, woke, expiry, notify);
@@ -328,10 +328,10 @@ static int ticker_raw(struct uio_bench *b, struct bench_row *expiry,
 
 	fd = open(b->tk.dev, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
-		return cli_error(EXIT_FAIL, "cannot open %s: %s", b->tk.dev, strerror(errno));
+		return bench_error(EXIT_FAIL, "cannot open %s: %s", b->tk.dev, strerror(errno));
 	page = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, UIO_TICKER_MAP * (off_t)len);
 	if (page == MAP_FAILED) {
-		ret = cli_error(EXIT_FAIL, "mmap of %s: %s", b->tk.dev, strerror(errno));
+		ret = bench_error(EXIT_FAIL, "mmap of %s: %s", b->tk.dev, strerror(errno));
 	} else {
 		ret = ticker_raw_loop(b, fd, page, expiry, notify);
 		munmap(page, len);
@@ -361,20 +361,20 @@ static int ticker_udrv(struct uio_bench *b, struct bench_row *expiry,
 	} while (!source_count(b->tk.page, irq.count, &src0) && ++tries < SOURCE_TRIES);
 	if (tries == SOURCE_TRIES)
 		return source_disagrees("uio-ticker");
-	b->tk.since = cli_now_ns();
+	b->tk.since = bench_now_ns();
 	missed0 = udrv_uio_missed(uio);
-	for (t0 = cli_now_ns(), i = 0; bench_more(&b->run, t0, i, n); i++) {
+	for (t0 = bench_now_ns(), i = 0; bench_more(&b->run, t0, i, n); i++) {
 		alarm(WATCHDOG_S);
 		ret = udrv_uio_wait(uio, -1, &irq);
-		woke = cli_now_ns();
+		woke = bench_now_ns();
 		if (ret != 1)
 			return bench_wait_failed(ret, "uio-ticker", udrv_uio_errmsg(uio));
 		ticker_sample(&b->tk, b->tk.page, irq.count, woke, expiry, notify);
 		l.received++;
-		t1 = cli_now_ns();
+		t1 = bench_now_ns();
 		if (udrv_uio_irq_enable(uio, true))
-			return cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(uio));
-		udrv_hist_record(rearm->hist, cli_now_ns() - t1);
+			return bench_error(EXIT_FAIL, "%s", udrv_uio_errmsg(uio));
+		udrv_hist_record(rearm->hist, bench_now_ns() - t1);
 		bench_progress(&b->run, notify, i, n);
 	}
 	/* interrupted: the rows so far have samples but no end to count to */
@@ -390,7 +390,7 @@ static int ticker_udrv(struct uio_bench *b, struct bench_row *expiry,
 			return bench_wait_failed(ret, "uio-ticker", udrv_uio_errmsg(uio));
 		l.received++;
 		if (udrv_uio_irq_enable(uio, true))
-			return cli_error(EXIT_FAIL, "%s", udrv_uio_errmsg(uio));
+			return bench_error(EXIT_FAIL, "%s", udrv_uio_errmsg(uio));
 	}
 	l.sent = src1 - src0;
 	l.lost = udrv_uio_missed(uio) - missed0;
@@ -425,7 +425,7 @@ static int ticker_rows(struct uio_bench *b)
 	r[4] = bench_row(&b->run, "uio-ticker", "udrv", NULL, "rearm");
 	for (int i = 0; i < 5; i++)
 		if (!r[i])
-			return cli_error(EXIT_FAIL, "out of memory");
+			return bench_error(EXIT_FAIL, "out of memory");
 	ret = ticker_period(&b->tk, b->period_us);
 	/* PREEMPT_RT: the kthread that calls uio_event_notify() (none on a
 	 * standard kernel: the hrtimer notifies from hard interrupt context) */
@@ -470,7 +470,7 @@ static int edu_open(struct edu_uio *edu)
 	char dev[32];
 
 	if (edu_find(dev, sizeof(dev)))
-		return cli_error(EXIT_FAIL, "no UIO device with PCI ID 1234:11e8 (QEMU -device edu bound to uio_pci_generic); use --device ticker");
+		return bench_error(EXIT_FAIL, "no UIO device with PCI ID 1234:11e8 (QEMU -device edu bound to uio_pci_generic); use --device ticker");
 	return edu_uio_open(edu, dev);
 }
 
@@ -482,7 +482,7 @@ static int edu_rows(struct uio_bench *b)
 	wake = bench_row(&b->run, "edu", "udrv", "read", "write_to_wake");
 	rearm = bench_row(&b->run, "edu", "udrv", NULL, "rearm");
 	if (!wake || !rearm)
-		return cli_error(EXIT_FAIL, "out of memory");
+		return bench_error(EXIT_FAIL, "out of memory");
 	snprintf(wake->note, sizeof(wake->note),
 		 "t0 before the raise write (0x60): INTx -> hardirq%s -> userspace",
 		 b->realtime ? " -> irq thread" : "");
@@ -530,14 +530,14 @@ int cmd_bench_uio(int argc, char **argv)
 	int ret;
 
 	if (!b)
-		return cli_error(EXIT_FAIL, "out of memory");
+		return bench_error(EXIT_FAIL, "out of memory");
 	b->devices = DEV_TICKER | DEV_EDU;
 	b->period_us = DEFAULT_PERIOD_US;
 	b->run.traceable = true;
-	ret = bench_parse(&b->run, "bench uio", argc, argv, help, "d:",
+	ret = bench_parse(&b->run, "uio", argc, argv, help, "d:",
 			  long_opts, uio_opt, b);
 	if (!ret && optind < argc)
-		ret = cli_usage(b->run.bench, "unexpected argument '%s'", argv[optind]);
+		ret = bench_usage(b->run.bench, "unexpected argument '%s'", argv[optind]);
 	if (ret) {
 		free(b);
 		return ret < 0 ? EXIT_OK : ret;

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "cli.h"
+#include "msg.h"
 
 static struct bench_thread *wake_slot(struct bench_run *run, const char *name)
 {
@@ -32,7 +32,7 @@ static int wake_raise(struct bench_run *run, struct bench_thread *s,
 	struct sched_param sp = { .sched_priority = run->o.irq_prio };
 
 	if (sched_setscheduler(t->pid, SCHED_FIFO, &sp))
-		return cli_error(EXIT_FAIL, "cannot set %s (pid %d) to SCHED_FIFO %d: %s (needs CAP_SYS_NICE; leave --irq-prio out to measure without it)",
+		return bench_error(EXIT_FAIL, "cannot set %s (pid %d) to SCHED_FIFO %d: %s (needs CAP_SYS_NICE; leave --irq-prio out to measure without it)",
 				 t->name, (int)t->pid, run->o.irq_prio,
 				 strerror(errno));
 	s->raised = true;
@@ -60,7 +60,7 @@ int bench_wake_threads(struct bench_run *run, const char *prefix)
 	int n = udrv_rt_threads(prefix, t, BENCH_MAX_THREADS);
 
 	if (n < 0)
-		return cli_error(EXIT_FAIL, "cannot list the threads %s*: %s",
+		return bench_error(EXIT_FAIL, "cannot list the threads %s*: %s",
 				 prefix, strerror(-n));
 	for (int i = 0; i < n && i < BENCH_MAX_THREADS; i++) {
 		struct bench_thread *s = wake_slot(run, t[i].name);
@@ -92,7 +92,7 @@ void bench_wake_restore(struct bench_run *run)
 		for (int k = 0; k < n && k < BENCH_MAX_THREADS; k++)
 			if (now[k].pid == s->now.pid &&
 			    sched_setscheduler(s->now.pid, s->old_policy, &sp))
-				fprintf(stderr, "udrv: cannot put %s (pid %d) back to %s %d: %s\n",
+				fprintf(stderr, "udrv-bench: cannot put %s (pid %d) back to %s %d: %s\n",
 					s->now.name, (int)s->now.pid,
 					udrv_rt_policy_str(s->old_policy),
 					s->old_priority, strerror(errno));

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "cli.h"
+#include "msg.h"
 
 bool bench_wire_path(const struct udrv_chip *chip, char *path, size_t len)
 {
@@ -51,19 +51,19 @@ int bench_wire_counts(const char *path, unsigned int line, struct bench_wire *w)
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return cli_error(-1, "cannot read %s: %s", path, strerror(errno));
+		return bench_error(-1, "cannot read %s: %s", path, strerror(errno));
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
-		return cli_error(-1, "cannot read %s: %s", path,
+		return bench_error(-1, "cannot read %s: %s", path,
 				 n < 0 ? strerror(errno) : "empty");
 	buf[n] = '\0';
 	for (l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		ret = wire_line(l, line, w);
 		if (ret < 0)
-			return cli_error(-1, "%s: a line is not 'LINE DRIVEN DROPPED'", path);
+			return bench_error(-1, "%s: a line is not 'LINE DRIVEN DROPPED'", path);
 		if (!ret)
 			return 0;
 	}
-	return cli_error(-1, "%s has no line %u", path, line);
+	return bench_error(-1, "%s has no line %u", path, line);
 }

@@ -179,7 +179,7 @@ def cmd_suite(args: argparse.Namespace) -> int:
     flavours = _flavours(args)
     if args.board == "all":  # the instruction-counted boards: their numbers repeat
         flavours = [f for f in flavours if boards.target(f).icount]
-        flavours += suite_pci.q35_targets(flavours)  # UIO vs VFIO (udrv bench pci)
+        flavours += suite_pci.q35_targets(flavours)  # UIO vs VFIO (udrv-bench pci)
     return suite.run_suite(flavours, "quick" if args.quick else "full", out,
                            duration_s=args.duration, jobs=args.jobs)
 
@@ -325,13 +325,13 @@ def parser() -> argparse.ArgumentParser:
     d.set_defaults(func=cmd_demo)
     st = sub.add_parser(
         "suite", parents=[allk], help="the latency suite: every bench, idle and under load",
-        description="Boot each kernel, run every 'udrv bench' idle and under the 'all' load, "
+        description="Boot each kernel, run every 'udrv-bench' idle and under the 'all' load, "
         "on PREEMPT_RT also the wake-up benches with the irq threads above the "
         "application and at SCHED_OTHER, and the scheduler-gaps bench with RT "
         "throttling on and off, print the toggle-rate, latency, priority and gaps "
         "tables, and write the udrv-lab/1 document (docs/rig/results.md). This is what "
         "'make lab' runs. --board all is every instruction-counted board (x86, rpi3), "
-        "and beside each x86 kernel the q35 board for udrv bench pci (UIO vs VFIO); "
+        "and beside each x86 kernel the q35 board for udrv-bench pci (UIO vs VFIO); "
         "the SMP boards (--board x86-smp) follow the host's clock, so their numbers "
         "do not repeat.",
     )  # fmt: skip

@@ -37,8 +37,8 @@ FEATURES: dict[str, str] = {
     "gpio-wire": "rig/kernel/gpio-wire is loaded: a gpiochip labelled gpio-wire whose lines 2k "
                  "and 2k+1 are wired together (the loopback the GPIO benches measure)",
     "uio-ticker": "rig/kernel/uio-ticker is loaded (a UIO device with a 1 kHz hrtimer interrupt)",
-    "irqlat": "rig/kernel/irqlat is loaded (udrv bench kernel's in-kernel responder)",
-    "edu": "QEMU's edu PCI device, bound to uio_pci_generic (udrv bench uio/pci)",
+    "irqlat": "rig/kernel/irqlat is loaded (udrv-bench kernel's in-kernel responder)",
+    "edu": "QEMU's edu PCI device, bound to uio_pci_generic (udrv-bench uio/pci)",
     "iommu": "an IOMMU with interrupt remapping and vfio-pci loaded (VFIO)",
     "rt": "a PREEMPT_RT kernel",
     "isolcpus": "two or more CPUs, CPU 1 isolated (isolcpus/nohz_full)",

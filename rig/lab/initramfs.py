@@ -8,12 +8,12 @@ rpi3: bcm2835_wdt.ko) with a load list in /etc/udrv-lab/kmods.list, our
 modules in /lib/modules/<release>/extra/ with a load list in
 /etc/udrv-lab/modules.list, /etc/udrv-lab/board (the board's name and agent
 tty), and extra host files ({guest_path: host_path}); by default the static
-udrv CLI of the board's build (x86: build/static, rpi3: build/arm64;
-tools/udrv -> /usr/bin/udrv), the examples (examples/* -> /usr/bin/) and
-every executable under tests/ (-> /usr/libexec/udrv/) when they exist, and
-on x86 the host's dynamically linked reference tools (HOST_PROGRAMS:
-cyclictest, rtla) with the shared libraries and the ELF interpreter that `ldd`
-lists, at the same paths.
+udrv CLI and udrv-bench of the board's build (x86: build/static, rpi3:
+build/arm64; tools/udrv, rig/bench/udrv-bench -> /usr/bin/), the examples
+(examples/* -> /usr/bin/) and every executable under tests/ (->
+/usr/libexec/udrv/) when they exist, and on x86 the host's dynamically
+linked reference tools (HOST_PROGRAMS: cyclictest, rtla) with the shared
+libraries and the ELF interpreter that `ldd` lists, at the same paths.
 
 Images are named by the hash of all their inputs, so an unchanged set of
 inputs reuses the image and concurrent boards with different extras coexist.
@@ -40,13 +40,14 @@ from .paths import GUEST_DIR
 FORMAT_VERSION = "udrv-lab-initramfs-2"
 BUSYBOX_CANDIDATES = ("/bin/busybox", "/usr/bin/busybox")
 # Host programs shipped with their libraries when installed (Debian package):
-# the reference rows of `udrv bench` run them in the guest.
+# the reference rows of `udrv-bench` run them in the guest.
 # rtla (timerlat) needs the tracers that only Debian's rt kernel has; it is
-# shipped on both kernels, and fails on std (udrv bench timer says why).
+# shipped on both kernels, and fails on std (udrv-bench timer says why).
 HOST_PROGRAMS = {"/usr/bin/cyclictest": "rt-tests", "/usr/bin/rtla": "rtla"}
-# The ASan+UBSan build of the CLI (make check builds it), shipped on x86 with
-# its libraries under this guest prefix (tools/udrv finds lib/libudrv.so.1 by
-# its $ORIGIN/../lib run path): the fault tests run it to be sanitizer-clean.
+# The ASan+UBSan build of the CLI and udrv-bench (make check builds it),
+# shipped on x86 with their libraries under this guest prefix (tools/udrv and
+# rig/bench/udrv-bench find lib/libudrv.so.1 by their $ORIGIN run paths): the
+# fault tests run them to be sanitizer-clean.
 SANITIZED_BUILD = "asan"
 SANITIZED_PREFIX = "/opt/udrv-asan"
 KEEP_IMAGES = 6
@@ -217,24 +218,31 @@ def host_program(program: Path, guest_path: str | None = None) -> dict[str, Path
 
 def sanitized_cli(build: Path) -> dict[str, Path]:
     """{guest_path: host_path} for the sanitized CLI of @build (build/asan):
-    tools/udrv and lib/libudrv.so.1 under SANITIZED_PREFIX, the system
-    libraries (libasan, libubsan, libc...) at their own paths; {} when the
-    build has no CLI."""
+    tools/udrv, rig/bench/udrv-bench and lib/libudrv.so.1 under SANITIZED_PREFIX
+    (the programs' run paths find the library there), the system libraries
+    (libasan, libubsan, libc...) at their own paths; {} when the build has no
+    CLI."""
     cli = build / "tools" / "udrv"
     if not cli.is_file():
         return {}
-    files = {f"{SANITIZED_PREFIX}/tools/udrv": cli}
-    for lib in shared_libraries(cli):
-        if build.resolve() in lib.resolve().parents:
-            files[f"{SANITIZED_PREFIX}/lib/{lib.name}"] = lib.resolve()
-        else:
-            files[str(lib)] = lib.resolve()
+    files: dict[str, Path] = {}
+    for rel in ("tools/udrv", "rig/bench/udrv-bench"):
+        program = build / rel
+        if not program.is_file():
+            continue
+        files[f"{SANITIZED_PREFIX}/{rel}"] = program
+        for lib in shared_libraries(program):
+            if build.resolve() in lib.resolve().parents:
+                files[f"{SANITIZED_PREFIX}/lib/{lib.name}"] = lib.resolve()
+            else:
+                files[str(lib)] = lib.resolve()
     return files
 
 
 def default_extra_files(machine: Machine = X86) -> dict[str, Path]:
     """What the board's static build made (x86: build/static, rpi3: build/arm64),
-    when it exists: tools/udrv -> /usr/bin/udrv, the examples (examples/*) ->
+    when it exists: tools/udrv -> /usr/bin/udrv, rig/bench/udrv-bench ->
+    /usr/bin/udrv-bench, the examples (examples/*) ->
     /usr/bin/, the test programs (tests/**) and the bench's peer
     (rig/bench/peers/udrv-bench-peer) -> /usr/libexec/udrv/ (on the guest's PATH);
     and on x86 the HOST_PROGRAMS that are installed, with their libraries
@@ -246,9 +254,9 @@ def default_extra_files(machine: Machine = X86) -> dict[str, Path]:
                 extra.update(host_program(Path(program)))
         extra.update(sanitized_cli(machine.static_dir().parent / SANITIZED_BUILD))
     root = machine.static_dir()
-    cli = root / "tools" / "udrv"
-    if cli.is_file():
-        extra["/usr/bin/udrv"] = cli
+    for program in (root / "tools" / "udrv", root / "rig" / "bench" / "udrv-bench"):
+        if program.is_file():
+            extra[f"/usr/bin/{program.name}"] = program
     for p in _executables(root / "examples", recursive=False):
         extra[f"/usr/bin/{p.name}"] = p
     for p in _executables(root / "tests", recursive=True):

@@ -57,7 +57,8 @@ LG_VENV = REPO_ROOT / "build" / "lg-venv"
 # uname -m -> the static build that runs there
 STATIC_BUILDS = {"x86_64": "static", "aarch64": "arm64", "armv7l": "armhf"}
 # what is deployed on a board without udrv: the CLI and the bench's peer
-DEPLOY = {"udrv": "tools/udrv", "udrv-bench-peer": "rig/bench/peers/udrv-bench-peer"}
+DEPLOY = {"udrv": "tools/udrv", "udrv-bench": "rig/bench/udrv-bench",
+          "udrv-bench-peer": "rig/bench/peers/udrv-bench-peer"}
 
 
 class LabgridError(LabError):
@@ -282,8 +283,10 @@ class LabgridBoard(AgentClient):
         return "rt" if first == "1" or "PREEMPT_RT" in r.stdout else "std"
 
     def _ensure_udrv(self) -> None:
-        """Deploy the matching static build when the board's udrv is not ours."""
-        r = self.run("uname -m; sha256sum $(command -v udrv) 2>/dev/null", timeout=60)
+        """Deploy the matching static build when the board's udrv or udrv-bench
+        is not ours."""
+        r = self.run("uname -m; sha256sum $(command -v udrv) $(command -v udrv-bench) "
+                     "2>/dev/null", timeout=60)
         lines = r.stdout.split("\n")
         arch = lines[0].strip()
         build = STATIC_BUILDS.get(arch)
@@ -294,8 +297,9 @@ class LabgridBoard(AgentClient):
         cli = root / DEPLOY["udrv"]
         if not cli.is_file():
             raise LabError(f"the {self.flavour} board ({arch}) needs {cli}: run `make {build}`")
-        have = lines[1].split()[:1] if len(lines) > 1 else []
-        if have == [hashlib.sha256(cli.read_bytes()).hexdigest()]:
+        have = [line.split()[0] for line in lines[1:] if line.strip()]
+        ours = [root / DEPLOY[name] for name in ("udrv", "udrv-bench")]
+        if have == [hashlib.sha256(p.read_bytes()).hexdigest() for p in ours if p.is_file()]:
             return
         for name, rel in DEPLOY.items():
             src = root / rel

@@ -194,19 +194,22 @@ def device_dict(device_type: str, kernel: str = "std") -> str:
 
 
 def bundle(arch: str) -> Path:
-    """build/lava/udrv-bundle-ARCH.tar: usr/bin/udrv (the static build for ARCH)
-    and usr/bin/udrv-lava-bench, the overlay the job templates put into the
-    board's ramdisk."""
+    """build/lava/udrv-bundle-ARCH.tar: usr/bin/udrv and usr/bin/udrv-bench (the
+    static build for ARCH) and usr/bin/udrv-lava-bench, the overlay the job
+    templates put into the board's ramdisk."""
     build = BUILD_OF_ARCH.get(arch)
     if build is None:
         raise LabError(f"no udrv build for {arch!r}: use one of {', '.join(BUILD_OF_ARCH)}")
     udrv = REPO_ROOT / "build" / build / "tools" / "udrv"
-    if not udrv.is_file():
-        raise LabError(f"{udrv} does not exist: run `make {build}` first")
+    bench = REPO_ROOT / "build" / build / "rig" / "bench" / "udrv-bench"
+    for program in (udrv, bench):
+        if not program.is_file():
+            raise LabError(f"{program} does not exist: run `make {build}` first")
     out = work_dir() / f"udrv-bundle-{arch}.tar"
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as tar:
-        for src, dst in ((udrv, "usr/bin/udrv"), (RECORDER, "usr/bin/udrv-lava-bench")):
+        for src, dst in ((udrv, "usr/bin/udrv"), (bench, "usr/bin/udrv-bench"),
+                         (RECORDER, "usr/bin/udrv-lava-bench")):
             info = tar.gettarinfo(str(src), arcname=dst)
             info.uid = info.gid = 0
             info.uname = info.gname = "root"
@@ -563,7 +566,8 @@ def add_parser(sub: Any) -> None:
                    "rpi3 (default std)")
     d.add_argument("-o", "--out", default=None, help="the file (default stdout)")
     d.set_defaults(func=cmd_device)
-    b = lsub.add_parser("bundle", help="the tar of udrv + udrv-lava-bench for a board")
+    b = lsub.add_parser("bundle",
+                        help="the tar of udrv, udrv-bench and udrv-lava-bench for a board")
     b.add_argument("--arch", default="amd64", choices=list(BUILD_OF_ARCH))
     b.set_defaults(func=cmd_bundle)
     r = lsub.add_parser("run", parents=[what], help="lava-run a qemu job here (no server)")

@@ -43,7 +43,7 @@ from rig.results.text import GAPS_VARIANT, PRIORITY_VARIANTS, RATE_PRIORITY
 from .errors import LabError
 
 # the program the argument lists are given to (the one place that names it)
-PROGRAM = ("udrv", "bench")
+PROGRAM = ("udrv-bench",)
 LOADS = ("none", "all")
 MODES = ("full", "quick")
 BENCH_TIMEOUT = 900.0

@@ -6,12 +6,12 @@
     make soak                                  (both x86 kernels, the defaults)
 
 On each x86 kernel (std, rt) it boots the board once and runs, under the
-`all` load (`udrv load`):
+`all` load (`udrv-bench load`):
 
-    udrv bench irq  --samples EDGES/4          gpio-wire, one edge in flight;
+    udrv-bench irq  --samples EDGES/4          gpio-wire, one edge in flight;
                                                4 wait methods with events (the
                                                busy method's edges have none)
-    udrv bench uio -d ticker --samples INTERRUPTS/2 --period-us P
+    udrv-bench uio -d ticker --samples INTERRUPTS/2 --period-us P
                                                uio-ticker, two loops (bare
                                                read() and udrv_uio_wait())
 
@@ -81,8 +81,8 @@ def commands(edges: int, interrupts: int, period_us: int, load: str) -> list[tup
     per_uio_loop = -(-interrupts // UIO_LOOPS)
     common = f"--json --quiet --load {load}"
     return [
-        ("irq", f"udrv bench irq {common} --samples {per_edge_loop}", per_edge_loop * IRQ_LOOPS),
-        ("uio", f"udrv bench uio -d ticker {common} --samples {per_uio_loop} "
+        ("irq", f"udrv-bench irq {common} --samples {per_edge_loop}", per_edge_loop * IRQ_LOOPS),
+        ("uio", f"udrv-bench uio -d ticker {common} --samples {per_uio_loop} "
                 f"--period-us {period_us}", per_uio_loop * UIO_LOOPS),
     ]  # fmt: skip
 

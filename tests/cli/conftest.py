@@ -7,23 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli_fixtures import bench_bin as bench_bin
+from tests.support.cli_fixtures import tree as tree
+from tests.support.cli_fixtures import udrv_bin as udrv_bin
 from tests.support.fakes import FakeTree
-from tests.support.udrv_runner import Runner, find_binary
-
-
-@pytest.fixture(scope="session")
-def udrv_bin() -> Path:
-    path = find_binary()
-    if not path.is_file():
-        pytest.fail(f"udrv binary not found at {path}: build it with 'ninja -C build/dev' "
-                    "or point UDRV_BIN at it", pytrace=False)
-    return path
-
-
-@pytest.fixture
-def tree(tmp_path: Path) -> FakeTree:
-    """An empty fake root (add sys/, dev/, proc/ with the fakes helpers)."""
-    return FakeTree(tmp_path / "root")
+from tests.support.udrv_runner import Runner
 
 
 @pytest.fixture

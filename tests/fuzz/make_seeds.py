@@ -213,11 +213,11 @@ RT = [
 ]
 
 # rtla timerlat hist -n as Debian 12's rtla 6.1 prints it: the outputs captured
-# in the lab for the unit tests (tests/lib/rtla/README.md) that fit in
+# in the lab for the unit tests (tests/rig/unit/rtla/README.md) that fit in
 # run.py's -max_len, and two CPUs in a few lines
 RTLA_HEAD = ("# RTLA timerlat histogram\n# Time unit is nanoseconds (ns)\n"
              "# Duration:   0 00:00:01\n")
-RTLA = [p.read_bytes() for p in sorted((HERE.parent / "lib" / "rtla").glob("*.txt"))
+RTLA = [p.read_bytes() for p in sorted((HERE.parent / "rig" / "unit" / "rtla").glob("*.txt"))
         if p.stat().st_size <= 4096] + [
     (RTLA_HEAD + "Index   IRQ-000   Thr-000   IRQ-001   Thr-001\n"
      "700           2         0         1         0 \n"
@@ -240,7 +240,7 @@ RTLA = [p.read_bytes() for p in sorted((HERE.parent / "lib" / "rtla").glob("*.tx
 def cyclictest(rng: int, values: list[int], nodes: int, comment: bool = True) -> bytes:
     """The files of `cyclictest -q -N -h RNG --spike=RNG-1 --spike-nodes=NODES`
     for one thread whose samples were VALUES (ns, in cycle order), printed as
-    rt-tests 2.5 prints them (see tests/lib/cyclictest/ for real ones):
+    rt-tests 2.5 prints them (see tests/rig/unit/cyclictest/ for real ones):
     part 0 the --histfile, part 1 the stdout."""
     over = [i for i, v in enumerate(values) if v >= rng]
     hist = ["# Histogram"] + [f"{i:06d} {sum(v == i for v in values):06d}" for i in range(rng)]
@@ -270,8 +270,8 @@ CYCLICTEST = [
     cyclictest(4, [], 3),
     cyclictest(100, [36, 38, 36, 120, 37, 41, 39], 300),
     cyclictest(100, [36, 38, 36, 37], 300)[:-1]
-    + (HERE.parent / "lib" / "cyclictest" / "out-100000").read_bytes(),
-    join("", (HERE.parent / "lib" / "cyclictest" / "out-4000").read_bytes()),
+    + (HERE.parent / "rig" / "unit" / "cyclictest" / "out-100000").read_bytes(),
+    join("", (HERE.parent / "rig" / "unit" / "cyclictest" / "out-4000").read_bytes()),
 ]
 
 
@@ -404,9 +404,9 @@ RATE = [join(rates, rx) for rates, rx in (
 
 
 def lab_trace(name: str) -> bytes:
-    """A --spike-out file of the lab (tests/lib/traces): its window line
+    """A --spike-out file of the lab (tests/rig/unit/traces): its window line
     ("# udrv: spike of ... window A..B ns ..., bench pid P") as part 0."""
-    text = (HERE.parent / "lib" / "traces" / name).read_text()
+    text = (HERE.parent / "rig" / "unit" / "traces" / name).read_text()
     first = text.split("\n", 1)[0]
     window = first.split("window ", 1)[1].split(" ns", 1)[0].split("..")
     pid = first.rsplit("bench pid ", 1)[1]

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Helpers for the lab tests: run udrv in the guest and parse what it says."""
+"""Helpers for the lab tests: run udrv and udrv-bench in the guest and parse
+what they say."""
 
 from __future__ import annotations
 
@@ -43,11 +44,20 @@ def udrv(board: Board, args: str, timeout: float = 120) -> Udrv:
     return sh(board, f"udrv {args}", timeout)
 
 
-def ok(board: Board, args: str, timeout: float = 120) -> Udrv:
-    """udrv ARGS, which must succeed."""
-    r = udrv(board, args, timeout)
-    assert r.status == 0, f"udrv {args}: exit {r.status}\n{r.stdout}\n{r.stderr}"
+def udrv_bench(board: Board, args: str, timeout: float = 120) -> Udrv:
+    return sh(board, f"udrv-bench {args}", timeout)
+
+
+def ok(board: Board, args: str, timeout: float = 120, prog: str = "udrv") -> Udrv:
+    """PROG ARGS (udrv ARGS), which must succeed."""
+    r = sh(board, f"{prog} {args}", timeout)
+    assert r.status == 0, f"{prog} {args}: exit {r.status}\n{r.stdout}\n{r.stderr}"
     return r
+
+
+def bench_ok(board: Board, args: str, timeout: float = 120) -> Udrv:
+    """udrv-bench ARGS, which must succeed."""
+    return ok(board, args, timeout, "udrv-bench")
 
 
 def sysfs_base(board: Board) -> int:

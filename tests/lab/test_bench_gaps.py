@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""udrv bench gaps: RT throttling's gaps in a busy SCHED_FIFO loop (VanguardiaSur,
+"""udrv-bench gaps: RT throttling's gaps in a busy SCHED_FIFO loop (VanguardiaSur,
 Fast GPIO toggle on BeagleBone Black; docs/references.md).
 
 On the one-vCPU boards (icount: guest time = instructions) the loop toggles
@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 from background import Background, guest_ok
-from guest import CHIP, ok, udrv
+from guest import CHIP, bench_ok, udrv_bench
 
 from rig.lab import suite
 from rig.results import text
@@ -59,7 +59,7 @@ def suite_runs(board: Any) -> list[suite.SuiteRun]:
 
 
 def gaps(board: Any, args: str = "") -> dict[str, Any]:
-    """The document of `udrv bench gaps ARGS`, once per kernel and ARGS; the
+    """The document of `udrv-bench gaps ARGS`, once per kernel and ARGS; the
     default and -1 come from the suite's runs."""
     key = (board.flavour, args)
     if key in _docs:
@@ -69,7 +69,7 @@ def gaps(board: Any, args: str = "") -> dict[str, Any]:
         assert run.failures == [], run.failures
         doc = run.documents[0]
     else:
-        doc = ok(board, f"bench gaps -c {CHIP} --json -q -D {SECONDS}s {args}", 300).json()
+        doc = bench_ok(board, f"gaps -c {CHIP} --json -q -D {SECONDS}s {args}", 300).json()
     check_bench(doc)
     _docs[key] = doc
     return doc
@@ -162,7 +162,7 @@ def test_stuck_driver_fails_the_count_and_restores(board_std: Any) -> None:
     assert runtime(board_std) == DEFAULT_RUNTIME
     guest_ok(board_std, f"echo 1000 > {STUCK}")
     try:
-        r = udrv(board_std, f"bench gaps -c {CHIP} -q -n 20000 --rt-runtime 900000", 120)
+        r = udrv_bench(board_std, f"gaps -c {CHIP} -q -n 20000 --rt-runtime 900000", 120)
     finally:
         guest_ok(board_std, f"echo 0 > {STUCK}")
     assert r.status == 1, r.stdout + r.stderr
@@ -171,7 +171,7 @@ def test_stuck_driver_fails_the_count_and_restores(board_std: Any) -> None:
 
 
 def _start(board: Any, name: str, out: str, prio: str = "") -> Background:
-    job = Background(board, name, f"udrv bench gaps -c {CHIP} -q -D 60s --rt-runtime 600000 "
+    job = Background(board, name, f"udrv-bench gaps -c {CHIP} -q -D 60s --rt-runtime 600000 "
                                   f"--out {out} {prio}")
     job.wait_for(f"grep -qx 600000 {RUNTIME}", what="sched_rt_runtime_us set to 600000")
     # the agent runs only in the gaps: sleep 2 starts in one gap (or before
@@ -198,7 +198,7 @@ def test_sigterm_restores_the_runtime(board: Any, default_runtime: None) -> None
     finally:
         job.kill()
     assert end.status == 143, f"exit {end.status}\n{end.stderr}"
-    assert "bench gaps interrupted by SIGTERM" in end.stderr
+    assert "udrv-bench: gaps interrupted by SIGTERM" in end.stderr
     assert runtime(board) == DEFAULT_RUNTIME
     doc = json.loads(guest_ok(board, f"cat {out}"))
     check_bench(doc)
@@ -225,15 +225,15 @@ def test_the_line_is_free_right_after_a_run_under_load(board_std: Any) -> None:
     """The load's processes, forked by the bench, must not inherit the line's
     request: they outlive udrv for a moment, and the next bench found the line
     busy when they did."""
-    r = board_std.run(f"udrv bench gaps -c {CHIP} -q -D 1s --load all && "
-                      f"udrv bench gaps -c {CHIP} -q -D 100ms", timeout=300)
+    r = board_std.run(f"udrv-bench gaps -c {CHIP} -q -D 1s --load all && "
+                      f"udrv-bench gaps -c {CHIP} -q -D 100ms", timeout=300)
     assert r.status == 0, r.stdout + r.stderr
 
 
 def test_sysfs_backend_counted_at_the_source(board_std: Any) -> None:
     """The same loop through /sys/class/gpio (libudrv's sysfs backend): every
     write reaches the wire, and the line is unexported afterwards."""
-    doc = ok(board_std, f"bench gaps -c {CHIP} -b sysfs --json -q -n 20000", 120).json()
+    doc = bench_ok(board_std, f"gaps -c {CHIP} -b sysfs --json -q -n 20000", 120).json()
     check_bench(doc)
     row = doc["rows"][0]
     assert (row["mechanism"], row["sample"]) == ("sysfs", "toggle_gap")

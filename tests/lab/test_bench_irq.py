@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""udrv bench irq on gpio-wire: rows, loss accounting, per-sample consistency."""
+"""udrv-bench irq on gpio-wire: rows, loss accounting, per-sample consistency."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from guest import Board, peer_without_mlock, sh, udrv
+from guest import Board, peer_without_mlock, sh, udrv_bench
 
 from rig.results.check import check_bench
 
@@ -23,7 +23,7 @@ Row = dict[str, Any]
 
 
 def bench(board: Board, args: str) -> dict[str, Any]:
-    r = udrv(board, f"bench irq --json --quiet --samples {SAMPLES} {args}", timeout=600)
+    r = udrv_bench(board, f"irq --json --quiet --samples {SAMPLES} {args}", timeout=600)
     assert r.status == 0, f"exit {r.status}\n{r.stderr}"
     doc: dict[str, Any] = r.json()
     check_bench(doc)
@@ -116,7 +116,7 @@ def test_libgpiod_rows(idle: dict[str, Any]) -> None:
 
 
 def test_libgpiod_line_in_the_table(board: Board) -> None:
-    r = udrv(board, "bench irq --quiet --samples 50", timeout=300)
+    r = udrv_bench(board, "irq --quiet --samples 50", timeout=300)
     assert r.status == 0, r.stderr
     assert f"cdev/{PEER}/read write_to_wake" in r.stdout
     assert f"cdev/udrv/read write_to_wake vs {PEER} x" in r.stdout
@@ -125,12 +125,12 @@ def test_libgpiod_line_in_the_table(board: Board) -> None:
 def test_no_peer_is_a_note(board: Board) -> None:
     """Without udrv-bench-peer the libgpiod rows are left out, with a note
     saying how to get them; the bench still succeeds."""
-    r = sh(board, "UDRV_BENCH_PEER=/nonexistent udrv bench irq --quiet --samples 50")
+    r = sh(board, "UDRV_BENCH_PEER=/nonexistent udrv-bench irq --quiet --samples 50")
     assert r.status == 0, r.stderr
     assert f"no cdev/{PEER} rows: no udrv-bench-peer" in r.stdout
     assert "scripts/fetch-libgpiod" in r.stdout
     assert PEER + "/read" not in r.stdout.replace(f"cdev/{PEER} rows", "")
-    doc = sh(board, "UDRV_BENCH_PEER=/nonexistent udrv bench irq --json --quiet --samples 20")
+    doc = sh(board, "UDRV_BENCH_PEER=/nonexistent udrv-bench irq --json --quiet --samples 20")
     impls = {row["implementation"] for row in doc.json()["rows"]}
     assert impls == {"udrv", "raw"}
 
@@ -139,11 +139,11 @@ def test_peer_runs_as_the_bench(board: Board) -> None:
     """The bench checks what its child reports: a peer that does not lock its
     memory as the bench does (a wrapper drops --mlock) fails the bench."""
     wrapper = peer_without_mlock(board)
-    r = sh(board, f"UDRV_BENCH_PEER={wrapper} udrv bench irq --quiet --samples 20")
+    r = sh(board, f"UDRV_BENCH_PEER={wrapper} udrv-bench irq --quiet --samples 20")
     assert r.status == 1, r.stdout + r.stderr
     assert "udrv-bench-peer's memory is not locked, the bench's is" in r.stderr, r.stderr
     # the same wrapper is fine when the bench does not lock either
-    r = sh(board, f"UDRV_BENCH_PEER={wrapper} udrv bench irq --quiet --samples 20 --no-mlock")
+    r = sh(board, f"UDRV_BENCH_PEER={wrapper} udrv-bench irq --quiet --samples 20 --no-mlock")
     assert r.status == 0, r.stderr
 
 
@@ -168,11 +168,11 @@ def test_under_load(board: Board) -> None:
 
 
 def test_errors(board: Board) -> None:
-    r = udrv(board, "bench irq --samples 10 -c no-such-chip")
+    r = udrv_bench(board, "irq --samples 10 -c no-such-chip")
     assert r.status == 1 and "no-such-chip" in r.stderr
-    r = udrv(board, "bench irq --samples 10 --out-line 7")
+    r = udrv_bench(board, "irq --samples 10 --out-line 7")
     assert r.status == 2 and "input would be line 8" in r.stderr
     # the lines are held by someone else: the holder is named
     r = sh(board, "udrv gpio mon -c gpio-wire -n 1 -t 3s 3 >/dev/null & sleep 1; "
-                  "udrv bench irq --samples 10; echo status $?; wait")
+                  "udrv-bench irq --samples 10; echo status $?; wait")
     assert "status 1" in r.stdout and "busy" in r.stderr, r.stderr

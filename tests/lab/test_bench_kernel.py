@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""udrv bench kernel: irqlat's samples in udrv's rows, checked against the module."""
+"""udrv-bench kernel: irqlat's samples in udrv's rows, checked against the module."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from guest import Board, sh, udrv
+from guest import Board, sh, udrv_bench
 
 from rig.results.check import check_bench
 
@@ -20,7 +20,7 @@ PARAMS = "chip out in edge threaded passes timeout_ms delay_us"
 
 
 def bench(board: Board, args: str) -> dict[str, Any]:
-    r = udrv(board, f"bench kernel --json --quiet --samples {SAMPLES} {args}", timeout=600)
+    r = udrv_bench(board, f"kernel --json --quiet --samples {SAMPLES} {args}", timeout=600)
     assert r.status == 0, f"exit {r.status}\n{r.stderr}"
     doc: dict[str, Any] = r.json()
     check_bench(doc)
@@ -46,7 +46,7 @@ def params(board: Board) -> str:
 def unchanged_params(board: Board) -> Iterator[None]:
     before = params(board)
     yield
-    assert params(board) == before, "udrv bench kernel did not put the parameters back"
+    assert params(board) == before, "udrv-bench kernel did not put the parameters back"
 
 
 def check_row_is_last_run(board: Board, row: dict[str, Any], mode: str) -> None:
@@ -99,19 +99,19 @@ def test_threaded(board: Board, unchanged_params: None) -> None:
 
 
 def test_bad_options(board: Board) -> None:
-    r = udrv(board, "bench kernel --duration 1s")
+    r = udrv_bench(board, "kernel --duration 1s")
     assert r.status == 2 and "--duration" in r.stderr
-    r = udrv(board, "bench kernel --samples 1000001")
+    r = udrv_bench(board, "kernel --samples 1000001")
     assert r.status == 2 and "1000000" in r.stderr
-    r = udrv(board, "bench kernel --edge sideways")
+    r = udrv_bench(board, "kernel --edge sideways")
     assert r.status == 2
-    r = udrv(board, "bench kernel -c no-such-chip")
+    r = udrv_bench(board, "kernel -c no-such-chip")
     assert r.status == 1 and "no-such-chip" in r.stderr
 
 
 def test_line_busy(board: Board, unchanged_params: None) -> None:
     r = sh(board, "udrv gpio mon -c gpio-wire -n 1 -t 3s 3 >/dev/null & sleep 1; "
-                  "udrv bench kernel --samples 10; echo status $?; wait")
+                  "udrv-bench kernel --samples 10; echo status $?; wait")
     assert "status 1" in r.stdout and "busy" in r.stderr, r.stderr
 
 
@@ -120,7 +120,7 @@ def test_module_not_loaded(board: Board) -> None:
     assert ko, "irqlat.ko not in the guest"
     assert sh(board, "rmmod irqlat").status == 0
     try:
-        r = udrv(board, "bench kernel --samples 10")
+        r = udrv_bench(board, "kernel --samples 10")
         assert r.status == 1
         assert "/sys/kernel/irqlat" in r.stderr and "modprobe irqlat" in r.stderr
     finally:

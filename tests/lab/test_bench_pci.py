@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""udrv bench pci on the q35 board (std): edu's raise-register write through
+"""udrv-bench pci on the q35 board (std): edu's raise-register write through
 UIO INTx, VFIO INTx and VFIO MSI, and the binding put back.
 
 Checked: the document validates (results_schema), the eight rows in order
@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 from background import Background, guest_ok
-from guest import ok, sh, udrv
+from guest import bench_ok, ok, sh, udrv_bench
 
 from rig.results.check import check_bench
 
@@ -53,7 +53,7 @@ def key(row: dict[str, Any]) -> tuple[str, str | None, str]:
 def pci_run(board_std_q35: Any) -> tuple[dict[str, Any], str, str]:
     """One run of all three paths: (document, driver before, driver after)."""
     before = driver(board_std_q35)
-    doc = ok(board_std_q35, f"bench pci --json --quiet -n {SAMPLES}", timeout=600).json()
+    doc = bench_ok(board_std_q35, f"pci --json --quiet -n {SAMPLES}", timeout=600).json()
     return doc, before, driver(board_std_q35)
 
 
@@ -101,7 +101,7 @@ def test_irq_and_binding_restored(pci_run):
 
 
 def test_one_path_has_no_reference(board_std_q35):
-    doc = ok(board_std_q35, "bench pci --json -q -n 20 --via vfio-msi --device 00:01.0").json()
+    doc = bench_ok(board_std_q35, "pci --json -q -n 20 --via vfio-msi --device 00:01.0").json()
     assert [(r["mechanism"], r["implementation"], r["sample"]) for r in doc["rows"]] == \
         [("vfio-msi", "udrv", "write_to_wake"), ("vfio-msi", "udrv", "rearm"),
          ("vfio-msi", "raw", "write_to_wake")]
@@ -110,7 +110,7 @@ def test_one_path_has_no_reference(board_std_q35):
 
 
 def test_text_names_the_uio_reference(board_std_q35):
-    out = ok(board_std_q35, "bench pci -q -n 10 --via uio-intx,vfio-msi").stdout
+    out = bench_ok(board_std_q35, "pci -q -n 10 --via uio-intx,vfio-msi").stdout
     lines = [line for line in out.splitlines() if line.startswith("vfio-msi/udrv")]
     assert len(lines) == 2 and all(" vs uio-intx/udrv" in line for line in lines), out
 
@@ -118,7 +118,7 @@ def test_text_names_the_uio_reference(board_std_q35):
 def test_trace_on_spike(board_std_q35):
     """--trace-on-spike: every VFIO MSI wake-up takes more than 1 us, so the
     first is the spike; the trace names the vfio-msi hard interrupt in it."""
-    doc = ok(board_std_q35, "bench pci --json -q -n 20 --via vfio-msi "
+    doc = bench_ok(board_std_q35, "pci --json -q -n 20 --via vfio-msi "
                             "--trace-on-spike 1 --spike-out /tmp/pci-spike.txt").json()
     check_bench(doc)
     spike = doc["spike"]
@@ -133,7 +133,7 @@ def test_unbound_before_is_unbound_after(board_std_q35):
     ok(board_std_q35, f"pci bind {EDU} ''")
     try:
         assert driver(board_std_q35) == ""
-        doc = ok(board_std_q35, "bench pci --json -q -n 20 --via uio-intx,vfio-msi").json()
+        doc = bench_ok(board_std_q35, "pci --json -q -n 20 --via uio-intx,vfio-msi").json()
         assert doc["pci"]["driver_before"] == "" and doc["pci"]["driver_after"] == ""
         assert driver(board_std_q35) == ""
     finally:
@@ -141,19 +141,19 @@ def test_unbound_before_is_unbound_after(board_std_q35):
 
 
 def test_bad_options(board_std_q35):
-    r = udrv(board_std_q35, "bench pci --via msi")
+    r = udrv_bench(board_std_q35, "pci --via msi")
     assert r.status == 2 and "bad --via 'msi'" in r.stderr
-    r = udrv(board_std_q35, "bench pci --via vfio-msi,")
+    r = udrv_bench(board_std_q35, "pci --via vfio-msi,")
     assert r.status == 2, r.stderr
-    r = udrv(board_std_q35, "bench pci --device 00:1f.0 -n 5")
+    r = udrv_bench(board_std_q35, "pci --device 00:1f.0 -n 5")
     assert r.status == 1 and "not QEMU's edu" in r.stderr
-    r = udrv(board_std_q35, "bench pci --device 00:09.0 -n 5")
+    r = udrv_bench(board_std_q35, "pci --device 00:09.0 -n 5")
     assert r.status == 1 and "no such PCI device" in r.stderr
     assert driver(board_std_q35) == "uio_pci_generic"
 
 
 def _start(board: Any, name: str, via: str, out: str) -> Background:
-    job = Background(board, name, f"udrv bench pci --quiet --via {via} -n 100000000 "
+    job = Background(board, name, f"udrv-bench pci --quiet --via {via} -n 100000000 "
                                   f"--out {out}")
     job.wait_for(f"[ \"$(basename $(readlink {SYSFS}/driver))\" = vfio-pci ] && "
                  f"grep -q vfio /proc/interrupts", what="edu on vfio-pci, its irq requested")
@@ -184,7 +184,7 @@ def test_intx_left_masked_is_unmasked(board_std_q35):
     guest_ok(board_std_q35, f"printf '\\004' | dd of={SYSFS}/config bs=1 seek=5 "
                             "conv=notrunc 2>/dev/null")
     assert sh(board_std_q35, f"od -An -tx1 -j5 -N1 {SYSFS}/config").stdout.strip() == "04"
-    doc = ok(board_std_q35, "bench pci --json -q -n 10 --via uio-intx").json()
+    doc = bench_ok(board_std_q35, "pci --json -q -n 10 --via uio-intx").json()
     assert doc["rows"][0]["loss"] == {"sent": 10, "received": 10, "lost": 0}
 
 
@@ -193,7 +193,7 @@ def test_an_interrupt_nobody_raised_is_seen(board_std_q35):
     while the bench runs through UIO: the status check after the wake-up sees
     what the bench did not raise, fails the bench, and the binding stays."""
     job = Background(board_std_q35, "pci-extra",
-                     "udrv bench pci --quiet --via uio-intx -n 100000000")
+                     "udrv-bench pci --quiet --via uio-intx -n 100000000")
     try:
         job.wait_for(f"[ -e /proc/{job.pid}/fd ] && ls -l /proc/{job.pid}/fd | grep -q uio0",
                      what="the bench's /dev/uio0 open")
@@ -220,7 +220,7 @@ def test_signal_in_the_vfio_phase_restores_the_binding(board_std_q35, via, sig):
     finally:
         job.kill()
     assert end.status == 128 + sig, f"exit {end.status}\n{end.stderr}"
-    assert f"bench pci interrupted by {sig.name}" in end.stderr, end.stderr
+    assert f"udrv-bench: pci interrupted by {sig.name}" in end.stderr, end.stderr
     doc = json.loads(guest_ok(board_std_q35, f"cat {out}"))
     check_bench(doc)
     assert doc["interrupted"] == sig.name

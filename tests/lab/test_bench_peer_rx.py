@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""udrv-bench-peer rx (the contract 'udrv bench rate' reads, docs/rig/results.md)
+"""udrv-bench-peer rx (the contract 'udrv-bench rate' reads, docs/rig/results.md)
 on gpio-wire: the peer reads the input line 1 while 'udrv gpio toggle' drives
 line 0 from a second process; SIGTERM, repeated every 10 ms, stops it, and
 what it prints accounts for every edge gpio-wire put on the wire."""

@@ -17,8 +17,8 @@ from guest import CHIP, sh
 pytestmark = pytest.mark.lg_feature(["gpio-wire"])
 
 CASES = {
-    "toggle": (f"bench toggle -c {CHIP} -P 0 -q -n 50000 --no-edges", "INT", 130),
-    "irq": ("bench irq -P 0 -q -n 50000", "TERM", 143),
+    "toggle": (f"toggle -c {CHIP} -P 0 -q -n 50000 --no-edges", "INT", 130),
+    "irq": ("irq -P 0 -q -n 50000", "TERM", 143),
 }
 
 
@@ -26,7 +26,7 @@ CASES = {
 def test_signal_while_the_peer_runs(board: Any, bench: str) -> None:
     cmd, sig, status = CASES[bench]
     script = (
-        f"udrv {cmd} > /tmp/sig.out 2> /tmp/sig.err & pid=$!; i=0; "
+        f"udrv-bench {cmd} > /tmp/sig.out 2> /tmp/sig.err & pid=$!; i=0; "
         "until pidof udrv-bench-peer > /dev/null; do usleep 5000; i=$((i+1)); "
         "[ $i -lt 6000 ] || { echo 'no peer seen'; break; }; done; "
         f"kill -{sig} $pid; wait $pid; echo \"status $?\"; usleep 200000; "

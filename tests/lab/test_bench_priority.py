@@ -28,7 +28,7 @@ THREADS = ("for p in /proc/[0-9]*; do c=$(cat $p/comm); case $c in "
 
 
 def bench(board: Any, cmd: str) -> dict[str, Any]:
-    doc = json.loads(guest_ok(board, f"udrv {cmd} --json --quiet", timeout=600))
+    doc = json.loads(guest_ok(board, f"udrv-bench {cmd} --json --quiet", timeout=600))
     check_bench(doc)
     return doc
 
@@ -45,9 +45,9 @@ def threads(doc: dict[str, Any]) -> dict[str, tuple[str, int, bool]]:
 
 
 CASES = [
-    ("bench uio -d both -n 300", [("uio-ticker", "read", "notify_to_wake"),
+    ("uio -d both -n 300", [("uio-ticker", "read", "notify_to_wake"),
                                  ("edu", "read", "write_to_wake")]),
-    ("bench irq -n 200", [("cdev", "read", "write_to_wake"), ("cdev", "epoll", "write_to_wake")]),
+    ("irq -n 200", [("cdev", "read", "write_to_wake"), ("cdev", "epoll", "write_to_wake")]),
 ]
 
 

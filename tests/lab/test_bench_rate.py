@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""udrv bench rate on gpio-wire's generator and uio-ticker: the source's count
+"""udrv-bench rate on gpio-wire's generator and uio-ticker: the source's count
 is the reference. A low rate loses nothing (received == the source's count);
 drop_every's drops show as loss, exactly, also when the kernel's own counter
 hides them; a sweep past the knee has one; a receiver that stops early (a fake
@@ -25,7 +25,7 @@ Doc = dict[str, Any]
 
 
 def bench(board: Board, args: str, env: str = "") -> Doc:
-    r = sh(board, f"{env} udrv bench rate {QUICK} {args}", timeout=600)
+    r = sh(board, f"{env} udrv-bench rate {QUICK} {args}", timeout=600)
     assert r.status == 0, f"exit {r.status}\n{r.stderr}"
     doc: Doc = r.json()
     check_bench(doc)
@@ -149,7 +149,7 @@ def test_receiver_that_stops_early_shows_as_lost(board: Board) -> None:
 
 
 def test_broken_peer_output_fails(board: Board) -> None:
-    r = sh(board, f"{fake_peer(board, 'fin')} udrv bench rate {QUICK} --rates 2k "
+    r = sh(board, f"{fake_peer(board, 'fin')} udrv-bench rate {QUICK} --rates 2k "
            "--mechanisms cdev --impls libgpiod-2.3", timeout=120)
     assert r.status == 1, r
     assert "the output of /tmp/fake-peer rx: line 8: unknown key 'fin'" in r.stderr, r.stderr
@@ -167,7 +167,7 @@ def test_absent_peer_is_a_note(board: Board) -> None:
 def test_sigterm_puts_the_sources_back(board: Board) -> None:
     r = sh(board, "uio=$(grep -l uio-ticker /sys/class/uio/*/name); "
            "d=${uio%/name}/device; before=$(cat $d/period_ns); "
-           "udrv bench rate -q --rates 1k --step-duration 10s --mechanisms cdev,uio-read "
+           "udrv-bench rate -q --rates 1k --step-duration 10s --mechanisms cdev,uio-read "
            "--impls raw > /tmp/rate.out 2>&1 & pid=$!; sleep 1; kill -TERM $pid; wait $pid; "
            f"echo rc=$?; cat {WIRE}/gen_period_ns {WIRE}/gen_limit {WIRE}/gen_line; "
            "echo $before; cat $d/period_ns $d/tick_limit", timeout=120)

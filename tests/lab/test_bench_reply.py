@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""udrv bench reply on gpio-wire + rig/kernel/gpio-reply, on the real kernels.
+"""udrv-bench reply on gpio-wire + rig/kernel/gpio-reply, on the real kernels.
 
 A = 4 -> B = 5 (wire 2), C = 6 -> D = 7 (wire 3). Checked:
 - every responder's accounting: sent (gpio-wire's count on B) = received
@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 from background import Background, guest_ok
-from guest import Board, sh, udrv
+from guest import Board, sh, udrv_bench
 
 from rig.results.check import check_bench
 
@@ -76,7 +76,7 @@ def run(board: Board) -> Iterator[tuple[dict[str, Any], dict[str, int], dict[str
     # bench takes the line, which the exact count below would not expect
     guest_ok(board, "udrv gpio set -c gpio-wire 4=0")
     before = counters(board)
-    r = udrv(board, f"bench reply --json --quiet --samples {SAMPLES}", timeout=900)
+    r = udrv_bench(board, f"reply --json --quiet --samples {SAMPLES}", timeout=900)
     after = counters(board)
     assert r.status == 0, f"exit {r.status}\n{r.stderr}"
     doc = r.json()
@@ -137,7 +137,7 @@ def test_module_and_lines_put_back(board: Board,
 def test_wrong_wire_fails(board: Board) -> None:
     before = module_state(board)
     # D = 3 is on wire 1, which C does not drive
-    r = udrv(board, "bench reply --quiet -n 20 --responder isr --watch 3", timeout=300)
+    r = udrv_bench(board, "reply --quiet -n 20 --responder isr --watch 3", timeout=300)
     assert r.status == 1, r
     assert "no reply on line 3 (--watch) within 5 s" in r.stderr, r.stderr
     assert module_state(board) == before
@@ -146,7 +146,7 @@ def test_wrong_wire_fails(board: Board) -> None:
 
 def test_responder_off_fails(board: Board) -> None:
     assert module_state(board).startswith("off ")
-    r = udrv(board, "bench reply --quiet -n 20 --role loghost", timeout=300)
+    r = udrv_bench(board, "reply --quiet -n 20 --role loghost", timeout=300)
     assert r.status == 1, r
     assert "no reply on line 7" in r.stderr and "responder remote" in r.stderr, r.stderr
     assert "udrv-" not in held_lines(board)
@@ -167,7 +167,7 @@ def test_sigterm_puts_the_module_and_lines_back(board: Board, module_elsewhere: 
     # SCHED_OTHER: at FIFO 80 the lockstep leaves the agent little time (as
     # for bench irq in test_bench_signals.py)
     job = Background(board, "reply-sig",
-                     "udrv bench reply -P 0 -D 60s --quiet --out /tmp/reply-sig.json")
+                     "udrv-bench reply -P 0 -D 60s --quiet --out /tmp/reply-sig.json")
     try:
         job.wait_for(f"grep -qx isr {MODULE}/mode", what="gpio-reply in isr mode")
         guest_ok(board, "sleep 1")
@@ -191,14 +191,14 @@ def test_two_processes_on_two_cpus(board_rt_smp: Any) -> None:
     """rt-smp: the user responder on CPU 1 (isolated), the log host on CPU 0."""
     n = 200
     target = Background(board_rt_smp, "reply-target",
-                        "udrv bench reply --role target --responder user --wait read "
+                        "udrv-bench reply --role target --responder user --wait read "
                         "--cpu 1 -D 600s --quiet --json --out /tmp/target.json")
     try:
         target.wait_for("udrv gpio info -c gpio-wire | grep -q udrv-reply-target",
                         what="the target holding B and C")
         cpus = guest_ok(board_rt_smp, f"grep Cpus_allowed_list /proc/{target.pid}/status")
         assert cpus.split()[-1] == "1", cpus
-        r = sh(board_rt_smp, f"udrv bench reply --role loghost --responder user --wait read "
+        r = sh(board_rt_smp, f"udrv-bench reply --role loghost --responder user --wait read "
                              f"--cpu 0 -n {n} --quiet --json", timeout=600)
         assert r.status == 0, r.stderr
         target.signal("TERM")
@@ -231,11 +231,11 @@ def test_module_target_and_loghost_as_two_processes(board: Board) -> None:
     the target's counts cover every trigger, its samples come from `last`."""
     n = 100
     target = Background(board, "reply-ktarget",
-                        "udrv bench reply --role target --responder kthread -D 600s "
+                        "udrv-bench reply --role target --responder kthread -D 600s "
                         "--quiet --out /tmp/ktarget.json")
     try:
         target.wait_for(f"grep -qx kthread {MODULE}/mode", what="gpio-reply in kthread mode")
-        r = sh(board, f"udrv bench reply --role loghost --responder kthread -n {n} "
+        r = sh(board, f"udrv-bench reply --role loghost --responder kthread -n {n} "
                       "--quiet --json", timeout=300)
         assert r.status == 0, r.stderr
         target.signal("INT")
@@ -273,7 +273,7 @@ def test_a_dropped_edge_fails_the_bench(board: Board, wire_drops: None) -> None:
     leaves the log host without a reply, and the bench must say so, not
     count on."""
     for responder in ("isr", "user --wait read"):
-        r = udrv(board, f"bench reply --quiet -n 50 --responder {responder}", timeout=300)
+        r = udrv_bench(board, f"reply --quiet -n 50 --responder {responder}", timeout=300)
         assert r.status == 1, r
         assert "no reply on line 7 (--watch) within 5 s" in r.stderr, r.stderr
         assert module_state(board) == "off gpio-wire 5 6 "

@@ -40,16 +40,16 @@ DMA_DEFAULT = "2000000000"
 
 # bench -> a command line long enough that the signal comes in the middle
 BENCHES = {
-    "uio": "bench uio --device ticker --period-us 500 --irq-prio 90 -D 60s",
+    "uio": "uio --device ticker --period-us 500 --irq-prio 90 -D 60s",
     # SCHED_OTHER: at FIFO 80 on the rt guest's one CPU, the irq bench left
     # the lab's agent no time to send the signal within 60 s (measured; the
     # fault tests run it so too). Its other settings are still checked.
-    "irq": "bench irq -P 0 -D 60s",
-    "toggle": "bench toggle -D 60s",
-    "timer": "bench timer -D 60s",
+    "irq": "irq -P 0 -D 60s",
+    "toggle": "toggle -D 60s",
+    "timer": "timer -D 60s",
     # irqlat's run is one write() the kernel does not interrupt: the signal
     # takes effect when it returns, and the threaded run is not started
-    "kernel": "bench kernel --threaded -n 20000",
+    "kernel": "kernel --threaded -n 20000",
 }
 
 IRQLAT = "/sys/module/irqlat/parameters"
@@ -109,7 +109,7 @@ def test_signal_restores_the_machine_and_writes_the_rows_so_far(
     assert before["cpu_dma_latency"] == DMA_DEFAULT, before
     out = f"/tmp/sig-{bench}.json"
     job = Background(board, f"sig-{bench}",
-                     f"udrv {BENCHES[bench]} --quiet --load fork --out {out}")
+                     f"udrv-bench {BENCHES[bench]} --quiet --load fork --out {out}")
     try:
         policy, prio = (0, 0) if " -P 0 " in BENCHES[bench] else (1, 80)
         job.wait_for(f"awk '{{exit !($41 == {policy} && $40 == {prio})}}' /proc/{job.pid}/stat",
@@ -132,7 +132,7 @@ def test_signal_restores_the_machine_and_writes_the_rows_so_far(
     finally:
         job.kill()
     assert end.status == 128 + sig, f"exit {end.status}\n{end.stderr}"
-    assert f"bench {bench} interrupted by {sig.name}" in end.stderr, end.stderr
+    assert f"udrv-bench: {bench} interrupted by {sig.name}" in end.stderr, end.stderr
     doc = json.loads(guest_ok(board, f"cat {out}"))
     check_bench(doc)
     assert doc["interrupted"] == sig.name

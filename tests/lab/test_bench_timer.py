@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""udrv bench timer in the lab (quick): the clock_nanosleep wake-up row and
+"""udrv-bench timer in the lab (quick): the clock_nanosleep wake-up row and
 cyclictest's row (rt-tests, shipped into the guest by rig/lab/initramfs.py with
 its libraries), and the udrv row alone when cyclictest is not there. On the
 rt kernel, which has the timerlat tracer, rtla's two rows (irq_latency and
@@ -30,7 +30,7 @@ from typing import Any
 
 import pytest
 from background import Background, guest_ok
-from guest import ok, sh
+from guest import bench_ok, sh
 
 from rig.results.check import check_bench
 
@@ -49,7 +49,7 @@ TRACEFS = "/sys/kernel/debug/tracing"
 
 
 def rtla_rows(board: Any) -> list[tuple[str, str, None, str]]:
-    """The rtla rows udrv bench timer adds on this kernel."""
+    """The rtla rows udrv-bench timer adds on this kernel."""
     return RTLA if board.kernel == "rt" else []
 
 
@@ -63,7 +63,7 @@ def by_impl(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def timer_doc(board: Any) -> dict[str, Any]:
-    return ok(board, f"bench timer --json --quiet -n {SAMPLES}", timeout=600).json()
+    return bench_ok(board, f"timer --json --quiet -n {SAMPLES}", timeout=600).json()
 
 
 def test_document_validates(timer_doc):
@@ -111,7 +111,7 @@ def test_udrv_average_close_to_cyclictest(timer_doc):
 
 def test_without_cyclictest(board):
     """Not on PATH: the udrv row alone, its note says why."""
-    r = sh(board, f"PATH=/nonexistent /usr/bin/udrv bench timer --json -q -n {SAMPLES // 4}")
+    r = sh(board, f"PATH=/nonexistent /usr/bin/udrv-bench timer --json -q -n {SAMPLES // 4}")
     assert r.status == 0, r.stderr
     doc = r.json()
     check_bench(doc)
@@ -126,11 +126,11 @@ def test_without_cyclictest(board):
 
 
 def test_cyclictest_none_and_failing(board):
-    doc = ok(board, "bench timer --json -q -n 20 --cyclictest none --rtla none").json()
+    doc = bench_ok(board, "timer --json -q -n 20 --cyclictest none --rtla none").json()
     assert [r["implementation"] for r in doc["rows"]] == ["udrv"]
     assert "--cyclictest none" in doc["rows"][0]["note"]
     assert "no rtla rows: --rtla none" in doc["rows"][0]["note"]
-    doc = ok(board, "bench timer --json -q -n 20 --cyclictest /bin/false --rtla /bin/false").json()
+    doc = bench_ok(board, "timer --json -q -n 20 --cyclictest /bin/false --rtla /bin/false").json()
     check_bench(doc)
     assert [r["implementation"] for r in doc["rows"]] == ["udrv"]
     assert "no cyclictest row: it failed (exit 1)" in doc["rows"][0]["note"]
@@ -152,7 +152,7 @@ def test_cyclictest_output_garbled(board):
     """Text that is not cyclictest's: no cyclictest row, the udrv row's note
     says which file and line (rig/bench/cyclictest_out.c)."""
     board.put_bytes(GARBLING_CYCLICTEST.encode(), "/tmp/garbling-cyclictest", 0o755)
-    doc = ok(board, "bench timer --json -q -n 20 --rtla none "
+    doc = bench_ok(board, "timer --json -q -n 20 --rtla none "
                     "--cyclictest /tmp/garbling-cyclictest").json()
     check_bench(doc)
     assert [r["implementation"] for r in doc["rows"]] == ["udrv"]
@@ -164,9 +164,9 @@ def test_cyclictest_output_garbled(board):
 def test_interval_and_policy_options(board):
     """A bad interval is a usage error before anything runs; -i 200 and -P 0
     (SCHED_OTHER: cyclictest gets --policy=other) give both rows."""
-    r = sh(board, "udrv bench timer -i 5")
+    r = sh(board, "udrv-bench timer -i 5")
     assert r.status == 2 and "--interval-us" in r.stderr
-    doc = ok(board, "bench timer --json -q -n 20 -i 200 -P 0").json()
+    doc = bench_ok(board, "timer --json -q -n 20 -i 200 -P 0").json()
     check_bench(doc)
     assert doc["rt"]["policy"] == "SCHED_OTHER"
     assert [r["implementation"] for r in doc["rows"]] == (
@@ -174,16 +174,16 @@ def test_interval_and_policy_options(board):
     for row in by_sample(doc).values():  # rtla -P o:0 -p 200 -d 1
         assert row["stats"]["count"] == 5000, row["note"]
     # below timerlat's 100 us: no rtla rows, and why
-    doc = ok(board, "bench timer --json -q -n 20 -i 50 --cyclictest none").json()
+    doc = bench_ok(board, "timer --json -q -n 20 -i 50 --cyclictest none").json()
     assert [r["implementation"] for r in doc["rows"]] == ["udrv"]
     if board.kernel == "rt":
         assert "timerlat's period is 100 us..1 s, not 50 us" in doc["rows"][0]["note"]
 
 
-# A tool's policy and priority while udrv bench timer runs it (/proc/PID/stat
+# A tool's policy and priority while udrv-bench timer runs it (/proc/PID/stat
 # fields 41 and 40 of its process, cyclictest's main thread), polled every
 # 0.1 s.
-WATCH_TOOL = """udrv bench timer -q -n 200 {opts} > /dev/null & B=$!
+WATCH_TOOL = """udrv-bench timer -q -n 200 {opts} > /dev/null & B=$!
 while kill -0 $B 2>/dev/null; do
     for p in /proc/[0-9]*; do
         [ "$(cat $p/comm 2>/dev/null)" = {tool} ] || continue
@@ -230,7 +230,7 @@ def test_rtla_stopped_puts_the_tracer_back(rt_period_777, how):
     board = rt_period_777
     before = guest_ok(board, RTLA_STATE)
     assert "777" in before and "timerlat_hist" not in before, before
-    job = Background(board, "rtla", "udrv bench timer -n 4000 --cyclictest none -q "
+    job = Background(board, "rtla", "udrv-bench timer -n 4000 --cyclictest none -q "
                                     "--json --out /tmp/rtla-sig.json")
     try:
         job.wait_for(f"test -d {TRACEFS}/instances/timerlat_hist && pidof rtla",

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""udrv bench toggle on rig/kernel/gpio-wire (quick: --samples 2000), both kernels."""
+"""udrv-bench toggle on rig/kernel/gpio-wire (quick: --samples 2000), both kernels."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 from typing import Any
 
 import pytest
-from guest import CHIP, ok, peer_without_mlock, sh, udrv
+from guest import CHIP, bench_ok, peer_without_mlock, sh, udrv_bench
 
 from rig.results.check import check_bench
 
@@ -30,10 +30,10 @@ _docs: dict[tuple[str, str], dict[str, Any]] = {}
 
 
 def bench(board: Any, args: str = "") -> dict[str, Any]:
-    """The document of 'udrv bench toggle --json' with ARGS, once per kernel."""
+    """The document of 'udrv-bench toggle --json' with ARGS, once per kernel."""
     key = (board.flavour, args)
     if key not in _docs:
-        doc = ok(board, f"bench toggle -c {CHIP} --json -q -n {SAMPLES} {args}", 300).json()
+        doc = bench_ok(board, f"toggle -c {CHIP} --json -q -n {SAMPLES} {args}", 300).json()
         check_bench(doc)
         _docs[key] = doc
     return _docs[key]
@@ -136,22 +136,22 @@ def test_without_edges(board: Any) -> None:
 
 
 def test_table_names_what_has_no_row(board: Any) -> None:
-    r = ok(board, f"bench toggle -c {CHIP} -q -n 200 --batch 100")
+    r = bench_ok(board, f"toggle -c {CHIP} -q -n 200 --batch 100")
     lines = r.stdout.splitlines()
-    assert lines[0].startswith("udrv bench toggle on ")
+    assert lines[0].startswith("udrv-bench toggle on ")
     assert any(line.startswith("cdev/udrv ") and " vs raw" in line for line in lines)
     assert any(line.startswith("mmio: no row") for line in lines)
     assert any(line.startswith("cdev/udrv vs libgpiod-2.3 x") for line in lines)
 
 
 def test_bad_options(board: Any) -> None:
-    r = udrv(board, f"bench toggle -c {CHIP} --line 1")
+    r = udrv_bench(board, f"toggle -c {CHIP} --line 1")
     assert r.status == 2 and "odd lines are inputs" in r.stderr
-    r = udrv(board, f"bench toggle -c {CHIP} --batch 1024")
+    r = udrv_bench(board, f"toggle -c {CHIP} --batch 1024")
     assert r.status == 2 and "--no-edges" in r.stderr
-    r = udrv(board, f"bench toggle -c {CHIP} --batch 3")
+    r = udrv_bench(board, f"toggle -c {CHIP} --batch 3")
     assert r.status == 2
-    r = udrv(board, "bench toggle -c nochip")
+    r = udrv_bench(board, "toggle -c nochip")
     assert r.status == 1 and "nochip" in r.stderr
 
 
@@ -175,7 +175,7 @@ def test_injected_drops_are_reported_lost(board: Any) -> None:
     before = wire_dropped(board, 1)  # the default --line 0 drives line 1
     sh(board, f"echo {DROP_EVERY} > {DROP}/drop_every")
     try:
-        doc = ok(board, f"bench toggle -c {CHIP} --json -q -n 700 --prio 0", 300).json()
+        doc = bench_ok(board, f"toggle -c {CHIP} --json -q -n 700 --prio 0", 300).json()
     finally:
         sh(board, f"echo 0 > {DROP}/drop_every")
     check_bench(doc)
@@ -195,7 +195,7 @@ def test_uncounted_drops_fail_the_check(board: Any) -> None:
     longer adds up to the edges sent, and the bench says so (exit 1)."""
     sh(board, f"echo 1 > {DROP}/drop_uncounted; echo {DROP_EVERY} > {DROP}/drop_every")
     try:
-        r = udrv(board, f"bench toggle -c {CHIP} -q -n 200 --prio 0", 300)
+        r = udrv_bench(board, f"toggle -c {CHIP} -q -n 200 --prio 0", 300)
     finally:
         sh(board, f"echo 0 > {DROP}/drop_every; echo 0 > {DROP}/drop_uncounted")
     assert r.status == 1, r.stderr
@@ -205,9 +205,9 @@ def test_uncounted_drops_fail_the_check(board: Any) -> None:
 def test_libgpiod_peer_text_and_absence(board: Any) -> None:
     """The printed comparison line; without the peer its row is left out
     with a note saying how to get it, and the bench still succeeds."""
-    r = ok(board, f"bench toggle -c {CHIP} -q -n 512", 300)
+    r = bench_ok(board, f"toggle -c {CHIP} -q -n 512", 300)
     assert "cdev/udrv vs libgpiod-2.3 x" in r.stdout
-    r = sh(board, f"UDRV_BENCH_PEER=/nonexistent udrv bench toggle -c {CHIP} -q -n 512")
+    r = sh(board, f"UDRV_BENCH_PEER=/nonexistent udrv-bench toggle -c {CHIP} -q -n 512")
     assert r.status == 0, r.stderr
     assert "no cdev/libgpiod-2.3 row: no udrv-bench-peer" in r.stdout
     assert "libgpiod-2.3 toggle" not in r.stdout
@@ -217,9 +217,9 @@ def test_peer_runs_as_the_bench(board: Any) -> None:
     """The bench checks what its child reports: a peer that does not lock its
     memory as the bench does (a wrapper drops --mlock) fails the bench."""
     wrapper = peer_without_mlock(board)
-    r = sh(board, f"UDRV_BENCH_PEER={wrapper} udrv bench toggle -c {CHIP} -q -n 512")
+    r = sh(board, f"UDRV_BENCH_PEER={wrapper} udrv-bench toggle -c {CHIP} -q -n 512")
     assert r.status == 1, r.stdout + r.stderr
     assert "udrv-bench-peer's memory is not locked, the bench's is" in r.stderr, r.stderr
     # the same wrapper is fine when the bench does not lock either
-    r = sh(board, f"UDRV_BENCH_PEER={wrapper} udrv bench toggle -c {CHIP} -q -n 512 --no-mlock")
+    r = sh(board, f"UDRV_BENCH_PEER={wrapper} udrv-bench toggle -c {CHIP} -q -n 512 --no-mlock")
     assert r.status == 0, r.stderr

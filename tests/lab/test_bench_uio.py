@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""udrv bench uio in the lab (quick): uio-ticker through udrv_uio_wait() and
+"""udrv-bench uio in the lab (quick): uio-ticker through udrv_uio_wait() and
 through a bare read(), edu through uio_pci_generic.
 
 Checked: the document validates (rig.results), every row is there, loss
@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 import pytest
-from guest import ok, sh, udrv
+from guest import bench_ok, ok, sh, udrv_bench
 
 from rig.results.check import check_bench
 
@@ -64,7 +64,7 @@ def uio_run(board: Any) -> tuple[dict[str, Any], str, str]:
     """One quick run per kernel: (document, period before, period after)."""
     path = period_path(board)
     before = sh(board, f"cat {path}").stdout.strip()
-    doc = ok(board, f"bench uio --json --quiet -n {SAMPLES} --period-us 500",
+    doc = bench_ok(board, f"uio --json --quiet -n {SAMPLES} --period-us 500",
              timeout=600).json()
     after = sh(board, f"cat {path}").stdout.strip()
     return doc, before, after
@@ -151,16 +151,16 @@ def test_period_restored(uio_run):
 
 
 def test_one_device(board):
-    doc = ok(board, "bench uio --json -q -n 20 --device ticker").json()
+    doc = bench_ok(board, "uio --json -q -n 20 --device ticker").json()
     check_bench(doc)
     assert {key(r) for r in doc["rows"]} == TICKER_ROWS
-    doc = ok(board, "bench uio --json -q -n 20 --device edu").json()
+    doc = bench_ok(board, "uio --json -q -n 20 --device edu").json()
     check_bench(doc)
     assert {key(r) for r in doc["rows"]} == EDU_ROWS
 
 
 def test_bad_options(board):
-    r = udrv(board, "bench uio --device nope")
+    r = udrv_bench(board, "uio --device nope")
     assert r.status == 2 and "ticker, edu or both" in r.stderr
-    r = udrv(board, "bench uio --period-us 5")
+    r = udrv_bench(board, "uio --period-us 5")
     assert r.status == 2 and "--period-us" in r.stderr

@@ -33,6 +33,7 @@ from guest import CHIP, ok, sh
 pytestmark = pytest.mark.lg_feature(["gpio-wire", "uio-ticker", "edu"])
 
 UDRV = "/opt/udrv-asan/tools/udrv"
+UDRV_BENCH = "/opt/udrv-asan/rig/bench/udrv-bench"
 # abort_on_error=0: a report ends the program with exit 99 (ASan's exitcode),
 # which the status check sees; LeakSanitizer's report counts too.
 SAN_ENV = ("ASAN_OPTIONS=detect_leaks=1:exitcode=99 "
@@ -66,11 +67,11 @@ class Removal:
                         f"echo {self.device} >{self.driver}/bind")
 
 
-def sanitized(board: Any) -> str:
-    r = sh(board, f"test -x {UDRV}")
-    assert r.status == 0, (f"{UDRV} is not in the guest: the lab ships build/asan's CLI "
-                           "when it was built (make check builds it)")
-    return f"{SAN_ENV} {UDRV}"
+def sanitized(board: Any, program: str = UDRV) -> str:
+    r = sh(board, f"test -x {program}")
+    assert r.status == 0, (f"{program} is not in the guest: the lab ships build/asan's CLI "
+                           "and udrv-bench when they were built (make check builds them)")
+    return f"{SAN_ENV} {program}"
 
 
 def waiting_in(board: Any, job: Background, fd_link: str) -> None:
@@ -144,7 +145,7 @@ def edu(board: Any) -> Iterator[tuple[Removal, str]]:
 
 
 def test_gpio_users_end_when_the_chip_goes(board: Any, gpio_wire: Removal) -> None:
-    """udrv gpio mon blocked on line 1, and udrv bench irq with its edges in
+    """udrv gpio mon blocked on line 1, and udrv-bench irq with its edges in
     flight on lines 2 -> 3: one unbind ends both. The bench runs SCHED_OTHER
     (-P 0): at SCHED_FIFO 80 on the guest's one CPU it leaves the shell that
     unbinds only what RT throttling gives (measured: on std the unbind then
@@ -152,7 +153,8 @@ def test_gpio_users_end_when_the_chip_goes(board: Any, gpio_wire: Removal) -> No
     get to run the next command within 60 s)."""
     udrv_san = sanitized(board)
     mon = Background(board, "mon-gone", f"{udrv_san} gpio mon -c {CHIP} 1")
-    bench = Background(board, "irq-gone", f"{udrv_san} bench irq -D 60s -P 0 --no-mlock")
+    bench = Background(board, "irq-gone",
+                       f"{sanitized(board, UDRV_BENCH)} irq -D 60s -P 0 --no-mlock")
     try:
         waiting_in(board, mon, "gpio-line")
         waiting_in(board, bench, "gpio-line")

@@ -70,7 +70,11 @@ def test_udrv_is_deployed_when_the_board_has_another(any_board: Any) -> None:
         got = any_board.run(f"sha256sum {deployed}").stdout.split()[:1]
         assert got == [want]
         assert any_board.run("udrv --version", check=True).stdout.startswith("udrv ")
+        bench = hashlib.sha256((build / DEPLOY["udrv-bench"]).read_bytes()).hexdigest()
+        got = any_board.run(f"sha256sum {lg.dir}/bin/udrv-bench").stdout.split()[:1]
+        assert got == [bench]
     finally:
         if where != deployed:
-            any_board.run(f"rm -f {lg.dir}/bin/udrv {lg.dir}/bin/udrv-bench-peer")
+            any_board.run(f"rm -f {lg.dir}/bin/udrv {lg.dir}/bin/udrv-bench "
+                          f"{lg.dir}/bin/udrv-bench-peer")
         any_board.run(f"mv {hidden} {where}", check=True)

@@ -211,7 +211,7 @@ def during_a_bench(farm: Farm, out: Path, act: Callable[[subprocess.Popen[str]],
     try:
         for line in proc.stderr:
             err.append(line)
-            if "udrv bench gaps" in line:
+            if "udrv-bench gaps" in line:
                 time.sleep(0.5)
                 t0 = time.monotonic()
                 act(proc)

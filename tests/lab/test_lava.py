@@ -30,7 +30,7 @@ LAB_BOARD = "std"
 pytestmark = pytest.mark.late
 BENCHES = ("timer", "irq", "uio", "toggle")
 # a bench that fails on this board, on purpose: the pc machine has no IOMMU
-# (VFIO is the q35 board's), so udrv bench pci exits 1 and says why; LAVA must
+# (VFIO is the q35 board's), so udrv-bench pci exits 1 and says why; LAVA must
 # record a failed case and the converter carry the reason
 FAILING = "pci"
 SAMPLES = 300

@@ -233,11 +233,11 @@ def test_toggle_bench_level_check_sees_a_broken_peer(rpi3: Board) -> None:
     peer, wrapper = "/usr/libexec/udrv/udrv-bench-peer", "/tmp/peer-broken"
     rpi3.run(f"printf '%s\\n' '#!/bin/sh' 'exec {peer} \"$@\" --break' > {wrapper}; "
              f"chmod +x {wrapper}")
-    cmd = f"bench toggle -c {CHIP} --line {LINE} -q -n 512 --no-edges"
-    r = rpi3.run(f"UDRV_BENCH_PEER={wrapper} udrv {cmd}", timeout=300)
+    cmd = f"toggle -c {CHIP} --line {LINE} -q -n 512 --no-edges"
+    r = rpi3.run(f"UDRV_BENCH_PEER={wrapper} udrv-bench {cmd}", timeout=300)
     assert r.status == 1, r.stdout + r.stderr
     assert "level check failed on cdev/libgpiod-2.3: set 1, but GPLEV0 bit 17 reads 0" in r.stderr
-    r = rpi3.run(f"UDRV_BENCH_PEER={peer} udrv {cmd}", timeout=300)
+    r = rpi3.run(f"UDRV_BENCH_PEER={peer} udrv-bench {cmd}", timeout=300)
     assert r.status == 0, r.stderr
     assert "cdev/udrv vs libgpiod-2.3 x" in r.stdout
 

@@ -33,7 +33,7 @@ def test_cpu1_is_isolated_and_interrupts_start_on_cpu0(board_rt_smp: Any) -> Non
 
 def test_bench_on_the_isolated_cpu_load_on_the_other(board_rt_smp: Any) -> None:
     job = Background(board_rt_smp, "smp-uio",
-                     "udrv bench uio -d ticker -n 3000 --cpu 1 --load fork --json --quiet "
+                     "udrv-bench uio -d ticker -n 3000 --cpu 1 --load fork --json --quiet "
                      "--out /tmp/smp.json")
     try:
         job.wait_for(f"grep -q '^Cpus_allowed_list:.*1$' /proc/{job.pid}/status",

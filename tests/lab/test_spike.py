@@ -3,7 +3,7 @@
 
 udrv-spike-hog (tests/lab/progs/spike_hog.c) runs at SCHED_FIFO 90, above the
 bench's FIFO 80: every 30 ms it busy-loops 2 ms of CLOCK_MONOTONIC and says
-when (one JSON line per burst). `udrv bench timer --trace-on-spike 500`
+when (one JSON line per burst). `udrv-bench timer --trace-on-spike 500`
 alongside it has wake-ups held back by up to 2 ms. The analysis must name the
 hog (comm, pid, FIFO 90) as the cause, its stretch on the CPU must be its 2 ms
 burst (2.00-2.05 ms: the switches around it and the interrupts inside it are
@@ -43,7 +43,7 @@ pytestmark = pytest.mark.lg_feature(["gpio-wire"])
 THRESHOLD_US = 500
 BUSY_US = 2000
 HOG = f"udrv-spike-hog 90 {BUSY_US} 30000 0"
-BENCH = f"udrv bench timer -n 300 --cyclictest none --quiet --trace-on-spike {THRESHOLD_US}"
+BENCH = f"udrv-bench timer -n 300 --cyclictest none --quiet --trace-on-spike {THRESHOLD_US}"
 T = ("$(if [ -e /sys/kernel/tracing/trace ]; then echo /sys/kernel/tracing; "
      "else echo /sys/kernel/debug/tracing; fi)")
 EVENTS = ("sched/sched_switch", "sched/sched_wakeup", "sched/sched_wakeup_new",
@@ -118,8 +118,8 @@ def test_the_hog_is_named_as_the_cause(board: Any, tracefs_before: dict[str, str
     assert spike["trace"]["file"] == "/tmp/spike.spike.txt" and spike["trace"]["clock"] == "mono"
     text = guest_ok(board, "cat /tmp/spike.spike.txt")
     assert f"next_comm=udrv-spike-hog next_pid={hog_pid} next_prio=9" in text
-    assert text.startswith("# udrv: spike of ")
-    assert re.search(rf"udrv: spike: cause: task udrv-spike-hog \(pid {hog_pid}, FIFO 90\) "
+    assert text.startswith("# udrv-bench: spike of ")
+    assert re.search(rf"udrv-bench: spike: cause: task udrv-spike-hog \(pid {hog_pid}, FIFO 90\) "
                      r"ran \d\.\d\d ms of the \d\.\d\d ms window", err), err
     assert tracefs_state(board) == tracefs_before
 
@@ -172,7 +172,7 @@ def test_irq_watchdog_puts_tracefs_back(board_std: Any) -> None:
     before = tracefs_state(board)
     guest_ok(board, f"echo 1 > {DROP}/drop_every")
     try:
-        r = board.run(f"udrv bench irq -P 0 -n 50 --quiet --trace-on-spike {THRESHOLD_US}",
+        r = board.run(f"udrv-bench irq -P 0 -n 50 --quiet --trace-on-spike {THRESHOLD_US}",
                       timeout=600)
     finally:
         guest_ok(board, f"echo 0 > {DROP}/drop_every")

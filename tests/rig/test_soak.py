@@ -30,7 +30,7 @@ def irq_document() -> dict[str, Any]:
 
 
 def checked(doc: dict[str, Any] | None, status: int = 0, asked: int = 30) -> soak.BenchRun:
-    run = soak.BenchRun("irq", "udrv bench irq", asked, status=status, document=doc)
+    run = soak.BenchRun("irq", "udrv-bench irq", asked, status=status, document=doc)
     soak.check_run(run)
     return run
 

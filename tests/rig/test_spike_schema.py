@@ -20,7 +20,7 @@ def check_spike(spike: dict[str, Any]) -> None:
 
 HOG = {"kind": "task", "name": "udrv-spike-hog", "pid": 132, "irq": None, "priority": "FIFO 90",
        "ns": 1990385, "count": 0, "role": "other", "run_ns": 2009000}
-# udrv bench timer --trace-on-spike 500 beside the hog, std (docs/rig/results.md)
+# udrv-bench timer --trace-on-spike 500 beside the hog, std (docs/rig/results.md)
 SPIKE: dict[str, Any] = {
     "threshold_ns": 500000, "samples_over": 3, "found": True,
     "sample": {"mechanism": "clock_nanosleep", "implementation": "udrv", "wait": None,

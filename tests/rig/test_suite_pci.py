@@ -20,7 +20,7 @@ def test_make_lab_boots_q35_beside_x86() -> None:
     assert suite_pci.q35_targets(["std-q35", "rt-q35"]) == []
     assert suite_pci.q35_targets(["rpi3"]) == []
     assert suite.bench_command("pci", "all", suite.SAMPLES["full"]["pci"]) == \
-        "udrv bench pci --json --quiet --load all --samples 500"
+        "udrv-bench pci --json --quiet --load all --samples 500"
     assert suite.SAMPLES["quick"]["pci"] == 100
 
 

@@ -20,7 +20,7 @@ from rig.lab import lava, suite  # noqa: E402
 
 def test_sample_counts_by_default() -> None:
     assert suite.bench_command("irq", "all", 5000) == \
-        "udrv bench irq --json --quiet --load all --samples 5000"
+        "udrv-bench irq --json --quiet --load all --samples 5000"
 
 
 def test_duration_is_shared_by_a_bench_s_loops() -> None:

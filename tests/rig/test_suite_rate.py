@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The lab suite's part of udrv bench rate: its command lines and the
+"""The lab suite's part of udrv-bench rate: its command lines and the
 capacity table it prints (rig/lab/suite.py), on a made-up document."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from rig.lab import suite
 
 
 def test_rate_commands() -> None:
-    assert suite.rate_command("all", "full") == "udrv bench rate --json --quiet --load all"
+    assert suite.rate_command("all", "full") == "udrv-bench rate --json --quiet --load all"
     quick = suite.rate_command("none", "quick")
     assert "--rates 2k,20k,200k" in quick and "--step-duration 20ms" in quick
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The suite's part of udrv bench reply, without booting: its command line (the
+"""The suite's part of udrv-bench reply, without booting: its command line (the
 responder table: tests/rig/test_results_tables.py)."""
 
 from __future__ import annotations
@@ -13,6 +13,6 @@ from rig.lab import suite  # noqa: E402
 def test_reply_runs_in_the_suite() -> None:
     assert "reply" in suite.BENCHES
     assert suite.bench_command("reply", "all", suite.SAMPLES["full"]["reply"]) == \
-        "udrv bench reply --json --quiet --load all --samples 2000"
+        "udrv-bench reply --json --quiet --load all --samples 2000"
     assert suite.SAMPLES["quick"]["reply"] == 200
     assert suite.bench_command("reply", "none", 2000, 600).endswith("--duration 100s")

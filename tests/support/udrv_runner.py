@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Running the udrv binary: where it is, and what one run returned."""
+"""Running the udrv and udrv-bench binaries: where they are, and what one run
+returned."""
 
 from __future__ import annotations
 
@@ -14,15 +15,32 @@ from rig.results import bench_document
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_BIN = REPO / "build" / "dev" / "tools" / "udrv"
+DEFAULT_BENCH_BIN = REPO / "build" / "dev" / "rig" / "bench" / "udrv-bench"
 TIMEOUT_S = 30.0  # generous: every command here finishes in milliseconds
 
 
-def find_binary() -> Path:
-    """$UDRV_BIN, or build/dev/tools/udrv of this checkout."""
-    env = os.environ.get("UDRV_BIN")
-    path = Path(env) if env else DEFAULT_BIN
+def find_binary(var: str = "UDRV_BIN", default: Path = DEFAULT_BIN) -> Path:
+    """$UDRV_BIN, or build/dev/tools/udrv of this checkout (relative: to it)."""
+    env = os.environ.get(var)
+    path = Path(env) if env else default
     if not path.is_absolute():
         path = REPO / path
+    return path
+
+
+def find_bench_binary() -> Path:
+    """$UDRV_BENCH_BIN, or build/dev/rig/bench/udrv-bench of this checkout."""
+    return find_binary("UDRV_BENCH_BIN", DEFAULT_BENCH_BIN)
+
+
+def required(path: Path, var: str) -> Path:
+    """@path, which must be a file: else the test fails, saying to build it
+    or to point $@var at it."""
+    if not path.is_file():
+        import pytest  # only the tests that need a binary need pytest
+
+        pytest.fail(f"{path.name} not found at {path}: build it with 'ninja -C build/dev' "
+                    f"or point {var} at it", pytrace=False)
     return path
 
 
@@ -32,6 +50,7 @@ class Result:
     returncode: int
     stdout: str
     stderr: str
+    prog: str = "udrv"
 
     def json(self) -> Any:
         """stdout as one JSON document; a bench's (udrv-bench/1) checked against
@@ -47,12 +66,13 @@ class Result:
         return [json.loads(line) for line in self.stdout.splitlines() if line.strip()]
 
     def __str__(self) -> str:
-        return (f"udrv {' '.join(self.args)} -> exit {self.returncode}\n"
+        return (f"{self.prog} {' '.join(self.args)} -> exit {self.returncode}\n"
                 f"--- stdout ---\n{self.stdout}--- stderr ---\n{self.stderr}")
 
 
 class Runner:
-    """Runs udrv against a fake root (UDRV_SYSROOT) or, with host(), the real one."""
+    """Runs udrv (or udrv-bench) against a fake root (UDRV_SYSROOT) or, with
+    host(), the real one."""
 
     def __init__(self, binary: Path, root: Path | None) -> None:
         self.binary = binary
@@ -70,7 +90,7 @@ class Runner:
         proc = subprocess.run([str(self.binary), *args], env=env, capture_output=True,
                               timeout=TIMEOUT_S, stdin=subprocess.DEVNULL, check=False)
         return Result(args, proc.returncode, proc.stdout.decode("utf-8", "replace"),
-                      proc.stderr.decode("utf-8", "replace"))
+                      proc.stderr.decode("utf-8", "replace"), self.binary.name)
 
     def __call__(self, *args: str) -> Result:
         """udrv ARGS with UDRV_SYSROOT pointing at the fake tree."""

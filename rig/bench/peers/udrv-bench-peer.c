@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrv-bench-peer: the libgpiod 2.3 side of 'udrv bench toggle/irq' (and
- * the rx side of 'udrv bench rate'), a separate program so that udrv itself
+ * udrv-bench-peer: the libgpiod 2.3 side of 'udrv-bench toggle/irq' (and
+ * the rx side of 'udrv-bench rate'), a separate program so that udrv itself
  * links no libgpiod. Not installed; the lab ships it as
  * /usr/libexec/udrv/udrv-bench-peer. The bench finds it with
  * bench_peer_path() (rig/bench/peer.c) and reads everything it prints with one
@@ -15,7 +15,7 @@
  *           (set the output, blocking gpiod_line_request_read_edge_events()
  *           of one event), one "edge T_WRITE T_IRQ T_WAKE RISING" per edge
  *   rx      events from a source the bench drives (the contract in
- *           docs/rig/results.md, 'udrv bench rate')
+ *           docs/rig/results.md, 'udrv-bench rate')
  *
  * toggle and irq first print "sched POLICY PRIO", "affinity MASK" and
  * "mlocked 0|1" (and "libgpiod MAJOR MINOR" first): the bench checks that
@@ -48,7 +48,7 @@
 static const char usage[] =
 "Usage: udrv-bench-peer COMMAND [OPTIONS]\n"
 "\n"
-"The libgpiod 2.3 side of udrv's benches (udrv bench toggle, irq, rate):\n"
+"The libgpiod 2.3 side of udrv's benches (udrv-bench toggle, irq, rate):\n"
 "started by the bench, not by hand (but it can be, to test it).\n"
 "\n"
 "  toggle --chip PATH --line N [--mlock] [--break]\n"

@@ -48,7 +48,7 @@ def bench_documents() -> list[dict[str, Any]]:
 
 
 def pretty(doc: dict[str, Any]) -> str:
-    """The layout of libudrv's JSON writer (pretty): what udrv bench --json prints."""
+    """The layout of libudrv's JSON writer (pretty): what udrv-bench NAME --json prints."""
     return json.dumps(doc, indent=2) + "\n"
 
 

@@ -95,10 +95,10 @@ def test_flattener_sees_a_changed_figure(tmp_path: Path) -> None:
 
 
 def fake_board(tmp: Path, script: str) -> dict[str, str]:
-    """A PATH with a fake udrv and lava-test-case/lava-test-set that log their calls."""
+    """A PATH with a fake udrv-bench and lava-test-case/lava-test-set that log their calls."""
     bin_dir = tmp / "bin"
     bin_dir.mkdir(exist_ok=True)
-    (bin_dir / "udrv").write_text(f"#!/bin/sh\n{script}\n")
+    (bin_dir / "udrv-bench").write_text(f"#!/bin/sh\n{script}\n")
     for tool in ("lava-test-case", "lava-test-set"):
         (bin_dir / tool).write_text(f'#!/bin/sh\necho "{tool} $*" >> {tmp}/calls\n')
     for f in bin_dir.iterdir():
@@ -115,7 +115,7 @@ def test_bench_pass_records_every_figure_and_the_document(tmp_path: Path) -> Non
     assert proc.returncode == 0, proc.stderr
     # exactly the job's arguments: the script adds none
     args = (tmp_path / "args").read_text().split()
-    assert args == ["bench", "irq", "--json", "--samples", "300", "-c", "gpio-wire",
+    assert args == ["irq", "--json", "--samples", "300", "-c", "gpio-wire",
                     "--out-line", "4"]
     calls = (tmp_path / "calls").read_text().splitlines()
     assert calls[0] == "lava-test-set start irq" and calls[-1] == "lava-test-set stop"
@@ -129,13 +129,13 @@ def test_bench_pass_records_every_figure_and_the_document(tmp_path: Path) -> Non
 
 
 def test_bench_failure_is_a_failed_case_with_its_reason(tmp_path: Path) -> None:
-    env = fake_board(tmp_path, 'echo "udrv: bench uio: no /dev/uio0: load uio-ticker" >&2; '
+    env = fake_board(tmp_path, 'echo "udrv-bench: uio: no /dev/uio0: load uio-ticker" >&2; '
                                "exit 1")
     proc = subprocess.run(["sh", str(RECORDER), "uio --json"], capture_output=True, text=True,
                           env=env, timeout=60)
     assert proc.returncode == 1
     assert "lava-test-case uio --result fail" in (tmp_path / "calls").read_text()
-    assert "udrv-lava-fail uio 1: udrv: bench uio: no /dev/uio0: load uio-ticker" in proc.stdout
+    assert "udrv-lava-fail uio 1: udrv-bench: uio: no /dev/uio0: load uio-ticker" in proc.stdout
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -144,7 +144,8 @@ def test_bench_failure_is_a_failed_case_with_its_reason(tmp_path: Path) -> None:
     (["timer --json", "--json"], "'--json': want 'BENCH ARGS...'"),
     (["Timer --json"], "a bench's name first"),
     (["--bogus"], "unknown option --bogus"),
-    (["--udrv", "/nonexistent/udrv", "timer"], "no udrv (/nonexistent/udrv)"),
+    (["--udrv-bench", "/nonexistent/udrv-bench", "timer"],
+     "no udrv-bench (/nonexistent/udrv-bench)"),
     (["--flatten", "/nonexistent.json"], "cannot read /nonexistent.json"),
 ])
 def test_usage_errors_exit_2(argv: list[str], message: str) -> None:

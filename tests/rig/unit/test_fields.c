@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../../rig/bench/fields.h"
+#include "fields.h"
 #include "harness.h"
 
 static void test_counts_and_last(void)

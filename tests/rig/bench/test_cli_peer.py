@@ -2,7 +2,7 @@
 """udrv-bench-peer's command line (rig/bench/peers/): usage errors exit 2 with a
 message, runtime failures exit 1, version and --help exit 0.
 
-The peer is built next to the udrv under test (build/dev/bench/peers/);
+The peer is built beside the udrv-bench under test (build/dev/rig/bench/peers/);
 $UDRV_BENCH_PEER names another one. Without libgpiod 2.3's sources
 (scripts/fetch-libgpiod) it is not built and these tests are skipped.
 """
@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.udrv_runner import find_binary
+from tests.support.udrv_runner import find_bench_binary
 
 
 @pytest.fixture(scope="module")
 def peer() -> Path:
     env = os.environ.get("UDRV_BENCH_PEER")
-    build = find_binary().parent.parent
-    path = Path(env) if env else build / "rig" / "bench" / "peers" / "udrv-bench-peer"
+    # where udrv-bench looks for it: peers/ beside itself
+    path = Path(env) if env else find_bench_binary().parent / "peers" / "udrv-bench-peer"
     if not path.is_file():
         pytest.skip(f"no udrv-bench-peer at {path} (scripts/fetch-libgpiod, then meson setup "
                     "--reconfigure)")

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""udrv bench gaps on a fake tree: its help, bad command lines (exit 2),
+"""udrv-bench gaps on a fake tree: its help, bad command lines (exit 2),
 failures (exit 1), and --rt-runtime's write and restore of
 proc/sys/kernel/sched_rt_runtime_us (under UDRV_SYSROOT, where libudrv reads
 it), after the run and after SIGTERM. --no-line and SCHED_OTHER: no line, no
@@ -30,14 +30,14 @@ def system(tree: FakeTree) -> FakeTree:
     return tree
 
 
-def test_help_teaches_the_expected_gap(udrv: Runner) -> None:
-    r = udrv("bench", "gaps", "--help")
+def test_help_teaches_the_expected_gap(bench: Runner) -> None:
+    r = bench("gaps", "--help")
     assert r.returncode == 0, r
     for opt in ("--chip", "--line", "--backend", "--no-line", "--gap-threshold",
                 "--rt-runtime", "--duration", "period - runtime", "sched_rt_runtime_us",
                 "SIGTERM"):
         assert opt in r.stdout, f"bench gaps --help lacks {opt}"
-    assert "gaps" in udrv("bench", "--help").stdout
+    assert "gaps" in bench("--help").stdout
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -59,30 +59,30 @@ def test_help_teaches_the_expected_gap(udrv: Runner) -> None:
     (["--duration", "0"], "bad --duration '0'"),
     (["extra"], "unexpected argument 'extra'"),
 ], ids=lambda v: " ".join(v) if isinstance(v, list) else None)
-def test_bad_command_line_exits_2(udrv: Runner, system: FakeTree, args: list[str],
+def test_bad_command_line_exits_2(bench: Runner, system: FakeTree, args: list[str],
                                   message: str) -> None:
-    r = udrv("bench", "gaps", *QUIET, *args)
+    r = bench("gaps", *QUIET, *args)
     assert r.returncode == 2, r
     assert message in r.stderr, r
-    assert "Try 'udrv bench gaps --help'" in r.stderr, r
+    assert "Try 'udrv-bench gaps --help'" in r.stderr, r
     assert system.read(RUNTIME) == "950000\n"
 
 
-def test_no_throttling_settings_exits_1(udrv: Runner, tree: FakeTree) -> None:
+def test_no_throttling_settings_exits_1(bench: Runner, tree: FakeTree) -> None:
     rt_system(tree, rt_runtime_us=None, rt_period_us=None)
-    r = udrv("bench", "gaps", *QUIET, "-D", "1ms")
+    r = bench("gaps", *QUIET, "-D", "1ms")
     assert r.returncode == 1, r
     assert "cannot read /proc/sys/kernel/sched_rt_runtime_us" in r.stderr, r
 
 
-def test_no_chip_exits_1(udrv: Runner, system: FakeTree) -> None:
-    r = udrv("bench", "gaps", "-P", "0", "--no-mlock", "--no-dma-latency", "-q", "-D", "1ms")
+def test_no_chip_exits_1(bench: Runner, system: FakeTree) -> None:
+    r = bench("gaps", "-P", "0", "--no-mlock", "--no-dma-latency", "-q", "-D", "1ms")
     assert r.returncode == 1, r
     assert "gpio-wire" in r.stderr and "--no-line" in r.stderr, r
 
 
-def test_document_without_rt_runtime(udrv: Runner, system: FakeTree) -> None:
-    r = udrv("bench", "gaps", *QUIET, "-D", "20ms", "--gap-threshold", "1us", "--json")
+def test_document_without_rt_runtime(bench: Runner, system: FakeTree) -> None:
+    r = bench("gaps", *QUIET, "-D", "20ms", "--gap-threshold", "1us", "--json")
     assert r.returncode == 0, r
     doc = r.json()
     check_bench(doc)
@@ -98,24 +98,24 @@ def test_document_without_rt_runtime(udrv: Runner, system: FakeTree) -> None:
     assert row["loss"] is None  # nothing toggled, nothing to count at a source
 
 
-def test_rt_runtime_set_for_the_run_and_put_back(udrv: Runner, system: FakeTree) -> None:
-    r = udrv("bench", "gaps", *QUIET, "-D", "10ms", "--rt-runtime", "-1", "--json")
+def test_rt_runtime_set_for_the_run_and_put_back(bench: Runner, system: FakeTree) -> None:
+    r = bench("gaps", *QUIET, "-D", "10ms", "--rt-runtime", "-1", "--json")
     assert r.returncode == 0, r
     g = r.json()["gaps"]
     assert g["sched_rt_runtime_us"] == -1  # read back while measuring
     assert g["sched_rt_runtime_us_before"] == 950000
     assert system.read(RUNTIME) == "950000\n"
     # the table says it too
-    r = udrv("bench", "gaps", *QUIET, "-D", "10ms", "--rt-runtime", "900000")
+    r = bench("gaps", *QUIET, "-D", "10ms", "--rt-runtime", "900000")
     assert r.returncode == 0, r
     assert "sched_rt_runtime_us 900000 of sched_rt_period_us 1000000 (set for the run)" in r.stdout
     assert system.read(RUNTIME) == "950000\n"
 
 
-def test_expected_gap_at_fifo_is_period_minus_runtime(udrv: Runner, system: FakeTree) -> None:
+def test_expected_gap_at_fifo_is_period_minus_runtime(bench: Runner, system: FakeTree) -> None:
     """The expectation only: at FIFO on the host a real loop would be throttled
     by the host's own setting, so the gaps are not asserted here."""
-    r = udrv("bench", "gaps", "--no-line", "-P", "1", "--no-mlock", "--no-dma-latency", "-q",
+    r = bench("gaps", "--no-line", "-P", "1", "--no-mlock", "--no-dma-latency", "-q",
              "-D", "1ms", "--rt-runtime", "800000", "--json")
     if r.returncode == 1 and "SCHED_FIFO" in r.stderr:
         pytest.skip("no permission for SCHED_FIFO here")
@@ -124,10 +124,10 @@ def test_expected_gap_at_fifo_is_period_minus_runtime(udrv: Runner, system: Fake
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-def test_signal_puts_the_runtime_back(udrv: Runner, system: FakeTree,
+def test_signal_puts_the_runtime_back(bench: Runner, system: FakeTree,
                                       sig: signal.Signals) -> None:
     out = system.root / "gaps.json"
-    proc = udrv.start("bench", "gaps", *QUIET, "-D", "60s", "--rt-runtime", "600000",
+    proc = bench.start("gaps", *QUIET, "-D", "60s", "--rt-runtime", "600000",
                       "--out", str(out))
     try:
         deadline = time.monotonic() + 10
@@ -139,7 +139,7 @@ def test_signal_puts_the_runtime_back(udrv: Runner, system: FakeTree,
         try:
             _, err = proc.communicate(timeout=10)
         except subprocess.TimeoutExpired:
-            pytest.fail(f"udrv bench gaps still running 10 s after {sig.name}")
+            pytest.fail(f"udrv-bench gaps still running 10 s after {sig.name}")
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -157,15 +157,15 @@ def test_suite_command_lines() -> None:
     from rig.lab import suite
 
     assert suite.gaps_command("none", "full") == \
-        "udrv bench gaps --json --quiet --load none --duration 5s"
+        "udrv-bench gaps --json --quiet --load none --duration 5s"
     assert suite.gaps_command("all", "quick", "-1") == \
-        "udrv bench gaps --json --quiet --load all --duration 3s --rt-runtime -1"
+        "udrv-bench gaps --json --quiet --load all --duration 3s --rt-runtime -1"
 
 
-def test_timeline_is_bounded(udrv: Runner, system: FakeTree) -> None:
+def test_timeline_is_bounded(bench: Runner, system: FakeTree) -> None:
     """Every interval a gap (threshold 1 ns): the first 1000 are listed, the
     rest counted as dropped, and the totals still agree."""
-    r = udrv("bench", "gaps", *QUIET, "-n", "5000", "--gap-threshold", "1ns", "--json")
+    r = bench("gaps", *QUIET, "-n", "5000", "--gap-threshold", "1ns", "--json")
     assert r.returncode == 0, r
     doc = r.json()
     check_bench(doc)
@@ -175,8 +175,8 @@ def test_timeline_is_bounded(udrv: Runner, system: FakeTree) -> None:
     assert g["longest_ns"] == doc["rows"][0]["stats"]["max"]
 
 
-def _gaps_doc(udrv: Runner) -> dict:
-    r = udrv("bench", "gaps", *QUIET, "-n", "2000", "--gap-threshold", "1ns", "--json")
+def _gaps_doc(bench: Runner) -> dict:
+    r = bench("gaps", *QUIET, "-n", "2000", "--gap-threshold", "1ns", "--json")
     assert r.returncode == 0, r
     doc = r.json()
     doc["gaps"]["timeline"] = doc["gaps"]["timeline"][:3]
@@ -192,10 +192,10 @@ def _gaps_doc(udrv: Runner) -> dict:
     ("stalled", "stalled longer than the run"),
     ("missing", "gaps.per_s: missing"),
 ])
-def test_schema_check_sees_each_break(udrv: Runner, system: FakeTree, damage: str,
+def test_schema_check_sees_each_break(bench: Runner, system: FakeTree, damage: str,
                                       message: str) -> None:
     """rig.results' checks of the gaps object, each invariant broken on purpose."""
-    doc = _gaps_doc(udrv)
+    doc = _gaps_doc(bench)
     g = doc["gaps"]
     if damage == "count":
         g["count"] += 1

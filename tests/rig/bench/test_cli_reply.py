@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""udrv bench reply's command line: help, usage errors (exit 2), failures (exit 1).
+"""udrv-bench reply's command line: help, usage errors (exit 2), failures (exit 1).
 
 The measurement itself runs on real kernels: tests/lab/test_bench_reply.py."""
 
@@ -14,18 +14,18 @@ OPTIONS = ["--role", "--responder", "--wait", "--trigger", "--in", "--reply", "-
            "--duration", "--load", "--json"]
 
 
-def test_help_teaches_the_wiring_and_lists_the_options(udrv: Runner) -> None:
-    r = udrv("bench", "reply", "--help")
+def test_help_teaches_the_wiring_and_lists_the_options(bench: Runner) -> None:
+    r = bench("reply", "--help")
     assert r.returncode == 0, r
-    assert r.stdout.startswith("Usage: udrv bench reply"), r
+    assert r.stdout.startswith("Usage: udrv-bench reply"), r
     for opt in OPTIONS:
         assert opt in r.stdout, f"--help does not mention {opt}"
     for word in ("log host", "C = !B", "trigger_to_reply", "--role target", "isr", "kthread"):
         assert word in r.stdout, word
 
 
-def test_listed_by_udrv_bench(udrv: Runner) -> None:
-    r = udrv("bench", "--help")
+def test_listed_by_udrv_bench(bench: Runner) -> None:
+    r = bench("--help")
     assert r.returncode == 0, r
     assert "reply" in r.stdout
 
@@ -49,14 +49,14 @@ def test_listed_by_udrv_bench(udrv: Runner) -> None:
     (["--samples", "0"], "bad --samples '0'"),
     (["extra"], "unexpected argument 'extra'"),
 ], ids=lambda v: " ".join(v) if isinstance(v, list) else None)
-def test_bad_command_line_exits_2(udrv: Runner, args: list[str], message: str) -> None:
-    r = udrv("bench", "reply", *args)
+def test_bad_command_line_exits_2(bench: Runner, args: list[str], message: str) -> None:
+    r = bench("reply", *args)
     assert r.returncode == 2, r
     assert message in r.stderr, r
-    assert "Try 'udrv bench reply --help'" in r.stderr, r
+    assert "Try 'udrv-bench reply --help'" in r.stderr, r
 
 
-def test_no_such_chip_exits_1(udrv: Runner) -> None:
-    r = udrv("bench", "reply", "-c", "no-such-chip", "--samples", "10")
+def test_no_such_chip_exits_1(bench: Runner) -> None:
+    r = bench("reply", "-c", "no-such-chip", "--samples", "10")
     assert r.returncode == 1, r
     assert "no-such-chip" in r.stderr, r

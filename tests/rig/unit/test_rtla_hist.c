@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests of the rtla timerlat hist reader (rig/bench/rtla_hist.c) on outputs
- * captured in the lab (tests/lib/rtla/README.md), and on those outputs cut
+ * captured in the lab (tests/rig/unit/rtla/README.md), and on those outputs cut
  * short or changed: every figure it checks, broken on purpose.
  */
 #include <errno.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of udrv bench rate's two readers (rig/bench/rate_parse.c): the
+ * Unit tests of udrv-bench rate's two readers (rig/bench/rate_parse.c): the
  * --rates list and the output of `udrv-bench-peer rx`, with each rule of
  * the contract broken on purpose.
  */

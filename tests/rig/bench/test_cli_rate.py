@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""udrv bench rate: its help, bad command lines (exit 2, before anything is
+"""udrv-bench rate: its help, bad command lines (exit 2, before anything is
 touched), and failures without a source (exit 1). The lab
 (tests/lab/test_bench_rate.py) sweeps real sources."""
 
@@ -13,15 +13,15 @@ from tests.support.udrv_runner import Runner
 QUIET = ["-P", "0", "--no-mlock", "--no-dma-latency", "-q"]
 
 
-def test_help_teaches_the_sweep(udrv: Runner) -> None:
-    r = udrv("bench", "rate", "--help")
+def test_help_teaches_the_sweep(bench: Runner) -> None:
+    r = bench("rate", "--help")
     assert r.returncode == 0, r
     for word in ("--rates", "--step-duration", "--batch", "--buffer", "--mechanisms",
                  "--impls", "--refine", "--line", "gen_edges", "knee", "lost", "dropped", "masked",
                  "cdev-batch", "uio-poll", "libgpiod-2.3", "UDRV_BENCH_PEER",
                  "--irq-prio", "FIFO 50"):
         assert word in r.stdout, f"bench rate --help lacks {word}"
-    assert "rate" in udrv("bench", "--help").stdout
+    assert "rate" in bench("--help").stdout
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -63,22 +63,22 @@ def test_help_teaches_the_sweep(udrv: Runner) -> None:
     (["-D", "1s"], "-n/--samples and -D/--duration do not apply"),
     (["extra"], "unexpected argument 'extra'"),
 ], ids=lambda v: " ".join(v) if isinstance(v, list) else None)
-def test_bad_command_line_exits_2(udrv: Runner, args: list[str], message: str) -> None:
-    r = udrv("bench", "rate", *QUIET, *args)
+def test_bad_command_line_exits_2(bench: Runner, args: list[str], message: str) -> None:
+    r = bench("rate", *QUIET, *args)
     assert r.returncode == 2, r
     assert message in r.stderr, r
-    assert "Try 'udrv bench rate --help'" in r.stderr, r
+    assert "Try 'udrv-bench rate --help'" in r.stderr, r
 
 
-def test_no_gpio_wire_exits_1(udrv: Runner, tree: FakeTree) -> None:
+def test_no_gpio_wire_exits_1(bench: Runner, tree: FakeTree) -> None:
     rt_system(tree)
-    r = udrv("bench", "rate", *QUIET, "--mechanisms", "cdev", "--rates", "1k")
+    r = bench("rate", *QUIET, "--mechanisms", "cdev", "--rates", "1k")
     assert r.returncode == 1, r
     assert "gpio-wire" in r.stderr, r
 
 
-def test_no_ticker_exits_1(udrv: Runner, tree: FakeTree) -> None:
+def test_no_ticker_exits_1(bench: Runner, tree: FakeTree) -> None:
     rt_system(tree)
-    r = udrv("bench", "rate", *QUIET, "--mechanisms", "uio-read", "--rates", "1k")
+    r = bench("rate", *QUIET, "--mechanisms", "uio-read", "--rates", "1k")
     assert r.returncode == 1, r
     assert "uio-ticker" in r.stderr and "--mechanisms cdev,cdev-batch" in r.stderr, r

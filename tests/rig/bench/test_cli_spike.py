@@ -25,7 +25,7 @@ EVENTS = ("sched/sched_switch", "sched/sched_wakeup", "sched/sched_wakeup_new",
           "sched/sched_waking", "sched/sched_pi_setprio", "irq/irq_handler_entry",
           "irq/irq_handler_exit", "irq/softirq_entry", "irq/softirq_exit",
           "timer/hrtimer_expire_entry", "timer/hrtimer_expire_exit")
-TIMER = ("bench", "timer", "-n", "3", "-i", "200", "--cyclictest", "none", "-P", "0",
+TIMER = ("timer", "-n", "3", "-i", "200", "--cyclictest", "none", "-P", "0",
          "--no-mlock", "--no-dma-latency", "--quiet")
 
 
@@ -57,49 +57,49 @@ def assert_untouched(tree: FakeTree, files: dict[str, str], base: str = TRACING)
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (("bench", "timer", "--trace-on-spike", "0"),
+    (("timer", "--trace-on-spike", "0"),
      "bad --trace-on-spike '0': a latency in us, 1..10000000"),
-    (("bench", "timer", "--trace-on-spike", "10000001"), "bad --trace-on-spike '10000001'"),
-    (("bench", "irq", "--trace-on-spike", "-5"), "bad --trace-on-spike '-5'"),
-    (("bench", "uio", "--trace-on-spike", "1e3"), "bad --trace-on-spike '1e3'"),
-    (("bench", "uio", "--trace-on-spike", ""), "bad --trace-on-spike ''"),
-    (("bench", "timer", "--spike-out", ""), "bad --spike-out ''"),
-    (("bench", "toggle", "--trace-on-spike", "100"), "this bench hands no latency samples"),
-    (("bench", "kernel", "--trace-on-spike", "100"), "use it with irq, uio or timer"),
+    (("timer", "--trace-on-spike", "10000001"), "bad --trace-on-spike '10000001'"),
+    (("irq", "--trace-on-spike", "-5"), "bad --trace-on-spike '-5'"),
+    (("uio", "--trace-on-spike", "1e3"), "bad --trace-on-spike '1e3'"),
+    (("uio", "--trace-on-spike", ""), "bad --trace-on-spike ''"),
+    (("timer", "--spike-out", ""), "bad --spike-out ''"),
+    (("toggle", "--trace-on-spike", "100"), "this bench hands no latency samples"),
+    (("kernel", "--trace-on-spike", "100"), "use it with irq, uio or timer"),
 ])
-def test_usage_errors(udrv: Runner, args: tuple[str, ...], message: str) -> None:
-    r = udrv(*args)
+def test_usage_errors(bench: Runner, args: tuple[str, ...], message: str) -> None:
+    r = bench(*args)
     assert r.returncode == 2, r
     assert message in r.stderr, r
 
 
-def test_no_tracefs_says_where_and_how(udrv: Runner, tree: FakeTree) -> None:
+def test_no_tracefs_says_where_and_how(bench: Runner, tree: FakeTree) -> None:
     tree.dir("sys/kernel")
-    r = udrv(*TIMER, "--trace-on-spike", "100")
+    r = bench(*TIMER, "--trace-on-spike", "100")
     assert r.returncode == 1, r
     assert (f"no tracefs at {tree.root}/sys/kernel/tracing or "
             f"{tree.root}/sys/kernel/debug/tracing") in r.stderr, r
     assert "mount -t tracefs nodev /sys/kernel/tracing" in r.stderr, r
 
 
-def test_unwritable_event_fails_and_puts_back_what_was_set(udrv: Runner, tree: FakeTree) -> None:
+def test_unwritable_event_fails_and_puts_back_what_was_set(bench: Runner, tree: FakeTree) -> None:
     files = fake_tracefs(tree)
     # a directory where the file should be: unwritable even for root
     bad = f"{TRACING}/events/irq/softirq_exit/enable"
     tree.path(bad).unlink()
     tree.dir(bad)
     del files["events/irq/softirq_exit/enable"]
-    r = udrv(*TIMER, "--trace-on-spike", "100")
+    r = bench(*TIMER, "--trace-on-spike", "100")
     assert r.returncode == 1, r
     assert f"--trace-on-spike: cannot read {tree.root}/{bad}" in r.stderr, r
     assert_untouched(tree, files)
 
 
-def test_a_spike_is_recorded_and_tracefs_put_back(udrv: Runner, tree: FakeTree,
+def test_a_spike_is_recorded_and_tracefs_put_back(bench: Runner, tree: FakeTree,
                                                   tmp_path: Path) -> None:
     files = fake_tracefs(tree, "sys/kernel/debug/tracing")
     out = tmp_path / "t.json"
-    r = udrv(*TIMER, "--trace-on-spike", "1", "-o", str(out))
+    r = bench(*TIMER, "--trace-on-spike", "1", "-o", str(out))
     assert r.returncode == 0, r
     doc = json.loads(out.read_text())
     check_bench(doc)  # the spike object with the rest
@@ -114,31 +114,31 @@ def test_a_spike_is_recorded_and_tracefs_put_back(udrv: Runner, tree: FakeTree,
     assert spike["cause"] is None and spike["top"] == [], spike
     assert spike["verdict"].startswith("no verdict: the trace has no event on CPU"), spike
     saved = (tmp_path / "t.spike.txt").read_text()
-    assert saved.startswith("# udrv: spike of "), saved
-    assert "udrv: spike: trace: " in r.stderr, r
+    assert saved.startswith("# udrv-bench: spike of "), saved
+    assert "udrv-bench: spike: trace: " in r.stderr, r
     assert_untouched(tree, files, "sys/kernel/debug/tracing")
 
 
-def test_spike_out_names_the_file(udrv: Runner, tree: FakeTree, tmp_path: Path) -> None:
+def test_spike_out_names_the_file(bench: Runner, tree: FakeTree, tmp_path: Path) -> None:
     files = fake_tracefs(tree)
     want = tmp_path / "mine.txt"
-    r = udrv(*TIMER, "--json", "--trace-on-spike", "1", "--spike-out", str(want))
+    r = bench(*TIMER, "--json", "--trace-on-spike", "1", "--spike-out", str(want))
     assert r.returncode == 0, r
     assert json.loads(r.stdout)["spike"]["trace"]["file"] == str(want)
-    assert want.read_text().startswith("# udrv: spike of ")
+    assert want.read_text().startswith("# udrv-bench: spike of ")
     assert_untouched(tree, files)
 
 
-def test_unwritable_spike_out_is_an_analysis_error(udrv: Runner, tree: FakeTree,
+def test_unwritable_spike_out_is_an_analysis_error(bench: Runner, tree: FakeTree,
                                                    tmp_path: Path) -> None:
     files = fake_tracefs(tree)
-    r = udrv(*TIMER, "--json", "--trace-on-spike", "1", "--spike-out",
+    r = bench(*TIMER, "--json", "--trace-on-spike", "1", "--spike-out",
              str(tmp_path / "no" / "such" / "dir.txt"))
     assert r.returncode == 0, r
     spike = json.loads(r.stdout)["spike"]
     assert spike["error"].startswith(f"cannot write the trace to {tmp_path}/no/such/dir.txt"), spike
     assert spike["verdict"] is None and spike["cause"] is None
-    assert "udrv: spike: no analysis: cannot write the trace" in r.stderr, r
+    assert "udrv-bench: spike: no analysis: cannot write the trace" in r.stderr, r
     assert_untouched(tree, files)
 
 

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../../rig/bench/peer_parse.h"
+#include "peer_parse.h"
 #include "harness.h"
 
 static int line(const char *s, char *key, uint64_t *v, unsigned int *n)

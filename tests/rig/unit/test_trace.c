@@ -2,7 +2,7 @@
 /*
  * rig/bench/trace.c: ftrace's text read back, and what held the CPU in a window.
  * traces/hog-{std,rt}.txt are real --spike-out files from the lab (a
- * SCHED_FIFO 90 hog busy for 2 ms above `udrv bench timer`), each with
+ * SCHED_FIFO 90 hog busy for 2 ms above `udrv-bench timer`), each with
  * udrv's first line naming the window and the bench's pid.
  */
 #include <inttypes.h>
@@ -406,7 +406,7 @@ static void test_lab_hog_break_on_purpose(void)
 	CHECK(a.cause < 0 || strcmp(a.entries[a.cause].name, "udrv-spike-hog"));
 }
 
-/* udrv bench irq -D 2s, std, idle: a 50 ms write_to_wake. The irq thread
+/* udrv-bench irq -D 2s, std, idle: a 50 ms write_to_wake. The irq thread
  * woke the bench, then the CPU ran kworkers and idled until the RT period
  * timer: RT throttling (the bench and its irq thread, both RT, had used
  * 950 ms of the second) */

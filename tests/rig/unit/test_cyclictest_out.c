@@ -2,7 +2,7 @@
 /*
  * Unit tests of the readers of cyclictest's histogram file and stdout
  * (rig/bench/cyclictest_out.c) on files captured in the lab
- * (tests/lib/cyclictest/README.md), and on those files cut short or
+ * (tests/rig/unit/cyclictest/README.md), and on those files cut short or
  * changed: every check, broken on purpose.
  */
 #include <errno.h>
@@ -84,7 +84,7 @@ static void parse_spikes(struct parsed *p, const char *text, size_t len,
 				 p->why, sizeof(p->why));
 }
 
-/* Both files of one run, as `udrv bench timer` reads them. */
+/* Both files of one run, as `udrv-bench timer` reads them. */
 static void parse_pair(struct parsed *p, const char *hist, const char *out,
 		       uint64_t range, uint64_t nodes, uint64_t loops)
 {

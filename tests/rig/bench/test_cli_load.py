@@ -45,12 +45,12 @@ def _holds(pid: int, inode: int) -> bool:
     return False
 
 
-def test_the_load_closes_what_the_bench_had_open(udrv_bin: Path) -> None:
+def test_the_load_closes_what_the_bench_had_open(bench_bin: Path) -> None:
     if not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists():
         pytest.fail("this kernel has no /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN)")
     r, w = os.pipe()
     inode = os.fstat(w).st_ino
-    proc = subprocess.Popen([str(udrv_bin), "load", "memory", "--duration", "5s"],
+    proc = subprocess.Popen([str(bench_bin), "load", "memory", "--duration", "5s"],
                             pass_fds=(w,), stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     try:
@@ -60,7 +60,7 @@ def test_the_load_closes_what_the_bench_had_open(udrv_bin: Path) -> None:
             time.sleep(0.1)
             load = [p for c in _children(proc.pid) for p in _group(c)]
         assert len(load) >= 2, f"the load's leader and worker did not appear: {load}"
-        assert _holds(proc.pid, inode), "the check cannot see the fd in udrv itself"
+        assert _holds(proc.pid, inode), "the check cannot see the fd in udrv-bench itself"
         held = [p for p in load if _holds(p, inode)]
         assert not held, f"load processes {held} hold the bench's file descriptor"
     finally:

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../rig/bench/peer.h"
+#include "peer.h"
 #include "harness.h"
 
 #define LOOKUP_ENV	"UDRV_TEST_PEER_LOOKUP"
@@ -75,12 +75,37 @@ static void test_path_env(void)
 	CHECK_INT(bench_peer_path(path, sizeof(path)), -ENOENT);
 }
 
-/* A copy of this test in DIR/tools/ finds DIR/tools/../bench/peers/. */
+/*
+ * The lookup of a copy of this test at @rel under the fake root (copied
+ * there from @self when given): "STATUS PATH\n" in @out.
+ */
+static void lookup_from(const char *rel, const char *self, char *out, size_t len)
+{
+	char exe[PATH_MAX], copy[2 * PATH_MAX + 8] = "", cmd[4 * PATH_MAX];
+	FILE *p;
+
+	fake_path(exe, sizeof(exe), rel);
+	if (self)
+		snprintf(copy, sizeof(copy), "cp %s %s && ", self, exe);
+	/* cross builds: meson test runs us under qemu-user, and says how */
+	snprintf(cmd, sizeof(cmd), "%s%s=1 $MESON_EXE_WRAPPER %s", copy,
+		 LOOKUP_ENV, exe);
+	snprintf(out, len, "(no output)");
+	p = popen(cmd, "r");
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	CHECK(fgets(out, (int)len, p) != NULL);
+	pclose(p);
+}
+
+/* A copy of this test in DIR/rig/bench/ (where udrv-bench is in a build
+ * tree) finds DIR/rig/bench/peers/; one in DIR/tools/ (where udrv is) does
+ * not: the libexec path. */
 static void test_path_build_tree(void)
 {
-	char exe[PATH_MAX], self[PATH_MAX], cmd[4 * PATH_MAX], out[PATH_MAX] = "";
+	char exe[PATH_MAX], self[PATH_MAX], out[PATH_MAX] = "";
 	ssize_t n;
-	FILE *p;
 
 	fake_root();
 	fake_dir("tools");
@@ -92,27 +117,14 @@ static void test_path_build_tree(void)
 	if (n <= 0)
 		return;
 	self[n] = '\0';
-	/* cross builds: meson test runs us under qemu-user, and says how */
-	fake_path(exe, sizeof(exe), "tools/t");
-	snprintf(cmd, sizeof(cmd), "cp %s %s && %s=1 $MESON_EXE_WRAPPER %s", self,
-		 exe, LOOKUP_ENV, exe);
-	p = popen(cmd, "r");
-	CHECK(p != NULL);
-	if (!p)
-		return;
-	CHECK(fgets(out, sizeof(out), p) != NULL);
-	pclose(p);
+	lookup_from("rig/bench/t", self, out, sizeof(out));
 	CHECK(!strncmp(out, "0 ", 2));
-	CHECK_CONTAINS(out, "/tools/../rig/bench/peers/udrv-bench-peer\n");
+	CHECK_CONTAINS(out, "/rig/bench/peers/udrv-bench-peer\n");
+	lookup_from("tools/t", self, out, sizeof(out));
+	CHECK_CONTAINS(out, " " BENCH_PEER_LIBEXEC "\n");
 	/* without it there: the libexec path, not found (or the lab's) */
-	fake_path(exe, sizeof(exe), "rig/bench/peers/udrv-bench-peer");
 	unlink(exe);
-	fake_path(exe, sizeof(exe), "tools/t");
-	snprintf(cmd, sizeof(cmd), "%s=1 $MESON_EXE_WRAPPER %s", LOOKUP_ENV, exe);
-	p = popen(cmd, "r");
-	CHECK(p != NULL && fgets(out, sizeof(out), p) != NULL);
-	if (p)
-		pclose(p);
+	lookup_from("rig/bench/t", NULL, out, sizeof(out));
 	CHECK_CONTAINS(out, " " BENCH_PEER_LIBEXEC "\n");
 }
 

@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""scripts/check-boundary (make check's boundary step) passes on this tree and
+fails, for its reason, on a copy with one forbidden dependency added: a rig
+or tools header included by the library, a tools header by a bench, a rig
+header by the tool, the rig package imported by the bindings or an example,
+and udrv's symbols checked against the bench library's (a udrv-bench given
+as udrv has them all)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.udrv_runner import find_bench_binary, find_binary
+
+REPO = Path(__file__).resolve().parents[2]
+SCRIPT = REPO / "scripts" / "check-boundary"
+TREES = ("lib", "include", "bindings", "tools", "rig", "examples")
+
+
+def check(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+@pytest.fixture(scope="module")
+def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The checked trees of this repository, copied once (each test adds one
+    line to a file and takes it out again)."""
+    root = tmp_path_factory.mktemp("tree")
+    for t in TREES:
+        shutil.copytree(REPO / t, root / t, symlinks=True,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.ko", "*.o", ".*"))
+    return root
+
+
+def test_this_tree_keeps_the_boundary(copy: Path) -> None:
+    r = check("--root", str(copy))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "check-boundary: udrv-symbols: skipped" in r.stdout
+
+
+@pytest.mark.parametrize(("path", "line", "verdict", "says"), [
+    ("lib/parse.c", '#include "cli.h"', "toolkit-includes",
+     '#include "cli.h" is a header of tools/'),
+    ("lib/parse.c", '#include "../rig/bench/bench.h"', "toolkit-includes",
+     "is a header of rig/"),
+    ("include/udrv/parse.h", '#include "msg.h"', "toolkit-includes", "is a header of rig/"),
+    ("bindings/python/src/module.c", '#include "commands.h"', "toolkit-includes",
+     "is a header of tools/"),
+    ("rig/bench/toggle.c", '#include "cli.h"', "rig-includes", "is a header of tools/"),
+    ("rig/bench/out.c", '#include "../../tools/commands.h"', "rig-includes",
+     "is a header of tools/"),
+    ("tools/cmd_gpio.c", '#include "bench.h"', "tools-includes", "is a header of rig/"),
+    ("bindings/python/udrv/__init__.py", "import rig.lab", "python-imports",
+     "imports the rig package"),
+    ("examples/python/blink.py", "from rig import report", "python-imports",
+     "imports the rig package"),
+], ids=lambda v: v if isinstance(v, str) and "/" in v and " " not in v else None)
+def test_a_forbidden_dependency_fails(copy: Path, path: str, line: str, verdict: str,
+                                      says: str) -> None:
+    f = copy / path
+    if not f.is_file():
+        pytest.fail(f"{path} is gone: pick another file for this case")
+    text = f.read_text()
+    f.write_text(f"{line}\n{text}")
+    try:
+        r = check("--root", str(copy))
+    finally:
+        f.write_text(text)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert f"check-boundary: {verdict}: FAIL" in r.stdout, r.stdout
+    assert f"{path}:1: " in r.stdout and says in r.stdout, r.stdout
+    assert r.stdout.count(": FAIL") == 1, r.stdout
+
+
+def test_udrv_links_no_bench_object() -> None:
+    udrv, bench = find_binary(), find_bench_binary()
+    build = bench.parents[2]
+    if not (udrv.is_file() and (build / "rig" / "bench" / "libudrv-bench.a").is_file()):
+        pytest.fail(f"no {udrv} or bench library in {build}: build it (ninja -C build/dev)",
+                    pytrace=False)
+    r = check("--build", str(build), "--udrv", str(udrv))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "check-boundary: udrv-symbols: ok" in r.stdout
+    # udrv-bench, given as udrv, has every symbol of the library it links
+    r = check("--build", str(build), "--udrv", str(bench))
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "check-boundary: udrv-symbols: FAIL" in r.stdout
+    assert "defines cmd_bench_toggle, a symbol of the bench library" in r.stdout
