@@ -6,16 +6,14 @@ or the binary is built with sanitizers (they do not mix)."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.support.fakes import FakeTree, gpio_bus, gpio_chip, uio_dev_file, uio_device, uio_map
 from tests.support.udrv_runner import Runner
+from tests.support.valgrind import memcheck, valgrind_runner
 
-VALGRIND = shutil.which("valgrind")
 COMMANDS = [
     ["info"],
     ["info", "--json"],
@@ -30,17 +28,6 @@ COMMANDS = [
 ]
 
 
-def sanitized(binary: Path) -> bool:
-    return b"__asan_init" in binary.read_bytes()
-
-
-def memcheck(runner: Runner, root: Path, args: list[str]) -> subprocess.CompletedProcess[str]:
-    env = runner._env(root)
-    return subprocess.run([str(VALGRIND), "-q", "--error-exitcode=99", str(runner.binary), *args],
-                          env=env, capture_output=True, text=True, timeout=120, check=False,
-                          stdin=subprocess.DEVNULL)
-
-
 def populate(t: FakeTree) -> None:
     gpio_bus(t)
     gpio_chip(t, 0, "wire", 512, 8, "fake-wire")
@@ -51,11 +38,7 @@ def populate(t: FakeTree) -> None:
 
 @pytest.fixture
 def checked(udrv: Runner) -> Runner:
-    if VALGRIND is None:
-        pytest.skip("valgrind is not installed (scripts/install-deps installs it)")
-    if sanitized(udrv.binary):
-        pytest.skip("built with sanitizers: valgrind does not run ASan binaries")
-    return udrv
+    return valgrind_runner(udrv)
 
 
 @pytest.mark.parametrize("args", COMMANDS, ids=" ".join)
@@ -72,17 +55,3 @@ def test_sysroot_too_long(checked: Runner, tmp_path: Path, args: list[str]) -> N
     r = memcheck(checked, root, args)
     assert r.returncode != 99, r.stderr
     assert "==" not in r.stderr, r.stderr
-
-
-@pytest.mark.parametrize("name", ["current_tracer", "trace_clock", "tracing_on"])
-def test_empty_tracefs_file(checked: Runner, tree: FakeTree, name: str) -> None:
-    """An empty tracefs file: --trace-on-spike reads nothing, says so, and
-    never looks at the line buffer it did not fill."""
-    from test_cli_spike import TIMER, TRACING, fake_tracefs
-
-    fake_tracefs(tree)
-    tree.file(f"{TRACING}/{name}", "")
-    r = memcheck(checked, tree.root, [*TIMER, "--trace-on-spike", "100"])
-    assert r.returncode == 1, r
-    assert "==" not in r.stderr, r.stderr
-    assert f"{tree.root}/{TRACING}/{name}" in r.stderr, r.stderr

@@ -85,8 +85,8 @@ FIXTURE = ROOT / "tests" / "rig" / "fixtures" / "suite-commands.json"
 # benches' default: bench.c takes "none" as no load), as the labgrid suite
 # always ran it; a labgrid rt board with iommu runs pci above the irq threads
 # too, as make lab's rt-q35 board
-RPI3_BEFORE = "udrv bench toggle -c pinctrl-bcm2835 --line 17 --no-edges --json --quiet "
-RPI3_AFTER = "udrv bench toggle --json --quiet --load none {} -c pinctrl-bcm2835 --line 17 " \
+RPI3_BEFORE = "udrv-bench toggle -c pinctrl-bcm2835 --line 17 --no-edges --json --quiet "
+RPI3_AFTER = "udrv-bench toggle --json --quiet --load none {} -c pinctrl-bcm2835 --line 17 " \
              "--no-edges"
 
 
@@ -101,7 +101,7 @@ def _expected_now(before: dict) -> dict:
         prio = next(r for r in now["labgrid"][f"rt-q35 {mode}"]["runs"]
                     if r["variant"] == "irq-prio 90")
         count = suite.SAMPLES[mode]["pci"]
-        prio["commands"].insert(3, f"udrv bench pci --json --quiet --load none --samples {count} "
+        prio["commands"].insert(3, f"udrv-bench pci --json --quiet --load none --samples {count} "
                                    "--irq-prio 90")
     return now
 
@@ -154,7 +154,7 @@ def _qemu_plain(target: str, mode: str) -> dict[str, str]:
     from tests.support import suite_commands
 
     run = suite_commands.qemu(target, mode)["runs"][0]
-    return {c.split()[2]: c for c in run["commands"]}
+    return {c.split()[1]: c for c in run["commands"]}
 
 
 def test_three_paths_one_command_per_bench() -> None:
@@ -168,13 +168,13 @@ def test_three_paths_one_command_per_bench() -> None:
         for mode in ("quick", "full"):
             qemu = _qemu_plain(target, mode)
             lg = suite_commands.labgrid(target, mode)["runs"][0]["commands"]
-            lg_by = {c.split()[2]: c for c in lg}
+            lg_by = {c.split()[1]: c for c in lg}
             spec = lava.JobSpec(kernel=target, benches=benches, mode=mode,
                                 urls=dict(suite_commands.URLS))
             job = suite_commands.lava_job(spec)
-            assert [c.split()[2] for c in job] == benches.split()
+            assert [c.split()[1] for c in job] == benches.split()
             for cmd in job:
-                bench = cmd.split()[2]
+                bench = cmd.split()[1]
                 assert cmd == qemu[bench] == lg_by[bench], (target, mode, bench)
 
 
@@ -188,7 +188,7 @@ def test_one_plan_entry_changes_all_three(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setitem(plan.BENCHES, "irq", dataclasses.replace(
         irq, size={**irq.size, "quick": ("--samples", "123")},
         decide=lambda feats, wire: (("--cpu", "0"), "")))
-    want = "udrv bench irq --json --quiet --load none --samples 123 --cpu 0"
+    want = "udrv-bench irq --json --quiet --load none --samples 123 --cpu 0"
     assert _qemu_plain("std", "quick")["irq"] == want
     lg = suite_commands.labgrid("std", "quick")["runs"][0]["commands"]
     assert want in lg

@@ -63,7 +63,7 @@ class FakeBoard:
     def run(self, cmd: str, timeout: float = 60.0, *, check: bool = False) -> Result:
         self.log.append((cmd, timeout))
         words = cmd.split()
-        bench = words[words.index("bench") + 1] if "bench" in words else words[0]
+        bench = words[1] if words[0] == "udrv-bench" else words[0]
         doc = json.dumps({"bench": bench, "cmd": cmd})
         return Result(0, doc.encode(), b"", 0.0)
 
@@ -133,7 +133,7 @@ LAVA_JOBS: dict[str, dict[str, Any]] = {
 
 def lava_job(spec: lava.JobSpec) -> list[str]:
     """The bench commands a rendered job runs on the board: the test definition's
-    run steps, with the job's parameters, in sh with a udrv that logs them."""
+    run steps, with the job's parameters, in sh with a udrv-bench that logs them."""
     text = lava.render_job(spec)
     [definition] = yaml.safe_load(text)["actions"][2]["test"]["definitions"]
     testdef = definition["repository"]
@@ -142,8 +142,9 @@ def lava_job(spec: lava.JobSpec) -> list[str]:
         (d / "lava").mkdir()
         shutil.copy(lava.RECORDER, d / "lava" / "udrv-lava-bench")
         (d / "bin").mkdir()
-        (d / "bin" / "udrv").write_text(f'#!/bin/sh\necho "udrv $*" >> {d}/cmds\necho "{{}}"\n')
-        (d / "bin" / "udrv").chmod(0o755)
+        (d / "bin" / "udrv-bench").write_text(
+            f'#!/bin/sh\necho "udrv-bench $*" >> {d}/cmds\necho "{{}}"\n')
+        (d / "bin" / "udrv-bench").chmod(0o755)
         env = {**os.environ, "PATH": f"{d / 'bin'}:{os.environ['PATH']}",
                **{k: str(v) for k, v in testdef["params"].items()}}
         script = "\n".join(testdef["run"]["steps"])
