@@ -257,7 +257,7 @@ static PyObject *req_repr(PyObject *o)
 	struct udrvpy_request *self = REQ(o);
 
 	if (!self->req)
-		return PyUnicode_FromFormat("<%s of %s (udrvpy_req_released)>", Py_TYPE(o)->tp_name,
+		return PyUnicode_FromFormat("<%s of %s (released)>", Py_TYPE(o)->tp_name,
 					    self->chip_name);
 	return PyUnicode_FromFormat("<%s of %s offsets=%R backend=%s>", Py_TYPE(o)->tp_name,
 				    self->chip_name, self->offsets,
@@ -549,7 +549,7 @@ static PyMethodDef req_methods[] = {
 	  "pending. Releases the GIL; Ctrl-C raises KeyboardInterrupt." },
 	{ "read_edge_events", UDRVPY_METH(udrvpy_req_read_edge_events), METH_VARARGS | METH_KEYWORDS,
 	  "read_edge_events(max_events: int = 64) -> list[EdgeEvent]\n\n"
-	  "Read up to max_events pending events; blocks (GIL udrvpy_req_released) only when none are "
+	  "Read up to max_events pending events; blocks (GIL released) only when none are "
 	  "pending." },
 	{ "release", req_release, METH_NOARGS,
 	  "release() -> None\n\nGive the lines back. Idempotent; using the request afterwards "
