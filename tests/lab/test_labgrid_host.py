@@ -26,7 +26,7 @@ from rig.lab.labgrid_board import LabgridBoard, LabgridError, import_labgrid, lo
 from rig.lab.paths import GUEST_DIR, REPO_ROOT
 
 AGENT = GUEST_DIR / "agent"
-ENVS = REPO_ROOT / "lab" / "envs"
+ENVS = REPO_ROOT / "rig" / "lab" / "envs"
 
 
 def nothing() -> None:
@@ -403,7 +403,7 @@ def test_farm_ser2net_wrapper_pins_loopback(tmp_path: Path, args: list[str],
     """rig/lab/farm.py's ser2net wrapper, with a stand-in for the real ser2net that
     prints the arguments it got: both forms an exporter may use end up on
     127.0.0.1 (the old -C PORT:telnet:... passed unchanged: every address)."""
-    from lab.farm import SER2NET_WRAPPER
+    from rig.lab.farm import SER2NET_WRAPPER
 
     real = tmp_path / "real"
     real.write_text("#!/bin/sh\nprintf '%s\\n' \"$@\"\n")
@@ -422,7 +422,7 @@ def test_farm_ser2net_wrapper_pins_loopback(tmp_path: Path, args: list[str],
                                   ["-Y", "connection: &c#  accepter: tcp,2000"]])
 def test_farm_ser2net_wrapper_refuses_what_it_does_not_know(tmp_path: Path,
                                                             args: list[str]) -> None:
-    from lab.farm import SER2NET_WRAPPER
+    from rig.lab.farm import SER2NET_WRAPPER
 
     wrapper = tmp_path / "ser2net"
     wrapper.write_text(SER2NET_WRAPPER.format(python=sys.executable, real="/bin/true"))
