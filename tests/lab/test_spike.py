@@ -114,7 +114,8 @@ def test_the_hog_is_named_as_the_cause(board: Any, tracefs_before: dict[str, str
     assert any(0 <= sample["end_ns"] - e <= 20_000 for e in ends), (sample, ends)
     assert spike["window"]["covered_ns"] == latency, spike["window"]
     bench = [t for t in spike["top"] if t["role"] == "bench"]
-    assert bench and bench[0]["name"] == "udrv-bench" and bench[0]["priority"] == "FIFO 80", spike["top"]
+    assert bench and (bench[0]["name"], bench[0]["priority"]) == ("udrv-bench", "FIFO 80"), \
+        spike["top"]
     assert spike["trace"]["file"] == "/tmp/spike.spike.txt" and spike["trace"]["clock"] == "mono"
     text = guest_ok(board, "cat /tmp/spike.spike.txt")
     assert f"next_comm=udrv-spike-hog next_pid={hog_pid} next_prio=9" in text
