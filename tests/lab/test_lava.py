@@ -63,7 +63,7 @@ def test_lava_run_passes(lava_job: dict[str, Any]) -> None:
         assert f"udrv-lava-doc-end {b}" in log
     fail = f'"case": "{FAILING}", "definition": "0_udrv-bench", "endtc"'
     assert fail in log and '"result": "fail", "set": "pci"' in log
-    assert f"udrv-lava-fail {FAILING} 1: udrv: vfio-pci cannot take" in log
+    assert f"udrv-lava-fail {FAILING} 1: udrv-bench: vfio-pci cannot take" in log
 
 
 def test_converted_results(lava_job: dict[str, Any]) -> None:
@@ -74,7 +74,7 @@ def test_converted_results(lava_job: dict[str, Any]) -> None:
     assert (run["board"], run["kernel"], run["load"]) == ("qemu-std", "std", "none")
     # every figure of each document was a LAVA test case; the one failure is pci's
     assert run["failures"] == [f for f in run["failures"] if f.startswith(
-        f"{FAILING}: failed in LAVA: exit 1: udrv: vfio-pci cannot take")]
+        f"{FAILING}: failed in LAVA: exit 1: udrv-bench: vfio-pci cannot take")]
     assert len(run["failures"]) == 1
     assert [d["bench"] for d in run["documents"]] == list(BENCHES)
     for d in run["documents"]:
