@@ -77,8 +77,14 @@ def test_pipe_stream_kill_ends_the_command(pipe_agent: Channel, tmp_path: Path) 
     flag = tmp_path / "still-running"
     req = pipe_agent.request("RUN {id} " + b64(f"while :; do touch {flag}; sleep 0.05; done"
                                                 .encode()), time.monotonic() + 5)  # fmt: skip
+    # the loop runs (however late it starts on a busy host: a KILL before
+    # that is test_kill_right_behind_its_run's case), and has not ended
+    deadline = time.monotonic() + 60
+    while not flag.exists():
+        assert time.monotonic() < deadline, "the command never started"
+        time.sleep(0.05)
     with pytest.raises(ChannelTimeout):
-        pipe_agent.read_reply(req, time.monotonic() + 1)
+        pipe_agent.read_reply(req, time.monotonic() + 0.2)
     pipe_agent.send(f"KILL {req}\n".encode(), time.monotonic() + 5)
     assert pipe_agent.read_reply(req, time.monotonic() + 20).status == 137
     flag.unlink()
