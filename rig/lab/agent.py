@@ -179,22 +179,27 @@ class Channel:
             view = view[n:]
 
     def read_line(self, deadline: float) -> bytes:
-        """One line (without the newline and any CR); raises ChannelTimeout."""
+        """One line (without the newline and any CR); raises ChannelTimeout.
+        The guest's health is checked only when nothing came: what the agent
+        wrote before its end (a reply, then QUIT's exit) is read first."""
         while True:
             nl = self.buf.find(b"\n")
             if nl >= 0:
                 line = bytes(self.buf[:nl]).rstrip(b"\r")
                 del self.buf[: nl + 1]
                 return line
-            self.check()
             remaining = deadline - time.monotonic()
             if remaining <= 0:
+                self.check()
                 raise ChannelTimeout("no reply from the guest agent")
             try:
-                self.buf += self.stream.recv(min(0.5, remaining))
+                chunk = self.stream.recv(min(0.5, remaining))
             except StreamClosed as exc:
                 self.check()
                 raise ChannelTimeout(str(exc)) from exc
+            if not chunk:
+                self.check()
+            self.buf += chunk
 
     def wait_ready(self, deadline: float) -> str:
         """Wait for '@@UDRV READY <release>'; returns the release."""

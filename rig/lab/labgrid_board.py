@@ -143,7 +143,6 @@ class LabgridBoard(AgentClient):
         self.dead: str | None = None
         self._console: deque[str] = deque(maxlen=400)
         self._proc: subprocess.Popen[bytes] | None = None
-        self._quitting = False  # QUIT sent: the ssh connection's end is expected
         self._qemu: Any = None
         self.channel: Channel | None = None
         t = env.get_target(target)
@@ -320,7 +319,7 @@ class LabgridBoard(AgentClient):
         child = getattr(self._qemu, "_child", None)
         if child is not None and child.poll() is not None:
             self._fail(BoardDead, f"QEMU exited (status {child.returncode})")
-        if self._proc is not None and not self._quitting and self._proc.poll() is not None:
+        if self._proc is not None and self._proc.poll() is not None:
             self._fail(BoardDead, f"the agent's ssh connection ended ({self._proc.returncode})")
         if self.channel is not None:
             panic = [ln for ln in self.channel.stray if b"Kernel panic" in ln]
@@ -348,16 +347,12 @@ class LabgridBoard(AgentClient):
         chan = self.channel
         if chan is None:
             return False
-        # the agent quits after its reply, and ssh with it: that end, seen
-        # before the reply is read from the pipe (a busy host), is no death
-        self._quitting = True
         try:
             req = chan.request("QUIT {id}", time.monotonic() + 5)
             chan.read_reply(req, time.monotonic() + 15)
         except (LabError, ChannelTimeout, OSError):
             return False
         finally:
-            self._quitting = False
             self.channel = None
             if self._proc is not None:  # ssh: the agent's end ends the connection
                 _reap(self._proc)

@@ -7,11 +7,12 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rig.results.measures import is_toggle
+
 from . import compare, gaps, html, pci, plots, priority, reply, tables
 from . import rate as rate_sweep
 from .errors import InputError, OutputError
 from .load import load_all, split_spec
-from .measures import is_toggle
 from .model import RowKey, Run, label_runs, ordered_keys
 from .tables import key_slug, slug
 

@@ -2,7 +2,7 @@
 """The contract of every figure of a report, checked on matplotlib's objects
 before the PNG is written (plots.png):
 
-- one measure: the rows drawn (declare()) are of one measure (measures.py);
+- one measure: the rows drawn (declare()) are of one measure (rig/results/measures.py);
 - numbers: every visible axis shows tick labels, a numeric one at least
   two, not on top of each other, and its label (the unit) is on it or on an
   axis shared with it (the bottom row of a column of panels);
@@ -32,7 +32,7 @@ SLACK = 1.0  # pixels two boxes may share (antialiased edges) before they overla
 
 
 def declare(fig: Figure, *measures: str) -> None:
-    """The measures of what is drawn in @fig (measures.measure() of its rows)."""
+    """The measures of what is drawn in @fig (rig.results.measures.measure() of its rows)."""
     _MEASURES.setdefault(fig, set()).update(measures)
 
 

@@ -14,8 +14,9 @@ from typing import Any
 
 import matplotlib.pyplot as plt
 
+from rig.results.measures import measure
+
 from . import figcheck
-from .measures import measure
 from .model import Doc, Run
 from .plots import PALETTE, _png, log_axis
 from .tables import Cell, Table, num

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
 
+from rig.results.measures import measure
+
 from . import figcheck
 from .fmt import us, us1
-from .measures import measure
 from .model import Row, Run
 from .plots import _png, finish
 from .tables import Cell, Table, num

@@ -23,10 +23,11 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter
 
+from rig.results.measures import is_toggle, measure
+
 from . import figcheck
 from .bins import rebin
 from .fmt import us
-from .measures import is_toggle, measure
 from .model import Row, RowKey, Run
 
 Columns = Sequence[tuple[str | None, list[Run]]]
@@ -269,7 +270,7 @@ def breakdown(bench: str, mech: str, columns: Columns) -> bytes | None:
 def toggles(columns: Columns) -> bytes | None:
     """Toggle rate per mechanism x implementation on a log axis, one panel per run.
 
-    Only 'udrv bench toggle' rows (measures.is_toggle): the rate bench's events
+    Only 'udrv bench toggle' rows (rig.results.measures.is_toggle): the rate bench's events
     received per second are another measure, drawn in the rate section (rate.py)."""
     panels = [[(run, [r for r in run.rows if is_toggle(r) and r.rate_per_s]) for run in runs]
               for _, runs in columns]

@@ -29,7 +29,7 @@ def documents(runs: list[Run]) -> list[tuple[Run, Doc]]:
 
 
 MECHANISMS = ("cdev", "cdev-batch", "uio-read", "uio-poll")
-# the two measures of a sweep (measures.py), a figure each
+# the two measures of a sweep (rig/results/measures.py), a figure each
 RECEIVED = "udrv bench rate: events received per second"
 LOST = "udrv bench rate: share of the source's events lost (%)"
 STYLES = {"udrv": "-", "raw": ":", "libgpiod-2.3": "--"}

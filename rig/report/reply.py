@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
 
+from rig.results.measures import measure
+
 from . import figcheck
 from .fmt import us, us1
-from .measures import measure
 from .model import RowKey, Run
 from .plots import _png
 from .tables import Cell, Table, num

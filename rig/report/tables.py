@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rig.results.measures import is_toggle
 from rig.results.text import ratio_label
 
 from .fmt import us1
-from .measures import is_toggle
 from .model import Row, RowKey, Run, ordered_keys
 
 

@@ -4,12 +4,11 @@
 from __future__ import annotations
 
 import argparse
-import re
 import shlex
 import sys
 from pathlib import Path
 
-from . import compare, text
+from . import compare, page, text
 from .errors import ResultsError
 from .read import load
 
@@ -76,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {compare.change_text(c)}")
         return 0
     if args.command == "page":
-        return fill_page(args.page, args.check)
+        return page.fill(args.page, args.check, block_lines)
     tables = text.tables(load(args.file), args.board, args.table)
     if args.command == "tables":
         for t in tables:
@@ -95,10 +94,6 @@ def markdown_tables(tables: list[text.TextTable]) -> list[str]:
     return lines
 
 
-GEN_BEGIN = re.compile(r"^<!-- generated: python3 -m rig\.results markdown (.+?) -->$")
-GEN_END = "<!-- end generated -->"
-
-
 def block_lines(command: str, root: Path) -> list[str]:
     """What one block's command prints (its arguments as `markdown` takes them)."""
     args = parser().parse_args(["markdown", *shlex.split(command)])
@@ -106,39 +101,6 @@ def block_lines(command: str, root: Path) -> list[str]:
     if not tables:
         raise ResultsError(args.file, f"no table for: {command}")
     return markdown_tables(tables)[1:]
-
-
-def fill_page(page: str, check: bool) -> int:
-    """The page with each generated block made again; with `check`, 1 if any
-    block differs (listed), the page untouched."""
-    path = Path(page)
-    root = Path(__file__).resolve().parents[2]
-    old = path.read_text().splitlines()
-    new: list[str] = []
-    differ: list[str] = []
-    i = 0
-    while i < len(old):
-        m = GEN_BEGIN.match(old[i])
-        new.append(old[i])
-        i += 1
-        if not m:
-            continue
-        end = next((j for j in range(i, len(old)) if old[j] == GEN_END), None)
-        if end is None:
-            raise ResultsError(f"{page}:{i}", f"a generated block without {GEN_END!r}")
-        made = block_lines(m.group(1), root)
-        if old[i:end] != made:
-            differ.append(f"{page}:{i}: {m.group(1)}")
-        new += [*made, GEN_END]
-        i = end + 1
-    if check:
-        for d in differ:
-            print(f"differs from its results document: {d}")
-        return 1 if differ else 0
-    if differ:
-        path.write_text("\n".join(new) + "\n")
-    print(f"{page}: {len(differ)} generated block(s) written")
-    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

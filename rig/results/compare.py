@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from .measures import is_toggle
 from .model import Row, RowKey, Run, Stats
 
 NOISE = 0.03
@@ -96,7 +97,7 @@ def row_keys(ra: Run, rb: Run, rate: bool) -> list[RowKey]:
     bench's capacity rows are another measure, compared in their own section."""
     keys: dict[RowKey, None] = {}
     for r in (*ra.rows, *rb.rows):
-        if (r.is_rate and r.bench == "toggle") if rate else not r.is_rate:
+        if is_toggle(r) if rate else not r.is_rate:
             keys.setdefault(r.key)
     return list(keys)
 

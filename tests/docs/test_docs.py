@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from rig.results.page import GEN_BEGIN, GEN_END
+
 ROOT = Path(__file__).resolve().parents[2]
 README_MAX_LINES = 300
 
@@ -153,10 +155,6 @@ def matching_lines(root: Path, files: Iterable[Path], pattern: re.Pattern[str]) 
             if pattern.search(line):
                 bad.append(f"{f.relative_to(root)}:{no}: {line.strip()[:100]}")
     return bad
-
-
-GEN_BEGIN = re.compile(r"^<!-- generated: (python3 -m rig\.results markdown \S+.*) -->$")
-GEN_END = "<!-- end generated -->"
 
 
 def unpaired_generated(text: str) -> list[str]:

@@ -27,10 +27,10 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
 from rig.report import figcheck, plots
-from rig.report import measures as measures_mod
 from rig.report.load import load_all
-from rig.report.measures import TOGGLES, measure
 from rig.report.model import Run, label_runs
+from rig.results import measures as measures_mod
+from rig.results.measures import TOGGLES, measure
 
 
 @pytest.fixture
