@@ -196,16 +196,8 @@ def test_named_docs_exist() -> None:
     assert not bad, "docs/ files named but missing:\n" + "\n".join(bad)
 
 
-# a committed results document (docs/results/) is a run's output kept as it
-# was measured: its rows' notes are what that udrv-bench printed (the run of
-# docs/results/lab.json predates the citations by name); the next make lab's
-# document replaces it
-MEASURED = ROOT / "docs" / "results"
-
-
 def test_sources_cited_by_name() -> None:
-    written = [f for f in OTHERS if MEASURED not in f.resolve().parents]
-    bad = matching_lines(ROOT, written, REF_NUMBER)
+    bad = matching_lines(ROOT, OTHERS, REF_NUMBER)
     assert not bad, ("cite a source by author and title (docs/references.md), "
                      "not by number:\n" + "\n".join(bad))
 
