@@ -12,7 +12,7 @@
 #   make soak     not part of make check: 10^6 GPIO edges and 10^6 UIO
 #                 interrupts under the all load on both x86 kernels, checking
 #                 sent (counted at the source) = received + lost exactly;
-#                 prints a table, writes build/lab/soak.json (rig/lab/soak.py)
+#                 prints a table, writes build/lab/soak.json (rig/lab/suite/soak.py)
 #   make fuzz     the libFuzzer harnesses, FUZZ_SECONDS (600) each, the corpus
 #                 growing in build/fuzz/corpus (FUZZ="parse cli": only those),
 #                 and udrv-report's loader and the Python package's API
@@ -94,7 +94,7 @@ lab-demo: deps static arm64
 	$(PYTHON) -m rig.lab demo
 
 soak: deps static
-	$(PYTHON) -m rig.lab.soak
+	$(PYTHON) -m rig.lab.suite.soak
 
 # the ABI that scripts/abi-check (make check) holds the library to
 abi-baseline: deps build

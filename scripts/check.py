@@ -100,7 +100,7 @@ PY_BUILD_DEPS = ["meson-python==0.22.1", "meson==1.12.1", "ninja==1.13.2", "mypy
 # what tests/python needs in the test venv beside Debian's pytest: gpiozero 2
 # for udrv.gpiozero's tests (Debian 12's python3-gpiozero is 1.6)
 PY_TEST_DEPS = ["gpiozero==2.0.1", "colorzero==2.0"]
-# labgrid (rig/lab/labgrid_board.py); Debian 12's 0.4.1 predates the gRPC coordinator
+# labgrid (rig/lab/boards/labgrid_board.py); Debian 12's 0.4.1 predates the gRPC coordinator
 LG_DEPS = ["labgrid==26.0.1"]
 
 
@@ -306,7 +306,7 @@ def lg_venv() -> Path | None:
 def labgrid_jobs(python: str, boards: tuple[str, ...] = ("std", "rt", "rpi3")) -> list[LabJob]:
     """The lab tests through labgrid (docs/rig/lab.md, "the lab tests on a labgrid
     target"), under build/lg-venv's `python`: the host side, the localhost farm
-    (rig/lab/farm.py: coordinator + exporter + a std board, the suite and the lab
+    (rig/lab/boards/farm.py: coordinator + exporter + a std board, the suite and the lab
     tests through its place), then each board of `boards` as a labgrid env
     (python3 -m rig.lab lg-env) with its lg_BOARD tests through it."""
     host = BUILD / "pytest-lg-host.xml"

@@ -7,7 +7,8 @@ QEMU/TCG and run commands inside.  See docs/rig/lab.md.
         print(b.run("uname -a").stdout)
 """
 
-from .board_api import CommandFailed, LabBoard, Result
+from .boards.api import CommandFailed, LabBoard, Result
+from .boards.qemu import Board
 from .errors import (
     BoardDead,
     BootError,
@@ -18,7 +19,6 @@ from .errors import (
     PackageError,
     ToolMissing,
 )
-from .qemu import Board
 
 __all__ = [
     "Board",

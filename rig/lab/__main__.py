@@ -11,16 +11,20 @@ import sys
 import time
 from pathlib import Path
 
-from . import boards, debian, initramfs, lava, modules, pyguest, suite, suite_pci
+from rig.lava import job as lava
+
+from .boards import targets
+from .boards.farm import add_parser as add_farm_parser
+from .boards.lg_place import add_parser as add_lg_reserve_parser
+from .boards.qemu import Board, shell
 from .errors import CommandTimeout, LabError
-from .farm import add_parser as add_farm_parser
-from .lg_place import add_parser as add_lg_reserve_parser
+from .image import debian, initramfs, modules, pyguest
+from .image.prepare import prepare
 from .paths import kernel_src_dir, lab_dir
-from .prepare import prepare
-from .qemu import Board, shell
-from .suite_lg import add_arguments as add_lg_suite_arguments
-from .suite_lg import check_arguments as check_lg_suite_arguments
-from .suite_lg import main as lg_suite
+from .suite import pci, qemu
+from .suite.labgrid import add_arguments as add_lg_suite_arguments
+from .suite.labgrid import check_arguments as check_lg_suite_arguments
+from .suite.labgrid import main as lg_suite
 
 EXIT_LAB_ERROR = 125
 EXIT_TIMEOUT = 124
@@ -63,15 +67,15 @@ Docs: docs/rig/lab.md"""
 
 
 def _flavours(args: argparse.Namespace) -> list[str]:
-    """The boards (rig/lab/boards.py targets) that --board and --kernel select;
+    """The boards (rig/lab/boards/targets.py targets) that --board and --kernel select;
     --kernel may also name a target (std-q35, rt-smp), alone or with its board."""
-    t = boards.TARGETS.get(args.kernel)
-    if t is not None and args.kernel not in boards.KERNELS:
+    t = targets.TARGETS.get(args.kernel)
+    if t is not None and args.kernel not in targets.KERNELS:
         if args.board not in (None, "all", t.board):
             raise LabError(f"--kernel {args.kernel} boots board {t.board}, not {args.board}: "
                            f"leave --board out or use --board {t.board}")  # fmt: skip
         return [args.kernel]
-    return boards.select(args.board or "x86", args.kernel)
+    return targets.select(args.board or "x86", args.kernel)
 
 
 def _one(args: argparse.Namespace) -> str:
@@ -173,22 +177,22 @@ def _jobs(text: str) -> int:
 
 def cmd_suite(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else lab_dir() / "results.json"
-    if args.lg_env:  # a labgrid target (rig/lab/suite_lg.py)
+    if args.lg_env:  # a labgrid target (rig/lab/suite/labgrid.py)
         return lg_suite(args, out)
     check_lg_suite_arguments(args)
     flavours = _flavours(args)
     if args.board == "all":  # the instruction-counted boards: their numbers repeat
-        flavours = [f for f in flavours if boards.target(f).icount]
-        flavours += suite_pci.q35_targets(flavours)  # UIO vs VFIO (udrv-bench pci)
-    return suite.run_suite(flavours, "quick" if args.quick else "full", out,
+        flavours = [f for f in flavours if targets.target(f).icount]
+        flavours += pci.q35_targets(flavours)  # UIO vs VFIO (udrv-bench pci)
+    return qemu.run_suite(flavours, "quick" if args.quick else "full", out,
                            duration_s=args.duration, jobs=args.jobs)
 
 
 def _python_files(args: argparse.Namespace) -> dict[str, str | Path]:
-    """--python: the Python image's files (rig/lab/pyguest.py), x86 boards only."""
+    """--python: the Python image's files (rig/lab/image/pyguest.py), x86 boards only."""
     if not args.python:
         return {}
-    if boards.target(_one(args)).machine.name != "x86":
+    if targets.target(_one(args)).machine.name != "x86":
         raise LabError("--python: the Python image is for the x86 boards (the rpi3 "
                        "guest is arm64; docs/rig/lab.md, Python in the guest)")
     return dict(pyguest.guest_files(quiet=getattr(args, "quiet", False)))
@@ -201,7 +205,7 @@ def cmd_shell(args: argparse.Namespace) -> int:
 
 def _host_tools() -> dict[str, str]:
     out: dict[str, str] = {}
-    tools = [(m.qemu, m.qemu_package) for m in boards.MACHINES.values()]
+    tools = [(m.qemu, m.qemu_package) for m in targets.MACHINES.values()]
     tools += [("qemu-aarch64-static", "qemu-user-static"), ("apt-get", "apt"),
               ("dpkg", "dpkg"), ("make", "make"), ("gcc-12", "gcc-12")]  # fmt: skip
     for tool, pkg in tools:
@@ -242,7 +246,7 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def cmd_lg_env(args: argparse.Namespace) -> int:
-    from .labgrid_env import write_env
+    from .boards.labgrid_env import write_env
 
     flavour = _one(args)
     out = Path(args.output or lab_dir() / "lg-env" / f"{flavour}.yaml")
@@ -273,15 +277,15 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )  # fmt: skip
     sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
-    machines = list(boards.BOARDS)
+    machines = list(targets.BOARDS)
     kern = argparse.ArgumentParser(add_help=False)
     kern.add_argument("--board", choices=machines, default=None,
                       help="x86 (default: one CPU), x86-smp (two CPUs, CPU 1 isolated), "
                       "rpi3 (Raspberry Pi 3, raspi3b) or q35 (x86 with an Intel IOMMU "
                       "for VFIO; --kernel std gives target std-q35)")  # fmt: skip
     kern.add_argument(
-        "--kernel", choices=[*boards.KERNELS, *(n for n in boards.TARGETS
-                                                if n not in boards.KERNELS)],
+        "--kernel", choices=[*targets.KERNELS, *(n for n in targets.TARGETS
+                                                if n not in targets.KERNELS)],
         default="std", help="kernel flavour (default std), or a target's name (std-q35, rt-q35, "
         "std-smp, rt-smp, rpi3)",
     )  # fmt: skip
@@ -291,7 +295,7 @@ def parser() -> argparse.ArgumentParser:
     boot.add_argument("--append", default="", help="extra kernel command line")
     allk = argparse.ArgumentParser(add_help=False)
     allk.add_argument("--board", choices=[*machines, "all"], default="all", help="default all")
-    allk.add_argument("--kernel", choices=[*boards.KERNELS, "all"], default="all",
+    allk.add_argument("--kernel", choices=[*targets.KERNELS, "all"], default="all",
                       help="default all (rpi3 has only std)")  # fmt: skip
 
     f = sub.add_parser("fetch", parents=[allk], help="resolve, download and unpack kernels")
@@ -312,7 +316,7 @@ def parser() -> argparse.ArgumentParser:
                    help="add a host file to the initramfs (repeatable)")  # fmt: skip
     r.add_argument("--python", action="store_true",
                    help="the Python image variant (x86 boards): python3.11, udrv, gpiod 2.5.0, "
-                   "gpiozero 2.0.1 (rig/lab/pyguest.py)")  # fmt: skip
+                   "gpiozero 2.0.1 (rig/lab/image/pyguest.py)")  # fmt: skip
     r.add_argument("-q", "--quiet", action="store_true", help="no summary line")
     r.add_argument("command", nargs=argparse.REMAINDER, help="-- CMD...")
     r.set_defaults(func=cmd_run)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 REPO_ROOT = PACKAGE_DIR.parent.parent  # rig/lab/ -> the checkout
-GUEST_DIR = PACKAGE_DIR / "guest"
+GUEST_DIR = PACKAGE_DIR / "image" / "guest"  # the initramfs's init and agent
 
 
 def lab_dir() -> Path:

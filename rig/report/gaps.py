@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The scheduler gaps (udrv bench gaps; rig/lab/suite.py's run_gaps): a busy
+"""The scheduler gaps (udrv bench gaps; rig/lab/suite/qemu.py's run_gaps): a busy
 SCHED_FIFO loop at the kernel's RT throttling (the plain runs) and without it
 (runs with variant "rt-runtime -1").
 

@@ -6,7 +6,7 @@ UIO INTx, VFIO INTx and VFIO MSI, std vs rt, idle vs load.
 A group is one results file and board's runs that have pci rows; a figure
 (two panels: write_to_wake, rearm) and a table per group. The table's
 ratios are each row's p50 over UIO INTx's in the same run, as the suite
-prints them (rig/lab/suite_pci.py).
+prints them (rig/lab/suite/pci.py).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ class Group:
     runs: list[Run]  # std idle, std load, rt idle, rt load, rt irq-prio (those present)
 
 
-RAW = "raw read()"  # the sample column of a raw row, as rig/lab/suite_pci.py prints it
+RAW = "raw read()"  # the sample column of a raw row, as rig/lab/suite/pci.py prints it
 
 
 def row(run: Run, mech: str, sample: str) -> Row | None:

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The priority axis (rig/lab/suite.py's run_priority): on PREEMPT_RT, the wake-up
+"""The priority axis (rig/lab/suite/qemu.py's run_priority): on PREEMPT_RT, the wake-up
 benches with the application above the irq thread it waits for (the plain
 run), below it (a run with variant "irq-prio N") and at SCHED_OTHER.
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The interrupt rate capacity (udrv bench rate; rig/lab/suite.py's run_rate): a
+"""The interrupt rate capacity (udrv bench rate; rig/lab/suite/qemu.py's run_rate): a
 source that counts what it raises swept over offered rates, per mechanism and
 receiver.
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The tables of a report: what the suite prints (rig/lab/suite.py), the metadata, the counts.
+"""The tables of a report: what the suite prints (rig/lab/suite/qemu.py), the metadata, the counts.
 
 Tables are data (Table); html.py renders them.
 """

@@ -19,7 +19,7 @@ lab suite, its labgrid form and the LAVA converter write). This package
     python3 -m rig.results markdown FILE       the same tables as Markdown (docs)
     python3 -m rig.results compare A B         the rows of B that changed beyond the noise
 
-Used by the suite (rig/lab/suite*.py), the soak, the LAVA converter, udrv-report
+Used by the suite (rig/lab/suite/), the soak, the LAVA converter, udrv-report
 and the tests; nothing else parses a results document.
 """
 

@@ -13,7 +13,7 @@
     any_board             parametrized over the selected one-machine boards
                           (ids "std", "rt", "rpi3"; not the SMP ones)
     py_board              the x86 kernels (ids "std", "rt") booted with the Python
-                          image variant (rig/lab/pyguest.py: python3.11, udrv, gpiod,
+                          image variant (rig/lab/image/pyguest.py: python3.11, udrv, gpiod,
                           gpiozero); a board of its own, so that the others don't
                           pay for Python (session-scoped too)
 
@@ -42,7 +42,7 @@ loads labgrid's pytest plugin):
                             flavour.  Tests declare what they need with
                             pytest.mark.lg_feature(...); "qemu" marks the
                             tests that boot boards of their own or use
-                            QEMU-only attributes (rig/lab/board_api.py)
+                            QEMU-only attributes (rig/lab/boards/api.py)
 
 Each kernel boots at most once per session and is shared by all tests (the
 fixtures are session-scoped handles); a board that died (guest panic, agent
@@ -61,9 +61,10 @@ from typing import Any, cast
 
 import pytest
 
-from rig.lab import Board, LabError, pyguest
-from rig.lab.board_api import FEATURES
-from rig.lab.boards import TARGETS
+from rig.lab import Board, LabError
+from rig.lab.boards.api import FEATURES
+from rig.lab.boards.targets import TARGETS
+from rig.lab.image import pyguest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -151,7 +152,7 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 def pytest_configure(config: pytest.Config) -> None:
     # the markers, also when labgrid's plugin is not loaded (plain pytest)
     config.addinivalue_line("markers", "lg_feature(features): the board features (rig/lab/"
-                            "board_api.py FEATURES) a test needs; a labgrid target "
+                            "boards/api.py FEATURES) a test needs; a labgrid target "
                             "without them skips it (--lg-env)")  # fmt: skip
     # what scripts/check.py selects by marker (-m), declared in the test files
     config.addinivalue_line("markers", "late: boots boards of its own under a wall-clock boot "
@@ -189,7 +190,7 @@ def lg_skip_reasons(config: pytest.Config, items: list[pytest.Item]) -> None:
     env = lg_env(config)
     if env is None:
         return
-    from rig.lab.labgrid_board import target_features
+    from rig.lab.boards.labgrid_board import target_features
 
     have = target_features(env, LG_TARGET)
     for item in items:
@@ -206,7 +207,7 @@ def lg_skip_reasons(config: pytest.Config, items: list[pytest.Item]) -> None:
 def pytest_report_header(config: pytest.Config) -> str:
     env = lg_env(config)
     if env is not None:
-        from rig.lab.labgrid_board import target_features
+        from rig.lab.boards.labgrid_board import target_features
 
         return (f"udrv lab: labgrid target {LG_TARGET} of {env.config_file}, features "
                 f"{', '.join(sorted(target_features(env, LG_TARGET))) or 'none'}")  # fmt: skip
@@ -286,7 +287,7 @@ class Boards:
 
     def live(self, flavour: str) -> Board:
         """The flavour's board, booting it (again, if the last one died);
-        "NAME+py": the board with the Python image variant (rig/lab/pyguest.py);
+        "NAME+py": the board with the Python image variant (rig/lab/image/pyguest.py);
         "lg": the labgrid target."""
         board = self.boards.get(flavour)
         if board is not None and board.dead:
@@ -294,7 +295,7 @@ class Boards:
             board.close()
             board = None
         if board is None and flavour == "lg":
-            from rig.lab.labgrid_board import LabgridBoard
+            from rig.lab.boards.labgrid_board import LabgridBoard
 
             lgb = LabgridBoard(env=self.env, target=LG_TARGET)
             BOOTS.append(f"labgrid target {LG_TARGET} ({lgb.flavour}) {lgb.release}: "
@@ -311,7 +312,7 @@ class Boards:
         """A session-long handle on a kernel's board (boots it now); with
         --lg-env the labgrid target's, when it has what `fixture` needs."""
         if self.env is not None:
-            from rig.lab.labgrid_board import target_features
+            from rig.lab.boards.labgrid_board import target_features
 
             have = target_features(self.env, LG_TARGET)
             missing = lg_missing(fixture, have)

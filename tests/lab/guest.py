@@ -83,7 +83,7 @@ def peer_without_mlock(board: Board) -> str:
 
 def python(board: Board, code: str, timeout: float = 120) -> Udrv:
     """Run Python @code (dedented) with the guest's python3: the boards of
-    the Python image variant (conftest's py_board, rig/lab/pyguest.py)."""
+    the Python image variant (conftest's py_board, rig/lab/image/pyguest.py)."""
     return sh(board, "python3 - <<'PYEOF'\n" + textwrap.dedent(code).strip() + "\nPYEOF",
               timeout)  # fmt: skip
 

@@ -27,7 +27,7 @@ import pytest
 from background import Background, guest_ok
 from guest import CHIP, bench_ok, udrv_bench
 
-from rig.lab import suite
+from rig.lab.suite import qemu as suite
 from rig.results import text
 from rig.results.check import check_bench
 from tests.support.results_docs import suite_table
@@ -50,7 +50,7 @@ OFF = "--rt-runtime -1"
 
 
 def suite_runs(board: Any) -> list[suite.SuiteRun]:
-    """What `make lab` runs (rig/lab/suite.py's run_gaps, --quick: SECONDS), idle:
+    """What `make lab` runs (rig/lab/suite/qemu.py's run_gaps, --quick: SECONDS), idle:
     the plain run (the kernel's throttling) and the rt-runtime -1 variant."""
     if board.flavour not in _suite:
         plain = suite.SuiteRun(board.flavour, "none")

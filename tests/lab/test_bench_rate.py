@@ -191,8 +191,8 @@ def test_libgpiod_peer_takes_a_low_rate(board: Board) -> None:
 
 
 def test_suite_quick_rate(board: Board, request: pytest.FixtureRequest) -> None:
-    """The sweep `make lab-quick` runs (rig/lab/suite.py), and its table."""
-    from rig.lab import suite
+    """The sweep `make lab-quick` runs (rig/lab/suite/qemu.py), and its table."""
+    from rig.lab.suite import qemu as suite
 
     run = suite.SuiteRun(request.node.callspec.id, "none")
     suite.run_rate(board, [run], "quick")

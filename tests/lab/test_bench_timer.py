@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """udrv-bench timer in the lab (quick): the clock_nanosleep wake-up row and
-cyclictest's row (rt-tests, shipped into the guest by rig/lab/initramfs.py with
+cyclictest's row (rt-tests, shipped into the guest by rig/lab/image/initramfs.py with
 its libraries), and the udrv row alone when cyclictest is not there. On the
 rt kernel, which has the timerlat tracer, rtla's two rows (irq_latency and
 thread_latency); on std, the udrv row's note says why there are none.

@@ -9,9 +9,9 @@ import dataclasses
 
 import pytest
 
-from rig.lab import boards
+from rig.lab.boards import targets
 from rig.lab.errors import LabError
-from rig.lab.prepare import prepare
+from rig.lab.image.prepare import prepare
 
 pytestmark = pytest.mark.lg_feature(["qemu"])
 
@@ -19,9 +19,9 @@ pytestmark = pytest.mark.lg_feature(["qemu"])
 @pytest.mark.parametrize("flavour", ["std", "rpi3"])
 def test_missing_static_build_names_the_command(monkeypatch: pytest.MonkeyPatch,
                                                 flavour: str) -> None:
-    t = boards.TARGETS[flavour]
+    t = targets.TARGETS[flavour]
     gone = dataclasses.replace(t.machine, static_build="no-such-build")
-    monkeypatch.setitem(boards.TARGETS, flavour, dataclasses.replace(t, machine=gone))
+    monkeypatch.setitem(targets.TARGETS, flavour, dataclasses.replace(t, machine=gone))
     with pytest.raises(LabError) as err:
         prepare(flavour)
     msg = str(err.value)

@@ -3,7 +3,7 @@
 LED on gpio-wire's output line drives a Button on its wired input.
 
 Each test runs one short Python script in the guest of the Python image
-variant (py_board, rig/lab/pyguest.py) that prints one JSON line; the checks
+variant (py_board, rig/lab/image/pyguest.py) that prints one JSON line; the checks
 are problems(), so that the broken-wire run can show that they fail.
 
 - the wire: led.on() -> button.is_pressed (pull-down, active high), and
@@ -32,7 +32,7 @@ from typing import Any
 import pytest
 from guest import python_json
 
-from rig.lab import pyguest
+from rig.lab.image import pyguest
 
 pytestmark = [pytest.mark.skipif(pyguest.udrv_missing() is not None,
                                  reason=str(pyguest.udrv_missing())),

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from rig.lab import Board, CommandTimeout, LabError, debian
+from rig.lab import Board, CommandTimeout, LabError
+from rig.lab.image import debian
 
 # the transport and the feature skips: through labgrid on every board
 pytestmark = [pytest.mark.lg_std, pytest.mark.lg_rt, pytest.mark.lg_rpi3]

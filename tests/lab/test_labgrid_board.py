@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from rig.lab.labgrid_board import DEPLOY, STATIC_BUILDS, LabgridBoard
+from rig.lab.boards.labgrid_board import DEPLOY, STATIC_BUILDS, LabgridBoard
 from rig.lab.paths import REPO_ROOT
 
 pytestmark = pytest.mark.lg_std  # all of it on std; the console tests on every board

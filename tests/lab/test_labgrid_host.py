@@ -4,7 +4,7 @@ stdio mode, as over ssh) and over a pty (its tty mode, as on a labgrid
 console), the Channel on those streams, and LabgridBoard's errors (labgrid
 missing, a bad environment, an unknown target, a target without a shell).
 
-The agent is rig/lab/guest/agent itself, run by the host's sh with coreutils.
+The agent is rig/lab/image/guest/agent itself, run by the host's sh with coreutils.
 """
 
 from __future__ import annotations
@@ -20,9 +20,14 @@ from pathlib import Path
 
 import pytest
 
-from rig.lab.agent import Channel, ChannelTimeout, ConsoleStream, PipeStream, b64
+from rig.lab.boards.agent import Channel, ChannelTimeout, ConsoleStream, PipeStream, b64
+from rig.lab.boards.labgrid_board import (
+    LabgridBoard,
+    LabgridError,
+    import_labgrid,
+    load_environment,
+)
 from rig.lab.errors import LabError
-from rig.lab.labgrid_board import LabgridBoard, LabgridError, import_labgrid, load_environment
 from rig.lab.paths import GUEST_DIR, REPO_ROOT
 
 AGENT = GUEST_DIR / "agent"
@@ -242,8 +247,8 @@ def test_example_board_envs_load(name: str) -> None:
     """labgrid's own loader takes them and makes their targets (drivers and
     resources are made, nothing is opened); the features are udrv's."""
     pytest.importorskip("labgrid")
-    from rig.lab.board_api import FEATURES
-    from rig.lab.labgrid_board import target_features
+    from rig.lab.boards.api import FEATURES
+    from rig.lab.boards.labgrid_board import target_features
 
     env = load_environment(ENVS / f"{name}.yaml")
     for t in env.config.get_targets():
@@ -264,7 +269,7 @@ def test_example_remote_place_env_loads() -> None:
 
 def test_lg_env_of_a_qemu_board() -> None:
     """The QEMUDriver's keys for each machine (no image is built here)."""
-    from rig.lab.labgrid_env import qemu_driver, render
+    from rig.lab.boards.labgrid_env import qemu_driver, render
 
     k, i, d = Path("/k"), Path("/i"), Path("/d")
     x86 = qemu_driver("std", k, i, None)
@@ -406,10 +411,10 @@ def test_ssh_transport_end_to_end(tmp_path: Path) -> None:
 ], ids=["accepter", "-C PORT", "-CPORT", "-C on loopback"])
 def test_farm_ser2net_wrapper_pins_loopback(tmp_path: Path, args: list[str],
                                             want: list[str]) -> None:
-    """rig/lab/farm.py's ser2net wrapper, with a stand-in for the real ser2net that
+    """rig/lab/boards/farm.py's ser2net wrapper, with a stand-in for the real ser2net that
     prints the arguments it got: both forms an exporter may use end up on
     127.0.0.1 (the old -C PORT:telnet:... passed unchanged: every address)."""
-    from rig.lab.farm import SER2NET_WRAPPER
+    from rig.lab.boards.farm import SER2NET_WRAPPER
 
     real = tmp_path / "real"
     real.write_text("#!/bin/sh\nprintf '%s\\n' \"$@\"\n")
@@ -428,7 +433,7 @@ def test_farm_ser2net_wrapper_pins_loopback(tmp_path: Path, args: list[str],
                                   ["-Y", "connection: &c#  accepter: tcp,2000"]])
 def test_farm_ser2net_wrapper_refuses_what_it_does_not_know(tmp_path: Path,
                                                             args: list[str]) -> None:
-    from rig.lab.farm import SER2NET_WRAPPER
+    from rig.lab.boards.farm import SER2NET_WRAPPER
 
     wrapper = tmp_path / "ser2net"
     wrapper.write_text(SER2NET_WRAPPER.format(python=sys.executable, real="/bin/true"))

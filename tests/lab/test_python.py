@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import pytest
 from guest import python, python_json, sh
 
-from rig.lab import pyguest
+from rig.lab.image import pyguest
 from rig.results.text import python_table, render
 
 pytestmark = pytest.mark.lg_feature(["python"])

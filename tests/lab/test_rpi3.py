@@ -29,8 +29,9 @@ from bcm2835 import (
 )
 from guest import ok
 
-from rig.lab import Board, suite
-from rig.lab.boards import RPI3, missing_udrv
+from rig.lab import Board
+from rig.lab.boards.targets import RPI3, missing_udrv
+from rig.lab.suite import qemu as suite
 from rig.results.check import check_lab
 
 pytestmark = pytest.mark.lg_feature(["bcm2835"])
@@ -204,7 +205,7 @@ def test_mmio_with_strict_dev_mem_names_the_fixes() -> None:
 
 @pytest.mark.lg_rpi3
 def test_toggle_bench_rows(rpi3: Board) -> None:
-    """What the suite's rpi3 part runs (rig/lab/suite.py), with few samples."""
+    """What the suite's rpi3 part runs (rig/lab/suite/qemu.py), with few samples."""
     run = suite.run_rpi3(rpi3, "quick")
     assert run.failures == [], run.failures
     (doc,) = run.documents

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The suite runner behind `make lab` (rig/lab/suite.py), quick, under load."""
+"""The suite runner behind `make lab` (rig/lab/suite/qemu.py), quick, under load."""
 
 from __future__ import annotations
 
-from rig.lab import suite
+from rig.lab.suite import qemu as suite
 from rig.results import text
 from rig.results.check import check_lab
 from tests.support.results_docs import suite_table
@@ -24,7 +24,7 @@ def test_suite_under_load(board, request):
 
 
 def test_suite_q35_part(board_std_q35):
-    """make lab's q35 part (rig/lab/suite_pci.py): udrv-bench pci idle and under
+    """make lab's q35 part (rig/lab/suite/pci.py): udrv-bench pci idle and under
     load, filed as q35 runs; the UIO-vs-VFIO table has every cell."""
     runs = suite.run_pci(board_std_q35, "std-q35", "quick")
     assert [(r.board, r.kernel, r.load, r.variant) for r in runs] == [

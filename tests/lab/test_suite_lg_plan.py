@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""What `python3 -m rig.lab suite --lg-env` runs on a board (rig/lab/suite_lg.py's
+"""What `python3 -m rig.lab suite --lg-env` runs on a board (rig/lab/suite/labgrid.py's
 plan()), from its features and wiring; no board needed."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rig.lab.errors import LabError
-from rig.lab.suite_lg import ALL, Plan, Wire, parse_wire, plan, select
+from rig.lab.suite.labgrid import ALL, Plan, Wire, parse_wire, plan, select
 
 REPO = Path(__file__).resolve().parents[2]
 QEMU_X86 = frozenset({"gpio-wire", "uio-ticker", "irqlat", "edu"})
@@ -101,7 +101,7 @@ def test_cli_refuses_what_does_not_parse_or_apply() -> None:
 
 def test_acquire_tries_again_only_when_the_exporter_was_late(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from rig.lab import lg_place
+    from rig.lab.boards import lg_place
 
     monkeypatch.setattr(lg_place.time, "sleep", lambda s: None)
     said: list[str] = []

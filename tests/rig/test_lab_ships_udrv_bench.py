@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The lab ships udrv-bench beside udrv, without booting: the guest image's
-files (rig/lab/initramfs.py), labgrid's deployment (rig/lab/labgrid_board.py)
-and the LAVA bundle (rig/lab/lava.py), on a fake static build."""
+files (rig/lab/image/initramfs.py), labgrid's deployment (rig/lab/boards/labgrid_board.py)
+and the LAVA bundle (rig/lava/job.py), on a fake static build."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from rig.lab import boards, initramfs, lava
+from rig.lab.boards import targets
+from rig.lab.boards.labgrid_board import DEPLOY
 from rig.lab.errors import LabError
-from rig.lab.labgrid_board import DEPLOY
+from rig.lab.image import initramfs
+from rig.lava import job as lava
 
 PROGRAMS = {"tools/udrv": "udrv", "rig/bench/udrv-bench": "udrv-bench"}
 
@@ -28,9 +30,9 @@ def fake_build(root: Path, name: str = "static", skip: str = "") -> Path:
 
 
 def test_guest_image_has_both_programs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(boards, "REPO_ROOT", tmp_path)
-    build = fake_build(tmp_path, boards.RPI3.static_build)
-    files = initramfs.default_extra_files(boards.RPI3)  # no host programs, no asan build
+    monkeypatch.setattr(targets, "REPO_ROOT", tmp_path)
+    build = fake_build(tmp_path, targets.RPI3.static_build)
+    files = initramfs.default_extra_files(targets.RPI3)  # no host programs, no asan build
     for rel, name in PROGRAMS.items():
         assert files[f"/usr/bin/{name}"] == build / rel
 

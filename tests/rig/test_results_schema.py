@@ -23,8 +23,10 @@ from typing import Any
 
 import pytest
 
-from rig.lab import lava_results, soak, suite
-from rig.lab.board_api import Result
+from rig.lab.boards.api import Result
+from rig.lab.suite import qemu as suite
+from rig.lab.suite import soak
+from rig.lava import results as lava_results
 from rig.results import ResultsError, bench_document, checked
 from rig.results import read as results_read
 from rig.results.check import check_bench, check_lab

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rig.lab import suite
+from rig.lab.suite import qemu as suite
 from rig.results import text
 from rig.results.text import PCI_MECHANISMS, PCI_SAMPLES, REPLY_ROWS
 from tests.support.results_docs import bench_doc, ref, row, spread, stats, suite_table

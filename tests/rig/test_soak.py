@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The soak's checks and table (rig/lab/soak.py) on synthetic documents, no lab
+"""The soak's checks and table (rig/lab/suite/soak.py) on synthetic documents, no lab
 needed: a loop whose accounting does not add up, a bench that failed or sent
 less than asked for must each be caught; an exact run must pass."""
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from rig.lab import soak
+from rig.lab.suite import soak
 
 
 def loss(sent: int, received: int, lost: int = 0) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The suite's UIO-vs-VFIO part without booting (rig/lab/suite_pci.py): which q35
+"""The suite's UIO-vs-VFIO part without booting (rig/lab/suite/pci.py): which q35
 boards make lab adds and the command it runs there (its table:
 tests/rig/test_results_tables.py)."""
 
@@ -11,14 +11,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 from rig.lab import __main__ as lab_main  # noqa: E402
-from rig.lab import suite, suite_pci  # noqa: E402
+from rig.lab.suite import pci  # noqa: E402
+from rig.lab.suite import qemu as suite  # noqa: E402
 
 
 def test_make_lab_boots_q35_beside_x86() -> None:
-    assert suite_pci.q35_targets(["std", "rt", "rpi3"]) == ["std-q35", "rt-q35"]
-    assert suite_pci.q35_targets(["rt"]) == ["rt-q35"]
-    assert suite_pci.q35_targets(["std-q35", "rt-q35"]) == []
-    assert suite_pci.q35_targets(["rpi3"]) == []
+    assert pci.q35_targets(["std", "rt", "rpi3"]) == ["std-q35", "rt-q35"]
+    assert pci.q35_targets(["rt"]) == ["rt-q35"]
+    assert pci.q35_targets(["std-q35", "rt-q35"]) == []
+    assert pci.q35_targets(["rpi3"]) == []
     assert suite.bench_command("pci", "all", suite.SAMPLES["full"]["pci"]) == \
         "udrv-bench pci --json --quiet --load all --samples 500"
     assert suite.SAMPLES["quick"]["pci"] == 100

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-from rig.lab import lava, suite  # noqa: E402
+from rig.lab.suite import qemu as suite  # noqa: E402
+from rig.lava import job as lava  # noqa: E402
 
 
 def test_sample_counts_by_default() -> None:
@@ -67,7 +68,7 @@ def test_boards_run_side_by_side_in_the_order_given(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(suite, "run_board", fake)
     # the Python section boots boards of its own: not here
-    monkeypatch.setattr(suite.suite_python, "run_python",
+    monkeypatch.setattr(suite.python, "run_python",
                         lambda kernel, mode: {"lab_kernel": kernel, "failure": "not run"})
     monkeypatch.setattr(suite, "write_report", lambda results: results)
     out = tmp_path / "r.json"
@@ -77,7 +78,7 @@ def test_boards_run_side_by_side_in_the_order_given(monkeypatch: pytest.MonkeyPa
     assert [p["lab_kernel"] for p in doc["python"]] == ["std", "rt"]
 
 
-# ---- the one plan (rig/lab/plan.py): the QEMU suite, labgrid and LAVA alike ----
+# ---- the one plan (rig/lab/suite/plan.py): the QEMU suite, labgrid and LAVA alike ----
 
 FIXTURE = ROOT / "tests" / "rig" / "fixtures" / "suite-commands.json"
 # what the plan changed on purpose against the recorded commands: make lab's
@@ -181,7 +182,7 @@ def test_three_paths_one_command_per_bench() -> None:
 def test_one_plan_entry_changes_all_three(monkeypatch: pytest.MonkeyPatch) -> None:
     """The irq bench's quick count and its board options changed in the plan
     alone: make lab, the labgrid suite and the LAVA job all run the new one."""
-    from rig.lab import plan
+    from rig.lab.suite import plan
     from tests.support import suite_commands
 
     irq = plan.BENCHES["irq"]
@@ -197,7 +198,7 @@ def test_one_plan_entry_changes_all_three(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_a_skipped_bench_says_why_and_select_forces_it() -> None:
-    from rig.lab import plan
+    from rig.lab.suite import plan
 
     p = plan.for_board(frozenset({"bcm2835"}))
     assert "iommu" in p.skipped["pci"] and p.opts["toggle"][-1] == "--no-edges"

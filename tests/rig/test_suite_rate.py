@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The lab suite's part of udrv-bench rate: its command lines and the
-capacity table it prints (rig/lab/suite.py), on a made-up document."""
+capacity table it prints (rig/lab/suite/qemu.py), on a made-up document."""
 
 from __future__ import annotations
 
 import pytest
 
-from rig.lab import suite
+from rig.lab.suite import qemu as suite
 
 
 def test_rate_commands() -> None:

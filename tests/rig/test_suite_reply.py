@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-from rig.lab import suite  # noqa: E402
+from rig.lab.suite import qemu as suite  # noqa: E402
 
 
 def test_reply_runs_in_the_suite() -> None:

@@ -65,8 +65,8 @@ def bench_doc(bench: str, rows: list[dict[str, Any]], load: str = "none",
 
 
 def suite_table(make: Callable[..., TextTable], runs: list[Any], *args: Any) -> list[str]:
-    """rig.results.text's table @make of the suite's runs (rig.lab.suite.SuiteRun),
+    """rig.results.text's table @make of the suite's runs (rig.lab.suite.qemu.SuiteRun),
     as `make lab` prints it."""
-    from rig.lab import suite
+    from rig.lab.suite import qemu as suite
 
     return render(make(model(suite.lab_document(runs), "suite").runs, *args))

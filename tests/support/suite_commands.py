@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The bench command lines each path of the suite runs, without a board: the
-QEMU suite (rig/lab/suite.py's run_board on every target), the labgrid suite
-(rig/lab/suite_lg.py on a few feature sets and wirings) and a LAVA job (the
-argument lists rig/lab/lava.py writes into it).  A fake board answers every
+QEMU suite (rig/lab/suite/qemu.py's run_board on every target), the labgrid suite
+(rig/lab/suite/labgrid.py on a few feature sets and wirings) and a LAVA job (the
+argument lists rig/lava/job.py writes into it).  A fake board answers every
 command with a document naming it, so each run of the result lists the
 commands filed in it.
 
 tests/rig/fixtures/suite-commands.json is what this printed before the one plan
-(rig/lab/plan.py) replaced the three paths' own decisions (the LAVA jobs then
+(rig/lab/suite/plan.py) replaced the three paths' own decisions (the LAVA jobs then
 with string sample counts, samples="300"):
 
     /usr/bin/python3 -m tests.support.suite_commands > tests/rig/fixtures/suite-commands.json
@@ -29,14 +29,17 @@ from typing import Any
 
 import yaml
 
-from rig.lab import boards, lava, suite, suite_lg
-from rig.lab.board_api import Result
+from rig.lab.boards import targets
+from rig.lab.boards.api import Result
+from rig.lab.suite import labgrid as suite_lg
+from rig.lab.suite import qemu as suite
+from rig.lava import job as lava
 
 QEMU_TARGETS = ("std", "rt", "rpi3", "std-q35", "rt-q35", "std-smp", "rt-smp")
 # labgrid: the lab's boards as labgrid envs (their features without "qemu"),
 # and real boards: a jumper, a jumper to a line that is not the next, nothing
 LG_BOARDS: dict[str, tuple[frozenset[str], str]] = {
-    **{name: (boards.features(name) - {"qemu"}, "") for name in ("std", "rt", "rpi3", "rt-q35")},
+    **{name: (targets.features(name) - {"qemu"}, "") for name in ("std", "rt", "rpi3", "rt-q35")},
     "jumper": (frozenset({"irqlat", "rt"}), "gpiochip1 16 17"),
     "odd-jumper": (frozenset({"uio-ticker"}), "gpiochip0 17 27"),
     "bare": (frozenset(), ""),

@@ -153,8 +153,8 @@ def test_signal_puts_the_runtime_back(bench: Runner, system: FakeTree,
 
 
 def test_suite_command_lines() -> None:
-    """What `make lab` runs (rig/lab/suite.py): the kernel's setting, then -1."""
-    from rig.lab import suite
+    """What `make lab` runs (rig/lab/suite/qemu.py): the kernel's setting, then -1."""
+    from rig.lab.suite import qemu as suite
 
     assert suite.gaps_command("none", "full") == \
         "udrv-bench gaps --json --quiet --load none --duration 5s"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Property tests of the LAVA converter's reader (rig/lab/lava_results.py), as
+"""Property tests of the LAVA converter's reader (rig/lava/results.py), as
 tests/rig/report/test_report_fuzz.py does for udrv-report's loader.
 
 Whatever a file holds, read_input() returns a job or raises InputError (exit
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
 from lava_helpers import REPO, log_lines
 
-from rig.lab.lava_results import InputError, convert, read_input
+from rig.lava.results import InputError, convert, read_input
 
 set_hypothesis_home_dir(str(REPO / "build" / "hypothesis"))
 EXAMPLES = int(os.environ.get("UDRV_REPORT_FUZZ_EXAMPLES", "0"))

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from lava_helpers import RECORDER, bench_documents, busybox, pretty
 
-from rig.lab.lava_results import figures
+from rig.lava.results import figures
 
 DOCS = bench_documents()
 

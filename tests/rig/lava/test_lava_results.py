@@ -19,7 +19,7 @@ import pytest
 import yaml
 from lava_helpers import LAB_FIXTURE, REPO, lab_cli, log_lines, write_log
 
-from rig.lab.lava_results import InputError, convert, figures, read_input
+from rig.lava.results import InputError, convert, figures, read_input
 
 BENCHES = ["timer", "irq", "uio", "toggle"]
 
@@ -223,7 +223,7 @@ def test_every_bench_rebuilt_from_test_cases_loads_in_the_report(tmp_path: Path)
     equal the document's; what cannot come back is said."""
     from lava_helpers import bench_documents
 
-    from rig.lab.lava_results import Case, Job
+    from rig.lava.results import Case, Job
     from rig.report.load import load
 
     for i, doc in enumerate(bench_documents()):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from lava_helpers import log_lines, write_log
 
-from rig.lab import lava
+from rig.lava import job as lava
 
 JOB_ERROR = {"case": "job", "definition": "lava", "error_type": "Job", "result": "fail",
              "error_msg": "auto-login-action timed out after 97 seconds"}

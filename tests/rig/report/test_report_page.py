@@ -26,7 +26,7 @@ from report_helpers import (
 )
 from report_page import Page, check_png, data_uri_png
 
-from rig.lab import suite
+from rig.lab.suite import qemu as suite
 from rig.results import text
 from tests.support.results_docs import suite_table
 

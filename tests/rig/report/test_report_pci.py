@@ -10,7 +10,7 @@ from pathlib import Path
 from report_helpers import FIXTURES, Rendered, load_json, render
 from report_page import check_png, data_uri_png
 
-from rig.lab import suite
+from rig.lab.suite import qemu as suite
 from rig.results import text
 from tests.support.results_docs import suite_table
 

@@ -15,7 +15,7 @@ import pytest
 from report_helpers import LAB_RATE, Rendered, load_json, render, run_report
 from report_page import check_png, data_uri_png
 
-from rig.lab import suite
+from rig.lab.suite import qemu as suite
 from rig.results import text
 from tests.support.results_docs import suite_table
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import boards, debian, initramfs, modules
+from ..boards import targets
+from ..errors import LabError
+from ..paths import locked
+from . import debian, initramfs, modules
 from .debian import Kernel
-from .errors import LabError
 from .modules import ModuleDir
-from .paths import locked
 
 
 @dataclass
@@ -33,7 +34,7 @@ def prepare(
     udrv build is missing does not start: the error names the build and the
     command that makes it (rather than `udrv: not found` in every test)."""
     if include_static:
-        why = boards.missing_udrv(boards.target(flavour).machine)
+        why = targets.missing_udrv(targets.target(flavour).machine)
         if why is not None:
             raise LabError(f"the {flavour} board cannot start without udrv: {why}")
     kernel = debian.fetch(flavour, quiet=quiet)

@@ -4,7 +4,7 @@
     python3 -m rig.lab lava job --device-type qemu --kernel std -o job.yaml
     python3 -m rig.lab lava device --kernel std -o device.yaml
     python3 -m rig.lab lava run --kernel std --samples 300 --out DIR
-    python3 -m rig.lab lava results DIR -o farm.json        (rig/lab/lava_results.py)
+    python3 -m rig.lab lava results DIR -o farm.json        (rig/lava/results.py)
 
 The test definition (rig/lava/udrv-bench.yaml) runs rig/lava/udrv-lava-bench on the
 board; the job templates (rig/lava/templates/DEVICE-TYPE.yaml.jinja2) deliver it
@@ -32,10 +32,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import apt, boards, plan
-from .board_api import FEATURES
-from .errors import LabError, ToolMissing
-from .paths import REPO_ROOT, lab_dir, locked
+from rig.lab.boards import targets
+from rig.lab.boards.api import FEATURES
+from rig.lab.errors import LabError, ToolMissing
+from rig.lab.image import apt
+from rig.lab.paths import REPO_ROOT, lab_dir, locked
+from rig.lab.suite.qemu import plan
 
 LAVA_DIR = REPO_ROOT / "rig" / "lava"
 TESTDEF = LAVA_DIR / "udrv-bench.yaml"
@@ -46,7 +48,7 @@ DEVICE_TYPES = ("qemu", "beaglebone-black", "bcm2837-rpi-3-b")
 BUNDLE_ARCH = {"qemu": "amd64", "beaglebone-black": "armhf", "bcm2837-rpi-3-b": "arm64"}
 BUILD_OF_ARCH = {"amd64": "static", "armhf": "armhf", "arm64": "arm64"}
 # the benches a job runs unless told (--bench), in this order; each with the
-# arguments of the one plan (rig/lab/plan.py) for the board's features. A real
+# arguments of the one plan (rig/lab/suite/plan.py) for the board's features. A real
 # board has no gpio-wire, uio-ticker or irqlat (rig/kernel/): the timer bench
 # needs nothing; describe its loopback jumper (--wire) for toggle/irq
 DEFAULT_BENCHES = "timer irq uio toggle"
@@ -61,7 +63,7 @@ class UsageError(LabError):
 
 @dataclass(frozen=True)
 class QemuBoard:
-    """One of the lab's boards as a LAVA qemu device (rig/lab/boards.py)."""
+    """One of the lab's boards as a LAVA qemu device (rig/lab/boards/targets.py)."""
 
     arch: str  # LAVA's arch (the qemu binary)
     context: tuple[tuple[str, str], ...]  # qemu.jinja2's variables: machine, cpu, no_kvm
@@ -77,13 +79,13 @@ class QemuBoard:
 # the mini-UART (the second serial port: input typed on the PL011 never
 # reaches a shell, docs/rig/lab.md), the first one discarded
 QEMU_BOARDS = {
-    "x86": QemuBoard("amd64", (("no_kvm", "True"),), int(boards.X86.memory.rstrip("M")),
+    "x86": QemuBoard("amd64", (("no_kvm", "True"),), int(targets.X86.memory.rstrip("M")),
                      ("-accel tcg", "-icount shift=0,sleep=off", "-device edu", "-no-reboot"),
-                     f"console=ttyS0,115200 {boards.X86.append} udrv-lab.mode=shell", "amd64"),
+                     f"console=ttyS0,115200 {targets.X86.append} udrv-lab.mode=shell", "amd64"),
     "rpi3": QemuBoard("arm64", (("machine", "raspi3b"), ("cpu", "cortex-a53")), 1024,
                       ("-icount shift=0,sleep=off", "-no-reboot", "-serial null",
                        "-serial stdio"),
-                      f"console=ttyS1,115200 {boards.RPI3.append} udrv-lab.mode=shell",
+                      f"console=ttyS1,115200 {targets.RPI3.append} udrv-lab.mode=shell",
                       "arm64"),
 }
 
@@ -92,7 +94,7 @@ def qemu_board(kernel: str) -> QemuBoard:
     """std, rt: the x86 board; rpi3: the Raspberry Pi 3 board."""
     if kernel == "rpi3":
         return QEMU_BOARDS["rpi3"]
-    if kernel in boards.KERNELS:
+    if kernel in targets.KERNELS:
         return QEMU_BOARDS["x86"]
     raise UsageError(f"--kernel {kernel}: the qemu template runs the lab's std, rt or rpi3 "
                      "board")
@@ -240,10 +242,10 @@ class JobSpec:
 
 
 def board_features(spec: JobSpec) -> frozenset[str]:
-    """qemu: the lab board's features (rig/lab/boards.py); else --feature's."""
+    """qemu: the lab board's features (rig/lab/boards/targets.py); else --feature's."""
     if spec.device_type == "qemu":
         qemu_board(spec.kernel)
-        return boards.features(spec.kernel) - {"qemu"} | set(spec.features)
+        return targets.features(spec.kernel) - {"qemu"} | set(spec.features)
     return frozenset(spec.features)
 
 
@@ -311,7 +313,7 @@ def _file_url(path: Path) -> str:
 
 def _qemu_urls(spec: JobSpec) -> dict[str, str]:
     """The lab's kernel and initramfs for the flavour (built if missing)."""
-    from .prepare import prepare
+    from rig.lab.image.prepare import prepare
 
     qemu_board(spec.kernel)
     prep = prepare(spec.kernel, quiet=True)
@@ -474,7 +476,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     (out / DEVICE_NAME_FILE).write_text((args.board_name or f"qemu-{args.kernel}") + "\n")
     print(f"lab: lava-run exit {status}; log {out / 'lava.log'}", file=sys.stderr)
     if status == 0 and args.results:
-        from .lava_results import convert_path, write_doc
+        from .results import convert_path, write_doc
 
         doc = convert_path(str(out))
         write_doc(doc, args.results)
@@ -482,7 +484,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_results(args: argparse.Namespace) -> int:
-    from .lava_results import main as results_main
+    from .results import main as results_main
 
     return results_main(args)
 
@@ -524,7 +526,7 @@ def add_parser(sub: Any) -> None:
                       choices=list(plan.BENCHES),
                       help=f"a bench to run (repeatable; default qemu: {DEFAULT_BENCHES}, "
                       f"the boards: {BOARD_BENCHES}); its arguments are the suite's "
-                      "(rig/lab/plan.py) for the board's features")
+                      "(rig/lab/suite/plan.py) for the board's features")
     what.add_argument("--full", action="store_true",
                       help="the full run's sample counts (default: --quick's, make lab-quick)")
     what.add_argument("--samples", type=_count(1, 99999), default=None,
@@ -532,7 +534,7 @@ def add_parser(sub: Any) -> None:
     what.add_argument("--load", default="none", choices=list(plan.LOADS),
                       help="load while measuring (default none)")
     what.add_argument("--feature", action="append", default=[], metavar="NAME",
-                      help="a feature the board has (repeatable; rig/lab/board_api.py "
+                      help="a feature the board has (repeatable; rig/lab/boards/api.py "
                       "FEATURES; qemu: the lab board's)")
     what.add_argument("--wire", default="", metavar="'CHIP OUT IN'",
                       help="the board's loopback jumper: output line OUT of CHIP wired to "
@@ -583,7 +585,7 @@ def add_parser(sub: Any) -> None:
                    "attempt's log is kept as DIR/lava-attemptK.log (default 1)")
     r.set_defaults(func=cmd_run)
     c = lsub.add_parser("results", help="LAVA results -> udrv-lab/1 (udrv-report's input)")
-    from .lava_results import add_arguments
+    from .results import add_arguments
 
     add_arguments(c)
     c.set_defaults(func=cmd_results)

@@ -3,14 +3,16 @@
 
 Two implementations:
 
-    lab.qemu.Board            today's QEMU boards (rig/lab/boards.py), booted by the lab
-    lab.labgrid_board.LabgridBoard
+    rig.lab.boards.qemu.Board
+                              today's QEMU boards (rig/lab/boards/targets.py),
+                              booted by the lab
+    rig.lab.boards.labgrid_board.LabgridBoard
                               any labgrid target (serial console or SSH; local,
                               or a place reserved from a coordinator), from a
                               labgrid environment file (--lg-env board.yaml)
 
-Both run the same guest agent (rig/lab/guest/agent) and speak its framed protocol
-(rig/lab/agent.py) over a byte stream: QEMU's second serial port for the QEMU
+Both run the same guest agent (rig/lab/image/guest/agent) and speak its framed protocol
+(rig/lab/boards/agent.py) over a byte stream: QEMU's second serial port for the QEMU
 boards; the target's console or an SSH pipe for labgrid.  So a command's
 stdout, stderr and exit status come back exactly, a timed-out command is
 killed on the board, and files go both ways, whatever the transport.
@@ -31,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from .errors import LabError
+from ..errors import LabError
 
 FEATURES: dict[str, str] = {
     "gpio-wire": "rig/kernel/gpio-wire is loaded: a gpiochip labelled gpio-wire whose lines 2k "

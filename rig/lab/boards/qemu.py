@@ -2,7 +2,7 @@
 """Boot a Debian kernel in QEMU (TCG, -icount) and drive it through the agent.
 
     from rig.lab import Board
-    with Board("std") as b:                   # or "rt", "rpi3" (rig/lab/boards.py)
+    with Board("std") as b:                   # or "rt", "rpi3" (rig/lab/boards/targets.py)
         r = b.run("uname -a", timeout=60)     # r.stdout, r.stderr, r.status
         b.put("/host/file", "/tmp/file"); data = b.get("/tmp/x.json")
 
@@ -30,11 +30,11 @@ import weakref
 from pathlib import Path
 from typing import NoReturn
 
+from ..errors import BoardDead, BootError, GuestPanic, LabError
+from ..image.prepare import Prepared, prepare
+from ..paths import logs_dir
 from .agent import AgentClient, Channel, ChannelTimeout
-from .boards import features, memory_for, qemu_binary, qemu_command, target
-from .errors import BoardDead, BootError, GuestPanic, LabError
-from .paths import logs_dir
-from .prepare import Prepared, prepare
+from .targets import features, memory_for, qemu_binary, qemu_command, target
 
 KEEP_LOGS = 60
 _LIVE: weakref.WeakSet[Board] = weakref.WeakSet()
@@ -77,7 +77,7 @@ def _prune_logs(directory: Path) -> None:
 class Board(AgentClient):
     """One booted guest.  Boots in the constructor (fetching/building what is missing).
 
-    `flavour` names the board: "std", "rt" (x86) or "rpi3" (rig/lab/boards.py);
+    `flavour` names the board: "std", "rt" (x86) or "rpi3" (rig/lab/boards/targets.py);
     `memory` defaults to the machine's (512M on x86; rpi3 has exactly 1G)."""
 
     def __init__(
@@ -97,7 +97,7 @@ class Board(AgentClient):
         qemu_binary(self.machine)  # fail early and clearly, before any download or build
         memory_for(self.machine, memory)
         self.flavour = flavour
-        self.kernel = self.target.kernel  # "std" or "rt" (rig/lab/board_api.py)
+        self.kernel = self.target.kernel  # "std" or "rt" (rig/lab/boards/api.py)
         self.features = features(flavour, "py" if extra_files else "")
         self.quiet = quiet
         self.proc: subprocess.Popen[bytes] | None = None

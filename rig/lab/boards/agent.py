@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Host side of the command channel to the guest agent (rig/lab/guest/agent).
+"""Host side of the command channel to the guest agent (rig/lab/image/guest/agent).
 
 The channel is a byte stream (a `Stream`): QEMU's second serial port (a unix
 socket on the host, SocketStream), a labgrid target's console (ConsoleStream:
 a serial port, local or a NetworkSerialPort, or QEMUDriver's) or a pipe to a
 process (PipeStream: `ssh ... sh agent -`).  Requests are single lines;
-replies are frames of lines that start with "@@UDRV" (see rig/lab/guest/agent for
+replies are frames of lines that start with "@@UDRV" (see rig/lab/image/guest/agent for
 the grammar).  Anything else on the wire is ignored, so stray guest output
 (kernel messages on a console) cannot confuse the parser; the channel keeps
 the last such lines (`stray`) for failure messages.
@@ -28,8 +28,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, NoReturn, Protocol, Self
 
-from .board_api import CommandFailed, Result
-from .errors import BoardDead, CommandTimeout, LabError
+from ..errors import BoardDead, CommandTimeout, LabError
+from .api import CommandFailed, Result
 
 MARK = b"@@UDRV "
 
@@ -267,8 +267,8 @@ KILL_REPLY_S = 120.0  # wait for the agent to report a killed command
 
 
 class AgentClient:
-    """A board's commands over its agent channel (lab.qemu.Board and
-    lab.labgrid_board.LabgridBoard): run, put, put_bytes, get.  The board
+    """A board's commands over its agent channel (rig.lab.boards.qemu.Board and
+    rig.lab.boards.labgrid_board.LabgridBoard): run, put, put_bytes, get.  The board
     provides `channel`, `_check()` (raise when the board is gone) and
     `_fail(kind, what)` (mark it dead and raise) and `close()` (what `with` calls)."""
 

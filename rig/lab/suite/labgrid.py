@@ -2,16 +2,16 @@
 """The suite on any labgrid target: `python3 -m rig.lab suite --lg-env board.yaml`.
 
 The target's place is reserved and locked through its coordinator when it is a
-RemotePlace (rig/lab/lg_place.py: a place someone else holds is waited for, never
-taken), the board is driven through LabgridBoard (rig/lab/labgrid_board.py), and
+RemotePlace (rig/lab/boards/lg_place.py: a place someone else holds is waited for, never
+taken), the board is driven through LabgridBoard (rig/lab/boards/labgrid_board.py), and
 the benches its features and wiring allow run idle and under the `all` load,
 as `make lab` runs them on the QEMU boards: both ask the one plan
-(rig/lab/plan.py: what each bench needs, its arguments, same sample counts,
+(rig/lab/suite/plan.py: what each bench needs, its arguments, same sample counts,
 same commands; same udrv-lab/1 document and tables; each run's board is the
 target's flavour).
 
 The target option `udrv-wire: "CHIP OUT IN"` is the board's loopback jumper
-(rig/lab/envs/*.yaml).  The skipped benches and why go to stderr and into the
+(rig/lab/boards/envs/*.yaml).  The skipped benches and why go to stderr and into the
 document's `labgrid` object (docs/rig/results.md).
 """
 
@@ -28,12 +28,9 @@ from typing import Any
 from rig.results import ResultsError, checked, model
 from rig.results.text import print_tables
 
-from . import plan as plans
-from . import suite
-from .board_api import LabBoard
-from .errors import LabError
-from .labgrid_board import LabgridBoard, load_environment, target_features
-from .lg_place import (
+from ..boards.api import LabBoard
+from ..boards.labgrid_board import LabgridBoard, load_environment, target_features
+from ..boards.lg_place import (
     WAIT_S,
     Place,
     coordinator_of,
@@ -41,8 +38,11 @@ from .lg_place import (
     on_signals_stop,
     remote_place,
 )
+from ..errors import LabError
+from . import plan as plans
+from . import qemu
 from .plan import LOADS, Plan, Wire, parse_wire, select
-from .suite import SuiteRun, lab_document
+from .qemu import SuiteRun, lab_document
 
 # every bench the suite knows, in the order it runs them
 ALL = tuple(plans.BENCHES)
@@ -51,8 +51,8 @@ plan = plans.for_board  # the benches a target's features and udrv-wire allow
 
 def run_board(board: LabBoard, p: Plan, mode: str, loads: list[str], runs: list[SuiteRun],
               duration_s: int = 0) -> None:  # fmt: skip
-    """The plan on one board, into `runs` as they go (suite.run_plan)."""
-    suite.run_plan(board, p, mode, loads, runs, kernel=board.kernel, label=board.flavour,
+    """The plan on one board, into `runs` as they go (qemu.run_plan)."""
+    qemu.run_plan(board, p, mode, loads, runs, kernel=board.kernel, label=board.flavour,
                    duration_s=duration_s)  # fmt: skip
 
 
@@ -75,7 +75,7 @@ def run_suite(env_file: str | Path, target: str, mode: str, out: Path, *,
     with Place.of(env, target, wait_s) as place:
         board = LabgridBoard(env=env, target=target)
         flavour = board.flavour
-        suite.say_skipped(flavour, p)
+        qemu.say_skipped(flavour, p)
         try:
             run_board(board, p, mode, loads, runs, duration_s)
         except LabError as exc:  # the board died: keep what it measured
@@ -105,7 +105,7 @@ def run_suite(env_file: str | Path, target: str, mode: str, out: Path, *,
     missing = sorted({b for r in runs for b in r.unavailable})
     if missing:
         print(f"lab: not in this udrv yet: {', '.join(missing)}", file=sys.stderr)
-    report = suite.write_report(out)
+    report = qemu.write_report(out)
     print(f"\nlab: results in {out} ({time.monotonic() - t0:.0f}s)")
     if report is not None:
         print(f"lab: report in {report}")
@@ -130,7 +130,7 @@ def _seconds(text: str) -> float:
 
 def add_arguments(st: argparse.ArgumentParser) -> None:
     """`python3 -m rig.lab suite`'s labgrid options."""
-    g = st.add_argument_group("on a labgrid target (rig/lab/suite_lg.py)")
+    g = st.add_argument_group("on a labgrid target (rig/lab/suite/labgrid.py)")
     g.add_argument("--lg-env", metavar="FILE",
                    help="run on the labgrid target of this environment instead of the QEMU "
                    "boards: its place reserved and locked when it is a RemotePlace, the benches "

@@ -3,7 +3,7 @@
 
 Contents: busybox-static with its applet links (the host's, or the board's
 architecture's from its busybox-static package), /init and the agent from
-rig/lab/guest/, the board's own kernel modules (x86: uio.ko + uio_pci_generic.ko;
+rig/lab/image/guest/, the board's own kernel modules (x86: uio.ko + uio_pci_generic.ko;
 rpi3: bcm2835_wdt.ko) with a load list in /etc/udrv-lab/kmods.list, our
 modules in /lib/modules/<release>/extra/ with a load list in
 /etc/udrv-lab/modules.list, /etc/udrv-lab/board (the board's name and agent
@@ -31,11 +31,11 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .boards import X86, Machine
+from ..boards.targets import X86, Machine
+from ..errors import LabError, ToolMissing
+from ..paths import GUEST_DIR
 from .debian import Kernel
-from .errors import LabError, ToolMissing
 from .modules import ModuleDir
-from .paths import GUEST_DIR
 
 FORMAT_VERSION = "udrv-lab-initramfs-2"
 BUSYBOX_CANDIDATES = ("/bin/busybox", "/usr/bin/busybox")

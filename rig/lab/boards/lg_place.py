@@ -34,9 +34,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from .errors import LabError
+from ..errors import LabError
+from ..paths import REPO_ROOT
 from .labgrid_board import LG_VENV, LabgridError, import_labgrid, load_environment
-from .paths import REPO_ROOT
 
 DEFAULT_COORDINATOR = "127.0.0.1:20408"
 CLIENT_S = 60.0

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Debian kernels: resolve versions from the metapackages, download and unpack them.
 
-For a board ("std", "rt", "rpi3": rig/lab/boards.py) we resolve the current image
+For a board ("std", "rt", "rpi3": rig/lab/boards/targets.py) we resolve the current image
 package from its metapackage (linux-image-amd64, linux-image-rt-amd64,
 linux-image-arm64), then, when the board builds our modules, the matching
 headers package and its headers dependencies (the "common" headers and
@@ -9,7 +9,7 @@ linux-kbuild), and the guest's busybox-static when the board is not the
 host's architecture.  The .deb files are cached in build/lab/cache/debs/ and
 all of them are unpacked into ONE root, build/lab/kernels/<release>/, because
 the headers package holds relative symlinks into the other two.  A foreign
-architecture's packages come from a private apt state (rig/lab/apt.py).
+architecture's packages come from a private apt state (rig/lab/image/apt.py).
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from ..boards.targets import TARGETS, Target, target
+from ..errors import LabError, PackageError, ToolMissing
+from ..paths import cache_dir, debs_dir, kernels_dir, locked
 from . import apt
-from .boards import TARGETS, Target, target
-from .errors import LabError, PackageError, ToolMissing
-from .paths import cache_dir, debs_dir, kernels_dir, locked
 
 FLAVOURS: dict[str, str] = {name: t.metapackage for name, t in TARGETS.items()}
 UNPACK_STAMP = ".udrv-lab-unpacked"

@@ -1,16 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The lab's QEMU boards as labgrid targets: `python3 -m rig.lab lg-env`.
 
-Prepares the board's image (rig/lab/prepare.py: kernel, modules, initramfs with
+Prepares the board's image (rig/lab/image/prepare.py: kernel, modules, initramfs with
 udrv) and writes a labgrid environment with
 
   QEMUDriver   the board's machine, memory, devices (edu...), -icount, kernel,
                initrd (in extra_args: QEMUDriver has no initrd key), the dtb on
                rpi3, and boot_args with the console and udrv-lab.mode=shell
-               (rig/lab/guest/init then gives a shell with the prompt PROMPT on
+               (rig/lab/image/guest/init then gives a shell with the prompt PROMPT on
                the console instead of starting the agent on ttyS1)
   ShellDriver  that prompt; no login
-  features     lab.boards.features() of the board, without "qemu" (a labgrid
+  features     rig.lab.boards.targets.features() of the board, without "qemu" (a labgrid
                board has no QEMU process or image the tests could reach)
 
 QEMUDriver adds `-serial chardev:serialsocket` (its console) after
@@ -27,8 +27,8 @@ import json
 import shlex
 from pathlib import Path
 
-from .boards import features, memory_for, qemu_binary, target
-from .prepare import prepare
+from ..image.prepare import prepare
+from .targets import features, memory_for, qemu_binary, target
 
 PROMPT = "udrv-lab# "
 CPUS = {"x86": "qemu64", "q35": "qemu64", "rpi3": "cortex-a53"}
@@ -78,7 +78,7 @@ def render(flavour: str, kernel: Path, initrd: Path, dtb: Path | None, qemu: str
     feats = sorted(features(flavour) - {"qemu"})
     lines = [
         f"# the lab's {flavour} board as a labgrid target (python3 -m rig.lab lg-env --kernel "
-        f"{flavour}); rig/lab/labgrid_env.py",
+        f"{flavour}); rig/lab/boards/labgrid_env.py",
         "targets:",
         "  main:",
         "    drivers:",

@@ -27,13 +27,13 @@ from typing import Any
 from rig.results import ResultsError, bench_document, checked, model
 from rig.results.text import print_tables
 
-from . import plan, suite_pci, suite_python
-from .board_api import LabBoard
-from .boards import features, missing_udrv, target
-from .paths import REPO_ROOT
-from .qemu import Board
+from ..boards.api import LabBoard
+from ..boards.qemu import Board
+from ..boards.targets import features, missing_udrv, target
+from ..paths import REPO_ROOT
+from . import pci, plan, python
 
-# what each bench needs of a board and its arguments: rig/lab/plan.py (the one
+# what each bench needs of a board and its arguments: rig/lab/suite/plan.py (the one
 # plan of make lab, the labgrid suite and the LAVA jobs)
 BENCHES = tuple(b for b in plan.PLAIN if b != "pci")  # the x86 boards' plain run
 LOADS = plan.LOADS
@@ -56,8 +56,8 @@ RPI3_CHIP = plan.RPI3_CHIP
 RPI3_LINE = plan.RPI3_LINE
 # The QEMU boards that run a part of the plan only: (benches, loads); the others
 # (x86) all their features allow. rpi3: the toggle bench on GPIO 17, idle; q35
-# (UIO vs VFIO: rig/lab/suite_pci.py): only udrv bench pci
-PARTS = {"rpi3": (("toggle",), ("none",)), suite_pci.BOARD: ((suite_pci.BENCH,), LOADS)}
+# (UIO vs VFIO: rig/lab/suite/pci.py): only udrv bench pci
+PARTS = {"rpi3": (("toggle",), ("none",)), pci.BOARD: ((pci.BENCH,), LOADS)}
 
 
 @dataclass
@@ -67,7 +67,7 @@ class SuiteRun:
     documents: list[dict[str, Any]] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     unavailable: list[str] = field(default_factory=list)
-    board: str = "x86"  # the machine: "x86" or "rpi3" (rig/lab/boards.py)
+    board: str = "x86"  # the machine: "x86" or "rpi3" (rig/lab/boards/targets.py)
     variant: str = ""  # a priority-axis run: PRIORITY's key; "" the plain suite
 
 
@@ -169,7 +169,7 @@ def _part(board: LabBoard, kernel: str, mode: str, benches: tuple[str, ...],
 def run_pci(board: LabBoard, kernel: str, mode: str) -> list[SuiteRun]:
     """The q35 board: udrv bench pci idle and under load; on rt also with the
     irq threads above the bench (RATE_PRIORITY, the priority axis's first)."""
-    return _part(board, kernel, mode, (suite_pci.BENCH,), LOADS)
+    return _part(board, kernel, mode, (pci.BENCH,), LOADS)
 
 
 def run_rpi3(board: LabBoard, mode: str) -> SuiteRun:
@@ -258,12 +258,12 @@ def run_suite(kernels: list[str], mode: str, out: Path, duration_s: int = 0,
     with ThreadPoolExecutor(max_workers=max(1, min(jobs, len(kernels)))) as pool:
         parts = list(pool.map(lambda k: run_board(k, mode, duration_s), kernels))
         # udrv vs gpiod from Python: a board of the Python image per x86 kernel
-        python = list(pool.map(lambda k: suite_python.run_python(k, mode),
-                               [k for k in kernels if suite_python.wanted(k)]))
+        py_runs = list(pool.map(lambda k: python.run_python(k, mode),
+                                [k for k in kernels if python.wanted(k)]))
     runs = [run for part in parts for run in part]
     doc = lab_document(runs)
-    if python:
-        doc["python"] = python
+    if py_runs:
+        doc["python"] = py_runs
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(doc, indent=1) + "\n")
     try:
@@ -273,7 +273,7 @@ def run_suite(kernels: list[str], mode: str, out: Path, duration_s: int = 0,
         return 1
     print_tables(model(doc, str(out)))
     failures = [f"{r.board}/{r.kernel}/{r.load}: {f}" for r in runs for f in r.failures]
-    failures += suite_python.failures(python)
+    failures += python.failures(py_runs)
     for f in failures:
         print(f"lab: bench failed: {f}", file=sys.stderr)
     missing = sorted({b for r in runs for b in r.unavailable})

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The soak: a million GPIO edges and a million UIO interrupts under load.
 
-    python3 -m rig.lab.soak [--kernel std|rt|all] [--edges N] [--interrupts N]
+    python3 -m rig.lab.suite.soak [--kernel std|rt|all] [--edges N] [--interrupts N]
                         [--period-us N] [--load PROFILE] [--out FILE]
     make soak                                  (both x86 kernels, the defaults)
 
@@ -38,10 +38,10 @@ from typing import Any
 
 from rig.results import ResultsError, bench_document
 
-from .boards import TARGETS, missing_udrv
-from .errors import LabError
-from .paths import lab_dir
-from .qemu import Board
+from ..boards.qemu import Board
+from ..boards.targets import TARGETS, missing_udrv
+from ..errors import LabError
+from ..paths import lab_dir
 
 SCHEMA = "udrv-soak/1"
 EDGES = 1_000_000
@@ -185,7 +185,7 @@ def table(doc: dict[str, Any]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python3 -m rig.lab.soak", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python3 -m rig.lab.suite.soak", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kernel", choices=[*X86, "all"], default="all")
     ap.add_argument("--edges", type=int, default=EDGES, help="GPIO edges (default 10^6)")

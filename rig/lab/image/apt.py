@@ -9,7 +9,7 @@ status, fed from the system's sources (/etc/apt/sources.list*) with
 changed.  The private lists are fetched with `apt-get update` the first time
 and again whenever the system's lists are newer (someone ran apt-get update).
 
-What rig/lab/debian.py asks of apt, each in one call: the lists ready and their
+What rig/lab/image/debian.py asks of apt, each in one call: the lists ready and their
 signature (ensure_lists), a package's Depends (depends), versions (versions),
 the .debs (download); each failure says what to do (update_hint).
 """
@@ -25,8 +25,8 @@ import sys
 from functools import cache
 from pathlib import Path
 
-from .errors import PackageError, ToolMissing
-from .paths import lab_dir, locked
+from ..errors import PackageError, ToolMissing
+from ..paths import lab_dir, locked
 
 SYSTEM_LISTS = Path("/var/lib/apt/lists")
 

@@ -3,7 +3,7 @@
 python3.11 and a site-packages of udrv, gpiod 2.5.0 and gpiozero 2.0.1.
 
     from rig.lab import Board
-    from rig.lab.pyguest import guest_files
+    from rig.lab.image.pyguest import guest_files
     with Board("std", extra_files=guest_files()) as b:
         b.run("python3 -c 'import udrv, gpiod, gpiozero'")
 
@@ -51,9 +51,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .errors import LabError, ToolMissing
+from ..errors import LabError, ToolMissing
+from ..paths import REPO_ROOT, lab_dir, locked
 from .initramfs import shared_libraries
-from .paths import REPO_ROOT, lab_dir, locked
 
 STAGE_FORMAT = "udrv-lab-python-1"
 PYTHON_VERSION = "3.11"
@@ -319,7 +319,7 @@ def guest_files(quiet: bool = False) -> dict[str, Path]:
 
 
 def main() -> int:
-    """python3 -m rig.lab.pyguest: stage the tree and print what it holds."""
+    """python3 -m rig.lab.image.pyguest: stage the tree and print what it holds."""
     files = guest_files()
     size = sum(p.stat().st_size for p in files.values())
     print(f"{len(files)} files, {size / 1e6:.1f} MB uncompressed; stage {stage(quiet=True)}")

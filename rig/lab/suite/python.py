@@ -3,7 +3,7 @@
 std and rt kernels, Python through udrv vs Python through gpiod 2.5 on the
 same gpio-wire line, one run per kernel, a few guest seconds each.
 
-It boots the kernel's Python image variant (rig/lab/pyguest.py), a board of its
+It boots the kernel's Python image variant (rig/lab/image/pyguest.py), a board of its
 own so that the other benches keep their image, and files the bench's JSON
 under the lab document's "python" list (docs/rig/results.md, "python bench").
 """
@@ -14,10 +14,10 @@ import json
 import sys
 from typing import Any
 
-from . import pyguest
-from .boards import target
-from .errors import LabError
-from .qemu import Board
+from ..boards.qemu import Board
+from ..boards.targets import target
+from ..errors import LabError
+from ..image import pyguest
 
 # calls per round x rounds, edges at the generator's period, per library
 ARGS = {"full": "-n 5000 --rounds 6 --events 2000 --period-ns 200000",

@@ -26,9 +26,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import ModuleBuildError, ToolMissing
+from ..paths import kernel_src_dir, locked
 from .debian import Kernel
-from .errors import ModuleBuildError, ToolMissing
-from .paths import kernel_src_dir, locked
 
 STAMP = ".udrv-lab-built"
 _ARTEFACT_SUFFIXES = (".o", ".ko", ".mod", ".mod.c", ".cmd", ".a", ".order", ".symvers")

@@ -24,8 +24,8 @@ import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .errors import LabError, ToolMissing
-from .paths import REPO_ROOT
+from ..errors import LabError, ToolMissing
+from ..paths import REPO_ROOT
 
 
 @dataclass(frozen=True)
@@ -199,8 +199,8 @@ def target(name: str) -> Target:
 
 
 def features(name: str, variant: str = "") -> frozenset[str]:
-    """The rig/lab/board_api.py FEATURES a QEMU target has (variant "py": the
-    Python image, rig/lab/pyguest.py)."""
+    """The rig/lab/boards/api.py FEATURES a QEMU target has (variant "py": the
+    Python image, rig/lab/image/pyguest.py)."""
     t = target(name)
     have = {"qemu"}
     if t.machine.build_modules:  # x86 and q35: rig/kernel/* is built and loaded, edu is there

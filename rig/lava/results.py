@@ -267,7 +267,7 @@ def read_input(path: str) -> Job:
             raise InputError(f"{path}: a directory without lava.log: give the output "
                              "directory of `python3 -m rig.lab lava run`, or a LAVA log or "
                              "results file")
-        name = p / "device-name"  # lava run's (rig/lab/lava.py DEVICE_NAME_FILE)
+        name = p / "device-name"  # lava run's (rig/lava/job.py DEVICE_NAME_FILE)
         p = log
     try:
         text = p.read_text(encoding="utf-8")

@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""A labgrid target as a lab board (rig/lab/board_api.py's LabBoard).
+"""A labgrid target as a lab board (rig/lab/boards/api.py's LabBoard).
 
-    from rig.lab.labgrid_board import LabgridBoard
-    with LabgridBoard("rig/lab/envs/beaglebone-black.yaml") as b:   # target "main"
+    from rig.lab.boards.labgrid_board import LabgridBoard
+    with LabgridBoard("rig/lab/boards/envs/beaglebone-black.yaml") as b:   # target "main"
         print(b.run("uname -a").stdout)
 
-The board runs the lab's own guest agent (rig/lab/guest/agent) over the labgrid
+The board runs the lab's own guest agent (rig/lab/image/guest/agent) over the labgrid
 transport, so a command's stdout, stderr and exit status come back exactly, a
 timed-out command is killed on the board, and files go both ways:
 
@@ -32,7 +32,7 @@ Target options (`options:` of the target in the environment):
                   another build), and that directory comes first on the
                   agent's PATH
 
-The target's `features:` are the board's FEATURES (rig/lab/board_api.py).
+The target's `features:` are the board's FEATURES (rig/lab/boards/api.py).
 """
 
 from __future__ import annotations
@@ -47,10 +47,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, NoReturn
 
+from ..errors import BoardDead, BootError, LabError
+from ..paths import GUEST_DIR, REPO_ROOT
 from .agent import AgentClient, Channel, ChannelTimeout, ConsoleStream, PipeStream, b64
-from .board_api import FEATURES
-from .errors import BoardDead, BootError, LabError
-from .paths import GUEST_DIR, REPO_ROOT
+from .api import FEATURES
 
 LG_VERSION = "26.0.1"
 LG_VENV = REPO_ROOT / "build" / "lg-venv"
@@ -89,7 +89,7 @@ def load_environment(env_file: str | Path) -> Any:
     path = Path(env_file)
     if not path.is_file():
         raise LabgridError(f"labgrid environment {path} does not exist (write one like "
-                           "rig/lab/envs/*.yaml; a QEMU board's: "
+                           "rig/lab/boards/envs/*.yaml; a QEMU board's: "
                            "python3 -m rig.lab lg-env)")
     try:
         return lg.Environment(config_file=str(path))

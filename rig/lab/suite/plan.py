@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The one plan of the suite: which benches run on a board, with which arguments.
 
-`make lab` on the QEMU boards (rig/lab/suite.py), the suite on a labgrid target
-(rig/lab/suite_lg.py) and a LAVA job (rig/lab/lava.py) all ask this module: a
-board is its FEATURES (rig/lab/board_api.py) and, on a real board, its loopback
+`make lab` on the QEMU boards (rig/lab/suite/qemu.py), the suite on a labgrid target
+(rig/lab/suite/labgrid.py) and a LAVA job (rig/lava/job.py) all ask this module: a
+board is its FEATURES (rig/lab/boards/api.py) and, on a real board, its loopback
 jumper (`udrv-wire: "CHIP OUT IN"`); BENCHES says per bench what it needs of
 them (else it is skipped, saying why), its arguments for a quick and a full run
 and the priority-axis settings it runs at.  What the plan gives is an argument
@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 from rig.results.text import GAPS_VARIANT, PRIORITY_VARIANTS, RATE_PRIORITY
 
-from .errors import LabError
+from ..errors import LabError
 
 # the program the argument lists are given to (the one place that names it)
 PROGRAM = ("udrv-bench",)
@@ -282,7 +282,7 @@ class Plan:
 
 
 def for_board(feats: frozenset[str], wire: Wire | None = None) -> Plan:
-    """The benches `feats` (rig/lab/board_api.py FEATURES) and `wire` allow."""
+    """The benches `feats` (rig/lab/boards/api.py FEATURES) and `wire` allow."""
     p = Plan(rt="rt" in feats)
     for b in BENCHES.values():
         opts, why = b.decide(feats, wire)
