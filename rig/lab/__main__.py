@@ -18,7 +18,7 @@ from .boards.farm import add_parser as add_farm_parser
 from .boards.lg_place import add_parser as add_lg_reserve_parser
 from .boards.qemu import Board, shell
 from .errors import CommandTimeout, LabError
-from .image import debian, initramfs, modules, pyguest
+from .image import apt, initramfs, kernel, modules, pyguest
 from .image.prepare import prepare
 from .paths import kernel_src_dir, lab_dir
 from .suite import pci, qemu
@@ -84,7 +84,7 @@ def _one(args: argparse.Namespace) -> str:
 
 def cmd_fetch(args: argparse.Namespace) -> int:
     for fl in _flavours(args):
-        k = debian.fetch(fl)
+        k = kernel.fetch(fl)
         print(f"{fl}: {k.release} in {k.root}")
     return 0
 
@@ -222,7 +222,7 @@ def cmd_info(args: argparse.Namespace) -> int:
         "lab_dir": str(lab_dir()),
         "host_tools": _host_tools(),
         "module_sources": [str(m.src) for m in modules.discover()],
-        "kernels": [debian.cache_state(fl) for fl in debian.FLAVOURS],
+        "kernels": [kernel.cache_state(fl) for fl in apt.FLAVOURS],
     }
     if args.json:
         print(json.dumps(info, indent=2))

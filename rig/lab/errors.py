@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 
 class LabError(Exception):
     """A lab failure with a message meant for humans (no traceback needed)."""
@@ -40,3 +42,11 @@ class CommandTimeout(LabError):
 
 class BoardDead(LabError):
     """The board can no longer be used (QEMU exited or the agent stopped answering)."""
+
+
+def need_tool(tool: str, package: str) -> str:
+    """The path of host tool `tool`; ToolMissing naming the Debian `package` if absent."""
+    path = shutil.which(tool)
+    if path is None:
+        raise ToolMissing(f"{tool} is not installed (it comes with Debian's `{package}` package)")
+    return path

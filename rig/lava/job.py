@@ -34,10 +34,10 @@ from typing import Any
 
 from rig.lab.boards import targets
 from rig.lab.boards.api import FEATURES
-from rig.lab.errors import LabError, ToolMissing
+from rig.lab.errors import LabError, ToolMissing, need_tool
 from rig.lab.image import apt
 from rig.lab.paths import REPO_ROOT, lab_dir, locked
-from rig.lab.suite.qemu import plan
+from rig.lab.suite import plan
 
 LAVA_DIR = REPO_ROOT / "rig" / "lava"
 TESTDEF = LAVA_DIR / "udrv-bench.yaml"
@@ -137,7 +137,7 @@ def device_type_templates() -> Path:
                                f"{proc.returncode}): {proc.stderr.strip()[-300:]}; LAVA's "
                                "device-type templates come from it (run apt-get update?)")
         with tempfile.TemporaryDirectory(dir=work_dir()) as tmp:
-            dpkg = apt.need("dpkg-deb", "dpkg")
+            dpkg = need_tool("dpkg-deb", "dpkg")
             proc = subprocess.run([dpkg, "-x", str(found[-1]), tmp], capture_output=True,
                                   text=True, check=False, timeout=300)
             src = Path(tmp) / "usr/share/lava-server/device-types"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rig.lab import Board, CommandTimeout, LabError
-from rig.lab.image import debian
+from rig.lab.image import apt
 
 # the transport and the feature skips: through labgrid on every board
 pytestmark = [pytest.mark.lg_std, pytest.mark.lg_rt, pytest.mark.lg_rpi3]
@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.lg_std, pytest.mark.lg_rt, pytest.mark.lg_rpi3]
 
 @pytest.mark.lg_feature(["qemu"])
 def test_runs_the_resolved_kernel(any_board: Board) -> None:
-    expected = debian.resolve(any_board.flavour).release
+    expected = apt.resolve(any_board.flavour).release
     r = any_board.run("uname -r")
     assert r.status == 0, r.stderr
     assert r.stdout.strip() == expected

@@ -1,5 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""apt-cache and apt-get for the host's architecture or for another one.
+"""A board's Debian packages: which ones (resolve) and their .debs (download).
+
+For a board ("std", "rt", "rpi3": rig/lab/boards/targets.py) resolve() asks
+apt-cache for the current image package of its metapackage
+(linux-image-amd64, linux-image-rt-amd64, linux-image-arm64), then, when the
+board builds our modules, the matching headers package and its headers
+dependencies (the "common" headers and linux-kbuild), and the guest's
+busybox-static when the board is not the host's architecture; the answer is
+cached in build/lab/cache/resolved.json for as long as the package lists stay
+the same.  download() puts their .debs into build/lab/cache/debs/ with
+apt-get download.  What becomes of them (one unpacked root per release) is
+rig/lab/image/kernel.py's, which calls these two and nothing else here.
 
 The host's own architecture uses the system's apt state (/var/lib/apt/lists).
 Another architecture (arm64 for the rpi3 board) gets a private apt state
@@ -8,39 +19,31 @@ status, fed from the system's sources (/etc/apt/sources.list*) with
 `-o APT::Architecture=<arch>`.  The system's dpkg architectures are never
 changed.  The private lists are fetched with `apt-get update` the first time
 and again whenever the system's lists are newer (someone ran apt-get update).
-
-What rig/lab/image/debian.py asks of apt, each in one call: the lists ready and their
-signature (ensure_lists), a package's Depends (depends), versions (versions),
-the .debs (download); each failure says what to do (update_hint).
+Each apt failure says what to do (update_hint).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
-import shutil
 import subprocess
 import sys
+from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 
-from ..errors import PackageError, ToolMissing
-from ..paths import lab_dir, locked
+from ..boards.targets import TARGETS, Target, target
+from ..errors import LabError, PackageError, ToolMissing, need_tool
+from ..paths import cache_dir, debs_dir, lab_dir, locked
 
 SYSTEM_LISTS = Path("/var/lib/apt/lists")
 
 
-def need(tool: str, package: str) -> str:
-    path = shutil.which(tool)
-    if path is None:
-        raise ToolMissing(f"{tool} is not installed (it comes with Debian's `{package}` package)")
-    return path
-
-
 @cache
 def host_arch() -> str:
-    exe = need("dpkg", "dpkg")
+    exe = need_tool("dpkg", "dpkg")
     proc = subprocess.run(
         [exe, "--print-architecture"], capture_output=True, text=True, check=False, timeout=30
     )
@@ -148,7 +151,7 @@ def run_apt(
     tool: str, arch: str, *args: str, cwd: Path | None = None, timeout: float = 120
 ) -> subprocess.CompletedProcess[str]:
     """apt-get or apt-cache with the options of `arch`."""
-    exe = need(tool, "apt")
+    exe = need_tool(tool, "apt")
     cmd = [exe, *options(arch)]
     if tool == "apt-get" and os.geteuid() == 0:  # _apt cannot write into our dirs
         cmd += ["-o", "APT::Sandbox::User=root"]
@@ -198,7 +201,7 @@ def versions(packages: tuple[str, ...], arch: str) -> dict[str, str]:
     return found
 
 
-def download(specs: list[str], arch: str, dest: Path) -> None:
+def _download(specs: list[str], arch: str, dest: Path) -> None:
     """apt-get download `specs` (NAME or NAME=VERSION) of `arch` into `dest`."""
     proc = run_apt("apt-get", arch, "download", *specs, cwd=dest, timeout=1800)
     if proc.returncode != 0:
@@ -207,3 +210,155 @@ def download(specs: list[str], arch: str, dest: Path) -> None:
             f"(exit {proc.returncode}):\n{(proc.stderr + proc.stdout).strip()}\n"
             f"check the network; {update_hint(arch)}"
         )
+
+
+# what a board needs: resolved from the metapackages, cached per apt lists state
+FLAVOURS: dict[str, str] = {name: t.metapackage for name, t in TARGETS.items()}
+
+
+@dataclass(frozen=True)
+class KernelPackages:
+    """What a flavour resolves to: the kernel release and the packages it needs."""
+
+    flavour: str  # the board: "std", "rt", "rpi3"
+    release: str  # e.g. "6.1.0-56-amd64" (what `uname -r` prints)
+    image: str  # e.g. "linux-image-6.1.0-56-amd64"
+    headers: str  # e.g. "linux-headers-6.1.0-56-amd64" ("" when no modules are built)
+    headers_deps: tuple[str, ...]  # common headers + kbuild
+    versions: dict[str, str]  # package -> Debian version ("" if unknown)
+    arch: str = "amd64"  # Debian architecture
+    extras: tuple[str, ...] = ()  # more packages unpacked into the root (busybox-static)
+
+    @property
+    def packages(self) -> tuple[str, ...]:
+        return tuple(p for p in (self.image, self.headers, *self.headers_deps, *self.extras) if p)
+
+
+def check_flavour(flavour: str) -> str:
+    try:
+        target(flavour)
+    except LabError as exc:
+        raise PackageError(str(exc)) from None
+    return flavour
+
+
+def _resolved_cache() -> Path:
+    return cache_dir() / "resolved.json"
+
+
+def _load_resolved() -> dict[str, dict[str, object]]:
+    try:
+        data = json.loads(_resolved_cache().read_text())
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _save_resolved(pk: KernelPackages, lists: str) -> None:
+    data = _load_resolved()
+    entry = asdict(pk)
+    entry["headers_deps"] = list(pk.headers_deps)
+    entry["extras"] = list(pk.extras)
+    entry["apt_lists"] = lists
+    data[pk.flavour] = entry
+    path = _resolved_cache()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+    tmp.replace(path)
+
+
+def _from_cache(flavour: str, lists: str | None = None) -> KernelPackages | None:
+    """The last resolution of flavour (only if made from apt lists `lists`, if given)."""
+    entry = _load_resolved().get(flavour)
+    if not isinstance(entry, dict):
+        return None
+    if lists is not None and (not lists or entry.get("apt_lists") != lists):
+        return None
+    try:
+        return KernelPackages(
+            flavour=flavour,
+            release=str(entry["release"]),
+            image=str(entry["image"]),
+            headers=str(entry["headers"]),
+            headers_deps=tuple(str(d) for d in entry["headers_deps"]),  # type: ignore[attr-defined]
+            versions={str(k): str(v) for k, v in entry["versions"].items()},  # type: ignore[attr-defined]
+            arch=str(entry.get("arch", "amd64")),
+            extras=tuple(str(d) for d in entry.get("extras", ())),  # type: ignore[attr-defined]
+        )
+    except (KeyError, TypeError, AttributeError):
+        return None
+
+
+def _resolve_now(t: Target) -> KernelPackages:
+    """Ask apt-cache: metapackage -> image -> (headers -> their deps), extras."""
+    arch, meta = t.machine.arch, t.metapackage
+    images = [d for d in depends(meta, arch) if d.startswith("linux-image-")]
+    if not images:
+        raise PackageError(f"metapackage {meta} ({arch}) does not depend on any linux-image-*")
+    image = images[0]
+    release = image.removeprefix("linux-image-")
+    headers, deps = "", ()
+    if t.machine.build_modules:
+        headers = f"linux-headers-{release}"
+        deps = tuple(d for d in depends(headers, arch)
+                     if d.startswith(("linux-headers-", "linux-kbuild-")))
+    extras = (t.machine.busybox_package,) if t.machine.busybox_package else ()
+    pk = KernelPackages(t.name, release, image, headers, deps, {}, arch, extras)
+    return KernelPackages(
+        t.name, release, image, headers, deps, versions(pk.packages, arch), arch, extras
+    )
+
+
+def resolve(flavour: str, *, offline_ok: bool = True, quiet: bool = False) -> KernelPackages:
+    """Resolve a board to packages via apt-cache (falls back to the last result if offline)."""
+    check_flavour(flavour)
+    t = target(flavour)
+    arch = t.machine.arch
+    try:
+        lists = ensure_lists(arch, quiet=quiet)
+    except PackageError:
+        if not offline_ok or _from_cache(flavour) is None:
+            raise
+        lists = ""  # no lists: the last resolution, below
+    same = _from_cache(flavour, lists)
+    if same is not None and same.arch == arch:
+        return same
+    try:
+        pk = _resolve_now(t)
+    except (PackageError, ToolMissing) as exc:
+        cached = _from_cache(flavour) if offline_ok else None
+        if cached is None:
+            raise
+        print(f"lab: warning: {exc}; using the last resolution ({cached.release})", file=sys.stderr)
+        return cached
+    _save_resolved(pk, lists)
+    return pk
+
+
+def deb_for(package: str, version: str, arch: str = "amd64") -> Path | None:
+    """The cached .deb of package (at version, if known) for arch (or all), or None."""
+    quoted = version.replace(":", "%3a") if version else "*"
+    hits = [*debs_dir().glob(f"{package}_{quoted}_{arch}.deb"),
+            *debs_dir().glob(f"{package}_{quoted}_all.deb")]  # fmt: skip
+    hits.sort(key=lambda p: p.stat().st_mtime)
+    return hits[-1] if hits else None
+
+
+def download(pk: KernelPackages, *, quiet: bool = False) -> list[Path]:
+    """Make sure every .deb of pk is in the cache; returns their paths (image first)."""
+    debs_dir().mkdir(parents=True, exist_ok=True)
+    with locked(cache_dir() / "download.lock"):
+        missing = [p for p in pk.packages if deb_for(p, pk.versions.get(p, ""), pk.arch) is None]
+        if missing:
+            specs = [f"{p}={pk.versions[p]}" if pk.versions.get(p) else p for p in missing]
+            if not quiet:
+                print(f"lab: downloading {' '.join(missing)} ({pk.arch})", file=sys.stderr)
+            _download(specs, pk.arch, debs_dir())
+    debs: list[Path] = []
+    for p in pk.packages:
+        deb = deb_for(p, pk.versions.get(p, ""), pk.arch)
+        if deb is None:
+            raise PackageError(f"apt-get download reported success but no .deb for {p} appeared")
+        debs.append(deb)
+    return debs

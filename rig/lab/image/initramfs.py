@@ -34,7 +34,7 @@ from pathlib import Path
 from ..boards.targets import X86, Machine
 from ..errors import LabError, ToolMissing
 from ..paths import GUEST_DIR
-from .debian import Kernel
+from .kernel import Kernel
 from .modules import ModuleDir
 
 FORMAT_VERSION = "udrv-lab-initramfs-2"

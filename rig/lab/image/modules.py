@@ -28,7 +28,7 @@ from pathlib import Path
 
 from ..errors import ModuleBuildError, ToolMissing
 from ..paths import kernel_src_dir, locked
-from .debian import Kernel
+from .kernel import Kernel
 
 STAMP = ".udrv-lab-built"
 _ARTEFACT_SUFFIXES = (".o", ".ko", ".mod", ".mod.c", ".cmd", ".a", ".order", ".symvers")

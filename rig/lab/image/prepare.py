@@ -9,8 +9,8 @@ from pathlib import Path
 from ..boards import targets
 from ..errors import LabError
 from ..paths import locked
-from . import debian, initramfs, modules
-from .debian import Kernel
+from . import initramfs, modules
+from .kernel import Kernel, fetch
 from .modules import ModuleDir
 
 
@@ -37,7 +37,7 @@ def prepare(
         why = targets.missing_udrv(targets.target(flavour).machine)
         if why is not None:
             raise LabError(f"the {flavour} board cannot start without udrv: {why}")
-    kernel = debian.fetch(flavour, quiet=quiet)
+    kernel = fetch(flavour, quiet=quiet)
     machine = kernel.target.machine
     extra: dict[str, Path] = initramfs.default_extra_files(machine) if include_static else {}
     for guest, host in (extra_files or {}).items():
