@@ -4,7 +4,9 @@ other way round.
 
     rig/bench/    udrv-bench, the benches (C) and their peers
     rig/kernel/   the fixture kernel modules (gpio-wire, uio-ticker, irqlat, gpio-reply)
-    rig/lab/      Debian's kernels in QEMU, labgrid and LAVA boards: python3 -m rig.lab
-    rig/lava/     LAVA's test definition and device templates
+    rig/lab/      the lab, python3 -m rig.lab: image/ (Debian's kernels, initramfs),
+                  boards/ (QEMU, labgrid), suite/ (the one plan, suites, soak)
+    rig/lava/     LAVA: jobs, lava-run and results (rig.lava), the test definition,
+                  the recorder and job templates
     rig/report/   udrv-report: the HTML page of a results document
 """

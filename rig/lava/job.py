@@ -39,7 +39,7 @@ from rig.lab.image import apt
 from rig.lab.paths import REPO_ROOT, lab_dir, locked
 from rig.lab.suite import plan
 
-LAVA_DIR = REPO_ROOT / "rig" / "lava"
+LAVA_DIR = Path(__file__).resolve().parent  # rig/lava/: this package and its files
 TESTDEF = LAVA_DIR / "udrv-bench.yaml"
 RECORDER = LAVA_DIR / "udrv-lava-bench"
 JOB_TEMPLATES = LAVA_DIR / "templates"

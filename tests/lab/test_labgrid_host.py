@@ -31,7 +31,7 @@ from rig.lab.errors import LabError
 from rig.lab.paths import GUEST_DIR, REPO_ROOT
 
 AGENT = GUEST_DIR / "agent"
-ENVS = REPO_ROOT / "rig" / "lab" / "envs"
+ENVS = REPO_ROOT / "rig" / "lab" / "boards" / "envs"
 
 
 def nothing() -> None:
