@@ -62,7 +62,7 @@ examples:
   python3 -m rig.lab shell --kernel std                    interactive console (Ctrl-A X quits)
   python3 -m rig.lab demo                                  every board: a short tour of udrv
 
-From Python:  from lab import Board; with Board("std") as b: print(b.run("uname -a").stdout)
+From Python:  from rig.lab import Board; with Board("std") as b: print(b.run("uname -a").stdout)
 Docs: docs/rig/lab.md"""
 
 

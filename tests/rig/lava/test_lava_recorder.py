@@ -2,7 +2,7 @@
 """rig/lava/udrv-lava-bench, the recorder that runs on the board, on the host.
 
 Its awk flattener must name and value every figure exactly as the converter's
-Python twin (rig/lab/lava_results.figures) expects, with the host's awk and with
+Python twin (rig.lava.results.figures) expects, with the host's awk and with
 busybox's (the boards'); a bench that fails must be a failed test case with
 its reason; the document must come back whole from the log lines."""
 
