@@ -3,8 +3,8 @@
 fails, for its reason, on a copy with one forbidden dependency added: a rig
 or tools header included by the library, a tools header by a bench, a rig
 header by the tool, the rig package imported by the bindings or an example,
-and udrv's symbols checked against the bench library's (a udrv-bench given
-as udrv has them all)."""
+a library message in the tool's terms, and udrv's symbols checked against
+the bench library's (a udrv-bench given as udrv has them all)."""
 
 from __future__ import annotations
 
@@ -60,6 +60,10 @@ def test_this_tree_keeps_the_boundary(copy: Path) -> None:
      "imports the rig package"),
     ("examples/python/blink.py", "from rig import report", "python-imports",
      "imports the rig package"),
+    ("lib/uio.c", 'static const char hint[] = "see udrv uio info";', "library-terms",
+     "names the tool's 'udrv uio'"),
+    ("lib/chip.c", 'static const char hint[] = "or use --backend sysfs";', "library-terms",
+     "names the tool's '--backend'"),
 ], ids=lambda v: v if isinstance(v, str) and "/" in v and " " not in v else None)
 def test_a_forbidden_dependency_fails(copy: Path, path: str, line: str, verdict: str,
                                       says: str) -> None:
