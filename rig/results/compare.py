@@ -45,11 +45,13 @@ class Change:
 
 
 def pair_runs(a: list[Run], b: list[Run]) -> list[tuple[Run, Run]]:
-    """Runs of the same board, kernel label and load; else of the same kernel and load
-    (two boards); one run each side pairs whatever it is."""
+    """Runs of the same board, kernel label, load and priority variant; else of the
+    same kernel, load and variant (two boards); one run each side pairs whatever it is.
+    A variant ("irq-prio 90") pairs only with its own: never with the plain run."""
     if len(a) == 1 and len(b) == 1:
         return [(a[0], b[0])]
-    for key in (lambda r: (r.board_name, r.kernel, r.load), lambda r: (r.kernel, r.load)):
+    for key in (lambda r: (r.board_name, r.kernel, r.load, r.variant),
+                lambda r: (r.kernel, r.load, r.variant)):
         by_key: dict[tuple[str, ...], Run] = {}
         for r in b:
             by_key.setdefault(key(r), r)
