@@ -173,9 +173,9 @@ static int cdev_busy_error(struct udrv_request *req, struct udrv_chip *chip)
 		    !info.used)
 			continue;
 		return udrv_err(chip->errmsg, EBUSY,
-				"line %u of %s is busy: held by consumer '%s' (release it, or see 'udrv gpio info %s')",
+				"line %u of %s is busy: held by consumer '%s' (the program holding it must release it first; the line's info names its holder)",
 				req->offsets[i], chip->name,
-				info.consumer[0] ? info.consumer : "?", chip->name);
+				info.consumer[0] ? info.consumer : "?");
 	}
 	return udrv_err(chip->errmsg, EBUSY, "%s: lines busy", chip->name);
 }

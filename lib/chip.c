@@ -251,7 +251,7 @@ int udrv_chip_open(struct udrv_chip *chip, const char *spec)
 	ret = udrv_parse_devnum(spec, "gpiochip", &num);
 	if (ret == -ERANGE)
 		return udrv_err(chip->errmsg, EINVAL,
-				"chip number in '%s' is out of range (at most %d): give the chip's number as 'udrv gpio info' lists it",
+				"chip number in '%s' is out of range (at most %d): give the N of an existing /dev/gpiochipN",
 				spec, INT32_MAX);
 	if (ret == 0)
 		return chip_open_number(chip, (int)num, spec);

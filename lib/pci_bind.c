@@ -223,5 +223,5 @@ void udrv_vfio_absent_reason(char *buf, size_t len)
 			 path);
 	else
 		snprintf(buf, len,
-			 "no VFIO devices: no PCI device is bound to vfio-pci; bind one: udrv pci bind BDF vfio-pci (lspci -Dnn lists the devices)");
+			 "no VFIO devices: no PCI device is bound to vfio-pci; bind one through /sys/bus/pci/devices/BDF/driver_override, or with udrv_pci_bind() (lspci -Dnn lists the devices)");
 }

@@ -176,12 +176,12 @@ void udrv_pci_bind_hint(char *buf, size_t len, const char *bdf,
 		snprintf(now, sizeof(now), "none");
 	if (strcmp(now, "none"))
 		snprintf(buf, len,
-			 "echo %s > /sys/bus/pci/devices/%s/driver/unbind; echo %s > /sys/bus/pci/devices/%s/driver_override; echo %s > /sys/bus/pci/drivers_probe (or: udrv pci bind %s %s)",
-			 bdf, bdf, driver, bdf, bdf, bdf, driver);
+			 "echo %s > /sys/bus/pci/devices/%s/driver/unbind; echo %s > /sys/bus/pci/devices/%s/driver_override; echo %s > /sys/bus/pci/drivers_probe (udrv_pci_bind() does these steps)",
+			 bdf, bdf, driver, bdf, bdf);
 	else
 		snprintf(buf, len,
-			 "echo %s > /sys/bus/pci/devices/%s/driver_override; echo %s > /sys/bus/pci/drivers_probe (or: udrv pci bind %s %s)",
-			 driver, bdf, bdf, bdf, driver);
+			 "echo %s > /sys/bus/pci/devices/%s/driver_override; echo %s > /sys/bus/pci/drivers_probe (udrv_pci_bind() does these steps)",
+			 driver, bdf, bdf);
 }
 
 /* Does device @bdf have IDs @vendor:@device? */

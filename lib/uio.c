@@ -310,7 +310,7 @@ int udrv_uio_open(struct udrv_uio *uio, const char *spec)
 	num = uio_number(spec);
 	if (num == -ERANGE)
 		return udrv_err(uio->errmsg, EINVAL,
-				"UIO device number in '%s' is out of range (at most %d): give it as 'udrv uio list' shows it",
+				"UIO device number in '%s' is out of range (at most %d): give the N of an existing /sys/class/uio/uioN",
 				spec, INT32_MAX);
 	if (num < 0) {
 		num = uio_find_name(uio, spec);

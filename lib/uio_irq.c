@@ -42,12 +42,34 @@ static int uio_gone_errno(struct udrv_uio *uio, const char *op, int err)
 	return uio_gone(uio, buf);
 }
 
+int udrv_uio_set_wait_sigmask(struct udrv_uio *uio, const sigset_t *mask)
+{
+	uio->have_wait_mask = mask != NULL;
+	if (mask)
+		uio->wait_mask = *mask;
+	return 0;
+}
+
+/*
+ * Poll the device for @timeout_ms (-1: forever): with a wait mask ppoll()
+ * under it, without one poll() as before 1.2 (what the benches measured).
+ */
+static int sleep_fd(struct udrv_uio *uio, struct pollfd *pfd, int timeout_ms)
+{
+	struct timespec ts = { .tv_sec = timeout_ms / 1000,
+			       .tv_nsec = (timeout_ms % 1000) * 1000000L };
+
+	if (!uio->have_wait_mask)
+		return poll(pfd, 1, timeout_ms);
+	return ppoll(pfd, 1, timeout_ms < 0 ? NULL : &ts, &uio->wait_mask);
+}
+
 static int uio_poll(struct udrv_uio *uio, int timeout_ms)
 {
 	struct pollfd pfd = { .fd = uio->fd, .events = POLLIN };
 	int ret;
 
-	ret = poll(&pfd, 1, timeout_ms);
+	ret = sleep_fd(uio, &pfd, timeout_ms);
 	if (ret < 0 && errno == EINTR)
 		return udrv_err(uio->errmsg, EINTR,
 				"waiting for an interrupt of %s: interrupted by a signal",
@@ -98,7 +120,8 @@ static int uio_wait(struct udrv_uio *uio, int timeout_ms,
 
 	if (uio->fd < 0)
 		return udrv_err(uio->errmsg, EBADF, "the UIO device is not open");
-	if (timeout_ms >= 0) {
+	/* a blocking read is one system call less, but a blocked signal cannot end it */
+	if (timeout_ms >= 0 || uio->have_wait_mask) {
 		ret = uio_poll(uio, timeout_ms);
 		if (ret <= 0)
 			return ret;

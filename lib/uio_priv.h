@@ -16,6 +16,8 @@ struct udrv_uio {
 	int num;
 	uint32_t last_count;
 	uint64_t missed;
+	bool have_wait_mask;		/* udrv_uio_set_wait_sigmask() */
+	sigset_t wait_mask;
 	int num_maps;
 	int num_ports;
 	char devname[16];

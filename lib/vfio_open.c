@@ -287,7 +287,7 @@ static int check_viable(struct udrv_vfio *v)
 	udrv_vfio_group_devices(v->bdf, v->info.iommu_group, others,
 				sizeof(others));
 	return udrv_err(v->errmsg, EBUSY,
-			"IOMMU group %u of %s is not viable: the devices of a group share it, and %s must be bound to vfio-pci too, or unbound (udrv pci bind BDF vfio-pci, or udrv pci bind BDF '')",
+			"IOMMU group %u of %s is not viable: the devices of a group share it, and %s must be bound to vfio-pci too, or unbound from their drivers (udrv_pci_bind() with the driver \"vfio-pci\" or \"\")",
 			v->info.iommu_group, v->bdf, others);
 }
 
@@ -386,7 +386,7 @@ int udrv_vfio_open(struct udrv_vfio *v, const char *spec)
 	v->errmsg[0] = '\0';
 	if (!spec || !*spec)
 		return udrv_err(v->errmsg, EINVAL,
-				"no PCI device given: use its address (0000:00:01.0) or vendor:device (1234:11e8); udrv pci list shows them");
+				"no PCI device given: use its address (0000:00:01.0) or vendor:device (1234:11e8); /sys/bus/pci/devices lists them");
 	ret = find_device(v, spec);
 	if (!ret)
 		ret = read_ids(v);

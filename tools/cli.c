@@ -44,6 +44,9 @@ int cli_request_error(struct udrv_chip *chip,
 	    (err == -ENOTTY || err == -ENODEV))
 		fputs("udrv: without the GPIO character device: --backend sysfs\n",
 		      stderr);
+	if (err == -EBUSY)
+		fprintf(stderr, "udrv: every line's holder: udrv gpio info -c %s\n",
+			udrv_chip_name(chip));
 	if (config->backend == UDRV_BACKEND_MMIO && !config->layout &&
 	    err == -EOPNOTSUPP)
 		fputs("udrv: for a SoC or FPGA core udrv does not know: --layout SPEC (udrv gpio --help)\n",

@@ -164,9 +164,39 @@ int parse_pci(int argc, char **argv, struct pci_opts *o,
 	return EXIT_OK;
 }
 
+/* The library's reason why no device is on vfio-pci, and the command that binds one. */
+static void pci_absent_reason(char *buf, size_t len)
+{
+	size_t n;
+
+	udrv_vfio_absent_reason(buf, len);
+	n = strlen(buf);
+	snprintf(buf + n, len - n, "\nudrv: to bind a device: udrv pci bind BDF vfio-pci");
+}
+
+/*
+ * After a failed open, the udrv command that does what the library's message
+ * asks: bind the device to vfio-pci, or, when it is on vfio-pci and busy, fix
+ * the other devices of its IOMMU group.
+ */
+static void open_pci_hint(const char *spec, int err)
+{
+	char driver[64], errbuf[256];
+
+	if (err == -EINVAL ||
+	    udrv_pci_driver(spec, driver, sizeof(driver), errbuf, sizeof(errbuf)))
+		return;
+	if (strcmp(driver, "vfio-pci"))
+		fprintf(stderr, "udrv: to bind it: udrv pci bind %s vfio-pci\n",
+			spec);
+	else if (err == -EBUSY)
+		fputs("udrv: if its IOMMU group is not viable: udrv pci bind BDF vfio-pci for each other device the message lists, or udrv pci bind BDF '' to unbind it\n",
+		      stderr);
+}
+
 int open_pci(const char *spec, struct udrv_vfio **vp)
 {
-	int ret;
+	int ret, err;
 
 	*vp = udrv_vfio_new();
 	if (!*vp)
@@ -174,8 +204,10 @@ int open_pci(const char *spec, struct udrv_vfio **vp)
 	ret = udrv_vfio_open(*vp, spec);
 	if (ret) {
 		/* -EINVAL: the spec itself is malformed */
+		err = ret;
 		ret = cli_error(ret == -EINVAL ? EXIT_USAGE : EXIT_FAIL, "%s",
 				udrv_vfio_errmsg(*vp));
+		open_pci_hint(spec, err);
 		udrv_vfio_free(*vp);
 		*vp = NULL;
 	}
@@ -219,7 +251,7 @@ static int pci_list(int argc, char **argv)
 		udrv_json_arr_end(j);
 	cli_json_end(j);
 	if (n == 0) {
-		udrv_vfio_absent_reason(reason, sizeof(reason));
+		pci_absent_reason(reason, sizeof(reason));
 		fprintf(stderr, "%s\n", reason);
 	}
 	udrv_strv_free(bdfs);
@@ -384,7 +416,7 @@ static int pci_info(int argc, char **argv)
 					 strerror(-n));
 	}
 	return cli_show_list(o.json, bdfs, argv + optind, n,
-			     udrv_vfio_absent_reason, show_devices);
+			     pci_absent_reason, show_devices);
 }
 
 /* ---- peek / poke ---- */

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -310,7 +311,7 @@ static void print_irq(const struct udrv_uio_irq *irq, uint64_t t, bool json)
 	udrv_json_free(j);
 }
 
-static int wait_loop(struct udrv_uio *uio, const struct uio_opts *o,
+static int wait_irqs(struct udrv_uio *uio, const struct uio_opts *o,
 		     uint64_t *seen)
 {
 	int timeout = o->timeout_ms;
@@ -333,6 +334,24 @@ static int wait_loop(struct udrv_uio *uio, const struct uio_opts *o,
 		fflush(stdout);
 	}
 	return EXIT_OK;
+}
+
+/*
+ * The stop signals stay blocked but while a wait sleeps (its ppoll mask):
+ * one that comes after the check of cli_stop ends that wait (-EINTR); with
+ * poll() it was lost when no --timeout ended the wait.
+ */
+static int wait_loop(struct udrv_uio *uio, const struct uio_opts *o,
+		     uint64_t *seen)
+{
+	sigset_t old;
+	int ret;
+
+	cli_block_stop_signals(&old);
+	udrv_uio_set_wait_sigmask(uio, &old);
+	ret = wait_irqs(uio, o, seen);
+	sigprocmask(SIG_SETMASK, &old, NULL);	/* a stop that came: handled */
+	return ret;
 }
 
 static int uio_wait_cmd(int argc, char **argv)

@@ -6,6 +6,7 @@
 #ifndef UDRV_UIO_H
 #define UDRV_UIO_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -87,6 +88,14 @@ int udrv_uio_wait_sz(struct udrv_uio *uio, int timeout_ms,
 #define udrv_uio_wait(uio, timeout_ms, irq)				\
 	udrv_uio_wait_sz(uio, timeout_ms, irq, sizeof(struct udrv_uio_irq))
 uint64_t udrv_uio_missed(const struct udrv_uio *uio);
+/*
+ * The signal mask that udrv_uio_wait() sleeps under (ppoll()); NULL: the
+ * thread's own, as before. A program that stops on a signal blocks it,
+ * checks its flag, then waits with a mask that unblocks it: a signal that
+ * came after the check interrupts the wait at once (-EINTR) instead of
+ * being lost until the next interrupt. Since 1.2. Returns 0.
+ */
+int udrv_uio_set_wait_sigmask(struct udrv_uio *uio, const sigset_t *mask);
 
 /* irqcontrol: enable (1) or disable (0) the interrupt in the driver. */
 int udrv_uio_irq_enable(struct udrv_uio *uio, bool enable);

@@ -185,7 +185,7 @@ def _histogram_section(figs: _Figures, cols: plots.Columns, runs: list[Run],
                             "measurement, one line per run: colour = kernel, line style = "
                             "load. Dotted lines and triangles mark each run's maximum.", "note"))
     for bench, mechs in benches.items():
-        b = html.Section(f"{prefix}hist-{slug(bench)}", f"udrv bench {bench}")
+        b = html.Section(f"{prefix}hist-{slug(bench)}", f"udrv-bench {bench}")
         for mech, keys in mechs.items():
             items = [f for key in keys if (f := figs.add(
                 f"{prefix}hist-{key_slug(key)}", plots.histogram(key, cols, styles),
@@ -209,7 +209,7 @@ def _breakdown_section(figs: _Figures, cols: plots.Columns, runs: list[Run],
     for bench, mech in groups:
         figs.add_to(s, f"{prefix}breakdown-{slug(bench, mech)}",
                     plots.breakdown(bench, mech, cols),
-                    f"udrv bench {bench}, {mech}: write \u2192 hardirq \u2192 wake")
+                    f"udrv-bench {bench}, {mech}: write \u2192 hardirq \u2192 wake")
     return s
 
 
@@ -239,7 +239,7 @@ def _reply_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
     found = reply.groups(runs)
     if not found:
         return None
-    s = html.Section("reply", "Responders (udrv bench reply)")
+    s = html.Section("reply", "Responders (udrv-bench reply)")
     s.body.append(html.para("Trigger to reply as a log host sees it: the interrupt handler, "
                             "the kernel's irq thread (rig/kernel/gpio-reply) and a user task, "
                             "standard kernel vs PREEMPT_RT, idle vs load.", "note"))
@@ -254,7 +254,7 @@ def _pci_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
     found = pci.groups(runs)
     if not found:
         return None
-    s = html.Section("pci", "UIO vs VFIO (udrv bench pci)")
+    s = html.Section("pci", "UIO vs VFIO (udrv-bench pci)")
     s.body.append(html.para("One PCI device's interrupt (QEMU's edu on the q35 board, Intel "
                             "IOMMU with interrupt remapping) through uio_pci_generic's INTx, "
                             "vfio-pci's INTx and vfio-pci's MSI: the raise-register write to "
@@ -273,7 +273,7 @@ def _gaps_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
         return None
     s = html.Section("gaps", "Scheduler gaps (RT throttling)")
     s.body.append(html.para("A busy SCHED_FIFO loop toggling a GPIO line, every interval "
-                            "between two toggles timed (udrv bench gaps), at the kernel's RT "
+                            "between two toggles timed (udrv-bench gaps), at the kernel's RT "
                             "throttling and with it off (--rt-runtime -1).", "note"))
     for fig_id, png, caption in (
             ("gaps-histogram", gaps.histogram(found),
@@ -294,7 +294,7 @@ def _rate_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
     s.body.append(html.para("A source that counts what it raises (gpio-wire's generator, "
                             "uio-ticker) swept over offered rates; per mechanism and receiver "
                             "what was received and what was lost at the source "
-                            "(udrv bench rate).", "note"))
+                            "(udrv-bench rate).", "note"))
     for fig_id, png, caption in (
             ("rate-received", rate_sweep.received(found),
              "Events received per second against the rate offered"),

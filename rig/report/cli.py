@@ -30,7 +30,7 @@ preemption model, board, real-time settings in force, load, sample counts,
 lost events, udrv version).
 
 FILE is a udrv-lab/1 file ('make lab' writes build/lab/results.json) or a
-udrv-bench/1 file ('udrv bench NAME --json > FILE'); bench files of the same
+udrv-bench/1 file ('udrv-bench NAME --json > FILE'); bench files of the same
 system and load join into one run. FILE@KERNEL[/LOAD][,...] keeps some runs
 of a file (LOAD 'idle' = 'none'), e.g. results.json@rt/idle.
 

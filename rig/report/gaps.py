@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The scheduler gaps (udrv bench gaps; rig/lab/suite/qemu.py's run_gaps): a busy
+"""The scheduler gaps (udrv-bench gaps; rig/lab/suite/qemu.py's run_gaps): a busy
 SCHED_FIFO loop at the kernel's RT throttling (the plain runs) and without it
 (runs with variant "rt-runtime -1").
 
@@ -86,7 +86,7 @@ def histogram(found: list[tuple[Run, Doc]]) -> bytes | None:
     ax.set_ylabel("intervals per bucket")
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=7, loc="upper right")
-    ax.set_title("udrv bench gaps: every interval of a busy SCHED_FIFO toggle loop",
+    ax.set_title("udrv-bench gaps: every interval of a busy SCHED_FIFO toggle loop",
                  fontsize=9)
     return _png(fig)
 
@@ -119,7 +119,7 @@ def timeline(found: list[tuple[Run, Doc]]) -> bytes | None:
 
 
 def table(found: list[tuple[Run, Doc]]) -> Table:
-    t = Table("table-gaps", "Scheduler gaps: udrv bench gaps",
+    t = Table("table-gaps", "Scheduler gaps: udrv-bench gaps",
               [[(h, 1) for h in ("run", "sched_rt_runtime_us", "longest (ms)", "gaps/s",
                                  "stalled %", "expected", "toggles (sent = on the wire)")]])
     for run, doc in found:

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The UIO-vs-VFIO figure and table (udrv bench pci): edu's raise-register
+"""The UIO-vs-VFIO figure and table (udrv-bench pci): edu's raise-register
 write -> userspace wake-up, and the re-arm for the next interrupt, through
 UIO INTx, VFIO INTx and VFIO MSI, std vs rt, idle vs load.
 

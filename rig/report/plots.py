@@ -181,7 +181,7 @@ def _hist_line(ax: Axes, run: Run, row: Row, counts: list[int], edges: list[floa
 def _hist_title(key: RowKey, side: str | None) -> str:
     bench, mech, impl, wait, sample = key
     label = "/".join(p for p in (mech, impl, wait) if p)
-    text = f"{label}: {sample}  (udrv bench {bench})"
+    text = f"{label}: {sample}  (udrv-bench {bench})"
     return f"{side}\n{text}" if side else text
 
 
@@ -261,7 +261,7 @@ def breakdown(bench: str, mech: str, columns: Columns) -> bytes | None:
                for k in sorted(used)]
     fig.legend(handles, [names[k] for k in sorted(used)], loc="lower center", ncol=3,
                frameon=False, fontsize=8, bbox_to_anchor=(0.5, 0))
-    fig.suptitle(f"udrv bench {bench}, {mech}: where a wake-up's time goes "
+    fig.suptitle(f"udrv-bench {bench}, {mech}: where a wake-up's time goes "
                  "(implementation/wait)", fontsize=10)
     finish(fig)
     return _png(fig)
@@ -270,7 +270,7 @@ def breakdown(bench: str, mech: str, columns: Columns) -> bytes | None:
 def toggles(columns: Columns) -> bytes | None:
     """Toggle rate per mechanism x implementation on a log axis, one panel per run.
 
-    Only 'udrv bench toggle' rows (rig.results.measures.is_toggle): the rate bench's events
+    Only 'udrv-bench toggle' rows (rig.results.measures.is_toggle): the rate bench's events
     received per second are another measure, drawn in the rate section (rate.py)."""
     panels = [[(run, [r for r in run.rows if is_toggle(r) and r.rate_per_s]) for run in runs]
               for _, runs in columns]
@@ -300,7 +300,7 @@ def toggles(columns: Columns) -> bytes | None:
             ax.tick_params(labelbottom=True)  # the numbers under every panel
         axes[len(panels[j]) - 1][j].set_xlabel("toggles per second (log axis)")
     log_axis(axes[0][0], "x", min(rates) / 2, max(rates) * 8)
-    fig.suptitle("Toggle rate of one GPIO line (udrv bench toggle)", fontsize=10)
+    fig.suptitle("Toggle rate of one GPIO line (udrv-bench toggle)", fontsize=10)
     finish(fig)
     return _png(fig)
 

@@ -116,6 +116,6 @@ def table(g: Group) -> Table:
                             else "-"))
         t.rows.append(line)
     t.note = ("The application runs at SCHED_FIFO 80 above the kernel's irq threads "
-              "(SCHED_FIFO 50) in the first column, below them (udrv bench --irq-prio) in "
+              "(SCHED_FIFO 50) in the first column, below them (udrv-bench --irq-prio) in "
               "the second, at SCHED_OTHER in the third.")
     return t

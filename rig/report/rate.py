@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The interrupt rate capacity (udrv bench rate; rig/lab/suite/qemu.py's run_rate): a
+"""The interrupt rate capacity (udrv-bench rate; rig/lab/suite/qemu.py's run_rate): a
 source that counts what it raises swept over offered rates, per mechanism and
 receiver.
 
@@ -30,8 +30,8 @@ def documents(runs: list[Run]) -> list[tuple[Run, Doc]]:
 
 MECHANISMS = ("cdev", "cdev-batch", "uio-read", "uio-poll")
 # the two measures of a sweep (rig/results/measures.py), a figure each
-RECEIVED = "udrv bench rate: events received per second"
-LOST = "udrv bench rate: share of the source's events lost (%)"
+RECEIVED = "udrv-bench rate: events received per second"
+LOST = "udrv-bench rate: share of the source's events lost (%)"
 STYLES = {"udrv": "-", "raw": ":", "libgpiod-2.3": "--"}
 
 
@@ -136,7 +136,7 @@ def _fmt(v: float | None, spec: str) -> str:
 
 
 def table(found: list[tuple[Run, Doc]]) -> Table:
-    t = Table("table-rate", "Interrupt rate capacity: udrv bench rate",
+    t = Table("table-rate", "Interrupt rate capacity: udrv-bench rate",
               [[(h, 1) for h in ("run", "mechanism", "implementation", "knee (/s)",
                                  "CPU % at the knee", "max received (/s)", "CPU ns/event",
                                  "vs raw")]])

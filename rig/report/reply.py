@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The responder figure and table (udrv bench reply: Grandegger's gpioirqbench
+"""The responder figure and table (udrv-bench reply: Grandegger's gpioirqbench
 responders and Featherston's TS-4200 user-space inverter, docs/references.md):
 trigger -> reply as the log host sees it, per responder, std vs rt, idle vs load.
 

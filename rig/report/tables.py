@@ -52,7 +52,7 @@ def toggle_tables(runs: list[Run]) -> list[Table]:
             name = "idle" if load == "none" else f"under load '{load}'"
             where = f", {board}" if len(boards) > 1 else ""
             tid = slug("table-toggle", board if len(boards) > 1 else None, load)
-            tables.append(_toggle_table(tid, f"Toggle rate of one GPIO line (udrv bench "
+            tables.append(_toggle_table(tid, f"Toggle rate of one GPIO line (udrv-bench "
                                              f"toggle, {name}{where})", cols))
     return tables
 

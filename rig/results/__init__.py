@@ -2,7 +2,7 @@
 """rig.results: the one reader of udrv's results documents (docs/rig/results.md).
 
 The schema files beside this package are the contract: udrv-bench-1.schema.json
-(what `udrv bench NAME --json` writes) and udrv-lab-1.schema.json (what the
+(what `udrv-bench NAME --json` writes) and udrv-lab-1.schema.json (what the
 lab suite, its labgrid form and the LAVA converter write). This package
 
   - reads and checks them: load(path), bench_document(text, source),

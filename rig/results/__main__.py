@@ -49,6 +49,10 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("b", metavar="B")
     m.add_argument("--noise", type=float, default=compare.NOISE, metavar="FRACTION",
                    help=f"ratios within 1 +- FRACTION are noise (default {compare.NOISE})")
+    m.add_argument("--metric", action="append", default=[], metavar="NAME",
+                   choices=list(compare.METRIC_NAMES.values()),
+                   help="judge only this statistic (p50, avg, p99, p99.9; repeat for more; "
+                        "default all)")
     return p
 
 
@@ -68,8 +72,12 @@ def run(args: argparse.Namespace) -> int:
         from .model import label_runs
 
         label_runs(a.runs + b.runs)
-        found = compare.changes(a.runs, b.runs, args.noise)
-        print(f"{len(found)} rows differ beyond the noise (\u00b1{args.noise:.0%})"
+        only = tuple(k for k, v in compare.METRIC_NAMES.items() if v in args.metric)
+        found = compare.changes(a.runs, b.runs, args.noise, only)
+        total = len(compare.common_rows(a.runs, b.runs))
+        print(f"{len(found)} of {total} rows both measured differ beyond the noise "
+              f"(\u00b1{args.noise:.0%}"
+              + (f", in {', '.join(args.metric)}" if args.metric else "") + ")"
               + (":" if found else ""))
         for c in found:
             print(f"  {compare.change_text(c)}")

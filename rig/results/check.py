@@ -75,7 +75,7 @@ def check_lab(doc: dict[str, Any]) -> None:
 
 
 def check_bench(doc: dict[str, Any]) -> None:
-    """A udrv-bench/1 document, as `udrv bench NAME --json` prints it."""
+    """A udrv-bench/1 document, as `udrv-bench NAME --json` prints it."""
     if schema_name(doc) != "udrv-bench/1":
         raise Invalid(f"schema {doc['schema']!r}, expected 'udrv-bench/1'")
     validate(doc, "udrv-bench/1")
@@ -140,7 +140,7 @@ def check_stats(stats: dict[str, Any], where: str, rebuilt: bool = False) -> Non
 
 
 def check_gaps(gaps: dict[str, Any], where: str, rebuilt: bool = False) -> None:
-    """The `gaps` object of `udrv bench gaps` (@rebuilt: without its timeline)."""
+    """The `gaps` object of `udrv-bench gaps` (@rebuilt: without its timeline)."""
     timeline = gaps["timeline"]
     _need((rebuilt and not timeline) or len(timeline) + gaps["timeline_dropped"] == gaps["count"],
           f"{where}: {len(timeline)} gaps listed + {gaps['timeline_dropped']} dropped, "
@@ -155,7 +155,7 @@ def check_gaps(gaps: dict[str, Any], where: str, rebuilt: bool = False) -> None:
 
 
 def check_rate(rate: dict[str, Any], where: str, rebuilt: bool = False) -> None:
-    """The `rate` object of `udrv bench rate`: each step's accounting, each
+    """The `rate` object of `udrv-bench rate`: each step's accounting, each
     receiver's knee and throughput from its steps (@rebuilt: receivers "?",
     not matched)."""
     _need(rate["rates"] == sorted(set(rate["rates"])), f"{where}.rates: not ascending")

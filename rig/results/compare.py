@@ -45,11 +45,13 @@ class Change:
 
 
 def pair_runs(a: list[Run], b: list[Run]) -> list[tuple[Run, Run]]:
-    """Runs of the same board, kernel label and load; else of the same kernel and load
-    (two boards); one run each side pairs whatever it is."""
+    """Runs of the same board, kernel label, load and priority variant; else of the
+    same kernel, load and variant (two boards); one run each side pairs whatever it is.
+    A variant ("irq-prio 90") pairs only with its own: never with the plain run."""
     if len(a) == 1 and len(b) == 1:
         return [(a[0], b[0])]
-    for key in (lambda r: (r.board_name, r.kernel, r.load), lambda r: (r.kernel, r.load)):
+    for key in (lambda r: (r.board_name, r.kernel, r.load, r.variant),
+                lambda r: (r.kernel, r.load, r.variant)):
         by_key: dict[tuple[str, ...], Run] = {}
         for r in b:
             by_key.setdefault(key(r), r)
@@ -87,9 +89,11 @@ def judge(metric: str, q: float | None, a: Stats, b: Stats, noise: float) -> Ver
     return Verdict(ratio, "worse" if ratio > 1 else "better", why)
 
 
-def metrics(rate: bool) -> list[tuple[str, float | None]]:
-    """The metrics compared: toggle-rate rows have no tail worth judging."""
-    return [m for m in METRICS if not rate or m[0] in ("p50", "avg", "max")]
+def metrics(rate: bool, only: tuple[str, ...] = ()) -> list[tuple[str, float | None]]:
+    """The metrics compared (@only: these of them): toggle-rate rows have no tail worth
+    judging."""
+    return [m for m in METRICS if (not rate or m[0] in ("p50", "avg", "max"))
+            and (not only or m[0] in only)]
 
 
 def row_keys(ra: Run, rb: Run, rate: bool) -> list[RowKey]:
@@ -102,25 +106,36 @@ def row_keys(ra: Run, rb: Run, rate: bool) -> list[RowKey]:
     return list(keys)
 
 
-def change_of(name: str, xa: Row, xb: Row, rate: bool,
-              noise: float) -> tuple[list[Verdict], Change | None]:
+def change_of(name: str, xa: Row, xb: Row, rate: bool, noise: float,
+              only: tuple[str, ...] = ()) -> tuple[list[Verdict], Change | None]:
     """Each metric's verdict for one row, and the change if any is beyond the noise."""
-    verdicts = [judge(m, q, xa.stats, xb.stats, noise) for m, q in metrics(rate)]
-    ratios = [(m, v.ratio) for (m, _), v in zip(metrics(rate), verdicts, strict=True)
+    judged = metrics(rate, only)
+    verdicts = [judge(m, q, xa.stats, xb.stats, noise) for m, q in judged]
+    ratios = [(m, v.ratio) for (m, _), v in zip(judged, verdicts, strict=True)
               if v.kind in ("worse", "better") and v.ratio is not None]
     return verdicts, Change(name, xb, ratios) if ratios else None
 
 
-def changes(a: list[Run], b: list[Run], noise: float = NOISE) -> list[Change]:
-    """Every row of B beyond the noise against A, latency rows then toggle rates."""
+def common_rows(a: list[Run], b: list[Run]) -> list[tuple[Run, Run, Row, Row, bool]]:
+    """The rows both sides measured, in their paired runs: (run A, run B, row A, row B,
+    whether it is a toggle rate); latency rows then toggle rates."""
     out = []
     for rate in (False, True):
         for ra, rb in pair_runs(a, b):
             for key in row_keys(ra, rb, rate):
                 xa, xb = ra.row(key), rb.row(key)
                 if xa is not None and xb is not None:
-                    change = change_of(pair_name(ra, rb), xa, xb, rate, noise)[1]
-                    out += [change] if change else []
+                    out.append((ra, rb, xa, xb, rate))
+    return out
+
+
+def changes(a: list[Run], b: list[Run], noise: float = NOISE,
+            only: tuple[str, ...] = ()) -> list[Change]:
+    """Every row of B beyond the noise against A (@only: in these metrics)."""
+    out = []
+    for ra, rb, xa, xb, rate in common_rows(a, b):
+        change = change_of(pair_name(ra, rb), xa, xb, rate, noise, only)[1]
+        out += [change] if change else []
     return out
 
 

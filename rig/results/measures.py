@@ -5,7 +5,7 @@ A measure is a quantity and its unit. Every duration row (a latency, a
 re-arm, an interval: "unit" ns) is a time, and times of different samples
 may share an axis (the priority figure puts a timer's wake-up beside a GPIO
 wake-up). A rate row counts something per second, and what it counts is
-its bench's: 'udrv bench toggle' output changes of one line, 'udrv bench
+its bench's: 'udrv-bench toggle' output changes of one line, 'udrv bench
 rate' events received from a source. Those are two measures, never one
 chart (docs/rig/report.md).
 """
@@ -16,13 +16,13 @@ from .model import Row
 
 
 def measure(row: Row) -> str:
-    """"time (ns)", or "udrv bench toggle: toggle per second"."""
+    """"time (ns)", or "udrv-bench toggle: toggle per second"."""
     if row.is_rate:
-        return f"udrv bench {row.bench}: {row.sample} per second"
+        return f"udrv-bench {row.bench}: {row.sample} per second"
     return f"time ({row.unit})"
 
 
-TOGGLES = "udrv bench toggle: toggle per second"
+TOGGLES = "udrv-bench toggle: toggle per second"
 
 
 def is_toggle(row: Row) -> bool:

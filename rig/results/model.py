@@ -4,7 +4,7 @@
 Built by rig.results.read from a checked document (no field is looked up twice).
 
 A run is one kernel x one load profile (one boot of the lab board, or the
-documents of `udrv bench NAME --json` files from the same system). Rows keep
+documents of `udrv-bench NAME --json` files from the same system). Rows keep
 the schema's names; a row's key (bench, mechanism, implementation, wait,
 sample) identifies the same measurement across runs and files.
 """
@@ -76,9 +76,9 @@ class Doc:
     rt: dict[str, Any]
     tool_version: str
     rows: list[Row]
-    gaps: dict[str, Any] | None = None  # udrv bench gaps: its "gaps" object
-    rate: dict[str, Any] | None = None  # udrv bench rate: its "rate" object
-    pci: dict[str, Any] | None = None  # udrv bench pci: its "pci" object
+    gaps: dict[str, Any] | None = None  # udrv-bench gaps: its "gaps" object
+    rate: dict[str, Any] | None = None  # udrv-bench rate: its "rate" object
+    pci: dict[str, Any] | None = None  # udrv-bench pci: its "pci" object
 
 
 @dataclass

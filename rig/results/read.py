@@ -19,7 +19,7 @@ from .model import Doc, Results, Row, Run, Stats
 from .schema import FILES, Invalid
 
 REMEDY = ("'make lab' writes build/lab/results.json; "
-          "'udrv bench NAME --json > FILE' writes one bench")
+          "'udrv-bench NAME --json > FILE' writes one bench")
 # udrv's documents nest about 8 levels (runs, documents, rows, stats,
 # buckets); far deeper is not one of them, and would take the code that
 # walks it (messages, the page) past Python's recursion limit
@@ -126,7 +126,7 @@ def checked(source: str, doc: Any, reader: str = "this reader", want: str = "") 
 
 
 def bench_document(text: str, source: str) -> dict[str, Any]:
-    """What `udrv bench NAME --json` printed (@source: where it came from),
+    """What `udrv-bench NAME --json` printed (@source: where it came from),
     parsed and checked: a udrv-bench/1 document, else ResultsError."""
     doc = parse_json(source, text)
     checked(source, doc, want="udrv-bench/1")

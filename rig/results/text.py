@@ -32,17 +32,17 @@ PRIORITY_ROWS = (("uio", "uio-ticker", "read", "notify_to_wake"),
                  ("irq", "cdev", "read", "write_to_wake"),
                  ("irq", "cdev", "poll", "write_to_wake"),
                  ("irq", "cdev", "epoll", "write_to_wake"))
-# udrv bench reply's responders, in the order of Grandegger's gpioirqbench table
+# udrv-bench reply's responders, in the order of Grandegger's gpioirqbench table
 REPLY_ROWS = (("isr", None), ("kthread", None), ("user", "read"), ("user", "poll"),
               ("user", "epoll"), ("user", "busy"))
-# udrv bench pci's paths and samples, in its order
+# udrv-bench pci's paths and samples, in its order
 PCI_MECHANISMS = ("uio-intx", "vfio-intx", "vfio-msi")
 PCI_SAMPLES = ("write_to_wake", "rearm")
 PCI_RAW = "raw read()"  # the sample column of a raw row
 TOGGLE_TITLES = {
-    "x86": "Toggle rate of one GPIO line (udrv bench toggle, idle)",
+    "x86": "Toggle rate of one GPIO line (udrv-bench toggle, idle)",
     "rpi3": "Toggle rate of GPIO 17 on the rpi3 board (raspi3b, pinctrl-bcm2835; "
-            "udrv bench toggle, idle)",
+            "udrv-bench toggle, idle)",
 }
 
 
@@ -197,7 +197,7 @@ def latency_table(runs: list[Run], board: str = "x86") -> TextTable:
     cols = [(k, ld) for k in KERNELS for ld in LOADS
             if any(r.kernel == k and r.load == ld for r in runs)]
     t = TextTable(["Latency min/avg/max in us per mechanism x kernel x load "
-                   "(udrv bench irq, uio, timer, kernel)"],
+                   "(udrv-bench irq, uio, timer, kernel)"],
                   [Column("bench", 7), Column("mechanism/impl/wait", 32), Column("sample", 16)]
                   + [Column(f"{k} {load_name(ld)}", 22, ">") for k, ld in cols])
     for bench in LATENCY_BENCHES:
@@ -221,7 +221,7 @@ def priority_table(runs: list[Run], board: str = "x86") -> TextTable:
     cols |= {f"below ({v})" if v != "SCHED_OTHER" else v:
              next((r for r in mine if r.variant == v), None) for v in PRIORITY_VARIANTS}
     t = TextTable(["Priority axis on PREEMPT_RT, idle: p50/p99/max in us, the application "
-                   "above its irq thread, below it, at SCHED_OTHER (udrv bench irq, uio)"],
+                   "above its irq thread, below it, at SCHED_OTHER (udrv-bench irq, uio)"],
                   [Column("bench", 7), Column("mechanism/wait", 22), Column("sample", 16)]
                   + [Column(c, 24, ">") for c in cols])
     for bench, mech, wait, sample in PRIORITY_ROWS:
@@ -237,7 +237,7 @@ def gaps_table(runs: list[Run], board: str = "x86") -> TextTable:
     """kernel x load x setting: the longest interval, gaps per second, time stalled,
     and what RT throttling should leave (period - runtime every period)."""
     t = TextTable(["Scheduler gaps of a busy SCHED_FIFO loop toggling a GPIO line "
-                   "(udrv bench gaps; a gap: an interval >= its threshold)"],
+                   "(udrv-bench gaps; a gap: an interval >= its threshold)"],
                   [Column("kernel", 8), Column("load", 6), Column("sched_rt_runtime_us", 20, ">"),
                    Column("longest ms", 12, ">"), Column("gaps/s", 8, ">"),
                    Column("stalled %", 11, ">"), Column("expected", 0, "<", "  ")])
@@ -265,7 +265,7 @@ def _gaps_line(kernel: str, load: str, g: dict[str, Any], row: Row) -> list[str]
 
 def rate_table(runs: list[Run], board: str | None = None) -> TextTable:
     """kernel x load x receiver: the knee, CPU there, throughput, ns per event."""
-    t = TextTable(["Interrupt rate capacity (udrv bench rate; knee: the highest offered "
+    t = TextTable(["Interrupt rate capacity (udrv-bench rate; knee: the highest offered "
                    "rate with nothing lost at the source, received/s >= 95% of offered/s;",
                    "vs raw: CPU per event over the bare read() at one rate for both, at/s: "
                    "the highest raw kept up with, neither preempted)"],
@@ -311,7 +311,7 @@ def reply_table(runs: list[Run], board: str = "x86") -> TextTable:
         if sel:
             cols.append((f"rt {v}", sel))
     t = TextTable(["Responders: trigger -> reply p50/p99/max in us as the log host sees it "
-                   "(udrv bench reply; gpio-reply isr/kthread, a udrv process)"],
+                   "(udrv-bench reply; gpio-reply isr/kthread, a udrv process)"],
                   [Column("responder", 12), Column("wait", 8)]
                   + [Column(c, 22, ">") for c, _ in cols])
     tables = [next(iter(_rows(sel, "reply").values()), {}) for _, sel in cols]
@@ -348,7 +348,7 @@ def pci_table(runs: list[Run], board: str = "q35") -> TextTable:
             for r in mine if r.kernel == k and r.load == ld and not r.variant]
     cols += [(f"{r.kernel} {r.variant}", r) for r in mine if r.variant]
     t = TextTable(["UIO vs VFIO: edu's raise-register write -> userspace wake-up, and the "
-                   "re-arm for the next interrupt (udrv bench pci, q35 board);",
+                   "re-arm for the next interrupt (udrv-bench pci, q35 board);",
                    "p50/p99/max in us, xR: the p50 over UIO INTx's in the same run "
                    "(raw read(): over udrv's of the same path)"],
                   [Column("mechanism", 11), Column("sample", 15)]

@@ -143,7 +143,7 @@ def test_bound_to_another_driver_gives_the_commands(udrv: Runner, tree: FakeTree
     assert f"echo {EDU} > /sys/bus/pci/devices/{EDU}/driver/unbind" in r.stderr, r
     assert f"echo vfio-pci > /sys/bus/pci/devices/{EDU}/driver_override" in r.stderr, r
     assert f"echo {EDU} > /sys/bus/pci/drivers_probe" in r.stderr, r
-    assert f"udrv pci bind {EDU} vfio-pci" in r.stderr, r
+    assert f"udrv: to bind it: udrv pci bind {EDU} vfio-pci" in r.stderr, r
 
 
 def test_vfio_pci_not_loaded(udrv: Runner, tree: FakeTree) -> None:

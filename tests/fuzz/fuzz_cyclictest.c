@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The readers of cyclictest's histogram file and stdout
- * (rig/bench/cyclictest_out.c), what `udrv bench timer` makes its cyclictest
+ * (rig/bench/cyclictest_out.c), what `udrv-bench timer` makes its cyclictest
  * row from.
  *
  * Input: part 0 the histogram file (--histfile), part 1 its stdout with

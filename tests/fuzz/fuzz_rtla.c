@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The reader of `rtla timerlat hist -n` (rig/bench/rtla_hist.c), what
- * `udrv bench timer` makes its rtla rows from.
+ * `udrv-bench timer` makes its rtla rows from.
  *
  * The input is rtla's stdout, read twice: with a range of 100000 (what the
  * bench asks for) and of 1000 (so samples above the range are common), each

@@ -259,7 +259,7 @@ def cyclictest(rng: int, values: list[int], nodes: int, comment: bool = True) ->
     return join("\n".join(hist), out)
 
 
-# cyclictest's files as `udrv bench timer` reads them, at the ranges the
+# cyclictest's files as `udrv-bench timer` reads them, at the ranges the
 # harness uses (4 and 100 buckets): no overflow, some, more than the range
 # (" # N others"), more than the spike nodes, no sample at all
 CYCLICTEST = [
@@ -392,7 +392,7 @@ PEER = [s.encode() for s in (
 )]
 
 # rig/bench/rate_parse.c: part 0 a --rates list, part 1 the peer's rx output
-# after its "ready" line, as udrv bench rate reads it
+# after its "ready" line, as udrv-bench rate reads it
 RATE = [join(rates, rx) for rates, rx in (
     ("1k,2k,5k,10k,20k,50k,100k,200k", PEER_RX),
     ("7", "received 0\nreads 0\nseqno_first 0\nseqno_last 0\ncpu_user_ns 0\n"

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from guest import CHIP, ok, sh, udrv
@@ -87,6 +88,7 @@ def test_busy_line(board):
     )
     assert "status=1" in r.stdout
     assert "line 0 of gpiochip" in r.stderr and "is busy: held by consumer 'holder'" in r.stderr
+    assert re.search(r"udrv: every line's holder: udrv gpio info -c gpiochip\d+\n", r.stderr), r
 
 
 def test_bad_offset(board):

@@ -189,7 +189,7 @@ def test_error_no_iommu(board_std: Board) -> None:
 
 def fix_commands(message: str) -> str:
     """The shell commands a 'bound to another driver' message gives."""
-    m = re.search(r"not vfio-pci: (echo .*?) \(or: udrv pci bind", message)
+    m = re.search(r"not vfio-pci: (echo .*?) \(udrv_pci_bind\(\) does these steps\)", message)
     assert m, message
     return m.group(1)
 
@@ -200,7 +200,7 @@ def test_error_bound_to_another_driver(std_q35_edu: Board) -> None:
     r = sh(b, f"udrv pci info {EDU}")
     assert r.status == 1, r
     assert f"{EDU} is bound to uio_pci_generic, not vfio-pci" in r.stderr, r
-    assert f"udrv pci bind {EDU} vfio-pci" in r.stderr
+    assert f"udrv: to bind it: udrv pci bind {EDU} vfio-pci" in r.stderr, r
     fix = sh(b, fix_commands(r.stderr))
     assert fix.status == 0, fix
     assert driver(b, EDU) == "vfio-pci"
@@ -231,7 +231,8 @@ def test_error_group_not_viable(std_q35_edu: Board) -> None:
     assert r.status == 1, r
     assert "is not viable" in r.stderr, r
     assert f"{BRIDGED[1]} (uio_pci_generic)" in r.stderr, r
-    assert "udrv pci bind BDF ''" in r.stderr, r
+    assert "udrv_pci_bind() with the driver" in r.stderr, r
+    assert "udrv pci bind BDF ''" in r.stderr, r  # the tool's hint
     bind(b, BRIDGED[1], "")
     assert sh(b, f"udrv pci info {BRIDGED[0]}").status == 0
     bind(b, BRIDGED[1], "vfio-pci")

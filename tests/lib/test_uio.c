@@ -353,6 +353,48 @@ static void test_wait_interrupted(void)
 	udrv_uio_free(uio);
 }
 
+/*
+ * A stop signal the program blocks, raised after its check of a stop flag
+ * and before the wait sleeps (udrv uio wait with no --timeout): under the
+ * thread's mask it stays pending and the wait sleeps on; under the wait's
+ * mask (ppoll) it is delivered as the wait sleeps: -EINTR at once.
+ */
+static void test_wait_sigmask(void)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct udrv_uio_irq irq;
+	sigset_t usr1, old, pending;
+	struct udrv_uio *uio;
+	int w;
+
+	fake_root();
+	fake_uio(0, "ticker\n", "0\n");
+	fake_fifo("dev/uio0");
+	uio = open_uio("uio0", 0);
+	w = fifo_writer();
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, &old);
+	raise(SIGUSR1);
+	CHECK_INT(udrv_uio_wait(uio, 100, &irq), 0);	/* lost for the wait */
+	CHECK_INT(udrv_uio_set_wait_sigmask(uio, &old), 0);
+	CHECK_INT(udrv_uio_wait(uio, -1, &irq), -EINTR);	/* also forever */
+	CHECK_CONTAINS(udrv_uio_errmsg(uio), "interrupted by a signal");
+	raise(SIGUSR1);
+	CHECK_INT(udrv_uio_wait(uio, 5000, &irq), -EINTR);
+	sigpending(&pending);
+	CHECK(!sigismember(&pending, SIGUSR1));
+	/* an interrupt still comes through under the mask */
+	put_count(w, 1);
+	CHECK_INT(udrv_uio_wait(uio, 5000, &irq), 1);
+	CHECK_INT(udrv_uio_set_wait_sigmask(uio, NULL), 0);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(w);
+	udrv_uio_free(uio);
+}
+
 static void test_irqcontrol(void)
 {
 	struct udrv_uio *uio;
@@ -430,6 +472,6 @@ UDRV_TESTS(UDRV_T(test_no_uio), UDRV_T(test_discovery), UDRV_T(test_ports),
 	   UDRV_T(test_pci_bar), UDRV_T(test_wait_and_missed),
 	   UDRV_T(test_counter_wrap), UDRV_T(test_baseline_race),
 	   UDRV_T(test_device_gone),
-	   UDRV_T(test_wait_interrupted),
+	   UDRV_T(test_wait_interrupted), UDRV_T(test_wait_sigmask),
 	   UDRV_T(test_irqcontrol), UDRV_T(test_pci_intx_unmask),
 	   UDRV_T(test_permission))

@@ -148,7 +148,7 @@ static void test_open_wrong_driver(void)
 		       "echo 0000:00:01.0 > /sys/bus/pci/devices/0000:00:01.0/driver/unbind; "
 		       "echo vfio-pci > /sys/bus/pci/devices/0000:00:01.0/driver_override; "
 		       "echo 0000:00:01.0 > /sys/bus/pci/drivers_probe "
-		       "(or: udrv pci bind 0000:00:01.0 vfio-pci)");
+		       "(udrv_pci_bind() does these steps)");
 	udrv_vfio_free(v);
 }
 
@@ -645,7 +645,7 @@ static void test_list_and_absent(void)
 	fake_file("sys/bus/pci/drivers/vfio-pci/new_id", "");
 	udrv_vfio_absent_reason(reason, sizeof(reason));
 	CHECK_CONTAINS(reason, "no PCI device is bound to vfio-pci");
-	CHECK_CONTAINS(reason, "udrv pci bind BDF vfio-pci");
+	CHECK_CONTAINS(reason, "udrv_pci_bind()");
 	fake_symlink("../../../../devices/pci0000:00/0000:00:04.0",
 		     "sys/bus/pci/drivers/vfio-pci/0000:00:04.0");
 	fake_symlink("../../../../devices/pci0000:00/0000:00:01.0",

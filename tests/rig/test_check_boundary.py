@@ -3,9 +3,9 @@
 fails, for its reason, on a copy with one forbidden dependency added: a rig
 or tools header included by the library, a tools header by a bench, a rig
 header by the tool, the rig package imported by the bindings or an example,
-rig.lava imported by a module of rig.lab other than its __main__,
-and udrv's symbols checked against the bench library's (a udrv-bench given
-as udrv has them all)."""
+rig.lava imported by a module of rig.lab other than its __main__, a library
+message in the tool's terms, and udrv's symbols checked against the bench
+library's (a udrv-bench given as udrv has them all)."""
 
 from __future__ import annotations
 
@@ -65,6 +65,10 @@ def test_this_tree_keeps_the_boundary(copy: Path) -> None:
     ("rig/lab/boards/qemu.py", "from ...lava.results import convert", "lab-imports",
      "imports rig.lava"),
     ("rig/lab/errors.py", "from rig import lava", "lab-imports", "imports rig.lava"),
+    ("lib/uio.c", 'static const char hint[] = "see udrv uio info";', "library-terms",
+     "names the tool's 'udrv uio'"),
+    ("lib/chip.c", 'static const char hint[] = "or use --backend sysfs";', "library-terms",
+     "names the tool's '--backend'"),
 ], ids=lambda v: v if isinstance(v, str) and "/" in v and " " not in v else None)
 def test_a_forbidden_dependency_fails(copy: Path, path: str, line: str, verdict: str,
                                       says: str) -> None:

@@ -45,7 +45,7 @@ SETTINGS = settings(max_examples=EXAMPLES or 60, deadline=None, derandomize=not 
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 FIXTURES = {"lab": load_json(LAB_A), "timer": load_json(BENCH_TIMER),
             "irq": load_json(BENCH_IRQ),
-            # udrv bench gaps: its "gaps" object (load._gaps)
+            # udrv-bench gaps: its "gaps" object (load._gaps)
             "gaps": load_json(REPO / "tests" / "rig" / "report" / "fixtures" / "lab-gaps.json")}
 
 numbers = (st.integers() | st.integers(min_value=-(10**30), max_value=10**30)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""udrv-report's "Scheduler gaps" section, on real udrv bench gaps documents
+"""udrv-report's "Scheduler gaps" section, on real udrv-bench gaps documents
 (fixtures/lab-gaps.json: both kernels, idle and under load, the kernel's RT
 throttling and --rt-runtime -1): the histogram and the timeline decode, the
 table says what the suite prints, the gaps rows stay out of the latency

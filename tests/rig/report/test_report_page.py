@@ -63,7 +63,7 @@ def test_every_bench_and_panel_is_on_the_page(report_a: Rendered) -> None:
     assert benches == {"toggle", "irq", "uio", "timer", "kernel"}
     for bench in benches - {"toggle"}:
         assert f"hist-{bench}" in page.ids, f"no histogram section for bench {bench}"
-        assert f"udrv bench {bench}" in page.headings
+        assert f"udrv-bench {bench}" in page.headings
     assert "toggle-rates" in page.figures
     assert "breakdown-irq-cdev" in page.figures
     for key in latency_keys(doc):

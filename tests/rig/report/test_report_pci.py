@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """udrv-report's UIO-vs-VFIO section (rig/report/pci.py) on real
-udrv bench pci documents: the figure decodes, the table says what the suite
+udrv-bench pci documents: the figure decodes, the table says what the suite
 prints (rig.results.text's pci_table), ratios included."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""udrv-report's "Interrupt rate capacity" section, on real udrv bench rate
+"""udrv-report's "Interrupt rate capacity" section, on real udrv-bench rate
 documents (fixtures/lab-rate.json: both kernels, idle and under load): the
 figures decode, the table says what the suite prints, the rate rows stay out
 of the latency sections; a damaged rate object is an input error, not a

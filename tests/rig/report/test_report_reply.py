@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """udrv-report's responder section (rig/report/reply.py) on real
-udrv bench reply documents: the figure decodes, the table says what the
+udrv-bench reply documents: the figure decodes, the table says what the
 suite prints (rig.results.text's reply_table)."""
 
 from __future__ import annotations

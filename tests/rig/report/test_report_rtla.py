@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""udrv-report on a real `udrv bench timer` document of the rt kernel, which
+"""udrv-report on a real `udrv-bench timer` document of the rt kernel, which
 has rtla's rows (hrtimer/rtla-timerlat irq_latency and thread_latency): each
 gets its histogram panel and its lines in the latency and samples tables,
 as the suite prints them (fixtures/README.md says how it was made)."""

@@ -76,6 +76,21 @@ def test_runs_pair_by_kernel_and_load_or_one_to_one() -> None:
     assert [(x.kernel, y.kernel) for x, y in pair_runs(std, rt)] == [("std", "rt")]
 
 
+def test_a_priority_variant_pairs_only_with_its_own() -> None:
+    """A lab file's variant runs ("irq-prio 90") are other configurations: each
+    pairs with the same variant of the other file, never with the plain run."""
+    a, b = load_all([str(LAB_A)]), load_all([str(LAB_B)])
+    plain = next(r for r in a if not r.variant)
+    b = [replace(r, variant="") for r in b]
+    a = [*a, replace(plain, variant="irq-prio 90")]
+    pairs = pair_runs(a, b)
+    assert all(x.variant == y.variant for x, y in pairs), pairs
+    assert not any(x.variant == "irq-prio 90" for x, _ in pairs)
+    b.append(replace(b[0], variant="irq-prio 90"))
+    got = [(x.variant, y.variant) for x, y in pair_runs(a, b)]
+    assert ("irq-prio 90", "irq-prio 90") in got
+
+
 def test_bench_files_join_and_lab_files_stay_apart() -> None:
     runs = load_all([str(BENCH_TIMER), str(BENCH_IRQ)])
     assert len(runs) == 1 and [d.bench for d in runs[0].docs] == ["timer", "irq"]
