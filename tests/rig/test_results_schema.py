@@ -180,7 +180,7 @@ def test_udrv_report_refuses(name: str, tmp_path: Path) -> None:
 
 
 class FakeBoard:
-    """A board whose udrv bench prints @stdout and exits 0."""
+    """A board whose udrv-bench prints @stdout and exits 0."""
 
     flavour = "fake"
 
@@ -194,13 +194,13 @@ class FakeBoard:
 @pytest.mark.parametrize("name", BREAKS)
 def test_the_suite_refuses(name: str) -> None:
     run = suite.SuiteRun("rt", "none")
-    suite._run_one(FakeBoard(json.dumps(broken(name))), run, "toggle", "udrv bench toggle")
+    suite._run_one(FakeBoard(json.dumps(broken(name))), run, "toggle", "udrv-bench toggle")
     assert run.documents == []
     [failure] = run.failures
-    assert failure.startswith("toggle: fake: udrv bench toggle: ") and \
+    assert failure.startswith("toggle: fake: udrv-bench toggle: ") and \
         DAMAGE[name][1] in failure, failure
     good = suite.SuiteRun("rt", "none")
-    suite._run_one(FakeBoard(json.dumps(document())), good, "toggle", "udrv bench toggle")
+    suite._run_one(FakeBoard(json.dumps(document())), good, "toggle", "udrv-bench toggle")
     assert good.failures == [] and good.documents == [document()]
     with pytest.raises(ResultsError):  # and the lab document it writes is checked
         checked("", suite.lab_document([suite.SuiteRun("rt", "none", [broken(name)])]))
@@ -232,7 +232,7 @@ def test_the_lava_converter_refuses(name: str) -> None:
 
 @pytest.mark.parametrize("name", BREAKS)
 def test_the_soak_refuses(name: str) -> None:
-    run = soak.run_bench(FakeBoard(json.dumps(broken(name))), "irq", "udrv bench irq", 3)  # type: ignore[arg-type]
+    run = soak.run_bench(FakeBoard(json.dumps(broken(name))), "irq", "udrv-bench irq", 3)  # type: ignore[arg-type]
     assert run.document is None
-    assert any(p.startswith("not a udrv-bench/1 document: udrv bench irq: ")
+    assert any(p.startswith("not a udrv-bench/1 document: udrv-bench irq: ")
                and DAMAGE[name][1] in p for p in run.problems), run.problems

@@ -22,7 +22,7 @@
  * accounting must catch.
  *
  * The generator (gpio-wire-gen.c) toggles an input line at a set period,
- * for udrv bench rate.
+ * for udrv-bench rate.
  *
  * An even line may be turned into an input: it then stops driving and its
  * partner keeps reading the level that was last driven (a bus keeper).

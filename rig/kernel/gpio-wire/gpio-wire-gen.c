@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * gpio-wire's generator, for udrv bench rate: gen_* attributes on the
+ * gpio-wire's generator, for udrv-bench rate: gen_* attributes on the
  * platform device (docs/rig/kernel-modules.md).
  */
 

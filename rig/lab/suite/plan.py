@@ -18,9 +18,9 @@ What decides a bench (for_board()):
   irq       gpio-wire, or a udrv-wire whose input is the output line + 1
   kernel    irqlat and that loopback (the in-kernel responder)
   reply     gpio-wire (two wires and rig/kernel/gpio-reply)
-  uio       uio-ticker and/or edu (udrv bench uio -d ticker|edu|both)
+  uio       uio-ticker and/or edu (udrv-bench uio -d ticker|edu|both)
   timer     every board
-  pci       iommu and edu (udrv bench pci: UIO vs VFIO on edu)
+  pci       iommu and edu (udrv-bench pci: UIO vs VFIO on edu)
   gaps      every board: gpio-wire's line, the wire's output, GPIO 17 on
             bcm2835, else --no-line (the clock only); with the kernel's RT
             throttling and without (GAPS_VARIANT)
@@ -71,7 +71,7 @@ class Wire:
 
     @property
     def adjacent(self) -> bool:
-        """udrv bench irq/kernel read line OUT+1: only that wiring suits them."""
+        """udrv-bench irq/kernel read line OUT+1: only that wiring suits them."""
         return self.inp == self.out + 1
 
 

@@ -56,7 +56,7 @@ RPI3_CHIP = plan.RPI3_CHIP
 RPI3_LINE = plan.RPI3_LINE
 # The QEMU boards that run a part of the plan only: (benches, loads); the others
 # (x86) all their features allow. rpi3: the toggle bench on GPIO 17, idle; q35
-# (UIO vs VFIO: rig/lab/suite/pci.py): only udrv bench pci
+# (UIO vs VFIO: rig/lab/suite/pci.py): only udrv-bench pci
 PARTS = {"rpi3": (("toggle",), ("none",)), pci.BOARD: ((pci.BENCH,), LOADS)}
 
 
@@ -81,7 +81,7 @@ bench_timeout = plan.bench_timeout
 
 
 def gaps_command(load: str, mode: str, rt_runtime: str = "") -> str:
-    """udrv bench gaps for a few guest seconds; with `rt_runtime`, set for the run."""
+    """udrv-bench gaps for a few guest seconds; with `rt_runtime`, set for the run."""
     extra = ("--rt-runtime", rt_runtime) if rt_runtime else ()
     return plan.command(plan.args("gaps", load, mode, variant=extra))
 
@@ -167,7 +167,7 @@ def _part(board: LabBoard, kernel: str, mode: str, benches: tuple[str, ...],
 
 
 def run_pci(board: LabBoard, kernel: str, mode: str) -> list[SuiteRun]:
-    """The q35 board: udrv bench pci idle and under load; on rt also with the
+    """The q35 board: udrv-bench pci idle and under load; on rt also with the
     irq threads above the bench (RATE_PRIORITY, the priority axis's first)."""
     return _part(board, kernel, mode, (pci.BENCH,), LOADS)
 
