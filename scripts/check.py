@@ -65,6 +65,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -504,6 +505,12 @@ def peers(built: dict[str, bool], tally: Tally) -> None:
 
 
 def main() -> int:
+    # Ctrl-C as on a terminal, however make check was started: a job that a
+    # shell without job control puts in the background inherits SIGINT
+    # ignored, exec keeps that, and the tests that press Ctrl-C on a Python
+    # program (the binding's waits, rig.lab farm) would wait for ever. A
+    # handler (not SIG_IGN) is reset to the default in every child.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     tally = Tally()
     BUILD.mkdir(exist_ok=True)
     built = {name: build(name, tally) for name in BUILDS}

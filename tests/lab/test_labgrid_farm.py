@@ -277,13 +277,21 @@ def descendants(pid: int) -> set[int]:
     return out
 
 
+def foreground_ctrl_c() -> None:
+    """In the child before exec: SIGINT as in a terminal's foreground job,
+    also where these tests run with it ignored (a background job of a shell
+    without job control): Python then raises KeyboardInterrupt on it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_farm_up_two_boards_then_ctrl_c(tmp_path: Path) -> None:
     """Two boards booting at once (each one's prompt reaches the farm, also the
     one printed while it waited for the other), then SIGINT stops everything."""
     env_dir = tmp_path / "envs"
     proc = subprocess.Popen([sys.executable, "-m", "rig.lab", "farm", "up",
                              "--env-dir", str(env_dir), "--board", "std", "--board", "rpi3"],
-                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=foreground_ctrl_c)
     assert proc.stdout is not None
     try:
         lines = []

@@ -8,6 +8,8 @@ pip install ./python)."""
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 import threading
 import time
@@ -77,3 +79,33 @@ def _stamps_during(call: Callable[[], object]) -> tuple[float, list[float]]:
 def gil_probe() -> GilProbe:
     """_stamps_during(): does a blocking call let other threads run?"""
     return _stamps_during
+
+
+CtrlC = Callable[[Callable[[], object]], None]
+
+
+@pytest.fixture
+def ctrl_c() -> Iterator[CtrlC]:
+    """ctrl_c(stop): a Ctrl-C (SIGINT to this process) 0.2 s from now, with
+    Python's own handler installed for the test, so that it raises
+    KeyboardInterrupt also where the tests run with SIGINT ignored: a job a
+    shell without job control starts in the background inherits SIG_IGN,
+    Python then installs no handler, and a wait that should end would go on
+    for ever. @stop ends the wait another way (a release, a close) after 20 s
+    if the signal did not: the test then fails instead of hanging."""
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timers: list[threading.Timer] = []
+
+    def arm(stop: Callable[[], object]) -> None:
+        timers.append(threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)))
+        timers.append(threading.Timer(20.0, stop))
+        for t in timers:
+            t.start()
+
+    try:
+        yield arm
+    finally:
+        for t in timers:
+            t.cancel()
+            t.join()
+        signal.signal(signal.SIGINT, old)

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import os
 import selectors
-import signal
 import threading
 import time
 import weakref
@@ -18,7 +16,7 @@ from typing import Any
 
 import pytest
 import udrv
-from conftest import BASE, GilProbe
+from conftest import BASE, CtrlC, GilProbe
 
 from tests.support.fakes import FakeTree, GpioExports, gpio_attr, gpio_chip, gpio_line
 
@@ -312,23 +310,19 @@ def test_wait_releases_the_gil(edge_req: udrv.Request, gil_probe: GilProbe) -> N
     assert any(t0 + 0.1 < s < t0 + 0.4 for s in stamps), (t0, stamps)
 
 
-def test_ctrl_c_in_a_wait_raises_keyboard_interrupt(edge_req: udrv.Request) -> None:
-    timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
-    timer.start()
-    t0 = time.monotonic()
+def test_ctrl_c_in_a_wait_raises_keyboard_interrupt(edge_req: udrv.Request,
+                                                    ctrl_c: CtrlC) -> None:
+    ctrl_c(edge_req.release)
     with pytest.raises(KeyboardInterrupt):
         edge_req.wait_edge_events(None)
-    assert time.monotonic() - t0 < 2
-    timer.join()
     edge_req.release()
 
 
-def test_ctrl_c_in_a_read_raises_keyboard_interrupt(edge_req: udrv.Request) -> None:
-    timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
-    timer.start()
+def test_ctrl_c_in_a_read_raises_keyboard_interrupt(edge_req: udrv.Request,
+                                                    ctrl_c: CtrlC) -> None:
+    ctrl_c(edge_req.release)
     with pytest.raises(KeyboardInterrupt):
         edge_req.read_edge_events()
-    timer.join()
     edge_req.release()
 
 

@@ -9,14 +9,13 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
-import signal
 import threading
 import time
 from pathlib import Path
 
 import pytest
 import udrv
-from conftest import GilProbe
+from conftest import CtrlC, GilProbe
 
 from tests.support.fakes import (
     FPGA_PATTERN,
@@ -233,13 +232,11 @@ def test_wait_releases_the_gil(fifo: FakeTree, gil_probe: GilProbe) -> None:
     assert any(t0 + 0.1 < s < t0 + 0.4 for s in stamps), (t0, stamps)
 
 
-def test_ctrl_c_in_a_wait(fifo: FakeTree) -> None:
-    timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
+def test_ctrl_c_in_a_wait(fifo: FakeTree, ctrl_c: CtrlC) -> None:
     with udrv.Uio("fpga") as uio:
-        timer.start()
+        ctrl_c(uio.close)
         with pytest.raises(KeyboardInterrupt):
             uio.wait()
-        timer.join()
 
 
 def test_close_from_another_thread_ends_a_wait(fifo: FakeTree) -> None:
