@@ -50,26 +50,13 @@ int udrv_uio_set_wait_sigmask(struct udrv_uio *uio, const sigset_t *mask)
 	return 0;
 }
 
-/*
- * Poll the device for @timeout_ms (-1: forever): with a wait mask ppoll()
- * under it, without one poll() as before 1.2 (what the benches measured).
- */
-static int sleep_fd(struct udrv_uio *uio, struct pollfd *pfd, int timeout_ms)
-{
-	struct timespec ts = { .tv_sec = timeout_ms / 1000,
-			       .tv_nsec = (timeout_ms % 1000) * 1000000L };
-
-	if (!uio->have_wait_mask)
-		return poll(pfd, 1, timeout_ms);
-	return ppoll(pfd, 1, timeout_ms < 0 ? NULL : &ts, &uio->wait_mask);
-}
-
 static int uio_poll(struct udrv_uio *uio, int timeout_ms)
 {
 	struct pollfd pfd = { .fd = uio->fd, .events = POLLIN };
 	int ret;
 
-	ret = sleep_fd(uio, &pfd, timeout_ms);
+	ret = udrv_poll_masked(&pfd, 1, timeout_ms,
+			       uio->have_wait_mask ? &uio->wait_mask : NULL);
 	if (ret < 0 && errno == EINTR)
 		return udrv_err(uio->errmsg, EINTR,
 				"waiting for an interrupt of %s: interrupted by a signal",

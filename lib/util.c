@@ -9,6 +9,8 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,4 +279,14 @@ nomem:
 const char *udrv_version(void)
 {
 	return UDRV_VERSION;
+}
+
+int udrv_poll_masked(struct pollfd *fds, nfds_t n, int ms,
+		     const sigset_t *mask)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
+
+	if (!mask)
+		return poll(fds, n, ms);
+	return ppoll(fds, n, ms < 0 ? NULL : &ts, mask);
 }

@@ -315,19 +315,6 @@ int udrv_vfio_set_wait_sigmask(struct udrv_vfio *v, const sigset_t *mask)
 	return 0;
 }
 
-/*
- * Poll @n fds for @ms (-1: forever): with a wait mask ppoll() under it,
- * without one poll() as before 1.2 (the system call the benches measured).
- */
-static int sleep_fds(struct udrv_vfio *v, struct pollfd *fds, nfds_t n, int ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
-
-	if (!v->have_wait_mask)
-		return poll(fds, n, ms);
-	return ppoll(fds, n, ms < 0 ? NULL : &ts, &v->wait_mask);
-}
-
 /* Sleep on the vectors and the release request until one fires or @timeout_ms. */
 static int irq_sleep(struct udrv_vfio *v, int timeout_ms,
 		     struct udrv_vfio_irq *irq)
@@ -336,7 +323,8 @@ static int irq_sleep(struct udrv_vfio *v, int timeout_ms,
 	int ret;
 
 	for (;;) {
-		ret = sleep_fds(v, v->irq_pfds, v->irq_count + 1, left_ms(end));
+		ret = udrv_poll_masked(v->irq_pfds, v->irq_count + 1, left_ms(end),
+				       v->have_wait_mask ? &v->wait_mask : NULL);
 		if (ret < 0 && errno == EINTR)
 			return udrv_err(v->errmsg, EINTR,
 					"waiting for an interrupt of %s: interrupted by a signal",

@@ -18,15 +18,11 @@ document's `labgrid` object (docs/rig/results.md).
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 import time
 from pathlib import Path
 from typing import Any
-
-from rig.results import ResultsError, checked, model
-from rig.results.text import print_tables
 
 from ..boards.api import LabBoard
 from ..boards.labgrid_board import LabgridBoard, load_environment, target_features
@@ -91,14 +87,8 @@ def run_suite(env_file: str | Path, target: str, mode: str, out: Path, *,
             "waited_s": round(place.waited_s, 1)} if place is not None else {}),
         "skipped": p.skipped, **({"died": died} if died else {}),
     }  # fmt: skip
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(doc, indent=1) + "\n")
-    try:
-        checked(str(out), doc)
-    except ResultsError as exc:  # a bug of the suite: what it wrote is not udrv-lab/1
-        print(f"lab: {exc}", file=sys.stderr)
+    if qemu.write_document(out, doc, [flavour]):  # this board's runs
         return 1
-    print_tables(model(doc, str(out)), [flavour])  # this board's runs
     failures = [f"{r.board}/{r.kernel}/{r.load}: {f}" for r in runs for f in r.failures]
     for f in failures:
         print(f"lab: bench failed: {f}", file=sys.stderr)

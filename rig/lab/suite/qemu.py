@@ -43,12 +43,6 @@ SAMPLES = {m: {n: b.samples[m] for n, b in plan.BENCHES.items() if b.samples}
 BENCH_TIMEOUT = plan.BENCH_TIMEOUT
 PRIORITY = plan.PRIORITY
 PRIORITY_BENCHES = tuple(b for b in plan.PLAIN if plan.BENCHES[b].priority == plan.ALL_PRIORITY)
-PRIORITY_ROWS = (("uio", "uio-ticker", "read", "notify_to_wake"),
-                 ("uio", "uio-ticker", "read", "expiry_to_wake"),
-                 ("uio", "edu", "read", "write_to_wake"),
-                 ("irq", "cdev", "read", "write_to_wake"),
-                 ("irq", "cdev", "poll", "write_to_wake"),
-                 ("irq", "cdev", "epoll", "write_to_wake"))
 GAPS_SECONDS = {m: int(plan.BENCHES["gaps"].size[m][1].rstrip("s")) for m in plan.MODES}
 GAPS_VARIANT = plan.GAPS_VARIANT
 RATE_PRIORITY = plan.RATE_PRIORITY
@@ -214,6 +208,20 @@ def lab_document(runs: list[SuiteRun]) -> dict[str, Any]:
 REPORT_TOOL = REPO_ROOT / "rig" / "report" / "udrv-report"
 
 
+def write_document(out: Path, doc: dict[str, Any], boards: list[str] | None = None) -> int:
+    """Write the udrv-lab/1 document to @out, check it, print its tables (of
+    @boards' runs); 1 when what the suite wrote is not udrv-lab/1 (its bug)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(doc, indent=1) + "\n")
+    try:
+        checked(str(out), doc)
+    except ResultsError as exc:
+        print(f"lab: {exc}", file=sys.stderr)
+        return 1
+    print_tables(model(doc, str(out)), boards)
+    return 0
+
+
 def write_report(results: Path) -> Path | None:
     """The HTML report next to the results (docs/rig/report.md), or None if it failed.
 
@@ -264,14 +272,8 @@ def run_suite(kernels: list[str], mode: str, out: Path, duration_s: int = 0,
     doc = lab_document(runs)
     if py_runs:
         doc["python"] = py_runs
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(doc, indent=1) + "\n")
-    try:
-        checked(str(out), doc)
-    except ResultsError as exc:  # a bug of the suite: what it wrote is not udrv-lab/1
-        print(f"lab: {exc}", file=sys.stderr)
+    if write_document(out, doc):
         return 1
-    print_tables(model(doc, str(out)))
     failures = [f"{r.board}/{r.kernel}/{r.load}: {f}" for r in runs for f in r.failures]
     failures += python.failures(py_runs)
     for f in failures:
