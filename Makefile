@@ -26,6 +26,12 @@
 #   make install  a release build (build/release) installed into PREFIX
 #                 (/usr/local; DESTDIR for staging): the library, headers,
 #                 pkg-config file, udrv, man pages
+#   make deb      the Debian packages (debian/) into build/deb: the declared
+#                 build-dependencies, dpkg-buildpackage with its tests, lintian
+#                 (scripts/deb-build; DEB_ARCH=arm64 cross-builds)
+#   make deb-test install build/deb's packages, use them, purge them: for a
+#                 throwaway machine (a fresh chroot), not a workstation
+#                 (scripts/deb-test)
 #   make abi-baseline  rewrite abi/libudrv.so.1.abi from build/dev's library:
 #                 only with a new version node or a soname bump (docs/abi.md)
 
@@ -40,7 +46,7 @@ FUZZ_EXAMPLES ?= 2000
 FUZZ ?=
 
 .PHONY: all build deps check fuzz lab lab-quick lab-demo soak static arm64 armhf install clean \
-	abi-baseline
+	abi-baseline deb deb-test
 
 all: build
 
@@ -108,6 +114,12 @@ install:
 	ninja -C $(BUILD)/release
 	meson install -C $(BUILD)/release
 
+deb:
+	scripts/deb-build $(if $(DEB_ARCH),-a $(DEB_ARCH))
+
+deb-test:
+	scripts/deb-test
+
 clean:
 	rm -rf $(BUILD)/dev $(BUILD)/release $(BUILD)/asan $(BUILD)/static $(BUILD)/arm64 $(BUILD)/armhf $(BUILD)/venv $(BUILD)/lava \
-		$(BUILD)/fuzz
+		$(BUILD)/fuzz $(BUILD)/deb

@@ -6,7 +6,7 @@
 #ifndef UDRV_UIO_H
 #define UDRV_UIO_H
 
-#include <signal.h>
+#include <sys/select.h>	/* sigset_t, also under -std=c11 (POSIX puts it there too) */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

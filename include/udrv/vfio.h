@@ -16,7 +16,7 @@
 #ifndef UDRV_VFIO_H
 #define UDRV_VFIO_H
 
-#include <signal.h>
+#include <sys/select.h>	/* sigset_t, also under -std=c11 (POSIX puts it there too) */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
