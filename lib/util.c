@@ -10,6 +10,7 @@
 #include <grp.h>
 #include <limits.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,31 +163,49 @@ void udrv_strlcpy(char *dst, const char *src, size_t len)
 	dst[n] = '\0';
 }
 
-void udrv_access_hint(char *buf, size_t len, int err, const char *path)
+static void id_name(char *buf, size_t len, const char *name, unsigned int id)
 {
+	if (name)
+		udrv_strlcpy(buf, name, len);
+	else
+		snprintf(buf, len, "%u", id);
+}
+
+/*
+ * Why a device node refused us, and the fix: its owner, group and mode, then
+ * the group to join (a group may use it) or how to let one (root alone may).
+ */
+static void permission_hint(char *buf, size_t len, const char *path)
+{
+	struct passwd *pw;
 	struct group *gr;
 	struct stat st;
+	char owner[64], grp[64];
 
+	if (stat(path, &st) < 0) {
+		snprintf(buf, len, "%s: %s; run as root", path, strerror(errno));
+		return;
+	}
+	pw = getpwuid(st.st_uid);
+	id_name(owner, sizeof(owner), pw ? pw->pw_name : NULL, (unsigned int)st.st_uid);
+	gr = getgrgid(st.st_gid);
+	id_name(grp, sizeof(grp), gr ? gr->gr_name : NULL, (unsigned int)st.st_gid);
+	if (st.st_gid != 0 && (st.st_mode & 0060))
+		snprintf(buf, len,
+			 "%s is owner %s, group %s, mode %04o: add your user to group %s (usermod -aG %s $USER, then log in again) or run as root",
+			 path, owner, grp, (unsigned int)(st.st_mode & 07777), grp, grp);
+	else
+		snprintf(buf, len,
+			 "%s is owner %s, group %s, mode %04o, for root alone: run as root, or give a group access with a udev rule (udrv's 60-udrv.rules: groups gpio, uio, vfio)",
+			 path, owner, grp, (unsigned int)(st.st_mode & 07777));
+}
+
+void udrv_access_hint(char *buf, size_t len, int err, const char *path)
+{
 	switch (err) {
 	case EACCES:
 	case EPERM:
-		if (stat(path, &st) < 0) {
-			snprintf(buf, len, "run as root");
-			return;
-		}
-		gr = getgrgid(st.st_gid);
-		if (st.st_gid != 0 && (st.st_mode & 0060) && gr)
-			snprintf(buf, len,
-				 "%s is mode %04o, group '%s': add your user to that group (usermod -aG %s $USER, then log in again) or run as root",
-				 path, st.st_mode & 07777, gr->gr_name, gr->gr_name);
-		else if (st.st_gid != 0 && (st.st_mode & 0060))
-			snprintf(buf, len,
-				 "%s is mode %04o, group id %u: add your user to that group or run as root",
-				 path, st.st_mode & 07777, (unsigned int)st.st_gid);
-		else
-			snprintf(buf, len,
-				 "%s is mode %04o, owned by root: run as root, or give a group access with a udev rule",
-				 path, st.st_mode & 07777);
+		permission_hint(buf, len, path);
 		return;
 	case ENOENT:
 		snprintf(buf, len, "%s does not exist", path);

@@ -8,9 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <linux/vfio.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -200,28 +198,11 @@ void udrv_vfio_group_devices(const char *bdf, unsigned int group, char *buf,
 /* Who may open /dev/vfio/N, and how to let a user do it. */
 void udrv_vfio_node_hint(const char *path, char *buf, size_t len)
 {
-	struct passwd *pw;
-	struct group *gr;
-	struct stat st;
-	char owner[32], grp[32];
+	size_t n;
 
-	if (stat(path, &st) < 0) {
-		snprintf(buf, len, "%s: %s", path, strerror(errno));
-		return;
-	}
-	pw = getpwuid(st.st_uid);
-	gr = getgrgid(st.st_gid);
-	if (pw)
-		udrv_strlcpy(owner, pw->pw_name, sizeof(owner));
-	else
-		snprintf(owner, sizeof(owner), "%u", (unsigned int)st.st_uid);
-	if (gr)
-		udrv_strlcpy(grp, gr->gr_name, sizeof(grp));
-	else
-		snprintf(grp, sizeof(grp), "%u", (unsigned int)st.st_gid);
-	snprintf(buf, len,
-		 "%s is owner %s, group %s, mode %04o: run as root, or chown $USER %s (for good: a udev rule SUBSYSTEM==\"vfio\", OWNER=\"$USER\"), and raise RLIMIT_MEMLOCK (ulimit -l) for DMA",
-		 path, owner, grp, (unsigned int)(st.st_mode & 07777), path);
+	udrv_access_hint(buf, len, EACCES, path);
+	n = strlen(buf);
+	snprintf(buf + n, len - n, "; and raise RLIMIT_MEMLOCK (ulimit -l) for DMA");
 }
 
 static int open_node(struct udrv_vfio *v, const char *node, int *fdp)

@@ -172,7 +172,9 @@ static void test_permission_denied(void)
 		CHECK(setresuid(65534, 65534, 65534) == 0);
 	chip = open_chip("gpiochip0", -EACCES);
 	CHECK_CONTAINS(udrv_chip_errmsg(chip), "Permission denied");
-	CHECK_CONTAINS(udrv_chip_errmsg(chip), "add your user to that group");
+	CHECK_CONTAINS(udrv_chip_errmsg(chip), "gpiochip0 is owner root, group ");
+	CHECK_CONTAINS(udrv_chip_errmsg(chip), ", mode 0660: add your user to group ");
+	CHECK_CONTAINS(udrv_chip_errmsg(chip), " $USER, then log in again) or run as root");
 	udrv_chip_free(chip);
 }
 
