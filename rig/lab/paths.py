@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from .errors import LabError
+
 PACKAGE_DIR = Path(__file__).resolve().parent
 REPO_ROOT = PACKAGE_DIR.parent.parent  # rig/lab/ -> the checkout
 GUEST_DIR = PACKAGE_DIR / "image" / "guest"  # the initramfs's init and agent
@@ -43,6 +45,26 @@ def kernel_src_dir() -> Path:
     if env is not None:
         return Path(env).resolve() if env else REPO_ROOT / "build" / "lab" / "no-modules"
     return REPO_ROOT / "rig" / "kernel"
+
+
+MODULE_SOURCES = ("build", "dkms")
+
+
+def module_source() -> str:
+    """Where the x86 boards' modules come from (UDRV_LAB_MODULES): "build" (the
+    default: built here from rig/kernel/ against the lab's own headers) or
+    "dkms" (the .ko files DKMS installed for the board's kernel release,
+    /lib/modules/<release>/updates/dkms/: the udrv-bench-dkms package with
+    Debian's linux-headers-<release>)."""
+    env = os.environ.get("UDRV_LAB_MODULES", "build")
+    if env not in MODULE_SOURCES:
+        raise LabError(f"UDRV_LAB_MODULES={env!r}: say {' or '.join(MODULE_SOURCES)}")
+    return env
+
+
+def dkms_modules_dir(release: str) -> Path:
+    """Where DKMS installs a package's modules for `release` on Debian."""
+    return Path("/lib/modules") / release / "updates" / "dkms"
 
 
 @contextmanager

@@ -12,8 +12,9 @@ udrv CLI and udrv-bench of the board's build (x86: build/static, rpi3:
 build/arm64; tools/udrv, rig/bench/udrv-bench -> /usr/bin/), the examples
 (examples/* -> /usr/bin/) and every executable under tests/ (->
 /usr/libexec/udrv/) when they exist, and on x86 the host's dynamically
-linked reference tools (HOST_PROGRAMS: cyclictest, rtla) with the shared
-libraries and the ELF interpreter that `ldd` lists, at the same paths.
+linked reference tools (HOST_PROGRAMS: cyclictest, rtla) and udevadm with the
+shared libraries and the ELF interpreter that `ldd` lists, at the same paths,
+and udevadm's rules (UDEV_RULES: Debian's defaults, tools/udev/60-udrv.rules).
 
 Images are named by the hash of all their inputs, so an unchanged set of
 inputs reuses the image and concurrent boards with different extras coexist.
@@ -33,7 +34,7 @@ from pathlib import Path
 
 from ..boards.targets import X86, Machine
 from ..errors import LabError, ToolMissing
-from ..paths import GUEST_DIR
+from ..paths import GUEST_DIR, REPO_ROOT
 from .kernel import Kernel
 from .modules import ModuleDir
 
@@ -43,7 +44,14 @@ BUSYBOX_CANDIDATES = ("/bin/busybox", "/usr/bin/busybox")
 # the reference rows of `udrv-bench` run them in the guest.
 # rtla (timerlat) needs the tracers that only Debian's rt kernel has; it is
 # shipped on both kernels, and fails on std (udrv-bench timer says why).
-HOST_PROGRAMS = {"/usr/bin/cyclictest": "rt-tests", "/usr/bin/rtla": "rtla"}
+# udevadm (run as systemd-udevd) applies udev rules in the guest, for the tests
+# of access without root (tests/lab/test_access.py): not started at boot.
+HOST_PROGRAMS = {"/usr/bin/cyclictest": "rt-tests", "/usr/bin/rtla": "rtla",
+                 "/usr/bin/udevadm": "udev"}  # fmt: skip
+# the rules beside udevadm: Debian's defaults, then udrv's own (tools/udev)
+UDEV_RULES = (Path("/usr/lib/udev/rules.d/50-udev-default.rules"),
+              REPO_ROOT / "tools" / "udev" / "60-udrv.rules")  # fmt: skip
+GUEST_UDEV_RULES = "/usr/lib/udev/rules.d"
 # The ASan+UBSan build of the CLI and udrv-bench (make check builds it),
 # shipped on x86 with their libraries under this guest prefix (tools/udrv and
 # rig/bench/udrv-bench find lib/libudrv.so.1 by their $ORIGIN run paths): the
@@ -252,6 +260,10 @@ def default_extra_files(machine: Machine = X86) -> dict[str, Path]:
         for program in HOST_PROGRAMS:
             if Path(program).is_file():
                 extra.update(host_program(Path(program)))
+        if Path("/usr/bin/udevadm").is_file():
+            for rules in UDEV_RULES:
+                if rules.is_file():
+                    extra[f"{GUEST_UDEV_RULES}/{rules.name}"] = rules
         extra.update(sanitized_cli(machine.static_dir().parent / SANITIZED_BUILD))
     root = machine.static_dir()
     for program in (root / "tools" / "udrv", root / "rig" / "bench" / "udrv-bench"):

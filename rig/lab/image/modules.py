@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ModuleBuildError, ToolMissing
-from ..paths import kernel_src_dir, locked
+from ..paths import dkms_modules_dir, kernel_src_dir, locked, module_source
 from .kernel import Kernel
 
 STAMP = ".udrv-lab-built"
@@ -171,10 +172,40 @@ def build_one(kernel: Kernel, mod: ModuleDir, *, quiet: bool = False) -> ModuleD
     return mod
 
 
+def kbuild_objects(src: Path) -> list[str]:
+    """The modules a directory's Kbuild makes (its `obj-m += NAME.o` lines)."""
+    kbuild = src / "Kbuild"
+    text = kbuild.read_text() if kbuild.is_file() else ""
+    return re.findall(r"^\s*obj-m\s*[+:]?=\s*([\w-]+)\.o\s*$", text, re.MULTILINE)
+
+
+def from_dkms(kernel: Kernel, mod: ModuleDir, *, quiet: bool = False) -> ModuleDir:
+    """The .ko files of `mod` that DKMS built and installed for `kernel`; fills mod.kos."""
+    where = dkms_modules_dir(kernel.release)
+    names = kbuild_objects(mod.src)
+    if not names:
+        raise ModuleBuildError(f"{mod.src / 'Kbuild'} names no module (obj-m += NAME.o)")
+    mod.kos = [where / f"{name}.ko" for name in names]
+    missing = [ko for ko in mod.kos if not ko.is_file()]
+    if missing:
+        raise ModuleBuildError(
+            f"{missing[0]} does not exist: DKMS has not built {mod.name} for {kernel.release}"
+            f" (UDRV_LAB_MODULES=dkms). Install the modules' package and the kernel's headers:"
+            f" apt install udrv-bench-dkms linux-headers-{kernel.release}"
+            f" (or: dkms install udrv-bench/VERSION -k {kernel.release})"
+        )
+    if not quiet:
+        print(f"lab: module {mod.name} for {kernel.release} from DKMS ({where})", file=sys.stderr)
+    return mod
+
+
 def build_all(
     kernel: Kernel, *, src_root: Path | None = None, quiet: bool = False
 ) -> list[ModuleDir]:
-    """Build every module directory under rig/kernel/ for `kernel` (none is fine)."""
+    """Build every module directory under rig/kernel/ for `kernel` (none is
+    fine), or take DKMS's builds of them (UDRV_LAB_MODULES=dkms)."""
     mods = discover(src_root)
+    if module_source() == "dkms":
+        return [from_dkms(kernel, m, quiet=quiet) for m in mods]
     with locked(kernel.root / "kmod.lock"):
         return [build_one(kernel, m, quiet=quiet) for m in mods]
