@@ -12,6 +12,9 @@
                           "std-q35", "rt-q35")
     any_board             parametrized over the selected one-machine boards
                           (ids "std", "rt", "rpi3"; not the SMP ones)
+    deb_rpi3              the rpi3 board with udrv's arm64 packages (make deb
+                          DEB_ARCH=arm64) and Debian's arm64 python3, unpacked
+                          (rig/lab/image/debguest.py); a board of its own
     py_board              the x86 kernels (ids "std", "rt") booted with the Python
                           image variant (rig/lab/image/pyguest.py: python3.11, udrv, gpiod,
                           gpiozero); a board of its own, so that the others don't
@@ -64,7 +67,7 @@ import pytest
 from rig.lab import Board, LabError
 from rig.lab.boards.api import FEATURES
 from rig.lab.boards.targets import TARGETS
-from rig.lab.image import pyguest
+from rig.lab.image import debguest, pyguest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -114,6 +117,7 @@ LG_NEEDS: dict[str, tuple[str, ...]] = {
     "board_rt_q35": ("iommu", "edu", "rt"),
     "q35_board": ("iommu", "edu"),
     "py_board": ("python",),
+    "deb_rpi3": ("bcm2835", "python"),
 }
 # the parametrized board fixtures and their QEMU boards
 PARAM_BOARDS: dict[str, list[str]] = {}
@@ -227,7 +231,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 
 
 # the session fixtures that boot one board, and what they boot
-BOARD_FIXTURES = {"board_std": "std", "board_rt": "rt", "board_rpi3": "rpi3",
+BOARD_FIXTURES = {"board_std": "std", "board_rt": "rt", "board_rpi3": "rpi3", "deb_rpi3": "rpi3",
                   "board_rt_smp": "rt-smp", "board_std_smp": "std-smp",
                   "board_std_q35": "std-q35", "board_rt_q35": "rt-q35"}
 
@@ -288,6 +292,8 @@ class Boards:
     def live(self, flavour: str) -> Board:
         """The flavour's board, booting it (again, if the last one died);
         "NAME+py": the board with the Python image variant (rig/lab/image/pyguest.py);
+        "rpi3+deb": the rpi3 board with Debian's arm64 python3 and udrv's arm64
+        packages (rig/lab/image/debguest.py);
         "lg": the labgrid target."""
         board = self.boards.get(flavour)
         if board is not None and board.dead:
@@ -303,7 +309,8 @@ class Boards:
             board = self.boards[flavour] = cast(Board, lgb)
         if board is None:
             name, _, variant = flavour.partition("+")
-            extra = pyguest.guest_files() if variant == "py" else None
+            extra = (pyguest.guest_files() if variant == "py" else
+                     debguest.guest_files() if variant == "deb" else None)  # fmt: skip
             board = self.boards[flavour] = Board(name, extra_files=extra)  # type: ignore[arg-type]
             BOOTS.append(f"{flavour} {board.release}: {board.boot_seconds:.1f}s ({board.log_path})")
         return board
@@ -376,6 +383,13 @@ def board_rt(lab_boards: Boards) -> Board:
 @pytest.fixture(scope="session")
 def board_rpi3(lab_boards: Boards) -> Board:
     return lab_boards.handle("rpi3", fixture="board_rpi3")
+
+
+@pytest.fixture(scope="session")
+def deb_rpi3(lab_boards: Boards) -> Board:
+    """The rpi3 board with udrv's arm64 packages and Debian's arm64 python3
+    (rig/lab/image/debguest.py): a board of its own."""
+    return lab_boards.handle("rpi3", "deb", fixture="deb_rpi3")
 
 
 @pytest.fixture(scope="session")
