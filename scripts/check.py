@@ -271,6 +271,9 @@ def lab_queue(jobs: list[LabJob], tally: Tally, env: dict[str, str]) -> None:
 # (uio-ticker's 1 kHz timer); a board booted beside four of them missed
 # LAVA's 120 s login
 LATE = "late"
+# the tests marked `deb` need the Debian packages (make deb): scripts/deb-test
+# --lab runs them, on a machine it may install packages on
+DEB = "deb"
 
 
 def shard_jobs() -> list[LabJob]:
@@ -278,7 +281,7 @@ def shard_jobs() -> list[LabJob]:
     jobs = []
     for i, shard in enumerate(LAB_SHARDS):
         xml = BUILD / f"pytest-lab{i}.xml"
-        cmd = [*pytest_cmd("tests/lab", xml), "-m", f"not {LATE}"]
+        cmd = [*pytest_cmd("tests/lab", xml), "-m", f"not {LATE} and not {DEB}"]
         jobs.append(LabJob(f"lab[{shard}]", [cmd], xml, {"UDRV_LAB_SHARD": shard}))
     return jobs
 
@@ -286,7 +289,8 @@ def shard_jobs() -> list[LabJob]:
 def late_jobs() -> list[LabJob]:
     """The late tests, in a pytest of their own."""
     xml = BUILD / "pytest-lab-late.xml"
-    return [LabJob("lab[lava]", [[*pytest_cmd("tests/lab", xml), "-m", LATE]], xml)]
+    return [LabJob("lab[lava]", [[*pytest_cmd("tests/lab", xml), "-m", f"{LATE} and not {DEB}"]],
+                   xml)]
 
 
 # the tests run through labgrid on a board: those marked lg_BOARD (test_lab_smoke

@@ -161,6 +161,9 @@ def pytest_configure(config: pytest.Config) -> None:
     # what scripts/check.py selects by marker (-m), declared in the test files
     config.addinivalue_line("markers", "late: boots boards of its own under a wall-clock boot "
                             "timeout: run after the shards (make check's lab step)")
+    config.addinivalue_line("markers", "deb: needs udrv's Debian packages in build/deb (make "
+                            "deb, make deb DEB_ARCH=arm64): scripts/deb-test --lab runs "
+                            "them, make check does not")  # fmt: skip
     for board in LG_BOARDS:
         config.addinivalue_line("markers", f"lg_{board}: in make check's labgrid run of the "
                                 f"{board} board (python3 -m rig.lab lg-env --kernel {board})")

@@ -5,7 +5,8 @@ python3-udrv of `make deb DEB_ARCH=arm64` unpacked over it:
 rig/lab/image/debguest.py). The packaged CLI and library, the Python package
 and its gpiozero factory drive GPIO 17 of the SoC's chip, and the GPIO block's
 level register (GPLEV0, through /dev/mem) must follow; the toggle bench runs
-through the packaged udrv-bench."""
+through the packaged udrv-bench. Marked `deb`: scripts/deb-test --lab runs
+these, after make deb DEB_ARCH=arm64 (make check does not build packages)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import json
 import textwrap
 
 import pytest
+import test_python as x86_python
 from bcm2835 import CHIP, LINE, gplev
 from guest import ok
 
@@ -20,7 +22,7 @@ from rig.lab import Board
 from rig.lab.suite import qemu as suite
 from rig.results.check import check_lab
 
-pytestmark = pytest.mark.lg_feature(["bcm2835"])
+pytestmark = [pytest.mark.lg_feature(["bcm2835"]), pytest.mark.deb]
 
 LAB_BOARD = "rpi3"
 LIBUDRV = "/usr/lib/aarch64-linux-gnu/libudrv.so.1"
@@ -114,3 +116,13 @@ def test_toggle_bench_through_the_packaged_udrv_bench(deb_rpi3: Board) -> None:
     for row in doc["rows"]:
         assert f"verified: set 1, 0 -> GPLEV0 bit {LINE} read 1, 0" in row["note"], row
     check_lab(suite.lab_document([run]))
+
+
+# the x86 Python tests that need no gpio-wire, uio-ticker or edu (which the
+# arm64 kernel in QEMU's raspi3b does not have), on the packaged ARM build
+def test_rt_scheduler_and_check(deb_rpi3: Board) -> None:
+    x86_python.test_rt_scheduler_and_check(deb_rpi3)
+
+
+def test_histogram(deb_rpi3: Board) -> None:
+    x86_python.test_histogram(deb_rpi3)
