@@ -36,7 +36,8 @@ Steps (each counted; a step that cannot run counts as one failure):
              installed into a fresh venv build/py-test, tests/python run
              there, and again on the extension built with ASan+UBSan
              (build/py-asan); mypy --strict on the package and
-             examples/python, mypy.stubtest on the extension's stubs
+             examples/python, mypy.stubtest on the extension's stubs; the
+             sdist installed offline into a fresh venv (build/py-sdist-venv)
   fuzz       the libFuzzer harnesses (tests/fuzz, clang, ASan+UBSan): each
              reproducer in tests/fuzz/regress replayed, then each harness a
              few seconds from its seeds (skip with UDRV_FUZZ=0)
@@ -119,9 +120,9 @@ class Tally:
             self.failures.append(name)
 
 
-def run(cmd: list[str], env: dict[str, str] | None = None) -> int:
+def run(cmd: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT) -> int:
     print("+ " + " ".join(cmd), flush=True)
-    return subprocess.call(cmd, cwd=ROOT, env=env)
+    return subprocess.call(cmd, cwd=cwd, env=env)
 
 
 def build(name: str, tally: Tally) -> bool:
@@ -428,6 +429,28 @@ def python_bindings(tally: Tally, env: dict[str, str]) -> None:
         [str(venv / "bin" / "python"), "-m", "mypy.stubtest", "--mypy-config-file",
          str(ROOT / "bindings" / "python" / "pyproject.toml"), "udrv._udrv"],
         env={k: v for k, v in env.items() if k != "MYPYPATH"}) == 0)
+    python_sdist(tally, venv)
+
+
+def python_sdist(tally: Tally, venv: Path) -> None:
+    """The sdist of bindings/python (meson-python's build_sdist: meson dist,
+    libudrv's sources copied in by build-aux/dist.py) installed offline into a
+    fresh venv: pip builds it in its own isolated build environment from the
+    wheels of build/py-deps alone (--no-index), and the package imports."""
+    dist = BUILD / "py-sdist"
+    shutil.rmtree(dist, ignore_errors=True)
+    dist.mkdir()
+    make = f"import mesonpy; print(mesonpy.build_sdist({str(dist)!r}))"
+    ok = run([str(venv / "bin" / "python"), "-c", make], cwd=ROOT / "bindings" / "python") == 0
+    sdists = sorted(dist.glob("udrv-*.tar.gz"))
+    fresh = BUILD / "py-sdist-venv"
+    ok = ok and len(sdists) == 1 and run([sys.executable, "-m", "venv", "--clear",
+                                          str(fresh)]) == 0  # fmt: skip
+    ok = ok and run([str(fresh / "bin" / "pip"), "install", "-q", "--disable-pip-version-check",
+                     "--no-index", "--find-links", str(BUILD / "py-deps"), str(sdists[0])]) == 0
+    check = "import udrv; print('python:sdist: udrv', udrv.__version__, 'from', udrv.__file__)"
+    tally.add("python:sdist", ok and run([str(fresh / "bin" / "python"), "-c", check],
+                                         cwd=BUILD) == 0)  # fmt: skip
 
 
 def python_asan(tally: Tally, env: dict[str, str], venv: Path) -> None:

@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""What `make install` (meson install) puts below PREFIX, staged with DESTDIR:
+everything the README's Install section promises, at the paths udev,
+systemd-sysusers, pkg-config, man and DKMS look in. The build is the one the
+CLI tests run (UDRV_BIN's build directory), installed again with --destdir."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+# below PREFIX ("LIBDIR": the build's libdir, lib/x86_64-linux-gnu on Debian)
+PROMISED = [
+    "bin/udrv", "bin/udrv-bench", "bin/udrv-report",
+    "LIBDIR/libudrv.so.1", "LIBDIR/libudrv.so", "LIBDIR/libudrv.a",
+    "LIBDIR/pkgconfig/libudrv.pc",
+    "include/udrv/udrv.h", "include/udrv/uio.h", "include/udrv/vfio.h",
+    "share/man/man1/udrv.1", "share/man/man3/libudrv.3",
+    "share/man/man1/udrv-bench.1", "share/man/man1/udrv-report.1",
+    "share/udrv/rig/report/__main__.py", "share/udrv/rig/results/udrv-bench-1.schema.json",
+    "share/doc/udrv/examples/edu/edu.c", "share/doc/udrv/examples/python/blink.py",
+    "lib/udev/rules.d/60-udrv.rules", "lib/sysusers.d/udrv.conf",
+    "src/udrv-bench-1.2.0/dkms.conf", "src/udrv-bench-1.2.0/Makefile",
+    "src/udrv-bench-1.2.0/gpio-wire/Kbuild", "src/udrv-bench-1.2.0/include/udrv-kmod/gpiochip.h",
+]  # fmt: skip
+
+
+@dataclass
+class Staged:
+    destdir: Path
+    prefix: Path  # DESTDIR + PREFIX
+    libdir: str
+
+
+@pytest.fixture(scope="module")
+def installed(udrv_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> Staged:
+    """UDRV_BIN's build installed into a DESTDIR."""
+    build = udrv_bin.parent.parent
+    meson = shutil.which("meson")
+    if meson is None or not (build / "build.ninja").is_file():
+        pytest.fail(f"{build} is not a meson build directory with meson on PATH")
+    dest = tmp_path_factory.mktemp("destdir")
+    r = subprocess.run([meson, "install", "-C", str(build), "--no-rebuild", "--quiet",
+                        "--destdir", str(dest)], capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stdout + r.stderr
+    opts = json.loads(subprocess.run([meson, "introspect", "--buildoptions", str(build)],
+                                     capture_output=True, text=True, check=True).stdout)
+    options = {o["name"]: o["value"] for o in opts}
+    return Staged(dest, dest / str(options["prefix"]).lstrip("/"), str(options["libdir"]))
+
+
+@pytest.mark.parametrize("rel", PROMISED)
+def test_make_install_puts_it_below_prefix(installed: Staged, rel: str) -> None:
+    path = installed.prefix / rel.replace("LIBDIR", installed.libdir)
+    assert path.exists(), f"{path} is not installed"
+
+
+def test_the_dkms_tree_has_its_version(installed: Staged) -> None:
+    conf = (installed.prefix / "src" / "udrv-bench-1.2.0" / "dkms.conf").read_text()
+    assert 'PACKAGE_VERSION="1.2.0"' in conf and "@VERSION@" not in conf, conf
+
+
+def test_nothing_is_installed_outside_prefix(installed: Staged) -> None:
+    outside = [p for p in installed.destdir.rglob("*")
+               if not p.is_dir() and installed.prefix not in p.parents]  # fmt: skip
+    assert outside == [], outside
