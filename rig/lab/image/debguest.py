@@ -159,7 +159,7 @@ def stage(arch: str = "arm64", quiet: bool = False) -> Path:
         tmp = root / f"stage.tmp{os.getpid()}"
         shutil.rmtree(tmp, ignore_errors=True)
         _unpack(theirs + ours, tmp)
-        pip = [*pyguest._pip(), "install", "-q", "--no-deps", "--no-index",
+        pip = [*pyguest.pip_command(), "install", "-q", "--no-deps", "--no-index",
                "--no-compile", "--disable-pip-version-check", "--target", str(tmp / GUEST_SITE)]
         proc = subprocess.run([*pip, *map(str, wheels)], capture_output=True, text=True,
                               check=False)  # fmt: skip
@@ -168,7 +168,7 @@ def stage(arch: str = "arm64", quiet: bool = False) -> Path:
         shutil.rmtree(tmp / GUEST_SITE / "bin", ignore_errors=True)
         # the bytecode is the architecture's too: unchecked-hash .pycs (the
         # image's mtimes are 0), or the guest compiles every module it imports
-        pyguest._compile(tmp / "usr")
+        pyguest.compile_tree(tmp / "usr")
         (tmp / ".staged").write_text("\n".join(p.name for p in theirs + ours + wheels) + "\n")
         shutil.rmtree(out, ignore_errors=True)
         tmp.replace(out)

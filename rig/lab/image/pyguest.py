@@ -110,7 +110,7 @@ def _log(msg: str, quiet: bool) -> None:
         print(f"lab: python: {msg}", file=sys.stderr)
 
 
-def _pip() -> list[str]:
+def pip_command() -> list[str]:
     """Debian's pip for the guest's interpreter (python3-pip: make deps)."""
     cmd = [str(INTERPRETER), "-m", "pip"]
     if not INTERPRETER.is_file():
@@ -162,7 +162,7 @@ def gpiod_wheel(wheels: Path, quiet: bool = False) -> Path:
         _run([str(INTERPRETER), str(REPO_ROOT / "scripts" / "fetch-libgpiod")],
              "scripts/fetch-libgpiod")  # fmt: skip
     _log(f"building gpiod's wheel from {sdist}", quiet)
-    _run([*_pip(), "wheel", "--no-deps", "-q", "-w", str(wheels), str(sdist)],
+    _run([*pip_command(), "wheel", "--no-deps", "-q", "-w", str(wheels), str(sdist)],
          f"building the gpiod wheel from {sdist} (needs python3-dev)")  # fmt: skip
     found = sorted(wheels.glob(f"{GPIOD_WHEEL_PREFIX}cp311-*.whl"))
     if not found:
@@ -177,7 +177,7 @@ def pypi_wheels(wheels: Path, quiet: bool = False) -> list[Path]:
         reqs = wheels / "requirements-pypi.txt"
         reqs.write_text("".join(f"{r} --hash=sha256:{s}\n" for r, _n, s in PYPI_WHEELS))
         _log("downloading gpiozero 2.0.1 and colorzero 2.0 from PyPI", quiet)
-        _run([*_pip(), "download", "--no-deps", "-q", "--require-hashes", "--only-binary",
+        _run([*pip_command(), "download", "--no-deps", "-q", "--require-hashes", "--only-binary",
               ":all:", "-d", str(wheels), "-r", str(reqs)], "pip download")  # fmt: skip
     for p, (_r, _n, want) in zip(out, PYPI_WHEELS, strict=True):
         got = _sha256(p)
@@ -207,7 +207,7 @@ def udrv_wheel(wheels: Path, quiet: bool = False) -> Path | None:
     _log(f"building udrv's wheel from {PY_SRC}", quiet)
     tmp = out.with_name(f"{key}.tmp{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
-    _run([*_pip(), "wheel", "--no-deps", "-q", "-w", str(tmp), str(PY_SRC)],
+    _run([*pip_command(), "wheel", "--no-deps", "-q", "-w", str(tmp), str(PY_SRC)],
          f"building the udrv wheel from {PY_SRC}")  # fmt: skip
     shutil.rmtree(out, ignore_errors=True)
     tmp.replace(out)
@@ -236,7 +236,7 @@ def _copy_stdlib(dest: Path) -> None:
         shutil.copyfile(src, target)
 
 
-def _compile(tree: Path) -> None:
+def compile_tree(tree: Path) -> None:
     """Unchecked-hash .pycs next to every module (syntax errors in data files such
     as lib2to3's fixtures are ignored: compile_dir reports, we don't need them)."""
     mode = py_compile.PycInvalidationMode.UNCHECKED_HASH
@@ -286,11 +286,11 @@ def stage(quiet: bool = False) -> Path:
         shutil.rmtree(tmp, ignore_errors=True)
         _copy_stdlib(tmp / GUEST_STDLIB.strip("/"))
         site = tmp / GUEST_SITE.strip("/")
-        _run([*_pip(), "install", "-q", "--no-deps", "--no-index", "--no-compile",
+        _run([*pip_command(), "install", "-q", "--no-deps", "--no-index", "--no-compile",
               "--disable-pip-version-check", "--target", str(site), *map(str, wheels)],
              "pip install --target")  # fmt: skip
         shutil.rmtree(site / "bin", ignore_errors=True)  # console scripts: host paths
-        _compile(tmp / "usr")
+        compile_tree(tmp / "usr")
         wrapper = tmp / "usr" / "bin" / "python3"
         wrapper.parent.mkdir(parents=True, exist_ok=True)
         wrapper.write_text(f'#!/bin/sh\nexec {INTERPRETER} "$@"\n')
