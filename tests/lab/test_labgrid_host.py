@@ -17,6 +17,7 @@ import termios
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -38,25 +39,64 @@ def nothing() -> None:
     pass
 
 
-def run(chan: Channel, cmd: str, timeout: float = 20.0) -> tuple[int, bytes, bytes]:
-    req = chan.request("RUN {id} " + b64(cmd.encode()), time.monotonic() + 10)
-    reply = chan.read_reply(req, time.monotonic() + timeout)
+class AgentProcess:
+    """The agent run by the host's sh with -x, its trace in a file: when a
+    deadline passes anyway (they are guards of 60 s, not races), the failure
+    shows whether the agent read the line (a lost line) or not yet (a starved
+    machine), and its processes."""
+
+    def __init__(self, tmp_path: Path, args: list[str], env: dict[str, str] | None = None,
+                 **popen: Any) -> None:  # fmt: skip
+        self.tmp_path = tmp_path
+        self.trace = tmp_path / "agent.xtrace"
+        self.t0 = time.monotonic()
+        env = {**os.environ, "UDRV_AGENT_DIR": str(tmp_path / "work"), **(env or {})}
+        with self.trace.open("wb") as err:
+            self.proc = subprocess.Popen(["sh", "-x", str(AGENT), *args], stderr=err, env=env,
+                                         **popen)  # fmt: skip
+
+    def diagnosis(self, what: str) -> str:
+        procs = subprocess.run(["ps", "-eo", "pid,ppid,pgid,stat,etimes,args"],
+                               capture_output=True, text=True).stdout.splitlines()  # fmt: skip
+        mine = [ln for ln in procs if str(self.tmp_path) in ln]
+        trace = [ln[:200] for ln in self.trace.read_text(errors="replace").splitlines()[-60:]]
+        return "\n".join([f"{time.monotonic() - self.t0:.2f} s after the agent started: {what}",
+                          "agent processes:", *mine, "agent xtrace (last 60 lines):", *trace])
+
+    def stop(self) -> None:
+        self.proc.kill()
+        self.proc.wait(10)
+
+
+class AgentChannel(Channel):
+    """A Channel that knows its agent process, for run()'s diagnosis."""
+
+    agent: AgentProcess | None = None
+
+
+def run(chan: Channel, cmd: str, timeout: float = 60.0) -> tuple[int, bytes, bytes]:
+    try:
+        req = chan.request("RUN {id} " + b64(cmd.encode()), time.monotonic() + timeout)
+        reply = chan.read_reply(req, time.monotonic() + timeout)
+    except ChannelTimeout as exc:
+        agent = getattr(chan, "agent", None)
+        if agent is None:
+            raise
+        pytest.fail(agent.diagnosis(f"no reply to RUN {cmd[:60]!r} in {timeout:g} s ({exc})"))
     return reply.status, reply.out, reply.err
 
 
 @pytest.fixture
 def pipe_agent(tmp_path: Path) -> Iterator[Channel]:
     """The agent in stdio mode on a pipe, as `ssh board sh agent -` runs it."""
-    env = {**os.environ, "UDRV_AGENT_DIR": str(tmp_path / "work")}
-    proc = subprocess.Popen(["sh", str(AGENT), "-"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, env=env)  # fmt: skip
-    chan = Channel(PipeStream(proc), nothing)
+    agent = AgentProcess(tmp_path, ["-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    chan = AgentChannel(PipeStream(agent.proc), nothing)
+    chan.agent = agent
     try:
-        assert chan.wait_ready(time.monotonic() + 20) == os.uname().release
+        assert chan.wait_ready(time.monotonic() + 60) == os.uname().release
         yield chan
     finally:
-        proc.kill()
-        proc.wait(10)
+        agent.stop()
 
 
 def test_pipe_stream_run_stderr_status(pipe_agent: Channel) -> None:
@@ -68,7 +108,7 @@ def test_pipe_stream_put_all_bytes_and_get(pipe_agent: Channel, tmp_path: Path) 
     data = bytes(range(256)) * 64
     dest = tmp_path / "sub" / "f.bin"
     payload = b64(data).encode()
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60
     req = pipe_agent.request(f"PUT {{id}} {b64(str(dest).encode())} 600 {len(payload)}", deadline)
     pipe_agent.wait_go(req, deadline)
     pipe_agent.send(payload, deadline)
@@ -91,7 +131,7 @@ def test_pipe_stream_kill_ends_the_command(pipe_agent: Channel, tmp_path: Path) 
     with pytest.raises(ChannelTimeout):
         pipe_agent.read_reply(req, time.monotonic() + 0.2)
     pipe_agent.send(f"KILL {req}\n".encode(), time.monotonic() + 5)
-    assert pipe_agent.read_reply(req, time.monotonic() + 20).status == 137
+    assert pipe_agent.read_reply(req, time.monotonic() + 60).status == 137
     flag.unlink()
     time.sleep(0.3)
     assert not flag.exists(), "the killed loop still runs"
@@ -121,22 +161,18 @@ def test_kill_right_behind_its_run(tmp_path: Path, late: int) -> None:
     shim = bin_dir / "setsid"
     shim.write_text(f"#!/bin/sh\nsleep $(cat {delay})\nexec {real} \"$@\"\n")
     shim.chmod(0o755)
-    env = {**os.environ, "UDRV_AGENT_DIR": str(tmp_path / "work"),
-           "PATH": f"{bin_dir}:{os.environ['PATH']}"}
-    trace = tmp_path / "agent.xtrace"
-    with trace.open("wb") as err:
-        proc = subprocess.Popen(["sh", "-x", str(AGENT), "-"], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=err, env=env)  # fmt: skip
-    chan = Channel(PipeStream(proc), nothing)
+    agent = AgentProcess(tmp_path, ["-"], {"PATH": f"{bin_dir}:{os.environ['PATH']}"},
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE)  # fmt: skip
+    chan = AgentChannel(PipeStream(agent.proc), nothing)
+    chan.agent = agent
     flag = tmp_path / "ran"
-    t0 = time.monotonic()
     timeline: list[str] = []
 
     def mark(what: str) -> None:
-        timeline.append(f"{time.monotonic() - t0:.2f} s {what}")
+        timeline.append(f"{time.monotonic() - agent.t0:.2f} s {what}")
 
     try:
-        assert chan.wait_ready(time.monotonic() + 20) == os.uname().release
+        assert chan.wait_ready(time.monotonic() + 60) == os.uname().release
         req = chan.new_id()
         script = b64(f"while :; do touch {flag}; sleep 0.05; done".encode())
         chan.send(f"RUN {req} {script}\nKILL {req}\n".encode(), time.monotonic() + 5)
@@ -147,16 +183,9 @@ def test_kill_right_behind_its_run(tmp_path: Path, late: int) -> None:
         assert not flag.exists(), "the killed RUN's script ran"
         assert run(chan, "echo alive", timeout=60)[:2] == (0, b"alive\n")
     except ChannelTimeout as exc:
-        mark(f"timeout: {exc}")
-        procs = subprocess.run(["ps", "-eo", "pid,ppid,pgid,stat,etimes,args"],
-                               capture_output=True, text=True).stdout.splitlines()  # fmt: skip
-        mine = [ln for ln in procs if str(tmp_path) in ln]
-        pytest.fail("\n".join(["timeline:", *timeline, "agent processes:", *mine,
-                               "agent xtrace (last 60 lines):",
-                               *trace.read_text(errors="replace").splitlines()[-60:]]))
+        pytest.fail("\n".join(["timeline:", *timeline, agent.diagnosis(str(exc))]))
     finally:
-        proc.kill()
-        proc.wait(10)
+        agent.stop()
 
 
 def test_stray_lines_are_kept_not_parsed(pipe_agent: Channel) -> None:
@@ -194,18 +223,18 @@ def test_console_stream_agent_on_a_tty_restores_it(tmp_path: Path) -> None:
     master, slave = os.openpty()
     try:
         before = termios.tcgetattr(slave)
-        env = {**os.environ, "UDRV_AGENT_DIR": str(tmp_path / "work")}
-        proc = subprocess.Popen(["sh", str(AGENT), os.ttyname(slave)],
-                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, env=env)  # fmt: skip
-        chan = Channel(ConsoleStream(PtyConsole(master), FakeTimeout), nothing)
-        assert chan.wait_ready(time.monotonic() + 20)
+        agent = AgentProcess(tmp_path, [os.ttyname(slave)], stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL)  # fmt: skip
+        proc = agent.proc
+        chan = AgentChannel(ConsoleStream(PtyConsole(master), FakeTimeout), nothing)
+        chan.agent = agent
+        assert chan.wait_ready(time.monotonic() + 60)
         assert termios.tcgetattr(slave) != before, "the agent did not take the tty raw"
         # a request longer than a canonical tty line (4095): the tty is raw
         long = "x" * 6000
         assert run(chan, f"echo {long} | wc -c") == (0, b"6001\n", b"")
         req = chan.request("QUIT {id}", time.monotonic() + 5)
-        assert chan.read_reply(req, time.monotonic() + 10).status == 0
+        assert chan.read_reply(req, time.monotonic() + 60).status == 0
         assert proc.wait(10) == 0
         assert termios.tcgetattr(slave) == before, "the agent left the tty raw"
     finally:
