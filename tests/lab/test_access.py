@@ -30,6 +30,8 @@ from rig.lab import Board
 
 RULES = "/usr/lib/udev/rules.d/60-udrv.rules"
 MEMBER, OUTSIDER = "ada", "bob"
+# the device nodes the rules cover (a shell glob)
+NODES = "/dev/gpiochip* /dev/uio* /dev/vfio/[0-9]*"
 GROUPS = {"gpio": 900, "uio": 901, "vfio": 902}
 # what each user runs: (device class, its group, command)
 USES = [
@@ -46,7 +48,7 @@ def as_user(board: Board, user: str, command: str) -> Udrv:
 
 def nodes(board: Board) -> dict[str, str]:
     """'owner:group mode' of each device node the rules cover."""
-    r = sh(board, "stat -c '%n %U:%G %a' /dev/gpiochip* /dev/uio* /dev/vfio/[0-9]*")
+    r = sh(board, f"stat -c '%n %U:%G %a' {NODES}")
     assert r.status == 0, r
     return {ln.split()[0]: " ".join(ln.split()[1:]) for ln in r.stdout.splitlines()}
 
@@ -122,8 +124,7 @@ def test_an_outsider_is_told_the_owner_group_and_fix(udev: Board, what: str, grp
 
 def kernel_modes(board: Board) -> None:
     """The nodes as devtmpfs makes them (root:root 0600), as at boot."""
-    r = sh(board, "chown root:root /dev/gpiochip* /dev/uio* /dev/vfio/[0-9]* && "
-                  "chmod 0600 /dev/gpiochip* /dev/uio* /dev/vfio/[0-9]*")  # fmt: skip
+    r = sh(board, f"chown root:root {NODES} && chmod 0600 {NODES}")
     assert r.status == 0, r
 
 

@@ -201,7 +201,7 @@ def versions(packages: tuple[str, ...], arch: str) -> dict[str, str]:
     return found
 
 
-def _download(specs: list[str], arch: str, dest: Path) -> None:
+def download_specs(specs: list[str], arch: str, dest: Path) -> None:
     """apt-get download `specs` (NAME or NAME=VERSION) of `arch` into `dest`."""
     proc = run_apt("apt-get", arch, "download", *specs, cwd=dest, timeout=1800)
     if proc.returncode != 0:
@@ -354,7 +354,7 @@ def download(pk: KernelPackages, *, quiet: bool = False) -> list[Path]:
             specs = [f"{p}={pk.versions[p]}" if pk.versions.get(p) else p for p in missing]
             if not quiet:
                 print(f"lab: downloading {' '.join(missing)} ({pk.arch})", file=sys.stderr)
-            _download(specs, pk.arch, debs_dir())
+            download_specs(specs, pk.arch, debs_dir())
     debs: list[Path] = []
     for p in pk.packages:
         deb = deb_for(p, pk.versions.get(p, ""), pk.arch)

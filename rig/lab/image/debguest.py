@@ -43,7 +43,7 @@ from ..errors import LabError, PackageError, ToolMissing
 from ..paths import REPO_ROOT, lab_dir, locked
 from . import apt, pyguest
 
-STAGE_FORMAT = "udrv-lab-deb-1"
+STAGE_FORMAT = "udrv-lab-deb-2"
 UDRV_PACKAGES = ("libudrv1", "udrv", "udrv-bench", "python3-udrv")
 DEBIAN_PACKAGES = ("python3-minimal", "libpython3.11-stdlib")
 # in the closure for maintainer scripts only (python3-minimal's postinst: dpkg,
@@ -110,7 +110,7 @@ def debian_debs(arch: str, quiet: bool) -> list[Path]:
     missing = [f"{n}={versions[n]}" for n, found in have.items() if not found]
     if missing:
         _log(f"downloading {len(missing)} Debian {arch} packages", quiet)
-        apt._download(missing, arch, dest)
+        apt.download_specs(missing, arch, dest)
         have = {n: sorted(dest.glob(f"{prefix}*.deb")) for n, prefix in want.items()}
     lost = [n for n, found in have.items() if not found]
     if lost:
@@ -136,8 +136,7 @@ def _unpack(debs: list[Path], dest: Path) -> None:
 def _key(debs: list[Path], wheels: list[Path]) -> str:
     h = hashlib.sha256(f"{STAGE_FORMAT}\0{PRUNE}\0{EXCLUDE}\0".encode())
     for p in [*debs, *wheels]:
-        h.update(f"{p.name}\0{p.stat().st_size}\0".encode())
-        h.update(hashlib.sha256(p.read_bytes()).digest())
+        h.update(f"{p.name}\0{pyguest.sha256_file(p)}\0".encode())
     return h.hexdigest()[:16]
 
 
@@ -159,23 +158,13 @@ def stage(arch: str = "arm64", quiet: bool = False) -> Path:
         tmp = root / f"stage.tmp{os.getpid()}"
         shutil.rmtree(tmp, ignore_errors=True)
         _unpack(theirs + ours, tmp)
-        pip = [*pyguest.pip_command(), "install", "-q", "--no-deps", "--no-index",
-               "--no-compile", "--disable-pip-version-check", "--target", str(tmp / GUEST_SITE)]
-        proc = subprocess.run([*pip, *map(str, wheels)], capture_output=True, text=True,
-                              check=False)  # fmt: skip
-        if proc.returncode != 0:
-            raise LabError(f"pip install --target of gpiozero failed: {proc.stderr.strip()}")
-        shutil.rmtree(tmp / GUEST_SITE / "bin", ignore_errors=True)
+        pyguest.install_wheels(tmp / GUEST_SITE, wheels)
         # the bytecode is the architecture's too: unchecked-hash .pycs (the
         # image's mtimes are 0), or the guest compiles every module it imports
         pyguest.compile_tree(tmp / "usr")
+        pyguest.python_wrapper(tmp / "usr" / "bin" / "python3", "/usr/bin/python3.11")
         (tmp / ".staged").write_text("\n".join(p.name for p in theirs + ours + wheels) + "\n")
-        shutil.rmtree(out, ignore_errors=True)
-        tmp.replace(out)
-        for old in root.glob("stage-*"):
-            if old != out:
-                shutil.rmtree(old, ignore_errors=True)
-        return out
+        return pyguest.publish_stage(tmp, out)
 
 
 def guest_files(arch: str = "arm64", quiet: bool = False) -> dict[str, Path]:
@@ -190,10 +179,6 @@ def guest_files(arch: str = "arm64", quiet: bool = False) -> dict[str, Path]:
         target = _resolve_in(st, p)
         if target is not None:
             files["/" + rel] = target
-    wrapper = st.parent / "python3-wrapper"
-    wrapper.write_text('#!/bin/sh\nexec /usr/bin/python3.11 "$@"\n')
-    wrapper.chmod(0o755)
-    files["/usr/bin/python3"] = wrapper
     return files
 
 

@@ -260,7 +260,7 @@ def default_extra_files(machine: Machine = X86) -> dict[str, Path]:
         for program in HOST_PROGRAMS:
             if Path(program).is_file():
                 extra.update(host_program(Path(program)))
-        if Path("/usr/bin/udevadm").is_file():
+        if "/usr/bin/udevadm" in extra:
             for rules in UDEV_RULES:
                 if rules.is_file():
                     extra[f"{GUEST_UDEV_RULES}/{rules.name}"] = rules

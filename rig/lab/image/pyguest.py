@@ -128,7 +128,7 @@ def _run(cmd: list[str], what: str) -> None:
         raise LabError(f"{what} failed (exit {proc.returncode}): {' '.join(cmd)}\n{tail}")
 
 
-def _sha256(path: Path) -> str:
+def sha256_file(path: Path) -> str:
     h = hashlib.sha256()
     with path.open("rb") as f:
         for block in iter(lambda: f.read(1 << 16), b""):
@@ -180,7 +180,7 @@ def pypi_wheels(wheels: Path, quiet: bool = False) -> list[Path]:
         _run([*pip_command(), "download", "--no-deps", "-q", "--require-hashes", "--only-binary",
               ":all:", "-d", str(wheels), "-r", str(reqs)], "pip download")  # fmt: skip
     for p, (_r, _n, want) in zip(out, PYPI_WHEELS, strict=True):
-        got = _sha256(p)
+        got = sha256_file(p)
         if got != want:
             raise LabError(f"{p}: sha256 {got}, pinned {want}: delete it and build again")
     return out
@@ -255,12 +255,40 @@ def _libraries(stage: Path) -> dict[str, str]:
     return libs
 
 
+def install_wheels(site: Path, wheels: list[Path]) -> None:
+    """pip install --target `site` of `wheels` (no index, no dependencies, no
+    .pyc: compile_tree() makes them); without bin/ (console scripts with host paths)."""
+    _run([*pip_command(), "install", "-q", "--no-deps", "--no-index", "--no-compile",
+          "--disable-pip-version-check", "--target", str(site), *map(str, wheels)],
+         "pip install --target")  # fmt: skip
+    shutil.rmtree(site / "bin", ignore_errors=True)
+
+
+def python_wrapper(path: Path, interpreter: Path | str) -> None:
+    """/usr/bin/python3 as a two-line sh wrapper of `interpreter` (the image
+    holds regular files, no symbolic links)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.unlink(missing_ok=True)  # a package's symbolic link: not written through
+    path.write_text(f'#!/bin/sh\nexec {interpreter} "$@"\n')
+    path.chmod(0o755)
+
+
+def publish_stage(tmp: Path, out: Path) -> Path:
+    """Move the finished stage `tmp` to `out`; the other stage-* beside it go."""
+    shutil.rmtree(out, ignore_errors=True)
+    tmp.replace(out)
+    for old in out.parent.glob("stage-*"):
+        if old != out:
+            shutil.rmtree(old, ignore_errors=True)
+    return out
+
+
 def _stage_key(wheels: list[Path]) -> str:
     h = hashlib.sha256(STAGE_FORMAT.encode())
     h.update(f"{sys.version}\0{INTERPRETER.stat().st_size}\0{STDLIB.stat().st_mtime_ns}\0"
              f"{PRUNE_DIRS}{PRUNE_FILES}{PRUNE_DYNLOAD}".encode())  # fmt: skip
     for w in wheels:
-        h.update(f"{w.name}\0{_sha256(w)}\0".encode())
+        h.update(f"{w.name}\0{sha256_file(w)}\0".encode())
     return h.hexdigest()[:16]
 
 
@@ -286,22 +314,11 @@ def stage(quiet: bool = False) -> Path:
         shutil.rmtree(tmp, ignore_errors=True)
         _copy_stdlib(tmp / GUEST_STDLIB.strip("/"))
         site = tmp / GUEST_SITE.strip("/")
-        _run([*pip_command(), "install", "-q", "--no-deps", "--no-index", "--no-compile",
-              "--disable-pip-version-check", "--target", str(site), *map(str, wheels)],
-             "pip install --target")  # fmt: skip
-        shutil.rmtree(site / "bin", ignore_errors=True)  # console scripts: host paths
+        install_wheels(site, wheels)
         compile_tree(tmp / "usr")
-        wrapper = tmp / "usr" / "bin" / "python3"
-        wrapper.parent.mkdir(parents=True, exist_ok=True)
-        wrapper.write_text(f'#!/bin/sh\nexec {INTERPRETER} "$@"\n')
-        wrapper.chmod(0o755)
+        python_wrapper(tmp / "usr" / "bin" / "python3", INTERPRETER)
         (tmp / "libs.json").write_text(json.dumps(_libraries(tmp), indent=1, sort_keys=True))
-        shutil.rmtree(out, ignore_errors=True)
-        tmp.replace(out)
-        for old in root.glob("stage-*"):
-            if old != out:
-                shutil.rmtree(old, ignore_errors=True)
-        return out
+        return publish_stage(tmp, out)
 
 
 def guest_files(quiet: bool = False) -> dict[str, Path]:
