@@ -99,4 +99,7 @@ class Background:
         return Ended(int(out[0]), text, err, float(out[1]))
 
     def kill(self) -> None:
-        self.board.run(f"kill -KILL {self.pid} 2>/dev/null", timeout=60)
+        """SIGKILL to the job, unless it has ended: its pid is then free, and a
+        load that forks (udrv-bench --load fork) reuses pids within seconds."""
+        self.board.run(f"test -e {self.files}.rc || kill -KILL {self.pid} 2>/dev/null",
+                       timeout=60)

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from rig.lab.boards import agent as agent_module
 from rig.lab.boards.agent import Channel, ChannelTimeout, ConsoleStream, PipeStream, b64
 from rig.lab.boards.labgrid_board import (
     LabgridBoard,
@@ -194,6 +195,93 @@ def test_stray_lines_are_kept_not_parsed(pipe_agent: Channel) -> None:
     pipe_agent.buf += b"[  12.5] some kernel message\n"
     assert run(pipe_agent, "echo again")[1] == b"again\n"
     assert b"[  12.5] some kernel message" in list(pipe_agent.stray)
+
+
+class Clock:
+    """A fake time.monotonic: the scripted stream moves it, so the deadline
+    tests below do not race the host's clock."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+class ScriptedStream:
+    """A Stream whose chunks arrive after scripted gaps (seconds on @clock)."""
+
+    def __init__(self, clock: Clock, chunks: list[tuple[float, bytes]]) -> None:
+        self.clock = clock
+        self.chunks = chunks
+
+    def send(self, data: bytes, timeout: float) -> int:
+        return len(data)
+
+    def recv(self, timeout: float) -> bytes:
+        if not self.chunks:
+            self.clock.now += timeout
+            return b""
+        gap, data = self.chunks[0]
+        if gap > timeout:  # not yet
+            self.clock.now += timeout
+            self.chunks[0] = (gap - timeout, data)
+            return b""
+        self.clock.now += gap
+        self.chunks.pop(0)
+        return data
+
+
+def frame(req: int, out: list[bytes], gap: float) -> list[tuple[float, bytes]]:
+    """Request @req's reply: one OUT line per item of @out, @gap seconds apart."""
+    lines = [f"@@UDRV {req} OUT\n".encode(), *(b64(o).encode() + b"\n" for o in out),
+             f"@@UDRV {req} ERR\n".encode(), f"@@UDRV {req} END 0\n".encode()]
+    return [(gap, line) for line in lines]
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    c = Clock()
+    monkeypatch.setattr(agent_module, "time", c)
+    return c
+
+
+def test_a_long_reply_completes_while_its_lines_keep_coming(clock: Clock) -> None:
+    # 605 KB of bench JSON took 9-11 s over the rt-smp board's UART on a loaded
+    # host, and more than the 60 s `cat` deadline once beside two other boards
+    # (test_smp): the deadline is the command's, the transfer's is progress
+    out = [bytes([65 + i % 26]) * 57 for i in range(100)]
+    chan = Channel(ScriptedStream(clock, frame(7, out, 5.0)), nothing)
+    t0 = clock.now
+    reply = chan.read_reply(7, t0 + 60)
+    assert reply.out == b"".join(out)
+    assert clock.now - t0 == pytest.approx(5.0 * 103)
+
+
+def test_a_reply_that_stops_times_out_after_its_silence(clock: Clock) -> None:
+    chunks = [*frame(7, [b"x" * 57] * 3, 1.0)[:4], (61.0, b"@@UDRV 7 END 0\n")]
+    chan = Channel(ScriptedStream(clock, chunks), nothing)
+    t0 = clock.now
+    with pytest.raises(ChannelTimeout):
+        chan.read_reply(7, t0 + 3600)
+    assert clock.now - t0 == pytest.approx(4.0 + 60.0)  # the last line, then 60 s
+
+
+def test_no_reply_times_out_at_the_deadline(clock: Clock) -> None:
+    chan = Channel(ScriptedStream(clock, frame(7, [b"late"], 70.0)), nothing)
+    t0 = clock.now
+    with pytest.raises(ChannelTimeout):
+        chan.read_reply(7, t0 + 60)
+    assert clock.now - t0 == pytest.approx(60.0)
+
+
+def test_another_requests_frame_does_not_extend_the_deadline(clock: Clock) -> None:
+    chunks = frame(6, [b"stale"] * 30, 5.0) + frame(7, [b"mine"], 1.0)
+    chan = Channel(ScriptedStream(clock, chunks), nothing)
+    t0 = clock.now
+    with pytest.raises(ChannelTimeout):
+        chan.read_reply(7, t0 + 60)
+    assert clock.now - t0 == pytest.approx(60.0)
 
 
 class FakeTimeout(Exception):

@@ -139,6 +139,9 @@ class PipeStream:
         return chunk
 
 
+REPLY_PROGRESS_S = 60.0  # a started reply's longest silence (Channel.read_reply)
+
+
 @dataclass
 class Reply:
     status: int
@@ -223,13 +226,22 @@ class Channel:
             if idx >= 0 and line[idx:].startswith(MARK + f"{req_id} END".encode()):
                 raise LabError(f"the agent refused the request: {line.decode(errors='replace')}")
 
-    def read_reply(self, req_id: int, deadline: float) -> Reply:
-        """Collect the OUT/ERR/END frame of request `req_id` (other ids are skipped)."""
+    def read_reply(self, req_id: int, deadline: float,
+                   progress_s: float = REPLY_PROGRESS_S) -> Reply:  # fmt: skip
+        """Collect the OUT/ERR/END frame of request `req_id` (other ids are skipped).
+
+        @deadline bounds the wait for the frame's first line: the agent
+        starts a reply when the command has ended, so it is the command's
+        time.  The frame then takes what its size needs over the link
+        (605 KB of bench JSON over an emulated UART: 9 to 11 s on a loaded
+        host, more beside other boards), as long as its lines keep coming:
+        it times out only when none came for @progress_s."""
         parts: dict[str, list[bytes]] = {"OUT": [], "ERR": []}
         section: str | None = None
+        started = False
         prefix = MARK + str(req_id).encode() + b" "
         while True:
-            line = self.read_line(deadline)
+            line = self.read_line(time.monotonic() + progress_s if started else deadline)
             idx = line.find(MARK)
             if idx >= 0:
                 self._stray(line[:idx])
@@ -237,6 +249,7 @@ class Channel:
                 if not line.startswith(prefix):
                     section = None  # a frame of another (stale) request
                     continue
+                started = True
                 word, _, rest = line[len(prefix) :].decode(errors="replace").partition(" ")
                 if word in parts:
                     section = word
@@ -298,7 +311,9 @@ class AgentClient:
         return self.channel
 
     def run(self, cmd: str, timeout: float = 60.0, *, check: bool = False) -> Result:
-        """Run a shell command on the board; timeout is host wall seconds.
+        """Run a shell command on the board; timeout is host wall seconds until
+        its reply begins (the command's run: the reply itself then takes what
+        its size needs, Channel.read_reply).
 
         On timeout the command's process group is killed on the board and
         CommandTimeout is raised (the board stays usable)."""
@@ -332,9 +347,13 @@ class AgentClient:
         except (ChannelTimeout, OSError):
             pass
         else:
+            # 137: the kill ended it; anything else: it had ended by itself,
+            # and its reply had not begun within the timeout (a starved agent)
+            how = ("and was killed" if reply.status == 137 else
+                   f"(exit {reply.status}: it had ended, but its reply began only after "
+                   "the kill was sent: the agent was slow to answer)")  # fmt: skip
             raise CommandTimeout(
-                f"guest command {cmd!r} timed out after {timeout:g}s and was killed "
-                f"(exit {reply.status})",
+                f"guest command {cmd!r} timed out after {timeout:g}s {how}",
                 Result(reply.status, reply.out, reply.err, timeout),
             )
         self._fail(BoardDead, f"guest command {cmd!r} timed out after {timeout:g}s "
