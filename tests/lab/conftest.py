@@ -66,7 +66,7 @@ import pytest
 
 from rig.lab import Board, LabError
 from rig.lab.boards.api import FEATURES
-from rig.lab.boards.targets import TARGETS
+from rig.lab.boards.targets import TARGETS, features
 from rig.lab.image import debguest, pyguest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -187,7 +187,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             ids = [flavour]
         else:
             ids = qemu
-        metafunc.parametrize(name, ids, ids=ids, indirect=True, scope="session")
+        params = [pytest.param(i, id=i, marks=[pytest.mark.deb] if i in DEB_PARAMS else [])
+                  for i in ids]  # fmt: skip
+        metafunc.parametrize(name, params, indirect=True, scope="session")
 
 
 def lg_skip_reasons(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -246,7 +248,8 @@ def board_of(item: pytest.Item) -> str:
     callspec = getattr(item, "callspec", None)
     for name in ("board", "any_board", "py_board", "q35_board"):
         if callspec is not None and name in callspec.params:
-            return str(callspec.params[name])
+            param = str(callspec.params[name])
+            return DEB_PARAMS[param][0] if param in DEB_PARAMS else param
     names = getattr(item, "fixturenames", ())
     for fixture, flavour in BOARD_FIXTURES.items():
         if fixture in names:
@@ -314,7 +317,8 @@ class Boards:
             name, _, variant = flavour.partition("+")
             extra = (pyguest.guest_files() if variant == "py" else
                      debguest.guest_files() if variant == "deb" else None)  # fmt: skip
-            board = self.boards[flavour] = Board(name, extra_files=extra)  # type: ignore[arg-type]
+            board = self.boards[flavour] = Board(name, extra_files=extra,  # type: ignore[arg-type]
+                                                 variant=variant)
             BOOTS.append(f"{flavour} {board.release}: {board.boot_seconds:.1f}s ({board.log_path})")
         return board
 
@@ -423,8 +427,11 @@ def q35_board(request: pytest.FixtureRequest, lab_boards: Boards) -> Board:
 
 
 ONE_CPU = [k for k in KERNELS if k not in SMP_KERNELS and k not in Q35_KERNELS]
+# py_board's packaged parameters: (board, image variant); marked deb (they
+# need make deb DEB_ARCH=arm64; scripts/deb-test --lab runs them)
+DEB_PARAMS = {"rpi3-deb": ("rpi3", "deb")}
 PARAM_BOARDS.update(board=X86_SELECTED, q35_board=Q35_SELECTED, any_board=ONE_CPU,
-                    py_board=X86_SELECTED)  # fmt: skip
+                    py_board=X86_SELECTED + [p for p, (b, _) in DEB_PARAMS.items() if b in KERNELS])
 
 
 @pytest.fixture(scope="session")
@@ -435,5 +442,30 @@ def any_board(request: pytest.FixtureRequest, lab_boards: Boards) -> Board:
 
 @pytest.fixture(scope="session")
 def py_board(request: pytest.FixtureRequest, lab_boards: Boards) -> Board:
-    """The x86 kernels with Python in the guest (python3, udrv, gpiod, gpiozero)."""
-    return lab_boards.handle(str(request.param), "py", fixture="py_board")
+    """The x86 kernels with Python in the guest (python3, udrv, gpiod, gpiozero),
+    and "rpi3-deb": the rpi3 board with udrv's arm64 packages, Debian's arm64
+    python3, gpiod and gpiozero, and rig/kernel/'s modules (cross-built)."""
+    flavour, variant = DEB_PARAMS.get(str(request.param), (str(request.param), "py"))
+    return lab_boards.handle(flavour, variant, fixture="py_board")
+
+
+@pytest.fixture(autouse=True)
+def board_has_the_features(request: pytest.FixtureRequest) -> None:
+    """A test's lg_feature markers checked against its parametrized QEMU
+    board too (py_board's "rpi3-deb" has no edu): the test is skipped, saying
+    what the board lacks, as on a labgrid target (lg_skip_reasons)."""
+    callspec = getattr(request.node, "callspec", None)
+    if callspec is None or lg_env(request.config) is not None:
+        return
+    want: set[str] = set()
+    for mark in request.node.iter_markers("lg_feature"):
+        arg = mark.args[0] if mark.args else ()
+        want.update([arg] if isinstance(arg, str) else arg)
+    for name in PARAM_BOARDS:
+        if name in callspec.params and want:
+            param = str(callspec.params[name])
+            flavour, variant = DEB_PARAMS.get(param, (param, "py" if name == "py_board" else ""))
+            missing = sorted(want - features(flavour, variant))
+            if missing:
+                why = "; ".join(f"{f} ({FEATURES.get(f, 'not a udrv feature')})" for f in missing)
+                pytest.skip(f"the {param} board lacks {why}")

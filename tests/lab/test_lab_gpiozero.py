@@ -44,6 +44,8 @@ SCRIPT = r"""
 import json, os, threading, time
 os.environ["GPIOZERO_PIN_FACTORY"] = "udrv"
 os.environ["GPIOZERO_UDRV_BACKEND"] = "{backend}"
+# the pin names' chip: on rpi3 the default is the SoC's, behind the header
+os.environ["GPIOZERO_UDRV_CHIP"] = "gpio-wire"
 from gpiozero import LED, Button, Device
 import udrv
 from udrv.gpiozero import UdrvFactory

@@ -14,7 +14,6 @@ import json
 import textwrap
 
 import pytest
-import test_python as x86_python
 from bcm2835 import CHIP, LINE, gplev
 from guest import ok
 
@@ -116,13 +115,3 @@ def test_toggle_bench_through_the_packaged_udrv_bench(deb_rpi3: Board) -> None:
     for row in doc["rows"]:
         assert f"verified: set 1, 0 -> GPLEV0 bit {LINE} read 1, 0" in row["note"], row
     check_lab(suite.lab_document([run]))
-
-
-# the x86 Python tests that need no gpio-wire, uio-ticker or edu (which the
-# arm64 kernel in QEMU's raspi3b does not have), on the packaged ARM build
-def test_rt_scheduler_and_check(deb_rpi3: Board) -> None:
-    x86_python.test_rt_scheduler_and_check(deb_rpi3)
-
-
-def test_histogram(deb_rpi3: Board) -> None:
-    x86_python.test_histogram(deb_rpi3)

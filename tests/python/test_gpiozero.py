@@ -249,6 +249,25 @@ def test_pi_names(root: FakeTree, revision: bytes | None) -> None:
         served.stop()
 
 
+def test_pi_with_another_default_chip_names_its_lines(root: FakeTree) -> None:
+    # the lab's rpi3 with gpio-wire loaded: GPIOZERO_UDRV_CHIP=gpio-wire made
+    # the header's names map onto gpio-wire's lines ("wire0-out" refused)
+    pi_tree(root, b"raspberrypi,3-model-b\0brcm,bcm2837\0", bytes.fromhex("00a02082"))
+    gpio_chip(root, 2, "gpio-wire", BASE + 62, 8, "gpio-wire")
+    served = GpioExports(root)
+    try:
+        with UdrvFactory(chip="gpio-wire") as f:
+            assert f.default_chip == "gpiochip2"
+            assert f.pin(5) is f.pin("gpiochip2:5") is f.pin("gpio-wire:5")
+            assert f.pin("gpiochip0:17").info.name == "gpiochip0:17"  # the SoC's, by name
+            with pytest.raises(PinInvalidPin):
+                f.pin("J8:11")
+        with UdrvFactory(chip="pinctrl-bcm2835") as f:  # the header's chip: a Pi's names
+            assert f.default_chip == "gpiochip0" and f.pin("J8:11") is f.pin(17)
+    finally:
+        served.stop()
+
+
 @pytest.mark.parametrize(("compatible", "firmware", "cpuinfo", "revision"), [
     (b"raspberrypi,4-model-b\0brcm,bcm2711\0", bytes.fromhex("00c03111"), "", 0xC03111),
     # no firmware revision: /proc/cpuinfo's (32-bit kernels)

@@ -12,8 +12,9 @@ or, in a program, ``Device.pin_factory = UdrvFactory()``.
 Pin names. On a Raspberry Pi (the device tree says ``raspberrypi,...``) the
 names are gpiozero's own (``17``, ``"GPIO17"``, ``"BCM17"``, ``"BOARD11"``,
 ``"J8:11"``), on the chip that drives the header (label ``pinctrl-bcm2*`` or
-``pinctrl-rp1``). Elsewhere (a PC, a BeagleBone, the QEMU lab) a pin is
-named after the kernel's view of it:
+``pinctrl-rp1``). Elsewhere (a PC, a BeagleBone, the QEMU lab), and on a Pi
+whose default chip is another one (``chip=`` or ``$GPIOZERO_UDRV_CHIP``
+naming an expander), a pin is named after the kernel's view of it:
 
 - ``"gpiochip0:5"``: chip name and line offset (offsets count from 0, as in
   ``udrv gpio``, gpioinfo and the kernel);
@@ -180,12 +181,12 @@ class UdrvFactory(Factory):  # type: ignore[misc]
         if spec is not None:
             with udrv.Chip(spec) as chip:
                 default = chip.name
+        header = next((v.name for v in views if v.label in PI_CHIP_LABELS), None)
         rev = pi_revision()
-        if rev is not None:
-            if default is None:
-                default = next((v.name for v in views if v.label in PI_CHIP_LABELS), None)
-            if default is not None:
-                return PiBoardInfo.from_revision(rev), default, True
+        # a Pi's names are the header's: not when another chip is chosen (an
+        # expander, a second controller), whose lines they would misname
+        if rev is not None and header is not None and default in (None, header):
+            return PiBoardInfo.from_revision(rev), header, True
         if default is None:
             default = views[0].name
         return generic_board_info(views, default), default, False

@@ -78,6 +78,8 @@ class Board(AgentClient):
     """One booted guest.  Boots in the constructor (fetching/building what is missing).
 
     `flavour` names the board: "std", "rt" (x86) or "rpi3" (rig/lab/boards/targets.py);
+    `variant` the image variant `extra_files` make ("py", "deb": its features,
+    and on rpi3 "deb" builds and loads rig/kernel/*, targets.loads_modules);
     `memory` defaults to the machine's (512M on x86; rpi3 has exactly 1G)."""
 
     def __init__(
@@ -85,6 +87,7 @@ class Board(AgentClient):
         flavour: str = "std",
         *,
         extra_files: dict[str, str | Path] | None = None,
+        variant: str = "",
         include_static: bool = True,
         memory: str | None = None,
         append: str = "",
@@ -98,7 +101,7 @@ class Board(AgentClient):
         memory_for(self.machine, memory)
         self.flavour = flavour
         self.kernel = self.target.kernel  # "std" or "rt" (rig/lab/boards/api.py)
-        self.features = features(flavour, "py" if extra_files else "")
+        self.features = features(flavour, variant or ("py" if extra_files else ""))
         self.quiet = quiet
         self.proc: subprocess.Popen[bytes] | None = None
         self.channel: Channel | None = None
@@ -113,9 +116,8 @@ class Board(AgentClient):
         logs_dir().mkdir(parents=True, exist_ok=True)
         _prune_logs(logs_dir())
         self.log_path = logs_dir() / f"{flavour}-{stamp}-{os.getpid()}-{id(self) % 10000:04d}.log"
-        self.prep = prepare(
-            flavour, extra_files=extra_files, include_static=include_static, quiet=quiet
-        )
+        self.prep = prepare(flavour, extra_files=extra_files, variant=variant,
+                            include_static=include_static, quiet=quiet)  # fmt: skip
         self.release = self.prep.kernel.release
         self._tmp = Path(tempfile.mkdtemp(prefix="udrv-lab-"))  # the agent's socket
         _LIVE.add(self)

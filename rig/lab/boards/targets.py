@@ -45,12 +45,15 @@ class Machine:
     memory: str  # default guest RAM
     fixed_memory: bool  # the machine accepts only `memory`
     static_build: str  # build/<this>/: the static udrv for the guest
-    build_modules: bool  # build rig/kernel/* against the kernel's headers
+    build_modules: bool  # build rig/kernel/* against the kernel's headers, load at every boot
     kernel_modules: tuple[str, ...]  # the kernel's own modules, loaded at boot in order
     dtb: str  # device tree, relative to usr/lib/linux-image-<release>/ ("": none)
     host_programs: bool  # ship the host's dynamically linked tools (cyclictest)
     busybox_package: str  # Debian package of the guest's busybox ("": the host's)
     kernel_config: bool  # ship /boot/config-<release> (udrv rt check reads the preemption model)
+    # image variants that build and load rig/kernel/* on a machine whose plain
+    # image does not (rpi3: "deb", the packaged Python set on gpio-wire)
+    module_variants: tuple[str, ...] = ()
 
     def static_dir(self) -> Path:
         return REPO_ROOT / "build" / self.static_build
@@ -97,11 +100,12 @@ RPI3 = Machine(
     fixed_memory=True,
     static_build="arm64",
     build_modules=False,
-    kernel_modules=("kernel/drivers/watchdog/bcm2835_wdt.ko",),
+    kernel_modules=("kernel/drivers/watchdog/bcm2835_wdt.ko", "kernel/drivers/uio/uio.ko"),
     dtb="broadcom/bcm2837-rpi-3-b.dtb",
     host_programs=False,
     busybox_package="busybox-static",
     kernel_config=True,  # arm64's uname -v has no PREEMPT marker (it is VOLUNTARY)
+    module_variants=("deb",),  # cross-built: aarch64-linux-gnu-gcc-12, the host's kbuild
 )
 
 # q35 with an emulated Intel IOMMU (VT-d), for VFIO: Debian's kernels have no
@@ -200,11 +204,14 @@ def target(name: str) -> Target:
 
 def features(name: str, variant: str = "") -> frozenset[str]:
     """The rig/lab/boards/api.py FEATURES a QEMU target has (variant "py": the
-    Python image, rig/lab/image/pyguest.py)."""
+    Python image, rig/lab/image/pyguest.py; "deb": udrv's packages and
+    Debian's python3, rig/lab/image/debguest.py)."""
     t = target(name)
     have = {"qemu"}
-    if t.machine.build_modules:  # x86 and q35: rig/kernel/* is built and loaded, edu is there
-        have |= {"gpio-wire", "uio-ticker", "irqlat", "edu"}
+    if loads_modules(t, variant):  # rig/kernel/* is built and loaded
+        have |= {"gpio-wire", "uio-ticker", "irqlat"}
+    if any(a.startswith("edu") for a in t.machine.qemu_args):  # x86 and q35
+        have.add("edu")
     if t.machine.name == "q35":
         have.add("iommu")
     if t.machine.name == "rpi3":
@@ -213,9 +220,14 @@ def features(name: str, variant: str = "") -> frozenset[str]:
         have.add("rt")
     if (t.cpus or 1) > 1 and "isolcpus" in t.append:
         have.add("isolcpus")
-    if variant == "py":
+    if variant in ("py", "deb"):
         have.add("python")
     return frozenset(have)
+
+
+def loads_modules(t: Target, variant: str = "") -> bool:
+    """Whether target @t's image (of @variant) builds and loads rig/kernel/*."""
+    return t.machine.build_modules or variant in t.machine.module_variants
 
 
 def select(board: str, kernel: str) -> list[str]:

@@ -213,6 +213,8 @@ def download_specs(specs: list[str], arch: str, dest: Path) -> None:
 
 
 # what a board needs: resolved from the metapackages, cached per apt lists state
+# and per RESOLVER (what a resolution holds: 2 added host_packages)
+RESOLVER = 2
 FLAVOURS: dict[str, str] = {name: t.metapackage for name, t in TARGETS.items()}
 
 
@@ -228,9 +230,14 @@ class KernelPackages:
     versions: dict[str, str]  # package -> Debian version ("" if unknown)
     arch: str = "amd64"  # Debian architecture
     extras: tuple[str, ...] = ()  # more packages unpacked into the root (busybox-static)
+    # of the host's architecture, unpacked into the same root: a foreign
+    # kernel's kbuild (its headers' scripts/ link to linux-kbuild's programs,
+    # which run on the host when modules are cross-built)
+    host_packages: tuple[str, ...] = ()
 
     @property
     def packages(self) -> tuple[str, ...]:
+        """The packages of `arch` (host_packages are not among them)."""
         return tuple(p for p in (self.image, self.headers, *self.headers_deps, *self.extras) if p)
 
 
@@ -259,7 +266,9 @@ def _save_resolved(pk: KernelPackages, lists: str) -> None:
     entry = asdict(pk)
     entry["headers_deps"] = list(pk.headers_deps)
     entry["extras"] = list(pk.extras)
+    entry["host_packages"] = list(pk.host_packages)
     entry["apt_lists"] = lists
+    entry["resolver"] = RESOLVER
     data[pk.flavour] = entry
     path = _resolved_cache()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -273,7 +282,8 @@ def _from_cache(flavour: str, lists: str | None = None) -> KernelPackages | None
     entry = _load_resolved().get(flavour)
     if not isinstance(entry, dict):
         return None
-    if lists is not None and (not lists or entry.get("apt_lists") != lists):
+    if lists is not None and (not lists or entry.get("apt_lists") != lists
+                              or entry.get("resolver") != RESOLVER):  # fmt: skip
         return None
     try:
         return KernelPackages(
@@ -285,6 +295,7 @@ def _from_cache(flavour: str, lists: str | None = None) -> KernelPackages | None
             versions={str(k): str(v) for k, v in entry["versions"].items()},  # type: ignore[attr-defined]
             arch=str(entry.get("arch", "amd64")),
             extras=tuple(str(d) for d in entry.get("extras", ())),  # type: ignore[attr-defined]
+            host_packages=tuple(str(d) for d in entry.get("host_packages", ())),  # type: ignore[attr-defined]
         )
     except (KeyError, TypeError, AttributeError):
         return None
@@ -298,16 +309,27 @@ def _resolve_now(t: Target) -> KernelPackages:
         raise PackageError(f"metapackage {meta} ({arch}) does not depend on any linux-image-*")
     image = images[0]
     release = image.removeprefix("linux-image-")
-    headers, deps = "", ()
-    if t.machine.build_modules:
+    headers, deps, host = "", (), ()
+    if t.machine.build_modules or t.machine.module_variants:
         headers = f"linux-headers-{release}"
         deps = tuple(d for d in depends(headers, arch)
                      if d.startswith(("linux-headers-", "linux-kbuild-")))
+        if arch != host_arch():  # kbuild's programs run on the host
+            host = tuple(d for d in deps if d.startswith("linux-kbuild-"))
+            deps = tuple(d for d in deps if d not in host)
     extras = (t.machine.busybox_package,) if t.machine.busybox_package else ()
-    pk = KernelPackages(t.name, release, image, headers, deps, {}, arch, extras)
-    return KernelPackages(
-        t.name, release, image, headers, deps, versions(pk.packages, arch), arch, extras
-    )
+    pk = KernelPackages(t.name, release, image, headers, deps, {}, arch, extras, host)
+    found = versions(pk.packages, arch)
+    if host:
+        found |= versions(host, host_arch())
+        want = versions(tuple(d for d in depends(headers, arch) if d in host), arch)
+        skew = [d for d in host if found[d] != want[d]]
+        if skew:
+            raise PackageError(
+                f"{headers} ({arch}) needs {skew[0]} {want[skew[0]]}, the host's ({host_arch()})"
+                f" is {found[skew[0]]}: the archive's two architectures are out of step; "
+                f"{update_hint(host_arch())}")
+    return KernelPackages(t.name, release, image, headers, deps, found, arch, extras, host)
 
 
 def resolve(flavour: str, *, offline_ok: bool = True, quiet: bool = False) -> KernelPackages:
@@ -355,9 +377,17 @@ def download(pk: KernelPackages, *, quiet: bool = False) -> list[Path]:
             if not quiet:
                 print(f"lab: downloading {' '.join(missing)} ({pk.arch})", file=sys.stderr)
             download_specs(specs, pk.arch, debs_dir())
+        host = host_arch()
+        missing = [p for p in pk.host_packages if deb_for(p, pk.versions.get(p, ""), host) is None]
+        if missing:
+            specs = [f"{p}={pk.versions[p]}" if pk.versions.get(p) else p for p in missing]
+            if not quiet:
+                print(f"lab: downloading {' '.join(missing)} ({host})", file=sys.stderr)
+            download_specs(specs, host, debs_dir())
     debs: list[Path] = []
-    for p in pk.packages:
-        deb = deb_for(p, pk.versions.get(p, ""), pk.arch)
+    for p, arch in [*((p, pk.arch) for p in pk.packages),
+                    *((p, host) for p in pk.host_packages)]:  # fmt: skip
+        deb = deb_for(p, pk.versions.get(p, ""), arch)
         if deb is None:
             raise PackageError(f"apt-get download reported success but no .deb for {p} appeared")
         debs.append(deb)

@@ -21,7 +21,9 @@ runs, which a busybox guest could not run anyway. What the guest gets:
   what a guest never reads (PRUNE: docs, man pages, locales, time zones, the
   standard library's tests);
 - gpiozero 2.0.1 and colorzero 2.0 (pyguest.pypi_wheels: pure Python, pinned
-  by sha256), pip-installed into /usr/lib/python3/dist-packages.
+  by sha256) and gpiod 2.5.0, the peer (pyguest.gpiod_wheel, cross-built for
+  the board's architecture), pip-installed into /usr/lib/python3/dist-packages;
+- the rig's Python bench, /usr/libexec/udrv/udrv-pybench (as on x86).
 
 Symbolic links in the packages become copies (the image holds regular
 files), except /usr/bin/python3, a two-line sh wrapper of python3.11.
@@ -43,7 +45,7 @@ from ..errors import LabError, PackageError, ToolMissing
 from ..paths import REPO_ROOT, lab_dir, locked
 from . import apt, pyguest
 
-STAGE_FORMAT = "udrv-lab-deb-2"
+STAGE_FORMAT = "udrv-lab-deb-3"
 UDRV_PACKAGES = ("libudrv1", "udrv", "udrv-bench", "python3-udrv")
 DEBIAN_PACKAGES = ("python3-minimal", "libpython3.11-stdlib")
 # in the closure for maintainer scripts only (python3-minimal's postinst: dpkg,
@@ -119,7 +121,7 @@ def debian_debs(arch: str, quiet: bool) -> list[Path]:
 
 
 def _pruned(rel: str) -> bool:
-    return any(rel == p or rel.startswith(p + "/") for p in PRUNE) or "__pycache__" in rel
+    return any(rel == p or rel.startswith(p + "/") for p in PRUNE)
 
 
 def _unpack(debs: list[Path], dest: Path) -> None:
@@ -149,7 +151,8 @@ def stage(arch: str = "arm64", quiet: bool = False) -> Path:
         theirs = debian_debs(arch, quiet)
         wheels_dir = pyguest.python_dir() / "wheels"
         wheels_dir.mkdir(parents=True, exist_ok=True)
-        wheels = pyguest.pypi_wheels(wheels_dir, quiet)
+        wheels = [pyguest.gpiod_wheel(wheels_dir, quiet, arch),
+                  *pyguest.pypi_wheels(wheels_dir, quiet)]  # fmt: skip
         out = root / f"stage-{_key(ours + theirs, wheels)}"
         if (out / ".staged").is_file():
             return out
@@ -158,7 +161,7 @@ def stage(arch: str = "arm64", quiet: bool = False) -> Path:
         tmp = root / f"stage.tmp{os.getpid()}"
         shutil.rmtree(tmp, ignore_errors=True)
         _unpack(theirs + ours, tmp)
-        pyguest.install_wheels(tmp / GUEST_SITE, wheels)
+        pyguest.install_wheels(tmp / GUEST_SITE, wheels, arch)
         # the bytecode is the architecture's too: unchecked-hash .pycs (the
         # image's mtimes are 0), or the guest compiles every module it imports
         pyguest.compile_tree(tmp / "usr")
@@ -179,6 +182,8 @@ def guest_files(arch: str = "arm64", quiet: bool = False) -> dict[str, Path]:
         target = _resolve_in(st, p)
         if target is not None:
             files["/" + rel] = target
+    if pyguest.BENCH_SCRIPT.is_file():  # the rig's, not packaged: as on the x86 Python image
+        files[pyguest.GUEST_BENCH] = pyguest.BENCH_SCRIPT
     return files
 
 

@@ -138,11 +138,15 @@ def cache_state(flavour: str) -> dict[str, object]:
         state["error"] = str(exc)
         return state
     root = kernel_root(pk.release)
+    host = apt.host_arch()
+    every = [(p, p, pk.arch) for p in pk.packages]
+    every += [(f"{p}:{host}", p, host) for p in pk.host_packages]  # the host's kbuild
     state.update(
         release=pk.release,
-        packages={p: pk.versions.get(p, "?") for p in pk.packages},
+        packages={name: pk.versions.get(p, "?") for name, p, _ in every},
         debs_cached={
-            p: apt.deb_for(p, pk.versions.get(p, ""), pk.arch) is not None for p in pk.packages
+            name: apt.deb_for(p, pk.versions.get(p, ""), arch) is not None
+            for name, p, arch in every
         },
         unpacked=(root / UNPACK_STAMP).is_file(),
         root=str(root),

@@ -5,7 +5,9 @@ Each subdirectory of rig/kernel/ holding a `Kbuild` or `Makefile` is one module
 directory.  It is copied to build/lab/kernels/<release>/kmod/<name>/kernel/<name>/,
 beside a copy of rig/kernel/include/ (what the modules share with each other,
 and in uapi/ with userspace), and built there
-with `make -C <headers> M=<copy> modules`, so the source tree stays clean.
+with `make -C <headers> M=<copy> modules`, so the source tree stays clean
+(for a foreign kernel, rpi3's arm64, with CROSS_COMPILE and the host's kbuild
+programs, rig/lab/image/apt.py's host_packages).
 A build is skipped when the sources and the kernel are unchanged (a stamp).
 
 An optional `rig/kernel/<name>/lab.conf` tunes how the guest loads the modules:
@@ -29,6 +31,7 @@ from pathlib import Path
 
 from ..errors import ModuleBuildError, ToolMissing
 from ..paths import dkms_modules_dir, kernel_src_dir, locked, module_source
+from .apt import host_arch
 from .kernel import Kernel
 
 STAMP = ".udrv-lab-built"
@@ -111,12 +114,24 @@ def build_dir(kernel: Kernel, name: str) -> Path:
     return kernel.root / "kmod" / name
 
 
-def _check_tools() -> None:
+# GNU triplets of the Debian architectures a lab kernel can have
+GNU_TYPES = {"amd64": "x86_64-linux-gnu", "arm64": "aarch64-linux-gnu"}
+
+
+def cross_compile(kernel: Kernel) -> str:
+    """The CROSS_COMPILE prefix for @kernel's modules ("" on its own architecture)."""
+    arch = kernel.target.machine.arch
+    return "" if arch == host_arch() else f"{GNU_TYPES[arch]}-"
+
+
+def _check_tools(cross: str) -> None:
     if shutil.which("make") is None:
         raise ToolMissing("make is not installed: apt-get install make")
-    if shutil.which("gcc-12") is None:
+    gcc = f"{cross}gcc-12"
+    if shutil.which(gcc) is None:
         raise ToolMissing(
-            "gcc-12 is not installed (Debian 6.1 kernels need it): apt-get install gcc-12"
+            f"{gcc} is not installed (Debian 6.1 kernels need gcc 12): apt-get install "
+            f"{'gcc-12-' + cross.rstrip('-') if cross else 'gcc-12'}"
         )
 
 
@@ -129,7 +144,8 @@ def build_one(kernel: Kernel, mod: ModuleDir, *, quiet: bool = False) -> ModuleD
         mod.kos = sorted(out.rglob("*.ko"))
         if mod.kos:
             return mod
-    _check_tools()
+    cross = cross_compile(kernel)
+    _check_tools(cross)
     if not kernel.headers_dir.is_dir():
         raise ModuleBuildError(
             f"kernel headers missing at {kernel.headers_dir}: run `python3 -m rig.lab fetch`"
@@ -150,6 +166,8 @@ def build_one(kernel: Kernel, mod: ModuleDir, *, quiet: bool = False) -> ModuleD
     env.pop("DEBIAN_KERNEL_USE_CCACHE", None)
     jobs = str(min(2, os.cpu_count() or 1))
     cmd = ["make", "-j", jobs, "-C", str(kernel.headers_dir), f"M={copy}", "modules"]
+    if cross:  # the headers' Makefile sets ARCH; CC is $(CROSS_COMPILE)gcc-12
+        cmd.append(f"CROSS_COMPILE={cross}")
     try:
         proc = subprocess.run(
             cmd, capture_output=True, text=True, env=env, check=False, timeout=900

@@ -26,13 +26,15 @@ def prepare(
     flavour: str,
     *,
     extra_files: dict[str, str | Path] | None = None,
+    variant: str = "",
     include_static: bool = True,
     quiet: bool = False,
 ) -> Prepared:
-    """Fetch the kernel, build our modules (on boards that load them) and the
-    initramfs (each step cached). With include_static, a board whose static
-    udrv build is missing does not start: the error names the build and the
-    command that makes it (rather than `udrv: not found` in every test)."""
+    """Fetch the kernel, build our modules (on the boards, or image variants,
+    that load them: targets.loads_modules) and the initramfs (each step
+    cached). With include_static, a board whose static udrv build is missing
+    does not start: the error names the build and the command that makes it
+    (rather than `udrv: not found` in every test)."""
     if include_static:
         why = targets.missing_udrv(targets.target(flavour).machine)
         if why is not None:
@@ -45,6 +47,7 @@ def prepare(
     # one lock for both steps: another process must not rebuild a module while
     # this one packs it into an initramfs
     with locked(kernel.root / "prepare.lock"):
-        mods = modules.build_all(kernel, quiet=quiet) if machine.build_modules else []
+        load = targets.loads_modules(kernel.target, variant)
+        mods = modules.build_all(kernel, quiet=quiet) if load else []
         image = initramfs.build(kernel, mods, extra)
     return Prepared(kernel, mods, image, extra)

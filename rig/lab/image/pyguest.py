@@ -53,6 +53,7 @@ from pathlib import Path
 
 from ..errors import LabError, ToolMissing
 from ..paths import REPO_ROOT, lab_dir, locked
+from . import apt
 from .initramfs import shared_libraries
 
 STAGE_FORMAT = "udrv-lab-python-1"
@@ -121,8 +122,8 @@ def pip_command() -> list[str]:
     return cmd
 
 
-def _run(cmd: list[str], what: str) -> None:
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+def _run(cmd: list[str], what: str, env: dict[str, str] | None = None) -> None:
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
     if proc.returncode != 0:
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-15:])
         raise LabError(f"{what} failed (exit {proc.returncode}): {' '.join(cmd)}\n{tail}")
@@ -151,22 +152,50 @@ def _tree_hash(root: Path, paths: list[Path]) -> str:
     return h.hexdigest()
 
 
-def gpiod_wheel(wheels: Path, quiet: bool = False) -> Path:
-    """gpiod 2.5.0's wheel, built once from the pinned sdist in build/deps/."""
-    found = sorted(wheels.glob(f"{GPIOD_WHEEL_PREFIX}cp311-*.whl"))
+# Debian architecture -> the machine in a wheel's platform tag and sysconfig's
+# name for a cross build's data (libpython3.11-stdlib of that architecture)
+WHEEL_MACHINES = {"amd64": "x86_64", "arm64": "aarch64"}
+CROSS_CC = {"arm64": ("aarch64-linux-gnu-gcc", "gcc-aarch64-linux-gnu")}
+
+
+def _cross_env(arch: str) -> dict[str, str]:
+    """The environment that makes pip build an extension for @arch (a foreign
+    one): sysconfig's data of @arch (its CC, EXT_SUFFIX and pyconfig.h) and
+    its platform tag, as Debian builds python3-* extensions across."""
+    machine = WHEEL_MACHINES[arch]
+    data = f"_sysconfigdata__linux_{machine}-linux-gnu"
+    cc, cc_package = CROSS_CC[arch]
+    pyconfig = Path(f"/usr/include/{machine}-linux-gnu/python{PYTHON_VERSION}/pyconfig.h")
+    if not (STDLIB / f"{data}.py").is_file() or not pyconfig.is_file():
+        raise ToolMissing(f"building Python extensions for {arch} needs Debian's "
+                          f"libpython{PYTHON_VERSION}-dev:{arch}: dpkg --add-architecture {arch}; "
+                          f"apt-get update; apt-get install libpython{PYTHON_VERSION}-dev:{arch}")
+    if shutil.which(cc) is None:
+        raise ToolMissing(f"{cc} is not installed: apt-get install {cc_package}")
+    return {**os.environ, "_PYTHON_SYSCONFIGDATA_NAME": data,
+            "_PYTHON_HOST_PLATFORM": f"linux-{machine}"}  # fmt: skip
+
+
+def gpiod_wheel(wheels: Path, quiet: bool = False, arch: str = "") -> Path:
+    """gpiod 2.5.0's wheel for @arch (default: the host's), built once from
+    the pinned sdist in build/deps/ (cross-built for a foreign one)."""
+    arch = arch or apt.host_arch()
+    pattern = f"{GPIOD_WHEEL_PREFIX}cp311-cp311-linux_{WHEEL_MACHINES[arch]}.whl"
+    found = sorted(wheels.glob(pattern))
     if found:
         return found[0]
+    env = _cross_env(arch) if arch != apt.host_arch() else None
     sdist = REPO_ROOT / "build" / "deps" / GPIOD_SDIST
     if not sdist.is_file():
         _log("fetching the gpiod 2.5.0 sdist (scripts/fetch-libgpiod)", quiet)
         _run([str(INTERPRETER), str(REPO_ROOT / "scripts" / "fetch-libgpiod")],
              "scripts/fetch-libgpiod")  # fmt: skip
-    _log(f"building gpiod's wheel from {sdist}", quiet)
+    _log(f"building gpiod's wheel for {arch} from {sdist}", quiet)
     _run([*pip_command(), "wheel", "--no-deps", "-q", "-w", str(wheels), str(sdist)],
-         f"building the gpiod wheel from {sdist} (needs python3-dev)")  # fmt: skip
-    found = sorted(wheels.glob(f"{GPIOD_WHEEL_PREFIX}cp311-*.whl"))
+         f"building the gpiod wheel for {arch} from {sdist} (needs python3-dev)", env)  # fmt: skip
+    found = sorted(wheels.glob(pattern))
     if not found:
-        raise LabError(f"pip built no gpiod wheel into {wheels}")
+        raise LabError(f"pip built no gpiod wheel for {arch} into {wheels}")
     return found[0]
 
 
@@ -255,11 +284,15 @@ def _libraries(stage: Path) -> dict[str, str]:
     return libs
 
 
-def install_wheels(site: Path, wheels: list[Path]) -> None:
+def install_wheels(site: Path, wheels: list[Path], arch: str = "") -> None:
     """pip install --target `site` of `wheels` (no index, no dependencies, no
-    .pyc: compile_tree() makes them); without bin/ (console scripts with host paths)."""
+    .pyc: compile_tree() makes them) for the guest's `arch` (default: the
+    host's); without bin/ (console scripts with host paths)."""
+    arch = arch or apt.host_arch()
+    platform = ([] if arch == apt.host_arch() else
+                ["--platform", f"linux_{WHEEL_MACHINES[arch]}", "--only-binary=:all:"])  # fmt: skip
     _run([*pip_command(), "install", "-q", "--no-deps", "--no-index", "--no-compile",
-          "--disable-pip-version-check", "--target", str(site), *map(str, wheels)],
+          "--disable-pip-version-check", *platform, "--target", str(site), *map(str, wheels)],
          "pip install --target")  # fmt: skip
     shutil.rmtree(site / "bin", ignore_errors=True)
 
