@@ -192,25 +192,49 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize(name, params, indirect=True, scope="session")
 
 
-def lg_skip_reasons(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """--lg-env: skip, with what is missing and what it means, the tests whose
-    lg_feature markers the target lacks (labgrid's own hook skips them too,
-    saying only the feature's name)."""
-    env = lg_env(config)
-    if env is None:
-        return
-    from rig.lab.boards.labgrid_board import target_features
+def param_board(name: str, param: str) -> tuple[str, str]:
+    """(board, image variant) of parametrized fixture @name's parameter @param:
+    py_board's are the Python image, DEB_PARAMS' the packaged one."""
+    return DEB_PARAMS.get(param, (param, "py" if name == "py_board" else ""))
 
-    have = target_features(env, LG_TARGET)
+
+def wanted_features(item: pytest.Item) -> set[str]:
+    """The features a test's lg_feature markers ask for."""
+    want: set[str] = set()
+    for mark in item.iter_markers("lg_feature"):
+        arg = mark.args[0] if mark.args else ()
+        want.update([arg] if isinstance(arg, str) else arg)
+    return want
+
+
+def skip_lacking_features(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip, with what is missing and what it means, the tests whose
+    lg_feature markers their board lacks: with --lg-env the labgrid target's
+    (labgrid's own hook skips them too, saying only the feature's name), else
+    a parametrized QEMU board's (py_board's "rpi3-deb" has no edu)."""
+    env = lg_env(config)
+    target: frozenset[str] | None = None
+    if env is not None:
+        from rig.lab.boards.labgrid_board import target_features
+
+        target = target_features(env, LG_TARGET)
     for item in items:
-        want: set[str] = set()
-        for mark in item.iter_markers("lg_feature"):
-            arg = mark.args[0] if mark.args else ()
-            want.update([arg] if isinstance(arg, str) else arg)
-        missing = sorted(want - have)
-        if missing:
-            why = "; ".join(f"{f} ({FEATURES.get(f, 'not a udrv feature')})" for f in missing)
-            item.add_marker(pytest.mark.skip(reason=f"the labgrid target lacks {why}"))
+        want = wanted_features(item)
+        if not want:
+            continue
+        boards: list[tuple[str, frozenset[str]]] = []
+        if target is not None:
+            boards = [("the labgrid target", target)]
+        else:
+            params = getattr(getattr(item, "callspec", None), "params", {})
+            boards = [(f"the {params[n]} board", features(*param_board(n, str(params[n]))))
+                      for n in PARAM_BOARDS if isinstance(params.get(n), str)]  # fmt: skip
+        for who, have in boards:
+            missing = sorted(want - have)
+            if missing:
+                why = "; ".join(f"{f} ({FEATURES.get(f, 'not a udrv feature')})" for f in missing)
+                item.add_marker(pytest.mark.skip(reason=f"{who} lacks {why}"))
+                break
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -248,8 +272,7 @@ def board_of(item: pytest.Item) -> str:
     callspec = getattr(item, "callspec", None)
     for name in ("board", "any_board", "py_board", "q35_board"):
         if callspec is not None and name in callspec.params:
-            param = str(callspec.params[name])
-            return DEB_PARAMS[param][0] if param in DEB_PARAMS else param
+            return param_board(name, str(callspec.params[name]))[0]
     names = getattr(item, "fixturenames", ())
     for fixture, flavour in BOARD_FIXTURES.items():
         if fixture in names:
@@ -278,7 +301,7 @@ def shard_items(config: pytest.Config, items: list[pytest.Item]) -> None:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     shard_items(config, items)
-    lg_skip_reasons(config, items)
+    skip_lacking_features(config, items)
     if not LAB_DISABLED:
         return
     skip = pytest.mark.skip(reason="lab tests disabled by UDRV_LAB=0")
@@ -445,27 +468,5 @@ def py_board(request: pytest.FixtureRequest, lab_boards: Boards) -> Board:
     """The x86 kernels with Python in the guest (python3, udrv, gpiod, gpiozero),
     and "rpi3-deb": the rpi3 board with udrv's arm64 packages, Debian's arm64
     python3, gpiod and gpiozero, and rig/kernel/'s modules (cross-built)."""
-    flavour, variant = DEB_PARAMS.get(str(request.param), (str(request.param), "py"))
-    return lab_boards.handle(flavour, variant, fixture="py_board")
+    return lab_boards.handle(*param_board("py_board", str(request.param)), fixture="py_board")
 
-
-@pytest.fixture(autouse=True)
-def board_has_the_features(request: pytest.FixtureRequest) -> None:
-    """A test's lg_feature markers checked against its parametrized QEMU
-    board too (py_board's "rpi3-deb" has no edu): the test is skipped, saying
-    what the board lacks, as on a labgrid target (lg_skip_reasons)."""
-    callspec = getattr(request.node, "callspec", None)
-    if callspec is None or lg_env(request.config) is not None:
-        return
-    want: set[str] = set()
-    for mark in request.node.iter_markers("lg_feature"):
-        arg = mark.args[0] if mark.args else ()
-        want.update([arg] if isinstance(arg, str) else arg)
-    for name in PARAM_BOARDS:
-        if name in callspec.params and want:
-            param = str(callspec.params[name])
-            flavour, variant = DEB_PARAMS.get(param, (param, "py" if name == "py_board" else ""))
-            missing = sorted(want - features(flavour, variant))
-            if missing:
-                why = "; ".join(f"{f} ({FEATURES.get(f, 'not a udrv feature')})" for f in missing)
-                pytest.skip(f"the {param} board lacks {why}")

@@ -50,6 +50,11 @@ def host_arch() -> str:
     return proc.stdout.strip() or "amd64"
 
 
+# GNU triplets of the Debian architectures the lab builds for (cross
+# compilers, CROSS_COMPILE, wheel platform tags)
+GNU_TYPES = {"amd64": "x86_64-linux-gnu", "arm64": "aarch64-linux-gnu"}
+
+
 def state_dir(arch: str) -> Path:
     return lab_dir() / "apt" / arch
 
@@ -240,6 +245,12 @@ class KernelPackages:
         """The packages of `arch` (host_packages are not among them)."""
         return tuple(p for p in (self.image, self.headers, *self.headers_deps, *self.extras) if p)
 
+    def with_arch(self) -> list[tuple[str, str]]:
+        """Every package with its architecture: `packages` of `arch`, then
+        `host_packages` of the host's."""
+        return [*((p, self.arch) for p in self.packages),
+                *((p, host_arch()) for p in self.host_packages)]  # fmt: skip
+
 
 def check_flavour(flavour: str) -> str:
     try:
@@ -370,23 +381,18 @@ def deb_for(package: str, version: str, arch: str = "amd64") -> Path | None:
 def download(pk: KernelPackages, *, quiet: bool = False) -> list[Path]:
     """Make sure every .deb of pk is in the cache; returns their paths (image first)."""
     debs_dir().mkdir(parents=True, exist_ok=True)
+    every = pk.with_arch()
     with locked(cache_dir() / "download.lock"):
-        missing = [p for p in pk.packages if deb_for(p, pk.versions.get(p, ""), pk.arch) is None]
-        if missing:
-            specs = [f"{p}={pk.versions[p]}" if pk.versions.get(p) else p for p in missing]
-            if not quiet:
-                print(f"lab: downloading {' '.join(missing)} ({pk.arch})", file=sys.stderr)
-            download_specs(specs, pk.arch, debs_dir())
-        host = host_arch()
-        missing = [p for p in pk.host_packages if deb_for(p, pk.versions.get(p, ""), host) is None]
-        if missing:
-            specs = [f"{p}={pk.versions[p]}" if pk.versions.get(p) else p for p in missing]
-            if not quiet:
-                print(f"lab: downloading {' '.join(missing)} ({host})", file=sys.stderr)
-            download_specs(specs, host, debs_dir())
+        for arch in dict.fromkeys(a for _p, a in every):
+            missing = [p for p, a in every
+                       if a == arch and deb_for(p, pk.versions.get(p, ""), a) is None]  # fmt: skip
+            if missing:
+                specs = [f"{p}={pk.versions[p]}" if pk.versions.get(p) else p for p in missing]
+                if not quiet:
+                    print(f"lab: downloading {' '.join(missing)} ({arch})", file=sys.stderr)
+                download_specs(specs, arch, debs_dir())
     debs: list[Path] = []
-    for p, arch in [*((p, pk.arch) for p in pk.packages),
-                    *((p, host) for p in pk.host_packages)]:  # fmt: skip
+    for p, arch in every:
         deb = deb_for(p, pk.versions.get(p, ""), arch)
         if deb is None:
             raise PackageError(f"apt-get download reported success but no .deb for {p} appeared")

@@ -138,9 +138,8 @@ def cache_state(flavour: str) -> dict[str, object]:
         state["error"] = str(exc)
         return state
     root = kernel_root(pk.release)
-    host = apt.host_arch()
-    every = [(p, p, pk.arch) for p in pk.packages]
-    every += [(f"{p}:{host}", p, host) for p in pk.host_packages]  # the host's kbuild
+    # a host package (a foreign kernel's kbuild) is named with its architecture
+    every = [(p if arch == pk.arch else f"{p}:{arch}", p, arch) for p, arch in pk.with_arch()]
     state.update(
         release=pk.release,
         packages={name: pk.versions.get(p, "?") for name, p, _ in every},

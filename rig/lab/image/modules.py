@@ -31,7 +31,7 @@ from pathlib import Path
 
 from ..errors import ModuleBuildError, ToolMissing
 from ..paths import dkms_modules_dir, kernel_src_dir, locked, module_source
-from .apt import host_arch
+from .apt import GNU_TYPES, host_arch
 from .kernel import Kernel
 
 STAMP = ".udrv-lab-built"
@@ -112,10 +112,6 @@ def _source_hash(src: Path, kernel: Kernel) -> str:
 
 def build_dir(kernel: Kernel, name: str) -> Path:
     return kernel.root / "kmod" / name
-
-
-# GNU triplets of the Debian architectures a lab kernel can have
-GNU_TYPES = {"amd64": "x86_64-linux-gnu", "arm64": "aarch64-linux-gnu"}
 
 
 def cross_compile(kernel: Kernel) -> str:

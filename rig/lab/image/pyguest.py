@@ -152,20 +152,19 @@ def _tree_hash(root: Path, paths: list[Path]) -> str:
     return h.hexdigest()
 
 
-# Debian architecture -> the machine in a wheel's platform tag and sysconfig's
-# name for a cross build's data (libpython3.11-stdlib of that architecture)
-WHEEL_MACHINES = {"amd64": "x86_64", "arm64": "aarch64"}
-CROSS_CC = {"arm64": ("aarch64-linux-gnu-gcc", "gcc-aarch64-linux-gnu")}
+def wheel_machine(arch: str) -> str:
+    """The machine of Debian architecture @arch in a wheel's platform tag (aarch64)."""
+    return apt.GNU_TYPES[arch].split("-")[0]
 
 
 def _cross_env(arch: str) -> dict[str, str]:
     """The environment that makes pip build an extension for @arch (a foreign
     one): sysconfig's data of @arch (its CC, EXT_SUFFIX and pyconfig.h) and
     its platform tag, as Debian builds python3-* extensions across."""
-    machine = WHEEL_MACHINES[arch]
-    data = f"_sysconfigdata__linux_{machine}-linux-gnu"
-    cc, cc_package = CROSS_CC[arch]
-    pyconfig = Path(f"/usr/include/{machine}-linux-gnu/python{PYTHON_VERSION}/pyconfig.h")
+    gnu, machine = apt.GNU_TYPES[arch], wheel_machine(arch)
+    data = f"_sysconfigdata__linux_{gnu}"
+    cc, cc_package = f"{gnu}-gcc", f"gcc-{gnu}"
+    pyconfig = Path(f"/usr/include/{gnu}/python{PYTHON_VERSION}/pyconfig.h")
     if not (STDLIB / f"{data}.py").is_file() or not pyconfig.is_file():
         raise ToolMissing(f"building Python extensions for {arch} needs Debian's "
                           f"libpython{PYTHON_VERSION}-dev:{arch}: dpkg --add-architecture {arch}; "
@@ -180,7 +179,7 @@ def gpiod_wheel(wheels: Path, quiet: bool = False, arch: str = "") -> Path:
     """gpiod 2.5.0's wheel for @arch (default: the host's), built once from
     the pinned sdist in build/deps/ (cross-built for a foreign one)."""
     arch = arch or apt.host_arch()
-    pattern = f"{GPIOD_WHEEL_PREFIX}cp311-cp311-linux_{WHEEL_MACHINES[arch]}.whl"
+    pattern = f"{GPIOD_WHEEL_PREFIX}cp311-cp311-linux_{wheel_machine(arch)}.whl"
     found = sorted(wheels.glob(pattern))
     if found:
         return found[0]
@@ -290,7 +289,7 @@ def install_wheels(site: Path, wheels: list[Path], arch: str = "") -> None:
     host's); without bin/ (console scripts with host paths)."""
     arch = arch or apt.host_arch()
     platform = ([] if arch == apt.host_arch() else
-                ["--platform", f"linux_{WHEEL_MACHINES[arch]}", "--only-binary=:all:"])  # fmt: skip
+                ["--platform", f"linux_{wheel_machine(arch)}", "--only-binary=:all:"])  # fmt: skip
     _run([*pip_command(), "install", "-q", "--no-deps", "--no-index", "--no-compile",
           "--disable-pip-version-check", *platform, "--target", str(site), *map(str, wheels)],
          "pip install --target")  # fmt: skip
