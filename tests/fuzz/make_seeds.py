@@ -477,6 +477,25 @@ VFIO = [
     join("00:01.0", "0000:00:01.0", *EDU, GROUP1, VFIO_PCI, ABSENT, ABSENT, ABSENT, "",
          iova_info_6_1([(0, 0xfedfffff), (0xfef00000, 0xffffffffffff)])),
 ]
+# daemon/policy.c: udrvd.conf(5)'s forms; names of 1-8 lower-case letters
+# resolve in the harness (to their length mod 4)
+POLICY = [s.encode() for s in (
+    "# udrvd.conf\nallow user:alice read,drive gpio pinctrl-bcm2835 GPIO17\n"
+    "allow group:door watch gpio gpiochip0 20-23  # sensors\n"
+    "allow uid:3 all gpio /dev/gpiochip1 *\nallow gid:2 configure gpio * 5\n"
+    "allow user:bob open uio uio-ticker\nallow user:bob open vfio 00:04.0\n"
+    "restore gpio pinctrl-bcm2835 GPIO17\n",
+    "allow uid:0 read gpio a n0\nallow gid:1 drive gpio b 0-65534\nrestore gpio * *",
+    "allow\tuser:abc\tread,watch\tgpio\tgpiochip1\t2\n\n\n",
+    "allow uid:4294967294 read gpio * 1\n",
+    "allow uid:4294967295 read gpio * 1\n",
+    "allow uid:1 read gpio * 65535\n",
+    "allow uid:1 read gpio gpiochip04 1\n",
+    "allow uid:1 read gpio * 1\r\n",
+    "allow uid:1 read gpio * 1\x00\n",
+    "",
+    "#",
+)]
 
 HARNESSES: dict[str, list[bytes]] = {
     "parse": [p.encode() for p in PARSE],
@@ -493,6 +512,7 @@ HARNESSES: dict[str, list[bytes]] = {
     "cyclictest": CYCLICTEST,
     "rate": RATE,
     "vfio": VFIO,
+    "policy": POLICY,
 }
 
 

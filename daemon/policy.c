@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * udrvd's policy file (udrvd.conf(5)): parsing and the checks.
+ *
+ *	allow WHO PERMS gpio CHIP LINE
+ *	allow WHO open uio NAME
+ *	allow WHO open vfio PCI-ADDRESS
+ *	restore gpio CHIP LINE
+ *
+ * One rule a line; '#' starts a comment; words are separated by spaces or
+ * tabs. See policy.h for the API.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <udrv/parse.h>
+
+#include "pci.h"
+#include "policy_priv.h"
+
+static const struct {
+	const char *word;
+	unsigned int perms;
+} perm_words[] = {
+	{ "read", UDRVD_READ },
+	{ "drive", UDRVD_DRIVE },
+	{ "watch", UDRVD_WATCH },
+	{ "configure", UDRVD_CONFIGURE },
+	{ "open", UDRVD_OPEN },
+	{ "all", UDRVD_GPIO_PERMS },
+};
+
+__attribute__((format(printf, 4, 5)))
+static int fail(char *msg, const char *path, unsigned int lineno,
+		const char *fmt, ...)
+{
+	int n = snprintf(msg, UDRVD_MSG_LEN, "%s:%u: ", path, lineno);
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (n > 0 && n < UDRVD_MSG_LEN)
+		vsnprintf(msg + n, UDRVD_MSG_LEN - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static void copy(char *dst, const char *src, size_t len)
+{
+	snprintf(dst, len, "%s", src);
+}
+
+const char *udrvd_perm_str(unsigned int perms, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(perm_words) / sizeof(perm_words[0]) - 1; i++) {
+		if (!(perms & perm_words[i].perms))
+			continue;
+		int n = snprintf(buf + used, len - used, "%s%s", used ? "," : "",
+				 perm_words[i].word);
+		if (n < 0 || (size_t)n >= len - used)
+			break;
+		used += (size_t)n;
+	}
+	return buf;
+}
+
+static int default_uid(const char *name, uid_t *uid)
+{
+	struct passwd pw, *res = NULL;
+	char buf[4096];
+
+	if (getpwnam_r(name, &pw, buf, sizeof(buf), &res) || !res)
+		return -ENOENT;
+	*uid = res->pw_uid;
+	return 0;
+}
+
+static int default_gid(const char *name, gid_t *gid)
+{
+	struct group gr, *res = NULL;
+	char buf[16384];
+
+	if (getgrnam_r(name, &gr, buf, sizeof(buf), &res) || !res)
+		return -ENOENT;
+	*gid = res->gr_gid;
+	return 0;
+}
+
+static const struct udrvd_names system_names = { default_uid, default_gid };
+
+/* A name the kernel or sysfs could give: printable ASCII, no space, at
+ * most @max bytes. */
+static bool good_name(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > max)
+		return false;
+	for (; *s; s++)
+		if (*s <= ' ' || *s > '~')
+			return false;
+	return true;
+}
+
+/* Decimal digits only (udrv_parse_uint() also takes 0x hex), at most @max. */
+static int parse_decimal(const char *s, unsigned int max, unsigned int *v)
+{
+	if (strspn(s, "0123456789") != strlen(s))
+		return -EINVAL;
+	return udrv_parse_uint(s, max, v);
+}
+
+struct ctx {
+	const char *path;
+	unsigned int lineno;
+	const struct udrvd_names *names;
+	char *msg;
+};
+
+static int parse_who(struct ctx *c, const char *w, struct rule *r)
+{
+	const char *colon = strchr(w, ':');
+	const char *v = colon ? colon + 1 : "";
+	size_t klen = colon ? (size_t)(colon - w) : 0;
+	bool user = klen == 4 && !strncmp(w, "user", 4);
+	bool group = klen == 5 && !strncmp(w, "group", 5);
+	bool uid = klen == 3 && !strncmp(w, "uid", 3);
+	bool gid = klen == 3 && !strncmp(w, "gid", 3);
+
+	if (!(user || group || uid || gid) || !*v)
+		return fail(c->msg, c->path, c->lineno,
+			    "'%s' is not a user or group: write user:NAME, uid:N, group:NAME or gid:N", w);
+	r->who = user || uid ? WHO_UID : WHO_GID;
+	if (uid || gid) {
+		/* (uid_t)-1 means "no id" to the kernel: never a caller */
+		if (parse_decimal(v, (unsigned int)-2, &r->id))
+			return fail(c->msg, c->path, c->lineno,
+				    "'%s': the id must be a decimal number below 4294967295", w);
+		return 0;
+	}
+	uid_t u = 0;
+	gid_t g = 0;
+	int err = user ? c->names->uid(v, &u) : c->names->gid(v, &g);
+
+	if (err)
+		return fail(c->msg, c->path, c->lineno,
+			    "no %s '%s' on this system (getent %s %s); for one made later, write %s:N with its id",
+			    user ? "user" : "group", v, user ? "passwd" : "group", v,
+			    user ? "uid" : "gid");
+	r->id = user ? (unsigned int)u : (unsigned int)g;
+	return 0;
+}
+
+static int parse_perms(struct ctx *c, const char *w, struct rule *r)
+{
+	char buf[UDRVD_POLICY_MAX_LINE];
+	char *save = NULL;
+	size_t n = strlen(w);
+
+	if (w[0] == ',' || w[n - 1] == ',' || strstr(w, ",,"))
+		return fail(c->msg, c->path, c->lineno,
+			    "'%s': an empty permission; write them as read,drive", w);
+	copy(buf, w, sizeof(buf));
+	for (char *p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < sizeof(perm_words) / sizeof(perm_words[0]); i++)
+			if (!strcmp(p, perm_words[i].word))
+				break;
+		if (i == sizeof(perm_words) / sizeof(perm_words[0]))
+			return fail(c->msg, c->path, c->lineno,
+				    "unknown permission '%s': read, drive, watch, configure or all for gpio, open for uio and vfio", p);
+		if (r->perms & perm_words[i].perms)
+			return fail(c->msg, c->path, c->lineno,
+				    "permission '%s' given twice in '%s'", p, w);
+		r->perms |= perm_words[i].perms;
+	}
+	return 0;
+}
+
+static int parse_chip(struct ctx *c, const char *w, struct rule *r)
+{
+	unsigned int num;
+
+	if (!strcmp(w, "*")) {
+		r->chip_kind = CHIP_ANY;
+		return 0;
+	}
+	if (!strncmp(w, "gpiochip", 8) || !strncmp(w, "/dev/", 5)) {
+		if (udrv_parse_devnum(w, "gpiochip", &num))
+			return fail(c->msg, c->path, c->lineno,
+				    "'%s' is not a chip name: gpiochipN (no leading zeros), or the chip's label", w);
+		r->chip_kind = CHIP_NAME;
+		snprintf(r->chip, sizeof(r->chip), "gpiochip%u", num);
+		return 0;
+	}
+	if (!good_name(w, KERNEL_NAME_MAX))
+		return fail(c->msg, c->path, c->lineno,
+			    "'%s' is not a chip label the kernel can report (printable, at most %d bytes)",
+			    w, KERNEL_NAME_MAX);
+	r->chip_kind = CHIP_LABEL;
+	copy(r->chip, w, sizeof(r->chip));
+	return 0;
+}
+
+/* "N" or "N-M" (decimal offsets, N <= M) */
+static int parse_range(struct ctx *c, const char *w, struct rule *r)
+{
+	char lo[32];
+	const char *dash = strchr(w, '-');
+	size_t n = dash ? (size_t)(dash - w) : strlen(w);
+
+	if (n >= sizeof(lo))
+		goto bad;
+	memcpy(lo, w, n);
+	lo[n] = '\0';
+	if (parse_decimal(lo, MAX_OFFSET, &r->lo))
+		goto bad;
+	r->hi = r->lo;
+	if (dash && parse_decimal(dash + 1, MAX_OFFSET, &r->hi))
+		goto bad;
+	if (r->hi < r->lo)
+		return fail(c->msg, c->path, c->lineno,
+			    "'%s': a range runs from the lower offset to the higher", w);
+	r->line_kind = LINE_RANGE;
+	return 0;
+bad:
+	return fail(c->msg, c->path, c->lineno,
+		    "'%s' is not a line offset or range: decimal N or N-M, at most %d",
+		    w, MAX_OFFSET);
+}
+
+static int parse_line(struct ctx *c, const char *w, struct rule *r)
+{
+	if (!strcmp(w, "*")) {
+		r->line_kind = LINE_ANY;
+		return 0;
+	}
+	if (w[0] >= '0' && w[0] <= '9')
+		return parse_range(c, w, r);
+	if (!good_name(w, KERNEL_NAME_MAX))
+		return fail(c->msg, c->path, c->lineno,
+			    "'%s' is not a line name the kernel can report (printable, at most %d bytes)",
+			    w, KERNEL_NAME_MAX);
+	r->line_kind = LINE_NAME;
+	copy(r->name, w, sizeof(r->name));
+	return 0;
+}
+
+static int parse_object(struct ctx *c, char **w, size_t n, struct rule *r)
+{
+	if (!strcmp(w[0], "gpio")) {
+		if (n != 3)
+			return fail(c->msg, c->path, c->lineno,
+				    "gpio takes a chip and a line: gpio CHIP LINE ('*' for any)");
+		r->obj = OBJ_GPIO;
+		int err = parse_chip(c, w[1], r);
+
+		return err ? err : parse_line(c, w[2], r);
+	}
+	if (strcmp(w[0], "uio") && strcmp(w[0], "vfio"))
+		return fail(c->msg, c->path, c->lineno,
+			    "unknown device kind '%s': gpio, uio or vfio", w[0]);
+	if (n != 2)
+		return fail(c->msg, c->path, c->lineno,
+			    "%s takes one device: %s", w[0],
+			    w[0][0] == 'u' ? "uio NAME (its name in /sys/class/uio/uioN/name)" :
+					     "vfio PCI-ADDRESS (0000:00:04.0)");
+	if (w[0][0] == 'u') {
+		r->obj = OBJ_UIO;
+		if (!good_name(w[1], UDRVD_NAME_MAX - 1))
+			return fail(c->msg, c->path, c->lineno,
+				    "'%s' is not a UIO device name (printable, at most %d bytes)",
+				    w[1], UDRVD_NAME_MAX - 1);
+		copy(r->name, w[1], sizeof(r->name));
+		return 0;
+	}
+	r->obj = OBJ_VFIO;
+	char bdf[UDRV_PCI_BDF_LEN];
+
+	if (udrv_pci_parse_bdf(w[1], bdf))
+		return fail(c->msg, c->path, c->lineno,
+			    "'%s' is not a PCI address: DDDD:BB:DD.F or BB:DD.F (lspci -D)", w[1]);
+	copy(r->name, bdf, sizeof(r->name));
+	return 0;
+}
+
+static int check_perms(struct ctx *c, struct rule *r)
+{
+	bool gpio = r->obj == OBJ_GPIO;
+
+	if (gpio && (r->perms & UDRVD_OPEN))
+		return fail(c->msg, c->path, c->lineno,
+			    "'open' is for uio and vfio; a gpio line takes read, drive, watch, configure or all");
+	if (!gpio && r->perms != UDRVD_OPEN)
+		return fail(c->msg, c->path, c->lineno,
+			    "a %s device takes the permission 'open' only",
+			    r->obj == OBJ_UIO ? "uio" : "vfio");
+	return 0;
+}
+
+static int parse_rule(struct ctx *c, char **w, size_t n, struct rule *r)
+{
+	int err;
+
+	if (!strcmp(w[0], "restore")) {
+		r->restore = true;
+		if (n < 2 || strcmp(w[1], "gpio"))
+			return fail(c->msg, c->path, c->lineno,
+				    "restore takes GPIO lines: restore gpio CHIP LINE");
+		return parse_object(c, w + 1, n - 1, r);
+	}
+	if (strcmp(w[0], "allow"))
+		return fail(c->msg, c->path, c->lineno,
+			    "unknown rule '%s': a rule starts with allow or restore", w[0]);
+	if (n < 4)
+		return fail(c->msg, c->path, c->lineno,
+			    "allow needs who, what and which: allow WHO PERMS gpio CHIP LINE");
+	err = parse_who(c, w[1], r);
+	if (!err)
+		err = parse_perms(c, w[2], r);
+	if (!err)
+		err = parse_object(c, w + 3, n - 3, r);
+	return err ? err : check_perms(c, r);
+}
+
+/* Split @line (modified) into words; a '#' ends it. */
+static size_t split(char *line, char **w, size_t max, bool *too_many)
+{
+	size_t n = 0;
+	char *hash = strchr(line, '#');
+
+	if (hash)
+		*hash = '\0';
+	*too_many = false;
+	for (char *p = line; *p;) {
+		while (*p == ' ' || *p == '\t')
+			*p++ = '\0';
+		if (!*p)
+			break;
+		if (n == max) {
+			*too_many = true;
+			break;
+		}
+		w[n++] = p;
+		while (*p && *p != ' ' && *p != '\t')
+			p++;
+	}
+	return n;
+}
+
+static void rule_text(struct rule *r, char **w, size_t n)
+{
+	size_t used = 0;
+
+	for (size_t i = 0; i < n && used < sizeof(r->text); i++) {
+		int k = snprintf(r->text + used, sizeof(r->text) - used, "%s%s",
+				 i ? " " : "", w[i]);
+		if (k < 0)
+			break;
+		used += (size_t)k;
+	}
+}
+
+static int bad_bytes(struct ctx *c, const char *line, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)line[i];
+
+		if (ch == '\r')
+			return fail(c->msg, c->path, c->lineno,
+				    "a carriage return: save the file with Unix line ends");
+		if (ch == '\0' || (ch < ' ' && ch != '\t') || ch == 0x7f)
+			return fail(c->msg, c->path, c->lineno,
+				    "a control character (byte 0x%02x at column %zu)", ch, i + 1);
+	}
+	return 0;
+}
+
+/* One line of the file: a rule into @p, or nothing (blank, comment). */
+static int parse_line_of_file(struct ctx *c, const char *line, size_t len,
+			      struct udrvd_policy *p)
+{
+	char buf[UDRVD_POLICY_MAX_LINE + 1];
+	char *w[MAX_WORDS];
+	bool too_many;
+	size_t n;
+	int err;
+
+	if (len > UDRVD_POLICY_MAX_LINE)
+		return fail(c->msg, c->path, c->lineno,
+			    "longer than %d bytes", UDRVD_POLICY_MAX_LINE);
+	err = bad_bytes(c, line, len);
+	if (err)
+		return err;
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	n = split(buf, w, MAX_WORDS, &too_many);
+	if (too_many)
+		return fail(c->msg, c->path, c->lineno,
+			    "more than %d words: one rule a line", MAX_WORDS);
+	if (!n)
+		return 0;
+	if (p->n == UDRVD_POLICY_MAX_RULES)
+		return fail(c->msg, c->path, c->lineno,
+			    "more than %d rules", UDRVD_POLICY_MAX_RULES);
+
+	struct rule *r = &p->rules[p->n];
+
+	memset(r, 0, sizeof(*r));
+	r->lineno = c->lineno;
+	err = parse_rule(c, w, n, r);
+	if (err)
+		return err;
+	rule_text(r, w, n);
+	p->n++;
+	return 0;
+}
+
+static size_t count_lines(const char *text, size_t len)
+{
+	size_t n = 1;
+
+	for (size_t i = 0; i < len; i++)
+		n += text[i] == '\n';
+	return n;
+}
+
+int udrvd_policy_parse(const char *text, size_t len, const char *path,
+		       const struct udrvd_names *names,
+		       struct udrvd_policy **out, char msg[UDRVD_MSG_LEN])
+{
+	struct ctx c = { path, 0, names ? names : &system_names, msg };
+	size_t max = count_lines(text, len);
+	struct udrvd_policy *p;
+
+	if (max > UDRVD_POLICY_MAX_RULES + 1)
+		max = UDRVD_POLICY_MAX_RULES + 1;
+	p = calloc(1, sizeof(*p) + max * sizeof(p->rules[0]));
+	if (!p) {
+		snprintf(msg, UDRVD_MSG_LEN, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	copy(p->path, path, sizeof(p->path));
+	for (size_t start = 0; start < len;) {
+		const char *nl = memchr(text + start, '\n', len - start);
+		size_t end = nl ? (size_t)(nl - text) : len;
+		int err;
+
+		c.lineno++;
+		err = parse_line_of_file(&c, text + start, end - start, p);
+		if (err) {
+			free(p);
+			return err;
+		}
+		start = end + 1;
+	}
+	*out = p;
+	msg[0] = '\0';
+	return 0;
+}
+
+int udrvd_policy_load(const char *path, const struct udrvd_names *names,
+		      struct udrvd_policy **out, char msg[UDRVD_MSG_LEN])
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *text;
+	size_t len = 0;
+	int err = 0;
+
+	if (fd < 0) {
+		err = -errno;
+		snprintf(msg, UDRVD_MSG_LEN, "cannot read the policy %s: %s%s", path,
+			 strerror(-err), err == -ENOENT ?
+			 " (write one: udrvd.conf(5); without rules nobody has access)" : "");
+		return err;
+	}
+	text = malloc(MAX_FILE + 1);
+	while (text) {
+		ssize_t n = read(fd, text + len, MAX_FILE + 1 - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? -errno : 0;
+			break;
+		}
+		len += (size_t)n;
+		if (len > MAX_FILE) {
+			err = -EFBIG;
+			break;
+		}
+	}
+	close(fd);
+	if (!text)
+		err = -ENOMEM;
+	if (err)
+		snprintf(msg, UDRVD_MSG_LEN, "cannot read the policy %s: %s", path,
+			 err == -EFBIG ? "larger than 1 MiB" : strerror(-err));
+	else
+		err = udrvd_policy_parse(text, len, path, names, out, msg);
+	free(text);
+	return err;
+}
+
+void udrvd_policy_free(struct udrvd_policy *policy)
+{
+	free(policy);
+}
+
+size_t udrvd_policy_rules(const struct udrvd_policy *policy)
+{
+	return policy->n;
+}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * udrvd's policy: who may use which GPIO line, UIO device or VFIO device
+ * through the daemon (udrvd.conf(5)). Allow rules only: a call is granted
+ * when the rules that match the caller and the object grant every
+ * permission it needs together; no rule, no access. The parser is strict:
+ * an unknown word, a bad number, a user or group the system does not know,
+ * an over-long line are errors naming the file, its line and the fix, and
+ * udrvd does not start on them.
+ */
+#ifndef UDRVD_POLICY_H
+#define UDRVD_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* What a rule grants (udrvd.conf(5)). */
+enum udrvd_perm {
+	UDRVD_READ	= 1 << 0,	/* request as input, get values */
+	UDRVD_DRIVE	= 1 << 1,	/* request as output, set values */
+	UDRVD_WATCH	= 1 << 2,	/* edge detection and its events */
+	UDRVD_CONFIGURE	= 1 << 3,	/* bias, drive, active-low, debounce, reconfigure */
+	UDRVD_OPEN	= 1 << 4,	/* a UIO or VFIO device's fd */
+};
+#define UDRVD_GPIO_PERMS	(UDRVD_READ | UDRVD_DRIVE | UDRVD_WATCH | UDRVD_CONFIGURE)
+
+#define UDRVD_POLICY_MAX_LINE	1024	/* bytes in one line of the file */
+#define UDRVD_POLICY_MAX_RULES	4096
+#define UDRVD_NAME_MAX		64	/* chip label, line name, UIO name */
+#define UDRVD_MSG_LEN		512
+
+struct udrvd_policy;
+
+/* How user and group names become ids: getpwnam_r()/getgrnam_r() by
+ * default (NULL); tests and the fuzzer give their own. 0 or -ENOENT. */
+struct udrvd_names {
+	int (*uid)(const char *name, uid_t *uid);
+	int (*gid)(const char *name, gid_t *gid);
+};
+
+/*
+ * Parse @len bytes of @text (a NUL byte in it is an error), read from
+ * @path (for messages). 0 and *@out, or -EINVAL (-ENOMEM, -E2BIG) and
+ * @msg ("PATH:LINE: what is wrong; what to write instead").
+ */
+int udrvd_policy_parse(const char *text, size_t len, const char *path,
+		       const struct udrvd_names *names,
+		       struct udrvd_policy **out, char msg[UDRVD_MSG_LEN]);
+/* Read and parse the file @path; -errno and @msg when it cannot be read. */
+int udrvd_policy_load(const char *path, const struct udrvd_names *names,
+		      struct udrvd_policy **out, char msg[UDRVD_MSG_LEN]);
+void udrvd_policy_free(struct udrvd_policy *policy);
+size_t udrvd_policy_rules(const struct udrvd_policy *policy);
+
+/* A caller's credentials, as the bus reports them for its connection. */
+struct udrvd_caller {
+	uid_t uid;
+	gid_t gid;
+	const gid_t *groups;	/* supplementary groups */
+	size_t ngroups;
+};
+
+/* A GPIO line as the kernel names it. */
+struct udrvd_gpio_line {
+	const char *chip;	/* "gpiochip0" */
+	const char *label;	/* "pinctrl-bcm2835" */
+	unsigned int offset;
+	const char *name;	/* "GPIO17", "" when unnamed */
+};
+
+/*
+ * May @caller do everything in @want (enum udrvd_perm) on @line? 0, or
+ * -EACCES and @msg: what was refused, to whom, and the rules that match
+ * the caller on that chip (or that none does).
+ */
+int udrvd_policy_gpio(const struct udrvd_policy *policy,
+		      const struct udrvd_caller *caller,
+		      const struct udrvd_gpio_line *line, unsigned int want,
+		      char msg[UDRVD_MSG_LEN]);
+
+/* The same for opening UIO device @name ("uio-ticker", its sysfs name)
+ * and VFIO device @bdf ("0000:00:04.0"). */
+int udrvd_policy_uio(const struct udrvd_policy *policy,
+		     const struct udrvd_caller *caller, const char *name,
+		     char msg[UDRVD_MSG_LEN]);
+int udrvd_policy_vfio(const struct udrvd_policy *policy,
+		      const struct udrvd_caller *caller, const char *bdf,
+		      char msg[UDRVD_MSG_LEN]);
+
+/* Does a restore rule cover @line (its held state comes back at start)? */
+bool udrvd_policy_restores(const struct udrvd_policy *policy,
+			   const struct udrvd_gpio_line *line);
+
+/* "read,drive" for @perms (into @buf). */
+const char *udrvd_perm_str(unsigned int perms, char *buf, size_t len);
+
+#endif /* UDRVD_POLICY_H */

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Unit tests of udrvd's policy (daemon/policy.c, policy_check.c). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "policy.h"
+
+#define PATH	"/etc/udrv/udrvd.conf"
+
+static int fake_uid(const char *name, uid_t *uid)
+{
+	if (!strcmp(name, "alice"))
+		*uid = 1001;
+	else if (!strcmp(name, "bob"))
+		*uid = 1002;
+	else
+		return -ENOENT;
+	return 0;
+}
+
+static int fake_gid(const char *name, gid_t *gid)
+{
+	if (!strcmp(name, "door"))
+		*gid = 2001;
+	else if (!strcmp(name, "gpio"))
+		*gid = 2002;
+	else
+		return -ENOENT;
+	return 0;
+}
+
+static const struct udrvd_names names = { fake_uid, fake_gid };
+static char msg[UDRVD_MSG_LEN];
+
+static struct udrvd_policy *parse(const char *text)
+{
+	struct udrvd_policy *p = NULL;
+	int err = udrvd_policy_parse(text, strlen(text), PATH, &names, &p, msg);
+
+	if (err)
+		harness_fail(__FILE__, __LINE__, "refused: %s", msg);
+	return p;
+}
+
+/* @text is refused with a message holding @where and @what. */
+#define CHECK_REFUSED(text, where, what)				\
+	do {								\
+		struct udrvd_policy *_p = NULL;				\
+		const char *_t = (text);				\
+		int _e = udrvd_policy_parse(_t, strlen(_t), PATH, &names, &_p, msg); \
+		CHECK_INT(_e, -EINVAL);					\
+		CHECK(_p == NULL);					\
+		CHECK_CONTAINS(msg, where);				\
+		CHECK_CONTAINS(msg, what);				\
+	} while (0)
+
+static const struct udrvd_gpio_line gpio17 = { "gpiochip0", "pinctrl-bcm2835", 17, "GPIO17" };
+static const struct udrvd_gpio_line gpio18 = { "gpiochip0", "pinctrl-bcm2835", 18, "GPIO18" };
+static const struct udrvd_caller alice = { 1001, 1001, NULL, 0 };
+static const gid_t bob_groups[] = { 27, 2001 };
+static const struct udrvd_caller bob = { 1002, 1002, bob_groups, 2 };
+static const struct udrvd_caller carol = { 1003, 2002, NULL, 0 };
+
+static void test_every_form(void)
+{
+	struct udrvd_policy *p = parse(
+		"# who may use what\n"
+		"\n"
+		"allow user:alice read,drive gpio pinctrl-bcm2835 GPIO17\n"
+		"  allow\tgroup:door watch gpio gpiochip0 20-23   # the door's sensors\n"
+		"allow uid:1003 all gpio /dev/gpiochip1 *\n"
+		"allow gid:2002 configure gpio * 5\n"
+		"allow user:bob open uio uio-ticker\n"
+		"allow user:bob open vfio 00:04.0\n"
+		"restore gpio pinctrl-bcm2835 GPIO17\n"
+		"allow group:gpio read gpio * *");
+
+	CHECK_INT(udrvd_policy_rules(p), 8);
+	udrvd_policy_free(p);
+}
+
+static void test_empty_policy_grants_nothing(void)
+{
+	struct udrvd_policy *p = parse("# nothing yet\n\n");
+
+	CHECK_INT(udrvd_policy_rules(p), 0);
+	CHECK_INT(udrvd_policy_gpio(p, &alice, &gpio17, UDRVD_READ, msg), -EACCES);
+	CHECK_CONTAINS(msg, "no rule in " PATH " names the caller on this chip");
+	CHECK_INT(udrvd_policy_uio(p, &alice, "uio-ticker", msg), -EACCES);
+	CHECK_INT(udrvd_policy_vfio(p, &alice, "0000:00:04.0", msg), -EACCES);
+	CHECK(!udrvd_policy_restores(p, &gpio17));
+	udrvd_policy_free(p);
+}
+
+static void test_one_line_not_the_next(void)
+{
+	struct udrvd_policy *p = parse("# header\nallow user:alice read,drive gpio pinctrl-bcm2835 GPIO17\n");
+
+	CHECK_INT(udrvd_policy_gpio(p, &alice, &gpio17, UDRVD_DRIVE, msg), 0);
+	CHECK_INT(udrvd_policy_gpio(p, &alice, &gpio17, UDRVD_READ | UDRVD_DRIVE, msg), 0);
+	CHECK_INT(udrvd_policy_gpio(p, &alice, &gpio18, UDRVD_DRIVE, msg), -EACCES);
+	CHECK_CONTAINS(msg, "refuses uid 1001 (gid 1001) 'drive' on line 18 (GPIO18) of gpiochip0 (pinctrl-bcm2835)");
+	/* the refusal names the rule that does not cover the line */
+	CHECK_CONTAINS(msg, PATH ":2 (allow user:alice read,drive gpio pinctrl-bcm2835 GPIO17)");
+	/* another user, same line */
+	CHECK_INT(udrvd_policy_gpio(p, &bob, &gpio17, UDRVD_READ, msg), -EACCES);
+	CHECK_CONTAINS(msg, "no rule in " PATH " names the caller on this chip");
+	udrvd_policy_free(p);
+}
+
+static void test_missing_permission_is_named(void)
+{
+	struct udrvd_policy *p = parse("allow user:alice read gpio * 17\n");
+
+	CHECK_INT(udrvd_policy_gpio(p, &alice, &gpio17, UDRVD_READ, msg), 0);
+	CHECK_INT(udrvd_policy_gpio(p, &alice, &gpio17, UDRVD_READ | UDRVD_WATCH, msg), -EACCES);
+	CHECK_CONTAINS(msg, "'read,watch'");
+	CHECK_CONTAINS(msg, "no rule grants watch");
+	udrvd_policy_free(p);
+}
+
+static void test_rules_add_up(void)
+{
+	struct udrvd_policy *p = parse("allow user:alice read gpio gpiochip0 17\n"
+				       "allow group:gpio drive gpio pinctrl-bcm2835 10-20\n");
+	const gid_t groups[] = { 2002 };
+	const struct udrvd_caller alice_gpio = { 1001, 1001, groups, 1 };
+
+	CHECK_INT(udrvd_policy_gpio(p, &alice, &gpio17, UDRVD_READ | UDRVD_DRIVE, msg), -EACCES);
+	CHECK_INT(udrvd_policy_gpio(p, &alice_gpio, &gpio17, UDRVD_READ | UDRVD_DRIVE, msg), 0);
+	CHECK_INT(udrvd_policy_gpio(p, &alice_gpio, &gpio18, UDRVD_DRIVE, msg), 0);
+	CHECK_INT(udrvd_policy_gpio(p, &alice_gpio, &gpio18, UDRVD_READ, msg), -EACCES);
+	udrvd_policy_free(p);
+}
+
+static void test_groups_primary_and_supplementary(void)
+{
+	struct udrvd_policy *p = parse("allow group:door read gpio * *\n"
+				       "allow gid:2002 drive gpio * *\n");
+
+	CHECK_INT(udrvd_policy_gpio(p, &bob, &gpio17, UDRVD_READ, msg), 0);	/* supplementary */
+	CHECK_INT(udrvd_policy_gpio(p, &bob, &gpio17, UDRVD_DRIVE, msg), -EACCES);
+	CHECK_INT(udrvd_policy_gpio(p, &carol, &gpio17, UDRVD_DRIVE, msg), 0);	/* primary */
+	CHECK_INT(udrvd_policy_gpio(p, &carol, &gpio17, UDRVD_READ, msg), -EACCES);
+	CHECK_INT(udrvd_policy_gpio(p, &alice, &gpio17, UDRVD_READ, msg), -EACCES);
+	udrvd_policy_free(p);
+}
+
+static void test_chip_by_name_label_and_line_by_name(void)
+{
+	struct udrvd_policy *p = parse("allow uid:1001 read gpio gpiochip1 *\n"
+				       "allow uid:1001 drive gpio gpio-wire out0\n");
+	struct udrvd_gpio_line wire = { "gpiochip1", "gpio-wire", 0, "out0" };
+	struct udrvd_gpio_line other = { "gpiochip2", "gpio-wire", 1, "" };
+
+	CHECK_INT(udrvd_policy_gpio(p, &alice, &wire, UDRVD_READ | UDRVD_DRIVE, msg), 0);
+	CHECK_INT(udrvd_policy_gpio(p, &alice, &gpio17, UDRVD_READ, msg), -EACCES);
+	/* an unnamed line never matches a name rule */
+	CHECK_INT(udrvd_policy_gpio(p, &alice, &other, UDRVD_DRIVE, msg), -EACCES);
+	CHECK_CONTAINS(msg, "line 1 of gpiochip2 (gpio-wire)");
+	udrvd_policy_free(p);
+}
+
+static void test_devices(void)
+{
+	struct udrvd_policy *p = parse("allow user:bob open uio uio-ticker\n"
+				       "allow user:bob open vfio 0000:00:04.0\n"
+				       "allow user:alice read gpio * *\n");
+
+	CHECK_INT(udrvd_policy_uio(p, &bob, "uio-ticker", msg), 0);
+	CHECK_INT(udrvd_policy_uio(p, &bob, "uio-other", msg), -EACCES);
+	CHECK_CONTAINS(msg, "'open' on uio device uio-other");
+	CHECK_CONTAINS(msg, PATH ":1 (allow user:bob open uio uio-ticker)");
+	CHECK_INT(udrvd_policy_vfio(p, &bob, "0000:00:04.0", msg), 0);
+	CHECK_INT(udrvd_policy_vfio(p, &bob, "0000:00:05.0", msg), -EACCES);
+	CHECK_INT(udrvd_policy_uio(p, &alice, "uio-ticker", msg), -EACCES);
+	CHECK_CONTAINS(msg, "no rule in " PATH " names the caller for such devices");
+	/* a gpio rule does not open devices, nor a device rule lines */
+	CHECK_INT(udrvd_policy_gpio(p, &bob, &gpio17, UDRVD_READ, msg), -EACCES);
+	udrvd_policy_free(p);
+}
+
+static void test_restore(void)
+{
+	struct udrvd_policy *p = parse("restore gpio pinctrl-bcm2835 17\n");
+
+	CHECK(udrvd_policy_restores(p, &gpio17));
+	CHECK(!udrvd_policy_restores(p, &gpio18));
+	/* a restore rule grants nobody anything */
+	CHECK_INT(udrvd_policy_gpio(p, &alice, &gpio17, UDRVD_READ, msg), -EACCES);
+	udrvd_policy_free(p);
+}
+
+static void test_refusals(void)
+{
+	CHECK_REFUSED("deny user:alice read gpio * *", PATH ":1:", "starts with allow or restore");
+	CHECK_REFUSED("\n\nallow alice read gpio * *", PATH ":3:", "user:NAME, uid:N");
+	CHECK_REFUSED("allow user: read gpio * *", ":1:", "is not a user or group");
+	CHECK_REFUSED("allow user:mallory read gpio * *", ":1:", "no user 'mallory' on this system");
+	CHECK_REFUSED("allow group:nobodys read gpio * *", ":1:", "getent group nobodys");
+	CHECK_REFUSED("allow uid:-1 read gpio * *", ":1:", "decimal number");
+	CHECK_REFUSED("allow uid:4294967295 read gpio * *", ":1:", "decimal number");
+	CHECK_REFUSED("allow uid:0x10 read gpio * *", ":1:", "decimal number");
+	CHECK_REFUSED("allow uid:10 wrte gpio * *", ":1:", "unknown permission 'wrte'");
+	CHECK_REFUSED("allow uid:10 read,,drive gpio * *", ":1:", "an empty permission");
+	CHECK_REFUSED("allow uid:10 read, gpio * *", ":1:", "an empty permission");
+	CHECK_REFUSED("allow uid:10 read,read gpio * *", ":1:", "given twice");
+	CHECK_REFUSED("allow uid:10 open gpio * *", ":1:", "'open' is for uio and vfio");
+	CHECK_REFUSED("allow uid:10 read uio uio0", ":1:", "takes the permission 'open' only");
+	CHECK_REFUSED("allow uid:10 read gpio *", ":1:", "gpio CHIP LINE");
+	CHECK_REFUSED("allow uid:10 read gpio * * 3", ":1:", "gpio CHIP LINE");
+	CHECK_REFUSED("allow uid:10 read spi * *", ":1:", "unknown device kind 'spi'");
+	CHECK_REFUSED("allow uid:10 read gpio gpiochip04 1", ":1:", "not a chip name");
+	CHECK_REFUSED("allow uid:10 read gpio gpiochip 1", ":1:", "not a chip name");
+	CHECK_REFUSED("allow uid:10 read gpio 0123456789012345678901234567890123 1", ":1:",
+		      "at most 31 bytes");
+	CHECK_REFUSED("allow uid:10 read gpio * 5-3", ":1:", "from the lower offset");
+	CHECK_REFUSED("allow uid:10 read gpio * 65535", ":1:", "at most 65534");
+	CHECK_REFUSED("allow uid:10 read gpio * 0x10", ":1:", "decimal N or N-M");
+	CHECK_REFUSED("allow uid:10 read gpio * 1-", ":1:", "decimal N or N-M");
+	CHECK_REFUSED("allow uid:10 read gpio * 1-2-3", ":1:", "decimal N or N-M");
+	CHECK_REFUSED("allow uid:10 read gpio * 99999999999999999999", ":1:", "decimal N or N-M");
+	CHECK_REFUSED("allow uid:10 open vfio 00:04", ":1:", "not a PCI address");
+	CHECK_REFUSED("allow uid:10 open vfio", ":1:", "vfio PCI-ADDRESS");
+	CHECK_REFUSED("allow uid:10 open uio", ":1:", "uio NAME");
+	CHECK_REFUSED("restore uio uio0", ":1:", "restore gpio CHIP LINE");
+	CHECK_REFUSED("restore", ":1:", "restore gpio CHIP LINE");
+	CHECK_REFUSED("allow uid:10 read gpio * 1\r\n", ":1:", "carriage return");
+	CHECK_REFUSED("allow uid:10 read gpio * 1\v", ":1:", "control character");
+	CHECK_REFUSED("allow uid:10 read gpio * 1 a b", ":1:", "gpio CHIP LINE");
+	CHECK_REFUSED("allow uid:10 read gpio * 1 a b c", ":1:", "more than 8 words");
+}
+
+static void test_nul_and_size_limits(void)
+{
+	static const char with_nul[] = "allow uid:10 read gpio * 1\n\0allow";
+	struct udrvd_policy *p = NULL;
+	char *long_line = malloc(UDRVD_POLICY_MAX_LINE + 2);
+	size_t big = (size_t)(UDRVD_POLICY_MAX_RULES + 1) * 27;
+	char *many = malloc(big + 1);
+
+	CHECK_INT(udrvd_policy_parse(with_nul, sizeof(with_nul) - 1, PATH, &names, &p, msg), -EINVAL);
+	CHECK_CONTAINS(msg, PATH ":2: a control character (byte 0x00");
+
+	memset(long_line, '#', UDRVD_POLICY_MAX_LINE + 1);
+	long_line[UDRVD_POLICY_MAX_LINE + 1] = '\0';
+	CHECK_REFUSED(long_line, ":1:", "longer than 1024 bytes");
+	long_line[UDRVD_POLICY_MAX_LINE] = '\0';	/* exactly the limit */
+	udrvd_policy_free(parse(long_line));
+
+	for (size_t i = 0; i < UDRVD_POLICY_MAX_RULES + 1; i++)
+		memcpy(many + i * 27, "allow uid:10 read gpio * 1\n", 27);
+	many[big] = '\0';
+	CHECK_REFUSED(many, ":4097:", "more than 4096 rules");
+	many[big - 27] = '\0';
+	p = parse(many);
+	CHECK_INT(udrvd_policy_rules(p), UDRVD_POLICY_MAX_RULES);
+	udrvd_policy_free(p);
+	free(long_line);
+	free(many);
+}
+
+static void test_load(void)
+{
+	struct udrvd_policy *p = NULL;
+	char path[512];
+
+	fake_root();
+	fake_path(path, sizeof(path), "missing.conf");
+	CHECK_INT(udrvd_policy_load(path, &names, &p, msg), -ENOENT);
+	CHECK_CONTAINS(msg, "cannot read the policy");
+	CHECK_CONTAINS(msg, "without rules nobody has access");
+	fake_file("udrvd.conf", "allow user:alice read gpio * *\nallow bob read gpio * *\n");
+	fake_path(path, sizeof(path), "udrvd.conf");
+	CHECK_INT(udrvd_policy_load(path, &names, &p, msg), -EINVAL);
+	CHECK_CONTAINS(msg, "udrvd.conf:2: 'bob' is not a user or group");
+	fake_file("udrvd.conf", "allow user:alice read gpio * *\n");
+	CHECK_INT(udrvd_policy_load(path, &names, &p, msg), 0);
+	CHECK_INT(udrvd_policy_rules(p), 1);
+	udrvd_policy_free(p);
+}
+
+/* udrvd.conf(5)'s EXAMPLES, and the refusal it shows for them */
+static void test_man_page_example(void)
+{
+	struct udrvd_policy *p = parse(
+		"# the door service drives the lock and reads the door contact\n"
+		"allow group:door drive gpio pinctrl-bcm2835 GPIO17\n"
+		"allow group:door read,watch gpio pinctrl-bcm2835 GPIO27\n"
+		"\n"
+		"# alice may do anything with the lines of the FPGA's GPIO block\n"
+		"allow user:alice all gpio fpga-gpio *\n"
+		"\n"
+		"# bob's process gets the FPGA's interrupt device and the PCI card\n"
+		"allow user:bob open uio fpga-irq\n"
+		"allow user:bob open vfio 0000:01:00.0\n"
+		"\n"
+		"# the lock's line comes back as it was when udrvd starts again\n"
+		"restore gpio pinctrl-bcm2835 GPIO17\n");
+	const gid_t door[] = { 2001 };
+	const struct udrvd_caller service = { 998, 998, door, 1 };
+
+	CHECK_INT(udrvd_policy_rules(p), 6);
+	CHECK_INT(udrvd_policy_gpio(p, &service, &gpio17, UDRVD_DRIVE, msg), 0);
+	CHECK_INT(udrvd_policy_gpio(p, &service, &gpio18, UDRVD_DRIVE, msg), -EACCES);
+	CHECK_STR(msg, "the policy refuses uid 998 (gid 998 and its groups) 'drive' on line 18 "
+		  "(GPIO18) of gpiochip0 (pinctrl-bcm2835): no rule grants drive; the caller's "
+		  "rules on this chip: " PATH ":2 (allow group:door drive gpio pinctrl-bcm2835 "
+		  "GPIO17), " PATH ":3 (allow group:door read,watch gpio pinctrl-bcm2835 GPIO27)");
+	CHECK(udrvd_policy_restores(p, &gpio17));
+	udrvd_policy_free(p);
+}
+
+/* The shipped daemon/udrvd.conf grants nothing; its examples, uncommented,
+ * are rules the parser takes. */
+static void test_shipped_file(void)
+{
+	struct udrvd_policy *p = NULL;
+	size_t len;
+	char *text = harness_load(SRC_DIR "/daemon", "udrvd.conf", &len);
+
+	CHECK_INT(udrvd_policy_load(SRC_DIR "/daemon/udrvd.conf", &names, &p, msg), 0);
+	CHECK_INT(udrvd_policy_rules(p), 0);
+	udrvd_policy_free(p);
+	for (char *at = text; (at = strstr(at, "\n# ")); at++) {
+		if (!strncmp(at + 3, "allow ", 6) || !strncmp(at + 3, "restore ", 8))
+			memset(at + 1, ' ', 2);
+	}
+	p = parse(text);
+	CHECK_INT(udrvd_policy_rules(p), 6);
+	udrvd_policy_free(p);
+	free(text);
+}
+
+static void test_perm_str(void)
+{
+	char buf[64];
+
+	CHECK_STR(udrvd_perm_str(UDRVD_GPIO_PERMS, buf, sizeof(buf)), "read,drive,watch,configure");
+	CHECK_STR(udrvd_perm_str(UDRVD_OPEN, buf, sizeof(buf)), "open");
+	CHECK_STR(udrvd_perm_str(0, buf, sizeof(buf)), "");
+}
+
+UDRV_TESTS(UDRV_T(test_every_form), UDRV_T(test_empty_policy_grants_nothing),
+	   UDRV_T(test_one_line_not_the_next), UDRV_T(test_missing_permission_is_named),
+	   UDRV_T(test_rules_add_up), UDRV_T(test_groups_primary_and_supplementary),
+	   UDRV_T(test_chip_by_name_label_and_line_by_name), UDRV_T(test_devices),
+	   UDRV_T(test_restore), UDRV_T(test_refusals), UDRV_T(test_nul_and_size_limits),
+	   UDRV_T(test_load), UDRV_T(test_man_page_example), UDRV_T(test_shipped_file),
+	   UDRV_T(test_perm_str))
