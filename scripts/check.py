@@ -24,6 +24,10 @@ Steps (each counted; a step that cannot run counts as one failure):
              build/dev's udrv has no symbol of the bench library (one line
              per verdict); tests/rig/test_check_boundary.py sees each break
   cli        pytest tests/cli: the udrv binary on fake sysfs trees
+  daemon     pytest tests/daemon: udrvd (build/dev/daemon/udrvd) on a private
+             dbus-daemon with fake GPIO chips (tests/daemon/fake_cdev.c,
+             preloaded), clients run as other users by setpriv, and udrvd
+             rebuilt with each check taken out (the refusal tests must fail)
   rig        pytest tests/rig: the rig's host logic: udrv-bench on fake
              trees (bench/), the suite's plan and tables, the soak,
              udrv-report on the fixture results (report/: every figure
@@ -554,6 +558,7 @@ def main() -> int:
         abi(tally, env)
         boundary(tally)
         pytest("cli", "tests/cli", tally, env)
+        pytest("daemon", "tests/daemon", tally, env)
         pytest("rig", "tests/rig", tally, env)
     python_bindings(tally, env)
     if env.get("UDRV_FUZZ", "1") != "0":

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * io.gpiod1.Chip objects: one a GPIO chip with a character device, at
+ * /io/gpiod1/chips/gpiochipN, itself the object manager of its lines.
+ * RequestLines checks every line against the policy before it asks the
+ * kernel for any.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "udrvd.h"
+
+void udrvd_chip_line_id(struct udrvd_chip *chip, unsigned int offset,
+			struct udrvd_gpio_line *id, char name[32])
+{
+	struct udrv_line_info info;
+
+	name[0] = '\0';
+	if (!udrv_chip_line_info(chip->chip, offset, &info))
+		memcpy(name, info.name, sizeof(info.name));
+	id->chip = udrv_chip_name(chip->chip);
+	id->label = udrv_chip_label(chip->chip);
+	id->offset = offset;
+	id->name = name;
+}
+
+static int prop_name(sd_bus *bus, const char *path, const char *iface, const char *prop,
+		     sd_bus_message *reply, void *data, sd_bus_error *error)
+{
+	struct udrvd_chip *c = data;
+
+	return sd_bus_message_append(reply, "s", strcmp(prop, "Name") ?
+				     udrv_chip_label(c->chip) : udrv_chip_name(c->chip));
+}
+
+static int prop_num_lines(sd_bus *bus, const char *path, const char *iface, const char *prop,
+			  sd_bus_message *reply, void *data, sd_bus_error *error)
+{
+	struct udrvd_chip *c = data;
+
+	return sd_bus_message_append(reply, "u", udrv_chip_num_lines(c->chip));
+}
+
+static int prop_path(sd_bus *bus, const char *path, const char *iface, const char *prop,
+		     sd_bus_message *reply, void *data, sd_bus_error *error)
+{
+	struct udrvd_chip *c = data;
+	const char *p = udrv_chip_path(c->chip);
+
+	return sd_bus_message_append_array(reply, 'y', p, strlen(p) + 1);
+}
+
+/* Every line of @cfg on @chip is there and granted to @who. */
+static int check_lines(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg,
+		       const struct udrvd_caller *who, sd_bus_error *error)
+{
+	char msg[UDRVD_MSG_LEN], name[32];
+	struct udrvd_gpio_line id;
+
+	for (size_t i = 0; i < cfg->n; i++) {
+		if (cfg->offsets[i] >= udrv_chip_num_lines(chip->chip))
+			return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+						 "%s has no line %u (it has %u)",
+						 udrv_chip_name(chip->chip), cfg->offsets[i],
+						 udrv_chip_num_lines(chip->chip));
+		udrvd_chip_line_id(chip, cfg->offsets[i], &id, name);
+		if (udrvd_policy_gpio(chip->d->policy, who, &id, cfg->perms[i], msg))
+			return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED, msg);
+	}
+	return 0;
+}
+
+static int method_request_lines(sd_bus_message *m, void *data, sd_bus_error *error)
+{
+	struct udrvd_chip *chip = data;
+	struct udrvd_linecfg cfg;
+	struct udrvd_creds who;
+	struct udrvd_req *req;
+	int r;
+
+	r = udrvd_caller_of(m, &who, error);
+	if (r < 0)
+		return r;
+	r = udrvd_linecfg_read(m, &cfg, error);
+	if (r >= 0)
+		r = udrvd_reqcfg_read(m, &cfg, error);
+	if (r >= 0)
+		r = check_lines(chip, &cfg, &who.caller, error);
+	if (r >= 0)
+		r = udrvd_req_new(chip, &cfg, who.caller.uid, &req, error);
+	udrvd_caller_done(&who);
+	if (r < 0)
+		return r;
+	return sd_bus_reply_method_return(m, "o", req->path);
+}
+
+static const sd_bus_vtable chip_vtable[] = {
+	SD_BUS_VTABLE_START(0),
+	SD_BUS_PROPERTY("Name", "s", prop_name, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+	SD_BUS_PROPERTY("Label", "s", prop_name, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+	SD_BUS_PROPERTY("NumLines", "u", prop_num_lines, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+	SD_BUS_PROPERTY("Path", "ay", prop_path, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+	SD_BUS_METHOD_WITH_NAMES("RequestLines", "(a(aua{sv})ai)a{sv}",
+				 SD_BUS_PARAM(line_config) SD_BUS_PARAM(request_config),
+				 "o", SD_BUS_PARAM(request_path), method_request_lines,
+				 SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_VTABLE_END
+};
+
+static void chip_free(struct udrvd_chip *c)
+{
+	if (!c)
+		return;
+	udrvd_lines_free(c);
+	sd_bus_slot_unref(c->slot);
+	sd_bus_slot_unref(c->manager);
+	udrv_chip_free(c->chip);
+	free(c);
+}
+
+/* Open chip @name and export it; NULL (and a note) for one without a
+ * character device or that cannot be opened. */
+static struct udrvd_chip *chip_export(struct udrvd *d, const char *name)
+{
+	struct udrvd_chip *c = calloc(1, sizeof(*c));
+	int r;
+
+	if (!c || !(c->chip = udrv_chip_new())) {
+		free(c);
+		return NULL;
+	}
+	c->d = d;
+	if (udrv_chip_open(c->chip, name) < 0 || !udrv_chip_has_cdev(c->chip)) {
+		fprintf(stderr, "udrvd: %s left out: %s\n", name,
+			udrv_chip_has_cdev(c->chip) ? udrv_chip_errmsg(c->chip) :
+			"no GPIO character device");
+		chip_free(c);
+		return NULL;
+	}
+	snprintf(c->path, sizeof(c->path), UDRVD_CHIPS_PATH "/%s", udrv_chip_name(c->chip));
+	r = sd_bus_add_object_vtable(d->bus, &c->slot, c->path, "io.gpiod1.Chip", chip_vtable, c);
+	if (r >= 0)
+		r = sd_bus_add_object_manager(d->bus, &c->manager, c->path);
+	if (r >= 0)
+		r = udrvd_lines_export(c);
+	if (r < 0) {
+		fprintf(stderr, "udrvd: %s left out: cannot export it on the bus: %s\n",
+			name, strerror(-r));
+		chip_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+int udrvd_chips_export(struct udrvd *d)
+{
+	char **names = NULL;
+	int n = udrv_chip_list(&names);
+
+	if (n < 0)
+		return n;
+	d->chips = calloc((size_t)n + 1, sizeof(*d->chips));
+	if (!d->chips) {
+		udrv_strv_free(names);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n; i++) {
+		struct udrvd_chip *c = chip_export(d, names[i]);
+
+		if (c)
+			d->chips[d->nchips++] = c;
+	}
+	udrv_strv_free(names);
+	return 0;
+}
+
+void udrvd_chips_free(struct udrvd *d)
+{
+	for (size_t i = 0; i < d->nchips; i++)
+		chip_free(d->chips[i]);
+	free(d->chips);
+	d->chips = NULL;
+	d->nchips = 0;
+}

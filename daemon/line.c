@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * io.gpiod1.Line objects: one a line of an exported chip, at
+ * /io/gpiod1/chips/gpiochipN/lineM. Their properties are what the kernel
+ * says about the line when asked (GPIO_V2_GET_LINEINFO_IOCTL), and whether
+ * udrvd holds it (Managed) in which request (RequestPath).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "udrvd.h"
+
+/* The kernel's view of @l; a line whose info cannot be read reads as a
+ * free, unnamed input. */
+static void info_of(const struct udrvd_line *l, struct udrv_line_info *info)
+{
+	if (udrv_chip_line_info(l->chip->chip, l->offset, info) < 0) {
+		memset(info, 0, sizeof(*info));
+		info->offset = l->offset;
+	}
+}
+
+static int prop_str(sd_bus *bus, const char *path, const char *iface, const char *prop,
+		    sd_bus_message *reply, void *data, sd_bus_error *error)
+{
+	const struct udrvd_line *l = data;
+	struct udrv_line_info i;
+	const char *s = "unknown";
+
+	info_of(l, &i);
+	if (!strcmp(prop, "Name"))
+		s = i.name;
+	else if (!strcmp(prop, "Consumer"))
+		s = i.consumer;
+	else if (!strcmp(prop, "Direction"))
+		s = udrv_direction_str(i.direction);
+	else if (!strcmp(prop, "EdgeDetection"))
+		s = udrv_edge_str(i.edge);
+	else if (!strcmp(prop, "Bias"))
+		s = i.bias == UDRV_BIAS_AS_IS ? "unknown" : udrv_bias_str(i.bias);
+	else if (!strcmp(prop, "Drive"))
+		s = udrv_drive_str(i.drive);
+	else if (!strcmp(prop, "EventClock"))
+		s = udrv_clock_str(i.event_clock);
+	return sd_bus_message_append(reply, "s", s);
+}
+
+static int prop_bool(sd_bus *bus, const char *path, const char *iface, const char *prop,
+		     sd_bus_message *reply, void *data, sd_bus_error *error)
+{
+	const struct udrvd_line *l = data;
+	struct udrv_line_info i;
+	int b = 0;
+
+	info_of(l, &i);
+	if (!strcmp(prop, "Used"))
+		b = i.used;
+	else if (!strcmp(prop, "ActiveLow"))
+		b = i.active_low;
+	else if (!strcmp(prop, "Debounced"))
+		b = i.debounce_us != 0;
+	else if (!strcmp(prop, "Managed"))
+		b = l->req != NULL;
+	return sd_bus_message_append(reply, "b", b);
+}
+
+static int prop_offset(sd_bus *bus, const char *path, const char *iface, const char *prop,
+		       sd_bus_message *reply, void *data, sd_bus_error *error)
+{
+	const struct udrvd_line *l = data;
+
+	return sd_bus_message_append(reply, "u", l->offset);
+}
+
+static int prop_debounce(sd_bus *bus, const char *path, const char *iface, const char *prop,
+			 sd_bus_message *reply, void *data, sd_bus_error *error)
+{
+	const struct udrvd_line *l = data;
+	struct udrv_line_info i;
+
+	info_of(l, &i);
+	return sd_bus_message_append(reply, "t", (uint64_t)i.debounce_us);
+}
+
+static int prop_request(sd_bus *bus, const char *path, const char *iface, const char *prop,
+			sd_bus_message *reply, void *data, sd_bus_error *error)
+{
+	const struct udrvd_line *l = data;
+
+	return sd_bus_message_append(reply, "o", l->req ? l->req->path : "/");
+}
+
+static const sd_bus_vtable line_vtable[] = {
+	SD_BUS_VTABLE_START(0),
+	SD_BUS_PROPERTY("Offset", "u", prop_offset, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+	SD_BUS_PROPERTY("Name", "s", prop_str, 0, SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION),
+	SD_BUS_PROPERTY("Used", "b", prop_bool, 0, SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION),
+	SD_BUS_PROPERTY("Consumer", "s", prop_str, 0, SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION),
+	SD_BUS_PROPERTY("Direction", "s", prop_str, 0, SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION),
+	SD_BUS_PROPERTY("EdgeDetection", "s", prop_str, 0,
+			SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION),
+	SD_BUS_PROPERTY("Bias", "s", prop_str, 0, SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION),
+	SD_BUS_PROPERTY("Drive", "s", prop_str, 0, SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION),
+	SD_BUS_PROPERTY("ActiveLow", "b", prop_bool, 0, SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION),
+	SD_BUS_PROPERTY("Debounced", "b", prop_bool, 0, SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION),
+	SD_BUS_PROPERTY("DebouncePeriodUs", "t", prop_debounce, 0,
+			SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION),
+	SD_BUS_PROPERTY("EventClock", "s", prop_str, 0, SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION),
+	SD_BUS_PROPERTY("Managed", "b", prop_bool, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+	SD_BUS_PROPERTY("RequestPath", "o", prop_request, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+	SD_BUS_SIGNAL_WITH_NAMES("EdgeEvent", "(ittt)", SD_BUS_PARAM(event_data), 0),
+	SD_BUS_VTABLE_END
+};
+
+int udrvd_lines_export(struct udrvd_chip *chip)
+{
+	unsigned int n = udrv_chip_num_lines(chip->chip);
+
+	chip->lines = calloc(n ? n : 1, sizeof(*chip->lines));
+	if (!chip->lines)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < n; i++) {
+		struct udrvd_line *l = &chip->lines[i];
+		int r;
+
+		l->chip = chip;
+		l->offset = i;
+		snprintf(l->path, sizeof(l->path), "%s/line%u", chip->path, i);
+		r = sd_bus_add_object_vtable(chip->d->bus, &l->slot, l->path, "io.gpiod1.Line",
+					     line_vtable, l);
+		chip->nlines = i + 1;
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+void udrvd_lines_free(struct udrvd_chip *chip)
+{
+	for (unsigned int i = 0; i < chip->nlines; i++)
+		sd_bus_slot_unref(chip->lines[i].slot);
+	free(chip->lines);
+	chip->lines = NULL;
+	chip->nlines = 0;
+}

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * io.gpiod1.Request objects: the line requests udrvd holds, at
+ * /io/gpiod1/requests/requestN. A request belongs to the user that made it
+ * and outlives the client's connection: its lines keep their direction,
+ * value, bias and drive until that user releases it (or udrvd stops).
+ * Every call checks the owner, then the policy for the lines it touches.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "udrvd.h"
+
+#define LINE_IFACE	"io.gpiod1.Line"
+
+static void lines_changed(struct udrvd_req *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		struct udrvd_line *l = &r->chip->lines[r->offsets[i]];
+
+		sd_bus_emit_properties_changed(r->d->bus, l->path, LINE_IFACE, "Managed",
+					       "RequestPath", "Used", "Consumer", "Direction",
+					       "EdgeDetection", "Bias", "Drive", "ActiveLow",
+					       "Debounced", "DebouncePeriodUs", "EventClock", NULL);
+	}
+}
+
+static void req_free(struct udrvd_req *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		r->chip->lines[r->offsets[i]].req = NULL;
+	udrv_request_release(r->req);
+	sd_bus_slot_unref(r->slot);
+	free(r);
+}
+
+static void req_unlink(struct udrvd_req *r)
+{
+	for (struct udrvd_req **p = &r->d->reqs; *p; p = &(*p)->next) {
+		if (*p == r) {
+			*p = r->next;
+			return;
+		}
+	}
+}
+
+/* The caller owns @r, and the policy still grants @want (0: the settings'
+ * own needs) on each of its lines. */
+static int check_caller(struct udrvd_req *r, sd_bus_message *m, unsigned int want,
+			sd_bus_error *error)
+{
+	char msg[UDRVD_MSG_LEN], name[32];
+	struct udrvd_gpio_line id;
+	struct udrvd_creds who;
+	int err = udrvd_caller_of(m, &who, error);
+
+	if (err < 0)
+		return err;
+	if (who.caller.uid != r->owner) {
+		err = sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
+					"%s belongs to uid %u, not to the caller (uid %u)",
+					r->path, (unsigned int)r->owner,
+					(unsigned int)who.caller.uid);
+		goto out;
+	}
+	for (size_t i = 0; i < r->n && want; i++) {
+		udrvd_chip_line_id(r->chip, r->offsets[i], &id, name);
+		if (udrvd_policy_gpio(r->d->policy, &who.caller, &id, want, msg)) {
+			err = sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED, msg);
+			goto out;
+		}
+	}
+out:
+	udrvd_caller_done(&who);
+	return err;
+}
+
+static int method_release(sd_bus_message *m, void *data, sd_bus_error *error)
+{
+	struct udrvd_req *r = data;
+	struct udrvd *d = r->d;
+	char path[UDRVD_PATH_LEN];
+	int err = check_caller(r, m, 0, error);
+
+	if (err < 0)
+		return err;
+	memcpy(path, r->path, sizeof(path));
+	req_unlink(r);
+	sd_bus_slot_unref(r->slot);
+	r->slot = NULL;
+	sd_bus_emit_object_removed(d->bus, path);
+	for (size_t i = 0; i < r->n; i++)
+		r->chip->lines[r->offsets[i]].req = NULL;
+	udrv_request_release(r->req);
+	r->req = NULL;
+	lines_changed(r);
+	r->n = 0;
+	req_free(r);
+	return sd_bus_reply_method_return(m, NULL);
+}
+
+/* The index in @r of chip offset @off, or -1. */
+static int index_of(const struct udrvd_req *r, uint32_t off)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->offsets[i] == off)
+			return (int)i;
+	return -1;
+}
+
+static int method_get_values(sd_bus_message *m, void *data, sd_bus_error *error)
+{
+	struct udrvd_req *r = data;
+	sd_bus_message *reply = NULL;
+	uint64_t mask = 0, values = 0;
+	int idx[UDRV_LINES_MAX];
+	size_t n = 0;
+	uint32_t off;
+	int err = check_caller(r, m, 0, error);
+
+	if (err < 0)
+		return err;
+	err = sd_bus_message_enter_container(m, 'a', "u");
+	while (err >= 0 && (err = sd_bus_message_read(m, "u", &off)) > 0) {
+		int i = index_of(r, off);
+
+		if (i < 0 || n == UDRV_LINES_MAX)
+			return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+						 "line %u is not in %s", off, r->path);
+		idx[n++] = i;
+		mask |= 1ULL << i;
+	}
+	if (err < 0)
+		return err;
+	if (!n)		/* no offsets: every line of the request */
+		for (; n < r->n; n++) {
+			idx[n] = (int)n;
+			mask |= 1ULL << n;
+		}
+	err = udrv_request_get_values(r->req, mask, &values);
+	if (err < 0)
+		return sd_bus_error_setf(error, SD_BUS_ERROR_IO_ERROR, "%s",
+					 udrv_request_errmsg(r->req));
+	err = sd_bus_message_new_method_return(m, &reply);
+	if (err >= 0)
+		err = sd_bus_message_open_container(reply, 'a', "i");
+	for (size_t i = 0; i < n && err >= 0; i++)
+		err = sd_bus_message_append(reply, "i", (int32_t)((values >> idx[i]) & 1));
+	if (err >= 0)
+		err = sd_bus_message_close_container(reply);
+	if (err >= 0)
+		err = sd_bus_send(NULL, reply, NULL);
+	sd_bus_message_unref(reply);
+	return err;
+}
+
+static int method_set_values(sd_bus_message *m, void *data, sd_bus_error *error)
+{
+	struct udrvd_req *r = data;
+	uint64_t mask = 0, values = 0;
+	uint32_t off;
+	int32_t v;
+	int err = check_caller(r, m, UDRVD_DRIVE, error);
+
+	if (err < 0)
+		return err;
+	err = sd_bus_message_enter_container(m, 'a', "{ui}");
+	while (err >= 0 && (err = sd_bus_message_read(m, "{ui}", &off, &v)) > 0) {
+		int i = index_of(r, off);
+
+		if (i < 0)
+			return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+						 "line %u is not in %s", off, r->path);
+		if (v != 0 && v != 1)
+			return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+						 "value %d for line %u: 0 (inactive) or 1 (active)",
+						 v, off);
+		if (r->settings[i].direction != UDRV_DIR_OUTPUT)
+			return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+						 "line %u of %s is an input", off, r->path);
+		mask |= 1ULL << i;
+		values |= (uint64_t)v << i;
+	}
+	if (err < 0)
+		return err;
+	err = udrv_request_set_values(r->req, mask, values);
+	if (err < 0)
+		return sd_bus_error_setf(error, SD_BUS_ERROR_IO_ERROR, "%s",
+					 udrv_request_errmsg(r->req));
+	for (size_t i = 0; i < r->n; i++)
+		if (mask >> i & 1)
+			r->settings[i].value = (int)(values >> i & 1);
+	return sd_bus_reply_method_return(m, NULL);
+}
+
+static int method_reconfigure(sd_bus_message *m, void *data, sd_bus_error *error)
+{
+	return sd_bus_error_set(error, SD_BUS_ERROR_NOT_SUPPORTED,
+				"udrvd does not reconfigure requests yet: release the request "
+				"and request the lines again with the new settings");
+}
+
+static int prop_chip(sd_bus *bus, const char *path, const char *iface, const char *prop,
+		     sd_bus_message *reply, void *data, sd_bus_error *error)
+{
+	const struct udrvd_req *r = data;
+
+	return sd_bus_message_append(reply, "o", r->chip->path);
+}
+
+static int prop_lines(sd_bus *bus, const char *path, const char *iface, const char *prop,
+		      sd_bus_message *reply, void *data, sd_bus_error *error)
+{
+	const struct udrvd_req *r = data;
+	int err = sd_bus_message_open_container(reply, 'a', "o");
+
+	for (size_t i = 0; i < r->n && err >= 0; i++)
+		err = sd_bus_message_append(reply, "o", r->chip->lines[r->offsets[i]].path);
+	return err < 0 ? err : sd_bus_message_close_container(reply);
+}
+
+static const sd_bus_vtable req_vtable[] = {
+	SD_BUS_VTABLE_START(0),
+	SD_BUS_PROPERTY("ChipPath", "o", prop_chip, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+	SD_BUS_PROPERTY("LinePaths", "ao", prop_lines, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+	SD_BUS_METHOD("Release", NULL, NULL, method_release, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_NAMES("ReconfigureLines", "(a(aua{sv})ai)", SD_BUS_PARAM(line_config),
+				 NULL, , method_reconfigure, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_NAMES("GetValues", "au", SD_BUS_PARAM(offsets), "ai",
+				 SD_BUS_PARAM(values), method_get_values,
+				 SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_NAMES("SetValues", "a{ui}", SD_BUS_PARAM(values), NULL, ,
+				 method_set_values, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_VTABLE_END
+};
+
+static int request_lines(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg,
+			 struct udrvd_req *r, sd_bus_error *error)
+{
+	struct udrv_request_config rc = {
+		.consumer = cfg->consumer[0] ? cfg->consumer : UDRVD_CONSUMER,
+		.event_buffer_size = cfg->event_buffer_size,
+		.backend = UDRV_BACKEND_CDEV,
+	};
+	int err = udrv_chip_request(chip->chip, &rc, cfg->n, cfg->offsets, cfg->settings, &r->req);
+
+	if (err < 0)
+		return sd_bus_error_setf(error, err == -EBUSY ? SD_BUS_ERROR_LIMITS_EXCEEDED :
+					 SD_BUS_ERROR_IO_ERROR, "%s", udrv_chip_errmsg(chip->chip));
+	return 0;
+}
+
+int udrvd_req_new(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg, uid_t owner,
+		  struct udrvd_req **out, sd_bus_error *error)
+{
+	struct udrvd *d = chip->d;
+	struct udrvd_req *r = calloc(1, sizeof(*r));
+	int err;
+
+	if (!r)
+		return -ENOMEM;
+	r->d = d;
+	r->chip = chip;
+	r->owner = owner;
+	r->id = d->next_req++;
+	snprintf(r->path, sizeof(r->path), UDRVD_REQUESTS_PATH "/request%u", r->id);
+	err = request_lines(chip, cfg, r, error);
+	if (err < 0) {
+		free(r);
+		return err;
+	}
+	r->n = cfg->n;
+	memcpy(r->offsets, cfg->offsets, sizeof(r->offsets));
+	memcpy(r->settings, cfg->settings, sizeof(r->settings));
+	err = sd_bus_add_object_vtable(d->bus, &r->slot, r->path, "io.gpiod1.Request",
+				       req_vtable, r);
+	if (err < 0) {
+		req_free(r);
+		return err;
+	}
+	for (size_t i = 0; i < r->n; i++)
+		chip->lines[r->offsets[i]].req = r;
+	r->next = d->reqs;
+	d->reqs = r;
+	sd_bus_emit_object_added(d->bus, r->path);
+	lines_changed(r);
+	*out = r;
+	return 0;
+}
+
+void udrvd_reqs_free(struct udrvd *d)
+{
+	while (d->reqs) {
+		struct udrvd_req *r = d->reqs;
+
+		d->reqs = r->next;
+		req_free(r);
+	}
+}

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * udrvd: holds GPIO lines for clients on the system bus, under a per-line
+ * policy (udrvd(8), udrvd.conf(5)).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "udrvd.h"
+
+#define DEFAULT_POLICY	"/etc/udrv/udrvd.conf"
+
+static const char usage[] =
+	"Usage: udrvd [--policy FILE]\n"
+	"\n"
+	"Hold GPIO lines for clients of the system bus, as libgpiod's gpio-manager\n"
+	"does (D-Bus interface io.gpiod1: gpiocli works with it), and allow each\n"
+	"call only as the policy file says: which users and groups may read, drive,\n"
+	"watch or configure which lines. A line a client set keeps its value after\n"
+	"the client exits, until its owner releases it or udrvd stops.\n"
+	"\n"
+	"  -p, --policy FILE  the policy (default " DEFAULT_POLICY ", udrvd.conf(5));\n"
+	"                     without rules nobody has access, root included\n"
+	"  -h, --help         this text\n"
+	"  -V, --version      udrvd's version\n"
+	"\n"
+	"The bus is the system bus, or the one DBUS_SYSTEM_BUS_ADDRESS names (tests).\n"
+	"udrvd reads the policy again on SIGHUP (a file with a mistake leaves the\n"
+	"old rules in force), checks every call against the rules in force, and\n"
+	"stops on SIGTERM or SIGINT, releasing the lines it holds.\n"
+	"\n"
+	"Exit status: 0 stopped by a signal, 1 a runtime failure (no bus, the name\n"
+	"io.gpiod1 taken), 2 bad arguments or a bad policy file.\n";
+
+static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void *data)
+{
+	return sd_event_exit(sd_event_source_get_event(s), 0);
+}
+
+/* SIGHUP: read the policy again; a file with a mistake leaves the old rules. */
+static int on_hangup(sd_event_source *s, const struct signalfd_siginfo *si, void *data)
+{
+	struct udrvd *d = data;
+	struct udrvd_policy *p = NULL;
+	char msg[UDRVD_MSG_LEN];
+
+	if (udrvd_policy_load(d->policy_path, NULL, &p, msg) < 0) {
+		fprintf(stderr, "udrvd: the policy stays as it was: %s\n", msg);
+		return 0;
+	}
+	udrvd_policy_free(d->policy);
+	d->policy = p;
+	fprintf(stderr, "udrvd: policy reloaded: %zu rules from %s\n", udrvd_policy_rules(p),
+		d->policy_path);
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, const char **policy)
+{
+	static const struct option opts[] = {
+		{ "policy", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	*policy = DEFAULT_POLICY;
+	while ((c = getopt_long(argc, argv, "p:hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (!*optarg) {
+				fprintf(stderr, "udrvd: --policy needs a file name\n");
+				return 2;
+			}
+			*policy = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		case 'V':
+			printf("udrvd %s\n", UDRV_VERSION);
+			return 0;
+		default:
+			fprintf(stderr, "Try 'udrvd --help'.\n");
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "udrvd: unexpected argument '%s'\nTry 'udrvd --help'.\n",
+			argv[optind]);
+		return 2;
+	}
+	return -1;
+}
+
+static int setup_bus(struct udrvd *d)
+{
+	int r = sd_bus_open_system(&d->bus);
+
+	if (r < 0) {
+		fprintf(stderr, "udrvd: cannot connect to the system bus: %s (is dbus running?)\n",
+			strerror(-r));
+		return r;
+	}
+	r = sd_bus_add_object_manager(d->bus, &d->managers[0], UDRVD_CHIPS_PATH);
+	if (r >= 0)
+		r = sd_bus_add_object_manager(d->bus, &d->managers[1], UDRVD_REQUESTS_PATH);
+	if (r >= 0)
+		r = udrvd_chips_export(d);
+	if (r < 0) {
+		fprintf(stderr, "udrvd: cannot export the GPIO chips: %s\n", strerror(-r));
+		return r;
+	}
+	r = sd_bus_request_name(d->bus, UDRVD_BUS_NAME, 0);
+	if (r < 0) {
+		fprintf(stderr, "udrvd: cannot own the bus name " UDRVD_BUS_NAME ": %s%s\n",
+			strerror(-r), r == -EEXIST ?
+			" (another daemon has it: gpio-manager, or udrvd already runs)" :
+			r == -EACCES ? " (the bus policy does not let this user own it: "
+			"install io.gpiod1.conf into /usr/share/dbus-1/system.d)" : "");
+		return r;
+	}
+	return sd_bus_attach_event(d->bus, d->event, SD_EVENT_PRIORITY_NORMAL);
+}
+
+static int setup_signals(struct udrvd *d)
+{
+	sigset_t set;
+	int r;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	r = sd_event_add_signal(d->event, NULL, SIGTERM, on_signal, d);
+	if (r >= 0)
+		r = sd_event_add_signal(d->event, NULL, SIGINT, on_signal, d);
+	if (r >= 0)
+		r = sd_event_add_signal(d->event, NULL, SIGHUP, on_hangup, d);
+	return r;
+}
+
+static void teardown(struct udrvd *d)
+{
+	udrvd_reqs_free(d);
+	udrvd_chips_free(d);
+	sd_bus_slot_unref(d->managers[0]);
+	sd_bus_slot_unref(d->managers[1]);
+	sd_bus_flush_close_unref(d->bus);
+	sd_event_unref(d->event);
+	udrvd_policy_free(d->policy);
+}
+
+int main(int argc, char **argv)
+{
+	struct udrvd d = { 0 };
+	char msg[UDRVD_MSG_LEN];
+	int r = parse_args(argc, argv, &d.policy_path);
+
+	if (r >= 0)
+		return r;
+	r = udrvd_policy_load(d.policy_path, NULL, &d.policy, msg);
+	if (r < 0) {
+		fprintf(stderr, "udrvd: %s\n", msg);
+		return 2;
+	}
+	fprintf(stderr, "udrvd: %zu rules from %s\n", udrvd_policy_rules(d.policy),
+		d.policy_path);
+	r = sd_event_default(&d.event);
+	if (r >= 0)
+		r = setup_signals(&d);
+	if (r >= 0)
+		r = setup_bus(&d);
+	if (r >= 0) {
+		fprintf(stderr, "udrvd: serving %zu GPIO chips as " UDRVD_BUS_NAME "\n", d.nchips);
+		r = sd_event_loop(d.event);
+	}
+	teardown(&d);
+	return r < 0 ? 1 : 0;
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * udrvd's objects (internal): the daemon, the GPIO chips and their lines it
+ * exports on the bus, and the line requests it holds for clients.
+ *
+ * The bus side speaks libgpiod's io.gpiod1 interface (its object paths:
+ * /io/gpiod1/chips/gpiochipN, .../gpiochipN/lineM, /io/gpiod1/requests/
+ * requestN, each level an org.freedesktop.DBus.ObjectManager), written
+ * from the interface's description. Every call is checked against the
+ * policy (policy.h) with the caller's credentials (caller.c).
+ */
+#ifndef UDRVD_H
+#define UDRVD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <systemd/sd-bus.h>
+#include <systemd/sd-event.h>
+#include <udrv/line.h>
+
+#include "policy.h"
+
+#define UDRVD_BUS_NAME		"io.gpiod1"
+#define UDRVD_CHIPS_PATH	"/io/gpiod1/chips"
+#define UDRVD_REQUESTS_PATH	"/io/gpiod1/requests"
+#define UDRVD_PATH_LEN		96
+#define UDRVD_CONSUMER		"udrvd"
+
+struct udrvd_chip;
+struct udrvd_req;
+
+struct udrvd {
+	sd_event *event;
+	sd_bus *bus;
+	struct udrvd_policy *policy;
+	const char *policy_path;
+	struct udrvd_chip **chips;
+	size_t nchips;
+	struct udrvd_req *reqs;		/* list of held requests */
+	unsigned int next_req;
+	sd_bus_slot *managers[2];	/* chips, requests */
+};
+
+/* The line of a chip that a request holds, for the Line objects. */
+struct udrvd_line {
+	struct udrvd_chip *chip;
+	unsigned int offset;
+	char path[UDRVD_PATH_LEN];
+	sd_bus_slot *slot;
+	struct udrvd_req *req;		/* the request holding it, or NULL */
+};
+
+struct udrvd_chip {
+	struct udrvd *d;
+	struct udrv_chip *chip;
+	char path[UDRVD_PATH_LEN];
+	sd_bus_slot *slot, *manager;
+	struct udrvd_line *lines;
+	unsigned int nlines;
+};
+
+struct udrvd_req {
+	struct udrvd *d;
+	struct udrvd_req *next;
+	struct udrvd_chip *chip;
+	struct udrv_request *req;
+	unsigned int id;
+	uid_t owner;
+	char path[UDRVD_PATH_LEN];
+	sd_bus_slot *slot;
+	size_t n;
+	unsigned int offsets[UDRV_LINES_MAX];
+	struct udrv_line_settings settings[UDRV_LINES_MAX];
+};
+
+/* caller.c: the credentials of @m's sender (uid from the bus, groups from
+ * the sender's process); 0 or a negative errno with @error set. */
+struct udrvd_creds {
+	struct udrvd_caller caller;
+	sd_bus_creds *creds;
+};
+int udrvd_caller_of(sd_bus_message *m, struct udrvd_creds *c, sd_bus_error *error);
+void udrvd_caller_done(struct udrvd_creds *c);
+
+/* The udrvd_gpio_line of @chip's line @offset, for the policy. */
+void udrvd_chip_line_id(struct udrvd_chip *chip, unsigned int offset,
+			struct udrvd_gpio_line *id, char name[32]);
+
+/* chip.c: export every GPIO chip there is (and its lines); free them. */
+int udrvd_chips_export(struct udrvd *d);
+void udrvd_chips_free(struct udrvd *d);
+
+/* line.c: a chip's Line objects */
+int udrvd_lines_export(struct udrvd_chip *chip);
+void udrvd_lines_free(struct udrvd_chip *chip);
+
+/* linecfg.c: io.gpiod1's line_config and request_config arguments */
+struct udrvd_linecfg {
+	size_t n;
+	unsigned int offsets[UDRV_LINES_MAX];
+	struct udrv_line_settings settings[UDRV_LINES_MAX];
+	unsigned int perms[UDRV_LINES_MAX];	/* what each line's settings need */
+	char consumer[32];
+	uint32_t event_buffer_size;
+};
+int udrvd_linecfg_read(sd_bus_message *m, struct udrvd_linecfg *cfg, sd_bus_error *error);
+int udrvd_reqcfg_read(sd_bus_message *m, struct udrvd_linecfg *cfg, sd_bus_error *error);
+
+/* request.c: a new request for @chip as @cfg says, held for @owner. */
+int udrvd_req_new(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg, uid_t owner,
+		  struct udrvd_req **out, sd_bus_error *error);
+void udrvd_reqs_free(struct udrvd *d);
+
+#endif /* UDRVD_H */

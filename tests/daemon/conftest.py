@@ -1,0 +1,179 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""udrvd on the host: a private bus (dbus-daemon, system-bus rules, on an
+abstract socket that every uid can reach), udrvd on a fake tree whose GPIO
+chips answer through tests/daemon/fake_cdev.c (preloaded), and clients
+(busctl) run as other users and groups with setpriv.
+
+The deadlines here are guards (30 s for what takes well under one), not
+races: a passed one fails with udrvd's output."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import select
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.support.fakes import FakeTree, gpio_bus, gpio_chip
+from tests.support.udrv_runner import REPO, required
+
+BUILD = REPO / "build" / "dev"
+GUARD_S = 30.0
+
+BUS_CONF = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>system</type>
+  <listen>unix:abstract={name}</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/>
+    <allow own="*"/>
+    <allow send_destination="*"/>
+    <allow receive_sender="*"/>
+  </policy>
+</busconfig>
+"""
+
+
+def binary(var: str, rel: str) -> Path:
+    env = os.environ.get(var)
+    return required(Path(env) if env else BUILD / rel, var)
+
+
+@pytest.fixture(scope="session")
+def udrvd_bin() -> Path:
+    return binary("UDRVD_BIN", "daemon/udrvd")
+
+
+@pytest.fixture(scope="session")
+def fake_cdev() -> Path:
+    return binary("UDRVD_FAKE_CDEV", "tests/daemon/libfake_cdev.so")
+
+
+@pytest.fixture
+def bus(tmp_path: Path) -> Iterator[str]:
+    """A private system-like bus; yields its address."""
+    conf = tmp_path / "bus.conf"
+    conf.write_text(BUS_CONF.format(name=f"udrvd-test-{os.getpid()}-{secrets.token_hex(6)}"))
+    proc = subprocess.Popen(["dbus-daemon", f"--config-file={conf}", "--nofork",
+                             "--print-address"], stdout=subprocess.PIPE, text=True)  # fmt: skip
+    assert proc.stdout is not None
+    ready, _, _ = select.select([proc.stdout], [], [], GUARD_S)
+    address = proc.stdout.readline().strip() if ready else ""
+    assert address, "dbus-daemon printed no address"
+    yield address
+    proc.terminate()
+    proc.wait(GUARD_S)
+
+
+def chip_file(t: FakeTree, num: int, label: str, names: list[str]) -> None:
+    """gpiochip<num> with a character device that fake_cdev answers."""
+    gpio_chip(t, num, f"fake-gpio.{num}", 512 - 32 * (num + 1), len(names), label)
+    t.file(f"dev/gpiochip{num}", f"{label}\n{len(names)}\n" + "".join(n + "\n" for n in names))
+
+
+@dataclass
+class Line:
+    used: bool
+    output: bool
+    level: int
+    active_low: bool
+    consumer: str
+
+
+@dataclass
+class Udrvd:
+    proc: subprocess.Popen[str]
+    address: str
+    tree: FakeTree
+    log: list[str]
+    seen: int = 0  # lines of log that wait_log() has looked at
+    partial: bytes = b""
+
+    def lines(self, chip: int = 0) -> list[Line]:
+        """The fake chip's lines as the 'hardware' has them."""
+        out = []
+        state = self.tree.path(f"dev/gpiochip{chip}.state")
+        if not state.exists():  # nothing requested yet: free inputs, low
+            n = int(self.tree.read(f"dev/gpiochip{chip}").splitlines()[1])
+            return [Line(False, False, 0, False, "") for _ in range(n)]
+        text = state.read_text()
+        for ln in text.splitlines():
+            used, d, level, low, consumer = ln.split()
+            out.append(Line(used == "1", d == "out", int(level), low == "1",
+                            "" if consumer == "-" else consumer))  # fmt: skip
+        return out
+
+    def call(self, path: str, method: str, *args: str, uid: int = 0,
+             groups: tuple[int, ...] = ()) -> subprocess.CompletedProcess[str]:  # fmt: skip
+        """gdbus call of io.gpiod1's @path @method (INTERFACE.METHOD) with
+        @args in GVariant's text, as @uid (with @groups). gdbus, not busctl:
+        busctl shows every AccessDenied as "Access denied", not its message."""
+        cmd = ["gdbus", "call", f"--address={self.address}", "--dest=io.gpiod1",
+               f"--object-path={path}", f"--method={method}", "--", *args]  # fmt: skip
+        if uid:
+            gids = ",".join(str(g) for g in groups)
+            cmd = ["setpriv", f"--reuid={uid}", f"--regid={uid}",
+                   f"--groups={gids}" if gids else "--clear-groups", *cmd]  # fmt: skip
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=GUARD_S, check=False)
+
+    def wait_log(self, start: str) -> str:
+        """Read udrvd's stderr until a line starting with @start; returns it.
+        Raw reads: a buffered readline() could take later lines along, and
+        select() would then wait for what is already read."""
+        assert self.proc.stderr is not None
+        fd = self.proc.stderr.fileno()
+        deadline = time.monotonic() + GUARD_S
+        while True:
+            for i, line in enumerate(self.log[self.seen:]):
+                if line.startswith(start):
+                    self.seen += i + 1
+                    return line
+            self.seen = len(self.log)
+            left = deadline - time.monotonic()
+            ready, _, _ = select.select([fd], [], [], max(left, 0))
+            chunk = os.read(fd, 4096) if ready else b""
+            if not chunk:
+                self.proc.kill()
+                pytest.fail(f"no '{start}' from udrvd:\n" + "\n".join(self.log))
+            self.partial += chunk
+            *lines, rest = self.partial.split(b"\n")
+            self.partial = rest
+            self.log += [ln.decode(errors="replace") for ln in lines]
+
+    def stop(self) -> int:
+        self.proc.terminate()
+        try:
+            return self.proc.wait(GUARD_S)
+        finally:
+            assert self.proc.stderr is not None
+            rest = self.partial + self.proc.stderr.buffer.read()
+            self.log += rest.decode(errors="replace").splitlines()
+
+
+def start_udrvd(udrvd_bin: Path, fake_cdev: Path, address: str, tree: FakeTree,
+                policy: Path) -> Udrvd:  # fmt: skip
+    env = {**os.environ, "UDRV_SYSROOT": str(tree.root), "LD_PRELOAD": str(fake_cdev),
+           "DBUS_SYSTEM_BUS_ADDRESS": address}  # fmt: skip
+    proc = subprocess.Popen([str(udrvd_bin), "--policy", str(policy)], env=env,
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    d = Udrvd(proc, address, tree, [])
+    d.wait_log("udrvd: serving")
+    return d
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> FakeTree:
+    """A fake root: gpiochip0 'fake-a' (8 lines, some named) and gpiochip1 'fake-b' (4)."""
+    t = FakeTree(tmp_path / "root")
+    gpio_bus(t)
+    chip_file(t, 0, "fake-a", ["LOCK", "DOOR", "", "", "LED", "", "", ""])
+    chip_file(t, 1, "fake-b", ["", "", "", ""])
+    return t

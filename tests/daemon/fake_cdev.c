@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A fake GPIO character device for udrvd's host tests, preloaded
+ * (LD_PRELOAD) into udrvd: the ioctls libudrv makes on a chip and on a line
+ * request are answered for regular files named gpiochipN (under the fake
+ * tree UDRV_SYSROOT points at), as Linux 6.1's gpiolib-cdev answers them.
+ *
+ * The chip file:	LABEL\n NUM_LINES\n then one NAME\n per line ("" unnamed)
+ * Its state file:	gpiochipN.state next to it, written after each change,
+ *			one line per offset:
+ *				USED DIR VALUE ACTIVE_LOW CONSUMER
+ *			(USED 0/1, DIR in/out, VALUE the physical level),
+ *			what a test reads as "the partner line" of a pin.
+ *
+ * A request is a memfd whose number the shim remembers; closing it frees
+ * its lines (their level stays, as most GPIO drivers leave it). Single
+ * threaded, as udrvd is.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/gpio.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_LINES	256
+#define MAX_REQS	64
+
+struct line {
+	char name[GPIO_MAX_NAME_SIZE];
+	char consumer[GPIO_MAX_NAME_SIZE];
+	int used, out, level, active_low;
+};
+
+struct chip {
+	char path[PATH_MAX];
+	char label[GPIO_MAX_NAME_SIZE];
+	unsigned int n;
+	struct line lines[MAX_LINES];
+};
+
+struct req {
+	int fd;
+	char path[PATH_MAX];
+	unsigned int n;
+	unsigned int offsets[GPIO_V2_LINES_MAX];
+};
+
+static struct req reqs[MAX_REQS];
+
+static int (*real_ioctl)(int, unsigned long, ...);
+static int (*real_close)(int);
+
+static void init(void)
+{
+	/* POSIX's way to take a function from dlsym() (its rationale) */
+	if (!real_ioctl) {
+		*(void **)&real_ioctl = dlsym(RTLD_NEXT, "ioctl");
+		*(void **)&real_close = dlsym(RTLD_NEXT, "close");
+	}
+}
+
+/* @fd is a regular file called gpiochipN: its path into @path. */
+static int chip_path(int fd, char *path)
+{
+	char link[64];
+	struct stat st;
+	ssize_t n;
+	const char *base;
+
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return -1;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, PATH_MAX - 1);
+	if (n < 0)
+		return -1;
+	path[n] = '\0';
+	base = strrchr(path, '/');
+	return base && !strncmp(base + 1, "gpiochip", 8) && !strchr(base, '.') ? 0 : -1;
+}
+
+static void load(struct chip *c, const char *path)
+{
+	char buf[256], state[PATH_MAX + 8];
+	FILE *f = fopen(path, "r");
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->path, sizeof(c->path), "%s", path);
+	if (!f)
+		return;
+	if (fgets(buf, sizeof(buf), f))
+		snprintf(c->label, sizeof(c->label), "%.*s", (int)strcspn(buf, "\n"), buf);
+	if (fgets(buf, sizeof(buf), f))
+		c->n = (unsigned int)strtoul(buf, NULL, 10);
+	if (c->n > MAX_LINES)
+		c->n = MAX_LINES;
+	for (unsigned int i = 0; i < c->n && fgets(buf, sizeof(buf), f); i++)
+		snprintf(c->lines[i].name, GPIO_MAX_NAME_SIZE, "%.*s", (int)strcspn(buf, "\n"), buf);
+	fclose(f);
+	snprintf(state, sizeof(state), "%s.state", path);
+	f = fopen(state, "r");
+	for (unsigned int i = 0; f && i < c->n && fgets(buf, sizeof(buf), f); i++) {
+		struct line *l = &c->lines[i];
+		char dir[4] = "";
+
+		if (sscanf(buf, "%d %3s %d %d %31s", &l->used, dir, &l->level, &l->active_low,
+			   l->consumer) < 4)
+			break;
+		l->out = !strcmp(dir, "out");
+		if (!strcmp(l->consumer, "-"))
+			l->consumer[0] = '\0';
+	}
+	if (f)
+		fclose(f);
+}
+
+static void save(const struct chip *c)
+{
+	char state[PATH_MAX + 8], tmp[PATH_MAX + 16];
+	FILE *f;
+
+	snprintf(state, sizeof(state), "%s.state", c->path);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", state);
+	f = fopen(tmp, "w");
+	if (!f)
+		return;
+	for (unsigned int i = 0; i < c->n; i++) {
+		const struct line *l = &c->lines[i];
+
+		fprintf(f, "%d %s %d %d %s\n", l->used, l->out ? "out" : "in", l->level,
+			l->active_low, l->consumer[0] ? l->consumer : "-");
+	}
+	fclose(f);
+	rename(tmp, state);
+}
+
+static int chip_info(const struct chip *c, struct gpiochip_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	snprintf(info->name, sizeof(info->name), "%s", strrchr(c->path, '/') + 1);
+	memcpy(info->label, c->label, sizeof(info->label));
+	info->lines = c->n;
+	return 0;
+}
+
+static int line_info(const struct chip *c, struct gpio_v2_line_info *li)
+{
+	const struct line *l;
+
+	if (li->offset >= c->n) {
+		errno = EINVAL;
+		return -1;
+	}
+	l = &c->lines[li->offset];
+	memset(li->name, 0, sizeof(li->name) + sizeof(li->consumer));
+	memcpy(li->name, l->name, sizeof(li->name));
+	memcpy(li->consumer, l->consumer, sizeof(li->consumer));
+	li->num_attrs = 0;
+	li->flags = (l->used ? GPIO_V2_LINE_FLAG_USED : 0) |
+		    (l->out ? GPIO_V2_LINE_FLAG_OUTPUT : GPIO_V2_LINE_FLAG_INPUT) |
+		    (l->active_low ? GPIO_V2_LINE_FLAG_ACTIVE_LOW : 0);
+	return 0;
+}
+
+/* The flags and output value the config gives line @idx. */
+static void config_of(const struct gpio_v2_line_config *cfg, unsigned int idx,
+		      uint64_t *flags, int *value)
+{
+	*flags = cfg->flags;
+	*value = 0;
+	for (unsigned int a = 0; a < cfg->num_attrs && a < GPIO_V2_LINE_NUM_ATTRS_MAX; a++) {
+		const struct gpio_v2_line_config_attribute *at = &cfg->attrs[a];
+
+		if (!(at->mask >> idx & 1))
+			continue;
+		if (at->attr.id == GPIO_V2_LINE_ATTR_ID_FLAGS)
+			*flags = at->attr.flags;
+		else if (at->attr.id == GPIO_V2_LINE_ATTR_ID_OUTPUT_VALUES)
+			*value = (int)(at->attr.values >> idx & 1);
+	}
+}
+
+static void apply(struct line *l, uint64_t flags, int value)
+{
+	l->out = !!(flags & GPIO_V2_LINE_FLAG_OUTPUT);
+	l->active_low = !!(flags & GPIO_V2_LINE_FLAG_ACTIVE_LOW);
+	if (l->out)
+		l->level = value ^ l->active_low;
+}
+
+static int get_line(struct chip *c, struct gpio_v2_line_request *lr)
+{
+	struct req *r = NULL;
+
+	for (size_t i = 0; i < MAX_REQS && !r; i++)
+		if (!reqs[i].fd)
+			r = &reqs[i];
+	if (!r || !lr->num_lines || lr->num_lines > GPIO_V2_LINES_MAX) {
+		errno = r ? EINVAL : ENOMEM;
+		return -1;
+	}
+	for (unsigned int i = 0; i < lr->num_lines; i++) {
+		if (lr->offsets[i] >= c->n) {
+			errno = EINVAL;
+			return -1;
+		}
+		if (c->lines[lr->offsets[i]].used) {
+			errno = EBUSY;
+			return -1;
+		}
+	}
+	r->fd = memfd_create("fake-gpio-request", MFD_CLOEXEC);
+	if (r->fd < 0)
+		return -1;
+	snprintf(r->path, sizeof(r->path), "%s", c->path);
+	r->n = lr->num_lines;
+	for (unsigned int i = 0; i < lr->num_lines; i++) {
+		struct line *l = &c->lines[lr->offsets[i]];
+		uint64_t flags;
+		int value;
+
+		r->offsets[i] = lr->offsets[i];
+		config_of(&lr->config, i, &flags, &value);
+		l->used = 1;
+		snprintf(l->consumer, sizeof(l->consumer), "%s", lr->consumer);
+		apply(l, flags, value);
+	}
+	lr->fd = r->fd;
+	save(c);
+	return 0;
+}
+
+static struct req *req_of(int fd)
+{
+	for (size_t i = 0; i < MAX_REQS; i++)
+		if (reqs[i].fd && reqs[i].fd == fd)
+			return &reqs[i];
+	return NULL;
+}
+
+static int req_ioctl(struct req *r, unsigned long op, void *arg)
+{
+	struct chip c;
+
+	load(&c, r->path);
+	if (op == GPIO_V2_LINE_GET_VALUES_IOCTL || op == GPIO_V2_LINE_SET_VALUES_IOCTL) {
+		struct gpio_v2_line_values *lv = arg;
+
+		for (unsigned int i = 0; i < r->n; i++) {
+			struct line *l = &c.lines[r->offsets[i]];
+
+			if (!(lv->mask >> i & 1))
+				continue;
+			if (op == GPIO_V2_LINE_GET_VALUES_IOCTL) {
+				lv->bits &= ~(1ULL << i);
+				lv->bits |= (uint64_t)(l->level ^ l->active_low) << i;
+			} else if (l->out) {
+				l->level = (int)(lv->bits >> i & 1) ^ l->active_low;
+			} else {
+				errno = EPERM;	/* what the kernel says for an input */
+				return -1;
+			}
+		}
+	} else if (op == GPIO_V2_LINE_SET_CONFIG_IOCTL) {
+		for (unsigned int i = 0; i < r->n; i++) {
+			uint64_t flags;
+			int value;
+
+			config_of(arg, i, &flags, &value);
+			apply(&c.lines[r->offsets[i]], flags, value);
+		}
+	} else {
+		errno = ENOTTY;
+		return -1;
+	}
+	save(&c);
+	return 0;
+}
+
+int ioctl(int fd, unsigned long op, ...)
+{
+	char path[PATH_MAX];
+	struct chip c;
+	struct req *r;
+	va_list ap;
+	void *arg;
+
+	va_start(ap, op);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	init();
+	r = req_of(fd);
+	if (r)
+		return req_ioctl(r, op, arg);
+	if ((op != GPIO_GET_CHIPINFO_IOCTL && op != GPIO_V2_GET_LINEINFO_IOCTL &&
+	     op != GPIO_V2_GET_LINE_IOCTL) || chip_path(fd, path))
+		return real_ioctl(fd, op, arg);
+	load(&c, path);
+	if (op == GPIO_GET_CHIPINFO_IOCTL)
+		return chip_info(&c, arg);
+	if (op == GPIO_V2_GET_LINEINFO_IOCTL)
+		return line_info(&c, arg);
+	return get_line(&c, arg);
+}
+
+int close(int fd)
+{
+	struct req *r;
+
+	init();
+	r = req_of(fd);
+	if (r) {
+		struct chip c;
+
+		load(&c, r->path);
+		for (unsigned int i = 0; i < r->n; i++) {
+			c.lines[r->offsets[i]].used = 0;
+			c.lines[r->offsets[i]].consumer[0] = '\0';
+		}
+		save(&c);
+		r->fd = 0;
+	}
+	return real_close(fd);
+}

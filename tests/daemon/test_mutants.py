@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The refusals of test_udrvd.py fail when their check is removed: udrvd is
+built again from a copy of daemon/ with one check taken out, and the test
+that covers that check must fail against it (and only tests that the check
+explains). A refusal test that passes anyway tests something else."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.daemon.conftest import BUILD
+from tests.support.udrv_runner import REPO, required
+
+# name: (file, text, replacement, the tests that must fail)
+MUTANTS = {
+    "no policy check on RequestLines": (
+        "chip.c", "if (udrvd_policy_gpio(chip->d->policy, who, &id, cfg->perms[i], msg))",
+        "if (0)",
+        {"test_the_line_beside_is_refused_naming_the_rule", "test_no_rule_no_access",
+         "test_a_group_counts_from_the_callers_process"}),
+    "no policy check on SetValues": (
+        "request.c", "int err = check_caller(r, m, UDRVD_DRIVE, error);",
+        "int err = check_caller(r, m, 0, error);",
+        {"test_set_values_needs_drive", "test_a_revoked_grant_stops_the_owner"}),
+    "no owner check on a request": (
+        "request.c", "\tif (who.caller.uid != r->owner) {", "\tif (0) {",
+        {"test_another_user_cannot_drive_or_release"}),
+    "groups not read from the caller": (
+        "caller.c", "\tc->caller.ngroups = (size_t)n;", "\tc->caller.ngroups = 0;",
+        {"test_a_group_counts_from_the_callers_process"}),
+}
+
+
+def build_mutant(tmp: Path, file: str, text: str, replacement: str) -> Path:
+    src = tmp / "daemon"
+    shutil.copytree(REPO / "daemon", src)
+    code = (src / file).read_text()
+    assert code.count(text) == 1, f"{file} no longer holds the checked text: update MUTANTS"
+    (src / file).write_text(code.replace(text, replacement))
+    lib = required(BUILD / "lib" / "libudrv.a", "libudrv.a")
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libsystemd"], check=True,
+                           capture_output=True, text=True).stdout.split()  # fmt: skip
+    out = tmp / "udrvd"
+    sources = [str(p) for p in sorted(src.glob("*.c"))]
+    subprocess.run(["cc", "-std=c11", "-D_GNU_SOURCE", '-DUDRV_VERSION="mutant"',
+                    f"-I{REPO / 'include'}", f"-I{REPO / 'lib'}", f"-I{src}", *sources,
+                    str(lib), *flags, "-lm", "-o", str(out)], check=True)  # fmt: skip
+    return out
+
+
+@pytest.mark.parametrize("name", MUTANTS)
+def test_a_removed_check_is_seen(name: str, tmp_path: Path) -> None:
+    file, text, replacement, expected = MUTANTS[name]
+    udrvd = build_mutant(tmp_path, file, text, replacement)
+    xml = tmp_path / "junit.xml"
+    res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          f"--junitxml={xml}", "tests/daemon/test_udrvd.py"],
+                         cwd=REPO, env={**os.environ, "UDRVD_BIN": str(udrvd)},
+                         capture_output=True, text=True, timeout=300, check=False)  # fmt: skip
+    failed = {ln.split("::")[1].split()[0] for ln in res.stdout.splitlines()
+              if ln.startswith("FAILED ")}  # fmt: skip
+    assert failed == expected, f"{name}: failed {sorted(failed)}\n{res.stdout[-3000:]}"

@@ -1,0 +1,209 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""udrvd on a private bus with fake GPIO chips (conftest.py): io.gpiod1 as
+libgpiod's description has it, lines held after the client exits, and the
+policy on every call: the line granted works, the line beside it and a user
+without a rule are refused with the rule named, another user cannot drive or
+release a request, groups count from the caller's process.
+
+Each refusal is seen to depend on its check: the same call is granted once
+the policy or the caller changes (the allowed line, the group added, the
+owner calling), so a refusal that came from anything else fails a test."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.daemon.conftest import Udrvd, start_udrvd
+from tests.support.fakes import FakeTree
+
+CHIP0 = "/io/gpiod1/chips/gpiochip0"
+REQ = "io.gpiod1.Request"
+# users every Debian has (base-passwd: daemon, bin, sys): the bus daemon
+# refuses a connection from a uid without a passwd entry
+ALICE, BOB, CAROL, DOOR = 1, 2, 3, 2001
+
+POLICY = """# udrvd's host test
+allow uid:1 drive gpio fake-a LOCK
+allow uid:1 read gpio fake-a 1
+allow uid:2 drive,read gpio fake-a 0-3
+allow gid:2001 drive gpio gpiochip0 LED
+"""
+
+
+def request(d: Udrvd, offsets: list[int], settings: str, values: list[int] | None = None,
+            uid: int = 0, groups: tuple[int, ...] = (), consumer: str | None = None,
+            chip: str = CHIP0) -> subprocess.CompletedProcess[str]:  # fmt: skip
+    """RequestLines on @chip: one mapping of @offsets to @settings (a{sv} text)."""
+    offs = "[" + ", ".join(f"uint32 {o}" for o in offsets) + "]"
+    vals = "[" + ", ".join(f"int32 {v}" for v in values or []) + "]"
+    vals = vals if values else "@ai []"
+    reqcfg = f"{{'consumer': <'{consumer}'>}}" if consumer else "@a{sv} {}"
+    return d.call(chip, "io.gpiod1.Chip.RequestLines", f"([({offs}, {settings})], {vals})",
+                  reqcfg, uid=uid, groups=groups)  # fmt: skip
+
+
+OUTPUT = "{'direction': <'output'>}"
+INPUT = "{'direction': <'input'>}"
+
+
+def path_of(res: subprocess.CompletedProcess[str]) -> str:
+    assert res.returncode == 0, res.stderr
+    out = res.stdout.strip()
+    assert out.startswith("(objectpath '"), out
+    return out.split("'")[1]
+
+
+def get(d: Udrvd, path: str, iface: str, prop: str) -> str:
+    res = d.call(path, "org.freedesktop.DBus.Properties.Get", iface, prop)
+    assert res.returncode == 0, res.stderr
+    return res.stdout.strip()
+
+
+@pytest.fixture
+def udrvd(udrvd_bin: Path, fake_cdev: Path, bus: str, tree: FakeTree,
+          tmp_path: Path) -> Iterator[Udrvd]:  # fmt: skip
+    policy = tmp_path / "udrvd.conf"
+    policy.write_text(POLICY)
+    d = start_udrvd(udrvd_bin, fake_cdev, bus, tree, policy)
+    yield d
+    d.stop()
+
+
+def test_chips_and_lines_on_the_bus(udrvd: Udrvd) -> None:
+    res = udrvd.call("/io/gpiod1/chips", "org.freedesktop.DBus.ObjectManager.GetManagedObjects")
+    assert res.returncode == 0, res.stderr
+    assert f"'{CHIP0}'" in res.stdout, res.stdout
+    assert "'/io/gpiod1/chips/gpiochip1'" in res.stdout and "/line" not in res.stdout
+    assert get(udrvd, CHIP0, "io.gpiod1.Chip", "Label") == "(<'fake-a'>,)"
+    assert get(udrvd, CHIP0, "io.gpiod1.Chip", "NumLines") == "(<uint32 8>,)"
+    assert get(udrvd, f"{CHIP0}/line4", "io.gpiod1.Line", "Name") == "(<'LED'>,)"
+    assert get(udrvd, f"{CHIP0}/line4", "io.gpiod1.Line", "Managed") == "(<false>,)"
+
+
+def test_a_line_stays_set_after_the_client_exits(udrvd: Udrvd) -> None:
+    path = path_of(request(udrvd, [0], OUTPUT, [1], uid=ALICE, consumer="door-lock"))
+    # busctl, the client, has exited: the line is still held, at 1
+    lock = udrvd.lines()[0]
+    assert (lock.used, lock.output, lock.level, lock.consumer) == (True, True, 1, "door-lock")
+    res = udrvd.call(path, f"{REQ}.SetValues", "{uint32 0: int32 0}", uid=ALICE)
+    assert res.returncode == 0, res.stderr
+    assert udrvd.lines()[0].level == 0
+    res = udrvd.call(path, f"{REQ}.GetValues", "[uint32 0]", uid=ALICE)
+    assert res.stdout.strip() == "([0],)", res.stdout
+    assert get(udrvd, path, REQ, "LinePaths") == f"(<[objectpath '{CHIP0}/line0']>,)"
+    assert get(udrvd, f"{CHIP0}/line0", "io.gpiod1.Line", "RequestPath") == \
+        f"(<objectpath '{path}'>,)"
+    assert get(udrvd, f"{CHIP0}/line0", "io.gpiod1.Line", "Consumer") == "(<'door-lock'>,)"
+    assert udrvd.call(path, f"{REQ}.Release", uid=ALICE).returncode == 0
+    assert not udrvd.lines()[0].used
+
+
+def test_the_line_beside_is_refused_naming_the_rule(udrvd: Udrvd) -> None:
+    assert request(udrvd, [0], OUTPUT, [1], uid=ALICE).returncode == 0
+    res = request(udrvd, [2], OUTPUT, [1], uid=ALICE)
+    assert res.returncode != 0
+    assert "the policy refuses uid 1 " in res.stderr and "'drive' on line 2" in res.stderr
+    assert "udrvd.conf:2 (allow uid:1 drive gpio fake-a LOCK)" in res.stderr, res.stderr
+    assert not udrvd.lines()[2].used
+    # reading line 1 is granted, driving it is not
+    assert request(udrvd, [1], INPUT, uid=ALICE).returncode == 0
+    res = request(udrvd, [1], OUTPUT, uid=ALICE)
+    assert "no rule grants drive" in res.stderr, res.stderr
+
+
+def test_no_rule_no_access(udrvd: Udrvd) -> None:
+    res = request(udrvd, [0], OUTPUT, [1], uid=CAROL)
+    assert res.returncode != 0
+    assert "no rule in" in res.stderr and "names the caller on this chip" in res.stderr
+    # root has no rule either
+    res = request(udrvd, [0], OUTPUT, [1])
+    assert "the policy refuses uid 0 " in res.stderr, res.stderr
+    assert not udrvd.lines()[0].used
+
+
+def test_a_group_counts_from_the_callers_process(udrvd: Udrvd) -> None:
+    res = request(udrvd, [4], OUTPUT, [1], uid=CAROL)
+    assert "the policy refuses uid 3 " in res.stderr
+    assert request(udrvd, [4], OUTPUT, [1], uid=CAROL, groups=(DOOR,)).returncode == 0
+    assert udrvd.lines()[4].level == 1
+
+
+def test_another_user_cannot_drive_or_release(udrvd: Udrvd) -> None:
+    path = path_of(request(udrvd, [0], OUTPUT, [1], uid=ALICE))
+    # bob's rules cover line 0 too: the owner check refuses him
+    for method, *args in (("SetValues", "{uint32 0: int32 0}"), ("GetValues", "[uint32 0]"),
+                          ("Release",)):  # fmt: skip
+        res = udrvd.call(path, f"{REQ}.{method}", *args, uid=BOB)
+        assert res.returncode != 0, method
+        assert "belongs to uid 1, not to the caller (uid 2)" in res.stderr, res.stderr
+    assert udrvd.lines()[0].level == 1 and udrvd.lines()[0].used
+    assert udrvd.call(path, f"{REQ}.SetValues", "{uint32 0: int32 0}", uid=ALICE).returncode == 0
+
+
+def test_set_values_needs_drive(udrvd: Udrvd) -> None:
+    path = path_of(request(udrvd, [1], INPUT, uid=ALICE))
+    res = udrvd.call(path, f"{REQ}.SetValues", "{uint32 1: int32 1}", uid=ALICE)
+    assert res.returncode != 0 and "no rule grants drive" in res.stderr, res.stderr
+
+
+def test_a_revoked_grant_stops_the_owner(udrvd: Udrvd, tmp_path: Path) -> None:
+    path = path_of(request(udrvd, [0], OUTPUT, [1], uid=ALICE))
+    policy = tmp_path / "udrvd.conf"
+    policy.write_text(POLICY.replace("allow uid:1 drive gpio fake-a LOCK\n", ""))
+    udrvd.proc.send_signal(signal.SIGHUP)
+    assert udrvd.wait_log("udrvd: policy reloaded: 3 rules")
+    res = udrvd.call(path, f"{REQ}.SetValues", "{uint32 0: int32 0}", uid=ALICE)
+    assert res.returncode != 0 and "no rule grants drive" in res.stderr, res.stderr
+    assert udrvd.lines()[0].level == 1
+    # a policy with a mistake leaves the rules in force
+    policy.write_text(POLICY + "allow uid:1 sing gpio * *\n")
+    udrvd.proc.send_signal(signal.SIGHUP)
+    assert "udrvd.conf:6: unknown permission 'sing'" in udrvd.wait_log("udrvd: the policy stays")
+    res = udrvd.call(path, f"{REQ}.SetValues", "{uint32 0: int32 0}", uid=ALICE)
+    assert res.returncode != 0 and "no rule grants drive" in res.stderr, res.stderr
+
+
+def test_bad_line_configs(udrvd: Udrvd) -> None:
+    cases = [
+        ("{'direction': <'sideways'>}", "line setting 'direction' cannot be 'sideways'"),
+        ("{'colour': <'red'>}", "unknown line setting 'colour'"),
+        ("{'active-low': <'yes'>}", "line setting 'active-low' takes a boolean"),
+        ("{'debounce-period': <int64 -1>}", "'debounce-period' is out of range"),
+        ("{'direction': <'input'>, 'direction': <'output'>}", "'direction' given twice"),
+    ]
+    for settings, says in cases:
+        res = request(udrvd, [0], settings, uid=ALICE)
+        assert res.returncode != 0 and says in res.stderr, (settings, res.stderr)
+    res = request(udrvd, [0], OUTPUT, [1, 0], uid=ALICE)
+    assert "2 output values for 1 lines" in res.stderr, res.stderr
+    res = request(udrvd, [0], OUTPUT, [2], uid=ALICE)
+    assert "output value 2 for offset 0" in res.stderr, res.stderr
+    res = request(udrvd, [9], INPUT, uid=ALICE)
+    assert "gpiochip0 has no line 9 (it has 8)" in res.stderr, res.stderr
+    assert not any(ln.used for ln in udrvd.lines())
+
+
+def test_a_busy_line_says_who_holds_it(udrvd: Udrvd) -> None:
+    assert request(udrvd, [1], INPUT, uid=BOB, consumer="first").returncode == 0
+    res = request(udrvd, [1], INPUT, uid=BOB)
+    assert res.returncode != 0 and "first" in res.stderr, res.stderr
+
+
+def test_stop_releases_the_lines(udrvd: Udrvd) -> None:
+    assert request(udrvd, [0], OUTPUT, [1], uid=ALICE).returncode == 0
+    assert udrvd.stop() == 0
+    assert not udrvd.lines()[0].used
+
+
+def test_a_bad_policy_stops_udrvd(udrvd_bin: Path, tmp_path: Path) -> None:
+    policy = tmp_path / "bad.conf"
+    policy.write_text("allow uid:1 drive gpio fake-a LOCK\nallow uid:1 wrte gpio * *\n")
+    res = subprocess.run([str(udrvd_bin), "--policy", str(policy)], capture_output=True,
+                         text=True, timeout=30, check=False)  # fmt: skip
+    assert res.returncode == 2
+    assert f"udrvd: {policy}:2: unknown permission 'wrte'" in res.stderr, res.stderr
