@@ -5,6 +5,8 @@
  * and outlives the client's connection: its lines keep their direction,
  * value, bias and drive until that user releases it (or udrvd stops).
  * Every call checks the owner, then the policy for the lines it touches.
+ * io.udrv1.Request, on the same objects, says whose a request is and hands
+ * its file descriptor to its owner (GetFd).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,6 +35,7 @@ static void req_free(struct udrvd_req *r)
 		r->chip->lines[r->offsets[i]].req = NULL;
 	udrv_request_release(r->req);
 	sd_bus_slot_unref(r->slot);
+	sd_bus_slot_unref(r->udrv1_slot);
 	free(r);
 }
 
@@ -88,9 +91,11 @@ static int method_release(sd_bus_message *m, void *data, sd_bus_error *error)
 		return err;
 	memcpy(path, r->path, sizeof(path));
 	req_unlink(r);
-	sd_bus_slot_unref(r->slot);
-	r->slot = NULL;
+	/* InterfacesRemoved lists the interfaces: before they go */
 	sd_bus_emit_object_removed(d->bus, path);
+	sd_bus_slot_unref(r->slot);
+	sd_bus_slot_unref(r->udrv1_slot);
+	r->slot = r->udrv1_slot = NULL;
 	for (size_t i = 0; i < r->n; i++)
 		r->chip->lines[r->offsets[i]].req = NULL;
 	udrv_request_release(r->req);
@@ -221,6 +226,41 @@ static int prop_lines(sd_bus *bus, const char *path, const char *iface, const ch
 	return err < 0 ? err : sd_bus_message_close_container(reply);
 }
 
+/*
+ * io.udrv1.Request.GetFd: the request's own file descriptor (a duplicate),
+ * the fast path: the caller drives the lines through the kernel at the
+ * character device's speed, and udrvd keeps holding them after it exits.
+ * The kernel lets whoever holds the fd set values, read events and change
+ * every setting (GPIO_V2_LINE_SET_CONFIG_IOCTL), so udrvd hands it only to
+ * the owner, and only when the policy grants all four permissions on each
+ * line.
+ */
+static int method_get_fd(sd_bus_message *m, void *data, sd_bus_error *error)
+{
+	struct udrvd_req *r = data;
+	int err = check_caller(r, m, UDRVD_GPIO_PERMS, error);
+
+	if (err < 0)
+		return err;
+	return sd_bus_reply_method_return(m, "h", udrv_request_fd(r->req));
+}
+
+static int prop_owner(sd_bus *bus, const char *path, const char *iface, const char *prop,
+		      sd_bus_message *reply, void *data, sd_bus_error *error)
+{
+	const struct udrvd_req *r = data;
+
+	return sd_bus_message_append(reply, "u", (uint32_t)r->owner);
+}
+
+static const sd_bus_vtable udrv1_vtable[] = {
+	SD_BUS_VTABLE_START(0),
+	SD_BUS_PROPERTY("Owner", "u", prop_owner, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+	SD_BUS_METHOD_WITH_NAMES("GetFd", NULL, , "h", SD_BUS_PARAM(fd), method_get_fd,
+				 SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_VTABLE_END
+};
+
 static const sd_bus_vtable req_vtable[] = {
 	SD_BUS_VTABLE_START(0),
 	SD_BUS_PROPERTY("ChipPath", "o", prop_chip, 0, SD_BUS_VTABLE_PROPERTY_CONST),
@@ -276,6 +316,9 @@ int udrvd_req_new(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg, uid_
 	memcpy(r->settings, cfg->settings, sizeof(r->settings));
 	err = sd_bus_add_object_vtable(d->bus, &r->slot, r->path, "io.gpiod1.Request",
 				       req_vtable, r);
+	if (err >= 0)
+		err = sd_bus_add_object_vtable(d->bus, &r->udrv1_slot, r->path,
+					       "io.udrv1.Request", udrv1_vtable, r);
 	if (err < 0) {
 		req_free(r);
 		return err;

@@ -67,7 +67,7 @@ struct udrvd_req {
 	unsigned int id;
 	uid_t owner;
 	char path[UDRVD_PATH_LEN];
-	sd_bus_slot *slot;
+	sd_bus_slot *slot, *udrv1_slot;
 	size_t n;
 	unsigned int offsets[UDRV_LINES_MAX];
 	struct udrv_line_settings settings[UDRV_LINES_MAX];

@@ -13,6 +13,7 @@ import os
 import secrets
 import select
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -50,6 +51,11 @@ def binary(var: str, rel: str) -> Path:
 @pytest.fixture(scope="session")
 def udrvd_bin() -> Path:
     return binary("UDRVD_BIN", "daemon/udrvd")
+
+
+@pytest.fixture(scope="session")
+def fd_client() -> Path:
+    return binary("UDRVD_FD_CLIENT", "tests/daemon/fd_client")
 
 
 @pytest.fixture(scope="session")
@@ -94,6 +100,7 @@ class Udrvd:
     address: str
     tree: FakeTree
     log: list[str]
+    preload: str = ""
     seen: int = 0  # lines of log that wait_log() has looked at
     partial: bytes = b""
 
@@ -116,13 +123,23 @@ class Udrvd:
         """gdbus call of io.gpiod1's @path @method (INTERFACE.METHOD) with
         @args in GVariant's text, as @uid (with @groups). gdbus, not busctl:
         busctl shows every AccessDenied as "Access denied", not its message."""
-        cmd = ["gdbus", "call", f"--address={self.address}", "--dest=io.gpiod1",
-               f"--object-path={path}", f"--method={method}", "--", *args]  # fmt: skip
+        return self.run_as(["gdbus", "call", f"--address={self.address}", "--dest=io.gpiod1",
+                            f"--object-path={path}", f"--method={method}", "--", *args],
+                           uid, groups)  # fmt: skip
+
+    def run_as(self, cmd: list[str], uid: int = 0, groups: tuple[int, ...] = (),
+               preload: bool = False) -> subprocess.CompletedProcess[str]:  # fmt: skip
+        """@cmd on this bus as @uid (with @groups); @preload: with the fake
+        character device, to use a request's fd."""
         if uid:
             gids = ",".join(str(g) for g in groups)
             cmd = ["setpriv", f"--reuid={uid}", f"--regid={uid}",
                    f"--groups={gids}" if gids else "--clear-groups", *cmd]  # fmt: skip
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=GUARD_S, check=False)
+        env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": self.address}
+        if preload:
+            env["LD_PRELOAD"] = self.preload
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=GUARD_S,
+                              check=False, env=env)  # fmt: skip
 
     def wait_log(self, start: str) -> str:
         """Read udrvd's stderr until a line starting with @start; returns it.
@@ -164,16 +181,23 @@ def start_udrvd(udrvd_bin: Path, fake_cdev: Path, address: str, tree: FakeTree,
            "DBUS_SYSTEM_BUS_ADDRESS": address}  # fmt: skip
     proc = subprocess.Popen([str(udrvd_bin), "--policy", str(policy)], env=env,
                             stderr=subprocess.PIPE, text=True)  # fmt: skip
-    d = Udrvd(proc, address, tree, [])
+    d = Udrvd(proc, address, tree, [], str(fake_cdev))
     d.wait_log("udrvd: serving")
     return d
 
 
 @pytest.fixture
-def tree(tmp_path: Path) -> FakeTree:
-    """A fake root: gpiochip0 'fake-a' (8 lines, some named) and gpiochip1 'fake-b' (4)."""
-    t = FakeTree(tmp_path / "root")
-    gpio_bus(t)
-    chip_file(t, 0, "fake-a", ["LOCK", "DOOR", "", "", "LED", "", "", ""])
-    chip_file(t, 1, "fake-b", ["", "", "", ""])
-    return t
+def tree() -> Iterator[FakeTree]:
+    """A fake root: gpiochip0 'fake-a' (8 lines, some named) and gpiochip1
+    'fake-b' (4). Outside pytest's tmp_path, which only root may enter: a
+    client given a request's fd (as another user) reads and writes the fake
+    chip's state too."""
+    with tempfile.TemporaryDirectory(prefix="udrvd-test-") as tmp:
+        os.chmod(tmp, 0o755)
+        t = FakeTree(Path(tmp) / "root")
+        gpio_bus(t)
+        chip_file(t, 0, "fake-a", ["LOCK", "DOOR", "", "", "LED", "", "", ""])
+        chip_file(t, 1, "fake-b", ["", "", "", ""])
+        os.chmod(t.root, 0o755)
+        os.chmod(t.path("dev"), 0o777)  # no sticky bit: a client renames over the state
+        yield t

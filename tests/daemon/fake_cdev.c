@@ -12,9 +12,12 @@
  *			(USED 0/1, DIR in/out, VALUE the physical level),
  *			what a test reads as "the partner line" of a pin.
  *
- * A request is a memfd whose number the shim remembers; closing it frees
- * its lines (their level stays, as most GPIO drivers leave it). Single
- * threaded, as udrvd is.
+ * A request is a memfd holding "CHIP_PATH\nN OFFSET...\n": the process that
+ * made it remembers its number, and closing it there frees its lines (their
+ * level stays, as most GPIO drivers leave it); another process given the fd
+ * (udrvd's GetFd) finds the request in it and can set its values too, as
+ * the kernel lets any holder of a request's fd. Single threaded, as udrvd
+ * is.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -87,6 +90,13 @@ static int chip_path(int fd, char *path)
 	return base && !strncmp(base + 1, "gpiochip", 8) && !strchr(base, '.') ? 0 : -1;
 }
 
+/* The fake cannot keep its state: no test may pass on what it lost. */
+static void fail(const char *what, const char *path)
+{
+	fprintf(stderr, "fake_cdev: %s %s: %s\n", what, path, strerror(errno));
+	abort();
+}
+
 static void load(struct chip *c, const char *path)
 {
 	char buf[256], state[PATH_MAX + 8];
@@ -128,18 +138,19 @@ static void save(const struct chip *c)
 	FILE *f;
 
 	snprintf(state, sizeof(state), "%s.state", c->path);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", state);
+	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", state, (int)getpid());
 	f = fopen(tmp, "w");
 	if (!f)
-		return;
+		fail("cannot write", tmp);
+	fchmod(fileno(f), 0666);	/* a client given a request's fd writes it too */
 	for (unsigned int i = 0; i < c->n; i++) {
 		const struct line *l = &c->lines[i];
 
 		fprintf(f, "%d %s %d %d %s\n", l->used, l->out ? "out" : "in", l->level,
 			l->active_low, l->consumer[0] ? l->consumer : "-");
 	}
-	fclose(f);
-	rename(tmp, state);
+	if (fclose(f) || rename(tmp, state))
+		fail("cannot write", state);
 }
 
 static int chip_info(const struct chip *c, struct gpiochip_info *info)
@@ -222,6 +233,10 @@ static int get_line(struct chip *c, struct gpio_v2_line_request *lr)
 		return -1;
 	snprintf(r->path, sizeof(r->path), "%s", c->path);
 	r->n = lr->num_lines;
+	dprintf(r->fd, "%s\n%u", c->path, r->n);
+	for (unsigned int i = 0; i < r->n; i++)
+		dprintf(r->fd, " %u", lr->offsets[i]);
+	dprintf(r->fd, "\n");
 	for (unsigned int i = 0; i < lr->num_lines; i++) {
 		struct line *l = &c->lines[lr->offsets[i]];
 		uint64_t flags;
@@ -244,6 +259,40 @@ static struct req *req_of(int fd)
 		if (reqs[i].fd && reqs[i].fd == fd)
 			return &reqs[i];
 	return NULL;
+}
+
+/* A request another process made, passed to this one: read from the memfd. */
+static int passed_req(int fd, struct req *r)
+{
+	char link[64], target[PATH_MAX], buf[PATH_MAX + 512];
+	ssize_t n;
+	char *nl, *p, *end;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n < 0)
+		return -1;
+	target[n] = '\0';
+	if (strncmp(target, "/memfd:fake-gpio-request", 24))
+		return -1;
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	nl = strchr(buf, '\n');
+	if (!nl)
+		return -1;
+	memset(r, 0, sizeof(*r));
+	snprintf(r->path, sizeof(r->path), "%.*s", (int)(nl - buf), buf);
+	r->n = (unsigned int)strtoul(nl + 1, &p, 10);
+	if (r->n > GPIO_V2_LINES_MAX)
+		return -1;
+	for (unsigned int i = 0; i < r->n; i++) {
+		r->offsets[i] = (unsigned int)strtoul(p, &end, 10);
+		p = end;
+	}
+	r->fd = fd;
+	return 0;
 }
 
 static int req_ioctl(struct req *r, unsigned long op, void *arg)
@@ -288,6 +337,7 @@ static int req_ioctl(struct req *r, unsigned long op, void *arg)
 int ioctl(int fd, unsigned long op, ...)
 {
 	char path[PATH_MAX];
+	struct req passed;
 	struct chip c;
 	struct req *r;
 	va_list ap;
@@ -300,6 +350,8 @@ int ioctl(int fd, unsigned long op, ...)
 	r = req_of(fd);
 	if (r)
 		return req_ioctl(r, op, arg);
+	if (!passed_req(fd, &passed))
+		return req_ioctl(&passed, op, arg);
 	if ((op != GPIO_GET_CHIPINFO_IOCTL && op != GPIO_V2_GET_LINEINFO_IOCTL &&
 	     op != GPIO_V2_GET_LINE_IOCTL) || chip_path(fd, path))
 		return real_ioctl(fd, op, arg);

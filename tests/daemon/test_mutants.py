@@ -28,9 +28,14 @@ MUTANTS = {
         "request.c", "int err = check_caller(r, m, UDRVD_DRIVE, error);",
         "int err = check_caller(r, m, 0, error);",
         {"test_set_values_needs_drive", "test_a_revoked_grant_stops_the_owner"}),
+    "no policy check on GetFd": (
+        "request.c", "int err = check_caller(r, m, UDRVD_GPIO_PERMS, error);",
+        "int err = check_caller(r, m, 0, error);",
+        {"test_the_fd_needs_all_on_every_line_and_the_owner"}),
     "no owner check on a request": (
         "request.c", "\tif (who.caller.uid != r->owner) {", "\tif (0) {",
-        {"test_another_user_cannot_drive_or_release"}),
+        {"test_another_user_cannot_drive_or_release",
+         "test_the_fd_needs_all_on_every_line_and_the_owner"}),
     "groups not read from the caller": (
         "caller.c", "\tc->caller.ngroups = (size_t)n;", "\tc->caller.ngroups = 0;",
         {"test_a_group_counts_from_the_callers_process"}),

@@ -32,6 +32,7 @@ allow uid:1 drive gpio fake-a LOCK
 allow uid:1 read gpio fake-a 1
 allow uid:2 drive,read gpio fake-a 0-3
 allow gid:2001 drive gpio gpiochip0 LED
+allow uid:2 all gpio fake-b *
 """
 
 
@@ -156,14 +157,14 @@ def test_a_revoked_grant_stops_the_owner(udrvd: Udrvd, tmp_path: Path) -> None:
     policy = tmp_path / "udrvd.conf"
     policy.write_text(POLICY.replace("allow uid:1 drive gpio fake-a LOCK\n", ""))
     udrvd.proc.send_signal(signal.SIGHUP)
-    assert udrvd.wait_log("udrvd: policy reloaded: 3 rules")
+    assert udrvd.wait_log("udrvd: policy reloaded: 4 rules")
     res = udrvd.call(path, f"{REQ}.SetValues", "{uint32 0: int32 0}", uid=ALICE)
     assert res.returncode != 0 and "no rule grants drive" in res.stderr, res.stderr
     assert udrvd.lines()[0].level == 1
     # a policy with a mistake leaves the rules in force
     policy.write_text(POLICY + "allow uid:1 sing gpio * *\n")
     udrvd.proc.send_signal(signal.SIGHUP)
-    assert "udrvd.conf:6: unknown permission 'sing'" in udrvd.wait_log("udrvd: the policy stays")
+    assert "udrvd.conf:7: unknown permission 'sing'" in udrvd.wait_log("udrvd: the policy stays")
     res = udrvd.call(path, f"{REQ}.SetValues", "{uint32 0: int32 0}", uid=ALICE)
     assert res.returncode != 0 and "no rule grants drive" in res.stderr, res.stderr
 
@@ -207,3 +208,33 @@ def test_a_bad_policy_stops_udrvd(udrvd_bin: Path, tmp_path: Path) -> None:
                          text=True, timeout=30, check=False)  # fmt: skip
     assert res.returncode == 2
     assert f"udrvd: {policy}:2: unknown permission 'wrte'" in res.stderr, res.stderr
+
+
+CHIP1 = "/io/gpiod1/chips/gpiochip1"
+
+
+def test_the_fast_path_hands_over_the_fd(udrvd: Udrvd, fd_client: Path) -> None:
+    """io.udrv1.Request.GetFd: the owner, granted all on the lines, drives
+    them through the kernel; the line stays held after the client exits."""
+    path = path_of(request(udrvd, [2], OUTPUT, [1], uid=BOB, chip=CHIP1))
+    assert get(udrvd, path, "io.udrv1.Request", "Owner") == "(<uint32 2>,)"
+    res = udrvd.run_as([str(fd_client), path, "0", "3"], uid=BOB, preload=True)
+    assert res.returncode == 0, res.stderr
+    line = udrvd.lines(1)[2]
+    assert (line.used, line.level, line.consumer) == (True, 0, "udrvd")  # 0, 1, 0
+    res = udrvd.call(path, f"{REQ}.GetValues", "[uint32 2]", uid=BOB)
+    assert res.stdout.strip() == "([0],)", res.stdout
+
+
+def test_the_fd_needs_all_on_every_line_and_the_owner(udrvd: Udrvd, fd_client: Path) -> None:
+    # alice may drive LOCK, no more: the fd would let her reconfigure it
+    path = path_of(request(udrvd, [0], OUTPUT, [1], uid=ALICE))
+    res = udrvd.run_as([str(fd_client), path, "0"], uid=ALICE, preload=True)
+    assert res.returncode == 1
+    assert "AccessDenied" in res.stderr and "no rule grants read,watch,configure" in res.stderr
+    assert udrvd.lines()[0].level == 1
+    # bob has all on fake-b, but the request is not his
+    path = path_of(request(udrvd, [1], OUTPUT, [1], uid=BOB, chip=CHIP1))
+    res = udrvd.run_as([str(fd_client), path, "0"], uid=CAROL, preload=True)
+    assert res.returncode == 1 and "belongs to uid 2, not to the caller (uid 3)" in res.stderr
+    assert udrvd.lines(1)[1].level == 1
