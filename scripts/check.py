@@ -26,8 +26,10 @@ Steps (each counted; a step that cannot run counts as one failure):
   cli        pytest tests/cli: the udrv binary on fake sysfs trees
   daemon     pytest tests/daemon: udrvd (build/dev/daemon/udrvd) on a private
              dbus-daemon with fake GPIO chips (tests/daemon/fake_cdev.c,
-             preloaded), clients run as other users by setpriv, and udrvd
-             rebuilt with each check taken out (the refusal tests must fail)
+             preloaded), clients (gdbus, libgpiod's gpiocli 2.2.1 built by
+             scripts/build-gpiod-dbus) run as other users by setpriv, and
+             udrvd rebuilt with each check taken out (the refusal tests must
+             fail)
   rig        pytest tests/rig: the rig's host logic: udrv-bench on fake
              trees (bench/), the suite's plan and tables, the soak,
              udrv-report on the fixture results (report/: every figure
@@ -521,6 +523,12 @@ def abi(tally: Tally, env: dict[str, str]) -> None:
     pytest("abi", "tests/abi", tally, env)
 
 
+def gpiod_dbus(tally: Tally) -> None:
+    """gpiocli and gpio-manager 2.2.1 (scripts/build-gpiod-dbus): udrvd's
+    tests run libgpiod's own client against it."""
+    tally.add("build:gpiod-dbus", run([str(ROOT / "scripts" / "build-gpiod-dbus")]) == 0)
+
+
 def peers(built: dict[str, bool], tally: Tally) -> None:
     """The libgpiod 2.3 peer in the builds the benches and the lab run: without
     it the libgpiod-2.3 rows would be left out with a note, and every test
@@ -558,6 +566,7 @@ def main() -> int:
         abi(tally, env)
         boundary(tally)
         pytest("cli", "tests/cli", tally, env)
+        gpiod_dbus(tally)
         pytest("daemon", "tests/daemon", tally, env)
         pytest("rig", "tests/rig", tally, env)
     python_bindings(tally, env)
