@@ -10,12 +10,14 @@ races: a passed one fails with udrvd's output."""
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import select
 import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,20 +65,50 @@ def fake_cdev() -> Path:
     return binary("UDRVD_FAKE_CDEV", "tests/daemon/libfake_cdev.so")
 
 
-@pytest.fixture
-def bus(tmp_path: Path) -> Iterator[str]:
-    """A private system-like bus; yields its address."""
-    conf = tmp_path / "bus.conf"
-    conf.write_text(BUS_CONF.format(name=f"udrvd-test-{os.getpid()}-{secrets.token_hex(6)}"))
+def abstract_name() -> str:
+    return f"udrvd-test-{os.getpid()}-{secrets.token_hex(6)}"
+
+
+@contextmanager
+def dbus_daemon(conf: Path) -> Iterator[str]:
+    """dbus-daemon with @conf; yields its address."""
     proc = subprocess.Popen(["dbus-daemon", f"--config-file={conf}", "--nofork",
                              "--print-address"], stdout=subprocess.PIPE, text=True)  # fmt: skip
     assert proc.stdout is not None
     ready, _, _ = select.select([proc.stdout], [], [], GUARD_S)
     address = proc.stdout.readline().strip() if ready else ""
-    assert address, "dbus-daemon printed no address"
-    yield address
-    proc.terminate()
-    proc.wait(GUARD_S)
+    try:
+        assert address, "dbus-daemon printed no address"
+        yield address
+    finally:
+        proc.terminate()
+        proc.wait(GUARD_S)
+
+
+@pytest.fixture
+def bus(tmp_path: Path) -> Iterator[str]:
+    """A private system-like bus that lets everyone do anything; yields its address."""
+    conf = tmp_path / "bus.conf"
+    conf.write_text(BUS_CONF.format(name=abstract_name()))
+    with dbus_daemon(conf) as address:
+        yield address
+
+
+def system_bus_conf(out: Path, include: Path | None) -> Path:
+    """Debian's own system bus configuration (deny by default: no name may be
+    owned, no method called, but what a policy file allows), listening on an
+    abstract socket, with @include as its only policy file."""
+    text = Path("/usr/share/dbus-1/system.conf").read_text()
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.DOTALL)
+    text = re.sub(r"\s*<(user|pidfile|servicehelper)>[^<]*</\1>", "", text)
+    text = re.sub(r"\s*<(fork|syslog|standard_system_servicedirs)/>", "", text)
+    text = re.sub(r"\s*<include(dir)?\b[^>]*>[^<]*</include(dir)?>", "", text)
+    text = re.sub(r"<listen>[^<]*</listen>", f"<listen>unix:abstract={abstract_name()}</listen>",
+                  text)  # fmt: skip
+    if include:
+        text = text.replace("</busconfig>", f"<include>{include}</include>\n</busconfig>")
+    out.write_text(text)
+    return out
 
 
 def chip_file(t: FakeTree, num: int, label: str, names: list[str]) -> None:
@@ -176,13 +208,16 @@ class Udrvd:
 
 
 def start_udrvd(udrvd_bin: Path, fake_cdev: Path, address: str, tree: FakeTree,
-                policy: Path) -> Udrvd:  # fmt: skip
+                policy: Path, wait: str = "udrvd: serving", uid: int = 0) -> Udrvd:  # fmt: skip
+    """udrvd on @address and @tree's chips (as @uid), once it said @wait."""
     env = {**os.environ, "UDRV_SYSROOT": str(tree.root), "LD_PRELOAD": str(fake_cdev),
            "DBUS_SYSTEM_BUS_ADDRESS": address}  # fmt: skip
-    proc = subprocess.Popen([str(udrvd_bin), "--policy", str(policy)], env=env,
-                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    cmd = [str(udrvd_bin), "--policy", str(policy)]
+    if uid:
+        cmd = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", *cmd]
+    proc = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, text=True)
     d = Udrvd(proc, address, tree, [], str(fake_cdev))
-    d.wait_log("udrvd: serving")
+    d.wait_log(wait)
     return d
 
 
