@@ -45,8 +45,8 @@ def test_another_user_cannot_own_the_name(udrvd_bin: Path, fake_cdev: Path, tree
         assert d.proc.wait(30) == 1
 
 
-def test_without_the_file_the_bus_refuses_callers(udrvd_bin: Path, fake_cdev: Path,
-                                                  tree: FakeTree, tmp_path: Path) -> None:  # fmt: skip
+def test_without_the_file_the_bus_refuses_callers(
+        udrvd_bin: Path, fake_cdev: Path, tree: FakeTree, tmp_path: Path) -> None:
     # root may own any name on Debian's bus only through a policy file: give
     # it one that says nothing about calls
     own = tmp_path / "own.conf"
