@@ -12,55 +12,28 @@
 #include <string.h>
 
 #include "udrvd.h"
+#include "words.h"
 
 #define INVALID	SD_BUS_ERROR_INVALID_ARGS
-
-struct word {
-	const char *word;
-	int value;
-};
-
-static const struct word directions[] = {
-	{ "input", UDRV_DIR_INPUT }, { "output", UDRV_DIR_OUTPUT }, { NULL, 0 },
-};
-static const struct word edges[] = {
-	{ "none", UDRV_EDGE_NONE }, { "rising", UDRV_EDGE_RISING },
-	{ "falling", UDRV_EDGE_FALLING }, { "both", UDRV_EDGE_BOTH }, { NULL, 0 },
-};
-static const struct word drives[] = {
-	{ "push-pull", UDRV_DRIVE_PUSH_PULL }, { "open-drain", UDRV_DRIVE_OPEN_DRAIN },
-	{ "open-source", UDRV_DRIVE_OPEN_SOURCE }, { NULL, 0 },
-};
-static const struct word biases[] = {
-	{ "as-is", UDRV_BIAS_AS_IS }, { "disabled", UDRV_BIAS_DISABLED },
-	{ "pull-up", UDRV_BIAS_PULL_UP }, { "pull-down", UDRV_BIAS_PULL_DOWN }, { NULL, 0 },
-};
-static const struct word clocks[] = {
-	{ "monotonic", UDRV_CLOCK_MONOTONIC }, { "realtime", UDRV_CLOCK_REALTIME },
-	{ "hte", UDRV_CLOCK_HTE }, { NULL, 0 },
-};
 
 static int bad(sd_bus_error *error, const char *fmt, const char *what)
 {
 	return sd_bus_error_setf(error, INVALID, fmt, what);
 }
 
-/* A string variant that is one of @words. */
-static int read_word(sd_bus_message *m, const char *key, const struct word *words,
+/* A string variant that is one of @kind's words. */
+static int read_word(sd_bus_message *m, const char *key, enum udrvd_word_kind kind,
 		     int *value, sd_bus_error *error)
 {
+	char words[96];
 	const char *s;
-	int r = sd_bus_message_read(m, "v", "s", &s);
 
-	if (r < 0)
+	if (sd_bus_message_read(m, "v", "s", &s) < 0)
 		return bad(error, "line setting '%s' takes a string", key);
-	for (; words->word; words++) {
-		if (!strcmp(s, words->word)) {
-			*value = words->value;
-			return 0;
-		}
-	}
-	return sd_bus_error_setf(error, INVALID, "line setting '%s' cannot be '%s'", key, s);
+	if (!udrvd_word_parse(kind, s, value))
+		return 0;
+	return sd_bus_error_setf(error, INVALID, "line setting '%s' cannot be '%s' (%s)", key, s,
+				 udrvd_words(kind, words, sizeof(words)));
 }
 
 enum key { K_DIRECTION, K_EDGE, K_ACTIVE_LOW, K_DRIVE, K_BIAS, K_DEBOUNCE, K_CLOCK, K_N };
@@ -90,23 +63,23 @@ static int read_setting(sd_bus_message *m, enum key k, struct udrv_line_settings
 
 	switch (k) {
 	case K_DIRECTION:
-		r = read_word(m, keys[k], directions, &v, error);
+		r = read_word(m, keys[k], UDRVD_W_DIRECTION, &v, error);
 		s->direction = (enum udrv_direction)v;
 		break;
 	case K_EDGE:
-		r = read_word(m, keys[k], edges, &v, error);
+		r = read_word(m, keys[k], UDRVD_W_EDGE, &v, error);
 		s->edge = (enum udrv_edge)v;
 		break;
 	case K_DRIVE:
-		r = read_word(m, keys[k], drives, &v, error);
+		r = read_word(m, keys[k], UDRVD_W_DRIVE, &v, error);
 		s->drive = (enum udrv_drive)v;
 		break;
 	case K_BIAS:
-		r = read_word(m, keys[k], biases, &v, error);
+		r = read_word(m, keys[k], UDRVD_W_BIAS, &v, error);
 		s->bias = (enum udrv_bias)v;
 		break;
 	case K_CLOCK:
-		r = read_word(m, keys[k], clocks, &v, error);
+		r = read_word(m, keys[k], UDRVD_W_CLOCK, &v, error);
 		s->event_clock = (enum udrv_clock)v;
 		break;
 	case K_ACTIVE_LOW:

@@ -103,6 +103,7 @@ static int method_release(sd_bus_message *m, void *data, sd_bus_error *error)
 	lines_changed(r);
 	r->n = 0;
 	req_free(r);
+	udrvd_state_sync(d, false);
 	return sd_bus_reply_method_return(m, NULL);
 }
 
@@ -197,6 +198,7 @@ static int method_set_values(sd_bus_message *m, void *data, sd_bus_error *error)
 	for (size_t i = 0; i < r->n; i++)
 		if (mask >> i & 1)
 			r->settings[i].value = (int)(values >> i & 1);
+	udrvd_state_sync(r->d, false);
 	return sd_bus_reply_method_return(m, NULL);
 }
 
@@ -280,7 +282,7 @@ static int request_lines(struct udrvd_chip *chip, const struct udrvd_linecfg *cf
 			 struct udrvd_req *r, sd_bus_error *error)
 {
 	struct udrv_request_config rc = {
-		.consumer = cfg->consumer[0] ? cfg->consumer : UDRVD_CONSUMER,
+		.consumer = r->consumer,
 		.event_buffer_size = cfg->event_buffer_size,
 		.backend = UDRV_BACKEND_CDEV,
 	};
@@ -306,6 +308,8 @@ int udrvd_req_new(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg, uid_
 	r->owner = owner;
 	r->id = d->next_req++;
 	snprintf(r->path, sizeof(r->path), UDRVD_REQUESTS_PATH "/request%u", r->id);
+	snprintf(r->consumer, sizeof(r->consumer), "%s",
+		 cfg->consumer[0] ? cfg->consumer : UDRVD_CONSUMER);
 	err = request_lines(chip, cfg, r, error);
 	if (err < 0) {
 		free(r);
@@ -329,6 +333,8 @@ int udrvd_req_new(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg, uid_
 	d->reqs = r;
 	sd_bus_emit_object_added(d->bus, r->path);
 	lines_changed(r);
+	if (!d->restoring)
+		udrvd_state_sync(d, false);
 	*out = r;
 	return 0;
 }

@@ -13,9 +13,10 @@
 #include "udrvd.h"
 
 #define DEFAULT_POLICY	"/etc/udrv/udrvd.conf"
+#define DEFAULT_STATE	"/var/lib/udrvd/state"
 
 static const char usage[] =
-	"Usage: udrvd [--policy FILE]\n"
+	"Usage: udrvd [--policy FILE] [--state FILE]\n"
 	"\n"
 	"Hold GPIO lines for clients of the system bus, as libgpiod's gpio-manager\n"
 	"does (D-Bus interface io.gpiod1: gpiocli works with it), and allow each\n"
@@ -25,6 +26,9 @@ static const char usage[] =
 	"\n"
 	"  -p, --policy FILE  the policy (default " DEFAULT_POLICY ", udrvd.conf(5));\n"
 	"                     without rules nobody has access, root included\n"
+	"  -s, --state FILE   where the held requests are written after every change,\n"
+	"                     and read at start: the lines the policy's restore rules\n"
+	"                     cover come back (default " DEFAULT_STATE ")\n"
 	"  -h, --help         this text\n"
 	"  -V, --version      udrvd's version\n"
 	"\n"
@@ -59,10 +63,11 @@ static int on_hangup(sd_event_source *s, const struct signalfd_siginfo *si, void
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, const char **policy)
+static int parse_args(int argc, char **argv, const char **policy, const char **state)
 {
 	static const struct option opts[] = {
 		{ "policy", required_argument, NULL, 'p' },
+		{ "state", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -70,14 +75,17 @@ static int parse_args(int argc, char **argv, const char **policy)
 	int c;
 
 	*policy = DEFAULT_POLICY;
-	while ((c = getopt_long(argc, argv, "p:hV", opts, NULL)) != -1) {
+	*state = DEFAULT_STATE;
+	while ((c = getopt_long(argc, argv, "p:s:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
+		case 's':
 			if (!*optarg) {
-				fprintf(stderr, "udrvd: --policy needs a file name\n");
+				fprintf(stderr, "udrvd: --%s needs a file name\n",
+					c == 'p' ? "policy" : "state");
 				return 2;
 			}
-			*policy = optarg;
+			*(c == 'p' ? policy : state) = optarg;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -116,6 +124,7 @@ static int setup_bus(struct udrvd *d)
 		fprintf(stderr, "udrvd: cannot export the GPIO chips: %s\n", strerror(-r));
 		return r;
 	}
+
 	r = sd_bus_request_name(d->bus, UDRVD_BUS_NAME, 0);
 	if (r < 0) {
 		fprintf(stderr, "udrvd: cannot own the bus name " UDRVD_BUS_NAME ": %s%s\n",
@@ -125,6 +134,12 @@ static int setup_bus(struct udrvd *d)
 			"install io.gpiod1.conf into /usr/share/dbus-1/system.d)" : "");
 		return r;
 	}
+	/* with the name: a second udrvd takes no line; calls wait in the
+	 * socket until the loop runs */
+	d->restoring = true;
+	udrvd_state_restore(d);
+	d->restoring = false;
+	d->serving = true;
 	return sd_bus_attach_event(d->bus, d->event, SD_EVENT_PRIORITY_NORMAL);
 }
 
@@ -148,6 +163,9 @@ static int setup_signals(struct udrvd *d)
 
 static void teardown(struct udrvd *d)
 {
+	/* what it held, with the values the kernel has now, for the next start */
+	if (d->serving)
+		udrvd_state_sync(d, true);
 	udrvd_reqs_free(d);
 	udrvd_chips_free(d);
 	sd_bus_slot_unref(d->managers[0]);
@@ -161,7 +179,7 @@ int main(int argc, char **argv)
 {
 	struct udrvd d = { 0 };
 	char msg[UDRVD_MSG_LEN];
-	int r = parse_args(argc, argv, &d.policy_path);
+	int r = parse_args(argc, argv, &d.policy_path, &d.state_path);
 
 	if (r >= 0)
 		return r;

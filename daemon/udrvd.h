@@ -19,6 +19,7 @@
 #include <udrv/line.h>
 
 #include "policy.h"
+#include "state.h"
 
 #define UDRVD_BUS_NAME		"io.gpiod1"
 #define UDRVD_CHIPS_PATH	"/io/gpiod1/chips"
@@ -34,6 +35,9 @@ struct udrvd {
 	sd_bus *bus;
 	struct udrvd_policy *policy;
 	const char *policy_path;
+	const char *state_path;		/* NULL: no state file */
+	bool restoring;			/* no state writes until restored */
+	bool serving;
 	struct udrvd_chip **chips;
 	size_t nchips;
 	struct udrvd_req *reqs;		/* list of held requests */
@@ -66,6 +70,7 @@ struct udrvd_req {
 	struct udrv_request *req;
 	unsigned int id;
 	uid_t owner;
+	char consumer[32];
 	char path[UDRVD_PATH_LEN];
 	sd_bus_slot *slot, *udrv1_slot;
 	size_t n;
@@ -110,5 +115,11 @@ int udrvd_reqcfg_read(sd_bus_message *m, struct udrvd_linecfg *cfg, sd_bus_error
 int udrvd_req_new(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg, uid_t owner,
 		  struct udrvd_req **out, sd_bus_error *error);
 void udrvd_reqs_free(struct udrvd *d);
+
+/* restore.c: write the state file from the held requests (@refresh: read
+ * the outputs' values from the kernel first); request again what the state
+ * file and the restore rules say. */
+void udrvd_state_sync(struct udrvd *d, bool refresh);
+int udrvd_state_restore(struct udrvd *d);
 
 #endif /* UDRVD_H */

@@ -145,8 +145,9 @@ class Udrvd:
             return [Line(False, False, 0, False, "") for _ in range(n)]
         text = state.read_text()
         for ln in text.splitlines():
-            used, d, level, low, consumer = ln.split()
-            out.append(Line(used == "1", d == "out", int(level), low == "1",
+            holder, d, level, low, consumer = ln.split()
+            used = holder != "0" and Path(f"/proc/{holder}").exists()
+            out.append(Line(used, d == "out", int(level), low == "1",
                             "" if consumer == "-" else consumer))  # fmt: skip
         return out
 
@@ -212,7 +213,7 @@ def start_udrvd(udrvd_bin: Path, fake_cdev: Path, address: str, tree: FakeTree,
     """udrvd on @address and @tree's chips (as @uid), once it said @wait."""
     env = {**os.environ, "UDRV_SYSROOT": str(tree.root), "LD_PRELOAD": str(fake_cdev),
            "DBUS_SYSTEM_BUS_ADDRESS": address}  # fmt: skip
-    cmd = [str(udrvd_bin), "--policy", str(policy)]
+    cmd = [str(udrvd_bin), "--policy", str(policy), "--state", str(tree.root.parent / "state")]
     if uid:
         cmd = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", *cmd]
     proc = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, text=True)

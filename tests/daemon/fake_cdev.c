@@ -8,9 +8,12 @@
  * The chip file:	LABEL\n NUM_LINES\n then one NAME\n per line ("" unnamed)
  * Its state file:	gpiochipN.state next to it, written after each change,
  *			one line per offset:
- *				USED DIR VALUE ACTIVE_LOW CONSUMER
- *			(USED 0/1, DIR in/out, VALUE the physical level),
+ *				HOLDER DIR VALUE ACTIVE_LOW CONSUMER
+ *			(HOLDER the pid of the process that requested it, 0
+ *			when free; DIR in/out, VALUE the physical level),
  *			what a test reads as "the partner line" of a pin.
+ *			A line whose holder is gone is free, as the kernel
+ *			frees the requests of a process that ends.
  *
  * A request is a memfd holding "CHIP_PATH\nN OFFSET...\n": the process that
  * made it remembers its number, and closing it there frees its lines (their
@@ -24,6 +27,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/gpio.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -40,7 +44,7 @@
 struct line {
 	char name[GPIO_MAX_NAME_SIZE];
 	char consumer[GPIO_MAX_NAME_SIZE];
-	int used, out, level, active_low;
+	int used, out, level, active_low;	/* used: the holder's pid */
 };
 
 struct chip {
@@ -125,6 +129,10 @@ static void load(struct chip *c, const char *path)
 			   l->consumer) < 4)
 			break;
 		l->out = !strcmp(dir, "out");
+		if (l->used && kill(l->used, 0) < 0 && errno == ESRCH) {
+			l->used = 0;
+			l->consumer[0] = '\0';
+		}
 		if (!strcmp(l->consumer, "-"))
 			l->consumer[0] = '\0';
 	}
@@ -244,7 +252,7 @@ static int get_line(struct chip *c, struct gpio_v2_line_request *lr)
 
 		r->offsets[i] = lr->offsets[i];
 		config_of(&lr->config, i, &flags, &value);
-		l->used = 1;
+		l->used = (int)getpid();
 		snprintf(l->consumer, sizeof(l->consumer), "%s", lr->consumer);
 		apply(l, flags, value);
 	}

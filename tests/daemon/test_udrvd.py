@@ -238,3 +238,101 @@ def test_the_fd_needs_all_on_every_line_and_the_owner(udrvd: Udrvd, fd_client: P
     res = udrvd.run_as([str(fd_client), path, "0"], uid=CAROL, preload=True)
     assert res.returncode == 1 and "belongs to uid 2, not to the caller (uid 3)" in res.stderr
     assert udrvd.lines(1)[1].level == 1
+
+
+RESTORE = POLICY + "restore gpio fake-a LOCK\n"
+
+
+def restart(d: Udrvd, udrvd_bin: Path, fake_cdev: Path, tmp_path: Path, policy: str) -> Udrvd:
+    """Stop @d (SIGTERM) and start udrvd again on its bus and tree with @policy."""
+    assert d.stop() == 0
+    conf = tmp_path / "udrvd.conf"
+    conf.write_text(policy)
+    return start_udrvd(udrvd_bin, fake_cdev, d.address, d.tree, conf)
+
+
+def test_a_restore_rule_brings_the_line_back(udrvd: Udrvd, udrvd_bin: Path, fake_cdev: Path,
+                                             tmp_path: Path) -> None:  # fmt: skip
+    assert request(udrvd, [0], OUTPUT, [1], uid=ALICE, consumer="door-lock").returncode == 0
+    assert udrvd.stop() == 0
+    assert not udrvd.lines()[0].used  # between stop and start the kernel has it
+    again = restart(udrvd, udrvd_bin, fake_cdev, tmp_path, RESTORE)
+    try:
+        assert any(ln.startswith("udrvd: restored /io/gpiod1/requests/request0: 1 lines of "
+                                 "gpiochip0 for uid 1") for ln in again.log), again.log  # fmt: skip
+        lock = again.lines()[0]
+        assert (lock.used, lock.level, lock.consumer) == (True, 1, "door-lock")
+        path = "/io/gpiod1/requests/request0"
+        assert get(again, path, "io.udrv1.Request", "Owner") == "(<uint32 1>,)"
+        res = again.call(path, f"{REQ}.SetValues", "{uint32 0: int32 0}", uid=ALICE)
+        assert res.returncode == 0, res.stderr
+        assert again.lines()[0].level == 0
+    finally:
+        again.stop()
+
+
+def test_without_a_restore_rule_the_kernel_keeps_it(
+        udrvd: Udrvd, udrvd_bin: Path, fake_cdev: Path, tmp_path: Path) -> None:
+    assert request(udrvd, [0], OUTPUT, [1], uid=ALICE).returncode == 0
+    again = restart(udrvd, udrvd_bin, fake_cdev, tmp_path, POLICY)
+    try:
+        assert not again.lines()[0].used
+        assert "request" not in again.tree.path("../state").read_text()
+    finally:
+        again.stop()
+
+
+def test_values_set_through_the_fd_are_saved_at_stop(udrvd: Udrvd, udrvd_bin: Path,
+                                                     fake_cdev: Path, fd_client: Path,
+                                                     tmp_path: Path) -> None:  # fmt: skip
+    path = path_of(request(udrvd, [2], OUTPUT, [1], uid=BOB, chip=CHIP1))
+    assert udrvd.run_as([str(fd_client), path, "0"], uid=BOB, preload=True).returncode == 0
+    again = restart(udrvd, udrvd_bin, fake_cdev, tmp_path,
+                    POLICY + "restore gpio fake-b *\n")  # fmt: skip
+    try:
+        line = again.lines(1)[2]
+        assert (line.used, line.level) == (True, 0)
+    finally:
+        again.stop()
+
+
+def test_a_state_file_it_cannot_read_restores_nothing(
+        udrvd: Udrvd, udrvd_bin: Path, fake_cdev: Path, tmp_path: Path) -> None:
+    assert request(udrvd, [0], OUTPUT, [1], uid=ALICE).returncode == 0
+    assert udrvd.stop() == 0
+    state = udrvd.tree.path("../state")
+    state.write_text(state.read_text().replace("end\n", ""))  # cut short
+    again = restart(udrvd, udrvd_bin, fake_cdev, tmp_path, RESTORE)
+    try:
+        assert any("the last request has no 'end': cut short: nothing restored" in ln
+                   for ln in again.log), again.log  # fmt: skip
+        assert not again.lines()[0].used
+        assert request(again, [0], OUTPUT, [1], uid=ALICE).returncode == 0
+    finally:
+        again.stop()
+
+
+def test_killed_at_any_moment_the_state_is_whole(udrvd: Udrvd, udrvd_bin: Path, fake_cdev: Path,
+                                                 tmp_path: Path) -> None:  # fmt: skip
+    """SIGKILL while clients set values (each a state write): the file is
+    always one udrvd wrote whole, and the line comes back. The moment of
+    the kill varies from run to run; what is checked holds at any moment."""
+    d = restart(udrvd, udrvd_bin, fake_cdev, tmp_path, RESTORE)
+    path = path_of(request(d, [0], OUTPUT, [1], uid=ALICE))
+    for i in range(6):
+        setters = [subprocess.Popen(
+            ["setpriv", "--reuid=1", "--regid=1", "--clear-groups", "gdbus", "call",
+             f"--address={d.address}", "--dest=io.gpiod1", f"--object-path={path}",
+             f"--method={REQ}.SetValues", "--", f"{{uint32 0: int32 {k % 2}}}"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for k in range(8)]  # fmt: skip
+        d.proc.kill()
+        d.proc.wait(30)
+        for s in setters:
+            s.wait(30)
+        text = d.tree.path("../state").read_text()
+        assert text.startswith("udrvd-state 1\nrequest 1 gpiochip0 fake-a ") and \
+            text.endswith("end\n"), text  # fmt: skip
+        d = start_udrvd(udrvd_bin, fake_cdev, d.address, d.tree, tmp_path / "udrvd.conf")
+        assert any(ln.startswith("udrvd: restored") for ln in d.log), (i, d.log)
+        assert d.lines()[0].used
+    d.stop()

@@ -278,6 +278,11 @@ CYCLICTEST = [
 # Reproducers of what the harnesses found (regress/README.md says which
 # code is at fault and whether it is fixed); make check replays each.
 REGRESS: dict[str, dict[str, bytes]] = {
+    "state": {
+        # a '%' followed by no hex digit: the escape's value was shifted
+        # from -1 (UBSan) before the digits were checked
+        "percent-without-hex": b"udrvd-state 1\nrequest 1 gpiochip0 %\xff\xff c\n",
+    },
     "peer": {
         "why-past-the-line": b"received x\n",
         "zero-padded-numbers": b"reed " + b" ".join([b"00000000001067528929303"] * 4) + b"\n",
@@ -497,6 +502,18 @@ POLICY = [s.encode() for s in (
     "#",
 )]
 
+# daemon/state.c: udrvd's state file as it writes it, and cut short
+STATE_GOOD = ("udrvd-state 1\nrequest 1001 gpiochip0 pinctrl-bcm2835 door%20lock\n"
+              "line 17 output 1 0 as-is push-pull none 0 monotonic\n"
+              "line 27 input 0 1 pull-up open-drain both 5000 realtime\nend\n"
+              "request 0 gpiochip3 gpio-wire udrvd\n"
+              "line 0 output 0 0 disabled open-source rising 0 hte\nend\n")
+STATE = [s.encode() for s in (
+    STATE_GOOD, STATE_GOOD[:-1], STATE_GOOD[:60], "udrvd-state 1\n", "",
+    "udrvd-state 1\nrequest 4294967294 gpiochip0 %C3%A9 %25\n"
+    "line 65534 input 0 0 as-is push-pull none 4294967295 monotonic\nend\n",
+)]
+
 HARNESSES: dict[str, list[bytes]] = {
     "parse": [p.encode() for p in PARSE],
     "layout": LAYOUT,
@@ -513,6 +530,7 @@ HARNESSES: dict[str, list[bytes]] = {
     "rate": RATE,
     "vfio": VFIO,
     "policy": POLICY,
+    "state": STATE,
 }
 
 

@@ -34,7 +34,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 HARNESSES = ("parse", "layout", "cli", "chip", "soc", "uio", "rt", "fields", "trace",
-             "rtla", "peer", "cyclictest", "rate", "vfio", "policy")
+             "rtla", "peer", "cyclictest", "rate", "vfio", "policy", "state")
 SETUP = ["-Dfuzz=true", "-Db_sanitize=address,undefined", "-Db_lundef=false",
          "-Dc_args=-fno-sanitize-recover=all"]
 # -close_fd_mask=3: the CLI harness prints on stdout/stderr; failures still
