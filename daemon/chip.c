@@ -13,17 +13,12 @@
 #include "udrvd.h"
 
 void udrvd_chip_line_id(struct udrvd_chip *chip, unsigned int offset,
-			struct udrvd_gpio_line *id, char name[32])
+			struct udrvd_gpio_line *id)
 {
-	struct udrv_line_info info;
-
-	name[0] = '\0';
-	if (!udrv_chip_line_info(chip->chip, offset, &info))
-		memcpy(name, info.name, sizeof(info.name));
 	id->chip = udrv_chip_name(chip->chip);
 	id->label = udrv_chip_label(chip->chip);
 	id->offset = offset;
-	id->name = name;
+	id->name = offset < chip->nlines ? chip->lines[offset].name : "";
 }
 
 static int prop_name(sd_bus *bus, const char *path, const char *iface, const char *prop,
@@ -56,7 +51,7 @@ static int prop_path(sd_bus *bus, const char *path, const char *iface, const cha
 static int check_lines(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg,
 		       const struct udrvd_caller *who, sd_bus_error *error)
 {
-	char msg[UDRVD_MSG_LEN], name[32];
+	char msg[UDRVD_MSG_LEN];
 	struct udrvd_gpio_line id;
 
 	for (size_t i = 0; i < cfg->n; i++) {
@@ -65,7 +60,7 @@ static int check_lines(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg,
 						 "%s has no line %u (it has %u)",
 						 udrv_chip_name(chip->chip), cfg->offsets[i],
 						 udrv_chip_num_lines(chip->chip));
-		udrvd_chip_line_id(chip, cfg->offsets[i], &id, name);
+		udrvd_chip_line_id(chip, cfg->offsets[i], &id);
 		if (udrvd_policy_gpio(chip->d->policy, who, &id, cfg->perms[i], msg))
 			return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED, msg);
 	}

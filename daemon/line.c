@@ -123,10 +123,13 @@ int udrvd_lines_export(struct udrvd_chip *chip)
 		return -ENOMEM;
 	for (unsigned int i = 0; i < n; i++) {
 		struct udrvd_line *l = &chip->lines[i];
+		struct udrv_line_info info;
 		int r;
 
 		l->chip = chip;
 		l->offset = i;
+		if (!udrv_chip_line_info(chip->chip, i, &info))
+			memcpy(l->name, info.name, sizeof(l->name));
 		snprintf(l->path, sizeof(l->path), "%s/line%u", chip->path, i);
 		r = sd_bus_add_object_vtable(chip->d->bus, &l->slot, l->path, "io.gpiod1.Line",
 					     line_vtable, l);

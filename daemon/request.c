@@ -54,7 +54,7 @@ static void req_unlink(struct udrvd_req *r)
 static int check_caller(struct udrvd_req *r, sd_bus_message *m, unsigned int want,
 			sd_bus_error *error)
 {
-	char msg[UDRVD_MSG_LEN], name[32];
+	char msg[UDRVD_MSG_LEN];
 	struct udrvd_gpio_line id;
 	struct udrvd_creds who;
 	int err = udrvd_caller_of(m, &who, error);
@@ -69,7 +69,7 @@ static int check_caller(struct udrvd_req *r, sd_bus_message *m, unsigned int wan
 		goto out;
 	}
 	for (size_t i = 0; i < r->n && want; i++) {
-		udrvd_chip_line_id(r->chip, r->offsets[i], &id, name);
+		udrvd_chip_line_id(r->chip, r->offsets[i], &id);
 		if (udrvd_policy_gpio(r->d->policy, &who.caller, &id, want, msg)) {
 			err = sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED, msg);
 			goto out;
@@ -198,7 +198,7 @@ static int method_set_values(sd_bus_message *m, void *data, sd_bus_error *error)
 	for (size_t i = 0; i < r->n; i++)
 		if (mask >> i & 1)
 			r->settings[i].value = (int)(values >> i & 1);
-	udrvd_state_sync(r->d, false);
+	udrvd_state_dirty(r->d);
 	return sd_bus_reply_method_return(m, NULL);
 }
 

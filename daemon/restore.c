@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The held requests and the state file (state.h): written after every
- * change, read when udrvd starts, when each line a restore rule covers is
+ * The held requests and the state file (state.h): written after a request
+ * is made or released, within UDRVD_STATE_DELAY_US of a value set through
+ * the bus (one write for a burst of them: each is an fsync), and at stop;
+ * read when udrvd starts, when each line a restore rule covers is
  * requested again for its owner with the settings and value it had.
  */
 #include <errno.h>
@@ -32,6 +34,8 @@ void udrvd_state_sync(struct udrvd *d, bool refresh)
 
 	if (!d->state_path)
 		return;
+	if (d->state_timer)	/* this write is the one that was due */
+		sd_event_source_set_enabled(d->state_timer, SD_EVENT_OFF);
 	for (struct udrvd_req *r = d->reqs; r; r = r->next) {
 		struct udrvd_state_req *s = udrvd_state_add(&st);
 
@@ -51,6 +55,33 @@ void udrvd_state_sync(struct udrvd *d, bool refresh)
 	if (udrvd_state_save(d->state_path, &st, msg) < 0)
 		fprintf(stderr, "udrvd: %s: the held lines will not come back after a restart\n", msg);
 	udrvd_state_free(&st);
+}
+
+static int on_state_timer(sd_event_source *s, uint64_t usec, void *data)
+{
+	udrvd_state_sync(data, false);
+	return 0;
+}
+
+void udrvd_state_dirty(struct udrvd *d)
+{
+	int r;
+
+	if (!d->state_path)
+		return;
+	if (!d->state_timer) {
+		r = sd_event_add_time_relative(d->event, &d->state_timer, CLOCK_MONOTONIC,
+					       UDRVD_STATE_DELAY_US, 0, on_state_timer, d);
+		if (r < 0) {
+			udrvd_state_sync(d, false);
+			return;
+		}
+	} else if (sd_event_source_get_enabled(d->state_timer, NULL) > 0) {
+		return;		/* a write is due already */
+	} else {
+		sd_event_source_set_time_relative(d->state_timer, UDRVD_STATE_DELAY_US);
+	}
+	sd_event_source_set_enabled(d->state_timer, SD_EVENT_ONESHOT);
 }
 
 /* The chip a saved request was on: the same name with the same label, else
@@ -88,11 +119,10 @@ static void restore_one(struct udrvd *d, const struct udrvd_state_req *s)
 	}
 	for (size_t i = 0; i < s->n; i++) {
 		struct udrvd_gpio_line id;
-		char name[32];
 
 		if (s->offsets[i] >= chip->nlines)
 			continue;
-		udrvd_chip_line_id(chip, s->offsets[i], &id, name);
+		udrvd_chip_line_id(chip, s->offsets[i], &id);
 		if (!udrvd_policy_restores(d->policy, &id))
 			continue;
 		cfg.offsets[cfg.n] = s->offsets[i];

@@ -166,6 +166,7 @@ static void teardown(struct udrvd *d)
 	/* what it held, with the values the kernel has now, for the next start */
 	if (d->serving)
 		udrvd_state_sync(d, true);
+	sd_event_source_unref(d->state_timer);
 	udrvd_reqs_free(d);
 	udrvd_chips_free(d);
 	sd_bus_slot_unref(d->managers[0]);

@@ -37,6 +37,7 @@ struct udrvd {
 	const char *policy_path;
 	const char *state_path;		/* NULL: no state file */
 	bool restoring;			/* no state writes until restored */
+	sd_event_source *state_timer;	/* a state write that is due */
 	bool serving;
 	struct udrvd_chip **chips;
 	size_t nchips;
@@ -49,6 +50,7 @@ struct udrvd {
 struct udrvd_line {
 	struct udrvd_chip *chip;
 	unsigned int offset;
+	char name[32];			/* "" when the driver names none */
 	char path[UDRVD_PATH_LEN];
 	sd_bus_slot *slot;
 	struct udrvd_req *req;		/* the request holding it, or NULL */
@@ -87,9 +89,10 @@ struct udrvd_creds {
 int udrvd_caller_of(sd_bus_message *m, struct udrvd_creds *c, sd_bus_error *error);
 void udrvd_caller_done(struct udrvd_creds *c);
 
-/* The udrvd_gpio_line of @chip's line @offset, for the policy. */
+/* The udrvd_gpio_line of @chip's line @offset, for the policy (its name
+ * as the driver gave it when udrvd started: names do not change). */
 void udrvd_chip_line_id(struct udrvd_chip *chip, unsigned int offset,
-			struct udrvd_gpio_line *id, char name[32]);
+			struct udrvd_gpio_line *id);
 
 /* chip.c: export every GPIO chip there is (and its lines); free them. */
 int udrvd_chips_export(struct udrvd *d);
@@ -120,6 +123,9 @@ void udrvd_reqs_free(struct udrvd *d);
  * the outputs' values from the kernel first); request again what the state
  * file and the restore rules say. */
 void udrvd_state_sync(struct udrvd *d, bool refresh);
+/* A value changed: the state is written within UDRVD_STATE_DELAY_US. */
+#define UDRVD_STATE_DELAY_US	100000
+void udrvd_state_dirty(struct udrvd *d);
 int udrvd_state_restore(struct udrvd *d);
 
 #endif /* UDRVD_H */

@@ -56,8 +56,9 @@ def udrvd_bin() -> Path:
 
 
 @pytest.fixture(scope="session")
-def fd_client() -> Path:
-    return binary("UDRVD_FD_CLIENT", "tests/daemon/fd_client")
+def client() -> Path:
+    """tests/daemon/client.c: 'fd' (the fast path) and 'load' (many calls)."""
+    return binary("UDRVD_CLIENT", "tests/daemon/client")
 
 
 @pytest.fixture(scope="session")

@@ -39,7 +39,7 @@
 #include <unistd.h>
 
 #define MAX_LINES	256
-#define MAX_REQS	64
+#define MAX_REQS	256
 
 struct line {
 	char name[GPIO_MAX_NAME_SIZE];

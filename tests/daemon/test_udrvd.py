@@ -213,12 +213,12 @@ def test_a_bad_policy_stops_udrvd(udrvd_bin: Path, tmp_path: Path) -> None:
 CHIP1 = "/io/gpiod1/chips/gpiochip1"
 
 
-def test_the_fast_path_hands_over_the_fd(udrvd: Udrvd, fd_client: Path) -> None:
+def test_the_fast_path_hands_over_the_fd(udrvd: Udrvd, client: Path) -> None:
     """io.udrv1.Request.GetFd: the owner, granted all on the lines, drives
     them through the kernel; the line stays held after the client exits."""
     path = path_of(request(udrvd, [2], OUTPUT, [1], uid=BOB, chip=CHIP1))
     assert get(udrvd, path, "io.udrv1.Request", "Owner") == "(<uint32 2>,)"
-    res = udrvd.run_as([str(fd_client), path, "0", "3"], uid=BOB, preload=True)
+    res = udrvd.run_as([str(client), "fd", path, "0", "3"], uid=BOB, preload=True)
     assert res.returncode == 0, res.stderr
     line = udrvd.lines(1)[2]
     assert (line.used, line.level, line.consumer) == (True, 0, "udrvd")  # 0, 1, 0
@@ -226,16 +226,16 @@ def test_the_fast_path_hands_over_the_fd(udrvd: Udrvd, fd_client: Path) -> None:
     assert res.stdout.strip() == "([0],)", res.stdout
 
 
-def test_the_fd_needs_all_on_every_line_and_the_owner(udrvd: Udrvd, fd_client: Path) -> None:
+def test_the_fd_needs_all_on_every_line_and_the_owner(udrvd: Udrvd, client: Path) -> None:
     # alice may drive LOCK, no more: the fd would let her reconfigure it
     path = path_of(request(udrvd, [0], OUTPUT, [1], uid=ALICE))
-    res = udrvd.run_as([str(fd_client), path, "0"], uid=ALICE, preload=True)
+    res = udrvd.run_as([str(client), "fd", path, "0"], uid=ALICE, preload=True)
     assert res.returncode == 1
     assert "AccessDenied" in res.stderr and "no rule grants read,watch,configure" in res.stderr
     assert udrvd.lines()[0].level == 1
     # bob has all on fake-b, but the request is not his
     path = path_of(request(udrvd, [1], OUTPUT, [1], uid=BOB, chip=CHIP1))
-    res = udrvd.run_as([str(fd_client), path, "0"], uid=CAROL, preload=True)
+    res = udrvd.run_as([str(client), "fd", path, "0"], uid=CAROL, preload=True)
     assert res.returncode == 1 and "belongs to uid 2, not to the caller (uid 3)" in res.stderr
     assert udrvd.lines(1)[1].level == 1
 
@@ -283,10 +283,10 @@ def test_without_a_restore_rule_the_kernel_keeps_it(
 
 
 def test_values_set_through_the_fd_are_saved_at_stop(udrvd: Udrvd, udrvd_bin: Path,
-                                                     fake_cdev: Path, fd_client: Path,
+                                                     fake_cdev: Path, client: Path,
                                                      tmp_path: Path) -> None:  # fmt: skip
     path = path_of(request(udrvd, [2], OUTPUT, [1], uid=BOB, chip=CHIP1))
-    assert udrvd.run_as([str(fd_client), path, "0"], uid=BOB, preload=True).returncode == 0
+    assert udrvd.run_as([str(client), "fd", path, "0"], uid=BOB, preload=True).returncode == 0
     again = restart(udrvd, udrvd_bin, fake_cdev, tmp_path,
                     POLICY + "restore gpio fake-b *\n")  # fmt: skip
     try:
