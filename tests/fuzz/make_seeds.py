@@ -513,6 +513,31 @@ STATE = [s.encode() for s in (
     "udrvd-state 1\nrequest 4294967294 gpiochip0 %C3%A9 %25\n"
     "line 65534 input 0 0 as-is push-pull none 4294967295 monotonic\nend\n",
 )]
+# daemon/linecfg.c: RequestLines' signature, then its values in the
+# harness's encoding (count bytes, length-prefixed strings, big-endian numbers)
+
+
+def lstr(s: str) -> bytes:
+    return bytes([len(s)]) + s.encode()
+
+
+def u32(v: int) -> bytes:
+    return v.to_bytes(4, "big")
+
+
+RL = "(a(aua{sv})ai)a{sv}"
+LINECFG = [
+    # one output line 17 at 1, consumer "door"
+    join(RL, b"\x01\x01" + u32(17) + b"\x01" + lstr("direction") + b"\x00" + lstr("output")
+         + b"\x01" + u32(1) + b"\x01" + lstr("consumer") + b"\x00" + lstr("door")),
+    # two lines, edge and bias, no values, no request settings
+    join(RL, b"\x01\x02" + u32(3) + u32(4) + b"\x02" + lstr("edge") + b"\x00" + lstr("both")
+         + lstr("bias") + b"\x00" + lstr("pull-up") + b"\x00\x00"),
+    # the wrong types where strings belong
+    join(RL, b"\x01\x01" + u32(1) + b"\x01" + lstr("direction") + b"\x01\x01\x00\x00"),
+    join("(a(aua{sv})ai)", b"\x00\x00"),
+    join("s", lstr("direction")),
+]
 
 HARNESSES: dict[str, list[bytes]] = {
     "parse": [p.encode() for p in PARSE],
@@ -531,6 +556,7 @@ HARNESSES: dict[str, list[bytes]] = {
     "vfio": VFIO,
     "policy": POLICY,
     "state": STATE,
+    "linecfg": LINECFG,
 }
 
 
