@@ -2,9 +2,9 @@
 /*
  * udrvd's state file: the requests it holds, so that they can come back
  * when it starts again (where the policy's restore rules say so). Written
- * whole after every change, atomically (a temporary file, fsync, rename,
- * fsync of the folder): a udrvd killed at any point leaves the old file or
- * the new one, never a mix. Text, one request a block:
+ * whole, atomically (a temporary file, fsync, rename, fsync of the folder):
+ * a udrvd killed at any point leaves the old file or the new one, never a
+ * mix. When it is written is restore.c's business. Text, one request a block:
  *
  *	udrvd-state 1
  *	request OWNER_UID CHIP_NAME CHIP_LABEL CONSUMER
