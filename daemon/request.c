@@ -84,24 +84,19 @@ static int method_release(sd_bus_message *m, void *data, sd_bus_error *error)
 {
 	struct udrvd_req *r = data;
 	struct udrvd *d = r->d;
-	char path[UDRVD_PATH_LEN];
 	int err = check_caller(r, m, 0, error);
 
 	if (err < 0)
 		return err;
-	memcpy(path, r->path, sizeof(path));
 	req_unlink(r);
-	/* InterfacesRemoved lists the interfaces: before they go */
-	sd_bus_emit_object_removed(d->bus, path);
-	sd_bus_slot_unref(r->slot);
-	sd_bus_slot_unref(r->udrv1_slot);
-	r->slot = r->udrv1_slot = NULL;
-	for (size_t i = 0; i < r->n; i++)
-		r->chip->lines[r->offsets[i]].req = NULL;
+	/* InterfacesRemoved lists the interfaces: before req_free() drops them */
+	sd_bus_emit_object_removed(d->bus, r->path);
+	/* the lines back to the kernel first, so that the change says so */
 	udrv_request_release(r->req);
 	r->req = NULL;
+	for (size_t i = 0; i < r->n; i++)
+		r->chip->lines[r->offsets[i]].req = NULL;
 	lines_changed(r);
-	r->n = 0;
 	req_free(r);
 	udrvd_state_sync(d, false);
 	return sd_bus_reply_method_return(m, NULL);

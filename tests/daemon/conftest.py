@@ -223,6 +223,19 @@ def start_udrvd(udrvd_bin: Path, fake_cdev: Path, address: str, tree: FakeTree,
     return d
 
 
+@contextmanager
+def serving(udrvd_bin: Path, fake_cdev: Path, bus: str, tree: FakeTree, tmp_path: Path,
+            policy: str) -> Iterator[Udrvd]:  # fmt: skip
+    """udrvd with @policy (written to tmp_path/udrvd.conf), stopped afterwards."""
+    conf = tmp_path / "udrvd.conf"
+    conf.write_text(policy)
+    d = start_udrvd(udrvd_bin, fake_cdev, bus, tree, conf)
+    try:
+        yield d
+    finally:
+        d.stop()
+
+
 @pytest.fixture
 def tree() -> Iterator[FakeTree]:
     """A fake root: gpiochip0 'fake-a' (8 lines, some named) and gpiochip1

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.daemon.conftest import BUILD, GUARD_S, Udrvd, start_udrvd
+from tests.daemon.conftest import BUILD, GUARD_S, Udrvd, serving
 from tests.support.fakes import FakeTree
 from tests.support.udrv_runner import REPO
 
@@ -36,11 +36,8 @@ def gpiocli() -> Path:
 @pytest.fixture
 def udrvd(udrvd_bin: Path, fake_cdev: Path, bus: str, tree: FakeTree,
           tmp_path: Path) -> Iterator[Udrvd]:  # fmt: skip
-    policy = tmp_path / "udrvd.conf"
-    policy.write_text(POLICY)
-    d = start_udrvd(udrvd_bin, fake_cdev, bus, tree, policy)
-    yield d
-    d.stop()
+    with serving(udrvd_bin, fake_cdev, bus, tree, tmp_path, POLICY) as d:
+        yield d
 
 
 def cli(d: Udrvd, gpiocli: Path, *args: str, uid: int = ALICE) -> subprocess.CompletedProcess[str]:

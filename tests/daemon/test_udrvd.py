@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.daemon.conftest import Udrvd, start_udrvd
+from tests.daemon.conftest import Udrvd, serving, start_udrvd
 from tests.support.fakes import FakeTree
 
 CHIP0 = "/io/gpiod1/chips/gpiochip0"
@@ -68,11 +68,8 @@ def get(d: Udrvd, path: str, iface: str, prop: str) -> str:
 @pytest.fixture
 def udrvd(udrvd_bin: Path, fake_cdev: Path, bus: str, tree: FakeTree,
           tmp_path: Path) -> Iterator[Udrvd]:  # fmt: skip
-    policy = tmp_path / "udrvd.conf"
-    policy.write_text(POLICY)
-    d = start_udrvd(udrvd_bin, fake_cdev, bus, tree, policy)
-    yield d
-    d.stop()
+    with serving(udrvd_bin, fake_cdev, bus, tree, tmp_path, POLICY) as d:
+        yield d
 
 
 def test_chips_and_lines_on_the_bus(udrvd: Udrvd) -> None:
