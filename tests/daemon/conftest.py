@@ -10,7 +10,6 @@ races: a passed one fails with udrvd's output."""
 from __future__ import annotations
 
 import os
-import re
 import secrets
 import select
 import subprocess
@@ -23,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import dbus_conf
 from tests.support.fakes import FakeTree, gpio_bus, gpio_chip
 from tests.support.udrv_runner import REPO, required
 
@@ -96,19 +96,10 @@ def bus(tmp_path: Path) -> Iterator[str]:
 
 
 def system_bus_conf(out: Path, include: Path | None) -> Path:
-    """Debian's own system bus configuration (deny by default: no name may be
-    owned, no method called, but what a policy file allows), listening on an
-    abstract socket, with @include as its only policy file."""
-    text = Path("/usr/share/dbus-1/system.conf").read_text()
-    text = re.sub(r"<!--.*?-->", "", text, flags=re.DOTALL)
-    text = re.sub(r"\s*<(user|pidfile|servicehelper)>[^<]*</\1>", "", text)
-    text = re.sub(r"\s*<(fork|syslog|standard_system_servicedirs)/>", "", text)
-    text = re.sub(r"\s*<include(dir)?\b[^>]*>[^<]*</include(dir)?>", "", text)
-    text = re.sub(r"<listen>[^<]*</listen>", f"<listen>unix:abstract={abstract_name()}</listen>",
-                  text)  # fmt: skip
-    if include:
-        text = text.replace("</busconfig>", f"<include>{include}</include>\n</busconfig>")
-    out.write_text(text)
+    """The test bus's configuration (tests/support/dbus_conf.py) on an abstract
+    socket, written to @out."""
+    out.write_text(dbus_conf.system_bus_conf(f"unix:abstract={abstract_name()}",
+                                             str(include) if include else None))
     return out
 
 

@@ -46,6 +46,8 @@ FEATURES: dict[str, str] = {
     "isolcpus": "two or more CPUs, CPU 1 isolated (isolcpus/nohz_full)",
     "bcm2835": "a Raspberry Pi 3's SoC: pinctrl-bcm2835 GPIO and its registers",
     "python": "python3 with udrv's Python package, gpiod and gpiozero",
+    "udrvd": "udrvd, dbus-daemon and gdbus, and libgpiod's gpiocli and gpio-manager under "
+             "/opt/libgpiod (rig/lab/image/dbusguest.py lays them out)",
     "qemu": "the board is one of the lab's own QEMU boards (its process, image and "
             "console log are reachable from the host)",
 }  # fmt: skip

@@ -204,7 +204,7 @@ def target(name: str) -> Target:
 
 def features(name: str, variant: str = "") -> frozenset[str]:
     """The rig/lab/boards/api.py FEATURES a QEMU target has (variant "py": the
-    Python image, rig/lab/image/pyguest.py; "deb": udrv's packages and
+    Python image, rig/lab/image/pyguest.py, with D-Bus, dbusguest.py; "deb": udrv's packages and
     Debian's python3, rig/lab/image/debguest.py)."""
     t = target(name)
     have = {"qemu"}
@@ -222,6 +222,8 @@ def features(name: str, variant: str = "") -> frozenset[str]:
         have.add("isolcpus")
     if variant in ("py", "deb"):
         have.add("python")
+    if variant == "py":
+        have.add("udrvd")
     return frozenset(have)
 
 

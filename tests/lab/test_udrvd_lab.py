@@ -1,0 +1,231 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""udrvd on real kernels (the Python image variant with D-Bus, py_board,
+rig/lab/image/dbusguest.py): a real dbus-daemon with Debian's system bus
+configuration, udrvd on gpio-wire, and libgpiod 2.2.1's own gpiocli and
+gpio-manager built from its sources (scripts/build-gpiod-dbus).
+
+gpio-wire wires each output line 2k to input 2k+1, so what udrvd holds is
+read on the partner line by another process (`udrv gpio get`), after the
+client that set it has exited:
+
+- a line requested and set with gpiocli keeps its value after gpiocli exits,
+  and again after a client drove it through the request's fd (io.udrv1);
+- after `udrvd` stops (SIGTERM: state written, lines released) and starts
+  again, the line the policy says `restore` of comes back with its value,
+  the other one does not;
+- gpiocli says the same against udrvd as against gpio-manager, call for call;
+- gdbus, a generic client, reads the properties io.gpiod1.xml declares.
+
+Each test starts the bus and its daemon and stops both, so that the board's
+gpio-wire lines are free again for the other tests.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from collections.abc import Iterator
+from dataclasses import dataclass
+from xml.etree import ElementTree
+
+import pytest
+from guest import Board, sh
+
+from rig.lab.image import dbusguest
+from tests.support.dbus_conf import system_bus_conf
+
+pytestmark = [pytest.mark.skipif(dbusguest.missing() is not None,
+                                 reason=str(dbusguest.missing())),
+              pytest.mark.lg_feature(["udrvd", "gpio-wire"])]  # fmt: skip
+
+BUS = "unix:path=/run/dbus/system_bus_socket"
+ENV = f"export DBUS_SYSTEM_BUS_ADDRESS={BUS} PATH=$PATH:{dbusguest.GUEST_GPIOD}/bin; "
+POLICY = "/etc/udrv/udrvd.conf"
+STATE = "/var/lib/udrvd/state"
+# root may do everything on gpio-wire (udrvd grants nothing without a rule,
+# root included); wire0-out comes back after a restart, wire1-out does not
+RULES = "allow uid:0 all gpio gpio-wire *\nrestore gpio gpio-wire wire0-out\n"
+
+
+def run(board: Board, cmd: str, timeout: float = 60) -> str:
+    """@cmd's stdout in the guest (with the bus's address); fails on an exit
+    status other than 0, with what it printed."""
+    r = sh(board, ENV + cmd, timeout=timeout)
+    assert r.status == 0, f"{cmd!r} exited {r.status}:\n{r.stdout}{r.stderr}"
+    return r.stdout
+
+
+def partner(board: Board, out_line: int) -> int:
+    """The level gpio-wire's input out_line + 1 reads (another process)."""
+    text = run(board, f"udrv gpio get -c gpio-wire {out_line + 1}")
+    m = re.fullmatch(rf"{out_line + 1}=([01])\n", text)
+    assert m, f"udrv gpio get said {text!r}"
+    return int(m.group(1))
+
+
+def consumer(board: Board, line: int) -> str | None:
+    """Who holds gpio-wire's line @line, as the kernel says (udrv gpio info
+    --json, GPIO_V2_GET_LINEINFO_IOCTL), or None when it is free. (The
+    partner's level alone proves nothing: gpio-wire keeps an output's value
+    when it is released.)"""
+    (chip,) = json.loads(run(board, "udrv gpio info -c gpio-wire --json"))
+    info = chip["lines"][line]
+    return str(info["consumer"]) if info["used"] else None
+
+
+@dataclass
+class Broker:
+    """A bus and one daemon owning io.gpiod1 on it, in the guest."""
+
+    board: Board
+    daemon: str  # "udrvd" or "gpio-manager"
+    bus_pid: int = 0
+    pid: int = 0
+
+    def start(self) -> Broker:
+        policy = "udrvd.conf" if self.daemon == "udrvd" else "gpio-manager.conf"
+        conf = system_bus_conf(BUS, f"{dbusguest.GUEST_POLICIES}/{policy}")
+        self.board.put_bytes(conf.encode(), "/etc/udrv-lab/bus.conf")
+        self.bus_pid = int(run(self.board, "mkdir -p /run/dbus && dbus-daemon --config-file="
+                               "/etc/udrv-lab/bus.conf --fork --print-pid 2>/dev/null"))
+        return self.start_daemon()
+
+    def start_daemon(self) -> Broker:
+        cmd = (f"udrvd --policy {POLICY} --state {STATE}" if self.daemon == "udrvd"
+               else f"{dbusguest.GUEST_GPIOD}/bin/gpio-manager")  # fmt: skip
+        self.pid = int(run(self.board, f"{cmd} >/tmp/{self.daemon}.log 2>&1 & echo $!"))
+        # serving once the name is on the bus (gdbus: a generic client)
+        run(self.board, "i=0; until gdbus call --system -d io.gpiod1 -o /io/gpiod1 -m "
+            "org.freedesktop.DBus.Peer.Ping >/dev/null 2>&1; do i=$((i+1)); "
+            f"[ $i -lt 100 ] || {{ cat /tmp/{self.daemon}.log; exit 1; }}; sleep 0.1; done")
+        return self
+
+    def log(self) -> str:
+        return run(self.board, f"cat /tmp/{self.daemon}.log")
+
+    def stop_daemon(self) -> None:
+        """SIGTERM, and wait until the process is gone (not a zombie)."""
+        if self.pid:
+            stop(self.board, self.pid)
+            self.pid = 0
+
+    def stop(self) -> None:
+        self.stop_daemon()
+        if self.bus_pid:
+            stop(self.board, self.bus_pid)
+            self.bus_pid = 0
+
+
+def stop(board: Board, pid: int) -> None:
+    run(board, f"kill {pid} 2>/dev/null; i=0; while grep -qs '^State:.[^Z]' /proc/{pid}/status;"
+        f" do i=$((i+1)); [ $i -lt 100 ] || exit 1; sleep 0.1; done")
+
+
+@pytest.fixture
+def guest(py_board: Board) -> Iterator[Board]:
+    """The board with udrvd's policy and an empty state; afterwards nothing
+    of this module running and every gpio-wire line free."""
+    py_board.put_bytes(RULES.encode(), POLICY)
+    run(py_board, f"mkdir -p /var/lib/udrvd && rm -f {STATE}")
+    yield py_board
+    r = sh(py_board, "ps -o pid,args | grep -E 'udrvd|gpio-manager|dbus-daemon' | grep -v grep")
+    assert not r.stdout.strip(), f"left running:\n{r.stdout}"
+
+
+@pytest.fixture
+def udrvd(guest: Board) -> Iterator[Broker]:
+    b = Broker(guest, "udrvd").start()
+    try:
+        yield b
+    finally:
+        b.stop()
+
+
+def gpiocli(board: Board, *args: str) -> str:
+    return run(board, shlex.join(["gpiocli", *args]))
+
+
+def test_held_line_keeps_its_value(udrvd: Broker) -> None:
+    b = udrvd.board
+    assert gpiocli(b, "request", "--output", "wire0-out=active") == "request0\n"
+    # gpiocli has exited; udrvd holds the line, another process reads it
+    assert partner(b, 0) == 1
+    assert consumer(b, 0) == "gpio-manager"  # gpiocli's default consumer
+    gpiocli(b, "set", "wire0-out=inactive")
+    assert partner(b, 0) == 0
+    # the fast path: the request's fd, driven by the client and kept after it exits
+    out = run(b, f"{dbusguest.GUEST_CLIENT} fd /io/gpiod1/requests/request0 1 1")
+    assert out == "set 1 times\n"
+    assert partner(b, 0) == 1
+    assert gpiocli(b, "get", "wire0-out") == '"wire0-out"=active\n'
+    gpiocli(b, "release", "request0")
+    assert gpiocli(b, "requests") == ""
+    assert consumer(b, 0) is None
+
+
+def test_restore_after_restart(udrvd: Broker) -> None:
+    b = udrvd.board
+    gpiocli(b, "request", "--output", "wire0-out=active")
+    gpiocli(b, "request", "--output", "wire1-out=active")
+    assert (partner(b, 0), partner(b, 2)) == (1, 1)
+    udrvd.stop_daemon()
+    assert (consumer(b, 0), consumer(b, 2)) == (None, None)
+    state = run(b, f"cat {STATE}")
+    assert state.startswith("udrvd-state 1\n") and state.count("\nrequest ") == 2, state
+    # the lines are free: another process drives both low and lets go
+    run(b, "udrv gpio set -c gpio-wire 0=0 2=0")
+    assert (partner(b, 0), partner(b, 2)) == (0, 0)
+    udrvd.start_daemon()
+    # restore gpio gpio-wire wire0-out: back, high; wire1-out: left to the kernel
+    assert (partner(b, 0), partner(b, 2)) == (1, 0), udrvd.log()
+    assert (consumer(b, 0), consumer(b, 2)) == ("gpio-manager", None)
+    assert gpiocli(b, "requests") == "request0 (gpiochip0) Offsets: [0]\n"
+
+
+SESSION = (["detect"], ["info", "-c", "gpiochip0"], ["request", "--output", "wire0-out=active"],
+           ["requests"], ["get", "wire0-out"], ["set", "wire0-out=inactive"],
+           ["get", "wire0-out"], ["info", "wire0-out"], ["release", "request0"],
+           ["info", "wire0-out"], ["requests"])  # fmt: skip
+
+
+def test_gpiocli_says_the_same_against_gpio_manager(guest: Board) -> None:
+    said: dict[str, list[str]] = {}
+    for daemon in ("udrvd", "gpio-manager"):
+        broker = Broker(guest, daemon).start()
+        try:
+            said[daemon] = [gpiocli(guest, *args) for args in SESSION]
+            said[daemon].append(f"partner {partner(guest, 0)}")
+        finally:
+            broker.stop()
+    steps = [f"gpiocli {shlex.join(args)}" for args in SESSION] + ["gpio-wire's partner line"]
+    for step, ours, theirs in zip(steps, said["udrvd"], said["gpio-manager"], strict=True):
+        assert ours == theirs, step
+    assert said["udrvd"][-1] == "partner 0"
+
+
+def declared_properties(xml: str) -> dict[str, set[str]]:
+    """{interface: its property names} of an introspection document."""
+    root = ElementTree.fromstring(xml)
+    return {i.get("name", ""): {p.get("name", "") for p in i.iter("property")}
+            for i in root.iter("interface")}  # fmt: skip
+
+
+def test_generic_client_reads_the_declared_properties(udrvd: Broker) -> None:
+    """gdbus's Properties.GetAll on a chip, a line and a request gives the
+    properties libgpiod's io.gpiod1.xml declares, no more, no fewer."""
+    b = udrvd.board
+    get = ("gdbus call --system -d io.gpiod1 -o /io/gpiod1/chips/gpiochip0 -m "
+           "org.freedesktop.DBus.Properties.Get io.gpiod1.Chip ")  # fmt: skip
+    assert run(b, get + "Label") == "(<'gpio-wire'>,)\n"
+    assert run(b, get + "NumLines") == "(<uint32 8>,)\n"
+    gpiocli(b, "request", "--output", "wire0-out=active")
+    declared = declared_properties(run(b, f"cat {dbusguest.GUEST_GPIOD}/share/io.gpiod1.xml"))
+    for iface, path in (("Chip", "chips/gpiochip0"), ("Line", "chips/gpiochip0/line0"),
+                        ("Request", "requests/request0")):  # fmt: skip
+        got = run(b, f"gdbus call --system -d io.gpiod1 -o /io/gpiod1/{path} -m "
+                  f"org.freedesktop.DBus.Properties.GetAll io.gpiod1.{iface}")  # fmt: skip
+        have = set(re.findall(r"'(\w+)': <", got))
+        want = declared[f"io.gpiod1.{iface}"]
+        assert want and have == want, f"{iface}: declared {sorted(want)}, udrvd {sorted(have)}"
+    gpiocli(b, "release", "request0")
