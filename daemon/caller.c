@@ -5,92 +5,127 @@
  * The user comes from the bus, which had it from the kernel (SO_PEERCRED)
  * when the caller connected; so does the pid of the process that
  * connected. Both stay the connection's for its life, and a unique name
- * (":1.42") is never given to another connection: they are asked of the
- * bus once per connection and kept (a small cache: one bus round trip
- * fewer per call). The bus daemon of Debian 12 (dbus 1.14) does not report
- * groups, so the primary and supplementary groups are read, at every call,
- * from that process (/proc/PID/status, as sd-bus reads them): what
- * `SupplementaryGroups=` or `newgrp` gave it, not only /etc/group's view of
- * the user, and never more than it holds when it calls.
+ * (":1.42") is never given to another connection. The bus daemon of
+ * Debian 12 (dbus 1.14) does not report groups, so the primary and
+ * supplementary groups are read from that process (/proc/PID/status, as
+ * sd-bus reads them) at the connection's first call: what
+ * `SupplementaryGroups=` or `newgrp` gave it, not only /etc/group's view
+ * of the user. All of it is kept per connection (a small cache), as the
+ * buses that report groups do (dbus-broker, dbus >= 1.15: the groups the
+ * process held when it connected): reading /proc/PID/status at every call
+ * was the largest part of a SetValues call (a trace on Linux 6.1: 3 opens,
+ * 7 reads and 56 TCGETS, one per line of status, from sd-bus's line
+ * reader), which made udrvd's bus path slower than gpio-manager's.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "udrvd.h"
 
-#define CACHED	64
+#define CACHED		64
+#define CACHED_GROUPS	32	/* a caller with more is read at every call */
 
 struct known {
 	char name[32];		/* the connection's unique name */
 	uid_t uid;
 	pid_t pid;
+	gid_t gid;
+	gid_t groups[CACHED_GROUPS];
+	size_t ngroups;
+	bool has_groups;
 };
 
 static struct known known[CACHED];
 static unsigned int next_known;
 
-/* The uid and pid of @m's sender: cached, or asked of the bus. */
-static int sender(sd_bus_message *m, uid_t *uid, pid_t *pid, sd_bus_error *error)
+static struct known *find(const char *name)
+{
+	for (unsigned int i = 0; name && i < CACHED; i++)
+		if (!strcmp(known[i].name, name))
+			return &known[i];
+	return NULL;
+}
+
+/* The uid and pid of @m's sender, asked of the bus, into a new cache entry
+ * (or @tmp when the name does not fit one). */
+static struct known *sender(sd_bus_message *m, struct known *tmp, sd_bus_error *error)
 {
 	const char *name = sd_bus_message_get_sender(m);
 	sd_bus_creds *c = NULL;
-	struct known *k;
+	struct known *k = tmp;
+	uid_t uid;
+	pid_t pid;
 	int r;
 
-	for (unsigned int i = 0; name && i < CACHED; i++) {
-		if (!strcmp(known[i].name, name)) {
-			*uid = known[i].uid;
-			*pid = known[i].pid;
-			return 0;
-		}
-	}
 	r = sd_bus_query_sender_creds(m, SD_BUS_CREDS_EUID | SD_BUS_CREDS_PID, &c);
 	if (r >= 0)
-		r = sd_bus_creds_get_euid(c, uid);
+		r = sd_bus_creds_get_euid(c, &uid);
 	if (r >= 0)
-		r = sd_bus_creds_get_pid(c, pid);
+		r = sd_bus_creds_get_pid(c, &pid);
 	sd_bus_creds_unref(c);
-	if (r < 0)
-		return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
-					 "udrvd cannot tell who the caller is (%s): refused",
-					 strerror(-r));
-	if (name && strlen(name) < sizeof(known[0].name)) {
+	if (r < 0) {
+		sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
+				  "udrvd cannot tell who the caller is (%s): refused", strerror(-r));
+		return NULL;
+	}
+	if (name && strlen(name) < sizeof(known[0].name))
 		k = &known[next_known++ % CACHED];
+	*k = (struct known){ .uid = uid, .pid = pid };
+	if (k != tmp)
 		snprintf(k->name, sizeof(k->name), "%s", name);
-		k->uid = *uid;
-		k->pid = *pid;
+	return k;
+}
+
+/* The groups of @k's process, from /proc: kept in @k when they fit. */
+static int groups_of(struct known *k, struct udrvd_creds *c, sd_bus_error *error)
+{
+	const gid_t *gids = NULL;
+	int n;
+
+	n = sd_bus_creds_new_from_pid(&c->creds, k->pid, SD_BUS_CREDS_EGID |
+				      SD_BUS_CREDS_SUPPLEMENTARY_GIDS);
+	if (n >= 0)
+		n = sd_bus_creds_get_egid(c->creds, &k->gid);
+	if (n >= 0)
+		n = sd_bus_creds_get_supplementary_gids(c->creds, &gids);
+	if (n < 0)
+		return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
+					 "udrvd cannot read the groups of the caller's process %d (%s): refused",
+					 (int)k->pid, strerror(-n));
+	c->caller.groups = gids;
+	c->caller.ngroups = (size_t)n;
+	if ((size_t)n <= CACHED_GROUPS) {
+		memcpy(k->groups, gids, (size_t)n * sizeof(gids[0]));
+		k->ngroups = (size_t)n;
+		k->has_groups = true;
 	}
 	return 0;
 }
 
 int udrvd_caller_of(sd_bus_message *m, struct udrvd_creds *c, sd_bus_error *error)
 {
-	const gid_t *gids = NULL;
-	uid_t uid;
-	pid_t pid;
-	gid_t gid;
-	int n, err;
+	struct known tmp, *k = find(sd_bus_message_get_sender(m));
+	int err = 0;
 
 	c->creds = NULL;
-	err = sender(m, &uid, &pid, error);
-	if (err < 0)
-		return err;
-	err = sd_bus_creds_new_from_pid(&c->creds, pid, SD_BUS_CREDS_EGID |
-					SD_BUS_CREDS_SUPPLEMENTARY_GIDS);
-	if (err >= 0)
-		err = sd_bus_creds_get_egid(c->creds, &gid);
-	n = err < 0 ? err : sd_bus_creds_get_supplementary_gids(c->creds, &gids);
-	if (n < 0) {
-		udrvd_caller_done(c);
-		return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
-					 "udrvd cannot read the groups of the caller's process %d (%s): refused",
-					 (int)pid, strerror(-n));
+	if (!k)
+		k = sender(m, &tmp, error);
+	if (!k)
+		return -EACCES;
+	if (k->has_groups) {
+		c->caller.groups = k->groups;
+		c->caller.ngroups = k->ngroups;
+	} else {
+		err = groups_of(k, c, error);
 	}
-	c->caller.uid = uid;
-	c->caller.gid = gid;
-	c->caller.groups = gids;
-	c->caller.ngroups = (size_t)n;
+	if (err < 0) {
+		udrvd_caller_done(c);
+		return err;
+	}
+	c->caller.uid = k->uid;
+	c->caller.gid = k->gid;
 	return 0;
 }
 

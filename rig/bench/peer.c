@@ -26,9 +26,19 @@ static int usable(const char *path)
 	return access(path, X_OK) ? -ENOENT : 0;
 }
 
-int bench_peer_path(char *path, size_t len)
+const struct bench_peer_prog bench_peer_gpiod = {
+	.name = BENCH_PEER_NAME, .libexec = BENCH_PEER_LIBEXEC,
+	.env = BENCH_PEER_ENV, .absent = BENCH_PEER_ABSENT, .gpiod = true,
+};
+
+const struct bench_peer_prog bench_peer_dbus = {
+	.name = BENCH_DBUS_NAME, .libexec = BENCH_DBUS_LIBEXEC,
+	.env = BENCH_DBUS_ENV, .absent = BENCH_DBUS_ABSENT, .gpiod = false,
+};
+
+int bench_peer_prog_path(const struct bench_peer_prog *prog, char *path, size_t len)
 {
-	const char *env = secure_getenv(BENCH_PEER_ENV);	/* not for set-user-ID */
+	const char *env = secure_getenv(prog->env);	/* not for set-user-ID */
 	char exe[PATH_MAX], *slash;
 	ssize_t n;
 	int w;
@@ -43,29 +53,39 @@ int bench_peer_path(char *path, size_t len)
 		slash = strrchr(exe, '/');
 		if (slash) {
 			*slash = '\0';
-			w = snprintf(path, len, "%s/peers/%s", exe,
-				     BENCH_PEER_NAME);
+			w = snprintf(path, len, "%s/peers/%s", exe, prog->name);
 			if (w > 0 && (size_t)w < len && !usable(path))
 				return 0;
 		}
 	}
-	snprintf(path, len, "%s", BENCH_PEER_LIBEXEC);
+	snprintf(path, len, "%s", prog->libexec);
 	return usable(path);
+}
+
+int bench_peer_path(char *path, size_t len)
+{
+	return bench_peer_prog_path(&bench_peer_gpiod, path, len);
 }
 
 int bench_peer_start(struct bench_peer *p, const char *const *args,
 		     bool interactive, char *why, size_t len)
 {
+	return bench_peer_prog_start(p, &bench_peer_gpiod, args, interactive, why, len);
+}
+
+int bench_peer_prog_start(struct bench_peer *p, const struct bench_peer_prog *prog,
+			  const char *const *args, bool interactive, char *why, size_t len)
+{
 	char path[PATH_MAX], *argv[PEER_MAX_ARGS + 2];
 	int to, from;
 	size_t n = 0;
 
-	*p = (struct bench_peer){ .tool = { .name = BENCH_PEER_NAME,
+	*p = (struct bench_peer){ .tool = { .name = prog->name,
 					    .stop_signal = SIGTERM,
 					    .keep_sched = true },
 				  .pid = -1, .to = -1 };
-	if (bench_peer_path(path, sizeof(path))) {
-		snprintf(why, len, "%s", BENCH_PEER_ABSENT);
+	if (bench_peer_prog_path(prog, path, sizeof(path))) {
+		snprintf(why, len, "%s", prog->absent);
 		return -1;
 	}
 	argv[n++] = path;
@@ -300,27 +320,33 @@ static uint64_t own_affinity(void)
 int bench_peer_run_check(const struct bench_peer_run *r, bool mlock,
 			 char *why, size_t len)
 {
+	return bench_peer_prog_check(&bench_peer_gpiod, r, mlock, why, len);
+}
+
+int bench_peer_prog_check(const struct bench_peer_prog *prog, const struct bench_peer_run *r,
+			  bool mlock, char *why, size_t len)
+{
 	struct sched_param sp = { 0 };
 	int policy = sched_getscheduler(0);
 	uint64_t aff = own_affinity();
 
 	sched_getparam(0, &sp);
-	if (r->major != BENCH_PEER_MAJOR || r->minor != BENCH_PEER_MINOR)
+	if (prog->gpiod && (r->major != BENCH_PEER_MAJOR || r->minor != BENCH_PEER_MINOR))
 		snprintf(why, len, "%s links libgpiod %llu.%llu, not %d.%d",
 			 BENCH_PEER_NAME, (unsigned long long)r->major,
 			 (unsigned long long)r->minor, BENCH_PEER_MAJOR,
 			 BENCH_PEER_MINOR);
 	else if (r->policy != (uint64_t)policy || r->prio != (uint64_t)sp.sched_priority)
 		snprintf(why, len, "%s runs at policy %llu priority %llu, the bench at %d, %d",
-			 BENCH_PEER_NAME, (unsigned long long)r->policy,
+			 prog->name, (unsigned long long)r->policy,
 			 (unsigned long long)r->prio, policy, sp.sched_priority);
 	else if (r->affinity != aff)
 		snprintf(why, len, "%s may run on CPUs 0x%llx, the bench on 0x%llx",
-			 BENCH_PEER_NAME, (unsigned long long)r->affinity,
+			 prog->name, (unsigned long long)r->affinity,
 			 (unsigned long long)aff);
 	else if (r->mlocked != (uint64_t)mlock)
 		snprintf(why, len, "%s's memory is %slocked, the bench's is%s",
-			 BENCH_PEER_NAME, r->mlocked ? "" : "not ",
+			 prog->name, r->mlocked ? "" : "not ",
 			 mlock ? "" : " not");
 	else
 		return 0;

@@ -26,6 +26,27 @@
 	"no udrv-bench-peer (libgpiod 2.3): not in $UDRV_BENCH_PEER, peers/ beside udrv-bench's executable or " \
 	BENCH_PEER_LIBEXEC "; get it with scripts/fetch-libgpiod and a meson build (it is not installed)"
 
+/* udrv-bench-dbus (rig/bench/peers/): the io.gpiod1 brokers' rows (udrvd, gpio-manager) */
+#define BENCH_DBUS_NAME		"udrv-bench-dbus"
+#define BENCH_DBUS_LIBEXEC	"/usr/libexec/udrv/udrv-bench-dbus"
+#define BENCH_DBUS_ENV		"UDRV_BENCH_DBUS"
+#define BENCH_DBUS_ABSENT \
+	"no udrv-bench-dbus: not in $UDRV_BENCH_DBUS, peers/ beside udrv-bench's executable or " \
+	BENCH_DBUS_LIBEXEC "; a meson build with libsystemd-dev makes it (not the static builds)"
+
+/* A peer program: where to find it, and what it is. */
+struct bench_peer_prog {
+	const char *name;	/* its file name, in messages too */
+	const char *libexec;	/* its installed path */
+	const char *env;	/* the variable that names it instead */
+	const char *absent;	/* the note when it is not found */
+	bool gpiod;		/* it prints "libgpiod MAJOR MINOR" first */
+};
+extern const struct bench_peer_prog bench_peer_gpiod, bench_peer_dbus;
+
+/* bench_peer_path() for @prog: $ENV, peers/, then its libexec path. */
+int bench_peer_prog_path(const struct bench_peer_prog *prog, char *path, size_t len);
+
 /*
  * The peer's path, in order: $UDRV_BENCH_PEER (when set, it must be there;
  * ignored in secure-execution mode);
@@ -51,6 +72,9 @@ struct bench_peer {
  */
 int bench_peer_start(struct bench_peer *p, const char *const *args,
 		     bool interactive, char *why, size_t len);
+/* bench_peer_start() of another peer program */
+int bench_peer_prog_start(struct bench_peer *p, const struct bench_peer_prog *prog,
+			  const char *const *args, bool interactive, char *why, size_t len);
 /* Write a command line to an interactive peer; 0 or -1 with @why. */
 int bench_peer_send(struct bench_peer *p, char *why, size_t len,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -128,5 +152,17 @@ void bench_peer_run_store(struct bench_peer_run *r, size_t key,
  */
 int bench_peer_run_check(const struct bench_peer_run *r, bool mlock,
 			 char *why, size_t len);
+/* bench_peer_run_check() of @prog (its libgpiod version only when it has one) */
+int bench_peer_prog_check(const struct bench_peer_prog *prog, const struct bench_peer_run *r,
+			  bool mlock, char *why, size_t len);
+/*
+ * The first lines of udrv-bench-dbus toggle: "sched", "affinity", "mlocked"
+ * (BENCH_DBUS_RUN_KEYS; key k is bench_peer_run_store()'s key k + 1).
+ */
+#define BENCH_DBUS_RUN_KEYS	3
+#define BENCH_DBUS_RUN_TABLE \
+	{ "sched", 2, BENCH_PEER_REQUIRED }, \
+	{ "affinity", 1, BENCH_PEER_REQUIRED }, \
+	{ "mlocked", 1, BENCH_PEER_REQUIRED }
 
 #endif /* UDRV_BENCH_PEER_H */

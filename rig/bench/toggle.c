@@ -39,7 +39,6 @@
 
 #define DEFAULT_TOGGLES	200000
 #define DEFAULT_BATCH	256
-#define SHELL_SHARE	20	/* the shell row toggles 1/20 as often */
 #define WATCH_BUFFER	1024	/* events; Linux 6.1 allows 16 x 64 */
 #define IRQ_THREAD_PRIO	50	/* gpiolib-cdev's irq thread, SCHED_FIFO */
 #define WAIT_BATCH_MS	5	/* for the batch's edges, between batches */
@@ -82,6 +81,17 @@ static const char help[] =
 "      --batch N       toggles per timed batch, even (default 256; at most\n"
 "                      512 while edges are watched)\n"
 "      --no-edges      don't watch the partner's edges\n"
+"      --udrvd BUS     also the rows through udrvd, which owns io.gpiod1 on\n"
+"                      the D-Bus bus BUS (an address: unix:path=/run/dbus/\n"
+"                      system_bus_socket): cdev/udrvd-fd, the request's fd\n"
+"                      that udrvd hands over, against cdev/raw; dbus/udrvd,\n"
+"                      one SetValues call per toggle (1/200 of -n)\n"
+"      --gpio-manager BUS  also dbus/gpio-manager: the same calls to\n"
+"                      libgpiod's gpio-manager on BUS (a bus of its own:\n"
+"                      both own the name io.gpiod1); dbus/udrvd is then\n"
+"                      compared with it\n"
+"      --gpiocli PATH  with either: also one 'gpiocli set' process per\n"
+"                      toggle (1/20000 of -n), to each broker\n"
 "  -n, --samples N     toggles per row (default 200000; the shell row does\n"
 "                      1/20 of them)\n"
 "\n"
@@ -95,6 +105,9 @@ static const struct option long_opts[] = {
 	{ "line", required_argument, NULL, 'l' },
 	{ "batch", required_argument, NULL, 'B' },
 	{ "no-edges", no_argument, NULL, 'E' },
+	{ "udrvd", required_argument, NULL, 'U' },
+	{ "gpio-manager", required_argument, NULL, 'M' },
+	{ "gpiocli", required_argument, NULL, 'G' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -120,6 +133,14 @@ static int toggle_opt(struct bench_run *run, int opt, const char *arg,
 		return 0;
 	case 'E':
 		t->edges = false;
+		return 0;
+	case 'U':
+	case 'M':
+	case 'G':
+		if (!*arg)
+			return bench_usage(run->bench, "--%s needs a value",
+					   opt == 'U' ? "udrvd" : opt == 'M' ? "gpio-manager" : "gpiocli");
+		*(opt == 'U' ? &t->udrvd_bus : opt == 'M' ? &t->manager_bus : &t->gpiocli) = arg;
 		return 0;
 	default:
 		return bench_usage(run->bench, "bad option");
@@ -261,6 +282,12 @@ static const struct {
 	{ &toggle_mmio_raw, -1 },
 	{ &toggle_mmio_udrv, 6 },
 	{ &toggle_mmio_pin, 6 },
+	/* the brokers (toggle_dbus.c): udrvd's fd against cdev/raw, udrvd against gpio-manager */
+	{ &toggle_udrvd_fd, 3 },
+	{ &toggle_dbus_manager, -1 },
+	{ &toggle_dbus_udrvd, 10 },
+	{ &toggle_gpiocli_manager, -1 },
+	{ &toggle_gpiocli_udrvd, 12 },
 };
 #define NUM_ROWS	(sizeof(rows) / sizeof(rows[0]))
 #define ROW_CDEV_UDRV	4
@@ -392,8 +419,8 @@ static uint64_t row_toggles(const struct toggle *t,
 
 	if (n == UINT64_MAX)
 		return n;	/* --duration */
-	if (impl == &toggle_sysfs_shell)
-		n /= SHELL_SHARE;
+	if (impl->share)
+		n /= impl->share;
 	n += n & 1;
 	return n ? n : 2;
 }
@@ -435,8 +462,10 @@ static int row_batches(struct toggle *t, const struct toggle_impl *impl,
 	uint64_t n = row_toggles(t, impl), b, ns, busy = 0, t0, rested;
 
 	t0 = rested = bench_now_ns();
+	uint64_t most = impl->max_batch && impl->max_batch < t->batch ? impl->max_batch : t->batch;
+
 	for (; bench_more(&t->run, t0, *done, n); *done += b) {
-		b = n - *done < t->batch ? n - *done : t->batch;
+		b = n - *done < most ? n - *done : most;
 		if (timed_batch(t, impl, b, &ns))
 			return -1;
 		busy += ns;
@@ -481,6 +510,11 @@ static bool row_available(struct toggle *t, const struct toggle_impl *impl)
 		 impl->implementation);
 	if (!strcmp(impl->mechanism, "mmio"))
 		return t->has_mmio;	/* or t->mmio_note says why not */
+	if (impl->peer_via) {	/* the brokers' rows, when asked for */
+		why = toggle_dbus_absent(t, impl);
+		if (why && !*why)
+			return false;
+	} else
 	if (impl == &toggle_cdev_libgpiod && *toggle_libgpiod_absent())
 		why = toggle_libgpiod_absent();
 	else if (!strncmp(impl->mechanism, "sysfs", 5) &&

@@ -26,6 +26,9 @@ struct toggle {
 	unsigned int line;
 	uint64_t batch;			/* toggles per timed batch, even */
 	bool edges;			/* verify edges on the wired partner */
+	const char *udrvd_bus;		/* D-Bus address of udrvd's io.gpiod1 */
+	const char *manager_bus;	/* ... of libgpiod's gpio-manager */
+	const char *gpiocli;		/* libgpiod's gpiocli: its rows */
 	/* the line, whichever row holds it */
 	struct udrv_chip *chip;
 	struct udrv_request *req;	/* udrv rows */
@@ -68,11 +71,25 @@ struct toggle_impl {
 	int (*set)(struct toggle *t, int value);
 	void (*close)(struct toggle *t);
 	const char *note;
+	unsigned int share;	/* the row toggles 1/share of --samples (0: all) */
+	uint64_t max_batch;	/* its batches at most this long (0: --batch) */
+	const char *peer_via;	/* io.gpiod1 rows: udrv-bench-dbus --via */
+	bool udrvd;		/* io.gpiod1 rows: udrvd's bus, else gpio-manager's */
 };
 
 /* toggle_peers.c */
 extern const struct toggle_impl toggle_sysfs_shell, toggle_sysfs_raw,
 	toggle_cdev_raw, toggle_cdev_libgpiod, toggle_mmio_raw;
+/* the io.gpiod1 rows (toggle_dbus.c): udrv-bench-dbus at the bench's prio */
+extern const struct toggle_impl toggle_udrvd_fd, toggle_dbus_manager, toggle_dbus_udrvd,
+	toggle_gpiocli_manager, toggle_gpiocli_udrvd;
+/* whether the io.gpiod1 row @impl runs: NULL; "" when it was not asked
+ * for (no note); else why not, for the notes */
+const char *toggle_dbus_absent(const struct toggle *t, const struct toggle_impl *impl);
+/* the peer rows' loop (toggle_peers.c): "batch N", "set V", end */
+int toggle_peer_timed(struct toggle *t, uint64_t n, uint64_t *ns);
+int toggle_peer_set(struct toggle *t, int value);
+void toggle_peer_close(struct toggle *t);
 /* Export the line through sysfs (unless exported already) as a low output
  * and find its value file; toggle_sysfs_unexport() undoes it. */
 int toggle_sysfs_export(struct toggle *t);

@@ -201,6 +201,7 @@ const struct toggle_impl toggle_sysfs_shell = {
 	.set = shell_set,
 	.close = shell_close,
 	.note = "/bin/sh loop: echo 1 > value; echo 0 > value",
+	.share = 20,	/* a fork per write: 1/20 as many toggles */
 };
 
 /* sysfs/raw */
@@ -334,8 +335,8 @@ static int peer_error(struct toggle *t, const char *what, const char *why)
 {
 	if (bench_interrupted())
 		return -1;	/* bench_end says so */
-	bench_error(-1, "%s/%s: %s: %s", toggle_cdev_libgpiod.mechanism,
-		  toggle_cdev_libgpiod.implementation, what, why);
+	bench_error(-1, "%s: %s: %s", t->peer.tool.name ? t->peer.tool.name : BENCH_PEER_NAME,
+		    what, why);
 	return -1;
 }
 
@@ -345,12 +346,12 @@ static int peer_run_line(void *ctx, size_t key, const uint64_t *vals)
 	return 0;
 }
 
-static void peer_close(struct toggle *t)
+void toggle_peer_close(struct toggle *t)
 {
 	char why[160];
 
 	if (t->peer.pid > 0 && bench_peer_finish(&t->peer, NULL, NULL, why, sizeof(why)))
-		peer_error(t, BENCH_PEER_NAME, why);
+		peer_error(t, "ending", why);
 	t->peer.pid = -1;
 }
 
@@ -370,12 +371,12 @@ static int peer_open(struct toggle *t)
 			     peer_run_line, &run, why, sizeof(why)) &&
 	    !bench_peer_run_check(&run, t->run.o.mlock, why, sizeof(why)))
 		return 0;
-	peer_error(t, BENCH_PEER_NAME, why);
-	peer_close(t);
+	peer_error(t, "starting", why);
+	toggle_peer_close(t);
 	return -1;
 }
 
-static int peer_timed(struct toggle *t, uint64_t n, uint64_t *ns)
+int toggle_peer_timed(struct toggle *t, uint64_t n, uint64_t *ns)
 {
 	char why[200];
 	uint64_t v;
@@ -388,7 +389,7 @@ static int peer_timed(struct toggle *t, uint64_t n, uint64_t *ns)
 	return 0;
 }
 
-static int peer_set(struct toggle *t, int value)
+int toggle_peer_set(struct toggle *t, int value)
 {
 	char why[200];
 
@@ -409,9 +410,9 @@ const struct toggle_impl toggle_cdev_libgpiod = {
 	.mechanism = "cdev",
 	.implementation = BENCH_PEER_IMPL,
 	.open = peer_open,
-	.timed = peer_timed,
-	.set = peer_set,
-	.close = peer_close,
+	.timed = toggle_peer_timed,
+	.set = toggle_peer_set,
+	.close = toggle_peer_close,
 	/* short: the loss and level-check notes follow in 160 characters */
 	.note = "libgpiod 2.3 gpiod_line_request_set_value() (uAPI v2), udrv-bench-peer at the bench's prio",
 };

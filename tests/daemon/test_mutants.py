@@ -23,6 +23,7 @@ MUTANTS = {
         "chip.c", "if (udrvd_policy_gpio(chip->d->policy, who, &id, cfg->perms[i], msg))",
         "if (0)",
         {"test_the_line_beside_is_refused_naming_the_rule", "test_no_rule_no_access",
+         "test_a_group_counts_at_every_call_of_a_connection",
          "test_a_group_counts_from_the_callers_process"}),
     "no policy check on SetValues": (
         "request.c", "int err = check_caller(r, m, UDRVD_DRIVE, error);",
@@ -36,9 +37,13 @@ MUTANTS = {
         "request.c", "\tif (who.caller.uid != r->owner) {", "\tif (0) {",
         {"test_another_user_cannot_drive_or_release",
          "test_the_fd_needs_all_on_every_line_and_the_owner"}),
+    "groups kept for a connection not used": (
+        "caller.c", "\t\tc->caller.ngroups = k->ngroups;", "\t\tc->caller.ngroups = 0;",
+        {"test_a_group_counts_at_every_call_of_a_connection"}),
     "groups not read from the caller": (
         "caller.c", "\tc->caller.ngroups = (size_t)n;", "\tc->caller.ngroups = 0;",
-        {"test_a_group_counts_from_the_callers_process"}),
+        {"test_a_group_counts_from_the_callers_process",
+         "test_a_group_counts_at_every_call_of_a_connection"}),
 }
 
 

@@ -131,6 +131,21 @@ def test_a_group_counts_from_the_callers_process(udrvd: Udrvd) -> None:
     assert udrvd.lines()[4].level == 1
 
 
+def test_a_group_counts_at_every_call_of_a_connection(udrvd_bin: Path, fake_cdev: Path, bus: str,
+                                                      tree: FakeTree, tmp_path: Path,
+                                                      client: Path) -> None:  # fmt: skip
+    """The groups read at a connection's first call are kept for its next
+    calls (daemon/caller.c): a client of group door makes 12 calls on one
+    connection, each checked (RequestLines, 10 SetValues, GetValues)."""
+    load = [str(client), "load", "/io/gpiod1/chips/gpiochip0", "4", "10"]
+    with serving(udrvd_bin, fake_cdev, bus, tree, tmp_path,
+                 "allow gid:2001 drive,read gpio gpiochip0 LED\n") as d:  # fmt: skip
+        res = d.run_as(load, uid=CAROL)
+        assert res.returncode == 1 and "the policy refuses uid 3 " in res.stderr, res.stderr
+        res = d.run_as(load, uid=CAROL, groups=(DOOR,))
+        assert (res.returncode, res.stdout) == (0, "ok 10 0\n"), res.stderr
+
+
 def test_another_user_cannot_drive_or_release(udrvd: Udrvd) -> None:
     path = path_of(request(udrvd, [0], OUTPUT, [1], uid=ALICE))
     # bob's rules cover line 0 too: the owner check refuses him

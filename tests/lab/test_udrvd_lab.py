@@ -40,6 +40,7 @@ pytestmark = [pytest.mark.skipif(dbusguest.missing() is not None,
               pytest.mark.lg_feature(["udrvd", "gpio-wire"])]  # fmt: skip
 
 BUS = "unix:path=/run/dbus/system_bus_socket"
+BUS2 = "unix:path=/run/dbus/gpio_manager_socket"  # gpio-manager's, beside udrvd's
 ENV = f"export DBUS_SYSTEM_BUS_ADDRESS={BUS} PATH=$PATH:{dbusguest.GUEST_GPIOD}/bin; "
 POLICY = "/etc/udrv/udrvd.conf"
 STATE = "/var/lib/udrvd/state"
@@ -76,28 +77,34 @@ def consumer(board: Board, line: int) -> str | None:
 
 @dataclass
 class Broker:
-    """A bus and one daemon owning io.gpiod1 on it, in the guest."""
+    """A bus (at @address) and one daemon owning io.gpiod1 on it, in the guest."""
 
     board: Board
     daemon: str  # "udrvd" or "gpio-manager"
+    address: str = BUS
     bus_pid: int = 0
     pid: int = 0
 
+    def env(self) -> str:
+        return f"DBUS_SYSTEM_BUS_ADDRESS={self.address}"
+
     def start(self) -> Broker:
         policy = "udrvd.conf" if self.daemon == "udrvd" else "gpio-manager.conf"
-        conf = system_bus_conf(BUS, f"{dbusguest.GUEST_POLICIES}/{policy}")
-        self.board.put_bytes(conf.encode(), "/etc/udrv-lab/bus.conf")
-        self.bus_pid = int(run(self.board, "mkdir -p /run/dbus && dbus-daemon --config-file="
-                               "/etc/udrv-lab/bus.conf --fork --print-pid 2>/dev/null"))
+        conf = system_bus_conf(self.address, f"{dbusguest.GUEST_POLICIES}/{policy}")
+        path = f"/etc/udrv-lab/{self.daemon}-bus.conf"
+        self.board.put_bytes(conf.encode(), path)
+        self.bus_pid = int(run(self.board, f"mkdir -p /run/dbus && dbus-daemon --config-file="
+                               f"{path} --fork --print-pid 2>/dev/null"))
         return self.start_daemon()
 
     def start_daemon(self) -> Broker:
         cmd = (f"udrvd --policy {POLICY} --state {STATE}" if self.daemon == "udrvd"
                else f"{dbusguest.GUEST_GPIOD}/bin/gpio-manager")  # fmt: skip
-        self.pid = int(run(self.board, f"{cmd} >/tmp/{self.daemon}.log 2>&1 & echo $!"))
+        self.pid = int(run(self.board, f"{self.env()} {cmd} >/tmp/{self.daemon}.log 2>&1 & "
+                           "echo $!"))  # fmt: skip
         # serving once the name is on the bus (gdbus: a generic client)
-        run(self.board, "i=0; until gdbus call --system -d io.gpiod1 -o /io/gpiod1 -m "
-            "org.freedesktop.DBus.Peer.Ping >/dev/null 2>&1; do i=$((i+1)); "
+        run(self.board, f"export {self.env()}; i=0; until gdbus call --system -d io.gpiod1 -o "
+            "/io/gpiod1 -m org.freedesktop.DBus.Peer.Ping >/dev/null 2>&1; do i=$((i+1)); "
             f"[ $i -lt 100 ] || {{ cat /tmp/{self.daemon}.log; exit 1; }}; sleep 0.1; done")
         return self
 
@@ -229,3 +236,31 @@ def test_generic_client_reads_the_declared_properties(udrvd: Broker) -> None:
         want = declared[f"io.gpiod1.{iface}"]
         assert want and have == want, f"{iface}: declared {sorted(want)}, udrvd {sorted(have)}"
     gpiocli(b, "release", "request0")
+
+
+def test_bench_rows_through_both_brokers(guest: Board) -> None:
+    """udrv-bench toggle's broker rows (udrv-bench-dbus, its peer): udrvd on
+    one bus, gpio-manager on another, the same line; every row checked at the
+    source (the bench fails when gpio-wire's partner did not see every toggle
+    it sent, received or counted lost) and compared with its reference."""
+    brokers = [Broker(guest, "udrvd").start(), Broker(guest, "gpio-manager", BUS2).start()]
+    try:
+        out = run(guest, f"udrv-bench toggle -n 4000 --udrvd {BUS} --gpio-manager {BUS2} "
+                  f"--gpiocli {dbusguest.GUEST_GPIOD}/bin/gpiocli --json -q", timeout=300)
+    finally:
+        for b in brokers:
+            b.stop()
+    doc = json.loads(out)
+    index = {(r["mechanism"], r["implementation"]): i for i, r in enumerate(doc["rows"])}
+    want = {("cdev", "udrvd-fd"): ("cdev", "raw"), ("dbus", "gpio-manager"): None,
+            ("dbus", "udrvd"): ("dbus", "gpio-manager"), ("gpiocli", "gpio-manager"): None,
+            ("gpiocli", "udrvd"): ("gpiocli", "gpio-manager")}  # fmt: skip
+    for key, ref in want.items():
+        assert key in index, f"no {key} row: {doc.get('rows')}"
+        row = doc["rows"][index[key]]
+        assert row["stats"]["count"] > 0 and row["loss"]["sent"] >= 2, row
+        got = row["reference"] and (row["reference"]["mechanism"],
+                                    row["reference"]["implementation"])  # fmt: skip
+        assert got == ref, f"{key}: reference {row['reference']}"
+        if ref:
+            assert row["reference"]["ratio_avg"] > 0, row["reference"]

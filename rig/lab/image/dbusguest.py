@@ -15,6 +15,8 @@ libraries `ldd` lists (initramfs.host_program):
   the static build has none: sd-bus comes as a shared libsystemd only);
 - /usr/libexec/udrv/udrvd-client: udrvd's test client (tests/daemon/client.c:
   takes a request's fd through io.udrv1 and drives the line with it);
+- /usr/libexec/udrv/udrv-bench-dbus: the brokers' rows of `udrv-bench toggle`
+  (rig/bench/peers/udrv-bench-dbus.c; udrv-bench finds it there);
 - /usr/bin/dbus-daemon and /usr/bin/gdbus: the host's (Debian 12's dbus and
   libglib2.0-bin), the bus and a generic client;
 - /opt/libgpiod/{bin,lib}: gpiocli and gpio-manager from libgpiod 2.2.1's
@@ -39,11 +41,13 @@ from .initramfs import host_program
 DEV = REPO_ROOT / "build" / "dev"
 UDRVD = DEV / "daemon" / "udrvd"
 CLIENT = DEV / "tests" / "daemon" / "client"
+BENCH_DBUS = DEV / "rig" / "bench" / "peers" / "udrv-bench-dbus"
 GPIOD_DBUS = REPO_ROOT / "build" / "gpiod-dbus" / "amd64"
 HOST_PROGRAMS = {"/usr/bin/dbus-daemon": Path("/usr/bin/dbus-daemon"),
                  "/usr/bin/gdbus": Path("/usr/bin/gdbus")}  # fmt: skip
 GUEST_UDRVD = "/usr/sbin/udrvd"
 GUEST_CLIENT = "/usr/libexec/udrv/udrvd-client"
+GUEST_BENCH_DBUS = "/usr/libexec/udrv/udrv-bench-dbus"
 GUEST_GPIOD = "/opt/libgpiod"
 GUEST_POLICIES = "/usr/share/udrv/dbus"
 UDRVD_BUS_POLICY = REPO_ROOT / "daemon" / "io.gpiod1.conf"
@@ -53,6 +57,7 @@ def missing() -> str | None:
     """Why the guest cannot have udrvd and libgpiod's pair, or None."""
     need = {UDRVD: "`make build` (udrvd needs libsystemd-dev)",
             CLIENT: "`make build`",
+            BENCH_DBUS: "`make build`",
             GPIOD_DBUS / "bin" / "gpiocli": "scripts/build-gpiod-dbus"}  # fmt: skip
     for path, how in need.items():
         if not path.is_file():
@@ -85,6 +90,7 @@ def guest_files() -> dict[str, Path]:
     files = _gpiod_tree()
     files.update(host_program(UDRVD, GUEST_UDRVD))
     files.update(host_program(CLIENT, GUEST_CLIENT))
+    files.update(host_program(BENCH_DBUS, GUEST_BENCH_DBUS))
     for guest, host in HOST_PROGRAMS.items():
         files.update(host_program(host, guest))
     files[f"{GUEST_POLICIES}/udrvd.conf"] = UDRVD_BUS_POLICY
