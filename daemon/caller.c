@@ -8,7 +8,7 @@
  * (":1.42") is never given to another connection. The bus daemon of
  * Debian 12 (dbus 1.14) does not report groups, so the primary and
  * supplementary groups are read from that process (/proc/PID/status, as
- * sd-bus reads them) at the connection's first call: what
+ * one read(2), groups.c) at the connection's first call: what
  * `SupplementaryGroups=` or `newgrp` gave it, not only /etc/group's view
  * of the user. All of it is kept per connection (a small cache), as the
  * buses that report groups do (dbus-broker, dbus >= 1.15: the groups the
@@ -22,17 +22,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "groups.h"
 #include "udrvd.h"
 
 #define CACHED		64
-#define CACHED_GROUPS	32	/* a caller with more is read at every call */
 
 struct known {
 	char name[32];		/* the connection's unique name */
 	uid_t uid;
 	pid_t pid;
 	gid_t gid;
-	gid_t groups[CACHED_GROUPS];
+	gid_t groups[UDRVD_GROUPS_MAX];
 	size_t ngroups;
 	bool has_groups;
 };
@@ -78,12 +78,31 @@ static struct known *sender(sd_bus_message *m, struct known *tmp, sd_bus_error *
 	return k;
 }
 
-/* The groups of @k's process, from /proc: kept in @k when they fit. */
+static int no_groups(sd_bus_error *error, pid_t pid, int err)
+{
+	return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
+				 "udrvd cannot read the groups of the caller's process %d (%s): refused",
+				 (int)pid, strerror(-err));
+}
+
+/*
+ * The groups of @k's process, from /proc/PID/status: kept in @k. A process
+ * with more than UDRVD_GROUPS_MAX groups (or a status too long to read at
+ * once) has them read by sd-bus, into @c, at every call.
+ */
 static int groups_of(struct known *k, struct udrvd_creds *c, sd_bus_error *error)
 {
 	const gid_t *gids = NULL;
-	int n;
+	int n = udrvd_groups_read(k->pid, &k->gid, k->groups, UDRVD_GROUPS_MAX, &k->ngroups);
 
+	if (!n) {
+		k->has_groups = true;
+		c->caller.groups = k->groups;
+		c->caller.ngroups = k->ngroups;
+		return 0;
+	}
+	if (n != -E2BIG)
+		return no_groups(error, k->pid, n);
 	n = sd_bus_creds_new_from_pid(&c->creds, k->pid, SD_BUS_CREDS_EGID |
 				      SD_BUS_CREDS_SUPPLEMENTARY_GIDS);
 	if (n >= 0)
@@ -91,16 +110,9 @@ static int groups_of(struct known *k, struct udrvd_creds *c, sd_bus_error *error
 	if (n >= 0)
 		n = sd_bus_creds_get_supplementary_gids(c->creds, &gids);
 	if (n < 0)
-		return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
-					 "udrvd cannot read the groups of the caller's process %d (%s): refused",
-					 (int)k->pid, strerror(-n));
+		return no_groups(error, k->pid, n);
 	c->caller.groups = gids;
 	c->caller.ngroups = (size_t)n;
-	if ((size_t)n <= CACHED_GROUPS) {
-		memcpy(k->groups, gids, (size_t)n * sizeof(gids[0]));
-		k->ngroups = (size_t)n;
-		k->has_groups = true;
-	}
 	return 0;
 }
 

@@ -38,10 +38,15 @@ MUTANTS = {
         {"test_another_user_cannot_drive_or_release",
          "test_the_fd_needs_all_on_every_line_and_the_owner"}),
     "groups kept for a connection not used": (
-        "caller.c", "\t\tc->caller.ngroups = k->ngroups;", "\t\tc->caller.ngroups = 0;",
+        "caller.c", "\tif (k->has_groups) {\n\t\tc->caller.groups = k->groups;\n"
+        "\t\tc->caller.ngroups = k->ngroups;",
+        "\tif (k->has_groups) {\n\t\tc->caller.groups = k->groups;\n\t\tc->caller.ngroups = 0;",
         {"test_a_group_counts_at_every_call_of_a_connection"}),
     "groups not read from the caller": (
-        "caller.c", "\tc->caller.ngroups = (size_t)n;", "\tc->caller.ngroups = 0;",
+        "caller.c", "\t\tk->has_groups = true;\n\t\tc->caller.groups = k->groups;\n"
+        "\t\tc->caller.ngroups = k->ngroups;",
+        "\t\tk->has_groups = true;\n\t\tc->caller.groups = k->groups;\n"
+        "\t\tc->caller.ngroups = 0;",
         {"test_a_group_counts_from_the_callers_process",
          "test_a_group_counts_at_every_call_of_a_connection"}),
 }
