@@ -19,6 +19,8 @@
 #                 (tests/python/test_py_fuzz.py, in build/py-test) with
 #                 FUZZ_EXAMPLES (2000) new hypothesis examples per property
 #                 (tests/fuzz/README.md)
+#   make gpiod-dbus  libgpiod 2.2.1's gpiocli and gpio-manager, built from its
+#                 tarball (build/gpiod-dbus; scripts/build-gpiod-dbus): udrvd's peers
 #   make arm64    static udrv and udrv-bench for 64-bit ARM (build/arm64,
 #                 cross/arm64.ini)
 #   make armhf    static udrv and udrv-bench for 32-bit ARM (build/armhf,
@@ -46,7 +48,7 @@ FUZZ_EXAMPLES ?= 2000
 FUZZ ?=
 
 .PHONY: all build deps check fuzz lab lab-quick lab-demo soak static arm64 armhf install clean \
-	abi-baseline deb deb-test
+	abi-baseline deb deb-test gpiod-dbus
 
 all: build
 
@@ -72,6 +74,11 @@ $(BUILD)/arm64/build.ninja $(BUILD)/armhf/build.ninja: $(BUILD)/%/build.ninja:
 arm64 armhf: %: $(BUILD)/%/build.ninja
 	ninja -C $(BUILD)/$*
 
+# libgpiod 2.2.1's gpiocli and gpio-manager (the brokers' comparison, in the lab
+# and tests/daemon), built from its release tarball into build/gpiod-dbus
+gpiod-dbus: deps
+	scripts/build-gpiod-dbus
+
 check: deps
 	$(PYTHON) scripts/check.py
 
@@ -90,10 +97,10 @@ fuzz: deps
 	fi; \
 	exit $$status
 
-lab: deps static arm64
+lab: deps static arm64 build gpiod-dbus
 	$(PYTHON) -m rig.lab suite
 
-lab-quick: deps static arm64
+lab-quick: deps static arm64 build gpiod-dbus
 	$(PYTHON) -m rig.lab suite --quick
 
 lab-demo: deps static arm64

@@ -189,13 +189,14 @@ def cmd_suite(args: argparse.Namespace) -> int:
 
 
 def _python_files(args: argparse.Namespace) -> dict[str, str | Path]:
-    """--python: the Python image's files (rig/lab/image/pyguest.py), x86 boards only."""
+    """--python: the Python image's files (rig/lab/image/pyguest.py, with D-Bus:
+    dbusguest.py), x86 boards only."""
     if not args.python:
         return {}
     if targets.target(_one(args)).machine.name != "x86":
         raise LabError("--python: the Python image is for the x86 boards (the rpi3 "
                        "guest is arm64; docs/rig/lab.md, Python in the guest)")
-    return dict(pyguest.guest_files(quiet=getattr(args, "quiet", False)))
+    return dict(pyguest.variant_files(quiet=getattr(args, "quiet", False)))
 
 
 def cmd_shell(args: argparse.Namespace) -> int:

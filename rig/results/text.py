@@ -21,6 +21,10 @@ from .model import Results, Row, Run
 # with RT throttling off; the rate sweep also runs in the first priority variant
 PRIORITY_VARIANTS = ("irq-prio 90", "SCHED_OTHER")
 GAPS_VARIANT = "rt-runtime -1"
+# udrv-bench toggle with the broker rows (--udrvd, --gpio-manager, --gpiocli)
+# on the board of the Python image, where udrvd and gpio-manager run
+BROKER_VARIANT = "udrvd"
+BROKER_MECHANISMS = ("cdev", "dbus", "gpiocli")
 RATE_PRIORITY = PRIORITY_VARIANTS[0]
 KERNELS = ("std", "rt")
 LOADS = ("none", "all")
@@ -361,6 +365,38 @@ def pci_table(runs: list[Run], board: str = "q35") -> TextTable:
     return t
 
 
+def broker_table(runs: list[Run], board: str = "x86") -> TextTable:
+    """The brokers' rows of udrv-bench toggle (BROKER_VARIANT runs): a line
+    held by udrvd or gpio-manager, driven through the fd udrvd hands over,
+    one D-Bus call or one gpiocli process per toggle; each against its
+    reference of the same run."""
+    mine = [r for r in runs if r.board_name == board and r.variant == BROKER_VARIANT]
+    by_run = _rows(mine, "toggle")
+    kernels = [k for k in KERNELS if (k, "none") in by_run]
+    keys: list[tuple[Any, ...]] = []
+    for k in kernels:
+        keys += [key for key in by_run[(k, "none")]
+                 if key[0] in BROKER_MECHANISMS and key not in keys
+                 and (key[0] != "cdev" or key[1] in ("raw", "udrvd-fd"))]  # fmt: skip
+    cols = [Column("mechanism", 10), Column("implementation", 15)]
+    for k in kernels:
+        cols += [Column(f"{k} ns/toggle", 16, ">"), Column("vs reference", 24, "<", "  ")]
+    t = TextTable([f"Brokers on the {board} board: a line held by udrvd or libgpiod's "
+                   "gpio-manager, same line, same run (udrv-bench toggle --udrvd "
+                   "--gpio-manager --gpiocli)"], cols)  # fmt: skip
+    for key in keys:
+        line = [key[0], key[1]]
+        for k in kernels:
+            row = by_run[(k, "none")].get(key)
+            line += ["-", ""] if row is None else [f"{row.stats.avg:.1f}", ratio_label(row)]
+        t.rows.append(line)
+    t.footer = ["cdev/udrvd-fd: the request's fd that udrvd hands over (io.udrv1.Request."
+                "GetFd), cdev/raw's ioctl loop on it;",
+                "dbus: one io.gpiod1.Request.SetValues call per toggle; gpiocli: one "
+                "`gpiocli set` process per toggle (libgpiod 2.2.1's)"]  # fmt: skip
+    return t
+
+
 def python_table(results: list[dict[str, Any]]) -> TextTable:
     """udrv-pybench's own table per kernel (rows udrv, gpiod, udrv/gpiod)."""
     t = TextTable(["Python: udrv vs gpiod 2.5 on the same gpio-wire line, same run "
@@ -384,7 +420,7 @@ def _benches(runs: list[Run]) -> set[str]:
 
 
 # the tables by name (python3 -m rig.results markdown --table NAME)
-TABLES = ("toggle", "latency", "reply", "priority", "gaps", "rate", "pci", "python")
+TABLES = ("toggle", "latency", "reply", "priority", "gaps", "rate", "pci", "broker", "python")
 
 
 def tables(results: Results, boards: list[str] | None = None,
@@ -401,14 +437,15 @@ def tables(results: Results, boards: list[str] | None = None,
         mine = [r for r in runs if r.board_name == board]
         has = _benches(mine)
         makers: list[tuple[str, bool, Callable[[list[Run], str], TextTable]]] = [
-            ("toggle", "toggle" in has, toggle_table),
+            ("toggle", "toggle" in _benches([r for r in mine if not r.variant]), toggle_table),
             ("latency", bool(has & set(LATENCY_BENCHES)), latency_table),
             ("reply", "reply" in has, reply_table),
             ("priority", any(r.variant in PRIORITY_VARIANTS and {"irq", "uio"} & _benches([r])
                              for r in mine), priority_table),
             ("gaps", "gaps" in has, gaps_table),
             ("rate", "rate" in has, rate_table),
-            ("pci", "pci" in has, pci_table)]
+            ("pci", "pci" in has, pci_table),
+            ("broker", any(r.variant == BROKER_VARIANT for r in mine), broker_table)]
         out += [make(runs, board) for name, wanted, make in makers
                 if wanted and (kinds is None or name in kinds)]
     if results.python and (kinds is None or "python" in kinds):

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import dbus_conf
+from rig.lab.brokers import system_bus_conf as bus_conf_text
 from tests.support.fakes import FakeTree, gpio_bus, gpio_chip
 from tests.support.udrv_runner import REPO, required
 
@@ -96,10 +96,10 @@ def bus(tmp_path: Path) -> Iterator[str]:
 
 
 def system_bus_conf(out: Path, include: Path | None) -> Path:
-    """The test bus's configuration (tests/support/dbus_conf.py) on an abstract
+    """The test bus's configuration (rig/lab/brokers.py) on an abstract
     socket, written to @out."""
-    out.write_text(dbus_conf.system_bus_conf(f"unix:abstract={abstract_name()}",
-                                             str(include) if include else None))
+    out.write_text(bus_conf_text(f"unix:abstract={abstract_name()}",
+                                 str(include) if include else None))
     return out
 
 

@@ -67,7 +67,7 @@ import pytest
 from rig.lab import Board, LabError
 from rig.lab.boards.api import FEATURES
 from rig.lab.boards.targets import TARGETS, features
-from rig.lab.image import dbusguest, debguest, pyguest
+from rig.lab.image import debguest, pyguest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -310,17 +310,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
-def py_files() -> dict[str, Path]:
-    """The Python image variant's files: Python and udrv's package
-    (pyguest.py), and D-Bus with udrvd and libgpiod's gpiocli and gpio-manager
-    (dbusguest.py) when they are built (else test_udrvd_lab.py skips, saying
-    what to build)."""
-    files = pyguest.guest_files()
-    if dbusguest.missing() is None:
-        files.update(dbusguest.guest_files())
-    return files
-
-
 class Boards:
     """Boots lazily and keeps one Board per kernel for the whole session; with
     --lg-env (env: labgrid's Environment) the one LabgridBoard of its target."""
@@ -349,7 +338,7 @@ class Boards:
             board = self.boards[flavour] = cast(Board, lgb)
         if board is None:
             name, _, variant = flavour.partition("+")
-            extra = (py_files() if variant == "py" else
+            extra = (pyguest.variant_files() if variant == "py" else
                      debguest.guest_files() if variant == "deb" else None)  # fmt: skip
             board = self.boards[flavour] = Board(name, extra_files=extra,  # type: ignore[arg-type]
                                                  variant=variant)

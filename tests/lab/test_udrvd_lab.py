@@ -26,24 +26,19 @@ import json
 import re
 import shlex
 from collections.abc import Iterator
-from dataclasses import dataclass
 from xml.etree import ElementTree
 
 import pytest
 from guest import Board, sh
 
+from rig.lab.brokers import BUS, BUS2, POLICY, STATE, Broker
 from rig.lab.image import dbusguest
-from tests.support.dbus_conf import system_bus_conf
 
 pytestmark = [pytest.mark.skipif(dbusguest.missing() is not None,
                                  reason=str(dbusguest.missing())),
               pytest.mark.lg_feature(["udrvd", "gpio-wire"])]  # fmt: skip
 
-BUS = "unix:path=/run/dbus/system_bus_socket"
-BUS2 = "unix:path=/run/dbus/gpio_manager_socket"  # gpio-manager's, beside udrvd's
 ENV = f"export DBUS_SYSTEM_BUS_ADDRESS={BUS} PATH=$PATH:{dbusguest.GUEST_GPIOD}/bin; "
-POLICY = "/etc/udrv/udrvd.conf"
-STATE = "/var/lib/udrvd/state"
 # root may do everything on gpio-wire (udrvd grants nothing without a rule,
 # root included); wire0-out comes back after a restart, wire1-out does not
 RULES = "allow uid:0 all gpio gpio-wire *\nrestore gpio gpio-wire wire0-out\n"
@@ -73,60 +68,6 @@ def consumer(board: Board, line: int) -> str | None:
     (chip,) = json.loads(run(board, "udrv gpio info -c gpio-wire --json"))
     info = chip["lines"][line]
     return str(info["consumer"]) if info["used"] else None
-
-
-@dataclass
-class Broker:
-    """A bus (at @address) and one daemon owning io.gpiod1 on it, in the guest."""
-
-    board: Board
-    daemon: str  # "udrvd" or "gpio-manager"
-    address: str = BUS
-    bus_pid: int = 0
-    pid: int = 0
-
-    def env(self) -> str:
-        return f"DBUS_SYSTEM_BUS_ADDRESS={self.address}"
-
-    def start(self) -> Broker:
-        policy = "udrvd.conf" if self.daemon == "udrvd" else "gpio-manager.conf"
-        conf = system_bus_conf(self.address, f"{dbusguest.GUEST_POLICIES}/{policy}")
-        path = f"/etc/udrv-lab/{self.daemon}-bus.conf"
-        self.board.put_bytes(conf.encode(), path)
-        self.bus_pid = int(run(self.board, f"mkdir -p /run/dbus && dbus-daemon --config-file="
-                               f"{path} --fork --print-pid 2>/dev/null"))
-        return self.start_daemon()
-
-    def start_daemon(self) -> Broker:
-        cmd = (f"udrvd --policy {POLICY} --state {STATE}" if self.daemon == "udrvd"
-               else f"{dbusguest.GUEST_GPIOD}/bin/gpio-manager")  # fmt: skip
-        self.pid = int(run(self.board, f"{self.env()} {cmd} >/tmp/{self.daemon}.log 2>&1 & "
-                           "echo $!"))  # fmt: skip
-        # serving once the name is on the bus (gdbus: a generic client)
-        run(self.board, f"export {self.env()}; i=0; until gdbus call --system -d io.gpiod1 -o "
-            "/io/gpiod1 -m org.freedesktop.DBus.Peer.Ping >/dev/null 2>&1; do i=$((i+1)); "
-            f"[ $i -lt 100 ] || {{ cat /tmp/{self.daemon}.log; exit 1; }}; sleep 0.1; done")
-        return self
-
-    def log(self) -> str:
-        return run(self.board, f"cat /tmp/{self.daemon}.log")
-
-    def stop_daemon(self) -> None:
-        """SIGTERM, and wait until the process is gone (not a zombie)."""
-        if self.pid:
-            stop(self.board, self.pid)
-            self.pid = 0
-
-    def stop(self) -> None:
-        self.stop_daemon()
-        if self.bus_pid:
-            stop(self.board, self.bus_pid)
-            self.bus_pid = 0
-
-
-def stop(board: Board, pid: int) -> None:
-    run(board, f"kill {pid} 2>/dev/null; i=0; while grep -qs '^State:.[^Z]' /proc/{pid}/status;"
-        f" do i=$((i+1)); [ $i -lt 100 ] || exit 1; sleep 0.1; done")
 
 
 @pytest.fixture

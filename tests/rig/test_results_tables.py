@@ -63,6 +63,38 @@ def test_toggle_table_compares_with_the_peer_and_points_to_the_pin() -> None:
                for line in suite_table(text.toggle_table, [pinned]))
 
 
+def broker_doc(udrvd_ns: int) -> dict[str, Any]:
+    """udrv-bench toggle with the broker rows (and the plain ones, which the
+    broker table leaves to the toggle table)."""
+    rows = [row("sysfs", "raw", "toggle", stats([90])),
+            row("cdev", "raw", "toggle", stats([100])),
+            row("cdev", "udrv", "toggle", stats([101]), reference=ref("cdev", "raw", 1.01)),
+            row("cdev", "udrvd-fd", "toggle", stats([100]), reference=ref("cdev", "raw", 1.0)),
+            row("dbus", "gpio-manager", "toggle", stats([400000])),
+            row("dbus", "udrvd", "toggle", stats([udrvd_ns]),
+                reference=ref("dbus", "gpio-manager", udrvd_ns / 400000))]
+    return bench_doc("toggle", rows)
+
+
+def test_broker_table_has_the_broker_runs_only() -> None:
+    """The brokers' run (variant udrvd) makes its own table, with each row's
+    ratio to its reference; the toggle table keeps to the plain runs, and
+    without them there is none."""
+    runs = [suite.SuiteRun("std", "none", [broker_doc(200000)], variant=text.BROKER_VARIANT),
+            suite.SuiteRun("rt", "none", [broker_doc(480000)], variant=text.BROKER_VARIANT)]
+    lines = suite_table(text.broker_table, runs)
+    assert lines[0].startswith("Brokers on the x86 board")
+    assert [ln.split()[:2] for ln in lines[2:6]] == [["cdev", "raw"], ["cdev", "udrvd-fd"],
+                                                     ["dbus", "gpio-manager"], ["dbus", "udrvd"]]
+    assert "x0.500 vs gpio-manager" in lines[5] and "x1.200 vs gpio-manager" in lines[5]
+    from rig.results import model
+
+    doc = suite.lab_document(runs)
+    names = [t.title[0].split(" (")[0] for t in text.tables(model(doc, "t"))]
+    assert names == ["Brokers on the x86 board: a line held by udrvd or libgpiod's gpio-manager, "
+                     "same line, same run"]
+
+
 def reply_doc(p50_us: float) -> dict[str, Any]:
     rows = []
     for i, (impl, wait) in enumerate(REPLY_ROWS):

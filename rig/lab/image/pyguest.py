@@ -367,6 +367,18 @@ def guest_files(quiet: bool = False) -> dict[str, Path]:
     return files
 
 
+def variant_files(quiet: bool = False) -> dict[str, Path]:
+    """The "py" image variant's files: guest_files(), and D-Bus with udrvd and
+    libgpiod's gpiocli and gpio-manager (dbusguest.py) when they are built
+    (else what needs them says what to build)."""
+    from . import dbusguest
+
+    files = guest_files(quiet)
+    if dbusguest.missing() is None:
+        files.update(dbusguest.guest_files())
+    return files
+
+
 def main() -> int:
     """python3 -m rig.lab.image.pyguest: stage the tree and print what it holds."""
     files = guest_files()

@@ -267,15 +267,20 @@ def run_suite(kernels: list[str], mode: str, out: Path, duration_s: int = 0,
     with ThreadPoolExecutor(max_workers=max(1, min(jobs, len(kernels)))) as pool:
         parts = list(pool.map(lambda k: run_board(k, mode, duration_s), kernels))
         # udrv vs gpiod from Python: a board of the Python image per x86 kernel
-        py_runs = list(pool.map(lambda k: python.run_python(k, mode),
-                                [k for k in kernels if python.wanted(k)]))
+        py_parts = list(pool.map(lambda k: python.run_python(k, mode),
+                                 [k for k in kernels if python.wanted(k)]))
     runs = [run for part in parts for run in part]
     doc = lab_document(runs)
+    py_runs = [py for py, _ in py_parts]
+    # the brokers' runs (udrv-bench toggle --udrvd on the Python board)
+    doc["runs"] += [run for _, more in py_parts for run in more]
     if py_runs:
         doc["python"] = py_runs
     if write_document(out, doc):
         return 1
     failures = [f"{r.board}/{r.kernel}/{r.load}: {f}" for r in runs for f in r.failures]
+    failures += [f"{r['board']}/{r['kernel']}/{r['variant']}: {f}" for _, more in py_parts
+                 for r in more for f in r["failures"]]  # fmt: skip
     failures += python.failures(py_runs)
     for f in failures:
         print(f"lab: bench failed: {f}", file=sys.stderr)
