@@ -67,14 +67,20 @@ def test_boards_run_side_by_side_in_the_order_given(monkeypatch: pytest.MonkeyPa
         return [suite.SuiteRun(kernel, "none")]
 
     monkeypatch.setattr(suite, "run_board", fake)
-    # the Python section boots boards of its own: not here
-    monkeypatch.setattr(suite.python, "run_python",
-                        lambda kernel, mode: {"lab_kernel": kernel, "failure": "not run"})
+    # the Python section boots boards of its own: not here (its broker run, a
+    # run of variant udrvd, comes after the plain runs)
+    def fake_python(kernel: str, mode: str) -> tuple[dict, list[dict]]:
+        broker = {"board": "x86", "kernel": kernel, "load": "none", "variant": "udrvd",
+                  "documents": [], "failures": ["not run"], "unavailable": []}
+        return {"lab_kernel": kernel, "failure": "not run"}, [broker]
+
+    monkeypatch.setattr(suite.python, "run_python", fake_python)
     monkeypatch.setattr(suite, "write_report", lambda results: results)
     out = tmp_path / "r.json"
     assert suite.run_suite(["std", "rt"], "quick", out, jobs=2) == 1  # python: "not run"
     doc = json.loads(out.read_text())
-    assert [r["kernel"] for r in doc["runs"]] == ["std", "rt"]
+    assert [(r["kernel"], r.get("variant")) for r in doc["runs"]] == [
+        ("std", None), ("rt", None), ("std", "udrvd"), ("rt", "udrvd")]
     assert [p["lab_kernel"] for p in doc["python"]] == ["std", "rt"]
 
 
