@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The strict reader of the peer's lines (peer_parse.h).
+ * The strict reader of the peer's lines (peer_parse.h), and the peers' writer
+ * of how they run.
  */
 #include <errno.h>
+#include <sched.h>
+#include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -121,4 +124,21 @@ int bench_peer_text(const char *text, size_t len,
 	}
 	snprintf(why, whylen, "no '%s' line: the output stops early", end);
 	return -EINVAL;
+}
+
+void bench_peer_print_sched(int locked)
+{
+	struct sched_param sp = { 0 };
+	uint64_t mask = 0;
+	cpu_set_t cpus;
+	int policy = sched_getscheduler(0);
+
+	sched_getparam(0, &sp);
+	CPU_ZERO(&cpus);
+	if (!sched_getaffinity(0, sizeof(cpus), &cpus))
+		for (int c = 0; c < 64; c++)
+			if (CPU_ISSET(c, &cpus))
+				mask |= 1ULL << c;
+	printf("sched %d %d\naffinity %llu\nmlocked %d\n", policy < 0 ? 0 : policy,
+	       sp.sched_priority, (unsigned long long)mask, locked);
 }

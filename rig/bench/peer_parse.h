@@ -50,4 +50,11 @@ int bench_peer_text(const char *text, size_t len,
 		    int (*fn)(void *ctx, size_t key, const uint64_t *vals),
 		    void *ctx, char *why, size_t whylen);
 
+/*
+ * The peers' side (udrv-bench-peer, udrv-bench-dbus): print how this process
+ * runs, "sched POLICY PRIO", "affinity MASK" (the first 64 CPUs) and
+ * "mlocked @locked", for the bench to compare with its own.
+ */
+void bench_peer_print_sched(int locked);
+
 #endif /* UDRV_BENCH_PEER_PARSE_H */

@@ -485,6 +485,7 @@ static int run_row(struct toggle *t, const struct toggle_impl *impl,
 	uint64_t done = 0;
 	int ret;
 
+	t->impl = impl;
 	if (impl->open(t))
 		return -1;
 	snprintf(row->note, sizeof(row->note), "%s", impl->note);

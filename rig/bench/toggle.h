@@ -33,7 +33,8 @@ struct toggle {
 	struct udrv_chip *chip;
 	struct udrv_request *req;	/* udrv rows */
 	int fd;				/* raw rows: value file or line fd */
-	struct bench_peer peer;		/* libgpiod-2.3 row */
+	struct bench_peer peer;		/* libgpiod-2.3 and broker rows */
+	const struct toggle_impl *impl;	/* the row being run */
 	char value_path[TOGGLE_PATH_LEN];	/* sysfs value file */
 	char export_num[16];		/* unexport this when done, or "" */
 	pid_t shell_pid;

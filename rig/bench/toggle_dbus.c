@@ -44,8 +44,10 @@ static int store_run_line(void *ctx, size_t key, const uint64_t *vals)
 	return 0;
 }
 
-static int dbus_open(struct toggle *t, const struct toggle_impl *impl)
+/* the row's peer: t->impl says which broker and which --via */
+static int dbus_open(struct toggle *t)
 {
+	const struct toggle_impl *impl = t->impl;
 	static const struct bench_peer_key keys[] = { BENCH_DBUS_RUN_TABLE };
 	char line[16], why[320];
 	const char *args[] = { "toggle", "--bus", impl->udrvd ? t->udrvd_bus : t->manager_bus,
@@ -66,34 +68,9 @@ static int dbus_open(struct toggle *t, const struct toggle_impl *impl)
 	return -1;
 }
 
-static int udrvd_fd_open(struct toggle *t)
-{
-	return dbus_open(t, &toggle_udrvd_fd);
-}
-
-static int dbus_manager_open(struct toggle *t)
-{
-	return dbus_open(t, &toggle_dbus_manager);
-}
-
-static int dbus_udrvd_open(struct toggle *t)
-{
-	return dbus_open(t, &toggle_dbus_udrvd);
-}
-
-static int gpiocli_manager_open(struct toggle *t)
-{
-	return dbus_open(t, &toggle_gpiocli_manager);
-}
-
-static int gpiocli_udrvd_open(struct toggle *t)
-{
-	return dbus_open(t, &toggle_gpiocli_udrvd);
-}
-
 const struct toggle_impl toggle_udrvd_fd = {
 	.mechanism = "cdev", .implementation = "udrvd-fd",
-	.open = udrvd_fd_open, .timed = toggle_peer_timed,
+	.open = dbus_open, .timed = toggle_peer_timed,
 	.set = toggle_peer_set, .close = toggle_peer_close,
 	.note = "bare GPIO_V2_LINE_SET_VALUES_IOCTL on the fd udrvd hands over (io.udrv1.Request.GetFd)",
 	.peer_via = "fd", .udrvd = true,
@@ -101,7 +78,7 @@ const struct toggle_impl toggle_udrvd_fd = {
 
 const struct toggle_impl toggle_dbus_manager = {
 	.mechanism = "dbus", .implementation = "gpio-manager",
-	.open = dbus_manager_open, .timed = toggle_peer_timed,
+	.open = dbus_open, .timed = toggle_peer_timed,
 	.set = toggle_peer_set, .close = toggle_peer_close,
 	.note = "io.gpiod1.Request.SetValues to libgpiod 2.2.1's gpio-manager, one call per toggle (sd-bus)",
 	.share = DBUS_SHARE, .max_batch = DBUS_BATCH, .peer_via = "dbus",
@@ -109,7 +86,7 @@ const struct toggle_impl toggle_dbus_manager = {
 
 const struct toggle_impl toggle_dbus_udrvd = {
 	.mechanism = "dbus", .implementation = "udrvd",
-	.open = dbus_udrvd_open, .timed = toggle_peer_timed,
+	.open = dbus_open, .timed = toggle_peer_timed,
 	.set = toggle_peer_set, .close = toggle_peer_close,
 	.note = "io.gpiod1.Request.SetValues to udrvd, one call per toggle (sd-bus)",
 	.share = DBUS_SHARE, .max_batch = DBUS_BATCH, .peer_via = "dbus", .udrvd = true,
@@ -117,7 +94,7 @@ const struct toggle_impl toggle_dbus_udrvd = {
 
 const struct toggle_impl toggle_gpiocli_manager = {
 	.mechanism = "gpiocli", .implementation = "gpio-manager",
-	.open = gpiocli_manager_open, .timed = toggle_peer_timed,
+	.open = dbus_open, .timed = toggle_peer_timed,
 	.set = toggle_peer_set, .close = toggle_peer_close,
 	.note = "one `gpiocli set LINE=active|inactive` process per toggle, to gpio-manager",
 	.share = GPIOCLI_SHARE, .max_batch = GPIOCLI_BATCH, .peer_via = "gpiocli",
@@ -125,7 +102,7 @@ const struct toggle_impl toggle_gpiocli_manager = {
 
 const struct toggle_impl toggle_gpiocli_udrvd = {
 	.mechanism = "gpiocli", .implementation = "udrvd",
-	.open = gpiocli_udrvd_open, .timed = toggle_peer_timed,
+	.open = dbus_open, .timed = toggle_peer_timed,
 	.set = toggle_peer_set, .close = toggle_peer_close,
 	.note = "one `gpiocli set LINE=active|inactive` process per toggle, to udrvd",
 	.share = GPIOCLI_SHARE, .max_batch = GPIOCLI_BATCH, .peer_via = "gpiocli", .udrvd = true,

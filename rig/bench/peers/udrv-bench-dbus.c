@@ -25,7 +25,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <linux/gpio.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -254,23 +253,6 @@ static int batch(struct peer *p, uint64_t n)
 	return 0;
 }
 
-static void print_sched(int locked)
-{
-	struct sched_param sp = { 0 };
-	uint64_t mask = 0;
-	cpu_set_t cpus;
-	int policy = sched_getscheduler(0);
-
-	sched_getparam(0, &sp);
-	CPU_ZERO(&cpus);
-	if (!sched_getaffinity(0, sizeof(cpus), &cpus))
-		for (int c = 0; c < 64; c++)
-			if (CPU_ISSET(c, &cpus))
-				mask |= 1ULL << c;
-	printf("sched %d %d\naffinity %llu\nmlocked %d\n", policy < 0 ? 0 : policy,
-	       sp.sched_priority, (unsigned long long)mask, locked);
-}
-
 /* One command from the bench: "batch N" (N even, >= 2) or "set 0|1". */
 static int command(struct peer *p, const char *line, size_t len)
 {
@@ -333,7 +315,7 @@ static int toggle(const struct opts *o)
 	if (!ret)
 		ret = prepare(&p);
 	if (!ret) {
-		print_sched(locked);
+		bench_peer_print_sched(locked);
 		ret = serve(&p);
 	}
 	release(&p);

@@ -299,20 +299,8 @@ static void print_version(void)
 
 static void print_sched(int locked)
 {
-	struct sched_param sp = { 0 };
-	uint64_t mask = 0;
-	cpu_set_t set;
-	int policy = sched_getscheduler(0);
-
 	print_version();
-	sched_getparam(0, &sp);
-	CPU_ZERO(&set);
-	if (!sched_getaffinity(0, sizeof(set), &set))
-		for (int c = 0; c < 64; c++)
-			if (CPU_ISSET(c, &set))
-				mask |= 1ULL << c;
-	printf("sched %d %d\naffinity %llu\nmlocked %d\n", policy < 0 ? 0 : policy,
-	       sp.sched_priority, (unsigned long long)mask, locked);
+	bench_peer_print_sched(locked);
 }
 
 static volatile sig_atomic_t stop;
