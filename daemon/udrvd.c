@@ -22,7 +22,9 @@ static const char usage[] =
 	"does (D-Bus interface io.gpiod1: gpiocli works with it), and allow each\n"
 	"call only as the policy file says: which users and groups may read, drive,\n"
 	"watch or configure which lines. A line a client set keeps its value after\n"
-	"the client exits, until its owner releases it or udrvd stops.\n"
+	"the client exits, until its owner releases it or udrvd stops. It also opens\n"
+	"the one UIO or VFIO device a rule grants a client and hands over its file\n"
+	"descriptors (io.udrv1.Devices on /io/udrv1).\n"
 	"\n"
 	"  -p, --policy FILE  the policy (default " DEFAULT_POLICY ", udrvd.conf(5));\n"
 	"                     without rules nobody has access, root included\n"
@@ -121,8 +123,10 @@ static int setup_bus(struct udrvd *d)
 		r = sd_bus_add_object_manager(d->bus, &d->managers[1], UDRVD_REQUESTS_PATH);
 	if (r >= 0)
 		r = udrvd_chips_export(d);
+	if (r >= 0)
+		r = udrvd_devices_export(d);
 	if (r < 0) {
-		fprintf(stderr, "udrvd: cannot export the GPIO chips: %s\n", strerror(-r));
+		fprintf(stderr, "udrvd: cannot export the GPIO chips and devices: %s\n", strerror(-r));
 		return r;
 	}
 
@@ -172,6 +176,7 @@ static void teardown(struct udrvd *d)
 	udrvd_chips_free(d);
 	sd_bus_slot_unref(d->managers[0]);
 	sd_bus_slot_unref(d->managers[1]);
+	sd_bus_slot_unref(d->devices);
 	sd_bus_flush_close_unref(d->bus);
 	sd_event_unref(d->event);
 	udrvd_policy_free(d->policy);

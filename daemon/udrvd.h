@@ -24,6 +24,7 @@
 #define UDRVD_BUS_NAME		"io.gpiod1"
 #define UDRVD_CHIPS_PATH	"/io/gpiod1/chips"
 #define UDRVD_REQUESTS_PATH	"/io/gpiod1/requests"
+#define UDRVD_DEVICES_PATH	"/io/udrv1"
 #define UDRVD_PATH_LEN		96
 #define UDRVD_CONSUMER		"udrvd"
 
@@ -44,6 +45,7 @@ struct udrvd {
 	struct udrvd_req *reqs;		/* list of held requests */
 	unsigned int next_req;
 	sd_bus_slot *managers[2];	/* chips, requests */
+	sd_bus_slot *devices;		/* io.udrv1.Devices */
 };
 
 /* The line of a chip that a request holds, for the Line objects. */
@@ -118,6 +120,9 @@ int udrvd_reqcfg_read(sd_bus_message *m, struct udrvd_linecfg *cfg, sd_bus_error
 int udrvd_req_new(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg, uid_t owner,
 		  struct udrvd_req **out, sd_bus_error *error);
 void udrvd_reqs_free(struct udrvd *d);
+
+/* devices.c: io.udrv1.Devices, UIO and VFIO devices for clients. */
+int udrvd_devices_export(struct udrvd *d);
 
 /* restore.c: write the state file from the held requests (@refresh: read
  * the outputs' values from the kernel first); request again what the state

@@ -51,6 +51,13 @@ int udrv_read_u64(const char *path, uint64_t *value);	/* accepts 0x.. */
 /* Write @s to an existing file (sysfs attribute); 0 or -errno. */
 udrv_must_check int udrv_write_str(const char *path, const char *s);
 bool udrv_path_exists(const char *path);
+/*
+ * Is @fd the file @path names? Device nodes compare by device number (a
+ * node in another /dev, a container's, is the same device), other files by
+ * inode (the tests' fake trees). 0, -EBADF (@fd not open), -errno of
+ * stat(@path), or -EINVAL: another file.
+ */
+int udrv_fd_is(int fd, const char *path);
 
 /*
  * poll() @n fds for @ms (-1: forever); with @mask (a wait's signal mask,

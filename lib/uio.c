@@ -207,13 +207,38 @@ static int uio_read_regions(struct udrv_uio *uio)
 	return 0;
 }
 
-static int uio_open_dev(struct udrv_uio *uio)
+/* Take @fd, opened by someone else (a broker), if it is @uio's node. */
+static int uio_adopt(struct udrv_uio *uio, int fd)
+{
+	int ret = udrv_fd_is(fd, uio->path);
+
+	if (ret == -EBADF)
+		return udrv_err(uio->errmsg, EBADF,
+				"the file descriptor %d given for %s (%s) is not open",
+				fd, uio->path, uio->name);
+	if (ret)
+		return udrv_err(uio->errmsg, EINVAL,
+				"the file descriptor %d given for %s (%s) is not that device's node%s%s",
+				fd, uio->path, uio->name, ret == -EINVAL ? "" : ": cannot stat it: ",
+				ret == -EINVAL ? "" : strerror(-ret));
+	uio->fd = fd;
+	return 0;
+}
+
+/* Open the node, or take @fd (>= 0) for it. */
+static int uio_open_dev(struct udrv_uio *uio, int fd)
 {
 	char hint[UDRV_ERRMSG_LEN], path[UDRV_PATH_LEN + 16];
 	uint64_t count = 0;
 	int err;
 
-	uio->fd = open(uio->path, O_RDWR | O_CLOEXEC);
+	if (fd >= 0) {
+		err = uio_adopt(uio, fd);
+		if (err)
+			return err;
+	} else {
+		uio->fd = open(uio->path, O_RDWR | O_CLOEXEC);
+	}
 	if (uio->fd < 0) {
 		err = errno;
 		udrv_access_hint(hint, sizeof(hint), err, uio->path);
@@ -277,7 +302,7 @@ static int uio_find_name(struct udrv_uio *uio, const char *name)
 	return num >= 0 ? num : uio_not_found(uio, name);
 }
 
-static int uio_open_number(struct udrv_uio *uio, int num, const char *spec)
+static int uio_open_number(struct udrv_uio *uio, int num, const char *spec, int fd)
 {
 	char path[UDRV_PATH_LEN + 16];
 
@@ -295,10 +320,10 @@ static int uio_open_number(struct udrv_uio *uio, int num, const char *spec)
 	udrv_read_str(path, uio->version, sizeof(uio->version));
 	if (uio_read_regions(uio))
 		return -EIO;
-	return uio_open_dev(uio);
+	return uio_open_dev(uio, fd);
 }
 
-int udrv_uio_open(struct udrv_uio *uio, const char *spec)
+static int uio_open_spec(struct udrv_uio *uio, const char *spec, int fd)
 {
 	int num, ret;
 
@@ -317,10 +342,29 @@ int udrv_uio_open(struct udrv_uio *uio, const char *spec)
 		if (num < 0)
 			return num;
 	}
-	ret = uio_open_number(uio, num, spec);
-	if (ret)
+	ret = uio_open_number(uio, num, spec, fd);
+	if (ret) {
+		if (uio->fd == fd)
+			uio->fd = -1;	/* still the caller's */
 		udrv_uio_close(uio);
+	}
 	return ret;
+}
+
+int udrv_uio_open(struct udrv_uio *uio, const char *spec)
+{
+	return uio_open_spec(uio, spec, -1);
+}
+
+int udrv_uio_open_fd(struct udrv_uio *uio, const char *spec, int fd)
+{
+	if (fd < 0) {
+		udrv_uio_close(uio);
+		return udrv_err(uio->errmsg, EBADF,
+				"no file descriptor given for UIO device '%s' (%d)",
+				spec ? spec : "", fd);
+	}
+	return uio_open_spec(uio, spec, fd);
 }
 
 int udrv_uio_map_info_sz(struct udrv_uio *uio, unsigned int index,

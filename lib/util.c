@@ -155,6 +155,20 @@ bool udrv_path_exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
+int udrv_fd_is(int fd, const char *path)
+{
+	struct stat a, b;
+
+	if (fstat(fd, &a))
+		return -errno;
+	if (stat(path, &b))
+		return -errno;
+	if (S_ISCHR(a.st_mode) || S_ISCHR(b.st_mode))
+		return S_ISCHR(a.st_mode) && S_ISCHR(b.st_mode) &&
+		       a.st_rdev == b.st_rdev ? 0 : -EINVAL;
+	return a.st_dev == b.st_dev && a.st_ino == b.st_ino ? 0 : -EINVAL;
+}
+
 void udrv_strlcpy(char *dst, const char *src, size_t len)
 {
 	size_t n = strnlen(src, len - 1);

@@ -76,6 +76,16 @@ int udrv_vfio_device_fd(const struct udrv_vfio *v)
 	return v->device_fd;
 }
 
+int udrv_vfio_container_fd(const struct udrv_vfio *v)
+{
+	return v->container_fd;
+}
+
+int udrv_vfio_group_fd(const struct udrv_vfio *v)
+{
+	return v->group_fd;
+}
+
 static int not_open(struct udrv_vfio *v)
 {
 	return udrv_err(v->errmsg, EBADF,

@@ -311,18 +311,14 @@ static int irq_counts(struct udrv_vfio *v)
 	return 0;
 }
 
-static int get_device(struct udrv_vfio *v)
+/* What VFIO says of the device fd: a PCI device, its regions and irqs. */
+static int device_info(struct udrv_vfio *v)
 {
 	struct vfio_device_info dev = { .argsz = sizeof(dev) };
 	struct vfio_region_info cfg = {
 		.argsz = sizeof(cfg), .index = VFIO_PCI_CONFIG_REGION_INDEX,
 	};
 
-	v->device_fd = ioctl(v->group_fd, VFIO_GROUP_GET_DEVICE_FD, v->bdf);
-	if (v->device_fd < 0)
-		return udrv_err(v->errmsg, errno,
-				"VFIO_GROUP_GET_DEVICE_FD %s on %s: %s", v->bdf,
-				v->group_path, strerror(errno));
 	if (ioctl(v->device_fd, VFIO_DEVICE_GET_INFO, &dev))
 		return udrv_err(v->errmsg, errno, "VFIO_DEVICE_GET_INFO of %s: %s",
 				v->bdf, strerror(errno));
@@ -339,6 +335,16 @@ static int get_device(struct udrv_vfio *v)
 				v->bdf, strerror(errno));
 	v->config_offset = cfg.offset;
 	return irq_counts(v);
+}
+
+static int get_device(struct udrv_vfio *v)
+{
+	v->device_fd = ioctl(v->group_fd, VFIO_GROUP_GET_DEVICE_FD, v->bdf);
+	if (v->device_fd < 0)
+		return udrv_err(v->errmsg, errno,
+				"VFIO_GROUP_GET_DEVICE_FD %s on %s: %s", v->bdf,
+				v->group_path, strerror(errno));
+	return device_info(v);
 }
 
 /* The VFIO side: container, group, device. */
@@ -359,7 +365,22 @@ static int vfio_attach(struct udrv_vfio *v)
 	return ret;
 }
 
-int udrv_vfio_open(struct udrv_vfio *v, const char *spec)
+/* What udrv_vfio_open() and udrv_vfio_open_fds() do once the device is
+ * theirs: its request irq, the DMA windows and mask, bus mastering. */
+static int vfio_ready(struct udrv_vfio *v)
+{
+	int ret;
+
+	udrv_vfio_req_enable(v);
+	udrv_vfio_dma_windows(v);
+	ret = udrv_vfio_set_dma_mask(v, VFIO_DEFAULT_DMA_BITS);
+	if (!ret)
+		ret = udrv_vfio_bus_master(v, true);
+	return ret;
+}
+
+/* The device @spec names, in sysfs: address, group, driver, IDs. */
+static int vfio_find(struct udrv_vfio *v, const char *spec)
 {
 	int ret;
 
@@ -369,18 +390,115 @@ int udrv_vfio_open(struct udrv_vfio *v, const char *spec)
 		return udrv_err(v->errmsg, EINVAL,
 				"no PCI device given: use its address (0000:00:01.0) or vendor:device (1234:11e8); /sys/bus/pci/devices lists them");
 	ret = find_device(v, spec);
-	if (!ret)
-		ret = read_ids(v);
+	return ret ? ret : read_ids(v);
+}
+
+int udrv_vfio_open(struct udrv_vfio *v, const char *spec)
+{
+	int ret = vfio_find(v, spec);
+
 	if (!ret)
 		ret = vfio_attach(v);
-	if (!ret) {
-		udrv_vfio_req_enable(v);
-		udrv_vfio_dma_windows(v);
-		ret = udrv_vfio_set_dma_mask(v, VFIO_DEFAULT_DMA_BITS);
-	}
 	if (!ret)
-		ret = udrv_vfio_bus_master(v, true);
+		ret = vfio_ready(v);
 	if (ret)
 		udrv_vfio_close(v);	/* keeps the message */
+	return ret;
+}
+
+/* Take @fd as @what (into *@dst) if it is the node @node. */
+static int adopt_node(struct udrv_vfio *v, int fd, const char *node,
+		      const char *what, int *dst)
+{
+	char path[UDRV_PATH_LEN];
+	int ret;
+
+	if (udrv_path(path, sizeof(path), "%s", node))
+		return udrv_path_err(v->errmsg, node);
+	ret = udrv_fd_is(fd, path);
+	if (ret == -EBADF)
+		return udrv_err(v->errmsg, EBADF,
+				"the %s file descriptor %d given for %s is not open",
+				what, fd, v->bdf);
+	if (ret)
+		return udrv_err(v->errmsg, EINVAL,
+				"the %s file descriptor %d given for %s is not %s%s%s",
+				what, fd, v->bdf, path, ret == -EINVAL ? "" : ": ",
+				ret == -EINVAL ? "" : strerror(-ret));
+	*dst = fd;
+	return 0;
+}
+
+/* The group is viable and in a container whose IOMMU is set. */
+static int check_adopted(struct udrv_vfio *v)
+{
+	struct vfio_group_status st = { .argsz = sizeof(st) };
+	struct vfio_iommu_type1_info iommu = { .argsz = sizeof(iommu) };
+
+	if (ioctl(v->container_fd, VFIO_GET_API_VERSION) != VFIO_API_VERSION)
+		return udrv_err(v->errmsg, ENOTSUP,
+				"the container given for %s speaks another VFIO API than udrv's %d",
+				v->bdf, VFIO_API_VERSION);
+	if (ioctl(v->group_fd, VFIO_GROUP_GET_STATUS, &st))
+		return udrv_err(v->errmsg, errno, "VFIO_GROUP_GET_STATUS on %s: %s",
+				v->group_path, strerror(errno));
+	if (!(st.flags & VFIO_GROUP_FLAGS_CONTAINER_SET) ||
+	    ioctl(v->container_fd, VFIO_IOMMU_GET_INFO, &iommu))
+		return udrv_err(v->errmsg, EINVAL,
+				"the group %s given for %s is not in a container with an IOMMU: whoever opened it must attach it (VFIO_GROUP_SET_CONTAINER, VFIO_SET_IOMMU) before handing it over",
+				v->group_path, v->bdf);
+	return 0;
+}
+
+/* The device fd is the device: VFIO's info, and its IDs as sysfs has them. */
+static int check_device(struct udrv_vfio *v)
+{
+	uint16_t ids[2];
+	int ret = device_info(v);
+
+	if (!ret)
+		ret = udrv_vfio_config_read(v, 0, ids, sizeof(ids));
+	if (ret)
+		return ret;
+	if (ids[0] == v->info.vendor && ids[1] == v->info.device)
+		return 0;
+	return udrv_err(v->errmsg, EINVAL,
+			"the device file descriptor given for %s is another device: %04x:%04x in its config space, %04x:%04x in sysfs",
+			v->bdf, ids[0], ids[1], v->info.vendor, v->info.device);
+}
+
+static int vfio_adopt(struct udrv_vfio *v, int container, int group, int device)
+{
+	int ret;
+
+	ret = adopt_node(v, container, "/dev/vfio/vfio", "container", &v->container_fd);
+	if (!ret)
+		ret = adopt_node(v, group, v->group_path, "group", &v->group_fd);
+	if (!ret)
+		ret = check_adopted(v);
+	if (ret)
+		return ret;
+	if (fcntl(device, F_GETFD) < 0)
+		return udrv_err(v->errmsg, EBADF,
+				"the device file descriptor %d given for %s is not open",
+				device, v->bdf);
+	v->device_fd = device;
+	return check_device(v);
+}
+
+int udrv_vfio_open_fds(struct udrv_vfio *v, const char *spec, int container,
+		       int group, int device)
+{
+	int ret = vfio_find(v, spec);
+
+	if (!ret)
+		ret = vfio_adopt(v, container, group, device);
+	if (!ret)
+		ret = vfio_ready(v);
+	if (ret) {
+		/* still the caller's */
+		v->container_fd = v->group_fd = v->device_fd = -1;
+		udrv_vfio_close(v);
+	}
 	return ret;
 }

@@ -44,6 +44,16 @@ struct udrv_uio_irq {
 struct udrv_uio *udrv_uio_new(void);
 /* @spec: the driver's name ("uio_pci_generic"), "uio0" or "/dev/uio0". */
 int udrv_uio_open(struct udrv_uio *uio, const char *spec);
+/*
+ * The same for a device node someone else opened: a broker such as udrvd
+ * (io.udrv1.Devices.OpenUio), or a parent that passed it on. Reads the
+ * device's maps as udrv_uio_open() does and checks that @fd is the node of
+ * the device @spec names. On success the handle owns @fd (udrv_uio_close()
+ * closes it); on an error it stays the caller's: -EBADF @fd is not open,
+ * -EINVAL it is another file, and udrv_uio_open()'s errors for @spec.
+ * Since 1.3.
+ */
+int udrv_uio_open_fd(struct udrv_uio *uio, const char *spec, int fd);
 void udrv_uio_close(struct udrv_uio *uio);
 void udrv_uio_free(struct udrv_uio *uio);
 const char *udrv_uio_errmsg(const struct udrv_uio *uio);

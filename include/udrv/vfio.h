@@ -88,12 +88,30 @@ struct udrv_vfio *udrv_vfio_new(void);
  * elsewhere; -EACCES /dev/vfio/N; -EPERM no interrupt remapping.
  */
 int udrv_vfio_open(struct udrv_vfio *v, const char *spec);
+/*
+ * The same for a device someone else opened: a broker such as udrvd
+ * (io.udrv1.Devices.OpenVfio) hands over the container (/dev/vfio/vfio,
+ * its IOMMU set), the group (/dev/vfio/N, in that container) and the device
+ * (VFIO_GROUP_GET_DEVICE_FD), the way libvirt hands QEMU an opened device.
+ * Checks that each is what it should be for @spec's device, then does what
+ * udrv_vfio_open() does after opening. On success the handle owns the three
+ * (udrv_vfio_close() closes them); on an error they stay the caller's:
+ * -EBADF one is not open, -EINVAL one is another file or device, or the
+ * group is not in a container with an IOMMU; udrv_vfio_open()'s errors for
+ * @spec. Since 1.3.
+ */
+int udrv_vfio_open_fds(struct udrv_vfio *v, const char *spec, int container,
+		       int group, int device);
 void udrv_vfio_close(struct udrv_vfio *v);	/* frees DMA, disables irqs */
 void udrv_vfio_free(struct udrv_vfio *v);
 const char *udrv_vfio_errmsg(const struct udrv_vfio *v);
 
 const char *udrv_vfio_bdf(const struct udrv_vfio *v);
 int udrv_vfio_device_fd(const struct udrv_vfio *v);
+/* The container's and the group's fds: what a broker hands over with the
+ * device's (udrv_vfio_open_fds()); -1 when not open. Since 1.3. */
+int udrv_vfio_container_fd(const struct udrv_vfio *v);
+int udrv_vfio_group_fd(const struct udrv_vfio *v);
 int udrv_vfio_info_sz(struct udrv_vfio *v, struct udrv_vfio_info *info,
 		      size_t info_size);
 #define udrv_vfio_info(v, info)						\

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrvd's test client (sd-bus), two jobs:
+ * udrvd's test client (sd-bus), four jobs:
  *
  *	client fd REQUEST_PATH VALUE [COUNT]
  *		take a request's fd (io.udrv1.Request.GetFd) and set its first
@@ -11,11 +11,24 @@
  *		set it COUNT times alternating from 1 (Request.SetValues), read
  *		it back (GetValues), print "ok CALLS VALUE": the calls counted
  *		here, at the source, and the last value set
+ *	client uio DEVICE [WAITS]
+ *		take UIO device DEVICE from udrvd (io.udrv1.Devices.OpenUio)
+ *		with udrv_uio_open_fd(), print "uio NODE NAME WORD": its node,
+ *		its driver's name, the first 32-bit word of map 0; then wait
+ *		for WAITS interrupts (1 s each) and print "irqs N"
+ *	client vfio ADDRESS
+ *		take the VFIO device at ADDRESS (io.udrv1.Devices.OpenVfio)
+ *		with udrv_vfio_open_fds(), print "vfio BDF VENDOR:DEVICE
+ *		GROUP", the first word of BAR 0, the word read back at 0x04
+ *		after writing 0x12345678 there (edu's liveness register
+ *		answers with its complement), and the IOVA of a 4 KiB DMA
+ *		buffer mapped through the container
  *
  * The bus is DBUS_SYSTEM_BUS_ADDRESS's. Exit 0 done, 1 refused or failed
  * (the error's name and message on stderr), 2 bad arguments.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/gpio.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -24,7 +37,11 @@
 #include <sys/ioctl.h>
 #include <systemd/sd-bus.h>
 
+#include <udrv/mmio.h>
 #include <udrv/parse.h>
+#include <udrv/uio.h>
+#include <udrv/vfio.h>
+#include <unistd.h>
 
 #define IFACE	"io.gpiod1"
 
@@ -116,19 +133,133 @@ static int load_job(sd_bus *bus, const char *chip, unsigned int offset, unsigned
 	return r;
 }
 
+/* Call io.udrv1.Devices.@method(@arg); its reply in *@reply. */
+static int open_device(sd_bus *bus, const char *method, const char *arg, sd_bus_message **reply)
+{
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	int r = sd_bus_call_method(bus, IFACE, "/io/udrv1", "io.udrv1.Devices", method, &error,
+				   reply, "s", arg);
+
+	if (r < 0)
+		failed(method, &error, r);
+	sd_bus_error_free(&error);
+	return r;
+}
+
+static int uio_waits(struct udrv_uio *uio, unsigned int waits)
+{
+	struct udrv_uio_irq irq;
+	unsigned int n = 0;
+
+	for (; n < waits; n++)
+		if (udrv_uio_wait(uio, 1000, &irq) != 1)
+			break;
+	printf("irqs %u\n", n);
+	return n == waits ? 0 : 1;
+}
+
+static int uio_job(sd_bus *bus, const char *spec, unsigned int waits)
+{
+	struct udrv_uio *uio = udrv_uio_new();
+	sd_bus_message *reply = NULL;
+	struct udrv_region *r = NULL;
+	const char *node;
+	int fd = -1, ret = open_device(bus, "OpenUio", spec, &reply);
+
+	if (ret >= 0)
+		ret = sd_bus_message_read(reply, "sh", &node, &fd);
+	if (ret >= 0)	/* the message closes its own */
+		fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	if (ret >= 0 && (udrv_uio_open_fd(uio, node, fd) < 0 || udrv_uio_map(uio, 0, &r) < 0)) {
+		fprintf(stderr, "client: %s\n", udrv_uio_errmsg(uio));
+		ret = -1;
+	}
+	if (ret >= 0) {
+		struct udrv_mmio m = udrv_region_mmio(r);
+
+		printf("uio %s %s 0x%08x\n", node, udrv_uio_name(uio), udrv_read32(&m, 0));
+		udrv_region_unmap(r);
+		ret = waits ? uio_waits(uio, waits) : 0;
+	}
+	udrv_uio_free(uio);
+	sd_bus_message_unref(reply);
+	return ret < 0 ? 1 : ret;
+}
+
+static void vfio_print(struct udrv_vfio *v, struct udrv_region *bar, struct udrv_dma *buf)
+{
+	struct udrv_mmio m = udrv_region_mmio(bar);
+	struct udrv_vfio_info in;
+
+	udrv_vfio_info(v, &in);
+	printf("vfio %s %04x:%04x %u\n", in.bdf, in.vendor, in.device, in.iommu_group);
+	printf("bar0 0x%08x\n", udrv_read32(&m, 0));
+	udrv_write32(&m, 4, 0x12345678);
+	printf("liveness 0x%08x\n", udrv_read32(&m, 4));
+	printf("dma iova 0x%llx\n", (unsigned long long)udrv_dma_iova(buf));
+}
+
+static int vfio_job(sd_bus *bus, const char *address)
+{
+	struct udrv_vfio *v = udrv_vfio_new();
+	sd_bus_message *reply = NULL;
+	struct udrv_region *bar = NULL;
+	struct udrv_dma *buf = NULL;
+	int fds[3], ret = open_device(bus, "OpenVfio", address, &reply);
+
+	if (ret >= 0)
+		ret = sd_bus_message_read(reply, "hhh", &fds[0], &fds[1], &fds[2]);
+	for (int i = 0; i < 3 && ret >= 0; i++)
+		fds[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 3);
+	if (ret >= 0 && (udrv_vfio_open_fds(v, address, fds[0], fds[1], fds[2]) < 0 ||
+			 udrv_vfio_map_bar(v, 0, &bar) < 0 ||
+			 udrv_vfio_dma_alloc(v, 4096, &buf) < 0)) {
+		fprintf(stderr, "client: %s\n", udrv_vfio_errmsg(v));
+		ret = -1;
+	}
+	if (ret >= 0) {
+		vfio_print(v, bar, buf);
+		udrv_region_unmap(bar);
+	}
+	udrv_vfio_free(v);
+	sd_bus_message_unref(reply);
+	return ret < 0 ? 1 : 0;
+}
+
+static const char usage[] =
+	"usage: client fd REQUEST_PATH VALUE [COUNT]\n"
+	"       client load CHIP_PATH OFFSET COUNT\n"
+	"       client uio DEVICE [WAITS]\n"
+	"       client vfio ADDRESS\n";
+
+/* The job of argv[1]; 2 for bad arguments. */
+static int job(sd_bus *bus, int argc, char **argv)
+{
+	const char *j = argv[1];
+	unsigned int a = 0, count = 1;
+
+	if (!strcmp(j, "fd") && (argc == 4 || argc == 5) && !udrv_parse_uint(argv[3], 1, &a) &&
+	    (argc == 4 || !udrv_parse_uint(argv[4], 100000000, &count)))
+		return fd_job(bus, argv[2], a, count);
+	if (!strcmp(j, "load") && argc == 5 && !udrv_parse_uint(argv[3], 65534, &a) &&
+	    !udrv_parse_uint(argv[4], 100000000, &count))
+		return load_job(bus, argv[2], a, count);
+	if (!strcmp(j, "uio") && (argc == 3 || argc == 4) &&
+	    (argc == 3 || !udrv_parse_uint(argv[3], 100000, &a)))
+		return uio_job(bus, argv[2], a);
+	if (!strcmp(j, "vfio") && argc == 3)
+		return vfio_job(bus, argv[2]);
+	fputs(usage, stderr);
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
-	unsigned int a = 0, count = 1;
 	sd_bus *bus = NULL;
-	bool fd = argc >= 4 && !strcmp(argv[1], "fd");
-	bool load = argc == 5 && !strcmp(argv[1], "load");
 	int r;
 
-	if ((!fd && !load) || (fd && argc > 5) ||
-	    udrv_parse_uint(argv[3], fd ? 1 : 65534, &a) ||
-	    (argc == 5 && udrv_parse_uint(argv[4], 100000000, &count))) {
-		fprintf(stderr, "usage: client fd REQUEST_PATH VALUE [COUNT]\n"
-			"       client load CHIP_PATH OFFSET COUNT\n");
+	if (argc < 3) {
+		fputs(usage, stderr);
 		return 2;
 	}
 	r = sd_bus_open_system(&bus);
@@ -136,7 +267,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "client: no bus: %s\n", strerror(-r));
 		return 1;
 	}
-	r = fd ? fd_job(bus, argv[2], a, count) : load_job(bus, argv[2], a, count);
+	r = job(bus, argc, argv);
 	sd_bus_flush_close_unref(bus);
 	return r;
 }

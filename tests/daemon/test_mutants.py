@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The refusals of test_udrvd.py fail when their check is removed: udrvd is
+"""The refusals of test_udrvd.py and test_devices.py fail when their check is removed: udrvd is
 built again from a copy of daemon/ with one check taken out, and the test
 that covers that check must fail against it (and only tests that the check
 explains). A refusal test that passes anyway tests something else."""
@@ -48,7 +48,18 @@ MUTANTS = {
         "\t\tk->has_groups = true;\n\t\tc->caller.groups = k->groups;\n"
         "\t\tc->caller.ngroups = 0;",
         {"test_a_group_counts_from_the_callers_process",
-         "test_a_group_counts_at_every_call_of_a_connection"}),
+         "test_a_group_counts_at_every_call_of_a_connection",
+         "test_another_user_is_refused_naming_the_rules"}),
+    "no policy check on OpenUio and OpenVfio": (
+        "devices.c",
+        "\tif (err < 0)\n\t\terr = sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED, msg);",
+        "\terr = 0;",
+        {"test_another_user_is_refused_naming_the_rules",
+         "test_a_device_the_rule_does_not_name_is_refused", "test_vfio_refusals"}),
+    "a UIO device checked by the name asked for, not its own": (
+        "devices.c", "\tif (err == -EINVAL) {", "\tif (err == -EINVAL || 1) {",
+        {"test_the_granted_user_maps_the_device_through_the_fd",
+         "test_a_device_the_rule_does_not_name_is_refused", "test_bad_device_names"}),
 }
 
 
@@ -75,7 +86,8 @@ def test_a_removed_check_is_seen(name: str, tmp_path: Path) -> None:
     udrvd = build_mutant(tmp_path, file, text, replacement)
     xml = tmp_path / "junit.xml"
     res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                          f"--junitxml={xml}", "tests/daemon/test_udrvd.py"],
+                          f"--junitxml={xml}", "tests/daemon/test_udrvd.py",
+                          "tests/daemon/test_devices.py"],
                          cwd=REPO, env={**os.environ, "UDRVD_BIN": str(udrvd)},
                          capture_output=True, text=True, timeout=300, check=False)  # fmt: skip
     failed = {ln.split("::")[1].split()[0] for ln in res.stdout.splitlines()

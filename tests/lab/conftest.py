@@ -19,6 +19,8 @@
                           image variant (rig/lab/image/pyguest.py: python3.11, udrv, gpiod,
                           gpiozero); a board of its own, so that the others don't
                           pay for Python (session-scoped too)
+    q35_py_board          the q35 kernels booted with the Python image variant
+                          (with D-Bus and udrvd): VFIO through the broker
 
 Environment:
     UDRV_LAB=0              skip every lab test (the only way they are skipped)
@@ -117,6 +119,7 @@ LG_NEEDS: dict[str, tuple[str, ...]] = {
     "board_rt_q35": ("iommu", "edu", "rt"),
     "q35_board": ("iommu", "edu"),
     "py_board": ("python",),
+    "q35_py_board": ("iommu", "edu", "python"),
     "deb_rpi3": ("bcm2835", "python"),
 }
 # the parametrized board fixtures and their QEMU boards
@@ -195,7 +198,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 def param_board(name: str, param: str) -> tuple[str, str]:
     """(board, image variant) of parametrized fixture @name's parameter @param:
     py_board's are the Python image, DEB_PARAMS' the packaged one."""
-    return DEB_PARAMS.get(param, (param, "py" if name == "py_board" else ""))
+    return DEB_PARAMS.get(param, (param, "py" if name in ("py_board", "q35_py_board") else ""))
 
 
 def wanted_features(item: pytest.Item) -> set[str]:
@@ -270,7 +273,7 @@ def board_of(item: pytest.Item) -> str:
     session fixture it uses, or its module's LAB_BOARD (a module whose tests
     boot boards of their own); "none" for a test that boots nothing."""
     callspec = getattr(item, "callspec", None)
-    for name in ("board", "any_board", "py_board", "q35_board"):
+    for name in ("board", "any_board", "py_board", "q35_board", "q35_py_board"):
         if callspec is not None and name in callspec.params:
             return param_board(name, str(callspec.params[name]))[0]
     names = getattr(item, "fixturenames", ())
@@ -453,7 +456,8 @@ ONE_CPU = [k for k in KERNELS if k not in SMP_KERNELS and k not in Q35_KERNELS]
 # py_board's packaged parameters: (board, image variant); marked deb (they
 # need make deb DEB_ARCH=arm64; scripts/deb-test --lab runs them)
 DEB_PARAMS = {"rpi3-deb": ("rpi3", "deb")}
-PARAM_BOARDS.update(board=X86_SELECTED, q35_board=Q35_SELECTED, any_board=ONE_CPU,
+PARAM_BOARDS.update(board=X86_SELECTED, q35_board=Q35_SELECTED, q35_py_board=Q35_SELECTED,
+                    any_board=ONE_CPU,
                     py_board=X86_SELECTED + [p for p, (b, _) in DEB_PARAMS.items() if b in KERNELS])
 
 
@@ -461,6 +465,14 @@ PARAM_BOARDS.update(board=X86_SELECTED, q35_board=Q35_SELECTED, any_board=ONE_CP
 def any_board(request: pytest.FixtureRequest, lab_boards: Boards) -> Board:
     """Every selected board, rpi3 included: the tests of the lab itself."""
     return lab_boards.handle(str(request.param), fixture="any_board")
+
+
+@pytest.fixture(scope="session")
+def q35_py_board(request: pytest.FixtureRequest, lab_boards: Boards) -> Board:
+    """The q35 kernels with the Python image variant (D-Bus, udrvd): a board
+    of its own, for VFIO through udrvd."""
+    return lab_boards.handle(*param_board("q35_py_board", str(request.param)),
+                             fixture="q35_py_board")  # fmt: skip
 
 
 @pytest.fixture(scope="session")

@@ -111,10 +111,26 @@ void fake_vfio_setup(const char *bdf, int group)
 		exit(2);
 	}
 	close(fd);
+	/* the config space's IDs, as sysfs has them (edu's) */
+	fake_vfio_region_write(VFIO_PCI_CONFIG_REGION_INDEX, 0,
+			       "\x34\x12\xe8\x11", 4);
 	container_ino = inode_of("dev/vfio/vfio");
 	group_ino = inode_of(p);
 	device_ino = inode_of("vfio-device");
 	(void)bdf;
+}
+
+void fake_vfio_region_write(unsigned int index, uint64_t offset, const void *buf,
+			    size_t len)
+{
+	int fd = open(device_path, O_WRONLY);
+
+	if (fd < 0 || pwrite(fd, buf, len, (off_t)(index * FAKE_VFIO_REGION_STRIDE +
+						   offset)) != (ssize_t)len) {
+		perror(device_path);
+		exit(2);
+	}
+	close(fd);
 }
 
 void fake_vfio_region_read(unsigned int index, uint64_t offset, void *buf,
@@ -206,11 +222,14 @@ static int group_ioctl(unsigned long req, unsigned long arg)
 
 	switch (req) {
 	case VFIO_GROUP_GET_STATUS:
-		st->flags = fake_vfio.viable ? VFIO_GROUP_FLAGS_VIABLE : 0;
+		st->flags = (fake_vfio.viable ? VFIO_GROUP_FLAGS_VIABLE : 0) |
+			    (fake_vfio.container_set ? VFIO_GROUP_FLAGS_CONTAINER_SET : 0);
 		return 0;
 	case VFIO_GROUP_SET_CONTAINER:
-		return fake_vfio.set_container_errno ?
-		       fail(fake_vfio.set_container_errno) : 0;
+		if (fake_vfio.set_container_errno)
+			return fail(fake_vfio.set_container_errno);
+		fake_vfio.container_set = true;
+		return 0;
 	case VFIO_GROUP_GET_DEVICE_FD:
 		return open(device_path, O_RDWR | O_CLOEXEC);
 	}

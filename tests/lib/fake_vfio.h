@@ -43,6 +43,7 @@ struct fake_vfio {
 	bool fail_calloc;
 	/* what the library did */
 	int set_iommu_type;
+	bool container_set;		/* VFIO_GROUP_SET_CONTAINER succeeded */
 	int irq_index;			/* the last VFIO_DEVICE_SET_IRQS */
 	uint32_t irq_flags;
 	uint32_t irq_set_count;
@@ -74,6 +75,9 @@ void fake_vfio_device(void);
 struct udrv_vfio *fake_vfio_open(const char *spec, int expect);
 /* fake_vfio_device() and an open handle of it. */
 struct udrv_vfio *fake_vfio_open_device(void);
+/* Write @len bytes into the device file's region @index at @offset. */
+void fake_vfio_region_write(unsigned int index, uint64_t offset, const void *buf,
+			    size_t len);
 /* The device file's bytes of region @index at @offset. */
 void fake_vfio_region_read(unsigned int index, uint64_t offset, void *buf,
 			   size_t len);

@@ -468,6 +468,49 @@ static void test_permission(void)
 	udrv_uio_free(uio);
 }
 
+/* A device node someone else opened (udrv_uio_open_fd). */
+static void test_open_fd(void)
+{
+	struct udrv_uio *uio = udrv_uio_new();
+	struct udrv_region *r;
+	struct udrv_mmio m;
+	char path[512];
+	int fd, other;
+
+	fake_root();
+	fake_uio(0, "fpga\n", "7\n");
+	fake_map(0, 0, "regs\n", "0x40000000\n", "0x100\n", "0x0\n");
+	fake_dev_pages(1);
+	fake_uio(1, "other\n", "0\n");
+	fake_path(path, sizeof(path), "dev/uio0");
+	fd = open(path, O_RDWR);
+	fake_path(path, sizeof(path), "sys/class/uio/uio1/name");
+	other = open(path, O_RDONLY);
+	CHECK(fd >= 0 && other >= 0);
+	/* another file, a closed one, none: refused, the fd still the caller's */
+	CHECK_INT(udrv_uio_open_fd(uio, "fpga", other), -EINVAL);
+	CHECK_CONTAINS(udrv_uio_errmsg(uio), "/dev/uio0 (fpga) is not that device's node");
+	CHECK(fcntl(other, F_GETFD) >= 0);
+	CHECK_INT(udrv_uio_open_fd(uio, "uio0", 1000), -EBADF);
+	CHECK_CONTAINS(udrv_uio_errmsg(uio), "/dev/uio0 (fpga) is not open");
+	CHECK_INT(udrv_uio_open_fd(uio, "uio0", -1), -EBADF);
+	CHECK_INT(udrv_uio_open_fd(uio, "nosuch", fd), -ENOENT);
+	CHECK(fcntl(fd, F_GETFD) >= 0);
+	/* the node: maps and name from sysfs, the baseline count, the fd owned */
+	CHECK_INT(udrv_uio_open_fd(uio, "fpga", fd), 0);
+	CHECK_INT(udrv_uio_fd(uio), fd);
+	CHECK_STR(udrv_uio_devname(uio), "uio0");
+	CHECK_INT(udrv_uio_num_maps(uio), 1);
+	CHECK_INT(udrv_uio_map(uio, 0, &r), 0);
+	m = udrv_region_mmio(r);
+	CHECK_INT(udrv_read8(&m, 0), 1);	/* page 0 of the fd's file */
+	udrv_region_unmap(r);
+	udrv_uio_close(uio);
+	CHECK(fcntl(fd, F_GETFD) < 0);
+	close(other);
+	udrv_uio_free(uio);
+}
+
 UDRV_TESTS(UDRV_T(test_no_uio), UDRV_T(test_discovery), UDRV_T(test_ports),
 	   UDRV_T(test_map_offsets), UDRV_T(test_map_none_hint),
 	   UDRV_T(test_pci_bar), UDRV_T(test_wait_and_missed),
@@ -475,4 +518,4 @@ UDRV_TESTS(UDRV_T(test_no_uio), UDRV_T(test_discovery), UDRV_T(test_ports),
 	   UDRV_T(test_device_gone),
 	   UDRV_T(test_wait_interrupted), UDRV_T(test_wait_sigmask),
 	   UDRV_T(test_irqcontrol), UDRV_T(test_pci_intx_unmask),
-	   UDRV_T(test_permission))
+	   UDRV_T(test_permission), UDRV_T(test_open_fd))
