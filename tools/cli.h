@@ -123,4 +123,12 @@ extern const struct option gpio_long_opts[];
 int gpio_resolve(const struct gpio_opts *o, int n, char *const *lines,
 		 struct udrv_chip **chipp, unsigned int *offsets);
 
+/*
+ * 'gpio set --hold daemon' (cmd_gpio_daemon.c): udrvd holds the lines
+ * @names (resolved through udrvd, not the chip) with settings @s; an exit
+ * code.
+ */
+int gpio_set_daemon(const struct gpio_opts *o, int n, char **names,
+		    const struct udrv_line_settings *s);
+
 #endif /* UDRV_CLI_H */

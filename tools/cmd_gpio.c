@@ -425,20 +425,24 @@ static const char set_help[] =
 "Request the lines as outputs driving the given logical values (0/1,\n"
 "off/on, inactive/active), then release them. With the character device,\n"
 "the kernel may return a released line to its default state: use --hold to\n"
-"keep driving it (sysfs keeps the value after release).\n"
+"keep driving it (sysfs keeps the value after release), or --hold daemon to\n"
+"have udrvd hold it after udrv exits (udrvd(8): no access to the chip is\n"
+"needed, only a rule in /etc/udrv/udrvd.conf; 'udrv gpio release' lets go).\n"
 "\n"
 "Options:\n"
 GPIO_OPTS_HELP
 LAYOUT_HELP
 "  -H, --hold DURATION   keep the lines for DURATION (1s, 500ms); 'forever'\n"
-"                        holds until interrupted (Ctrl-C)\n"
+"                        holds until interrupted (Ctrl-C); 'daemon': udrvd\n"
+"                        holds them (set again: its request takes the values)\n"
 "\n"
 "With -b mmio the kernel sets the values when it hands over the lines, and\n"
 "udrv then writes them again through the SoC's set/clear registers.\n"
 "\n"
 "Examples:\n"
 "  udrv gpio set -c 0 17=1\n"
-"  udrv gpio set --drive open-drain -c 0 5=0 --hold 2s\n";
+"  udrv gpio set --drive open-drain -c 0 5=0 --hold 2s\n"
+"  udrv gpio set --hold daemon GPIO17=1\n";
 
 static int parse_value(const char *s)
 {
@@ -534,9 +538,9 @@ static int cmd_set(int argc, char **argv)
 				return EXIT_USAGE;
 		} else if (opt == 'H') {
 			hold_for = optarg;
-			if (strcmp(optarg, "forever") &&
+			if (strcmp(optarg, "forever") && strcmp(optarg, "daemon") &&
 			    cli_parse_duration_ns(optarg, &ns))
-				return cli_usage("gpio set", "bad --hold '%s': e.g. 2s, 500ms (at most 7 days) or forever", optarg);
+				return cli_usage("gpio set", "bad --hold '%s': e.g. 2s, 500ms (at most 7 days), forever or daemon", optarg);
 		} else if (opt == '?') {
 			return cli_usage("gpio set", "bad option");
 		} else if (gpio_opt_parse(&o, opt, optarg, "gpio set") < 0) {
@@ -549,6 +553,11 @@ static int cmd_set(int argc, char **argv)
 	ret = split_assignments(n, argv + optind, names, s, &o.settings);
 	if (ret)
 		return ret;
+	if (hold_for && !strcmp(hold_for, "daemon")) {
+		if (o.config.backend != UDRV_BACKEND_CDEV)
+			return cli_usage("gpio set", "--hold daemon: udrvd holds lines through the character device; leave out --backend");
+		return gpio_set_daemon(&o, n, names, s);
+	}
 	ret = gpio_resolve(&o, n, names, &chip, offsets);
 	if (ret)
 		return ret;
@@ -575,6 +584,7 @@ int cmd_gpio(int argc, char **argv)
 		{ "info", gpio_info, "list chips and lines" },
 		{ "get", cmd_get, "read lines" },
 		{ "set", cmd_set, "drive lines" },
+		{ "release", cmd_gpio_release, "let go of lines udrvd holds" },
 		{ "mon", cmd_gpio_mon, "watch edges" },
 		{ "toggle", cmd_gpio_toggle, "toggle a line, report rate" },
 		{ NULL, NULL, NULL },

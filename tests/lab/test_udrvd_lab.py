@@ -10,6 +10,8 @@ client that set it has exited:
 
 - a line requested and set with gpiocli keeps its value after gpiocli exits,
   and again after a client drove it through the request's fd (io.udrv1);
+- `udrv gpio set --hold daemon` has udrvd hold the line, a second set takes
+  the same request, `udrv gpio release` lets go;
 - after `udrvd` stops (SIGTERM: state written, lines released) and starts
   again, the line the policy says `restore` of comes back with its value,
   the other one does not;
@@ -109,6 +111,19 @@ def test_held_line_keeps_its_value(udrvd: Broker) -> None:
     assert gpiocli(b, "get", "wire0-out") == '"wire0-out"=active\n'
     gpiocli(b, "release", "request0")
     assert gpiocli(b, "requests") == ""
+    assert consumer(b, 0) is None
+
+
+def test_udrv_asks_udrvd_to_hold_the_line(udrvd: Broker) -> None:
+    b = udrvd.board
+    udrv = dbusguest.GUEST_UDRV  # built with udrvd's client
+    run(b, f"{udrv} gpio set --hold daemon -c gpio-wire wire0-out=1")
+    assert (partner(b, 0), consumer(b, 0)) == (1, "udrv")
+    # by name, the same request takes the new value
+    run(b, f"{udrv} gpio set --hold daemon wire0-out=0")
+    assert (partner(b, 0), consumer(b, 0)) == (0, "udrv")
+    assert gpiocli(b, "requests") == "request0 (gpiochip0) Offsets: [0]\n"
+    run(b, f"{udrv} gpio release wire0-out")
     assert consumer(b, 0) is None
 
 

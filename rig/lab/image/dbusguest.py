@@ -15,6 +15,10 @@ libraries `ldd` lists (initramfs.host_program):
   the static build has none: sd-bus comes as a shared libsystemd only);
 - /usr/libexec/udrv/udrvd-client: udrvd's test client (tests/daemon/client.c:
   takes a request's fd through io.udrv1 and drives the line with it);
+- /usr/libexec/udrv/bin/udrv: the dev build's udrv tool, which has udrvd's
+  client (`udrv gpio set --hold daemon`; the image's /usr/bin/udrv is the
+  static build's, which cannot link sd-bus), and its libudrv in
+  /usr/libexec/udrv/lib (its run path is $ORIGIN/../lib);
 - /usr/libexec/udrv/udrv-bench-dbus: the brokers' rows of `udrv-bench toggle`
   (rig/bench/peers/udrv-bench-dbus.c; udrv-bench finds it there);
 - /usr/bin/dbus-daemon and /usr/bin/gdbus: the host's (Debian 12's dbus and
@@ -41,12 +45,14 @@ from .initramfs import host_program
 DEV = REPO_ROOT / "build" / "dev"
 UDRVD = DEV / "daemon" / "udrvd"
 CLIENT = DEV / "tests" / "daemon" / "client"
+UDRV = DEV / "tools" / "udrv"
 BENCH_DBUS = DEV / "rig" / "bench" / "peers" / "udrv-bench-dbus"
 GPIOD_DBUS = REPO_ROOT / "build" / "gpiod-dbus" / "amd64"
 HOST_PROGRAMS = {"/usr/bin/dbus-daemon": Path("/usr/bin/dbus-daemon"),
                  "/usr/bin/gdbus": Path("/usr/bin/gdbus")}  # fmt: skip
 GUEST_UDRVD = "/usr/sbin/udrvd"
 GUEST_CLIENT = "/usr/libexec/udrv/udrvd-client"
+GUEST_UDRV = "/usr/libexec/udrv/bin/udrv"
 GUEST_BENCH_DBUS = "/usr/libexec/udrv/udrv-bench-dbus"
 GUEST_GPIOD = "/opt/libgpiod"
 GUEST_POLICIES = "/usr/share/udrv/dbus"
@@ -57,6 +63,7 @@ def missing() -> str | None:
     """Why the guest cannot have udrvd and libgpiod's pair, or None."""
     need = {UDRVD: "`make build` (udrvd needs libsystemd-dev)",
             CLIENT: "`make build`",
+            UDRV: "`make build`",
             BENCH_DBUS: "`make build`",
             GPIOD_DBUS / "bin" / "gpiocli": "scripts/build-gpiod-dbus"}  # fmt: skip
     for path, how in need.items():
@@ -90,6 +97,9 @@ def guest_files() -> dict[str, Path]:
     files = _gpiod_tree()
     files.update(host_program(UDRVD, GUEST_UDRVD))
     files.update(host_program(CLIENT, GUEST_CLIENT))
+    files.update({g: h for g, h in host_program(UDRV, GUEST_UDRV).items()
+                  if not g.startswith(str(DEV))})  # fmt: skip
+    files["/usr/libexec/udrv/lib/libudrv.so.1"] = (DEV / "lib" / "libudrv.so.1").resolve()
     files.update(host_program(BENCH_DBUS, GUEST_BENCH_DBUS))
     for guest, host in HOST_PROGRAMS.items():
         files.update(host_program(host, guest))

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * udrvd's client (internal, on sd-bus): the udrv tool asks udrvd to hold
+ * lines for it. libudrv stays libc and the kernel's uAPI only; this is the
+ * part that needs a D-Bus library, so it lives beside it and is built only
+ * where libsystemd is (not into the static tools).
+ *
+ *	struct udrvd_client *c = udrvd_client_new();
+ *	udrvd_client_open(c);			// the system bus
+ *	udrvd_client_find(c, "gpio-wire", 1, (char *[]){ "wire0-out" }, &lines);
+ *	udrvd_client_set(c, &lines, settings, "udrv", path, sizeof(path));
+ *	udrvd_client_free(c);
+ *
+ * Every call returns 0 or a negative errno, and leaves a message in the
+ * handle that says what failed and what to do (udrvd_client_errmsg()).
+ */
+#ifndef UDRVD_CLIENT_H
+#define UDRVD_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <udrv/line.h>
+
+#define UDRVD_CLIENT_PATH_LEN	96
+
+struct udrvd_client;
+
+/* Lines of one chip as udrvd exports them (udrvd_client_find()). */
+struct udrvd_lines {
+	char chip[32];				/* "gpiochip0" */
+	char chip_path[UDRVD_CLIENT_PATH_LEN];	/* /io/gpiod1/chips/gpiochip0 */
+	size_t n;
+	unsigned int offsets[UDRV_LINES_MAX];
+	/* the request of udrvd's that holds each, "" for none */
+	char requests[UDRV_LINES_MAX][UDRVD_CLIENT_PATH_LEN];
+	/* how each is held, as udrvd's Line objects say ("output", "pull-up"
+	 * or "unknown", "push-pull") */
+	struct udrvd_held {
+		char direction[16], bias[16], drive[16];
+		bool active_low;
+	} held[UDRV_LINES_MAX];
+};
+
+struct udrvd_client *udrvd_client_new(void);
+/* Connect to the system bus (DBUS_SYSTEM_BUS_ADDRESS, when set) and check
+ * that udrvd answers there: -ENOENT when nothing owns io.gpiod1. */
+int udrvd_client_open(struct udrvd_client *c);
+void udrvd_client_free(struct udrvd_client *c);
+const char *udrvd_client_errmsg(const struct udrvd_client *c);
+
+/*
+ * The @n lines @names (names, or offsets when @chip is given) on @chip (a
+ * chip's name "gpiochip0", number "0", path "/dev/gpiochip0" or label), or
+ * with @chip NULL on the one chip that has every name, as udrvd exports
+ * them, with what holds each. -ENOENT no such chip or line (the message
+ * lists what there is), -EINVAL a line given twice or an offset without a
+ * chip.
+ */
+int udrvd_client_find(struct udrvd_client *c, const char *chip, size_t n,
+		      char *const *names, struct udrvd_lines *lines);
+
+/*
+ * Have udrvd hold @lines as outputs with settings @s (one per line) and
+ * their value: a new request (RequestLines, consumer @consumer) when none
+ * holds them, or SetValues on the one request that holds them all, when its
+ * settings are @s's (-EBUSY otherwise: release it first). The request's
+ * object path into @path. -EACCES refused by udrvd's policy.
+ */
+int udrvd_client_set(struct udrvd_client *c, const struct udrvd_lines *lines,
+		     const struct udrv_line_settings *s, const char *consumer,
+		     char *path, size_t len);
+
+/* Release the requests that hold @lines; -ENOENT when one is held by none. */
+int udrvd_client_release(struct udrvd_client *c, const struct udrvd_lines *lines);
+
+#endif /* UDRVD_CLIENT_H */

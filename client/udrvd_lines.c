@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Lines through udrvd: which chip and lines the caller named (by udrvd's
+ * Chip and Line objects, so the caller needs no access to the chip), then
+ * RequestLines, SetValues on the request that already holds them, Release.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <udrv/chip.h>
+#include <udrv/parse.h>
+
+#include "client_priv.h"
+
+/* Does chip object @o go by @spec: its name, number, /dev path or label? */
+static bool chip_is(const struct udrvd_obj *o, const char *spec)
+{
+	unsigned int num;
+	char name[32];
+
+	if (!udrv_parse_devnum(spec, "gpiochip", &num)) {
+		snprintf(name, sizeof(name), "gpiochip%u", num);
+		return !strcmp(o->name, name);
+	}
+	return !strcmp(o->name, spec) || !strcmp(o->label, spec);
+}
+
+/* "gpiochip0 (fake-a), gpiochip1 (fake-b)" */
+static void list_chips(const struct udrvd_objs *chips, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < chips->n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s (%s)", i ? ", " : "",
+					 chips->v[i].name, chips->v[i].label);
+}
+
+/* The Line object @name names on a chip whose lines are @objs. */
+static const struct udrvd_obj *line_of(const struct udrvd_objs *objs, const char *name,
+				       bool offsets)
+{
+	unsigned int off;
+	bool num = offsets && !udrv_parse_uint(name, UDRV_LINES_MAX * 1024, &off);
+
+	for (size_t i = 0; i < objs->n; i++) {
+		const struct udrvd_obj *o = &objs->v[i];
+
+		if (o->is_line && (num ? o->offset == off : !strcmp(o->name, name)))
+			return o;
+	}
+	return NULL;
+}
+
+static void take_line(struct udrvd_lines *lines, size_t i, const struct udrvd_obj *o)
+{
+	struct udrvd_held *h = &lines->held[i];
+
+	lines->offsets[i] = o->offset;
+	snprintf(lines->requests[i], sizeof(lines->requests[i]), "%s",
+		 strcmp(o->request, "/") ? o->request : "");
+	snprintf(h->direction, sizeof(h->direction), "%s", o->direction);
+	snprintf(h->bias, sizeof(h->bias), "%s", o->bias);
+	snprintf(h->drive, sizeof(h->drive), "%s", o->drive);
+	h->active_low = o->active_low;
+}
+
+/* Every name on chip @chip: 0, or the index + 1 of the first missing one. */
+static size_t on_chip(struct udrvd_client *c, const struct udrvd_obj *chip, size_t n,
+		      char *const *names, bool offsets, struct udrvd_lines *lines,
+		      struct udrvd_objs *objs, int *err)
+{
+	*err = udrvd_client_objects(c, chip->path, objs);
+	if (*err)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct udrvd_obj *o = line_of(objs, names[i], offsets);
+
+		if (!o)
+			return i + 1;
+		take_line(lines, i, o);
+		for (size_t j = 0; j < i; j++)
+			if (lines->offsets[j] == o->offset) {
+				*err = udrvd_client_err(c, EINVAL,
+							"line %s is given twice (offset %u of %s)",
+							names[i], o->offset, chip->name);
+				return 0;
+			}
+	}
+	snprintf(lines->chip, sizeof(lines->chip), "%s", chip->name);
+	snprintf(lines->chip_path, sizeof(lines->chip_path), "%s", chip->path);
+	lines->n = n;
+	return 0;
+}
+
+/* -c CHIP: that chip's lines, by name or offset. */
+static int find_on(struct udrvd_client *c, const struct udrvd_objs *chips, const char *chip,
+		   size_t n, char *const *names, struct udrvd_lines *lines,
+		   struct udrvd_objs *objs)
+{
+	char avail[256];
+	size_t missing;
+	int err;
+
+	for (size_t i = 0; i < chips->n; i++) {
+		if (chips->v[i].is_line || !chip_is(&chips->v[i], chip))
+			continue;
+		missing = on_chip(c, &chips->v[i], n, names, true, lines, objs, &err);
+		if (missing)
+			return udrvd_client_err(c, ENOENT, "%s (%s) has no line %s",
+						chips->v[i].name, chips->v[i].label,
+						names[missing - 1]);
+		return err;
+	}
+	list_chips(chips, avail, sizeof(avail));
+	return udrvd_client_err(c, ENOENT, "udrvd has no chip %s (it has %s)", chip,
+				avail[0] ? avail : "none");
+}
+
+/* No chip: the first one with every name. */
+static int find_any(struct udrvd_client *c, const struct udrvd_objs *chips, size_t n,
+		    char *const *names, struct udrvd_lines *lines, struct udrvd_objs *objs)
+{
+	unsigned int off;
+	int err;
+
+	for (size_t i = 0; i < n; i++)
+		if (!udrv_parse_uint(names[i], UINT32_MAX, &off))
+			return udrvd_client_err(c, EINVAL,
+						"line %s is an offset: say which chip it is on",
+						names[i]);
+	for (size_t i = 0; i < chips->n; i++) {
+		if (!on_chip(c, &chips->v[i], n, names, false, lines, objs, &err) || err)
+			return err;
+	}
+	return udrvd_client_err(c, ENOENT,
+				"no chip of udrvd's has all of the lines given (%zu chips; their Line objects have the names)",
+				chips->n);
+}
+
+int udrvd_client_find(struct udrvd_client *c, const char *chip, size_t n,
+		      char *const *names, struct udrvd_lines *lines)
+{
+	struct udrvd_objs chips = { 0 }, objs = { 0 };
+	int err;
+
+	memset(lines, 0, sizeof(*lines));
+	if (n < 1 || n > UDRV_LINES_MAX)
+		return udrvd_client_err(c, EINVAL, "give 1 to %d lines", UDRV_LINES_MAX);
+	err = udrvd_client_objects(c, UDRVD_CLIENT_CHIPS, &chips);
+	if (!err)
+		err = chip ? find_on(c, &chips, chip, n, names, lines, &objs) :
+			     find_any(c, &chips, n, names, lines, &objs);
+	free(chips.v);
+	free(objs.v);
+	return err;
+}
+
+/* Is line @i held as @s asks: an output, and the settings it names? */
+static bool held_as(const struct udrvd_lines *lines, size_t i, const struct udrv_line_settings *s)
+{
+	const struct udrvd_held *h = &lines->held[i];
+
+	return !strcmp(h->direction, udrv_direction_str(UDRV_DIR_OUTPUT)) &&
+	       h->active_low == s->active_low && !strcmp(h->drive, udrv_drive_str(s->drive)) &&
+	       (s->bias == UDRV_BIAS_AS_IS || !strcmp(h->bias, udrv_bias_str(s->bias)));
+}
+
+/* One request holds all of @lines as @s asks: its path, else NULL (and
+ * -EBUSY in *@err when some are held otherwise). */
+static const char *holding(struct udrvd_client *c, const struct udrvd_lines *lines,
+			   const struct udrv_line_settings *s, int *err)
+{
+	const char *req = lines->requests[0];
+
+	*err = 0;
+	for (size_t i = 0; i < lines->n; i++) {
+		if (!*lines->requests[i] && !*req)
+			continue;
+		if (strcmp(lines->requests[i], req))
+			*err = udrvd_client_err(c, EBUSY,
+						"offsets %u and %u of %s are held by different requests of udrvd's (%s, %s): release them first",
+						lines->offsets[0], lines->offsets[i], lines->chip,
+						*req ? req : "none", *lines->requests[i] ? lines->requests[i] : "none");
+		else if (!held_as(lines, i, &s[i]))
+			*err = udrvd_client_err(c, EBUSY,
+						"offset %u of %s is held by %s as %s, %s%s, bias %s: release it first to hold it with other settings",
+						lines->offsets[i], lines->chip, req, lines->held[i].direction,
+						lines->held[i].drive, lines->held[i].active_low ? ", active-low" : "",
+						lines->held[i].bias);
+		if (*err)
+			return NULL;
+	}
+	return *req ? req : NULL;
+}
+
+static int append_settings(sd_bus_message *m, const struct udrv_line_settings *s)
+{
+	int r = sd_bus_message_open_container(m, 'a', "{sv}");
+
+	if (r >= 0)
+		r = sd_bus_message_append(m, "{sv}{sv}{sv}", "direction", "s", "output",
+					  "drive", "s", udrv_drive_str(s->drive),
+					  "active-low", "b", (int)s->active_low);
+	if (r >= 0 && s->bias != UDRV_BIAS_AS_IS)
+		r = sd_bus_message_append(m, "{sv}", "bias", "s", udrv_bias_str(s->bias));
+	return r < 0 ? r : sd_bus_message_close_container(m);
+}
+
+/* RequestLines' arguments: one mapping per line, then their values. */
+static int append_request(sd_bus_message *m, const struct udrvd_lines *lines,
+			  const struct udrv_line_settings *s, const char *consumer)
+{
+	int r = sd_bus_message_open_container(m, 'r', "a(aua{sv})ai");
+
+	if (r >= 0)
+		r = sd_bus_message_open_container(m, 'a', "(aua{sv})");
+	for (size_t i = 0; r >= 0 && i < lines->n; i++) {
+		r = sd_bus_message_open_container(m, 'r', "aua{sv}");
+		if (r >= 0)
+			r = sd_bus_message_append(m, "au", 1, lines->offsets[i]);
+		if (r >= 0)
+			r = append_settings(m, &s[i]);
+		if (r >= 0)
+			r = sd_bus_message_close_container(m);
+	}
+	if (r >= 0)
+		r = sd_bus_message_close_container(m);
+	if (r >= 0)
+		r = sd_bus_message_open_container(m, 'a', "i");
+	for (size_t i = 0; r >= 0 && i < lines->n; i++)
+		r = sd_bus_message_append(m, "i", (int32_t)s[i].value);
+	if (r >= 0)
+		r = sd_bus_message_close_container(m);
+	if (r >= 0)
+		r = sd_bus_message_close_container(m);
+	if (r >= 0)
+		r = sd_bus_message_append(m, "a{sv}", 1, "consumer", "s", consumer);
+	return r;
+}
+
+static int request(struct udrvd_client *c, const struct udrvd_lines *lines,
+		   const struct udrv_line_settings *s, const char *consumer, char *path, size_t len)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus_message *m = NULL, *reply = NULL;
+	const char *req;
+	int r = sd_bus_message_new_method_call(c->bus, &m, UDRVD_CLIENT_BUS, lines->chip_path,
+					       "io.gpiod1.Chip", "RequestLines");
+
+	if (r >= 0)
+		r = append_request(m, lines, s, consumer);
+	if (r < 0) {
+		r = udrvd_client_err(c, -r, "cannot build the RequestLines call: %s", strerror(-r));
+	} else if ((r = sd_bus_call(c->bus, m, 0, &e, &reply)) < 0 ||
+		   (r = sd_bus_message_read(reply, "o", &req)) < 0) {
+		r = udrvd_client_bus_err(c, "the request", &e, r);
+	} else {
+		snprintf(path, len, "%s", req);
+		r = 0;
+	}
+	sd_bus_message_unref(m);
+	sd_bus_message_unref(reply);
+	sd_bus_error_free(&e);
+	return r;
+}
+
+static int set_values(struct udrvd_client *c, const struct udrvd_lines *lines,
+		      const struct udrv_line_settings *s, const char *req)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus_message *m = NULL;
+	int r = sd_bus_message_new_method_call(c->bus, &m, UDRVD_CLIENT_BUS, req,
+					       "io.gpiod1.Request", "SetValues");
+
+	if (r >= 0)
+		r = sd_bus_message_open_container(m, 'a', "{ui}");
+	for (size_t i = 0; r >= 0 && i < lines->n; i++)
+		r = sd_bus_message_append(m, "{ui}", lines->offsets[i], (int32_t)s[i].value);
+	if (r >= 0)
+		r = sd_bus_message_close_container(m);
+	if (r < 0)
+		r = udrvd_client_err(c, -r, "cannot build the SetValues call: %s", strerror(-r));
+	else if ((r = sd_bus_call(c->bus, m, 0, &e, NULL)) < 0)
+		r = udrvd_client_bus_err(c, "the values", &e, r);
+	sd_bus_message_unref(m);
+	sd_bus_error_free(&e);
+	return r < 0 ? r : 0;
+}
+
+int udrvd_client_set(struct udrvd_client *c, const struct udrvd_lines *lines,
+		     const struct udrv_line_settings *s, const char *consumer,
+		     char *path, size_t len)
+{
+	int err;
+	const char *req = holding(c, lines, s, &err);
+
+	if (err)
+		return err;
+	if (!req)
+		return request(c, lines, s, consumer, path, len);
+	snprintf(path, len, "%s", req);
+	return set_values(c, lines, s, req);
+}
+
+int udrvd_client_release(struct udrvd_client *c, const struct udrvd_lines *lines)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	int r = 0;
+
+	for (size_t i = 0; i < lines->n; i++)
+		if (!*lines->requests[i])
+			return udrvd_client_err(c, ENOENT, "udrvd holds no request on offset %u of %s",
+						lines->offsets[i], lines->chip);
+	for (size_t i = 0; r >= 0 && i < lines->n; i++) {
+		bool done = false;
+
+		for (size_t j = 0; j < i; j++)	/* one call per request */
+			done |= !strcmp(lines->requests[j], lines->requests[i]);
+		if (!done && (r = sd_bus_call_method(c->bus, UDRVD_CLIENT_BUS, lines->requests[i],
+						     "io.gpiod1.Request", "Release", &e, NULL,
+						     "")) < 0)
+			r = udrvd_client_bus_err(c, "the release", &e, r);
+	}
+	sd_bus_error_free(&e);
+	return r < 0 ? r : 0;
+}
