@@ -63,9 +63,11 @@ int udrvd_client_find(struct udrvd_client *c, const char *chip, size_t n,
 /*
  * Have udrvd hold @lines as outputs with settings @s (one per line) and
  * their value: a new request (RequestLines, consumer @consumer) when none
- * holds them, or SetValues on the one request that holds them all, when its
- * settings are @s's (-EBUSY otherwise: release it first). The request's
- * object path into @path. -EACCES refused by udrvd's policy.
+ * holds them; SetValues on the one request that holds them all with @s's
+ * settings, ReconfigureLines on it with other settings (udrvd refuses that
+ * unless @lines are all of its lines); -EBUSY when different requests hold
+ * them. The request's object path into @path. -EACCES refused by udrvd's
+ * policy or not the caller's request.
  */
 int udrvd_client_set(struct udrvd_client *c, const struct udrvd_lines *lines,
 		     const struct udrv_line_settings *s, const char *consumer,

@@ -168,30 +168,24 @@ static bool held_as(const struct udrvd_lines *lines, size_t i, const struct udrv
 	       (s->bias == UDRV_BIAS_AS_IS || !strcmp(h->bias, udrv_bias_str(s->bias)));
 }
 
-/* One request holds all of @lines as @s asks: its path, else NULL (and
- * -EBUSY in *@err when some are held otherwise). */
+/* The one request that holds all of @lines, else NULL (and -EBUSY in *@err
+ * when they are held, but not by one request); *@same: held as @s asks. */
 static const char *holding(struct udrvd_client *c, const struct udrvd_lines *lines,
-			   const struct udrv_line_settings *s, int *err)
+			   const struct udrv_line_settings *s, bool *same, int *err)
 {
 	const char *req = lines->requests[0];
 
 	*err = 0;
+	*same = true;
 	for (size_t i = 0; i < lines->n; i++) {
-		if (!*lines->requests[i] && !*req)
-			continue;
-		if (strcmp(lines->requests[i], req))
+		if (strcmp(lines->requests[i], req)) {
 			*err = udrvd_client_err(c, EBUSY,
 						"offsets %u and %u of %s are held by different requests of udrvd's (%s, %s): release them first",
 						lines->offsets[0], lines->offsets[i], lines->chip,
 						*req ? req : "none", *lines->requests[i] ? lines->requests[i] : "none");
-		else if (!held_as(lines, i, &s[i]))
-			*err = udrvd_client_err(c, EBUSY,
-						"offset %u of %s is held by %s as %s, %s%s, bias %s: release it first to hold it with other settings",
-						lines->offsets[i], lines->chip, req, lines->held[i].direction,
-						lines->held[i].drive, lines->held[i].active_low ? ", active-low" : "",
-						lines->held[i].bias);
-		if (*err)
 			return NULL;
+		}
+		*same = *same && held_as(lines, i, &s[i]);
 	}
 	return *req ? req : NULL;
 }
@@ -209,9 +203,9 @@ static int append_settings(sd_bus_message *m, const struct udrv_line_settings *s
 	return r < 0 ? r : sd_bus_message_close_container(m);
 }
 
-/* RequestLines' arguments: one mapping per line, then their values. */
-static int append_request(sd_bus_message *m, const struct udrvd_lines *lines,
-			  const struct udrv_line_settings *s, const char *consumer)
+/* A line_config: one mapping per line, then their values. */
+static int append_linecfg(sd_bus_message *m, const struct udrvd_lines *lines,
+			  const struct udrv_line_settings *s)
 {
 	int r = sd_bus_message_open_container(m, 'r', "a(aua{sv})ai");
 
@@ -234,11 +228,27 @@ static int append_request(sd_bus_message *m, const struct udrvd_lines *lines,
 		r = sd_bus_message_append(m, "i", (int32_t)s[i].value);
 	if (r >= 0)
 		r = sd_bus_message_close_container(m);
+	return r < 0 ? r : sd_bus_message_close_container(m);
+}
+
+/* ReconfigureLines on @req: new settings and values, the lines kept held. */
+static int reconfigure(struct udrvd_client *c, const struct udrvd_lines *lines,
+		       const struct udrv_line_settings *s, const char *req)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus_message *m = NULL;
+	int r = sd_bus_message_new_method_call(c->bus, &m, UDRVD_CLIENT_BUS, req,
+					       "io.gpiod1.Request", "ReconfigureLines");
+
 	if (r >= 0)
-		r = sd_bus_message_close_container(m);
-	if (r >= 0)
-		r = sd_bus_message_append(m, "a{sv}", 1, "consumer", "s", consumer);
-	return r;
+		r = append_linecfg(m, lines, s);
+	if (r < 0)
+		r = udrvd_client_err(c, -r, "cannot build the ReconfigureLines call: %s", strerror(-r));
+	else if ((r = sd_bus_call(c->bus, m, 0, &e, NULL)) < 0)
+		r = udrvd_client_bus_err(c, "the new settings", &e, r);
+	sd_bus_message_unref(m);
+	sd_bus_error_free(&e);
+	return r < 0 ? r : 0;
 }
 
 static int request(struct udrvd_client *c, const struct udrvd_lines *lines,
@@ -251,7 +261,9 @@ static int request(struct udrvd_client *c, const struct udrvd_lines *lines,
 					       "io.gpiod1.Chip", "RequestLines");
 
 	if (r >= 0)
-		r = append_request(m, lines, s, consumer);
+		r = append_linecfg(m, lines, s);
+	if (r >= 0)
+		r = sd_bus_message_append(m, "a{sv}", 1, "consumer", "s", consumer);
 	if (r < 0) {
 		r = udrvd_client_err(c, -r, "cannot build the RequestLines call: %s", strerror(-r));
 	} else if ((r = sd_bus_call(c->bus, m, 0, &e, &reply)) < 0 ||
@@ -294,15 +306,16 @@ int udrvd_client_set(struct udrvd_client *c, const struct udrvd_lines *lines,
 		     const struct udrv_line_settings *s, const char *consumer,
 		     char *path, size_t len)
 {
+	bool same;
 	int err;
-	const char *req = holding(c, lines, s, &err);
+	const char *req = holding(c, lines, s, &same, &err);
 
 	if (err)
 		return err;
 	if (!req)
 		return request(c, lines, s, consumer, path, len);
 	snprintf(path, len, "%s", req);
-	return set_values(c, lines, s, req);
+	return same ? set_values(c, lines, s, req) : reconfigure(c, lines, s, req);
 }
 
 int udrvd_client_release(struct udrvd_client *c, const struct udrvd_lines *lines)

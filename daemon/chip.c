@@ -48,8 +48,8 @@ static int prop_path(sd_bus *bus, const char *path, const char *iface, const cha
 }
 
 /* Every line of @cfg on @chip is there and granted to @who. */
-static int check_lines(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg,
-		       const struct udrvd_caller *who, sd_bus_error *error)
+int udrvd_chip_check_lines(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg,
+			   const struct udrvd_caller *who, sd_bus_error *error)
 {
 	char msg[UDRVD_MSG_LEN];
 	struct udrvd_gpio_line id;
@@ -82,7 +82,7 @@ static int method_request_lines(sd_bus_message *m, void *data, sd_bus_error *err
 	if (r >= 0)
 		r = udrvd_reqcfg_read(m, &cfg, error);
 	if (r >= 0)
-		r = check_lines(chip, &cfg, &who.caller, error);
+		r = udrvd_chip_check_lines(chip, &cfg, &who.caller, error);
 	if (r >= 0)
 		r = udrvd_req_new(chip, &cfg, who.caller.uid, &req, error);
 	udrvd_caller_done(&who);

@@ -212,6 +212,7 @@ static int read_values(sd_bus_message *m, struct udrvd_linecfg *cfg, sd_bus_erro
 						 v, cfg->offsets[i]);
 		cfg->settings[i++].value = v;
 	}
+	cfg->nvalues = i;
 	if (r < 0 || sd_bus_message_exit_container(m) < 0)
 		return bad(error, "%s", "output values must be ai");
 	return 0;

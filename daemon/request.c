@@ -51,6 +51,16 @@ static void req_unlink(struct udrvd_req *r)
 
 /* The caller owns @r, and the policy still grants @want (0: the settings'
  * own needs) on each of its lines. */
+static int check_owner(const struct udrvd_req *r, const struct udrvd_creds *who,
+		       sd_bus_error *error)
+{
+	if (who->caller.uid == r->owner)
+		return 0;
+	return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
+				 "%s belongs to uid %u, not to the caller (uid %u)", r->path,
+				 (unsigned int)r->owner, (unsigned int)who->caller.uid);
+}
+
 static int check_caller(struct udrvd_req *r, sd_bus_message *m, unsigned int want,
 			sd_bus_error *error)
 {
@@ -61,21 +71,12 @@ static int check_caller(struct udrvd_req *r, sd_bus_message *m, unsigned int wan
 
 	if (err < 0)
 		return err;
-	if (who.caller.uid != r->owner) {
-		err = sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
-					"%s belongs to uid %u, not to the caller (uid %u)",
-					r->path, (unsigned int)r->owner,
-					(unsigned int)who.caller.uid);
-		goto out;
-	}
-	for (size_t i = 0; i < r->n && want; i++) {
+	err = check_owner(r, &who, error);
+	for (size_t i = 0; i < r->n && want && err >= 0; i++) {
 		udrvd_chip_line_id(r->chip, r->offsets[i], &id);
-		if (udrvd_policy_gpio(r->d->policy, &who.caller, &id, want, msg)) {
+		if (udrvd_policy_gpio(r->d->policy, &who.caller, &id, want, msg))
 			err = sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED, msg);
-			goto out;
-		}
 	}
-out:
 	udrvd_caller_done(&who);
 	return err;
 }
@@ -197,11 +198,63 @@ static int method_set_values(sd_bus_message *m, void *data, sd_bus_error *error)
 	return sd_bus_reply_method_return(m, NULL);
 }
 
+/* @cfg's settings in the request's order into @s: every line of the
+ * request, no other; an output without a value in @cfg keeps its own. */
+static int reconfig_order(const struct udrvd_req *r, const struct udrvd_linecfg *cfg,
+			  struct udrv_line_settings *s, sd_bus_error *error)
+{
+	if (cfg->n != r->n)
+		return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+					 "%s holds %zu lines and line_config names %zu: give settings for each line of the request",
+					 r->path, r->n, cfg->n);
+	for (size_t j = 0; j < cfg->n; j++) {
+		int i = index_of(r, cfg->offsets[j]);
+
+		if (i < 0)
+			return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+						 "line %u is not in %s", cfg->offsets[j], r->path);
+		s[i] = cfg->settings[j];
+		if (j >= cfg->nvalues)
+			s[i].value = r->settings[i].direction == UDRV_DIR_OUTPUT ?
+				     r->settings[i].value : 0;
+	}
+	return 0;
+}
+
+/*
+ * io.gpiod1.Request.ReconfigureLines: new settings for every line of the
+ * request, which stays held (GPIO_V2_LINE_SET_CONFIG_IOCTL). The owner's
+ * only, and the policy must grant what the new settings need, as for a new
+ * request.
+ */
 static int method_reconfigure(sd_bus_message *m, void *data, sd_bus_error *error)
 {
-	return sd_bus_error_set(error, SD_BUS_ERROR_NOT_SUPPORTED,
-				"udrvd does not reconfigure requests yet: release the request "
-				"and request the lines again with the new settings");
+	struct udrv_line_settings s[UDRV_LINES_MAX];
+	struct udrvd_req *r = data;
+	struct udrvd_linecfg cfg;
+	struct udrvd_creds who;
+	int err = udrvd_linecfg_read(m, &cfg, error);
+
+	if (err < 0)
+		return err;
+	err = udrvd_caller_of(m, &who, error);
+	if (err < 0)
+		return err;
+	err = check_owner(r, &who, error);
+	if (err >= 0)
+		err = udrvd_chip_check_lines(r->chip, &cfg, &who.caller, error);
+	udrvd_caller_done(&who);
+	if (err >= 0)
+		err = reconfig_order(r, &cfg, s, error);
+	if (err < 0)
+		return err;
+	if (udrv_request_reconfigure(r->req, s) < 0)
+		return sd_bus_error_setf(error, SD_BUS_ERROR_IO_ERROR, "%s",
+					 udrv_request_errmsg(r->req));
+	memcpy(r->settings, s, r->n * sizeof(s[0]));
+	lines_changed(r);
+	udrvd_state_sync(r->d, false);
+	return sd_bus_reply_method_return(m, NULL);
 }
 
 static int prop_chip(sd_bus *bus, const char *path, const char *iface, const char *prop,

@@ -107,6 +107,7 @@ void udrvd_lines_free(struct udrvd_chip *chip);
 /* linecfg.c: io.gpiod1's line_config and request_config arguments */
 struct udrvd_linecfg {
 	size_t n;
+	size_t nvalues;				/* output values given */
 	unsigned int offsets[UDRV_LINES_MAX];
 	struct udrv_line_settings settings[UDRV_LINES_MAX];
 	unsigned int perms[UDRV_LINES_MAX];	/* what each line's settings need */
@@ -115,6 +116,11 @@ struct udrvd_linecfg {
 };
 int udrvd_linecfg_read(sd_bus_message *m, struct udrvd_linecfg *cfg, sd_bus_error *error);
 int udrvd_reqcfg_read(sd_bus_message *m, struct udrvd_linecfg *cfg, sd_bus_error *error);
+
+/* chip.c: every line of @cfg is on @chip and granted to @who (the policy
+ * for the settings @cfg gives each); 0 or a D-Bus error. */
+int udrvd_chip_check_lines(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg,
+			   const struct udrvd_caller *who, sd_bus_error *error);
 
 /* request.c: a new request for @chip as @cfg says, held for @owner. */
 int udrvd_req_new(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg, uid_t owner,

@@ -434,7 +434,8 @@ GPIO_OPTS_HELP
 LAYOUT_HELP
 "  -H, --hold DURATION   keep the lines for DURATION (1s, 500ms); 'forever'\n"
 "                        holds until interrupted (Ctrl-C); 'daemon': udrvd\n"
-"                        holds them (set again: its request takes the values)\n"
+"                        holds them (set again: its request takes the values\n"
+"                        and settings)\n"
 "\n"
 "With -b mmio the kernel sets the values when it hands over the lines, and\n"
 "udrv then writes them again through the SoC's set/clear registers.\n"

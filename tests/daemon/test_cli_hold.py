@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """`udrv gpio set --hold daemon` and `udrv gpio release` against udrvd on the
 host (conftest.py's private bus and fake chips): udrvd holds the line after
-udrv exits, a second set takes the same request, other settings are refused
-until the line is released, the policy's refusals reach the user, and udrv
+udrv exits, a second set takes the same request (other settings through
+ReconfigureLines), the policy's refusals reach the user, and udrv
 finds the lines through udrvd (it runs here without UDRV_SYSROOT, so it
 could not open a chip of the fake tree itself)."""
 
@@ -64,18 +64,21 @@ def test_the_line_stays_and_a_second_set_takes_the_same_request(udrvd: Udrvd, ud
     assert requests(udrvd).count("objectpath '/io/gpiod1/requests/request") == 1
 
 
-def test_other_settings_need_a_release_first(udrvd: Udrvd, udrv: Path) -> None:
-    assert gpio(udrvd, udrv, "set", "--hold", "daemon", "LOCK=1").returncode == 0
-    res = gpio(udrvd, udrv, "set", "--hold", "daemon", "--drive", "open-drain", "LOCK=1")
-    assert res.returncode == 1
-    assert ("offset 0 of gpiochip0 is held by /io/gpiod1/requests/request0 as output, "
-            "push-pull, bias unknown: release it first") in res.stderr, res.stderr  # fmt: skip
+def test_other_settings_reconfigure_the_request(udrvd: Udrvd, udrv: Path) -> None:
+    assert gpio(udrvd, udrv, "set", "--hold", "daemon", "--json", "LOCK=1").returncode == 0
+    res = gpio(udrvd, udrv, "set", "--hold", "daemon", "--active-low", "--json", "LOCK=0")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["request"] == "/io/gpiod1/requests/request0"
+    line = udrvd.lines()[0]  # logical 0, active-low: the level is high
+    assert (line.used, line.active_low, line.level) == (True, True, 1)
+    # the policy decides: bob may drive LOCK but not configure it
     res = gpio(udrvd, udrv, "release", "LOCK")
     assert res.returncode == 0, res.stderr
     assert not udrvd.lines()[0].used
-    res = gpio(udrvd, udrv, "set", "--hold", "daemon", "--drive", "open-drain", "LOCK=1")
-    assert res.returncode == 0, res.stderr
-    assert gpio(udrvd, udrv, "release", "-c", "0", "0").returncode == 0
+    assert gpio(udrvd, udrv, "set", "--hold", "daemon", "LOCK=1", uid=BOB).returncode == 0
+    res = gpio(udrvd, udrv, "set", "--hold", "daemon", "-l", "LOCK=1", uid=BOB)
+    assert res.returncode == 1 and "no rule grants configure" in res.stderr, res.stderr
+    assert gpio(udrvd, udrv, "release", "-c", "0", "0", uid=BOB).returncode == 0
     res = gpio(udrvd, udrv, "release", "LOCK")
     assert res.returncode == 1
     assert "udrvd holds no request on offset 0 of gpiochip0" in res.stderr, res.stderr

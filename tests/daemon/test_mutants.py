@@ -23,6 +23,7 @@ MUTANTS = {
         "chip.c", "if (udrvd_policy_gpio(chip->d->policy, who, &id, cfg->perms[i], msg))",
         "if (0)",
         {"test_the_line_beside_is_refused_naming_the_rule", "test_no_rule_no_access",
+         "test_reconfigure_refusals",
          "test_a_group_counts_at_every_call_of_a_connection",
          "test_a_group_counts_from_the_callers_process"}),
     "no policy check on SetValues": (
@@ -34,7 +35,8 @@ MUTANTS = {
         "int err = check_caller(r, m, 0, error);",
         {"test_the_fd_needs_all_on_every_line_and_the_owner"}),
     "no owner check on a request": (
-        "request.c", "\tif (who.caller.uid != r->owner) {", "\tif (0) {",
+        "request.c", "\tif (who->caller.uid == r->owner)\n\t\treturn 0;",
+        "\tif (1)\n\t\treturn 0;",
         {"test_another_user_cannot_drive_or_release",
          "test_the_fd_needs_all_on_every_line_and_the_owner"}),
     "groups kept for a connection not used": (
@@ -50,6 +52,10 @@ MUTANTS = {
         {"test_a_group_counts_from_the_callers_process",
          "test_a_group_counts_at_every_call_of_a_connection",
          "test_another_user_is_refused_naming_the_rules"}),
+    "no policy check on ReconfigureLines": (
+        "request.c", "\t\terr = udrvd_chip_check_lines(r->chip, &cfg, &who.caller, error);",
+        "\t\terr = 0;",
+        {"test_reconfigure_refusals"}),
     "no policy check on OpenUio and OpenVfio": (
         "devices.c",
         "\tif (err < 0)\n\t\terr = sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED, msg);",

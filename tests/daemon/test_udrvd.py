@@ -150,12 +150,53 @@ def test_another_user_cannot_drive_or_release(udrvd: Udrvd) -> None:
     path = path_of(request(udrvd, [0], OUTPUT, [1], uid=ALICE))
     # bob's rules cover line 0 too: the owner check refuses him
     for method, *args in (("SetValues", "{uint32 0: int32 0}"), ("GetValues", "[uint32 0]"),
+                          ("ReconfigureLines", f"([([uint32 0], {OUTPUT})], @ai [])"),
                           ("Release",)):  # fmt: skip
         res = udrvd.call(path, f"{REQ}.{method}", *args, uid=BOB)
         assert res.returncode != 0, method
         assert "belongs to uid 1, not to the caller (uid 2)" in res.stderr, res.stderr
     assert udrvd.lines()[0].level == 1 and udrvd.lines()[0].used
     assert udrvd.call(path, f"{REQ}.SetValues", "{uint32 0: int32 0}", uid=ALICE).returncode == 0
+
+
+CHIP1 = "/io/gpiod1/chips/gpiochip1"
+
+
+def reconfigure(d: Udrvd, path: str, mappings: str, values: str = "@ai []",
+                uid: int = BOB) -> subprocess.CompletedProcess[str]:  # fmt: skip
+    return d.call(path, f"{REQ}.ReconfigureLines", f"([{mappings}], {values})", uid=uid)
+
+
+def test_reconfigure_keeps_the_lines_held(udrvd: Udrvd) -> None:
+    path = path_of(request(udrvd, [0, 1], OUTPUT, [1, 0], uid=BOB, chip=CHIP1))
+    low = "{'direction': <'output'>, 'active-low': <true>}"
+    res = reconfigure(udrvd, path, f"([uint32 1, uint32 0], {low})")
+    assert res.returncode == 0, res.stderr
+    # held throughout; no values given: each output keeps its logical value
+    a, b = udrvd.lines(1)[:2]
+    assert (a.used, a.active_low, a.level, b.active_low, b.level) == (True, True, 0, True, 1)
+    assert get(udrvd, f"{CHIP1}/line0", "io.gpiod1.Line", "ActiveLow") == "(<true>,)"
+    res = reconfigure(udrvd, path, f"([uint32 0], {INPUT}), ([uint32 1], {OUTPUT})", "[0, 1]")
+    assert res.returncode == 0, res.stderr
+    a, b = udrvd.lines(1)[:2]
+    assert (a.output, b.output, b.level, b.active_low) == (False, True, 1, False)
+
+
+def test_reconfigure_refusals(udrvd: Udrvd) -> None:
+    path = path_of(request(udrvd, [0, 1], OUTPUT, [1, 0], uid=BOB, chip=CHIP1))
+    res = reconfigure(udrvd, path, f"([uint32 0], {OUTPUT})")
+    assert "holds 2 lines and line_config names 1" in res.stderr, res.stderr
+    res = reconfigure(udrvd, path, f"([uint32 0, uint32 2], {OUTPUT})")
+    assert "line 2 is not in " + path in res.stderr, res.stderr
+    res = reconfigure(udrvd, path, "([uint32 0, uint32 1], {'bias': <'sideways'>})")
+    assert "line setting 'bias' cannot be 'sideways'" in res.stderr, res.stderr
+    # alice may drive LOCK, not configure it: open-drain is refused
+    lock = path_of(request(udrvd, [0], OUTPUT, [1], uid=ALICE))
+    res = reconfigure(udrvd, lock, "([uint32 0], {'direction': <'output'>, "
+                      "'drive': <'open-drain'>})", uid=ALICE)  # fmt: skip
+    assert "no rule grants configure" in res.stderr, res.stderr
+    assert reconfigure(udrvd, lock, f"([uint32 0], {OUTPUT})", uid=ALICE).returncode == 0
+    assert udrvd.lines()[0].level == 1
 
 
 def test_set_values_needs_drive(udrvd: Udrvd) -> None:

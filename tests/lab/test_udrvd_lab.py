@@ -148,7 +148,9 @@ def test_restore_after_restart(udrvd: Broker) -> None:
 
 SESSION = (["detect"], ["info", "-c", "gpiochip0"], ["request", "--output", "wire0-out=active"],
            ["requests"], ["get", "wire0-out"], ["set", "wire0-out=inactive"],
-           ["get", "wire0-out"], ["info", "wire0-out"], ["release", "request0"],
+           ["get", "wire0-out"], ["info", "wire0-out"],
+           ["reconfigure", "--output", "--active-low", "request0"], ["info", "wire0-out"],
+           ["get", "wire0-out"], ["release", "request0"],
            ["info", "wire0-out"], ["requests"])  # fmt: skip
 
 
