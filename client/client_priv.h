@@ -34,6 +34,12 @@ struct udrvd_objs {
 	size_t n, cap;
 };
 
+/* GetManagedObjects' answer, a{oa{sa{sv}}}, into @out (appended; free
+ * out->v when done): the chips' and lines' properties udrv uses, the rest
+ * skipped. 0, or a negative errno for an answer of another shape
+ * (tests/fuzz/fuzz_objects.c). */
+int udrvd_client_read_objects(sd_bus_message *m, struct udrvd_objs *out);
+
 /* The objects below @path (GetManagedObjects) into @out (reused; free
  * out->v when done). */
 int udrvd_client_objects(struct udrvd_client *c, const char *path, struct udrvd_objs *out);

@@ -137,7 +137,7 @@ static int read_ifaces(sd_bus_message *m, struct udrvd_obj *o)
 	return r < 0 ? r : sd_bus_message_exit_container(m);
 }
 
-static int read_objects(sd_bus_message *m, struct udrvd_objs *out)
+int udrvd_client_read_objects(sd_bus_message *m, struct udrvd_objs *out)
 {
 	const char *path;
 	int r = sd_bus_message_enter_container(m, 'a', "{oa{sa{sv}}}");
@@ -163,7 +163,9 @@ static int read_objects(sd_bus_message *m, struct udrvd_objs *out)
 		if (r >= 0)
 			r = sd_bus_message_exit_container(m);
 	}
-	return r < 0 ? r : sd_bus_message_exit_container(m);
+	if (r >= 0)
+		r = sd_bus_message_exit_container(m);
+	return r < 0 ? r : 0;
 }
 
 int udrvd_client_objects(struct udrvd_client *c, const char *path, struct udrvd_objs *out)
@@ -177,7 +179,7 @@ int udrvd_client_objects(struct udrvd_client *c, const char *path, struct udrvd_
 			       "GetManagedObjects", &e, &reply, "");
 	if (r < 0)
 		r = udrvd_client_bus_err(c, "the list of its objects", &e, r);
-	else if ((r = read_objects(reply, out)) < 0)
+	else if ((r = udrvd_client_read_objects(reply, out)) < 0)
 		r = udrvd_client_err(c, EBADMSG, "udrvd's list of %s is not io.gpiod1's: %s",
 				     path, strerror(-r));
 	sd_bus_message_unref(reply);

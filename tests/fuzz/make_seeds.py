@@ -549,6 +549,26 @@ LINECFG = [
     join("s", lstr("direction")),
 ]
 
+# client/udrvd_client.c: udrvd's GetManagedObjects answers (variants by
+# fuzz_sdbus.c's index: 0 s, 1 b, 3 u, 9 o)
+GMO = "a{oa{sa{sv}}}"
+CHIP_OBJ = (lstr("/io/gpiod1/chips/gpiochip0") + b"\x01" + lstr("io.gpiod1.Chip") + b"\x02"
+            + lstr("Name") + b"\x00" + lstr("gpiochip0") + lstr("Label") + b"\x00"
+            + lstr("pinctrl-bcm2835"))
+LINE_OBJ = (lstr("/io/gpiod1/chips/gpiochip0/line17") + b"\x02" + lstr("io.gpiod1.Line")
+            + b"\x04" + lstr("Offset") + b"\x03" + u32(17) + lstr("Name") + b"\x00"
+            + lstr("GPIO17") + lstr("ActiveLow") + b"\x01\x01" + lstr("RequestPath")
+            + b"\x09" + lstr("/io/gpiod1/requests/request0")
+            + lstr("org.freedesktop.DBus.Peer") + b"\x00")
+OBJECTS = [
+    join(GMO, b"\x01" + CHIP_OBJ),
+    join(GMO, b"\x02" + LINE_OBJ + LINE_OBJ),
+    # a name that is too long for its field, the wrong type for Offset
+    join(GMO, b"\x01" + lstr("/x") + b"\x01" + lstr("io.gpiod1.Line") + b"\x02"
+         + lstr("Name") + b"\x00" + lstr("N" * 200) + lstr("Offset") + b"\x00" + lstr("1")),
+    join("a{sv}", b"\x00"),
+]
+
 HARNESSES: dict[str, list[bytes]] = {
     "parse": [p.encode() for p in PARSE],
     "layout": LAYOUT,
@@ -568,6 +588,7 @@ HARNESSES: dict[str, list[bytes]] = {
     "state": STATE,
     "groups": GROUPS,
     "linecfg": LINECFG,
+    "objects": OBJECTS,
 }
 
 
