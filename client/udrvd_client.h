@@ -43,8 +43,9 @@ struct udrvd_lines {
 };
 
 struct udrvd_client *udrvd_client_new(void);
-/* Connect to the system bus (DBUS_SYSTEM_BUS_ADDRESS, when set) and check
- * that udrvd answers there: -ENOENT when nothing owns io.gpiod1. */
+/* Connect to the system bus (DBUS_SYSTEM_BUS_ADDRESS, when set). Whether
+ * udrvd answers there shows at the first call: -ENOENT when nothing owns
+ * io.gpiod1, with a message that says how to start it. */
 int udrvd_client_open(struct udrvd_client *c);
 void udrvd_client_free(struct udrvd_client *c);
 const char *udrvd_client_errmsg(const struct udrvd_client *c);

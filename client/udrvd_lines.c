@@ -231,26 +231,6 @@ static int append_linecfg(sd_bus_message *m, const struct udrvd_lines *lines,
 	return r < 0 ? r : sd_bus_message_close_container(m);
 }
 
-/* ReconfigureLines on @req: new settings and values, the lines kept held. */
-static int reconfigure(struct udrvd_client *c, const struct udrvd_lines *lines,
-		       const struct udrv_line_settings *s, const char *req)
-{
-	sd_bus_error e = SD_BUS_ERROR_NULL;
-	sd_bus_message *m = NULL;
-	int r = sd_bus_message_new_method_call(c->bus, &m, UDRVD_CLIENT_BUS, req,
-					       "io.gpiod1.Request", "ReconfigureLines");
-
-	if (r >= 0)
-		r = append_linecfg(m, lines, s);
-	if (r < 0)
-		r = udrvd_client_err(c, -r, "cannot build the ReconfigureLines call: %s", strerror(-r));
-	else if ((r = sd_bus_call(c->bus, m, 0, &e, NULL)) < 0)
-		r = udrvd_client_bus_err(c, "the new settings", &e, r);
-	sd_bus_message_unref(m);
-	sd_bus_error_free(&e);
-	return r < 0 ? r : 0;
-}
-
 static int request(struct udrvd_client *c, const struct udrvd_lines *lines,
 		   const struct udrv_line_settings *s, const char *consumer, char *path, size_t len)
 {
@@ -279,24 +259,36 @@ static int request(struct udrvd_client *c, const struct udrvd_lines *lines,
 	return r;
 }
 
-static int set_values(struct udrvd_client *c, const struct udrvd_lines *lines,
-		      const struct udrv_line_settings *s, const char *req)
+/* SetValues' argument: each line's value. */
+static int append_values(sd_bus_message *m, const struct udrvd_lines *lines,
+			 const struct udrv_line_settings *s)
+{
+	int r = sd_bus_message_open_container(m, 'a', "{ui}");
+
+	for (size_t i = 0; r >= 0 && i < lines->n; i++)
+		r = sd_bus_message_append(m, "{ui}", lines->offsets[i], (int32_t)s[i].value);
+	return r < 0 ? r : sd_bus_message_close_container(m);
+}
+
+/* io.gpiod1.Request.@member on @req, its argument built by @append:
+ * SetValues (the values) or ReconfigureLines (settings and values, the
+ * lines kept held); @what names it in a refusal. */
+static int call_request(struct udrvd_client *c, const char *req, const char *member,
+			const char *what, int (*append)(sd_bus_message *, const struct udrvd_lines *,
+				      const struct udrv_line_settings *),
+			const struct udrvd_lines *lines, const struct udrv_line_settings *s)
 {
 	sd_bus_error e = SD_BUS_ERROR_NULL;
 	sd_bus_message *m = NULL;
 	int r = sd_bus_message_new_method_call(c->bus, &m, UDRVD_CLIENT_BUS, req,
-					       "io.gpiod1.Request", "SetValues");
+					       "io.gpiod1.Request", member);
 
 	if (r >= 0)
-		r = sd_bus_message_open_container(m, 'a', "{ui}");
-	for (size_t i = 0; r >= 0 && i < lines->n; i++)
-		r = sd_bus_message_append(m, "{ui}", lines->offsets[i], (int32_t)s[i].value);
-	if (r >= 0)
-		r = sd_bus_message_close_container(m);
+		r = append(m, lines, s);
 	if (r < 0)
-		r = udrvd_client_err(c, -r, "cannot build the SetValues call: %s", strerror(-r));
+		r = udrvd_client_err(c, -r, "cannot build the %s call: %s", member, strerror(-r));
 	else if ((r = sd_bus_call(c->bus, m, 0, &e, NULL)) < 0)
-		r = udrvd_client_bus_err(c, "the values", &e, r);
+		r = udrvd_client_bus_err(c, what, &e, r);
 	sd_bus_message_unref(m);
 	sd_bus_error_free(&e);
 	return r < 0 ? r : 0;
@@ -315,7 +307,9 @@ int udrvd_client_set(struct udrvd_client *c, const struct udrvd_lines *lines,
 	if (!req)
 		return request(c, lines, s, consumer, path, len);
 	snprintf(path, len, "%s", req);
-	return same ? set_values(c, lines, s, req) : reconfigure(c, lines, s, req);
+	return same ? call_request(c, req, "SetValues", "the values", append_values, lines, s) :
+		      call_request(c, req, "ReconfigureLines", "the new settings", append_linecfg,
+				   lines, s);
 }
 
 int udrvd_client_release(struct udrvd_client *c, const struct udrvd_lines *lines)
