@@ -48,3 +48,55 @@ def test_rpi3_modules_cross_build_for_its_arm64_kernel() -> None:
         data = ko.read_bytes()
         assert data[18] == ELF_MACHINES["arm64"], f"{ko} is not an aarch64 object"
         assert f"vermagic={kernel.release} ".encode() in data, ko
+
+
+def _fake_archive(monkeypatch: pytest.MonkeyPatch, host_kbuild: str) -> None:
+    """An archive where linux-headers-6.1.0-56-arm64 names kbuild 6.1.192-3 and
+    the host (amd64) carries `host_kbuild`: apt-cache answers, nothing else."""
+    deps = {
+        "linux-image-arm64": ["linux-image-6.1.0-56-arm64"],
+        "linux-headers-6.1.0-56-arm64": ["linux-headers-6.1.0-56-common", "linux-kbuild-6.1"],
+    }
+    monkeypatch.setattr(apt, "host_arch", lambda: "amd64")
+    monkeypatch.setattr(apt, "depends", lambda package, arch: deps[package])
+
+    def versions(packages: tuple[str, ...], arch: str) -> dict[str, str]:
+        have = host_kbuild if arch == "amd64" else "6.1.192-3"
+        return {p: have if p == "linux-kbuild-6.1" else "6.1.192-3" for p in packages}
+
+    monkeypatch.setattr(apt, "versions", versions)
+
+
+@pytest.mark.parametrize("host_kbuild", ["6.1.192-3", "6.1.192-2", "6.1.192-4"])
+def test_host_kbuild_of_the_same_kernel_stands_in(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str],
+                                                  host_kbuild: str) -> None:
+    """For the hours Debian's security archive carries a kernel update for arm64
+    and not yet for amd64 (6.1.192-3 beside -2), the rpi3 board's modules still
+    build: the host's kbuild of the same upstream kernel is used, and said."""
+    _fake_archive(monkeypatch, host_kbuild)
+    pk = apt._resolve_now(targets.TARGETS["rpi3"])
+    assert pk.host_packages == ("linux-kbuild-6.1",)
+    assert pk.versions["linux-kbuild-6.1"] == host_kbuild
+    assert pk.with_arch()[-1] == ("linux-kbuild-6.1", "amd64")
+    said = capsys.readouterr().err
+    if host_kbuild == "6.1.192-3":
+        assert said == ""
+    else:
+        assert f"using the host's (amd64) {host_kbuild}, built from the same kernel 6.1.192" in said
+
+
+def test_host_kbuild_of_another_kernel_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake_archive(monkeypatch, "6.1.191-1")
+    with pytest.raises(apt.PackageError) as err:
+        apt._resolve_now(targets.TARGETS["rpi3"])
+    assert ("linux-headers-6.1.0-56-arm64 (arm64) needs linux-kbuild-6.1 6.1.192-3, the host's "
+            "(amd64) is 6.1.191-1, another kernel release") in str(err.value)
+
+
+@pytest.mark.parametrize(("version", "upstream"), [
+    ("6.1.192-3", "6.1.192"), ("1:6.1.192-3", "6.1.192"), ("6.1.192-3~bpo11+1", "6.1.192"),
+    ("6.12.57-1+deb13u1", "6.12.57"), ("6.1.192", "6.1.192"),
+])
+def test_upstream_version(version: str, upstream: str) -> None:
+    assert apt.upstream_version(version) == upstream

@@ -61,6 +61,21 @@ def driven(line):
                 return int(made)
     return None
 
+def beside_irq_threads():
+    # The character device's handler is threaded and oneshot: a line stays
+    # masked until its irq thread ran, and gpio-wire, as hardware does, raises
+    # no edge meanwhile. On one CPU the thread (FIFO 50) preempts the writer
+    # at every edge; on several (rpi3: 4) it may run elsewhere, later. The
+    # writer and the factory's irq threads on one CPU make every edge count
+    # there too (as tests/lab/test_python.py's edge tests do).
+    if os.cpu_count() == 1:
+        return
+    cpu = {{min(os.sched_getaffinity(0))}}
+    os.sched_setaffinity(0, cpu)
+    for t in udrv.rt_threads("irq/"):
+        if t.name.endswith("-gpiozero"):
+            os.sched_setaffinity(t.pid, cpu)
+
 def button(name, **kw):
     if SYSFS:  # sysfs cannot set a bias
         return Button(name, pull_up=None, active_state=True, **kw)
@@ -84,6 +99,7 @@ def trial(out_name, in_name):
             done.set()
     btn.when_pressed = pressed
     btn.when_released = released
+    beside_irq_threads()
     before = driven(btn.pin.offset)
     res = {{"factory": type(Device.pin_factory).__name__, "backend": btn.pin.backend.name,
            "idle": btn.is_pressed}}
@@ -115,6 +131,7 @@ def ticks_trial():
     def changed(ticks, state):
         got.append((ticks, state, time.monotonic_ns()))
     inp.when_changed = changed
+    beside_irq_threads()
     marks = []  # the factory's ticks before and after each write
     for i in range(20):
         t0 = f.ticks()
@@ -149,15 +166,16 @@ def gen_trial(n=20):
             return int(f.read())
     put("gen_line", inp.offset)
     put("gen_limit", n)
-    before = get("gen_edges")
+    before, masked = get("gen_edges"), get("gen_masked")
     put("gen_period_ns", 1000000)
     deadline = time.monotonic() + 2
     while len(got) < n and time.monotonic() < deadline:
         time.sleep(0.01)
-    made = get("gen_edges") - before
+    made, masked = get("gen_edges") - before, get("gen_masked") - masked
     inp.when_changed = None
     inp.close()
-    return {{"made": made, "called": len(got), "delays": [c - t for t, c in got]}}
+    return {{"made": made, "called": len(got), "masked": masked, "cpus": os.cpu_count(),
+            "delays": [c - t for t, c in got]}}
 
 def cost_trial(rounds=3, calls=500):
     # ns per call: gpiozero's LED.on()/off() on udrv, and udrv's own
@@ -290,9 +308,15 @@ def test_bounce_is_the_kernel_s_debounce(run: tuple[str, dict[str, Any]]) -> Non
 
 
 def test_generator_edges_all_called_back(run: tuple[str, dict[str, Any]]) -> None:
-    """The edges gpio-wire's generator made (its own count) = the callbacks."""
+    """The edges gpio-wire's generator made (its own count) = the callbacks,
+    but for those it made while the line was masked (its own count too: on
+    several CPUs the oneshot handler's thread may not have run yet; the
+    generator's timer is not a writer that can be put beside it)."""
     _backend, out = run
-    assert out["gen"]["made"] == out["gen"]["called"] == 20, out["gen"]
+    gen = out["gen"]
+    assert gen["made"] == 20 == gen["called"] + gen["masked"], gen
+    if gen["cpus"] == 1:  # the thread ran at every edge
+        assert gen["masked"] == 0, gen
 
 
 def test_costs(run: tuple[str, dict[str, Any]]) -> None:

@@ -486,7 +486,8 @@ def test_pybench_fails_on_uncounted_drops(py_board, wire_fault):
     assert "unaccounted" in text
     rows = res["events"]["rows"].values()
     assert all(er["dropped"] == 0 and er["unaccounted"] >= 9 for er in rows), rows
-    assert all(er["masked"] == 0 for er in rows), rows  # one CPU, icount: never masked
+    if len(res["sched"]["cpus"]) == 1:  # the irq thread ran at every edge: never masked
+        assert all(er["masked"] == 0 for er in rows), rows
 
 
 def test_pybench_fails_on_stuck_writes(py_board, wire_fault):

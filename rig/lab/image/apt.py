@@ -334,13 +334,35 @@ def _resolve_now(t: Target) -> KernelPackages:
     if host:
         found |= versions(host, host_arch())
         want = versions(tuple(d for d in depends(headers, arch) if d in host), arch)
-        skew = [d for d in host if found[d] != want[d]]
-        if skew:
-            raise PackageError(
-                f"{headers} ({arch}) needs {skew[0]} {want[skew[0]]}, the host's ({host_arch()})"
-                f" is {found[skew[0]]}: the archive's two architectures are out of step; "
-                f"{update_hint(host_arch())}")
+        for d in host:
+            check_host_kbuild(headers, arch, d, want[d], found[d])
     return KernelPackages(t.name, release, image, headers, deps, found, arch, extras, host)
+
+
+def upstream_version(version: str) -> str:
+    """A Debian version without its epoch and Debian revision: 1:6.1.192-3 -> 6.1.192."""
+    return version.split(":", 1)[-1].rsplit("-", 1)[0]
+
+
+def check_host_kbuild(headers: str, arch: str, kbuild: str, want: str, have: str) -> None:
+    """The host's kbuild may stand in for the one a foreign kernel's headers name
+    when both are built from the same kernel source (same upstream version).
+
+    Debian publishes a kernel update architecture by architecture: for some
+    hours one may carry 6.1.192-3 while the other still has 6.1.192-2.  A Debian
+    revision of the same upstream release changes kernel code, not kbuild's
+    programs (fixdep, modpost, genksyms), so the lab goes on with the host's
+    and says so; another upstream release is refused."""
+    if have == want:
+        return
+    if upstream_version(have) != upstream_version(want):
+        raise PackageError(
+            f"{headers} ({arch}) needs {kbuild} {want}, the host's ({host_arch()}) is {have}, "
+            f"another kernel release: the archive's two architectures are out of step; "
+            f"{update_hint(host_arch())}")
+    print(f"lab: {headers} ({arch}) names {kbuild} {want}; using the host's "
+          f"({host_arch()}) {have}, built from the same kernel {upstream_version(want)} "
+          f"(the archive's two architectures are out of step for now)", file=sys.stderr)
 
 
 def resolve(flavour: str, *, offline_ok: bool = True, quiet: bool = False) -> KernelPackages:
