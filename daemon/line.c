@@ -142,8 +142,10 @@ int udrvd_lines_export(struct udrvd_chip *chip)
 
 void udrvd_lines_free(struct udrvd_chip *chip)
 {
-	for (unsigned int i = 0; i < chip->nlines; i++)
+	for (unsigned int i = 0; i < chip->nlines; i++) {
 		sd_bus_slot_unref(chip->lines[i].slot);
+		udrvd_watchers_free(&chip->lines[i]);
+	}
 	free(chip->lines);
 	chip->lines = NULL;
 	chip->nlines = 0;

@@ -33,6 +33,7 @@ static void req_free(struct udrvd_req *r)
 {
 	for (size_t i = 0; i < r->n; i++)
 		r->chip->lines[r->offsets[i]].req = NULL;
+	udrvd_req_events_stop(r);
 	udrv_request_release(r->req);
 	sd_bus_slot_unref(r->slot);
 	sd_bus_slot_unref(r->udrv1_slot);
@@ -93,6 +94,7 @@ static int method_release(sd_bus_message *m, void *data, sd_bus_error *error)
 	/* InterfacesRemoved lists the interfaces: before req_free() drops them */
 	sd_bus_emit_object_removed(d->bus, r->path);
 	/* the lines back to the kernel first, so that the change says so */
+	udrvd_req_events_stop(r);
 	udrv_request_release(r->req);
 	r->req = NULL;
 	for (size_t i = 0; i < r->n; i++)
@@ -252,6 +254,7 @@ static int method_reconfigure(sd_bus_message *m, void *data, sd_bus_error *error
 		return sd_bus_error_setf(error, SD_BUS_ERROR_IO_ERROR, "%s",
 					 udrv_request_errmsg(r->req));
 	memcpy(r->settings, s, r->n * sizeof(s[0]));
+	udrvd_req_events(r);
 	lines_changed(r);
 	udrvd_state_sync(r->d, false);
 	return sd_bus_reply_method_return(m, NULL);
@@ -379,6 +382,7 @@ int udrvd_req_new(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg, uid_
 		chip->lines[r->offsets[i]].req = r;
 	r->next = d->reqs;
 	d->reqs = r;
+	udrvd_req_events(r);
 	sd_bus_emit_object_added(d->bus, r->path);
 	lines_changed(r);
 	if (!d->restoring)

@@ -125,6 +125,8 @@ static int setup_bus(struct udrvd *d)
 		r = udrvd_chips_export(d);
 	if (r >= 0)
 		r = udrvd_devices_export(d);
+	if (r >= 0)
+		r = udrvd_watch_start(d);
 	if (r < 0) {
 		fprintf(stderr, "udrvd: cannot export the GPIO chips and devices: %s\n", strerror(-r));
 		return r;
@@ -173,6 +175,7 @@ static void teardown(struct udrvd *d)
 		udrvd_state_sync(d, true);
 	sd_event_source_unref(d->state_timer);
 	udrvd_reqs_free(d);
+	udrvd_watch_stop(d);
 	udrvd_chips_free(d);
 	sd_bus_slot_unref(d->managers[0]);
 	sd_bus_slot_unref(d->managers[1]);

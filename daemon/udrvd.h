@@ -27,9 +27,12 @@
 #define UDRVD_DEVICES_PATH	"/io/udrv1"
 #define UDRVD_PATH_LEN		96
 #define UDRVD_CONSUMER		"udrvd"
+#define UDRVD_BUS_NAME_LEN	64	/* a client's unique name (":1.42") */
+#define UDRVD_WATCHERS_MAX	64	/* watchers of one line's edge events */
 
 struct udrvd_chip;
 struct udrvd_req;
+struct udrvd_watcher;
 
 struct udrvd {
 	sd_event *event;
@@ -46,6 +49,8 @@ struct udrvd {
 	unsigned int next_req;
 	sd_bus_slot *managers[2];	/* chips, requests */
 	sd_bus_slot *devices;		/* io.udrv1.Devices */
+	sd_bus_slot *watch_filter;	/* who reads a Line's properties */
+	sd_bus_slot *watch_match;	/* NameOwnerChanged: who left */
 };
 
 /* The line of a chip that a request holds, for the Line objects. */
@@ -56,6 +61,7 @@ struct udrvd_line {
 	char path[UDRVD_PATH_LEN];
 	sd_bus_slot *slot;
 	struct udrvd_req *req;		/* the request holding it, or NULL */
+	struct udrvd_watcher *watchers;	/* who gets its EdgeEvent signals */
 };
 
 struct udrvd_chip {
@@ -77,6 +83,7 @@ struct udrvd_req {
 	char consumer[32];
 	char path[UDRVD_PATH_LEN];
 	sd_bus_slot *slot, *udrv1_slot;
+	sd_event_source *events;	/* its fd, when a line has edge detection */
 	size_t n;
 	unsigned int offsets[UDRV_LINES_MAX];
 	struct udrv_line_settings settings[UDRV_LINES_MAX];
@@ -126,6 +133,15 @@ int udrvd_chip_check_lines(struct udrvd_chip *chip, const struct udrvd_linecfg *
 int udrvd_req_new(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg, uid_t owner,
 		  struct udrvd_req **out, sd_bus_error *error);
 void udrvd_reqs_free(struct udrvd *d);
+
+/* watch.c: EdgeEvent signals to the clients that may watch the line and
+ * read its properties. udrvd_req_events() (again after a reconfiguration)
+ * reads @r's events when a line of it has edge detection. */
+int udrvd_watch_start(struct udrvd *d);
+void udrvd_watch_stop(struct udrvd *d);
+void udrvd_watchers_free(struct udrvd_line *l);
+int udrvd_req_events(struct udrvd_req *r);
+void udrvd_req_events_stop(struct udrvd_req *r);
 
 /* devices.c: io.udrv1.Devices, UIO and VFIO devices for clients. */
 int udrvd_devices_export(struct udrvd *d);

@@ -24,6 +24,16 @@
  *		answers with its complement), and the IOVA of a 4 KiB DMA
  *		buffer mapped through the container
  *
+ *	client watch LINE_PATH
+ *		read the Line's properties (Properties.GetAll, as every proxy
+ *		of it does), subscribe to its EdgeEvent signals (a match on the
+ *		bus too: a broadcast one arrives as well), print "watching";
+ *		then for each line "sync" on stdin: Peer.Ping udrvd and print
+ *		"edge EDGE TIMESTAMP SEQNO LINE_SEQNO" for every EdgeEvent that
+ *		came before its reply (udrvd's messages to one client arrive in
+ *		order: none sent before the reply can come after it), then
+ *		"synced"; exit at the end of stdin
+ *
  * The bus is DBUS_SYSTEM_BUS_ADDRESS's. Exit 0 done, 1 refused or failed
  * (the error's name and message on stderr), 2 bad arguments.
  */
@@ -226,11 +236,54 @@ static int vfio_job(sd_bus *bus, const char *address)
 	return ret < 0 ? 1 : 0;
 }
 
+static int on_edge(sd_bus_message *m, void *data, sd_bus_error *error)
+{
+	uint64_t ts, seq, lseq;
+	int32_t edge;
+
+	if (sd_bus_message_read(m, "(ittt)", &edge, &ts, &seq, &lseq) < 0)
+		printf("edge malformed\n");
+	else
+		printf("edge %d %llu %llu %llu\n", edge, (unsigned long long)ts,
+		       (unsigned long long)seq, (unsigned long long)lseq);
+	return 0;
+}
+
+static int watch_job(sd_bus *bus, const char *path)
+{
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	sd_bus_message *reply = NULL;
+	char line[64];
+	int r = sd_bus_match_signal(bus, NULL, NULL, path, IFACE ".Line", "EdgeEvent",
+				    on_edge, NULL);
+
+	if (r >= 0)
+		r = sd_bus_call_method(bus, IFACE, path, "org.freedesktop.DBus.Properties",
+				       "GetAll", &error, &reply, "s", IFACE ".Line");
+	sd_bus_message_unref(reply);
+	if (r < 0)
+		return failed("GetAll", &error, r);
+	printf("watching\n");
+	fflush(stdout);
+	while (fgets(line, sizeof(line), stdin)) {
+		r = sd_bus_call_method(bus, IFACE, "/", "org.freedesktop.DBus.Peer", "Ping",
+				       &error, NULL, NULL);
+		if (r < 0)
+			return failed("Ping", &error, r);
+		while ((r = sd_bus_process(bus, NULL)) > 0)
+			;
+		printf("synced\n");
+		fflush(stdout);
+	}
+	return 0;
+}
+
 static const char usage[] =
 	"usage: client fd REQUEST_PATH VALUE [COUNT]\n"
 	"       client load CHIP_PATH OFFSET COUNT\n"
 	"       client uio DEVICE [WAITS]\n"
-	"       client vfio ADDRESS\n";
+	"       client vfio ADDRESS\n"
+	"       client watch LINE_PATH\n";
 
 /* The job of argv[1]; 2 for bad arguments. */
 static int job(sd_bus *bus, int argc, char **argv)
@@ -249,6 +302,8 @@ static int job(sd_bus *bus, int argc, char **argv)
 		return uio_job(bus, argv[2], a);
 	if (!strcmp(j, "vfio") && argc == 3)
 		return vfio_job(bus, argv[2]);
+	if (!strcmp(j, "watch") && argc == 3)
+		return watch_job(bus, argv[2]);
 	fputs(usage, stderr);
 	return 2;
 }

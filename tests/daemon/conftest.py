@@ -116,6 +116,7 @@ class Line:
     level: int
     active_low: bool
     consumer: str
+    edge: str = "none"  # the edge detection the request gave it
 
 
 @dataclass
@@ -137,10 +138,10 @@ class Udrvd:
             return [Line(False, False, 0, False, "") for _ in range(n)]
         text = state.read_text()
         for ln in text.splitlines():
-            holder, d, level, low, consumer = ln.split()
+            holder, d, level, low, consumer, edge = ln.split()
             used = holder != "0" and Path(f"/proc/{holder}").exists()
             out.append(Line(used, d == "out", int(level), low == "1",
-                            "" if consumer == "-" else consumer))  # fmt: skip
+                            "" if consumer == "-" else consumer, edge))  # fmt: skip
         return out
 
     def call(self, path: str, method: str, *args: str, uid: int = 0,

@@ -8,12 +8,18 @@
  * The chip file:	LABEL\n NUM_LINES\n then one NAME\n per line ("" unnamed)
  * Its state file:	gpiochipN.state next to it, written after each change,
  *			one line per offset:
- *				HOLDER DIR VALUE ACTIVE_LOW CONSUMER
+ *				HOLDER DIR VALUE ACTIVE_LOW CONSUMER EDGE
  *			(HOLDER the pid of the process that requested it, 0
- *			when free; DIR in/out, VALUE the physical level),
- *			what a test reads as "the partner line" of a pin.
- *			A line whose holder is gone is free, as the kernel
- *			frees the requests of a process that ends.
+ *			when free; DIR in/out, VALUE the physical level,
+ *			EDGE none/rising/falling/both), what a test reads as
+ *			"the partner line" of a pin. A line whose holder is
+ *			gone is free, as the kernel frees the requests of a
+ *			process that ends.
+ * Its edges:		gpiochipN.events next to it, a FIFO the test makes
+ *			and writes struct gpio_v2_line_event records into:
+ *			a request with edge detection made after it exists
+ *			reads its events from there (read(), and epoll_ctl()
+ *			watches the FIFO for it). One such request per chip.
  *
  * A request is a memfd holding "CHIP_PATH\nN OFFSET...\n": the process that
  * made it remembers its number, and closing it there frees its lines (their
@@ -33,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -45,6 +52,7 @@ struct line {
 	char name[GPIO_MAX_NAME_SIZE];
 	char consumer[GPIO_MAX_NAME_SIZE];
 	int used, out, level, active_low;	/* used: the holder's pid */
+	uint64_t edge;				/* GPIO_V2_LINE_FLAG_EDGE_* */
 };
 
 struct chip {
@@ -59,12 +67,19 @@ struct req {
 	char path[PATH_MAX];
 	unsigned int n;
 	unsigned int offsets[GPIO_V2_LINES_MAX];
+	int events;		/* the chip's events FIFO, when edges are on */
 };
+
+#define EDGES	(GPIO_V2_LINE_FLAG_EDGE_RISING | GPIO_V2_LINE_FLAG_EDGE_FALLING)
+
+static const char *const edge_names[] = { "none", "rising", "falling", "both" };
 
 static struct req reqs[MAX_REQS];
 
 static int (*real_ioctl)(int, unsigned long, ...);
 static int (*real_close)(int);
+static ssize_t (*real_read)(int, void *, size_t);
+static int (*real_epoll_ctl)(int, int, int, struct epoll_event *);
 
 static void init(void)
 {
@@ -72,6 +87,8 @@ static void init(void)
 	if (!real_ioctl) {
 		*(void **)&real_ioctl = dlsym(RTLD_NEXT, "ioctl");
 		*(void **)&real_close = dlsym(RTLD_NEXT, "close");
+		*(void **)&real_read = dlsym(RTLD_NEXT, "read");
+		*(void **)&real_epoll_ctl = dlsym(RTLD_NEXT, "epoll_ctl");
 	}
 }
 
@@ -123,12 +140,15 @@ static void load(struct chip *c, const char *path)
 	f = fopen(state, "r");
 	for (unsigned int i = 0; f && i < c->n && fgets(buf, sizeof(buf), f); i++) {
 		struct line *l = &c->lines[i];
-		char dir[4] = "";
+		char dir[4] = "", edge[8] = "none";
 
-		if (sscanf(buf, "%d %3s %d %d %31s", &l->used, dir, &l->level, &l->active_low,
-			   l->consumer) < 4)
+		if (sscanf(buf, "%d %3s %d %d %31s %7s", &l->used, dir, &l->level, &l->active_low,
+			   l->consumer, edge) < 4)
 			break;
 		l->out = !strcmp(dir, "out");
+		for (uint64_t e = 0; e < 4; e++)
+			if (!strcmp(edge, edge_names[e]))
+				l->edge = e * GPIO_V2_LINE_FLAG_EDGE_RISING;
 		if (l->used && kill(l->used, 0) < 0 && errno == ESRCH) {
 			l->used = 0;
 			l->consumer[0] = '\0';
@@ -154,8 +174,9 @@ static void save(const struct chip *c)
 	for (unsigned int i = 0; i < c->n; i++) {
 		const struct line *l = &c->lines[i];
 
-		fprintf(f, "%d %s %d %d %s\n", l->used, l->out ? "out" : "in", l->level,
-			l->active_low, l->consumer[0] ? l->consumer : "-");
+		fprintf(f, "%d %s %d %d %s %s\n", l->used, l->out ? "out" : "in", l->level,
+			l->active_low, l->consumer[0] ? l->consumer : "-",
+			edge_names[l->edge / GPIO_V2_LINE_FLAG_EDGE_RISING]);
 	}
 	if (fclose(f) || rename(tmp, state))
 		fail("cannot write", state);
@@ -185,7 +206,7 @@ static int line_info(const struct chip *c, struct gpio_v2_line_info *li)
 	li->num_attrs = 0;
 	li->flags = (l->used ? GPIO_V2_LINE_FLAG_USED : 0) |
 		    (l->out ? GPIO_V2_LINE_FLAG_OUTPUT : GPIO_V2_LINE_FLAG_INPUT) |
-		    (l->active_low ? GPIO_V2_LINE_FLAG_ACTIVE_LOW : 0);
+		    (l->active_low ? GPIO_V2_LINE_FLAG_ACTIVE_LOW : 0) | l->edge;
 	return 0;
 }
 
@@ -211,8 +232,25 @@ static void apply(struct line *l, uint64_t flags, int value)
 {
 	l->out = !!(flags & GPIO_V2_LINE_FLAG_OUTPUT);
 	l->active_low = !!(flags & GPIO_V2_LINE_FLAG_ACTIVE_LOW);
+	l->edge = flags & EDGES;
 	if (l->out)
 		l->level = value ^ l->active_low;
+}
+
+/* @r's lines detect edges: it reads them from its chip's FIFO, if the test
+ * made one (O_RDWR: never an end of file; nonblocking, as the test may
+ * write nothing). */
+static void events_open(struct req *r, const struct chip *c)
+{
+	char fifo[PATH_MAX + 8];
+	uint64_t edges = 0;
+
+	for (unsigned int i = 0; i < r->n; i++)
+		edges |= c->lines[r->offsets[i]].edge;
+	if (!edges || r->events > 0)
+		return;
+	snprintf(fifo, sizeof(fifo), "%s.events", r->path);
+	r->events = open(fifo, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 }
 
 static int get_line(struct chip *c, struct gpio_v2_line_request *lr)
@@ -256,6 +294,7 @@ static int get_line(struct chip *c, struct gpio_v2_line_request *lr)
 		snprintf(l->consumer, sizeof(l->consumer), "%s", lr->consumer);
 		apply(l, flags, value);
 	}
+	events_open(r, c);
 	lr->fd = r->fd;
 	save(c);
 	return 0;
@@ -334,6 +373,7 @@ static int req_ioctl(struct req *r, unsigned long op, void *arg)
 			config_of(arg, i, &flags, &value);
 			apply(&c.lines[r->offsets[i]], flags, value);
 		}
+		events_open(r, &c);
 	} else {
 		errno = ENOTTY;
 		return -1;
@@ -386,7 +426,30 @@ int close(int fd)
 			c.lines[r->offsets[i]].consumer[0] = '\0';
 		}
 		save(&c);
+		if (r->events > 0)
+			real_close(r->events);
 		r->fd = 0;
+		r->events = 0;
 	}
 	return real_close(fd);
+}
+
+/* A request's edge events: from its chip's FIFO. */
+ssize_t read(int fd, void *buf, size_t count)
+{
+	struct req *r;
+
+	init();
+	r = req_of(fd);
+	return real_read(r && r->events > 0 ? r->events : fd, buf, count);
+}
+
+/* Waiting for a request's events: for its chip's FIFO. */
+int epoll_ctl(int epfd, int op, int fd, struct epoll_event *ev)
+{
+	struct req *r;
+
+	init();
+	r = req_of(fd);
+	return real_epoll_ctl(epfd, op, r && r->events > 0 ? r->events : fd, ev);
 }

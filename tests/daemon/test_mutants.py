@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The refusals of test_udrvd.py and test_devices.py fail when their check is removed: udrvd is
-built again from a copy of daemon/ with one check taken out, and the test
+"""The refusals of test_udrvd.py, test_devices.py and test_edge_events.py
+fail when their check is removed: udrvd is built again from a copy of
+daemon/ with one check taken out, and the test
 that covers that check must fail against it (and only tests that the check
 explains). A refusal test that passes anyway tests something else."""
 
@@ -66,6 +67,18 @@ MUTANTS = {
         "devices.c", "\tif (err == -EINVAL) {", "\tif (err == -EINVAL || 1) {",
         {"test_the_granted_user_maps_the_device_through_the_fd",
          "test_a_device_the_rule_does_not_name_is_refused", "test_bad_device_names"}),
+    "a watcher not checked against the policy": (
+        "watch.c", "\treturn !udrvd_policy_gpio(l->chip->d->policy, who, &id, UDRVD_WATCH, msg);",
+        "\treturn true;",
+        {"test_edges_go_only_to_watchers_the_policy_allows",
+         "test_a_revoked_watch_rule_stops_the_events"}),
+    "EdgeEvent broadcast, not sent to the watcher alone": (
+        "watch.c", "\t\t\tr = sd_bus_message_set_destination(s, w->name);", "\t\t\tr = 0;",
+        {"test_edges_go_only_to_watchers_the_policy_allows",
+         "test_a_revoked_watch_rule_stops_the_events"}),
+    "a watcher checked only when it starts watching": (
+        "watch.c", "\t\tif (!may_watch(l, &who))\n\t\t\tcontinue;\n", "",
+        {"test_a_revoked_watch_rule_stops_the_events"}),
 }
 
 
@@ -93,7 +106,7 @@ def test_a_removed_check_is_seen(name: str, tmp_path: Path) -> None:
     xml = tmp_path / "junit.xml"
     res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                           f"--junitxml={xml}", "tests/daemon/test_udrvd.py",
-                          "tests/daemon/test_devices.py"],
+                          "tests/daemon/test_devices.py", "tests/daemon/test_edge_events.py"],
                          cwd=REPO, env={**os.environ, "UDRVD_BIN": str(udrvd)},
                          capture_output=True, text=True, timeout=300, check=False)  # fmt: skip
     failed = {ln.split("::")[1].split()[0] for ln in res.stdout.splitlines()

@@ -16,6 +16,7 @@ client that set it has exited:
   again, the line the policy says `restore` of comes back with its value,
   the other one does not;
 - gpiocli says the same against udrvd as against gpio-manager, call for call;
+- gpiocli monitor prints the same edges through both (EdgeEvent);
 - gdbus, a generic client, reads the properties io.gpiod1.xml declares.
 
 Each test starts the bus and its daemon and stops both, so that the board's
@@ -168,6 +169,43 @@ def test_gpiocli_says_the_same_against_gpio_manager(guest: Board) -> None:
         assert ours == theirs, step
     # inactive, then active-low: the level is high, and gpio-wire keeps it after release
     assert said["udrvd"][-1] == "partner 1"
+
+
+def monitor_session(board: Board) -> list[str]:
+    """gpiocli monitor on gpio-wire's wire0-in (requested with both edges)
+    while another process drives wire0-out up and down three times: what it
+    printed, timestamps checked to rise and then left out. The monitor says
+    nothing when it is ready: the guest's clock follows its instruction
+    count (icount, sleep=off), so a second of it passes only once every
+    process of the guest waits, the monitor's proxies made."""
+    run(board, "udrv gpio set -c gpio-wire 0=0")  # the wire low, as nothing left it
+    gpiocli(board, "request", "--input", "--both-edges", "wire0-in")
+    run(board, "gpiocli monitor wire0-in > /tmp/monitor.out 2>&1 & echo $! > /tmp/monitor.pid; "
+               "sleep 1")  # fmt: skip
+    run(board, "for v in 1 0 1 0 1 0; do udrv gpio set -c gpio-wire 0=$v; done")
+    # SIGTERM: gpiocli leaves its loop and exits, its output flushed
+    run(board, "pid=$(cat /tmp/monitor.pid); kill $pid; while kill -0 $pid 2>/dev/null; "
+               "do sleep 0.1; done")  # fmt: skip
+    out = run(board, "cat /tmp/monitor.out").splitlines()
+    gpiocli(board, "release", "request0")
+    stamps = [int(line.split()[0]) for line in out if line[:1].isdigit()]
+    assert stamps == sorted(stamps) and len(stamps) == len(out), out
+    return [line.split(None, 1)[1] for line in out]
+
+
+def test_gpiocli_monitor_against_both_brokers(guest: Board) -> None:
+    """EdgeEvent: gpiocli monitor prints every edge of a line udrvd holds with
+    edge detection, as it does against gpio-manager (which broadcasts them;
+    udrvd sends them to the clients that may watch the line: root here)."""
+    said: dict[str, list[str]] = {}
+    for daemon in ("udrvd", "gpio-manager"):
+        broker = Broker(guest, daemon).start()
+        try:
+            said[daemon] = monitor_session(guest)
+        finally:
+            broker.stop()
+    assert said["udrvd"] == said["gpio-manager"]
+    assert said["udrvd"] == ['rising  "wire0-in"', 'falling "wire0-in"'] * 3
 
 
 def declared_properties(xml: str) -> dict[str, set[str]]:

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * io.gpiod1.Line.EdgeEvent: the edges of the lines udrvd holds with edge
+ * detection, sent to the clients that may watch them.
+ *
+ * libgpiod's gpio-manager broadcasts each EdgeEvent: every client the bus
+ * policy lets talk to the manager can receive the edges of every line. udrvd
+ * sends each one to its watchers alone (a signal with a destination), and a
+ * watcher is a client that
+ *   - has read the line's properties (Properties.Get or GetAll on the Line
+ *     object: what every proxy of the line does when it is made, gpiocli
+ *     monitor's GDBus proxy and sd-bus clients alike), and
+ *   - may watch the line: the policy grants it "watch" on the line when it
+ *     reads them and again at each edge (a SIGHUP that takes the rule away
+ *     stops its events).
+ * A watcher stays one until its connection ends (NameOwnerChanged).
+ *
+ * The events are read from the request's file descriptor when the kernel
+ * says it is readable, in udrvd's loop. A client that took that fd (GetFd)
+ * and reads events itself takes them from udrvd: the kernel gives each event
+ * to one reader.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+
+#include "udrvd.h"
+
+#define LINE_IFACE	"io.gpiod1.Line"
+#define EVENTS_READ	16	/* events read at a time */
+
+struct udrvd_watcher {
+	struct udrvd_watcher *next;
+	char name[UDRVD_BUS_NAME_LEN];	/* the connection's unique name */
+	uid_t uid;
+	gid_t gid;
+	size_t ngroups;
+	gid_t groups[];
+};
+
+/* The Line object at @path, or NULL. */
+static struct udrvd_line *line_at(struct udrvd *d, const char *path)
+{
+	for (size_t c = 0; path && c < d->nchips; c++) {
+		struct udrvd_chip *chip = d->chips[c];
+		size_t len = strlen(chip->path);
+
+		if (strncmp(path, chip->path, len) || strncmp(path + len, "/line", 5))
+			continue;
+		for (unsigned int i = 0; i < chip->nlines; i++)
+			if (!strcmp(path, chip->lines[i].path))
+				return &chip->lines[i];
+		return NULL;
+	}
+	return NULL;
+}
+
+static bool may_watch(struct udrvd_line *l, const struct udrvd_caller *who)
+{
+	char msg[UDRVD_MSG_LEN];
+	struct udrvd_gpio_line id;
+
+	udrvd_chip_line_id(l->chip, l->offset, &id);
+	return !udrvd_policy_gpio(l->chip->d->policy, who, &id, UDRVD_WATCH, msg);
+}
+
+static struct udrvd_watcher *watcher_new(const char *name, const struct udrvd_caller *who)
+{
+	struct udrvd_watcher *w;
+
+	if (strlen(name) >= sizeof(w->name))
+		return NULL;
+	w = calloc(1, sizeof(*w) + who->ngroups * sizeof(gid_t));
+	if (!w)
+		return NULL;
+	snprintf(w->name, sizeof(w->name), "%s", name);
+	w->uid = who->uid;
+	w->gid = who->gid;
+	w->ngroups = who->ngroups;
+	memcpy(w->groups, who->groups, who->ngroups * sizeof(gid_t));
+	return w;
+}
+
+/* @m's sender read @l's properties: a watcher of @l from now on, if the
+ * policy lets it watch @l. */
+static void watch_add(struct udrvd_line *l, sd_bus_message *m)
+{
+	const char *name = sd_bus_message_get_sender(m);
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	struct udrvd_watcher *w;
+	struct udrvd_creds who;
+	unsigned int n = 0;
+	int err;
+
+	for (w = l->watchers; w; w = w->next, n++)
+		if (name && !strcmp(w->name, name))
+			return;
+	err = name ? udrvd_caller_of(m, &who, &error) : -EINVAL;
+	sd_bus_error_free(&error);	/* the call itself says it, if it must */
+	if (err < 0)
+		return;
+	if (may_watch(l, &who.caller)) {
+		w = n < UDRVD_WATCHERS_MAX ? watcher_new(name, &who.caller) : NULL;
+		if (w) {
+			w->next = l->watchers;
+			l->watchers = w;
+		} else {
+			fprintf(stderr, "udrvd: %s: no room for another watcher (%s, uid %u): "
+				"it gets no edge events\n", l->path, name, (unsigned int)who.caller.uid);
+		}
+	}
+	udrvd_caller_done(&who);
+}
+
+/* Every message udrvd receives passes here first: Properties.Get and GetAll
+ * on a Line make their sender its watcher; the call goes on as usual. */
+static int on_message(sd_bus_message *m, void *data, sd_bus_error *error)
+{
+	struct udrvd *d = data;
+	const char *member = sd_bus_message_get_member(m);
+	struct udrvd_line *l;
+
+	if (!sd_bus_message_is_method_call(m, "org.freedesktop.DBus.Properties", NULL) ||
+	    !member || (strcmp(member, "Get") && strcmp(member, "GetAll")))
+		return 0;
+	l = line_at(d, sd_bus_message_get_path(m));
+	if (l)
+		watch_add(l, m);
+	return 0;
+}
+
+static void watchers_drop(struct udrvd_line *l, const char *name)
+{
+	for (struct udrvd_watcher **p = &l->watchers; *p;) {
+		struct udrvd_watcher *w = *p;
+
+		if (!name || !strcmp(w->name, name)) {
+			*p = w->next;
+			free(w);
+		} else {
+			p = &w->next;
+		}
+	}
+}
+
+/* A connection ended: it watches nothing any more. */
+static int on_name_owner(sd_bus_message *m, void *data, sd_bus_error *error)
+{
+	struct udrvd *d = data;
+	const char *name, *old, *new;
+
+	if (sd_bus_message_read(m, "sss", &name, &old, &new) < 0 || name[0] != ':' || new[0])
+		return 0;
+	for (size_t c = 0; c < d->nchips; c++)
+		for (unsigned int i = 0; i < d->chips[c]->nlines; i++)
+			watchers_drop(&d->chips[c]->lines[i], name);
+	return 0;
+}
+
+int udrvd_watch_start(struct udrvd *d)
+{
+	int r = sd_bus_add_filter(d->bus, &d->watch_filter, on_message, d);
+
+	if (r >= 0)
+		r = sd_bus_match_signal(d->bus, &d->watch_match, "org.freedesktop.DBus",
+					"/org/freedesktop/DBus", "org.freedesktop.DBus",
+					"NameOwnerChanged", on_name_owner, d);
+	return r;
+}
+
+void udrvd_watch_stop(struct udrvd *d)
+{
+	d->watch_filter = sd_bus_slot_unref(d->watch_filter);
+	d->watch_match = sd_bus_slot_unref(d->watch_match);
+}
+
+void udrvd_watchers_free(struct udrvd_line *l)
+{
+	watchers_drop(l, NULL);
+}
+
+/* One event to each of @l's watchers that may still watch it. */
+static void send_event(struct udrvd_line *l, const struct udrv_edge_event *ev)
+{
+	sd_bus *bus = l->chip->d->bus;
+
+	for (struct udrvd_watcher *w = l->watchers; w; w = w->next) {
+		struct udrvd_caller who = {
+			.uid = w->uid, .gid = w->gid, .groups = w->groups, .ngroups = w->ngroups,
+		};
+		sd_bus_message *s = NULL;
+		int r;
+
+		if (!may_watch(l, &who))
+			continue;
+		r = sd_bus_message_new_signal(bus, &s, l->path, LINE_IFACE, "EdgeEvent");
+		if (r >= 0)
+			r = sd_bus_message_set_destination(s, w->name);
+		if (r >= 0)
+			r = sd_bus_message_append(s, "(ittt)", ev->edge == UDRV_EDGE_RISING ? 1 : 0,
+						  ev->timestamp_ns, (uint64_t)ev->seqno,
+						  (uint64_t)ev->line_seqno);
+		if (r >= 0)
+			r = sd_bus_send(bus, s, NULL);
+		sd_bus_message_unref(s);
+		if (r < 0)
+			fprintf(stderr, "udrvd: %s: EdgeEvent to %s not sent: %s\n", l->path,
+				w->name, strerror(-r));
+	}
+}
+
+static int on_events(sd_event_source *s, int fd, uint32_t revents, void *data)
+{
+	struct udrv_edge_event ev[EVENTS_READ];
+	struct udrvd_req *r = data;
+	int n = udrv_request_read_events(r->req, ev, EVENTS_READ);
+
+	if (n < 0) {
+		if (n == -EAGAIN || n == -EINTR)
+			return 0;
+		fprintf(stderr, "udrvd: %s: no more edge events: %s\n", r->path,
+			udrv_request_errmsg(r->req));
+		return sd_event_source_set_enabled(s, SD_EVENT_OFF);
+	}
+	for (int i = 0; i < n; i++)
+		if (ev[i].offset < r->chip->nlines)
+			send_event(&r->chip->lines[ev[i].offset], &ev[i]);
+	return 0;
+}
+
+int udrvd_req_events(struct udrvd_req *r)
+{
+	bool edges = false;
+	int err;
+
+	for (size_t i = 0; i < r->n; i++)
+		edges |= r->settings[i].edge != UDRV_EDGE_NONE;
+	r->events = sd_event_source_disable_unref(r->events);
+	if (!edges)
+		return 0;
+	err = sd_event_add_io(r->d->event, &r->events, udrv_request_fd(r->req), EPOLLIN,
+			      on_events, r);
+	if (err < 0)
+		fprintf(stderr, "udrvd: %s: its edge events cannot be watched (%s): "
+			"no EdgeEvent signals for its lines\n", r->path, strerror(-err));
+	return err;
+}
+
+void udrvd_req_events_stop(struct udrvd_req *r)
+{
+	r->events = sd_event_source_disable_unref(r->events);
+}

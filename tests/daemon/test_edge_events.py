@@ -1,0 +1,178 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""io.gpiod1.Line.EdgeEvent from udrvd: the edges of a line it holds with edge
+detection reach the clients that read the line's properties and may watch it
+(its policy's "watch"), each sent to that client alone; a client that may
+only read the line gets none, even with a match for them on the bus; a
+SIGHUP that takes the rule away stops them. libgpiod's `gpiocli monitor`
+prints them unchanged.
+
+The edges come from the fake chip's FIFO (fake_cdev.c: gpiochipN.events,
+struct gpio_v2_line_event records). "Gets none" is not a timeout: the
+client asks udrvd for a Ping once an allowed watcher has all the events
+(udrvd sends each event to every watcher before it reads the next), and
+udrvd's messages to one client arrive in order (tests/daemon/client.c
+watch), so an event sent to it would come before the Ping's reply."""
+
+from __future__ import annotations
+
+import os
+import select
+import struct
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.daemon.conftest import GUARD_S, Udrvd, serving
+from tests.daemon.test_gpiocli import GPIOCLI
+from tests.daemon.test_udrvd import request
+from tests.support.fakes import FakeTree
+
+LINE = "/io/gpiod1/chips/gpiochip0/line1"  # fake-a's DOOR
+ALICE, BOB, CAROL = 1, 2, 3
+
+POLICY = """allow uid:1 read,watch gpio fake-a DOOR
+allow uid:2 read gpio fake-a DOOR
+allow uid:3 read,watch gpio fake-a DOOR
+"""
+BOTH = "{'direction': <'input'>, 'edge': <'both'>}"
+RISING, FALLING = 1, 2  # GPIO_V2_LINE_EVENT_*
+
+
+def event(seq: int, offset: int = 1) -> bytes:
+    """struct gpio_v2_line_event: rising at odd seqnos, its timestamp 1000 * seq."""
+    edge = RISING if seq % 2 else FALLING
+    return struct.pack("<QIIII6I", 1000 * seq, edge, offset, seq, seq, *[0] * 6)
+
+
+class Watcher:
+    """tests/daemon/client.c watch, as @uid: a client of the line's events."""
+
+    def __init__(self, d: Udrvd, client: Path, uid: int) -> None:
+        env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": d.address}
+        self.proc = subprocess.Popen(["setpriv", f"--reuid={uid}", f"--regid={uid}",
+                                      "--clear-groups", str(client), "watch", LINE],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, env=env)  # fmt: skip
+        assert self.read_line() == "watching"
+
+    def read_line(self) -> str:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline().strip()
+        assert line, f"the watch client ended: exit {self.proc.wait(GUARD_S)}"
+        return line
+
+    def sync(self) -> list[str]:
+        """The events that came before udrvd answered a Ping."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write("sync\n")
+        self.proc.stdin.flush()
+        got = []
+        while (line := self.read_line()) != "synced":
+            got.append(line)
+        return got
+
+    def wait_for(self, n: int) -> list[str]:
+        """Sync until @n events came: udrvd reads the FIFO in its own time
+        (a Ping may come first), and sends each event to every watcher
+        before it reads the next."""
+        got: list[str] = []
+        deadline = time.monotonic() + GUARD_S
+        while len(got) < n and time.monotonic() < deadline:
+            got += self.sync()
+            if len(got) < n:
+                time.sleep(0.01)
+        return got
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        assert self.proc.wait(GUARD_S) == 0
+
+
+@pytest.fixture
+def udrvd(udrvd_bin: Path, fake_cdev: Path, bus: str, tree: FakeTree,
+          tmp_path: Path) -> Iterator[Udrvd]:  # fmt: skip
+    os.mkfifo(tree.path("dev/gpiochip0.events"))
+    with serving(udrvd_bin, fake_cdev, bus, tree, tmp_path, POLICY) as d:
+        res = request(d, [1], BOTH, uid=ALICE)
+        assert res.returncode == 0, res.stderr
+        assert d.lines()[1].edge == "both"
+        yield d
+
+
+def edges(d: Udrvd, seqs: range) -> None:
+    fd = os.open(d.tree.path("dev/gpiochip0.events"), os.O_WRONLY | os.O_NONBLOCK)
+    try:
+        os.write(fd, b"".join(event(s) for s in seqs))
+    finally:
+        os.close(fd)
+
+
+def expected(seqs: range) -> list[str]:
+    return [f"edge {s % 2} {1000 * s} {s} {s}" for s in seqs]
+
+
+def test_edges_go_only_to_watchers_the_policy_allows(udrvd: Udrvd, client: Path) -> None:
+    alice, bob = Watcher(udrvd, client, ALICE), Watcher(udrvd, client, BOB)
+    edges(udrvd, range(1, 5))
+    assert alice.wait_for(4) == expected(range(1, 5))
+    # bob read the properties too and listens on the bus: nothing for him
+    assert bob.sync() == []
+    edges(udrvd, range(5, 7))
+    assert alice.wait_for(2) == expected(range(5, 7))
+    assert bob.sync() == []
+    alice.close()
+    bob.close()
+    assert not [ln for ln in udrvd.log if "not sent" in ln], udrvd.log
+
+
+def test_a_revoked_watch_rule_stops_the_events(udrvd: Udrvd, client: Path,
+                                               tmp_path: Path) -> None:  # fmt: skip
+    alice, carol = Watcher(udrvd, client, ALICE), Watcher(udrvd, client, CAROL)
+    edges(udrvd, range(1, 3))
+    assert alice.wait_for(2) == expected(range(1, 3))
+    assert carol.sync() == expected(range(1, 3))
+    (tmp_path / "udrvd.conf").write_text(POLICY.replace("uid:3 read,watch", "uid:3 read"))
+    udrvd.proc.send_signal(1)  # SIGHUP
+    udrvd.wait_log("udrvd: policy reloaded")
+    edges(udrvd, range(3, 5))
+    assert alice.wait_for(2) == expected(range(3, 5))
+    assert carol.sync() == []
+    alice.close()
+    carol.close()
+
+
+def test_gpiocli_monitor_prints_them(udrvd: Udrvd) -> None:
+    """libgpiod's client, unchanged (line-buffered by stdbuf: it prints with
+    stdio). It says nothing when it is ready, so edges are made until its
+    first line (a guard, not a race: every edge after that one is checked,
+    in order)."""
+    if not GPIOCLI.is_file():
+        pytest.fail(f"no gpiocli at {GPIOCLI}: build it with scripts/build-gpiod-dbus",
+                    pytrace=False)  # fmt: skip
+    env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": udrvd.address}
+    mon = subprocess.Popen(["setpriv", f"--reuid={ALICE}", f"--regid={ALICE}", "--clear-groups",
+                            "stdbuf", "-oL", str(GPIOCLI), "monitor", "DOOR"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           env=env)  # fmt: skip
+    assert mon.stdout is not None
+    try:
+        deadline, seq, ready = time.monotonic() + GUARD_S, 0, False
+        while not ready and time.monotonic() < deadline:
+            seq += 1
+            edges(udrvd, range(seq, seq + 1))
+            ready = bool(select.select([mon.stdout], [], [], 0.1)[0])
+        assert ready, f"gpiocli monitor printed nothing: {mon.poll()}"
+        edges(udrvd, range(seq + 1, seq + 5))
+        got = [mon.stdout.readline().strip()]
+        first = int(got[0].split()[0]) // 1000
+        got += [mon.stdout.readline().strip() for _ in range(first, seq + 4)]
+    finally:
+        mon.kill()
+        mon.wait(GUARD_S)
+    want = [f'{1000 * s} {"rising " if s % 2 else "falling"} "DOOR"'
+            for s in range(first, seq + 5)]  # fmt: skip
+    assert got == want
