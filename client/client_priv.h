@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* udrvd's client (internal): the handle and the objects udrvd exports,
  * shared by udrvd_client.c (connection, objects) and udrvd_lines.c. */
 #ifndef UDRVD_CLIENT_PRIV_H

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * udrvd's client: the connection, and the chips and lines udrvd exports
  * (io.gpiod1's ObjectManagers: /io/gpiod1/chips for the chips, each chip's

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * udrvd's client (internal, on sd-bus): the udrv tool asks udrvd to hold
  * lines for it. libudrv stays libc and the kernel's uAPI only; this is the
@@ -74,7 +74,8 @@ int udrvd_client_set(struct udrvd_client *c, const struct udrvd_lines *lines,
 		     const struct udrv_line_settings *s, const char *consumer,
 		     char *path, size_t len);
 
-/* Release the requests that hold @lines; -ENOENT when one is held by none. */
-int udrvd_client_release(struct udrvd_client *c, const struct udrvd_lines *lines);
+/* Release the requests that hold @lines; -ENOENT when one is held by none.
+ * @values (NULL: not wanted) gets each line's logical value first. */
+int udrvd_client_release(struct udrvd_client *c, const struct udrvd_lines *lines, int *values);
 
 #endif /* UDRVD_CLIENT_H */

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Lines through udrvd: which chip and lines the caller named (by udrvd's
  * Chip and Line objects, so the caller needs no access to the chip), then
@@ -312,7 +312,30 @@ int udrvd_client_set(struct udrvd_client *c, const struct udrvd_lines *lines,
 				   lines, s);
 }
 
-int udrvd_client_release(struct udrvd_client *c, const struct udrvd_lines *lines)
+/* The logical value of line @i of @lines, from the request that holds it. */
+static int get_value(struct udrvd_client *c, const struct udrvd_lines *lines, size_t i,
+		     int *value)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus_message *reply = NULL;
+	int32_t v = 0;
+	int r = sd_bus_call_method(c->bus, UDRVD_CLIENT_BUS, lines->requests[i],
+				   "io.gpiod1.Request", "GetValues", &e, &reply, "au", 1,
+				   lines->offsets[i]);
+
+	if (r < 0)
+		r = udrvd_client_bus_err(c, "the values", &e, r);
+	else if (sd_bus_message_enter_container(reply, 'a', "i") <= 0 ||
+		 sd_bus_message_read(reply, "i", &v) <= 0 || (v != 0 && v != 1))
+		r = udrvd_client_err(c, EBADMSG, "udrvd's GetValues on %s answered no value 0 or 1",
+				     lines->requests[i]);
+	*value = v;
+	sd_bus_message_unref(reply);
+	sd_bus_error_free(&e);
+	return r < 0 ? r : 0;
+}
+
+int udrvd_client_release(struct udrvd_client *c, const struct udrvd_lines *lines, int *values)
 {
 	sd_bus_error e = SD_BUS_ERROR_NULL;
 	int r = 0;
@@ -321,6 +344,8 @@ int udrvd_client_release(struct udrvd_client *c, const struct udrvd_lines *lines
 		if (!*lines->requests[i])
 			return udrvd_client_err(c, ENOENT, "udrvd holds no request on offset %u of %s",
 						lines->offsets[i], lines->chip);
+	for (size_t i = 0; values && r >= 0 && i < lines->n; i++)
+		r = get_value(c, lines, i, &values[i]);
 	for (size_t i = 0; r >= 0 && i < lines->n; i++) {
 		bool done = false;
 

@@ -84,7 +84,7 @@ static int release_lines(const char *chip, int n, char **names)
 	struct udrvd_client *c;
 	int ret = daemon_lines(chip, n, names, &c, &lines);
 
-	if (!ret && udrvd_client_release(c, &lines))
+	if (!ret && udrvd_client_release(c, &lines, NULL))
 		ret = cli_error(EXIT_FAIL, "%s", udrvd_client_errmsg(c));
 	udrvd_client_free(c);
 	return ret;

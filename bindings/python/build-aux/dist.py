@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """meson dist script: copy libudrv's sources (LIBROOT/lib, LIBROOT/include,
-LIBROOT/meson.build) into the sdist as libudrv/, where bindings/python/meson.build
-looks first, so that a wheel builds from the sdist alone."""
+LIBROOT/meson.build) and udrvd's client (LIBROOT/client) into the sdist as
+libudrv/, where bindings/python/meson.build looks first, so that a wheel
+builds from the sdist alone."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ def main() -> None:
     dst = Path(os.environ["MESON_DIST_ROOT"]) / "libudrv"
     dst.mkdir(exist_ok=True)
     shutil.copy2(src / "meson.build", dst / "meson.build")
-    for d in ("lib", "include"):
+    for d in ("lib", "include", "client"):
         shutil.copytree(src / d, dst / d, dirs_exist_ok=True)
 
 

@@ -236,6 +236,7 @@ static const init_fn inits[] = {
 	udrvpy_region_init,
 	udrvpy_rt_init,
 	udrvpy_hist_init,
+	udrvpy_udrvd_init,
 };
 
 PyMODINIT_FUNC PyInit__udrv(void);

@@ -87,6 +87,9 @@ extern PyTypeObject udrvpy_HistogramType;
 int udrvpy_rt_init(PyObject *m);
 int udrvpy_hist_init(PyObject *m);
 
+/* udrvd.c: udrvd_hold(), udrvd_release(), HAS_UDRVD_CLIENT */
+int udrvpy_udrvd_init(PyObject *m);
+
 /*
  * timeout in seconds (None: forever) -> milliseconds, -1 forever. A finite
  * number >= 0 (ValueError for nan, inf or below 0; OverflowError above

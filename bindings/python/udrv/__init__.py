@@ -48,6 +48,7 @@ from ._udrv import (
     uio_list,
     version,
 )
+from ._udrvd import hold, release_held
 from ._uio import Uio
 
 __version__ = version()
@@ -86,6 +87,8 @@ __all__ = [
     "UioPortInfo",
     "chip_list",
     "gpio_absent_reason",
+    "hold",
+    "release_held",
     "rt_check",
     "rt_find_irq",
     "rt_threads",

@@ -64,6 +64,17 @@ written to an input).
 Closing a pin (closing its gpiozero device) sets the line back to an input,
 as gpiozero's other factories do, and releases it; closing the factory
 stops the event thread and releases every line.
+
+Lines that stay where you put them: with ``UdrvFactory(hold="daemon")`` or
+``GPIOZERO_UDRV_HOLD=daemon``, closing a pin that is an output (gpiozero
+closes every device when the program exits) hands its line, at its level,
+to udrvd (``udrv.hold()``, udrvd(8)), which holds it after the program has
+ended; the next program to use that pin takes it back from udrvd
+(``udrv.release_held()``) before it requests it, at the level udrvd held
+when the device leaves it as it is (``LED(17, initial_value=None)``).
+udrvd's policy must let the user drive the line. Inputs are released as
+usual. The line is free for a moment at each hand-over: most GPIO drivers
+keep an output's level then.
 """
 
 from __future__ import annotations
@@ -113,6 +124,7 @@ __all__ = ["UdrvBoardInfo", "UdrvFactory", "UdrvPin"]
 
 ENV_CHIP = "GPIOZERO_UDRV_CHIP"
 ENV_BACKEND = "GPIOZERO_UDRV_BACKEND"
+ENV_HOLD = "GPIOZERO_UDRV_HOLD"
 CONSUMER = "gpiozero"
 
 _PULLS = {
@@ -142,16 +154,29 @@ class UdrvFactory(Factory):  # type: ignore[misc]
         else the character device (sysfs on a chip without one).
     layout: the register layout for the mmio backend (``udrv.GpioLayout``;
         None: udrv detects the SoC).
+    hold: "daemon": a closed output pin's line is handed to udrvd, which
+        holds it at its level after the program ends; "" keeps gpiozero's
+        way (an input, released); None: ``$GPIOZERO_UDRV_HOLD``, else "".
     """
 
     def __init__(self, chip: str | int | None = None,
                  backend: udrv.Backend | str | None = None,
-                 layout: udrv.GpioLayout | None = None) -> None:
+                 layout: udrv.GpioLayout | None = None,
+                 hold: str | None = None) -> None:
         super().__init__()
         if chip is None:
             chip = os.environ.get(ENV_CHIP) or None
         if backend is None:
             backend = os.environ.get(ENV_BACKEND) or None
+        if hold is None:
+            hold = os.environ.get(ENV_HOLD, "")
+        if hold not in ("", "daemon"):
+            raise ValueError(f"unknown hold {hold!r} ({ENV_HOLD} or hold=): "
+                             "'daemon' (udrvd holds closed outputs) or ''")  # fmt: skip
+        self._hold = hold == "daemon"
+        if self._hold and not udrv._udrv.HAS_UDRVD_CLIENT:
+            raise udrv.Error(errno.ENOTSUP, "hold='daemon' needs udrvd's client: this udrv "
+                             "was built without libsystemd")  # fmt: skip
         self._backend = self._parse_backend(backend)
         self._layout = layout
         self._lock = threading.RLock()
@@ -243,9 +268,28 @@ class UdrvFactory(Factory):  # type: ignore[misc]
         return backend
 
     def _request(self, chip_name: str, offset: int, settings: udrv.LineSettings) -> Any:
-        return self._chip(chip_name).request(
-            {offset: settings}, consumer=CONSUMER, backend=self._backend_for(chip_name),
-            layout=self._layout)
+        chip = self._chip(chip_name)
+        try:
+            return chip.request({offset: settings}, consumer=CONSUMER,
+                                backend=self._backend_for(chip_name), layout=self._layout)
+        except udrv.BusyError:
+            if self._take_back(chip_name, offset) is None:
+                raise  # the kernel's message names the holder
+        return chip.request({offset: settings}, consumer=CONSUMER,
+                            backend=self._backend_for(chip_name), layout=self._layout)
+
+    def _take_back(self, chip_name: str, offset: int) -> int | None:
+        """hold="daemon": release the line from udrvd if it holds it for us;
+        the level it had there, or None."""
+        if not self._hold:
+            return None
+        try:
+            return udrv.release_held([offset], chip=chip_name)[offset]
+        except udrv.NotFoundError:
+            return None  # udrvd does not hold it, or does not run
+
+    def _hand_to_udrvd(self, chip_name: str, offset: int, settings: udrv.LineSettings) -> None:
+        udrv.hold({offset: settings}, chip=chip_name, consumer=CONSUMER)
 
     def _event_thread(self) -> _EventThread:
         with self._lock:
@@ -363,8 +407,16 @@ class UdrvPin(Pin):  # type: ignore[misc]
         with self._lock:
             req, self._request = self._request, None
             self._set_value = None
-            self._settings = Settings()
+            settings, self._settings = self._settings, Settings()
         if req is None:
+            return
+        if self._factory._hold and settings.direction == udrv.Direction.OUTPUT:
+            # udrvd holds it at the level it has now, after a release of ours
+            level = req.get_value(self._offset)
+            req.release()
+            self._factory._hand_to_udrvd(self._chip_name, self._offset,
+                                         Settings(direction=udrv.Direction.OUTPUT, value=level,
+                                                  bias=settings.bias, drive=settings.drive))
             return
         try:
             # as gpiozero's other factories: a closed pin is an input
@@ -390,7 +442,10 @@ class UdrvPin(Pin):  # type: ignore[misc]
         elif value == "output":
             self._stop_events()
             with self._lock:
-                level = self._request.get_value(self._offset) if self._request else 0
+                if self._request is not None:
+                    level = self._request.get_value(self._offset)
+                else:  # the level udrvd held it at (hold="daemon"), else low
+                    level = self._factory._take_back(self._chip_name, self._offset) or 0
                 self._apply(Settings(direction=udrv.Direction.OUTPUT, value=level))
         else:
             raise PinInvalidFunction(f'invalid function "{value}" for pin {self!r}')

@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Lines that udrvd holds for you (udrvd(8), docs/udrvd.md): they keep their
+value after your process exits, until you release them. The package's side
+of udrv._udrv.udrvd_hold() and udrvd_release(), as `udrv gpio set --hold
+daemon` and `udrv gpio release` on the command line."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from . import _udrv
+from ._gpio import Line
+from ._types import Direction, LineSettings
+
+
+def _names(lines: Iterable[Line], chip: str | None) -> tuple[str, ...]:
+    """Lines as the client takes them: names, or offsets (as str) with a chip."""
+    out: list[str] = []
+    for line in lines:
+        if isinstance(line, bool) or not isinstance(line, (int, str)):
+            raise TypeError(f"a line is an offset (int) or a name (str), not {line!r}")
+        if isinstance(line, int):
+            if chip is None:
+                raise ValueError(f"line {line} is an offset: name its chip (chip=...)")
+            if not 0 <= line <= 65535:
+                raise ValueError(f"a line offset is 0..65535, not {line}")
+            line = str(line)
+        elif not line:
+            raise ValueError("a line's name is empty")
+        if line in out:
+            raise ValueError(f"line {line!r} is given twice")
+        out.append(line)
+    if not out:
+        raise ValueError("no line given")
+    return tuple(out)
+
+
+def hold(config: Mapping[Line, LineSettings], *, chip: str | None = None,
+         consumer: str = "udrv") -> str:  # fmt: skip
+    """Have udrvd hold lines as outputs: config maps each line (a name, or
+    an offset when chip is given) to its LineSettings, direction OUTPUT and
+    value the level to keep. The lines keep it after this process exits,
+    until release_held(); holding them again sets the values (and changes
+    the settings) on the same request of udrvd's. chip is a chip's name,
+    number, path or label (None: the one chip that has every name).
+
+    Returns the object path of udrvd's request. Raises PermissionDeniedError
+    when udrvd's policy refuses (its message names the rules), NotFoundError
+    when udrvd does not run or there is no such line, BusyError when other
+    requests hold the lines, Error (ENOTSUP) when this package was built
+    without udrvd's client.
+    """
+    if not isinstance(config, Mapping):
+        raise TypeError(f"config must be a mapping {{line: LineSettings}}, "
+                        f"not {type(config).__name__}")  # fmt: skip
+    for line, s in config.items():
+        if not isinstance(s, LineSettings):
+            raise TypeError(f"settings of {line!r} must be a LineSettings, "
+                            f"not {type(s).__name__}")  # fmt: skip
+        if s.direction != Direction.OUTPUT:
+            raise ValueError(f"udrvd holds outputs: line {line!r} has direction "
+                             f"{s.direction.name}")  # fmt: skip
+    if not consumer:
+        raise ValueError("consumer is empty")
+    names = _names(config, chip)
+    path = _udrv.udrvd_hold(chip, names, tuple(s._astuple() for s in config.values()),
+                            consumer)  # fmt: skip
+    assert isinstance(path, str)
+    return path
+
+
+def release_held(lines: Iterable[Line], *, chip: str | None = None) -> dict[Line, int]:
+    """Release udrvd's requests that hold lines (names, or offsets with
+    chip): every line of each such request goes back to the kernel, which
+    most drivers leave at its level. Returns {line: the logical value it had}
+    for the lines given. NotFoundError when udrvd holds one of them in no
+    request (or does not run), PermissionDeniedError when the request is
+    another user's."""
+    if isinstance(lines, (str, int)):
+        lines = (lines,)
+    given = list(lines)
+    values = _udrv.udrvd_release(chip, _names(given, chip))
+    return dict(zip(given, values))
