@@ -108,6 +108,7 @@ static void chip_free(struct udrvd_chip *c)
 {
 	if (!c)
 		return;
+	udrvd_info_stop(c);
 	udrvd_lines_free(c);
 	sd_bus_slot_unref(c->slot);
 	sd_bus_slot_unref(c->manager);
@@ -146,6 +147,7 @@ static struct udrvd_chip *chip_export(struct udrvd *d, const char *name)
 		chip_free(c);
 		return NULL;
 	}
+	udrvd_info_watch(c);	/* without it (said), no signals for others' changes */
 	return c;
 }
 

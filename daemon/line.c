@@ -114,6 +114,14 @@ static const sd_bus_vtable line_vtable[] = {
 	SD_BUS_VTABLE_END
 };
 
+void udrvd_line_changed(struct udrvd_line *l)
+{
+	sd_bus_emit_properties_changed(l->chip->d->bus, l->path, "io.gpiod1.Line", "Managed",
+				       "RequestPath", "Used", "Consumer", "Direction",
+				       "EdgeDetection", "Bias", "Drive", "ActiveLow", "Debounced",
+				       "DebouncePeriodUs", "EventClock", NULL);
+}
+
 int udrvd_lines_export(struct udrvd_chip *chip)
 {
 	unsigned int n = udrv_chip_num_lines(chip->chip);

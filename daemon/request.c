@@ -15,18 +15,10 @@
 
 #include "udrvd.h"
 
-#define LINE_IFACE	"io.gpiod1.Line"
-
 static void lines_changed(struct udrvd_req *r)
 {
-	for (size_t i = 0; i < r->n; i++) {
-		struct udrvd_line *l = &r->chip->lines[r->offsets[i]];
-
-		sd_bus_emit_properties_changed(r->d->bus, l->path, LINE_IFACE, "Managed",
-					       "RequestPath", "Used", "Consumer", "Direction",
-					       "EdgeDetection", "Bias", "Drive", "ActiveLow",
-					       "Debounced", "DebouncePeriodUs", "EventClock", NULL);
-	}
+	for (size_t i = 0; i < r->n; i++)
+		udrvd_line_changed(&r->chip->lines[r->offsets[i]]);
 }
 
 static void req_free(struct udrvd_req *r)

@@ -71,6 +71,8 @@ struct udrvd_chip {
 	sd_bus_slot *slot, *manager;
 	struct udrvd_line *lines;
 	unsigned int nlines;
+	int info_fd;			/* the chip again, watching its lines */
+	sd_event_source *info;
 };
 
 struct udrvd_req {
@@ -107,9 +109,14 @@ void udrvd_chip_line_id(struct udrvd_chip *chip, unsigned int offset,
 int udrvd_chips_export(struct udrvd *d);
 void udrvd_chips_free(struct udrvd *d);
 
-/* line.c: a chip's Line objects */
+/* line.c: a chip's Line objects; PropertiesChanged for @l's properties */
 int udrvd_lines_export(struct udrvd_chip *chip);
 void udrvd_lines_free(struct udrvd_chip *chip);
+void udrvd_line_changed(struct udrvd_line *l);
+
+/* info.c: PropertiesChanged when another process changes a line of @chip */
+int udrvd_info_watch(struct udrvd_chip *chip);
+void udrvd_info_stop(struct udrvd_chip *chip);
 
 /* linecfg.c: io.gpiod1's line_config and request_config arguments */
 struct udrvd_linecfg {

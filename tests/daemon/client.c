@@ -27,12 +27,14 @@
  *	client watch LINE_PATH
  *		read the Line's properties (Properties.GetAll, as every proxy
  *		of it does), subscribe to its EdgeEvent signals (a match on the
- *		bus too: a broadcast one arrives as well), print "watching";
- *		then for each line "sync" on stdin: Peer.Ping udrvd and print
- *		"edge EDGE TIMESTAMP SEQNO LINE_SEQNO" for every EdgeEvent that
- *		came before its reply (udrvd's messages to one client arrive in
- *		order: none sent before the reply can come after it), then
- *		"synced"; exit at the end of stdin
+ *		bus too: a broadcast one arrives as well) and its
+ *		PropertiesChanged, print "watching"; then for each line "sync"
+ *		on stdin: Peer.Ping udrvd and print "edge EDGE TIMESTAMP SEQNO
+ *		LINE_SEQNO" for every EdgeEvent and "changed NAME,..." (the
+ *		properties changed or invalidated) for every PropertiesChanged
+ *		that came before its reply (udrvd's messages to one client
+ *		arrive in order: none sent before the reply can come after it),
+ *		then "synced"; exit at the end of stdin
  *
  * The bus is DBUS_SYSTEM_BUS_ADDRESS's. Exit 0 done, 1 refused or failed
  * (the error's name and message on stderr), 2 bad arguments.
@@ -249,6 +251,35 @@ static int on_edge(sd_bus_message *m, void *data, sd_bus_error *error)
 	return 0;
 }
 
+/* "changed A,B,...": the properties a PropertiesChanged names */
+static int on_changed(sd_bus_message *m, void *data, sd_bus_error *error)
+{
+	const char *iface, *name;
+	int r, n = 0;
+
+	printf("changed ");
+	r = sd_bus_message_read(m, "s", &iface);
+	if (r >= 0)
+		r = sd_bus_message_enter_container(m, 'a', "{sv}");
+	while (r >= 0 && (r = sd_bus_message_enter_container(m, 'e', "sv")) > 0) {
+		r = sd_bus_message_read(m, "s", &name);
+		if (r >= 0)
+			printf("%s%s", n++ ? "," : "", name);
+		if (r >= 0)
+			r = sd_bus_message_skip(m, "v");
+		if (r >= 0)
+			r = sd_bus_message_exit_container(m);
+	}
+	if (r >= 0)
+		r = sd_bus_message_exit_container(m);
+	if (r >= 0)
+		r = sd_bus_message_enter_container(m, 'a', "s");
+	while (r >= 0 && (r = sd_bus_message_read(m, "s", &name)) > 0)
+		printf("%s%s", n++ ? "," : "", name);
+	printf("%s\n", r < 0 ? " malformed" : "");
+	return 0;
+}
+
 static int watch_job(sd_bus *bus, const char *path)
 {
 	sd_bus_error error = SD_BUS_ERROR_NULL;
@@ -256,6 +287,10 @@ static int watch_job(sd_bus *bus, const char *path)
 	char line[64];
 	int r = sd_bus_match_signal(bus, NULL, NULL, path, IFACE ".Line", "EdgeEvent",
 				    on_edge, NULL);
+
+	if (r >= 0)
+		r = sd_bus_match_signal(bus, NULL, NULL, path, "org.freedesktop.DBus.Properties",
+					"PropertiesChanged", on_changed, NULL);
 
 	if (r >= 0)
 		r = sd_bus_call_method(bus, IFACE, path, "org.freedesktop.DBus.Properties",

@@ -15,6 +15,12 @@
  *			"the partner line" of a pin. A line whose holder is
  *			gone is free, as the kernel frees the requests of a
  *			process that ends.
+ * Its line changes:	gpiochipN.info next to it, a FIFO the test makes and
+ *			writes struct gpio_v2_line_info_changed records into:
+ *			a chip descriptor that watches lines
+ *			(GPIO_V2_GET_LINEINFO_WATCH_IOCTL) reads them from
+ *			there. Without it, watching fails with ENOTTY (a
+ *			kernel without the ioctl).
  * Its edges:		gpiochipN.events next to it, a FIFO the test makes
  *			and writes struct gpio_v2_line_event records into:
  *			a request with edge detection made after it exists
@@ -75,6 +81,13 @@ struct req {
 static const char *const edge_names[] = { "none", "rising", "falling", "both" };
 
 static struct req reqs[MAX_REQS];
+
+#define MAX_WATCHES	16
+
+/* chip descriptors that watch line info, and their chips' FIFOs */
+static struct watch {
+	int fd, fifo;
+} watches[MAX_WATCHES];
 
 static int (*real_ioctl)(int, unsigned long, ...);
 static int (*real_close)(int);
@@ -300,6 +313,40 @@ static int get_line(struct chip *c, struct gpio_v2_line_request *lr)
 	return 0;
 }
 
+static struct watch *watch_of(int fd)
+{
+	for (size_t i = 0; i < MAX_WATCHES; i++)
+		if (watches[i].fd && watches[i].fd == fd)
+			return &watches[i];
+	return NULL;
+}
+
+/* GPIO_V2_GET_LINEINFO_WATCH_IOCTL on chip @c through @fd: the
+ * line's info, and its changes from then on in the chip's FIFO. */
+static int watch_line(const struct chip *c, int fd, struct gpio_v2_line_info *li)
+{
+	struct watch *w = watch_of(fd);
+	char fifo[PATH_MAX + 8];
+
+	for (size_t i = 0; !w && i < MAX_WATCHES; i++) {
+		if (watches[i].fd)
+			continue;
+		snprintf(fifo, sizeof(fifo), "%s.info", c->path);
+		watches[i].fifo = open(fifo, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+		if (watches[i].fifo < 0) {
+			errno = ENOTTY;
+			return -1;
+		}
+		watches[i].fd = fd;
+		w = &watches[i];
+	}
+	if (!w) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return line_info(c, li);
+}
+
 static struct req *req_of(int fd)
 {
 	for (size_t i = 0; i < MAX_REQS; i++)
@@ -401,21 +448,30 @@ int ioctl(int fd, unsigned long op, ...)
 	if (!passed_req(fd, &passed))
 		return req_ioctl(&passed, op, arg);
 	if ((op != GPIO_GET_CHIPINFO_IOCTL && op != GPIO_V2_GET_LINEINFO_IOCTL &&
-	     op != GPIO_V2_GET_LINE_IOCTL) || chip_path(fd, path))
+	     op != GPIO_V2_GET_LINE_IOCTL && op != GPIO_V2_GET_LINEINFO_WATCH_IOCTL) ||
+	    chip_path(fd, path))
 		return real_ioctl(fd, op, arg);
 	load(&c, path);
 	if (op == GPIO_GET_CHIPINFO_IOCTL)
 		return chip_info(&c, arg);
 	if (op == GPIO_V2_GET_LINEINFO_IOCTL)
 		return line_info(&c, arg);
+	if (op == GPIO_V2_GET_LINEINFO_WATCH_IOCTL)
+		return watch_line(&c, fd, arg);
 	return get_line(&c, arg);
 }
 
 int close(int fd)
 {
+	struct watch *w;
 	struct req *r;
 
 	init();
+	w = watch_of(fd);
+	if (w) {
+		real_close(w->fifo);
+		w->fd = w->fifo = 0;
+	}
 	r = req_of(fd);
 	if (r) {
 		struct chip c;
@@ -434,22 +490,27 @@ int close(int fd)
 	return real_close(fd);
 }
 
-/* A request's edge events: from its chip's FIFO. */
-ssize_t read(int fd, void *buf, size_t count)
+/* Where a request's edge events or a watching chip descriptor's line
+ * changes come from: the chip's FIFO (else @fd itself). */
+static int source_of(int fd)
 {
-	struct req *r;
+	struct watch *w = watch_of(fd);
+	struct req *r = req_of(fd);
 
-	init();
-	r = req_of(fd);
-	return real_read(r && r->events > 0 ? r->events : fd, buf, count);
+	if (w)
+		return w->fifo;
+	return r && r->events > 0 ? r->events : fd;
 }
 
-/* Waiting for a request's events: for its chip's FIFO. */
+ssize_t read(int fd, void *buf, size_t count)
+{
+	init();
+	return real_read(source_of(fd), buf, count);
+}
+
+/* Waiting for them: on the FIFO. */
 int epoll_ctl(int epfd, int op, int fd, struct epoll_event *ev)
 {
-	struct req *r;
-
 	init();
-	r = req_of(fd);
-	return real_epoll_ctl(epfd, op, r && r->events > 0 ? r->events : fd, ev);
+	return real_epoll_ctl(epfd, op, source_of(fd), ev);
 }

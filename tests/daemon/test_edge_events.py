@@ -48,12 +48,15 @@ def event(seq: int, offset: int = 1) -> bytes:
 
 
 class Watcher:
-    """tests/daemon/client.c watch, as @uid: a client of the line's events."""
+    """tests/daemon/client.c watch, as @uid: a client of the line's events
+    (kind "edge ") or of its PropertiesChanged (kind "changed ")."""
 
-    def __init__(self, d: Udrvd, client: Path, uid: int) -> None:
+    def __init__(self, d: Udrvd, client: Path, uid: int, line: str = LINE,
+                 kind: str = "edge ") -> None:  # fmt: skip
+        self.kind = kind  # the lines of sync() kept: "edge " or "changed "
         env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": d.address}
         self.proc = subprocess.Popen(["setpriv", f"--reuid={uid}", f"--regid={uid}",
-                                      "--clear-groups", str(client), "watch", LINE],
+                                      "--clear-groups", str(client), "watch", line],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      text=True, env=env)  # fmt: skip
         assert self.read_line() == "watching"
@@ -72,7 +75,7 @@ class Watcher:
         got = []
         while (line := self.read_line()) != "synced":
             got.append(line)
-        return got
+        return [g for g in got if g.startswith(self.kind)]
 
     def wait_for(self, n: int) -> list[str]:
         """Sync until @n events came: udrvd reads the FIFO in its own time

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The refusals of test_udrvd.py, test_devices.py and test_edge_events.py
-fail when their check is removed: udrvd is built again from a copy of
+"""The refusals of test_udrvd.py, test_devices.py, test_edge_events.py and
+test_line_changes.py fail when their check is removed: udrvd is built again from a copy of
 daemon/ with one check taken out, and the test
 that covers that check must fail against it (and only tests that the check
 explains). A refusal test that passes anyway tests something else."""
@@ -79,6 +79,13 @@ MUTANTS = {
     "a watcher checked only when it starts watching": (
         "watch.c", "\t\tif (!may_watch(l, &who))\n\t\t\tcontinue;\n", "",
         {"test_a_revoked_watch_rule_stops_the_events"}),
+    "line changes by others not signalled": (
+        "info.c", "\t\t\tudrvd_line_changed(&chip->lines[off]);", "\t\t\t;",
+        {"test_another_process_s_change_is_signalled"}),
+    "a change signalled on the wrong line": (
+        "info.c", "\t\t\tudrvd_line_changed(&chip->lines[off]);",
+        "\t\t\tudrvd_line_changed(&chip->lines[(off + 3) % chip->nlines]);",
+        {"test_another_process_s_change_is_signalled"}),
 }
 
 
@@ -106,7 +113,8 @@ def test_a_removed_check_is_seen(name: str, tmp_path: Path) -> None:
     xml = tmp_path / "junit.xml"
     res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                           f"--junitxml={xml}", "tests/daemon/test_udrvd.py",
-                          "tests/daemon/test_devices.py", "tests/daemon/test_edge_events.py"],
+                          "tests/daemon/test_devices.py", "tests/daemon/test_edge_events.py",
+                          "tests/daemon/test_line_changes.py"],
                          cwd=REPO, env={**os.environ, "UDRVD_BIN": str(udrvd)},
                          capture_output=True, text=True, timeout=300, check=False)  # fmt: skip
     failed = {ln.split("::")[1].split()[0] for ln in res.stdout.splitlines()

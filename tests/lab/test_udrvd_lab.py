@@ -17,6 +17,8 @@ client that set it has exited:
   the other one does not;
 - gpiocli says the same against udrvd as against gpio-manager, call for call;
 - gpiocli monitor prints the same edges through both (EdgeEvent);
+- a line another process requests and releases is signalled
+  (PropertiesChanged, from the kernel's line info watch);
 - gdbus, a generic client, reads the properties io.gpiod1.xml declares.
 
 Each test starts the bus and its daemon and stops both, so that the board's
@@ -206,6 +208,24 @@ def test_gpiocli_monitor_against_both_brokers(guest: Board) -> None:
             broker.stop()
     assert said["udrvd"] == said["gpio-manager"]
     assert said["udrvd"] == ['rising  "wire0-in"', 'falling "wire0-in"'] * 3
+
+
+def test_another_process_s_change_is_signalled(udrvd: Broker) -> None:
+    """PropertiesChanged on a Line when another process (udrv, not through
+    udrvd) requests and releases it: udrvd watches the kernel's line info.
+    The watching client (tests/daemon/client.c watch) syncs with a Ping
+    until the change has come, at most 50 times."""
+    line = "/io/gpiod1/chips/gpiochip0/line2"
+    out = run(udrvd.board, f"rm -f /tmp/w.in /tmp/w.out; mkfifo /tmp/w.in; "
+              f"{dbusguest.GUEST_CLIENT} watch {line} < /tmp/w.in > /tmp/w.out & exec 3>/tmp/w.in; "
+              "until grep -q watching /tmp/w.out; do sleep 0.05; done; "
+              "udrv gpio set -c gpio-wire 2=0; "
+              "for i in $(seq 50); do echo sync >&3; sleep 0.05; "
+              "grep -q changed /tmp/w.out && break; done; "
+              "exec 3>&-; wait; cat /tmp/w.out")  # fmt: skip
+    changed = [ln for ln in out.splitlines() if ln.startswith("changed ")]
+    assert changed, out
+    assert "Used" in changed[0] and "Consumer" in changed[0], changed
 
 
 def declared_properties(xml: str) -> dict[str, set[str]]:
