@@ -17,7 +17,10 @@ runs, which a busybox guest could not run anyway. What the guest gets:
   /usr/lib/python3/dist-packages/udrv with its .dist-info;
 - from Debian's archive (the lab's private arm64 apt state, rig/lab/image/apt.py):
   the Depends closure of DEBIAN_PACKAGES (python3-minimal, the standard
-  library), as `apt-get install` with nothing installed resolves it, minus
+  library) and of what udrv's packages depend on (libsystemd0: udrv and
+  python3-udrv reach udrvd through sd-bus; not adduser, which only their
+  maintainer scripts use), as `apt-get install` with nothing installed
+  resolves it, minus
   what a guest never reads (PRUNE: docs, man pages, locales, time zones, the
   standard library's tests);
 - gpiozero 2.0.1 and colorzero 2.0 (pyguest.pypi_wheels: pure Python, pinned
@@ -51,6 +54,8 @@ DEBIAN_PACKAGES = ("python3-minimal", "libpython3.11-stdlib")
 # in the closure for maintainer scripts only (python3-minimal's postinst: dpkg,
 # and dpkg's own tools), and what busybox already is (/bin/tar): left out
 EXCLUDE = ("dpkg", "tar", "libmd0", "libacl1", "libselinux1", "libpcre2-8-0")
+# what udrv's packages depend on for their maintainer scripts only (the groups)
+MAINTAINER_ONLY = ("adduser",)
 PRUNE = ("usr/share/doc", "usr/share/man", "usr/share/locale", "usr/share/zoneinfo",
          "usr/lib/aarch64-linux-gnu/gconv",
          "usr/share/lintian", "usr/share/info", "usr/lib/python3.11/test",
@@ -86,17 +91,34 @@ def _changelog_version() -> str:
     return m.group(1)
 
 
+def udrv_depends(debs: list[Path]) -> list[str]:
+    """The Debian packages udrv's .debs depend on (their Depends fields: the
+    first of each set of alternatives, without versions), but udrv's own
+    and those only maintainer scripts use (adduser)."""
+    names: set[str] = set()
+    for deb in debs:
+        proc = subprocess.run(["dpkg-deb", "-f", str(deb), "Depends"], capture_output=True,
+                              text=True, check=False)  # fmt: skip
+        if proc.returncode != 0:
+            raise PackageError(f"dpkg-deb -f {deb} Depends failed: {proc.stderr.strip()}")
+        for dep in filter(None, (d.strip() for d in proc.stdout.split(","))):
+            names.add(re.split(r"[\s(:|]", dep, maxsplit=1)[0])
+    return sorted(names - set(UDRV_PACKAGES) - set(MAINTAINER_ONLY))
+
+
 def closure(arch: str) -> list[str]:
-    """The packages `apt-get install DEBIAN_PACKAGES` installs on an empty `arch`
-    system (the lab's private apt state has an empty dpkg status)."""
+    """The packages `apt-get install` of DEBIAN_PACKAGES and of what udrv's
+    packages depend on installs on an empty `arch` system (the lab's private
+    apt state has an empty dpkg status)."""
     if not apt.is_private(arch):
         raise LabError(f"the deb image is for a foreign architecture, not {arch}")
     apt.ensure_lists(arch)
+    wanted = sorted({*DEBIAN_PACKAGES, *udrv_depends(udrv_debs(arch))})
     proc = apt.run_apt("apt-get", arch, "install", "-s", "--no-install-recommends",
-                       *DEBIAN_PACKAGES)  # fmt: skip
+                       *wanted)  # fmt: skip
     names = [m.group(1) for line in proc.stdout.splitlines() if (m := _INST.match(line))]
     if proc.returncode != 0 or not names:
-        raise PackageError(f"apt-get -s install {' '.join(DEBIAN_PACKAGES)} ({arch}) failed: "
+        raise PackageError(f"apt-get -s install {' '.join(wanted)} ({arch}) failed: "
                            f"{(proc.stderr + proc.stdout).strip()[-800:]}")  # fmt: skip
     return sorted(set(names) - set(EXCLUDE))
 
