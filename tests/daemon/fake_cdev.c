@@ -250,20 +250,27 @@ static void apply(struct line *l, uint64_t flags, int value)
 		l->level = value ^ l->active_low;
 }
 
-/* @r's lines detect edges: it reads them from its chip's FIFO, if the test
- * made one (O_RDWR: never an end of file; nonblocking, as the test may
- * write nothing). */
-static void events_open(struct req *r, const struct chip *c)
+/* The FIFO @chip.@what the test made (O_RDWR: never an end of file;
+ * nonblocking, as the test may write nothing), or -1. */
+static int fifo_open(const char *chip, const char *what)
 {
 	char fifo[PATH_MAX + 8];
+
+	snprintf(fifo, sizeof(fifo), "%s.%s", chip, what);
+	return open(fifo, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+}
+
+/* @r's lines detect edges: it reads them from its chip's FIFO, if the test
+ * made one. */
+static void events_open(struct req *r, const struct chip *c)
+{
 	uint64_t edges = 0;
 
 	for (unsigned int i = 0; i < r->n; i++)
 		edges |= c->lines[r->offsets[i]].edge;
 	if (!edges || r->events > 0)
 		return;
-	snprintf(fifo, sizeof(fifo), "%s.events", r->path);
-	r->events = open(fifo, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	r->events = fifo_open(r->path, "events");
 }
 
 static int get_line(struct chip *c, struct gpio_v2_line_request *lr)
@@ -326,13 +333,11 @@ static struct watch *watch_of(int fd)
 static int watch_line(const struct chip *c, int fd, struct gpio_v2_line_info *li)
 {
 	struct watch *w = watch_of(fd);
-	char fifo[PATH_MAX + 8];
 
 	for (size_t i = 0; !w && i < MAX_WATCHES; i++) {
 		if (watches[i].fd)
 			continue;
-		snprintf(fifo, sizeof(fifo), "%s.info", c->path);
-		watches[i].fifo = open(fifo, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+		watches[i].fifo = fifo_open(c->path, "info");
 		if (watches[i].fifo < 0) {
 			errno = ENOTTY;
 			return -1;
