@@ -78,4 +78,16 @@ int udrvd_client_set(struct udrvd_client *c, const struct udrvd_lines *lines,
  * @values (NULL: not wanted) gets each line's logical value first. */
 int udrvd_client_release(struct udrvd_client *c, const struct udrvd_lines *lines, int *values);
 
+/*
+ * The fast path: the file descriptor of the one request of udrvd's that
+ * holds @lines (io.udrv1.Request.GetFd), into @fd (close-on-exec, the
+ * caller's to close), and the offsets of all that request's lines in its
+ * order into @offsets (UDRV_LINES_MAX) and @n: what
+ * udrv_request_adopt() takes. -ENOENT a line held by none, -EBUSY by
+ * different requests, -EACCES refused by udrvd (the owner only, with every
+ * permission on each line).
+ */
+int udrvd_client_get_fd(struct udrvd_client *c, const struct udrvd_lines *lines, int *fd,
+			unsigned int *offsets, size_t *n);
+
 #endif /* UDRVD_CLIENT_H */

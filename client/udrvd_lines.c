@@ -5,6 +5,7 @@
  * RequestLines, SetValues on the request that already holds them, Release.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,6 +357,80 @@ int udrvd_client_release(struct udrvd_client *c, const struct udrvd_lines *lines
 						     "")) < 0)
 			r = udrvd_client_bus_err(c, "the release", &e, r);
 	}
+	sd_bus_error_free(&e);
+	return r < 0 ? r : 0;
+}
+
+/* The offsets of the lines of udrvd's request @req, in its order. */
+static int request_offsets(struct udrvd_client *c, const char *req, unsigned int *offsets,
+			   size_t *n)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	char **paths = NULL;
+	size_t count = 0;
+	int r = sd_bus_get_property_strv(c->bus, UDRVD_CLIENT_BUS, req, "io.gpiod1.Request",
+					 "LinePaths", &e, &paths);
+
+	if (r < 0)
+		r = udrvd_client_bus_err(c, "the request's lines", &e, r);
+	for (; r >= 0 && paths && paths[count]; count++) {
+		uint32_t off = 0;
+
+		if (count == UDRV_LINES_MAX) {
+			r = udrvd_client_err(c, EBADMSG, "udrvd's request %s has more than %d lines",
+					     req, UDRV_LINES_MAX);
+			break;
+		}
+		sd_bus_error_free(&e);
+		r = sd_bus_get_property_trivial(c->bus, UDRVD_CLIENT_BUS, paths[count],
+						"io.gpiod1.Line", "Offset", &e, 'u', &off);
+		if (r < 0)
+			r = udrvd_client_bus_err(c, "a line's offset", &e, r);
+		offsets[count] = off;
+	}
+	if (r >= 0 && !count)
+		r = udrvd_client_err(c, EBADMSG, "udrvd's request %s has no lines", req);
+	*n = count;
+	for (size_t i = 0; paths && paths[i]; i++)
+		free(paths[i]);
+	free(paths);
+	sd_bus_error_free(&e);
+	return r < 0 ? r : 0;
+}
+
+int udrvd_client_get_fd(struct udrvd_client *c, const struct udrvd_lines *lines, int *fd,
+			unsigned int *offsets, size_t *n)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus_message *reply = NULL;
+	const char *req = lines->requests[0];
+	int r, passed = -1;
+
+	*fd = -1;
+	for (size_t i = 0; i < lines->n; i++) {
+		if (!*lines->requests[i])
+			return udrvd_client_err(c, ENOENT,
+						"udrvd holds no request on offset %u of %s: have it hold the line first",
+						lines->offsets[i], lines->chip);
+		if (strcmp(lines->requests[i], req))
+			return udrvd_client_err(c, EBUSY,
+						"offsets %u and %u of %s are held by different requests of udrvd's (%s, %s): name the lines of one",
+						lines->offsets[0], lines->offsets[i], lines->chip,
+						req, lines->requests[i]);
+	}
+	r = request_offsets(c, req, offsets, n);
+	if (r < 0)
+		return r;
+	r = sd_bus_call_method(c->bus, UDRVD_CLIENT_BUS, req, "io.udrv1.Request", "GetFd", &e,
+			       &reply, "");
+	if (r < 0)
+		r = udrvd_client_bus_err(c, "the request's file descriptor", &e, r);
+	else if (sd_bus_message_read(reply, "h", &passed) <= 0)
+		r = udrvd_client_err(c, EBADMSG, "udrvd's GetFd on %s answered no descriptor", req);
+	else if ((*fd = fcntl(passed, F_DUPFD_CLOEXEC, 3)) < 0)
+		r = udrvd_client_err(c, errno, "cannot keep the descriptor udrvd handed over: %s",
+				     strerror(errno));
+	sd_bus_message_unref(reply);
 	sd_bus_error_free(&e);
 	return r < 0 ? r : 0;
 }

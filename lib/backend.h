@@ -64,6 +64,10 @@ struct udrv_backend_ops {
 	/* Claim the lines; errors go to @chip->errmsg. */
 	int (*request)(struct udrv_request *req, struct udrv_chip *chip,
 		       const struct udrv_request_config *config);
+	/* Optional: take @fd, a request of these lines someone else made
+	 * (udrv_request_adopt()); errors go to @chip->errmsg and leave
+	 * @fd open. */
+	int (*adopt)(struct udrv_request *req, struct udrv_chip *chip, int fd);
 	void (*release)(struct udrv_request *req);
 	int (*get)(struct udrv_request *req, uint64_t mask, uint64_t *values);
 	int (*set)(struct udrv_request *req, uint64_t mask, uint64_t values);

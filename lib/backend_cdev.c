@@ -212,6 +212,17 @@ static int cdev_request_error(struct udrv_request *req, struct udrv_chip *chip,
 	}
 }
 
+static struct cdev_priv *cdev_priv_new(size_t n)
+{
+	struct cdev_priv *priv = calloc(1, sizeof(*priv));
+
+	for (size_t i = 0; priv && i < n; i++) {
+		priv->one[i][0].mask = priv->one[i][1].mask = 1ULL << i;
+		priv->one[i][1].bits = 1ULL << i;
+	}
+	return priv;
+}
+
 static int cdev_request(struct udrv_request *req, struct udrv_chip *chip,
 			const struct udrv_request_config *config)
 {
@@ -232,19 +243,75 @@ static int cdev_request(struct udrv_request *req, struct udrv_chip *chip,
 	lr.num_lines = (uint32_t)req->num_lines;
 	udrv_strlcpy(lr.consumer, req->consumer, sizeof(lr.consumer));
 	lr.event_buffer_size = config->event_buffer_size;
-	priv = calloc(1, sizeof(*priv));
+	priv = cdev_priv_new(req->num_lines);
 	if (!priv)
 		return udrv_err(chip->errmsg, ENOMEM, "out of memory");
-	for (size_t i = 0; i < req->num_lines; i++) {
-		priv->one[i][0].mask = priv->one[i][1].mask = 1ULL << i;
-		priv->one[i][1].bits = 1ULL << i;
-	}
 	if (ioctl(chip->fd, GPIO_V2_GET_LINE_IOCTL, &lr) < 0) {
 		ret = errno;
 		free(priv);
 		return cdev_request_error(req, chip, ret);
 	}
 	req->fd = lr.fd;
+	req->priv = priv;
+	return 0;
+}
+
+/*
+ * Is @fd a line request? The kernel names its file anon_inode:gpio-line
+ * (gpiolib-cdev's linereq_create). Without /proc, nothing to compare.
+ */
+static int cdev_is_line_request(struct udrv_chip *chip, int fd)
+{
+	char link[40], target[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n < 0)
+		return 0;
+	target[n] = '\0';
+	if (!strcmp(target, "anon_inode:gpio-line"))
+		return 0;
+	return udrv_err(chip->errmsg, EINVAL,
+			"file descriptor %d is %s, not a GPIO line request (anon_inode:gpio-line): pass the descriptor its holder handed over",
+			fd, target);
+}
+
+/*
+ * A request someone else made (udrvd's GetFd, a parent): @fd is taken as
+ * is. Linux 6.1 does not say which lines a request holds; a get of line
+ * n-1 fails when it holds fewer than n. The lines' levels go into the
+ * settings (the rest is the holder's, unknown here: a reconfigure gives
+ * every setting anew).
+ */
+static int cdev_adopt(struct udrv_request *req, struct udrv_chip *chip, int fd)
+{
+	struct gpio_v2_line_values lv = { .mask = 1ULL << (req->num_lines - 1) };
+	struct cdev_priv *priv;
+	int ret = cdev_is_line_request(chip, fd);
+
+	if (ret)
+		return ret;
+	if (ioctl(fd, GPIO_V2_LINE_GET_VALUES_IOCTL, &lv) == 0) {
+		lv.mask = req->num_lines == 64 ? ~0ULL :
+			  (1ULL << req->num_lines) - 1;
+		ret = ioctl(fd, GPIO_V2_LINE_GET_VALUES_IOCTL, &lv);
+	} else {
+		ret = -1;
+	}
+	if (ret < 0) {
+		ret = errno;
+		return udrv_err(chip->errmsg, ret,
+				"the line request behind file descriptor %d %s: ask its holder for the request of these %zu lines",
+				fd, ret == EINVAL ? "holds fewer lines than given" :
+				strerror(ret), req->num_lines);
+	}
+	for (size_t i = 0; i < req->num_lines; i++)
+		req->settings[i].value = (int)(lv.bits >> i & 1);
+	priv = cdev_priv_new(req->num_lines);
+	if (!priv)
+		return udrv_err(chip->errmsg, ENOMEM, "out of memory");
+	req->fd = fd;
 	req->priv = priv;
 	return 0;
 }
@@ -391,6 +458,7 @@ static int cdev_read_events(struct udrv_request *req,
 const struct udrv_backend_ops udrv_cdev_ops = {
 	.name = "cdev",
 	.request = cdev_request,
+	.adopt = cdev_adopt,
 	.release = cdev_release,
 	.get = cdev_get,
 	.set = cdev_set,

@@ -4,13 +4,16 @@
  * backend's ops table. Nothing here knows how a backend does its work.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <udrv/gpio_mmio.h>
+#include <udrv/parse.h>
 
 #include "abi.h"
 #include "backend.h"
@@ -176,6 +179,33 @@ static int config_in(char *errmsg, struct udrv_request_config *cfg,
 	return ret;
 }
 
+/* A request of @chip's lines, before the backend claims them. */
+static struct udrv_request *request_new(const struct udrv_chip *chip,
+					const struct udrv_backend_ops *ops,
+					enum udrv_backend backend, size_t n,
+					const unsigned int *offsets,
+					const struct udrv_line_settings *settings,
+					const char *consumer)
+{
+	struct udrv_request *req = calloc(1, sizeof(*req));
+
+	if (!req)
+		return NULL;
+	req->ops = ops;
+	req->set_value = ops->set_value ? ops->set_value : set_value_by_mask;
+	req->backend = backend;
+	req->fd = -1;
+	req->num_lines = n;
+	memcpy(req->offsets, offsets, n * sizeof(*offsets));
+	memcpy(req->settings, settings, n * sizeof(*settings));
+	udrv_strlcpy(req->chip_name, chip->name, sizeof(req->chip_name));
+	udrv_strlcpy(req->chip_label, chip->label, sizeof(req->chip_label));
+	udrv_strlcpy(req->chip_path, chip->path[0] ? chip->path : chip->name,
+		     sizeof(req->chip_path));
+	udrv_strlcpy(req->consumer, consumer, sizeof(req->consumer));
+	return req;
+}
+
 int udrv_chip_request_sz(struct udrv_chip *chip,
 			 const struct udrv_request_config *config,
 			 size_t config_size, size_t n,
@@ -202,31 +232,76 @@ int udrv_chip_request_sz(struct udrv_chip *chip,
 		ret = request_ops(chip, cfg.backend, &ops);
 	if (ret)
 		return ret;
-	config = &cfg;
-	settings = st;
-	req = calloc(1, sizeof(*req));
+	req = request_new(chip, ops, cfg.backend, n, offsets, st,
+			  cfg.consumer ? cfg.consumer : "udrv");
 	if (!req)
 		return udrv_err(chip->errmsg, ENOMEM, "out of memory");
-	req->ops = ops;
-	req->set_value = ops->set_value ? ops->set_value : set_value_by_mask;
-	req->backend = config->backend;
-	req->fd = -1;
-	req->num_lines = n;
-	memcpy(req->offsets, offsets, n * sizeof(*offsets));
-	memcpy(req->settings, settings, n * sizeof(*settings));
-	udrv_strlcpy(req->chip_name, chip->name, sizeof(req->chip_name));
-	udrv_strlcpy(req->chip_label, chip->label, sizeof(req->chip_label));
-	udrv_strlcpy(req->chip_path, chip->path[0] ? chip->path : chip->name,
-		     sizeof(req->chip_path));
-	udrv_strlcpy(req->consumer, config->consumer ? config->consumer : "udrv",
-		     sizeof(req->consumer));
-	ret = ops->request(req, chip, config);
+	ret = ops->request(req, chip, &cfg);
 	if (ret) {
 		free(req);
 		return ret;
 	}
 	*reqp = req;
 	return 0;
+}
+
+/* udrv_request_adopt()'s arguments: a chip's name, 1..64 distinct offsets. */
+static int adopt_check(char *errmsg, const char *chip, int fd, size_t n,
+		       const unsigned int *offsets, unsigned int *num)
+{
+	if (!chip || udrv_parse_devnum(chip, "gpiochip", num))
+		return udrv_err(errmsg, EINVAL,
+				"'%s' is not a GPIO chip's name: give the name of the request's chip (gpiochipN, its number or /dev path)",
+				chip ? chip : "(null)");
+	if (n == 0 || n > UDRV_LINES_MAX)
+		return udrv_err(errmsg, EINVAL,
+				"cannot take a request of %zu lines: between 1 and %d",
+				n, UDRV_LINES_MAX);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (offsets[j] == offsets[i])
+				return udrv_err(errmsg, EINVAL,
+						"offset %u is given twice", offsets[i]);
+	if (fd < 0 || fcntl(fd, F_GETFD) < 0)
+		return udrv_err(errmsg, EBADF,
+				"file descriptor %d is not open: pass the line request's descriptor its holder handed over",
+				fd);
+	return 0;
+}
+
+int udrv_request_adopt(const char *chip, int fd, size_t n,
+		       const unsigned int *offsets, struct udrv_request **reqp,
+		       char *errbuf, size_t errlen)
+{
+	static const struct udrv_line_settings none[UDRV_LINES_MAX];
+	struct udrv_chip c = { .fd = -1 };
+	const struct udrv_backend_ops *ops;
+	struct udrv_request *req;
+	unsigned int num;
+	int ret;
+
+	*reqp = NULL;
+	ret = adopt_check(c.errmsg, chip, fd, n, offsets, &num);
+	if (ret)
+		goto out;
+	snprintf(c.name, sizeof(c.name), "gpiochip%u", num);
+	udrv_strlcpy(c.label, "held elsewhere", sizeof(c.label));
+	snprintf(c.path, sizeof(c.path), "/dev/%s", c.name);
+	ops = backend_ops(UDRV_BACKEND_CDEV);
+	req = request_new(&c, ops, UDRV_BACKEND_CDEV, n, offsets, none, "");
+	if (!req) {
+		ret = udrv_err(c.errmsg, ENOMEM, "out of memory");
+		goto out;
+	}
+	ret = ops->adopt(req, &c, fd);
+	if (ret)
+		free(req);
+	else
+		*reqp = req;
+out:
+	if (ret && errbuf && errlen)
+		udrv_strlcpy(errbuf, c.errmsg, errlen);
+	return ret;
 }
 
 void udrv_request_release(struct udrv_request *req)

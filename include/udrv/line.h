@@ -90,6 +90,25 @@ int udrv_chip_request_sz(struct udrv_chip *chip,
 	udrv_chip_request_sz(chip, config,				\
 			     sizeof(struct udrv_request_config), n, offsets, \
 			     settings, sizeof(struct udrv_line_settings), reqp)
+/*
+ * Take over a line request someone else made: @fd is the request of the
+ * @n lines @offsets (in the request's order) of chip @chip ("gpiochip0"),
+ * as a broker hands it over (udrvd's io.udrv1.Request.GetFd, with the
+ * request's ChipPath and LinePaths) or a parent passes it on. No access to
+ * the chip is needed: the request drives the lines at the character
+ * device's speed, and the kernel keeps them held while any process has the
+ * request open, so releasing this handle (which closes @fd) leaves them
+ * with their holder, at their level. Character device only.
+ * Linux does not say which lines a request holds (6.1), so udrv checks
+ * what it can: @fd is a line request (anon_inode:gpio-line, where /proc is
+ * mounted) of at least @n lines. On success the handle owns @fd; on an
+ * error it stays the caller's, and @errbuf (when not NULL) gets the
+ * message: -EBADF @fd is not open, -EINVAL another file, too few lines, a
+ * bad chip name or offsets. Since 1.4.
+ */
+int udrv_request_adopt(const char *chip, int fd, size_t n,
+		       const unsigned int *offsets, struct udrv_request **reqp,
+		       char *errbuf, size_t errlen);
 void udrv_request_release(struct udrv_request *req);
 const char *udrv_request_errmsg(const struct udrv_request *req);
 

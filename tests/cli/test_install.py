@@ -24,9 +24,10 @@ PROMISED = [
     "share/man/man1/udrv-bench.1", "share/man/man1/udrv-report.1",
     "share/udrv/rig/report/__main__.py", "share/udrv/rig/results/udrv-bench-1.schema.json",
     "share/doc/udrv/examples/edu/edu.c", "share/doc/udrv/examples/python/blink.py",
+    "share/doc/udrv/examples/udrvd-held/udrvd-held.c",
     "lib/udev/rules.d/60-udrv.rules", "lib/sysusers.d/udrv.conf",
-    "src/udrv-bench-1.3.0/dkms.conf", "src/udrv-bench-1.3.0/Makefile",
-    "src/udrv-bench-1.3.0/gpio-wire/Kbuild", "src/udrv-bench-1.3.0/include/udrv-kmod/gpiochip.h",
+    "src/udrv-bench-1.4.0/dkms.conf", "src/udrv-bench-1.4.0/Makefile",
+    "src/udrv-bench-1.4.0/gpio-wire/Kbuild", "src/udrv-bench-1.4.0/include/udrv-kmod/gpiochip.h",
 ]  # fmt: skip
 
 
@@ -61,8 +62,8 @@ def test_make_install_puts_it_below_prefix(installed: Staged, rel: str) -> None:
 
 
 def test_the_dkms_tree_has_its_version(installed: Staged) -> None:
-    conf = (installed.prefix / "src" / "udrv-bench-1.3.0" / "dkms.conf").read_text()
-    assert 'PACKAGE_VERSION="1.3.0"' in conf and "@VERSION@" not in conf, conf
+    conf = (installed.prefix / "src" / "udrv-bench-1.4.0" / "dkms.conf").read_text()
+    assert 'PACKAGE_VERSION="1.4.0"' in conf and "@VERSION@" not in conf, conf
 
 
 def test_nothing_is_installed_outside_prefix(installed: Staged) -> None:

@@ -62,6 +62,12 @@ def client() -> Path:
 
 
 @pytest.fixture(scope="session")
+def example() -> Path:
+    """examples/udrvd-held: a held line driven through its request's fd."""
+    return binary("UDRVD_EXAMPLE", "examples/udrvd-held")
+
+
+@pytest.fixture(scope="session")
 def fake_cdev() -> Path:
     return binary("UDRVD_FAKE_CDEV", "tests/daemon/libfake_cdev.so")
 
@@ -156,14 +162,14 @@ class Udrvd:
     def run_as(self, cmd: list[str], uid: int = 0, groups: tuple[int, ...] = (),
                preload: bool = False) -> subprocess.CompletedProcess[str]:  # fmt: skip
         """@cmd on this bus as @uid (with @groups); @preload: with the fake
-        character device, to use a request's fd."""
+        character device and its tree, to use a request's fd."""
         if uid:
             gids = ",".join(str(g) for g in groups)
             cmd = ["setpriv", f"--reuid={uid}", f"--regid={uid}",
                    f"--groups={gids}" if gids else "--clear-groups", *cmd]  # fmt: skip
         env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": self.address}
         if preload:
-            env["LD_PRELOAD"] = self.preload
+            env |= {"LD_PRELOAD": self.preload, "UDRV_SYSROOT": str(self.tree.root)}
         return subprocess.run(cmd, capture_output=True, text=True, timeout=GUARD_S,
                               check=False, env=env)  # fmt: skip
 

@@ -27,7 +27,8 @@
  *			reads its events from there (read(), and epoll_ctl()
  *			watches the FIFO for it). One such request per chip.
  *
- * A request is a memfd holding "CHIP_PATH\nN OFFSET...\n": the process that
+ * A request is a memfd holding "CHIP_PATH\nN OFFSET...\n" (/proc/self/fd shows
+ * it as the kernel's anon_inode:gpio-line): the process that
  * made it remembers its number, and closing it there frees its lines (their
  * level stays, as most GPIO drivers leave it); another process given the fd
  * (udrvd's GetFd) finds the request in it and can set its values too, as
@@ -76,6 +77,9 @@ struct req {
 	int events;		/* the chip's events FIFO, when edges are on */
 };
 
+/* what a request's memfd is called, in /proc/self/fd */
+#define FAKE_REQUEST	"/memfd:fake-gpio-request"
+
 #define EDGES	(GPIO_V2_LINE_FLAG_EDGE_RISING | GPIO_V2_LINE_FLAG_EDGE_FALLING)
 
 static const char *const edge_names[] = { "none", "rising", "falling", "both" };
@@ -93,6 +97,7 @@ static int (*real_ioctl)(int, unsigned long, ...);
 static int (*real_close)(int);
 static ssize_t (*real_read)(int, void *, size_t);
 static int (*real_epoll_ctl)(int, int, int, struct epoll_event *);
+static ssize_t (*real_readlink)(const char *, char *, size_t);
 
 static void init(void)
 {
@@ -102,6 +107,7 @@ static void init(void)
 		*(void **)&real_close = dlsym(RTLD_NEXT, "close");
 		*(void **)&real_read = dlsym(RTLD_NEXT, "read");
 		*(void **)&real_epoll_ctl = dlsym(RTLD_NEXT, "epoll_ctl");
+		*(void **)&real_readlink = dlsym(RTLD_NEXT, "readlink");
 	}
 }
 
@@ -368,11 +374,12 @@ static int passed_req(int fd, struct req *r)
 	char *nl, *p, *end;
 
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, target, sizeof(target) - 1);
+	init();
+	n = real_readlink(link, target, sizeof(target) - 1);
 	if (n < 0)
 		return -1;
 	target[n] = '\0';
-	if (strncmp(target, "/memfd:fake-gpio-request", 24))
+	if (strncmp(target, FAKE_REQUEST, strlen(FAKE_REQUEST)))
 		return -1;
 	n = pread(fd, buf, sizeof(buf) - 1, 0);
 	if (n <= 0)
@@ -401,6 +408,11 @@ static int req_ioctl(struct req *r, unsigned long op, void *arg)
 	load(&c, r->path);
 	if (op == GPIO_V2_LINE_GET_VALUES_IOCTL || op == GPIO_V2_LINE_SET_VALUES_IOCTL) {
 		struct gpio_v2_line_values *lv = arg;
+
+		if (!(lv->mask & (r->n == 64 ? ~0ULL : (1ULL << r->n) - 1))) {
+			errno = EINVAL;	/* no line of the request: the kernel's answer */
+			return -1;
+		}
 
 		for (unsigned int i = 0; i < r->n; i++) {
 			struct line *l = &c.lines[r->offsets[i]];
@@ -464,6 +476,27 @@ int ioctl(int fd, unsigned long op, ...)
 	if (op == GPIO_V2_GET_LINEINFO_WATCH_IOCTL)
 		return watch_line(&c, fd, arg);
 	return get_line(&c, arg);
+}
+
+/* A request's file, as /proc shows it: the kernel's anon_inode:gpio-line. */
+ssize_t readlink(const char *path, char *buf, size_t len)
+{
+	static const char line[] = "anon_inode:gpio-line";
+	char target[PATH_MAX];
+	ssize_t n;
+
+	init();
+	if (strncmp(path, "/proc/self/fd/", 14))
+		return real_readlink(path, buf, len);
+	n = real_readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return n;
+	target[n] = '\0';
+	if (strncmp(target, FAKE_REQUEST, strlen(FAKE_REQUEST)))
+		return real_readlink(path, buf, len);
+	n = (ssize_t)(len < sizeof(line) - 1 ? len : sizeof(line) - 1);
+	memcpy(buf, line, (size_t)n);
+	return n;
 }
 
 int close(int fd)

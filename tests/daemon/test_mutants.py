@@ -39,7 +39,8 @@ MUTANTS = {
         "request.c", "\tif (who->caller.uid == r->owner)\n\t\treturn 0;",
         "\tif (1)\n\t\treturn 0;",
         {"test_another_user_cannot_drive_or_release",
-         "test_the_fd_needs_all_on_every_line_and_the_owner"}),
+         "test_the_fd_needs_all_on_every_line_and_the_owner",
+         "test_the_example_drives_a_held_line"}),
     "groups kept for a connection not used": (
         "caller.c", "\tif (k->has_groups) {\n\t\tc->caller.groups = k->groups;\n"
         "\t\tc->caller.ngroups = k->ngroups;",

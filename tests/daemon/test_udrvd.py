@@ -293,6 +293,27 @@ def test_the_fd_needs_all_on_every_line_and_the_owner(udrvd: Udrvd, client: Path
     assert udrvd.lines(1)[1].level == 1
 
 
+def test_the_example_drives_a_held_line(udrvd: Udrvd, example: Path) -> None:
+    """examples/udrvd-held: GetFd, then udrv_request_adopt() with all
+    the request's lines; offset 3 is its second line. The line stays held by
+    udrvd, at the level the example set last, and udrvd reads it there."""
+    path = path_of(request(udrvd, [2, 3], OUTPUT, [1, 0], uid=BOB, chip=CHIP1))
+    res = udrvd.run_as([str(example), "gpiochip1", "3", "5"], uid=BOB, preload=True)
+    assert res.returncode == 0, res.stderr
+    assert "5 sets of offset 3" in res.stdout and "left at 1" in res.stdout, res.stdout
+    lines = udrvd.lines(1)
+    assert [(li.used, li.level, li.consumer) for li in lines[2:4]] == [(True, 1, "udrvd")] * 2
+    res = udrvd.call(path, f"{REQ}.GetValues", "[uint32 3, 2]", uid=BOB)
+    assert res.stdout.strip() == "([1, 1],)", res.stdout
+    # not the owner: udrvd refuses the fd; a free line: nothing to take
+    res = udrvd.run_as([str(example), "gpiochip1", "3"], uid=CAROL, preload=True)
+    assert res.returncode == 1 and "belongs to uid 2, not to the caller" in res.stderr
+    res = udrvd.run_as([str(example), "gpiochip1", "1"], uid=BOB, preload=True)
+    assert res.returncode == 1 and "udrvd does not hold" in res.stderr, res.stderr
+    res = udrvd.run_as([str(example), "gpiochip1", "x"], uid=BOB)
+    assert res.returncode == 2 and "usage: udrvd-held" in res.stderr
+
+
 RESTORE = POLICY + "restore gpio fake-a LOCK\n"
 
 

@@ -12,6 +12,8 @@ client that set it has exited:
   and again after a client drove it through the request's fd (io.udrv1);
 - `udrv gpio set --hold daemon` has udrvd hold the line, a second set takes
   the same request, `udrv gpio release` lets go;
+- a held line is driven through its request's fd, taken over with
+  udrv_request_adopt() (examples/udrvd-held, Python's udrv.take_held());
 - after `udrvd` stops (SIGTERM: state written, lines released) and starts
   again, the line the policy says `restore` of comes back with its value,
   the other one does not;
@@ -127,6 +129,33 @@ def test_udrv_asks_udrvd_to_hold_the_line(udrvd: Broker) -> None:
     assert (partner(b, 0), consumer(b, 0)) == (0, "udrv")
     assert gpiocli(b, "requests") == "request0 (gpiochip0) Offsets: [0]\n"
     run(b, f"{udrv} gpio release wire0-out")
+    assert consumer(b, 0) is None
+
+
+TAKE_HELD = """
+import udrv
+with udrv.take_held(["wire0-out"]) as req:
+    before = req.get_value("wire0-out")
+    req.set_value("wire0-out", 0)
+    print(before, req.get_values(), req.chip_name, req.chip)
+"""
+
+
+def test_a_held_line_driven_through_its_fd(udrvd: Broker) -> None:
+    """udrv_request_adopt() on a real kernel: examples/udrvd-held takes the
+    request of udrvd's that holds wire0-out (GetFd) and sets it 3 times from
+    0; Python's take_held() sets it back; each time udrvd keeps the line, at
+    the level set last, as gpio-wire's partner line reads it."""
+    b = udrvd.board
+    run(b, f"{dbusguest.GUEST_UDRV} gpio set --hold daemon -c gpio-wire wire0-out=0")
+    out = run(b, f"{dbusguest.GUEST_EXAMPLE} gpiochip0 0 3")
+    assert re.fullmatch(r"3 sets of offset 0, \d+ ns each; left at 1\n", out), out
+    assert (partner(b, 0), consumer(b, 0)) == (1, "udrv")
+    out = run(b, f"python3 -c {shlex.quote(TAKE_HELD)}")
+    assert out == "1 [0] gpiochip0 None\n", out
+    assert (partner(b, 0), consumer(b, 0)) == (0, "udrv")
+    assert gpiocli(b, "requests") == "request0 (gpiochip0) Offsets: [0]\n"
+    run(b, f"{dbusguest.GUEST_UDRV} gpio release wire0-out")
     assert consumer(b, 0) is None
 
 

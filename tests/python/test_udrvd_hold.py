@@ -37,7 +37,8 @@ from tests.daemon.conftest import (
 from tests.support.fakes import FakeTree, gpio_bus
 
 ALICE, BOB = 1, 2  # base-passwd's daemon and bin
-POLICY = "allow uid:1 drive,read gpio fake-a LOCK\nallow uid:1 drive,read gpio fake-a LED\n"
+POLICY = ("allow uid:1 drive,read gpio fake-a LOCK\nallow uid:1 drive,read gpio fake-a LED\n"
+          "allow uid:1 all gpio fake-a 2-3\n")  # 2 and 3: the fast path too
 
 pytestmark = pytest.mark.skipif(not udrv._udrv.HAS_UDRVD_CLIENT,
                                 reason="this udrv was built without udrvd's client")  # fmt: skip
@@ -70,10 +71,11 @@ def udrvd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Udrvd]:
                 d.stop()
 
 
-def python(d: Udrvd, code: str, uid: int = ALICE,
-           gpiozero: str | None = None) -> dict[str, object]:  # fmt: skip
+def python(d: Udrvd, code: str, uid: int = ALICE, gpiozero: str | None = None,
+           fake: bool = False) -> dict[str, object]:  # fmt: skip
     """@code's main() in this Python as @uid (with gpiozero on the fake chips
-    when @gpiozero is the factory's GPIOZERO_UDRV_HOLD): {"result": what it
+    when @gpiozero is the factory's GPIOZERO_UDRV_HOLD; with the fake
+    character device when @fake, to use a request's fd): {"result": what it
     returned}, or {"error": the exception's type, "errno", "msg"}."""
     wrapped = textwrap.dedent("""
         try:
@@ -83,9 +85,12 @@ def python(d: Udrvd, code: str, uid: int = ALICE,
         print(json.dumps(out))
     """)
     env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": d.address}
+    if gpiozero is not None or fake:
+        env |= {"UDRV_SYSROOT": str(d.tree.root), "LD_PRELOAD": d.preload}
     if gpiozero is not None:
-        env |= {"UDRV_SYSROOT": str(d.tree.root), "LD_PRELOAD": d.preload,
-                "GPIOZERO_PIN_FACTORY": "udrv", "GPIOZERO_UDRV_HOLD": gpiozero}
+        env |= {"GPIOZERO_PIN_FACTORY": "udrv", "GPIOZERO_UDRV_HOLD": gpiozero}
+    elif fake:
+        pass
     elif "libasan" in d.preload:
         env["LD_PRELOAD"] = d.preload.rsplit(" ", 1)[0]
     script = "import json, udrv\n" + textwrap.dedent(code) + wrapped
@@ -155,6 +160,97 @@ def test_without_udrvd_it_says_so(udrvd: Udrvd) -> None:
     udrvd.stop()
     got = python(udrvd, HOLD.format(line="LOCK", value=1, chip=None))
     assert got["error"] == "NotFoundError" and "udrvd" in str(got["msg"]), got
+
+
+TAKE = """
+OUT = udrv.LineSettings(direction=udrv.Direction.OUTPUT, value=1)
+def main():
+    udrv.hold({2: OUT, 3: OUT}, chip='fake-a')
+    with udrv.take_held([2], chip='fake-a') as req:
+        got = [req.chip_name, req.offsets, req.chip, req.get_values(), list(req.settings)]
+        for v in (0, 1, 0):
+            req.set_value(2, v)
+        try:
+            req.reconfigure({2: OUT})
+        except ValueError as e:
+            got.append(str(e))
+        got.append(req.get_values())
+    return got
+"""
+
+
+def test_take_held_drives_the_line_through_the_fd(udrvd: Udrvd) -> None:
+    """take_held(): udrvd's request of lines 2 and 3, taken over; the sets go
+    through its fd (udrvd is not asked); the lines stay held by udrvd at
+    the level set last, as udrvd's own GetValues reads them."""
+    got = python(udrvd, TAKE, fake=True)
+    assert isinstance(got.get("result"), list), got
+    name, offsets, chip, before, settings, refused, after = got["result"]
+    assert (name, offsets, chip, before, settings) == ("gpiochip0", [2, 3], None, [1, 1], [])
+    assert "taken over" in refused and "name every line" in refused, refused
+    assert after == [0, 1]
+    line = udrvd.lines()[2]
+    assert (line.used, line.output, line.level, line.consumer) == (True, True, 0, "udrv")
+    got = python(udrvd, "def main():\n    return udrv.release_held([2], chip='fake-a')")
+    assert got == {"result": {"2": 0}}
+
+
+@pytest.mark.parametrize(("code", "error", "text"), [
+    # LOCK: drive and read only, and the fd would let its holder reconfigure it
+    ("udrv.hold({'LOCK': OUT}); udrv.take_held(['LOCK'])", "PermissionDeniedError",
+     "no rule grants"),
+    ("udrv.take_held(['DOOR'])", "NotFoundError", "hold the line first"),
+    ("udrv.take_held([3], chip='fake-a')", "NotFoundError", "hold the line first"),
+    ("udrv.take_held([])", "ValueError", "no line given"),
+])  # fmt: skip
+def test_take_held_refusals(udrvd: Udrvd, code: str, error: str, text: str) -> None:
+    got = python(udrvd, "OUT = udrv.LineSettings(direction=udrv.Direction.OUTPUT)\n"
+                        f"def main():\n    {code}\n", fake=True)  # fmt: skip
+    assert got.get("error") == error and text in str(got["msg"]), got
+
+
+ADOPT = """
+import os
+def main():
+    udrv.hold({2: udrv.LineSettings(direction=udrv.Direction.OUTPUT)}, chip='fake-a')
+    name, fd, offsets, named = udrv._udrv.udrvd_fd('fake-a', ('2',))
+    r, w = os.pipe()
+    out = []
+    for args in ((name, r, [2]), (name, 1000, [2]), ('gpiochipX', fd, [2]),
+                 (name, fd, [2, 3]), (name, fd, [2, 2]), (name, fd, [])):
+        try:
+            udrv.Request.adopt(*args).release()
+            out.append('taken')
+        except (udrv.Error, ValueError) as e:
+            out.append([type(e).__name__, e.errno if isinstance(e, OSError) else None, str(e)])
+    os.fstat(r), os.fstat(fd)  # still ours after each refusal
+    try:
+        udrv.Request.adopt(name, fd, offsets, names={'BELL': 3})
+    except ValueError as e:
+        out.append(str(e))
+    with udrv.Request.adopt('0', fd, offsets, names={'BELL': 2}) as req:
+        req.set_value('BELL', 1)
+        out.append([req.chip_name, req.get_values(), named])
+    return out
+"""
+
+
+def test_adopt_refuses_what_is_no_such_request(udrvd: Udrvd) -> None:
+    """udrv_request_adopt()'s checks, through udrv.Request.adopt(): another
+    file, a closed one, a bad chip name, too few lines, an offset twice, no
+    offsets, a name of no line of it; each leaves the fd the caller's; then
+    the right one is taken, its line driven by the name given."""
+    got = python(udrvd, ADOPT, fake=True)
+    assert isinstance(got.get("result"), list), got
+    pipe, closed, chip, few, twice, none, not_in, taken = got["result"]
+    assert pipe[:2] == ["InvalidError", 22] and "not a GPIO line request" in pipe[2], pipe
+    assert closed[1] == 9 and "file descriptor 1000 is not open" in closed[2], closed
+    assert chip[:2] == ["InvalidError", 22] and "not a GPIO chip's name" in chip[2], chip
+    assert few[:2] == ["InvalidError", 22] and "holds fewer lines than given" in few[2], few
+    assert twice[:2] == ["InvalidError", 22] and "offset 2 is given twice" in twice[2], twice
+    assert none[0] == "ValueError" and "1..64 lines" in none[2], none
+    assert "'BELL' (offset 3) is not in the request (2,)" in not_in, not_in
+    assert taken == ["gpiochip0", [1], [2]]  # set by name
 
 
 GPIOZERO = """

@@ -125,6 +125,31 @@ static int build_index(struct udrvpy_request *self, const unsigned int *offs)
 	return 0;
 }
 
+/* A Request of the lines @offsets (parsed into @offs, @n) of @chip (None:
+ * a request taken over) called @chip_name, unclaimed. */
+static struct udrvpy_request *request_alloc(PyObject *chip, const char *chip_name,
+					    PyTypeObject *cls, PyObject *offsets,
+					    PyObject *names, const unsigned int *offs, size_t n)
+{
+	struct udrvpy_request *self = (struct udrvpy_request *)cls->tp_alloc(cls, 0);
+
+	if (!self)
+		return NULL;
+	self->n = n;
+	snprintf(self->chip_name, sizeof(self->chip_name), "%s", chip_name);
+	Py_INCREF(chip);
+	self->chip = chip;
+	Py_INCREF(offsets);
+	self->offsets = offsets;
+	if (names != Py_None) {
+		Py_INCREF(names);
+		self->names = names;
+	}
+	if (build_index(self, offs) < 0)
+		Py_CLEAR(self);
+	return self;
+}
+
 PyObject *udrvpy_request_new(struct udrvpy_chip *chip, PyTypeObject *cls,
 			     PyObject *offsets, PyObject *settings,
 			     PyObject *names, const char *consumer,
@@ -148,23 +173,10 @@ PyObject *udrvpy_request_new(struct udrvpy_chip *chip, PyTypeObject *cls,
 	cfg.layout = layout == Py_None ? NULL : &((struct udrvpy_layout *)layout)->layout;
 	cfg.layout_size = layout == Py_None ? 0 : sizeof(struct udrv_gpio_layout);
 
-	self = (struct udrvpy_request *)cls->tp_alloc(cls, 0);
+	self = request_alloc((PyObject *)chip, udrv_chip_name(chip->chip), cls, offsets, names,
+			     offs, n);
 	if (!self)
 		return NULL;
-	self->n = n;
-	snprintf(self->chip_name, sizeof(self->chip_name), "%s", udrv_chip_name(chip->chip));
-	Py_INCREF(chip);
-	self->chip = (PyObject *)chip;
-	Py_INCREF(offsets);
-	self->offsets = offsets;
-	if (names != Py_None) {
-		Py_INCREF(names);
-		self->names = names;
-	}
-	if (build_index(self, offs) < 0) {
-		Py_DECREF(self);
-		return NULL;
-	}
 	/* sysfs exports may wait on other threads (and on the kernel); the
 	 * chip stays open meanwhile (close() from another thread waits) */
 	chip->busy++;
@@ -178,6 +190,47 @@ PyObject *udrvpy_request_new(struct udrvpy_chip *chip, PyTypeObject *cls,
 	if (ret < 0) {
 		Py_DECREF(self);
 		return NULL;
+	}
+	self->req = req;
+	return (PyObject *)self;
+}
+
+/* Request._adopt(chip, fd, offsets, names): udrv_request_adopt() */
+static PyObject *req_adopt(PyObject *cls, PyObject *args)
+{
+	unsigned int offs[UDRV_LINES_MAX];
+	struct udrv_request *req = NULL;
+	struct udrvpy_request *self;
+	PyObject *offsets, *fd_arg, *names;
+	char err[512], name[32];
+	const char *chip;
+	unsigned int num;
+	size_t n;
+	int fd, ret;
+
+	if (!PyArg_ParseTuple(args, "sOO!O:_adopt", &chip, &fd_arg, &PyTuple_Type, &offsets,
+			      &names) ||
+	    udrvpy_int_arg_int(fd_arg, "fd", 0, INT_MAX, &fd) < 0 ||
+	    parse_offsets(offsets, offs, &n) < 0)
+		return NULL;
+	if (names != Py_None && !PyDict_Check(names)) {
+		PyErr_SetString(PyExc_TypeError, "_adopt: names must be a dict or None");
+		return NULL;
+	}
+	/* the name the library takes (it parses @chip too): gpiochipN */
+	snprintf(name, sizeof(name), "%s", chip);
+	if (udrv_parse_devnum(chip, "gpiochip", &num) == 0)
+		snprintf(name, sizeof(name), "gpiochip%u", num);
+	/* before the fd is taken: on an error it stays the caller's */
+	self = request_alloc(Py_None, name, (PyTypeObject *)cls, offsets, names, offs, n);
+	if (!self)
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	ret = udrv_request_adopt(chip, fd, n, offs, &req, err, sizeof(err));
+	Py_END_ALLOW_THREADS
+	if (ret < 0) {
+		Py_DECREF(self);
+		return udrvpy_raise(ret, err);
 	}
 	self->req = req;
 	return (PyObject *)self;
@@ -556,6 +609,7 @@ static PyMethodDef req_methods[] = {
 	  "raises ValueError." },
 	{ "__enter__", req_enter, METH_NOARGS, NULL },
 	{ "__exit__", req_exit, METH_VARARGS, NULL },
+	{ "_adopt", req_adopt, METH_VARARGS | METH_CLASS, NULL },
 	{ NULL, NULL, 0, NULL }
 };
 

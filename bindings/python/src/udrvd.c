@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * udrv._udrv.udrvd_hold() and udrvd_release(): lines that udrvd (udrvd(8))
- * holds for the caller, through udrvd's client (client/, on sd-bus), as
+ * udrv._udrv.udrvd_hold(), udrvd_release() and udrvd_fd(): lines that udrvd
+ * (udrvd(8)) holds for the caller, through udrvd's client (client/, on sd-bus), as
  * `udrv gpio set --hold daemon` and `udrv gpio release` do. Built in where
- * libsystemd is; elsewhere both raise udrv.Error (ENOTSUP) that says so.
+ * libsystemd is; elsewhere they raise udrv.Error (ENOTSUP) that says so.
  */
 #include "udrv_py.h"
 
@@ -58,41 +58,103 @@ static PyObject *values_tuple(const int *v, size_t n)
 	return t;
 }
 
+/* (offset, ...) of @n offsets */
+static PyObject *offsets_tuple(const unsigned int *offs, size_t n)
+{
+	PyObject *t = PyTuple_New((Py_ssize_t)n);
+
+	for (size_t i = 0; t && i < n; i++) {
+		PyObject *o = PyLong_FromUnsignedLong(offs[i]);
+
+		if (!o) {
+			Py_CLEAR(t);
+			break;
+		}
+		PyTuple_SET_ITEM(t, (Py_ssize_t)i, o);
+	}
+	return t;
+}
+
+/* (chip, fd, (offset, ...), (offset, ...)): the request's descriptor, its
+ * lines' offsets, the offsets of the lines the caller named */
+static PyObject *fd_tuple(const struct udrvd_lines *lines, int fd, const unsigned int *offs,
+			  size_t n)
+{
+	PyObject *all = offsets_tuple(offs, n);
+	PyObject *named = offsets_tuple(lines->offsets, lines->n);
+	PyObject *ret = all && named ? Py_BuildValue("siOO", lines->chip, fd, all, named) : NULL;
+
+	Py_XDECREF(all);
+	Py_XDECREF(named);
+	if (!ret)
+		close(fd);
+	return ret;
+}
+
+enum client_op { HOLD, RELEASE, GET_FD };
+
+/* What udrvd answered @op, as Python objects. */
+struct answer {
+	char path[UDRVD_CLIENT_PATH_LEN];
+	int values[UDRV_LINES_MAX];
+	unsigned int offsets[UDRV_LINES_MAX];
+	size_t n;
+	int fd;
+	struct udrvd_lines lines;
+};
+
+static int client_call(struct udrvd_client *c, enum client_op op, const char *chip,
+		       char **argv, size_t n, const struct udrv_line_settings *s,
+		       const char *consumer, struct answer *a)
+{
+	int err = udrvd_client_open(c);
+
+	if (!err)
+		err = udrvd_client_find(c, chip, n, argv, &a->lines);
+	if (err)
+		return err;
+	switch (op) {
+	case HOLD:
+		return udrvd_client_set(c, &a->lines, s, consumer, a->path, sizeof(a->path));
+	case RELEASE:
+		return udrvd_client_release(c, &a->lines, a->values);
+	default:
+		return udrvd_client_get_fd(c, &a->lines, &a->fd, a->offsets, &a->n);
+	}
+}
+
 /* Connect, find the @n lines @argv on @chip (NULL: the chip that has them
- * all), then hold them with settings @s (their request's path), or release
- * them when @s is NULL (their values before); udrv.Error with the client's
- * message on failure. */
-static PyObject *with_client(const char *chip, char **argv, size_t n,
+ * all), then hold them with settings @s (their request's path), release
+ * them (their values before), or take their request's descriptor; udrv.Error
+ * with the client's message on failure. */
+static PyObject *with_client(enum client_op op, const char *chip, char **argv, size_t n,
 			     const struct udrv_line_settings *s, const char *consumer)
 {
-	char path[UDRVD_CLIENT_PATH_LEN] = "";
-	int values[UDRV_LINES_MAX] = { 0 };
 	struct udrvd_client *c;
-	struct udrvd_lines *lines;
+	struct answer *a;
 	PyObject *ret = NULL;
 	int err;
 
 	c = udrvd_client_new();
-	lines = PyMem_RawCalloc(1, sizeof(*lines));
-	if (!c || !lines) {
+	a = PyMem_RawCalloc(1, sizeof(*a));
+	if (!c || !a) {
 		udrvd_client_free(c);
-		PyMem_RawFree(lines);
+		PyMem_RawFree(a);
 		return PyErr_NoMemory();
 	}
 	Py_BEGIN_ALLOW_THREADS
-	err = udrvd_client_open(c);
-	if (!err)
-		err = udrvd_client_find(c, chip, n, argv, lines);
-	if (!err)
-		err = s ? udrvd_client_set(c, lines, s, consumer, path, sizeof(path)) :
-		      udrvd_client_release(c, lines, values);
+	err = client_call(c, op, chip, argv, n, s, consumer, a);
 	Py_END_ALLOW_THREADS
 	if (err)
 		udrvpy_raise(err, udrvd_client_errmsg(c));
+	else if (op == HOLD)
+		ret = PyUnicode_FromString(a->path);
+	else if (op == RELEASE)
+		ret = values_tuple(a->values, n);
 	else
-		ret = s ? PyUnicode_FromString(path) : values_tuple(values, n);
+		ret = fd_tuple(&a->lines, a->fd, a->offsets, a->n);
 	udrvd_client_free(c);
-	PyMem_RawFree(lines);
+	PyMem_RawFree(a);
 	return ret;
 }
 
@@ -109,7 +171,7 @@ static PyObject *udrvd_hold(PyObject *m, PyObject *args)
 		return NULL;
 	if (names_arg(names, argv, &n) < 0 || udrvpy_settings_parse(settings, n, s) < 0)
 		return NULL;
-	return with_client(chip, argv, n, s, consumer);
+	return with_client(HOLD, chip, argv, n, s, consumer);
 }
 
 static PyObject *udrvd_release(PyObject *m, PyObject *args)
@@ -122,7 +184,20 @@ static PyObject *udrvd_release(PyObject *m, PyObject *args)
 	if (!PyArg_ParseTuple(args, "zO!:udrvd_release", &chip, &PyTuple_Type, &names) ||
 	    names_arg(names, argv, &n) < 0)
 		return NULL;
-	return with_client(chip, argv, n, NULL, NULL);
+	return with_client(RELEASE, chip, argv, n, NULL, NULL);
+}
+
+static PyObject *udrvd_fd(PyObject *m, PyObject *args)
+{
+	char *argv[UDRV_LINES_MAX];
+	const char *chip;
+	PyObject *names;
+	size_t n;
+
+	if (!PyArg_ParseTuple(args, "zO!:udrvd_fd", &chip, &PyTuple_Type, &names) ||
+	    names_arg(names, argv, &n) < 0)
+		return NULL;
+	return with_client(GET_FD, chip, argv, n, NULL, NULL);
 }
 
 #else /* !UDRV_HAVE_UDRVD_CLIENT */
@@ -144,6 +219,11 @@ static PyObject *udrvd_release(PyObject *m, PyObject *args)
 	return no_client();
 }
 
+static PyObject *udrvd_fd(PyObject *m, PyObject *args)
+{
+	return no_client();
+}
+
 #endif
 
 static PyMethodDef udrvd_methods[] = {
@@ -156,6 +236,11 @@ static PyMethodDef udrvd_methods[] = {
 	  "udrvd_release(chip, lines) -> tuple[int, ...]\n\n"
 	  "Release udrvd's requests that hold lines; their logical values before.\n"
 	  "Use udrv.release_held()." },
+	{ "udrvd_fd", udrvd_fd, METH_VARARGS,
+	  "udrvd_fd(chip, lines) -> tuple[str, int, tuple[int, ...], tuple[int, ...]]\n\n"
+	  "The descriptor of udrvd's request that holds lines (yours to close),\n"
+	  "its chip's name, all its lines' offsets and those of lines. Use\n"
+	  "udrv.take_held()." },
 	{ NULL, NULL, 0, NULL }
 };
 

@@ -48,7 +48,7 @@ from ._udrv import (
     uio_list,
     version,
 )
-from ._udrvd import hold, release_held
+from ._udrvd import hold, release_held, take_held
 from ._uio import Uio
 
 __version__ = version()
@@ -92,6 +92,7 @@ __all__ = [
     "rt_check",
     "rt_find_irq",
     "rt_threads",
+    "take_held",
     "uio_absent_reason",
     "uio_list",
     "version",

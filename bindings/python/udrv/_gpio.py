@@ -5,7 +5,7 @@ Request (config mappings, dataclasses, the event iterator, async for)."""
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from typing import Optional, Union
 
 from . import _udrv
@@ -121,6 +121,34 @@ class Request(_udrv.Request):
     _settings: list[LineSettings]
     _names: dict[str, int]
 
+    @classmethod
+    def adopt(cls, chip: str, fd: int, offsets: Iterable[int], *,
+              names: Mapping[str, int] | None = None) -> Request:  # fmt: skip
+        """Take over a request that someone else made: fd is its file
+        descriptor, as udrvd hands it over (io.udrv1.Request.GetFd;
+        udrv.take_held() asks for you) or a parent passes it on, offsets all
+        its lines in its order, chip its chip's name ("gpiochip0"). No
+        access to the chip is needed. The Request drives the lines at the
+        character device's speed; release() closes fd and leaves the lines
+        with their holder, at their level. names ({name: offset}) lets the
+        Request take lines by name. Its chip is None and its settings
+        empty: they are the holder's, not known here (a reconfigure names
+        every line).
+        On success the Request owns fd; on an error it stays yours:
+        InvalidError when fd is no line request of that many lines.
+        """
+        offs = tuple(offsets)
+        index: dict[str, int] = {}
+        for name, off in (names or {}).items():
+            if off not in offs:
+                raise ValueError(f"line {name!r} (offset {off}) is not in the request {offs}")
+            index[name] = offs.index(off)
+        req = cls._adopt(chip, fd, offs, index or None)
+        assert isinstance(req, Request)
+        req._settings = []
+        req._names = index
+        return req
+
     @property
     def backend(self) -> Backend:
         """The backend that drives the lines."""
@@ -128,7 +156,8 @@ class Request(_udrv.Request):
 
     @property
     def settings(self) -> tuple[LineSettings, ...]:
-        """The lines' settings, in request order."""
+        """The lines' settings, in request order (empty for a request taken
+        over: adopt())."""
         return tuple(self._settings)
 
     def reconfigure(self, config: Config) -> None:
@@ -137,7 +166,8 @@ class Request(_udrv.Request):
         it may name only lines of this request."""
         if not isinstance(config, Mapping):
             raise TypeError("config must be a mapping {line: LineSettings or None}")
-        new = list(self._settings)
+        # a request taken over (adopt()) knows no settings: all are named
+        new: list[LineSettings | None] = list(self._settings) or [None] * len(self.offsets)
         offsets = self.offsets
         for key, s in config.items():
             if s is None:
@@ -152,8 +182,12 @@ class Request(_udrv.Request):
                 else:
                     raise ValueError(f"line {line!r} is not in this request "
                                      f"(offsets {offsets})")
-        self._reconfigure(tuple(s._astuple() for s in new))
-        self._settings = new
+        known = [s for s in new if s is not None]
+        if len(known) < len(new):
+            raise ValueError("this request was taken over (adopt()): its lines' settings are "
+                             "their holder's, not known here; name every line of it")
+        self._reconfigure(tuple(s._astuple() for s in known))
+        self._settings = known
 
     def edge_events(self, timeout: float | None = None) -> Iterator[_udrv.EdgeEvent]:
         """Edge events as they come; the iterator ends when none came for

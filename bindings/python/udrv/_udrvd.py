@@ -1,15 +1,17 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Lines that udrvd holds for you (udrvd(8), docs/udrvd.md): they keep their
 value after your process exits, until you release them. The package's side
-of udrv._udrv.udrvd_hold() and udrvd_release(), as `udrv gpio set --hold
-daemon` and `udrv gpio release` on the command line."""
+of udrv._udrv.udrvd_hold(), udrvd_release() and udrvd_fd(), as `udrv gpio
+set --hold daemon` and `udrv gpio release` on the command line; take_held()
+drives a held line at the character device's speed."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
 
 from . import _udrv
-from ._gpio import Line
+from ._gpio import Line, Request
 from ._types import Direction, LineSettings
 
 
@@ -81,3 +83,29 @@ def release_held(lines: Iterable[Line], *, chip: str | None = None) -> dict[Line
     given = list(lines)
     values = _udrv.udrvd_release(chip, _names(given, chip))
     return dict(zip(given, values))
+
+
+def take_held(lines: Iterable[Line], *, chip: str | None = None) -> Request:
+    """The fast path to lines udrvd holds for you (names, or offsets with
+    chip): udrvd hands over its request's file descriptor, and the Request
+    returned drives the lines through the kernel, one ioctl per set_value(),
+    no D-Bus call. Its lines are all the lines of udrvd's request, in that
+    request's order, by offset, and the lines given by name by their names.
+    release() (or the end of this process) leaves them held by udrvd, at the
+    level you set last.
+
+    NotFoundError when udrvd holds a line in no request (hold() it first) or
+    does not run, BusyError when different requests hold them,
+    PermissionDeniedError when udrvd refuses: it hands the descriptor to the
+    request's owner only, with every permission on each line.
+    """
+    if isinstance(lines, (str, int)):
+        lines = (lines,)
+    given = list(lines)
+    name, fd, offsets, named = _udrv.udrvd_fd(chip, _names(given, chip))
+    names = {line: off for line, off in zip(given, named) if isinstance(line, str)}
+    try:
+        return Request.adopt(name, fd, offsets, names=names)
+    except BaseException:
+        os.close(fd)  # adopt() leaves it ours on an error
+        raise

@@ -19,6 +19,8 @@ libraries `ldd` lists (initramfs.host_program):
   client (`udrv gpio set --hold daemon`; the image's /usr/bin/udrv is the
   static build's, which cannot link sd-bus), and its libudrv in
   /usr/libexec/udrv/lib (its run path is $ORIGIN/../lib);
+- /usr/libexec/udrv/bin/udrvd-held: examples/udrvd-held, a held line driven
+  through its request's fd (udrv_request_adopt());
 - /usr/libexec/udrv/udrv-bench-dbus: the brokers' rows of `udrv-bench toggle`
   (rig/bench/peers/udrv-bench-dbus.c; udrv-bench finds it there);
 - /usr/bin/dbus-daemon and /usr/bin/gdbus: the host's (Debian 12's dbus and
@@ -46,6 +48,7 @@ DEV = REPO_ROOT / "build" / "dev"
 UDRVD = DEV / "daemon" / "udrvd"
 CLIENT = DEV / "tests" / "daemon" / "client"
 UDRV = DEV / "tools" / "udrv"
+EXAMPLE = DEV / "examples" / "udrvd-held"
 BENCH_DBUS = DEV / "rig" / "bench" / "peers" / "udrv-bench-dbus"
 GPIOD_DBUS = REPO_ROOT / "build" / "gpiod-dbus" / "amd64"
 HOST_PROGRAMS = {"/usr/bin/dbus-daemon": Path("/usr/bin/dbus-daemon"),
@@ -53,6 +56,7 @@ HOST_PROGRAMS = {"/usr/bin/dbus-daemon": Path("/usr/bin/dbus-daemon"),
 GUEST_UDRVD = "/usr/sbin/udrvd"
 GUEST_CLIENT = "/usr/libexec/udrv/udrvd-client"
 GUEST_UDRV = "/usr/libexec/udrv/bin/udrv"
+GUEST_EXAMPLE = "/usr/libexec/udrv/bin/udrvd-held"
 GUEST_BENCH_DBUS = "/usr/libexec/udrv/udrv-bench-dbus"
 GUEST_GPIOD = "/opt/libgpiod"
 GUEST_POLICIES = "/usr/share/udrv/dbus"
@@ -64,6 +68,7 @@ def missing() -> str | None:
     need = {UDRVD: "`make build` (udrvd needs libsystemd-dev)",
             CLIENT: "`make build`",
             UDRV: "`make build`",
+            EXAMPLE: "`make build`",
             BENCH_DBUS: "`make build`",
             GPIOD_DBUS / "bin" / "gpiocli": "scripts/build-gpiod-dbus"}  # fmt: skip
     for path, how in need.items():
@@ -97,8 +102,9 @@ def guest_files() -> dict[str, Path]:
     files = _gpiod_tree()
     files.update(host_program(UDRVD, GUEST_UDRVD))
     files.update(host_program(CLIENT, GUEST_CLIENT))
-    files.update({g: h for g, h in host_program(UDRV, GUEST_UDRV).items()
-                  if not g.startswith(str(DEV))})  # fmt: skip
+    for prog, guest in ((UDRV, GUEST_UDRV), (EXAMPLE, GUEST_EXAMPLE)):
+        files.update({g: h for g, h in host_program(prog, guest).items()
+                      if not g.startswith(str(DEV))})  # fmt: skip
     files["/usr/libexec/udrv/lib/libudrv.so.1"] = (DEV / "lib" / "libudrv.so.1").resolve()
     files.update(host_program(BENCH_DBUS, GUEST_BENCH_DBUS))
     for guest, host in HOST_PROGRAMS.items():

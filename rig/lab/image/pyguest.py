@@ -99,7 +99,8 @@ PYPI_WHEELS = (
      "0e60d743a6b8071498a56465f7719c96a5e92928f858bab1be2a0d606c9aa0f8"),
 )  # fmt: skip
 # what the udrv wheel is built from
-UDRV_INPUTS = ("bindings/python", "lib", "include", "meson.build", "meson_options.txt")
+UDRV_INPUTS = ("bindings/python", "lib", "include", "client", "meson.build",
+               "meson_options.txt")  # fmt: skip
 
 
 def python_dir() -> Path:
