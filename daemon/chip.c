@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * io.gpiod1.Chip objects: one a GPIO chip with a character device, at
- * /io/gpiod1/chips/gpiochipN, itself the object manager of its lines.
+ * /io/gpiod1/chips/gpiochipN, itself the object manager of its lines; those
+ * found at start, and those that come and go later (hotplug.c).
  * RequestLines checks every line against the policy before it asks the
  * kernel for any.
  */
@@ -128,10 +129,10 @@ static struct udrvd_chip *chip_export(struct udrvd *d, const char *name)
 		return NULL;
 	}
 	c->d = d;
-	if (udrv_chip_open(c->chip, name) < 0 || !udrv_chip_has_cdev(c->chip)) {
+	r = udrv_chip_open(c->chip, name);
+	if (r < 0 || !udrv_chip_has_cdev(c->chip)) {
 		fprintf(stderr, "udrvd: %s left out: %s\n", name,
-			udrv_chip_has_cdev(c->chip) ? udrv_chip_errmsg(c->chip) :
-			"no GPIO character device");
+			r < 0 ? udrv_chip_errmsg(c->chip) : "no GPIO character device");
 		chip_free(c);
 		return NULL;
 	}
@@ -180,4 +181,69 @@ void udrvd_chips_free(struct udrvd *d)
 	free(d->chips);
 	d->chips = NULL;
 	d->nchips = 0;
+}
+
+static struct udrvd_chip **chip_slot(struct udrvd *d, const char *name)
+{
+	for (size_t i = 0; i < d->nchips; i++)
+		if (!strcmp(udrv_chip_name(d->chips[i]->chip), name))
+			return &d->chips[i];
+	return NULL;
+}
+
+/* InterfacesAdded or InterfacesRemoved for @c and its lines. */
+static void chip_announce(struct udrvd_chip *c, bool added)
+{
+	sd_bus *bus = c->d->bus;
+
+	if (added)
+		sd_bus_emit_object_added(bus, c->path);
+	for (unsigned int i = 0; i < c->nlines; i++) {
+		if (added)
+			sd_bus_emit_object_added(bus, c->lines[i].path);
+		else
+			sd_bus_emit_object_removed(bus, c->lines[i].path);
+	}
+	if (!added)
+		sd_bus_emit_object_removed(bus, c->path);
+}
+
+void udrvd_chip_add(struct udrvd *d, const char *name)
+{
+	struct udrvd_chip **chips, *c;
+
+	if (chip_slot(d, name))
+		return;
+	chips = realloc(d->chips, (d->nchips + 1) * sizeof(*chips));
+	if (!chips) {
+		fprintf(stderr, "udrvd: %s left out: out of memory\n", name);
+		return;
+	}
+	d->chips = chips;
+	c = chip_export(d, name);
+	if (!c)
+		return;
+	d->chips[d->nchips++] = c;
+	chip_announce(c, true);
+	fprintf(stderr, "udrvd: %s (%s) came: exported, %u lines\n", name,
+		udrv_chip_label(c->chip), c->nlines);
+}
+
+void udrvd_chip_remove(struct udrvd *d, const char *name)
+{
+	struct udrvd_chip **slot = chip_slot(d, name);
+	struct udrvd_chip *c;
+	size_t dropped;
+
+	if (!slot)
+		return;
+	c = *slot;
+	dropped = udrvd_reqs_drop(c);
+	chip_announce(c, false);
+	*slot = d->chips[--d->nchips];
+	fprintf(stderr, "udrvd: %s (%s) went away: %zu of udrvd's requests on it dropped\n",
+		name, udrv_chip_label(c->chip), dropped);
+	chip_free(c);
+	if (dropped)
+		udrvd_state_sync(d, false);
 }

@@ -392,3 +392,23 @@ void udrvd_reqs_free(struct udrvd *d)
 		req_free(r);
 	}
 }
+
+size_t udrvd_reqs_drop(struct udrvd_chip *chip)
+{
+	struct udrvd *d = chip->d;
+	size_t n = 0;
+
+	for (struct udrvd_req **p = &d->reqs; *p;) {
+		struct udrvd_req *r = *p;
+
+		if (r->chip != chip) {
+			p = &r->next;
+			continue;
+		}
+		*p = r->next;
+		sd_bus_emit_object_removed(d->bus, r->path);
+		req_free(r);
+		n++;
+	}
+	return n;
+}

@@ -122,6 +122,8 @@ static int setup_bus(struct udrvd *d)
 	if (r >= 0)
 		r = sd_bus_add_object_manager(d->bus, &d->managers[1], UDRVD_REQUESTS_PATH);
 	if (r >= 0)
+		udrvd_hotplug_start(d);	/* first: no chip missed; without it (said), none later */
+	if (r >= 0)
 		r = udrvd_chips_export(d);
 	if (r >= 0)
 		r = udrvd_devices_export(d);
@@ -174,6 +176,7 @@ static void teardown(struct udrvd *d)
 	if (d->serving)
 		udrvd_state_sync(d, true);
 	sd_event_source_unref(d->state_timer);
+	udrvd_hotplug_stop(d);
 	udrvd_reqs_free(d);
 	udrvd_watch_stop(d);
 	udrvd_chips_free(d);

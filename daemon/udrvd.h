@@ -51,6 +51,7 @@ struct udrvd {
 	sd_bus_slot *devices;		/* io.udrv1.Devices */
 	sd_bus_slot *watch_filter;	/* who reads a Line's properties */
 	sd_bus_slot *watch_match;	/* NameOwnerChanged: who left */
+	sd_event_source *hotplug;	/* chips that come and go */
 };
 
 /* The line of a chip that a request holds, for the Line objects. */
@@ -108,6 +109,14 @@ void udrvd_chip_line_id(struct udrvd_chip *chip, unsigned int offset,
 /* chip.c: export every GPIO chip there is (and its lines); free them. */
 int udrvd_chips_export(struct udrvd *d);
 void udrvd_chips_free(struct udrvd *d);
+/* A chip that came (its node @name, "gpiochipN"): exported unless it is
+ * already; one that went: its objects and udrvd's requests on it dropped. */
+void udrvd_chip_add(struct udrvd *d, const char *name);
+void udrvd_chip_remove(struct udrvd *d, const char *name);
+
+/* hotplug.c: chips that come and go, from the device directory (inotify) */
+int udrvd_hotplug_start(struct udrvd *d);
+void udrvd_hotplug_stop(struct udrvd *d);
 
 /* line.c: a chip's Line objects; PropertiesChanged for @l's properties */
 int udrvd_lines_export(struct udrvd_chip *chip);
@@ -140,6 +149,8 @@ int udrvd_chip_check_lines(struct udrvd_chip *chip, const struct udrvd_linecfg *
 int udrvd_req_new(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg, uid_t owner,
 		  struct udrvd_req **out, sd_bus_error *error);
 void udrvd_reqs_free(struct udrvd *d);
+/* Drop udrvd's requests on @chip, which went away; their number. */
+size_t udrvd_reqs_drop(struct udrvd_chip *chip);
 
 /* watch.c: EdgeEvent signals to the clients that may watch the line and
  * read its properties. udrvd_req_events() (again after a reconfiguration)

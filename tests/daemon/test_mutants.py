@@ -83,6 +83,9 @@ MUTANTS = {
     "line changes by others not signalled": (
         "info.c", "\t\t\tudrvd_line_changed(&chip->lines[off]);", "\t\t\t;",
         {"test_another_process_s_change_is_signalled"}),
+    "a chip that goes away keeps its objects and requests": (
+        "hotplug.c", "\t\tudrvd_chip_remove(d, ev->name);", "\t\t;",
+        {"test_a_chip_that_goes_takes_its_requests"}),
     "a change signalled on the wrong line": (
         "info.c", "\t\t\tudrvd_line_changed(&chip->lines[off]);",
         "\t\t\tudrvd_line_changed(&chip->lines[(off + 3) % chip->nlines]);",
@@ -115,7 +118,7 @@ def test_a_removed_check_is_seen(name: str, tmp_path: Path) -> None:
     res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                           f"--junitxml={xml}", "tests/daemon/test_udrvd.py",
                           "tests/daemon/test_devices.py", "tests/daemon/test_edge_events.py",
-                          "tests/daemon/test_line_changes.py"],
+                          "tests/daemon/test_line_changes.py", "tests/daemon/test_hotplug.py"],
                          cwd=REPO, env={**os.environ, "UDRVD_BIN": str(udrvd)},
                          capture_output=True, text=True, timeout=300, check=False)  # fmt: skip
     failed = {ln.split("::")[1].split()[0] for ln in res.stdout.splitlines()
