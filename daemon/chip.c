@@ -105,6 +105,11 @@ static const sd_bus_vtable chip_vtable[] = {
 	SD_BUS_VTABLE_END
 };
 
+int udrvd_chip_interfaces(struct udrvd_chip *c, sd_bus_message *reply)
+{
+	return udrvd_append_interface(reply, c->path, "io.gpiod1.Chip", chip_vtable, c);
+}
+
 static void chip_free(struct udrvd_chip *c)
 {
 	if (!c)
@@ -197,15 +202,16 @@ static void chip_announce(struct udrvd_chip *c, bool added)
 	sd_bus *bus = c->d->bus;
 
 	if (added)
-		sd_bus_emit_object_added(bus, c->path);
+		sd_bus_emit_interfaces_added(bus, c->path, "io.gpiod1.Chip", NULL);
 	for (unsigned int i = 0; i < c->nlines; i++) {
 		if (added)
-			sd_bus_emit_object_added(bus, c->lines[i].path);
+			sd_bus_emit_interfaces_added(bus, c->lines[i].path, "io.gpiod1.Line", NULL);
 		else
-			sd_bus_emit_object_removed(bus, c->lines[i].path);
+			sd_bus_emit_interfaces_removed(bus, c->lines[i].path, "io.gpiod1.Line",
+						       NULL);
 	}
 	if (!added)
-		sd_bus_emit_object_removed(bus, c->path);
+		sd_bus_emit_interfaces_removed(bus, c->path, "io.gpiod1.Chip", NULL);
 }
 
 void udrvd_chip_add(struct udrvd *d, const char *name)

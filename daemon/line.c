@@ -114,6 +114,11 @@ static const sd_bus_vtable line_vtable[] = {
 	SD_BUS_VTABLE_END
 };
 
+int udrvd_line_interfaces(struct udrvd_line *l, sd_bus_message *reply)
+{
+	return udrvd_append_interface(reply, l->path, "io.gpiod1.Line", line_vtable, l);
+}
+
 void udrvd_line_changed(struct udrvd_line *l)
 {
 	sd_bus_emit_properties_changed(l->chip->d->bus, l->path, "io.gpiod1.Line", "Managed",

@@ -15,6 +15,9 @@
 
 #include "udrvd.h"
 
+/* a request's interfaces, as InterfacesAdded and InterfacesRemoved list them */
+#define REQ_IFACES	"io.gpiod1.Request", "io.udrv1.Request"
+
 static void lines_changed(struct udrvd_req *r)
 {
 	for (size_t i = 0; i < r->n; i++)
@@ -83,8 +86,8 @@ static int method_release(sd_bus_message *m, void *data, sd_bus_error *error)
 	if (err < 0)
 		return err;
 	req_unlink(r);
-	/* InterfacesRemoved lists the interfaces: before req_free() drops them */
-	sd_bus_emit_object_removed(d->bus, r->path);
+	/* InterfacesRemoved, before the object goes */
+	sd_bus_emit_interfaces_removed(d->bus, r->path, REQ_IFACES, NULL);
 	/* the lines back to the kernel first, so that the change says so */
 	udrvd_req_events_stop(r);
 	udrv_request_release(r->req);
@@ -321,6 +324,14 @@ static const sd_bus_vtable req_vtable[] = {
 	SD_BUS_VTABLE_END
 };
 
+int udrvd_req_interfaces(struct udrvd_req *r, sd_bus_message *reply)
+{
+	int err = udrvd_append_interface(reply, r->path, "io.gpiod1.Request", req_vtable, r);
+
+	return err < 0 ? err : udrvd_append_interface(reply, r->path, "io.udrv1.Request",
+						      udrv1_vtable, r);
+}
+
 static int request_lines(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg,
 			 struct udrvd_req *r, sd_bus_error *error)
 {
@@ -375,7 +386,7 @@ int udrvd_req_new(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg, uid_
 	r->next = d->reqs;
 	d->reqs = r;
 	udrvd_req_events(r);
-	sd_bus_emit_object_added(d->bus, r->path);
+	sd_bus_emit_interfaces_added(d->bus, r->path, REQ_IFACES, NULL);
 	lines_changed(r);
 	if (!d->restoring)
 		udrvd_state_sync(d, false);
@@ -406,7 +417,7 @@ size_t udrvd_reqs_drop(struct udrvd_chip *chip)
 			continue;
 		}
 		*p = r->next;
-		sd_bus_emit_object_removed(d->bus, r->path);
+		sd_bus_emit_interfaces_removed(d->bus, r->path, REQ_IFACES, NULL);
 		req_free(r);
 		n++;
 	}

@@ -122,6 +122,8 @@ static int setup_bus(struct udrvd *d)
 	if (r >= 0)
 		r = sd_bus_add_object_manager(d->bus, &d->managers[1], UDRVD_REQUESTS_PATH);
 	if (r >= 0)
+		r = udrvd_objects_start(d);
+	if (r >= 0)
 		udrvd_hotplug_start(d);	/* first: no chip missed; without it (said), none later */
 	if (r >= 0)
 		r = udrvd_chips_export(d);
@@ -179,6 +181,7 @@ static void teardown(struct udrvd *d)
 	udrvd_hotplug_stop(d);
 	udrvd_reqs_free(d);
 	udrvd_watch_stop(d);
+	udrvd_objects_stop(d);
 	udrvd_chips_free(d);
 	sd_bus_slot_unref(d->managers[0]);
 	sd_bus_slot_unref(d->managers[1]);

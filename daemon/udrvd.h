@@ -33,6 +33,7 @@
 struct udrvd_chip;
 struct udrvd_req;
 struct udrvd_watcher;
+struct udrvd_watching;
 
 struct udrvd {
 	sd_event *event;
@@ -50,7 +51,8 @@ struct udrvd {
 	sd_bus_slot *managers[2];	/* chips, requests */
 	sd_bus_slot *devices;		/* io.udrv1.Devices */
 	sd_bus_slot *watch_filter;	/* who reads a Line's properties */
-	sd_bus_slot *watch_match;	/* NameOwnerChanged: who left */
+	sd_bus_slot *objects_filter;	/* GetManagedObjects, answered by udrvd */
+	struct udrvd_watching *watching; /* connections that watch lines */
 	sd_event_source *hotplug;	/* chips that come and go */
 };
 
@@ -113,6 +115,18 @@ void udrvd_chips_free(struct udrvd *d);
  * already; one that went: its objects and udrvd's requests on it dropped. */
 void udrvd_chip_add(struct udrvd *d, const char *name);
 void udrvd_chip_remove(struct udrvd *d, const char *name);
+
+/* objects.c: GetManagedObjects with udrvd's interfaces alone (a filter);
+ * "{iface: {property: value}}" of @vtable's properties into @reply. Each
+ * kind of object appends its interfaces with it (the InterfacesAdded and
+ * InterfacesRemoved it emits name the same). */
+int udrvd_objects_start(struct udrvd *d);
+void udrvd_objects_stop(struct udrvd *d);
+int udrvd_append_interface(sd_bus_message *reply, const char *path, const char *iface,
+			   const sd_bus_vtable *vtable, void *userdata);
+int udrvd_chip_interfaces(struct udrvd_chip *c, sd_bus_message *reply);
+int udrvd_line_interfaces(struct udrvd_line *l, sd_bus_message *reply);
+int udrvd_req_interfaces(struct udrvd_req *r, sd_bus_message *reply);
 
 /* hotplug.c: chips that come and go, from the device directory (inotify) */
 int udrvd_hotplug_start(struct udrvd *d);

@@ -13,7 +13,8 @@
  *   - may watch the line: the policy grants it "watch" on the line when it
  *     reads them and again at each edge (a SIGHUP that takes the rule away
  *     stops its events).
- * A watcher stays one until its connection ends (NameOwnerChanged).
+ * A watcher stays one until its connection ends (NameOwnerChanged, heard
+ * for the watching connections alone).
  *
  * The events are read from the request's file descriptor when the kernel
  * says it is readable, in udrvd's loop. A client that took that fd (GetFd)
@@ -31,8 +32,25 @@
 #define LINE_IFACE	"io.gpiod1.Line"
 #define EVENTS_READ	16	/* events read at a time */
 
+/*
+ * A connection that watches lines: udrvd hears when it ends (NameOwnerChanged
+ * with arg0 its name) from a match of its own, so that the bus sends udrvd
+ * no NameOwnerChanged of the connections that watch nothing (every plain
+ * gpiocli call). The match is added before udrvd answers the property read
+ * that made the watcher, and the bus takes one connection's messages in
+ * order: it is in place before the client can end.
+ */
+struct udrvd_watching {
+	struct udrvd_watching *next;
+	struct udrvd *d;
+	sd_bus_slot *gone;
+	unsigned int watchers;		/* of every line */
+	char name[UDRVD_BUS_NAME_LEN];
+};
+
 struct udrvd_watcher {
 	struct udrvd_watcher *next;
+	struct udrvd_watching *conn;
 	char name[UDRVD_BUS_NAME_LEN];	/* the connection's unique name */
 	uid_t uid;
 	gid_t gid;
@@ -83,6 +101,58 @@ static struct udrvd_watcher *watcher_new(const char *name, const struct udrvd_ca
 	return w;
 }
 
+static int on_gone(sd_bus_message *m, void *data, sd_bus_error *error);
+
+static int on_match_added(sd_bus_message *m, void *data, sd_bus_error *error)
+{
+	struct udrvd_watching *c = data;
+	const sd_bus_error *e = sd_bus_message_get_error(m);
+
+	if (!e)
+		return 0;
+	fprintf(stderr, "udrvd: %s watches lines, but udrvd cannot hear when it ends (%s): "
+		"its watch ends now\n", c->name, e->message ? e->message : e->name);
+	return on_gone(NULL, c, NULL);
+}
+
+/* The connection @name, watching lines; NULL when the bus takes no match. */
+static struct udrvd_watching *watching(struct udrvd *d, const char *name)
+{
+	struct udrvd_watching *c;
+	char match[256];
+
+	for (c = d->watching; c; c = c->next)
+		if (!strcmp(c->name, name))
+			return c;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->d = d;
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	snprintf(match, sizeof(match), "type='signal',sender='org.freedesktop.DBus',"
+		 "path='/org/freedesktop/DBus',interface='org.freedesktop.DBus',"
+		 "member='NameOwnerChanged',arg0='%s'", name);
+	if (sd_bus_add_match_async(d->bus, &c->gone, match, on_gone, on_match_added, c) < 0) {
+		free(c);
+		return NULL;
+	}
+	c->next = d->watching;
+	d->watching = c;
+	return c;
+}
+
+static void watching_free(struct udrvd_watching *c)
+{
+	for (struct udrvd_watching **p = &c->d->watching; *p; p = &(*p)->next) {
+		if (*p == c) {
+			*p = c->next;
+			break;
+		}
+	}
+	sd_bus_slot_unref(c->gone);
+	free(c);
+}
+
 /* @m's sender read @l's properties: a watcher of @l from now on, if the
  * policy lets it watch @l. */
 static void watch_add(struct udrvd_line *l, sd_bus_message *m)
@@ -103,7 +173,12 @@ static void watch_add(struct udrvd_line *l, sd_bus_message *m)
 		return;
 	if (may_watch(l, &who.caller)) {
 		w = n < UDRVD_WATCHERS_MAX ? watcher_new(name, &who.caller) : NULL;
+		if (w && !(w->conn = watching(l->chip->d, name))) {
+			free(w);
+			w = NULL;
+		}
 		if (w) {
+			w->conn->watchers++;
 			w->next = l->watchers;
 			l->watchers = w;
 		} else {
@@ -138,6 +213,8 @@ static void watchers_drop(struct udrvd_line *l, const char *name)
 
 		if (!name || !strcmp(w->name, name)) {
 			*p = w->next;
+			if (!--w->conn->watchers)
+				watching_free(w->conn);
 			free(w);
 		} else {
 			p = &w->next;
@@ -145,35 +222,33 @@ static void watchers_drop(struct udrvd_line *l, const char *name)
 	}
 }
 
-/* A connection ended: it watches nothing any more. */
-static int on_name_owner(sd_bus_message *m, void *data, sd_bus_error *error)
+/* A watching connection ended (NameOwnerChanged, arg0 its name, no new
+ * owner), or udrvd cannot hear when it does: it watches nothing any more. */
+static int on_gone(sd_bus_message *m, void *data, sd_bus_error *error)
 {
-	struct udrvd *d = data;
+	struct udrvd_watching *c = data;
+	struct udrvd *d = c->d;
 	const char *name, *old, *new;
+	char gone[UDRVD_BUS_NAME_LEN];
 
-	if (sd_bus_message_read(m, "sss", &name, &old, &new) < 0 || name[0] != ':' || new[0])
+	if (m && (sd_bus_message_read(m, "sss", &name, &old, &new) < 0 || new[0]))
 		return 0;
-	for (size_t c = 0; c < d->nchips; c++)
-		for (unsigned int i = 0; i < d->chips[c]->nlines; i++)
-			watchers_drop(&d->chips[c]->lines[i], name);
+	/* the last watcher dropped frees @c, its name with it */
+	snprintf(gone, sizeof(gone), "%s", c->name);
+	for (size_t i = 0; i < d->nchips; i++)
+		for (unsigned int j = 0; j < d->chips[i]->nlines; j++)
+			watchers_drop(&d->chips[i]->lines[j], gone);
 	return 0;
 }
 
 int udrvd_watch_start(struct udrvd *d)
 {
-	int r = sd_bus_add_filter(d->bus, &d->watch_filter, on_message, d);
-
-	if (r >= 0)
-		r = sd_bus_match_signal(d->bus, &d->watch_match, "org.freedesktop.DBus",
-					"/org/freedesktop/DBus", "org.freedesktop.DBus",
-					"NameOwnerChanged", on_name_owner, d);
-	return r;
+	return sd_bus_add_filter(d->bus, &d->watch_filter, on_message, d);
 }
 
 void udrvd_watch_stop(struct udrvd *d)
 {
 	d->watch_filter = sd_bus_slot_unref(d->watch_filter);
-	d->watch_match = sd_bus_slot_unref(d->watch_match);
 }
 
 void udrvd_watchers_free(struct udrvd_line *l)

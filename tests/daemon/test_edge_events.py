@@ -16,6 +16,7 @@ watch), so an event sent to it would come before the Ping's reply."""
 from __future__ import annotations
 
 import os
+import re
 import select
 import struct
 import subprocess
@@ -146,6 +147,45 @@ def test_a_revoked_watch_rule_stops_the_events(udrvd: Udrvd, client: Path,
     assert carol.sync() == []
     alice.close()
     carol.close()
+
+
+def match_rules(d: Udrvd) -> int:
+    """udrvd's match rules on the bus, as the bus counts them (Debug.Stats)."""
+    res = subprocess.run(["gdbus", "call", f"--address={d.address}",
+                          "--dest=org.freedesktop.DBus", "--object-path=/org/freedesktop/DBus",
+                          "--method=org.freedesktop.DBus.Debug.Stats.GetConnectionStats",
+                          "io.gpiod1"], capture_output=True, text=True, timeout=GUARD_S,
+                         check=False)  # fmt: skip
+    m = re.search(r"'MatchRules': <uint32 (\d+)>", res.stdout)
+    assert m, res.stdout + res.stderr
+    return int(m.group(1))
+
+
+def rules_become(d: Udrvd, n: int) -> int:
+    """udrvd's match rules once they are @n (it drops a match without waiting
+    for the bus), or as they are after GUARD_S."""
+    deadline = time.monotonic() + GUARD_S
+    while (got := match_rules(d)) != n and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return got
+
+
+def test_only_watchers_cost_udrvd_a_match(udrvd: Udrvd, client: Path) -> None:
+    """The bus tells udrvd when a watching connection ends (one match per
+    such connection, arg0 its name), and nothing of the others: a plain
+    call (every gpiocli set) brings udrvd no NameOwnerChanged."""
+    assert match_rules(udrvd) == 0
+    assert udrvd.call(LINE, "org.freedesktop.DBus.Properties.Get", "io.gpiod1.Line",
+                      "Used", uid=BOB).returncode == 0  # read only: no watcher
+    assert match_rules(udrvd) == 0
+    alice, carol = Watcher(udrvd, client, ALICE), Watcher(udrvd, client, CAROL)
+    assert rules_become(udrvd, 2) == 2
+    alice.close()
+    assert rules_become(udrvd, 1) == 1
+    edges(udrvd, range(1, 3))
+    assert carol.wait_for(2) == expected(range(1, 3))  # the other watcher still gets them
+    carol.close()
+    assert rules_become(udrvd, 0) == 0
 
 
 def test_gpiocli_monitor_prints_them(udrvd: Udrvd) -> None:

@@ -72,11 +72,29 @@ def udrvd(udrvd_bin: Path, fake_cdev: Path, bus: str, tree: FakeTree,
         yield d
 
 
+MANAGED = "org.freedesktop.DBus.ObjectManager.GetManagedObjects"
+
+
 def test_chips_and_lines_on_the_bus(udrvd: Udrvd) -> None:
-    res = udrvd.call("/io/gpiod1/chips", "org.freedesktop.DBus.ObjectManager.GetManagedObjects")
+    """Each manager lists its objects with udrvd's interfaces and their
+    properties, and no standard interface (as gpio-manager: a GDBus client
+    makes a proxy for each interface it is told of)."""
+    res = udrvd.call("/io/gpiod1/chips", MANAGED)
     assert res.returncode == 0, res.stderr
-    assert f"'{CHIP0}'" in res.stdout, res.stdout
+    assert res.stdout.startswith(f"({{objectpath '{CHIP0}': {{'io.gpiod1.Chip': {{'Name': "
+                                 "<'gpiochip0'>, 'Label': <'fake-a'>, 'NumLines': <uint32 8>, "
+                                 "'Path': <b'"), res.stdout  # fmt: skip
     assert "'/io/gpiod1/chips/gpiochip1'" in res.stdout and "/line" not in res.stdout
+    lines = udrvd.call(CHIP0, MANAGED).stdout
+    assert lines.count("{'io.gpiod1.Line': {'Offset': <uint32 ") == 8, lines
+    assert "'Name': <'LED'>" in lines and "'RequestPath': <objectpath '/'>" in lines
+    path_of(request(udrvd, [0], OUTPUT, [1], uid=ALICE))
+    reqs = udrvd.call("/io/gpiod1/requests", MANAGED).stdout
+    assert "{'io.gpiod1.Request': {'ChipPath': <objectpath '/io/gpiod1/chips/gpiochip0'>, " \
+           "'LinePaths': <[objectpath '/io/gpiod1/chips/gpiochip0/line0']>}, " \
+           "'io.udrv1.Request': {'Owner': <uint32 1>}}" in reqs, reqs
+    for out in (res.stdout, lines, reqs):
+        assert "org.freedesktop.DBus" not in out, out
     assert get(udrvd, CHIP0, "io.gpiod1.Chip", "Label") == "(<'fake-a'>,)"
     assert get(udrvd, CHIP0, "io.gpiod1.Chip", "NumLines") == "(<uint32 8>,)"
     assert get(udrvd, f"{CHIP0}/line4", "io.gpiod1.Line", "Name") == "(<'LED'>,)"
