@@ -56,36 +56,22 @@ int udrvd_append_interface(sd_bus_message *reply, const char *path, const char *
 	return r < 0 ? r : sd_bus_message_close_container(reply);
 }
 
-/* {@path: {its interfaces}}, the interfaces from @append. */
-static int append_object(sd_bus_message *reply, const char *path,
-			 int (*append)(void *obj, sd_bus_message *reply), void *obj)
+/* An object of GetManagedObjects' answer: {@path: {its interfaces}}, the
+ * interfaces appended between object_open() and object_close(). */
+static int object_open(sd_bus_message *reply, const char *path)
 {
 	int r = sd_bus_message_open_container(reply, 'e', "oa{sa{sv}}");
 
 	if (r >= 0)
 		r = sd_bus_message_append(reply, "o", path);
-	if (r >= 0)
-		r = sd_bus_message_open_container(reply, 'a', "{sa{sv}}");
-	if (r >= 0)
-		r = append(obj, reply);
-	if (r >= 0)
-		r = sd_bus_message_close_container(reply);
+	return r < 0 ? r : sd_bus_message_open_container(reply, 'a', "{sa{sv}}");
+}
+
+static int object_close(sd_bus_message *reply)
+{
+	int r = sd_bus_message_close_container(reply);
+
 	return r < 0 ? r : sd_bus_message_close_container(reply);
-}
-
-static int chip_append(void *obj, sd_bus_message *reply)
-{
-	return udrvd_chip_interfaces(obj, reply);
-}
-
-static int line_append(void *obj, sd_bus_message *reply)
-{
-	return udrvd_line_interfaces(obj, reply);
-}
-
-static int req_append(void *obj, sd_bus_message *reply)
-{
-	return udrvd_req_interfaces(obj, reply);
 }
 
 /* The objects below @path, one of udrvd's managers: 1 answered, 0 not one. */
@@ -94,13 +80,19 @@ static int append_objects(struct udrvd *d, const char *path, sd_bus_message *rep
 	int r = 0;
 
 	if (!strcmp(path, UDRVD_CHIPS_PATH)) {
-		for (size_t i = 0; r >= 0 && i < d->nchips; i++)
-			r = append_object(reply, d->chips[i]->path, chip_append, d->chips[i]);
+		for (size_t i = 0; r >= 0 && i < d->nchips; i++) {
+			r = object_open(reply, d->chips[i]->path);
+			r = r < 0 ? r : udrvd_chip_interfaces(d->chips[i], reply);
+			r = r < 0 ? r : object_close(reply);
+		}
 		return r < 0 ? r : 1;
 	}
 	if (!strcmp(path, UDRVD_REQUESTS_PATH)) {
-		for (struct udrvd_req *q = d->reqs; r >= 0 && q; q = q->next)
-			r = append_object(reply, q->path, req_append, q);
+		for (struct udrvd_req *q = d->reqs; r >= 0 && q; q = q->next) {
+			r = object_open(reply, q->path);
+			r = r < 0 ? r : udrvd_req_interfaces(q, reply);
+			r = r < 0 ? r : object_close(reply);
+		}
 		return r < 0 ? r : 1;
 	}
 	for (size_t i = 0; i < d->nchips; i++) {
@@ -108,8 +100,11 @@ static int append_objects(struct udrvd *d, const char *path, sd_bus_message *rep
 
 		if (strcmp(path, c->path))
 			continue;
-		for (unsigned int j = 0; r >= 0 && j < c->nlines; j++)
-			r = append_object(reply, c->lines[j].path, line_append, &c->lines[j]);
+		for (unsigned int j = 0; r >= 0 && j < c->nlines; j++) {
+			r = object_open(reply, c->lines[j].path);
+			r = r < 0 ? r : udrvd_line_interfaces(&c->lines[j], reply);
+			r = r < 0 ? r : object_close(reply);
+		}
 		return r < 0 ? r : 1;
 	}
 	return 0;

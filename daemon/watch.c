@@ -50,8 +50,7 @@ struct udrvd_watching {
 
 struct udrvd_watcher {
 	struct udrvd_watcher *next;
-	struct udrvd_watching *conn;
-	char name[UDRVD_BUS_NAME_LEN];	/* the connection's unique name */
+	struct udrvd_watching *conn;	/* its connection: its unique name */
 	uid_t uid;
 	gid_t gid;
 	size_t ngroups;
@@ -84,16 +83,15 @@ static bool may_watch(struct udrvd_line *l, const struct udrvd_caller *who)
 	return !udrvd_policy_gpio(l->chip->d->policy, who, &id, UDRVD_WATCH, msg);
 }
 
-static struct udrvd_watcher *watcher_new(const char *name, const struct udrvd_caller *who)
+static struct udrvd_watcher *watcher_new(struct udrvd_watching *conn,
+					 const struct udrvd_caller *who)
 {
-	struct udrvd_watcher *w;
+	struct udrvd_watcher *w = calloc(1, sizeof(*w) + who->ngroups * sizeof(gid_t));
 
-	if (strlen(name) >= sizeof(w->name))
-		return NULL;
-	w = calloc(1, sizeof(*w) + who->ngroups * sizeof(gid_t));
 	if (!w)
 		return NULL;
-	snprintf(w->name, sizeof(w->name), "%s", name);
+	w->conn = conn;
+	conn->watchers++;
 	w->uid = who->uid;
 	w->gid = who->gid;
 	w->ngroups = who->ngroups;
@@ -124,6 +122,8 @@ static struct udrvd_watching *watching(struct udrvd *d, const char *name)
 	for (c = d->watching; c; c = c->next)
 		if (!strcmp(c->name, name))
 			return c;
+	if (strlen(name) >= sizeof(c->name))
+		return NULL;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
@@ -165,20 +165,20 @@ static void watch_add(struct udrvd_line *l, sd_bus_message *m)
 	int err;
 
 	for (w = l->watchers; w; w = w->next, n++)
-		if (name && !strcmp(w->name, name))
+		if (name && !strcmp(w->conn->name, name))
 			return;
 	err = name ? udrvd_caller_of(m, &who, &error) : -EINVAL;
 	sd_bus_error_free(&error);	/* the call itself says it, if it must */
 	if (err < 0)
 		return;
 	if (may_watch(l, &who.caller)) {
-		w = n < UDRVD_WATCHERS_MAX ? watcher_new(name, &who.caller) : NULL;
-		if (w && !(w->conn = watching(l->chip->d, name))) {
-			free(w);
-			w = NULL;
-		}
+		struct udrvd_watching *conn = n < UDRVD_WATCHERS_MAX ?
+					      watching(l->chip->d, name) : NULL;
+
+		w = conn ? watcher_new(conn, &who.caller) : NULL;
+		if (!w && conn && !conn->watchers)
+			watching_free(conn);
 		if (w) {
-			w->conn->watchers++;
 			w->next = l->watchers;
 			l->watchers = w;
 		} else {
@@ -211,7 +211,7 @@ static void watchers_drop(struct udrvd_line *l, const char *name)
 	for (struct udrvd_watcher **p = &l->watchers; *p;) {
 		struct udrvd_watcher *w = *p;
 
-		if (!name || !strcmp(w->name, name)) {
+		if (!name || !strcmp(w->conn->name, name)) {
 			*p = w->next;
 			if (!--w->conn->watchers)
 				watching_free(w->conn);
@@ -272,7 +272,7 @@ static void send_event(struct udrvd_line *l, const struct udrv_edge_event *ev)
 			continue;
 		r = sd_bus_message_new_signal(bus, &s, l->path, LINE_IFACE, "EdgeEvent");
 		if (r >= 0)
-			r = sd_bus_message_set_destination(s, w->name);
+			r = sd_bus_message_set_destination(s, w->conn->name);
 		if (r >= 0)
 			r = sd_bus_message_append(s, "(ittt)", ev->edge == UDRV_EDGE_RISING ? 1 : 0,
 						  ev->timestamp_ns, (uint64_t)ev->seqno,
@@ -282,7 +282,7 @@ static void send_event(struct udrvd_line *l, const struct udrv_edge_event *ev)
 		sd_bus_message_unref(s);
 		if (r < 0)
 			fprintf(stderr, "udrvd: %s: EdgeEvent to %s not sent: %s\n", l->path,
-				w->name, strerror(-r));
+				w->conn->name, strerror(-r));
 	}
 }
 

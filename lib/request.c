@@ -97,6 +97,15 @@ int udrv_settings_check(char *errmsg, const struct udrv_line_settings *s,
 	return 0;
 }
 
+/* Is offsets[@i] one of the offsets before it? */
+static bool offset_repeated(const unsigned int *offsets, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (offsets[j] == offsets[i])
+			return true;
+	return false;
+}
+
 static int request_check(struct udrv_chip *chip, size_t n,
 			 const unsigned int *offsets)
 {
@@ -114,11 +123,9 @@ static int request_check(struct udrv_chip *chip, size_t n,
 					offsets[i], chip->name, chip->label,
 					chip->num_lines,
 					chip->num_lines ? chip->num_lines - 1 : 0);
-		for (size_t j = 0; j < i; j++)
-			if (offsets[j] == offsets[i])
-				return udrv_err(chip->errmsg, EINVAL,
-						"offset %u is requested twice",
-						offsets[i]);
+		if (offset_repeated(offsets, i))
+			return udrv_err(chip->errmsg, EINVAL,
+					"offset %u is requested twice", offsets[i]);
 	}
 	return 0;
 }
@@ -258,10 +265,9 @@ static int adopt_check(char *errmsg, const char *chip, int fd, size_t n,
 				"cannot take a request of %zu lines: between 1 and %d",
 				n, UDRV_LINES_MAX);
 	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < i; j++)
-			if (offsets[j] == offsets[i])
-				return udrv_err(errmsg, EINVAL,
-						"offset %u is given twice", offsets[i]);
+		if (offset_repeated(offsets, i))
+			return udrv_err(errmsg, EINVAL, "offset %u is given twice",
+					offsets[i]);
 	if (fd < 0 || fcntl(fd, F_GETFD) < 0)
 		return udrv_err(errmsg, EBADF,
 				"file descriptor %d is not open: pass the line request's descriptor its holder handed over",

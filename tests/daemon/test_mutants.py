@@ -74,7 +74,7 @@ MUTANTS = {
         {"test_edges_go_only_to_watchers_the_policy_allows",
          "test_a_revoked_watch_rule_stops_the_events"}),
     "EdgeEvent broadcast, not sent to the watcher alone": (
-        "watch.c", "\t\t\tr = sd_bus_message_set_destination(s, w->name);", "\t\t\tr = 0;",
+        "watch.c", "\t\t\tr = sd_bus_message_set_destination(s, w->conn->name);", "\t\t\tr = 0;",
         {"test_edges_go_only_to_watchers_the_policy_allows",
          "test_a_revoked_watch_rule_stops_the_events"}),
     "a watcher checked only when it starts watching": (

@@ -151,9 +151,14 @@ def test_refusals_reach_the_caller(udrvd: Udrvd) -> None:
     ("udrv.release_held([])", "ValueError", "no line given"),
 ])  # fmt: skip
 def test_usage_errors(udrvd: Udrvd, code: str, error: str, text: str) -> None:
-    got = python(udrvd, "OUT = udrv.LineSettings(direction=udrv.Direction.OUTPUT)\n"
-                        f"def main():\n    {code}\n")  # fmt: skip
+    got = refused(udrvd, code)
     assert got["error"] == error and text in str(got["msg"]), got
+
+
+def refused(d: Udrvd, code: str, fake: bool = False) -> dict[str, object]:
+    """@code, one line with OUT an output's LineSettings, run by python()."""
+    return python(d, "OUT = udrv.LineSettings(direction=udrv.Direction.OUTPUT)\n"
+                     f"def main():\n    {code}\n", fake=fake)  # fmt: skip
 
 
 def test_without_udrvd_it_says_so(udrvd: Udrvd) -> None:
@@ -204,8 +209,7 @@ def test_take_held_drives_the_line_through_the_fd(udrvd: Udrvd) -> None:
     ("udrv.take_held([])", "ValueError", "no line given"),
 ])  # fmt: skip
 def test_take_held_refusals(udrvd: Udrvd, code: str, error: str, text: str) -> None:
-    got = python(udrvd, "OUT = udrv.LineSettings(direction=udrv.Direction.OUTPUT)\n"
-                        f"def main():\n    {code}\n", fake=True)  # fmt: skip
+    got = refused(udrvd, code, fake=True)
     assert got.get("error") == error and text in str(got["msg"]), got
 
 

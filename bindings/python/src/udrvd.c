@@ -174,30 +174,28 @@ static PyObject *udrvd_hold(PyObject *m, PyObject *args)
 	return with_client(HOLD, chip, argv, n, s, consumer);
 }
 
-static PyObject *udrvd_release(PyObject *m, PyObject *args)
+/* (chip, lines): what udrvd_release() and udrvd_fd() take */
+static PyObject *lines_call(PyObject *args, const char *format, enum client_op op)
 {
 	char *argv[UDRV_LINES_MAX];
 	const char *chip;
 	PyObject *names;
 	size_t n;
 
-	if (!PyArg_ParseTuple(args, "zO!:udrvd_release", &chip, &PyTuple_Type, &names) ||
+	if (!PyArg_ParseTuple(args, format, &chip, &PyTuple_Type, &names) ||
 	    names_arg(names, argv, &n) < 0)
 		return NULL;
-	return with_client(RELEASE, chip, argv, n, NULL, NULL);
+	return with_client(op, chip, argv, n, NULL, NULL);
+}
+
+static PyObject *udrvd_release(PyObject *m, PyObject *args)
+{
+	return lines_call(args, "zO!:udrvd_release", RELEASE);
 }
 
 static PyObject *udrvd_fd(PyObject *m, PyObject *args)
 {
-	char *argv[UDRV_LINES_MAX];
-	const char *chip;
-	PyObject *names;
-	size_t n;
-
-	if (!PyArg_ParseTuple(args, "zO!:udrvd_fd", &chip, &PyTuple_Type, &names) ||
-	    names_arg(names, argv, &n) < 0)
-		return NULL;
-	return with_client(GET_FD, chip, argv, n, NULL, NULL);
+	return lines_call(args, "zO!:udrvd_fd", GET_FD);
 }
 
 #else /* !UDRV_HAVE_UDRVD_CLIENT */

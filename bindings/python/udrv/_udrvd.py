@@ -37,6 +37,11 @@ def _names(lines: Iterable[Line], chip: str | None) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _given(lines: Iterable[Line] | Line) -> list[Line]:
+    """The lines a caller gave: one line, or an iterable of them."""
+    return [lines] if isinstance(lines, (str, int)) else list(lines)
+
+
 def hold(config: Mapping[Line, LineSettings], *, chip: str | None = None,
          consumer: str = "udrv") -> str:  # fmt: skip
     """Have udrvd hold lines as outputs: config maps each line (a name, or
@@ -78,9 +83,7 @@ def release_held(lines: Iterable[Line], *, chip: str | None = None) -> dict[Line
     for the lines given. NotFoundError when udrvd holds one of them in no
     request (or does not run), PermissionDeniedError when the request is
     another user's."""
-    if isinstance(lines, (str, int)):
-        lines = (lines,)
-    given = list(lines)
+    given = _given(lines)
     values = _udrv.udrvd_release(chip, _names(given, chip))
     return dict(zip(given, values))
 
@@ -99,9 +102,7 @@ def take_held(lines: Iterable[Line], *, chip: str | None = None) -> Request:
     PermissionDeniedError when udrvd refuses: it hands the descriptor to the
     request's owner only, with every permission on each line.
     """
-    if isinstance(lines, (str, int)):
-        lines = (lines,)
-    given = list(lines)
+    given = _given(lines)
     name, fd, offsets, named = _udrv.udrvd_fd(chip, _names(given, chip))
     names = {line: off for line, off in zip(given, named) if isinstance(line, str)}
     try:
