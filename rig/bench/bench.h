@@ -60,6 +60,9 @@ struct bench_thread {
 	int old_policy, old_priority;	/* before --irq-prio */
 	bool raised;			/* by --irq-prio */
 	bool restored;
+	const char *impl;		/* the rows it carries the wake-ups of:
+					 * NULL the bench's own, else the peer's
+					 * implementation (BENCH_PEER_IMPL) */
 };
 
 struct bench_run {
@@ -159,6 +162,9 @@ void bench_progress(struct bench_run *run, const struct bench_row *row,
  * from request_irq() on). 0 or an exit code.
  */
 int bench_wake_threads(struct bench_run *run, const char *prefix);
+/* The same for the threads of a peer's request, whose rows are @impl's. */
+int bench_wake_threads_for(struct bench_run *run, const char *prefix,
+			   const char *impl);
 /* Put raised threads back (bench_end does). */
 void bench_wake_restore(struct bench_run *run);
 struct udrv_json;

@@ -93,23 +93,71 @@ static int irq_peer_counts(struct irq_bench *b, struct irq_method *m,
 	return 0;
 }
 
-static int irq_peer_read(struct irq_bench *b, struct irq_method *m,
-			 const char *text, size_t len, struct irq_peer_out *o)
+/* The peer's first part, up to "ready": how it runs (checked). */
+static int irq_peer_head(struct irq_bench *b, struct bench_peer *p,
+			 struct irq_peer_out *o, char *why, size_t len)
+{
+	static const struct bench_peer_key keys[] = { BENCH_PEER_RUN_TABLE };
+
+	if (bench_peer_read(p, keys, BENCH_PEER_RUN_KEYS, "ready",
+			    irq_peer_line, o, why, len))
+		return -1;
+	return bench_peer_run_check(&o->run, b->run.o.mlock, why, len);
+}
+
+/* The rest, after "go": keys from PEER_EDGE on. */
+static int irq_peer_tail_line(void *ctx, size_t key, const uint64_t *v)
+{
+	return irq_peer_line(ctx, key + PEER_EDGE, v);
+}
+
+static int irq_peer_tail(struct bench_peer *p, struct irq_peer_out *o,
+			 char *why, size_t len)
 {
 	static const struct bench_peer_key keys[] = {
-		BENCH_PEER_RUN_TABLE,
-		[PEER_EDGE] = { "edge", 4, BENCH_PEER_MANY },
-		[PEER_RECEIVED] = { "received", 1, BENCH_PEER_REQUIRED },
-		[PEER_LOST] = { "lost", 1, BENCH_PEER_REQUIRED },
+		{ "edge", 4, BENCH_PEER_MANY },
+		{ "received", 1, BENCH_PEER_REQUIRED },
+		{ "lost", 1, BENCH_PEER_REQUIRED },
 	};
-	char why[200] = "";
 
-	if (bench_peer_text(text, len, keys, sizeof(keys) / sizeof(keys[0]),
-			    "end", irq_peer_line, o, why, sizeof(why)))
-		return bench_error(EXIT_FAIL, "bench irq: %s's output: %s",
-				 BENCH_PEER_NAME, why[0] ? why : "a bad edge");
-	if (bench_peer_run_check(&o->run, b->run.o.mlock, why, sizeof(why)))
-		return bench_error(EXIT_FAIL, "bench irq: %s", why);
+	return bench_peer_read(p, keys, sizeof(keys) / sizeof(keys[0]), "end",
+			       irq_peer_tail_line, o, why, len);
+}
+
+/*
+ * The peer's request has an irq thread of its own (irq/N-udrv-bench-peer),
+ * run by its warm-up: recorded and, with --irq-prio, raised like the one
+ * of udrv's rows, so the rows compare at one setting.
+ */
+static int irq_peer_wake(struct irq_bench *b)
+{
+	char prefix[24];
+	unsigned int irq;
+	int ret = udrv_rt_find_irq(BENCH_PEER_NAME, b->out + 1, &irq);
+
+	if (ret && b->run.o.irq_prio)
+		return bench_error(EXIT_FAIL, "--irq-prio: no interrupt of %s's request of %s line %u in /sys/kernel/irq: %s",
+				 BENCH_PEER_NAME, udrv_chip_name(b->chip),
+				 b->out + 1, strerror(-ret));
+	if (ret)
+		return 0;
+	snprintf(prefix, sizeof(prefix), "irq/%u-", irq);
+	return bench_wake_threads_for(&b->run, prefix, BENCH_PEER_IMPL);
+}
+
+/* Head, the peer's irq thread set, "go", the edges. 0 or an exit code. */
+static int irq_peer_session(struct irq_bench *b, struct bench_peer *p,
+			    struct irq_peer_out *o, char *why, size_t len)
+{
+	int ret;
+
+	if (irq_peer_head(b, p, o, why, len))
+		return -1;
+	ret = irq_peer_wake(b);
+	if (ret)
+		return ret;
+	if (bench_peer_send(p, why, len, "go\n") || irq_peer_tail(p, o, why, len))
+		return -1;
 	return 0;
 }
 
@@ -117,21 +165,21 @@ static int irq_peer_read(struct irq_bench *b, struct irq_method *m,
  * The edges of the libgpiod-2.3 rows: udrv-bench-peer runs irq.c's loop
  * (write, blocking read of one event) with libgpiod 2.3, in a child at the
  * bench's policy, priority, CPU and memory locking (checked from what it
- * prints), and prints the three clocks of each edge; recorded here like
- * every other row's.
+ * prints); after its warm-up it waits while its irq thread is set as udrv's
+ * is (irq_peer_wake), then prints the three clocks of each edge; recorded
+ * here like every other row's.
  */
 int irq_peer_run(struct irq_bench *b, struct irq_method *m)
 {
 	uint64_t n = bench_samples(&b->run, IRQ_SAMPLES);
-	char out[12], level[4], samples[24], warm[12], why[320], *text = NULL;
+	char out[12], level[4], samples[24], warm[12], why[320] = "", end[160] = "";
 	const char *args[] = { "irq", "--chip", udrv_chip_path(b->chip),
 			       "--out-line", out, "--level", level,
-			       "--samples", samples, "--warmup", warm,
+			       "--samples", samples, "--warmup", warm, "--ready",
 			       b->run.o.mlock ? "--mlock" : NULL, NULL };
 	struct irq_peer_out o = { .b = b, .m = m };
 	struct bench_wire w0 = { 0 };
 	struct bench_peer p;
-	size_t len = 0;
 	int ret;
 
 	if (n == UINT64_MAX)	/* --duration: the peer takes a count */
@@ -143,14 +191,18 @@ int irq_peer_run(struct irq_bench *b, struct irq_method *m)
 	if (b->wire[0] && bench_wire_counts(b->wire, b->out + 1, &w0))
 		return EXIT_FAIL;
 	alarm(0);	/* the peer has its own watchdog */
-	if (bench_peer_start(&p, args, false, why, sizeof(why)) ||
-	    bench_peer_finish(&p, &text, &len, why, sizeof(why)))
+	if (bench_peer_start(&p, args, true, why, sizeof(why)))
 		return bench_interrupted() ? EXIT_FAIL :
 		       bench_error(EXIT_FAIL, "bench irq: %s: %s", BENCH_PEER_NAME, why);
 	/* the level after the warm-up: the first recorded edge drives !it */
 	o.level = (b->level ^ (IRQ_WARMUP & 1)) ? 0 : 1;
-	ret = irq_peer_read(b, m, text, len, &o);
-	free(text);
+	ret = irq_peer_session(b, &p, &o, why, sizeof(why));
+	if (bench_peer_finish(&p, NULL, NULL, end, sizeof(end)) && !ret)
+		ret = -1, snprintf(why, sizeof(why), "%s", end);
+	if (ret < 0)
+		ret = bench_interrupted() ? EXIT_FAIL :
+		      bench_error(EXIT_FAIL, "bench irq: %s: %s", BENCH_PEER_NAME,
+				  why[0] ? why : "a bad edge");
 	if (!ret && bench_interrupted())
 		ret = EXIT_FAIL;	/* the edges so far are in the rows */
 	else if (!ret)

@@ -318,7 +318,8 @@ static int rate_peer_ready(void *ctx)
 	if (udrv_rt_find_irq(BENCH_PEER_NAME, b->line, &irq))
 		return 0;
 	snprintf(prefix, sizeof(prefix), "irq/%u-", irq);
-	if (bench_wake_threads(&b->run, prefix) || !b->run.o.irq_prio)
+	if (bench_wake_threads_for(&b->run, prefix, BENCH_PEER_IMPL) ||
+	    !b->run.o.irq_prio)
 		return bench_interrupted() ? EXIT_FAIL : 0;
 	/*
 	 * A fresh irq thread has not run yet: raised above the bench it runs
@@ -332,7 +333,7 @@ static int rate_peer_ready(void *ctx)
 		    t->now.priority != b->run.o.irq_prio)
 			t->raised = false;
 	}
-	return bench_wake_threads(&b->run, prefix);
+	return bench_wake_threads_for(&b->run, prefix, BENCH_PEER_IMPL);
 }
 
 static void rate_rx_setup(struct rate_bench *b, const struct rate_recv *r,

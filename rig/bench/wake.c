@@ -5,7 +5,10 @@
  * once the bench has requested what it waits for, recorded in the result
  * document with the scheduling they ran at, and with --irq-prio raised to
  * SCHED_FIFO N for the run (the usual RT tuning: the interrupt above the
- * application that waits for it), then put back.
+ * application that waits for it), then put back. A peer's request (the
+ * libgpiod-2.3 rows) has threads of its own: the same, marked with the
+ * peer's implementation, so its rows run at the setting of the rows they
+ * are compared with.
  */
 #include <errno.h>
 #include <sched.h>
@@ -56,6 +59,12 @@ static void wake_read_back(struct bench_thread *s, const struct udrv_rt_thread *
 
 int bench_wake_threads(struct bench_run *run, const char *prefix)
 {
+	return bench_wake_threads_for(run, prefix, NULL);
+}
+
+int bench_wake_threads_for(struct bench_run *run, const char *prefix,
+			   const char *impl)
+{
 	struct udrv_rt_thread t[BENCH_MAX_THREADS];
 	int n = udrv_rt_threads(prefix, t, BENCH_MAX_THREADS);
 
@@ -70,6 +79,7 @@ int bench_wake_threads(struct bench_run *run, const char *prefix)
 		if (s->raised && s->now.pid == t[i].pid)
 			continue;	/* ours already */
 		s->raised = false;
+		s->impl = impl;
 		if (run->o.irq_prio && wake_raise(run, s, &t[i]))
 			return EXIT_FAIL;
 		wake_read_back(s, &t[i]);
@@ -117,6 +127,8 @@ void bench_wake_json(const struct bench_run *run, struct udrv_json *j)
 		else
 			udrv_json_int(j, t->priority);
 		udrv_json_kbool(j, "raised", run->threads[i].raised);
+		if (run->threads[i].impl)
+			udrv_json_kstr(j, "implementation", run->threads[i].impl);
 		udrv_json_obj_end(j);
 	}
 	udrv_json_arr_end(j);

@@ -18,6 +18,8 @@ NAMES = {name.partition("/")[0]: int(name.partition("/")[2]) for name in FILES}
 SUPPORTED = ", ".join(FILES)
 # a string a rebuilt document does not know (LAVA test cases carry numbers only)
 UNKNOWN = "?"
+# the peers whose rows a bench measures beside its own (rig/bench/peers/)
+PEERS = ("libgpiod-2.3",)
 
 
 class Version(Invalid):
@@ -96,6 +98,41 @@ def _semantics(doc: dict[str, Any], where: str) -> None:
         check_rate(doc["rate"], _at(where, "rate"), rebuilt)
     if "spike" in doc:
         check_spike(doc["spike"], _at(where, "spike"))
+    check_wake_threads(doc, where)
+
+
+def check_wake_threads(doc: dict[str, Any], where: str) -> None:
+    """A peer's rows (libgpiod-2.3) are compared with the bench's own, so they
+    are measured at one setting: where the bench lists the threads its own
+    wake-ups go through, each peer with rows lists its request's threads too,
+    at a policy and priority of the bench's own and raised as they are.
+    Unraised, every irq thread runs at the kernel's default (SCHED_FIFO 50):
+    then a peer's threads need not be listed (documents before 12-2026)."""
+    threads = doc.get("wake_threads", [])
+    own = [t for t in threads if "implementation" not in t]
+    if not any(t["raised"] for t in own):
+        return
+    settings = {(t["policy"], t["priority"], t["raised"]) for t in own}
+    for i, t in enumerate(threads):
+        if "implementation" in t:
+            _need((t["policy"], t["priority"], t["raised"]) in settings,
+                  f"{_at(where, f'wake_threads[{i}]')}: {t['name']} ({t['implementation']}) "
+                  f"runs at {t['policy']} {t['priority']}"
+                  f"{' raised' if t['raised'] else ''}, the bench's own threads at "
+                  + ", ".join(f"{p} {q}{' raised' if r else ''}" for p, q, r in sorted(
+                      settings, key=str))
+                  + ": its rows are not measured at the setting they are compared with")
+    peers = {t["implementation"] for t in threads if "implementation" in t}
+    steps = doc["rate"]["steps"] if doc["bench"] == "rate" else []
+    for k, r in enumerate(doc["rows"] + steps):
+        impl = r["implementation"]
+        if impl in PEERS and impl not in peers:
+            at = f"rows[{k}]" if k < len(doc["rows"]) else \
+                f"rate.steps[{k - len(doc['rows'])}]"
+            raise Invalid(f"{_at(where, at)}: {impl}'s rows, but no thread of its own "
+                          "request in wake_threads, where the bench's own are raised: "
+                          "they ran at the kernel's default, not at the setting of the "
+                          "rows they are compared with")
 
 
 def _need(ok: bool, message: str) -> None:

@@ -140,6 +140,45 @@ def test_damage_is_refused_and_said(name: str) -> None:
         assert not _jsonschema_validator("udrv-bench/1").is_valid(doc)
 
 
+# ---- a peer's rows at the setting of the rows they are compared with ----
+
+OWN = {"name": "irq/24-udrv-bench-irq", "policy": "SCHED_FIFO", "priority": 90, "raised": True}
+PEER_THREAD = {"name": "irq/24-udrv-bench-peer", "policy": "SCHED_FIFO", "priority": 90,
+               "raised": True, "implementation": "libgpiod-2.3"}
+
+
+def peer_document(*threads: dict[str, Any]) -> dict[str, Any]:
+    """document() with a libgpiod-2.3 row and @threads as its wake_threads."""
+    doc = document()
+    doc["rows"].append(row("cdev", "libgpiod-2.3", "toggle", stats([120, 121, 122]),
+                           loss=True, rate_per_s=8.2e6))
+    doc["wake_threads"] = [dict(t) for t in threads]
+    return doc
+
+
+def test_a_peer_at_the_benchs_setting_passes() -> None:
+    check_bench(peer_document(OWN, PEER_THREAD))
+    # nothing raised: every irq thread at the kernel's default, none listed for the peer
+    check_bench(peer_document(OWN | {"priority": 50, "raised": False}))
+
+
+@pytest.mark.parametrize(("threads", "message"), [
+    # the libgpiod row of make lab's rt irq-prio 90 run before 12-2026
+    ((OWN,), "rows[2]: libgpiod-2.3's rows, but no thread of its own request in wake_threads"),
+    ((OWN, PEER_THREAD | {"priority": 50, "raised": False}),
+     "wake_threads[1]: irq/24-udrv-bench-peer (libgpiod-2.3) runs at SCHED_FIFO 50, the "
+     "bench's own threads at SCHED_FIFO 90 raised"),
+    ((OWN, PEER_THREAD | {"priority": 80}), "runs at SCHED_FIFO 80 raised"),
+], ids=["peer-thread-missing", "peer-left-at-50", "peer-other-priority"])
+def test_a_peer_at_another_setting_is_refused(threads: tuple[dict[str, Any], ...],
+                                             message: str) -> None:
+    with pytest.raises(Invalid) as err:
+        check_bench(peer_document(*threads))
+    assert message in str(err.value)
+    assert "not at the setting" in str(err.value) or "not measured at the setting" in \
+        str(err.value)
+
+
 # ---- every reader refuses the contract broken on purpose ----
 
 BREAKS = ("key-removed", "type-changed", "unknown-version")

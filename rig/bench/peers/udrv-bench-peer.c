@@ -55,9 +55,12 @@ static const char usage[] =
 "      request line N as a low output; stdin 'batch N' toggles it N times\n"
 "      (N even) and prints 'ns T'; 'set 0|1' sets it and prints 'ok'\n"
 "  irq --chip PATH --out-line N --level 0|1 --samples N [--warmup N] [--mlock]\n"
+"      [--ready]\n"
 "      line N (output, at --level) drives line N+1 (input, both edges):\n"
 "      per edge 'edge T_WRITE T_IRQ T_WAKE RISING', then 'received',\n"
-"      'lost' (gaps in the sequence numbers) and 'end'\n"
+"      'lost' (gaps in the sequence numbers) and 'end'. --ready: after the\n"
+"      warm-up print 'ready' and wait for 'go' on stdin (the bench sets the\n"
+"      line's irq thread, which has run by then, as it sets its own)\n"
 "  rx --chip PATH --line N --batch K [--buffer B] [--max-samples M] [--mlock]\n"
 "      line N as an input, both edges; 'ready', then read events K at a\n"
 "      time until SIGTERM; then received, reads, seqno_first, seqno_last,\n"
@@ -77,7 +80,7 @@ struct opts {
 	bool has_level;
 	uint64_t samples, warmup, batch, buffer, max_samples;
 	bool has_samples, has_batch, has_max;
-	bool mlock, brk;
+	bool mlock, brk, ready;
 };
 
 static int usage_error(const char *fmt, const char *arg)
@@ -99,7 +102,7 @@ static uint64_t now_ns(void)
 /* ---- options --------------------------------------------------------- */
 
 enum { O_CHIP = 0x100, O_LINE, O_OUT_LINE, O_LEVEL, O_SAMPLES, O_WARMUP,
-       O_BATCH, O_BUFFER, O_MAX, O_MLOCK, O_BREAK };
+       O_BATCH, O_BUFFER, O_MAX, O_MLOCK, O_BREAK, O_READY };
 
 static int parse_num(const char *name, const char *arg, uint64_t max,
 		     uint64_t *v)
@@ -153,6 +156,9 @@ static int take_opt(struct opts *o, int opt, const char *arg)
 	case O_BREAK:
 		o->brk = true;
 		return 0;
+	case O_READY:
+		o->ready = true;
+		return 0;
 	default:
 		return EXIT_USAGE;
 	}
@@ -172,6 +178,7 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 		{ "max-samples", required_argument, NULL, O_MAX },
 		{ "mlock", no_argument, NULL, O_MLOCK },
 		{ "break", no_argument, NULL, O_BREAK },
+		{ "ready", no_argument, NULL, O_READY },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt, ret;
@@ -205,6 +212,8 @@ static int only(const struct opts *o, const char *cmd, bool level,
 		return usage_error("%s takes no --samples or --warmup", cmd);
 	if (!batch && (o->has_batch || o->buffer || o->has_max))
 		return usage_error("%s takes no --batch, --buffer or --max-samples", cmd);
+	if (o->ready && strcmp(cmd, "irq"))
+		return usage_error("%s takes no --ready", cmd);
 	return 0;
 }
 
@@ -445,6 +454,29 @@ static int irq_edge(struct gpiod_line_request *req,
 	return 0;
 }
 
+/*
+ * --ready: the warm-up has run the line's irq thread (its first run sets it
+ * to SCHED_FIFO 50); "ready", and the bench sets it as it sets its own rows'
+ * thread before it answers "go". 0, or 1 (EOF or another answer).
+ */
+static int irq_ready(void)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int ret;
+
+	printf("ready\n");
+	fflush(stdout);
+	len = getline(&line, &cap, stdin);
+	ret = len == 3 && !strcmp(line, "go\n") ? 0 : 1;
+	if (ret && !stop)
+		fprintf(stderr, "udrv-bench-peer: after 'ready', expected 'go' on stdin, got %s\n",
+			len > 0 ? "another line" : "end of file");
+	free(line);
+	return ret;
+}
+
 static int irq_loop(struct gpiod_line_request *req, const struct opts *o,
 		    struct edge *edges, uint64_t *received, uint64_t *lost)
 {
@@ -456,6 +488,12 @@ static int irq_loop(struct gpiod_line_request *req, const struct opts *o,
 	if (!buf)
 		return 1;
 	for (uint64_t i = 0; i < total && !ret && !stop; i++) {
+		if (i == o->warmup && o->ready) {
+			alarm(0);	/* the bench's answer has its own watchdog */
+			ret = irq_ready();
+			if (ret)
+				break;
+		}
 		level = !level;
 		ret = irq_edge(req, buf, o, level,
 			       i < o->warmup ? &scratch : &edges[i - o->warmup], &seq);

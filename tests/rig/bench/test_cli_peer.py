@@ -55,6 +55,9 @@ USAGE: list[tuple[list[str], str]] = [
       "--level", "0"], "bad --samples '5x'"),
     (["irq", "--chip", "/dev/gpiochip0", "--out-line", "2", "--samples", "5", "--level", "0",
       "--buffer", "4"], "takes no --batch, --buffer"),
+    (["toggle", "--chip", "/dev/gpiochip0", "--line", "0", "--ready"], "toggle takes no --ready"),
+    (["rx", "--chip", "/dev/gpiochip0", "--line", "1", "--batch", "1", "--ready"],
+     "rx takes no --ready"),
     (["rx", "--chip", "/dev/gpiochip0", "--line", "1"], "needs --batch"),
     (["rx", "--chip", "/dev/gpiochip0", "--line", "1", "--batch", "0"], "bad --batch '0'"),
     (["rx", "--chip", "/dev/gpiochip0", "--line", "1", "--batch", "1025"], "bad --batch '1025'"),
@@ -97,5 +100,5 @@ def test_version_and_help(peer: Path) -> None:
     r = run(peer, "--help")
     assert r.returncode == 0
     for word in ("toggle", "irq", "rx", "--batch", "--buffer", "--max-samples", "--break",
-                 "seqno_first", "cpu_sys_ns"):
+                 "--ready", "seqno_first", "cpu_sys_ns"):
         assert word in r.stdout, word
