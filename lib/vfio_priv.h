@@ -49,6 +49,9 @@ struct udrv_vfio {
 	int req_fd;			/* vfio-pci's request to release it */
 	unsigned int irq_next;		/* where the next wait starts looking */
 	unsigned int irq_misses;	/* read-firsts in a row that found nothing */
+	bool irq_fast;			/* one vector, irq_misses < IRQ_MISSES: the
+					 * next wait reads first, udrv_vfio_wait()'s
+					 * fast path */
 	unsigned int irq_probe;		/* waits since it last tried */
 	uint64_t missed;
 	bool have_wait_mask;		/* udrv_vfio_set_wait_sigmask() */
