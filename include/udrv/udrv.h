@@ -30,6 +30,7 @@
 #include <udrv/vfio.h>
 #include <udrv/mmio.h>
 #include <udrv/rt.h>
+#include <udrv/responder.h>
 #include <udrv/hist.h>
 #include <udrv/json.h>
 #include <udrv/parse.h>
