@@ -169,6 +169,16 @@ int udrv_resp_threads_raise(struct udrv_responder *r)
 	return ret;
 }
 
+/* Still the thread we raised? A pid can be taken by a later thread. */
+static bool same_thread(const struct resp_thread *th)
+{
+	struct udrv_rt_thread now;
+	unsigned long long start;
+
+	return udrv_rt_thread_read(th->t.pid, &now, &start) &&
+	       !strcmp(now.name, th->t.name) && start == th->start;
+}
+
 /*
  * An irq thread sets itself to SCHED_FIFO 50 when it first runs (Linux
  * 6.1: irq_thread() calls sched_set_fifo(); the thread is woken when the
@@ -189,6 +199,10 @@ int udrv_resp_threads_rescan(struct udrv_responder *r)
 	for (size_t i = 0; i < known; i++) {
 		struct resp_thread *th = &r->threads[i];
 
+		/* another thread with its pid: its own settings go back */
+		if (!same_thread(th) &&
+		    !udrv_rt_thread_read(th->t.pid, &th->t, &th->start))
+			continue;
 		sched_read(&th->t);
 		if (th->t.policy < 0 || !below(&th->t, r->irq_priority))
 			continue;
@@ -202,16 +216,6 @@ int udrv_resp_threads_rescan(struct udrv_responder *r)
 	for (size_t i = known; i < r->nthreads && !ret; i++)
 		ret = thread_raise(r, &r->threads[i]);
 	return ret;
-}
-
-/* Still the thread we raised? A pid can be taken by a later thread. */
-static bool same_thread(const struct resp_thread *th)
-{
-	struct udrv_rt_thread now;
-	unsigned long long start;
-
-	return udrv_rt_thread_read(th->t.pid, &now, &start) &&
-	       !strcmp(now.name, th->t.name) && start == th->start;
 }
 
 static int thread_restore(struct udrv_responder *r, struct resp_thread *th)
