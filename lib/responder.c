@@ -448,6 +448,14 @@ static int busy_spin(struct udrv_responder *r, struct busy *b,
 	return 0;
 }
 
+/* After a spin with no edge: the callback's chance to stop (ev NULL). */
+static int busy_tick(struct udrv_responder *r, udrv_respond_fn fn, void *data)
+{
+	int ret = fn(r->req, NULL, data);
+
+	return ret > 0 ? 1 : ret < 0 ? called(r, ret) : 0;
+}
+
 static void busy_init(struct udrv_responder *r, struct busy *b)
 {
 	const struct udrv_responder_config *c = &r->cfg;
@@ -477,6 +485,8 @@ static int loop_busy(struct udrv_responder *r, udrv_respond_fn fn, void *data)
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	do {
 		ret = busy_spin(r, &b, fn, data);
+		if (!ret)
+			ret = busy_tick(r, fn, data);
 		if (!ret)
 			ret = busy_pause(r, &b, &old);
 	} while (!ret);

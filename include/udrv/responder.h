@@ -72,8 +72,11 @@ struct udrv_responder_config {
  * request's other lines are read and dropped). UDRV_RESPOND_BUSY: @ev has
  * the new level as its edge (RISING: now 1, FALLING: now 0, logical), the
  * CLOCK_MONOTONIC time it was seen, the line's offset and index, and
- * seqno/line_seqno counting the edges seen. Return 0 to go on, > 0 to stop
- * (run returns 0), < 0 to stop with that error (run returns it).
+ * seqno/line_seqno counting the edges seen; and after each spin without an
+ * edge @fn is called with @ev NULL, a chance to stop (a flag a signal
+ * handler set: a signal that went to another thread ends no pause).
+ * Return 0 to go on, > 0 to stop (run returns 0), < 0 to stop with that
+ * error (run returns it).
  */
 typedef int (*udrv_respond_fn)(struct udrv_request *req,
 			       const struct udrv_edge_event *ev, void *data);

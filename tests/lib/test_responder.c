@@ -144,6 +144,7 @@ static void event(struct fake_req *f, unsigned int offset, uint32_t seqno)
 
 struct seen {
 	int calls;
+	int ticks;		/* calls with no event: busy spins without an edge */
 	int stop_at;		/* return 1 at this call; 0: never */
 	int fail_at;		/* return -EIO at this call */
 	struct udrv_responder *r;
@@ -180,6 +181,10 @@ static int respond(struct udrv_request *req, const struct udrv_edge_event *ev,
 {
 	struct seen *s = data;
 
+	if (!ev) {		/* a busy loop's spin without an edge */
+		s->ticks++;
+		return 0;
+	}
 	check_above(s);
 	if (s->calls < 8)
 		s->edges[s->calls] = ev->edge;
@@ -753,6 +758,7 @@ static void test_busy_edges(void)
 	CHECK_INT(s.last.index, 0);
 	CHECK(s.last.timestamp_ns > 0);
 	CHECK_INT(s.nthreads, 0);	/* nothing wakes a busy loop */
+	CHECK_INT(s.ticks, 0);		/* the edges came in the first spin */
 	udrv_responder_free(s.r);
 	/* rising edges only, as the line's setting says */
 	f.req.settings[0].edge = UDRV_EDGE_RISING;
@@ -771,6 +777,7 @@ static void test_busy_signal_and_error(void)
 {
 	struct udrv_responder_config c = { .wait = UDRV_RESPOND_BUSY,
 					   .busy_spin_us = 200 };
+	struct seen s = { 0 };
 	struct udrv_responder *r;
 	struct fake_req f;
 	struct poke p;
@@ -781,15 +788,17 @@ static void test_busy_signal_and_error(void)
 	fake_req_init(&f, UDRV_EDGE_NONE);
 	CHECK_INT(new_responder(&f, &c, &r), 0);
 	poke_start(&t, &p, &f, 100, true);
-	CHECK_INT(udrv_responder_run(r, respond, NULL), -EINTR);
+	CHECK_INT(udrv_responder_run(r, respond, &s), -EINTR);
 	pthread_join(t, NULL);
+	CHECK(s.ticks >= 10);	/* 100 ms of 200 us spins, each then a tick */
+	CHECK_INT(s.calls, 0);
 	CHECK_CONTAINS(udrv_responder_errmsg(r),
 		       "a signal came while it watched line 5 of gpiochip7");
 	/* the signals it blocked while it spun are unblocked again */
 	pthread_sigmask(SIG_BLOCK, NULL, &mask);
 	CHECK(!sigismember(&mask, SIGUSR1));
 	get_error = EIO;
-	CHECK_INT(udrv_responder_run(r, respond, NULL), -EIO);
+	CHECK_INT(udrv_responder_run(r, respond, &s), -EIO);
 	CHECK_CONTAINS(udrv_responder_errmsg(r), "responder: fake get failed");
 	check_restored();
 	udrv_responder_free(r);
