@@ -27,17 +27,19 @@ def main() -> int:
     inp: int | str = int(args.inp) if args.inp.isdigit() else args.inp
     out: int | str = int(args.out) if args.out.isdigit() else args.out
     seen = 0
+    count: int = args.count
 
     def answer(req: udrv.Request, ev: udrv.EdgeEvent) -> bool:
         nonlocal seen
         req.set_value(out, 1 if ev.edge == udrv.Edge.RISING else 0)
         seen += 1
-        return args.count > 0 and seen >= args.count
+        return count > 0 and seen >= count
 
-    config = {inp: udrv.LineSettings(edge=udrv.Edge.BOTH),
-              out: udrv.LineSettings(direction=udrv.Direction.OUTPUT)}
+    edges = udrv.LineSettings(edge=udrv.Edge.BOTH)
+    output = udrv.LineSettings(direction=udrv.Direction.OUTPUT)
     try:
-        with udrv.Chip(args.chip) as chip, chip.request(config, consumer="responder") as req:
+        with udrv.Chip(args.chip) as chip, chip.request({inp: edges, out: output},
+                                                        consumer="responder") as req:
             req.respond(answer, line=inp, priority=args.priority)
     except udrv.Error as e:
         print(f"responder: {e.strerror}")
