@@ -110,24 +110,14 @@ static void fake_req_free(struct fake_req *f)
 	free(f->req.priv);
 }
 
-static void fake_irq(int irq, const char *hwirq, const char *actions)
-{
-	char rel[64];
-
-	snprintf(rel, sizeof(rel), "sys/kernel/irq/%d/hwirq", irq);
-	fake_file(rel, hwirq);
-	snprintf(rel, sizeof(rel), "sys/kernel/irq/%d/actions", irq);
-	fake_file(rel, actions);
-}
-
 /* Line 5's interrupt 42 and its thread at FIFO 50, and others that are
  * not its own (never to be touched). */
 static void fake_system(void)
 {
 	fake_root();
-	fake_irq(9, "9\n", "acpi\n");
-	fake_irq(42, "5\n", "udrv-resp\n");
-	fake_irq(43, "6\n", "udrv-resp\n");
+	fake_gpio_irq(9, "9\n", "acpi\n");
+	fake_gpio_irq(42, "5\n", "udrv-resp\n");
+	fake_gpio_irq(43, "6\n", "udrv-resp\n");
 	fake_sched_thread(9, "irq/9-acpi", SCHED_FIFO, 50, 100);
 	fake_sched_thread(IRQ_PID, "irq/42-udrv-resp", SCHED_FIFO, 50, 1000);
 	fake_sched_thread(4300, "irq/420-other", SCHED_FIFO, 50, 1100);
@@ -242,6 +232,19 @@ static bool need_fifo(void)
 		return true;
 	printf("# skipped: this process may not use SCHED_FIFO\n");
 	return false;
+}
+
+/* The fake system, a request of lines 5 and 6 and a responder of @c;
+ * false (skipped) when @fifo and SCHED_FIFO is not allowed. */
+static bool start(struct fake_req *f, const struct udrv_responder_config *c,
+		  struct udrv_responder **r, bool fifo)
+{
+	if (fifo && !need_fifo())
+		return false;
+	fake_system();
+	fake_req_init(f, UDRV_EDGE_BOTH);
+	CHECK_INT(new_responder(f, c, r), 0);
+	return true;
 }
 
 /* ---- a helper thread: the kernel's doings, later ---- */
@@ -384,11 +387,8 @@ static void test_run_raises_and_restores(void)
 	struct udrv_rt_thread t[2];
 	struct fake_req f;
 
-	if (!need_fifo())
+	if (!start(&f, &c, &s.r, true))
 		return;
-	fake_system();
-	fake_req_init(&f, UDRV_EDGE_BOTH);
-	CHECK_INT(new_responder(&f, &c, &s.r), 0);
 	event(&f, IN, 1);
 	event(&f, OUT, 2);	/* another line's: not called for */
 	event(&f, IN, 3);
@@ -424,11 +424,8 @@ static void test_run_given_irq_priority(void)
 	struct udrv_rt_thread t[1];
 	struct fake_req f;
 
-	if (!need_fifo())
+	if (!start(&f, &c, &s.r, true))
 		return;
-	fake_system();
-	fake_req_init(&f, UDRV_EDGE_BOTH);
-	CHECK_INT(new_responder(&f, &c, &s.r), 0);
 	event(&f, IN, 1);
 	CHECK_INT(udrv_responder_run(s.r, respond, &s), 0);
 	CHECK_INT(s.self_prio, 60);
@@ -457,9 +454,7 @@ static void test_run_priority_zero(void)
 	struct seen s = { .stop_at = 1 };
 	struct fake_req f;
 
-	fake_system();
-	fake_req_init(&f, UDRV_EDGE_BOTH);
-	CHECK_INT(new_responder(&f, &c, &s.r), 0);
+	start(&f, &c, &s.r, false);
 	event(&f, IN, 1);
 	CHECK_INT(udrv_responder_run(s.r, respond, &s), 0);
 	CHECK_INT(s.self_policy, SCHED_OTHER);
@@ -485,11 +480,8 @@ static void test_run_error_restores(void)
 	struct seen s = { .fail_at = 2 };
 	struct fake_req f;
 
-	if (!need_fifo())
+	if (!start(&f, &c, &s.r, true))
 		return;
-	fake_system();
-	fake_req_init(&f, UDRV_EDGE_BOTH);
-	CHECK_INT(new_responder(&f, &c, &s.r), 0);
 	event(&f, IN, 1);
 	event(&f, IN, 2);
 	CHECK_INT(udrv_responder_run(s.r, respond, &s), -EIO);
@@ -515,11 +507,8 @@ static void test_run_signal_restores(void)
 	struct poke p;
 	pthread_t t;
 
-	if (!need_fifo())
+	if (!start(&f, &c, &s.r, true))
 		return;
-	fake_system();
-	fake_req_init(&f, UDRV_EDGE_BOTH);
-	CHECK_INT(new_responder(&f, &c, &s.r), 0);
 	poke_start(&t, &p, &f, 100, true);
 	CHECK_INT(udrv_responder_run(s.r, respond, &s), -EINTR);
 	pthread_join(t, NULL);
@@ -539,11 +528,8 @@ static void test_free_restores(void)
 	jmp_buf jump;
 	int policy, prio;
 
-	if (!need_fifo())
+	if (!start(&f, &c, &s.r, true))
 		return;
-	fake_system();
-	fake_req_init(&f, UDRV_EDGE_BOTH);
-	CHECK_INT(new_responder(&f, &c, &s.r), 0);
 	event(&f, IN, 1);
 	s.jump = &jump;
 	if (!setjmp(jump)) {
@@ -612,11 +598,8 @@ static void test_pid_reused(void)
 	struct udrv_responder *r;
 	struct fake_req f;
 
-	if (!need_fifo())
+	if (!start(&f, &c, &r, true))
 		return;
-	fake_system();
-	fake_req_init(&f, UDRV_EDGE_BOTH);
-	CHECK_INT(new_responder(&f, &c, &r), 0);
 	event(&f, IN, 1);
 	CHECK_INT(udrv_responder_run(r, respond_then_reuse, NULL), 0);
 	check_thread(IRQ_PID, SCHED_FIFO, 30);
@@ -650,7 +633,7 @@ static void test_irq_not_unique(void)
 	int policy, prio;
 
 	fake_system();
-	fake_irq(77, "5\n", "udrv-resp\n");	/* offset 5 of another chip */
+	fake_gpio_irq(77, "5\n", "udrv-resp\n");	/* offset 5 of another chip */
 	fake_req_init(&f, UDRV_EDGE_BOTH);
 	CHECK_INT(new_responder(&f, &c, &r), 0);
 	CHECK_INT(udrv_responder_run(r, respond, NULL), -ENOTUNIQ);
