@@ -42,6 +42,8 @@ const struct udrv_abi udrv_abi_vfio_region_info =
 	UDRV_ABI_STRUCT_SINCE(udrv_vfio_region_info, offset, "1.1");
 const struct udrv_abi udrv_abi_vfio_irq =
 	UDRV_ABI_STRUCT_SINCE(udrv_vfio_irq, missed, "1.1");
+const struct udrv_abi udrv_abi_responder_config =
+	UDRV_ABI_STRUCT_SINCE(udrv_responder_config, busy_pause_us, "1.5");
 
 /*
  * The structs the library reads have no trailing padding in 1.0: a field
@@ -66,6 +68,7 @@ UDRV_NO_TAIL(udrv_request_config, layout_size);
 UDRV_NO_TAIL(udrv_gpio_layout, map_offset);
 UDRV_NO_TAIL(udrv_rt_state, dma_latency_us);
 UDRV_NO_TAIL(udrv_rt_report, findings);
+UDRV_NO_TAIL(udrv_responder_config, busy_pause_us);
 
 /* The cdev backend reads events in place (lib/backend_cdev.c). */
 _Static_assert(sizeof(struct udrv_edge_event) == 48,

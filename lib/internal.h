@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <udrv/parse.h>
 
@@ -84,6 +85,14 @@ bool udrv_proc_stat_field(const char *stat, int n, long *value);
  * stat): the kernel's irq threads, not a process that took such a name. */
 struct udrv_rt_thread;
 int udrv_rt_irq_threads(struct udrv_rt_thread *threads, size_t max);
+/* The same for the kernel threads named @prefix ("irq/24-"). */
+int udrv_rt_kthreads(const char *prefix, struct udrv_rt_thread *threads,
+		     size_t max);
+/* One thread by pid: name, policy and priority (-1: unreadable) and its
+ * start time (/proc/PID/stat field 22; 0 unknown), which tells a thread
+ * from a later one that got its pid. false: no such thread. */
+bool udrv_rt_thread_read(pid_t pid, struct udrv_rt_thread *t,
+			 unsigned long long *start);
 
 /* Collect names in @dir starting with @prefix followed by a number, sorted
  * by that number, as a NULL-terminated strv. Returns the count or -errno. */

@@ -21,6 +21,7 @@
 #include "internal.h"
 
 #define STAT_FLAGS		9	/* fields of /proc/PID/stat, from 1 */
+#define STAT_STARTTIME		22
 #define STAT_RT_PRIORITY	40
 #define STAT_POLICY		41
 #define PF_KTHREAD		0x00200000	/* a kernel thread (linux/sched.h) */
@@ -137,9 +138,31 @@ int udrv_rt_threads_sz(const char *prefix, struct udrv_rt_thread *threads,
 	return scan_threads(prefix, threads, max, thread_size, false);
 }
 
+int udrv_rt_kthreads(const char *prefix, struct udrv_rt_thread *threads,
+		     size_t max)
+{
+	return scan_threads(prefix, threads, max, sizeof(*threads), true);
+}
+
 int udrv_rt_irq_threads(struct udrv_rt_thread *threads, size_t max)
 {
-	return scan_threads("irq/", threads, max, sizeof(*threads), true);
+	return udrv_rt_kthreads("irq/", threads, max);
+}
+
+bool udrv_rt_thread_read(pid_t pid, struct udrv_rt_thread *t,
+			 unsigned long long *start)
+{
+	char id[16], stat[1024];
+	long v;
+
+	snprintf(id, sizeof(id), "%d", (int)pid);
+	if (!thread_info(id, t, false))
+		return false;
+	*start = 0;
+	if (proc_read(id, "stat", stat, sizeof(stat)) > 0 &&
+	    udrv_proc_stat_field(stat, STAT_STARTTIME, &v) && v > 0)
+		*start = (unsigned long long)v;
+	return true;
 }
 
 /* Does the comma-separated action list @actions hold @name? */

@@ -12,7 +12,7 @@
  * ENOMEM when memory runs out.
  *
  * ABI (docs/abi.md): soname libudrv.so.1, symbols in version nodes UDRV_1.0
- * and UDRV_1.1 (VFIO: udrv/vfio.h).
+ * to UDRV_1.5 (1.1: VFIO, udrv/vfio.h; 1.5: the responder, udrv/responder.h).
  * Public structs are passed with the caller's sizeof: the exported function
  * has the suffix _sz and the natural name is a macro passing sizeof, so that
  * a struct can gain fields at its end in a later version (a smaller struct
@@ -30,6 +30,7 @@
 #include <udrv/vfio.h>
 #include <udrv/mmio.h>
 #include <udrv/rt.h>
+#include <udrv/responder.h>
 #include <udrv/hist.h>
 #include <udrv/json.h>
 #include <udrv/parse.h>

@@ -25,9 +25,10 @@ PROMISED = [
     "share/udrv/rig/report/__main__.py", "share/udrv/rig/results/udrv-bench-1.schema.json",
     "share/doc/udrv/examples/edu/edu.c", "share/doc/udrv/examples/python/blink.py",
     "share/doc/udrv/examples/udrvd-held/udrvd-held.c",
+    "share/doc/udrv/examples/responder/responder.c", "share/doc/udrv/examples/python/responder.py",
     "lib/udev/rules.d/60-udrv.rules", "lib/sysusers.d/udrv.conf",
-    "src/udrv-bench-1.4.0/dkms.conf", "src/udrv-bench-1.4.0/Makefile",
-    "src/udrv-bench-1.4.0/gpio-wire/Kbuild", "src/udrv-bench-1.4.0/include/udrv-kmod/gpiochip.h",
+    "src/udrv-bench-1.5.0/dkms.conf", "src/udrv-bench-1.5.0/Makefile",
+    "src/udrv-bench-1.5.0/gpio-wire/Kbuild", "src/udrv-bench-1.5.0/include/udrv-kmod/gpiochip.h",
 ]  # fmt: skip
 
 
@@ -62,8 +63,8 @@ def test_make_install_puts_it_below_prefix(installed: Staged, rel: str) -> None:
 
 
 def test_the_dkms_tree_has_its_version(installed: Staged) -> None:
-    conf = (installed.prefix / "src" / "udrv-bench-1.4.0" / "dkms.conf").read_text()
-    assert 'PACKAGE_VERSION="1.4.0"' in conf and "@VERSION@" not in conf, conf
+    conf = (installed.prefix / "src" / "udrv-bench-1.5.0" / "dkms.conf").read_text()
+    assert 'PACKAGE_VERSION="1.5.0"' in conf and "@VERSION@" not in conf, conf
 
 
 def test_nothing_is_installed_outside_prefix(installed: Staged) -> None:

@@ -26,6 +26,12 @@
  *			a request with edge detection made after it exists
  *			reads its events from there (read(), and epoll_ctl()
  *			watches the FIFO for it). One such request per chip.
+ *			Its reads never block (the test may write nothing),
+ *			unless FAKE_CDEV_BLOCKING_READ=1 is in the environment:
+ *			then a read of a request whose fd is blocking waits
+ *			for an event as the kernel's does (a signal ends the
+ *			wait with EINTR), for a program that blocks in read()
+ *			(libudrv's responder).
  *
  * A request is a memfd holding "CHIP_PATH\nN OFFSET...\n" (/proc/self/fd shows
  * it as the kernel's anon_inode:gpio-line): the process that
@@ -39,6 +45,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <linux/gpio.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -540,10 +547,27 @@ static int source_of(int fd)
 	return r && r->events > 0 ? r->events : fd;
 }
 
+/* FAKE_CDEV_BLOCKING_READ: a blocking request's read waits for an event. */
+static int wait_readable(int fd, int src)
+{
+	struct pollfd pfd = { .fd = src, .events = POLLIN };
+	const char *env = getenv("FAKE_CDEV_BLOCKING_READ");
+	int fl = fcntl(fd, F_GETFL);
+
+	if (src == fd || !env || strcmp(env, "1") || fl < 0 || (fl & O_NONBLOCK))
+		return 0;
+	return poll(&pfd, 1, -1) < 0 ? -1 : 0;
+}
+
 ssize_t read(int fd, void *buf, size_t count)
 {
+	int src;
+
 	init();
-	return real_read(source_of(fd), buf, count);
+	src = source_of(fd);
+	if (wait_readable(fd, src) < 0)
+		return -1;
+	return real_read(src, buf, count);
 }
 
 /* Waiting for them: on the FIFO. */

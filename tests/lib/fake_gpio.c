@@ -152,6 +152,16 @@ void fake_gpio_export_start(void)
 	pthread_detach(t);
 }
 
+void fake_gpio_irq(int irq, const char *hwirq, const char *actions)
+{
+	char rel[64];
+
+	snprintf(rel, sizeof(rel), "sys/kernel/irq/%d/hwirq", irq);
+	fake_file(rel, hwirq);
+	snprintf(rel, sizeof(rel), "sys/kernel/irq/%d/actions", irq);
+	fake_file(rel, actions);
+}
+
 void fake_gpio_event(int wfd, unsigned int offset, uint32_t seqno)
 {
 	struct gpio_v2_line_event ev = {

@@ -28,6 +28,9 @@ void fake_gpio_export_as(const char *parent, const char *name, bool stray);
 /* An already exported line gpio@gpio with @direction. */
 void fake_gpio_line(int gpio, const char *direction);
 
+/* Interrupt @irq in sys/kernel/irq: its hwirq and actions files. */
+void fake_gpio_irq(int irq, const char *hwirq, const char *actions);
+
 /* Write one rising-edge struct gpio_v2_line_event to @wfd, as the kernel
  * would to a line request's file (timestamp 1000 + @seqno). */
 void fake_gpio_event(int wfd, unsigned int offset, uint32_t seqno);

@@ -16,6 +16,7 @@
 
 #include <udrv/rt.h>
 
+#include "fake_gpio.h"
 #include "harness.h"
 #include "rt_common.h"
 
@@ -543,33 +544,23 @@ static void test_thread_stat_unreadable(void)
 	CHECK_INT(t[0].priority, -1);
 }
 
-static void fake_irq(int irq, const char *hwirq, const char *actions)
-{
-	char rel[64];
-
-	snprintf(rel, sizeof(rel), "sys/kernel/irq/%d/hwirq", irq);
-	fake_file(rel, hwirq);
-	snprintf(rel, sizeof(rel), "sys/kernel/irq/%d/actions", irq);
-	fake_file(rel, actions);
-}
-
 static void test_find_irq(void)
 {
 	unsigned int irq = 0;
 
 	fake_system("#1 SMP PREEMPT_RT\n");
-	fake_irq(9, "9\n", "acpi\n");
-	fake_irq(24, "3\n", "ahci,udrv\n");
-	fake_irq(25, "3\n", "udrv-bench\n");	/* udrv is a prefix of it */
-	fake_irq(26, "2\n", "udrv\n");
-	fake_irq(27, "0x3\n", "\n");		/* no handler */
+	fake_gpio_irq(9, "9\n", "acpi\n");
+	fake_gpio_irq(24, "3\n", "ahci,udrv\n");
+	fake_gpio_irq(25, "3\n", "udrv-bench\n");	/* udrv is a prefix of it */
+	fake_gpio_irq(26, "2\n", "udrv\n");
+	fake_gpio_irq(27, "0x3\n", "\n");		/* no handler */
 	CHECK_INT(udrv_rt_find_irq("udrv", 3, &irq), 0);
 	CHECK_INT(irq, 24);
 	CHECK_INT(udrv_rt_find_irq("udrv-bench", 3, &irq), 0);
 	CHECK_INT(irq, 25);
 	CHECK_INT(udrv_rt_find_irq("udrv", 7, &irq), -ENOENT);
 	CHECK_INT(udrv_rt_find_irq("", 3, &irq), -EINVAL);
-	fake_irq(40, "3\n", "udrv\n");	/* the same offset of another chip */
+	fake_gpio_irq(40, "3\n", "udrv\n");	/* the same offset of another chip */
 	CHECK_INT(udrv_rt_find_irq("udrv", 3, &irq), -ENOTUNIQ);
 }
 

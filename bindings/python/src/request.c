@@ -610,6 +610,7 @@ static PyMethodDef req_methods[] = {
 	{ "__enter__", req_enter, METH_NOARGS, NULL },
 	{ "__exit__", req_exit, METH_VARARGS, NULL },
 	{ "_adopt", req_adopt, METH_VARARGS | METH_CLASS, NULL },
+	{ "_respond", udrvpy_req_respond, METH_VARARGS, NULL },
 	{ NULL, NULL, 0, NULL }
 };
 

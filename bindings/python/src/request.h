@@ -39,4 +39,7 @@ PyObject *udrvpy_req_wait_edge_events(PyObject *o, PyObject *args, PyObject *kw)
 PyObject *udrvpy_req_read_edge_events(PyObject *o, PyObject *args, PyObject *kw);
 PyObject *udrvpy_req_get_lost(PyObject *o, void *unused);
 
+/* respond.c: _respond(), libudrv's responder with a Python callback */
+PyObject *udrvpy_req_respond(PyObject *o, PyObject *args);
+
 #endif /* UDRVPY_REQUEST_H */

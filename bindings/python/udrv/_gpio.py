@@ -5,8 +5,8 @@ Request (config mappings, dataclasses, the event iterator, async for)."""
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
-from typing import Optional, Union
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
+from typing import Literal, Optional, Union
 
 from . import _udrv
 from ._types import (
@@ -19,11 +19,17 @@ from ._types import (
     Edge,
     LineInfo,
     LineSettings,
+    RtThread,
 )
 
 Line = Union[int, str]
 ConfigKey = Union[int, str, tuple[Union[int, str], ...]]
 Config = Mapping[ConfigKey, Optional[LineSettings]]
+Responder = Callable[["Request", _udrv.EdgeEvent], object]
+
+# udrv/responder.h
+_WAITS = {"read": 0, "busy": 1}
+_LOCK_MEMORY, _PIN_CPU, _DMA_LATENCY = 1, 2, 4
 
 _udrv._set_edge_enum(Edge)
 
@@ -188,6 +194,55 @@ class Request(_udrv.Request):
                              "their holder's, not known here; name every line of it")
         self._reconfigure(tuple(s._astuple() for s in known))
         self._settings = known
+
+    def _index(self, line: Line) -> int:
+        """The request's index of a line (offset or name)."""
+        if isinstance(line, str) and line in self._names:
+            return self._names[line]
+        if isinstance(line, int) and not isinstance(line, bool) and line in self.offsets:
+            return self.offsets.index(line)
+        raise ValueError(f"line {line!r} is not in this request (offsets {self.offsets})")
+
+    def respond(self, callback: Responder, *, line: Line,
+                wait: Literal["read", "busy"] = "read", priority: int = 0,
+                irq_priority: int | None = None, cpu: int | None = None,
+                lock_memory: bool | None = None, prefault_stack: int = 0,
+                dma_latency_us: int | None = None, busy_spin_us: int = 0,
+                busy_pause_us: int = 0) -> list[RtThread]:  # fmt: skip
+        """Call callback(request, event) for each edge of the input line
+        (offset or name) until it returns True (None or False: go on).
+
+        wait "read" blocks in the kernel's read of the line's edge events
+        (the character device, the line requested with edge detection);
+        "busy" reads the level in a loop on any backend, busy_spin_us (0:
+        1000) at a time, then pauses busy_pause_us (0: no sleep) and takes
+        signals; its events carry the level seen as their edge.
+
+        The calling thread runs at SCHED_FIFO priority (0: SCHED_OTHER),
+        after the threads that wake it (the line's irq thread) are raised
+        to irq_priority (None: priority + 1): never above them. cpu pins
+        it, lock_memory (None: when priority > 0) locks the process's
+        memory with prefault_stack bytes of stack (0: 512 KiB),
+        dma_latency_us holds /dev/cpu_dma_latency. Everything is put back
+        when it returns: by the callback's True, by an exception in the
+        callback (it propagates), by Ctrl-C (KeyboardInterrupt; run it in
+        the main thread, as Python runs signal handlers there) or an error
+        (udrv.Error saying what failed and how to fix it).
+
+        Returns the wake threads it found ([] for "busy", or a wake-up
+        through no thread), as it left them. The callback may drive the
+        request's lines; another blocking call on the request meanwhile
+        raises RuntimeError.
+        """
+        if wait not in _WAITS:
+            raise ValueError(f"wait is 'read' or 'busy', not {wait!r}")
+        flags = ((_LOCK_MEMORY if (priority > 0 if lock_memory is None else lock_memory) else 0)
+                 | (_PIN_CPU if cpu is not None else 0)
+                 | (_DMA_LATENCY if dma_latency_us is not None else 0))  # fmt: skip
+        found = self._respond(callback, self._index(line), _WAITS[wait], priority,
+                              irq_priority or 0, flags, cpu or 0, dma_latency_us or 0,
+                              prefault_stack, busy_spin_us, busy_pause_us)  # fmt: skip
+        return [RtThread(*t) for t in found]
 
     def edge_events(self, timeout: float | None = None) -> Iterator[_udrv.EdgeEvent]:
         """Edge events as they come; the iterator ends when none came for

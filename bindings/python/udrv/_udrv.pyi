@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import types
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, Final, TypeVar, final
 
 from _typeshed import structseq
@@ -154,6 +154,10 @@ class Request:
     @classmethod
     def _adopt(cls: type[_Self], chip: str, fd: int, offsets: tuple[int, ...],
                names: dict[str, int] | None) -> _Self: ...
+    def _respond(self, callback: Callable[[Any, EdgeEvent], object], in_: int, wait: int,
+                 priority: int, irq_priority: int, flags: int, cpu: int,
+                 dma_latency_us: int, prefault_stack: int, busy_spin_us: int,
+                 busy_pause_us: int, /) -> list[tuple[int, str, int, int]]: ...
     @property
     def lost_events(self) -> int: ...
     @property
