@@ -44,7 +44,8 @@ static int answer(struct udrv_request *req, const struct udrv_edge_event *ev,
 
 	if (ret)
 		return ret;
-	return a->count && ++a->seen >= a->count;
+	a->seen++;
+	return a->count && a->seen >= a->count;
 }
 
 static void on_signal(int sig)
