@@ -149,8 +149,16 @@ void bd_feed(struct bd_analysis *a, const struct trace_event *ev)
 	m = mark_of(&a->spec, ev);
 	if (m < 0 || m <= r->last || !(allowed(&a->spec) & 1u << m) || r->at[m])
 		return;
-	/* a thread of D's before the timestamp: the timestamp's thread */
-	if (m == BD_D_THREAD && ev->ts_ns + BD_ROUND_NS > r->t_d)
+	/*
+	 * The optional marks follow their own: D's thread right after D's
+	 * hardirq and before the timestamp (the timestamp's thread; on RT
+	 * D's thread may still run from the reply before, which is no mark),
+	 * a second thread of B's right after B's first.
+	 */
+	if (m == BD_D_THREAD && (r->last != BD_D_HARDIRQ ||
+				 ev->ts_ns + BD_ROUND_NS > r->t_d))
+		return;
+	if (m == BD_B_THREAD_S && r->last != BD_B_THREAD)
 		return;
 	r->at[m] = ev->ts_ns;
 	r->last = m;

@@ -14,6 +14,7 @@
  * the user responder, gpio:gpio_value filtered to C's writes.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,7 +188,7 @@ int reply_breakdown(struct reply_bench *b, struct reply_cfg *c)
 
 static double bd_ratio(const struct reply_bd *bd)
 {
-	return bd->untraced_p50_ns ? (double)bd->total_ns / (double)bd->untraced_p50_ns : 0;
+	return bd->untraced_p50_ns ? (double)bd->total_ns / (double)bd->untraced_p50_ns : NAN;
 }
 
 void reply_breakdown_print(const struct reply_bench *b)
