@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "msg.h"
 #include "reply.h"
@@ -153,14 +154,35 @@ static int bd_result(struct reply_cfg *c, const struct bd_analysis *a)
 	return 0;
 }
 
+/*
+ * A busy responder spinning at SCHED_FIFO on the log host's CPU, on
+ * PREEMPT_RT: tracefs's writes and reads wait for RCU grace periods, whose
+ * threads (rcuc, rcu_preempt: FIFO 1 there) it holds off; the lab's rt
+ * guest hung so. Not traced.
+ */
+static bool bd_spinner(const struct reply_bench *b, const struct reply_cfg *c)
+{
+	struct utsname u;
+
+	return c->resp == REPLY_USER && c->wait == REPLY_BUSY && c->child_prio &&
+	       reply_shares_cpu(b->run.o.cpu, b->target_cpu) && !uname(&u) &&
+	       strstr(u.version, "PREEMPT_RT");
+}
+
 int reply_breakdown(struct reply_bench *b, struct reply_cfg *c)
 {
-	struct bd_reply *r = calloc(REPLY_BD_EDGES, sizeof(*r));
+	struct bd_reply *r;
 	struct bd_analysis a;
 	struct bd_filters f;
 	bool absent[4] = { false };
 	int ret;
 
+	if (bd_spinner(b, c)) {
+		fprintf(stderr, "udrv-bench: %s: user/busy not traced: it spins at SCHED_FIFO %d on the log host's CPU, and on PREEMPT_RT tracefs waits for RCU threads it holds off (give it a CPU of its own: --target-cpu)\n",
+			BD_WHO, c->child_prio);
+		return 0;
+	}
+	r = calloc(REPLY_BD_EDGES, sizeof(*r));
 	if (!r)
 		return bench_error(EXIT_FAIL, "out of memory");
 	ret = bd_spec(b, c, &c->bd.spec);
