@@ -39,6 +39,7 @@ enum {
 	OPT_REPLY,
 	OPT_WATCH,
 	OPT_TARGET_CPU,
+	OPT_BREAKDOWN,
 };
 
 static const char reply_help[] =
@@ -85,6 +86,14 @@ static const char reply_help[] =
 "      --watch N         line D, watched by the log host (default 7)\n"
 "      --target-cpu N    pin the user responder to CPU N (--cpu pins the log\n"
 "                        host)\n"
+"      --breakdown       where the microseconds go (--role both): after each\n"
+"                        responder's run, 201 more edges traced with ftrace\n"
+"                        (root, tracefs; not with --trace-on-spike), each reply\n"
+"                        split into contiguous stages (write_to_ipi,\n"
+"                        ipi_to_b_hardirq, ..., d_hardirq_to_timestamp); the\n"
+"                        median reply's stages, its total and the untraced p50\n"
+"                        go to the document's \"breakdown\" and to stderr.\n"
+"                        Tracing costs time: the ratio says how much\n"
 "\n"
 "--irq-prio N raises D's irq thread (the log host's wake-up) and the\n"
 "responder's: gpio-reply's (kthread), B's (user, --role both).\n"
@@ -155,6 +164,9 @@ static int reply_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 		return parse_line(run, "--reply", arg, &b->reply);
 	case OPT_WATCH:
 		return parse_line(run, "--watch", arg, &b->watch);
+	case OPT_BREAKDOWN:
+		b->breakdown = true;
+		return 0;
 	case OPT_TARGET_CPU:
 		if (udrv_parse_s64(arg, 0, CPU_SETSIZE - 1, &v))
 			return bench_usage(run->bench, "bad --target-cpu '%s'", arg);
@@ -176,6 +188,10 @@ static int reply_check_opts(struct reply_bench *b, bool wait_given)
 	const char *cmd = b->run.bench;
 	unsigned int l[4] = { b->trig, b->in, b->reply, b->watch };
 
+	if (b->breakdown && b->role != ROLE_BOTH)
+		return bench_usage(cmd, "--breakdown traces both sides on this machine: --role both (the default)");
+	if (b->breakdown && b->run.o.spike_ns)
+		return bench_usage(cmd, "--breakdown and --trace-on-spike both use tracefs: one at a time");
 	if (wait_given && !(b->resp_mask & (1u << REPLY_USER)))
 		return bench_usage(cmd, "--wait is the user responder's: add --responder user");
 	if (b->role == ROLE_TARGET && !single(b->resp_mask))
@@ -297,6 +313,8 @@ static int reply_measure(struct reply_bench *b)
 
 	reply_alarm_catch();
 	ret = b->role == ROLE_TARGET ? reply_measure_target(b) : reply_measure_both(b);
+	if (b->breakdown)
+		reply_breakdown_print(b);
 	reply_child_stop(b);
 	reply_module_restore(&b->mod);
 	return ret;
@@ -314,6 +332,7 @@ int cmd_bench_reply(int argc, char **argv)
 		{ "reply", required_argument, NULL, OPT_REPLY },
 		{ "watch", required_argument, NULL, OPT_WATCH },
 		{ "target-cpu", required_argument, NULL, OPT_TARGET_CPU },
+		{ "breakdown", no_argument, NULL, OPT_BREAKDOWN },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct reply_bench b = { .chip_spec = "gpio-wire", .trig = 4, .in = 5,
@@ -332,6 +351,8 @@ int cmd_bench_reply(int argc, char **argv)
 	if (optind < argc)
 		return bench_usage("reply", "unexpected argument '%s'", argv[optind]);
 	ret = reply_check_opts(&b, b.wait_mask != all_waits);
+	if (b.breakdown)
+		b.run.json_extra = reply_breakdown_json;
 	if (!ret)
 		ret = reply_open(&b);
 	if (!ret)

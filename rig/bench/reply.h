@@ -18,6 +18,7 @@
 #include <udrv/udrv.h>
 
 #include "bench.h"
+#include "breakdown.h"
 
 #define REPLY_MODULE_DIR	"/sys/devices/platform/gpio-reply"
 #define REPLY_CONSUMER		"udrv-bench-reply"
@@ -92,6 +93,20 @@ bool reply_shares_cpu(int cpu_a, int cpu_b);
 
 enum { ROLE_BOTH, ROLE_TARGET, ROLE_LOGHOST };
 
+#define REPLY_BD_EDGES		201	/* --breakdown: traced edges (odd) */
+
+/* --breakdown: one responder's traced run (reply_breakdown.c). */
+struct reply_bd {
+	bool done;
+	struct bd_spec spec;
+	bool d_thread;			/* the median reply had a d_thread mark */
+	uint64_t edges, total_ns, traced_p50_ns, untraced_p50_ns;
+	unsigned int events;		/* trace events inside the median reply */
+	int nstages;
+	struct bd_stage stages[BD_NMARKS];
+	char events_on[160];		/* the events traced, with filters */
+};
+
 /* One responder (and wait method): its rows and counts. */
 struct reply_cfg {
 	enum reply_responder resp;
@@ -99,6 +114,7 @@ struct reply_cfg {
 	struct bench_row *t2r, *part[3];	/* the target's breakdown */
 	uint64_t sent, received, lost, replies, left_out, prev_seq;
 	int child_prio;			/* user: the responder's priority */
+	struct reply_bd bd;		/* --breakdown */
 };
 
 struct reply_bench {
@@ -108,6 +124,7 @@ struct reply_bench {
 	int role;
 	unsigned int resp_mask, wait_mask;
 	int target_cpu;
+	bool breakdown;			/* --breakdown */
 	struct udrv_chip *chip;
 	struct udrv_request *lh;	/* log host: 0 = A (out), 1 = D (in) */
 	int level;			/* A's level */
@@ -127,5 +144,15 @@ int reply_open(struct reply_bench *b);
 int reply_measure_both(struct reply_bench *b);
 int reply_measure_target(struct reply_bench *b);
 void reply_child_stop(struct reply_bench *b);
+/* One edge and its reply (the log host); @record: into the rows; the
+ * write's and the reply's times in @t_write, @t_d (NULL: not wanted). */
+int reply_edge(struct reply_bench *b, struct reply_cfg *c, bool record,
+	       uint64_t *t_write, uint64_t *t_d);
+
+/* reply_breakdown.c: --breakdown's traced run of @c, after its measured
+ * one; and the document's "breakdown" list */
+int reply_breakdown(struct reply_bench *b, struct reply_cfg *c);
+void reply_breakdown_json(const struct bench_run *run, struct udrv_json *j);
+void reply_breakdown_print(const struct reply_bench *b);
 
 #endif /* UDRV_BENCH_REPLY_H */

@@ -233,8 +233,8 @@ static int no_reply(struct reply_bench *b, const struct reply_cfg *c)
 			 b->in, b->reply);
 }
 
-/* One trigger edge and its reply; @record: not a warm-up edge. */
-static int lh_edge(struct reply_bench *b, struct reply_cfg *c, bool record)
+int reply_edge(struct reply_bench *b, struct reply_cfg *c, bool record,
+	       uint64_t *tw, uint64_t *td)
 {
 	int level = !b->level, n;
 	struct udrv_edge_event e;
@@ -262,6 +262,10 @@ static int lh_edge(struct reply_bench *b, struct reply_cfg *c, bool record)
 		return bench_error(EXIT_FAIL, "bench reply: line %u went %s after line %u went %s: the reply must be the inverse (C = !B); is the watched line wired to the responder's output?",
 				 b->watch, e.edge == UDRV_EDGE_RISING ? "high" : "low",
 				 b->trig, level ? "high" : "low");
+	if (tw && td) {
+		*tw = t_write;
+		*td = e.timestamp_ns;
+	}
 	if (!record)
 		return 0;
 	c->received++;
@@ -354,7 +358,7 @@ static int lh_run(struct reply_bench *b, struct reply_cfg *c)
 
 	lh_drain(b);
 	for (int w = 0; w < REPLY_WARMUP && !ret; w++)
-		ret = lh_edge(b, c, false);
+		ret = reply_edge(b, c, false, NULL, NULL);
 	if (!ret)
 		ret = lh_wake_threads(b, c);
 	if (!ret)
@@ -365,7 +369,7 @@ static int lh_run(struct reply_bench *b, struct reply_cfg *c)
 	if (!ret && c->resp == REPLY_USER)
 		c->prev_seq = k0.replies;
 	for (uint64_t t0 = bench_now_ns(); !ret && bench_more(&b->run, t0, i, n); i++) {
-		ret = lh_edge(b, c, true);
+		ret = reply_edge(b, c, true, NULL, NULL);
 		bench_progress(&b->run, c->t2r, i, n);
 	}
 	if (!ret)
@@ -407,6 +411,8 @@ int reply_measure_both(struct reply_bench *b)
 			ret = target_start(b, c);
 		if (!ret)
 			ret = lh_run(b, c);
+		if (!ret && b->breakdown)
+			ret = reply_breakdown(b, c);
 		if (b->role == ROLE_BOTH)
 			target_stop(b, c);
 		if (!ret)

@@ -25,29 +25,26 @@
 #include "spike.h"
 #include "trace.h"
 
-#define SPIKE_MAX_SAVED		24
+#define SPIKE_MAX_SAVED		48
 #define SPIKE_MARGIN_NS		1000000ULL	/* kept before the window, at least */
 #define SPIKE_AFTER_NS		100000ULL	/* kept after it */
 #define SPIKE_TOP		8
 
 /* The events, "system/name"; optional ones may be absent (x86 only). */
-static const struct {
-	const char *path;
-	bool optional;
-} spike_events[] = {
-	{ "sched/sched_switch", false },
-	{ "sched/sched_wakeup", false },
-	{ "sched/sched_wakeup_new", false },
-	{ "sched/sched_waking", false },
-	{ "sched/sched_pi_setprio", false },
-	{ "irq/irq_handler_entry", false },
-	{ "irq/irq_handler_exit", false },
-	{ "irq/softirq_entry", false },
-	{ "irq/softirq_exit", false },
-	{ "timer/hrtimer_expire_entry", false },
-	{ "timer/hrtimer_expire_exit", false },
-	{ "irq_vectors/local_timer_entry", true },
-	{ "irq_vectors/local_timer_exit", true },
+static const struct bench_trace_event spike_events[] = {
+	{ "sched/sched_switch", NULL, false },
+	{ "sched/sched_wakeup", NULL, false },
+	{ "sched/sched_wakeup_new", NULL, false },
+	{ "sched/sched_waking", NULL, false },
+	{ "sched/sched_pi_setprio", NULL, false },
+	{ "irq/irq_handler_entry", NULL, false },
+	{ "irq/irq_handler_exit", NULL, false },
+	{ "irq/softirq_entry", NULL, false },
+	{ "irq/softirq_exit", NULL, false },
+	{ "timer/hrtimer_expire_entry", NULL, false },
+	{ "timer/hrtimer_expire_exit", NULL, false },
+	{ "irq_vectors/local_timer_entry", NULL, true },
+	{ "irq_vectors/local_timer_exit", NULL, true },
 };
 
 struct saved {
@@ -56,6 +53,7 @@ struct saved {
 };
 
 static struct {
+	const char *who;		/* the option, for messages */
 	bool armed;
 	uint64_t threshold;		/* ns */
 	char dir[PATH_MAX];		/* the tracefs in use */
@@ -77,7 +75,7 @@ static struct {
 	char error[320];
 	char verdict[640];
 	struct trace_analysis an;
-} sp = { .on_fd = -1 };
+} sp = { .on_fd = -1, .who = "--trace-on-spike" };
 
 uint64_t bench_spike_ns;
 
@@ -135,10 +133,12 @@ static int spike_fail(const char *what, const char *path, int err)
 	const char *fix = "";
 
 	if (err == -EACCES || err == -EPERM || err == -EROFS)
-		fix = " (tracefs needs root: run udrv as root, or leave --trace-on-spike out)";
+		fix = " (tracefs needs root: run udrv as root, or leave the option out)";
 	else if (err == -ENOENT)
 		fix = " (the kernel lacks it: CONFIG_FTRACE and the scheduler/irq trace events)";
-	return bench_error(EXIT_FAIL, "--trace-on-spike: cannot %s %s: %s%s", what,
+	else if (err == -EINVAL && strstr(path, "/filter"))
+		fix = " (the kernel refused the event filter)";
+	return bench_error(EXIT_FAIL, "%s: cannot %s %s: %s%s", sp.who, what,
 			 path, strerror(-err), fix);
 }
 
@@ -155,7 +155,8 @@ static int spike_set(const char *name, const char *old, const char *value,
 	if (!strcmp(old, value) && !always)
 		return 0;
 	if (sp.nsaved == SPIKE_MAX_SAVED)
-		return bench_error(EXIT_FAIL, "--trace-on-spike: too many tracefs settings");
+		return bench_error(EXIT_FAIL, "%s: too many tracefs settings (SPIKE_MAX_SAVED in %s)",
+				 sp.who, __FILE__);
 	s = &sp.saved[sp.nsaved];
 	snprintf(s->path, sizeof(s->path), "%s", path);
 	snprintf(s->old, sizeof(s->old), "%s", old);
@@ -208,8 +209,8 @@ static int spike_find(void)
 		if (!bench_tracefs_dir("trace_clock", sp.dir, sizeof(sp.dir)))
 			return 0;
 	}
-	return bench_error(EXIT_FAIL, "--trace-on-spike: no tracefs at %s%s or %s%s, and mounting it on %s failed: %s (as root: mount -t tracefs nodev /sys/kernel/tracing; the kernel needs CONFIG_FTRACE)",
-			 root, BENCH_TRACEFS, root, BENCH_TRACEFS_OLD, sp.dir,
+	return bench_error(EXIT_FAIL, "%s: no tracefs at %s%s or %s%s, and mounting it on %s failed: %s (as root: mount -t tracefs nodev /sys/kernel/tracing; the kernel needs CONFIG_FTRACE)",
+			 sp.who, root, BENCH_TRACEFS, root, BENCH_TRACEFS_OLD, sp.dir,
 			 *root ? "not tried under UDRV_SYSROOT" : strerror(errno));
 }
 
@@ -228,8 +229,8 @@ static int spike_buffer(void)
 	if (x)
 		snprintf(line, sizeof(line), "%.*s", (int)strcspn(x + 11, ")"), x + 11);
 	if (udrv_parse_u64(line, UINT64_MAX, &kb))
-		return bench_error(EXIT_FAIL, "--trace-on-spike: %s/buffer_size_kb reads '%s', not a size in KiB",
-				 sp.dir, line);
+		return bench_error(EXIT_FAIL, "%s: %s/buffer_size_kb reads '%s', not a size in KiB",
+				 sp.who, sp.dir, line);
 	sp.buffer_kb = kb;
 	if (kb >= SPIKE_BUFFER_KB)
 		return 0;
@@ -238,40 +239,62 @@ static int spike_buffer(void)
 	return spike_set("buffer_size_kb", line, want, false);
 }
 
-static int spike_events_on(void)
+/* An event's filter, put back as it was ("none": cleared with "0"). */
+static int spike_filter(const struct bench_trace_event *e)
+{
+	char name[96], old[32];
+	bool absent = false;
+	int ret;
+
+	snprintf(name, sizeof(name), "events/%s/filter", e->path);
+	ret = spike_get(name, old, sizeof(old), false, &absent);
+	if (ret)
+		return ret;
+	if (strcmp(old, "none") && strcmp(old, e->filter))
+		return bench_error(EXIT_FAIL, "%s: %s/%s holds '%s', another user's filter: clear it (echo 0 > it) first",
+				 sp.who, sp.dir, name, old);
+	return spike_set(name, !strcmp(old, "none") ? "0" : old, e->filter, false);
+}
+
+static int spike_events_on(const struct bench_trace_event *ev, size_t n,
+			   bool *absent)
 {
 	char name[96], old[16];
 	int ret;
 
-	for (size_t i = 0; i < sizeof(spike_events) / sizeof(spike_events[0]); i++) {
-		bool absent = false;
+	for (size_t i = 0; i < n; i++) {
+		bool gone = false;
 
-		snprintf(name, sizeof(name), "events/%s/enable", spike_events[i].path);
-		ret = spike_get(name, old, sizeof(old), spike_events[i].optional,
-				&absent);
-		if (!ret && !absent)
+		snprintf(name, sizeof(name), "events/%s/enable", ev[i].path);
+		ret = spike_get(name, old, sizeof(old), ev[i].optional, &gone);
+		if (!ret && !gone && ev[i].filter)
+			ret = spike_filter(&ev[i]);
+		if (!ret && !gone)
 			ret = spike_set(name, old, "1", false);
 		if (ret)
 			return ret;
+		if (absent)
+			absent[i] = gone;
 	}
 	return 0;
 }
 
-static int spike_settings(void)
+static int spike_settings(const struct bench_trace_event *ev, size_t n,
+			  bool *absent)
 {
 	char line[256], old[32];
-	bool absent = false;
+	bool none = false;
 	int ret;
 
-	ret = spike_get("tracing_on", old, sizeof(old), false, &absent);
+	ret = spike_get("tracing_on", old, sizeof(old), false, &none);
 	if (!ret)
 		ret = spike_set("tracing_on", old, "0", true);
 	if (!ret)
-		ret = spike_get("current_tracer", old, sizeof(old), false, &absent);
+		ret = spike_get("current_tracer", old, sizeof(old), false, &none);
 	if (!ret)
 		ret = spike_set("current_tracer", old, "nop", false);
 	if (!ret)
-		ret = spike_get("trace_clock", line, sizeof(line), false, &absent);
+		ret = spike_get("trace_clock", line, sizeof(line), false, &none);
 	if (!ret) {
 		selected(line, old, sizeof(old));
 		ret = spike_set("trace_clock", old, "mono", false);
@@ -279,7 +302,7 @@ static int spike_settings(void)
 	if (!ret)
 		ret = spike_buffer();
 	if (!ret)
-		ret = spike_events_on();
+		ret = spike_events_on(ev, n, absent);
 	return ret;
 }
 
@@ -307,9 +330,12 @@ int bench_spike_arm(struct bench_run *run)
 
 	memset(&sp, 0, sizeof(sp));
 	sp.on_fd = -1;
+	sp.who = "--trace-on-spike";
 	ret = spike_find();
 	if (!ret)
-		ret = spike_settings();
+		ret = spike_settings(spike_events,
+				     sizeof(spike_events) / sizeof(spike_events[0]),
+				     NULL);
 	if (!ret)
 		ret = spike_start();
 	if (ret) {
@@ -320,6 +346,56 @@ int bench_spike_arm(struct bench_run *run)
 	sp.threshold = run->o.spike_ns;
 	bench_spike_ns = sp.threshold;
 	return 0;
+}
+
+int bench_trace_setup(const char *who, const struct bench_trace_event *ev,
+		      size_t n, bool *absent)
+{
+	int ret;
+
+	if (sp.armed || sp.nsaved)
+		return bench_error(EXIT_FAIL, "%s: tracefs is already in use by %s",
+				   who, sp.who);
+	memset(&sp, 0, sizeof(sp));
+	sp.on_fd = -1;
+	sp.who = who;
+	ret = spike_find();
+	if (!ret)
+		ret = spike_settings(ev, n, absent);
+	if (ret)
+		bench_spike_restore();
+	return ret;
+}
+
+int bench_trace_start(void)
+{
+	int ret = spike_start();
+
+	if (ret)
+		bench_spike_restore();
+	return ret;
+}
+
+void bench_trace_stop(void)
+{
+	ssize_t r;
+
+	if (sp.on_fd < 0)
+		return;
+	r = write(sp.on_fd, "0", 1);
+	(void)r;
+}
+
+FILE *bench_trace_open(void)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	path_of(path, sizeof(path), "trace");
+	f = fopen(path, "re");
+	if (!f)
+		spike_fail("read", path, -errno);
+	return f;
 }
 
 void bench_spike_hit(const struct bench_row *row, uint64_t start_ns,

@@ -45,6 +45,7 @@ enum trace_kind {
 	TRACE_HRTIMER_EXIT,
 	TRACE_VECTOR_ENTRY,	/* irq_vectors: local_timer_entry, ... */
 	TRACE_VECTOR_EXIT,
+	TRACE_GPIO_VALUE,	/* gpio_value: a line read or written */
 };
 
 struct trace_task {
@@ -67,6 +68,9 @@ struct trace_event {
 	int irq;		/* irq_handler_*, softirq vec */
 	char what[TRACE_NAME_LEN]; /* irq name, softirq action, function,
 				    * vector event name */
+	unsigned int gpio;	/* gpio_value: the global line number, */
+	bool gpio_get;		/* read (true) or written */
+	int value;		/* and the value */
 };
 
 /*

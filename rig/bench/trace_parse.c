@@ -296,6 +296,26 @@ static void parse_irq(const char *name, size_t nl, const char *f, size_t fl,
 	}
 }
 
+/* gpio_value: "<gpio> get <value>" or "<gpio> set <value>" ("%u %3s %d") */
+static void parse_gpio(const char *f, size_t fl, struct trace_event *ev)
+{
+	size_t d = span_digits(f, fl), k;
+	int64_t gpio;
+	int value;
+
+	if (!d || d + 5 > fl || f[d] != ' ' ||
+	    (memcmp(f + d + 1, "get ", 4) && memcmp(f + d + 1, "set ", 4)))
+		return;
+	k = d + 5;
+	if ((d > 1 && f[0] == '0') || !tok_s64(f, d, 0, 0xffffffffLL, &gpio) ||
+	    !tok_int(f + k, fl - k, &value))
+		return;
+	ev->gpio = (unsigned int)gpio;
+	ev->gpio_get = f[d + 1] == 'g';
+	ev->value = value;
+	ev->kind = TRACE_GPIO_VALUE;
+}
+
 int trace_parse_line(const char *line, size_t len, struct trace_event *ev)
 {
 	const char *p, *end = line + len, *name;
@@ -314,6 +334,8 @@ int trace_parse_line(const char *line, size_t len, struct trace_event *ev)
 	ev->kind = TRACE_OTHER;
 	if (nl > 6 && !memcmp(name, "sched_", 6))
 		parse_sched(name, nl, p, (size_t)(end - p), ev);
+	else if (nl == 10 && !memcmp(name, "gpio_value", 10))
+		parse_gpio(p, (size_t)(end - p), ev);
 	else
 		parse_irq(name, nl, p, (size_t)(end - p), ev);
 	return 1;

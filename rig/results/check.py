@@ -98,6 +98,8 @@ def _semantics(doc: dict[str, Any], where: str) -> None:
         check_rate(doc["rate"], _at(where, "rate"), rebuilt)
     if "spike" in doc:
         check_spike(doc["spike"], _at(where, "spike"))
+    if "breakdown" in doc:
+        check_breakdown(doc, _at(where, "breakdown"))
     check_wake_threads(doc, where)
 
 
@@ -133,6 +135,66 @@ def check_wake_threads(doc: dict[str, Any], where: str) -> None:
                           "request in wake_threads, where the bench's own are raised: "
                           "they ran at the kernel's default, not at the setting of the "
                           "rows they are compared with")
+
+
+# udrv-bench reply --breakdown: how far the traced reply may be from the
+# untraced p50 for its stages to explain it (the issue's 5%)
+BREAKDOWN_TOLERANCE = 0.05
+
+
+def breakdown_within(entry: dict[str, Any], tolerance: float = BREAKDOWN_TOLERANCE) -> bool:
+    """Does the traced reply's total match the untraced p50 within `tolerance`?"""
+    p50 = entry["untraced_p50_ns"]
+    return p50 > 0 and abs(entry["total_ns"] - p50) <= tolerance * p50
+
+
+def check_breakdown_matches(entry: dict[str, Any],
+                            tolerance: float = BREAKDOWN_TOLERANCE) -> None:
+    """The rule a breakdown must meet to explain the measured latency: its
+    stages sum to the traced total, and that is the untraced p50 within
+    `tolerance`; Invalid naming the numbers otherwise."""
+    total = sum(s["ns"] for s in entry["stages"])
+    name = entry["implementation"] + (f"/{entry['wait']}" if entry["wait"] else "")
+    _need(total == entry["total_ns"],
+          f"breakdown {name}: the stages add up to {total} ns, the reply took "
+          f"{entry['total_ns']} ns")
+    ratio = entry["total_ns"] / max(1, entry["untraced_p50_ns"])
+    _need(breakdown_within(entry, tolerance),
+          f"breakdown {name}: the traced reply took {entry['total_ns']} ns, the untraced "
+          f"p50 is {entry['untraced_p50_ns']} ns (x{ratio:.3f}): tracing cost more than "
+          f"{tolerance:.0%}")
+
+
+def check_breakdown(doc: dict[str, Any], where: str) -> None:
+    """udrv-bench reply --breakdown: each entry's stages are contiguous (they add
+    up to the traced reply's total exactly) and none is negative; its
+    untraced p50 is its trigger_to_reply row's; the ratio and the 5% verdict
+    are its numbers'."""
+    _need(doc["bench"] == "reply", f"{where}: a breakdown in a {doc['bench']} document")
+    p50 = {(r["implementation"], r["wait"]): r["stats"]["p50"] for r in doc["rows"]
+           if r["sample"] == "trigger_to_reply"}
+    seen = set()
+    for i, e in enumerate(doc["breakdown"]):
+        at = f"{where}[{i}]"
+        key = (e["implementation"], e["wait"])
+        _need(key not in seen, f"{at}: {key} twice")
+        seen.add(key)
+        for k, s in enumerate(e["stages"]):
+            _need(s["ns"] >= 0, f"{at}.stages[{k}]: {s['name']} is {s['ns']} ns, negative")
+        total = sum(s["ns"] for s in e["stages"])
+        _need(total == e["total_ns"], f"{at}: the stages add up to {total} ns, "
+              f"total_ns is {e['total_ns']}: they must be contiguous")
+        _need(key in p50, f"{at}: no trigger_to_reply row of {key[0]}"
+              f"{'/' + key[1] if key[1] else ''} for its untraced p50")
+        _need(e["untraced_p50_ns"] == p50[key], f"{at}: untraced_p50_ns "
+              f"{e['untraced_p50_ns']}, its row's p50 is {p50[key]}")
+        ratio = e["total_ns"] / e["untraced_p50_ns"] if e["untraced_p50_ns"] else None
+        _need(ratio is None if e["ratio"] is None else
+              ratio is not None and abs(e["ratio"] - ratio) <= 1e-3 * ratio,
+              f"{at}: ratio {e['ratio']}, but total_ns / untraced_p50_ns is {ratio}")
+        _need(e["within_5pct"] == breakdown_within(e),
+              f"{at}: within_5pct {e['within_5pct']}, but the total is x{ratio} the "
+              "untraced p50")
 
 
 def _need(ok: bool, message: str) -> None:

@@ -79,6 +79,9 @@ class Doc:
     gaps: dict[str, Any] | None = None  # udrv-bench gaps: its "gaps" object
     rate: dict[str, Any] | None = None  # udrv-bench rate: its "rate" object
     pci: dict[str, Any] | None = None  # udrv-bench pci: its "pci" object
+    # udrv-bench reply --breakdown: its "breakdown" list (one entry per
+    # responder: the median traced reply's stages beside the untraced p50)
+    breakdown: list[dict[str, Any]] | None = None
 
 
 @dataclass

@@ -163,7 +163,8 @@ def _doc(d: dict[str, Any]) -> Doc:
     bench = d["bench"]
     return Doc(bench=bench, board=d["board"], kernel=d["kernel"], load=d["load"], rt=d["rt"],
                tool_version=d["tool"]["version"], rows=[_row(bench, r) for r in d["rows"]],
-               gaps=d.get("gaps"), rate=d.get("rate"), pci=d.get("pci"))
+               gaps=d.get("gaps"), rate=d.get("rate"), pci=d.get("pci"),
+               breakdown=d.get("breakdown"))
 
 
 def _row(bench: str, r: dict[str, Any]) -> Row:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ftrace's text (rig/bench/trace_parse.c and trace.c: --trace-on-spike's reader and analysis).
+ * ftrace's text (rig/bench/trace_parse.c and trace.c: --trace-on-spike's reader
+ * and analysis; breakdown.c: udrv-bench reply --breakdown's stages).
  *
  * Parts: [0] the window and the bench as text, "START END CPU PID" (decimal;
  * anything else: a window over the first two events' timestamps), [1] the
@@ -14,13 +15,19 @@
  * nor idle, the bench's runnable time fits in the window, the time RT
  * tasks waited while the CPU idled or ran non-RT tasks fits in what the
  * trace covers (and names a task when it is RT throttling), and the
- * verdict is one terminated sentence.
+ * verdict is one terminated sentence. A gpio_value event prints back
+ * ("%u set|get %d") into its line. The breakdown (the window as one reply,
+ * B = irq 25, D = irq 24, C = gpio 1022, each chain in turn): a reply's
+ * stages are contiguous (they add up to its total exactly), none is
+ * negative or beyond the total, their names are "<mark>_to_<mark>" in the
+ * marks' order; a refused reply says why.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "breakdown.h"
 #include "fuzz.h"
 #include "trace.h"
 
@@ -37,6 +44,63 @@ static void check_event(const char *line, size_t len, const struct trace_event *
 	snprintf(pid, sizeof(pid), "-%d", ev->cur.pid);
 	FUZZ_CHECK(memmem(line, len, pid, strlen(pid)) != NULL,
 		   "pid %d is not in the line", ev->cur.pid);
+	if (ev->kind == TRACE_GPIO_VALUE) {
+		char v[48];
+
+		snprintf(v, sizeof(v), "gpio_value: %u %s %d", ev->gpio,
+			 ev->gpio_get ? "get" : "set", ev->value);
+		FUZZ_CHECK(memmem(line, len, v, strlen(v)) != NULL,
+			   "'%s' is not in the line", v);
+	}
+}
+
+static struct bd_analysis bd[4];
+static struct bd_reply bd_r[4];
+
+static void bd_start(uint64_t t_write, uint64_t t_d)
+{
+	for (int c = 0; c < 4; c++) {
+		struct bd_spec s = { .chain = (enum bd_chain)c, .ipi = c & 1,
+				     .b_irq = c == BD_CHAIN_BUSY ? -1 : 25,
+				     .d_irq = 24, .responder_pid = 157,
+				     .c_gpio = 1022 };
+
+		bd_r[c].t_write = t_write;
+		bd_r[c].t_d = t_d;
+		bd_init(&bd[c], &s, &bd_r[c], 1);
+	}
+}
+
+static void check_breakdown(void)
+{
+	struct bd_stage st[BD_NMARKS];
+	char err[320];
+
+	for (int c = 0; c < 4; c++) {
+		const struct bd_reply *r = &bd_r[c];
+		uint64_t sum = 0;
+		int n;
+
+		memset(err, 'x', sizeof(err));
+		n = bd_stages(&bd[c], 0, st, err, sizeof(err));
+		if (n < 0) {
+			FUZZ_CHECK(memchr(err, '\0', sizeof(err)) && err[0],
+				   "a refused reply without a reason");
+			continue;
+		}
+		FUZZ_CHECK(n >= 2 && n < BD_NMARKS, "%d stages", n);
+		FUZZ_CHECK(!strncmp(st[0].name, "write_to_", 9) &&
+			   strstr(st[n - 1].name, "_to_timestamp"),
+			   "stages from %s to %s", st[0].name, st[n - 1].name);
+		for (int i = 0; i < n; i++) {
+			FUZZ_CHECK(st[i].ns <= r->t_d - r->t_write,
+				   "stage %s longer than the reply", st[i].name);
+			sum += st[i].ns;
+		}
+		FUZZ_CHECK(sum == r->t_d - r->t_write,
+			   "stages add up to %" PRIu64 ", the reply is %" PRIu64,
+			   sum, r->t_d - r->t_write);
+	}
 }
 
 static void check_analysis(const struct trace_analysis *a)
@@ -97,6 +161,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (sscanf(head, "%llu %llu %u %d", &start, &end, &cpu, &pid) != 4)
 		first = 0;
 	trace_analysis_init(&an, start, end, cpu, pid);
+	bd_start(start, end);
 	for (p = text; *p;) {
 		size_t len = strcspn(p, "\n");
 
@@ -105,14 +170,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (!first) {	/* the window from the trace itself */
 				trace_analysis_init(&an, ev.ts_ns, ev.ts_ns + 1000000,
 						    ev.cpu, ev.cur.pid + 1);
+				bd_start(ev.ts_ns, ev.ts_ns + 20000);
 				first = 1;
 			}
 			trace_analysis_feed(&an, &ev);
+			for (int c = 0; c < 4; c++)
+				bd_feed(&bd[c], &ev);
 		}
 		p += len + (p[len] == '\n');
 	}
 	trace_analysis_finish(&an);
 	check_analysis(&an);
+	check_breakdown();
 	free(head);
 	free(text);
 	return 0;

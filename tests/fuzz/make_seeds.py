@@ -432,7 +432,36 @@ TRACE_LINES = [
     "  a-1 [000] .....  12.123456789: sched_pi_setprio: comm=b pid=2 oldprio=120 newprio=19",
     "CPU:0 [LOST 12 EVENTS]\n##### CPU 0 buffer started ####",
 ]
-TRACE = ([lab_trace("hog-std.txt"), lab_trace("hog-rt.txt")]
+# udrv-bench reply --breakdown: replies from the lab's traces (std isr, rt
+# user/read; tests/rig/unit/test_breakdown.c), part 0 the reply's t_write and
+# D's timestamp (B = irq 25, D = irq 24, C = gpio 1022)
+_U138 = "      udrv-bench-138     [000] d.h1.     2.9439"
+_U155 = "      udrv-bench-155     [000] d..h1..     3.3160"
+_SW = " prev_prio=49 prev_state={} ==> next_comm={} next_pid={} next_prio={}"
+BREAKDOWN = [
+    join("2943985600 2943991250 0 138", "\n".join([
+        "      udrv-bench-138     [000] .....     2.943986: gpio_value: 1020 set 1",
+        _U138 + "87: irq_work_entry: vector=246",
+        _U138 + "88: irq_handler_entry: irq=25 name=gpio-reply",
+        _U138 + "88: gpio_value: 1021 get 1",
+        _U138 + "89: gpio_value: 1022 set 0",
+        _U138 + "91: irq_handler_entry: irq=24 name=udrv-bench-reply",
+        "      udrv-bench-138     [000] d..2.     2.944000: sched_switch: prev_comm=udrv-bench"
+        " prev_pid=138" + _SW.format("S", "irq/24-udrv-ben", 139, 49)])),
+    join("3316069800 3316104300 0 155", "\n".join([
+        _U155 + "71: irq_work_entry: vector=246",
+        _U155 + "72: irq_handler_entry: irq=25 name=udrv-reply-target",
+        " irq/24-udrv-ben-156     [000] d...2..     3.316083: sched_switch:"
+        " prev_comm=irq/24-udrv-ben prev_pid=156" + _SW.format("S", "irq/25-udrv-rep", 158, 49),
+        " irq/25-udrv-rep-158     [000] d...211     3.316088: sched_switch:"
+        " prev_comm=irq/25-udrv-rep prev_pid=158" + _SW.format("R+", "udrv-bench", 157, 19),
+        "      udrv-bench-157     [000] .......     3.316102: gpio_value: 1022 set 0",
+        "      udrv-bench-157     [000] d..h1..     3.316104: irq_handler_entry: irq=24"
+        " name=udrv-bench-reply",
+        "      udrv-bench-157     [000] d..h1..     3.316105: irq_handler_entry: irq=24"
+        " name=udrv-bench-reply"])),
+]
+TRACE = ([lab_trace("hog-std.txt"), lab_trace("hog-rt.txt")] + BREAKDOWN
          + [join("1000000000 1000100000 0 10", t) for t in TRACE_LINES]
          + [join("x", t) for t in TRACE_LINES])
 

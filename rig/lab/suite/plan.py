@@ -189,6 +189,9 @@ BENCHES: dict[str, Bench] = {b.name: b for b in (
 )}  # fmt: skip
 # each load's plain run: these, in this order
 PLAIN = ("toggle", "irq", "uio", "timer", "kernel", "reply", "pci")
+# what a bench adds in its idle plain run: reply's breakdown (a second, traced
+# run of each responder, docs/rig/lab.md), where nothing else runs beside it
+IDLE_ARGS: dict[str, Opts] = {"reply": ("--breakdown",)}
 
 
 def args(bench: str, load: str, mode: str, opts: Opts = (), variant: Opts = (), *,
@@ -252,6 +255,8 @@ class Plan:
              duration_s: int = 0, samples: int | None = None) -> Opts:
         """The argument list of `bench` on this board (see args())."""
         extra = GAPS_VARIANT_ARGS if variant == GAPS_VARIANT else PRIORITY.get(variant, ())
+        if not variant and load == "none":
+            extra = IDLE_ARGS.get(bench, ())
         return args(bench, load, mode, self.opts[bench], extra, duration_s=duration_s,
                     samples=samples)  # fmt: skip
 

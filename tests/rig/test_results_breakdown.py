@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""udrv-bench reply --breakdown in the results: the schema's "breakdown" and
+rig.results.check's rules, on the lab's documents (tests/rig/report/fixtures/
+bench-reply-breakdown-{std,rt}.json, what the bench printed), and each rule
+refusing a document broken on purpose: stages that do not add up, a negative
+stage, an untraced p50 that is not its row's, a ratio or a 5% verdict that
+are not the numbers'; and the issue's 5% rule (check_breakdown_matches)
+refusing the lab's real breakdowns and passing one that meets it."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rig.results.check import (
+    Invalid,
+    breakdown_within,
+    check_bench,
+    check_breakdown_matches,
+)
+
+FIXTURES = Path(__file__).resolve().parent / "report" / "fixtures"
+KERNELS = ("std", "rt")
+
+
+def lab(kernel: str) -> dict[str, Any]:
+    with open(FIXTURES / f"bench-reply-breakdown-{kernel}.json") as f:
+        doc: dict[str, Any] = json.load(f)
+    return doc
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_the_lab_documents_pass(kernel: str) -> None:
+    doc = lab(kernel)
+    check_bench(doc)
+    assert len(doc["breakdown"]) == (6 if kernel == "std" else 5)  # rt: busy not traced
+    for e in doc["breakdown"]:
+        assert sum(s["ns"] for s in e["stages"]) == e["total_ns"]
+
+
+def damaged(kernel: str, fn: Any) -> dict[str, Any]:
+    doc = copy.deepcopy(lab(kernel))
+    fn(doc["breakdown"][0])
+    return doc
+
+
+def _stage_grows(e: dict[str, Any]) -> None:
+    e["stages"][1]["ns"] += 1
+
+
+def _negative_same_sum(e: dict[str, Any]) -> None:
+    old = e["stages"][1]["ns"]
+    e["stages"][1]["ns"] = -10
+    e["stages"][0]["ns"] += old + 10
+
+
+def _p50(e: dict[str, Any]) -> None:
+    e["untraced_p50_ns"] += 100
+    e["ratio"] = e["total_ns"] / e["untraced_p50_ns"]
+
+
+def _ratio(e: dict[str, Any]) -> None:
+    e["ratio"] *= 1.01
+
+
+def _verdict(e: dict[str, Any]) -> None:
+    e["within_5pct"] = not e["within_5pct"]
+
+
+DAMAGE = {
+    "sum": (_stage_grows, "the stages add up to"),
+    "negative": (_negative_same_sum, "negative"),
+    "p50": (_p50, "its row's p50 is"),
+    "ratio": (_ratio, "but total_ns / untraced_p50_ns is"),
+    "verdict": (_verdict, "within_5pct"),
+}
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("name", DAMAGE)
+def test_a_broken_breakdown_is_refused(kernel: str, name: str) -> None:
+    fn, message = DAMAGE[name]
+    with pytest.raises(Invalid) as err:
+        check_bench(damaged(kernel, fn))
+    assert message in str(err.value)
+    assert "breakdown[0]" in str(err.value)
+
+
+def test_a_breakdown_outside_reply_is_refused() -> None:
+    doc = lab("std")
+    doc["bench"] = "irq"
+    with pytest.raises(Invalid, match="a breakdown in a irq document"):
+        check_bench(doc)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_the_5pct_rule_refuses_the_lab_breakdowns(kernel: str) -> None:
+    """Tracing cost the lab's replies far more than 5%: the rule says so."""
+    for e in lab(kernel)["breakdown"]:
+        assert not e["within_5pct"]
+        with pytest.raises(Invalid, match="tracing cost more than 5%"):
+            check_breakdown_matches(e)
+
+
+def scaled(e: dict[str, Any], total: int) -> dict[str, Any]:
+    """@e with its stages scaled to add up to @total exactly."""
+    out = copy.deepcopy(e)
+    stages = out["stages"]
+    for s in stages:
+        s["ns"] = s["ns"] * total // e["total_ns"]
+    stages[-1]["ns"] += total - sum(s["ns"] for s in stages)
+    out["total_ns"] = total
+    return out
+
+
+def test_the_5pct_rule_at_its_edges() -> None:
+    e = lab("std")["breakdown"][2]
+    p50 = e["untraced_p50_ns"]
+    check_breakdown_matches(scaled(e, p50))
+    check_breakdown_matches(scaled(e, p50 + p50 * 5 // 100))
+    assert breakdown_within(scaled(e, p50 - p50 * 5 // 100))
+    with pytest.raises(Invalid, match="tracing cost more than 5%"):
+        check_breakdown_matches(scaled(e, p50 + p50 * 5 // 100 + 1))
+    # the sum rule first: stages that do not add up are refused as such
+    broken = scaled(e, p50)
+    broken["stages"][0]["ns"] += 1
+    with pytest.raises(Invalid, match="the stages add up to"):
+        check_breakdown_matches(broken)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_the_reader_exposes_it(kernel: str) -> None:
+    from rig.results.read import model
+
+    doc = lab(kernel)
+    [run] = model(doc, f"bench-reply-breakdown-{kernel}.json").runs
+    [d] = run.docs
+    assert d.breakdown == doc["breakdown"]
+    assert [(e["implementation"], e["wait"]) for e in d.breakdown] == [
+        ("isr", None), ("kthread", None), ("user", "read"), ("user", "poll"),
+        ("user", "epoll"), ("user", "busy")][:len(d.breakdown)]
