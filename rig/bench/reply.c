@@ -60,9 +60,12 @@ static const char reply_help[] =
 "           (irq/N-gpio-reply)\n"
 "  user     a udrv process that waits for B's edge and writes C: --wait\n"
 "           read, poll, epoll (the edge event) or busy (B's level)\n"
+"  lib      the same through libudrv's responder (udrv_responder_run()),\n"
+"           which raises B's irq threads above the process (to --irq-prio,\n"
+"           else --prio + 1) before it goes to --prio: --wait read or busy\n"
 "On one machine (--role both) the target's timestamps split the latency:\n"
 "trigger_to_handler and handler_to_reply (isr, kthread, from the module),\n"
-"trigger_to_irq (B's event), irq_to_wake and wake_to_reply (user). Loss:\n"
+"trigger_to_irq (B's event), irq_to_wake and wake_to_reply (user, lib). Loss:\n"
 "sent = gpio-wire's own count of the edges on B (else the writes),\n"
 "received = the events read on D, lost = the edges the wire dropped; the\n"
 "responder's count and the wire's count on D must equal received. A reply\n"
@@ -76,10 +79,11 @@ static const char reply_help[] =
 "  -c, --chip CHIP       the chip (default gpio-wire)\n"
 "      --role R          both (default: log host and target here), target\n"
 "                        or loghost\n"
-"      --responder R     isr, kthread, user or all (default all; one for\n"
+"      --responder R     isr, kthread, user, lib or all (default all; one for\n"
 "                        --role target; a label for --role loghost)\n"
-"      --wait W          the user responder's wait: read, poll, epoll,\n"
-"                        busy or all (default all; one for --role target)\n"
+"      --wait W          the user and lib responders' wait: read, poll,\n"
+"                        epoll, busy or all (default all; lib: read and\n"
+"                        busy; one for --role target)\n"
 "      --trigger N       line A, driven by the log host (default 4)\n"
 "      --in N            line B, the responder's input (default 5)\n"
 "      --reply N         line C, the responder's output (default 6)\n"
@@ -96,7 +100,8 @@ static const char reply_help[] =
 "                        Tracing costs time: the ratio says how much\n"
 "\n"
 "--irq-prio N raises D's irq thread (the log host's wake-up) and the\n"
-"responder's: gpio-reply's (kthread), B's (user, --role both).\n"
+"responder's: gpio-reply's (kthread), B's (user, --role both; lib: the\n"
+"library raises B's itself, to N, else to --prio + 1).\n"
 "\n"
 BENCH_OPTS_HELP
 "\n"
@@ -188,17 +193,22 @@ static int reply_check_opts(struct reply_bench *b, bool wait_given)
 	const char *cmd = b->run.bench;
 	unsigned int l[4] = { b->trig, b->in, b->reply, b->watch };
 
+	unsigned int procs = (1u << REPLY_USER) | (1u << REPLY_LIB);
+
 	if (b->breakdown && b->role != ROLE_BOTH)
 		return bench_usage(cmd, "--breakdown traces both sides on this machine: --role both (the default)");
 	if (b->breakdown && b->run.o.spike_ns)
 		return bench_usage(cmd, "--breakdown and --trace-on-spike both use tracefs: one at a time");
-	if (wait_given && !(b->resp_mask & (1u << REPLY_USER)))
-		return bench_usage(cmd, "--wait is the user responder's: add --responder user");
+	if (wait_given && !(b->resp_mask & procs))
+		return bench_usage(cmd, "--wait is the user and lib responders': add --responder user or lib");
+	if (wait_given && b->resp_mask == 1u << REPLY_LIB &&
+	    !(b->wait_mask & REPLY_LIB_WAITS))
+		return bench_usage(cmd, "the lib responder waits by read or busy (udrv_responder_run()), not by poll or epoll");
 	if (b->role == ROLE_TARGET && !single(b->resp_mask))
-		return bench_usage(cmd, "--role target runs one responder: --responder isr, kthread or user");
-	if (b->role == ROLE_TARGET && b->resp_mask == 1u << REPLY_USER &&
+		return bench_usage(cmd, "--role target runs one responder: --responder isr, kthread, user or lib");
+	if (b->role == ROLE_TARGET && (b->resp_mask & procs) &&
 	    !single(b->wait_mask))
-		return bench_usage(cmd, "--role target runs one user responder: --wait read, poll, epoll or busy");
+		return bench_usage(cmd, "--role target runs one user or lib responder: --wait read, poll, epoll or busy (lib: read or busy)");
 	if (b->role == ROLE_LOGHOST && b->resp_mask != (1u << REPLY_NRESP) - 1 &&
 	    !single(b->resp_mask))
 		return bench_usage(cmd, "--role loghost: --responder names the remote responder (one, or leave it out)");
@@ -239,7 +249,7 @@ static int cfg_parts(struct reply_bench *b, struct reply_cfg *c,
 	static const char *const module[] = { "trigger_to_handler", "handler_to_reply", NULL };
 	static const char *const user[] = { "trigger_to_irq", "irq_to_wake", "wake_to_reply" };
 	static const char *const busy[] = { "trigger_to_wake", "wake_to_reply", NULL };
-	const char *const *names = c->resp != REPLY_USER ? module :
+	const char *const *names = !reply_by_process(c->resp) ? module :
 				   c->wait == REPLY_BUSY ? busy : user;
 	int ret = 0;
 
@@ -256,13 +266,16 @@ static int reply_rows(struct reply_bench *b)
 	for (int r = 0; r < REPLY_NRESP; r++) {
 		if (!(b->resp_mask & (1u << r)))
 			continue;
-		if (r != REPLY_USER || b->role == ROLE_LOGHOST) {
-			cfg_add(b, r, r == REPLY_USER && single(b->wait_mask) ?
+		unsigned int waits = b->wait_mask &
+				     (r == REPLY_LIB ? REPLY_LIB_WAITS : ~0u);
+
+		if (!reply_by_process(r) || b->role == ROLE_LOGHOST) {
+			cfg_add(b, r, reply_by_process(r) && single(b->wait_mask) ?
 				(enum reply_wait)__builtin_ctz(b->wait_mask) : REPLY_NWAIT);
 			continue;
 		}
 		for (int w = 0; w < REPLY_NWAIT; w++)
-			if (b->wait_mask & (1u << w))
+			if (waits & (1u << w))
 				cfg_add(b, r, w);
 	}
 	if (b->role == ROLE_LOGHOST && b->ncfg > 1)

@@ -23,13 +23,29 @@
 #define REPLY_MODULE_DIR	"/sys/devices/platform/gpio-reply"
 #define REPLY_CONSUMER		"udrv-bench-reply"
 #define REPLY_TARGET_CONSUMER	"udrv-reply-target"
+#define REPLY_LIB_CONSUMER	"udrv-reply-lib"
 
-enum reply_responder { REPLY_ISR, REPLY_KTHREAD, REPLY_USER, REPLY_NRESP };
+/*
+ * isr, kthread: rig/kernel/gpio-reply; user: the bench's own loop in a
+ * process; lib: libudrv's responder (udrv_responder_run()), which sets the
+ * process's scheduling and its line's irq threads itself.
+ */
+enum reply_responder { REPLY_ISR, REPLY_KTHREAD, REPLY_USER, REPLY_LIB,
+		       REPLY_NRESP };
 enum reply_wait { REPLY_READ, REPLY_POLL, REPLY_EPOLL, REPLY_BUSY,
 		  REPLY_NWAIT };
 
 extern const char *const reply_responder_names[REPLY_NRESP];
 extern const char *const reply_wait_names[REPLY_NWAIT];
+
+/* A process responds (user, lib), not gpio-reply. */
+static inline bool reply_by_process(enum reply_responder r)
+{
+	return r == REPLY_USER || r == REPLY_LIB;
+}
+
+/* The waits of the lib responder: the library's two. */
+#define REPLY_LIB_WAITS		((1u << REPLY_READ) | (1u << REPLY_BUSY))
 
 /*
  * The user responder's record of its last reply, in memory shared with the
@@ -52,6 +68,8 @@ struct reply_user {
 	unsigned int in, out;
 	enum reply_wait wait;
 	int prio;		/* SCHED_FIFO priority; 0 SCHED_OTHER */
+	bool lib;		/* libudrv's responder, not the bench's loop */
+	int irq_prio;		/* lib: its irq_priority (0: prio + 1) */
 	int cpu;		/* -1: as inherited */
 	bool mlock;
 	struct reply_shared *sh;
@@ -89,7 +107,7 @@ bool reply_shares_cpu(int cpu_a, int cpu_b);
 #define REPLY_SAMPLES		2000	/* edges per responder */
 #define REPLY_WARMUP		16
 #define REPLY_WATCHDOG_S	5
-#define REPLY_MAX_CFG		(2 + REPLY_NWAIT)
+#define REPLY_MAX_CFG		(2 + REPLY_NWAIT + 2)	/* isr, kthread, user, lib */
 
 enum { ROLE_BOTH, ROLE_TARGET, ROLE_LOGHOST };
 

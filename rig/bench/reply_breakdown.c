@@ -55,11 +55,12 @@ static int bd_spec(struct reply_bench *b, struct reply_cfg *c,
 		return bench_error(EXIT_FAIL, "%s: %s has no global line numbers (sysfs base), which gpio:gpio_value names lines by",
 				 BD_WHO, udrv_chip_name(b->chip));
 	s->c_gpio = (unsigned int)base + b->reply;
-	if (c->resp == REPLY_USER)
+	if (reply_by_process(c->resp))
 		s->responder_pid = (int)b->child;
 	ret = bd_irq(b, REPLY_CONSUMER, b->watch, &s->d_irq);
 	if (!ret && s->chain != BD_CHAIN_BUSY)
 		ret = bd_irq(b, c->resp == REPLY_USER ? REPLY_TARGET_CONSUMER :
+			     c->resp == REPLY_LIB ? REPLY_LIB_CONSUMER :
 			     "gpio-reply", b->in, &s->b_irq);
 	return ret;
 }
@@ -164,7 +165,7 @@ static bool bd_spinner(const struct reply_bench *b, const struct reply_cfg *c)
 {
 	struct utsname u;
 
-	return c->resp == REPLY_USER && c->wait == REPLY_BUSY && c->child_prio &&
+	return reply_by_process(c->resp) && c->wait == REPLY_BUSY && c->child_prio &&
 	       reply_shares_cpu(b->run.o.cpu, b->target_cpu) && !uname(&u) &&
 	       strstr(u.version, "PREEMPT_RT");
 }

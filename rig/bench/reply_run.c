@@ -105,7 +105,8 @@ static int child_start(struct reply_bench *b, struct reply_cfg *c)
 	struct reply_user u = { .chip = b->chip, .in = b->in, .out = b->reply,
 				.wait = c->wait, .prio = c->child_prio,
 				.cpu = b->target_cpu, .mlock = b->run.o.mlock,
-				.sh = b->sh };
+				.lib = c->resp == REPLY_LIB,
+				.irq_prio = b->run.o.irq_prio, .sh = b->sh };
 	static volatile int never;
 	int p[2], ret;
 	char one;
@@ -144,7 +145,7 @@ void reply_child_stop(struct reply_bench *b)
 
 static int target_start(struct reply_bench *b, struct reply_cfg *c)
 {
-	if (c->resp == REPLY_USER)
+	if (reply_by_process(c->resp))
 		return child_start(b, c);
 	return reply_module_start(&b->mod, udrv_chip_label(b->chip), b->in,
 				  b->reply, c->resp) ? EXIT_FAIL : 0;
@@ -152,7 +153,7 @@ static int target_start(struct reply_bench *b, struct reply_cfg *c)
 
 static void target_stop(struct reply_bench *b, struct reply_cfg *c)
 {
-	if (c->resp == REPLY_USER)
+	if (reply_by_process(c->resp))
 		reply_child_stop(b);
 	else if (b->mod.saved)
 		reply_module_off(&b->mod);
@@ -166,7 +167,7 @@ static int target_replies(struct reply_bench *b, struct reply_cfg *c,
 		*replies = *edges = 0;
 		return 0;
 	}
-	if (c->resp == REPLY_USER) {
+	if (reply_by_process(c->resp)) {
 		*replies = __atomic_load_n(&b->sh->seq, __ATOMIC_ACQUIRE);
 		*edges = b->sh->edges;
 		return 0;
@@ -183,7 +184,7 @@ static int target_sample(struct reply_bench *b, struct reply_cfg *c,
 
 	if (b->role == ROLE_LOGHOST)
 		return 0;
-	if (c->resp != REPLY_USER) {
+	if (!reply_by_process(c->resp)) {
 		if (reply_module_last(&b->mod, &seq, &t[0], &t[1]))
 			return EXIT_FAIL;
 		np = 2;
@@ -221,7 +222,7 @@ static int no_reply(struct reply_bench *b, const struct reply_cfg *c)
 {
 	int st;
 
-	if (c->resp == REPLY_USER && b->child > 0 &&
+	if (reply_by_process(c->resp) && b->child > 0 &&
 	    waitpid(b->child, &st, WNOHANG) == b->child) {
 		b->child = 0;
 		return bench_error(EXIT_FAIL, "bench reply: the user responder ended: %s",
@@ -285,8 +286,9 @@ static int lh_wake_threads(struct reply_bench *b, const struct reply_cfg *c)
 		{ REPLY_CONSUMER, b->watch },
 		{ b->role != ROLE_BOTH ? NULL :
 		  c->resp == REPLY_KTHREAD ? "gpio-reply" :
-		  c->resp == REPLY_USER && c->wait != REPLY_BUSY ?
-		  REPLY_TARGET_CONSUMER : NULL, b->in },
+		  c->wait == REPLY_BUSY ? NULL :
+		  c->resp == REPLY_USER ? REPLY_TARGET_CONSUMER :
+		  c->resp == REPLY_LIB ? REPLY_LIB_CONSUMER : NULL, b->in },
 	};
 	char prefix[24];
 	unsigned int irq;
@@ -363,10 +365,10 @@ static int lh_run(struct reply_bench *b, struct reply_cfg *c)
 		ret = lh_wake_threads(b, c);
 	if (!ret)
 		ret = lh_counts(b, c, &k0);
-	if (!ret && b->role == ROLE_BOTH && c->resp != REPLY_USER)
+	if (!ret && b->role == ROLE_BOTH && !reply_by_process(c->resp))
 		ret = reply_module_last(&b->mod, &c->prev_seq, &k1.edges,
 					&k1.replies) ? EXIT_FAIL : 0;
-	if (!ret && c->resp == REPLY_USER)
+	if (!ret && reply_by_process(c->resp))
 		c->prev_seq = k0.replies;
 	for (uint64_t t0 = bench_now_ns(); !ret && bench_more(&b->run, t0, i, n); i++) {
 		ret = reply_edge(b, c, true, NULL, NULL);
@@ -391,9 +393,11 @@ static void cfg_notes(struct reply_bench *b, struct reply_cfg *c)
 		 "A %u -> B %u, C %u -> D %u; %s counted %llu replies; left out %llu",
 		 b->trig, b->in, b->reply, b->watch,
 		 b->role == ROLE_LOGHOST ? "the remote responder (not seen)" :
-		 c->resp == REPLY_USER ? "the user responder" : "gpio-reply",
+		 c->resp == REPLY_USER ? "the user responder" :
+		 c->resp == REPLY_LIB ? "the lib responder (udrv_responder_run)" :
+		 "gpio-reply",
 		 (unsigned long long)c->replies, (unsigned long long)c->left_out);
-	if (c->resp == REPLY_USER && c->wait == REPLY_BUSY && b->role == ROLE_BOTH)
+	if (reply_by_process(c->resp) && c->wait == REPLY_BUSY && b->role == ROLE_BOTH)
 		bench_note_add(r->note, sizeof(r->note), "busy responder at %s %d%s",
 			       c->child_prio ? "SCHED_FIFO" : "SCHED_OTHER",
 			       c->child_prio,
@@ -495,6 +499,8 @@ static int target_user(struct reply_bench *b, struct reply_cfg *c)
 	struct reply_user u = { .chip = b->chip, .in = b->in, .out = b->reply,
 				.wait = c->wait, .prio = b->run.o.prio,
 				.cpu = -1, .mlock = false, .sh = &sh,
+				.lib = c->resp == REPLY_LIB,
+				.irq_prio = b->run.o.irq_prio,
 				.i2w = c->part[1], .w2r = c->part[2] };
 	struct bench_wire w0 = { 0 }, w1 = { 0 };
 	int ret;
@@ -527,7 +533,7 @@ static int target_user(struct reply_bench *b, struct reply_cfg *c)
 int reply_measure_target(struct reply_bench *b)
 {
 	struct reply_cfg *c = &b->cfg[0];
-	int ret = c->resp == REPLY_USER ? target_user(b, c) : target_module(b, c);
+	int ret = reply_by_process(c->resp) ? target_user(b, c) : target_module(b, c);
 
 	if (ret)
 		return ret;

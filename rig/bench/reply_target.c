@@ -27,6 +27,7 @@
 
 const char *const reply_responder_names[REPLY_NRESP] = {
 	[REPLY_ISR] = "isr", [REPLY_KTHREAD] = "kthread", [REPLY_USER] = "user",
+	[REPLY_LIB] = "lib",
 };
 
 const char *const reply_wait_names[REPLY_NWAIT] = {
@@ -301,6 +302,94 @@ static void user_record(struct reply_user *u)
 	udrv_hist_record(u->w2r->hist, sh->t_reply - sh->t_wake);
 }
 
+/* ---- the lib responder: libudrv's udrv_responder_run() ----------------- */
+
+struct lib_answer {
+	struct reply_user *u;
+	volatile int *stop;
+};
+
+/* B's lines, as the user responder's, without the scheduling: the library's. */
+static int lib_request(struct reply_user *u, struct udrv_request **req)
+{
+	struct udrv_request_config cfg = { .consumer = REPLY_LIB_CONSUMER };
+	struct udrv_line_settings s[2] = {
+		{ .direction = UDRV_DIR_INPUT,
+		  .edge = u->wait == REPLY_BUSY ? UDRV_EDGE_NONE : UDRV_EDGE_BOTH },
+		{ .direction = UDRV_DIR_OUTPUT },
+	};
+	unsigned int offsets[2] = { u->in, u->out };
+	int b;
+
+	if (udrv_chip_request(u->chip, &cfg, 2, offsets, s, req))
+		return user_fail(u, "%s", udrv_chip_errmsg(u->chip));
+	b = udrv_request_get_value(*req, 0);
+	if (b < 0 || udrv_request_set_value(*req, 1, !b))
+		return user_fail(u, "%s", udrv_request_errmsg(*req));
+	return 0;
+}
+
+/* Each edge of B: C = !B, and the same record as the user responder's. */
+static int lib_answer(struct udrv_request *req, const struct udrv_edge_event *ev,
+		      void *data)
+{
+	struct lib_answer *a = data;
+	struct reply_user *u = a->u;
+	struct reply_shared *sh = u->sh;
+	uint64_t now = bench_now_ns();
+
+	if (!ev)	/* busy: a spin without an edge, a chance to stop */
+		return *a->stop || bench_interrupted();
+	if (ev->lost) {
+		user_fail(u, "%s", "the kernel reports lost events on line B with one edge in flight");
+		return -EIO;
+	}
+	sh->t_irq = u->wait == REPLY_BUSY ? 0 : ev->timestamp_ns;
+	sh->t_wake = u->wait == REPLY_BUSY ? ev->timestamp_ns : now;
+	sh->edges++;
+	sh->t_reply = bench_now_ns();
+	__atomic_store_n(&sh->seq, sh->seq + 1, __ATOMIC_RELEASE);
+	if (udrv_request_set_value(req, 1, ev->edge != UDRV_EDGE_RISING)) {
+		user_fail(u, "%s", udrv_request_errmsg(req));
+		return -EIO;
+	}
+	user_record(u);
+	return *a->stop || bench_interrupted();
+}
+
+static int lib_run(struct reply_user *u, int ready_fd, volatile int *stop)
+{
+	struct udrv_responder_config cfg = {
+		.in = 0, .priority = u->prio, .irq_priority = u->irq_prio,
+		.wait = u->wait == REPLY_BUSY ? UDRV_RESPOND_BUSY : UDRV_RESPOND_READ,
+		.flags = (u->mlock ? UDRV_RESPOND_LOCK_MEMORY : 0) |
+			 (u->cpu >= 0 ? UDRV_RESPOND_PIN_CPU : 0),
+		.cpu = u->cpu >= 0 ? u->cpu : 0,
+	};
+	struct lib_answer a = { .u = u, .stop = stop };
+	struct udrv_request *req = NULL;
+	struct udrv_responder *r = NULL;
+	char one = 1;
+	int ret = lib_request(u, &req);
+
+	if (!ret && udrv_responder_new(req, &cfg, &r))
+		ret = user_fail(u, "%s", udrv_request_errmsg(req));
+	if (!ret && ready_fd >= 0 && write(ready_fd, &one, 1) != 1)
+		ret = EXIT_FAIL;
+	if (!ret) {
+		ret = udrv_responder_run(r, lib_answer, &a);
+		if (ret == -EINTR)
+			ret = 0;	/* SIGTERM: the end of its run */
+		else if (ret == -EIO && u->sh->error[0])
+			ret = EXIT_FAIL;	/* lib_answer said why */
+		else if (ret)
+			ret = user_fail(u, "%s", udrv_responder_errmsg(r));
+	}
+	udrv_responder_free(r);
+	udrv_request_release(req);
+	return ret;
+}
+
 int reply_user_run(struct reply_user *u, int ready_fd, volatile int *stop)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
@@ -308,6 +397,8 @@ int reply_user_run(struct reply_user *u, int ready_fd, volatile int *stop)
 	int ret, level, epfd = -1;
 	char one = 1;
 
+	if (u->lib)
+		return lib_run(u, ready_fd, stop);
 	ret = user_setup(u, &req);
 	if (!ret && u->wait == REPLY_EPOLL) {
 		epfd = epoll_create1(EPOLL_CLOEXEC);

@@ -26,6 +26,7 @@ SAMPLE = "trigger_to_reply"
 RESPONDERS: tuple[tuple[str, str | None], ...] = (
     ("isr", None), ("kthread", None),
     ("user", "read"), ("user", "poll"), ("user", "epoll"), ("user", "busy"),
+    ("lib", "read"), ("lib", "busy"),
 )
 ROWS: tuple[RowKey, ...] = tuple(("reply", "gpio", impl, wait, SAMPLE)
                                  for impl, wait in RESPONDERS)

@@ -38,7 +38,7 @@ PRIORITY_ROWS = (("uio", "uio-ticker", "read", "notify_to_wake"),
                  ("irq", "cdev", "epoll", "write_to_wake"))
 # udrv-bench reply's responders, in the order of Grandegger's gpioirqbench table
 REPLY_ROWS = (("isr", None), ("kthread", None), ("user", "read"), ("user", "poll"),
-              ("user", "epoll"), ("user", "busy"))
+              ("user", "epoll"), ("user", "busy"), ("lib", "read"), ("lib", "busy"))
 # udrv-bench pci's paths and samples, in its order
 PCI_MECHANISMS = ("uio-intx", "vfio-intx", "vfio-msi")
 PCI_SAMPLES = ("write_to_wake", "rearm")
@@ -315,13 +315,15 @@ def reply_table(runs: list[Run], board: str = "x86") -> TextTable:
         if sel:
             cols.append((f"rt {v}", sel))
     t = TextTable(["Responders: trigger -> reply p50/p99/max in us as the log host sees it "
-                   "(udrv-bench reply; gpio-reply isr/kthread, a udrv process)"],
+                   "(udrv-bench reply; gpio-reply isr/kthread, a udrv process: its own loop "
+                   "(user) or libudrv's responder (lib))"],
                   [Column("responder", 12), Column("wait", 8)]
                   + [Column(c, 22, ">") for c, _ in cols])
     tables = [next(iter(_rows(sel, "reply").values()), {}) for _, sel in cols]
     for impl, wait in REPLY_ROWS:
         key = ("gpio", impl, wait, "trigger_to_reply")
-        t.rows.append([impl, wait or "-", *(_p(x.get(key)) for x in tables)])
+        if any(key in x for x in tables):  # lib's rows: documents since 12-2026
+            t.rows.append([impl, wait or "-", *(_p(x.get(key)) for x in tables)])
     return t
 
 

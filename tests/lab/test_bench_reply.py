@@ -42,10 +42,12 @@ WARMUP = 16  # unrecorded edges before each responder (rig/bench/reply.c)
 MODULE = "/sys/devices/platform/gpio-reply"
 WIRE = "/sys/devices/platform/gpio-wire/edges"
 CONFIGS = [("isr", None), ("kthread", None)] + [
-    ("user", w) for w in ("read", "poll", "epoll", "busy")]
+    ("user", w) for w in ("read", "poll", "epoll", "busy")] + [
+    ("lib", w) for w in ("read", "busy")]  # libudrv's responder: read or busy
 PARTS = {"isr": ("trigger_to_handler", "handler_to_reply"),
          "kthread": ("trigger_to_handler", "handler_to_reply"),
          "user": ("trigger_to_irq", "irq_to_wake", "wake_to_reply"),
+         "lib": ("trigger_to_irq", "irq_to_wake", "wake_to_reply"),
          "busy": ("trigger_to_wake", "wake_to_reply")}
 
 Row = dict[str, Any]
@@ -105,7 +107,8 @@ def test_rows_and_accounting(run: tuple[dict[str, Any], dict[str, int], dict[str
         assert f"counted {SAMPLES} replies; left out 0" in t2r["note"], t2r["note"]
         for part in PARTS["busy" if wait == "busy" else impl]:
             assert rows[(impl, wait, part)]["stats"]["count"] == SAMPLES, (impl, wait, part)
-    assert len(rows) == 6 + 2 * 2 + 3 * 3 + 2
+    # trigger_to_reply per responder, and the parts: module 2, user and lib 3, busy 2
+    assert len(rows) == 8 + 2 * 2 + 3 * 3 + 2 + 3 + 2
 
 
 def test_counters_seen_from_outside(
@@ -121,7 +124,7 @@ def test_counters_seen_from_outside(
     # responder: C requested low, then set to !B), which the log host drains
     assert after["B"] - before["B"] == len(CONFIGS) * per
     extra = after["D"] - before["D"] - len(CONFIGS) * per
-    assert 0 <= extra <= 2 + 2 * 4, (before, after)
+    assert 0 <= extra <= 2 + 2 * 6, (before, after)
 
 
 def test_responder_order(run: tuple[dict[str, Any], dict[str, int], dict[str, int]]) -> None:
@@ -332,11 +335,11 @@ def test_breakdown_stages(breakdown: tuple[dict[str, Any], str, str]) -> None:
     entries = {(e["implementation"], e["wait"]): e for e in doc["breakdown"]}
     # rt: the busy responder spinning on the log host's CPU is not traced
     # (tracefs waits for RCU threads it holds off; rig/bench/reply_breakdown.c)
-    busy = [] if doc["kernel"]["realtime"] else [("user", "busy")]
+    busy = [] if doc["kernel"]["realtime"] else [("user", "busy"), ("lib", "busy")]
     assert sorted(entries, key=str) == sorted([c for c in CONFIGS if c[1] != "busy"] + busy,
                                               key=str)
     for (impl, wait), e in entries.items():
-        chain = "busy" if wait == "busy" else impl
+        chain = "busy" if wait == "busy" else "user" if impl == "lib" else impl
         assert e["chain"] == chain and e["edges"] == BD_EDGES, e
         assert [s["name"] for s in e["stages"]] == BD_STAGES[chain], e["stages"]
         assert all(s["ns"] >= 0 for s in e["stages"]), e["stages"]

@@ -43,9 +43,11 @@ def test_listed_by_udrv_bench(bench: Runner) -> None:
     (["--target-cpu", "one"], "bad --target-cpu 'one'"),
     (["--watch", "5"], "must differ"),
     (["--trigger", "6"], "must differ"),
-    (["--responder", "isr", "--wait", "read"], "--wait is the user responder's"),
+    (["--responder", "isr", "--wait", "read"], "--wait is the user and lib responders'"),
+    (["--responder", "lib", "--wait", "epoll"], "the lib responder waits by read or busy"),
     (["--role", "target"], "--role target runs one responder"),
-    (["--role", "target", "--responder", "user"], "--role target runs one user responder"),
+    (["--role", "target", "--responder", "user"], "--role target runs one user or lib responder"),
+    (["--role", "target", "--responder", "lib"], "--role target runs one user or lib responder"),
     (["--samples", "0"], "bad --samples '0'"),
     (["extra"], "unexpected argument 'extra'"),
 ], ids=lambda v: " ".join(v) if isinstance(v, list) else None)
