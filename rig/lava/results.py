@@ -419,10 +419,13 @@ def _listify(value: Any) -> Any:
 def _fill_strings(bench: str, doc: dict[str, Any], problems: list[str]) -> None:
     """What a bench's own object needs beyond figures: gaps' timeline (not a
     test case: in the log's document), the strings of rate's steps and
-    capacity ("?", said once)."""
+    capacity ("?", said once); reply's breakdown cannot come back (said)."""
     gaps = doc.get("gaps")
     if bench == "gaps" and isinstance(gaps, dict):
         gaps.setdefault("timeline", [])
+    if doc.pop("breakdown", None) is not None:
+        problems.append(f"{bench}: breakdown left out: its stages are named by strings, "
+                        "not test cases (the job log's document has it)")
     rate = doc.get("rate")
     if bench != "rate" or not isinstance(rate, dict):
         return
