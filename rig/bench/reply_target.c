@@ -205,17 +205,31 @@ static int user_fail(struct reply_user *u, const char *fmt, const char *what)
 			 u->sh->error);
 }
 
-static int user_setup(struct reply_user *u, struct udrv_request **req)
+/* B (an input: both edges, none for busy) and C (an output at !B). */
+static int target_request(struct reply_user *u, const char *consumer,
+			  struct udrv_request **req)
 {
-	struct udrv_request_config cfg = { .consumer = REPLY_TARGET_CONSUMER };
+	struct udrv_request_config cfg = { .consumer = consumer };
 	struct udrv_line_settings s[2] = {
 		{ .direction = UDRV_DIR_INPUT,
 		  .edge = u->wait == REPLY_BUSY ? UDRV_EDGE_NONE : UDRV_EDGE_BOTH },
 		{ .direction = UDRV_DIR_OUTPUT },
 	};
 	unsigned int offsets[2] = { u->in, u->out };
+	int b;
+
+	if (udrv_chip_request(u->chip, &cfg, 2, offsets, s, req))
+		return user_fail(u, "%s", udrv_chip_errmsg(u->chip));
+	b = udrv_request_get_value(*req, 0);
+	if (b < 0 || udrv_request_set_value(*req, 1, !b))
+		return user_fail(u, "%s", udrv_request_errmsg(*req));
+	return 0;
+}
+
+static int user_setup(struct reply_user *u, struct udrv_request **req)
+{
 	struct udrv_rt *rt = udrv_rt_new();
-	int ret = 0, b;
+	int ret = 0;
 
 	if (!rt)
 		return user_fail(u, "%s", "out of memory");
@@ -230,14 +244,7 @@ static int user_setup(struct reply_user *u, struct udrv_request **req)
 		ret = user_fail(u, "%s (see --prio, --target-cpu)",
 				udrv_rt_errmsg(rt));
 	udrv_rt_free(rt);	/* the settings stay with the process */
-	if (ret)
-		return ret;
-	if (udrv_chip_request(u->chip, &cfg, 2, offsets, s, req))
-		return user_fail(u, "%s", udrv_chip_errmsg(u->chip));
-	b = udrv_request_get_value(*req, 0);
-	if (b < 0 || udrv_request_set_value(*req, 1, !b))
-		return user_fail(u, "%s", udrv_request_errmsg(*req));
-	return 0;
+	return ret ? ret : target_request(u, REPLY_TARGET_CONSUMER, req);
 }
 
 /* Wait for B's next edge the responder's way: its level, or -1 to stop. */
@@ -309,26 +316,6 @@ struct lib_answer {
 	volatile int *stop;
 };
 
-/* B's lines, as the user responder's, without the scheduling: the library's. */
-static int lib_request(struct reply_user *u, struct udrv_request **req)
-{
-	struct udrv_request_config cfg = { .consumer = REPLY_LIB_CONSUMER };
-	struct udrv_line_settings s[2] = {
-		{ .direction = UDRV_DIR_INPUT,
-		  .edge = u->wait == REPLY_BUSY ? UDRV_EDGE_NONE : UDRV_EDGE_BOTH },
-		{ .direction = UDRV_DIR_OUTPUT },
-	};
-	unsigned int offsets[2] = { u->in, u->out };
-	int b;
-
-	if (udrv_chip_request(u->chip, &cfg, 2, offsets, s, req))
-		return user_fail(u, "%s", udrv_chip_errmsg(u->chip));
-	b = udrv_request_get_value(*req, 0);
-	if (b < 0 || udrv_request_set_value(*req, 1, !b))
-		return user_fail(u, "%s", udrv_request_errmsg(*req));
-	return 0;
-}
-
 /* Each edge of B: C = !B, and the same record as the user responder's. */
 static int lib_answer(struct udrv_request *req, const struct udrv_edge_event *ev,
 		      void *data)
@@ -370,7 +357,8 @@ static int lib_run(struct reply_user *u, int ready_fd, volatile int *stop)
 	struct udrv_request *req = NULL;
 	struct udrv_responder *r = NULL;
 	char one = 1;
-	int ret = lib_request(u, &req);
+	/* the lines only: the library sets the scheduling */
+	int ret = target_request(u, REPLY_LIB_CONSUMER, &req);
 
 	if (!ret && udrv_responder_new(req, &cfg, &r))
 		ret = user_fail(u, "%s", udrv_request_errmsg(req));
