@@ -5,6 +5,7 @@
  * back as they come and checked against gpio-wire's count.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,7 @@ static int irq_peer_tail_line(void *ctx, size_t key, const uint64_t *v)
 	return irq_peer_line(ctx, key + PEER_EDGE, v);
 }
 
+/* The edges, however many: read to the end, then checked line by line. */
 static int irq_peer_tail(struct bench_peer *p, struct irq_peer_out *o,
 			 char *why, size_t len)
 {
@@ -119,9 +121,16 @@ static int irq_peer_tail(struct bench_peer *p, struct irq_peer_out *o,
 		{ "received", 1, BENCH_PEER_REQUIRED },
 		{ "lost", 1, BENCH_PEER_REQUIRED },
 	};
+	size_t tlen = 0;
+	char *text;
+	int ret;
 
-	return bench_peer_read(p, keys, sizeof(keys) / sizeof(keys[0]), "end",
-			       irq_peer_tail_line, o, why, len);
+	if (bench_peer_rest(p, &text, &tlen, why, len))
+		return -1;
+	ret = bench_peer_text(text, tlen, keys, sizeof(keys) / sizeof(keys[0]),
+			      "end", irq_peer_tail_line, o, why, len);
+	free(text);
+	return ret;
 }
 
 /*
@@ -197,6 +206,8 @@ int irq_peer_run(struct irq_bench *b, struct irq_method *m)
 	/* the level after the warm-up: the first recorded edge drives !it */
 	o.level = (b->level ^ (IRQ_WARMUP & 1)) ? 0 : 1;
 	ret = irq_peer_session(b, &p, &o, why, sizeof(why));
+	if (ret && p.pid > 0)
+		kill(p.pid, SIGTERM);	/* not left writing to a pipe no one reads */
 	if (bench_peer_finish(&p, NULL, NULL, end, sizeof(end)) && !ret)
 		ret = -1, snprintf(why, sizeof(why), "%s", end);
 	if (ret < 0)

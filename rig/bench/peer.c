@@ -246,6 +246,35 @@ static int drain(int fd, char **buf, size_t *n, size_t *cap)
 	return r > 0;
 }
 
+int bench_peer_rest(struct bench_peer *p, char **out, size_t *outlen,
+		    char *why, size_t len)
+{
+	int fd = p->from ? fileno(p->from) : -1, ret = 1;
+	size_t n = 0, cap = 131072;
+	char *buf = malloc(cap);
+	bool told = false;
+
+	*out = NULL;
+	while (buf && fd >= 0 && ret > 0) {
+		ret = drain(fd, &buf, &n, &cap);
+		if (ret > 0 && bench_interrupted() && !told) {
+			kill(p->pid, SIGTERM);	/* it prints what it has */
+			told = true;
+		}
+	}
+	if (!buf || ret < 0 || fd < 0) {
+		snprintf(why, len, "reading %s's output: %s", BENCH_PEER_NAME,
+			 buf && fd >= 0 ? strerror(errno) : "not interactive, or out of memory");
+		free(buf);
+		return -1;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	if (outlen)
+		*outlen = n;
+	return 0;
+}
+
 int bench_peer_stop(struct bench_peer *p, char **out, size_t *outlen,
 		    char *why, size_t len)
 {

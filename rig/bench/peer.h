@@ -102,6 +102,15 @@ int bench_peer_finish(struct bench_peer *p, char **out, size_t *outlen,
 		      char *why, size_t len);
 
 /*
+ * The rest of an interactive peer's output, however long, until it ends
+ * its stdout (it exits), in *@out (NUL-terminated, free() it). Call it when
+ * everything the peer printed so far has been read (its last line answered
+ * a command). 0, or -1 with @why.
+ */
+int bench_peer_rest(struct bench_peer *p, char **out, size_t *outlen,
+		    char *why, size_t len);
+
+/*
  * Stop an interactive peer that runs until SIGTERM (rx): SIGTERM every
  * 10 ms until it answers, then its whole stdout until it ends, in *@out
  * (NUL-terminated, free() it), and its exit (bench_peer_finish()). Call it

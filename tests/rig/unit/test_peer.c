@@ -332,6 +332,36 @@ static void test_stop(void)
 	CHECK_CONTAINS(why, "it failed (exit 1): no");
 }
 
+/*
+ * After "ready" and "go", the rest of the peer's output however long (the
+ * irq rows' edges: 5000 of them are 200 KiB, past an interactive reply's
+ * 64 KiB), read to its end.
+ */
+static void test_rest(void)
+{
+	static const char *const args[] = { "irq", NULL };
+	struct bench_peer p;
+	char why[256] = "", *out = NULL;
+	size_t len = 0;
+
+	fake_peer("echo ready\nread go\n[ \"$go\" = go ] || exit 1\n"
+		  "i=0; while [ $i -lt 5000 ]; do "
+		  "echo \"edge 1000000000$i 2000000000$i 3000000000$i 1\"; i=$((i+1)); done\n"
+		  "echo received 5016; echo lost 0; echo end\n");
+	CHECK_INT(bench_peer_start(&p, args, true, why, sizeof(why)), 0);
+	CHECK_INT(bench_peer_reply(&p, "ready", 0, NULL, why, sizeof(why)), 0);
+	CHECK_INT(bench_peer_send(&p, why, sizeof(why), "go\n"), 0);
+	CHECK_INT(bench_peer_rest(&p, &out, &len, why, sizeof(why)), 0);
+	CHECK(out != NULL && len > 64 * 1024);
+	if (out) {
+		CHECK_INT(strlen(out), len);
+		CHECK(!strncmp(out, "edge 10000000000 ", 17));
+		CHECK_CONTAINS(out, "\nreceived 5016\nlost 0\nend\n");
+	}
+	free(out);
+	CHECK_INT(bench_peer_finish(&p, NULL, NULL, why, sizeof(why)), 0);
+}
+
 UDRV_TESTS(
 	UDRV_T(test_path_env),
 	UDRV_T(test_path_build_tree),
@@ -341,4 +371,5 @@ UDRV_TESTS(
 	UDRV_T(test_bad_run_lines),
 	UDRV_T(test_output_and_args),
 	UDRV_T(test_stop),
+	UDRV_T(test_rest),
 )
