@@ -111,6 +111,23 @@ static void names(const struct bd_stage *st, int n, char *buf, size_t len,
 	}
 }
 
+/* Reply 0's stages from @lines under @sp: how many, their names into @buf
+ * and their sum into @sum (-1: refused). */
+static int stages_of(struct bd_spec sp, struct bd_reply *r, size_t nr,
+		     const char *const *lines, size_t nl, struct bd_stage *st,
+		     char *buf, size_t len, uint64_t *sum)
+{
+	char err[256];
+	int n;
+
+	bd_init(&an, &sp, r, nr);
+	feed(&an, lines, nl, (size_t)-1);
+	n = bd_stages(&an, 0, st, err, sizeof(err));
+	if (n >= 0)
+		names(st, n, buf, len, sum);
+	return n;
+}
+
 static void test_std_isr(void)
 {
 	struct bd_reply r[3] = {
@@ -118,17 +135,13 @@ static void test_std_isr(void)
 		{ .t_write = 2944017700ULL, .t_d = 2944023300ULL },
 		{ .t_write = 2944049800ULL, .t_d = 2944058300ULL },
 	};
-	struct bd_spec s = spec(BD_CHAIN_ISR, 0);
 	struct bd_stage st[BD_NMARKS];
 	char err[256], buf[256];
 	uint64_t sum;
-	int n;
+	int n = stages_of(spec(BD_CHAIN_ISR, 0), r, 3, std_isr, N(std_isr), st,
+			  buf, sizeof(buf), &sum);
 
-	bd_init(&an, &s, r, 3);
-	feed(&an, std_isr, N(std_isr), (size_t)-1);
-	n = bd_stages(&an, 0, st, err, sizeof(err));
 	CHECK_INT(n, 5);
-	names(st, n, buf, sizeof(buf), &sum);
 	CHECK_STR(buf, "write_to_ipi ipi_to_b_hardirq b_hardirq_to_reply reply_to_d_hardirq d_hardirq_to_timestamp");
 	CHECK_INT(st[0].ns, US(2943987) - 2943985600ULL);
 	CHECK_INT(st[1].ns, 1000);
@@ -173,17 +186,13 @@ static void test_rounding(void)
 static void test_rt_kthread(void)
 {
 	struct bd_reply r[1] = { { .t_write = 3077726900ULL, .t_d = 3077743400ULL } };
-	struct bd_spec s = spec(BD_CHAIN_KTHREAD, 0);
 	struct bd_stage st[BD_NMARKS];
-	char err[256], buf[256];
+	char buf[256];
 	uint64_t sum;
-	int n;
+	int n = stages_of(spec(BD_CHAIN_KTHREAD, 0), r, 1, rt_kthread,
+			  N(rt_kthread), st, buf, sizeof(buf), &sum);
 
-	bd_init(&an, &s, r, 1);
-	feed(&an, rt_kthread, N(rt_kthread), (size_t)-1);
-	n = bd_stages(&an, 0, st, err, sizeof(err));
 	CHECK_INT(n, 6);
-	names(st, n, buf, sizeof(buf), &sum);
 	CHECK_STR(buf, "write_to_ipi ipi_to_b_hardirq b_hardirq_to_b_thread b_thread_to_reply reply_to_d_hardirq d_hardirq_to_timestamp");
 	/* B's hardirq to its thread: 10 us, D's thread from before inside */
 	CHECK_INT(st[2].ns, 10000);
@@ -194,17 +203,13 @@ static void test_rt_kthread(void)
 static void test_rt_user(void)
 {
 	struct bd_reply r[1] = { { .t_write = 3316069800ULL, .t_d = 3316104300ULL } };
-	struct bd_spec s = spec(BD_CHAIN_USER, 157);
 	struct bd_stage st[BD_NMARKS];
-	char err[256], buf[256];
+	char buf[256];
 	uint64_t sum;
-	int n;
+	int n = stages_of(spec(BD_CHAIN_USER, 157), r, 1, rt_user, N(rt_user),
+			  st, buf, sizeof(buf), &sum);
 
-	bd_init(&an, &s, r, 1);
-	feed(&an, rt_user, N(rt_user), (size_t)-1);
-	n = bd_stages(&an, 0, st, err, sizeof(err));
 	CHECK_INT(n, 7);
-	names(st, n, buf, sizeof(buf), &sum);
 	CHECK_STR(buf, "write_to_ipi ipi_to_b_hardirq b_hardirq_to_b_thread b_thread_to_responder responder_to_reply reply_to_d_hardirq d_hardirq_to_timestamp");
 	CHECK_INT(st[3].ns, 5000);	/* B's thread until the responder */
 	CHECK_INT(st[4].ns, 14000);	/* the responder, blocked once, to C */
@@ -225,17 +230,13 @@ static void test_optional_marks(void)
 		"  irq/25-s-x-8 [000] d..2.     1.000009: sched_switch: prev_comm=irq/25-s-x prev_pid=8 prev_prio=49 prev_state=S ==> next_comm=irq/24-y next_pid=9 next_prio=49",
 	};
 	struct bd_reply r[1] = { { .t_write = 1000001000ULL, .t_d = 1000010000ULL } };
-	struct bd_spec s = spec(BD_CHAIN_KTHREAD, 0);
 	struct bd_stage st[BD_NMARKS];
-	char err[256], buf[256];
+	char buf[256];
 	uint64_t sum;
-	int n;
+	int n = stages_of(spec(BD_CHAIN_KTHREAD, 0), r, 1, lines, N(lines), st,
+			  buf, sizeof(buf), &sum);
 
-	bd_init(&an, &s, r, 1);
-	feed(&an, lines, N(lines), (size_t)-1);
-	n = bd_stages(&an, 0, st, err, sizeof(err));
 	CHECK_INT(n, 8);
-	names(st, n, buf, sizeof(buf), &sum);
 	CHECK_STR(buf, "write_to_ipi ipi_to_b_hardirq b_hardirq_to_b_thread b_thread_to_b_thread_s b_thread_s_to_reply reply_to_d_hardirq d_hardirq_to_d_thread d_thread_to_timestamp");
 	CHECK_INT(sum, 9000);
 }
