@@ -120,6 +120,8 @@ static int stages_of(struct bd_spec sp, struct bd_reply *r, size_t nr,
 	char err[256];
 	int n;
 
+	*sum = 0;
+	buf[0] = '\0';
 	bd_init(&an, &sp, r, nr);
 	feed(&an, lines, nl, (size_t)-1);
 	n = bd_stages(&an, 0, st, err, sizeof(err));
