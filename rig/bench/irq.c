@@ -442,23 +442,25 @@ static void irq_drain(struct irq_bench *b, bool raw)
 }
 
 /*
- * The input's irq thread (gpiolib-cdev's edge thread, which queues the
- * event and wakes the reader): recorded, and raised with --irq-prio. After
- * the warm-up: an irq thread sets itself SCHED_FIFO 50 when it first runs.
+ * The input's irq thread of @consumer's request (gpiolib-cdev's edge thread,
+ * which queues the event and wakes the reader): recorded, and raised with
+ * --irq-prio, as a thread of @impl's rows (NULL: udrv's). After the
+ * warm-up: an irq thread sets itself SCHED_FIFO 50 when it first runs.
  */
-static int irq_wake(struct irq_bench *b)
+int irq_wake_for(struct irq_bench *b, const char *consumer, const char *impl)
 {
 	char prefix[24];
 	unsigned int irq;
-	int ret = udrv_rt_find_irq(IRQ_CONSUMER, b->out + 1, &irq);
+	int ret = udrv_rt_find_irq(consumer, b->out + 1, &irq);
 
 	if (ret && b->run.o.irq_prio)
-		return bench_error(EXIT_FAIL, "--irq-prio: no interrupt of %s line %u in /sys/kernel/irq: %s",
-				 udrv_chip_name(b->chip), b->out + 1, strerror(-ret));
+		return bench_error(EXIT_FAIL, "--irq-prio: no interrupt of %s's request of %s line %u in /sys/kernel/irq: %s",
+				 consumer, udrv_chip_name(b->chip), b->out + 1,
+				 strerror(-ret));
 	if (ret)
 		return 0;	/* the document lists no wake thread */
 	snprintf(prefix, sizeof(prefix), "irq/%u-", irq);
-	return bench_wake_threads(&b->run, prefix);
+	return bench_wake_threads_for(&b->run, prefix, impl);
 }
 
 static int irq_method_run(struct irq_bench *b, struct irq_method *m)
@@ -477,7 +479,7 @@ static int irq_method_run(struct irq_bench *b, struct irq_method *m)
 	for (int i = 0; i < IRQ_WARMUP && !ret; i++)
 		ret = busy ? irq_busy(b, m, false) : irq_edge(b, m, false);
 	if (!ret && !busy)
-		ret = irq_wake(b);
+		ret = irq_wake_for(b, IRQ_CONSUMER, NULL);
 	if (by_udrv)
 		lost0 = udrv_request_lost_events(b->req);
 	if (!ret && !busy && b->wire[0])

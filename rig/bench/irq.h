@@ -60,6 +60,9 @@ void irq_record(struct irq_method *m, uint64_t t_write,
  * print udrv's read against it */
 void irq_peer_find(struct irq_bench *b);
 int irq_peer_run(struct irq_bench *b, struct irq_method *m);
+/* Record (and with --irq-prio raise) the irq thread of @consumer's request
+ * of the input line, for @impl's rows (NULL: udrv's); 0 or an exit code. */
+int irq_wake_for(struct irq_bench *b, const char *consumer, const char *impl);
 void irq_versus_peer(struct irq_bench *b);
 
 #endif /* UDRV_BENCH_IRQ_H */

@@ -133,27 +133,6 @@ static int irq_peer_tail(struct bench_peer *p, struct irq_peer_out *o,
 	return ret;
 }
 
-/*
- * The peer's request has an irq thread of its own (irq/N-udrv-bench-peer),
- * run by its warm-up: recorded and, with --irq-prio, raised like the one
- * of udrv's rows, so the rows compare at one setting.
- */
-static int irq_peer_wake(struct irq_bench *b)
-{
-	char prefix[24];
-	unsigned int irq;
-	int ret = udrv_rt_find_irq(BENCH_PEER_NAME, b->out + 1, &irq);
-
-	if (ret && b->run.o.irq_prio)
-		return bench_error(EXIT_FAIL, "--irq-prio: no interrupt of %s's request of %s line %u in /sys/kernel/irq: %s",
-				 BENCH_PEER_NAME, udrv_chip_name(b->chip),
-				 b->out + 1, strerror(-ret));
-	if (ret)
-		return 0;
-	snprintf(prefix, sizeof(prefix), "irq/%u-", irq);
-	return bench_wake_threads_for(&b->run, prefix, BENCH_PEER_IMPL);
-}
-
 /* Head, the peer's irq thread set, "go", the edges. 0 or an exit code. */
 static int irq_peer_session(struct irq_bench *b, struct bench_peer *p,
 			    struct irq_peer_out *o, char *why, size_t len)
@@ -162,7 +141,9 @@ static int irq_peer_session(struct irq_bench *b, struct bench_peer *p,
 
 	if (irq_peer_head(b, p, o, why, len))
 		return -1;
-	ret = irq_peer_wake(b);
+	/* its request's own thread (irq/N-udrv-bench-peer), run by its
+	 * warm-up: set as udrv's rows' is, so the rows compare at one setting */
+	ret = irq_wake_for(b, BENCH_PEER_NAME, BENCH_PEER_IMPL);
 	if (ret)
 		return ret;
 	if (bench_peer_send(p, why, len, "go\n") || irq_peer_tail(p, o, why, len))

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * udrv-bench reply --breakdown: after each responder's measured run, a
- * second run of REPLY_BD_EDGES edges with ftrace on (spike.h's tracefs
+ * second run of REPLY_BD_EDGES edges with ftrace on (tracefs.h's
  * handling, with filters), whose trace splits every reply into contiguous
  * stages (breakdown.h). The reply whose total is the traced run's median is
  * reported beside the measured (untraced) p50: tracing costs time, and the
@@ -22,7 +22,7 @@
 
 #include "msg.h"
 #include "reply.h"
-#include "spike.h"
+#include "tracefs.h"
 
 #define BD_WHO	"--breakdown"
 
@@ -200,7 +200,7 @@ int reply_breakdown(struct reply_bench *b, struct reply_cfg *c)
 	bd_init(&a, &c->bd.spec, r, REPLY_BD_EDGES);
 	if (!ret)
 		ret = bd_read(&a);
-	bench_spike_restore();
+	bench_trace_restore();
 	if (!ret)
 		ret = bd_result(c, &a);
 	free(r);

@@ -1,31 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * --trace-on-spike: ftrace armed through tracefs for the run, stopped at
- * the first sample above the threshold, read back and analysed at the end
- * (spike.h, trace.h). Everything written to tracefs is recorded with the
- * value it had, and put back in reverse order at the end, on errors, on
- * SIGINT/SIGTERM (through bench_end) and from the irq bench's watchdog
- * (bench_spike_restore_signal_safe). Two things cannot be put back: the
- * trace buffer's old contents (cleared when arming), and a buffer the
- * kernel had not expanded yet ("7 (expanded: 1408)": it expands on first
- * use and is put back at the expanded size).
+ * --trace-on-spike: ftrace armed through tracefs for the run (tracefs.c,
+ * which also puts every setting back), stopped at the first sample above
+ * the threshold, read back and analysed at the end (spike.h, trace.h).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <unistd.h>
 
 #include "bench.h"
 #include "msg.h"
 #include "spike.h"
 #include "trace.h"
+#include "tracefs.h"
 
-#define SPIKE_MAX_SAVED		48
 #define SPIKE_MARGIN_NS		1000000ULL	/* kept before the window, at least */
 #define SPIKE_AFTER_NS		100000ULL	/* kept after it */
 #define SPIKE_TOP		8
@@ -47,21 +39,9 @@ static const struct bench_trace_event spike_events[] = {
 	{ "irq_vectors/local_timer_exit", NULL, true },
 };
 
-struct saved {
-	char path[PATH_MAX];
-	char old[32];
-};
-
 static struct {
-	const char *who;		/* the option, for messages */
 	bool armed;
 	uint64_t threshold;		/* ns */
-	char dir[PATH_MAX];		/* the tracefs in use */
-	bool mounted;			/* by us: unmounted at the end */
-	int on_fd;			/* tracing_on, kept open */
-	unsigned long buffer_kb;	/* in force while tracing */
-	struct saved saved[SPIKE_MAX_SAVED];
-	int nsaved;
 	/* the spike */
 	bool hit;
 	uint64_t over;			/* samples above the threshold */
@@ -75,384 +55,55 @@ static struct {
 	char error[320];
 	char verdict[640];
 	struct trace_analysis an;
-} sp = { .on_fd = -1, .who = "--trace-on-spike" };
+} sp;
 
 uint64_t bench_spike_ns;
 
-/* ---- tracefs files ------------------------------------------------------ */
-
-static void path_of(char *buf, size_t len, const char *name)
-{
-	snprintf(buf, len, "%s/%s", sp.dir, name);
-}
-
-/*
- * The first line of @path, without its newline; 0 or -errno (-ENODATA: an
- * empty file). @buf is a string either way: fgets() leaves it untouched
- * when it reads nothing.
- */
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f;
-	int err = 0;
-
-	if (!len || len > INT_MAX)
-		return -EINVAL;
-	buf[0] = '\0';
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	errno = 0;
-	if (!fgets(buf, (int)len, f)) {
-		err = !ferror(f) ? -ENODATA : errno ? -errno : -EIO;
-		buf[0] = '\0';
-	}
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return err;
-}
-
-/* Signal-safe: open, write, close. 0 or -errno. */
-static int write_str(const char *path, const char *s)
-{
-	size_t n = strlen(s);
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	ssize_t w;
-	int err;
-
-	if (fd < 0)
-		return -errno;
-	w = write(fd, s, n);
-	err = w == (ssize_t)n ? 0 : w < 0 ? -errno : -EIO;
-	close(fd);
-	return err;
-}
-
-static int spike_fail(const char *what, const char *path, int err)
-{
-	const char *fix = "";
-
-	if (err == -EACCES || err == -EPERM || err == -EROFS)
-		fix = " (tracefs needs root: run udrv as root, or leave the option out)";
-	else if (err == -ENOENT)
-		fix = " (the kernel lacks it: CONFIG_FTRACE and the scheduler/irq trace events)";
-	else if (err == -EINVAL && strstr(path, "/filter"))
-		fix = " (the kernel refused the event filter)";
-	return bench_error(EXIT_FAIL, "%s: cannot %s %s: %s%s", sp.who, what,
-			 path, strerror(-err), fix);
-}
-
-/* Write @value to tracefs file @name, remembering what it held before
- * (@always: even when it holds @value now: tracing_on, written again later). */
-static int spike_set(const char *name, const char *old, const char *value,
-		     bool always)
-{
-	struct saved *s;
-	char path[PATH_MAX];
-	int err;
-
-	path_of(path, sizeof(path), name);
-	if (!strcmp(old, value) && !always)
-		return 0;
-	if (sp.nsaved == SPIKE_MAX_SAVED)
-		return bench_error(EXIT_FAIL, "%s: too many tracefs settings (SPIKE_MAX_SAVED in %s)",
-				 sp.who, __FILE__);
-	s = &sp.saved[sp.nsaved];
-	snprintf(s->path, sizeof(s->path), "%s", path);
-	snprintf(s->old, sizeof(s->old), "%s", old);
-	err = write_str(path, value);
-	if (err)
-		return spike_fail("write to", path, err);
-	sp.nsaved++;
-	return 0;
-}
-
-/* Read tracefs file @name's first line into @buf; 0 or an exit code. */
-static int spike_get(const char *name, char *buf, size_t len, bool optional,
-		     bool *absent)
-{
-	char path[PATH_MAX];
-	int err;
-
-	path_of(path, sizeof(path), name);
-	err = read_line(path, buf, len);
-	if (err == -ENOENT && optional) {
-		*absent = true;
-		return 0;
-	}
-	return err ? spike_fail("read", path, err) : 0;
-}
-
-/* "[local] global counter ... mono" -> "local" */
-static void selected(const char *line, char *out, size_t len)
-{
-	const char *a = strchr(line, '['), *b = a ? strchr(a, ']') : NULL;
-
-	if (a && b)
-		snprintf(out, len, "%.*s", (int)(b - a - 1), a + 1);
-	else
-		snprintf(out, len, "%s", line);
-}
-
 /* ---- arming --------------------------------------------------------------- */
-
-/* /sys/kernel/tracing, /sys/kernel/debug/tracing, or mount it. */
-static int spike_find(void)
-{
-	const char *root = bench_sysroot();
-	int ret = bench_tracefs_dir("trace_clock", sp.dir, sizeof(sp.dir));
-
-	if (ret != -ENOENT)
-		return ret ? spike_fail("find", sp.dir, ret) : 0;
-	if (!*root && !mount("nodev", sp.dir, "tracefs", 0, NULL)) {
-		sp.mounted = true;
-		if (!bench_tracefs_dir("trace_clock", sp.dir, sizeof(sp.dir)))
-			return 0;
-	}
-	return bench_error(EXIT_FAIL, "%s: no tracefs at %s%s or %s%s, and mounting it on %s failed: %s (as root: mount -t tracefs nodev /sys/kernel/tracing; the kernel needs CONFIG_FTRACE)",
-			 sp.who, root, BENCH_TRACEFS, root, BENCH_TRACEFS_OLD, sp.dir,
-			 *root ? "not tried under UDRV_SYSROOT" : strerror(errno));
-}
-
-static int spike_buffer(void)
-{
-	char line[64], want[24];
-	const char *x;
-	bool absent = false;
-	uint64_t kb;
-	int ret = spike_get("buffer_size_kb", line, sizeof(line), false, &absent);
-
-	if (ret)
-		return ret;
-	/* "7 (expanded: 1408)": not allocated yet; it will be at 1408 */
-	x = strstr(line, "(expanded: ");
-	if (x)
-		snprintf(line, sizeof(line), "%.*s", (int)strcspn(x + 11, ")"), x + 11);
-	if (udrv_parse_u64(line, UINT64_MAX, &kb))
-		return bench_error(EXIT_FAIL, "%s: %s/buffer_size_kb reads '%s', not a size in KiB",
-				 sp.who, sp.dir, line);
-	sp.buffer_kb = kb;
-	if (kb >= SPIKE_BUFFER_KB)
-		return 0;
-	snprintf(want, sizeof(want), "%u", SPIKE_BUFFER_KB);
-	sp.buffer_kb = SPIKE_BUFFER_KB;
-	return spike_set("buffer_size_kb", line, want, false);
-}
-
-/* An event's filter, put back as it was ("none": cleared with "0"). */
-static int spike_filter(const struct bench_trace_event *e)
-{
-	char name[96], old[32];
-	bool absent = false;
-	int ret;
-
-	snprintf(name, sizeof(name), "events/%s/filter", e->path);
-	ret = spike_get(name, old, sizeof(old), false, &absent);
-	if (ret)
-		return ret;
-	if (strcmp(old, "none") && strcmp(old, e->filter))
-		return bench_error(EXIT_FAIL, "%s: %s/%s holds '%s', another user's filter: clear it (echo 0 > it) first",
-				 sp.who, sp.dir, name, old);
-	return spike_set(name, !strcmp(old, "none") ? "0" : old, e->filter, false);
-}
-
-static int spike_events_on(const struct bench_trace_event *ev, size_t n,
-			   bool *absent)
-{
-	char name[96], old[16];
-	int ret;
-
-	for (size_t i = 0; i < n; i++) {
-		bool gone = false;
-
-		snprintf(name, sizeof(name), "events/%s/enable", ev[i].path);
-		ret = spike_get(name, old, sizeof(old), ev[i].optional, &gone);
-		if (!ret && !gone && ev[i].filter)
-			ret = spike_filter(&ev[i]);
-		if (!ret && !gone)
-			ret = spike_set(name, old, "1", false);
-		if (ret)
-			return ret;
-		if (absent)
-			absent[i] = gone;
-	}
-	return 0;
-}
-
-static int spike_settings(const struct bench_trace_event *ev, size_t n,
-			  bool *absent)
-{
-	char line[256], old[32];
-	bool none = false;
-	int ret;
-
-	ret = spike_get("tracing_on", old, sizeof(old), false, &none);
-	if (!ret)
-		ret = spike_set("tracing_on", old, "0", true);
-	if (!ret)
-		ret = spike_get("current_tracer", old, sizeof(old), false, &none);
-	if (!ret)
-		ret = spike_set("current_tracer", old, "nop", false);
-	if (!ret)
-		ret = spike_get("trace_clock", line, sizeof(line), false, &none);
-	if (!ret) {
-		selected(line, old, sizeof(old));
-		ret = spike_set("trace_clock", old, "mono", false);
-	}
-	if (!ret)
-		ret = spike_buffer();
-	if (!ret)
-		ret = spike_events_on(ev, n, absent);
-	return ret;
-}
-
-static int spike_start(void)
-{
-	char path[PATH_MAX];
-	int err;
-
-	path_of(path, sizeof(path), "trace");
-	err = write_str(path, "");		/* clear the buffer */
-	if (err)
-		return spike_fail("clear", path, err);
-	path_of(path, sizeof(path), "tracing_on");
-	sp.on_fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (sp.on_fd < 0)
-		return spike_fail("open", path, -errno);
-	if (write(sp.on_fd, "1", 1) != 1)
-		return spike_fail("write 1 to", path, -errno);
-	return 0;
-}
 
 int bench_spike_arm(struct bench_run *run)
 {
 	int ret;
 
 	memset(&sp, 0, sizeof(sp));
-	sp.on_fd = -1;
-	sp.who = "--trace-on-spike";
-	ret = spike_find();
+	ret = bench_trace_setup("--trace-on-spike", spike_events,
+				sizeof(spike_events) / sizeof(spike_events[0]),
+				NULL);
 	if (!ret)
-		ret = spike_settings(spike_events,
-				     sizeof(spike_events) / sizeof(spike_events[0]),
-				     NULL);
-	if (!ret)
-		ret = spike_start();
-	if (ret) {
-		bench_spike_restore();
-		return ret;
-	}
+		ret = bench_trace_start();
+	if (ret)
+		return ret;	/* tracefs put back */
 	sp.armed = true;
 	sp.threshold = run->o.spike_ns;
 	bench_spike_ns = sp.threshold;
 	return 0;
 }
 
-int bench_trace_setup(const char *who, const struct bench_trace_event *ev,
-		      size_t n, bool *absent)
+void bench_spike_restore(void)
 {
-	int ret;
-
-	if (sp.armed || sp.nsaved)
-		return bench_error(EXIT_FAIL, "%s: tracefs is already in use by %s",
-				   who, sp.who);
-	memset(&sp, 0, sizeof(sp));
-	sp.on_fd = -1;
-	sp.who = who;
-	ret = spike_find();
-	if (!ret)
-		ret = spike_settings(ev, n, absent);
-	if (ret)
-		bench_spike_restore();
-	return ret;
+	bench_trace_restore();
+	bench_spike_ns = 0;
 }
 
-int bench_trace_start(void)
+void bench_spike_restore_signal_safe(void)
 {
-	int ret = spike_start();
-
-	if (ret)
-		bench_spike_restore();
-	return ret;
-}
-
-void bench_trace_stop(void)
-{
-	ssize_t r;
-
-	if (sp.on_fd < 0)
-		return;
-	r = write(sp.on_fd, "0", 1);
-	(void)r;
-}
-
-FILE *bench_trace_open(void)
-{
-	char path[PATH_MAX];
-	FILE *f;
-
-	path_of(path, sizeof(path), "trace");
-	f = fopen(path, "re");
-	if (!f)
-		spike_fail("read", path, -errno);
-	return f;
+	bench_trace_restore_signal_safe();
+	bench_spike_ns = 0;
 }
 
 void bench_spike_hit(const struct bench_row *row, uint64_t start_ns,
 		     uint64_t end_ns)
 {
-	ssize_t r;
-
 	sp.over++;
 	if (sp.hit)
 		return;
-	r = write(sp.on_fd, "0", 1);	/* stop: the spike is the newest */
-	(void)r;
+	bench_trace_stop();	/* the spike is the newest */
 	sp.hit = true;
 	sp.row = row;
 	sp.start = start_ns;
 	sp.end = end_ns;
 	sp.index = udrv_hist_count(row->hist);
 	sp.cpu = sched_getcpu();
-}
-
-/* ---- putting it back ------------------------------------------------------ */
-
-void bench_spike_restore_signal_safe(void)
-{
-	if (sp.on_fd >= 0)
-		close(sp.on_fd);
-	sp.on_fd = -1;
-	while (sp.nsaved > 0) {
-		sp.nsaved--;
-		write_str(sp.saved[sp.nsaved].path, sp.saved[sp.nsaved].old);
-	}
-	if (sp.mounted)
-		umount2(sp.dir, MNT_DETACH);
-	sp.mounted = false;
-	bench_spike_ns = 0;
-}
-
-void bench_spike_restore(void)
-{
-	int err;
-
-	if (sp.on_fd >= 0)
-		close(sp.on_fd);
-	sp.on_fd = -1;
-	while (sp.nsaved > 0) {
-		struct saved *s = &sp.saved[--sp.nsaved];
-
-		err = write_str(s->path, s->old);
-		if (err)
-			fprintf(stderr, "udrv-bench: cannot put %s back to '%s': %s\n",
-				s->path, s->old, strerror(-err));
-	}
-	if (sp.mounted && umount2(sp.dir, MNT_DETACH))
-		fprintf(stderr, "udrv-bench: cannot unmount the tracefs mounted on %s: %s\n",
-			sp.dir, strerror(errno));
-	sp.mounted = false;
-	bench_spike_ns = 0;
 }
 
 /* ---- reading the trace ------------------------------------------------------ */
@@ -547,7 +198,7 @@ static void spike_analyse(const struct bench_run *run)
 	for (size_t i = 0; i < spike_npath; i++)
 		trace_analysis_add_path(&sp.an, (int)spike_path[i]);
 	spike_file(run, sp.file, sizeof(sp.file));
-	path_of(path, sizeof(path), "trace");
+	bench_trace_path(path, sizeof(path), "trace");
 	in = fopen(path, "re");
 	if (!in) {
 		snprintf(sp.error, sizeof(sp.error), "cannot read %s: %s", path,
@@ -706,9 +357,9 @@ static void json_analysis(struct udrv_json *j)
 	udrv_json_kuint(j, "lines", sp.lines);
 	udrv_json_kuint(j, "from_ns", sp.from);
 	udrv_json_kuint(j, "to_ns", sp.to);
-	udrv_json_kstr(j, "tracefs", sp.dir);
+	udrv_json_kstr(j, "tracefs", bench_trace_dir());
 	udrv_json_kstr(j, "clock", "mono");
-	udrv_json_kuint(j, "buffer_size_kb", sp.buffer_kb);
+	udrv_json_kuint(j, "buffer_size_kb", bench_trace_buffer_kb());
 	udrv_json_obj_end(j);
 	udrv_json_kstr(j, "error", sp.error[0] ? sp.error : NULL);
 }

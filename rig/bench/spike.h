@@ -26,7 +26,6 @@ struct bench_row;
 struct udrv_json;
 
 #define SPIKE_MAX_US		10000000	/* 10 s */
-#define SPIKE_BUFFER_KB		1024		/* per CPU, at least */
 
 /* The threshold in ns while armed; 0 otherwise. */
 extern uint64_t bench_spike_ns;
@@ -55,29 +54,6 @@ int bench_spike_arm(struct bench_run *run);
 /* Read and analyse the trace of the spike, print the summary (bench_end). */
 void bench_spike_finish(struct bench_run *run);
 void bench_spike_json(struct udrv_json *j);
-/*
- * The same tracefs handling for another user (udrv-bench reply --breakdown):
- * tracefs found or mounted, tracing_on 0, current_tracer nop, trace_clock
- * mono, the buffer at SPIKE_BUFFER_KB at least, and @ev's events on with
- * their filters (NULL: none), every old value saved for
- * bench_spike_restore(). @who names the option in messages; @absent[i]
- * (NULL: not wanted) says that optional event i is not in this kernel.
- * One user at a time. 0 or an exit code, tracefs put back on error.
- */
-struct bench_trace_event {
-	const char *path;	/* "system/name" */
-	const char *filter;	/* tracefs filter expression, NULL: none */
-	bool optional;		/* may be absent (irq_vectors: x86 only) */
-};
-int bench_trace_setup(const char *who, const struct bench_trace_event *ev,
-		      size_t n, bool *absent);
-/* Clear the buffer and start tracing; 0 or an exit code (put back). */
-int bench_trace_start(void);
-/* Stop tracing (one write to tracing_on). */
-void bench_trace_stop(void);
-/* The trace file to read, or NULL (a message printed). */
-FILE *bench_trace_open(void);
-
 /* Put tracefs back (bench_end does); messages on failure. */
 void bench_spike_restore(void);
 /* The same with open/write/close only: from a signal handler. */
