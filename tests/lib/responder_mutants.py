@@ -9,7 +9,9 @@ tests that guard against that bug, and say why.
 
 from __future__ import annotations
 
+import os
 import re
+import shlex
 import subprocess
 import sys
 
@@ -29,7 +31,9 @@ EXPECT = {
 
 
 def run(exe: str) -> tuple[dict[str, bool], str]:
-    res = subprocess.run([exe], capture_output=True, text=True, timeout=100, check=False)
+    # a cross build runs its tests under the cross file's exe_wrapper
+    wrapper = shlex.split(os.environ.get("MESON_EXE_WRAPPER", ""))
+    res = subprocess.run([*wrapper, exe], capture_output=True, text=True, timeout=100, check=False)
     results = {m.group(2): m.group(1) is None
                for m in re.finditer(r"^(not )?ok \d+ - (\w+)$", res.stdout, re.MULTILINE)}
     return results, res.stdout
