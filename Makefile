@@ -2,8 +2,12 @@
 #
 # The README's commands:
 #   make          build libudrv, the udrv tool and udrv-bench (build/dev)
-#   make check    install what is missing, build (also ASan+UBSan and
-#                 static), run every test, print "N passed, N failed"
+#   make check    install what is missing, build (also ASan+UBSan, static,
+#                 arm64, armhf), run every test that runs on this machine,
+#                 print "N passed, N failed" (scripts/check.py; ~20 min)
+#   make lab-check  the lab tests: tests/lab on Debian's real kernels in
+#                 QEMU and through labgrid (scripts/check.py --lab; ~30 min
+#                 on 2 cores); .ci/run runs both
 #   make lab      the latency suite: boot Debian's standard and PREEMPT_RT
 #                 kernels in QEMU, run every udrv bench idle and under load,
 #                 print the toggle and latency tables, write
@@ -47,7 +51,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_EXAMPLES ?= 2000
 FUZZ ?=
 
-.PHONY: all build deps check fuzz lab lab-quick lab-demo soak static arm64 armhf install clean \
+.PHONY: all build deps check lab-check fuzz lab lab-quick lab-demo soak static arm64 armhf install clean \
 	abi-baseline deb deb-test gpiod-dbus
 
 all: build
@@ -81,6 +85,9 @@ gpiod-dbus: deps
 
 check: deps
 	$(PYTHON) scripts/check.py
+
+lab-check: deps
+	$(PYTHON) scripts/check.py --lab
 
 # both parts run; the status says whether either found something
 fuzz: deps

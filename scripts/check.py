@@ -1,6 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""Run every udrv test and print one summary line: ``N passed, N failed``.
+"""Run udrv's tests and print one summary line: ``N passed, N failed``.
+
+  check.py          make check: everything that runs on this machine (below,
+                    all but the lab and labgrid steps); ~20 min on a fresh
+                    Debian 12 with 2 cores
+  check.py --lab    make lab-check: the lab and labgrid steps (real kernels
+                    in QEMU, ~30 min), after the builds they boot (dev,
+                    static, arm64) and the peers
+.ci/run runs both and adds up their tallies.
 
 Steps (each counted; a step that cannot run counts as one failure):
   build      meson builds with -Werror: dev (debug checks), asan (ASan+UBSan),
@@ -47,14 +55,14 @@ Steps (each counted; a step that cannot run counts as one failure):
   fuzz       the libFuzzer harnesses (tests/fuzz, clang, ASan+UBSan): each
              reproducer in tests/fuzz/regress replayed, then each harness a
              few seconds from its seeds (skip with UDRV_FUZZ=0)
-  lab        pytest tests/lab: real kernels in QEMU (skip with UDRV_LAB=0), in
+  lab        (--lab) pytest tests/lab: real kernels in QEMU, in
              two shards (LAB_SHARDS), then the tests marked `late` (the real
              lava-run) and
              the labgrid path below, each phase a queue of UDRV_LAB_JOBS
              pytests at once (default: one per host core; a TCG guest under
              -icount is one host thread), longest first; UDRV_LAB_SHARDS=1
              runs tests/lab in one pytest instead
-  labgrid    labgrid 26 in build/lg-venv (PyPI, cached in build/py-deps), the
+  labgrid    (--lab) labgrid 26 in build/lg-venv (PyPI, cached in build/py-deps), the
              host side of the labgrid path (tests/lab/test_labgrid_host.py),
              the localhost farm (tests/lab/test_labgrid_farm.py: coordinator,
              exporter, a place, the suite and the lab tests through it), and
@@ -68,6 +76,7 @@ Steps (each counted; a step that cannot run counts as one failure):
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
@@ -75,6 +84,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -543,7 +553,72 @@ def peers(built: dict[str, bool], tally: Tally) -> None:
         tally.add(f"peer:{name}", peer.exists())
 
 
+# the builds the lab boots or runs beside its boards
+LAB_BUILDS = ("dev", "static", "arm64")
+
+
+class Steps:
+    """How long each step took: printed at the end (make check's budget)."""
+
+    def __init__(self) -> None:
+        self.start = self.last = time.monotonic()
+        self.took: list[tuple[str, float]] = []
+
+    def done(self, name: str) -> None:
+        now = time.monotonic()
+        self.took.append((name, now - self.last))
+        self.last = now
+
+    def print(self) -> None:
+        print("check: time per step: " + ", ".join(f"{n} {t:.0f} s" for n, t in self.took)
+              + f"; total {time.monotonic() - self.start:.0f} s")
+
+
+def host(tally: Tally, built: dict[str, bool], env: dict[str, str], steps: Steps) -> None:
+    """make check: everything but the lab."""
+    for name, ok in built.items():
+        if ok:
+            unit(name, tally)
+    steps.done("unit")
+    lint(tally)
+    pytest("docs", "tests/docs", tally, env)
+    steps.done("lint+docs")
+    if built["dev"]:
+        abi(tally, env)
+        boundary(tally)
+        pytest("cli", "tests/cli", tally, env)
+        steps.done("abi+boundary+cli")
+        gpiod_dbus(tally)
+        pytest("daemon", "tests/daemon", tally, env)
+        steps.done("daemon")
+        pytest("rig", "tests/rig", tally, env)
+        steps.done("rig")
+    python_bindings(tally, env)
+    steps.done("python")
+    if env.get("UDRV_FUZZ", "1") != "0":
+        fuzz(tally)
+    else:
+        print("fuzz steps skipped: UDRV_FUZZ=0")
+    steps.done("fuzz")
+
+
+def lab_check(tally: Tally, built: dict[str, bool], env: dict[str, str]) -> None:
+    """make lab-check: the lab and labgrid steps (the boards run libgpiod's
+    gpio-manager and gpiocli beside udrvd: scripts/build-gpiod-dbus)."""
+    gpiod_dbus(tally)
+    if not built["static"]:
+        tally.add("lab: no static build to boot", False)
+    elif env.get("UDRV_LAB_SHARDS", "2") == "1" or env.get("UDRV_LAB_KERNELS"):
+        pytest("lab", "tests/lab", tally, env)
+    else:
+        lab(tally, env, built)
+
+
 def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--lab", action="store_true",
+                    help="the lab and labgrid steps only (make lab-check)")
+    args = ap.parse_args()
     # Ctrl-C as on a terminal, however make check was started: a job that a
     # shell without job control puts in the background inherits SIGINT
     # ignored, exec keeps that, and the tests that press Ctrl-C on a Python
@@ -551,36 +626,21 @@ def main() -> int:
     # handler (not SIG_IGN) is reset to the default in every child.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     tally = Tally()
+    steps = Steps()
     BUILD.mkdir(exist_ok=True)
-    built = {name: build(name, tally) for name in BUILDS}
+    built = {name: build(name, tally) for name in BUILDS
+             if not args.lab or name in LAB_BUILDS}
     peers(built, tally)
-    for name, ok in built.items():
-        if ok:
-            unit(name, tally)
-    lint(tally)
+    steps.done("build")
     env = dict(os.environ)
-    pytest("docs", "tests/docs", tally, env)
     env.setdefault("UDRV_BIN", str(BUILD / "dev" / "tools" / "udrv"))
     env.setdefault("UDRV_BENCH_BIN", str(BUILD / "dev" / "rig" / "bench" / "udrv-bench"))
-    if built["dev"]:
-        abi(tally, env)
-        boundary(tally)
-        pytest("cli", "tests/cli", tally, env)
-        gpiod_dbus(tally)
-        pytest("daemon", "tests/daemon", tally, env)
-        pytest("rig", "tests/rig", tally, env)
-    python_bindings(tally, env)
-    if env.get("UDRV_FUZZ", "1") != "0":
-        fuzz(tally)
+    if args.lab:
+        lab_check(tally, built, env)
+        steps.done("lab")
     else:
-        print("fuzz steps skipped: UDRV_FUZZ=0")
-    if env.get("UDRV_LAB", "1") != "0" and built["static"]:
-        if env.get("UDRV_LAB_SHARDS", "2") == "1" or env.get("UDRV_LAB_KERNELS"):
-            pytest("lab", "tests/lab", tally, env)
-        else:
-            lab(tally, env, built)
-    elif env.get("UDRV_LAB") == "0":
-        print("lab tests skipped: UDRV_LAB=0")
+        host(tally, built, env, steps)
+    steps.print()
     for name in tally.failures:
         print(f"FAILED {name}")
     print(f"{tally.passed} passed, {tally.failed} failed")

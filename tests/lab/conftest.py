@@ -79,7 +79,7 @@ X86_KERNELS = tuple(n for n, t in TARGETS.items() if t.board == "x86")
 SMP_KERNELS = tuple(n for n, t in TARGETS.items() if t.board == "x86-smp")
 Q35_KERNELS = tuple(n for n, t in TARGETS.items() if t.board == "q35")
 HERE = Path(__file__).resolve().parent
-# the boards make check runs a subset of the lab tests on through labgrid: the
+# the boards make lab-check runs a subset of the lab tests on through labgrid: the
 # tests marked lg_BOARD (the transport, the feature skips, a few real ones)
 LG_BOARDS = ("std", "rt", "rpi3")
 
@@ -163,12 +163,12 @@ def pytest_configure(config: pytest.Config) -> None:
                             "without them skips it (--lg-env)")  # fmt: skip
     # what scripts/check.py selects by marker (-m), declared in the test files
     config.addinivalue_line("markers", "late: boots boards of its own under a wall-clock boot "
-                            "timeout: run after the shards (make check's lab step)")
+                            "timeout: run after the shards (make lab-check's lab step)")
     config.addinivalue_line("markers", "deb: needs udrv's Debian packages in build/deb (make "
                             "deb, make deb DEB_ARCH=arm64): scripts/deb-test --lab runs "
-                            "them, make check does not")  # fmt: skip
+                            "them, make lab-check does not")  # fmt: skip
     for board in LG_BOARDS:
-        config.addinivalue_line("markers", f"lg_{board}: in make check's labgrid run of the "
+        config.addinivalue_line("markers", f"lg_{board}: in make lab-check's labgrid run of the "
                                 f"{board} board (python3 -m rig.lab lg-env --kernel {board})")
 
 

@@ -89,7 +89,7 @@ def machine_before(board: Any) -> Iterator[None]:
         guest_ok(board, f"echo {value} > {path}")
 
 
-# each bench gets one of the signals (both for uio), to keep make check short:
+# each bench gets one of the signals (both for uio), to keep make lab-check short:
 # they take the same path through the bench (bench.c: catch_stop_signals).
 # Every case runs on std; rt repeats the two whose waits the rt kernel changes
 # (the uio-ticker's and gpio-wire's interrupts run in irq threads there).

@@ -70,7 +70,7 @@ class Removal:
 def sanitized(board: Any, program: str = UDRV) -> str:
     r = sh(board, f"test -x {program}")
     assert r.status == 0, (f"{program} is not in the guest: the lab ships build/asan's CLI "
-                           "and udrv-bench when they were built (make check builds them)")
+                           "and udrv-bench when they were built (make lab-check builds them)")
     return f"{SAN_ENV} {program}"
 
 

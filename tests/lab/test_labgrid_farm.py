@@ -7,7 +7,7 @@ place and runs through it (rig/lab/suite/labgrid.py, rig/lab/boards/lg_place.py)
 through it (pytest --lg-env), a place someone else holds is waited for and not
 taken, a stopped exporter is a clear error, and nothing listens beyond loopback.
 
-Runs under the lab's labgrid venv (make check's labgrid step: build/lg-venv/bin/
+Runs under the lab's labgrid venv (make lab-check's labgrid step: build/lg-venv/bin/
 python -m pytest tests/lab/test_labgrid_farm.py); elsewhere it is skipped.
 """
 
@@ -28,7 +28,7 @@ import pytest
 
 from rig.results.check import check_lab
 
-pytest.importorskip("labgrid", reason="runs under build/lg-venv/bin/python (make check's "
+pytest.importorskip("labgrid", reason="runs under build/lg-venv/bin/python (make lab-check's "
                     "labgrid step)")  # fmt: skip
 
 from rig.lab.boards.farm import EXPORTER, Farm, FarmError
