@@ -20,6 +20,31 @@ const char *bd_mark_name(enum bd_mark m)
 	return m < BD_NMARKS ? mark_names[m] : "?";
 }
 
+const char *bd_event_name(enum bd_event e)
+{
+	static const char *const names[BD_NEV] = {
+		"irq_work_entry", "irq_handler_entry", "sched_switch", "gpio_value",
+	};
+
+	return e < BD_NEV ? names[e] : "?";
+}
+
+int bd_event_of(const struct trace_event *ev)
+{
+	switch (ev->kind) {
+	case TRACE_VECTOR_ENTRY:
+		return !strcmp(ev->what, "irq_work") ? BD_EV_IPI : -1;
+	case TRACE_IRQ_ENTRY:
+		return BD_EV_IRQ;
+	case TRACE_SWITCH:
+		return BD_EV_SWITCH;
+	case TRACE_GPIO_VALUE:
+		return BD_EV_GPIO;
+	default:
+		return -1;
+	}
+}
+
 const char *bd_chain_name(enum bd_chain c)
 {
 	static const char *const names[] = { "isr", "kthread", "user", "busy" };
@@ -30,7 +55,7 @@ const char *bd_chain_name(enum bd_chain c)
 /* The marks a reply of @s's chain must have (a bit per mark). */
 static unsigned int required(const struct bd_spec *s)
 {
-	unsigned int m = 1u << BD_REPLY | 1u << BD_D_HARDIRQ;
+	unsigned int m = 1u << BD_REPLY | (s->d_side ? 1u << BD_D_HARDIRQ : 0);
 
 	if (s->chain != BD_CHAIN_BUSY)
 		m |= 1u << BD_B_HARDIRQ | (s->ipi ? 1u << BD_IPI : 0);
@@ -44,7 +69,7 @@ static unsigned int required(const struct bd_spec *s)
 /* The marks a reply may have: the required ones and what they allow. */
 static unsigned int allowed(const struct bd_spec *s)
 {
-	unsigned int m = required(s) | 1u << BD_D_THREAD;
+	unsigned int m = required(s) | (s->d_side ? 1u << BD_D_THREAD : 0);
 
 	if (m & 1u << BD_B_THREAD)
 		m |= 1u << BD_B_THREAD_S;
@@ -58,11 +83,14 @@ void bd_init(struct bd_analysis *a, const struct bd_spec *spec,
 	a->spec = *spec;
 	a->r = r;
 	a->n = n;
+	a->round_ns = BD_ROUND_NS;
 	for (size_t i = 0; i < n; i++) {
 		memset(r[i].at, 0, sizeof(r[i].at));
 		memset(r[i].who, 0, sizeof(r[i].who));
+		memset(r[i].cost_at, 0, sizeof(r[i].cost_at));
 		r[i].last = BD_WRITE;
 		r[i].events = 0;
+		r[i].cost = 0;
 		snprintf(r[i].who[BD_WRITE], BD_WHO_LEN, "the log host's write of A");
 		snprintf(r[i].who[BD_TIMESTAMP], BD_WHO_LEN, "D's edge event timestamp");
 	}
@@ -131,21 +159,34 @@ static void mark_who(struct bd_reply *r, int m, const struct trace_event *ev)
 		snprintf(w, BD_WHO_LEN, "hardirq %s (self-IPI)", ev->what);
 }
 
+/* An event inside reply @r: counted, and its cost added. */
+static void account(struct bd_analysis *a, struct bd_reply *r,
+		    const struct trace_event *ev)
+{
+	int e = bd_event_of(ev);
+
+	r->events++;
+	if (e < 0)
+		return;
+	a->count[e]++;
+	r->cost += a->cost_ns[e];
+}
+
 void bd_feed(struct bd_analysis *a, const struct trace_event *ev)
 {
 	struct bd_reply *r;
 	int m;
 
 	a->events++;
-	while (a->cur < a->n && ev->ts_ns > a->r[a->cur].t_d + BD_ROUND_NS)
+	while (a->cur < a->n && ev->ts_ns > a->r[a->cur].t_d + a->round_ns)
 		a->cur++;
 	if (a->cur == a->n)
 		return;
 	r = &a->r[a->cur];
-	if (ev->ts_ns + BD_ROUND_NS < r->t_write)
+	if (ev->ts_ns + a->round_ns < r->t_write)
 		return;		/* between two replies */
 	if (ev->ts_ns <= r->t_d)
-		r->events++;
+		account(a, r, ev);
 	m = mark_of(&a->spec, ev);
 	if (m < 0 || m <= r->last || !(allowed(&a->spec) & 1u << m) || r->at[m])
 		return;
@@ -156,11 +197,12 @@ void bd_feed(struct bd_analysis *a, const struct trace_event *ev)
 	 * a second thread of B's right after B's first.
 	 */
 	if (m == BD_D_THREAD && (r->last != BD_D_HARDIRQ ||
-				 ev->ts_ns + BD_ROUND_NS > r->t_d))
+				 ev->ts_ns + a->round_ns > r->t_d))
 		return;
 	if (m == BD_B_THREAD_S && r->last != BD_B_THREAD)
 		return;
 	r->at[m] = ev->ts_ns;
+	r->cost_at[m] = r->cost;
 	r->last = m;
 	mark_who(r, m, ev);
 }
@@ -185,20 +227,30 @@ static const char *mark_event(enum bd_mark m)
 	}
 }
 
-/* Mark @m's time, moved within the trace's rounding to keep the order. */
-static int clamp(const struct bd_reply *r, int m, uint64_t prev, uint64_t *v,
-		 char *err, size_t errlen, size_t i)
+/*
+ * Mark @m in order: after the mark before it (@prev) and not after the
+ * timestamp, within the trace's rounding; -1 with @err otherwise.
+ */
+static int in_order(const struct bd_analysis *a, const struct bd_reply *r,
+		    int m, uint64_t prev, char *err, size_t errlen, size_t i)
 {
 	uint64_t t = r->at[m];
 
-	if (t + BD_ROUND_NS < prev || t > r->t_d + BD_ROUND_NS) {
+	if (t + a->round_ns < prev || t > r->t_d + a->round_ns) {
 		snprintf(err, errlen, "reply %zu: %s at %llu ns is out of order (previous mark %llu ns, D's timestamp %llu ns) by more than the trace's rounding",
 			 i, bd_mark_name(m), (unsigned long long)t,
 			 (unsigned long long)prev, (unsigned long long)r->t_d);
 		return -1;
 	}
-	*v = t < prev ? prev : t > r->t_d ? r->t_d : t;
 	return 0;
+}
+
+/* @t with @cost taken off, not before the write. */
+static uint64_t cost_off(const struct bd_reply *r, uint64_t t, double cost)
+{
+	double room = t > r->t_write ? (double)(t - r->t_write) : 0;
+
+	return t - (uint64_t)(cost < room ? cost + 0.5 : room);
 }
 
 static void stage_set(struct bd_stage *st, int from, int to, uint64_t ns,
@@ -215,13 +267,14 @@ int bd_stages(const struct bd_analysis *a, size_t i, struct bd_stage *st,
 {
 	const struct bd_reply *r = &a->r[i];
 	unsigned int req = required(&a->spec);
-	uint64_t prev = r->t_write, v;
+	uint64_t raw = r->t_write, prev = r->t_write, end, v;
 	int from = BD_WRITE, n = 0;
 
 	if (r->t_d < r->t_write) {
 		snprintf(err, errlen, "reply %zu: D's timestamp is before the write", i);
 		return -1;
 	}
+	end = cost_off(r, r->t_d, r->cost);
 	for (int m = BD_WRITE + 1; m < BD_TIMESTAMP; m++) {
 		if (!r->at[m] && (req & 1u << m)) {
 			snprintf(err, errlen, "reply %zu (t_write %llu ns): the trace has no %s (%s) between the write and D's timestamp (an event not enabled, or a trace buffer overrun)",
@@ -231,23 +284,35 @@ int bd_stages(const struct bd_analysis *a, size_t i, struct bd_stage *st,
 		}
 		if (!r->at[m])
 			continue;
-		if (clamp(r, m, prev, &v, err, errlen, i))
+		if (in_order(a, r, m, raw, err, errlen, i))
 			return -1;
+		raw = r->at[m];
+		/* the rounding and the costs taken off keep the order */
+		v = raw > r->t_d ? r->t_d : raw;
+		v = cost_off(r, v, r->cost_at[m]);
+		v = v < prev ? prev : v > end ? end : v;
 		stage_set(&st[n++], from, m, v - prev, r);
 		prev = v;
 		from = m;
 	}
-	stage_set(&st[n++], from, BD_TIMESTAMP, r->t_d - prev, r);
+	stage_set(&st[n++], from, BD_TIMESTAMP, end - prev, r);
 	return n;
 }
 
-static const struct bd_reply *sort_base;
+uint64_t bd_total(const struct bd_analysis *a, size_t i)
+{
+	const struct bd_reply *r = &a->r[i];
 
+	return r->t_d < r->t_write ? 0 : cost_off(r, r->t_d, r->cost) - r->t_write;
+}
+
+static const struct bd_analysis *sort_base;
+
+/* by the total with the costs taken off */
 static int by_total(const void *x, const void *y)
 {
-	const struct bd_reply *a = &sort_base[*(const size_t *)x];
-	const struct bd_reply *b = &sort_base[*(const size_t *)y];
-	uint64_t ta = a->t_d - a->t_write, tb = b->t_d - b->t_write;
+	uint64_t ta = bd_total(sort_base, *(const size_t *)x);
+	uint64_t tb = bd_total(sort_base, *(const size_t *)y);
 
 	return ta < tb ? -1 : ta > tb;
 }
@@ -272,7 +337,7 @@ long bd_median(const struct bd_analysis *a, char *err, size_t errlen)
 	}
 	for (size_t i = 0; i < a->n; i++)
 		idx[i] = i;
-	sort_base = a->r;
+	sort_base = a;
 	qsort(idx, a->n, sizeof(*idx), by_total);
 	m = (long)idx[(a->n - 1) / 2];
 	free(idx);

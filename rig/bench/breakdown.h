@@ -25,14 +25,26 @@
  *   kthread  write ipi b_hardirq b_thread reply d_hardirq timestamp
  *   user     write ipi b_hardirq b_thread responder reply d_hardirq timestamp
  *   busy     write reply d_hardirq timestamp
- * (ipi only where irq_vectors exists: x86). The stages are the stretches
+ * (ipi only when spec.ipi, d_hardirq only when spec.d_side: udrv-bench
+ * traces neither, the fewer events the better). The stages are the stretches
  * between consecutive marks, named "<from>_to_<to>" (write_to_ipi, ...):
  * contiguous, so they add up to the reply's trigger_to_reply exactly.
  *
- * ftrace prints mono timestamps in microseconds, rounded: a mark is known
- * to +-500 ns. A mark that the rounding puts before the one it follows (or
- * after the timestamp) is moved to it; one further out of order than the
- * rounding can explain refuses the reply.
+ * ftrace's text prints mono timestamps in microseconds, rounded: a mark is
+ * known to +-500 ns (a->round_ns). A mark that the rounding puts before the
+ * one it follows (or after the timestamp) is moved to it; one further out
+ * of order than the rounding can explain refuses the reply. The bench reads
+ * the trace again in ftrace's raw format, which has the nanoseconds, and
+ * sets round_ns to 0.
+ *
+ * Each trace event costs the reply time of its own (0.3 to 1 us of guest
+ * time in the lab; a filtered one the most). With a->cost_ns[] set (the
+ * cost of one event of each type, which the bench measures with that type
+ * alone traced), every mark is moved back by the cost of the events of its
+ * reply up to and including its own (ftrace takes a filtered event's
+ * timestamp when it commits it, at the end of its work), and the
+ * timestamp by the cost of all of them: the stages are then the untraced
+ * reply's, as well as tracing one type at a time can tell.
  */
 #ifndef UDRV_BENCH_BREAKDOWN_H
 #define UDRV_BENCH_BREAKDOWN_H
@@ -52,12 +64,17 @@ enum bd_mark {
 	BD_NMARKS
 };
 
+/* The event types traced, each with its own cost (bd_event_of) */
+enum bd_event { BD_EV_IPI, BD_EV_IRQ, BD_EV_SWITCH, BD_EV_GPIO, BD_NEV };
+
 enum bd_chain { BD_CHAIN_ISR, BD_CHAIN_KTHREAD, BD_CHAIN_USER,
 		BD_CHAIN_BUSY };
 
 struct bd_spec {
 	enum bd_chain chain;
 	bool ipi;		/* irq_vectors traced: the ipi mark is due */
+	bool d_side;		/* D's hardirq traced: the d_hardirq mark is
+				 * due (and d_thread may follow) */
 	int b_irq, d_irq;	/* B's and D's interrupts (b_irq -1: busy) */
 	int responder_pid;	/* user responders */
 	unsigned int c_gpio;	/* C's global line number (gpio_value) */
@@ -70,6 +87,8 @@ struct bd_reply {
 	char who[BD_NMARKS][BD_WHO_LEN];	/* what the mark was */
 	int last;			/* last mark taken, -1: none */
 	unsigned int events;		/* trace events inside the reply */
+	double cost;			/* their cost (cost_ns[]) */
+	double cost_at[BD_NMARKS];	/* cost up to each mark, inclusive */
 };
 
 struct bd_stage {
@@ -83,15 +102,27 @@ struct bd_analysis {
 	struct bd_reply *r;		/* the caller's, in time order */
 	size_t n, cur;
 	uint64_t events;		/* lines parsed */
+	uint64_t round_ns;		/* the timestamps' rounding */
+	double cost_ns[BD_NEV];		/* one event's cost; 0: none taken off */
+	uint64_t count[BD_NEV];		/* events inside the replies, by type */
 };
 
 const char *bd_mark_name(enum bd_mark m);
+/* "irq_handler_entry", ...: the event of type @e */
+const char *bd_event_name(enum bd_event e);
+/* @ev's type, or -1: not one of the traced types */
+int bd_event_of(const struct trace_event *ev);
 const char *bd_chain_name(enum bd_chain c);
-/* @r[0..n): the replies with t_write and t_d set, in time order. */
+/*
+ * @r[0..n): the replies with t_write and t_d set, in time order. round_ns
+ * BD_ROUND_NS, no cost taken off: set them before feeding.
+ */
 void bd_init(struct bd_analysis *a, const struct bd_spec *spec,
 	     struct bd_reply *r, size_t n);
 /* The trace's events, in time order (the trace file's order). */
 void bd_feed(struct bd_analysis *a, const struct trace_event *ev);
+/* Reply @i's total, @i's cost taken off (the sum of its stages). */
+uint64_t bd_total(const struct bd_analysis *a, size_t i);
 /*
  * Reply @i's stages into @st (room for BD_NMARKS - 1): their number, or
  * -1 with @err saying which mark is missing or out of order.
@@ -99,7 +130,7 @@ void bd_feed(struct bd_analysis *a, const struct trace_event *ev);
 int bd_stages(const struct bd_analysis *a, size_t i, struct bd_stage *st,
 	      char *err, size_t errlen);
 /*
- * The reply whose total is the median (of an odd count: the middle one;
+ * The reply whose total (bd_total) is the median (of an odd count: the middle one;
  * of an even count: the lower middle). -1 with @err when a reply has no
  * full set of stages (the first such one named) or there are none.
  */

@@ -112,6 +112,15 @@ bool reply_shares_cpu(int cpu_a, int cpu_b);
 enum { ROLE_BOTH, ROLE_TARGET, ROLE_LOGHOST };
 
 #define REPLY_BD_EDGES		201	/* --breakdown: traced edges (odd) */
+#define REPLY_BD_COST_EDGES	101	/* and per event type, for its cost */
+
+/* --breakdown: what one event type costs a reply (traced alone). */
+struct reply_bd_cost {
+	bool done;
+	uint64_t traced_p50_ns;		/* the run with it alone on */
+	double per_reply;		/* its events inside a reply, mean */
+	double ns;			/* one event's cost */
+};
 
 /* --breakdown: one responder's traced run (reply_breakdown.c). */
 struct reply_bd {
@@ -119,6 +128,8 @@ struct reply_bd {
 	struct bd_spec spec;
 	bool d_thread;			/* the median reply had a d_thread mark */
 	uint64_t edges, total_ns, traced_p50_ns, untraced_p50_ns;
+	uint64_t traced_total_ns;	/* the median reply, costs not taken off */
+	struct reply_bd_cost cost[BD_NEV];
 	unsigned int events;		/* trace events inside the median reply */
 	int nstages;
 	struct bd_stage stages[BD_NMARKS];

@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrv-bench reply --breakdown: after each responder's measured run, a
- * second run of REPLY_BD_EDGES edges with ftrace on (tracefs.h's
+ * udrv-bench reply --breakdown: after each responder's measured run, one
+ * run of REPLY_BD_COST_EDGES edges per event type with that type alone
+ * traced (what one event costs a reply: its p50 minus the untraced p50,
+ * per event), then a run of REPLY_BD_EDGES edges with them all (tracefs.h's
  * handling, with filters), whose trace splits every reply into contiguous
- * stages (breakdown.h). The reply whose total is the traced run's median is
- * reported beside the measured (untraced) p50: tracing costs time, and the
- * ratio says how much.
+ * stages (breakdown.h), each event's cost taken off. The trace is read
+ * twice: as text (which event) and raw (its nanoseconds). The reply whose
+ * total is the median is reported beside the measured (untraced) p50: the
+ * ratio says whether the costs, measured one type at a time, account for
+ * what tracing them all together added.
  *
- * Events, the fewest that mark the stages (each one costs guest time inside
- * the reply it marks; docs/rig/lab.md has what each cost in the lab):
- * irq_vectors:irq_work_entry (x86), irq:irq_handler_entry filtered to B's
- * and D's interrupts, sched:sched_switch filtered to their irq threads and
- * the user responder, gpio:gpio_value filtered to C's writes.
+ * Events, the fewest that mark the stages (bd_filters(); docs/rig/lab.md
+ * has what each cost in the lab): irq:irq_handler_entry filtered to B's
+ * interrupt, sched:sched_switch filtered to B's irq threads and the user
+ * responder, gpio:gpio_value filtered to C's writes.
  */
 #include <errno.h>
 #include <math.h>
@@ -65,31 +68,45 @@ static int bd_spec(struct reply_bench *b, struct reply_cfg *c,
 	return ret;
 }
 
+/*
+ * The events that mark @s's chain, the fewest (each costs the reply time,
+ * and the costs measured one type at a time add up less exactly the more
+ * there are): B's hardirq (not busy), the switches to B's irq threads and
+ * to the user responder (kthread, user), C's write. Neither gpio-wire's
+ * self-IPI nor D's side: the log host's, not the responder's.
+ */
 struct bd_filters {
-	char irq[64], sw[160], gpio[48];
-	struct bench_trace_event ev[4];
+	char irq[32], sw[96], gpio[48];
+	struct bench_trace_event ev[BD_NEV];
+	int type[BD_NEV];		/* ev[i]'s enum bd_event */
+	size_t n;
 };
+
+static void bd_add_event(struct bd_filters *f, int type, const char *path,
+			 const char *filter)
+{
+	f->ev[f->n] = (struct bench_trace_event){ path, filter, false };
+	f->type[f->n++] = type;
+}
 
 static void bd_filters(const struct bd_spec *s, struct bd_filters *f)
 {
 	int n;
 
-	if (s->b_irq >= 0)
-		snprintf(f->irq, sizeof(f->irq), "irq==%d||irq==%d", s->b_irq, s->d_irq);
-	else
-		snprintf(f->irq, sizeof(f->irq), "irq==%d", s->d_irq);
-	n = snprintf(f->sw, sizeof(f->sw), "next_comm ~ \"irq/%d-*\"", s->d_irq);
-	if (s->b_irq >= 0)
-		n += snprintf(f->sw + n, sizeof(f->sw) - (size_t)n,
-			      "||next_comm ~ \"irq/%d-*\"", s->b_irq);
-	if (s->responder_pid > 0 && s->chain == BD_CHAIN_USER)
-		snprintf(f->sw + n, sizeof(f->sw) - (size_t)n, "||next_pid==%d",
-			 s->responder_pid);
+	memset(f, 0, sizeof(*f));
+	if (s->chain != BD_CHAIN_BUSY) {
+		snprintf(f->irq, sizeof(f->irq), "irq==%d", s->b_irq);
+		bd_add_event(f, BD_EV_IRQ, "irq/irq_handler_entry", f->irq);
+	}
+	if (s->chain == BD_CHAIN_KTHREAD || s->chain == BD_CHAIN_USER) {
+		n = snprintf(f->sw, sizeof(f->sw), "next_comm ~ \"irq/%d-*\"", s->b_irq);
+		if (s->responder_pid > 0 && s->chain == BD_CHAIN_USER)
+			snprintf(f->sw + n, sizeof(f->sw) - (size_t)n,
+				 "||next_pid==%d", s->responder_pid);
+		bd_add_event(f, BD_EV_SWITCH, "sched/sched_switch", f->sw);
+	}
 	snprintf(f->gpio, sizeof(f->gpio), "gpio==%u&&get==0", s->c_gpio);
-	f->ev[0] = (struct bench_trace_event){ "irq_vectors/irq_work_entry", NULL, true };
-	f->ev[1] = (struct bench_trace_event){ "irq/irq_handler_entry", f->irq, false };
-	f->ev[2] = (struct bench_trace_event){ "sched/sched_switch", f->sw, false };
-	f->ev[3] = (struct bench_trace_event){ "gpio/gpio_value", f->gpio, false };
+	bd_add_event(f, BD_EV_GPIO, "gpio/gpio_value", f->gpio);
 }
 
 /* The traced edges: t_write and D's timestamp of each into @r. */
@@ -104,31 +121,197 @@ static int bd_edges(struct reply_bench *b, struct reply_cfg *c,
 	return ret;
 }
 
-static int bd_read(struct bd_analysis *a)
+/* The trace's event lines, as text (what each event is). */
+struct bd_lines {
+	struct trace_event *ev;
+	bool *ok;			/* parsed: an event of ours */
+	size_t n, cap;
+};
+
+static int bd_add(struct bd_lines *l, const struct trace_event *ev, bool ok)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 1024;
+		struct trace_event *e = realloc(l->ev, cap * sizeof(*e));
+		bool *k = e ? realloc(l->ok, cap * sizeof(*k)) : NULL;
+
+		if (e)
+			l->ev = e;
+		if (!k)
+			return bench_error(EXIT_FAIL, "out of memory");
+		l->ok = k;
+		l->cap = cap;
+	}
+	l->ev[l->n] = *ev;
+	l->ok[l->n++] = ok;
+	return 0;
+}
+
+/*
+ * Each line of the trace file that is not a comment, to @fn (the text
+ * read, then the raw one); 0 or an exit code.
+ */
+static int bd_lines_of(int (*fn)(void *, const char *, size_t), void *arg)
 {
 	FILE *f = bench_trace_open();
-	struct trace_event ev;
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
-	int err;
+	int ret = 0, err;
 
 	if (!f)
 		return EXIT_FAIL;
-	while ((n = getline(&line, &cap, f)) > 0)
-		if (trace_parse_line(line, (size_t)n - (line[n - 1] == '\n'), &ev))
-			bd_feed(a, &ev);
+	while (!ret && (n = getline(&line, &cap, f)) > 0) {
+		size_t len = (size_t)n - (line[n - 1] == '\n');
+
+		if (len && line[0] != '#')
+			ret = fn(arg, line, len);
+	}
 	err = ferror(f);
 	free(line);
 	fclose(f);
-	return err ? bench_error(EXIT_FAIL, "%s: reading the trace failed", BD_WHO) : 0;
+	if (!ret && err)
+		ret = bench_error(EXIT_FAIL, "%s: reading the trace failed", BD_WHO);
+	return ret;
+}
+
+static int bd_text_line(void *arg, const char *line, size_t len)
+{
+	struct trace_event ev;
+	bool ok = trace_parse_line(line, len, &ev) == 1;
+
+	return bd_add(arg, &ev, ok);
+}
+
+struct bd_raw_read {
+	struct bd_lines *l;
+	size_t i;
+};
+
+/*
+ * Raw line @rr->i: the nanoseconds of text line i, which must be the same
+ * event (pid, CPU, the microseconds the text rounded them to).
+ */
+static int bd_raw_line(void *arg, const char *line, size_t len)
+{
+	struct bd_raw_read *rr = arg;
+	struct trace_event *ev;
+	struct trace_raw raw;
+	bool raw_ok = trace_parse_raw(line, len, &raw) == 1;
+	size_t i = rr->i++;
+
+	if (i >= rr->l->n)
+		return bench_error(EXIT_FAIL, "%s: the raw trace has more lines than the text (%zu): the trace changed between the reads",
+				   BD_WHO, rr->l->n);
+	ev = &rr->l->ev[i];
+	if (!rr->l->ok[i])
+		return 0;
+	if (!raw_ok || raw.pid != ev->cur.pid || raw.cpu != ev->cpu ||
+	    (raw.ts_ns + 500) / 1000 * 1000 != ev->ts_ns)
+		return bench_error(EXIT_FAIL, "%s: raw trace line %zu ('%.*s') is not text line %zu's event (pid %d, CPU %u, %llu us): the trace changed between the reads",
+				   BD_WHO, i + 1, (int)(len > 80 ? 80 : len), line,
+				   i + 1, ev->cur.pid, ev->cpu,
+				   (unsigned long long)ev->ts_ns / 1000);
+	ev->ts_ns = raw.ts_ns;
+	return 0;
+}
+
+/*
+ * The trace into @a: read as text (what each event is), then in the raw
+ * format (its nanoseconds: the text rounds them to microseconds).
+ */
+static int bd_read(struct bd_analysis *a)
+{
+	struct bd_lines l = { 0 };
+	struct bd_raw_read rr = { &l, 0 };
+	int ret = bd_lines_of(bd_text_line, &l);
+
+	if (!ret)
+		ret = bench_trace_set("options/raw", "1");
+	if (!ret)
+		ret = bd_lines_of(bd_raw_line, &rr);
+	if (!ret && rr.i != l.n)
+		ret = bench_error(EXIT_FAIL, "%s: the raw trace has %zu lines, the text %zu: the trace changed between the reads",
+				  BD_WHO, rr.i, l.n);
+	a->round_ns = 0;
+	for (size_t i = 0; !ret && i < l.n; i++)
+		if (l.ok[i])
+			bd_feed(a, &l.ev[i]);
+	free(l.ev);
+	free(l.ok);
+	return ret;
+}
+
+/*
+ * One traced run of @a's edges with @ev[0..k) on, read into @a. A lone
+ * optional event that this kernel lacks is not run (absent[0] set).
+ */
+static int bd_run(struct reply_bench *b, struct reply_cfg *c,
+		  const struct bench_trace_event *ev, size_t k, bool *absent,
+		  struct bd_analysis *a)
+{
+	int ret = bench_trace_setup(BD_WHO, ev, k, absent);
+
+	if (ret)
+		return ret;
+	if (!(k == 1 && absent[0]))
+		ret = bd_edges(b, c, a->r, a->n);
+	if (!ret && !(k == 1 && absent[0]))
+		ret = bd_read(a);
+	bench_trace_restore();
+	return ret;
+}
+
+/* The p50 of @a's replies as traced (nothing taken off). */
+static uint64_t bd_traced_p50(const struct bd_analysis *a)
+{
+	struct udrv_hist *h = udrv_hist_new();
+	uint64_t p50;
+
+	if (!h)
+		return 0;
+	for (size_t i = 0; i < a->n; i++)
+		udrv_hist_record(h, a->r[i].t_d - a->r[i].t_write);
+	p50 = udrv_hist_percentile(h, 50);
+	udrv_hist_free(h);
+	return p50;
+}
+
+/*
+ * What each event type costs a reply: a run with that type alone on (its
+ * filter too), whose p50 minus the untraced p50, per event of the type
+ * inside a reply. A difference below 0 (noise) counts as 0.
+ */
+static int bd_costs(struct reply_bench *b, struct reply_cfg *c,
+		    const struct bd_filters *f, struct bd_reply *r)
+{
+	uint64_t u = udrv_hist_percentile(c->t2r->hist, 50);
+
+	for (size_t i = 0; i < f->n; i++) {
+		struct reply_bd_cost *k = &c->bd.cost[f->type[i]];
+		struct bd_analysis a;
+		bool gone = false;
+		int ret;
+
+		bd_init(&a, &c->bd.spec, r, REPLY_BD_COST_EDGES);
+		ret = bd_run(b, c, &f->ev[i], 1, &gone, &a);
+		if (ret)
+			return ret;
+		k->traced_p50_ns = bd_traced_p50(&a);
+		if (!k->traced_p50_ns)
+			return bench_error(EXIT_FAIL, "out of memory");
+		k->per_reply = (double)a.count[f->type[i]] / (double)a.n;
+		if (k->per_reply > 0 && k->traced_p50_ns > u)
+			k->ns = (double)(k->traced_p50_ns - u) / k->per_reply;
+		k->done = true;
+	}
+	return 0;
 }
 
 /* The median reply's stages and the numbers beside them. */
 static int bd_result(struct reply_cfg *c, const struct bd_analysis *a)
 {
 	struct reply_bd *bd = &c->bd;
-	struct udrv_hist *h;
 	char err[320];
 	long m = bd_median(a, err, sizeof(err));
 
@@ -138,15 +321,12 @@ static int bd_result(struct reply_cfg *c, const struct bd_analysis *a)
 				 c->wait < REPLY_NWAIT ? "/" : "",
 				 c->wait < REPLY_NWAIT ? reply_wait_names[c->wait] : "",
 				 err);
-	h = udrv_hist_new();
-	if (!h)
+	bd->traced_p50_ns = bd_traced_p50(a);
+	if (!bd->traced_p50_ns)
 		return bench_error(EXIT_FAIL, "out of memory");
-	for (size_t i = 0; i < a->n; i++)
-		udrv_hist_record(h, a->r[i].t_d - a->r[i].t_write);
-	bd->traced_p50_ns = udrv_hist_percentile(h, 50);
-	udrv_hist_free(h);
 	bd->nstages = bd_stages(a, (size_t)m, bd->stages, err, sizeof(err));
-	bd->total_ns = a->r[m].t_d - a->r[m].t_write;
+	bd->total_ns = bd_total(a, (size_t)m);
+	bd->traced_total_ns = a->r[m].t_d - a->r[m].t_write;
 	bd->events = a->r[m].events;
 	bd->d_thread = a->r[m].at[BD_D_THREAD] != 0;
 	bd->edges = a->n;
@@ -170,12 +350,24 @@ static bool bd_spinner(const struct reply_bench *b, const struct reply_cfg *c)
 	       strstr(u.version, "PREEMPT_RT");
 }
 
+/* "irq_handler_entry [irq==25] sched_switch [...] ...": what was traced */
+static void bd_events_on(const struct bd_filters *f, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < f->n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s [%s]",
+					 i ? " " : "", bd_event_name(f->type[i]),
+					 f->ev[i].filter);
+}
+
 int reply_breakdown(struct reply_bench *b, struct reply_cfg *c)
 {
 	struct bd_reply *r;
 	struct bd_analysis a;
 	struct bd_filters f;
-	bool absent[4] = { false };
+	bool absent[BD_NEV] = { false };
 	int ret;
 
 	if (bd_spinner(b, c)) {
@@ -187,22 +379,19 @@ int reply_breakdown(struct reply_bench *b, struct reply_cfg *c)
 	if (!r)
 		return bench_error(EXIT_FAIL, "out of memory");
 	ret = bd_spec(b, c, &c->bd.spec);
-	if (!ret) {
-		bd_filters(&c->bd.spec, &f);
-		ret = bench_trace_setup(BD_WHO, f.ev, 4, absent);
-	}
-	if (!ret)
-		ret = bd_edges(b, c, r, REPLY_BD_EDGES);
-	c->bd.spec.ipi = !absent[0];
-	snprintf(c->bd.events_on, sizeof(c->bd.events_on), "%s%s [%s] [%s] [%s]",
-		 absent[0] ? "" : "irq_work_entry ", "irq_handler_entry", f.irq,
-		 f.sw, f.gpio);
+	if (ret)
+		goto out;
+	bd_filters(&c->bd.spec, &f);
+	ret = bd_costs(b, c, &f, r);
 	bd_init(&a, &c->bd.spec, r, REPLY_BD_EDGES);
+	for (int e = 0; e < BD_NEV; e++)
+		a.cost_ns[e] = c->bd.cost[e].ns;
 	if (!ret)
-		ret = bd_read(&a);
-	bench_trace_restore();
+		ret = bd_run(b, c, f.ev, f.n, absent, &a);
+	bd_events_on(&f, c->bd.events_on, sizeof(c->bd.events_on));
 	if (!ret)
 		ret = bd_result(c, &a);
+out:
 	free(r);
 	return ret;
 }
@@ -229,8 +418,13 @@ void reply_breakdown_print(const struct reply_bench *b)
 		for (int s = 0; s < bd->nstages; s++)
 			fprintf(stderr, " %s %llu", bd->stages[s].name,
 				(unsigned long long)bd->stages[s].ns);
-		fprintf(stderr, "; total %llu ns, untraced p50 %llu ns: x%.3f\n",
+		fprintf(stderr, "; total %llu ns (traced %llu, each event's cost taken off:",
 			(unsigned long long)bd->total_ns,
+			(unsigned long long)bd->traced_total_ns);
+		for (int e = 0; e < BD_NEV; e++)
+			if (bd->cost[e].done)
+				fprintf(stderr, " %s %.0f", bd_event_name(e), bd->cost[e].ns);
+		fprintf(stderr, "), untraced p50 %llu ns: x%.3f\n",
 			(unsigned long long)bd->untraced_p50_ns, bd_ratio(bd));
 	}
 }
@@ -244,6 +438,27 @@ static void json_stages(struct udrv_json *j, const struct reply_bd *bd)
 		udrv_json_kstr(j, "name", bd->stages[s].name);
 		udrv_json_kuint(j, "ns", bd->stages[s].ns);
 		udrv_json_kstr(j, "who", bd->stages[s].who);
+		udrv_json_obj_end(j);
+	}
+	udrv_json_arr_end(j);
+}
+
+static void json_costs(struct udrv_json *j, const struct reply_bd *bd)
+{
+	udrv_json_key(j, "costs");
+	udrv_json_arr_begin(j);
+	for (int e = 0; e < BD_NEV; e++) {
+		const struct reply_bd_cost *k = &bd->cost[e];
+
+		if (!k->done)
+			continue;
+		udrv_json_obj_begin(j);
+		udrv_json_kstr(j, "event", bd_event_name(e));
+		udrv_json_kuint(j, "traced_p50_ns", k->traced_p50_ns);
+		udrv_json_key(j, "per_reply");
+		udrv_json_double(j, k->per_reply);
+		udrv_json_key(j, "ns");
+		udrv_json_double(j, k->ns);
 		udrv_json_obj_end(j);
 	}
 	udrv_json_arr_end(j);
@@ -271,9 +486,13 @@ static void json_entry(struct udrv_json *j, const struct reply_cfg *c)
 	udrv_json_kstr(j, "events", bd->events_on);
 	json_irq(j, "b_irq", bd->spec.b_irq);
 	json_irq(j, "d_irq", bd->spec.d_irq);
-	udrv_json_kstr(j, "timestamp_in", bd->d_thread ? "thread" : "hardirq");
+	udrv_json_kstr(j, "timestamp_in", !bd->spec.d_side ? NULL :
+		       bd->d_thread ? "thread" : "hardirq");
 	json_stages(j, bd);
 	udrv_json_kuint(j, "total_ns", bd->total_ns);
+	udrv_json_kuint(j, "traced_total_ns", bd->traced_total_ns);
+	udrv_json_kuint(j, "cost_edges", REPLY_BD_COST_EDGES);
+	json_costs(j, bd);
 	udrv_json_kuint(j, "traced_p50_ns", bd->traced_p50_ns);
 	udrv_json_kuint(j, "untraced_p50_ns", bd->untraced_p50_ns);
 	udrv_json_key(j, "ratio");

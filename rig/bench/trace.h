@@ -81,6 +81,21 @@ struct trace_event {
  */
 int trace_parse_line(const char *line, size_t len, struct trace_event *ev);
 
+/*
+ * The same trace in ftrace's raw format (options/raw): "<pid> <cpu> <ts>
+ * type: <id>", the timestamp in the trace clock's nanoseconds, which the
+ * text rounds to microseconds. Lines are in the same order as the text's.
+ */
+struct trace_raw {
+	int pid;
+	unsigned int cpu;
+	uint64_t ts_ns;
+	int type;		/* the event's id (events/.../id) */
+};
+
+/* 1: an event line in @r; 0: anything else ("#" comments, lost events). */
+int trace_parse_raw(const char *line, size_t len, struct trace_raw *r);
+
 enum trace_entry_kind {
 	TRACE_E_TASK,
 	TRACE_E_IDLE,		/* pid 0 */

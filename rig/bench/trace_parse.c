@@ -27,13 +27,14 @@ static bool tok_s64(const char *s, size_t n, int64_t min, int64_t max,
 }
 
 /* A pid, cpu, irq or prio as the kernel prints them ("%d"): no leading
- * zero, no 0x (parse.h takes both) */
+ * zero, no 0x, no '+' (parse.h takes them), no "-0" */
 static bool tok_int(const char *s, size_t n, int *v)
 {
 	size_t neg = n && s[0] == '-';
 	int64_t x;
 
-	if (n > neg + 1 && s[neg] == '0')
+	if (n <= neg || s[neg] < '0' || s[neg] > '9' ||
+	    ((n > neg + 1 || neg) && s[neg] == '0'))
 		return false;
 	if (!tok_s64(s, n, -1000000, 0x7fffffff, &x))
 		return false;
@@ -334,9 +335,50 @@ int trace_parse_line(const char *line, size_t len, struct trace_event *ev)
 	ev->kind = TRACE_OTHER;
 	if (nl > 6 && !memcmp(name, "sched_", 6))
 		parse_sched(name, nl, p, (size_t)(end - p), ev);
-	else if (nl == 10 && !memcmp(name, "gpio_value", 10))
-		parse_gpio(p, (size_t)(end - p), ev);
+	else if (nl == 10 && !memcmp(name, "gpio_value", 10) && p[-1] == ' ')
+		parse_gpio(p, (size_t)(end - p), ev);	/* "gpio_value: " */
 	else
 		parse_irq(name, nl, p, (size_t)(end - p), ev);
+	return 1;
+}
+
+/* ---- the raw format ------------------------------------------------------- */
+
+/* The next space-ended token of [*p, end) as a number of [0, @max]. */
+static bool raw_u64(const char **p, const char *end, int64_t max, int64_t *v)
+{
+	const char *sp = memchr(*p, ' ', (size_t)(end - *p));
+	size_t n;
+
+	if (!sp)
+		return false;
+	n = (size_t)(sp - *p);
+	if (span_digits(*p, n) != n || (n > 1 && **p == '0') ||
+	    !tok_s64(*p, n, 0, max, v))
+		return false;
+	*p = sp + 1;
+	return true;
+}
+
+int trace_parse_raw(const char *line, size_t len, struct trace_raw *r)
+{
+	const char *p = line, *end = line + len;
+	int64_t pid, cpu, ts, type;
+
+	memset(r, 0, sizeof(*r));
+	if (!raw_u64(&p, end, 0x7fffffff, &pid) ||
+	    !raw_u64(&p, end, 0xffff, &cpu) ||
+	    !raw_u64(&p, end, INT64_MAX, &ts) ||
+	    (size_t)(end - p) < 7 || memcmp(p, "type: ", 6))
+		return 0;
+	p += 6;
+	if ((size_t)(end - p) != span_digits(p, (size_t)(end - p)) ||
+	    (end - p > 1 && *p == '0') ||
+	    !tok_s64(p, (size_t)(end - p), 0, 0xffff, &type))
+		return 0;
+	r->pid = (int)pid;
+	r->cpu = (unsigned int)cpu;
+	r->ts_ns = (uint64_t)ts;
+	r->type = (int)type;
 	return 1;
 }

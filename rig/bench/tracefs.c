@@ -325,6 +325,15 @@ void bench_trace_stop(void)
 	(void)r;
 }
 
+int bench_trace_set(const char *name, const char *value)
+{
+	char old[32];
+	bool none = false;
+	int ret = trace_get(name, old, sizeof(old), false, &none);
+
+	return ret ? ret : trace_set(name, old, value, false);
+}
+
 void bench_trace_path(char *buf, size_t len, const char *name)
 {
 	path_of(buf, len, name);

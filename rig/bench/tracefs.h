@@ -32,6 +32,11 @@ int bench_trace_setup(const char *who, const struct bench_trace_event *ev,
 int bench_trace_start(void);
 /* Stop tracing (one write to tracing_on). */
 void bench_trace_stop(void);
+/*
+ * Set tracefs file @name ("options/raw") to @value while tracing is set up
+ * (put back with the rest); 0 or an exit code.
+ */
+int bench_trace_set(const char *name, const char *value);
 /* The trace file to read, or NULL (a message printed). */
 FILE *bench_trace_open(void);
 

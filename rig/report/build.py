@@ -247,6 +247,10 @@ def _reply_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
         figs.add_to(s, f"reply-{i}", reply.figure(g),
                     f"{g.name}: trigger \u2192 reply p50 per responder, p99 and max as ticks")
         s.body.append(html.table(reply.table(g)))
+        figs.add_to(s, f"reply-breakdown-{i}", reply.breakdown_figure(g),
+                    f"{g.name}: each responder's median traced reply split into its stages "
+                    "(edge \u2192 hardirq \u2192 threads \u2192 responder \u2192 reply "
+                    "\u2192 wire), the untraced p50 as a tick")
     return s
 
 

@@ -5,12 +5,16 @@ trigger -> reply as the log host sees it, per responder, std vs rt, idle vs load
 
 A group is one results file and board's runs that have reply rows: the
 plain ones, then the priority axis's (rt, the responders below their irq
-threads, at SCHED_OTHER); a figure and a table per group.
+threads, at SCHED_OTHER); a figure and a table per group, and where the
+runs have `udrv-bench reply --breakdown`'s stages, a stacked bar per
+responder and run: where its median traced reply's time went, each traced
+event's own cost taken off, with the untraced p50 it must match as a tick.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import matplotlib.pyplot as plt
 
@@ -33,6 +37,21 @@ ROWS: tuple[RowKey, ...] = tuple(("reply", "gpio", impl, wait, SAMPLE)
 # colour per kernel (and priority-axis variant), hatch per load
 COLORS = {"std": "#2471a3", "rt": "#c0392b"}
 VARIANT_COLORS = ("#e67e22", "#7f8c8d", "#8e44ad")
+
+
+# the breakdown's stages by the mark they end at (rig/bench/breakdown.h), in
+# the order of a reply, each with a colour and what it is
+MARKS: tuple[tuple[str, str, str], ...] = (
+    ("ipi", "#95a5a6", "gpio-wire's self-IPI"),
+    ("b_hardirq", "#f1c40f", "B's hardirq"),
+    ("b_thread", "#e67e22", "B's irq thread runs"),
+    ("b_thread_s", "#d35400", "B's second irq thread runs"),
+    ("responder", "#8e44ad", "the responder runs"),
+    ("reply", "#27ae60", "C written (the reply)"),
+    ("d_hardirq", "#2980b9", "D's hardirq"),
+    ("d_thread", "#1abc9c", "D's irq thread runs"),
+    ("timestamp", "#34495e", "D's event timestamp"),
+)
 
 
 @dataclass
@@ -131,3 +150,52 @@ def table(g: Group) -> Table:
               "priority axis: the irq threads raised above the bench (irq-prio), or the "
               "bench at SCHED_OTHER.")
     return t
+
+
+def _bd_entries(run: Run) -> list[dict[str, Any]]:
+    return [e for d in run.docs if d.bench == "reply" and d.breakdown for e in d.breakdown]
+
+
+def breakdown_figure(g: Group) -> bytes | None:
+    """A stacked bar per responder and run with a breakdown: each stage
+    coloured by the mark it ends at; the untraced p50 as a black tick and
+    the ratio of the two at the bar's end."""
+    bars = [(run, e) for (impl, wait) in RESPONDERS for run in g.runs
+            for e in _bd_entries(run) if (e["implementation"], e["wait"]) == (impl, wait)]
+    if not bars:
+        return None
+    fig, ax = plt.subplots(figsize=(8.5, 0.32 * len(bars) + 1.8))
+    figcheck.declare(fig, "time (ns)")
+    colours = {m: c for m, c, _ in MARKS}
+    seen: set[str] = set()
+    lim = 1.2 * max(max(e["total_ns"], e["untraced_p50_ns"]) for _, e in bars) / 1000
+    for y, (_, e) in enumerate(bars):
+        left = 0.0
+        for st in e["stages"]:
+            mark = st["name"].split("_to_", 1)[1]
+            label = None if mark in seen else next(t for m, _, t in MARKS if m == mark)
+            seen.add(mark)
+            ax.barh(y, st["ns"] / 1000, left=left, height=0.75,
+                    color=colours.get(mark, "#7f8c8d"), edgecolor="white", linewidth=0.5,
+                    label=label)
+            left += st["ns"] / 1000
+        p50 = e["untraced_p50_ns"] / 1000
+        ax.plot([p50] * 2, [y - 0.45, y + 0.45], color="black", linewidth=1.2)
+        ax.text(max(left, p50), y, f" \u00d7{e['ratio']:.2f}" if e["ratio"] else "",
+                va="center", fontsize=7)
+    ax.set_xlim(0, lim)
+    names = [e["implementation"] + (f"/{e['wait']}" if e["wait"] else "") + f" ({run.label})"
+             for run, e in bars]
+    ax.set_yticks(range(len(bars)), names, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel("median traced reply, each event's cost taken off (\u00b5s); "
+                  "black tick: the untraced p50")
+    ax.grid(True, axis="x", alpha=0.3)
+    handles, labels = ax.get_legend_handles_labels()
+    order = [t for _, _, t in MARKS if t in labels]
+    ax.legend([handles[labels.index(t)] for t in order], order, fontsize=6,
+              loc="lower right", ncol=2, title="each stage: until", title_fontsize=6)
+    ax.set_title(f"{g.name}: where a reply's time goes (ftrace, udrv-bench reply --breakdown)",
+                 fontsize=9)
+    fig.tight_layout()
+    return _png(fig)

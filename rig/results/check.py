@@ -159,10 +159,12 @@ def check_breakdown_matches(entry: dict[str, Any],
           f"breakdown {name}: the stages add up to {total} ns, the reply took "
           f"{entry['total_ns']} ns")
     ratio = entry["total_ns"] / max(1, entry["untraced_p50_ns"])
+    what = ("the traced reply, each event's cost taken off," if "costs" in entry
+            else "the traced reply")
     _need(breakdown_within(entry, tolerance),
-          f"breakdown {name}: the traced reply took {entry['total_ns']} ns, the untraced "
-          f"p50 is {entry['untraced_p50_ns']} ns (x{ratio:.3f}): tracing cost more than "
-          f"{tolerance:.0%}")
+          f"breakdown {name}: {what} took {entry['total_ns']} ns, the untraced "
+          f"p50 is {entry['untraced_p50_ns']} ns (x{ratio:.3f}): more than "
+          f"{tolerance:.0%} apart")
 
 
 def check_breakdown(doc: dict[str, Any], where: str) -> None:
@@ -195,6 +197,28 @@ def check_breakdown(doc: dict[str, Any], where: str) -> None:
         _need(e["within_5pct"] == breakdown_within(e),
               f"{at}: within_5pct {e['within_5pct']}, but the total is x{ratio} the "
               "untraced p50")
+        if {"costs", "traced_total_ns", "cost_edges"} & e.keys():
+            check_breakdown_costs(e, at)
+
+
+def check_breakdown_costs(e: dict[str, Any], at: str) -> None:
+    """The costs taken off a breakdown: all three fields or none; no more taken
+    off than the reply took; each event type once, its cost its own run's
+    p50 minus the untraced p50 (0 when below) per event inside a reply."""
+    missing = {"costs", "traced_total_ns", "cost_edges"} - e.keys()
+    _need(not missing, f"{at}: costs taken off without {', '.join(sorted(missing))}")
+    _need(e["total_ns"] <= e["traced_total_ns"],
+          f"{at}: total_ns {e['total_ns']} with the costs taken off is more than the "
+          f"traced reply's {e['traced_total_ns']}")
+    events = [c["event"] for c in e["costs"]]
+    _need(len(set(events)) == len(events), f"{at}.costs: an event type twice: {events}")
+    for k, c in enumerate(e["costs"]):
+        extra = max(0, c["traced_p50_ns"] - e["untraced_p50_ns"])
+        want = extra / c["per_reply"] if c["per_reply"] > 0 else 0.0
+        _need(abs(c["ns"] - want) <= max(1.0, 1e-3 * want),
+              f"{at}.costs[{k}]: {c['event']} costs {c['ns']} ns, but its run's p50 "
+              f"{c['traced_p50_ns']} ns is {extra} ns over the untraced p50 with "
+              f"{c['per_reply']} events a reply: {want:.1f} ns each")
 
 
 def _need(ok: bool, message: str) -> None:

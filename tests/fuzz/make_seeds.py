@@ -431,6 +431,8 @@ TRACE_LINES = [
     "prev_state=R ==> next_comm=bench next_pid=10 next_prio=19",
     "  a-1 [000] .....  12.123456789: sched_pi_setprio: comm=b pid=2 oldprio=120 newprio=19",
     "CPU:0 [LOST 12 EVENTS]\n##### CPU 0 buffer started ####",
+    # the raw format (options/raw), which --breakdown reads for the nanoseconds
+    "157 0 3316102499 type: 1182\n156 1 3316083000 type: 315\nCPU:0 [LOST 12 EVENTS]",
 ]
 # udrv-bench reply --breakdown: replies from the lab's traces (std isr, rt
 # user/read; tests/rig/unit/test_breakdown.c), part 0 the reply's t_write and

@@ -39,3 +39,14 @@ def test_responder_section_says_what_the_suite_prints(tmp_path: Path) -> None:
 
 def test_no_responder_section_without_reply_rows(report_a: Rendered) -> None:
     assert "reply" not in report_a.page.ids
+
+
+def test_the_breakdown_figure(tmp_path: Path) -> None:
+    """A stacked bar per responder where the documents have a breakdown
+    (udrv-bench reply --breakdown, std and rt), none where they do not."""
+    docs = [FIXTURES / f"bench-reply-breakdown-{k}.json" for k in ("std", "rt")]
+    page = render(tmp_path / "bd", *docs).page
+    assert "reply-breakdown-0" in page.figures
+    check_png(data_uri_png(page.figures["reply-breakdown-0"]))
+    page = render(tmp_path / "plain", LAB_REPLY).page
+    assert "reply-0" in page.figures and "reply-breakdown-0" not in page.figures

@@ -91,9 +91,9 @@ static void feed(struct bd_analysis *a, const char *const *lines, size_t n,
 
 static struct bd_spec spec(enum bd_chain chain, int responder)
 {
-	return (struct bd_spec){ .chain = chain, .ipi = true, .b_irq = 25,
-				 .d_irq = 24, .responder_pid = responder,
-				 .c_gpio = 1022 };
+	return (struct bd_spec){ .chain = chain, .ipi = true, .d_side = true,
+				 .b_irq = 25, .d_irq = 24,
+				 .responder_pid = responder, .c_gpio = 1022 };
 }
 
 /* The stages' names, "a b c", their sum into @sum. */
@@ -294,11 +294,114 @@ static void test_parse_gpio_value(void)
 	l = "  u-157 [000] .......     3.316102: gpio_value: 7 put 1";
 	CHECK_INT(trace_parse_line(l, strlen(l), &ev), 1);
 	CHECK_INT(ev.kind, TRACE_OTHER);
+	l = "  u-157 [000] .......     3.316102: gpio_value: 7 set -0";	/* not %d's */
+	CHECK_INT(trace_parse_line(l, strlen(l), &ev), 1);
+	CHECK_INT(ev.kind, TRACE_OTHER);
+	l = "  u-157 [000] .......     3.316102: gpio_value: 7 set +1";
+	CHECK_INT(trace_parse_line(l, strlen(l), &ev), 1);
+	CHECK_INT(ev.kind, TRACE_OTHER);
+	l = "  u-157 [000] .......     3.316102: gpio_value:7 set 1";	/* ": " */
+	CHECK_INT(trace_parse_line(l, strlen(l), &ev), 1);
+	CHECK_INT(ev.kind, TRACE_OTHER);
 	l = "  u-157 [000] .......     3.316102: gpio_value: 7 set";
 	CHECK_INT(trace_parse_line(l, strlen(l), &ev), 1);
 	CHECK_INT(ev.kind, TRACE_OTHER);
 }
 
+/*
+ * Each event's cost taken off (cost_ns[]): a mark moves back by the cost of
+ * its reply's events up to and including its own, the timestamp by all of
+ * them; the stages stay contiguous and add up to bd_total(). A cost larger
+ * than the reply leaves no stage negative.
+ */
+static void test_costs(void)
+{
+	struct bd_reply r[1] = { { .t_write = 2943985600ULL, .t_d = 2943991250ULL } };
+	struct bd_spec s = spec(BD_CHAIN_ISR, 0);
+	struct bd_stage st[BD_NMARKS];
+	char err[256], buf[256];
+	uint64_t sum;
+	int n;
+
+	bd_init(&an, &s, r, 1);
+	an.cost_ns[BD_EV_IPI] = 300;
+	an.cost_ns[BD_EV_IRQ] = 500;
+	an.cost_ns[BD_EV_GPIO] = 400;
+	feed(&an, std_isr, N(std_isr), (size_t)-1);
+	/* inside reply 0: A's write, the IPI, B's hardirq, C read, C set,
+	 * (irq_handler_exit: no type), D's hardirq */
+	CHECK_INT(an.count[BD_EV_GPIO], 3);
+	CHECK_INT(an.count[BD_EV_IRQ], 2);
+	CHECK_INT(an.count[BD_EV_IPI], 1);
+	CHECK_INT(an.count[BD_EV_SWITCH], 0);
+	n = bd_stages(&an, 0, st, err, sizeof(err));
+	CHECK_INT(n, 5);
+	names(st, n, buf, sizeof(buf), &sum);
+	CHECK_INT(st[0].ns, 1400 - 700);	/* ipi: 400 + 300 taken off */
+	CHECK_INT(st[1].ns, 1000 - 500);	/* b_hardirq: + 500 */
+	CHECK_INT(st[2].ns, 1000 - 800);	/* reply: + 400 + 400 */
+	CHECK_INT(st[3].ns, 2000 - 500);	/* d_hardirq: + 500 */
+	CHECK_INT(st[4].ns, 250);
+	CHECK_INT(sum, 5650 - 2500);
+	CHECK_INT(bd_total(&an, 0), sum);
+	CHECK_INT(bd_median(&an, err, sizeof(err)), 0);
+	/* costs beyond the reply: stages 0, none negative, total 0 */
+	bd_init(&an, &s, r, 1);
+	an.cost_ns[BD_EV_IRQ] = 4000;
+	feed(&an, std_isr, N(std_isr), (size_t)-1);
+	n = bd_stages(&an, 0, st, err, sizeof(err));
+	CHECK_INT(n, 5);
+	names(st, n, buf, sizeof(buf), &sum);
+	for (int i = 0; i < n; i++)
+		CHECK_INT(st[i].ns, 0);
+	CHECK_INT(sum, 0);
+	CHECK_INT(bd_total(&an, 0), 0);
+}
+
+/* What udrv-bench traces: neither the IPI nor D's side; their events in
+ * the trace mark nothing, and the reply runs to the timestamp. */
+static void test_b_side_only(void)
+{
+	struct bd_reply r[1] = { { .t_write = 3316069800ULL, .t_d = 3316104300ULL } };
+	struct bd_spec s = spec(BD_CHAIN_USER, 157);
+	struct bd_stage st[BD_NMARKS];
+	char buf[256];
+	uint64_t sum;
+	int n;
+
+	s.ipi = false;
+	s.d_side = false;
+	n = stages_of(s, r, 1, rt_user, N(rt_user), st, buf, sizeof(buf), &sum);
+	CHECK_INT(n, 5);
+	CHECK_STR(buf, "write_to_b_hardirq b_hardirq_to_b_thread b_thread_to_responder responder_to_reply reply_to_timestamp");
+	CHECK_INT(st[4].ns, r[0].t_d - US(3316102));
+	CHECK_INT(sum, r[0].t_d - r[0].t_write);
+}
+
+/* ftrace's raw format: the nanoseconds the text rounds away, strictly */
+static void test_parse_raw(void)
+{
+	const char *ok = "157 0 3316102499 type: 1182";
+	const char *bad[] = {
+		"157 0 3316102499 type: ", "157 0 3316102499 type: 01",
+		"157 0 03316102499 type: 1", "157 0 3316102499 typ: 1",
+		"-1 0 3316102499 type: 1", "157 0 3316102499 type: 1 ",
+		"157 0 99999999999999999999 type: 1", "157 70000 1 type: 1",
+		"CPU:0 [LOST 12 EVENTS]", "# tracer: nop", "",
+	};
+	struct trace_raw r;
+
+	CHECK_INT(trace_parse_raw(ok, strlen(ok), &r), 1);
+	CHECK_INT(r.pid, 157);
+	CHECK_INT(r.cpu, 0);
+	CHECK_INT(r.ts_ns, 3316102499ULL);
+	CHECK_INT(r.type, 1182);
+	for (size_t i = 0; i < N(bad); i++)
+		CHECK_INT(trace_parse_raw(bad[i], strlen(bad[i]), &r), 0);
+}
+
 UDRV_TESTS(UDRV_T(test_parse_gpio_value), UDRV_T(test_std_isr),
 	   UDRV_T(test_rounding), UDRV_T(test_rt_kthread), UDRV_T(test_rt_user),
-	   UDRV_T(test_optional_marks), UDRV_T(test_missing_mark))
+	   UDRV_T(test_optional_marks), UDRV_T(test_missing_mark),
+	   UDRV_T(test_costs), UDRV_T(test_b_side_only),
+	   UDRV_T(test_parse_raw))
