@@ -34,6 +34,10 @@ int udrv_err(char *buf, int err, const char *fmt, ...);
  */
 const char *udrv_sysroot(void);
 
+/* A PREEMPT_RT kernel (rt_check.c): /sys/kernel/realtime is 1, or uname's
+ * version says PREEMPT_RT; under the sysroot. */
+bool udrv_kernel_realtime(void);
+
 #define udrv_must_check		__attribute__((warn_unused_result))
 
 /* @buf <- sysroot + formatted path. Returns 0 or -ENAMETOOLONG (then @buf

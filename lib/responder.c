@@ -121,14 +121,21 @@ static int check_rt(struct udrv_request *req,
 	return 0;
 }
 
-/* What the wake threads get: priority + 1 unless given; 0 leaves them. */
+/*
+ * What the wake threads get (0 leaves them): irq_priority when given; else
+ * priority + 1 on PREEMPT_RT, where a responder above them preempts its
+ * own wake-up and blocks on the lock its waker holds. Elsewhere they are
+ * left: the waker is not preempted mid-way there, and raised it finishes
+ * its work before the responder runs (1.3 us later in the lab's std
+ * kernel, docs/rig/lab.md's breakdown).
+ */
 static int irq_priority_of(const struct udrv_responder_config *c)
 {
 	if (c->irq_priority)
 		return c->irq_priority;
 	if (UDRV_RESPONDER_MUTANT == MUTANT_INVERTED)
 		return c->priority > 1 ? c->priority - 1 : 0;
-	return c->priority ? c->priority + 1 : 0;
+	return c->priority && udrv_kernel_realtime() ? c->priority + 1 : 0;
 }
 
 int udrv_responder_new_sz(struct udrv_request *req,

@@ -245,13 +245,25 @@ static void preempt_unmarked(struct udrv_rt_report *r)
 		    r->release);
 }
 
-static void check_preempt(struct udrv_rt_report *r)
+static bool realtime(const char *version)
 {
 	long rt = 0;
 
-	if ((read_long("/sys/kernel/realtime", &rt) == 0 && rt == 1) ||
-	    strstr(r->version, "PREEMPT_RT") ||
-	    strstr(r->version, "PREEMPT RT")) {
+	return (read_long("/sys/kernel/realtime", &rt) == 0 && rt == 1) ||
+	       strstr(version, "PREEMPT_RT") || strstr(version, "PREEMPT RT");
+}
+
+bool udrv_kernel_realtime(void)
+{
+	char version[256];
+
+	read_file("/proc/sys/kernel/version", version, sizeof(version));
+	return realtime(version);
+}
+
+static void check_preempt(struct udrv_rt_report *r)
+{
+	if (realtime(r->version)) {
 		r->realtime = true;
 		udrv_strlcpy(r->preempt_model, "PREEMPT_RT",
 			     sizeof(r->preempt_model));

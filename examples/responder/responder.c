@@ -7,8 +7,9 @@
  *      under a consumer name of its own: the kernel names the input's
  *      interrupt handler after it, and that is how libudrv finds the irq
  *      thread ("irq/N-udrv-responder") that wakes the responder
- *   2. udrv_responder_run(): the irq thread goes to SCHED_FIFO PRIO+1
- *      first, then this thread to SCHED_FIFO PRIO, with its memory locked;
+ *   2. udrv_responder_run(): on PREEMPT_RT the irq thread goes to
+ *      SCHED_FIFO PRIO+1 first (on a standard kernel it is left as it is),
+ *      then this thread to SCHED_FIFO PRIO, with its memory locked;
  *      each edge calls answer(), which writes the new level to the output
  *   3. when it returns (COUNT edges, Ctrl-C, an error) every setting is
  *      back as it was: this thread's scheduling and memory lock, the irq

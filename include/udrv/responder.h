@@ -46,8 +46,9 @@ struct udrv_responder_config {
 	 * 0: SCHED_OTHER */
 	int priority;
 	/* the wake threads' SCHED_FIFO priority, above @priority; 0: priority
-	 * + 1 (with priority 0 the threads are left as they are). A thread
-	 * already at or above it is left as it is: never lowered. */
+	 * + 1 on PREEMPT_RT, elsewhere (or with priority 0) the threads are
+	 * left as they are. A thread already at or above it is left as it
+	 * is: never lowered. */
 	int irq_priority;
 	unsigned int flags;		/* UDRV_RESPOND_* */
 	int cpu;			/* with UDRV_RESPOND_PIN_CPU */

@@ -111,10 +111,12 @@ static void fake_req_free(struct fake_req *f)
 }
 
 /* Line 5's interrupt 42 and its thread at FIFO 50, and others that are
- * not its own (never to be touched). */
+ * not its own (never to be touched), on PREEMPT_RT (the responder raises
+ * its threads there unless told otherwise). */
 static void fake_system(void)
 {
 	fake_root();
+	fake_file("sys/kernel/realtime", "1\n");
 	fake_gpio_irq(9, "9\n", "acpi\n");
 	fake_gpio_irq(42, "5\n", "udrv-resp\n");
 	fake_gpio_irq(43, "6\n", "udrv-resp\n");
@@ -443,6 +445,45 @@ static void test_run_given_irq_priority(void)
 	check_thread(IRQ_PID, SCHED_FIFO, 95);
 	CHECK_INT(udrv_responder_threads(s.r, t, 1), 1);
 	CHECK_INT(t[0].priority, 95);
+	udrv_responder_free(s.r);
+	fake_req_free(&f);
+}
+
+/*
+ * A standard kernel: the threads are left where they are unless asked
+ * (raised they would finish their work before the responder runs; no
+ * waker is preempted mid-way there); irq_priority raises them there too.
+ */
+static void test_standard_kernel(void)
+{
+	struct udrv_responder_config c = { .priority = 80 };
+	struct seen s = { .stop_at = 1 };
+	struct fake_req f;
+
+	if (!start(&f, &c, &s.r, true))
+		return;
+	fake_file("sys/kernel/realtime", "0\n");
+	udrv_responder_free(s.r);
+	CHECK_INT(new_responder(&f, &c, &s.r), 0);
+	event(&f, IN, 1);
+	CHECK_INT(udrv_responder_run(s.r, respond, &s), 0);
+	CHECK_INT(s.self_prio, 80);
+	CHECK_INT(s.nthreads, 1);
+	CHECK_INT(s.inverted, 1);	/* its thread left at 50, below */
+	check_thread(IRQ_PID, SCHED_FIFO, 50);
+	/* the caller above its waker while it ran: by design here */
+	CHECK(fake_sched_inversions > 0);
+	fake_sched_inversions = 0;
+	check_restored();
+	udrv_responder_free(s.r);
+	c.irq_priority = 81;		/* asked for: raised */
+	CHECK_INT(new_responder(&f, &c, &s.r), 0);
+	s.calls = 0;
+	s.inverted = 0;
+	event(&f, IN, 2);
+	CHECK_INT(udrv_responder_run(s.r, respond, &s), 0);
+	CHECK_INT(s.inverted, 0);
+	check_restored();
 	udrv_responder_free(s.r);
 	fake_req_free(&f);
 }
@@ -792,7 +833,7 @@ UDRV_TESTS(
 	UDRV_T(test_config_strict),
 	UDRV_T(test_config_accepted),
 	UDRV_T(test_run_raises_and_restores),
-	UDRV_T(test_run_given_irq_priority),
+	UDRV_T(test_run_given_irq_priority), UDRV_T(test_standard_kernel),
 	UDRV_T(test_run_priority_zero),
 	UDRV_T(test_run_error_restores),
 	UDRV_T(test_run_signal_restores),

@@ -220,7 +220,8 @@ class Request(_udrv.Request):
 
         The calling thread runs at SCHED_FIFO priority (0: SCHED_OTHER),
         after the threads that wake it (the line's irq thread) are raised
-        to irq_priority (None: priority + 1): never above them. cpu pins
+        to irq_priority (None: priority + 1 on PREEMPT_RT; elsewhere they
+        are left as they are): never above them there. cpu pins
         it, lock_memory (None: when priority > 0) locks the process's
         memory with prefault_stack bytes of stack (0: 512 KiB),
         dma_latency_us holds /dev/cpu_dma_latency. Everything is put back
