@@ -242,21 +242,18 @@ static int bd_read(struct bd_analysis *a)
 	return ret;
 }
 
-/*
- * One traced run of @a's edges with @ev[0..k) on, read into @a. A lone
- * optional event that this kernel lacks is not run (absent[0] set).
- */
+/* One traced run of @a's edges with @ev[0..k) on (none optional), read
+ * into @a. */
 static int bd_run(struct reply_bench *b, struct reply_cfg *c,
-		  const struct bench_trace_event *ev, size_t k, bool *absent,
+		  const struct bench_trace_event *ev, size_t k,
 		  struct bd_analysis *a)
 {
-	int ret = bench_trace_setup(BD_WHO, ev, k, absent);
+	int ret = bench_trace_setup(BD_WHO, ev, k, NULL);
 
 	if (ret)
 		return ret;
-	if (!(k == 1 && absent[0]))
-		ret = bd_edges(b, c, a->r, a->n);
-	if (!ret && !(k == 1 && absent[0]))
+	ret = bd_edges(b, c, a->r, a->n);
+	if (!ret)
 		ret = bd_read(a);
 	bench_trace_restore();
 	return ret;
@@ -290,11 +287,10 @@ static int bd_costs(struct reply_bench *b, struct reply_cfg *c,
 	for (size_t i = 0; i < f->n; i++) {
 		struct reply_bd_cost *k = &c->bd.cost[f->type[i]];
 		struct bd_analysis a;
-		bool gone = false;
 		int ret;
 
 		bd_init(&a, &c->bd.spec, r, REPLY_BD_COST_EDGES);
-		ret = bd_run(b, c, &f->ev[i], 1, &gone, &a);
+		ret = bd_run(b, c, &f->ev[i], 1, &a);
 		if (ret)
 			return ret;
 		k->traced_p50_ns = bd_traced_p50(&a);
@@ -367,7 +363,6 @@ int reply_breakdown(struct reply_bench *b, struct reply_cfg *c)
 	struct bd_reply *r;
 	struct bd_analysis a;
 	struct bd_filters f;
-	bool absent[BD_NEV] = { false };
 	int ret;
 
 	if (bd_spinner(b, c)) {
@@ -387,7 +382,7 @@ int reply_breakdown(struct reply_bench *b, struct reply_cfg *c)
 	for (int e = 0; e < BD_NEV; e++)
 		a.cost_ns[e] = c->bd.cost[e].ns;
 	if (!ret)
-		ret = bd_run(b, c, f.ev, f.n, absent, &a);
+		ret = bd_run(b, c, f.ev, f.n, &a);
 	bd_events_on(&f, c->bd.events_on, sizeof(c->bd.events_on));
 	if (!ret)
 		ret = bd_result(c, &a);
