@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* A line of numbers from sysfs, strictly (fields.h). */
+/* A line of numbers from sysfs, and a choice of names, strictly (fields.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -70,4 +70,39 @@ int bench_file_write_u64(const char *path, uint64_t v)
 	if (close(fd) && n == len)
 		return -errno;
 	return n == len ? 0 : -err;
+}
+
+static int names_find(const char *const *names, int n, const char *s, size_t len)
+{
+	for (int i = 0; i < n; i++)
+		if (strlen(names[i]) == len && !strncmp(names[i], s, len))
+			return i;
+	return -1;
+}
+
+int bench_parse_names(const char *arg, const char *const *names, int n,
+		      unsigned int *mask)
+{
+	unsigned int m = 0;
+	const char *p = arg;
+
+	if (!arg || n < 1 || n > BENCH_NAMES_MAX)
+		return -EINVAL;
+	if (!strcmp(arg, "all")) {
+		*mask = n == BENCH_NAMES_MAX ? ~0u : (1u << n) - 1;
+		return 0;
+	}
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		int i = names_find(names, n, p, len);
+
+		if (i < 0 || (m & 1u << i))
+			return -EINVAL;
+		m |= 1u << i;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	*mask = m;
+	return 0;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A line of numbers as a kernel module prints it in sysfs ("%llu %llu\n"):
- * gpio-reply's counts and last edge (rig/bench/reply_target.c). Its own file,
+ * gpio-reply's counts and last edge (rig/bench/reply_target.c), and a
+ * comma-separated choice of names from a bench's option. Its own file,
  * with nothing but udrv/parse.h behind it, so that the unit tests and the
  * fuzz harness (tests/fuzz/fuzz_fields.c) take it as it is.
  */
@@ -29,5 +30,16 @@ int bench_read_u64s(const char *text, uint64_t *v, int n);
 int bench_file_u64(const char *path, uint64_t *v);
 /* Write "@v\n" to the file at @path, all of it: 0 or -errno. */
 int bench_file_write_u64(const char *path, uint64_t v);
+
+#define BENCH_NAMES_MAX		32	/* the bits of an unsigned int */
+
+/*
+ * A bench option's choice of names (--via, --responder, --wait): "all", or
+ * one or more of @names[0..@n-1] separated by ',' (no empty name, none
+ * twice, nothing around them). Returns 0 and the bit 1 << i of every name i
+ * in @mask, or -EINVAL with @mask untouched.
+ */
+int bench_parse_names(const char *arg, const char *const *names, int n,
+		      unsigned int *mask);
 
 #endif /* UDRV_BENCH_FIELDS_H */

@@ -129,35 +129,18 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int via_find(const char *name, size_t len)
-{
-	for (int i = 0; i < NUM_VIAS; i++)
-		if (strlen(vias[i].name) == len && !strncmp(vias[i].name, name, len))
-			return i;
-	return -1;
-}
-
 static int parse_vias(struct pci_bench *b, const char *arg)
 {
-	const char *p = arg;
+	const char *names[NUM_VIAS];
+	unsigned int mask;
 
-	memset(b->want, 0, sizeof(b->want));
-	if (!strcmp(arg, "all")) {
-		for (int i = 0; i < NUM_VIAS; i++)
-			b->want[i] = true;
-		return 0;
-	}
-	for (;;) {
-		size_t len = strcspn(p, ",");
-		int i = via_find(p, len);
-
-		if (i < 0)
-			return -EINVAL;
-		b->want[i] = true;
-		if (!p[len])
-			return 0;
-		p += len + 1;
-	}
+	for (int i = 0; i < NUM_VIAS; i++)
+		names[i] = vias[i].name;
+	if (bench_parse_names(arg, names, NUM_VIAS, &mask))
+		return -EINVAL;
+	for (int i = 0; i < NUM_VIAS; i++)
+		b->want[i] = mask & 1u << i;
+	return 0;
 }
 
 static int pci_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
@@ -167,7 +150,7 @@ static int pci_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 	switch (opt) {
 	case OPT_VIA:
 		if (parse_vias(b, arg))
-			return bench_usage(run->bench, "bad --via '%s': uio-intx, vfio-intx, vfio-msi (comma-separated) or all",
+			return bench_usage(run->bench, "bad --via '%s': uio-intx, vfio-intx, vfio-msi (comma-separated, each once) or all",
 					 arg);
 		return 0;
 	case 'd':

@@ -27,6 +27,7 @@
 
 #include "msg.h"
 #include "benches.h"
+#include "fields.h"
 #include "reply.h"
 #include "spike.h"
 
@@ -79,11 +80,13 @@ static const char reply_help[] =
 "  -c, --chip CHIP       the chip (default gpio-wire)\n"
 "      --role R          both (default: log host and target here), target\n"
 "                        or loghost\n"
-"      --responder R     isr, kthread, user, lib or all (default all; one for\n"
-"                        --role target; a label for --role loghost)\n"
+"      --responder R     isr, kthread, user, lib, a comma-separated list\n"
+"                        (user,lib: a board without gpio-reply) or all\n"
+"                        (default; one for --role target; a label for\n"
+"                        --role loghost)\n"
 "      --wait W          the user and lib responders' wait: read, poll,\n"
-"                        epoll, busy or all (default all; lib: read and\n"
-"                        busy; one for --role target)\n"
+"                        epoll, busy, a list or all (default all; lib: read\n"
+"                        and busy; one for --role target)\n"
 "      --trigger N       line A, driven by the log host (default 4)\n"
 "      --in N            line B, the responder's input (default 5)\n"
 "      --reply N         line C, the responder's output (default 6)\n"
@@ -124,16 +127,15 @@ static int parse_line(struct bench_run *run, const char *opt, const char *arg,
 static int parse_choice(struct bench_run *run, const char *opt, const char *arg,
 			const char *const *names, int n, unsigned int *mask)
 {
-	if (!strcmp(arg, "all")) {
-		*mask = (1u << n) - 1;
+	char list[64] = "";
+
+	if (!bench_parse_names(arg, names, n, mask))
 		return 0;
-	}
 	for (int i = 0; i < n; i++)
-		if (!strcmp(arg, names[i])) {
-			*mask = 1u << i;
-			return 0;
-		}
-	return bench_usage(run->bench, "bad %s '%s'", opt, arg);
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+			 i ? ", " : "", names[i]);
+	return bench_usage(run->bench, "bad %s '%s': %s (comma-separated, each once) or all",
+			   opt, arg, list);
 }
 
 static int reply_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
@@ -201,7 +203,7 @@ static int reply_check_opts(struct reply_bench *b, bool wait_given)
 		return bench_usage(cmd, "--breakdown and --trace-on-spike both use tracefs: one at a time");
 	if (wait_given && !(b->resp_mask & procs))
 		return bench_usage(cmd, "--wait is the user and lib responders': add --responder user or lib");
-	if (wait_given && b->resp_mask == 1u << REPLY_LIB &&
+	if (wait_given && (b->resp_mask & 1u << REPLY_LIB) &&
 	    !(b->wait_mask & REPLY_LIB_WAITS))
 		return bench_usage(cmd, "the lib responder waits by read or busy (udrv_responder_run()), not by poll or epoll");
 	if (b->role == ROLE_TARGET && !single(b->resp_mask))

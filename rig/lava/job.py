@@ -50,7 +50,8 @@ BUILD_OF_ARCH = {"amd64": "static", "armhf": "armhf", "arm64": "arm64"}
 # the benches a job runs unless told (--bench), in this order; each with the
 # arguments of the one plan (rig/lab/suite/plan.py) for the board's features. A real
 # board has no gpio-wire, uio-ticker or irqlat (rig/kernel/): the timer bench
-# needs nothing; describe its loopback jumper (--wire) for toggle/irq
+# needs nothing; describe its loopback jumper (--wire) for toggle/irq, its
+# two reply jumpers (--reply-wire) for reply
 DEFAULT_BENCHES = "timer irq uio toggle"
 BOARD_BENCHES = "timer"
 DEVICE_NAME_FILE = "device-name"  # in lava run's --out: the LAVA device's name
@@ -234,6 +235,7 @@ class JobSpec:
     load: str = "none"
     features: tuple[str, ...] = ()  # the board's FEATURES (qemu: the lab board's)
     wire: str = ""  # the board's loopback jumper, "CHIP OUT IN" (udrv-wire)
+    reply_wire: str = ""  # reply's two jumpers, "CHIP A B C D" (udrv-reply-wire)
     bench_args: list[str] = field(default_factory=list)  # "BENCH:OPTIONS", appended
     minutes: int = 30
     board: str = ""  # udrv.board in the job's metadata ("" : the device type)
@@ -263,7 +265,7 @@ def _extra(spec: JobSpec, benches: list[str]) -> dict[str, tuple[str, ...]]:
 
 def bench_commands(spec: JobSpec) -> list[tuple[str, ...]]:
     """The argument lists (without the program) of the job's benches, in its
-    order: the plan's for the board's features and wire, the --args appended.
+    order: the plan's for the board's features and wiring, the --args appended.
     A bench the board does not allow runs as asked, with no board options (a
     warning says why the plan would skip it)."""
     benches = spec.benches.split()
@@ -274,11 +276,15 @@ def bench_commands(spec: JobSpec) -> list[tuple[str, ...]]:
         wire = plan.parse_wire(spec.wire) if spec.wire else None
     except LabError as exc:
         raise UsageError(str(exc).replace("udrv-wire", "--wire", 1)) from None
+    try:
+        reply = plan.parse_reply_wire(spec.reply_wire) if spec.reply_wire else None
+    except LabError as exc:
+        raise UsageError(str(exc).replace("udrv-reply-wire", "--reply-wire", 1)) from None
     feats = board_features(spec)
     bad = sorted(feats - FEATURES.keys())
     if bad:
         raise UsageError(f"--feature {bad[0]}: use one of {', '.join(FEATURES)}")
-    full = plan.for_board(feats, wire)
+    full = plan.for_board(feats, wire, reply)
     for b in benches:
         if b in full.skipped:
             print(f"lab: lava job: {b}: {full.skipped[b]} (run as asked)", file=sys.stderr)
@@ -414,8 +420,8 @@ def _spec(args: argparse.Namespace) -> JobSpec:
     return JobSpec(device_type=getattr(args, "device_type", "qemu"), kernel=args.kernel,
                    benches=" ".join(args.bench), mode="full" if args.full else "quick",
                    samples=args.samples, load=args.load, features=tuple(args.feature),
-                   wire=args.wire, bench_args=args.args, minutes=args.minutes,
-                   board=args.board_name, testdef=args.testdef, urls=urls)
+                   wire=args.wire, reply_wire=args.reply_wire, bench_args=args.args,
+                   minutes=args.minutes, board=args.board_name, testdef=args.testdef, urls=urls)
 
 
 def _write(text: str, out: str | None) -> None:
@@ -539,6 +545,10 @@ def add_parser(sub: Any) -> None:
     what.add_argument("--wire", default="", metavar="'CHIP OUT IN'",
                       help="the board's loopback jumper: output line OUT of CHIP wired to "
                       "input IN (the GPIO benches' lines; a labgrid target's udrv-wire)")
+    what.add_argument("--reply-wire", default="", metavar="'CHIP A B C D'",
+                      help="reply's two jumpers: line A of CHIP wired to B, C to D (the log "
+                      "host drives A, the responder answers B's edges on C, the log host "
+                      "watches D; a labgrid target's udrv-reply-wire)")
     what.add_argument("--args", action="append", default=[], metavar="BENCH:OPTIONS",
                       help="more options for one bench (repeatable), e.g. "
                       "'rate:--rates 2k,20k'")

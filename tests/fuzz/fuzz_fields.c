@@ -9,6 +9,11 @@
  * model's: exactly n fields of 1..23 decimal digits, value at most
  * UINT64_MAX, one space between them, one newline after the last, nothing
  * after; the numbers equal the model's; the output untouched on error.
+ *
+ * A first byte with the top bit set fuzzes bench_parse_names() instead (an
+ * option's choice of names): its low 3 bits are n (0..6 of NAMES; 0 must
+ * fail), the rest the argument. The model splits at every ',' and wants
+ * each piece one of the n names, none twice, or the whole "all".
  */
 #include <errno.h>
 #include <stdio.h>
@@ -43,6 +48,54 @@ static int model(const char *s, int n, uint64_t *v)
 	return *s ? -EINVAL : 0;
 }
 
+static const char *const NAMES[] = { "isr", "kthread", "user", "lib", "a", "ab" };
+#define NNAMES ((int)(sizeof(NAMES) / sizeof(NAMES[0])))
+
+static int names_model(const char *s, int n, unsigned int *mask)
+{
+	unsigned int m = 0;
+	char piece[64];
+
+	if (n < 1)
+		return -EINVAL;
+	if (!strcmp(s, "all")) {
+		*mask = (1u << n) - 1;
+		return 0;
+	}
+	for (;;) {
+		size_t len = 0;
+		int hit = -1;
+
+		while (s[len] && s[len] != ',')
+			len++;
+		if (len >= sizeof(piece))
+			return -EINVAL;
+		memcpy(piece, s, len);
+		piece[len] = '\0';
+		for (int i = 0; i < n; i++)
+			if (!strcmp(piece, NAMES[i]))
+				hit = i;
+		if (hit < 0 || (m >> hit & 1))
+			return -EINVAL;
+		m |= 1u << hit;
+		if (!s[len])
+			break;
+		s += len + 1;
+	}
+	*mask = m;
+	return 0;
+}
+
+static void fuzz_names(const char *s, int n)
+{
+	unsigned int want = 0xa5a5, got = 0xa5a5;
+	int m = names_model(s, n, &want);
+	int r = bench_parse_names(s, NAMES, n, &got);
+
+	FUZZ_CHECK(r == m, "n %d '%s': bench_parse_names %d, the model %d", n, s, r, m);
+	FUZZ_CHECK(got == want, "n %d '%s': mask %#x, not %#x", n, s, got, want);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint64_t want[BENCH_FIELDS_MAX + 1], got[BENCH_FIELDS_MAX + 1];
@@ -57,6 +110,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(s, data + 1, size - 1);
 	s[size - 1] = '\0';
+	if (data[0] & 0x80) {
+		if ((data[0] & 7) <= NNAMES)
+			fuzz_names(s, data[0] & 7);
+		free(s);
+		return 0;
+	}
 	memset(got, 0xa5, sizeof(got));
 	m = model(s, n, want);
 	r = bench_read_u64s(s, got, n);

@@ -376,7 +376,10 @@ REGRESS: dict[str, dict[str, bytes]] = {
 
 # rig/bench/fields.c: the first byte is n, then gpio-reply's counts and last edge
 FIELDS = [bytes([2]) + b"632 632\n", bytes([2]) + b"0 0\n",
-          bytes([3]) + b"1 2450279896 2450280065\n", bytes([1]) + b"18446744073709551615\n"]
+          bytes([3]) + b"1 2450279896 2450280065\n", bytes([1]) + b"18446744073709551615\n",
+          # top bit: an option's names (bench_parse_names), the low bits how many
+          bytes([0x84]) + b"user,lib", bytes([0x84]) + b"all", bytes([0x86]) + b"ab,a,isr",
+          bytes([0x84]) + b"user,user"]
 
 # rig/bench/peer_parse.c: udrv-bench-peer's output as it prints it (rx, irq's
 # edges), and near misses
@@ -635,8 +638,7 @@ def main() -> int:
     for name, cases in REGRESS.items():
         out = HERE / "regress" / name
         out.mkdir(parents=True, exist_ok=True)
-        for old in out.iterdir():
-            old.unlink()
+        # a fuzzer's own input, kept as it came (regress/README.md), stays
         for case, data in cases.items():
             (out / case).write_bytes(data)
         print(f"{out.relative_to(HERE.parent.parent)}: {len(cases)} reproducers")

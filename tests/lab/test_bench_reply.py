@@ -9,6 +9,8 @@ A = 4 -> B = 5 (wire 2), C = 6 -> D = 7 (wire 3). Checked:
 - the order of the responders' medians: isr < kthread < user/read;
 - a wrong wire or a responder that is off fails the bench (exit 1, a clear
   message), and the module is put back;
+- the plan's command for a board with reply's jumpers and no gpio-reply.ko
+  runs the user and lib responders alone, the module untouched;
 - SIGTERM in the middle puts the module's mode, chip and lines back and
   frees the lines;
 - on rt-smp: target on CPU 1, log host on CPU 0, two processes;
@@ -31,6 +33,7 @@ import pytest
 from background import Background, guest_ok
 from guest import Board, sh, udrv_bench
 
+from rig.lab.suite import plan
 from rig.results.check import check_bench, check_breakdown_matches
 
 pytestmark = pytest.mark.lg_feature(["gpio-wire"])
@@ -159,6 +162,24 @@ def test_responder_off_fails(board: Board) -> None:
     assert r.status == 1, r
     assert "no reply on line 7" in r.stderr and "responder remote" in r.stderr, r.stderr
     assert "udrv-" not in held_lines(board)
+
+
+def test_a_board_without_gpio_reply_runs_the_process_responders(board: Board) -> None:
+    """The plan's reply command for a board with reply's two jumpers
+    (udrv-reply-wire, here gpio-wire's lines) and no gpio-reply.ko: the lines
+    named, the user and lib responders alone, the module left untouched."""
+    p = plan.for_board(frozenset(), None, plan.parse_reply_wire("gpio-wire 4 5 6 7"))
+    opts = " ".join(p.opts["reply"])
+    assert opts.endswith("--responder user,lib"), opts
+    guest_ok(board, "udrv gpio set -c gpio-wire 4=0")
+    before = counters(board)
+    r = udrv_bench(board, f"reply --json --quiet --samples 40 {opts}", timeout=600)
+    after = counters(board)
+    assert r.status == 0, f"exit {r.status}\n{r.stderr}"
+    rows = rows_by_key(r.json())
+    assert {(i, w) for i, w, s in rows if s == "trigger_to_reply"} == {
+        c for c in CONFIGS if c[0] in ("user", "lib")}
+    assert after["edges"] == before["edges"] and after["replies"] == before["replies"]
 
 
 @pytest.fixture

@@ -31,6 +31,7 @@ from rig.lab.boards.labgrid_board import (
 )
 from rig.lab.errors import LabError
 from rig.lab.paths import GUEST_DIR, REPO_ROOT
+from rig.lab.suite.labgrid import target_plan
 
 AGENT = GUEST_DIR / "agent"
 ENVS = REPO_ROOT / "rig" / "lab" / "boards" / "envs"
@@ -418,6 +419,13 @@ def test_example_board_envs_load(name: str) -> None:
         feats = target_features(env, t)
         assert feats <= set(FEATURES), feats - set(FEATURES)
         assert "qemu" not in feats
+        # the suite's plan from its wiring: the loopback's benches and the
+        # responder on reply's jumpers (user and lib: no gpio-reply.ko)
+        p, _, reply = target_plan(env, t, feats)
+        assert {"toggle", "irq", "reply"} <= set(p.opts), p.skipped
+        lines = " ".join(p.opts["reply"])
+        assert lines.startswith(f"-c {reply.split()[0]} --trigger ") and \
+            lines.endswith("--responder user,lib"), lines
 
 
 def test_example_remote_place_env_loads() -> None:
@@ -450,8 +458,8 @@ def test_lg_env_of_a_qemu_board() -> None:
         doc = yaml.safe_load(text)
         drv = doc["targets"]["main"]["drivers"]
         assert drv["QEMUDriver"]["kernel"] == "kernel" and doc["images"]["kernel"] == "/k"
-        assert set(doc["targets"]["main"]["features"]) == {"edu", "gpio-wire", "irqlat",
-                                                           "uio-ticker", "rt"}  # fmt: skip
+        assert set(doc["targets"]["main"]["features"]) == {
+            "edu", "gpio-wire", "gpio-reply", "irqlat", "uio-ticker", "rt"}
 
 
 def importable(name: str) -> bool:

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from rig.lab.errors import LabError
-from rig.lab.suite.labgrid import ALL, Plan, Wire, parse_wire, plan, select
+from rig.lab.suite.labgrid import ALL, Plan, Wire, parse_reply_wire, parse_wire, plan, select
 
 REPO = Path(__file__).resolve().parents[2]
-QEMU_X86 = frozenset({"gpio-wire", "uio-ticker", "irqlat", "edu"})
+QEMU_X86 = frozenset({"gpio-wire", "gpio-reply", "uio-ticker", "irqlat", "edu"})
 
 
 def opts(p: Plan) -> dict[str, str]:
@@ -49,6 +49,26 @@ def test_a_jumper_names_the_chip_and_lines() -> None:
     assert opts(p)["irq"] == opts(p)["kernel"] == "-c gpiochip1 --out-line 16"
     assert opts(p)["gaps"] == "-c gpiochip1 --line 16"
     assert "reply" in p.skipped and "rate" in p.skipped and "uio" in p.skipped
+    assert "udrv-reply-wire" in p.skipped["reply"]
+
+
+def test_reply_jumpers_name_the_four_lines_and_the_process_responders() -> None:
+    wire = parse_reply_wire("pinctrl-bcm2835 22 23 24 25")
+    p = plan(frozenset({"bcm2835"}), None, wire)
+    assert opts(p)["reply"] == ("-c pinctrl-bcm2835 --trigger 22 --in 23 --reply 24 --watch 25 "
+                                "--responder user,lib")
+    # gpio-reply.ko loaded on the board: its isr and kthread responders too
+    p = plan(frozenset({"gpio-reply", "rt"}), None, parse_reply_wire("gpiochip1 13 12 15 14"))
+    assert opts(p)["reply"] == "-c gpiochip1 --trigger 13 --in 12 --reply 15 --watch 14"
+    assert "reply" in p.priority
+    # gpio-wire's lines without gpio-reply: the bench's default lines, no module
+    assert opts(plan(frozenset({"gpio-wire"}), None))["reply"] == "--responder user,lib"
+
+
+def test_the_reply_jumpers_do_not_stand_in_for_the_loopback() -> None:
+    p = plan(frozenset(), None, parse_reply_wire("gpiochip0 22 23 24 25"))
+    assert list(p.opts) == ["timer", "reply", "gaps"]
+    assert "udrv-wire" in p.skipped["irq"] and opts(p)["gaps"] == "--no-line"
 
 
 def test_a_jumper_to_another_line_than_the_next_skips_irq_saying_why() -> None:
@@ -77,10 +97,19 @@ def test_select_keeps_the_asked_and_says_the_rest_were_not_asked() -> None:
 
 
 @pytest.mark.parametrize("text", ["gpiochip0 17", "gpiochip0 17 17", "gpiochip0 x 18",
-                                  "gpiochip0 17 18 19", "", "gpiochip0 -1 2", "c 99999 1"])
+                                  "gpiochip0 17 18 19", "", "gpiochip0 -1 2", "c 99999 1",
+                                  "c 017 18"])
 def test_bad_wires_are_refused(text: str) -> None:
     with pytest.raises(LabError, match="CHIP OUT IN"):
         parse_wire(text)
+
+
+@pytest.mark.parametrize("text", ["gpiochip0 22 23 24", "gpiochip0 22 23 24 22", "", "c 1 2 3 x",
+                                  "c 1 2 3 4 5", "c 01 2 3 4", "c 1 2 3 99999", "c -1 2 3 4",
+                                  "1 2 3 4"])
+def test_bad_reply_wires_are_refused(text: str) -> None:
+    with pytest.raises(LabError, match="CHIP A B C D"):
+        parse_reply_wire(text)
 
 
 def lab(*args: str) -> subprocess.CompletedProcess[str]:

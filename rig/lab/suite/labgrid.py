@@ -10,8 +10,9 @@ as `make lab` runs them on the QEMU boards: both ask the one plan
 same commands; same udrv-lab/1 document and tables; each run's board is the
 target's flavour).
 
-The target option `udrv-wire: "CHIP OUT IN"` is the board's loopback jumper
-(rig/lab/boards/envs/*.yaml).  The skipped benches and why go to stderr and into the
+The target options `udrv-wire: "CHIP OUT IN"` (the board's loopback jumper) and
+`udrv-reply-wire: "CHIP A B C D"` (udrv-bench reply's two jumpers) are its
+wiring (rig/lab/boards/envs/*.yaml).  The skipped benches and why go to stderr and into the
 document's `labgrid` object (docs/rig/results.md).
 """
 
@@ -37,12 +38,12 @@ from ..boards.lg_place import (
 from ..errors import LabError
 from . import plan as plans
 from . import qemu
-from .plan import LOADS, Plan, Wire, parse_wire, select
+from .plan import LOADS, Plan, ReplyWire, Wire, parse_reply_wire, parse_wire, select
 from .qemu import SuiteRun, lab_document
 
 # every bench the suite knows, in the order it runs them
 ALL = tuple(plans.BENCHES)
-plan = plans.for_board  # the benches a target's features and udrv-wire allow
+plan = plans.for_board  # the benches a target's features and wiring allow
 
 
 def run_board(board: LabBoard, p: Plan, mode: str, loads: list[str], runs: list[SuiteRun],
@@ -50,6 +51,15 @@ def run_board(board: LabBoard, p: Plan, mode: str, loads: list[str], runs: list[
     """The plan on one board, into `runs` as they go (qemu.run_plan)."""
     qemu.run_plan(board, p, mode, loads, runs, kernel=board.kernel, label=board.flavour,
                    duration_s=duration_s)  # fmt: skip
+
+
+def target_plan(env: Any, target: str, feats: frozenset[str]) -> tuple[Plan, str, str]:
+    """The plan of a labgrid target with `feats`, from its wiring options; and
+    the options as written ("": none)."""
+    raw = str(env.config.get_target_option(target, "udrv-wire", ""))  # "": no jumper
+    raw_reply = str(env.config.get_target_option(target, "udrv-reply-wire", ""))
+    return plan(feats, parse_wire(raw) if raw else None,
+                parse_reply_wire(raw_reply) if raw_reply else None), raw, raw_reply
 
 
 def run_suite(env_file: str | Path, target: str, mode: str, out: Path, *,
@@ -60,9 +70,7 @@ def run_suite(env_file: str | Path, target: str, mode: str, out: Path, *,
     t0 = time.monotonic()
     env = load_environment(env_file)
     feats = target_features(env, target)
-    raw = str(env.config.get_target_option(target, "udrv-wire", ""))  # "": no jumper
-    wire = parse_wire(raw) if raw else None
-    p = plan(feats, wire)
+    p, raw, raw_reply = target_plan(env, target, feats)
     if benches is not None:
         p = select(p, benches)
     runs: list[SuiteRun] = []
@@ -82,7 +90,7 @@ def run_suite(env_file: str | Path, target: str, mode: str, out: Path, *,
     doc = lab_document(runs)
     doc["labgrid"] = {
         "env": str(env_file), "target": target, "flavour": flavour,
-        "features": sorted(feats), "wire": raw or None,
+        "features": sorted(feats), "wire": raw or None, "reply_wire": raw_reply or None,
         **({"place": place.name, "coordinator": coordinator_of(env),
             "waited_s": round(place.waited_s, 1)} if place is not None else {}),
         "skipped": p.skipped, **({"died": died} if died else {}),
@@ -124,7 +132,8 @@ def add_arguments(st: argparse.ArgumentParser) -> None:
     g.add_argument("--lg-env", metavar="FILE",
                    help="run on the labgrid target of this environment instead of the QEMU "
                    "boards: its place reserved and locked when it is a RemotePlace, the benches "
-                   "its features and udrv-wire allow (the others skipped, saying why); "
+                   "its features and wiring (udrv-wire, udrv-reply-wire) allow (the others "
+                   "skipped, saying why); "
                    "--board and --kernel do not apply")  # fmt: skip
     g.add_argument("--target", default="main", help="the environment's target (default main)")
     g.add_argument("--lg-wait", type=_seconds, default=WAIT_S, metavar="S",
@@ -159,5 +168,5 @@ def check_arguments(args: argparse.Namespace) -> None:
                        "give --lg-env FILE")  # fmt: skip
 
 
-__all__ = ["ALL", "Plan", "Wire", "add_arguments", "main", "parse_wire", "plan", "remote_place",
-           "select"]
+__all__ = ["ALL", "Plan", "ReplyWire", "Wire", "add_arguments", "main", "parse_reply_wire",
+           "parse_wire", "plan", "remote_place", "select", "target_plan"]

@@ -3,8 +3,9 @@
 
 `make lab` on the QEMU boards (rig/lab/suite/qemu.py), the suite on a labgrid target
 (rig/lab/suite/labgrid.py) and a LAVA job (rig/lava/job.py) all ask this module: a
-board is its FEATURES (rig/lab/boards/api.py) and, on a real board, its loopback
-jumper (`udrv-wire: "CHIP OUT IN"`); BENCHES says per bench what it needs of
+board is its FEATURES (rig/lab/boards/api.py) and, on a real board, its wiring
+(Wiring): a loopback jumper (`udrv-wire: "CHIP OUT IN"`) and reply's two
+(`udrv-reply-wire: "CHIP A B C D"`); BENCHES says per bench what it needs of
 them (else it is skipped, saying why), its arguments for a quick and a full run
 and the priority-axis settings it runs at.  What the plan gives is an argument
 list without the program (ARGS below; command() puts PROGRAM in front):
@@ -17,7 +18,9 @@ What decides a bench (for_board()):
             bcm2835 (GPIO 17 of pinctrl-bcm2835, no partner line: --no-edges)
   irq       gpio-wire, or a udrv-wire whose input is the output line + 1
   kernel    irqlat and that loopback (the in-kernel responder)
-  reply     gpio-wire (two wires and rig/kernel/gpio-reply)
+  reply     gpio-wire (lines 4-7), or a udrv-reply-wire (A wired to B, C to
+            D); isr and kthread with gpio-reply (rig/kernel/gpio-reply), else
+            --responder user,lib
   uio       uio-ticker and/or edu (udrv-bench uio -d ticker|edu|both)
   timer     every board
   pci       iommu and edu (udrv-bench pci: UIO vs VFIO on edu)
@@ -61,6 +64,9 @@ PRIORITY: dict[str, tuple[str, ...]] = dict(zip(PRIORITY_VARIANTS, (("--irq-prio
 GAPS_VARIANT_ARGS = ("--rt-runtime", "-1")
 
 
+Opts = tuple[str, ...]
+
+
 @dataclass(frozen=True)
 class Wire:
     """A loopback jumper: output line `out` of `chip` wired to input `inp`."""
@@ -75,19 +81,60 @@ class Wire:
         return self.inp == self.out + 1
 
 
+# a jumper's line number in a board's option: decimal, no leading zero
+LINE = r"\s+(0|[1-9][0-9]{0,3})"
+
+
 def parse_wire(text: str) -> Wire:
     """`udrv-wire: "CHIP OUT IN"` -> Wire; LabError saying the form otherwise."""
-    m = re.fullmatch(r"\s*(\S+)\s+([0-9]{1,4})\s+([0-9]{1,4})\s*", text)
+    m = re.fullmatch(r"\s*(\S+)" + 2 * LINE + r"\s*", text)
     if not m or m[2] == m[3]:
         raise LabError(f"udrv-wire {text!r}: want \"CHIP OUT IN\", a chip and two different "
                        "line numbers (e.g. \"gpiochip0 17 18\": GPIO17 wired to GPIO18)")
     return Wire(m[1], int(m[2]), int(m[3]))
 
 
-Opts = tuple[str, ...]
-# a bench's board options from the board's features and wire: (options, None)
+@dataclass(frozen=True)
+class ReplyWire:
+    """udrv-bench reply's two jumpers on one board: the log host's line A
+    (`trigger`) wired to the responder's input B (`inp`), the responder's
+    output C (`reply`) to the log host's watched line D (`watch`)."""
+
+    chip: str
+    trigger: int
+    inp: int
+    reply: int
+    watch: int
+
+    @property
+    def opts(self) -> Opts:
+        """udrv-bench reply's options naming the lines."""
+        return ("-c", self.chip, "--trigger", str(self.trigger), "--in", str(self.inp),
+                "--reply", str(self.reply), "--watch", str(self.watch))
+
+
+def parse_reply_wire(text: str) -> ReplyWire:
+    """`udrv-reply-wire: "CHIP A B C D"` -> ReplyWire; LabError saying the form
+    otherwise."""
+    m = re.fullmatch(r"\s*(\S+)" + 4 * LINE + r"\s*", text)
+    if not m or len({m[2], m[3], m[4], m[5]}) < 4:
+        raise LabError(f"udrv-reply-wire {text!r}: want \"CHIP A B C D\", a chip and four "
+                       "different line numbers, A wired to B and C to D (e.g. "
+                       "\"pinctrl-bcm2835 22 23 24 25\": GPIO22 to GPIO23, GPIO24 to GPIO25)")
+    return ReplyWire(m[1], int(m[2]), int(m[3]), int(m[4]), int(m[5]))
+
+
+@dataclass(frozen=True)
+class Wiring:
+    """A board's jumpers: the loopback (udrv-wire) and reply's (udrv-reply-wire)."""
+
+    loop: Wire | None = None
+    reply: ReplyWire | None = None
+
+
+# a bench's board options from the board's features and wiring: (options, "")
 # when it runs, (None, why) when it cannot
-Decide = Callable[[frozenset[str], "Wire | None"], tuple["Opts | None", str]]
+Decide = Callable[[frozenset[str], Wiring], tuple["Opts | None", str]]
 
 LOOPBACK = "no loopback: the gpio-wire feature (rig/kernel/gpio-wire) or a udrv-wire jumper"
 
@@ -103,15 +150,16 @@ def _line(feats: frozenset[str], wire: Wire | None) -> Opts | None:
     return None
 
 
-def _toggle(feats: frozenset[str], wire: Wire | None) -> tuple[Opts | None, str]:
-    opts = _line(feats, wire)
-    if opts is not None and "gpio-wire" not in feats and wire is None:
+def _toggle(feats: frozenset[str], w: Wiring) -> tuple[Opts | None, str]:
+    opts = _line(feats, w.loop)
+    if opts is not None and "gpio-wire" not in feats and w.loop is None:
         opts += ("--no-edges",)  # bcm2835 alone: no partner line
     return opts, "no GPIO line to toggle: gpio-wire, a udrv-wire or bcm2835"
 
 
-def _loopback(feats: frozenset[str], wire: Wire | None) -> tuple[Opts | None, str]:
+def _loopback(feats: frozenset[str], w: Wiring) -> tuple[Opts | None, str]:
     """A bench that drives line N and reads N+1."""
+    wire = w.loop
     if "gpio-wire" in feats:
         return (), ""
     if wire is not None and wire.adjacent:
@@ -121,13 +169,29 @@ def _loopback(feats: frozenset[str], wire: Wire | None) -> tuple[Opts | None, st
     return None, LOOPBACK
 
 
-def _kernel(feats: frozenset[str], wire: Wire | None) -> tuple[Opts | None, str]:
+def _kernel(feats: frozenset[str], w: Wiring) -> tuple[Opts | None, str]:
     if "irqlat" not in feats:
         return None, "no irqlat (rig/kernel/irqlat, the in-kernel responder)"
-    return _loopback(feats, wire)
+    return _loopback(feats, w)
 
 
-def _uio(feats: frozenset[str], wire: Wire | None) -> tuple[Opts | None, str]:
+# the responders of a board without rig/kernel/gpio-reply
+PROCESS_RESPONDERS = ("--responder", "user,lib")
+
+
+def _reply(feats: frozenset[str], w: Wiring) -> tuple[Opts | None, str]:
+    """gpio-wire's lines 4-7 (the bench's defaults) or the reply jumpers; the
+    kernel responders only where gpio-reply is loaded."""
+    resp = () if "gpio-reply" in feats else PROCESS_RESPONDERS
+    if "gpio-wire" in feats:
+        return resp, ""
+    if w.reply is not None:
+        return w.reply.opts + resp, ""
+    return None, ("no reply wiring: gpio-wire, or a udrv-reply-wire (two jumpers, A to B "
+                  "and C to D)")
+
+
+def _uio(feats: frozenset[str], w: Wiring) -> tuple[Opts | None, str]:
     devices = [d for d, f in (("ticker", "uio-ticker"), ("edu", "edu")) if f in feats]
     opts = None if not devices else () if len(devices) == 2 else ("-d", devices[0])
     return opts, "no UIO device: uio-ticker (rig/kernel/uio-ticker) or edu (QEMU's PCI device)"
@@ -135,13 +199,13 @@ def _uio(feats: frozenset[str], wire: Wire | None) -> tuple[Opts | None, str]:
 
 def _needs(*features: str, why: str) -> Decide:
     """A bench that runs with its defaults where the board has all `features`."""
-    def decide(feats: frozenset[str], wire: Wire | None) -> tuple[Opts | None, str]:
+    def decide(feats: frozenset[str], w: Wiring) -> tuple[Opts | None, str]:
         return (() if set(features) <= feats else None), why
     return decide
 
 
-def _gaps(feats: frozenset[str], wire: Wire | None) -> tuple[Opts | None, str]:
-    opts = _line(feats, wire)
+def _gaps(feats: frozenset[str], w: Wiring) -> tuple[Opts | None, str]:
+    opts = _line(feats, w.loop)
     return ("--no-line",) if opts is None else opts, ""
 
 
@@ -174,8 +238,7 @@ BENCHES: dict[str, Bench] = {b.name: b for b in (
     Bench("uio", _uio, _count(5000, 200), loops=3, priority=ALL_PRIORITY),
     Bench("timer", _needs(why=""), _count(10000, 500), loops=2),
     Bench("kernel", _kernel, _count(10000, 500)),
-    Bench("reply", _needs("gpio-wire", why="needs gpio-wire (two wires and rig/kernel/gpio-reply)"),
-          _count(2000, 200), loops=6, priority=ALL_PRIORITY),
+    Bench("reply", _reply, _count(2000, 200), loops=6, priority=ALL_PRIORITY),
     Bench("pci", _needs("iommu", "edu", why="needs iommu and edu (VFIO and UIO on QEMU's edu, "
                         "the q35 board)"), _count(500, 100), priority=(RATE_PRIORITY,)),
     # guest seconds per run; its loop toggles a line (default: gpio-wire's)
@@ -286,11 +349,13 @@ class Plan:
         return out
 
 
-def for_board(feats: frozenset[str], wire: Wire | None = None) -> Plan:
-    """The benches `feats` (rig/lab/boards/api.py FEATURES) and `wire` allow."""
+def for_board(feats: frozenset[str], wire: Wire | None = None,
+              reply: ReplyWire | None = None) -> Plan:
+    """The benches `feats` (rig/lab/boards/api.py FEATURES) and the board's
+    jumpers (`wire`, `reply`) allow."""
     p = Plan(rt="rt" in feats)
     for b in BENCHES.values():
-        opts, why = b.decide(feats, wire)
+        opts, why = b.decide(feats, Wiring(wire, reply))
         if opts is None:
             p.skipped[b.name] = why
         else:

@@ -37,6 +37,8 @@ def test_help_teaches_the_paths(bench: Runner) -> None:
     (["--via", ""], "bad --via ''"),
     (["--via", "vfio-msi,"], "bad --via 'vfio-msi,'"),
     (["--via", "vfio-msi,,uio-intx"], "bad --via"),
+    (["--via", "vfio-msi,vfio-msi"], "bad --via 'vfio-msi,vfio-msi': uio-intx, vfio-intx, "
+                                     "vfio-msi (comma-separated, each once) or all"),
     (["--samples", "1e3"], "bad --samples"),
     (["extra"], "unexpected argument 'extra'"),
 ])

@@ -72,6 +72,33 @@ def test_git_definition(tmp_path: Path) -> None:
         ["timer", "irq", "uio", "toggle"]
 
 
+# the responder on a board: reply's two jumpers (docs/rig/boards.md)
+REPLY_WIRES = {"beaglebone-black": ("gpiochip1 13 12 15 14",
+                                    "-c gpiochip1 --trigger 13 --in 12 --reply 15 --watch 14"),
+               "bcm2837-rpi-3-b": ("pinctrl-bcm2835 22 23 24 25",
+                                   "-c pinctrl-bcm2835 --trigger 22 --in 23 --reply 24 "
+                                   "--watch 25")}
+
+
+@pytest.mark.parametrize("device_type", list(REPLY_WIRES))
+@pytest.mark.parametrize("gpio_reply", [False, True])
+def test_the_responder_on_a_board(tmp_path: Path, device_type: str, gpio_reply: bool) -> None:
+    """udrv-bench reply on a BeagleBone Black and a Raspberry Pi 3: the job
+    passes LAVA's schema and runs the reply bench on the board's jumpers, the
+    process responders (user, lib: libudrv's) alone unless gpio-reply.ko is
+    loaded (--feature gpio-reply), with the breakdown of the idle run."""
+    wire, lines = REPLY_WIRES[device_type]
+    feature = ["--feature", "gpio-reply"] if gpio_reply else []
+    data = job(tmp_path, "--device-type", device_type, *URLS, "--reply-wire", wire, *feature,
+               "--bench", "timer", "--bench", "reply")
+    schema_validate(data)
+    params = data["actions"][2]["test"]["definitions"][0]["repository"]["params"]
+    responders = "" if gpio_reply else " --responder user,lib"
+    assert params["COMMANDS"] == (
+        "timer --json --quiet --load none --samples 500;"
+        f"reply --json --quiet --load none --samples 200 {lines}{responders} --breakdown")
+
+
 def test_board_job_defaults_to_the_timer(tmp_path: Path) -> None:
     data = job(tmp_path, "--device-type", "beaglebone-black", *URLS)
     params = data["actions"][2]["test"]["definitions"][0]["repository"]["params"]
@@ -84,6 +111,8 @@ def test_board_job_defaults_to_the_timer(tmp_path: Path) -> None:
      "--kernel rt-q35: the qemu template runs the lab's std, rt or rpi3 board"),
     ([*URLS, "--wire", "gpiochip0 17"], "--wire 'gpiochip0 17': want \"CHIP OUT IN\""),
     ([*URLS, "--feature", "gpio-wyre"], "--feature gpio-wyre: use one of"),
+    ([*URLS, "--reply-wire", "gpiochip0 22 23 24 23"],
+     "--reply-wire 'gpiochip0 22 23 24 23': want \"CHIP A B C D\""),
     ([*URLS, "--args", "rate:--rates 2k"], "--args 'rate:--rates 2k': want 'BENCH:OPTIONS'"),
     ([*URLS, "--args", "timer"], "--args 'timer': want 'BENCH:OPTIONS'"),
 ])

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Unit tests of rig/bench/fields.c: gpio-reply's sysfs lines, read strictly. */
+/* Unit tests of rig/bench/fields.c: gpio-reply's sysfs lines and an option's names, read strictly. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -66,8 +66,38 @@ static void test_file(void)
 	CHECK_INT(bench_file_write_u64("/nonexistent-dir/x", 1), -ENOENT);
 }
 
+/* bench_parse_names(): --via, --responder, --wait */
+static void test_names(void)
+{
+	static const char *const names[] = { "isr", "kthread", "user", "lib" };
+	static const char *const bad[] = {
+		"", ",", "user,", ",user", "user,,lib", "user,user", "USER", "use",
+		"users", " user", "user ", "user;lib", "all,user", "user,all",
+	};
+	unsigned int m = 77;
+
+	CHECK_INT(bench_parse_names("all", names, 4, &m), 0);
+	CHECK(m == 0xf);
+	CHECK_INT(bench_parse_names("lib", names, 4, &m), 0);
+	CHECK(m == 8);
+	CHECK_INT(bench_parse_names("user,lib", names, 4, &m), 0);
+	CHECK(m == 0xc);
+	CHECK_INT(bench_parse_names("lib,isr,kthread", names, 4, &m), 0);
+	CHECK(m == 0xb);
+	m = 77;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (bench_parse_names(bad[i], names, 4, &m) != -EINVAL)
+			harness_fail(__FILE__, __LINE__, "accepted '%s'", bad[i]);
+	CHECK(m == 77);	/* untouched */
+	CHECK_INT(bench_parse_names(NULL, names, 4, &m), -EINVAL);
+	CHECK_INT(bench_parse_names("isr", names, 0, &m), -EINVAL);
+	CHECK_INT(bench_parse_names("isr", names, BENCH_NAMES_MAX + 1, &m), -EINVAL);
+	CHECK(m == 77);
+}
+
 UDRV_TESTS(
 	UDRV_T(test_counts_and_last),
+	UDRV_T(test_names),
 	UDRV_T(test_rejects),
 	UDRV_T(test_file),
 )
