@@ -50,10 +50,15 @@ static int check_line(struct udrv_request *req,
 				off, req->chip_name, c->in);
 	if (c->wait == UDRV_RESPOND_BUSY)
 		return 0;
-	if (c->wait != UDRV_RESPOND_READ)
+	if (c->wait != UDRV_RESPOND_READ && c->wait != UDRV_RESPOND_IRQ)
 		return udrv_err(req->errmsg, EINVAL,
-				"responder: wait %d is unknown: UDRV_RESPOND_READ or UDRV_RESPOND_BUSY",
+				"responder: wait %d is unknown: UDRV_RESPOND_READ, UDRV_RESPOND_BUSY or UDRV_RESPOND_IRQ",
 				(int)c->wait);
+	if (c->busy_spin_us || c->busy_pause_us)
+		return udrv_err(req->errmsg, EINVAL,
+				"responder: busy_spin_us and busy_pause_us apply to UDRV_RESPOND_BUSY only: leave them 0");
+	if (c->wait == UDRV_RESPOND_IRQ)
+		return udrv_resp_irq_check(req, c);
 	if (req->backend != UDRV_BACKEND_CDEV)
 		return udrv_err(req->errmsg, EOPNOTSUPP,
 				"responder: the %s backend has no edge events to block on: request line %u through the character device (UDRV_BACKEND_CDEV), or wait with UDRV_RESPOND_BUSY",
@@ -62,9 +67,6 @@ static int check_line(struct udrv_request *req,
 		return udrv_err(req->errmsg, EINVAL,
 				"responder: line %u of %s has no edge detection: request it with an edge (rising, falling or both), or wait with UDRV_RESPOND_BUSY",
 				off, req->chip_name);
-	if (c->busy_spin_us || c->busy_pause_us)
-		return udrv_err(req->errmsg, EINVAL,
-				"responder: busy_spin_us and busy_pause_us apply to UDRV_RESPOND_BUSY only: leave them 0 for UDRV_RESPOND_READ");
 	return 0;
 }
 
@@ -168,6 +170,7 @@ int udrv_responder_new_sz(struct udrv_request *req,
 	r->req = req;
 	r->cfg = c;
 	r->irq_priority = irq_priority_of(&c);
+	r->irq_fd = -1;
 	*out = r;
 	return 0;
 }
@@ -335,7 +338,7 @@ static int req_failed(struct udrv_responder *r, int ret)
 
 /* What the callback's @ret makes of the run: > 0 stops it (0), < 0 is
  * the run's error. */
-static int called(struct udrv_responder *r, int ret)
+int udrv_resp_called(struct udrv_responder *r, int ret)
 {
 	if (ret > 0)
 		return 0;
@@ -366,7 +369,7 @@ static int loop_read(struct udrv_responder *r, udrv_respond_fn fn, void *data)
 				continue;
 			ret = fn(r->req, &ev[i], data);
 			if (ret)
-				return called(r, ret);
+				return udrv_resp_called(r, ret);
 		}
 	}
 }
@@ -449,7 +452,7 @@ static int busy_spin(struct udrv_responder *r, struct busy *b,
 		if (v != b->level) {
 			ret = busy_edge(r, b, v, fn, data);
 			if (ret)
-				return ret > 0 ? 1 : called(r, ret);
+				return ret > 0 ? 1 : udrv_resp_called(r, ret);
 		}
 	} while (now_ns() - start < b->spin_ns);
 	return 0;
@@ -460,7 +463,7 @@ static int busy_tick(struct udrv_responder *r, udrv_respond_fn fn, void *data)
 {
 	int ret = fn(r->req, NULL, data);
 
-	return ret > 0 ? 1 : ret < 0 ? called(r, ret) : 0;
+	return ret > 0 ? 1 : ret < 0 ? udrv_resp_called(r, ret) : 0;
 }
 
 static void busy_init(struct udrv_responder *r, struct busy *b)
@@ -501,6 +504,24 @@ static int loop_busy(struct udrv_responder *r, udrv_respond_fn fn, void *data)
 	return ret > 0 ? 0 : ret;
 }
 
+static int loop(struct udrv_responder *r, udrv_respond_fn fn, void *data)
+{
+	int ret;
+
+	switch (r->cfg.wait) {
+	case UDRV_RESPOND_READ:
+		return loop_read(r, fn, data);
+	case UDRV_RESPOND_BUSY:
+		return loop_busy(r, fn, data);
+	default:	/* UDRV_RESPOND_IRQ: the helper's interrupt, this run's */
+		ret = udrv_resp_irq_open(r);
+		if (!ret)
+			ret = udrv_resp_irq_loop(r, fn, data);
+		udrv_resp_irq_close(r);
+		return ret;
+	}
+}
+
 int udrv_responder_run(struct udrv_responder *r, udrv_respond_fn fn,
 		       void *data)
 {
@@ -514,8 +535,7 @@ int udrv_responder_run(struct udrv_responder *r, udrv_respond_fn fn,
 	r->errmsg[0] = '\0';
 	ret = setup(r);
 	if (!ret)
-		ret = r->cfg.wait == UDRV_RESPOND_READ ?
-		      loop_read(r, fn, data) : loop_busy(r, fn, data);
+		ret = loop(r, fn, data);
 	err = restore(r);
 	return ret ? ret : err;
 }
@@ -524,6 +544,7 @@ void udrv_responder_free(struct udrv_responder *r)
 {
 	if (!r)
 		return;
+	udrv_resp_irq_close(r);
 	restore(r);
 	free(r);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The responder's state, shared by responder.c (the configuration, the
- * calling thread's settings, the loops) and responder_threads.c (the wake
- * threads: found, raised, put back).
+ * calling thread's settings, the loops), responder_threads.c (the wake
+ * threads: found, raised, put back) and responder_irq.c (the wait through
+ * the kernel helper udrv-irq).
  */
 #ifndef UDRV_RESPONDER_PRIV_H
 #define UDRV_RESPONDER_PRIV_H
@@ -55,6 +56,7 @@ struct udrv_responder {
 	bool sched_set;
 	bool locked_here;		/* mlockall() by us, not before */
 	struct udrv_rt *rt;		/* holds /dev/cpu_dma_latency */
+	int irq_fd;			/* UDRV_RESPOND_IRQ: /dev/udrv-irq, -1 */
 	char errmsg[UDRV_ERRMSG_LEN];
 };
 
@@ -64,5 +66,17 @@ int udrv_resp_threads_raise(struct udrv_responder *r);
 /* after the first wake-up: raise again what the kernel reset, add new ones */
 int udrv_resp_threads_rescan(struct udrv_responder *r);
 int udrv_resp_threads_restore(struct udrv_responder *r);
+
+/* responder.c: what the callback's @ret makes of the run (> 0: stop, 0) */
+int udrv_resp_called(struct udrv_responder *r, int ret);
+
+/* responder_irq.c, UDRV_RESPOND_IRQ: the kernel helper udrv-irq */
+int udrv_resp_irq_check(struct udrv_request *req,
+			const struct udrv_responder_config *c);
+/* open /dev/udrv-irq and take the line's interrupt (one run) */
+int udrv_resp_irq_open(struct udrv_responder *r);
+void udrv_resp_irq_close(struct udrv_responder *r);
+int udrv_resp_irq_loop(struct udrv_responder *r, udrv_respond_fn fn,
+		       void *data);
 
 #endif /* UDRV_RESPONDER_PRIV_H */

@@ -28,6 +28,17 @@ enum udrv_respond_wait {
 	UDRV_RESPOND_READ = 0,
 	/* read the line's level in a loop (any backend): see busy_spin_us */
 	UDRV_RESPOND_BUSY,
+	/*
+	 * a blocking read() of the toolkit's kernel helper udrv-irq
+	 * (/dev/udrv-irq, package udrv-irq-dkms): its handler takes the
+	 * line's interrupt in hard irq context, also on PREEMPT_RT, and wakes
+	 * the responder directly, with no interrupt thread on the way (none
+	 * to raise). The line: an input of any backend, requested WITHOUT
+	 * edge detection (the helper takes its interrupt); both edges are
+	 * delivered, each event's edge from the level the handler read.
+	 * Since libudrv 1.5.
+	 */
+	UDRV_RESPOND_IRQ,
 };
 
 /* udrv_responder_config.flags */

@@ -47,9 +47,10 @@ int bd_event_of(const struct trace_event *ev)
 
 const char *bd_chain_name(enum bd_chain c)
 {
-	static const char *const names[] = { "isr", "kthread", "user", "busy" };
+	static const char *const names[] = { "isr", "kthread", "user", "busy",
+					     "helper" };
 
-	return c <= BD_CHAIN_BUSY ? names[c] : "?";
+	return c <= BD_CHAIN_HELPER ? names[c] : "?";
 }
 
 /* The marks a reply of @s's chain must have (a bit per mark). */
@@ -61,7 +62,7 @@ static unsigned int required(const struct bd_spec *s)
 		m |= 1u << BD_B_HARDIRQ | (s->ipi ? 1u << BD_IPI : 0);
 	if (s->chain == BD_CHAIN_KTHREAD || s->chain == BD_CHAIN_USER)
 		m |= 1u << BD_B_THREAD;
-	if (s->chain == BD_CHAIN_USER)
+	if (s->chain == BD_CHAIN_USER || s->chain == BD_CHAIN_HELPER)
 		m |= 1u << BD_RESPONDER;
 	return m;
 }

@@ -67,8 +67,9 @@ enum bd_mark {
 /* The event types traced, each with its own cost (bd_event_of) */
 enum bd_event { BD_EV_IPI, BD_EV_IRQ, BD_EV_SWITCH, BD_EV_GPIO, BD_NEV };
 
+/* helper: the lib responder woken by udrv-irq from B's hard irq handler */
 enum bd_chain { BD_CHAIN_ISR, BD_CHAIN_KTHREAD, BD_CHAIN_USER,
-		BD_CHAIN_BUSY };
+		BD_CHAIN_BUSY, BD_CHAIN_HELPER };
 
 struct bd_spec {
 	enum bd_chain chain;

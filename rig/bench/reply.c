@@ -40,6 +40,7 @@ enum {
 	OPT_REPLY,
 	OPT_WATCH,
 	OPT_TARGET_CPU,
+	OPT_TARGET_PRIO,
 	OPT_BREAKDOWN,
 };
 
@@ -63,7 +64,8 @@ static const char reply_help[] =
 "           read, poll, epoll (the edge event) or busy (B's level)\n"
 "  lib      the same through libudrv's responder (udrv_responder_run()),\n"
 "           which raises B's irq threads above the process (to --irq-prio,\n"
-"           else --prio + 1) before it goes to --prio: --wait read or busy\n"
+"           else --prio + 1) before it goes to --prio: --wait read, busy,\n"
+"           or irq (the kernel helper udrv-irq wakes it from B's hardirq)\n"
 "On one machine (--role both) the target's timestamps split the latency:\n"
 "trigger_to_handler and handler_to_reply (isr, kthread, from the module),\n"
 "trigger_to_irq (B's event), irq_to_wake and wake_to_reply (user, lib). Loss:\n"
@@ -85,14 +87,18 @@ static const char reply_help[] =
 "                        (default; one for --role target; a label for\n"
 "                        --role loghost)\n"
 "      --wait W          the user and lib responders' wait: read, poll,\n"
-"                        epoll, busy, a list or all (default all; lib: read\n"
-"                        and busy; one for --role target)\n"
+"                        epoll, busy, irq (lib only; all: if /dev/udrv-irq\n"
+"                        exists), a list or all (default; one for --role\n"
+"                        target)\n"
 "      --trigger N       line A, driven by the log host (default 4)\n"
 "      --in N            line B, the responder's input (default 5)\n"
 "      --reply N         line C, the responder's output (default 6)\n"
 "      --watch N         line D, watched by the log host (default 7)\n"
 "      --target-cpu N    pin the user responder to CPU N (--cpu pins the log\n"
 "                        host)\n"
+"      --target-prio N   the user and lib responders' priority (default\n"
+"                        --prio; busy on the log host's CPU: 1); above the\n"
+"                        log host's, it runs as soon as it is woken\n"
 "      --breakdown       where the microseconds go (--role both): after each\n"
 "                        responder's run, 101 edges per event type traced alone\n"
 "                        (what one event costs), then 201 with them all (ftrace;\n"
@@ -174,6 +180,11 @@ static int reply_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 	case OPT_BREAKDOWN:
 		b->breakdown = true;
 		return 0;
+	case OPT_TARGET_PRIO:
+		if (udrv_parse_s64(arg, 0, 99, &v))
+			return bench_usage(run->bench, "bad --target-prio '%s': a SCHED_FIFO priority 1..99, 0 for SCHED_OTHER", arg);
+		b->target_prio = (int)v;
+		return 0;
 	case OPT_TARGET_CPU:
 		if (udrv_parse_s64(arg, 0, CPU_SETSIZE - 1, &v))
 			return bench_usage(run->bench, "bad --target-cpu '%s'", arg);
@@ -182,6 +193,15 @@ static int reply_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 	default:
 		return bench_usage(run->bench, "bad option");
 	}
+}
+
+/* The toolkit's kernel helper is there: lib --wait irq can run. */
+static bool reply_helper_loaded(void)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/dev/udrv-irq", bench_sysroot());
+	return !access(path, F_OK);
 }
 
 static bool single(unsigned int mask)
@@ -205,12 +225,15 @@ static int reply_check_opts(struct reply_bench *b, bool wait_given)
 		return bench_usage(cmd, "--wait is the user and lib responders': add --responder user or lib");
 	if (wait_given && (b->resp_mask & 1u << REPLY_LIB) &&
 	    !(b->wait_mask & REPLY_LIB_WAITS))
-		return bench_usage(cmd, "the lib responder waits by read or busy (udrv_responder_run()), not by poll or epoll");
+		return bench_usage(cmd, "the lib responder waits by read, busy or irq (udrv_responder_run()), not by poll or epoll");
+	if (wait_given && (b->resp_mask & 1u << REPLY_USER) &&
+	    !(b->wait_mask & REPLY_USER_WAITS))
+		return bench_usage(cmd, "--wait irq is the lib responder's (udrv-irq through libudrv): add --responder lib");
 	if (b->role == ROLE_TARGET && !single(b->resp_mask))
 		return bench_usage(cmd, "--role target runs one responder: --responder isr, kthread, user or lib");
 	if (b->role == ROLE_TARGET && (b->resp_mask & procs) &&
 	    !single(b->wait_mask))
-		return bench_usage(cmd, "--role target runs one user or lib responder: --wait read, poll, epoll or busy (lib: read or busy)");
+		return bench_usage(cmd, "--role target runs one user or lib responder: --wait read, poll, epoll or busy (lib: read, busy or irq)");
 	if (b->role == ROLE_LOGHOST && b->resp_mask != (1u << REPLY_NRESP) - 1 &&
 	    !single(b->resp_mask))
 		return bench_usage(cmd, "--role loghost: --responder names the remote responder (one, or leave it out)");
@@ -269,7 +292,7 @@ static int reply_rows(struct reply_bench *b)
 		if (!(b->resp_mask & (1u << r)))
 			continue;
 		unsigned int waits = b->wait_mask &
-				     (r == REPLY_LIB ? REPLY_LIB_WAITS : ~0u);
+				     (r == REPLY_LIB ? REPLY_LIB_WAITS : REPLY_USER_WAITS);
 
 		if (!reply_by_process(r) || b->role == ROLE_LOGHOST) {
 			cfg_add(b, r, reply_by_process(r) && single(b->wait_mask) ?
@@ -304,7 +327,8 @@ static int reply_prepare(struct reply_bench *b)
 	for (size_t i = 0; i < b->ncfg; i++) {
 		struct reply_cfg *c = &b->cfg[i];
 
-		c->child_prio = b->run.o.prio;
+		c->child_prio = b->target_prio >= 0 ? b->target_prio :
+				b->run.o.prio;
 		if (c->wait == REPLY_BUSY && b->run.o.prio &&
 		    reply_shares_cpu(b->run.o.cpu, b->target_cpu))
 			c->child_prio = 1;
@@ -347,11 +371,13 @@ int cmd_bench_reply(int argc, char **argv)
 		{ "reply", required_argument, NULL, OPT_REPLY },
 		{ "watch", required_argument, NULL, OPT_WATCH },
 		{ "target-cpu", required_argument, NULL, OPT_TARGET_CPU },
+		{ "target-prio", required_argument, NULL, OPT_TARGET_PRIO },
 		{ "breakdown", no_argument, NULL, OPT_BREAKDOWN },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct reply_bench b = { .chip_spec = "gpio-wire", .trig = 4, .in = 5,
 				 .reply = 6, .watch = 7, .target_cpu = -1,
+				 .target_prio = -1,
 				 .resp_mask = (1u << REPLY_NRESP) - 1,
 				 .wait_mask = (1u << REPLY_NWAIT) - 1,
 				 .mod = { .last_fd = -1 } };
@@ -366,6 +392,8 @@ int cmd_bench_reply(int argc, char **argv)
 	if (optind < argc)
 		return bench_usage("reply", "unexpected argument '%s'", argv[optind]);
 	ret = reply_check_opts(&b, b.wait_mask != all_waits);
+	if (!ret && b.wait_mask == all_waits && !reply_helper_loaded())
+		b.wait_mask &= ~(1u << REPLY_IRQ);	/* all: what there is */
 	if (b.breakdown)
 		b.run.json_extra = reply_breakdown_json;
 	if (!ret)

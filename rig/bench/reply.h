@@ -32,7 +32,9 @@
  */
 enum reply_responder { REPLY_ISR, REPLY_KTHREAD, REPLY_USER, REPLY_LIB,
 		       REPLY_NRESP };
-enum reply_wait { REPLY_READ, REPLY_POLL, REPLY_EPOLL, REPLY_BUSY,
+/* irq: the lib responder's wait through the toolkit's kernel helper
+ * udrv-irq (UDRV_RESPOND_IRQ): B's interrupt straight to the responder */
+enum reply_wait { REPLY_READ, REPLY_POLL, REPLY_EPOLL, REPLY_BUSY, REPLY_IRQ,
 		  REPLY_NWAIT };
 
 extern const char *const reply_responder_names[REPLY_NRESP];
@@ -44,8 +46,14 @@ static inline bool reply_by_process(enum reply_responder r)
 	return r == REPLY_USER || r == REPLY_LIB;
 }
 
-/* The waits of the lib responder: the library's two. */
-#define REPLY_LIB_WAITS		((1u << REPLY_READ) | (1u << REPLY_BUSY))
+/* The waits of the lib responder (the library's) and of the user loop. */
+#define REPLY_LIB_WAITS		((1u << REPLY_READ) | (1u << REPLY_BUSY) | \
+				 (1u << REPLY_IRQ))
+#define REPLY_USER_WAITS	((1u << REPLY_READ) | (1u << REPLY_POLL) | \
+				 (1u << REPLY_EPOLL) | (1u << REPLY_BUSY))
+/* the handler's name of B's interrupt taken by udrv-irq (its module names
+ * it "udrv-irq:LABEL:OFFSET"), for the breakdown */
+#define REPLY_HELPER_ACTION	"udrv-irq:%s:%u"
 
 /*
  * The user responder's record of its last reply, in memory shared with the
@@ -153,6 +161,7 @@ struct reply_bench {
 	int role;
 	unsigned int resp_mask, wait_mask;
 	int target_cpu;
+	int target_prio;		/* --target-prio; -1: --prio */
 	bool breakdown;			/* --breakdown */
 	struct udrv_chip *chip;
 	struct udrv_request *lh;	/* log host: 0 = A (out), 1 = D (in) */

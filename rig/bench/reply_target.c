@@ -32,7 +32,7 @@ const char *const reply_responder_names[REPLY_NRESP] = {
 
 const char *const reply_wait_names[REPLY_NWAIT] = {
 	[REPLY_READ] = "read", [REPLY_POLL] = "poll", [REPLY_EPOLL] = "epoll",
-	[REPLY_BUSY] = "busy",
+	[REPLY_BUSY] = "busy", [REPLY_IRQ] = "irq",
 };
 
 /* ---- rig/kernel/gpio-reply ------------------------------------------------ */
@@ -205,14 +205,16 @@ static int user_fail(struct reply_user *u, const char *fmt, const char *what)
 			 u->sh->error);
 }
 
-/* B (an input: both edges, none for busy) and C (an output at !B). */
+/* B (an input: both edges; none for busy and irq, where udrv-irq takes its
+ * interrupt) and C (an output at !B). */
 static int target_request(struct reply_user *u, const char *consumer,
 			  struct udrv_request **req)
 {
 	struct udrv_request_config cfg = { .consumer = consumer };
 	struct udrv_line_settings s[2] = {
 		{ .direction = UDRV_DIR_INPUT,
-		  .edge = u->wait == REPLY_BUSY ? UDRV_EDGE_NONE : UDRV_EDGE_BOTH },
+		  .edge = u->wait == REPLY_BUSY || u->wait == REPLY_IRQ ?
+			  UDRV_EDGE_NONE : UDRV_EDGE_BOTH },
 		{ .direction = UDRV_DIR_OUTPUT },
 	};
 	unsigned int offsets[2] = { u->in, u->out };
@@ -348,7 +350,8 @@ static int lib_run(struct reply_user *u, int ready_fd, volatile int *stop)
 {
 	struct udrv_responder_config cfg = {
 		.in = 0, .priority = u->prio, .irq_priority = u->irq_prio,
-		.wait = u->wait == REPLY_BUSY ? UDRV_RESPOND_BUSY : UDRV_RESPOND_READ,
+		.wait = u->wait == REPLY_BUSY ? UDRV_RESPOND_BUSY :
+			u->wait == REPLY_IRQ ? UDRV_RESPOND_IRQ : UDRV_RESPOND_READ,
 		.flags = (u->mlock ? UDRV_RESPOND_LOCK_MEMORY : 0) |
 			 (u->cpu >= 0 ? UDRV_RESPOND_PIN_CPU : 0),
 		.cpu = u->cpu >= 0 ? u->cpu : 0,

@@ -47,6 +47,15 @@ def kernel_src_dir() -> Path:
     return REPO_ROOT / "rig" / "kernel"
 
 
+def kernel_src_dirs() -> list[Path]:
+    """Every directory of out-of-tree modules the lab builds: the toolkit's
+    kernel/ (udrv-irq, the responder's helper) and the rig's rig/kernel/
+    (the fixtures); only UDRV_LAB_MODULES_SRC's when it is set."""
+    if os.environ.get("UDRV_LAB_MODULES_SRC") is not None:
+        return [kernel_src_dir()]
+    return [REPO_ROOT / "kernel", kernel_src_dir()]
+
+
 MODULE_SOURCES = ("build", "dkms")
 
 

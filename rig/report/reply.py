@@ -19,6 +19,7 @@ from typing import Any
 import matplotlib.pyplot as plt
 
 from rig.results.measures import measure
+from rig.results.text import REPLY_ROWS
 
 from . import figcheck
 from .fmt import us, us1
@@ -27,11 +28,7 @@ from .plots import _png
 from .tables import Cell, Table, num
 
 SAMPLE = "trigger_to_reply"
-RESPONDERS: tuple[tuple[str, str | None], ...] = (
-    ("isr", None), ("kthread", None),
-    ("user", "read"), ("user", "poll"), ("user", "epoll"), ("user", "busy"),
-    ("lib", "read"), ("lib", "busy"),
-)
+RESPONDERS: tuple[tuple[str, str | None], ...] = REPLY_ROWS
 ROWS: tuple[RowKey, ...] = tuple(("reply", "gpio", impl, wait, SAMPLE)
                                  for impl, wait in RESPONDERS)
 # colour per kernel (and priority-axis variant), hatch per load

@@ -38,7 +38,8 @@ PRIORITY_ROWS = (("uio", "uio-ticker", "read", "notify_to_wake"),
                  ("irq", "cdev", "epoll", "write_to_wake"))
 # udrv-bench reply's responders, in the order of Grandegger's gpioirqbench table
 REPLY_ROWS = (("isr", None), ("kthread", None), ("user", "read"), ("user", "poll"),
-              ("user", "epoll"), ("user", "busy"), ("lib", "read"), ("lib", "busy"))
+              ("user", "epoll"), ("user", "busy"), ("lib", "read"), ("lib", "busy"),
+              ("lib", "irq"))
 # udrv-bench pci's paths and samples, in its order
 PCI_MECHANISMS = ("uio-intx", "vfio-intx", "vfio-msi")
 PCI_SAMPLES = ("write_to_wake", "rearm")

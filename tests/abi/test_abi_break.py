@@ -44,7 +44,8 @@ def soversion() -> str:
 
 @dataclass
 class Tree:
-    """A copy of lib/ and include/ with its objects (name.c -> name.o)."""
+    """A copy of lib/, include/ and kernel/include/uapi/ (udrv-irq's uapi,
+    libudrv's too) with its objects (name.c -> name.o)."""
     root: Path
 
     @property
@@ -54,6 +55,7 @@ class Tree:
     def compile(self, only: set[str] | None = None) -> None:
         cflags = ["-std=c11", "-O2", "-g", "-fPIC", "-D_GNU_SOURCE",
                   f"-I{self.root / 'include'}", f"-I{self.root / 'lib'}",
+                  f"-I{self.root / 'kernel' / 'include' / 'uapi'}",
                   f'-DUDRV_VERSION="{project_version()}"']
         todo = [s for s in self.sources if only is None or s.name in only]
 
@@ -86,7 +88,7 @@ class Tree:
 @pytest.fixture(scope="module")
 def pristine(tmp_path_factory: pytest.TempPathFactory) -> Tree:
     tree = Tree(tmp_path_factory.mktemp("abi") / "pristine")
-    for d in ("lib", "include"):
+    for d in ("lib", "include", "kernel/include/uapi"):
         shutil.copytree(ROOT / d, tree.root / d,
                         ignore=shutil.ignore_patterns("*.o", "__pycache__"))
     tree.compile()

@@ -53,7 +53,7 @@ def test_dkms_builds_are_taken_from_their_directory(monkeypatch: pytest.MonkeyPa
             (tmp_path / RELEASE / f"{name}.ko").write_bytes(b"\x7fELF")
     mods = modules.build_all(kernel(), quiet=True)
     assert sorted(ko.name for m in mods for ko in m.kos) == \
-        ["gpio-reply.ko", "gpio-wire.ko", "irqlat.ko", "uio-ticker.ko"]
+        ["gpio-reply.ko", "gpio-wire.ko", "irqlat.ko", "udrv-irq.ko", "uio-ticker.ko"]
     assert all(ko.parent == tmp_path / RELEASE for m in mods for ko in m.kos)
 
 
@@ -64,18 +64,26 @@ def test_a_module_dkms_did_not_build_says_what_to_install(monkeypatch: pytest.Mo
     with pytest.raises(ModuleBuildError) as err:
         modules.build_all(kernel(), quiet=True)
     msg = str(err.value)
-    assert f"DKMS has not built gpio-reply for {RELEASE}" in msg
-    assert f"apt install udrv-bench-dkms linux-headers-{RELEASE}" in msg
+    # the toolkit's helper comes first (kernel/), from its own package
+    assert f"DKMS has not built udrv-irq for {RELEASE}" in msg
+    assert f"apt install udrv-irq-dkms linux-headers-{RELEASE}" in msg
+    rig = modules.discover(REPO_ROOT / "rig" / "kernel")
+    with pytest.raises(ModuleBuildError, match=f"apt install udrv-bench-dkms linux-headers-"
+                       f"{RELEASE}"):
+        modules.from_dkms(kernel(), rig[0], quiet=True)
 
 
-def test_dkms_conf_builds_what_the_kbuild_files_make() -> None:
-    """Every module a Kbuild makes is in dkms.conf, from its directory, and
-    nothing else: a module added under rig/kernel/ and not to dkms.conf (or the
-    other way round) fails here, not at a user's `dkms install`."""
-    conf = (REPO_ROOT / "rig" / "kernel" / "dkms.conf.in").read_text()
+@pytest.mark.parametrize("tree", ["kernel", "rig/kernel"])
+def test_dkms_conf_builds_what_the_kbuild_files_make(tree: str) -> None:
+    """Every module a Kbuild of the tree makes is in its dkms.conf, from its
+    directory, and nothing else: a module added under kernel/ or rig/kernel/
+    and not to its dkms.conf (or the other way round) fails here, not at a
+    user's `dkms install`."""
+    conf = (REPO_ROOT / tree / "dkms.conf.in").read_text()
     names = dict(re.findall(r'^BUILT_MODULE_NAME\[(\d+)\]="([\w-]+)"$', conf, re.MULTILINE))
     places = dict(re.findall(r'^BUILT_MODULE_LOCATION\[(\d+)\]="([\w-]+)/"$', conf, re.MULTILINE))
     assert names and names.keys() == places.keys(), conf
     in_conf = sorted((places[i], names[i]) for i in names)
-    built = sorted((m.name, ko) for m in modules.discover() for ko in modules.kbuild_objects(m.src))
+    built = sorted((m.name, ko) for m in modules.discover(REPO_ROOT / tree)
+                   for ko in modules.kbuild_objects(m.src))
     assert in_conf == built

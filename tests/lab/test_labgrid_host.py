@@ -459,7 +459,7 @@ def test_lg_env_of_a_qemu_board() -> None:
         drv = doc["targets"]["main"]["drivers"]
         assert drv["QEMUDriver"]["kernel"] == "kernel" and doc["images"]["kernel"] == "/k"
         assert set(doc["targets"]["main"]["features"]) == {
-            "edu", "gpio-wire", "gpio-reply", "irqlat", "uio-ticker", "rt"}
+            "edu", "gpio-wire", "gpio-reply", "irqlat", "uio-ticker", "udrv-irq", "rt"}
 
 
 def importable(name: str) -> bool:

@@ -1,296 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The responder (lib/responder.c, lib/responder_threads.c): its strict
- * configuration, its loops, and the priorities it sets and puts back.
- *
- * The request is built by hand around the cdev backend's ops (as in
- * test_events.c): a pipe is its file, the test writes the kernel's events
- * into it; get and set of values are the test's. The line's interrupt
- * (42, "udrv-resp", hwirq 5) and its irq thread (pid 4242) live in a fake
- * /sys/kernel/irq and /proc, and fake_sched.c (link-time wrapping of
- * sched_setscheduler() and friends) plays the scheduler for that thread
- * while the test process itself is scheduled for real (the tests that need
- * SCHED_FIFO are skipped without the permission). fake_sched.c checks at
- * every change that the caller is never above the thread; these tests
- * check it inside the callback and that everything is back after a run
- * ended by the callback, by an error and by a signal.
+ * configuration, and the priorities it sets and puts back. The fixture
+ * (responder_fixture.h) fakes the request, the line's irq thread in /proc
+ * and the scheduler for it (fake_sched.c: link-time wrapping of
+ * sched_setscheduler() and friends) while the test process itself is
+ * scheduled for real (the tests that need SCHED_FIFO are skipped without
+ * the permission). fake_sched.c checks at every change that the caller is
+ * never above the thread; these tests check it inside the callback and
+ * that everything is back after a run ended by the callback, by an error
+ * and by a signal. The waits' own tests: test_responder_waits.c.
  *
  * tests/lib/responder_mutants.py runs this file built with each mutant of
  * lib/responder_priv.h and checks that the tests that must see it fail.
  */
 #include <errno.h>
-#include <linux/gpio.h>
 #include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <udrv/udrv.h>
 
-#include "backend.h"
 #include "fake_gpio.h"
 #include "fake_sched.h"
 #include "harness.h"
-
-#define PRIV_BYTES	65536
-#define IRQ_PID		4242
-#define IN		5	/* the input's offset: index 0 */
-#define OUT		6	/* the output's: index 1 */
-#define COMMA		,	/* in BAD()'s initialisers */
-
-/* ---- the request ---- */
-
-struct fake_req {
-	struct udrv_request req;
-	int wfd;		/* the pipe's write end: the "kernel" */
-};
-
-static struct udrv_backend_ops test_ops;
-static int levels[32];		/* what get returns, one per call, then the last */
-static size_t nlevels, level_at;
-static int get_error;
-static int set_calls, set_last = -1;
-
-static int test_get(struct udrv_request *req, uint64_t mask, uint64_t *values)
-{
-	int v;
-
-	if (get_error)
-		return udrv_err(req->errmsg, get_error, "fake get failed");
-	v = level_at < nlevels ? levels[level_at++] :
-	    nlevels ? levels[nlevels - 1] : 0;
-	*values = v ? mask : 0;
-	return 0;
-}
-
-static int test_set_value(struct udrv_request *req, size_t idx, int value)
-{
-	(void)req;
-	CHECK_INT(idx, 1);
-	set_calls++;
-	set_last = value;
-	return 0;
-}
-
-static void fake_req_init(struct fake_req *f, enum udrv_edge edge)
-{
-	int p[2];
-
-	memset(f, 0, sizeof(*f));
-	alarm(20);		/* a run that never ends: killed, failed */
-	CHECK_INT(pipe(p), 0);
-	test_ops = udrv_cdev_ops;
-	test_ops.get = test_get;
-	test_ops.set_value = test_set_value;
-	f->req.ops = &test_ops;
-	f->req.set_value = test_set_value;
-	f->req.backend = UDRV_BACKEND_CDEV;
-	f->req.fd = p[0];
-	f->wfd = p[1];
-	f->req.num_lines = 2;
-	f->req.offsets[0] = IN;
-	f->req.offsets[1] = OUT;
-	f->req.settings[0].edge = edge;
-	f->req.settings[1].direction = UDRV_DIR_OUTPUT;
-	f->req.priv = calloc(1, PRIV_BYTES);
-	strcpy(f->req.chip_name, "gpiochip7");
-	strcpy(f->req.chip_label, "fake-wire");
-	strcpy(f->req.chip_path, "/dev/gpiochip7");
-	strcpy(f->req.consumer, "udrv-resp");
-}
-
-static void fake_req_free(struct fake_req *f)
-{
-	close(f->req.fd);
-	if (f->wfd >= 0)
-		close(f->wfd);
-	free(f->req.priv);
-}
-
-/* Line 5's interrupt 42 and its thread at FIFO 50, and others that are
- * not its own (never to be touched), on PREEMPT_RT (the responder raises
- * its threads there unless told otherwise). */
-static void fake_system(void)
-{
-	fake_root();
-	fake_file("sys/kernel/realtime", "1\n");
-	fake_gpio_irq(9, "9\n", "acpi\n");
-	fake_gpio_irq(42, "5\n", "udrv-resp\n");
-	fake_gpio_irq(43, "6\n", "udrv-resp\n");
-	fake_sched_thread(9, "irq/9-acpi", SCHED_FIFO, 50, 100);
-	fake_sched_thread(IRQ_PID, "irq/42-udrv-resp", SCHED_FIFO, 50, 1000);
-	fake_sched_thread(4300, "irq/420-other", SCHED_FIFO, 50, 1100);
-	fake_sched_thread(4301, "irq/43-udrv-resp", SCHED_FIFO, 50, 1200);
-	fake_sched_watch(IRQ_PID);
-}
-
-static void event(struct fake_req *f, unsigned int offset, uint32_t seqno)
-{
-	fake_gpio_event(f->wfd, offset, seqno);
-}
-
-/* ---- what the callbacks see ---- */
-
-struct seen {
-	int calls;
-	int ticks;		/* calls with no event: busy spins without an edge */
-	int stop_at;		/* return 1 at this call; 0: never */
-	int fail_at;		/* return -EIO at this call */
-	struct udrv_responder *r;
-	int self_policy, self_prio;	/* in the last call */
-	int inverted;		/* calls that saw a thread at or below the caller */
-	int nthreads;		/* udrv_responder_threads() in the last call */
-	struct udrv_edge_event last;
-	enum udrv_edge edges[8];
-	jmp_buf *jump;		/* longjmp out at stop_at instead */
-};
-
-/* Every wake thread of the run above the caller, from the fake
- * scheduler (the kernel's view) and from the responder's read-back. */
-static void check_above(struct seen *s)
-{
-	struct udrv_rt_thread t[4];
-	int policy, prio, n;
-
-	fake_sched_self(&s->self_policy, &s->self_prio);
-	n = udrv_responder_threads(s->r, t, 4);
-	s->nthreads = n;
-	for (int i = 0; i < n && i < 4; i++) {
-		if (!fake_sched_get(t[i].pid, &policy, &prio))
-			continue;
-		if (s->self_policy == SCHED_FIFO &&
-		    (policy != SCHED_FIFO || prio <= s->self_prio ||
-		     t[i].priority != prio))
-			s->inverted++;
-	}
-}
-
-static int respond(struct udrv_request *req, const struct udrv_edge_event *ev,
-		   void *data)
-{
-	struct seen *s = data;
-
-	if (!ev) {		/* a busy loop's spin without an edge */
-		s->ticks++;
-		return 0;
-	}
-	check_above(s);
-	if (s->calls < 8)
-		s->edges[s->calls] = ev->edge;
-	s->last = *ev;
-	s->calls++;
-	udrv_request_set_value(req, 1, (int)(s->calls & 1));
-	if (s->jump && s->calls == s->stop_at)
-		longjmp(*s->jump, 1);
-	if (s->calls == s->fail_at)
-		return -EIO;
-	return s->calls == s->stop_at;
-}
-
-static int new_responder(struct fake_req *f,
-			 const struct udrv_responder_config *c,
-			 struct udrv_responder **r)
-{
-	int ret = udrv_responder_new(&f->req, c, r);
-
-	if (ret)
-		printf("# %s\n", udrv_request_errmsg(&f->req));
-	return ret;
-}
-
-static void check_thread(int pid, int want_policy, int want_prio)
-{
-	int policy = -1, prio = -1;
-
-	CHECK(fake_sched_get(pid, &policy, &prio));
-	CHECK_INT(policy, want_policy);
-	CHECK_INT(prio, want_prio);
-}
-
-/* Everything as before a run (the caller at SCHED_OTHER, the threads at
- * FIFO 50) and no inversion at any moment. */
-static void check_restored(void)
-{
-	int policy, prio;
-
-	fake_sched_self(&policy, &prio);
-	CHECK_INT(policy, SCHED_OTHER);
-	CHECK_INT(prio, 0);
-	check_thread(IRQ_PID, SCHED_FIFO, 50);
-	check_thread(9, SCHED_FIFO, 50);
-	check_thread(4300, SCHED_FIFO, 50);
-	check_thread(4301, SCHED_FIFO, 50);
-	CHECK_INT(fake_sched_inversions, 0);
-	if (fake_sched_inversions)
-		printf("# %s\n", fake_sched_inversion);
-}
-
-static bool need_fifo(void)
-{
-	if (fake_sched_can_fifo())
-		return true;
-	printf("# skipped: this process may not use SCHED_FIFO\n");
-	return false;
-}
-
-/* The fake system, a request of lines 5 and 6 and a responder of @c;
- * false (skipped) when @fifo and SCHED_FIFO is not allowed. */
-static bool start(struct fake_req *f, const struct udrv_responder_config *c,
-		  struct udrv_responder **r, bool fifo)
-{
-	if (fifo && !need_fifo())
-		return false;
-	fake_system();
-	fake_req_init(f, UDRV_EDGE_BOTH);
-	CHECK_INT(new_responder(f, c, r), 0);
-	return true;
-}
-
-/* ---- a helper thread: the kernel's doings, later ---- */
-
-static void on_usr1(int sig)
-{
-	(void)sig;
-}
-
-struct poke {
-	pthread_t target;
-	struct fake_req *f;
-	int ms;
-	bool signal;		/* else the warm-up: the kernel's FIFO 50, a new thread, an edge */
-};
-
-static void *poker(void *arg)
-{
-	struct poke *p = arg;
-
-	usleep((useconds_t)p->ms * 1000);
-	if (p->signal) {
-		pthread_kill(p->target, SIGUSR1);
-		return NULL;
-	}
-	fake_sched_kernel_sets(IRQ_PID, SCHED_FIFO, 50);
-	/* not watched: the kernel makes it below the caller; the callback
-	 * sees it raised */
-	fake_sched_thread(4243, "irq/42-s-udrv-resp", SCHED_FIFO, 50, 1300);
-	event(p->f, IN, 1);
-	return NULL;
-}
-
-static void poke_start(pthread_t *t, struct poke *p, struct fake_req *f,
-		       int ms, bool signal)
-{
-	struct sigaction sa = { .sa_handler = on_usr1 };	/* no SA_RESTART */
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGUSR1, &sa, NULL);
-	*p = (struct poke){ .target = pthread_self(), .f = f, .ms = ms,
-			    .signal = signal };
-	pthread_create(t, NULL, poker, p);
-}
+#include "responder_fixture.h"
 
 /* ---- the configuration ---- */
 
@@ -756,79 +495,6 @@ static void test_run_cpu_memory_dma(void)
 	fake_req_free(&f);
 }
 
-/* ---- the busy loop ---- */
-
-static void test_busy_edges(void)
-{
-	struct udrv_responder_config c = { .wait = UDRV_RESPOND_BUSY,
-					   .busy_pause_us = 50 };
-	struct seen s = { .stop_at = 3 };
-	struct fake_req f;
-	static const int lv[] = { 0, 0, 1, 1, 0, 0, 1, 0, 1 };
-
-	fake_system();
-	fake_req_init(&f, UDRV_EDGE_BOTH);
-	memcpy(levels, lv, sizeof(lv));
-	nlevels = ARRAY_SIZE(lv);
-	CHECK_INT(new_responder(&f, &c, &s.r), 0);
-	CHECK_INT(udrv_responder_run(s.r, respond, &s), 0);
-	CHECK_INT(s.calls, 3);
-	CHECK_INT(s.edges[0], UDRV_EDGE_RISING);
-	CHECK_INT(s.edges[1], UDRV_EDGE_FALLING);
-	CHECK_INT(s.edges[2], UDRV_EDGE_RISING);
-	CHECK_INT(s.last.seqno, 3);
-	CHECK_INT(s.last.line_seqno, 3);
-	CHECK_INT(s.last.offset, IN);
-	CHECK_INT(s.last.index, 0);
-	CHECK(s.last.timestamp_ns > 0);
-	CHECK_INT(s.nthreads, 0);	/* nothing wakes a busy loop */
-	CHECK_INT(s.ticks, 0);		/* the edges came in the first spin */
-	udrv_responder_free(s.r);
-	/* rising edges only, as the line's setting says */
-	f.req.settings[0].edge = UDRV_EDGE_RISING;
-	level_at = 0;
-	s = (struct seen){ .stop_at = 2 };
-	CHECK_INT(new_responder(&f, &c, &s.r), 0);
-	CHECK_INT(udrv_responder_run(s.r, respond, &s), 0);
-	CHECK_INT(s.edges[0], UDRV_EDGE_RISING);
-	CHECK_INT(s.edges[1], UDRV_EDGE_RISING);
-	CHECK_INT(level_at, 7);
-	udrv_responder_free(s.r);
-	fake_req_free(&f);
-}
-
-static void test_busy_signal_and_error(void)
-{
-	struct udrv_responder_config c = { .wait = UDRV_RESPOND_BUSY,
-					   .busy_spin_us = 200 };
-	struct seen s = { 0 };
-	struct udrv_responder *r;
-	struct fake_req f;
-	struct poke p;
-	sigset_t mask;
-	pthread_t t;
-
-	fake_system();
-	fake_req_init(&f, UDRV_EDGE_NONE);
-	CHECK_INT(new_responder(&f, &c, &r), 0);
-	poke_start(&t, &p, &f, 100, true);
-	CHECK_INT(udrv_responder_run(r, respond, &s), -EINTR);
-	pthread_join(t, NULL);
-	CHECK(s.ticks >= 10);	/* 100 ms of 200 us spins, each then a tick */
-	CHECK_INT(s.calls, 0);
-	CHECK_CONTAINS(udrv_responder_errmsg(r),
-		       "a signal came while it watched line 5 of gpiochip7");
-	/* the signals it blocked while it spun are unblocked again */
-	pthread_sigmask(SIG_BLOCK, NULL, &mask);
-	CHECK(!sigismember(&mask, SIGUSR1));
-	get_error = EIO;
-	CHECK_INT(udrv_responder_run(r, respond, &s), -EIO);
-	CHECK_CONTAINS(udrv_responder_errmsg(r), "responder: fake get failed");
-	check_restored();
-	udrv_responder_free(r);
-	fake_req_free(&f);
-}
-
 UDRV_TESTS(
 	UDRV_T(test_config_strict),
 	UDRV_T(test_config_accepted),
@@ -843,7 +509,5 @@ UDRV_TESTS(
 	UDRV_T(test_no_irq_thread),
 	UDRV_T(test_irq_not_unique),
 	UDRV_T(test_raise_refused),
-	UDRV_T(test_run_cpu_memory_dma),
-	UDRV_T(test_busy_edges),
-	UDRV_T(test_busy_signal_and_error)
+	UDRV_T(test_run_cpu_memory_dma)
 )

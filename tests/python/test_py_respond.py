@@ -257,9 +257,20 @@ def test_read_needs_the_character_device(exports: GpioExports) -> None:
         assert "UDRV_RESPOND_BUSY" in str(e.value.strerror)
 
 
+def test_irq_needs_the_kernel_helper(exports: GpioExports) -> None:
+    """wait="irq" takes the line's interrupt through /dev/udrv-irq: without
+    the module the error says how to load it (the helper itself: tests/lab)."""
+    with udrv.Chip(0) as chip, chip.request({IN: None}, backend=SYSFS) as req:
+        with pytest.raises(udrv.Error) as e:
+            req.respond(lambda r, ev: True, line=IN, wait="irq")
+        assert "/dev/udrv-irq does not exist" in str(e.value.strerror)
+        assert "modprobe udrv-irq" in str(e.value.strerror)
+        assert os.sched_getscheduler(0) == os.SCHED_OTHER
+
+
 @pytest.mark.parametrize(("kw", "exc", "text"), [
     ({"line": 7}, ValueError, "line 7 is not in this request"),
-    ({"line": IN, "wait": "poll"}, ValueError, "wait is 'read' or 'busy'"),
+    ({"line": IN, "wait": "poll"}, ValueError, "wait is 'read', 'busy' or 'irq'"),
     ({"line": IN, "priority": 2**70}, OverflowError, "priority"),
     ({"line": IN, "cpu": "x"}, TypeError, "cpu"),
 ])  # fmt: skip

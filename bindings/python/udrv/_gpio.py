@@ -28,7 +28,7 @@ Config = Mapping[ConfigKey, Optional[LineSettings]]
 Responder = Callable[["Request", _udrv.EdgeEvent], object]
 
 # udrv/responder.h
-_WAITS = {"read": 0, "busy": 1}
+_WAITS = {"read": 0, "busy": 1, "irq": 2}
 _LOCK_MEMORY, _PIN_CPU, _DMA_LATENCY = 1, 2, 4
 
 _udrv._set_edge_enum(Edge)
@@ -204,7 +204,7 @@ class Request(_udrv.Request):
         raise ValueError(f"line {line!r} is not in this request (offsets {self.offsets})")
 
     def respond(self, callback: Responder, *, line: Line,
-                wait: Literal["read", "busy"] = "read", priority: int = 0,
+                wait: Literal["read", "busy", "irq"] = "read", priority: int = 0,
                 irq_priority: int | None = None, cpu: int | None = None,
                 lock_memory: bool | None = None, prefault_stack: int = 0,
                 dma_latency_us: int | None = None, busy_spin_us: int = 0,
@@ -216,7 +216,11 @@ class Request(_udrv.Request):
         (the character device, the line requested with edge detection);
         "busy" reads the level in a loop on any backend, busy_spin_us (0:
         1000) at a time, then pauses busy_pause_us (0: no sleep) and takes
-        signals; its events carry the level seen as their edge.
+        signals; its events carry the level seen as their edge. "irq"
+        blocks in a read of the toolkit's kernel helper udrv-irq
+        (/dev/udrv-irq: modprobe udrv-irq), whose handler wakes the thread
+        from the line's hard interrupt, no irq thread on the way (the line
+        requested as a plain input, without edge detection; both edges).
 
         The calling thread runs at SCHED_FIFO priority (0: SCHED_OTHER),
         after the threads that wake it (the line's irq thread) are raised
@@ -230,13 +234,13 @@ class Request(_udrv.Request):
         the main thread, as Python runs signal handlers there) or an error
         (udrv.Error saying what failed and how to fix it).
 
-        Returns the wake threads it found ([] for "busy", or a wake-up
-        through no thread), as it left them. The callback may drive the
+        Returns the wake threads it found ([] for "busy", "irq", or a
+        wake-up through no thread), as it left them. The callback may drive the
         request's lines; another blocking call on the request meanwhile
         raises RuntimeError.
         """
         if wait not in _WAITS:
-            raise ValueError(f"wait is 'read' or 'busy', not {wait!r}")
+            raise ValueError(f"wait is 'read', 'busy' or 'irq', not {wait!r}")
         flags = ((_LOCK_MEMORY if (priority > 0 if lock_memory is None else lock_memory) else 0)
                  | (_PIN_CPU if cpu is not None else 0)
                  | (_DMA_LATENCY if dma_latency_us is not None else 0))  # fmt: skip

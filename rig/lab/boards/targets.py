@@ -209,7 +209,7 @@ def features(name: str, variant: str = "") -> frozenset[str]:
     t = target(name)
     have = {"qemu"}
     if loads_modules(t, variant):  # rig/kernel/* is built and loaded
-        have |= {"gpio-wire", "gpio-reply", "uio-ticker", "irqlat"}
+        have |= {"gpio-wire", "gpio-reply", "uio-ticker", "irqlat", "udrv-irq"}
     if any(a.startswith("edu") for a in t.machine.qemu_args):  # x86 and q35
         have.add("edu")
     if t.machine.name == "q35":

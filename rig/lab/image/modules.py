@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Build the repository's out-of-tree kernel modules (rig/kernel/<name>/) for a lab kernel.
+"""Build the repository's out-of-tree kernel modules for a lab kernel: the
+toolkit's (kernel/<name>/: udrv-irq) and the rig's (rig/kernel/<name>/).
 
-Each subdirectory of rig/kernel/ holding a `Kbuild` or `Makefile` is one module
-directory.  It is copied to build/lab/kernels/<release>/kmod/<name>/kernel/<name>/,
-beside a copy of rig/kernel/include/ (what the modules share with each other,
-and in uapi/ with userspace), and built there
+Each subdirectory of kernel/ and rig/kernel/ holding a `Kbuild` or `Makefile` is
+one module directory.  It is copied to build/lab/kernels/<release>/kmod/<name>/kernel/<name>/,
+beside one include/ made of kernel/include/ and rig/kernel/include/ (what the
+modules share with each other, and in uapi/ with userspace), and built there
 with `make -C <headers> M=<copy> modules`, so the source tree stays clean
 (for a foreign kernel, rpi3's arm64, with CROSS_COMPILE and the host's kbuild
 programs, rig/lab/image/apt.py's host_packages).
@@ -30,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ModuleBuildError, ToolMissing
-from ..paths import dkms_modules_dir, kernel_src_dir, locked, module_source
+from ..paths import REPO_ROOT, dkms_modules_dir, kernel_src_dirs, locked, module_source
 from .apt import GNU_TYPES, host_arch
 from .kernel import Kernel
 
@@ -53,14 +54,15 @@ class ModuleDir:
 
 
 def discover(src_root: Path | None = None) -> list[ModuleDir]:
-    """Module directories under rig/kernel/ (sorted by name; none is fine)."""
-    root = src_root if src_root is not None else kernel_src_dir()
-    if not root.is_dir():
-        return []
+    """Module directories under `src_root`, else under kernel/ and rig/kernel/
+    (each sorted by name; none is fine)."""
     found = []
-    for d in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
-        if (d / "Kbuild").is_file() or (d / "Makefile").is_file():
-            found.append(_read_conf(ModuleDir(d.name, d)))
+    for root in [src_root] if src_root is not None else kernel_src_dirs():
+        if not root.is_dir():
+            continue
+        for d in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+            if (d / "Kbuild").is_file() or (d / "Makefile").is_file():
+                found.append(_read_conf(ModuleDir(d.name, d)))
     return found
 
 
@@ -91,11 +93,14 @@ def _source_files(src: Path) -> list[Path]:
     return sorted(p for p in src.rglob("*") if p.is_file() and not _is_artefact(p))
 
 
-def _kinclude_dir(src: Path) -> Path:
-    """rig/kernel/include/: what the modules share with each other (kernel-only
-    headers, included as <udrv-kmod/...> with -I$(src)/../include) and with
-    userspace (uapi/: <udrv/...> with -I$(src)/../include/uapi)."""
-    return src.parent / "include"
+def _kinclude_dirs(src: Path) -> list[Path]:
+    """The include/ directories a module's copy gets, merged: the toolkit's
+    kernel/include/ (udrv-kmod/: what the modules share, kernel-only headers
+    included as <udrv-kmod/...> with -I$(src)/../include; uapi/: what
+    udrv-irq shares with userspace) and its own tree's (rig/kernel/include/:
+    the fixtures' uapi/, <udrv/...> with -I$(src)/../include/uapi)."""
+    toolkit = REPO_ROOT / "kernel" / "include"
+    return [d for d in dict.fromkeys((toolkit, src.parent / "include")) if d.is_dir()]
 
 
 def _source_hash(src: Path, kernel: Kernel) -> str:
@@ -103,7 +108,7 @@ def _source_hash(src: Path, kernel: Kernel) -> str:
     stamp = kernel.root / ".udrv-lab-unpacked"
     if stamp.is_file():
         h.update(stamp.read_bytes())
-    for top in (src, _kinclude_dir(src)):
+    for top in (src, *_kinclude_dirs(src)):
         for p in _source_files(top) if top.is_dir() else []:
             h.update(str(p.relative_to(top.parent)).encode() + b"\0")
             h.update(p.read_bytes() + b"\0")
@@ -148,14 +153,14 @@ def build_one(kernel: Kernel, mod: ModuleDir, *, quiet: bool = False) -> ModuleD
         )
     shutil.rmtree(out, ignore_errors=True)
     out.parent.mkdir(parents=True, exist_ok=True)
-    # the copy keeps the repository's layout, so that the module finds
-    # rig/kernel/include/ where it does in the source tree
+    # the copy keeps the layout of the DKMS trees, so that the module finds
+    # include/ beside its directory
     copy = out / "kernel" / mod.name
     shutil.copytree(
         mod.src, copy, ignore=lambda d, names: [n for n in names if _is_artefact(Path(d) / n)]
     )
-    if _kinclude_dir(mod.src).is_dir():
-        shutil.copytree(_kinclude_dir(mod.src), out / "kernel" / "include")
+    for inc in _kinclude_dirs(mod.src):
+        shutil.copytree(inc, out / "kernel" / "include", dirs_exist_ok=True)
     if not quiet:
         print(f"lab: building module {mod.name} for {kernel.release}", file=sys.stderr)
     env = dict(os.environ, LC_ALL="C")
@@ -199,14 +204,16 @@ def from_dkms(kernel: Kernel, mod: ModuleDir, *, quiet: bool = False) -> ModuleD
     names = kbuild_objects(mod.src)
     if not names:
         raise ModuleBuildError(f"{mod.src / 'Kbuild'} names no module (obj-m += NAME.o)")
+    # the toolkit's kernel/ is udrv-irq-dkms, the rig's rig/kernel/ udrv-bench-dkms
+    package = "udrv-irq" if mod.src.parent == REPO_ROOT / "kernel" else "udrv-bench"
     mod.kos = [where / f"{name}.ko" for name in names]
     missing = [ko for ko in mod.kos if not ko.is_file()]
     if missing:
         raise ModuleBuildError(
             f"{missing[0]} does not exist: DKMS has not built {mod.name} for {kernel.release}"
             f" (UDRV_LAB_MODULES=dkms). Install the modules' package and the kernel's headers:"
-            f" apt install udrv-bench-dkms linux-headers-{kernel.release}"
-            f" (or: dkms install udrv-bench/VERSION -k {kernel.release})"
+            f" apt install {package}-dkms linux-headers-{kernel.release}"
+            f" (or: dkms install {package}/VERSION -k {kernel.release})"
         )
     if not quiet:
         print(f"lab: module {mod.name} for {kernel.release} from DKMS ({where})", file=sys.stderr)
@@ -216,8 +223,8 @@ def from_dkms(kernel: Kernel, mod: ModuleDir, *, quiet: bool = False) -> ModuleD
 def build_all(
     kernel: Kernel, *, src_root: Path | None = None, quiet: bool = False
 ) -> list[ModuleDir]:
-    """Build every module directory under rig/kernel/ for `kernel` (none is
-    fine), or take DKMS's builds of them (UDRV_LAB_MODULES=dkms)."""
+    """Build every module directory under kernel/ and rig/kernel/ for `kernel`
+    (none is fine), or take DKMS's builds of them (UDRV_LAB_MODULES=dkms)."""
     mods = discover(src_root)
     if module_source() == "dkms":
         return [from_dkms(kernel, m, quiet=quiet) for m in mods]

@@ -62,6 +62,8 @@ PRIORITY: dict[str, tuple[str, ...]] = dict(zip(PRIORITY_VARIANTS, (("--irq-prio
 # RATE_PRIORITY: the one setting rate and pci run at; GAPS_VARIANT: the
 # scheduler gaps without the kernel's RT throttling, a variant run per load
 GAPS_VARIANT_ARGS = ("--rt-runtime", "-1")
+# reply's responders above the log host (FIFO 80: udrv-bench's default -P)
+REPLY_ABOVE_LOG_HOST = ("--target-prio", "85")
 
 
 Opts = tuple[str, ...]
@@ -220,6 +222,8 @@ class Bench:
     size: dict[str, Opts]  # mode -> arguments
     loops: int = 0
     priority: tuple[str, ...] = ()
+    # what the bench adds to a priority setting's arguments (variant -> options)
+    variant_extra: dict[str, Opts] = field(default_factory=dict)
 
     @property
     def samples(self) -> dict[str, int]:
@@ -238,7 +242,11 @@ BENCHES: dict[str, Bench] = {b.name: b for b in (
     Bench("uio", _uio, _count(5000, 200), loops=3, priority=ALL_PRIORITY),
     Bench("timer", _needs(why=""), _count(10000, 500), loops=2),
     Bench("kernel", _kernel, _count(10000, 500)),
-    Bench("reply", _reply, _count(2000, 200), loops=6, priority=ALL_PRIORITY),
+    # irq-prio 90: the responders above the log host too (FIFO 85 over its 80),
+    # as gpio-reply's kernel thread at 90 is: on one CPU a responder at the
+    # log host's priority waits until the log host blocks
+    Bench("reply", _reply, _count(2000, 200), loops=6, priority=ALL_PRIORITY,
+          variant_extra={PRIORITY_VARIANTS[0]: REPLY_ABOVE_LOG_HOST}),
     Bench("pci", _needs("iommu", "edu", why="needs iommu and edu (VFIO and UIO on QEMU's edu, "
                         "the q35 board)"), _count(500, 100), priority=(RATE_PRIORITY,)),
     # guest seconds per run; its loop toggles a line (default: gpio-wire's)
@@ -318,6 +326,7 @@ class Plan:
              duration_s: int = 0, samples: int | None = None) -> Opts:
         """The argument list of `bench` on this board (see args())."""
         extra = GAPS_VARIANT_ARGS if variant == GAPS_VARIANT else PRIORITY.get(variant, ())
+        extra += BENCHES[bench].variant_extra.get(variant, ())
         if not variant and load == "none":
             extra = IDLE_ARGS.get(bench, ())
         return args(bench, load, mode, self.opts[bench], extra, duration_s=duration_s,

@@ -10,6 +10,7 @@ import pytest
 from tests.support.udrv_runner import Runner
 
 OPTIONS = ["--role", "--responder", "--wait", "--trigger", "--in", "--reply", "--watch",
+           "--target-prio",
            "--target-cpu", "--chip", "--prio", "--irq-prio", "--cpu", "--samples",
            "--duration", "--load", "--json"]
 
@@ -46,11 +47,16 @@ def test_listed_by_udrv_bench(bench: Runner) -> None:
     (["--reply", "65536"], "bad --reply '65536'"),
     (["--watch", ""], "bad --watch ''"),
     (["--target-cpu", "one"], "bad --target-cpu 'one'"),
+    (["--target-prio", "100"], "bad --target-prio '100': a SCHED_FIFO priority 1..99, 0 for "
+                               "SCHED_OTHER"),
+    (["--target-prio", "-1"], "bad --target-prio '-1'"),
+    (["--target-prio", ""], "bad --target-prio ''"),
     (["--watch", "5"], "must differ"),
     (["--trigger", "6"], "must differ"),
     (["--responder", "isr", "--wait", "read"], "--wait is the user and lib responders'"),
-    (["--responder", "lib", "--wait", "epoll"], "the lib responder waits by read or busy"),
-    (["--responder", "user,lib", "--wait", "poll"], "the lib responder waits by read or busy"),
+    (["--responder", "lib", "--wait", "epoll"], "the lib responder waits by read, busy or irq"),
+    (["--responder", "user,lib", "--wait", "poll"], "the lib responder waits by read, busy or irq"),
+    (["--responder", "user", "--wait", "irq"], "--wait irq is the lib responder's"),
     (["--role", "target", "--responder", "user,lib", "--wait", "read"],
      "--role target runs one responder"),
     (["--role", "loghost", "--responder", "isr,kthread"], "--role loghost: --responder names"),
