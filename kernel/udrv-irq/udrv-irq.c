@@ -41,7 +41,7 @@ struct udrv_irq_file {
 	struct gpio_desc *desc;
 	int irq;
 	bool can_sleep;			/* the level cannot be read in the handler */
-	char name[48];			/* the handler's name, /proc/interrupts */
+	char name[64];			/* the handler's name, /proc/interrupts */
 	struct swait_queue_head wq;
 	raw_spinlock_t ev_lock;
 	struct udrv_irq_event ev;	/* the newest edge */
@@ -210,7 +210,6 @@ static const struct file_operations udrv_irq_fops = {
 	.read = udrv_irq_read,
 	.unlocked_ioctl = udrv_irq_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
-	.llseek = no_llseek,
 };
 
 static struct miscdevice udrv_irq_dev = {

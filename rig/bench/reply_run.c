@@ -404,6 +404,12 @@ static void cfg_notes(struct reply_bench *b, struct reply_cfg *c)
 			       c->child_prio ? "SCHED_FIFO" : "SCHED_OTHER",
 			       c->child_prio,
 			       c->child_prio == 1 ? ", below the irq threads: it shares the log host's CPU" : "");
+	else if (reply_by_process(c->resp) && c->child_prio != b->run.o.prio &&
+		 b->role == ROLE_BOTH)
+		bench_note_add(r->note, sizeof(r->note),
+			       "responder at %s %d, the log host at %d (--target-prio)",
+			       c->child_prio ? "SCHED_FIFO" : "SCHED_OTHER",
+			       c->child_prio, b->run.o.prio);
 }
 
 int reply_measure_both(struct reply_bench *b)
