@@ -20,7 +20,7 @@ from tests.support.udrv_runner import find_bench_binary, find_binary
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "scripts" / "check-boundary"
-TREES = ("lib", "include", "bindings", "daemon", "tools", "rig", "examples")
+TREES = ("lib", "include", "bindings", "daemon", "kernel", "tools", "rig", "examples")
 
 
 def check(*args: str) -> subprocess.CompletedProcess[str]:
@@ -54,6 +54,8 @@ def test_this_tree_keeps_the_boundary(copy: Path) -> None:
     ("bindings/python/src/module.c", '#include "commands.h"', "toolkit-includes",
      "is a header of tools/"),
     ("daemon/policy.c", '#include "fields.h"', "toolkit-includes", "is a header of rig/"),
+    ("kernel/udrv-irq/udrv-irq.c", "#include <udrv/uio-ticker.h>", "toolkit-includes",
+     "is a header of rig/"),
     ("rig/bench/toggle.c", '#include "cli.h"', "rig-includes", "is a header of tools/"),
     ("rig/bench/out.c", '#include "../../tools/commands.h"', "rig-includes",
      "is a header of tools/"),
