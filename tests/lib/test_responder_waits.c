@@ -138,6 +138,7 @@ static void test_irq_no_helper(void)
 	struct seen s = { 0 };
 	struct udrv_responder *r;
 	struct fake_req f;
+	int ret;
 
 	fake_system();
 	fake_req_init(&f, UDRV_EDGE_NONE);
@@ -148,7 +149,10 @@ static void test_irq_no_helper(void)
 	CHECK_CONTAINS(udrv_responder_errmsg(r),
 		       "load the toolkit's kernel helper (modprobe udrv-irq; Debian: udrv-irq-dkms), or wait with UDRV_RESPOND_READ");
 	fake_file("dev/udrv-irq", "");
-	CHECK_INT(udrv_responder_run(r, respond, &s), -ENOTTY);
+	ret = udrv_responder_run(r, respond, &s);
+	/* a file's "no such ioctl"; qemu-user (the cross builds' tests) says
+	 * ENOSYS for an ioctl it does not know */
+	CHECK(ret == -ENOTTY || ret == -ENOSYS);
 	CHECK_CONTAINS(udrv_responder_errmsg(r),
 		       "udrv-irq cannot take the interrupt of line 5 of gpiochip7 (fake-wire)");
 	CHECK_INT(s.calls, 0);
