@@ -39,7 +39,8 @@ def lab(kernel: str) -> dict[str, Any]:
 def test_the_lab_documents_pass(kernel: str) -> None:
     doc = lab(kernel)
     check_bench(doc)
-    assert len(doc["breakdown"]) == (8 if kernel == "std" else 6)  # rt: busy not traced
+    # rt: busy not traced; lib/irq: the helper's chain
+    assert len(doc["breakdown"]) == (9 if kernel == "std" else 7)
     for e in doc["breakdown"]:
         assert sum(s["ns"] for s in e["stages"]) == e["total_ns"]
 
@@ -166,7 +167,7 @@ def test_the_reader_exposes_it(kernel: str) -> None:
     [d] = run.docs
     assert d.breakdown == doc["breakdown"]
     busy = [("user", "busy")] if kernel == "std" else []
-    lib = [("lib", "read")] + ([("lib", "busy")] if kernel == "std" else [])
+    lib = [("lib", "read")] + ([("lib", "busy")] if kernel == "std" else []) + [("lib", "irq")]
     assert [(e["implementation"], e["wait"]) for e in d.breakdown] == [
         ("isr", None), ("kthread", None), ("user", "read"), ("user", "poll"),
         ("user", "epoll"), *busy, *lib]
