@@ -93,20 +93,20 @@ void udrv_resp_irq_close(struct udrv_responder *r)
 	r->irq_fd = -1;
 }
 
-/* The helper's event as the callback's: the edge from the level read. */
+/* The helper's event as the callback's @ev (its line set once, before
+ * the loop): the edge from the level read, the edges skipped as lost. */
 static void irq_event(struct udrv_responder *r, const struct udrv_irq_event *k,
 		      struct udrv_edge_event *ev)
 {
 	int level = k->level < 0 ? -1 :
 		    k->level ^ (int)r->req->settings[r->cfg.in].active_low;
 
-	ev->timestamp_ns = k->timestamp_ns;
 	/* a chip that sleeps: the level is not known in the handler; read it */
 	if (level < 0)
 		level = udrv_request_get_value(r->req, r->cfg.in);
+	ev->timestamp_ns = k->timestamp_ns;
 	ev->edge = level > 0 ? UDRV_EDGE_RISING : UDRV_EDGE_FALLING;
-	ev->offset = r->req->offsets[r->cfg.in];
-	ev->index = r->cfg.in;
+	ev->lost = k->seqno - ev->seqno - 1;
 	ev->seqno = k->seqno;
 	ev->line_seqno = k->seqno;
 }
@@ -114,9 +114,10 @@ static void irq_event(struct udrv_responder *r, const struct udrv_irq_event *k,
 int udrv_resp_irq_loop(struct udrv_responder *r, udrv_respond_fn fn,
 		       void *data)
 {
+	struct udrv_edge_event ev = {
+		.offset = r->req->offsets[r->cfg.in], .index = r->cfg.in,
+	};
 	struct udrv_irq_event k;
-	struct udrv_edge_event ev = { 0 };
-	uint32_t last = 0;
 	ssize_t n;
 	int ret;
 
@@ -131,10 +132,7 @@ int udrv_resp_irq_loop(struct udrv_responder *r, udrv_respond_fn fn,
 					"responder: reading %s: %s", UDRV_IRQ_DEVICE,
 					n < 0 ? strerror(errno) : "a short event");
 		irq_event(r, &k, &ev);
-		/* edges that came faster than they were read */
-		ev.lost = k.seqno - last - 1;
-		r->req->lost += ev.lost;
-		last = k.seqno;
+		r->req->lost += ev.lost;	/* edges faster than the reads */
 		ret = fn(r->req, &ev, data);
 		if (ret)
 			return udrv_resp_called(r, ret);

@@ -128,7 +128,7 @@ static int udrv_irq_take(struct udrv_irq_file *f, const struct udrv_irq_bind *b,
 	if (f->irq < 0)
 		return f->irq;
 	f->can_sleep = gc->can_sleep;
-	snprintf(f->name, sizeof(f->name), UDRV_IRQ_NAME ":%.32s:%u", b->chip,
+	snprintf(f->name, sizeof(f->name), UDRV_IRQ_ACTION_FMT, b->chip,
 		 b->offset);
 	ret = request_irq(f->irq, udrv_irq_edge,
 			  udrv_irq_trigger(b->flags) | IRQF_NO_THREAD, f->name, f);

@@ -25,6 +25,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <udrv/udrv-irq.h>	/* UDRV_IRQ_DEVICE */
+
 #include "msg.h"
 #include "benches.h"
 #include "fields.h"
@@ -200,7 +202,7 @@ static bool reply_helper_loaded(void)
 {
 	char path[256];
 
-	snprintf(path, sizeof(path), "%s/dev/udrv-irq", bench_sysroot());
+	snprintf(path, sizeof(path), "%s%s", bench_sysroot(), UDRV_IRQ_DEVICE);
 	return !access(path, F_OK);
 }
 

@@ -51,9 +51,7 @@ static inline bool reply_by_process(enum reply_responder r)
 				 (1u << REPLY_IRQ))
 #define REPLY_USER_WAITS	((1u << REPLY_READ) | (1u << REPLY_POLL) | \
 				 (1u << REPLY_EPOLL) | (1u << REPLY_BUSY))
-/* the handler's name of B's interrupt taken by udrv-irq (its module names
- * it "udrv-irq:LABEL:OFFSET"), for the breakdown */
-#define REPLY_HELPER_ACTION	"udrv-irq:%s:%u"
+
 
 /*
  * The user responder's record of its last reply, in memory shared with the

@@ -23,6 +23,8 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include <udrv/udrv-irq.h>	/* the helper's handler name */
+
 #include "msg.h"
 #include "reply.h"
 #include "tracefs.h"
@@ -48,7 +50,7 @@ static int bd_spec(struct reply_bench *b, struct reply_cfg *c,
 		   struct bd_spec *s)
 {
 	int base = udrv_chip_sysfs_base(b->chip), ret;
-	char helper[64];
+	char helper[64];	/* B's handler when udrv-irq takes it */
 
 	memset(s, 0, sizeof(*s));
 	s->b_irq = -1;
@@ -56,14 +58,15 @@ static int bd_spec(struct reply_bench *b, struct reply_cfg *c,
 		   c->resp == REPLY_KTHREAD ? BD_CHAIN_KTHREAD :
 		   c->wait == REPLY_BUSY ? BD_CHAIN_BUSY :
 		   c->wait == REPLY_IRQ ? BD_CHAIN_HELPER : BD_CHAIN_USER;
-	snprintf(helper, sizeof(helper), REPLY_HELPER_ACTION,
-		 udrv_chip_label(b->chip), b->in);
 	if (base < 0)
 		return bench_error(EXIT_FAIL, "%s: %s has no global line numbers (sysfs base), which gpio:gpio_value names lines by",
 				 BD_WHO, udrv_chip_name(b->chip));
 	s->c_gpio = (unsigned int)base + b->reply;
 	if (reply_by_process(c->resp))
 		s->responder_pid = (int)b->child;
+	if (s->chain == BD_CHAIN_HELPER)
+		snprintf(helper, sizeof(helper), UDRV_IRQ_ACTION_FMT,
+			 udrv_chip_label(b->chip), b->in);
 	ret = bd_irq(b, REPLY_CONSUMER, b->watch, &s->d_irq);
 	if (!ret && s->chain != BD_CHAIN_BUSY)
 		ret = bd_irq(b, s->chain == BD_CHAIN_HELPER ? helper :

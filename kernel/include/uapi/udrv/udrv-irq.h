@@ -29,6 +29,9 @@
 
 #define UDRV_IRQ_DEVICE		"/dev/udrv-irq"
 #define UDRV_IRQ_CHIP_LEN	32	/* the label, its NUL included */
+/* the handler's name of a bound line (/proc/interrupts, /sys/kernel/irq's
+ * actions): the chip's label and the offset */
+#define UDRV_IRQ_ACTION_FMT	"udrv-irq:%s:%u"
 
 /* udrv_irq_bind.flags: the edges that interrupt (one or both) */
 #define UDRV_IRQ_RISING		(1u << 0)
