@@ -94,6 +94,13 @@ struct udrvd_req {
 	struct udrv_line_settings settings[UDRV_LINES_MAX];
 };
 
+/* serve.c: serve @d->policy on @d->bus (connected) from @d->event: the
+ * objects exported, the name taken, the state restored, the bus attached to
+ * the loop; 0 or a negative errno (said on stderr). udrvd_teardown() releases
+ * everything @d holds, the bus, the loop and the policy with it. */
+int udrvd_serve(struct udrvd *d);
+void udrvd_teardown(struct udrvd *d);
+
 /* caller.c: the credentials of @m's sender (uid from the bus, groups from
  * the sender's process); 0 or a negative errno with @error set. */
 struct udrvd_creds {

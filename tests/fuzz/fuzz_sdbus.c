@@ -8,12 +8,7 @@
 
 #include "fuzz_sdbus.h"
 
-struct stream {
-	const uint8_t *p;
-	size_t left;
-};
-
-static uint64_t take(struct stream *s, size_t n)
+uint64_t fuzz_take(struct fuzz_stream *s, size_t n)
 {
 	uint64_t v = 0;
 
@@ -36,12 +31,12 @@ static const char *type_end(const char *sig)
 	return *sig ? sig + 1 : sig;
 }
 
-static int append(sd_bus_message *m, const char *sig, const char *end, struct stream *s);
+static int append(sd_bus_message *m, const char *sig, const char *end, struct fuzz_stream *s);
 
-static int append_string(sd_bus_message *m, char type, struct stream *s)
+static int append_string(sd_bus_message *m, char type, struct fuzz_stream *s)
 {
 	char buf[256];
-	size_t n = (size_t)take(s, 1);
+	size_t n = (size_t)fuzz_take(s, 1);
 
 	n = n < s->left ? n : s->left;
 	if (n) {
@@ -53,7 +48,7 @@ static int append_string(sd_bus_message *m, char type, struct stream *s)
 	return sd_bus_message_append_basic(m, type, buf);
 }
 
-static int append_basic(sd_bus_message *m, char type, struct stream *s)
+static int append_basic(sd_bus_message *m, char type, struct fuzz_stream *s)
 {
 	static const size_t sizes[128] = {
 		['y'] = 1, ['b'] = 1, ['n'] = 2, ['q'] = 2, ['i'] = 4, ['u'] = 4,
@@ -67,7 +62,7 @@ static int append_basic(sd_bus_message *m, char type, struct stream *s)
 		return append_string(m, type, s);
 	if ((unsigned char)type >= 128 || !sizes[(unsigned char)type])
 		return -EINVAL;		/* h: no fds here */
-	v = take(s, sizes[(unsigned char)type]);
+	v = fuzz_take(s, sizes[(unsigned char)type]);
 	switch (type) {
 	case 'y': u.y = (uint8_t)v; break;
 	case 'b': u.b = (int)(v & 1); break;
@@ -82,7 +77,7 @@ static int append_basic(sd_bus_message *m, char type, struct stream *s)
 }
 
 static int append_container(sd_bus_message *m, const char *sig, const char *end,
-			    struct stream *s)
+			    struct fuzz_stream *s)
 {
 	static const char *const variants[] = {
 		"s", "b", "x", "u", "i", "t", "as", "(s)", "a{sv}", "o",
@@ -91,7 +86,7 @@ static int append_container(sd_bus_message *m, const char *sig, const char *end,
 	int r;
 
 	if (*sig == 'v') {
-		const char *v = variants[take(s, 1) % (sizeof(variants) / sizeof(variants[0]))];
+		const char *v = variants[fuzz_take(s, 1) % (sizeof(variants) / sizeof(variants[0]))];
 
 		r = sd_bus_message_open_container(m, 'v', v);
 		if (r >= 0)
@@ -99,7 +94,7 @@ static int append_container(sd_bus_message *m, const char *sig, const char *end,
 		return r < 0 ? r : sd_bus_message_close_container(m);
 	}
 	if (*sig == 'a') {
-		size_t n = (size_t)take(s, 1) % 5;
+		size_t n = (size_t)fuzz_take(s, 1) % 5;
 
 		snprintf(contents, sizeof(contents), "%.*s", (int)(end - sig - 1), sig + 1);
 		r = sd_bus_message_open_container(m, 'a', contents);
@@ -115,7 +110,7 @@ static int append_container(sd_bus_message *m, const char *sig, const char *end,
 }
 
 /* The complete types in [@sig, @end), with values from @s. */
-static int append(sd_bus_message *m, const char *sig, const char *end, struct stream *s)
+static int append(sd_bus_message *m, const char *sig, const char *end, struct fuzz_stream *s)
 {
 	while (sig < end) {
 		const char *next = type_end(sig);
@@ -127,6 +122,11 @@ static int append(sd_bus_message *m, const char *sig, const char *end, struct st
 		sig = next;
 	}
 	return 0;
+}
+
+int fuzz_append(sd_bus_message *m, const char *sig, struct fuzz_stream *s)
+{
+	return strlen(sig) >= 200 ? -EINVAL : append(m, sig, sig + strlen(sig), s);
 }
 
 sd_bus *fuzz_bus(void)
@@ -150,7 +150,7 @@ sd_bus_message *fuzz_msg(const struct fuzz_parts *parts, const char *path, const
 {
 	sd_bus_message *m = NULL;
 	char *sig = fuzz_str(parts, 0);
-	struct stream s = {
+	struct fuzz_stream s = {
 		.p = fuzz_has(parts, 1) ? parts->p[1] : NULL,
 		.left = fuzz_has(parts, 1) ? parts->len[1] : 0,
 	};

@@ -3,7 +3,7 @@
  * D-Bus messages from fuzzed bytes, built by sd-bus as a peer would send
  * them, for the harnesses of what reads sd-bus messages (linecfg: udrvd's
  * reading of RequestLines; objects: the client's reading of udrvd's
- * answers).
+ * answers; udrvd: every method call and property read udrvd answers).
  *
  * Part 0 of the input is the body's signature (a valid one shorter than
  * 200, or there is no message); part 1 the values, taken in order: a byte
@@ -18,6 +18,17 @@
 #include <systemd/sd-bus.h>
 
 #include "fuzz.h"
+
+/* Values taken in order from fuzzed bytes (as part 1 above). */
+struct fuzz_stream {
+	const uint8_t *p;
+	size_t left;
+};
+/* The next @n bytes of @s, big-endian (fewer at its end, 0 when empty). */
+uint64_t fuzz_take(struct fuzz_stream *s, size_t n);
+/* Values for signature @sig (valid, shorter than 200) from @s appended to
+ * @m; a negative errno when they make no message. */
+int fuzz_append(sd_bus_message *m, const char *sig, struct fuzz_stream *s);
 
 /* A bus to make messages with: the server end of a socket pair, started
  * (nothing is ever sent). Made at the first call. */

@@ -208,7 +208,7 @@ def test_guard_stops_what_started_anyway(root: Path) -> None:
     assert res.returncode == 0, res.stdout + res.stderr
     assert leftovers(root) == []
     assert (root / "log").read_text().splitlines()[1:] == ["started", "stopped"]
-    assert f"{INIT} was started by its package: stopped" in res.stdout
+    assert f"init script {INIT} says it runs (its status exits 0): stopped" in res.stdout
 
 
 def test_guard_on_failure_and_interrupt(root: Path) -> None:
