@@ -34,8 +34,9 @@
  *	byte	the caller (CALLERS[b % 8]): its connection
  *	byte	what (STEPS[b % N]): a method of udrvd's, a property read or
  *		write, an introspection, a call of any member and signature,
- *		or the caller leaving the bus (NameOwnerChanged; its next call
- *		comes from a new connection)
+ *		the caller leaving the bus (NameOwnerChanged; its next call
+ *		comes from a new connection), or a chip going away or coming
+ *		(on_hotplug(): its values a chip byte and a boolean)
  *	byte	the object (target(): a chip, a line, a request, the devices,
  *		a manager, / or a path from the input), then its argument bytes
  *	...	the body's values (fuzz_sdbus.h's encoding), for the method's
@@ -85,6 +86,8 @@
 #define UDRVD_UNIQUE	":1.1"
 #define MAX_REQS	64
 #define NCALLERS	8
+#define HOTPLUG_PATH	"/fuzz/hotplug"
+#define HOTPLUG_IFACE	"io.udrv1.FuzzHotplug"
 
 static const char POLICY[] =
 	"allow user:alice all gpio fuzz-a *\n"
@@ -433,6 +436,36 @@ static bool pump(struct bus *b, const bool *done, const char *what)
 	return true;
 }
 
+/*
+ * A chip going away or coming (hotplug.c's on_node() does the same for a
+ * node removed from or made in /dev): in udrvd's thread, between two calls,
+ * as a call of the harness's own object on udrvd's connection (Hotplug(y
+ * chip, b came)). The chip's file stays: only udrvd's side changes.
+ */
+static int on_hotplug(sd_bus_message *m, void *data, sd_bus_error *error)
+{
+	struct udrvd *d = data;
+	char name[16];
+	uint8_t chip;
+	int came;
+	int r = sd_bus_message_read(m, "yb", &chip, &came);
+
+	if (r < 0)
+		return r;
+	snprintf(name, sizeof(name), "gpiochip%u", chip % (unsigned int)(NCHIPS + 1));
+	if (came)
+		udrvd_chip_add(d, name);
+	else
+		udrvd_chip_remove(d, name);
+	return sd_bus_reply_method_return(m, NULL);
+}
+
+static const sd_bus_vtable hotplug_vtable[] = {
+	SD_BUS_VTABLE_START(0),
+	SD_BUS_METHOD("Hotplug", "yb", "", on_hotplug, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_VTABLE_END
+};
+
 static char path_buf[PATH_MAX];
 
 static int bus_start(struct bus *b, const struct udrvd_policy *policy)
@@ -452,7 +485,9 @@ static int bus_start(struct bus *b, const struct udrvd_policy *policy)
 	if (sd_event_new(&b->d.event) < 0 || sd_bus_new(&b->d.bus) < 0 ||
 	    sd_bus_set_fd(b->d.bus, sv[0], sv[0]) < 0 || sd_bus_set_bus_client(b->d.bus, 1) < 0 ||
 	    sd_bus_negotiate_fds(b->d.bus, 1) < 0 ||
-	    sd_bus_set_exit_on_disconnect(b->d.bus, 1) < 0 || sd_bus_start(b->d.bus) < 0)
+	    sd_bus_set_exit_on_disconnect(b->d.bus, 1) < 0 || sd_bus_start(b->d.bus) < 0 ||
+	    sd_bus_add_object_vtable(b->d.bus, NULL, HOTPLUG_PATH, HOTPLUG_IFACE,
+				     hotplug_vtable, &b->d) < 0)
 		abort();
 	b->d.policy = (struct udrvd_policy *)policy;
 	b->d.policy_path = "udrvd.conf";
@@ -533,7 +568,7 @@ static sd_bus_message *call(struct bus *b, sd_bus_message *m, const char *what)
 enum step {
 	REQUEST_LINES, RELEASE, RECONFIGURE, GET_VALUES, SET_VALUES, GET_FD, OPEN_UIO,
 	OPEN_VFIO, PROP_GET, PROP_GET_ALL, PROP_SET, MANAGED_OBJECTS, INTROSPECT, PING, ANY,
-	LEAVE, NSTEPS
+	LEAVE, HOTPLUG, NSTEPS
 };
 
 static const struct {
@@ -555,6 +590,7 @@ static const struct {
 	[PING] = { "org.freedesktop.DBus.Peer", "Ping", "" },
 	[ANY] = { NULL, NULL, NULL },
 	[LEAVE] = { NULL, NULL, NULL },
+	[HOTPLUG] = { HOTPLUG_IFACE, "Hotplug", "yb" },
 };
 
 static const char *const IFACES[] = {
@@ -753,7 +789,10 @@ static bool step(struct bus *b, struct fuzz_stream *s)
 		leave(b, who);
 		return true;
 	}
-	target(s, path, sizeof(path));
+	if (st == HOTPLUG)
+		snprintf(path, sizeof(path), "%s", HOTPLUG_PATH);
+	else
+		target(s, path, sizeof(path));
 	iface = STEPS[st].iface;
 	member = STEPS[st].member;
 	sig = STEPS[st].sig;

@@ -609,7 +609,8 @@ OBJECTS = [
 # 2 x, 3 u)
 ALICE, BOB, CAROL, ROOT_, NOBODY, GONE = 1, 2, 3, 0, 4, 5
 (REQUEST_LINES, RELEASE, RECONFIGURE, GET_VALUES, SET_VALUES, GET_FD, OPEN_UIO, OPEN_VFIO,
- PROP_GET, PROP_GET_ALL, PROP_SET, MANAGED_OBJECTS, INTROSPECT, PING, ANY, LEAVE) = range(16)
+ PROP_GET, PROP_GET_ALL, PROP_SET, MANAGED_OBJECTS, INTROSPECT, PING, ANY, LEAVE,
+ HOTPLUG) = range(17)
 
 
 def chip(n: int) -> bytes:
@@ -717,6 +718,14 @@ UDRVD = [
                  b"line 2 output 1 0 as-is push-pull none 0 monotonic\nend\n"
                  b"request 0 gpiochip2 fuzz-c udrvd\n"
                  b"line 3 input 0 1 pull-up push-pull both 5000 realtime\nend\n")),
+    # fuzz-a goes away with alice's request and its watchers, and comes back
+    udrvd(call(ALICE, REQUEST_LINES, chip(0), linecfg([7], IN_EDGES, []) + CONSUMER),
+          call(ALICE, PROP_GET_ALL, line(0, 7), b"\x01"),
+          call(ALICE, HOTPLUG, b"", b"\x00\x00"), call(ALICE, GET_FD, request(0)),
+          call(ALICE, MANAGED_OBJECTS, CHIPS_MGR), call(ALICE, HOTPLUG, b"", b"\x00\x01"),
+          call(ALICE, HOTPLUG, b"", b"\x00\x01"),
+          call(ALICE, REQUEST_LINES, chip(0), linecfg([7], OUT, [1]) + b"\x00"),
+          call(ALICE, GET_FD, request(1))),
     # a policy of the input's; the bus without UnixGroupIDs (bit 3 of the first byte)
     udrvd(call(NOBODY | 0x08, REQUEST_LINES, chip(1), linecfg([0], OUT, [0]) + b"\x00"),
           call(NOBODY, GET_FD, request(0)),
