@@ -726,6 +726,34 @@ UDRVD = [
           call(ALICE, HOTPLUG, b"", b"\x00\x01"),
           call(ALICE, REQUEST_LINES, chip(0), linecfg([7], OUT, [1]) + b"\x00"),
           call(ALICE, GET_FD, request(1))),
+    # a line held twice (busy), values of lines not in the request, an
+    # input set, a reconfiguration of the wrong lines; every object's
+    # properties
+    udrvd(call(ALICE, REQUEST_LINES, chip(0), linecfg([3, 4], settings(
+              ("direction", 0, lstr("input")), ("bias", 0, lstr("pull-down"))), [])
+              + settings(("consumer", 0, lstr("a")), ("event-buffer-size", 3, u32(1 << 20)))),
+          call(ALICE | 0x10, REQUEST_LINES, chip(0), linecfg([4], OUT, [1]) + b"\x00"),
+          call(ALICE, GET_VALUES, request(0), b"\x02" + u32(4) + u32(3)),
+          call(ALICE, GET_VALUES, request(0), b"\x01" + u32(5)),
+          call(ALICE, SET_VALUES, request(0), b"\x01" + u32(3) + u32(1)),
+          call(ALICE, RECONFIGURE, request(0), linecfg([3], OUT, [1])),
+          call(ALICE, RECONFIGURE, request(0), linecfg([3, 5], OUT, [1])),
+          call(ALICE, PROP_GET_ALL, chip(0), b"\x00"),
+          call(ALICE, PROP_GET, chip(0), b"\x00\x03"),
+          call(ALICE, PROP_GET_ALL, request(0), b"\x03"),
+          call(ALICE, PROP_GET_ALL, request(0), b"\x02"),
+          call(ALICE, PROP_GET, line(0, 3), b"\x01\x10"),
+          call(ALICE, PROP_GET_ALL, DEVICES, b"\x04"),
+          call(ALICE, INTROSPECT, bytes([5, 1])), call(ALICE, INTROSPECT, CHIPS_MGR),
+          call(ALICE, MANAGED_OBJECTS, bytes([5, 0]))),
+    # a state file with a chip by its label alone, a line beyond its chip, a
+    # chip that is not there
+    udrvd(call(ALICE, MANAGED_OBJECTS, REQUESTS_MGR),
+          state=(b"udrvd-state 1\nrequest 1000 gpiochip7 fuzz-a x\n"
+                 b"line 7 input 0 0 as-is push-pull falling 0 monotonic\n"
+                 b"line 60 input 0 0 as-is push-pull none 0 monotonic\nend\n"
+                 b"request 0 gpiochip9 gone udrvd\n"
+                 b"line 1 output 1 0 as-is push-pull none 0 monotonic\nend\n")),
     # a policy of the input's; the bus without UnixGroupIDs (bit 3 of the first byte)
     udrvd(call(NOBODY | 0x08, REQUEST_LINES, chip(1), linecfg([0], OUT, [0]) + b"\x00"),
           call(NOBODY, GET_FD, request(0)),
