@@ -35,8 +35,10 @@
  *	byte	what (STEPS[b % N]): a method of udrvd's, a property read or
  *		write, an introspection, a call of any member and signature,
  *		the caller leaving the bus (NameOwnerChanged; its next call
- *		comes from a new connection), or a chip going away or coming
- *		(on_hotplug(): its values a chip byte and a boolean)
+ *		comes from a new connection), a chip going away or coming
+ *		(on_hotplug(): its values a chip byte and a boolean), or an
+ *		edge or a line change from the kernel (on_kernel(): a chip
+ *		byte, an offset, a byte for which)
  *	byte	the object (target(): a chip, a line, a request, the devices,
  *		a manager, / or a path from the input), then its argument bytes
  *	...	the body's values (fuzz_sdbus.h's encoding), for the method's
@@ -57,18 +59,24 @@
  *    or drive, watch, configure);
  *  - udrvd-owner: GetFd, SetValues and ReconfigureLines of a request succeed
  *    for the uid that made it alone;
+ *  - udrvd-edges: an EdgeEvent goes to one connection (a destination), one
+ *    whose caller the policy lets watch the line (where the bus reports
+ *    UnixGroupIDs);
  *  - udrvd-fds: once udrvd is taken down, the process has the file
  *    descriptors it had before (udrvd leaks none, whatever the calls).
  * LeakSanitizer finds the memory it would leak.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <linux/gpio.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -89,6 +97,8 @@
 #define NCALLERS	8
 #define HOTPLUG_PATH	"/fuzz/hotplug"
 #define HOTPLUG_IFACE	"io.udrv1.FuzzHotplug"
+#define KERNEL_PATH	"/fuzz/kernel"
+#define KERNEL_IFACE	"io.udrv1.FuzzKernel"
 
 static const char POLICY[] =
 	"allow user:alice all gpio fuzz-a *\n"
@@ -373,6 +383,50 @@ static const sd_bus_vtable bus_vtable[] = {
 	SD_BUS_VTABLE_END
 };
 
+/*
+ * udrvd-edges: an EdgeEvent udrvd sends goes to one connection (a signal with
+ * a destination, never to every client of the bus), and to a caller the
+ * policy lets watch that line, as the bus reports the caller (where it
+ * reports UnixGroupIDs).
+ */
+static int on_signal(sd_bus_message *m, void *data, sd_bus_error *error)
+{
+	struct bus *b = data;
+	const char *dest = sd_bus_message_get_destination(m), *path = sd_bus_message_get_path(m);
+	const struct caller *who;
+	struct udrvd_caller c;
+	struct udrvd_gpio_line id;
+	unsigned int chip, offset;
+	char name[16], msg[UDRVD_MSG_LEN];
+
+	if (!sd_bus_message_is_signal(m, "io.gpiod1.Line", "EdgeEvent") || fuzz_skip("udrvd-edges"))
+		return 0;
+	if (getenv("UDRV_FUZZ_TRACE"))
+		fprintf(stderr, "fuzz_udrvd: EdgeEvent on %s to %s\n", path ? path : "(none)",
+			dest ? dest : "everyone");
+	FUZZ_CHECK(dest && dest[0], "an EdgeEvent on %s to every client of the bus",
+		   path ? path : "(no path)");
+	who = caller_of(b, dest);
+	if (!who || who == &UDRVD_ITSELF || !b->groups)
+		return 0;	/* a connection gone since, or groups from elsewhere */
+	FUZZ_CHECK(path && sscanf(path, UDRVD_CHIPS_PATH "/gpiochip%u/line%u", &chip, &offset) == 2 &&
+		   chip < NCHIPS && offset < CHIPS[chip].nlines, "an EdgeEvent on %s",
+		   path ? path : "(no path)");
+	snprintf(name, sizeof(name), "gpiochip%u", chip);
+	c = (struct udrvd_caller){
+		.uid = who->uid, .gid = who->groups[0], .groups = who->groups,
+		.ngroups = who->ngroups,
+	};
+	id = (struct udrvd_gpio_line){
+		.chip = name, .label = CHIPS[chip].label, .offset = offset,
+		.name = CHIPS[chip].lines ? CHIPS[chip].lines[offset] : "",
+	};
+	FUZZ_CHECK(!udrvd_policy_gpio(b->d.policy, &c, &id, UDRVD_WATCH, msg),
+		   "an EdgeEvent on %s to %s (uid %u), whom the policy does not let watch it: %s",
+		   path, dest, (unsigned int)who->uid, msg);
+	return 0;
+}
+
 /* the tree, udrvd and the bus, for one input */
 
 static void make_tree(const struct fuzz_parts *parts)
@@ -402,6 +456,17 @@ static void make_tree(const struct fuzz_parts *parts)
 	fuzz_write_str("sys/class/uio/uio0/maps/map0/size", "0x1000\n");
 	fuzz_write_str("sys/class/uio/uio0/maps/map0/offset", "0x0\n");
 	fuzz_sparse("dev/uio0", 4096);
+	/* what the kernel tells udrvd (on_kernel()) */
+	for (size_t c = 0; c < NCHIPS; c++) {
+		char path[PATH_MAX];
+
+		for (int k = 0; k < 2; k++) {
+			snprintf(rel, sizeof(rel), "chips/gpiochip%zu.%s", c, k ? "info" : "events");
+			fuzz_path(path, sizeof(path), rel);
+			if (mkfifo(path, 0600) < 0)
+				abort();
+		}
+	}
 	if (fuzz_has(parts, 0) && parts->len[0])
 		fuzz_write_part(parts, 0, "etc/udrv/udrvd.conf");
 	else
@@ -481,6 +546,110 @@ static const sd_bus_vtable hotplug_vtable[] = {
 	SD_BUS_VTABLE_END
 };
 
+/*
+ * What the kernel tells udrvd between two calls: an edge on a line of a chip
+ * (its requests with edge detection read it) or a change of a line's info
+ * (the chip's watch reads it), written into the chip's FIFO that
+ * tests/daemon/fake_cdev.c reads them from (Event(y chip, u offset, y what):
+ * what % 4 is a rising edge, a falling edge, or a line requested, released
+ * or reconfigured by someone else). Written only where udrvd reads that
+ * FIFO; the answer comes from an idle source of udrvd's loop, after udrvd
+ * has handled what it read (its sources come first), so the next call
+ * finds the edge or the change handled, whatever the threads' timing.
+ */
+static int kernel_answer(sd_event_source *s, void *data)
+{
+	sd_bus_message *call = data;
+
+	sd_bus_reply_method_return(call, NULL);
+	sd_bus_message_unref(call);
+	return 0;
+}
+
+static bool chip_reads_edges(struct udrvd *d, unsigned int chip)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "gpiochip%u", chip);
+	for (struct udrvd_req *r = d->reqs; r; r = r->next)
+		if (r->events && !strcmp(udrv_chip_name(r->chip->chip), name))
+			return true;
+	return false;
+}
+
+static bool chip_reads_changes(struct udrvd *d, unsigned int chip)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "gpiochip%u", chip);
+	for (size_t i = 0; i < d->nchips; i++)
+		if (d->chips[i]->info && !strcmp(udrv_chip_name(d->chips[i]->chip), name))
+			return true;
+	return false;
+}
+
+static void fifo_write(unsigned int chip, const char *what, const void *rec, size_t len)
+{
+	char rel[64], path[PATH_MAX];
+	int fd;
+
+	snprintf(rel, sizeof(rel), "chips/gpiochip%u.%s", chip, what);
+	fuzz_path(path, sizeof(path), rel);
+	fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || write(fd, rec, len) != (ssize_t)len)
+		abort();
+	close(fd);
+}
+
+static int on_kernel(sd_bus_message *m, void *data, sd_bus_error *error)
+{
+	static uint32_t seqno;
+	struct udrvd *d = data;
+	sd_event_source *answer;
+	unsigned int chip;
+	uint32_t offset;
+	uint8_t c, what;
+	int r = sd_bus_message_read(m, "yuy", &c, &offset, &what);
+
+	if (r < 0)
+		return r;
+	chip = c % (unsigned int)NCHIPS;
+	seqno++;
+	if (what % 4 < 2 && chip_reads_edges(d, chip)) {
+		struct gpio_v2_line_event ev = {
+			.timestamp_ns = 1000000ULL * seqno, .offset = offset, .seqno = seqno,
+			.line_seqno = seqno,
+			.id = what % 4 ? GPIO_V2_LINE_EVENT_FALLING_EDGE : GPIO_V2_LINE_EVENT_RISING_EDGE,
+		};
+
+		fifo_write(chip, "events", &ev, sizeof(ev));
+	} else if (what % 4 >= 2 && chip_reads_changes(d, chip)) {
+		struct gpio_v2_line_info_changed ch = {
+			.info = { .offset = offset, .flags = GPIO_V2_LINE_FLAG_USED },
+			.event_type = what % 4 == 2 ? GPIO_V2_LINE_CHANGED_REQUESTED :
+				      GPIO_V2_LINE_CHANGED_RELEASED,
+		};
+
+		fifo_write(chip, "info", &ch, sizeof(ch));
+	}
+	r = sd_event_add_defer(d->event, &answer, kernel_answer, sd_bus_message_ref(m));
+	if (r < 0) {
+		sd_bus_message_unref(m);
+		return r;
+	}
+	if (sd_event_source_set_priority(answer, SD_EVENT_PRIORITY_IDLE) < 0 ||
+	    sd_event_source_set_floating(answer, 1) < 0)
+		abort();
+	sd_event_source_unref(answer);
+	return 1;
+}
+
+static const sd_bus_vtable kernel_vtable[] = {
+	SD_BUS_VTABLE_START(0),
+	SD_BUS_METHOD("Event", "yuy", "", on_kernel, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_VTABLE_END
+};
+
 static char path_buf[PATH_MAX];
 
 static int bus_start(struct bus *b, const struct udrvd_policy *policy)
@@ -494,6 +663,7 @@ static int bus_start(struct bus *b, const struct udrvd_policy *policy)
 	    sd_bus_set_fd(b->bus, sv[1], sv[1]) < 0 || sd_bus_set_server(b->bus, 1, id) < 0 ||
 	    sd_bus_negotiate_fds(b->bus, 1) < 0 ||
 	    sd_bus_add_object_vtable(b->bus, NULL, DBUS_PATH, DBUS_NAME, bus_vtable, b) < 0 ||
+	    sd_bus_add_filter(b->bus, NULL, on_signal, b) < 0 ||
 	    sd_bus_start(b->bus) < 0)
 		abort();
 	/* udrvd's connection, as sd_bus_open_system() makes it */
@@ -502,7 +672,9 @@ static int bus_start(struct bus *b, const struct udrvd_policy *policy)
 	    sd_bus_negotiate_fds(b->d.bus, 1) < 0 ||
 	    sd_bus_set_exit_on_disconnect(b->d.bus, 1) < 0 || sd_bus_start(b->d.bus) < 0 ||
 	    sd_bus_add_object_vtable(b->d.bus, NULL, HOTPLUG_PATH, HOTPLUG_IFACE,
-				     hotplug_vtable, &b->d) < 0)
+				     hotplug_vtable, &b->d) < 0 ||
+	    sd_bus_add_object_vtable(b->d.bus, NULL, KERNEL_PATH, KERNEL_IFACE,
+				     kernel_vtable, &b->d) < 0)
 		abort();
 	b->d.policy = (struct udrvd_policy *)policy;
 	b->d.policy_path = "udrvd.conf";
@@ -583,7 +755,7 @@ static sd_bus_message *call(struct bus *b, sd_bus_message *m, const char *what)
 enum step {
 	REQUEST_LINES, RELEASE, RECONFIGURE, GET_VALUES, SET_VALUES, GET_FD, OPEN_UIO,
 	OPEN_VFIO, PROP_GET, PROP_GET_ALL, PROP_SET, MANAGED_OBJECTS, INTROSPECT, PING, ANY,
-	LEAVE, HOTPLUG, NSTEPS
+	LEAVE, HOTPLUG, KERNEL, NSTEPS
 };
 
 static const struct {
@@ -606,6 +778,7 @@ static const struct {
 	[ANY] = { NULL, NULL, NULL },
 	[LEAVE] = { NULL, NULL, NULL },
 	[HOTPLUG] = { HOTPLUG_IFACE, "Hotplug", "yb" },
+	[KERNEL] = { KERNEL_IFACE, "Event", "yuy" },
 };
 
 static const char *const IFACES[] = {
@@ -806,8 +979,8 @@ static bool step(struct bus *b, struct fuzz_stream *s)
 		leave(b, who);
 		return true;
 	}
-	if (st == HOTPLUG)
-		snprintf(path, sizeof(path), "%s", HOTPLUG_PATH);
+	if (st == HOTPLUG || st == KERNEL)
+		snprintf(path, sizeof(path), "%s", st == HOTPLUG ? HOTPLUG_PATH : KERNEL_PATH);
 	else
 		target(s, path, sizeof(path));
 	iface = STEPS[st].iface;

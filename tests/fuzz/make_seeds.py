@@ -610,7 +610,7 @@ OBJECTS = [
 ALICE, BOB, CAROL, ROOT_, NOBODY, GONE = 1, 2, 3, 0, 4, 5
 (REQUEST_LINES, RELEASE, RECONFIGURE, GET_VALUES, SET_VALUES, GET_FD, OPEN_UIO, OPEN_VFIO,
  PROP_GET, PROP_GET_ALL, PROP_SET, MANAGED_OBJECTS, INTROSPECT, PING, ANY, LEAVE,
- HOTPLUG) = range(17)
+ HOTPLUG, KERNEL) = range(18)
 
 
 def chip(n: int) -> bytes:
@@ -754,6 +754,21 @@ UDRVD = [
                  b"line 60 input 0 0 as-is push-pull none 0 monotonic\nend\n"
                  b"request 0 gpiochip9 gone udrvd\n"
                  b"line 1 output 1 0 as-is push-pull none 0 monotonic\nend\n")),
+    # edges of alice's watched input lines reach the watchers the policy
+    # allows (alice's two connections), not bob; a line changed by another
+    # process; a watcher that left
+    udrvd(call(ALICE, REQUEST_LINES, chip(0), linecfg([0, 1], IN_EDGES, []) + b"\x00"),
+          call(ALICE, PROP_GET_ALL, line(0, 0), b"\x01"),
+          call(BOB, PROP_GET_ALL, line(0, 0), b"\x01"),
+          call(6, PROP_GET, line(0, 1), b"\x01\x06"),
+          call(ALICE, KERNEL, b"", b"\x00" + u32(0) + b"\x00"),
+          call(ALICE, KERNEL, b"", b"\x00" + u32(1) + b"\x01"),
+          call(ALICE, KERNEL, b"", b"\x00" + u32(3) + b"\x02"),
+          call(ALICE, KERNEL, b"", b"\x01" + u32(0) + b"\x00"),
+          call(ALICE, LEAVE, b""),
+          call(ALICE, KERNEL, b"", b"\x00" + u32(0) + b"\x01"),
+          call(6, RELEASE, request(0)),
+          call(ALICE, KERNEL, b"", b"\x02" + u32(2) + b"\x03")),
     # a policy of the input's; the bus without UnixGroupIDs (bit 3 of the first byte)
     udrvd(call(NOBODY | 0x08, REQUEST_LINES, chip(1), linecfg([0], OUT, [0]) + b"\x00"),
           call(NOBODY, GET_FD, request(0)),
