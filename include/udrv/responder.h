@@ -44,7 +44,7 @@ enum udrv_respond_wait {
 	 * 0xffffffff (the line is in no request). A helper of another
 	 * version: -EPROTONOSUPPORT saying which udrv-irq-dkms to install.
 	 * The chip going away while it waits: -ENODEV. Since libudrv 1.5
-	 * (the helper's own line since 1.6).
+	 * (the helper's own line: its interface 2).
 	 */
 	UDRV_RESPOND_IRQ,
 };

@@ -112,8 +112,9 @@ def test_unbinding_the_chip_while_bound(board: Board, unbound_after: None) -> No
     sh(board, "dmesg -c >/dev/null")
     job = Background(board, "irq-unbind", "udrv-irq-check gpio-wire 4 5 unbind")
     try:
-        job.wait_for(f"grep -q bound /tmp/bg-irq-unbind.out && "
-                     f"grep -q udrv_irq_read /proc/$(sed -n 's/^bound //p' /tmp/bg-irq-unbind.out)/wchan",
+        out = "/tmp/bg-irq-unbind.out"
+        job.wait_for(f"grep -q bound {out} && "
+                     f"grep -q udrv_irq_read /proc/$(sed -n 's/^bound //p' {out})/wchan",
                      what="the reader blocked in udrv-irq's read()")
         r = sh(board, f"echo gpio-wire >{GPIO_DRIVER}/unbind")
         assert r.status == 0, r.stderr
