@@ -84,7 +84,7 @@ static int bind_failed(struct udrv_responder *r, int fd,
 	else
 		snprintf(why, sizeof(why), "%s",
 			 err == EBUSY ? "its interrupt is taken (a kernel driver has it)" :
-			 err == ENODEV ? "the helper finds no chip of that label with a parent device" :
+			 err == ENODEV ? "the helper finds no chip of that label whose parent device has a driver (it watches that driver's unbind, to give the line back before the chip goes)" :
 			 err == EINVAL ? "no such line, or its chip's interrupts cannot be taken in hard irq context (a chip behind I2C or SPI): wait with UDRV_RESPOND_READ" :
 			 err == ENXIO ? "the line has no interrupt" : strerror(err));
 	return udrv_err(r->errmsg, err,

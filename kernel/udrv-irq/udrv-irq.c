@@ -105,11 +105,18 @@ static const char *const udrv_irq_rt_safe[] = {
 	"basic-mmio-gpio",	/* gpio-mmio's bgpio_get(): one read */
 };
 
+/* Every level read in read(), for a chip one does not trust (and for the
+ * lab's test of that path): taken at the bind. */
+static bool level_in_read;
+module_param(level_in_read, bool, 0644);
+MODULE_PARM_DESC(level_in_read,
+		 "read every line's level in read(), in process context, never in the hard irq handler (events flagged UDRV_IRQ_EV_LEVEL_LATE); default N: in the handler where that is safe");
+
 static bool udrv_irq_level_in_handler(struct gpio_chip *gc)
 {
 	const char *drv;
 
-	if (gc->can_sleep)
+	if (gc->can_sleep || READ_ONCE(level_in_read))
 		return false;
 	if (!IS_ENABLED(CONFIG_PREEMPT_RT))
 		return true;

@@ -66,6 +66,24 @@ def test_every_edge_one_event(check: list[list[str]]) -> None:
         assert 0 < int(fields["late_ns"]) < 1_000_000, w
 
 
+def test_the_level_read_late(board: Board) -> None:
+    """level_in_read=Y (what a chip off the PREEMPT_RT allow-list gets there):
+    the level is read in read(), in process context, each event flagged
+    UDRV_IRQ_EV_LEVEL_LATE (1), and with one edge in flight still right."""
+    param = "/sys/module/udrv_irq/parameters/level_in_read"
+    assert sh(board, f"echo Y >{param}").status == 0
+    try:
+        r = sh(board, "udrv-irq-check gpio-wire 4 5 6")
+    finally:
+        sh(board, f"echo N >{param}")
+    assert r.status == 0, r.stderr
+    edges = [dict(zip(w[::2], w[1::2], strict=True))
+             for w in (line.split() for line in r.stdout.splitlines()) if w[0] == "edge"]
+    assert len(edges) == 6
+    for k, e in enumerate(edges, 1):
+        assert (int(e["seqno"]), int(e["level"]), int(e["flags"])) == (k, k & 1, 1), e
+
+
 def test_the_file_holds_its_line(check: list[list[str]]) -> None:
     consumer = [w[1] for w in check if w[0] == "consumer"]
     assert len(consumer) == 1 and re.fullmatch(r"udrv-irq\[\d+\]", consumer[0]), consumer
