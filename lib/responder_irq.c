@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * UDRV_RESPOND_IRQ: the responder's wait through the toolkit's kernel helper
+ * UDRV_RESPOND_IRQ_LINE: the responder's wait through the toolkit's kernel helper
  * udrv-irq (kernel/udrv-irq, /dev/udrv-irq). Its handler takes the line's
  * interrupt in hard irq context, also on PREEMPT_RT, and wakes the
  * responder directly: no interrupt thread between the edge and the
@@ -38,7 +38,7 @@ int udrv_resp_irq_check(struct udrv_request *req,
 
 	if (idx >= 0)
 		return udrv_err(req->errmsg, EINVAL,
-				"responder: line %u of %s is the request's (index %d): with UDRV_RESPOND_IRQ the helper udrv-irq requests the input line itself; leave it out of the request and give its offset as the responder's in",
+				"responder: line %u of %s is the request's (index %d): with UDRV_RESPOND_IRQ_LINE the helper udrv-irq requests the input line itself; leave it out of the request and give its offset as the responder's in",
 				c->in, req->chip_name, idx);
 	if (!req->chip_label[0] || strlen(req->chip_label) >= UDRV_IRQ_CHIP_LEN)
 		return udrv_err(req->errmsg, EINVAL,

@@ -29,6 +29,14 @@ enum udrv_respond_wait {
 	/* read the line's level in a loop (any backend): see busy_spin_us */
 	UDRV_RESPOND_BUSY,
 	/*
+	 * libudrv 1.5's wait through udrv-irq, whose helper watched a line
+	 * the request held without holding it itself: refused since the
+	 * helper's interface 2 (-EINVAL, the message says to use
+	 * UDRV_RESPOND_IRQ_LINE), so that a 1.5 program fails clearly
+	 * rather than watching the line its index names as an offset.
+	 */
+	UDRV_RESPOND_IRQ,
+	/*
 	 * a blocking read() of the toolkit's kernel helper udrv-irq
 	 * (/dev/udrv-irq, package udrv-irq-dkms): its handler takes the
 	 * line's interrupt in hard irq context, also on PREEMPT_RT, and wakes
@@ -43,10 +51,10 @@ enum udrv_respond_wait {
 	 * raw level the helper read (no active-low); its index is
 	 * 0xffffffff (the line is in no request). A helper of another
 	 * version: -EPROTONOSUPPORT saying which udrv-irq-dkms to install.
-	 * The chip going away while it waits: -ENODEV. Since libudrv 1.5
-	 * (the helper's own line: its interface 2).
+	 * The chip going away while it waits: -ENODEV. New after
+	 * libudrv 1.5.0, with the helper's interface 2.
 	 */
-	UDRV_RESPOND_IRQ,
+	UDRV_RESPOND_IRQ_LINE,
 };
 
 /* udrv_responder_config.flags */
@@ -59,7 +67,7 @@ enum udrv_respond_wait {
  * SCHED_OTHER, nothing else touched. Every field is 32 bits, no padding.
  */
 struct udrv_responder_config {
-	/* index of the input line in the request; UDRV_RESPOND_IRQ: the
+	/* index of the input line in the request; UDRV_RESPOND_IRQ_LINE: the
 	 * input line's offset on the request's chip (the helper's line) */
 	unsigned int in;
 	enum udrv_respond_wait wait;

@@ -3,7 +3,7 @@
  * udrv-irq - a GPIO line's interrupt, straight to the thread that waits
  *
  * The smallest kernel helper for a userspace responder (libudrv's
- * UDRV_RESPOND_IRQ): what UIO is for a device's interrupt, for one GPIO
+ * UDRV_RESPOND_IRQ_LINE): what UIO is for a device's interrupt, for one GPIO
  * line, without the interrupt thread that a character-device edge event
  * goes through. The handler runs in hard interrupt context on every
  * kernel, PREEMPT_RT included (IRQF_NO_THREAD), takes the time (and the

@@ -384,7 +384,7 @@ static int lib_run(struct reply_user *u, int ready_fd, volatile int *stop)
 		.in = u->wait == REPLY_IRQ ? u->in : 0,
 		.priority = u->prio, .irq_priority = u->irq_prio,
 		.wait = u->wait == REPLY_BUSY ? UDRV_RESPOND_BUSY :
-			u->wait == REPLY_IRQ ? UDRV_RESPOND_IRQ : UDRV_RESPOND_READ,
+			u->wait == REPLY_IRQ ? UDRV_RESPOND_IRQ_LINE : UDRV_RESPOND_READ,
 		.flags = (u->mlock ? UDRV_RESPOND_LOCK_MEMORY : 0) |
 			 (u->cpu >= 0 ? UDRV_RESPOND_PIN_CPU : 0),
 		.cpu = u->cpu >= 0 ? u->cpu : 0,

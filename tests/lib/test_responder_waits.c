@@ -2,7 +2,7 @@
 /*
  * The responder's waits other than the blocking read of edge events
  * (test_responder.c): the busy loop (UDRV_RESPOND_BUSY: levels read in
- * spins, signals between them) and the kernel helper's (UDRV_RESPOND_IRQ,
+ * spins, signals between them) and the kernel helper's (UDRV_RESPOND_IRQ_LINE,
  * lib/responder_irq.c: /dev/udrv-irq under the fake sysroot; what the
  * helper itself does is tested on real kernels, tests/lab).
  */
@@ -206,7 +206,7 @@ static void helper_is(enum helper h)
 
 static void test_irq_config(void)
 {
-	struct udrv_responder_config c = { .wait = UDRV_RESPOND_IRQ,
+	struct udrv_responder_config c = { .wait = UDRV_RESPOND_IRQ_LINE,
 					   .in = HELPERS_LINE };
 	struct udrv_responder *r;
 	struct fake_req f;
@@ -214,16 +214,19 @@ static void test_irq_config(void)
 	fake_system();
 	fake_req_init(&f, UDRV_EDGE_NONE);
 	/* the helper requests the input itself: the request must not hold it */
-	BAD(.wait = UDRV_RESPOND_IRQ COMMA .in = IN, -EINVAL,
-	    "line 5 of gpiochip7 is the request's (index 0): with UDRV_RESPOND_IRQ the helper udrv-irq requests the input line itself; leave it out of the request and give its offset as the responder's in");
-	BAD(.wait = UDRV_RESPOND_IRQ COMMA .in = OUT, -EINVAL,
+	BAD(.wait = UDRV_RESPOND_IRQ_LINE COMMA .in = IN, -EINVAL,
+	    "line 5 of gpiochip7 is the request's (index 0): with UDRV_RESPOND_IRQ_LINE the helper udrv-irq requests the input line itself; leave it out of the request and give its offset as the responder's in");
+	BAD(.wait = UDRV_RESPOND_IRQ_LINE COMMA .in = OUT, -EINVAL,
 	    "line 6 of gpiochip7 is the request's (index 1)");
-	BAD(.wait = UDRV_RESPOND_IRQ COMMA .in = HELPERS_LINE COMMA .busy_spin_us = 5, -EINVAL,
+	BAD(.wait = UDRV_RESPOND_IRQ_LINE COMMA .in = HELPERS_LINE COMMA .busy_spin_us = 5, -EINVAL,
 	    "busy_spin_us and busy_pause_us apply to UDRV_RESPOND_BUSY only");
-	BAD(.wait = UDRV_RESPOND_IRQ + 1, -EINVAL,
-	    "UDRV_RESPOND_READ, UDRV_RESPOND_BUSY or UDRV_RESPOND_IRQ");
+	BAD(.wait = UDRV_RESPOND_IRQ_LINE + 1, -EINVAL,
+	    "UDRV_RESPOND_READ, UDRV_RESPOND_BUSY or UDRV_RESPOND_IRQ_LINE");
+	/* 1.5's wait: a 1.5 program's index is not an offset; refused */
+	BAD(.wait = UDRV_RESPOND_IRQ COMMA .in = 0, -EINVAL,
+	    "responder: UDRV_RESPOND_IRQ (libudrv 1.5: udrv-irq watched a line the request held) is gone: the helper now requests the input line itself; use UDRV_RESPOND_IRQ_LINE with the line left out of the request");
 	f.req.chip_label[0] = '\0';
-	BAD(.wait = UDRV_RESPOND_IRQ COMMA .in = HELPERS_LINE, -EINVAL,
+	BAD(.wait = UDRV_RESPOND_IRQ_LINE COMMA .in = HELPERS_LINE, -EINVAL,
 	    "gpiochip7 has no label udrv-irq can find it by");
 	strcpy(f.req.chip_label, "fake-wire");
 	CHECK_INT(new_responder(&f, &c, &r), 0);
@@ -235,7 +238,7 @@ static void test_irq_config(void)
  * the bind fails, saying so; nothing is left changed. */
 static void test_irq_no_helper(void)
 {
-	struct udrv_responder_config c = { .wait = UDRV_RESPOND_IRQ,
+	struct udrv_responder_config c = { .wait = UDRV_RESPOND_IRQ_LINE,
 					   .in = HELPERS_LINE };
 	struct seen s = { 0 };
 	struct udrv_responder *r;
@@ -267,7 +270,7 @@ static void test_irq_no_helper(void)
 /* The 1.5 module (UDRV_IRQ_BIND_V1 only) and a newer one: which to install. */
 static void test_irq_helper_version(void)
 {
-	struct udrv_responder_config c = { .wait = UDRV_RESPOND_IRQ,
+	struct udrv_responder_config c = { .wait = UDRV_RESPOND_IRQ_LINE,
 					   .in = HELPERS_LINE };
 	struct seen s = { 0 };
 	struct udrv_responder *r;
@@ -305,7 +308,7 @@ static void test_irq_helper_version(void)
  * take this path. */
 static void test_irq_line_held(void)
 {
-	struct udrv_responder_config c = { .wait = UDRV_RESPOND_IRQ,
+	struct udrv_responder_config c = { .wait = UDRV_RESPOND_IRQ_LINE,
 					   .in = HELPERS_LINE };
 	struct seen s = { 0 };
 	struct udrv_responder *r;
@@ -328,7 +331,7 @@ static void test_irq_line_held(void)
  * from the seqno; the chip going away ends the run with ENODEV. */
 static void test_irq_events_and_gone(void)
 {
-	struct udrv_responder_config c = { .wait = UDRV_RESPOND_IRQ,
+	struct udrv_responder_config c = { .wait = UDRV_RESPOND_IRQ_LINE,
 					   .in = HELPERS_LINE };
 	struct seen s = { 0 };
 	struct udrv_responder *r;

@@ -276,7 +276,7 @@ def test_irq_line_is_the_helpers(exports: GpioExports) -> None:
         with pytest.raises(udrv.Error) as e:
             req.respond(lambda r, ev: True, line=IN, wait="irq")
         assert e.value.errno == errno.EINVAL
-        assert "is the request's (index 0): with UDRV_RESPOND_IRQ the helper udrv-irq " \
+        assert "is the request's (index 0): with UDRV_RESPOND_IRQ_LINE the helper udrv-irq " \
                "requests the input line itself" in str(e.value.strerror)
         with pytest.raises(ValueError, match="wait='irq' takes the line's offset"):
             req.respond(lambda r, ev: True, line="wire2-in", wait="irq")

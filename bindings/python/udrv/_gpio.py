@@ -28,7 +28,8 @@ Config = Mapping[ConfigKey, Optional[LineSettings]]
 Responder = Callable[["Request", _udrv.EdgeEvent], object]
 
 # udrv/responder.h
-_WAITS = {"read": 0, "busy": 1, "irq": 2}
+# "irq": UDRV_RESPOND_IRQ_LINE (3), the helper's own line (2 was 1.5's)
+_WAITS = {"read": 0, "busy": 1, "irq": 3}
 _LOCK_MEMORY, _PIN_CPU, _DMA_LATENCY = 1, 2, 4
 
 _udrv._set_edge_enum(Edge)

@@ -3,7 +3,7 @@
  * udrv-irq: a GPIO line's interrupt, delivered straight to a waiting thread
  *
  * The interface between the kernel helper kernel/udrv-irq (a misc device,
- * /dev/udrv-irq) and userspace (libudrv's UDRV_RESPOND_IRQ). Only
+ * /dev/udrv-irq) and userspace (libudrv's UDRV_RESPOND_IRQ_LINE). Only
  * <linux/types.h> and <linux/ioctl.h> behind it.
  *
  * One open file holds one line:
