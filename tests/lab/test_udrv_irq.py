@@ -9,7 +9,8 @@ real kernels, through its uapi (udrv-irq-check, tests/lab/progs/irq_check.c):
   write that made the edge;
 - a line someone else holds is refused with EBUSY and the holder's label:
   another file's bind, another process's character-device request, this
-  process's request with edge detection;
+  process's request with edge detection; libudrv's responder
+  (UDRV_RESPOND_IRQ_LINE) says so naming the holder;
 - what else it refuses, each with its errno: a read with nothing new
   (O_NONBLOCK), a buffer too small, a second bind, a read before a bind, a
   chip or line that does not exist, no edge or an unknown flag, an output
@@ -42,7 +43,8 @@ CHECKS = {"bind": 0, "nonblock-nothing-new": errno.EAGAIN, "short-buffer": errno
           "no-such-line": errno.EINVAL, "no-edge": errno.EINVAL, "not-input": errno.EINVAL,
           "unknown-flag": errno.EINVAL, "output-reserved": errno.EOPNOTSUPP,
           "other-version": errno.EPROTONOSUPPORT, "bind-v1-gone": errno.EPROTONOSUPPORT,
-          "unknown-ioctl": errno.ENOTTY, "bind-after-close": 0, "request-after-close": 0}
+          "unknown-ioctl": errno.ENOTTY, "bind-after-close": 0, "request-after-close": 0,
+          "responder-held": errno.EBUSY}
 GPIO_DRIVER = "/sys/bus/platform/drivers/gpio-wire"
 KERNEL_TROUBLE = re.compile(r"BUG|WARNING|Oops|refcount_t|REMOVING GPIOCHIP|general protection")
 
@@ -99,6 +101,16 @@ def test_a_held_line_is_refused_naming_its_holder(check: list[list[str]]) -> Non
     assert re.fullmatch(r"udrv-irq\[\d+\]", holders["held-by-another-file"]), holders
     assert holders["held-by-another-process"] == "irq-check-other", holders
     assert holders["edge-detection-holds-it"] == "udrv-irq-check", holders
+
+
+def test_libudrv_names_the_holder(check: list[list[str]]) -> None:
+    """libudrv's responder (UDRV_RESPOND_IRQ_LINE) on a line another process
+    holds: its message names the holder and says udrvd's lines cannot take
+    this path."""
+    [msg] = [" ".join(w[1:]) for w in check if w[0] == "message"]
+    assert re.search(r'udrv-irq cannot take line 7 of gpiochip\d+ \(gpio-wire\): the line '
+                     r'is held by "irq-check-other"', msg), msg
+    assert "a line udrvd holds cannot take this path" in msg, msg
 
 
 def test_another_version_gets_the_modules(check: list[list[str]]) -> None:

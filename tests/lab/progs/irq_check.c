@@ -12,6 +12,8 @@
  *   holder NAME LABEL                    the holder a refused bind named
  *   consumer LABEL                       IN's consumer while bound
  *   version V                            what a bind of another version got back
+ *   message TEXT                         libudrv's responder's error for
+ *                                        IN+2 held by another process
  *
  * OUT is wired to IN (gpio-wire's lines 2k -> 2k+1). The process requests
  * OUT as an output through libudrv; the helper requests IN itself. A child
@@ -214,6 +216,35 @@ static void misuses(int fd, struct udrv_chip *chip, const char *label,
 	check("request-after-close", 0);
 }
 
+static int never(struct udrv_request *req, const struct udrv_edge_event *ev,
+		 void *data)
+{
+	return 1;
+}
+
+/* libudrv's UDRV_RESPOND_IRQ_LINE on IN+2, which another process holds:
+ * the run's error names the holder. */
+static void responder_held(struct udrv_chip *chip, struct udrv_request *out,
+			   unsigned int in)
+{
+	struct udrv_responder_config c = { .wait = UDRV_RESPOND_IRQ_LINE,
+					   .in = in + 2 };
+	struct udrv_responder *r = NULL;
+	pid_t holder;
+	int ctl[2], ret;
+
+	holder = other_holds(udrv_chip_name(chip), in + 2, ctl);
+	ret = udrv_responder_new(out, &c, &r);
+	if (!ret)
+		ret = udrv_responder_run(r, never, NULL);
+	check("responder-held", -ret);
+	printf("message %s\n", r ? udrv_responder_errmsg(r) : udrv_request_errmsg(out));
+	udrv_responder_free(r);
+	kill(holder, SIGTERM);
+	waitpid(holder, NULL, 0);
+	close(ctl[0]);
+}
+
 static void print_consumer(struct udrv_chip *chip, unsigned int in)
 {
 	struct udrv_line_info info;
@@ -283,6 +314,8 @@ int main(int argc, char **argv)
 	ret = edges(fd, out, n);
 	if (!ret)
 		misuses(fd, chip, udrv_chip_label(chip), i);
+	if (!ret)
+		responder_held(chip, out, i);
 	udrv_request_release(out);
 	udrv_chip_free(chip);
 	return ret;
