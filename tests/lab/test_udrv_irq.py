@@ -146,6 +146,11 @@ def test_unbinding_the_chip_while_bound(board: Board, unbound_after: None) -> No
         job.wait_for(f"grep -q bound {out} && "
                      f"grep -q udrv_irq_read /proc/$(sed -n 's/^bound //p' {out})/wchan",
                      what="the reader blocked in udrv-irq's read()")
+        # while bound the chip's module and the helper's stay (a module
+        # reference each): the unbind is the way the chip goes
+        for module in ("gpio_wire", "udrv_irq"):
+            r = sh(board, f"rmmod {module}; grep -c '^{module} ' /proc/modules")
+            assert r.stdout.split()[-1] == "1", f"rmmod {module} unloaded it under a bound file"
         r = sh(board, f"echo gpio-wire >{GPIO_DRIVER}/unbind")
         assert r.status == 0, r.stderr
         end = job.ended()
