@@ -39,6 +39,15 @@ static int check_line(struct udrv_request *req,
 {
 	unsigned int off;
 
+	if (c->wait == UDRV_RESPOND_IRQ)
+		return udrv_err(req->errmsg, EINVAL,
+				"responder: UDRV_RESPOND_IRQ (libudrv 1.5: udrv-irq watched a line the request held) is gone: the helper now requests the input line itself; use UDRV_RESPOND_IRQ_LINE with the line left out of the request and its offset as the responder's in, or wait with UDRV_RESPOND_READ");
+	/* the helper's line is not the request's: @in is its offset */
+	if (c->wait == UDRV_RESPOND_IRQ_LINE)
+		return c->busy_spin_us || c->busy_pause_us ?
+		       udrv_err(req->errmsg, EINVAL,
+				"responder: busy_spin_us and busy_pause_us apply to UDRV_RESPOND_BUSY only: leave them 0") :
+		       udrv_resp_irq_check(req, c);
 	if (c->in >= req->num_lines)
 		return udrv_err(req->errmsg, EINVAL,
 				"responder: input index %u out of range: the request holds %zu lines (0..%zu)",
@@ -50,15 +59,13 @@ static int check_line(struct udrv_request *req,
 				off, req->chip_name, c->in);
 	if (c->wait == UDRV_RESPOND_BUSY)
 		return 0;
-	if (c->wait != UDRV_RESPOND_READ && c->wait != UDRV_RESPOND_IRQ)
+	if (c->wait != UDRV_RESPOND_READ)
 		return udrv_err(req->errmsg, EINVAL,
-				"responder: wait %d is unknown: UDRV_RESPOND_READ, UDRV_RESPOND_BUSY or UDRV_RESPOND_IRQ",
+				"responder: wait %d is unknown: UDRV_RESPOND_READ, UDRV_RESPOND_BUSY or UDRV_RESPOND_IRQ_LINE",
 				(int)c->wait);
 	if (c->busy_spin_us || c->busy_pause_us)
 		return udrv_err(req->errmsg, EINVAL,
 				"responder: busy_spin_us and busy_pause_us apply to UDRV_RESPOND_BUSY only: leave them 0");
-	if (c->wait == UDRV_RESPOND_IRQ)
-		return udrv_resp_irq_check(req, c);
 	if (req->backend != UDRV_BACKEND_CDEV)
 		return udrv_err(req->errmsg, EOPNOTSUPP,
 				"responder: the %s backend has no edge events to block on: request line %u through the character device (UDRV_BACKEND_CDEV), or wait with UDRV_RESPOND_BUSY",
@@ -513,7 +520,7 @@ static int loop(struct udrv_responder *r, udrv_respond_fn fn, void *data)
 		return loop_read(r, fn, data);
 	case UDRV_RESPOND_BUSY:
 		return loop_busy(r, fn, data);
-	default:	/* UDRV_RESPOND_IRQ: the helper's interrupt, this run's */
+	default:	/* UDRV_RESPOND_IRQ_LINE: the helper's interrupt, this run's */
 		ret = udrv_resp_irq_open(r);
 		if (!ret)
 			ret = udrv_resp_irq_loop(r, fn, data);

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * UDRV_RESPOND_IRQ: the responder's wait through the toolkit's kernel helper
+ * UDRV_RESPOND_IRQ_LINE: the responder's wait through the toolkit's kernel helper
  * udrv-irq (kernel/udrv-irq, /dev/udrv-irq). Its handler takes the line's
  * interrupt in hard irq context, also on PREEMPT_RT, and wakes the
  * responder directly: no interrupt thread between the edge and the
  * responder, so there is none to raise above it either.
  *
- * The line stays the request's (an input, any backend) but without edge
- * detection: the helper takes its interrupt, which a request with edges
- * would hold. Both edges are delivered; the level the handler read makes
- * the event's edge.
+ * The input line is the helper's, not the request's: for each run libudrv
+ * asks the helper for it (UDRV_IRQ_BIND_LINE), which requests it as an
+ * input with both edges the way a kernel driver does, and gives it back
+ * when the run ends. A line someone else holds (another process, udrvd, a
+ * kernel driver) is refused with the holder's name: the helper watches no
+ * line it does not hold. The request holds the lines the callback drives,
+ * on the same chip; @in is the input's offset. The level the helper read
+ * makes the event's edge (raw: the line has no active-low setting).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,20 +22,24 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <udrv/udrv.h>
 #include <udrv/udrv-irq.h>
 
 #include "backend.h"
 #include "responder_priv.h"
 
+/* the event's index: the line is in no request */
+#define IRQ_NO_INDEX	0xffffffffu
+
 int udrv_resp_irq_check(struct udrv_request *req,
 			const struct udrv_responder_config *c)
 {
-	unsigned int off = req->offsets[c->in];
+	int idx = udrv_request_index(req, c->in);
 
-	if (req->settings[c->in].edge != UDRV_EDGE_NONE)
+	if (idx >= 0)
 		return udrv_err(req->errmsg, EINVAL,
-				"responder: line %u of %s has edge detection, which holds its interrupt: request it as a plain input for UDRV_RESPOND_IRQ (the helper udrv-irq takes the interrupt), or wait with UDRV_RESPOND_READ",
-				off, req->chip_name);
+				"responder: line %u of %s is the request's (index %d): with UDRV_RESPOND_IRQ_LINE the helper udrv-irq requests the input line itself; leave it out of the request and give its offset as the responder's in",
+				c->in, req->chip_name, idx);
 	if (!req->chip_label[0] || strlen(req->chip_label) >= UDRV_IRQ_CHIP_LEN)
 		return udrv_err(req->errmsg, EINVAL,
 				"responder: %s has no label udrv-irq can find it by (at most %d characters): wait with UDRV_RESPOND_READ",
@@ -39,26 +47,57 @@ int udrv_resp_irq_check(struct udrv_request *req,
 	return 0;
 }
 
-/* Why UDRV_IRQ_BIND refused line @b. */
-static int bind_failed(struct udrv_responder *r, const struct udrv_irq_bind *b,
-		       int err)
+/* The helper answers with another interface: which, and what to install. */
+static int wrong_helper(struct udrv_responder *r, int fd,
+			const struct udrv_irq_line *b, int err)
 {
-	const char *why = err == EBUSY ?
-		"its interrupt is taken (a request with edge detection elsewhere, or another responder)" :
-		err == ENODEV ? "the helper finds no chip of that label" :
-		err == EINVAL ? "no such line, or its chip's interrupts cannot be taken in hard irq context (a chip behind I2C or SPI): wait with UDRV_RESPOND_READ" :
-		err == ENXIO ? "the line has no interrupt" : strerror(err);
+	struct udrv_irq_bind_v1 v1 = { .flags = 0 };	/* refused, no effect */
 
+	if (err == EPROTONOSUPPORT)
+		return udrv_err(r->errmsg, EPROTONOSUPPORT,
+				"responder: udrv-irq module too %s: it speaks interface %u, this libudrv %s interface %d: install udrv-irq-dkms %s (the version of this libudrv) and reload it (modprobe -r udrv-irq; modprobe udrv-irq), or wait with UDRV_RESPOND_READ",
+				b->version > UDRV_IRQ_VERSION ? "new" : "old",
+				b->version, udrv_version(), UDRV_IRQ_VERSION,
+				udrv_version());
+	/* no UDRV_IRQ_BIND_LINE: the 1.5 helper answers its own bind */
+	if (ioctl(fd, UDRV_IRQ_BIND_V1, &v1) < 0 && errno == EINVAL)
+		return udrv_err(r->errmsg, EPROTONOSUPPORT,
+				"responder: udrv-irq module too old (libudrv 1.5's: it watched a line it did not hold): install udrv-irq-dkms %s (the version of this libudrv) and reload it (modprobe -r udrv-irq; modprobe udrv-irq), or wait with UDRV_RESPOND_READ",
+				udrv_version());
 	return udrv_err(r->errmsg, err,
-			"responder: udrv-irq cannot take the interrupt of line %u of %s (%s): %s",
+			"responder: %s is not the kernel helper udrv-irq (it knows no UDRV_IRQ_BIND_LINE: %s): load udrv-irq (Debian: udrv-irq-dkms), or wait with UDRV_RESPOND_READ",
+			UDRV_IRQ_DEVICE, strerror(err));
+}
+
+/* Why UDRV_IRQ_BIND_LINE refused line @b. */
+static int bind_failed(struct udrv_responder *r, int fd,
+		       const struct udrv_irq_line *b, int err)
+{
+	char why[UDRV_ERRMSG_LEN / 2];
+
+	if (err == ENOTTY || err == ENOSYS || err == EPROTONOSUPPORT)
+		return wrong_helper(r, fd, b, err);
+	if (err == EBUSY && b->holder[0])
+		snprintf(why, sizeof(why),
+			 "the line is held by \"%.*s\": the helper requests the line itself and takes only a free one (a line udrvd holds cannot take this path: wait with UDRV_RESPOND_READ on the request it hands over)",
+			 UDRV_IRQ_LABEL_LEN, b->holder);
+	else
+		snprintf(why, sizeof(why), "%s",
+			 err == EBUSY ? "its interrupt is taken (a kernel driver has it)" :
+			 err == ENODEV ? "the helper finds no chip of that label whose parent device has a driver (it watches that driver's unbind, to give the line back before the chip goes)" :
+			 err == EINVAL ? "no such line, or its chip's interrupts cannot be taken in hard irq context (a chip behind I2C or SPI): wait with UDRV_RESPOND_READ" :
+			 err == ENXIO ? "the line has no interrupt" : strerror(err));
+	return udrv_err(r->errmsg, err,
+			"responder: udrv-irq cannot take line %u of %s (%s): %s",
 			b->offset, r->req->chip_name, b->chip, why);
 }
 
 int udrv_resp_irq_open(struct udrv_responder *r)
 {
-	struct udrv_irq_bind b = {
-		.offset = r->req->offsets[r->cfg.in],
-		.flags = UDRV_IRQ_RISING | UDRV_IRQ_FALLING,
+	struct udrv_irq_line b = {
+		.version = UDRV_IRQ_VERSION, .size = sizeof(b),
+		.offset = r->cfg.in,
+		.flags = UDRV_IRQ_INPUT | UDRV_IRQ_RISING | UDRV_IRQ_FALLING,
 	};
 	char hint[UDRV_ERRMSG_LEN / 2], path[UDRV_PATH_LEN];
 	int fd, err;
@@ -77,10 +116,10 @@ int udrv_resp_irq_open(struct udrv_responder *r)
 				": load the toolkit's kernel helper (modprobe udrv-irq; Debian: udrv-irq-dkms), or wait with UDRV_RESPOND_READ" :
 				"");
 	}
-	if (ioctl(fd, UDRV_IRQ_BIND, &b) < 0) {
-		err = errno;
+	if (ioctl(fd, UDRV_IRQ_BIND_LINE, &b) < 0) {
+		err = bind_failed(r, fd, &b, errno);
 		close(fd);
-		return bind_failed(r, &b, err);
+		return err;
 	}
 	r->irq_fd = fd;
 	return 0;
@@ -95,27 +134,44 @@ void udrv_resp_irq_close(struct udrv_responder *r)
 
 /* The helper's event as the callback's @ev (its line set once, before
  * the loop): the edge from the level read, the edges skipped as lost. */
-static void irq_event(struct udrv_responder *r, const struct udrv_irq_event *k,
-		      struct udrv_edge_event *ev)
+static int irq_event(struct udrv_responder *r, const struct udrv_irq_event *k,
+		     struct udrv_edge_event *ev)
 {
-	int level = k->level < 0 ? -1 :
-		    k->level ^ (int)r->req->settings[r->cfg.in].active_low;
-
-	/* a chip that sleeps: the level is not known in the handler; read it */
-	if (level < 0)
-		level = udrv_request_get_value(r->req, r->cfg.in);
+	if (k->level < 0)
+		return udrv_err(r->errmsg, EIO,
+				"responder: udrv-irq could not read the level of line %u of %s after its edge %u",
+				r->cfg.in, r->req->chip_name, k->seqno);
 	ev->timestamp_ns = k->timestamp_ns;
-	ev->edge = level > 0 ? UDRV_EDGE_RISING : UDRV_EDGE_FALLING;
+	ev->edge = k->level ? UDRV_EDGE_RISING : UDRV_EDGE_FALLING;
 	ev->lost = k->seqno - ev->seqno - 1;
 	ev->seqno = k->seqno;
 	ev->line_seqno = k->seqno;
+	return 0;
+}
+
+/* A read of the helper that brought no event: what it means. */
+static int read_failed(struct udrv_responder *r, ssize_t n)
+{
+	unsigned int off = r->cfg.in;
+	int err = n < 0 ? errno : EIO;
+
+	if (err == EINTR)
+		return udrv_err(r->errmsg, EINTR,
+				"responder: a signal came while it waited for an edge of line %u of %s",
+				off, r->req->chip_name);
+	if (err == ENODEV)
+		return udrv_err(r->errmsg, ENODEV,
+				"responder: the chip of line %u went away (%s's driver unbound or removed): udrv-irq gave the line back",
+				off, r->req->chip_name);
+	return udrv_err(r->errmsg, err, "responder: reading %s: %s",
+			UDRV_IRQ_DEVICE, n < 0 ? strerror(err) : "a short event");
 }
 
 int udrv_resp_irq_loop(struct udrv_responder *r, udrv_respond_fn fn,
 		       void *data)
 {
 	struct udrv_edge_event ev = {
-		.offset = r->req->offsets[r->cfg.in], .index = r->cfg.in,
+		.offset = r->cfg.in, .index = IRQ_NO_INDEX,
 	};
 	struct udrv_irq_event k;
 	ssize_t n;
@@ -123,15 +179,11 @@ int udrv_resp_irq_loop(struct udrv_responder *r, udrv_respond_fn fn,
 
 	for (;;) {
 		n = read(r->irq_fd, &k, sizeof(k));
-		if (n < 0 && errno == EINTR)
-			return udrv_err(r->errmsg, EINTR,
-					"responder: a signal came while it waited for an edge of line %u of %s",
-					r->req->offsets[r->cfg.in], r->req->chip_name);
 		if (n != (ssize_t)sizeof(k))
-			return udrv_err(r->errmsg, n < 0 ? errno : EIO,
-					"responder: reading %s: %s", UDRV_IRQ_DEVICE,
-					n < 0 ? strerror(errno) : "a short event");
-		irq_event(r, &k, &ev);
+			return read_failed(r, n);
+		ret = irq_event(r, &k, &ev);
+		if (ret)
+			return ret;
 		r->req->lost += ev.lost;	/* edges faster than the reads */
 		ret = fn(r->req, &ev, data);
 		if (ret)

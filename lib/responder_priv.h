@@ -56,7 +56,7 @@ struct udrv_responder {
 	bool sched_set;
 	bool locked_here;		/* mlockall() by us, not before */
 	struct udrv_rt *rt;		/* holds /dev/cpu_dma_latency */
-	int irq_fd;			/* UDRV_RESPOND_IRQ: /dev/udrv-irq, -1 */
+	int irq_fd;			/* UDRV_RESPOND_IRQ_LINE: /dev/udrv-irq, -1 */
 	char errmsg[UDRV_ERRMSG_LEN];
 };
 
@@ -70,7 +70,7 @@ int udrv_resp_threads_restore(struct udrv_responder *r);
 /* responder.c: what the callback's @ret makes of the run (> 0: stop, 0) */
 int udrv_resp_called(struct udrv_responder *r, int ret);
 
-/* responder_irq.c, UDRV_RESPOND_IRQ: the kernel helper udrv-irq */
+/* responder_irq.c, UDRV_RESPOND_IRQ_LINE: the kernel helper udrv-irq */
 int udrv_resp_irq_check(struct udrv_request *req,
 			const struct udrv_responder_config *c);
 /* open /dev/udrv-irq and take the line's interrupt (one run) */

@@ -112,7 +112,7 @@ static int threads_scan(struct udrv_responder *r)
 int udrv_resp_threads_find(struct udrv_responder *r)
 {
 	struct udrv_request *req = r->req;
-	unsigned int off = req->offsets[r->cfg.in], irq;
+	unsigned int off, irq;
 	int ret;
 
 	r->nthreads = 0;
@@ -122,6 +122,7 @@ int udrv_resp_threads_find(struct udrv_responder *r)
 	 * consumer name to look its handler up by */
 	if (r->cfg.wait != UDRV_RESPOND_READ || !req->consumer[0])
 		return 0;
+	off = req->offsets[r->cfg.in];
 	ret = udrv_rt_find_irq(req->consumer, off, &irq);
 	if (ret == -ENOENT)
 		return 0;	/* no thread: a hard interrupt, or no sysfs */

@@ -29,16 +29,32 @@ enum udrv_respond_wait {
 	/* read the line's level in a loop (any backend): see busy_spin_us */
 	UDRV_RESPOND_BUSY,
 	/*
+	 * libudrv 1.5's wait through udrv-irq, whose helper watched a line
+	 * the request held without holding it itself: refused since the
+	 * helper's interface 2 (-EINVAL, the message says to use
+	 * UDRV_RESPOND_IRQ_LINE), so that a 1.5 program fails clearly
+	 * rather than watching the line its index names as an offset.
+	 */
+	UDRV_RESPOND_IRQ,
+	/*
 	 * a blocking read() of the toolkit's kernel helper udrv-irq
 	 * (/dev/udrv-irq, package udrv-irq-dkms): its handler takes the
 	 * line's interrupt in hard irq context, also on PREEMPT_RT, and wakes
 	 * the responder directly, with no interrupt thread on the way (none
-	 * to raise). The line: an input of any backend, requested WITHOUT
-	 * edge detection (the helper takes its interrupt); both edges are
-	 * delivered, each event's edge from the level the handler read.
-	 * Since libudrv 1.5.
+	 * to raise). The input line is the helper's, not the request's: the
+	 * config's @in is its offset on the request's chip, and the request
+	 * must not hold it (it holds the lines the callback drives). For
+	 * each run the helper requests the line as an input with both edges
+	 * (consumer "udrv-irq[PID]") and gives it back when the run ends; a
+	 * line someone else holds (another process, udrvd, a kernel driver)
+	 * is refused, -EBUSY naming the holder. Each event's edge is the
+	 * raw level the helper read (no active-low); its index is
+	 * 0xffffffff (the line is in no request). A helper of another
+	 * version: -EPROTONOSUPPORT saying which udrv-irq-dkms to install.
+	 * The chip going away while it waits: -ENODEV. New after
+	 * libudrv 1.5.0, with the helper's interface 2.
 	 */
-	UDRV_RESPOND_IRQ,
+	UDRV_RESPOND_IRQ_LINE,
 };
 
 /* udrv_responder_config.flags */
@@ -51,7 +67,9 @@ enum udrv_respond_wait {
  * SCHED_OTHER, nothing else touched. Every field is 32 bits, no padding.
  */
 struct udrv_responder_config {
-	unsigned int in;		/* index of the input line in the request */
+	/* index of the input line in the request; UDRV_RESPOND_IRQ_LINE: the
+	 * input line's offset on the request's chip (the helper's line) */
+	unsigned int in;
 	enum udrv_respond_wait wait;
 	/* the calling thread's SCHED_FIFO priority while it responds, 1..99;
 	 * 0: SCHED_OTHER */

@@ -3,44 +3,85 @@
  * udrv-irq - a GPIO line's interrupt, straight to the thread that waits
  *
  * The smallest kernel helper for a userspace responder (libudrv's
- * UDRV_RESPOND_IRQ): what UIO is for a device's interrupt, for one GPIO
+ * UDRV_RESPOND_IRQ_LINE): what UIO is for a device's interrupt, for one GPIO
  * line, without the interrupt thread that a character-device edge event
  * goes through. The handler runs in hard interrupt context on every
- * kernel, PREEMPT_RT included (IRQF_NO_THREAD), takes the time and the
- * line's level, counts the edge and wakes the reader through a simple wait
- * queue (raw spinlocks: allowed in hard irq context on PREEMPT_RT). The
- * waiting thread runs next; nothing else is scheduled in between.
+ * kernel, PREEMPT_RT included (IRQF_NO_THREAD), takes the time (and the
+ * line's level where that is safe: udrv_irq_level_in_handler()), counts
+ * the edge and wakes the reader through a simple wait queue (raw
+ * spinlocks: allowed in hard irq context on PREEMPT_RT). The waiting
+ * thread runs next; nothing else is scheduled in between.
+ *
+ * The file holds its line: the bind requests it the way a kernel driver
+ * does (gpiochip_request_own_desc(), consumer "udrv-irq[PID]"), so a line
+ * someone else holds is refused (EBUSY, the holder's label to userspace)
+ * and nobody can take it while it is bound. A module cannot tell whose a
+ * character-device request is, so it never watches a line it does not
+ * hold.
+ *
+ * The chip stays safe while bound: 6.1 has no refcounted gpio_device a
+ * module can reach (struct gpio_device is gpiolib's), so the file holds
+ * the chip's driver module (try_module_get) and its parent device
+ * (get_device), and a notifier on the parent's bus tears the binding down
+ * when the parent's driver is about to be unbound (BUS_NOTIFY_UNBIND_DRIVER,
+ * before the driver's remove() takes the chip away): the interrupt and
+ * the line are given back while the chip is still there, the reader gets
+ * -ENODEV, and close() touches nothing of the chip's.
  *
  * The misc device /dev/udrv-irq (mode 0600: a udev rule gives it to a
- * group, docs/api.md); one open file watches one line, as the uapi header
- * <udrv/udrv-irq.h> (kernel/include/uapi/udrv/udrv-irq.h) says.
+ * group, docs/api.md); the uapi header <udrv/udrv-irq.h>
+ * (kernel/include/uapi/udrv/udrv-irq.h) says what a file does.
  */
 
+#include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/gpio/consumer.h>
 #include <linux/gpio/driver.h>
+#include <linux/gpio/machine.h>
 #include <linux/interrupt.h>
 #include <linux/ktime.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/notifier.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/swait.h>
 #include <linux/uaccess.h>
+#include <linux/version.h>
 
 #include <udrv-kmod/gpiochip.h>
 #include <udrv/udrv-irq.h>
 
 #define UDRV_IRQ_NAME	"udrv-irq"
 
+/* 6.4 made the bus of a device, and the notifiers' argument, const */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+typedef const struct bus_type udrv_irq_bus_t;
+#else
+typedef struct bus_type udrv_irq_bus_t;
+#endif
+
+enum udrv_irq_state {
+	UDRV_IRQ_UNBOUND,		/* no bind yet (or it failed) */
+	UDRV_IRQ_BINDING,		/* a bind is under way */
+	UDRV_IRQ_BOUND,			/* the line and its interrupt held */
+	UDRV_IRQ_GONE,			/* the chip went away: -ENODEV for good */
+};
+
 struct udrv_irq_file {
-	struct mutex lock;		/* the bind */
+	struct mutex lock;		/* the state and what it holds */
+	enum udrv_irq_state state;
 	struct gpio_chip *gc;		/* bound: the chip, its driver held */
-	struct gpio_desc *desc;
+	struct device *parent;		/* the chip's parent, referenced */
+	struct notifier_block nb;	/* on the parent's bus, while bound */
+	udrv_irq_bus_t *bus;		/* where nb is registered, or NULL */
+	struct gpio_desc *desc;		/* the line, requested for this file */
 	int irq;
-	bool can_sleep;			/* the level cannot be read in the handler */
+	bool level_in_handler;		/* else read() reads it (flag LATE) */
+	char consumer[UDRV_IRQ_LABEL_LEN];	/* the line's label: ours */
 	char name[64];			/* the handler's name, /proc/interrupts */
 	struct swait_queue_head wq;
 	raw_spinlock_t ev_lock;
@@ -48,35 +89,136 @@ struct udrv_irq_file {
 	u32 seen;			/* the seqno the reader had last */
 };
 
+/*
+ * PREEMPT_RT: chips whose ->get() takes no sleeping lock (a plain register
+ * read, or a raw spinlock), by their parent's driver name: the level may be
+ * read in the hard irq handler. On RT a spinlock_t is a sleeping lock, and a
+ * chip marked "cannot sleep" may still take one in ->get(); the level of
+ * any other chip is read in read(), in process context, and the event says
+ * so (UDRV_IRQ_EV_LEVEL_LATE). Without PREEMPT_RT every chip that cannot
+ * sleep is read in the handler. Add a driver only after reading its ->get().
+ */
+static const char *const udrv_irq_rt_safe[] = {
+	"gpio-wire",		/* rig/kernel/gpio-wire: raw_spinlock_t */
+	"pinctrl-bcm2835",	/* bcm2835_gpio_get(): one readl() */
+	"pl061_gpio",		/* pl061_get_value(): one readb() */
+	"basic-mmio-gpio",	/* gpio-mmio's bgpio_get(): one read */
+};
+
+/* Every level read in read(), for a chip one does not trust (and for the
+ * lab's test of that path): taken at the bind. */
+static bool level_in_read;
+module_param(level_in_read, bool, 0644);
+MODULE_PARM_DESC(level_in_read,
+		 "read every line's level in read(), in process context, never in the hard irq handler (events flagged UDRV_IRQ_EV_LEVEL_LATE); default N: in the handler where that is safe");
+
+static bool udrv_irq_level_in_handler(struct gpio_chip *gc)
+{
+	const char *drv;
+
+	if (gc->can_sleep || READ_ONCE(level_in_read))
+		return false;
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT))
+		return true;
+	drv = gc->parent && gc->parent->driver ? gc->parent->driver->name : NULL;
+	if (!drv)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(udrv_irq_rt_safe); i++)
+		if (!strcmp(drv, udrv_irq_rt_safe[i]))
+			return true;
+	return false;
+}
+
 /* ---- the handler ------------------------------------------------------ */
 
 static irqreturn_t udrv_irq_edge(int irq, void *data)
 {
 	struct udrv_irq_file *f = data;
 	u64 t = ktime_get_ns();
-	int level = f->can_sleep ? -1 : gpiod_get_raw_value(f->desc);
+	int level = f->level_in_handler ? gpiod_get_raw_value(f->desc) : -1;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&f->ev_lock, flags);
 	f->ev.seqno++;
 	f->ev.timestamp_ns = t;
 	f->ev.level = level < 0 ? -1 : !!level;
+	f->ev.flags = f->level_in_handler ? 0 : UDRV_IRQ_EV_LEVEL_LATE;
 	raw_spin_unlock_irqrestore(&f->ev_lock, flags);
 	swake_up_one(&f->wq);
 	return IRQ_HANDLED;
 }
 
+/* ---- giving back ------------------------------------------------------ */
+
+/* Give back the interrupt, the line and the chip's driver; @f->lock held,
+ * the chip still there. */
+static void udrv_irq_unbind(struct udrv_irq_file *f, enum udrv_irq_state to)
+{
+	if (f->state != UDRV_IRQ_BOUND)
+		return;
+	free_irq(f->irq, f);		/* waits for a handler running */
+	gpiochip_free_own_desc(f->desc);
+	module_put(f->gc->owner);
+	f->desc = NULL;
+	f->gc = NULL;
+	WRITE_ONCE(f->state, to);
+}
+
+/*
+ * The parent's driver is about to be unbound (sysfs unbind, the device
+ * deleted): the chip goes with it. Called with the parent's device lock
+ * held, before the driver's remove(): the chip is still there.
+ */
+static int udrv_irq_bus_event(struct notifier_block *nb, unsigned long action,
+			      void *data)
+{
+	struct udrv_irq_file *f = container_of(nb, struct udrv_irq_file, nb);
+
+	if (action != BUS_NOTIFY_UNBIND_DRIVER || data != f->parent)
+		return NOTIFY_DONE;
+	mutex_lock(&f->lock);
+	if (f->state == UDRV_IRQ_BOUND) {
+		pr_info(UDRV_IRQ_NAME ": %s: its chip is going away (%s unbound): the line and its interrupt given back, the reader gets ENODEV\n",
+			f->name, dev_name(f->parent));
+		udrv_irq_unbind(f, UDRV_IRQ_GONE);
+	}
+	mutex_unlock(&f->lock);
+	swake_up_all(&f->wq);
+	return NOTIFY_OK;
+}
+
 /* ---- the file --------------------------------------------------------- */
 
-/* The newest edge into @ev; whether the reader has not seen it. */
-static bool udrv_irq_newer(struct udrv_irq_file *f, struct udrv_irq_event *ev)
+/* The newest edge into @ev; whether the reader has something: an edge it
+ * has not seen, or the chip's going. */
+static bool udrv_irq_ready(struct udrv_irq_file *f, struct udrv_irq_event *ev)
 {
 	unsigned long flags;
 
+	if (READ_ONCE(f->state) == UDRV_IRQ_GONE)
+		return true;
 	raw_spin_lock_irqsave(&f->ev_lock, flags);
 	*ev = f->ev;
 	raw_spin_unlock_irqrestore(&f->ev_lock, flags);
 	return ev->seqno != READ_ONCE(f->seen);
+}
+
+/* The level read now, in process context, for an event the handler could
+ * not read it for. */
+static int udrv_irq_late_level(struct udrv_irq_file *f,
+			       struct udrv_irq_event *ev)
+{
+	int level;
+
+	mutex_lock(&f->lock);
+	if (f->state != UDRV_IRQ_BOUND) {
+		mutex_unlock(&f->lock);
+		return -ENODEV;
+	}
+	level = gpiod_get_raw_value_cansleep(f->desc);
+	mutex_unlock(&f->lock);
+	ev->level = level < 0 ? -1 : !!level;
+	return 0;
 }
 
 static ssize_t udrv_irq_read(struct file *file, char __user *buf, size_t len,
@@ -88,17 +230,27 @@ static ssize_t udrv_irq_read(struct file *file, char __user *buf, size_t len,
 
 	if (len < sizeof(ev))
 		return -EINVAL;
-	if (!smp_load_acquire(&f->gc))
-		return -ENOTCONN;	/* no UDRV_IRQ_BIND yet */
+	switch (READ_ONCE(f->state)) {
+	case UDRV_IRQ_GONE:
+		return -ENODEV;
+	case UDRV_IRQ_BOUND:
+		break;
+	default:
+		return -ENOTCONN;	/* no UDRV_IRQ_BIND_LINE yet */
+	}
 	if (file->f_flags & O_NONBLOCK) {
-		if (!udrv_irq_newer(f, &ev))
+		if (!udrv_irq_ready(f, &ev))
 			return -EAGAIN;
 	} else {
 		ret = swait_event_interruptible_exclusive(f->wq,
-							  udrv_irq_newer(f, &ev));
+							  udrv_irq_ready(f, &ev));
 		if (ret)
 			return ret;
 	}
+	if (READ_ONCE(f->state) == UDRV_IRQ_GONE)
+		return -ENODEV;
+	if (ev.flags & UDRV_IRQ_EV_LEVEL_LATE && udrv_irq_late_level(f, &ev))
+		return -ENODEV;
 	WRITE_ONCE(f->seen, ev.seqno);
 	if (copy_to_user(buf, &ev, sizeof(ev)))
 		return -EFAULT;
@@ -111,68 +263,229 @@ static unsigned long udrv_irq_trigger(u32 flags)
 	       (flags & UDRV_IRQ_FALLING ? IRQF_TRIGGER_FALLING : 0);
 }
 
-/* The chip's line @b->offset and its interrupt, for @f; lock held. */
-static int udrv_irq_take(struct udrv_irq_file *f, const struct udrv_irq_bind *b,
+/* The label of whoever holds line @offset of @gc into @b->holder. */
+static void udrv_irq_holder(struct gpio_chip *gc, unsigned int offset,
+			    struct udrv_irq_line *b)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	char *label = gpiochip_dup_line_label(gc, offset);
+
+	if (!IS_ERR_OR_NULL(label))
+		strscpy(b->holder, label, sizeof(b->holder));
+	if (!IS_ERR(label))
+		kfree(label);
+#else
+	/* 6.1 gives the holder's pointer: copied at once (a holder letting go
+	 * meanwhile makes the name stale, never the line ours) */
+	const char *label = gpiochip_is_requested(gc, offset);
+
+	if (label)
+		strscpy(b->holder, label, sizeof(b->holder));
+#endif
+}
+
+/* Line @b->offset of @gc for @f, an input with its interrupt; @f->lock not
+ * held, the parent's device lock held (no unbind meanwhile). */
+static int udrv_irq_take(struct udrv_irq_file *f, struct udrv_irq_line *b,
 			 struct gpio_chip *gc)
 {
+	struct gpio_desc *desc;
 	int ret;
 
 	if (b->offset >= gc->ngpio)
 		return -EINVAL;
-	/* the line's descriptor by its global number: no request of our own,
-	 * the line stays the process's (gpiochip_get_desc() is gpiolib's) */
-	f->desc = gpio_to_desc(gc->base + b->offset);
-	if (!f->desc)
-		return -ENODEV;
-	f->irq = gpiod_to_irq(f->desc);
-	if (f->irq < 0)
-		return f->irq;
-	f->can_sleep = gc->can_sleep;
+	desc = gpiochip_request_own_desc(gc, b->offset, f->consumer,
+					 GPIO_LOOKUP_FLAGS_DEFAULT, GPIOD_IN);
+	if (IS_ERR(desc)) {
+		ret = PTR_ERR(desc);
+		if (ret == -EBUSY)
+			udrv_irq_holder(gc, b->offset, b);
+		return ret;
+	}
+	f->irq = gpiod_to_irq(desc);
+	ret = f->irq < 0 ? f->irq : 0;
 	snprintf(f->name, sizeof(f->name), UDRV_IRQ_ACTION_FMT, b->chip,
 		 b->offset);
-	ret = request_irq(f->irq, udrv_irq_edge,
-			  udrv_irq_trigger(b->flags) | IRQF_NO_THREAD, f->name, f);
-	if (ret)
+	f->level_in_handler = udrv_irq_level_in_handler(gc);
+	if (!ret)
+		ret = request_irq(f->irq, udrv_irq_edge,
+				  udrv_irq_trigger(b->flags) | IRQF_NO_THREAD,
+				  f->name, f);
+	if (ret) {
 		pr_info(UDRV_IRQ_NAME ": line %u of %s: cannot take its interrupt %d: %pe%s\n",
 			b->offset, b->chip, f->irq, ERR_PTR(ret),
-			ret == -EBUSY ? " (taken: a request with edge detection holds it)" :
+			ret == -EBUSY ? " (taken: by a kernel driver, without the line)" :
 			ret == -EINVAL ? " (a chip whose interrupts are threads: behind I2C or SPI)" : "");
+		gpiochip_free_own_desc(desc);
+		return ret;
+	}
+	f->desc = desc;
+	return 0;
+}
+
+/*
+ * The chip's parent, referenced while the chip was surely there: in the
+ * match, under gpiolib's lock (a chip found is one a concurrent unbind may
+ * free the moment the find returns). Binds take turns for it.
+ */
+static DEFINE_MUTEX(udrv_irq_find_lock);
+static struct device *udrv_irq_found_parent;
+
+static bool udrv_irq_chip_match(struct gpio_chip *gc, const char *label)
+{
+	if (!udrv_kchip_label_is(gc, label) || !gc->parent)
+		return false;
+	put_device(udrv_irq_found_parent);	/* a match whose driver left */
+	udrv_irq_found_parent = get_device(gc->parent);
+	return true;
+}
+
+/* Chip @label, its driver held, its parent referenced into @f->parent;
+ * NULL: none (or its driver leaving, or it has no parent device). */
+static struct gpio_chip *udrv_irq_find(struct udrv_irq_file *f,
+				       const char *label)
+{
+	struct gpio_chip *gc;
+
+	mutex_lock(&udrv_irq_find_lock);
+	udrv_irq_found_parent = NULL;
+	gc = udrv_kchip_find(label, udrv_irq_chip_match);
+	if (gc)
+		f->parent = udrv_irq_found_parent;
+	else
+		put_device(udrv_irq_found_parent);
+	udrv_irq_found_parent = NULL;
+	mutex_unlock(&udrv_irq_find_lock);
+	return gc;
+}
+
+/* Whether @gc is still chip @label: the parent's device lock held. */
+static bool udrv_irq_still(struct gpio_chip *gc, const char *label)
+{
+	struct gpio_chip *now = udrv_kchip_find(label, udrv_kchip_label_is);
+
+	if (now)
+		module_put(now->owner);
+	return now == gc;
+}
+
+/* Take the line with the chip's parent's driver locked in place. */
+static int udrv_irq_bind_chip(struct udrv_irq_file *f, struct udrv_irq_line *b)
+{
+	struct gpio_chip *gc = udrv_irq_find(f, b->chip);
+	int ret;
+
+	if (!gc)
+		return -ENODEV;
+	/* the notifier goes in before the device lock is taken: an unbind
+	 * under way holds that lock while it calls the notifiers */
+	f->bus = f->parent->bus;
+	f->nb.notifier_call = udrv_irq_bus_event;
+	ret = f->bus ? bus_register_notifier(f->bus, &f->nb) : -ENODEV;
+	if (ret) {
+		f->bus = NULL;
+		goto put;
+	}
+	device_lock(f->parent);
+	/* still bound, and still this chip: an unbind that came first has
+	 * removed it (its driver's module held, the chip's memory not) */
+	ret = -ENODEV;
+	if (f->parent->driver && udrv_irq_still(gc, b->chip))
+		ret = udrv_irq_take(f, b, gc);
+	if (!ret) {
+		mutex_lock(&f->lock);
+		f->gc = gc;
+		WRITE_ONCE(f->state, UDRV_IRQ_BOUND);
+		mutex_unlock(&f->lock);
+	}
+	device_unlock(f->parent);
+	if (!ret)
+		return 0;
+put:
+	module_put(gc->owner);
 	return ret;
+}
+
+/* The caller's struct, whatever its version: 0, or the errno to return
+ * after @b's version and size are written back. */
+static int udrv_irq_line_in(struct udrv_irq_line *b, void __user *arg)
+{
+	u32 head[2];
+
+	if (copy_from_user(head, arg, sizeof(head)))
+		return -EFAULT;
+	if (head[0] != UDRV_IRQ_VERSION || head[1] != sizeof(*b))
+		return -EPROTONOSUPPORT;
+	if (copy_from_user(b, arg, sizeof(*b)))
+		return -EFAULT;
+	return 0;
+}
+
+static int udrv_irq_line_check(const struct udrv_irq_line *b)
+{
+	u32 edges = UDRV_IRQ_RISING | UDRV_IRQ_FALLING;
+
+	if (b->flags & UDRV_IRQ_OUTPUT)
+		return -EOPNOTSUPP;	/* reserved for the fast reply */
+	if (b->flags != (UDRV_IRQ_INPUT | (b->flags & edges)) ||
+	    !(b->flags & edges) || memchr_inv(b->reserved, 0, sizeof(b->reserved)) ||
+	    !b->chip[0] || strnlen(b->chip, sizeof(b->chip)) == sizeof(b->chip))
+		return -EINVAL;
+	return 0;
 }
 
 static long udrv_irq_bind(struct udrv_irq_file *f, void __user *arg)
 {
-	struct udrv_irq_bind b;
-	struct gpio_chip *gc;
-	int ret;
+	struct udrv_irq_line b;
+	int ret = udrv_irq_line_in(&b, arg);
 
-	if (copy_from_user(&b, arg, sizeof(b)))
-		return -EFAULT;
-	if (!b.flags || b.flags & ~(UDRV_IRQ_RISING | UDRV_IRQ_FALLING) ||
-	    !b.chip[0] || strnlen(b.chip, sizeof(b.chip)) == sizeof(b.chip))
-		return -EINVAL;
-	mutex_lock(&f->lock);
-	ret = -EBUSY;
-	if (f->gc)
-		goto out;
-	ret = -ENODEV;
-	gc = udrv_kchip_find(b.chip, udrv_kchip_label_is);
-	if (!gc)
-		goto out;
-	ret = udrv_irq_take(f, &b, gc);
+	if (ret == -EPROTONOSUPPORT) {
+		u32 ours[2] = { UDRV_IRQ_VERSION, sizeof(b) };
+
+		return copy_to_user(arg, ours, sizeof(ours)) ? -EFAULT : ret;
+	}
+	if (!ret)
+		ret = udrv_irq_line_check(&b);
 	if (ret)
-		module_put(gc->owner);
-	else
-		smp_store_release(&f->gc, gc);
-out:
+		return ret;
+	memset(b.holder, 0, sizeof(b.holder));
+	mutex_lock(&f->lock);
+	ret = f->state == UDRV_IRQ_UNBOUND ? 0 : -EBUSY;
+	if (!ret)
+		f->state = UDRV_IRQ_BINDING;
 	mutex_unlock(&f->lock);
+	if (ret)
+		return ret;
+	ret = udrv_irq_bind_chip(f, &b);
+	if (ret) {
+		if (f->bus)
+			bus_unregister_notifier(f->bus, &f->nb);
+		put_device(f->parent);
+		f->bus = NULL;
+		f->parent = NULL;
+		mutex_lock(&f->lock);
+		f->state = UDRV_IRQ_UNBOUND;
+		mutex_unlock(&f->lock);
+	}
+	if (ret == -EBUSY &&
+	    copy_to_user(arg + offsetof(struct udrv_irq_line, holder),
+			 b.holder, sizeof(b.holder)))
+		return -EFAULT;
 	return ret;
 }
 
 static long udrv_irq_ioctl(struct file *file, unsigned int cmd,
 			   unsigned long arg)
 {
-	if (cmd != UDRV_IRQ_BIND)
+	if (cmd == UDRV_IRQ_BIND_V1) {
+		pr_info_ratelimited(UDRV_IRQ_NAME ": %s[%d] binds the 1.5 way (UDRV_IRQ_BIND): this udrv-irq speaks interface %d: install the libudrv of the udrv-irq-dkms installed\n",
+				    current->comm, task_tgid_nr(current),
+				    UDRV_IRQ_VERSION);
+		return -EPROTONOSUPPORT;
+	}
+	/* any size: a struct of another version gets our version back */
+	if (_IOC_TYPE(cmd) != UDRV_IRQ_IOC_MAGIC ||
+	    _IOC_NR(cmd) != _IOC_NR(UDRV_IRQ_BIND_LINE))
 		return -ENOTTY;
 	return udrv_irq_bind(file->private_data, (void __user *)arg);
 }
@@ -186,6 +499,8 @@ static int udrv_irq_open(struct inode *inode, struct file *file)
 	mutex_init(&f->lock);
 	init_swait_queue_head(&f->wq);
 	raw_spin_lock_init(&f->ev_lock);
+	snprintf(f->consumer, sizeof(f->consumer), UDRV_IRQ_CONSUMER_FMT,
+		 task_tgid_nr(current));
 	file->private_data = f;
 	return stream_open(inode, file);
 }
@@ -194,10 +509,14 @@ static int udrv_irq_release(struct inode *inode, struct file *file)
 {
 	struct udrv_irq_file *f = file->private_data;
 
-	if (f->gc) {
-		free_irq(f->irq, f);
-		module_put(f->gc->owner);
-	}
+	/* first, without the lock the notifier takes: after this it is not
+	 * running and never will */
+	if (f->bus)
+		bus_unregister_notifier(f->bus, &f->nb);
+	mutex_lock(&f->lock);
+	udrv_irq_unbind(f, UDRV_IRQ_UNBOUND);
+	mutex_unlock(&f->lock);
+	put_device(f->parent);		/* NULL: nothing */
 	mutex_destroy(&f->lock);
 	kfree(f);
 	return 0;

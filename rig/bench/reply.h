@@ -33,7 +33,7 @@
 enum reply_responder { REPLY_ISR, REPLY_KTHREAD, REPLY_USER, REPLY_LIB,
 		       REPLY_NRESP };
 /* irq: the lib responder's wait through the toolkit's kernel helper
- * udrv-irq (UDRV_RESPOND_IRQ): B's interrupt straight to the responder */
+ * udrv-irq (UDRV_RESPOND_IRQ_LINE): B's interrupt straight to the responder */
 enum reply_wait { REPLY_READ, REPLY_POLL, REPLY_EPOLL, REPLY_BUSY, REPLY_IRQ,
 		  REPLY_NWAIT };
 

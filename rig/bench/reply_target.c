@@ -205,16 +205,14 @@ static int user_fail(struct reply_user *u, const char *fmt, const char *what)
 			 u->sh->error);
 }
 
-/* B (an input: both edges; none for busy and irq, where udrv-irq takes its
- * interrupt) and C (an output at !B). */
+/* B (an input: both edges; none for busy) and C (an output at !B). */
 static int target_request(struct reply_user *u, const char *consumer,
 			  struct udrv_request **req)
 {
 	struct udrv_request_config cfg = { .consumer = consumer };
 	struct udrv_line_settings s[2] = {
 		{ .direction = UDRV_DIR_INPUT,
-		  .edge = u->wait == REPLY_BUSY || u->wait == REPLY_IRQ ?
-			  UDRV_EDGE_NONE : UDRV_EDGE_BOTH },
+		  .edge = u->wait == REPLY_BUSY ? UDRV_EDGE_NONE : UDRV_EDGE_BOTH },
 		{ .direction = UDRV_DIR_OUTPUT },
 	};
 	unsigned int offsets[2] = { u->in, u->out };
@@ -226,6 +224,38 @@ static int target_request(struct reply_user *u, const char *consumer,
 	if (b < 0 || udrv_request_set_value(*req, 1, !b))
 		return user_fail(u, "%s", udrv_request_errmsg(*req));
 	return 0;
+}
+
+/*
+ * irq: C alone (an output at !B, index 0); udrv-irq requests B itself for
+ * the run, so B is only read here, in a request of its own let go at once.
+ */
+static int target_request_irq(struct reply_user *u, struct udrv_request **req)
+{
+	struct udrv_request_config cfg = { .consumer = REPLY_LIB_CONSUMER };
+	struct udrv_line_settings s = { .direction = UDRV_DIR_INPUT };
+	struct udrv_request *b_req = NULL;
+	int b;
+
+	if (udrv_chip_request(u->chip, &cfg, 1, &u->in, &s, &b_req))
+		return user_fail(u, "%s", udrv_chip_errmsg(u->chip));
+	b = udrv_request_get_value(b_req, 0);
+	if (b < 0)
+		user_fail(u, "%s", udrv_request_errmsg(b_req));
+	udrv_request_release(b_req);
+	if (b < 0)
+		return EXIT_FAIL;
+	s = (struct udrv_line_settings){ .direction = UDRV_DIR_OUTPUT,
+					 .value = !b };
+	if (udrv_chip_request(u->chip, &cfg, 1, &u->out, &s, req))
+		return user_fail(u, "%s", udrv_chip_errmsg(u->chip));
+	return 0;
+}
+
+/* C's index in the lib responder's request */
+static size_t lib_c_index(const struct reply_user *u)
+{
+	return u->wait == REPLY_IRQ ? 0 : 1;
 }
 
 static int user_setup(struct reply_user *u, struct udrv_request **req)
@@ -338,7 +368,8 @@ static int lib_answer(struct udrv_request *req, const struct udrv_edge_event *ev
 	sh->edges++;
 	sh->t_reply = bench_now_ns();
 	__atomic_store_n(&sh->seq, sh->seq + 1, __ATOMIC_RELEASE);
-	if (udrv_request_set_value(req, 1, ev->edge != UDRV_EDGE_RISING)) {
+	if (udrv_request_set_value(req, lib_c_index(u),
+				   ev->edge != UDRV_EDGE_RISING)) {
 		user_fail(u, "%s", udrv_request_errmsg(req));
 		return -EIO;
 	}
@@ -349,9 +380,11 @@ static int lib_answer(struct udrv_request *req, const struct udrv_edge_event *ev
 static int lib_run(struct reply_user *u, int ready_fd, volatile int *stop)
 {
 	struct udrv_responder_config cfg = {
-		.in = 0, .priority = u->prio, .irq_priority = u->irq_prio,
+		/* irq: B's offset (udrv-irq's line, not the request's) */
+		.in = u->wait == REPLY_IRQ ? u->in : 0,
+		.priority = u->prio, .irq_priority = u->irq_prio,
 		.wait = u->wait == REPLY_BUSY ? UDRV_RESPOND_BUSY :
-			u->wait == REPLY_IRQ ? UDRV_RESPOND_IRQ : UDRV_RESPOND_READ,
+			u->wait == REPLY_IRQ ? UDRV_RESPOND_IRQ_LINE : UDRV_RESPOND_READ,
 		.flags = (u->mlock ? UDRV_RESPOND_LOCK_MEMORY : 0) |
 			 (u->cpu >= 0 ? UDRV_RESPOND_PIN_CPU : 0),
 		.cpu = u->cpu >= 0 ? u->cpu : 0,
@@ -361,7 +394,8 @@ static int lib_run(struct reply_user *u, int ready_fd, volatile int *stop)
 	struct udrv_responder *r = NULL;
 	char one = 1;
 	/* the lines only: the library sets the scheduling */
-	int ret = target_request(u, REPLY_LIB_CONSUMER, &req);
+	int ret = u->wait == REPLY_IRQ ? target_request_irq(u, &req) :
+		  target_request(u, REPLY_LIB_CONSUMER, &req);
 
 	if (!ret && udrv_responder_new(req, &cfg, &r))
 		ret = user_fail(u, "%s", udrv_request_errmsg(req));

@@ -2,19 +2,21 @@
 /*
  * The responder's waits other than the blocking read of edge events
  * (test_responder.c): the busy loop (UDRV_RESPOND_BUSY: levels read in
- * spins, signals between them) and the kernel helper's (UDRV_RESPOND_IRQ,
+ * spins, signals between them) and the kernel helper's (UDRV_RESPOND_IRQ_LINE,
  * lib/responder_irq.c: /dev/udrv-irq under the fake sysroot; what the
  * helper itself does is tested on real kernels, tests/lab).
  */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <udrv/udrv.h>
+#include <udrv/udrv-irq.h>
 
 #include "fake_gpio.h"
 #include "fake_sched.h"
@@ -96,33 +98,135 @@ static void test_busy_signal_and_error(void)
 
 /* ---- the kernel helper's wait ---- */
 
-#define BAD(field_init, line_edge, err, needle)				\
+/*
+ * udrv-irq played on the fake /dev/udrv-irq (a regular file: -Wl,--wrap of
+ * ioctl and read, tests/lib/meson.build): the module of this interface, the
+ * 1.5 one (which knows only UDRV_IRQ_BIND_V1), a newer one, a line someone
+ * holds, a chip that goes away.
+ */
+enum helper { HELPER_NOW, HELPER_1_5, HELPER_NEWER, HELPER_HELD, HELPER_GONE };
+
+static enum helper helper;
+static bool helper_on;			/* else /dev/udrv-irq is a plain file */
+static struct udrv_irq_line bound;	/* what the last bind asked */
+static int binds, v1_probes;
+static struct udrv_irq_event events[4];
+static size_t nevents, event_at;
+
+#define HELD_BY	"udrvd"
+
+static bool is_helper(int fd)
+{
+	char link[64], path[512];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n < 0)
+		return false;
+	path[n] = '\0';
+	return helper_on && strstr(path, "/dev/udrv-irq") != NULL;
+}
+
+static int helper_ioctl(unsigned long req, void *arg)
+{
+	struct udrv_irq_line *b = arg;
+	struct udrv_irq_bind_v1 *v1 = arg;
+
+	if (req == UDRV_IRQ_BIND_V1) {
+		v1_probes++;
+		if (helper != HELPER_1_5)
+			return errno = EPROTONOSUPPORT, -1;
+		return v1->flags ? 0 : (errno = EINVAL, -1);
+	}
+	if (req != UDRV_IRQ_BIND_LINE || helper == HELPER_1_5)
+		return errno = ENOTTY, -1;
+	binds++;
+	bound = *b;
+	if (helper == HELPER_NEWER) {
+		b->version = UDRV_IRQ_VERSION + 1;
+		return errno = EPROTONOSUPPORT, -1;
+	}
+	if (helper == HELPER_HELD) {
+		strcpy(b->holder, HELD_BY);
+		return errno = EBUSY, -1;
+	}
+	return 0;
+}
+
+int __real_ioctl(int fd, unsigned long req, ...);
+int __wrap_ioctl(int fd, unsigned long req, ...);
+int __wrap_ioctl(int fd, unsigned long req, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	return is_helper(fd) ? helper_ioctl(req, arg) : __real_ioctl(fd, req, arg);
+}
+
+ssize_t __real_read(int fd, void *buf, size_t len);
+ssize_t __wrap_read(int fd, void *buf, size_t len);
+ssize_t __wrap_read(int fd, void *buf, size_t len)
+{
+	if (!is_helper(fd))
+		return __real_read(fd, buf, len);
+	if (len < sizeof(events[0]))
+		return errno = EINVAL, -1;
+	if (event_at == nevents)	/* the chip went away */
+		return errno = ENODEV, -1;
+	memcpy(buf, &events[event_at++], sizeof(events[0]));
+	return sizeof(events[0]);
+}
+
+/* The fake system with the helper at /dev/udrv-irq, playing @h. */
+static void helper_is(enum helper h)
+{
+	fake_system();
+	fake_file("dev/udrv-irq", "");
+	helper = h;
+	helper_on = true;
+	binds = v1_probes = 0;
+	nevents = event_at = 0;
+	memset(&bound, 0, sizeof(bound));
+}
+
+#define BAD(field_init, err, needle)					\
 	do {								\
 		struct udrv_responder_config _c = { field_init };	\
 		struct udrv_responder *_r = (void *)1;			\
-		f.req.settings[0].edge = (line_edge);			\
 		CHECK_INT(udrv_responder_new(&f.req, &_c, &_r), err);	\
 		CHECK(_r == NULL);					\
 		CHECK_CONTAINS(udrv_request_errmsg(&f.req), needle);	\
 	} while (0)
 
+#define HELPERS_LINE	9	/* the helper's input: in no request */
+
 static void test_irq_config(void)
 {
-	struct udrv_responder_config c = { .wait = UDRV_RESPOND_IRQ };
+	struct udrv_responder_config c = { .wait = UDRV_RESPOND_IRQ_LINE,
+					   .in = HELPERS_LINE };
 	struct udrv_responder *r;
 	struct fake_req f;
 
 	fake_system();
-	fake_req_init(&f, UDRV_EDGE_BOTH);
-	/* edge detection holds the interrupt the helper takes */
-	BAD(.wait = UDRV_RESPOND_IRQ, UDRV_EDGE_BOTH, -EINVAL,
-	    "line 5 of gpiochip7 has edge detection, which holds its interrupt: request it as a plain input for UDRV_RESPOND_IRQ");
-	BAD(.wait = UDRV_RESPOND_IRQ COMMA .busy_spin_us = 5, UDRV_EDGE_NONE, -EINVAL,
+	fake_req_init(&f, UDRV_EDGE_NONE);
+	/* the helper requests the input itself: the request must not hold it */
+	BAD(.wait = UDRV_RESPOND_IRQ_LINE COMMA .in = IN, -EINVAL,
+	    "line 5 of gpiochip7 is the request's (index 0): with UDRV_RESPOND_IRQ_LINE the helper udrv-irq requests the input line itself; leave it out of the request and give its offset as the responder's in");
+	BAD(.wait = UDRV_RESPOND_IRQ_LINE COMMA .in = OUT, -EINVAL,
+	    "line 6 of gpiochip7 is the request's (index 1)");
+	BAD(.wait = UDRV_RESPOND_IRQ_LINE COMMA .in = HELPERS_LINE COMMA .busy_spin_us = 5, -EINVAL,
 	    "busy_spin_us and busy_pause_us apply to UDRV_RESPOND_BUSY only");
-	BAD(.wait = UDRV_RESPOND_IRQ + 1, UDRV_EDGE_NONE, -EINVAL,
-	    "UDRV_RESPOND_READ, UDRV_RESPOND_BUSY or UDRV_RESPOND_IRQ");
+	BAD(.wait = UDRV_RESPOND_IRQ_LINE + 1, -EINVAL,
+	    "UDRV_RESPOND_READ, UDRV_RESPOND_BUSY or UDRV_RESPOND_IRQ_LINE");
+	/* 1.5's wait: a 1.5 program's index is not an offset; refused */
+	BAD(.wait = UDRV_RESPOND_IRQ COMMA .in = 0, -EINVAL,
+	    "responder: UDRV_RESPOND_IRQ (libudrv 1.5: udrv-irq watched a line the request held) is gone: the helper now requests the input line itself; use UDRV_RESPOND_IRQ_LINE with the line left out of the request");
 	f.req.chip_label[0] = '\0';
-	BAD(.wait = UDRV_RESPOND_IRQ, UDRV_EDGE_NONE, -EINVAL,
+	BAD(.wait = UDRV_RESPOND_IRQ_LINE COMMA .in = HELPERS_LINE, -EINVAL,
 	    "gpiochip7 has no label udrv-irq can find it by");
 	strcpy(f.req.chip_label, "fake-wire");
 	CHECK_INT(new_responder(&f, &c, &r), 0);
@@ -131,10 +235,11 @@ static void test_irq_config(void)
 }
 
 /* No helper: the message says how to get it; a file that is no helper:
- * the bind fails, saying which line; nothing is left changed. */
+ * the bind fails, saying so; nothing is left changed. */
 static void test_irq_no_helper(void)
 {
-	struct udrv_responder_config c = { .wait = UDRV_RESPOND_IRQ };
+	struct udrv_responder_config c = { .wait = UDRV_RESPOND_IRQ_LINE,
+					   .in = HELPERS_LINE };
 	struct seen s = { 0 };
 	struct udrv_responder *r;
 	struct fake_req f;
@@ -148,15 +253,126 @@ static void test_irq_no_helper(void)
 	CHECK_CONTAINS(udrv_responder_errmsg(r), "/dev/udrv-irq does not exist");
 	CHECK_CONTAINS(udrv_responder_errmsg(r),
 		       "load the toolkit's kernel helper (modprobe udrv-irq; Debian: udrv-irq-dkms), or wait with UDRV_RESPOND_READ");
+	/* a plain file: the real ioctl says no such ioctl (ENOTTY; qemu-user,
+	 * the cross builds' tests, ENOSYS) to both binds */
+	helper_on = false;
 	fake_file("dev/udrv-irq", "");
 	ret = udrv_responder_run(r, respond, &s);
-	/* a file's "no such ioctl"; qemu-user (the cross builds' tests) says
-	 * ENOSYS for an ioctl it does not know */
 	CHECK(ret == -ENOTTY || ret == -ENOSYS);
 	CHECK_CONTAINS(udrv_responder_errmsg(r),
-		       "udrv-irq cannot take the interrupt of line 5 of gpiochip7 (fake-wire)");
+		       "responder: /dev/udrv-irq is not the kernel helper udrv-irq (it knows no UDRV_IRQ_BIND_LINE");
 	CHECK_INT(s.calls, 0);
 	check_restored();
+	udrv_responder_free(r);
+	fake_req_free(&f);
+}
+
+/* The 1.5 module (UDRV_IRQ_BIND_V1 only) and a newer one: which to install. */
+static void test_irq_helper_version(void)
+{
+	struct udrv_responder_config c = { .wait = UDRV_RESPOND_IRQ_LINE,
+					   .in = HELPERS_LINE };
+	struct seen s = { 0 };
+	struct udrv_responder *r;
+	struct fake_req f;
+	char want[160];
+
+	helper_is(HELPER_1_5);
+	fake_req_init(&f, UDRV_EDGE_NONE);
+	CHECK_INT(new_responder(&f, &c, &r), 0);
+	CHECK_INT(udrv_responder_run(r, respond, &s), -EPROTONOSUPPORT);
+	snprintf(want, sizeof(want),
+		 "responder: udrv-irq module too old (libudrv 1.5's: it watched a line it did not hold): install udrv-irq-dkms %s (the version of this libudrv)",
+		 udrv_version());
+	CHECK_CONTAINS(udrv_responder_errmsg(r), want);
+	CHECK_CONTAINS(udrv_responder_errmsg(r), "modprobe -r udrv-irq; modprobe udrv-irq");
+	CHECK_INT(v1_probes, 1);
+	CHECK_INT(s.calls, 0);
+	check_restored();
+
+	helper_is(HELPER_NEWER);
+	CHECK_INT(udrv_responder_run(r, respond, &s), -EPROTONOSUPPORT);
+	snprintf(want, sizeof(want),
+		 "responder: udrv-irq module too new: it speaks interface %d, this libudrv %s interface %d: install udrv-irq-dkms %s",
+		 UDRV_IRQ_VERSION + 1, udrv_version(), UDRV_IRQ_VERSION, udrv_version());
+	CHECK_CONTAINS(udrv_responder_errmsg(r), want);
+	CHECK_INT(binds, 1);
+	CHECK_INT(v1_probes, 0);
+	CHECK_INT(s.calls, 0);
+	check_restored();
+	udrv_responder_free(r);
+	fake_req_free(&f);
+}
+
+/* A line someone holds: refused, naming the holder; udrvd's lines cannot
+ * take this path. */
+static void test_irq_line_held(void)
+{
+	struct udrv_responder_config c = { .wait = UDRV_RESPOND_IRQ_LINE,
+					   .in = HELPERS_LINE };
+	struct seen s = { 0 };
+	struct udrv_responder *r;
+	struct fake_req f;
+
+	helper_is(HELPER_HELD);
+	fake_req_init(&f, UDRV_EDGE_NONE);
+	CHECK_INT(new_responder(&f, &c, &r), 0);
+	CHECK_INT(udrv_responder_run(r, respond, &s), -EBUSY);
+	CHECK_CONTAINS(udrv_responder_errmsg(r),
+		       "responder: udrv-irq cannot take line 9 of gpiochip7 (fake-wire): the line is held by \"" HELD_BY "\": the helper requests the line itself and takes only a free one (a line udrvd holds cannot take this path");
+	CHECK_INT(s.calls, 0);
+	check_restored();
+	udrv_responder_free(r);
+	fake_req_free(&f);
+}
+
+/* The bind asks for line 9 as an input with both edges, in this
+ * interface's struct; the events' edges come from the levels, lost edges
+ * from the seqno; the chip going away ends the run with ENODEV. */
+static void test_irq_events_and_gone(void)
+{
+	struct udrv_responder_config c = { .wait = UDRV_RESPOND_IRQ_LINE,
+					   .in = HELPERS_LINE };
+	struct seen s = { 0 };
+	struct udrv_responder *r;
+	struct fake_req f;
+
+	helper_is(HELPER_NOW);
+	events[0] = (struct udrv_irq_event){ .timestamp_ns = 100, .seqno = 1, .level = 1 };
+	events[1] = (struct udrv_irq_event){ .timestamp_ns = 300, .seqno = 3, .level = 0,
+					     .flags = UDRV_IRQ_EV_LEVEL_LATE };
+	nevents = 2;
+	fake_req_init(&f, UDRV_EDGE_NONE);
+	CHECK_INT(new_responder(&f, &c, &r), 0);
+	s.r = r;
+	CHECK_INT(udrv_responder_run(r, respond, &s), -ENODEV);
+	CHECK_INT(binds, 1);
+	CHECK_INT(bound.version, UDRV_IRQ_VERSION);
+	CHECK_INT(bound.size, sizeof(bound));
+	CHECK_STR(bound.chip, "fake-wire");
+	CHECK_INT(bound.offset, HELPERS_LINE);
+	CHECK_INT(bound.flags, UDRV_IRQ_INPUT | UDRV_IRQ_RISING | UDRV_IRQ_FALLING);
+	CHECK_INT(s.calls, 2);
+	CHECK_INT(s.edges[0], UDRV_EDGE_RISING);
+	CHECK_INT(s.edges[1], UDRV_EDGE_FALLING);
+	CHECK_INT(s.last.seqno, 3);
+	CHECK_INT(s.last.lost, 1);
+	CHECK_INT(s.last.offset, HELPERS_LINE);
+	CHECK_INT(s.last.index, 0xffffffffu);
+	CHECK(s.last.timestamp_ns == 300);
+	CHECK_INT(udrv_request_lost_events(&f.req), 1);
+	CHECK_CONTAINS(udrv_responder_errmsg(r),
+		       "responder: the chip of line 9 went away (gpiochip7's driver unbound or removed): udrv-irq gave the line back");
+	check_restored();
+	/* a level the helper could not read: said, not guessed */
+	helper_is(HELPER_NOW);
+	events[0] = (struct udrv_irq_event){ .seqno = 1, .level = -1 };
+	nevents = 1;
+	s = (struct seen){ .r = r };
+	CHECK_INT(udrv_responder_run(r, respond, &s), -EIO);
+	CHECK_CONTAINS(udrv_responder_errmsg(r),
+		       "udrv-irq could not read the level of line 9 of gpiochip7 after its edge 1");
+	CHECK_INT(s.calls, 0);
 	udrv_responder_free(r);
 	fake_req_free(&f);
 }
@@ -165,5 +381,8 @@ UDRV_TESTS(
 	UDRV_T(test_busy_edges),
 	UDRV_T(test_busy_signal_and_error),
 	UDRV_T(test_irq_config),
-	UDRV_T(test_irq_no_helper)
+	UDRV_T(test_irq_no_helper),
+	UDRV_T(test_irq_helper_version),
+	UDRV_T(test_irq_line_held),
+	UDRV_T(test_irq_events_and_gone)
 )

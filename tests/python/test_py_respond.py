@@ -258,14 +258,28 @@ def test_read_needs_the_character_device(exports: GpioExports) -> None:
 
 
 def test_irq_needs_the_kernel_helper(exports: GpioExports) -> None:
-    """wait="irq" takes the line's interrupt through /dev/udrv-irq: without
-    the module the error says how to load it (the helper itself: tests/lab)."""
-    with udrv.Chip(0) as chip, chip.request({IN: None}, backend=SYSFS) as req:
+    """wait="irq" asks /dev/udrv-irq for the line: without the module the
+    error says how to load it (the helper itself: tests/lab)."""
+    with udrv.Chip(0) as chip, chip.request({OUT: None}, backend=SYSFS) as req:
         with pytest.raises(udrv.Error) as e:
             req.respond(lambda r, ev: True, line=IN, wait="irq")
         assert "/dev/udrv-irq does not exist" in str(e.value.strerror)
         assert "modprobe udrv-irq" in str(e.value.strerror)
         assert os.sched_getscheduler(0) == os.SCHED_OTHER
+
+
+def test_irq_line_is_the_helpers(exports: GpioExports) -> None:
+    """wait="irq": the helper requests the input line itself, so a line the
+    request holds is refused before anything is changed; a name is not an
+    offset."""
+    with udrv.Chip(0) as chip, chip.request({IN: None}, backend=SYSFS) as req:
+        with pytest.raises(udrv.Error) as e:
+            req.respond(lambda r, ev: True, line=IN, wait="irq")
+        assert e.value.errno == errno.EINVAL
+        assert "is the request's (index 0): with UDRV_RESPOND_IRQ_LINE the helper udrv-irq " \
+               "requests the input line itself" in str(e.value.strerror)
+        with pytest.raises(ValueError, match="wait='irq' takes the line's offset"):
+            req.respond(lambda r, ev: True, line="wire2-in", wait="irq")
 
 
 @pytest.mark.parametrize(("kw", "exc", "text"), [

@@ -28,7 +28,8 @@ Config = Mapping[ConfigKey, Optional[LineSettings]]
 Responder = Callable[["Request", _udrv.EdgeEvent], object]
 
 # udrv/responder.h
-_WAITS = {"read": 0, "busy": 1, "irq": 2}
+# "irq": UDRV_RESPOND_IRQ_LINE (3), the helper's own line (2 was 1.5's)
+_WAITS = {"read": 0, "busy": 1, "irq": 3}
 _LOCK_MEMORY, _PIN_CPU, _DMA_LATENCY = 1, 2, 4
 
 _udrv._set_edge_enum(Edge)
@@ -203,6 +204,12 @@ class Request(_udrv.Request):
             return self.offsets.index(line)
         raise ValueError(f"line {line!r} is not in this request (offsets {self.offsets})")
 
+    def _irq_offset(self, line: Line) -> int:
+        """The helper's line for wait="irq": an offset the request does not hold."""
+        if not isinstance(line, int) or isinstance(line, bool) or line < 0:
+            raise ValueError(f"wait='irq' takes the line's offset on the chip, not {line!r}")
+        return line
+
     def respond(self, callback: Responder, *, line: Line,
                 wait: Literal["read", "busy", "irq"] = "read", priority: int = 0,
                 irq_priority: int | None = None, cpu: int | None = None,
@@ -219,8 +226,13 @@ class Request(_udrv.Request):
         signals; its events carry the level seen as their edge. "irq"
         blocks in a read of the toolkit's kernel helper udrv-irq
         (/dev/udrv-irq: modprobe udrv-irq), whose handler wakes the thread
-        from the line's hard interrupt, no irq thread on the way (the line
-        requested as a plain input, without edge detection; both edges).
+        from the line's hard interrupt, no irq thread on the way. With
+        "irq" the line is the helper's, not the request's: give its offset
+        on the request's chip, a line this request does not hold; the
+        helper requests it as an input with both edges for the run and
+        gives it back after (a line someone else holds, udrvd's included:
+        udrv.Error EBUSY naming the holder). Its events carry the raw level
+        the helper read as their edge, and index 0xffffffff.
 
         The calling thread runs at SCHED_FIFO priority (0: SCHED_OTHER),
         after the threads that wake it (the line's irq thread) are raised
@@ -244,7 +256,8 @@ class Request(_udrv.Request):
         flags = ((_LOCK_MEMORY if (priority > 0 if lock_memory is None else lock_memory) else 0)
                  | (_PIN_CPU if cpu is not None else 0)
                  | (_DMA_LATENCY if dma_latency_us is not None else 0))  # fmt: skip
-        found = self._respond(callback, self._index(line), _WAITS[wait], priority,
+        found = self._respond(callback, self._irq_offset(line) if wait == "irq" else
+                              self._index(line), _WAITS[wait], priority,
                               irq_priority or 0, flags, cpu or 0, dma_latency_us or 0,
                               prefault_stack, busy_spin_us, busy_pause_us)  # fmt: skip
         return [RtThread(*t) for t in found]

@@ -41,7 +41,7 @@ FEATURES: dict[str, str] = {
     "uio-ticker": "rig/kernel/uio-ticker is loaded (a UIO device with a 1 kHz hrtimer interrupt)",
     "irqlat": "rig/kernel/irqlat is loaded (udrv-bench kernel's in-kernel responder)",
     "udrv-irq": "the toolkit's kernel helper kernel/udrv-irq is loaded (/dev/udrv-irq: libudrv's "
-                "UDRV_RESPOND_IRQ, udrv-bench reply's lib/irq)",
+                "UDRV_RESPOND_IRQ_LINE, udrv-bench reply's lib/irq)",
     "gpio-reply": "rig/kernel/gpio-reply is loaded (udrv-bench reply's kernel responders, isr "
                   "and kthread)",
     "edu": "QEMU's edu PCI device, bound to uio_pci_generic (udrv-bench uio/pci)",

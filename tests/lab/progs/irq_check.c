@@ -4,31 +4,45 @@
  * (kernel/udrv-irq, /dev/udrv-irq) in the lab through its uapi, and print
  * what happened as lines for tests/lab/test_udrv_irq.py:
  *
- *   edge K seqno S level L late_ns D     after each of COUNT toggles of OUT
- *                                        (D: the handler's timestamp minus
- *                                        the time just before the write)
+ *   edge K seqno S level L flags F late_ns D   after each of COUNT toggles
+ *                                        of OUT (D: the handler's timestamp
+ *                                        minus the time just before the write)
  *   check NAME ERRNO                     a misuse and the errno it got
  *                                        (0: it worked)
+ *   holder NAME LABEL                    the holder a refused bind named
+ *   consumer LABEL                       IN's consumer while bound
+ *   version V                            what a bind of another version got back
+ *   message TEXT                         libudrv's responder's error for
+ *                                        IN+2 held by another process
  *
  * OUT is wired to IN (gpio-wire's lines 2k -> 2k+1). The process requests
- * OUT as an output and IN as a plain input through libudrv (the helper
- * takes IN's interrupt while the process holds the line), and a second
- * request of IN+2 with edge detection (its interrupt is taken: EBUSY).
+ * OUT as an output through libudrv; the helper requests IN itself. A child
+ * process holds IN+2 (consumer "irq-check-other"), this process IN-2 with
+ * edge detection: both refused, naming the holder.
  *
- * Usage: udrv-irq-check CHIP OUT IN COUNT
+ * udrv-irq-check CHIP OUT IN unbind: bind IN, print "bound PID", block in
+ * read() and print "read-after-gone ERRNO" when it returns (the test
+ * unbinds the chip's driver meanwhile), then close and print "closed".
+ *
+ * Usage: udrv-irq-check CHIP OUT IN COUNT|unbind
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <udrv/udrv.h>
 
 #include <udrv/udrv-irq.h>
+
+#define EDGES	(UDRV_IRQ_RISING | UDRV_IRQ_FALLING)
 
 static uint64_t now_ns(void)
 {
@@ -38,17 +52,38 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-static int bind_line(int fd, const char *chip, unsigned int off, unsigned int flags)
+/* UDRV_IRQ_BIND_LINE of line @off; the errno, @b as the module left it */
+static int bind_into(int fd, const char *chip, unsigned int off,
+		     unsigned int flags, struct udrv_irq_line *b)
 {
-	struct udrv_irq_bind b = { .offset = off, .flags = flags };
+	*b = (struct udrv_irq_line){ .version = UDRV_IRQ_VERSION,
+				     .size = sizeof(*b), .offset = off,
+				     .flags = flags };
+	snprintf(b->chip, sizeof(b->chip), "%s", chip);
+	return ioctl(fd, UDRV_IRQ_BIND_LINE, b) ? errno : 0;
+}
 
-	snprintf(b.chip, sizeof(b.chip), "%s", chip);
-	return ioctl(fd, UDRV_IRQ_BIND, &b) ? errno : 0;
+static int bind_line(int fd, const char *chip, unsigned int off,
+		     unsigned int flags)
+{
+	struct udrv_irq_line b;
+
+	return bind_into(fd, chip, off, flags, &b);
 }
 
 static void check(const char *name, int err)
 {
 	printf("check %s %d\n", name, err);
+}
+
+/* A bind of a line someone holds: EBUSY and the holder's label. */
+static void check_held(const char *name, int fd, const char *chip,
+		       unsigned int off)
+{
+	struct udrv_irq_line b;
+
+	check(name, bind_into(fd, chip, off, UDRV_IRQ_INPUT | EDGES, &b));
+	printf("holder %s %s\n", name, b.holder[0] ? b.holder : "-");
 }
 
 static int open_dev(void)
@@ -60,6 +95,22 @@ static int open_dev(void)
 		exit(1);
 	}
 	return fd;
+}
+
+static struct udrv_request *request(struct udrv_chip *chip, unsigned int off,
+				    const char *consumer,
+				    enum udrv_direction dir, enum udrv_edge edge)
+{
+	struct udrv_request_config cfg = { .consumer = consumer };
+	struct udrv_line_settings s = { .direction = dir, .edge = edge };
+	struct udrv_request *req = NULL;
+
+	if (udrv_chip_request(chip, &cfg, 1, &off, &s, &req)) {
+		fprintf(stderr, "udrv-irq-check: line %u: %s\n", off,
+			udrv_chip_errmsg(chip));
+		exit(1);
+	}
+	return req;
 }
 
 /* COUNT toggles of OUT, one event read after each. */
@@ -76,84 +127,195 @@ static int edges(int fd, struct udrv_request *req, unsigned int count)
 				strerror(errno));
 			return 1;
 		}
-		printf("edge %u seqno %u level %d late_ns %lld\n", k, ev.seqno,
-		       ev.level, (long long)(ev.timestamp_ns - t));
+		printf("edge %u seqno %u level %d flags %u late_ns %lld\n", k,
+		       ev.seqno, ev.level, ev.flags,
+		       (long long)(ev.timestamp_ns - t));
 	}
 	return 0;
 }
 
-/* What the helper refuses, each with its errno. */
-static void misuses(int fd, const char *chip, unsigned int in)
+/* A child holds line @off (a character-device request of another
+ * process) until @ctl's write end closes; returns its pid. */
+static pid_t other_holds(const char *chip_name, unsigned int off, int ctl[2])
 {
+	char one;
+	pid_t pid;
+
+	if (pipe(ctl) || (pid = fork()) < 0) {
+		perror("udrv-irq-check: fork");
+		exit(1);
+	}
+	if (!pid) {
+		struct udrv_chip *chip = udrv_chip_new();
+
+		close(ctl[0]);
+		if (!chip || udrv_chip_open(chip, chip_name))
+			_exit(1);
+		request(chip, off, "irq-check-other", UDRV_DIR_INPUT,
+			UDRV_EDGE_NONE);
+		if (write(ctl[1], "h", 1) != 1)
+			_exit(1);
+		pause();	/* until killed */
+		_exit(0);
+	}
+	close(ctl[1]);
+	if (read(ctl[0], &one, 1) != 1) {
+		fprintf(stderr, "udrv-irq-check: the holder of line %u did not start\n", off);
+		exit(1);
+	}
+	return pid;
+}
+
+/* What the helper refuses, each with its errno. */
+static void misuses(int fd, struct udrv_chip *chip, const char *label,
+		    unsigned int in)
+{
+	struct udrv_irq_bind_v1 v1 = { .offset = in, .flags = 3 };
+	struct udrv_request *edged;
+	struct udrv_irq_line b;
 	struct udrv_irq_event ev;
-	int other = open_dev();
+	int other = open_dev(), ctl[2];
+	pid_t holder;
 	char small[4];
 
 	fcntl(fd, F_SETFL, O_NONBLOCK);
 	check("nonblock-nothing-new", read(fd, &ev, sizeof(ev)) < 0 ? errno : 0);
 	fcntl(fd, F_SETFL, 0);
 	check("short-buffer", read(fd, small, sizeof(small)) < 0 ? errno : 0);
-	check("bind-twice", bind_line(fd, chip, in, UDRV_IRQ_RISING));
+	check("bind-twice", bind_line(fd, label, in, UDRV_IRQ_INPUT | EDGES));
 	check("read-unbound", read(other, &ev, sizeof(ev)) < 0 ? errno : 0);
-	check("line-taken", bind_line(other, chip, in, UDRV_IRQ_RISING));
-	check("no-such-chip", bind_line(other, "no-such-chip", in, UDRV_IRQ_RISING));
-	check("no-such-line", bind_line(other, chip, 9999, UDRV_IRQ_RISING));
-	check("no-edge", bind_line(other, chip, in, 0));
-	check("unknown-flag", bind_line(other, chip, in, 4));
-	check("edge-detection-holds-it", bind_line(other, chip, in + 2,
-						   UDRV_IRQ_RISING));
+	check_held("held-by-another-file", other, label, in);
+	holder = other_holds(udrv_chip_name(chip), in + 2, ctl);
+	check_held("held-by-another-process", other, label, in + 2);
+	kill(holder, SIGTERM);
+	waitpid(holder, NULL, 0);
+	close(ctl[0]);
+	edged = request(chip, in - 2, "udrv-irq-check", UDRV_DIR_INPUT,
+			UDRV_EDGE_BOTH);
+	check_held("edge-detection-holds-it", other, label, in - 2);
+	udrv_request_release(edged);
+	check("no-such-chip", bind_line(other, "no-such-chip", in, UDRV_IRQ_INPUT | EDGES));
+	check("no-such-line", bind_line(other, label, 9999, UDRV_IRQ_INPUT | EDGES));
+	check("no-edge", bind_line(other, label, in + 2, UDRV_IRQ_INPUT));
+	check("not-input", bind_line(other, label, in + 2, EDGES));
+	check("unknown-flag", bind_line(other, label, in + 2, UDRV_IRQ_INPUT | EDGES | (1u << 4)));
+	check("output-reserved", bind_line(other, label, in - 1, UDRV_IRQ_OUTPUT));
+	b = (struct udrv_irq_line){ .version = UDRV_IRQ_VERSION + 1, .size = sizeof(b),
+				    .offset = in + 2, .flags = UDRV_IRQ_INPUT | EDGES };
+	snprintf(b.chip, sizeof(b.chip), "%s", label);
+	check("other-version", ioctl(other, UDRV_IRQ_BIND_LINE, &b) ? errno : 0);
+	printf("version %u size %u\n", b.version, b.size);
+	snprintf(v1.chip, sizeof(v1.chip), "%s", label);
+	check("bind-v1-gone", ioctl(other, UDRV_IRQ_BIND_V1, &v1) ? errno : 0);
 	check("unknown-ioctl", ioctl(other, _IO(UDRV_IRQ_IOC_MAGIC, 0x7f)) ? errno : 0);
-	close(fd);	/* gives IN's interrupt back */
-	check("bind-after-close", bind_line(other, chip, in, UDRV_IRQ_FALLING));
+	close(fd);	/* gives IN and its interrupt back */
+	check("bind-after-close", bind_line(other, label, in, UDRV_IRQ_FALLING | UDRV_IRQ_INPUT));
 	close(other);
+	udrv_request_release(request(chip, in, "udrv-irq-check", UDRV_DIR_INPUT,
+				     UDRV_EDGE_BOTH));
+	check("request-after-close", 0);
 }
 
-static struct udrv_request *request(struct udrv_chip *chip, unsigned int off,
-				    enum udrv_direction dir, enum udrv_edge edge)
+static int never(struct udrv_request *req, const struct udrv_edge_event *ev,
+		 void *data)
 {
-	struct udrv_request_config cfg = { .consumer = "udrv-irq-check" };
-	struct udrv_line_settings s = { .direction = dir, .edge = edge };
-	struct udrv_request *req = NULL;
+	return 1;
+}
 
-	if (udrv_chip_request(chip, &cfg, 1, &off, &s, &req)) {
-		fprintf(stderr, "udrv-irq-check: line %u: %s\n", off,
+/* libudrv's UDRV_RESPOND_IRQ_LINE on IN+2, which another process holds:
+ * the run's error names the holder. */
+static void responder_held(struct udrv_chip *chip, struct udrv_request *out,
+			   unsigned int in)
+{
+	struct udrv_responder_config c = { .wait = UDRV_RESPOND_IRQ_LINE,
+					   .in = in + 2 };
+	struct udrv_responder *r = NULL;
+	pid_t holder;
+	int ctl[2], ret;
+
+	holder = other_holds(udrv_chip_name(chip), in + 2, ctl);
+	ret = udrv_responder_new(out, &c, &r);
+	if (!ret)
+		ret = udrv_responder_run(r, never, NULL);
+	check("responder-held", -ret);
+	printf("message %s\n", r ? udrv_responder_errmsg(r) : udrv_request_errmsg(out));
+	udrv_responder_free(r);
+	kill(holder, SIGTERM);
+	waitpid(holder, NULL, 0);
+	close(ctl[0]);
+}
+
+static void print_consumer(struct udrv_chip *chip, unsigned int in)
+{
+	struct udrv_line_info info;
+
+	if (udrv_chip_line_info(chip, in, &info)) {
+		fprintf(stderr, "udrv-irq-check: line %u: %s\n", in,
 			udrv_chip_errmsg(chip));
 		exit(1);
 	}
-	return req;
+	printf("consumer %s\n", info.consumer[0] ? info.consumer : "-");
+}
+
+/* Bound, then blocked in read() while the test unbinds the chip. */
+static int gone(int fd, const char *label, unsigned int in)
+{
+	struct udrv_irq_event ev;
+	int err = bind_line(fd, label, in, UDRV_IRQ_INPUT | EDGES);
+
+	if (err) {
+		fprintf(stderr, "udrv-irq-check: bind: %s\n", strerror(err));
+		return 1;
+	}
+	printf("bound %d\n", (int)getpid());
+	fflush(stdout);
+	check("read-after-gone", read(fd, &ev, sizeof(ev)) < 0 ? errno : 0);
+	check("read-again", read(fd, &ev, sizeof(ev)) < 0 ? errno : 0);
+	check("bind-again", bind_line(fd, label, in, UDRV_IRQ_INPUT | EDGES));
+	close(fd);
+	printf("closed\n");
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	struct udrv_request *out, *in, *edged;
+	struct udrv_request *out;
 	struct udrv_chip *chip;
 	unsigned int o, i, n;
 	int fd, ret;
 
 	if (argc != 5) {
-		fprintf(stderr, "usage: udrv-irq-check CHIP OUT IN COUNT\n");
+		fprintf(stderr, "usage: udrv-irq-check CHIP OUT IN COUNT|unbind\n");
 		return 2;
 	}
 	o = (unsigned int)atoi(argv[2]);
 	i = (unsigned int)atoi(argv[3]);
 	n = (unsigned int)atoi(argv[4]);
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	chip = udrv_chip_new();
 	if (!chip || udrv_chip_open(chip, argv[1])) {
 		fprintf(stderr, "udrv-irq-check: %s: %s\n", argv[1],
 			chip ? udrv_chip_errmsg(chip) : "out of memory");
 		return 1;
 	}
-	out = request(chip, o, UDRV_DIR_OUTPUT, UDRV_EDGE_NONE);
-	in = request(chip, i, UDRV_DIR_INPUT, UDRV_EDGE_NONE);
-	edged = request(chip, i + 2, UDRV_DIR_INPUT, UDRV_EDGE_BOTH);
 	fd = open_dev();
+	if (!strcmp(argv[4], "unbind")) {
+		const char *label = udrv_chip_label(chip);
+		char copy[UDRV_IRQ_CHIP_LEN];
+
+		snprintf(copy, sizeof(copy), "%s", label);
+		udrv_chip_free(chip);	/* nothing of the chip's held */
+		return gone(fd, copy, i);
+	}
+	out = request(chip, o, "udrv-irq-check", UDRV_DIR_OUTPUT, UDRV_EDGE_NONE);
 	check("bind", bind_line(fd, udrv_chip_label(chip), i,
-				UDRV_IRQ_RISING | UDRV_IRQ_FALLING));
+				UDRV_IRQ_INPUT | EDGES));
+	print_consumer(chip, i);
 	ret = edges(fd, out, n);
 	if (!ret)
-		misuses(fd, udrv_chip_label(chip), i);
-	udrv_request_release(edged);
-	udrv_request_release(in);
+		misuses(fd, chip, udrv_chip_label(chip), i);
+	if (!ret)
+		responder_held(chip, out, i);
 	udrv_request_release(out);
 	udrv_chip_free(chip);
 	return ret;
