@@ -118,7 +118,7 @@ int udrv_pci_read_id(const char *bdf, const char *attr, uint16_t *id)
 }
 
 /* The last component of the target of the symlink @path into @buf. */
-static int link_name(const char *path, char *buf, size_t len)
+int udrv_link_name(const char *path, char *buf, size_t len)
 {
 	char target[PATH_MAX];
 	const char *base;
@@ -143,7 +143,7 @@ int udrv_pci_driver_of(const char *bdf, char *buf, size_t len)
 
 	if (udrv_pci_path(path, sizeof(path), bdf, "driver"))
 		return -ENAMETOOLONG;
-	ret = link_name(path, buf, len);
+	ret = udrv_link_name(path, buf, len);
 	if (ret == -ENOENT && len) {
 		buf[0] = '\0';
 		return 0;
@@ -158,7 +158,7 @@ int udrv_pci_iommu_group(const char *bdf, unsigned int *group)
 
 	if (udrv_pci_path(path, sizeof(path), bdf, "iommu_group"))
 		return -ENAMETOOLONG;
-	ret = link_name(path, name, sizeof(name));
+	ret = udrv_link_name(path, name, sizeof(name));
 	if (ret)
 		return ret;
 	/* the kernel names groups by decimal number (iommu_group_alloc) */
