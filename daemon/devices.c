@@ -249,8 +249,9 @@ static int vfio_group_check(struct udrvd *d, const struct udrvd_caller *c,
 
 	if (err == -ENOENT)
 		return 0;
-	if (err || udrv_path(dir, sizeof(dir), "/sys/kernel/iommu_groups/%u/devices", group) ||
-	    !(dp = opendir(dir)))
+	dp = err || udrv_path(dir, sizeof(dir), "/sys/kernel/iommu_groups/%u/devices", group) ?
+	     NULL : opendir(dir);
+	if (!dp)
 		return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
 					 "cannot list the IOMMU group of %s (/sys/bus/pci/devices/%s/iommu_group, /sys/kernel/iommu_groups/N/devices): a VFIO grant gives the whole group, so udrvd does not hand out one it cannot see",
 					 bdf, bdf);

@@ -14,6 +14,7 @@ anything but the check fails a test."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -176,6 +177,12 @@ def test_a_node_that_is_no_uio_device_is_refused(udrvd_bin: Path, fake_cdev: Pat
         assert res.returncode != 0
         assert "FileNotFound: /dev/uio0 is the node of 243:9, which " in res.stderr, res.stderr
         assert "does not show as a UIO device" in res.stderr, res.stderr
+        # a character device called uio9 of another subsystem
+        devices.dir("sys/devices/virtual/misc/uio9")
+        devices.symlink("../../../../class/misc", "sys/devices/virtual/misc/uio9/subsystem")
+        devices.symlink("../../devices/virtual/misc/uio9", "sys/dev/char/243:9")
+        res = d.call(DEVICES, "io.udrv1.Devices.OpenUio", "'uio0'")
+        assert "FileNotFound: /dev/uio0 is the node of 243:9, which " in res.stderr, res.stderr
         devices.path("dev/uio0.rdev").unlink()
         res = d.call(DEVICES, "io.udrv1.Devices.OpenUio", "'uio0'")
         assert res.returncode != 0
@@ -239,6 +246,14 @@ def test_a_vfio_grant_needs_every_device_of_the_group(udrvd_bin: Path, fake_cdev
         assert res.returncode == 1, res
         assert "OpenVfio: " in res.stderr and "vfio-pci" in res.stderr, res.stderr
         assert "AccessDenied" not in res.stderr, res.stderr
+    # a group udrvd cannot list is not handed out
+    iommu_group(devices, 8, ["0000:02:00.0"])
+    shutil.rmtree(devices.path("sys/kernel/iommu_groups/8/devices"))
+    with serving(udrvd_bin, fake_cdev, bus, devices, tmp_path,
+                 "allow uid:1 open vfio 0000:02:00.0\n") as d:  # fmt: skip
+        res = take(d, client, "vfio", "0000:02:00.0", uid=ALICE)
+        assert "AccessDenied: cannot list the IOMMU group of 0000:02:00.0" in res.stderr, \
+            res.stderr
     # a group member that is no PCI device: no rule can name it
     devices.dir("sys/devices/platform/smmu-client")
     devices.symlink("../../../../devices/platform/smmu-client",
