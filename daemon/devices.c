@@ -230,11 +230,21 @@ static int method_open_uio(sd_bus_message *m, void *data, sd_bus_error *error)
 
 /* ---- VFIO ---- */
 
+/* A bridge of the group (the root port or switch port above a device
+ * without ACS) is no device VFIO hands out: vfio-pci never binds one. */
+static bool is_bridge(const char *bdf)
+{
+	uint32_t code;
+
+	return !udrv_pci_class(bdf, &code) && udrv_pci_class_is_bridge(code);
+}
+
 /*
  * Does the policy grant the caller every device of @bdf's IOMMU group? A
  * group fd gives them all: VFIO_GROUP_GET_DEVICE_FD takes any device of
- * the group, and the devices of a group reach each other by DMA. A device
- * without a group is left to udrv_vfio_open() (no IOMMU: its message).
+ * the group, and the devices of a group reach each other by DMA. Its
+ * bridges need no rule (is_bridge()). A device without a group is left to
+ * udrv_vfio_open() (no IOMMU: its message).
  */
 static int vfio_group_check(struct udrvd *d, const struct udrvd_caller *c,
 			    const char *bdf, sd_bus_error *error)
@@ -261,7 +271,7 @@ static int vfio_group_check(struct udrvd *d, const struct udrvd_caller *c,
 			continue;
 		bool pci = !udrv_pci_parse_bdf(de->d_name, other) && !strcmp(other, de->d_name);
 
-		if (pci && !udrvd_policy_vfio(d->policy, c, other, msg))
+		if (pci && (is_bridge(other) || !udrvd_policy_vfio(d->policy, c, other, msg)))
 			continue;
 		refused++;
 		if (used < sizeof(lacking))

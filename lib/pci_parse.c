@@ -151,6 +151,28 @@ int udrv_pci_driver_of(const char *bdf, char *buf, size_t len)
 	return ret;
 }
 
+int udrv_pci_class(const char *bdf, uint32_t *code)
+{
+	char path[UDRV_PATH_LEN];
+	uint64_t v;
+	int ret;
+
+	if (udrv_pci_path(path, sizeof(path), bdf, "class"))
+		return -ENAMETOOLONG;
+	ret = udrv_read_u64(path, &v);
+	if (ret)
+		return ret;
+	if (v > 0xffffff)
+		return -EINVAL;
+	*code = (uint32_t)v;
+	return 0;
+}
+
+bool udrv_pci_class_is_bridge(uint32_t code)
+{
+	return (code >> 8) == 0x0604 || (code >> 8) == 0x0607 || (code >> 8) == 0x0609;
+}
+
 int udrv_pci_iommu_group(const char *bdf, unsigned int *group)
 {
 	char path[UDRV_PATH_LEN], name[16];

@@ -231,8 +231,11 @@ def test_a_vfio_grant_needs_every_device_of_the_group(udrvd_bin: Path, fake_cdev
                                                       tmp_path: Path,
                                                       client: Path) -> None:  # fmt: skip
     """IOMMU group 7 holds 0000:01:00.0 and 0000:01:00.1 (two functions of a
-    card): its group fd would give both, so a rule for one is not enough."""
-    iommu_group(devices, 7, ["0000:01:00.0", "0000:01:00.1"])
+    card) and the root port above them, 0000:00:1c.0 (no ACS): its group fd
+    would give both functions, so a rule for one is not enough; the bridge,
+    which VFIO never hands out, needs none."""
+    iommu_group(devices, 7, ["0000:00:1c.0", "0000:01:00.0", "0000:01:00.1"],
+                {"0000:00:1c.0": 0x060400, "0000:01:00.0": 0x020000})  # fmt: skip
     with serving(udrvd_bin, fake_cdev, bus, devices, tmp_path, VFIO_POLICY) as d:
         res = take(d, client, "vfio", "0000:01:00.0", uid=ALICE)
         assert res.returncode == 1, res

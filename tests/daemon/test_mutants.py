@@ -72,6 +72,10 @@ MUTANTS = {
         "devices.c", "\tif (!dp)\n\t\treturn sd_bus_error_setf(",
         "\tif (!dp)\n\t\treturn 0 && sd_bus_error_setf(",
         {"test_a_vfio_grant_needs_every_device_of_the_group"}),
+    "every device of the group taken for a bridge that needs no rule": (
+        "devices.c", "\treturn !udrv_pci_class(bdf, &code) && udrv_pci_class_is_bridge(code);",
+        "\treturn true;",
+        {"test_a_vfio_grant_needs_every_device_of_the_group"}),
     "a UIO rule checked against the device asked for, not the node's dev_t": (
         "devices.c", "\tstruct udrvd_uio_dev dev = { id.node, id.name, id.device, id.same_name };",
         "\tstruct udrvd_uio_dev dev = { udrv_uio_devname(uio), udrv_uio_name(uio), id.device,"

@@ -328,14 +328,18 @@ def uio_node(t: FakeTree, num: int, parent: str | None, rdev: tuple[int, int] | 
     t.file(f"dev/uio{num if node is None else node}.rdev", f"{major}:{minor}\n")
 
 
-def iommu_group(t: FakeTree, group: int, members: list[str]) -> None:
+def iommu_group(t: FakeTree, group: int, members: list[str],
+                classes: dict[str, int] | None = None) -> None:  # fmt: skip
     """PCI devices (canonical addresses) in IOMMU group <group>, linked both
     ways as the kernel does: sys/bus/pci/devices/BDF/iommu_group and
-    sys/kernel/iommu_groups/N/devices/BDF."""
+    sys/kernel/iommu_groups/N/devices/BDF; with the class code classes
+    gives a device (0x060400: a PCI bridge)."""
     t.dir(f"sys/kernel/iommu_groups/{group}/devices")
     for bdf in members:
         dev = f"sys/devices/pci0000:00/{bdf}"
         t.dir(dev)
+        if classes and bdf in classes:
+            t.file(f"{dev}/class", f"{classes[bdf]:#08x}\n")
         t.symlink(f"../../../devices/pci0000:00/{bdf}", f"sys/bus/pci/devices/{bdf}")
         t.symlink(f"../../../kernel/iommu_groups/{group}", f"{dev}/iommu_group")
         t.symlink(f"../../../../devices/pci0000:00/{bdf}",
