@@ -37,12 +37,6 @@
 #include "pci.h"
 #include "udrvd.h"
 
-/* The caller's credentials (into @who, udrvd_caller_done() after). */
-static int caller(sd_bus_message *m, struct udrvd_creds *who, sd_bus_error *error)
-{
-	return udrvd_caller_of(m, who, error);
-}
-
 static int refuse(sd_bus_error *error, const char *msg)
 {
 	return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED, msg);
@@ -124,15 +118,20 @@ static int uio_identify(int fd, struct uio_id *id, char *why, size_t len)
 	struct stat sb;
 	int err;
 
-	if (fstat(fd, &sb))
-		return -errno;
+	if (fstat(fd, &sb)) {
+		err = -errno;
+		snprintf(why, len, "cannot be looked at (fstat): %s", strerror(-err));
+		return err;
+	}
 	if (!S_ISCHR(sb.st_mode)) {
 		snprintf(why, len, "is not a character device: not a UIO device's node");
 		return -ENODEV;
 	}
 	if (udrv_path(dir, sizeof(dir), "/sys/dev/char/%u:%u", major(sb.st_rdev),
-		      minor(sb.st_rdev)))
+		      minor(sb.st_rdev))) {
+		snprintf(why, len, "cannot be looked up: UDRV_SYSROOT is too long");
 		return -ENAMETOOLONG;
+	}
 	snprintf(path, sizeof(path), "%s/subsystem", dir);
 	if (udrv_link_name(dir, id->node, sizeof(id->node)) ||
 	    udrv_parse_devnum(id->node, "uio", &id->num) ||
@@ -175,7 +174,7 @@ static int uio_check(struct udrvd *d, sd_bus_message *m, struct udrv_uio *uio,
 	if (err)
 		return sd_bus_error_setf(error, SD_BUS_ERROR_FILE_NOT_FOUND,
 					 "/dev/%s %s", udrv_uio_devname(uio), why);
-	err = caller(m, &who, error);
+	err = udrvd_caller_of(m, &who, error);
 	if (err < 0)
 		return err;
 	struct udrvd_uio_dev dev = { id.node, id.name, id.device, id.same_name };
@@ -297,7 +296,7 @@ static int vfio_check(struct udrvd *d, sd_bus_message *m, const char *bdf,
 {
 	char msg[UDRVD_MSG_LEN];
 	struct udrvd_creds who;
-	int err = caller(m, &who, error);
+	int err = udrvd_caller_of(m, &who, error);
 
 	if (err < 0)
 		return err;
