@@ -251,15 +251,18 @@ static int open_dir(const char *path, int *dirfd, const char **name,
 	}
 	if (!dir[0])
 		snprintf(dir, sizeof(dir), "/");
-	if (mkdir(dir, 0700) && errno != EEXIST) {
-		int err = -errno;
-
-		snprintf(msg, UDRVD_STATE_MSG_LEN, "cannot make the state's folder %s: %s%s", dir,
-			 strerror(-err), err == -ENOENT || err == -EACCES ?
-			 " (it must exist and be udrvd's: StateDirectory= in the unit)" : "");
-		return err;
-	}
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT) {
+		if (mkdir(dir, 0700) && errno != EEXIST) {
+			int err = -errno;
+
+			snprintf(msg, UDRVD_STATE_MSG_LEN, "cannot make the state's folder %s: %s%s",
+				 dir, strerror(-err), err == -ENOENT || err == -EACCES ?
+				 " (it must exist and be udrvd's: StateDirectory= in the unit)" : "");
+			return err;
+		}
+		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	}
 	if (fd < 0 || fstat(fd, &sb)) {
 		int err = -errno;
 
