@@ -3,7 +3,7 @@
  * udrvd's policy file (udrvd.conf(5)): parsing and the checks.
  *
  *	allow WHO PERMS gpio CHIP LINE
- *	allow WHO open uio NAME
+ *	allow WHO open uio NAME | device:DEVICE
  *	allow WHO open vfio PCI-ADDRESS
  *	restore gpio CHIP LINE
  *
@@ -256,6 +256,31 @@ static int parse_line(struct ctx *c, const char *w, struct rule *r)
 	return 0;
 }
 
+/*
+ * "NAME": the UIO devices whose driver calls them NAME (granted only while
+ * one device has it); "device:DEVICE": the one whose parent device
+ * (/sys/class/uio/uioN/device) is DEVICE, a PCI address in any spelling
+ * udrv_pci_parse_bdf() takes or a platform device's name.
+ */
+static int parse_uio(struct ctx *c, const char *w, struct rule *r)
+{
+	const char *dev = !strncmp(w, "device:", 7) ? w + 7 : NULL;
+	char bdf[UDRV_PCI_BDF_LEN];
+
+	if (dev && !udrv_pci_parse_bdf(dev, bdf)) {
+		r->by_device = true;
+		copy(r->name, bdf, sizeof(r->name));
+		return 0;
+	}
+	if (!good_name(dev ? dev : w, UDRVD_NAME_MAX - 1) || (dev && strchr(dev, '/')))
+		return fail(c->msg, c->path, c->lineno,
+			    "'%s' is not a UIO device's name nor device:DEVICE (printable, no '/', at most %d bytes)",
+			    w, UDRVD_NAME_MAX - 1);
+	r->by_device = dev;
+	copy(r->name, dev ? dev : w, sizeof(r->name));
+	return 0;
+}
+
 static int parse_object(struct ctx *c, char **w, size_t n, struct rule *r)
 {
 	if (!strcmp(w[0], "gpio")) {
@@ -273,16 +298,11 @@ static int parse_object(struct ctx *c, char **w, size_t n, struct rule *r)
 	if (n != 2)
 		return fail(c->msg, c->path, c->lineno,
 			    "%s takes one device: %s", w[0],
-			    w[0][0] == 'u' ? "uio NAME (its name in /sys/class/uio/uioN/name)" :
+			    w[0][0] == 'u' ? "uio NAME (its name in /sys/class/uio/uioN/name) or uio device:DEVICE (its parent: 0000:00:04.0, 40000000.fpga)" :
 					     "vfio PCI-ADDRESS (0000:00:04.0)");
 	if (w[0][0] == 'u') {
 		r->obj = OBJ_UIO;
-		if (!good_name(w[1], UDRVD_NAME_MAX - 1))
-			return fail(c->msg, c->path, c->lineno,
-				    "'%s' is not a UIO device name (printable, at most %d bytes)",
-				    w[1], UDRVD_NAME_MAX - 1);
-		copy(r->name, w[1], sizeof(r->name));
-		return 0;
+		return parse_uio(c, w[1], r);
 	}
 	r->obj = OBJ_VFIO;
 	char bdf[UDRV_PCI_BDF_LEN];

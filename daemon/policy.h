@@ -79,8 +79,27 @@ int udrvd_policy_gpio(const struct udrvd_policy *policy,
 		      const struct udrvd_gpio_line *line, unsigned int want,
 		      char msg[UDRVD_MSG_LEN]);
 
-/* The same for opening UIO device @name ("uio-ticker", its sysfs name)
- * and VFIO device @bdf ("0000:00:04.0"). */
+/* A UIO device as the sysfs of its node's dev_t names it. */
+struct udrvd_uio_dev {
+	const char *node;	/* "uio0" */
+	const char *name;	/* the driver's name for it: "uio_pci_generic" */
+	const char *device;	/* its parent: "0000:00:04.0", "" without one */
+	unsigned int same_name;	/* UIO devices with that name now, it included */
+};
+
+/*
+ * May @caller open UIO device @dev? A rule `uio device:DEVICE` grants the
+ * device with that parent; a rule `uio NAME` the device of that name while
+ * it is the only one (uio_pci_generic names all its devices alike: such a
+ * rule would give every one, also those bound later). 0, or -EACCES and
+ * @msg, which says when a NAME rule matched a name several devices have.
+ */
+int udrvd_policy_uio_dev(const struct udrvd_policy *policy,
+			 const struct udrvd_caller *caller,
+			 const struct udrvd_uio_dev *dev, char msg[UDRVD_MSG_LEN]);
+/* The same for opening UIO device @name ("uio-ticker", its sysfs name,
+ * the only device with it, no parent) and VFIO device @bdf
+ * ("0000:00:04.0"). */
 int udrvd_policy_uio(const struct udrvd_policy *policy,
 		     const struct udrvd_caller *caller, const char *name,
 		     char msg[UDRVD_MSG_LEN]);

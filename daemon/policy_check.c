@@ -136,6 +136,7 @@ struct dev_query {
 	const struct udrvd_caller *caller;
 	enum obj_kind obj;
 	const char *name;
+	const struct udrvd_uio_dev *uio;	/* OBJ_UIO */
 };
 
 static bool dev_rule_for_caller(const struct rule *r, const void *arg)
@@ -145,42 +146,85 @@ static bool dev_rule_for_caller(const struct rule *r, const void *arg)
 	return !r->restore && r->obj == q->obj && who_matches(r, q->caller);
 }
 
+/* A rule `uio NAME` that names the device, which shares the name. */
+static bool shared_name_rule(const struct rule *r, const void *arg)
+{
+	const struct dev_query *q = arg;
+
+	return dev_rule_for_caller(r, q) && q->uio && !r->by_device &&
+	       !strcmp(r->name, q->uio->name) && q->uio->same_name > 1;
+}
+
+static bool dev_rule_grants(const struct rule *r, const struct dev_query *q)
+{
+	if (!dev_rule_for_caller(r, q))
+		return false;
+	if (!q->uio)
+		return !strcmp(r->name, q->name);
+	if (r->by_device)
+		return *q->uio->device && !strcmp(r->name, q->uio->device);
+	return !strcmp(r->name, q->uio->name) && q->uio->same_name == 1;
+}
+
 static int check_device(const struct udrvd_policy *policy,
 			const struct dev_query *q, char msg[UDRVD_MSG_LEN])
 {
+	const struct udrvd_uio_dev *u = q->uio;
 	char who[96];
 	int n;
 
-	for (size_t i = 0; i < policy->n; i++) {
-		const struct rule *r = &policy->rules[i];
-
-		if (dev_rule_for_caller(r, q) && !strcmp(r->name, q->name))
+	for (size_t i = 0; i < policy->n; i++)
+		if (dev_rule_grants(&policy->rules[i], q))
 			return 0;
-	}
 	caller_str(q->caller, who, sizeof(who));
-	n = snprintf(msg, UDRVD_MSG_LEN, "the policy refuses %s 'open' on %s device %s",
-		     who, q->obj == OBJ_UIO ? "uio" : "vfio", q->name);
-	if (n > 0 && n < UDRVD_MSG_LEN)
-		name_rules(policy, msg, (size_t)n, dev_rule_for_caller, q,
-			   "; the caller's rules for such devices: ",
-			   "; no rule in %s names the caller for such devices (udrvd.conf(5))");
+	if (u)
+		n = snprintf(msg, UDRVD_MSG_LEN, "the policy refuses %s 'open' on uio device %s (%s%s%s)",
+			     who, u->node, u->name, *u->device ? " at " : ", no parent device",
+			     u->device);
+	else
+		n = snprintf(msg, UDRVD_MSG_LEN, "the policy refuses %s 'open' on %s device %s",
+			     who, q->obj == OBJ_UIO ? "uio" : "vfio", q->name);
+	if (n <= 0 || n >= UDRVD_MSG_LEN)
+		return -EACCES;
+	for (size_t i = 0; u && i < policy->n; i++) {
+		if (!shared_name_rule(&policy->rules[i], q))
+			continue;
+		name_rules(policy, msg, (size_t)n, shared_name_rule, q, "; ", "");
+		n = (int)strlen(msg);
+		snprintf(msg + n, UDRVD_MSG_LEN - (size_t)n,
+			 " names a driver that %u devices have now, which gives none of them: name the device (allow ... open uio device:%s)",
+			 u->same_name, *u->device ? u->device : "DEVICE");
+		return -EACCES;
+	}
+	name_rules(policy, msg, (size_t)n, dev_rule_for_caller, q,
+		   "; the caller's rules for such devices: ",
+		   "; no rule in %s names the caller for such devices (udrvd.conf(5))");
 	return -EACCES;
+}
+
+int udrvd_policy_uio_dev(const struct udrvd_policy *policy,
+			 const struct udrvd_caller *caller,
+			 const struct udrvd_uio_dev *dev, char msg[UDRVD_MSG_LEN])
+{
+	struct dev_query q = { caller, OBJ_UIO, dev->name, dev };
+
+	return check_device(policy, &q, msg);
 }
 
 int udrvd_policy_uio(const struct udrvd_policy *policy,
 		     const struct udrvd_caller *caller, const char *name,
 		     char msg[UDRVD_MSG_LEN])
 {
-	struct dev_query q = { caller, OBJ_UIO, name };
+	struct udrvd_uio_dev dev = { name, name, "", 1 };
 
-	return check_device(policy, &q, msg);
+	return udrvd_policy_uio_dev(policy, caller, &dev, msg);
 }
 
 int udrvd_policy_vfio(const struct udrvd_policy *policy,
 		      const struct udrvd_caller *caller, const char *bdf,
 		      char msg[UDRVD_MSG_LEN])
 {
-	struct dev_query q = { caller, OBJ_VFIO, bdf };
+	struct dev_query q = { caller, OBJ_VFIO, bdf, NULL };
 
 	return check_device(policy, &q, msg);
 }

@@ -29,6 +29,7 @@ struct rule {
 	enum chip_kind chip_kind;
 	enum line_kind line_kind;
 	unsigned int lo, hi;		/* LINE_RANGE */
+	bool by_device;			/* uio device:DEVICE, not the driver's NAME */
 	char chip[UDRVD_NAME_MAX];	/* chip name or label */
 	char name[UDRVD_NAME_MAX];	/* line name, UIO name or PCI address */
 	char text[RULE_TEXT];		/* the rule's words, for messages */

@@ -2,11 +2,12 @@
 /* udrvd's state file: read, written, saved atomically (state.h). */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <udrv/parse.h>
@@ -222,22 +223,118 @@ int udrvd_state_parse(const char *text, size_t len, const char *path,
 	return err;
 }
 
+/*
+ * The state's folder, opened (its fd into *@dirfd) and checked: a folder,
+ * udrvd's own (or root's) and writable by its owner alone, so that nobody
+ * else can plant a file or a symbolic link in it. @name is the file's name
+ * in it. One level is made (0700) when it is missing, as StateDirectory=
+ * makes it; a missing parent is an error.
+ */
+static int open_dir(const char *path, int *dirfd, const char **name,
+		    char msg[UDRVD_STATE_MSG_LEN])
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	struct stat sb;
+	int fd;
+
+	*name = slash ? slash + 1 : path;
+	if (!**name) {
+		snprintf(msg, UDRVD_STATE_MSG_LEN, "the state %s names a folder, not a file", path);
+		return -EISDIR;
+	}
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path) >= (int)sizeof(dir)) {
+		snprintf(msg, UDRVD_STATE_MSG_LEN, "the state's path is too long: %.64s...", path);
+		return -ENAMETOOLONG;
+	}
+	if (!dir[0])
+		snprintf(dir, sizeof(dir), "/");
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT) {
+		if (mkdir(dir, 0700) && errno != EEXIST) {
+			int err = -errno;
+
+			snprintf(msg, UDRVD_STATE_MSG_LEN, "cannot make the state's folder %s: %s%s",
+				 dir, strerror(-err), err == -ENOENT || err == -EACCES ?
+				 " (it must exist and be udrvd's: StateDirectory= in the unit)" : "");
+			return err;
+		}
+		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	}
+	if (fd < 0 || fstat(fd, &sb)) {
+		int err = -errno;
+
+		snprintf(msg, UDRVD_STATE_MSG_LEN, "cannot open the state's folder %s: %s", dir,
+			 strerror(-err));
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	if ((sb.st_uid != geteuid() && sb.st_uid != 0) || (sb.st_mode & (S_IWGRP | S_IWOTH))) {
+		snprintf(msg, UDRVD_STATE_MSG_LEN,
+			 "the state's folder %s is owned by uid %u, mode %04o: another user could plant the state or a link in it; it must be udrvd's (uid %u) or root's and writable by its owner alone (chown %u %s; chmod 0700 %s; StateDirectory= in the unit does it)",
+			 dir, (unsigned int)sb.st_uid, (unsigned int)(sb.st_mode & 07777),
+			 (unsigned int)geteuid(), (unsigned int)geteuid(), dir, dir);
+		close(fd);
+		return -EPERM;
+	}
+	*dirfd = fd;
+	return 0;
+}
+
+/* The state file, open on @fd, is udrvd's and nobody else may write it. */
+static int check_file(int fd, const char *path, char msg[UDRVD_STATE_MSG_LEN])
+{
+	struct stat sb;
+
+	if (fstat(fd, &sb))
+		return -errno;
+	if (S_ISREG(sb.st_mode) && (sb.st_uid == geteuid() || sb.st_uid == 0) &&
+	    !(sb.st_mode & (S_IWGRP | S_IWOTH)))
+		return 0;
+	snprintf(msg, UDRVD_STATE_MSG_LEN,
+		 "the state %s is not udrvd's: %s, owned by uid %u, mode %04o; udrvd writes it itself (uid %u, 0600): remove it",
+		 path, S_ISREG(sb.st_mode) ? "a file" : "not a regular file",
+		 (unsigned int)sb.st_uid, (unsigned int)(sb.st_mode & 07777),
+		 (unsigned int)geteuid());
+	return -EPERM;
+}
+
 int udrvd_state_load(const char *path, struct udrvd_state *st, char msg[UDRVD_STATE_MSG_LEN])
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	const char *name;
 	char *text = NULL;
 	size_t len = 0;
 	ssize_t n = 1;
-	int err;
+	int dirfd, fd, err;
 
 	memset(st, 0, sizeof(*st));
 	msg[0] = '\0';
-	if (fd < 0 && errno == ENOENT)
+	err = open_dir(path, &dirfd, &name, msg);
+	if (err)
+		return err;
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	err = fd < 0 ? -errno : 0;
+	close(dirfd);
+	if (err == -ENOENT)
 		return 0;
-	if (fd < 0 || !(text = malloc(MAX_FILE + 1))) {
-		err = fd < 0 ? -errno : -ENOMEM;
-		goto out;
+	if (err == -ELOOP) {
+		snprintf(msg, UDRVD_STATE_MSG_LEN,
+			 "the state %s is a symbolic link: not udrvd's, which it does not follow; remove it",
+			 path);
+		return err;
 	}
+	if (!err) {
+		err = check_file(fd, path, msg);
+		if (err == -EPERM)
+			goto out_fd;
+	}
+	if (!err && !(text = malloc(MAX_FILE + 1)))
+		err = -ENOMEM;
+	if (err)
+		goto out;
 	while (n > 0 && len <= MAX_FILE) {
 		n = read(fd, text + len, MAX_FILE + 1 - len);
 		if (n < 0 && errno == EINTR)
@@ -252,6 +349,7 @@ out:
 			 strerror(-err));
 	else
 		err = udrvd_state_parse(text, len, path, st, msg);
+out_fd:
 	if (fd >= 0)
 		close(fd);
 	free(text);
@@ -304,47 +402,56 @@ static int write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
-/* fsync @path's folder, so that the rename is on disk too */
-static int sync_dir(const char *path)
+/*
+ * Written beside the state as NAME.tmp, made anew (O_EXCL: whatever is
+ * there, a file or a link someone planted, is removed, never followed or
+ * written through), 0600: only udrvd reads it. Then renamed over the state
+ * (a rename replaces a link, it does not follow it) and the folder synced.
+ */
+static int write_tmp(int dirfd, const char *tmp, const char *text, size_t len)
 {
-	char buf[4096];
 	int fd, err;
 
-	snprintf(buf, sizeof(buf), "%s", path);
-	fd = open(dirname(buf), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (unlinkat(dirfd, tmp, 0) && errno != ENOENT)
+		return -errno;
+	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
-	err = fsync(fd) ? -errno : 0;
-	close(fd);
+	err = write_all(fd, text, len);
+	if (!err && fsync(fd))
+		err = -errno;
+	if (close(fd) && !err)
+		err = -errno;
 	return err;
 }
 
 int udrvd_state_save(const char *path, const struct udrvd_state *st,
 		     char msg[UDRVD_STATE_MSG_LEN])
 {
-	char tmp[4096 + 8], *text = NULL;
+	char tmp[NAME_MAX + 1], *text = NULL;
+	const char *name;
 	size_t len = 0;
-	int fd = -1, err;
+	int dirfd, err;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+	msg[0] = '\0';
+	err = open_dir(path, &dirfd, &name, msg);
+	if (err)
+		return err;
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", name) >= (int)sizeof(tmp))
 		err = -ENAMETOOLONG;
 	else
 		err = udrvd_state_format(st, &text, &len);
-	if (!err) {
-		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		err = fd < 0 ? -errno : write_all(fd, text, len);
-	}
 	if (!err)
-		err = fsync(fd) ? -errno : 0;
-	if (fd >= 0 && close(fd) && !err)
+		err = write_tmp(dirfd, tmp, text, len);
+	if (!err && renameat(dirfd, tmp, dirfd, name))
 		err = -errno;
-	if (!err)
-		err = rename(tmp, path) ? -errno : sync_dir(path);
+	if (!err && fsync(dirfd))
+		err = -errno;
+	close(dirfd);
 	free(text);
 	if (err)
-		snprintf(msg, UDRVD_STATE_MSG_LEN, "cannot write the state %s: %s%s", path,
-			 strerror(-err), err == -ENOENT || err == -EACCES ?
-			 " (its folder must exist and be udrvd's: StateDirectory= in the unit)" : "");
+		snprintf(msg, UDRVD_STATE_MSG_LEN, "cannot write the state %s: %s", path,
+			 strerror(-err));
 	return err;
 }
 

@@ -4,7 +4,13 @@
  * when it starts again (where the policy's restore rules say so). Written
  * whole, atomically (a temporary file, fsync, rename, fsync of the folder):
  * a udrvd killed at any point leaves the old file or the new one, never a
- * mix. When it is written is restore.c's business. Text, one request a block:
+ * mix. The file is 0600 (only udrvd reads it; it names the owners of the
+ * requests that come back); the temporary file is made anew (a file or a
+ * link planted in its place is removed, never followed); the folder and the
+ * file must be udrvd's or root's and writable by their owner alone
+ * (StateDirectory=), else neither is read nor written: the file decides
+ * whose requests come back, so nobody else may plant it.
+ * When it is written is restore.c's business. Text, one request a block:
  *
  *	udrvd-state 1
  *	request OWNER_UID CHIP_NAME CHIP_LABEL CONSUMER

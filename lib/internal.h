@@ -56,6 +56,9 @@ int udrv_read_u64(const char *path, uint64_t *value);	/* accepts 0x.. */
 /* Write @s to an existing file (sysfs attribute); 0 or -errno. */
 udrv_must_check int udrv_write_str(const char *path, const char *s);
 bool udrv_path_exists(const char *path);
+/* The last part of the target of the link @path ("uio0" of
+ * ../../devices/.../uio/uio0); 0, -EINVAL (empty, longer than @len) or -errno. */
+int udrv_link_name(const char *path, char *buf, size_t len);
 /*
  * Is @fd the file @path names? Device nodes compare by device number (a
  * node in another /dev, a container's, is the same device), other files by

@@ -7,6 +7,7 @@
 #define UDRV_PCI_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #define UDRV_PCI_BDF_LEN	16	/* "fffff:ff:1f.7" and a NUL fit */
@@ -36,6 +37,13 @@ int udrv_pci_path(char *buf, size_t len, const char *bdf, const char *attr);
 
 /* The driver @bdf is bound to: its name, "" for none; 0 or -errno. */
 int udrv_pci_driver_of(const char *bdf, char *buf, size_t len);
+
+/* The 24-bit class code of @bdf (sysfs class); 0, -EINVAL (not such a
+ * number) or -errno. */
+int udrv_pci_class(const char *bdf, uint32_t *code);
+/* A PCI-to-PCI (0x0604, 0x0609) or CardBus (0x0607) bridge: header type 1
+ * or 2, which vfio-pci never takes. */
+bool udrv_pci_class_is_bridge(uint32_t code);
 
 /* The IOMMU group of @bdf: its number, -ENOENT without one (no IOMMU). */
 int udrv_pci_iommu_group(const char *bdf, unsigned int *group);

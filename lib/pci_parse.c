@@ -118,7 +118,7 @@ int udrv_pci_read_id(const char *bdf, const char *attr, uint16_t *id)
 }
 
 /* The last component of the target of the symlink @path into @buf. */
-static int link_name(const char *path, char *buf, size_t len)
+int udrv_link_name(const char *path, char *buf, size_t len)
 {
 	char target[PATH_MAX];
 	const char *base;
@@ -143,12 +143,34 @@ int udrv_pci_driver_of(const char *bdf, char *buf, size_t len)
 
 	if (udrv_pci_path(path, sizeof(path), bdf, "driver"))
 		return -ENAMETOOLONG;
-	ret = link_name(path, buf, len);
+	ret = udrv_link_name(path, buf, len);
 	if (ret == -ENOENT && len) {
 		buf[0] = '\0';
 		return 0;
 	}
 	return ret;
+}
+
+int udrv_pci_class(const char *bdf, uint32_t *code)
+{
+	char path[UDRV_PATH_LEN];
+	uint64_t v;
+	int ret;
+
+	if (udrv_pci_path(path, sizeof(path), bdf, "class"))
+		return -ENAMETOOLONG;
+	ret = udrv_read_u64(path, &v);
+	if (ret)
+		return ret;
+	if (v > 0xffffff)
+		return -EINVAL;
+	*code = (uint32_t)v;
+	return 0;
+}
+
+bool udrv_pci_class_is_bridge(uint32_t code)
+{
+	return (code >> 8) == 0x0604 || (code >> 8) == 0x0607 || (code >> 8) == 0x0609;
 }
 
 int udrv_pci_iommu_group(const char *bdf, unsigned int *group)
@@ -158,7 +180,7 @@ int udrv_pci_iommu_group(const char *bdf, unsigned int *group)
 
 	if (udrv_pci_path(path, sizeof(path), bdf, "iommu_group"))
 		return -ENAMETOOLONG;
-	ret = link_name(path, name, sizeof(name));
+	ret = udrv_link_name(path, name, sizeof(name));
 	if (ret)
 		return ret;
 	/* the kernel names groups by decimal number (iommu_group_alloc) */

@@ -30,15 +30,14 @@ static int no_iommu(struct udrv_vfio *v)
 /* The 24-bit class code of the device (sysfs class); 0 or -errno. */
 static int read_class(struct udrv_vfio *v, uint32_t *code)
 {
-	char path[UDRV_PATH_LEN];
-	uint64_t class_code;
+	int ret = udrv_pci_class(v->bdf, code);
 
-	if (udrv_pci_path(path, sizeof(path), v->bdf, "class"))
+	if (ret == -ENAMETOOLONG)
 		return udrv_path_err(v->errmsg, v->bdf);
-	if (udrv_read_u64(path, &class_code) || class_code > 0xffffff)
+	if (ret)
 		return udrv_err(v->errmsg, EIO,
-				"cannot read %s (a 24-bit class code)", path);
-	*code = (uint32_t)class_code;
+				"cannot read /sys/bus/pci/devices/%s/class (a 24-bit class code)",
+				v->bdf);
 	return 0;
 }
 
@@ -53,7 +52,7 @@ static int check_not_bridge(struct udrv_vfio *v)
 
 	if (read_class(v, &code))
 		return 0;	/* unknown: the driver's message follows */
-	if ((code >> 8) != 0x0604 && (code >> 8) != 0x0607 && (code >> 8) != 0x0609)
+	if (!udrv_pci_class_is_bridge(code))
 		return 0;
 	return udrv_err(v->errmsg, EINVAL,
 			"%s is a PCI bridge (class 0x%06x): vfio-pci takes only endpoint devices (PCI header type 0) and refuses a bridge whatever it is bound to; open a device behind it (lspci -t shows them)",

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The refusals of test_udrvd.py, test_devices.py, test_edge_events.py and
-test_line_changes.py fail when their check is removed: udrvd is built again from a copy of
-daemon/ with one check taken out, and the test
-that covers that check must fail against it (and only tests that the check
-explains). A refusal test that passes anyway tests something else."""
+test_line_changes.py (and test_state.c's, for the state file) fail when
+their check is removed: udrvd is built again from a copy of daemon/ with one
+check taken out, and the test that covers that check must fail against it
+(and only tests that the check explains). A refusal test that passes anyway tests something else."""
 
 from __future__ import annotations
 
@@ -59,15 +59,45 @@ MUTANTS = {
         "\t\terr = 0;",
         {"test_reconfigure_refusals"}),
     "no policy check on OpenUio and OpenVfio": (
-        "devices.c",
-        "\tif (err < 0)\n\t\terr = sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED, msg);",
-        "\terr = 0;",
+        "devices.c", "\treturn sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED, msg);",
+        "\treturn 0;",
         {"test_another_user_is_refused_naming_the_rules",
-         "test_a_device_the_rule_does_not_name_is_refused", "test_vfio_refusals"}),
-    "a UIO device checked by the name asked for, not its own": (
-        "devices.c", "\tif (err == -EINVAL) {", "\tif (err == -EINVAL || 1) {",
-        {"test_the_granted_user_maps_the_device_through_the_fd",
-         "test_a_device_the_rule_does_not_name_is_refused", "test_bad_device_names"}),
+         "test_a_device_the_rule_does_not_name_is_refused", "test_vfio_refusals",
+         "test_a_stale_node_is_checked_as_the_device_it_is",
+         "test_a_name_two_devices_share_grants_neither"}),
+    "a VFIO device handed out without a look at its IOMMU group": (
+        "devices.c", "\t\terr = vfio_group_check(d, &who.caller, bdf, error);", "\t\terr = 0;",
+        {"test_a_vfio_grant_needs_every_device_of_the_group"}),
+    "an IOMMU group that cannot be listed passes": (
+        "devices.c", "\tif (!dp)\n\t\treturn sd_bus_error_setf(",
+        "\tif (!dp)\n\t\treturn 0 && sd_bus_error_setf(",
+        {"test_a_vfio_grant_needs_every_device_of_the_group"}),
+    "every device of the group taken for a bridge that needs no rule": (
+        "devices.c", "\treturn !udrv_pci_class(bdf, &code) && udrv_pci_class_is_bridge(code);",
+        "\treturn true;",
+        {"test_a_vfio_grant_needs_every_device_of_the_group"}),
+    "a UIO rule checked against the device asked for, not the node's dev_t": (
+        "devices.c", "\tstruct udrvd_uio_dev dev = { id.node, id.name, id.device, id.same_name };",
+        "\tstruct udrvd_uio_dev dev = { udrv_uio_devname(uio), udrv_uio_name(uio), id.device,"
+        " id.same_name };",
+        {"test_a_stale_node_is_checked_as_the_device_it_is"}),
+    "a stale UIO node handed out as the device asked for": (
+        "devices.c", "\tif (id.num != num)", "\tif (0)",
+        {"test_a_stale_node_is_checked_as_the_device_it_is"}),
+    "a UIO node that is no character device taken": (
+        "devices.c", "\tif (!S_ISCHR(sb.st_mode)) {", "\tif (0) {",
+        {"test_a_node_that_is_no_uio_device_is_refused"}),
+    "a character device of another subsystem taken for a UIO device": (
+        "devices.c", " || strcmp(sub, \"uio\")) {", ") {",
+        {"test_a_node_that_is_no_uio_device_is_refused"}),
+    "a UIO name several devices have still grants": (
+        "policy_check.c", "\treturn !strcmp(r->name, q->uio->name) && q->uio->same_name == 1;",
+        "\treturn !strcmp(r->name, q->uio->name);",
+        {"test_a_name_two_devices_share_grants_neither"}),
+    "a uio device: rule matched against the name": (
+        "policy_check.c", "\t\treturn *q->uio->device && !strcmp(r->name, q->uio->device);",
+        "\t\treturn !strcmp(r->name, q->uio->name);",
+        {"test_a_name_two_devices_share_grants_neither"}),
     "a watcher not checked against the policy": (
         "watch.c", "\treturn !udrvd_policy_gpio(l->chip->d->policy, who, &id, UDRVD_WATCH, msg);",
         "\treturn true;",
@@ -93,12 +123,42 @@ MUTANTS = {
 }
 
 
-def build_mutant(tmp: Path, file: str, text: str, replacement: str) -> Path:
+# The checks of the state file (daemon/state.c), seen by the unit tests of
+# tests/daemon/test_state.c: name: (file, text, replacement, the tests that must fail)
+UNIT_MUTANTS = {
+    "the temporary state file opened through a planted link": (
+        "state.c", "\tif (unlinkat(dirfd, tmp, 0) && errno != ENOENT)\n\t\treturn -errno;\n"
+        "\tfd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);",
+        "\tfd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);",
+        {"test_a_planted_link_is_not_followed"}),
+    "the state read through a link": (
+        "state.c", "O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC", "O_RDONLY | O_CLOEXEC",
+        {"test_a_planted_link_is_not_followed"}),
+    "the state file readable by all": (
+        "state.c", "O_NOFOLLOW | O_CLOEXEC, 0600);", "O_NOFOLLOW | O_CLOEXEC, 0644);",
+        {"test_modes"}),
+    "a state folder others can write used": (
+        "state.c", "\tif ((sb.st_uid != geteuid() && sb.st_uid != 0) || "
+        "(sb.st_mode & (S_IWGRP | S_IWOTH))) {", "\tif (0) {",
+        {"test_a_folder_or_file_others_can_write_is_refused"}),
+    "a state file others can write read": (
+        "state.c", "\tif (S_ISREG(sb.st_mode) && (sb.st_uid == geteuid() || sb.st_uid == 0) &&\n"
+        "\t    !(sb.st_mode & (S_IWGRP | S_IWOTH)))\n", "\tif (1)\n",
+        {"test_a_folder_or_file_others_can_write_is_refused"}),
+}
+
+
+def mutated_daemon(tmp: Path, file: str, text: str, replacement: str) -> Path:
     src = tmp / "daemon"
     shutil.copytree(REPO / "daemon", src)
     code = (src / file).read_text()
     assert code.count(text) == 1, f"{file} no longer holds the checked text: update MUTANTS"
     (src / file).write_text(code.replace(text, replacement))
+    return src
+
+
+def build_mutant(tmp: Path, file: str, text: str, replacement: str) -> Path:
+    src = mutated_daemon(tmp, file, text, replacement)
     lib = required(BUILD / "lib" / "libudrv.a", "libudrv.a")
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libsystemd"], check=True,
                            capture_output=True, text=True).stdout.split()  # fmt: skip
@@ -123,4 +183,22 @@ def test_a_removed_check_is_seen(name: str, tmp_path: Path) -> None:
                          capture_output=True, text=True, timeout=300, check=False)  # fmt: skip
     failed = {ln.split("::")[1].split()[0] for ln in res.stdout.splitlines()
               if ln.startswith("FAILED ")}  # fmt: skip
+    assert failed == expected, f"{name}: failed {sorted(failed)}\n{res.stdout[-3000:]}"
+
+
+@pytest.mark.parametrize("name", UNIT_MUTANTS)
+def test_a_removed_state_check_is_seen(name: str, tmp_path: Path) -> None:
+    file, text, replacement, expected = UNIT_MUTANTS[name]
+    src = mutated_daemon(tmp_path, file, text, replacement)
+    lib = required(BUILD / "lib" / "libudrv.a", "libudrv.a")
+    harness = required(BUILD / "tests" / "lib" / "libharness.a", "libharness.a")
+    exe = tmp_path / "test_state"
+    subprocess.run(["cc", "-std=c11", "-D_GNU_SOURCE", f"-I{REPO / 'include'}",
+                    f"-I{REPO / 'lib'}", f"-I{REPO / 'tests' / 'lib'}", f"-I{src}",
+                    str(REPO / "tests" / "daemon" / "test_state.c"), str(src / "state.c"),
+                    str(src / "words.c"), str(harness), str(lib), "-lm", "-lpthread",
+                    "-o", str(exe)], check=True)  # fmt: skip
+    res = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, check=False)
+    failed = {ln.split(" - ", 1)[1].strip() for ln in res.stdout.splitlines()
+              if ln.startswith("not ok ")}  # fmt: skip
     assert failed == expected, f"{name}: failed {sorted(failed)}\n{res.stdout[-3000:]}"

@@ -344,10 +344,46 @@ static void test_perm_str(void)
 	CHECK_STR(udrvd_perm_str(0, buf, sizeof(buf)), "");
 }
 
+/* uio NAME grants the device of that name while it is the only one;
+ * uio device:DEVICE the device with that parent (any PCI spelling). */
+static void test_uio_by_device_or_unique_name(void)
+{
+	struct udrvd_policy *p = parse("allow user:alice open uio uio_pci_generic\n"
+				       "allow user:bob open uio device:00:04.0\n"
+				       "allow user:bob open uio device:40000000.fpga\n");
+	struct udrvd_uio_dev one = { "uio0", "uio_pci_generic", "0000:00:04.0", 1 };
+	struct udrvd_uio_dev twin = { "uio1", "uio_pci_generic", "0000:00:05.0", 2 };
+	struct udrvd_uio_dev fpga = { "uio2", "fpga", "40000000.fpga", 1 };
+	struct udrvd_uio_dev orphan = { "uio3", "uio_pci_generic", "", 1 };
+
+	CHECK_INT(udrvd_policy_uio_dev(p, &alice, &one, msg), 0);
+	CHECK_INT(udrvd_policy_uio_dev(p, &alice, &orphan, msg), 0);
+	CHECK_INT(udrvd_policy_uio_dev(p, &alice, &twin, msg), -EACCES);
+	CHECK_CONTAINS(msg, "on uio device uio1 (uio_pci_generic at 0000:00:05.0); " PATH
+		       ":1 (allow user:alice open uio uio_pci_generic) names a driver that 2 devices have now");
+	CHECK_CONTAINS(msg, "(allow ... open uio device:0000:00:05.0)");
+	one.same_name = 2;
+	CHECK_INT(udrvd_policy_uio_dev(p, &alice, &one, msg), -EACCES);
+	CHECK_INT(udrvd_policy_uio_dev(p, &bob, &one, msg), 0);
+	CHECK_INT(udrvd_policy_uio_dev(p, &bob, &twin, msg), -EACCES);
+	CHECK_CONTAINS(msg, "the caller's rules for such devices: " PATH
+		       ":2 (allow user:bob open uio device:00:04.0)");
+	CHECK_INT(udrvd_policy_uio_dev(p, &bob, &fpga, msg), 0);
+	CHECK_INT(udrvd_policy_uio_dev(p, &bob, &orphan, msg), -EACCES);
+	CHECK_CONTAINS(msg, "(uio_pci_generic, no parent device)");
+	/* a device rule is not a name rule: no driver is called 40000000.fpga */
+	fpga.device = "";
+	fpga.name = "40000000.fpga";
+	CHECK_INT(udrvd_policy_uio_dev(p, &bob, &fpga, msg), -EACCES);
+	udrvd_policy_free(p);
+	CHECK_REFUSED("allow uid:10 open uio device:", ":1:", "not a UIO device's name nor device:DEVICE");
+	CHECK_REFUSED("allow uid:10 open uio device:a/b", ":1:", "no '/'");
+}
+
 UDRV_TESTS(UDRV_T(test_every_form), UDRV_T(test_empty_policy_grants_nothing),
 	   UDRV_T(test_one_line_not_the_next), UDRV_T(test_missing_permission_is_named),
 	   UDRV_T(test_rules_add_up), UDRV_T(test_groups_primary_and_supplementary),
 	   UDRV_T(test_chip_by_name_label_and_line_by_name), UDRV_T(test_devices),
 	   UDRV_T(test_restore), UDRV_T(test_refusals), UDRV_T(test_nul_and_size_limits),
 	   UDRV_T(test_load), UDRV_T(test_man_page_example), UDRV_T(test_shipped_file),
-	   UDRV_T(test_perm_str))
+	   UDRV_T(test_perm_str), UDRV_T(test_uio_by_device_or_unique_name))

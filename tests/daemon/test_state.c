@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "state.h"
@@ -161,10 +162,110 @@ static void test_save_and_load(void)
 	CHECK_INT(udrvd_state_save(path, &st, msg), 0);
 	fake_path(path, sizeof(path), "no/such/dir/state");
 	CHECK_INT(udrvd_state_save(path, &st, msg), -ENOENT);
-	CHECK_CONTAINS(msg, "cannot write the state");
+	CHECK_CONTAINS(msg, "cannot make the state's folder");
 	CHECK_CONTAINS(msg, "StateDirectory=");
 	udrvd_state_free(&st);
 }
 
+static mode_t mode_of(const char *path)
+{
+	struct stat sb;
+
+	return lstat(path, &sb) ? (mode_t)-1 : sb.st_mode;
+}
+
+/* The file is 0600 whatever the umask lets through, and a missing folder
+ * (one level) is made 0700. */
+static void test_modes(void)
+{
+	struct udrvd_state st = { 0 };
+	char path[512], dir[512];
+	mode_t old = umask(0);
+
+	fake_root();
+	fake_path(dir, sizeof(dir), "udrvd");
+	fake_path(path, sizeof(path), "udrvd/state");
+	CHECK_INT(udrvd_state_save(path, &st, msg), 0);
+	CHECK_INT(mode_of(path) & 07777, 0600);
+	CHECK_INT(mode_of(dir) & 07777, 0700);
+	CHECK(S_ISREG(mode_of(path)));
+	umask(old);
+}
+
+/* A link planted as the temporary file (or as the state) is not followed:
+ * its target keeps its bytes and the state is written. */
+static void test_a_planted_link_is_not_followed(void)
+{
+	struct udrvd_state st, back;
+	char path[512], tmp[520], target[512];
+	char *kept;
+
+	fake_root();
+	fake_dir("var/lib/udrvd");
+	fake_file("etc/shadow", "root:secret\n");
+	fake_path(target, sizeof(target), "etc/shadow");
+	fake_path(path, sizeof(path), "var/lib/udrvd/state");
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	CHECK_INT(symlink(target, tmp), 0);
+	CHECK_INT(udrvd_state_parse(good, strlen(good), PATH, &st, msg), 0);
+	CHECK_INT(udrvd_state_save(path, &st, msg), 0);
+	kept = fake_read("etc/shadow");
+	CHECK_STR(kept, "root:secret\n");
+	free(kept);
+	CHECK(S_ISREG(mode_of(path)));
+	CHECK_INT(mode_of(tmp), (mode_t)-1);
+	CHECK_INT(udrvd_state_load(path, &back, msg), 0);
+	CHECK_INT(back.n, 2);
+	udrvd_state_free(&back);
+	/* the state itself a link: not read, and replaced when written */
+	CHECK_INT(unlink(path), 0);
+	CHECK_INT(symlink(target, path), 0);
+	CHECK_INT(udrvd_state_load(path, &back, msg), -ELOOP);
+	CHECK_CONTAINS(msg, "is a symbolic link");
+	CHECK_INT(udrvd_state_save(path, &st, msg), 0);
+	CHECK(S_ISREG(mode_of(path)));
+	kept = fake_read("etc/shadow");
+	CHECK_STR(kept, "root:secret\n");
+	free(kept);
+	udrvd_state_free(&st);
+}
+
+/* A folder others may write, or a state another user owns or may write,
+ * is neither read nor written: whoever planted it would choose whose
+ * requests come back. */
+static void test_a_folder_or_file_others_can_write_is_refused(void)
+{
+	struct udrvd_state st = { 0 }, back;
+	char path[512], dir[512];
+
+	fake_root();
+	fake_dir("var/lib/udrvd");
+	fake_path(dir, sizeof(dir), "var/lib/udrvd");
+	fake_path(path, sizeof(path), "var/lib/udrvd/state");
+	CHECK_INT(udrvd_state_save(path, &st, msg), 0);
+	CHECK_INT(chmod(dir, 0777), 0);
+	CHECK_INT(udrvd_state_save(path, &st, msg), -EPERM);
+	CHECK_CONTAINS(msg, "mode 0777: another user could plant the state");
+	CHECK_CONTAINS(msg, "chmod 0700");
+	CHECK_INT(udrvd_state_load(path, &back, msg), -EPERM);
+	CHECK_INT(chmod(dir, 0755), 0);
+	CHECK_INT(udrvd_state_load(path, &back, msg), 0);
+	CHECK_INT(chmod(path, 0666), 0);
+	CHECK_INT(udrvd_state_load(path, &back, msg), -EPERM);
+	CHECK_CONTAINS(msg, "is not udrvd's: a file, owned by uid");
+	CHECK_CONTAINS(msg, "mode 0666");
+	CHECK_INT(chmod(path, 0600), 0);
+	if (geteuid() == 0) {	/* a file of another user */
+		CHECK_INT(chown(path, 1, 1), 0);
+		CHECK_INT(udrvd_state_load(path, &back, msg), -EPERM);
+		CHECK_CONTAINS(msg, "owned by uid 1");
+		CHECK_INT(chown(dir, 1, 1), 0);
+		CHECK_INT(udrvd_state_save(path, &st, msg), -EPERM);
+		CHECK_CONTAINS(msg, "is owned by uid 1");
+	}
+}
+
 UDRV_TESTS(UDRV_T(test_round_trip), UDRV_T(test_escapes), UDRV_T(test_refusals),
-	   UDRV_T(test_limits), UDRV_T(test_save_and_load))
+	   UDRV_T(test_limits), UDRV_T(test_save_and_load), UDRV_T(test_modes),
+	   UDRV_T(test_a_planted_link_is_not_followed),
+	   UDRV_T(test_a_folder_or_file_others_can_write_is_refused))

@@ -309,6 +309,43 @@ def pci_device(t: FakeTree, num: int, config: bytes | None = None,
         t.file(f"{d}/resource{bar}", data)
 
 
+def uio_node(t: FakeTree, num: int, parent: str | None, rdev: tuple[int, int] | None = None,
+             node: int | None = None) -> None:
+    """uio<num> as the kernel links it: sys/dev/char/MAJ:MIN -> its folder
+    (subsystem uio), its parent device (sys/devices/<parent>, a PCI address
+    or a platform device's name; None: no parent), and the note
+    dev/uio<node>.rdev (node defaults to num) that tests/daemon/fake_cdev.c
+    reports as that node's device number. rdev defaults to (243, num)."""
+    major, minor = rdev or (243, num)
+    d = f"sys/class/uio/uio{num}"
+    t.dir(d)
+    t.file(f"{d}/dev", f"{major}:{minor}\n")
+    t.symlink("../../../class/uio", f"{d}/subsystem")
+    t.symlink(f"../../class/uio/uio{num}", f"sys/dev/char/{major}:{minor}")
+    if parent is not None:
+        t.dir(f"sys/devices/{parent}")
+        t.symlink(f"../../../devices/{parent}", f"{d}/device")
+    t.file(f"dev/uio{num if node is None else node}.rdev", f"{major}:{minor}\n")
+
+
+def iommu_group(t: FakeTree, group: int, members: list[str],
+                classes: dict[str, int] | None = None) -> None:  # fmt: skip
+    """PCI devices (canonical addresses) in IOMMU group <group>, linked both
+    ways as the kernel does: sys/bus/pci/devices/BDF/iommu_group and
+    sys/kernel/iommu_groups/N/devices/BDF; with the class code classes
+    gives a device (0x060400: a PCI bridge)."""
+    t.dir(f"sys/kernel/iommu_groups/{group}/devices")
+    for bdf in members:
+        dev = f"sys/devices/pci0000:00/{bdf}"
+        t.dir(dev)
+        if classes and bdf in classes:
+            t.file(f"{dev}/class", f"{classes[bdf]:#08x}\n")
+        t.symlink(f"../../../devices/pci0000:00/{bdf}", f"sys/bus/pci/devices/{bdf}")
+        t.symlink(f"../../../kernel/iommu_groups/{group}", f"{dev}/iommu_group")
+        t.symlink(f"../../../../devices/pci0000:00/{bdf}",
+                  f"sys/kernel/iommu_groups/{group}/devices/{bdf}")
+
+
 # ---- real-time readiness (the files udrv rt check reads) ----
 
 ALL_CAPS = "000001ffffffffff"
