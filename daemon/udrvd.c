@@ -63,6 +63,9 @@ static int on_hangup(sd_event_source *s, const struct signalfd_siginfo *si, void
 	d->policy = p;
 	fprintf(stderr, "udrvd: policy reloaded: %zu rules from %s\n", udrvd_policy_rules(p),
 		d->policy_path);
+	/* what it no longer grants goes; the restore rules may cover other lines */
+	udrvd_reqs_revoke(d);
+	udrvd_state_dirty(d, 0);
 	return 0;
 }
 
@@ -175,9 +178,13 @@ static int setup_signals(struct udrvd *d)
 static void teardown(struct udrvd *d)
 {
 	/* what it held, with the values the kernel has now, for the next start */
-	if (d->serving)
+	if (d->serving) {
 		udrvd_state_sync(d, true);
+		fprintf(stderr, "udrvd: stopped: %lu writes of the state file since start\n",
+			d->state_writes);
+	}
 	sd_event_source_unref(d->state_timer);
+	free(d->state_text);
 	udrvd_hotplug_stop(d);
 	udrvd_reqs_free(d);
 	udrvd_watch_stop(d);
