@@ -496,8 +496,8 @@ def test_a_revoked_grant_is_not_restored(udrvd: Udrvd, udrvd_bin: Path, fake_cde
                     RESTORE.replace("allow uid:1 drive gpio fake-a LOCK\n", ""))  # fmt: skip
     try:
         assert not [ln for ln in again.log if ln.startswith("udrvd: restored")], again.log
-        said = [ln for ln in again.log
-                if ln.startswith("udrvd: not restored: line 0 of gpiochip0 for uid 1: ")]  # fmt: skip
+        not_restored = "udrvd: not restored: line 0 of gpiochip0 for uid 1: "
+        said = [ln for ln in again.log if ln.startswith(not_restored)]
         assert said and "no rule grants drive" in said[0], again.log
         assert not again.lines()[0].used
         assert "request" not in again.state()
@@ -589,6 +589,7 @@ def test_killed_at_any_moment_the_state_is_whole(udrvd: Udrvd, udrvd_bin: Path, 
     the kill varies from run to run; what is checked holds at any moment."""
     d = restart(udrvd, udrvd_bin, fake_cdev, tmp_path, RESTORE)
     path = path_of(request(d, [0], OUTPUT, [1], uid=ALICE))
+    d.wait_state(lambda text: "request 1 " in text)  # within a second of the last write
     for i in range(6):
         setters = [subprocess.Popen(
             ["setpriv", "--reuid=1", "--regid=1", "--clear-groups", "gdbus", "call",
