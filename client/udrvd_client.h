@@ -75,8 +75,17 @@ int udrvd_client_set(struct udrvd_client *c, const struct udrvd_lines *lines,
 		     char *path, size_t len);
 
 /* Release the requests that hold @lines; -ENOENT when one is held by none.
- * @values (NULL: not wanted) gets each line's logical value first. */
+ * @values (NULL: not wanted) gets each line's logical value first. Every
+ * line of each such request goes back to the kernel. */
 int udrvd_client_release(struct udrvd_client *c, const struct udrvd_lines *lines, int *values);
+
+/*
+ * Do @lines name every line of each request of udrvd's that holds one of
+ * them? 0; -EBUSY when a request holds others too (udrvd, as the kernel,
+ * releases a request whole: the message names them and the command that
+ * releases them all), -ENOENT when a line is held by none.
+ */
+int udrvd_client_whole(struct udrvd_client *c, const struct udrvd_lines *lines);
 
 /*
  * The fast path: the file descriptor of the one request of udrvd's that

@@ -398,6 +398,45 @@ static int request_offsets(struct udrvd_client *c, const char *req, unsigned int
 	return r < 0 ? r : 0;
 }
 
+static bool named(const struct udrvd_lines *lines, unsigned int off)
+{
+	for (size_t i = 0; i < lines->n; i++)
+		if (lines->offsets[i] == off)
+			return true;
+	return false;
+}
+
+int udrvd_client_whole(struct udrvd_client *c, const struct udrvd_lines *lines)
+{
+	unsigned int offsets[UDRV_LINES_MAX];
+	char all[UDRV_LINES_MAX * 7];
+	bool whole;
+	size_t n, used;
+	int r;
+
+	for (size_t i = 0; i < lines->n; i++) {
+		if (!*lines->requests[i])
+			return udrvd_client_err(c, ENOENT, "udrvd holds no request on offset %u of %s",
+						lines->offsets[i], lines->chip);
+		r = request_offsets(c, lines->requests[i], offsets, &n);
+		if (r < 0)
+			return r;
+		whole = true;
+		used = 0;
+		all[0] = '\0';
+		for (size_t j = 0; j < n; j++) {
+			whole = whole && named(lines, offsets[j]);
+			used += (size_t)snprintf(all + used, sizeof(all) - used, " %u", offsets[j]);
+		}
+		if (!whole)
+			return udrvd_client_err(c, EBUSY,
+						"offset %u of %s is held in %s with other lines (offsets%s): udrvd releases a request whole, as the kernel does, so nothing is released; to release them all: udrv gpio release -c %s%s",
+						lines->offsets[i], lines->chip, lines->requests[i], all,
+						lines->chip, all);
+	}
+	return 0;
+}
+
 int udrvd_client_get_fd(struct udrvd_client *c, const struct udrvd_lines *lines, int *fd,
 			unsigned int *offsets, size_t *n)
 {

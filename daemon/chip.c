@@ -48,6 +48,17 @@ static int prop_path(sd_bus *bus, const char *path, const char *iface, const cha
 	return sd_bus_message_append_array(reply, 'y', p, strlen(p) + 1);
 }
 
+/* What line @i of @cfg needs, the line being as the kernel reports it now
+ * (read: an input request of an output line needs drive too). */
+static unsigned int line_perms(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg,
+			       size_t i)
+{
+	struct udrv_line_info now;
+	bool known = !udrv_chip_line_info(chip->chip, cfg->offsets[i], &now);
+
+	return cfg->perms[i] | udrvd_settings_perms_on(&cfg->settings[i], known ? &now : NULL);
+}
+
 /* Every line of @cfg on @chip is there and granted to @who. */
 int udrvd_chip_check_lines(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg,
 			   const struct udrvd_caller *who, sd_bus_error *error)
@@ -62,7 +73,7 @@ int udrvd_chip_check_lines(struct udrvd_chip *chip, const struct udrvd_linecfg *
 						 udrv_chip_name(chip->chip), cfg->offsets[i],
 						 udrv_chip_num_lines(chip->chip));
 		udrvd_chip_line_id(chip, cfg->offsets[i], &id);
-		if (udrvd_policy_gpio(chip->d->policy, who, &id, cfg->perms[i], msg))
+		if (udrvd_policy_gpio(chip->d->policy, who, &id, line_perms(chip, cfg, i), msg))
 			return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED, msg);
 	}
 	return 0;
@@ -85,7 +96,7 @@ static int method_request_lines(sd_bus_message *m, void *data, sd_bus_error *err
 	if (r >= 0)
 		r = udrvd_chip_check_lines(chip, &cfg, &who.caller, error);
 	if (r >= 0)
-		r = udrvd_req_new(chip, &cfg, who.caller.uid, &req, error);
+		r = udrvd_req_new(chip, &cfg, &who.caller, &req, error);
 	udrvd_caller_done(&who);
 	if (r < 0)
 		return r;
@@ -251,5 +262,5 @@ void udrvd_chip_remove(struct udrvd *d, const char *name)
 		name, udrv_chip_label(c->chip), dropped);
 	chip_free(c);
 	if (dropped)
-		udrvd_state_sync(d, false);
+		udrvd_state_dirty(d, 0);
 }

@@ -4,6 +4,14 @@
  * /io/gpiod1/chips/gpiochipN/lineM. Their properties are what the kernel
  * says about the line when asked (GPIO_V2_GET_LINEINFO_IOCTL), and whether
  * udrvd holds it (Managed) in which request (RequestPath).
+ *
+ * Name and Offset are everyone's: the list of lines (gpiocli info, udrv gpio
+ * info) works for every caller. The line's state (the rest) is shown to
+ * root and to the callers the policy names for the line (any rule, any
+ * permission), as the kernel shows it to the gpio group alone; to others
+ * it reads as a free input's, the values gpiocli needs to list a line,
+ * whatever the line's state is (udrvd.conf(5)). PropertiesChanged names the
+ * properties and carries no value: every listener gets it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +30,43 @@ static void info_of(const struct udrvd_line *l, struct udrv_line_info *info)
 	}
 }
 
+bool udrvd_line_shown(const struct udrvd_line *l, const struct udrvd_caller *who)
+{
+	struct udrvd_gpio_line id;
+
+	if (!who)
+		return false;
+	if (who->uid == 0)
+		return true;
+	udrvd_chip_line_id(l->chip, l->offset, &id);
+	return udrvd_policy_gpio_names(l->chip->d->policy, who, &id);
+}
+
+/* Is @l's state shown to whom its properties are being read for? */
+static bool shown(const struct udrvd_line *l)
+{
+	struct udrvd_creds c;
+	bool yes = udrvd_line_shown(l, udrvd_viewer(l->chip->d, &c));
+
+	udrvd_caller_done(&c);
+	return yes;
+}
+
+/* @l's state as the kernel says it, or a free input's when it is not shown
+ * (its name all the same). */
+static void state_of(const struct udrvd_line *l, struct udrv_line_info *info)
+{
+	char name[sizeof(info->name)];
+
+	info_of(l, info);
+	if (shown(l))
+		return;
+	memcpy(name, info->name, sizeof(name));
+	memset(info, 0, sizeof(*info));
+	info->offset = l->offset;
+	memcpy(info->name, name, sizeof(name));
+}
+
 static int prop_str(sd_bus *bus, const char *path, const char *iface, const char *prop,
 		    sd_bus_message *reply, void *data, sd_bus_error *error)
 {
@@ -29,7 +74,7 @@ static int prop_str(sd_bus *bus, const char *path, const char *iface, const char
 	struct udrv_line_info i;
 	const char *s = "unknown";
 
-	info_of(l, &i);
+	state_of(l, &i);
 	if (!strcmp(prop, "Name"))
 		s = i.name;
 	else if (!strcmp(prop, "Consumer"))
@@ -54,7 +99,7 @@ static int prop_bool(sd_bus *bus, const char *path, const char *iface, const cha
 	struct udrv_line_info i;
 	int b = 0;
 
-	info_of(l, &i);
+	state_of(l, &i);
 	if (!strcmp(prop, "Used"))
 		b = i.used;
 	else if (!strcmp(prop, "ActiveLow"))
@@ -62,7 +107,7 @@ static int prop_bool(sd_bus *bus, const char *path, const char *iface, const cha
 	else if (!strcmp(prop, "Debounced"))
 		b = i.debounce_us != 0;
 	else if (!strcmp(prop, "Managed"))
-		b = l->req != NULL;
+		b = l->req && shown(l);
 	return sd_bus_message_append(reply, "b", b);
 }
 
@@ -80,7 +125,7 @@ static int prop_debounce(sd_bus *bus, const char *path, const char *iface, const
 	const struct udrvd_line *l = data;
 	struct udrv_line_info i;
 
-	info_of(l, &i);
+	state_of(l, &i);
 	return sd_bus_message_append(reply, "t", (uint64_t)i.debounce_us);
 }
 
@@ -89,7 +134,7 @@ static int prop_request(sd_bus *bus, const char *path, const char *iface, const 
 {
 	const struct udrvd_line *l = data;
 
-	return sd_bus_message_append(reply, "o", l->req ? l->req->path : "/");
+	return sd_bus_message_append(reply, "o", l->req && shown(l) ? l->req->path : "/");
 }
 
 static const sd_bus_vtable line_vtable[] = {
@@ -108,8 +153,9 @@ static const sd_bus_vtable line_vtable[] = {
 	SD_BUS_PROPERTY("DebouncePeriodUs", "t", prop_debounce, 0,
 			SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION),
 	SD_BUS_PROPERTY("EventClock", "s", prop_str, 0, SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION),
-	SD_BUS_PROPERTY("Managed", "b", prop_bool, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
-	SD_BUS_PROPERTY("RequestPath", "o", prop_request, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+	SD_BUS_PROPERTY("Managed", "b", prop_bool, 0, SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION),
+	SD_BUS_PROPERTY("RequestPath", "o", prop_request, 0,
+			SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION),
 	SD_BUS_SIGNAL_WITH_NAMES("EdgeEvent", "(ittt)", SD_BUS_PARAM(event_data), 0),
 	SD_BUS_VTABLE_END
 };

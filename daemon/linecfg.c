@@ -96,8 +96,7 @@ static int read_setting(sd_bus_message *m, enum key k, struct udrv_line_settings
 	return r;
 }
 
-/* What the policy must grant for settings @s. */
-static unsigned int perms_for(const struct udrv_line_settings *s)
+unsigned int udrvd_settings_perms(const struct udrv_line_settings *s)
 {
 	unsigned int p = s->direction == UDRV_DIR_OUTPUT ? UDRVD_DRIVE : UDRVD_READ;
 
@@ -106,6 +105,22 @@ static unsigned int perms_for(const struct udrv_line_settings *s)
 	if (s->bias != UDRV_BIAS_AS_IS || s->drive != UDRV_DRIVE_PUSH_PULL ||
 	    s->active_low || s->debounce_us)
 		p |= UDRVD_CONFIGURE;
+	return p;
+}
+
+/*
+ * An input request of a line that is an output now turns it into an input:
+ * whoever drove it stops driving it, and the line floats or follows its
+ * bias. That is the driver's to decide: it needs drive, not read alone.
+ * Bias "as-is" and no debounce leave the rest of the line as it is.
+ */
+unsigned int udrvd_settings_perms_on(const struct udrv_line_settings *s,
+				     const struct udrv_line_info *now)
+{
+	unsigned int p = udrvd_settings_perms(s);
+
+	if (s->direction != UDRV_DIR_OUTPUT && (!now || now->direction != UDRV_DIR_INPUT))
+		p |= UDRVD_DRIVE;
 	return p;
 }
 
@@ -184,7 +199,7 @@ static int read_mappings(sd_bus_message *m, struct udrvd_linecfg *cfg, sd_bus_er
 			return r;
 		for (size_t i = first; i < cfg->n; i++) {
 			cfg->settings[i] = s;
-			cfg->perms[i] = perms_for(&s);
+			cfg->perms[i] = udrvd_settings_perms(&s);
 		}
 		if (sd_bus_message_exit_container(m) < 0)
 			return bad(error, "%s", "line_config must be (a(aua{sv})ai)");

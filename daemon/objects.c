@@ -13,6 +13,11 @@
  * than udrvd saves it. So a filter answers GetManagedObjects on udrvd's
  * three kinds of manager (the chips, a chip's lines, the requests) before
  * sd-bus does, from the objects' own vtables; sd-bus still introspects them.
+ *
+ * The answer is the caller's: the property readers show a line's state and
+ * a request to whom the policy names (udrvd_viewer()), and a request that is
+ * not shown to the caller is left out of the list. InterfacesAdded carries
+ * no properties: every listener gets it.
  */
 #include <errno.h>
 #include <string.h>
@@ -74,6 +79,45 @@ static int object_close(sd_bus_message *reply)
 	return r < 0 ? r : sd_bus_message_close_container(reply);
 }
 
+const struct udrvd_caller *udrvd_viewer(struct udrvd *d, struct udrvd_creds *c)
+{
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	sd_bus_message *m;
+	int r;
+
+	c->creds = NULL;
+	if (d->viewing)
+		return d->viewer;
+	m = sd_bus_get_current_message(d->bus);
+	if (!m || !sd_bus_message_is_method_call(m, "org.freedesktop.DBus.Properties", NULL))
+		return NULL;
+	r = udrvd_caller_of(m, c, &error);
+	sd_bus_error_free(&error);
+	return r < 0 ? NULL : &c->caller;
+}
+
+int udrvd_emit_added(struct udrvd *d, const char *path, const char *const *ifaces)
+{
+	/* the manager of @path: the requests' or the chips' */
+	bool req = !strncmp(path, UDRVD_REQUESTS_PATH "/", strlen(UDRVD_REQUESTS_PATH "/"));
+	sd_bus_message *s = NULL;
+	int r = sd_bus_message_new_signal(d->bus, &s, req ? UDRVD_REQUESTS_PATH : UDRVD_CHIPS_PATH,
+					  MANAGER_IFACE, "InterfacesAdded");
+
+	if (r >= 0)
+		r = sd_bus_message_append(s, "o", path);
+	if (r >= 0)
+		r = sd_bus_message_open_container(s, 'a', "{sa{sv}}");
+	for (; r >= 0 && *ifaces; ifaces++)
+		r = sd_bus_message_append(s, "{sa{sv}}", *ifaces, 0);
+	if (r >= 0)
+		r = sd_bus_message_close_container(s);
+	if (r >= 0)
+		r = sd_bus_send(d->bus, s, NULL);
+	sd_bus_message_unref(s);
+	return r;
+}
+
 /* The objects below @path, one of udrvd's managers: 1 answered, 0 not one. */
 static int append_objects(struct udrvd *d, const char *path, sd_bus_message *reply)
 {
@@ -89,6 +133,8 @@ static int append_objects(struct udrvd *d, const char *path, sd_bus_message *rep
 	}
 	if (!strcmp(path, UDRVD_REQUESTS_PATH)) {
 		for (struct udrvd_req *q = d->reqs; r >= 0 && q; q = q->next) {
+			if (!udrvd_req_shown(q, d->viewer))
+				continue;
 			r = object_open(reply, q->path);
 			r = r < 0 ? r : udrvd_req_interfaces(q, reply);
 			r = r < 0 ? r : object_close(reply);
@@ -116,11 +162,21 @@ static int on_message(sd_bus_message *m, void *data, sd_bus_error *error)
 	struct udrvd *d = data;
 	sd_bus_message *reply = NULL;
 	const char *path = sd_bus_message_get_path(m);
+	sd_bus_error refused = SD_BUS_ERROR_NULL;
+	struct udrvd_creds who;
 	int r, ours = 0;
 
 	if (!sd_bus_message_is_method_call(m, MANAGER_IFACE, "GetManagedObjects") || !path ||
 	    !sd_bus_message_has_signature(m, ""))
 		return 0;
+	r = udrvd_caller_of(m, &who, &refused);
+	if (r < 0) {
+		sd_bus_reply_method_error(m, &refused);
+		sd_bus_error_free(&refused);
+		return 1;
+	}
+	d->viewing = true;
+	d->viewer = &who.caller;
 	r = sd_bus_message_new_method_return(m, &reply);
 	if (r >= 0)
 		r = sd_bus_message_open_container(reply, 'a', "{oa{sa{sv}}}");
@@ -128,6 +184,9 @@ static int on_message(sd_bus_message *m, void *data, sd_bus_error *error)
 		r = ours = append_objects(d, path, reply);
 	if (r > 0)
 		r = sd_bus_message_close_container(reply);
+	d->viewing = false;
+	d->viewer = NULL;
+	udrvd_caller_done(&who);
 	if (r >= 0 && ours)
 		r = sd_bus_send(NULL, reply, NULL);
 	sd_bus_message_unref(reply);

@@ -2,7 +2,8 @@
 /*
  * udrvd's policy file (udrvd.conf(5)): parsing and the checks.
  *
- *	allow WHO PERMS gpio CHIP LINE
+ *	allow WHO PERMS gpio CHIP LINE		(read, drive, watch, configure,
+ *						 all of those four, admin)
  *	allow WHO open uio NAME | device:DEVICE
  *	allow WHO open vfio PCI-ADDRESS
  *	restore gpio CHIP LINE
@@ -34,7 +35,8 @@ static const struct {
 	{ "watch", UDRVD_WATCH },
 	{ "configure", UDRVD_CONFIGURE },
 	{ "open", UDRVD_OPEN },
-	{ "all", UDRVD_GPIO_PERMS },
+	{ "admin", UDRVD_ADMIN },
+	{ "all", UDRVD_GPIO_PERMS },	/* last: udrvd_perm_str() names its parts */
 };
 
 __attribute__((format(printf, 4, 5)))
@@ -178,7 +180,7 @@ static int parse_perms(struct ctx *c, const char *w, struct rule *r)
 				break;
 		if (i == sizeof(perm_words) / sizeof(perm_words[0]))
 			return fail(c->msg, c->path, c->lineno,
-				    "unknown permission '%s': read, drive, watch, configure or all for gpio, open for uio and vfio", p);
+				    "unknown permission '%s': read, drive, watch, configure, all or admin for gpio, open for uio and vfio", p);
 		if (r->perms & perm_words[i].perms)
 			return fail(c->msg, c->path, c->lineno,
 				    "permission '%s' given twice in '%s'", p, w);
@@ -320,7 +322,7 @@ static int check_perms(struct ctx *c, struct rule *r)
 
 	if (gpio && (r->perms & UDRVD_OPEN))
 		return fail(c->msg, c->path, c->lineno,
-			    "'open' is for uio and vfio; a gpio line takes read, drive, watch, configure or all");
+			    "'open' is for uio and vfio; a gpio line takes read, drive, watch, configure, all or admin");
 	if (!gpio && r->perms != UDRVD_OPEN)
 		return fail(c->msg, c->path, c->lineno,
 			    "a %s device takes the permission 'open' only",

@@ -22,6 +22,7 @@ enum udrvd_perm {
 	UDRVD_WATCH	= 1 << 2,	/* edge detection and its events */
 	UDRVD_CONFIGURE	= 1 << 3,	/* bias, drive, active-low, debounce, reconfigure */
 	UDRVD_OPEN	= 1 << 4,	/* a UIO or VFIO device's fd */
+	UDRVD_ADMIN	= 1 << 5,	/* release anyone's request on the line */
 };
 #define UDRVD_GPIO_PERMS	(UDRVD_READ | UDRVD_DRIVE | UDRVD_WATCH | UDRVD_CONFIGURE)
 
@@ -106,6 +107,14 @@ int udrvd_policy_uio(const struct udrvd_policy *policy,
 int udrvd_policy_vfio(const struct udrvd_policy *policy,
 		      const struct udrvd_caller *caller, const char *bdf,
 		      char msg[UDRVD_MSG_LEN]);
+
+/*
+ * Does an allow rule name @caller and @line, whatever it grants? Such a
+ * caller is shown the line's state (its consumer, direction, request).
+ */
+bool udrvd_policy_gpio_names(const struct udrvd_policy *policy,
+			     const struct udrvd_caller *caller,
+			     const struct udrvd_gpio_line *line);
 
 /* Does a restore rule cover @line (its held state comes back at start)? */
 bool udrvd_policy_restores(const struct udrvd_policy *policy,

@@ -229,6 +229,21 @@ int udrvd_policy_vfio(const struct udrvd_policy *policy,
 	return check_device(policy, &q, msg);
 }
 
+bool udrvd_policy_gpio_names(const struct udrvd_policy *policy,
+			     const struct udrvd_caller *caller,
+			     const struct udrvd_gpio_line *line)
+{
+	struct gpio_query q = { caller, line };
+
+	for (size_t i = 0; i < policy->n; i++) {
+		const struct rule *r = &policy->rules[i];
+
+		if (gpio_rule_for_caller_on_chip(r, &q) && line_matches(r, line))
+			return true;
+	}
+	return false;
+}
+
 bool udrvd_policy_restores(const struct udrvd_policy *policy,
 			   const struct udrvd_gpio_line *line)
 {

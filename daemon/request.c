@@ -4,7 +4,10 @@
  * /io/gpiod1/requests/requestN. A request belongs to the user that made it
  * and outlives the client's connection: its lines keep their direction,
  * value, bias and drive until that user releases it (or udrvd stops).
- * Every call checks the owner, then the policy for the lines it touches.
+ * Every call checks the owner, then the policy in force for the lines it
+ * touches; an administrator (root, or a caller the policy grants admin on
+ * each of its lines) may release anyone's. A new policy (SIGHUP) releases
+ * the requests it no longer grants their owner (udrvd_reqs_revoke()).
  * io.udrv1.Request, on the same objects, says whose a request is and hands
  * its file descriptor to its owner (GetFd).
  */
@@ -32,6 +35,7 @@ static void req_free(struct udrvd_req *r)
 	udrv_request_release(r->req);
 	sd_bus_slot_unref(r->slot);
 	sd_bus_slot_unref(r->udrv1_slot);
+	free(r->owner_groups);
 	free(r);
 }
 
@@ -77,18 +81,15 @@ static int check_caller(struct udrvd_req *r, sd_bus_message *m, unsigned int wan
 	return err;
 }
 
-static int method_release(sd_bus_message *m, void *data, sd_bus_error *error)
+/* Take @r away: InterfacesRemoved, its lines back to the kernel (so that
+ * their change says so), then the state. */
+static void req_release(struct udrvd_req *r)
 {
-	struct udrvd_req *r = data;
 	struct udrvd *d = r->d;
-	int err = check_caller(r, m, 0, error);
 
-	if (err < 0)
-		return err;
 	req_unlink(r);
 	/* InterfacesRemoved, before the object goes */
 	sd_bus_emit_interfaces_removed(d->bus, r->path, REQ_IFACES, NULL);
-	/* the lines back to the kernel first, so that the change says so */
 	udrvd_req_events_stop(r);
 	udrv_request_release(r->req);
 	r->req = NULL;
@@ -96,7 +97,46 @@ static int method_release(sd_bus_message *m, void *data, sd_bus_error *error)
 		r->chip->lines[r->offsets[i]].req = NULL;
 	lines_changed(r);
 	req_free(r);
-	udrvd_state_sync(d, false);
+	udrvd_state_dirty(d, 0);
+}
+
+/* An administrator: root, or a caller granted admin on every line of @r. */
+static bool is_admin(const struct udrvd_req *r, const struct udrvd_caller *who)
+{
+	char msg[UDRVD_MSG_LEN];
+	struct udrvd_gpio_line id;
+
+	if (who->uid == 0)
+		return true;
+	for (size_t i = 0; i < r->n; i++) {
+		udrvd_chip_line_id(r->chip, r->offsets[i], &id);
+		if (udrvd_policy_gpio(r->d->policy, who, &id, UDRVD_ADMIN, msg))
+			return false;
+	}
+	return true;
+}
+
+/* io.gpiod1.Request.Release: by its owner, or by an administrator. */
+static int method_release(sd_bus_message *m, void *data, sd_bus_error *error)
+{
+	struct udrvd_req *r = data;
+	struct udrvd_creds who;
+	int err = udrvd_caller_of(m, &who, error);
+
+	if (err < 0)
+		return err;
+	if (who.caller.uid != r->owner && is_admin(r, &who.caller))
+		fprintf(stderr, "udrvd: uid %u (an administrator) released %s of uid %u\n",
+			(unsigned int)who.caller.uid, r->path, (unsigned int)r->owner);
+	else if (who.caller.uid != r->owner)
+		err = sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
+					"%s belongs to uid %u, not to the caller (uid %u); an administrator (root, or a rule granting admin on each of its lines) may release it",
+					r->path, (unsigned int)r->owner,
+					(unsigned int)who.caller.uid);
+	udrvd_caller_done(&who);
+	if (err < 0)
+		return err;
+	req_release(r);
 	return sd_bus_reply_method_return(m, NULL);
 }
 
@@ -117,7 +157,7 @@ static int method_get_values(sd_bus_message *m, void *data, sd_bus_error *error)
 	int idx[UDRV_LINES_MAX];
 	size_t n = 0;
 	uint32_t off;
-	int err = check_caller(r, m, 0, error);
+	int err = check_caller(r, m, UDRVD_READ, error);
 
 	if (err < 0)
 		return err;
@@ -191,7 +231,7 @@ static int method_set_values(sd_bus_message *m, void *data, sd_bus_error *error)
 	for (size_t i = 0; i < r->n; i++)
 		if (mask >> i & 1)
 			r->settings[i].value = (int)(values >> i & 1);
-	udrvd_state_dirty(r->d);
+	udrvd_state_dirty(r->d, UDRVD_STATE_DELAY_US);
 	return sd_bus_reply_method_return(m, NULL);
 }
 
@@ -251,24 +291,51 @@ static int method_reconfigure(sd_bus_message *m, void *data, sd_bus_error *error
 	memcpy(r->settings, s, r->n * sizeof(s[0]));
 	udrvd_req_events(r);
 	lines_changed(r);
-	udrvd_state_sync(r->d, false);
+	udrvd_state_dirty(r->d, 0);
 	return sd_bus_reply_method_return(m, NULL);
+}
+
+bool udrvd_req_shown(const struct udrvd_req *r, const struct udrvd_caller *who)
+{
+	if (!who)
+		return false;
+	if (who->uid == 0 || who->uid == r->owner)
+		return true;
+	for (size_t i = 0; i < r->n; i++)
+		if (udrvd_line_shown(&r->chip->lines[r->offsets[i]], who))
+			return true;
+	return false;
+}
+
+/* Is @r shown to whom its properties are being read for? 0 or a refusal. */
+static int shown(const struct udrvd_req *r, sd_bus_error *error)
+{
+	struct udrvd_creds c;
+	bool yes = udrvd_req_shown(r, udrvd_viewer(r->d, &c));
+
+	udrvd_caller_done(&c);
+	return yes ? 0 : sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
+					   "udrvd shows %s only to its owner, root and the callers the policy names for one of its lines (udrvd.conf(5))",
+					   r->path);
 }
 
 static int prop_chip(sd_bus *bus, const char *path, const char *iface, const char *prop,
 		     sd_bus_message *reply, void *data, sd_bus_error *error)
 {
 	const struct udrvd_req *r = data;
+	int err = shown(r, error);
 
-	return sd_bus_message_append(reply, "o", r->chip->path);
+	return err < 0 ? err : sd_bus_message_append(reply, "o", r->chip->path);
 }
 
 static int prop_lines(sd_bus *bus, const char *path, const char *iface, const char *prop,
 		      sd_bus_message *reply, void *data, sd_bus_error *error)
 {
 	const struct udrvd_req *r = data;
-	int err = sd_bus_message_open_container(reply, 'a', "o");
+	int err = shown(r, error);
 
+	if (err >= 0)
+		err = sd_bus_message_open_container(reply, 'a', "o");
 	for (size_t i = 0; i < r->n && err >= 0; i++)
 		err = sd_bus_message_append(reply, "o", r->chip->lines[r->offsets[i]].path);
 	return err < 0 ? err : sd_bus_message_close_container(reply);
@@ -290,6 +357,7 @@ static int method_get_fd(sd_bus_message *m, void *data, sd_bus_error *error)
 
 	if (err < 0)
 		return err;
+	r->fd_given = true;
 	return sd_bus_reply_method_return(m, "h", udrv_request_fd(r->req));
 }
 
@@ -297,8 +365,9 @@ static int prop_owner(sd_bus *bus, const char *path, const char *iface, const ch
 		      sd_bus_message *reply, void *data, sd_bus_error *error)
 {
 	const struct udrvd_req *r = data;
+	int err = shown(r, error);
 
-	return sd_bus_message_append(reply, "u", (uint32_t)r->owner);
+	return err < 0 ? err : sd_bus_message_append(reply, "u", (uint32_t)r->owner);
 }
 
 static const sd_bus_vtable udrv1_vtable[] = {
@@ -348,24 +417,36 @@ static int request_lines(struct udrvd_chip *chip, const struct udrvd_linecfg *cf
 	return 0;
 }
 
-int udrvd_req_new(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg, uid_t owner,
-		  struct udrvd_req **out, sd_bus_error *error)
+int udrvd_req_new(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg,
+		  const struct udrvd_caller *owner, struct udrvd_req **out, sd_bus_error *error)
 {
 	struct udrvd *d = chip->d;
 	struct udrvd_req *r = calloc(1, sizeof(*r));
 	int err;
 
+	if (r && owner->ngroups) {
+		r->owner_groups = calloc(owner->ngroups, sizeof(gid_t));
+		if (!r->owner_groups) {
+			free(r);
+			r = NULL;
+		}
+	}
 	if (!r)
 		return -ENOMEM;
 	r->d = d;
 	r->chip = chip;
-	r->owner = owner;
+	r->owner = owner->uid;
+	r->owner_gid = owner->gid;
+	r->owner_ngroups = owner->ngroups;
+	if (owner->ngroups)
+		memcpy(r->owner_groups, owner->groups, owner->ngroups * sizeof(gid_t));
 	r->id = d->next_req++;
 	snprintf(r->path, sizeof(r->path), UDRVD_REQUESTS_PATH "/request%u", r->id);
 	snprintf(r->consumer, sizeof(r->consumer), "%s",
 		 cfg->consumer[0] ? cfg->consumer : UDRVD_CONSUMER);
 	err = request_lines(chip, cfg, r, error);
 	if (err < 0) {
+		free(r->owner_groups);
 		free(r);
 		return err;
 	}
@@ -386,10 +467,9 @@ int udrvd_req_new(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg, uid_
 	r->next = d->reqs;
 	d->reqs = r;
 	udrvd_req_events(r);
-	sd_bus_emit_interfaces_added(d->bus, r->path, REQ_IFACES, NULL);
+	udrvd_emit_added(d, r->path, (const char *const[]){ REQ_IFACES, NULL });
 	lines_changed(r);
-	if (!d->restoring)
-		udrvd_state_sync(d, false);
+	udrvd_state_dirty(d, 0);	/* not while restoring */
 	*out = r;
 	return 0;
 }
@@ -402,6 +482,46 @@ void udrvd_reqs_free(struct udrvd *d)
 		d->reqs = r->next;
 		req_free(r);
 	}
+}
+
+/* The first line of @r the policy in force no longer grants its owner what
+ * its settings need: its index (the refusal in @msg), or -1. */
+static int revoked_line(const struct udrvd_req *r, char msg[UDRVD_MSG_LEN])
+{
+	const struct udrvd_caller owner = {
+		.uid = r->owner, .gid = r->owner_gid,
+		.groups = r->owner_groups, .ngroups = r->owner_ngroups,
+	};
+	struct udrvd_gpio_line id;
+
+	for (size_t i = 0; i < r->n; i++) {
+		udrvd_chip_line_id(r->chip, r->offsets[i], &id);
+		if (udrvd_policy_gpio(r->d->policy, &owner, &id,
+				      udrvd_settings_perms(&r->settings[i]), msg))
+			return (int)i;
+	}
+	return -1;
+}
+
+size_t udrvd_reqs_revoke(struct udrvd *d)
+{
+	char msg[UDRVD_MSG_LEN], said[UDRVD_MSG_LEN + 512];
+	size_t n = 0;
+
+	for (struct udrvd_req *r = d->reqs, *next; r; r = next) {
+		int i = revoked_line(r, msg);
+
+		next = r->next;
+		if (i < 0)
+			continue;
+		snprintf(said, sizeof(said), "released %s of uid %u: the policy in force no longer grants its owner line %u of %s: %s%s",
+			 r->path, (unsigned int)r->owner, r->offsets[i], udrv_chip_name(r->chip->chip),
+			 msg, r->fd_given ? " (the file descriptor GetFd handed out stays valid in the process that holds it until it closes it: the kernel cannot take it back)" : "");
+		req_release(r);	/* said once done */
+		fprintf(stderr, "udrvd: %s\n", said);
+		n++;
+	}
+	return n;
 }
 
 size_t udrvd_reqs_drop(struct udrvd_chip *chip)

@@ -1,15 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The held requests and the state file (state.h): written after a request
- * is made or released, within UDRVD_STATE_DELAY_US of a value set through
- * the bus (one write for a burst of them: each is an fsync), and at stop;
- * read when udrvd starts, when each line a restore rule covers is
- * requested again for its owner with the settings and value it had.
+ * The held requests and the state file (state.h). The file keeps the held
+ * lines that the policy's restore rules cover, nothing else: a request of a
+ * line no restore rule names never costs a write. It is written when what it
+ * keeps changes (a request made, released or reconfigured, a value set
+ * through the bus, a new policy), once for a burst of changes and at most
+ * once each UDRVD_STATE_INTERVAL_US (each write is an fsync: a user who
+ * only may read a line must not be able to wear the SD card out), and at
+ * stop; it is read when udrvd starts, when each line a restore rule covers
+ * is requested again for its owner with the settings and value it had, if
+ * the policy still grants the owner those settings.
  */
 #include <errno.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "groups.h"
 #include "udrvd.h"
 
 /* Values set through a handed-out fd are the kernel's to tell. */
@@ -27,33 +37,77 @@ static void refresh_values(struct udrvd_req *r)
 			r->settings[i].value = (int)(values >> i & 1);
 }
 
-void udrvd_state_sync(struct udrvd *d, bool refresh)
+/* @r's lines that a restore rule covers into @s; their number. */
+static size_t restorable(const struct udrvd_req *r, struct udrvd_state_req *s)
 {
-	struct udrvd_state st = { 0 };
-	char msg[UDRVD_STATE_MSG_LEN];
+	struct udrvd_gpio_line id;
 
-	if (!d->state_path)
-		return;
-	if (d->state_timer)	/* this write is the one that was due */
-		sd_event_source_set_enabled(d->state_timer, SD_EVENT_OFF);
+	s->n = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		udrvd_chip_line_id(r->chip, r->offsets[i], &id);
+		if (!udrvd_policy_restores(r->d->policy, &id))
+			continue;
+		s->offsets[s->n] = r->offsets[i];
+		s->settings[s->n++] = r->settings[i];
+	}
+	return s->n;
+}
+
+/* What the state file keeps of the held requests, into @st. */
+static void state_of(struct udrvd *d, bool refresh, struct udrvd_state *st)
+{
 	for (struct udrvd_req *r = d->reqs; r; r = r->next) {
-		struct udrvd_state_req *s = udrvd_state_add(&st);
+		struct udrvd_state_req *s = udrvd_state_add(st);
 
 		if (!s)
 			break;
 		if (refresh)
 			refresh_values(r);
+		if (!restorable(r, s))
+			continue;
 		s->owner = r->owner;
 		snprintf(s->chip, sizeof(s->chip), "%s", udrv_chip_name(r->chip->chip));
 		snprintf(s->label, sizeof(s->label), "%s", udrv_chip_label(r->chip->chip));
 		snprintf(s->consumer, sizeof(s->consumer), "%s", r->consumer);
-		s->n = r->n;
-		memcpy(s->offsets, r->offsets, sizeof(s->offsets));
-		memcpy(s->settings, r->settings, sizeof(s->settings));
-		st.n++;
+		st->n++;
 	}
-	if (udrvd_state_save(d->state_path, &st, msg) < 0)
+}
+
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+void udrvd_state_sync(struct udrvd *d, bool refresh)
+{
+	struct udrvd_state st = { 0 };
+	char msg[UDRVD_STATE_MSG_LEN];
+	char *text = NULL;
+	size_t len = 0;
+
+	if (!d->state_path)
+		return;
+	if (d->state_timer)	/* this write is the one that was due */
+		sd_event_source_set_enabled(d->state_timer, SD_EVENT_OFF);
+	state_of(d, refresh, &st);
+	if (udrvd_state_format(&st, &text, &len) < 0) {
+		fprintf(stderr, "udrvd: %s: out of memory: the held lines will not come back after a restart\n",
+			d->state_path);
+	} else if (d->state_text && strlen(d->state_text) == len &&
+		   !memcmp(d->state_text, text, len)) {
+		free(text);	/* the file holds it already */
+	} else if (udrvd_state_save(d->state_path, &st, msg) < 0) {
 		fprintf(stderr, "udrvd: %s: the held lines will not come back after a restart\n", msg);
+		free(text);
+	} else {
+		free(d->state_text);
+		d->state_text = text;
+		d->state_written_us = now_us();
+		d->state_writes++;
+	}
 	udrvd_state_free(&st);
 }
 
@@ -63,23 +117,30 @@ static int on_state_timer(sd_event_source *s, uint64_t usec, void *data)
 	return 0;
 }
 
-void udrvd_state_dirty(struct udrvd *d)
+void udrvd_state_dirty(struct udrvd *d, uint64_t delay_us)
 {
+	uint64_t now = now_us(), due = now + delay_us;
 	int r;
 
-	if (!d->state_path)
+	if (!d->state_path || d->restoring)
 		return;
+	if (d->state_writes && due < d->state_written_us + UDRVD_STATE_INTERVAL_US)
+		due = d->state_written_us + UDRVD_STATE_INTERVAL_US;
+	if (d->state_timer && sd_event_source_get_enabled(d->state_timer, NULL) > 0)
+		return;		/* a write is due already: it takes this change too */
+	if (due <= now) {
+		udrvd_state_sync(d, false);
+		return;
+	}
 	if (!d->state_timer) {
-		r = sd_event_add_time_relative(d->event, &d->state_timer, CLOCK_MONOTONIC,
-					       UDRVD_STATE_DELAY_US, 0, on_state_timer, d);
+		r = sd_event_add_time(d->event, &d->state_timer, CLOCK_MONOTONIC, due, 0,
+				      on_state_timer, d);
 		if (r < 0) {
 			udrvd_state_sync(d, false);
 			return;
 		}
-	} else if (sd_event_source_get_enabled(d->state_timer, NULL) > 0) {
-		return;		/* a write is due already */
 	} else {
-		sd_event_source_set_time_relative(d->state_timer, UDRVD_STATE_DELAY_US);
+		sd_event_source_set_time(d->state_timer, due);
 	}
 	sd_event_source_set_enabled(d->state_timer, SD_EVENT_ONESHOT);
 }
@@ -104,12 +165,49 @@ static struct udrvd_chip *chip_of(struct udrvd *d, const struct udrvd_state_req 
 	return same_label == 1 ? found : NULL;
 }
 
-/* Request again the lines of @s that a restore rule covers. */
+/*
+ * @uid's credentials from the user database (the state file keeps the uid
+ * alone): its passwd entry's group and the groups getgrouplist() gives it
+ * (at most @max). A uid without an entry has no group.
+ */
+static void owner_of(uid_t uid, struct udrvd_caller *c, gid_t *groups, size_t max)
+{
+	struct passwd pw, *res = NULL;
+	char buf[4096];
+	int n = (int)max;
+
+	*c = (struct udrvd_caller){ .uid = uid, .gid = (gid_t)-1, .groups = groups };
+	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) || !res)
+		return;
+	c->gid = res->pw_gid;
+	if (getgrouplist(res->pw_name, res->pw_gid, groups, &n) < 0)
+		n = (int)max;	/* more than @max: the first @max */
+	c->ngroups = n > 0 ? (size_t)n : 0;
+}
+
+/* May @owner hold line @i of @s again, as it was? 0, or -EACCES and @msg. */
+static int still_granted(struct udrvd_chip *chip, const struct udrvd_state_req *s, size_t i,
+			 const struct udrvd_caller *owner, char msg[UDRVD_MSG_LEN])
+{
+	struct udrvd_gpio_line id;
+	struct udrv_line_info now;
+	bool known = !udrv_chip_line_info(chip->chip, s->offsets[i], &now);
+
+	udrvd_chip_line_id(chip, s->offsets[i], &id);
+	return udrvd_policy_gpio(chip->d->policy, owner, &id,
+				 udrvd_settings_perms_on(&s->settings[i], known ? &now : NULL), msg);
+}
+
+/* Request again the lines of @s that a restore rule covers and the policy
+ * still grants their owner. */
 static void restore_one(struct udrvd *d, const struct udrvd_state_req *s)
 {
 	struct udrvd_chip *chip = chip_of(d, s);
 	sd_bus_error error = SD_BUS_ERROR_NULL;
 	struct udrvd_linecfg cfg = { 0 };
+	gid_t groups[UDRVD_GROUPS_MAX];
+	struct udrvd_caller owner;
+	char msg[UDRVD_MSG_LEN];
 	struct udrvd_req *req;
 
 	if (!chip) {
@@ -117,6 +215,7 @@ static void restore_one(struct udrvd *d, const struct udrvd_state_req *s)
 			s->n, s->chip, s->label);
 		return;
 	}
+	owner_of(s->owner, &owner, groups, UDRVD_GROUPS_MAX);
 	for (size_t i = 0; i < s->n; i++) {
 		struct udrvd_gpio_line id;
 
@@ -125,13 +224,19 @@ static void restore_one(struct udrvd *d, const struct udrvd_state_req *s)
 		udrvd_chip_line_id(chip, s->offsets[i], &id);
 		if (!udrvd_policy_restores(d->policy, &id))
 			continue;
+		if (still_granted(chip, s, i, &owner, msg)) {
+			fprintf(stderr, "udrvd: not restored: line %u of %s for uid %u: %s\n",
+				s->offsets[i], udrv_chip_name(chip->chip), (unsigned int)s->owner,
+				msg);
+			continue;
+		}
 		cfg.offsets[cfg.n] = s->offsets[i];
 		cfg.settings[cfg.n++] = s->settings[i];
 	}
 	if (!cfg.n)
 		return;
 	snprintf(cfg.consumer, sizeof(cfg.consumer), "%s", s->consumer);
-	if (udrvd_req_new(chip, &cfg, s->owner, &req, &error) < 0)
+	if (udrvd_req_new(chip, &cfg, &owner, &req, &error) < 0)
 		fprintf(stderr, "udrvd: not restored: %zu lines of %s for uid %u: %s\n", cfg.n,
 			udrv_chip_name(chip->chip), (unsigned int)s->owner, error.message);
 	else
@@ -144,6 +249,7 @@ int udrvd_state_restore(struct udrvd *d)
 {
 	struct udrvd_state st;
 	char msg[UDRVD_STATE_MSG_LEN];
+	size_t len;
 	int err;
 
 	if (!d->state_path)
@@ -152,8 +258,12 @@ int udrvd_state_restore(struct udrvd *d)
 	if (err < 0) {
 		/* never refuse to start over it: the lines stay with the kernel */
 		fprintf(stderr, "udrvd: %s: nothing restored\n", msg);
+		udrvd_state_sync(d, false);	/* what is held now: nothing */
 		return 0;
 	}
+	/* what the file holds, so that a start that restores it all writes nothing */
+	if (udrvd_state_format(&st, &d->state_text, &len) < 0)
+		d->state_text = NULL;
 	for (size_t i = 0; i < st.n; i++)
 		restore_one(d, &st.reqs[i]);
 	udrvd_state_free(&st);

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "udrvd.h"
@@ -53,9 +54,13 @@ int udrvd_serve(struct udrvd *d)
 void udrvd_teardown(struct udrvd *d)
 {
 	/* what it held, with the values the kernel has now, for the next start */
-	if (d->serving)
+	if (d->serving) {
 		udrvd_state_sync(d, true);
+		fprintf(stderr, "udrvd: stopped: %lu writes of the state file since start\n",
+			d->state_writes);
+	}
 	sd_event_source_unref(d->state_timer);
+	free(d->state_text);
 	udrvd_hotplug_stop(d);
 	udrvd_reqs_free(d);
 	udrvd_watch_stop(d);

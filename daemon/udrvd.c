@@ -28,17 +28,18 @@ static const char usage[] =
 	"\n"
 	"  -p, --policy FILE  the policy (default " DEFAULT_POLICY ", udrvd.conf(5));\n"
 	"                     without rules nobody has access, root included\n"
-	"  -s, --state FILE   where the held requests are written as they change\n"
-	"                     (values within 100 ms) and read at start: the lines the\n"
-	"                     policy's restore rules cover come back\n"
-	"                     (default " DEFAULT_STATE ")\n"
+	"  -s, --state FILE   where the held lines the policy's restore rules cover\n"
+	"                     are written when that changes (at most once a second)\n"
+	"                     and read at start: they come back for owners the\n"
+	"                     policy still grants them (default " DEFAULT_STATE ")\n"
 	"  -h, --help         this text\n"
 	"  -V, --version      udrvd's version\n"
 	"\n"
 	"The bus is the system bus, or the one DBUS_SYSTEM_BUS_ADDRESS names (tests).\n"
 	"udrvd reads the policy again on SIGHUP (a file with a mistake leaves the\n"
-	"old rules in force), checks every call against the rules in force, and\n"
-	"stops on SIGTERM or SIGINT, releasing the lines it holds.\n"
+	"old rules in force) and releases the requests the new rules no longer grant\n"
+	"their owner, checks every call against the rules in force, and stops on\n"
+	"SIGTERM or SIGINT, releasing the lines it holds.\n"
 	"\n"
 	"Exit status: 0 stopped by a signal, 1 a runtime failure (no bus, the name\n"
 	"io.gpiod1 taken), 2 bad arguments or a bad policy file.\n";
@@ -63,6 +64,9 @@ static int on_hangup(sd_event_source *s, const struct signalfd_siginfo *si, void
 	d->policy = p;
 	fprintf(stderr, "udrvd: policy reloaded: %zu rules from %s\n", udrvd_policy_rules(p),
 		d->policy_path);
+	/* what it no longer grants goes; the restore rules may cover other lines */
+	udrvd_reqs_revoke(d);
+	udrvd_state_dirty(d, 0);
 	return 0;
 }
 

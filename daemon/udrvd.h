@@ -43,6 +43,9 @@ struct udrvd {
 	const char *state_path;		/* NULL: no state file */
 	bool restoring;			/* no state writes until restored */
 	sd_event_source *state_timer;	/* a state write that is due */
+	char *state_text;		/* what the state file holds (as written) */
+	uint64_t state_written_us;	/* when udrvd wrote it last (CLOCK_MONOTONIC) */
+	unsigned long state_writes;	/* since start, said at stop */
 	bool serving;
 	struct udrvd_chip **chips;
 	size_t nchips;
@@ -53,6 +56,8 @@ struct udrvd {
 	sd_bus_slot *watch_filter;	/* who reads a Line's properties */
 	sd_bus_slot *objects_filter;	/* GetManagedObjects, answered by udrvd */
 	struct udrvd_watching *watching; /* connections that watch lines */
+	bool viewing;			/* GetManagedObjects answered for @viewer */
+	const struct udrvd_caller *viewer;
 	sd_event_source *hotplug;	/* chips that come and go */
 };
 
@@ -89,6 +94,12 @@ struct udrvd_req {
 	char path[UDRVD_PATH_LEN];
 	sd_bus_slot *slot, *udrv1_slot;
 	sd_event_source *events;	/* its fd, when a line has edge detection */
+	/* the owner's groups it was granted with (the caller's at RequestLines,
+	 * the user database's at a restore): checked again by each policy */
+	gid_t owner_gid;
+	size_t owner_ngroups;
+	gid_t *owner_groups;
+	bool fd_given;			/* GetFd handed its fd out */
 	size_t n;
 	unsigned int offsets[UDRV_LINES_MAX];
 	struct udrv_line_settings settings[UDRV_LINES_MAX];
@@ -134,12 +145,31 @@ int udrvd_append_interface(sd_bus_message *reply, const char *path, const char *
 int udrvd_chip_interfaces(struct udrvd_chip *c, sd_bus_message *reply);
 int udrvd_line_interfaces(struct udrvd_line *l, sd_bus_message *reply);
 int udrvd_req_interfaces(struct udrvd_req *r, sd_bus_message *reply);
+/*
+ * Whom the properties being read are for: the caller a GetManagedObjects
+ * is answered for, or the sender of the Properties.Get or GetAll that
+ * sd-bus answers (@c holds its credentials: udrvd_caller_done() after);
+ * NULL for anyone (a signal every listener gets, a caller udrvd cannot
+ * tell): a line's state and a request are shown only to those the policy
+ * names (udrvd_line_shown(), udrvd_req_shown()).
+ */
+const struct udrvd_caller *udrvd_viewer(struct udrvd *d, struct udrvd_creds *c);
+/* InterfacesAdded for @path's @ifaces (NULL-terminated), their properties
+ * left out: listeners Get what the policy shows them. */
+int udrvd_emit_added(struct udrvd *d, const char *path, const char *const *ifaces);
+/* Is @r shown to @who: its owner, root, a caller with a rule for one of its
+ * lines? */
+bool udrvd_req_shown(const struct udrvd_req *r, const struct udrvd_caller *who);
 
 /* hotplug.c: chips that come and go, from the device directory (inotify) */
 int udrvd_hotplug_start(struct udrvd *d);
 void udrvd_hotplug_stop(struct udrvd *d);
 
-/* line.c: a chip's Line objects; PropertiesChanged for @l's properties */
+/* line.c: a chip's Line objects; PropertiesChanged for @l's properties
+ * (their names: their values are not for every listener). A line's state
+ * is shown to root and to the callers with a rule for it; others read its
+ * name and offset, and the rest as a free input's (udrvd.conf(5)). */
+bool udrvd_line_shown(const struct udrvd_line *l, const struct udrvd_caller *who);
 int udrvd_lines_export(struct udrvd_chip *chip);
 void udrvd_lines_free(struct udrvd_chip *chip);
 void udrvd_line_changed(struct udrvd_line *l);
@@ -159,6 +189,14 @@ struct udrvd_linecfg {
 	uint32_t event_buffer_size;
 };
 int udrvd_linecfg_read(sd_bus_message *m, struct udrvd_linecfg *cfg, sd_bus_error *error);
+/* What the policy must grant for settings @s (udrvd.conf(5)): read or
+ * drive by direction, watch with an edge, configure with bias, drive other
+ * than push-pull, active-low or debounce. */
+unsigned int udrvd_settings_perms(const struct udrv_line_settings *s);
+/* ... on a line the kernel reports as @now: an input or as-is request of a
+ * line that is an output (or whose state cannot be read) needs drive too. */
+unsigned int udrvd_settings_perms_on(const struct udrv_line_settings *s,
+				     const struct udrv_line_info *now);
 int udrvd_reqcfg_read(sd_bus_message *m, struct udrvd_linecfg *cfg, sd_bus_error *error);
 
 /* chip.c: every line of @cfg is on @chip and granted to @who (the policy
@@ -166,10 +204,15 @@ int udrvd_reqcfg_read(sd_bus_message *m, struct udrvd_linecfg *cfg, sd_bus_error
 int udrvd_chip_check_lines(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg,
 			   const struct udrvd_caller *who, sd_bus_error *error);
 
-/* request.c: a new request for @chip as @cfg says, held for @owner. */
-int udrvd_req_new(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg, uid_t owner,
-		  struct udrvd_req **out, sd_bus_error *error);
+/* request.c: a new request for @chip as @cfg says, held for @owner (its
+ * credentials are kept, for udrvd_reqs_revoke()). */
+int udrvd_req_new(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg,
+		  const struct udrvd_caller *owner, struct udrvd_req **out, sd_bus_error *error);
 void udrvd_reqs_free(struct udrvd *d);
+/* The policy changed: release each request whose owner it no longer grants
+ * what the request's settings need on each of its lines (said in the log,
+ * which line and why); their number. */
+size_t udrvd_reqs_revoke(struct udrvd *d);
 /* Drop udrvd's requests on @chip, which went away; their number. */
 size_t udrvd_reqs_drop(struct udrvd_chip *chip);
 
@@ -185,13 +228,19 @@ void udrvd_req_events_stop(struct udrvd_req *r);
 /* devices.c: io.udrv1.Devices, UIO and VFIO devices for clients. */
 int udrvd_devices_export(struct udrvd *d);
 
-/* restore.c: write the state file from the held requests (@refresh: read
- * the outputs' values from the kernel first); request again what the state
- * file and the restore rules say. */
+/* restore.c: the state file keeps the held lines the policy's restore rules
+ * cover. udrvd_state_sync() writes it now (@refresh: the outputs' values
+ * read from the kernel first), unless it holds that already;
+ * udrvd_state_dirty() after a change: written @delay_us later (0: a request
+ * made or released; UDRVD_STATE_DELAY_US: a value, one write for a burst of
+ * them), and never sooner than UDRVD_STATE_INTERVAL_US after the last
+ * write (each is an fsync: an SD card wears). */
 void udrvd_state_sync(struct udrvd *d, bool refresh);
-/* A value changed: the state is written within UDRVD_STATE_DELAY_US. */
-#define UDRVD_STATE_DELAY_US	100000
-void udrvd_state_dirty(struct udrvd *d);
+#define UDRVD_STATE_DELAY_US		100000
+#define UDRVD_STATE_INTERVAL_US		1000000
+void udrvd_state_dirty(struct udrvd *d, uint64_t delay_us);
+/* Request again what the state file and the restore rules say, for owners
+ * the policy still grants it. */
 int udrvd_state_restore(struct udrvd *d);
 
 #endif /* UDRVD_H */

@@ -84,7 +84,8 @@ static int release_lines(const char *chip, int n, char **names)
 	struct udrvd_client *c;
 	int ret = daemon_lines(chip, n, names, &c, &lines);
 
-	if (!ret && udrvd_client_release(c, &lines, NULL))
+	/* only the lines named: a request that holds others too stays */
+	if (!ret && (udrvd_client_whole(c, &lines) || udrvd_client_release(c, &lines, NULL)))
 		ret = cli_error(EXIT_FAIL, "%s", udrvd_client_errmsg(c));
 	udrvd_client_free(c);
 	return ret;
@@ -112,8 +113,11 @@ static const char release_help[] =
 "Usage: udrv gpio release [-c CHIP] LINE...\n"
 "\n"
 "Have udrvd release the lines it holds for you ('udrv gpio set --hold\n"
-"daemon', gpiocli request): the whole request each line is in. The kernel\n"
-"then keeps or resets the lines' values, as for any released line.\n"
+"daemon', gpiocli request). udrvd releases a request whole, as the kernel\n"
+"does: when a request holds other lines too, nothing is released and the\n"
+"message names them (give them all). The kernel then keeps or resets the\n"
+"lines' values, as for any released line. Root, or a user the policy grants\n"
+"admin on the lines, releases another user's request.\n"
 "\n"
 "Options:\n"
 "  -c, --chip CHIP       chip: gpiochip0, 0, /dev/gpiochip0 or a label\n"

@@ -15,7 +15,7 @@ import select
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -196,6 +196,28 @@ class Udrvd:
             *lines, rest = self.partial.split(b"\n")
             self.partial = rest
             self.log += [ln.decode(errors="replace") for ln in lines]
+
+    def state(self) -> str:
+        """udrvd's state file ("" before udrvd first wrote it)."""
+        path = self.tree.root.parent / "state"
+        return path.read_text() if path.exists() else ""
+
+    def wait_state(self, holds: Callable[[str], bool]) -> str:
+        """The state file once @holds(its text): udrvd writes it at most once a
+        second (daemon/restore.c), so a change shows within that."""
+        deadline = time.monotonic() + GUARD_S
+        while not holds(text := self.state()):
+            if time.monotonic() > deadline:
+                pytest.fail(f"the state file never came to hold it:\n{text}\n" +
+                            "\n".join(self.log))  # fmt: skip
+            time.sleep(0.05)
+        return text
+
+    def writes(self) -> int:
+        """The state file's writes udrvd counted, from its last words (after stop())."""
+        said = [ln for ln in self.log if ln.startswith("udrvd: stopped: ")]
+        assert said, "\n".join(self.log)
+        return int(said[-1].split()[2])
 
     def stop(self) -> int:
         self.proc.terminate()

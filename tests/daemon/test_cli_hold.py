@@ -23,6 +23,7 @@ ALICE, BOB = 1, 2
 POLICY = """# udrv gpio set --hold daemon
 allow uid:1 drive,configure gpio fake-a LOCK
 allow uid:2 drive gpio fake-a LOCK
+allow uid:1 drive gpio fake-a 2
 """
 
 
@@ -98,6 +99,23 @@ def test_the_policy_and_the_owner_are_udrvds(udrvd: Udrvd, udrv: Path) -> None:
     res = gpio(udrvd, udrv, "release", "LOCK", uid=BOB)
     assert res.returncode == 1 and "belongs to uid 1" in res.stderr, res.stderr
     assert udrvd.lines()[0].level == 1
+
+
+def test_release_takes_only_the_lines_given(udrvd: Udrvd, udrv: Path) -> None:
+    """One request holds LOCK (0) and line 2: releasing LOCK alone would
+    release line 2 too (udrvd, as the kernel, releases a request whole), so
+    nothing is released and the message says how to release both."""
+    res = gpio(udrvd, udrv, "set", "--hold", "daemon", "-c", "fake-a", "0=1", "2=1")
+    assert res.returncode == 0, res.stderr
+    res = gpio(udrvd, udrv, "release", "LOCK")
+    assert res.returncode == 1, res.stdout
+    assert "offset 0 of gpiochip0 is held in /io/gpiod1/requests/request0 with other lines " \
+           "(offsets 0 2)" in res.stderr, res.stderr  # fmt: skip
+    assert "to release them all: udrv gpio release -c gpiochip0 0 2" in res.stderr, res.stderr
+    assert udrvd.lines()[0].used and udrvd.lines()[2].used
+    res = gpio(udrvd, udrv, "release", "-c", "gpiochip0", "2", "0")
+    assert res.returncode == 0, res.stderr
+    assert not udrvd.lines()[0].used and not udrvd.lines()[2].used
 
 
 def test_bad_input_is_a_usage_error(udrvd: Udrvd, udrv: Path) -> None:

@@ -54,6 +54,22 @@ def test_detect_and_info(udrvd: Udrvd, gpiocli: Path) -> None:
     assert '"LOCK"' in res.stdout and '"LED"' in res.stdout and "input" in res.stdout, res.stdout
 
 
+def test_info_shows_the_state_only_to_callers_with_a_rule(udrvd: Udrvd, gpiocli: Path) -> None:
+    """gpiocli info works for a user without any rule (uid 3): every line
+    by name and offset; the state of alice's held LOCK only for alice."""
+    assert cli(udrvd, gpiocli, "request", "--output", "LOCK=active").returncode == 0
+    mine = cli(udrvd, gpiocli, "info", "-c", "gpiochip0")
+    assert mine.returncode == 0, mine.stderr
+    lock = [ln for ln in mine.stdout.splitlines() if '"LOCK"' in ln]
+    assert lock and 'used,consumer="gpio-manager",managed="request0"' in lock[0], mine.stdout
+    theirs = cli(udrvd, gpiocli, "info", "-c", "gpiochip0", uid=3)
+    assert theirs.returncode == 0, theirs.stderr
+    assert '"LOCK"' in theirs.stdout and '"LED"' in theirs.stdout, theirs.stdout
+    assert len(theirs.stdout.splitlines()) == 9, theirs.stdout  # the chip, its 8 lines
+    assert "used" not in theirs.stdout and "request0" not in theirs.stdout, theirs.stdout
+    assert cli(udrvd, gpiocli, "detect", uid=3).returncode == 0
+
+
 def test_request_set_get_release(udrvd: Udrvd, gpiocli: Path) -> None:
     res = cli(udrvd, gpiocli, "request", "--output", "LOCK=active")
     assert res.returncode == 0, res.stderr

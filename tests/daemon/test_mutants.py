@@ -21,16 +21,18 @@ from tests.support.udrv_runner import REPO, required
 # name: (file, text, replacement, the tests that must fail)
 MUTANTS = {
     "no policy check on RequestLines": (
-        "chip.c", "if (udrvd_policy_gpio(chip->d->policy, who, &id, cfg->perms[i], msg))",
+        "chip.c",
+        "if (udrvd_policy_gpio(chip->d->policy, who, &id, line_perms(chip, cfg, i), msg))",
         "if (0)",
         {"test_the_line_beside_is_refused_naming_the_rule", "test_no_rule_no_access",
-         "test_reconfigure_refusals",
+         "test_reconfigure_refusals", "test_a_revoked_grant_releases_the_request",
+         "test_read_cannot_make_an_output_an_input",
          "test_a_group_counts_at_every_call_of_a_connection",
          "test_a_group_counts_from_the_callers_process"}),
     "no policy check on SetValues": (
         "request.c", "int err = check_caller(r, m, UDRVD_DRIVE, error);",
         "int err = check_caller(r, m, 0, error);",
-        {"test_set_values_needs_drive", "test_a_revoked_grant_stops_the_owner"}),
+        {"test_set_values_needs_drive"}),
     "no policy check on GetFd": (
         "request.c", "int err = check_caller(r, m, UDRVD_GPIO_PERMS, error);",
         "int err = check_caller(r, m, 0, error);",
@@ -39,8 +41,7 @@ MUTANTS = {
         "request.c", "\tif (who->caller.uid == r->owner)\n\t\treturn 0;",
         "\tif (1)\n\t\treturn 0;",
         {"test_another_user_cannot_drive_or_release",
-         "test_the_fd_needs_all_on_every_line_and_the_owner",
-         "test_the_example_drives_a_held_line"}),
+         "test_the_fd_needs_all_on_every_line_and_the_owner"}),
     "groups kept for a connection not used": (
         "caller.c", "\tif (k->has_groups) {\n\t\tc->caller.groups = k->groups;\n"
         "\t\tc->caller.ngroups = k->ngroups;",
@@ -120,6 +121,56 @@ MUTANTS = {
         "info.c", "\t\t\tudrvd_line_changed(&chip->lines[off]);",
         "\t\t\tudrvd_line_changed(&chip->lines[(off + 3) % chip->nlines]);",
         {"test_another_process_s_change_is_signalled"}),
+    "GetValues without read": (
+        "request.c", "int err = check_caller(r, m, UDRVD_READ, error);",
+        "int err = check_caller(r, m, 0, error);",
+        {"test_get_values_needs_read"}),
+    "no revocation at SIGHUP": (
+        "udrvd.c", "\tudrvd_reqs_revoke(d);\n", "",
+        {"test_a_revoked_grant_releases_the_request"}),
+    "revocation checks no line": (
+        "request.c", "\t\tif (udrvd_policy_gpio(r->d->policy, &owner, &id,\n"
+        "\t\t\t\t      udrvd_settings_perms(&r->settings[i]), msg))",
+        "\t\tif (0)",
+        {"test_a_revoked_grant_releases_the_request"}),
+    "a restore not checked against the allow rules": (
+        "restore.c", "\t\tif (still_granted(chip, s, i, &owner, msg)) {", "\t\tif (0) {",
+        {"test_a_revoked_grant_is_not_restored"}),
+    "anyone releases a request": (
+        "request.c", "\telse if (who.caller.uid != r->owner)\n", "\telse if (0)\n",
+        {"test_another_user_cannot_drive_or_release",
+         "test_an_administrator_releases_any_request"}),
+    "admin not checked on each line": (
+        "request.c", "\t\tif (udrvd_policy_gpio(r->d->policy, who, &id, UDRVD_ADMIN, msg))\n"
+        "\t\t\treturn false;\n", "",
+        {"test_another_user_cannot_drive_or_release",
+         "test_an_administrator_releases_any_request"}),
+    "read makes an output an input": (
+        "linecfg.c",
+        "\tif (s->direction != UDRV_DIR_OUTPUT && (!now || now->direction != UDRV_DIR_INPUT))",
+        "\tif (0)",
+        {"test_read_cannot_make_an_output_an_input"}),
+    "a line's state shown to everyone": (
+        "line.c", "\treturn udrvd_policy_gpio_names(l->chip->d->policy, who, &id);",
+        "\treturn true;",
+        {"test_line_state_only_to_callers_with_a_rule", "test_the_example_drives_a_held_line"}),
+    "every request listed to everyone": (
+        "objects.c", "\t\t\tif (!udrvd_req_shown(q, d->viewer))\n\t\t\t\tcontinue;\n", "",
+        {"test_line_state_only_to_callers_with_a_rule"}),
+    "a request's properties read by everyone": (
+        "request.c", "\treturn yes ? 0 : sd_bus_error_setf(",
+        "\treturn 1 ? 0 : sd_bus_error_setf(",
+        {"test_line_state_only_to_callers_with_a_rule"}),
+    "the state keeps what no restore rule covers": (
+        "restore.c", "\t\tif (!udrvd_policy_restores(r->d->policy, &id))\n\t\t\tcontinue;\n", "",
+        {"test_the_state_is_written_only_when_what_it_keeps_changes"}),
+    "the state written though it holds that already": (
+        "restore.c", "\t} else if (d->state_text && strlen(d->state_text) == len &&\n"
+        "\t\t   !memcmp(d->state_text, text, len)) {", "\t} else if (0) {",
+        {"test_the_state_is_written_only_when_what_it_keeps_changes"}),
+    "state writes not rate-limited": (
+        "restore.c", "\t\tdue = d->state_written_us + UDRVD_STATE_INTERVAL_US;", "\t\t;",
+        {"test_the_state_is_written_only_when_what_it_keeps_changes"}),
 }
 
 

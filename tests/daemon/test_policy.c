@@ -194,6 +194,34 @@ static void test_restore(void)
 	udrvd_policy_free(p);
 }
 
+/* admin: its own word, for gpio only, not part of all; any rule for a line
+ * (admin included) names the caller for it (the line's state is shown). */
+static void test_admin(void)
+{
+	struct udrvd_policy *p = parse("allow user:alice admin gpio pinctrl-bcm2835 17\n"
+				       "allow user:bob all gpio * 18\n");
+	char buf[64];
+
+	CHECK_INT(udrvd_policy_gpio(p, &alice, &gpio17, UDRVD_ADMIN, msg), 0);
+	CHECK_INT(udrvd_policy_gpio(p, &alice, &gpio17, UDRVD_READ, msg), -EACCES);
+	CHECK_INT(udrvd_policy_gpio(p, &alice, &gpio18, UDRVD_ADMIN, msg), -EACCES);
+	CHECK_CONTAINS(msg, "no rule grants admin");
+	CHECK_INT(udrvd_policy_gpio(p, &bob, &gpio18, UDRVD_GPIO_PERMS, msg), 0);
+	CHECK_INT(udrvd_policy_gpio(p, &bob, &gpio18, UDRVD_ADMIN, msg), -EACCES);
+	CHECK(udrvd_policy_gpio_names(p, &alice, &gpio17));
+	CHECK(!udrvd_policy_gpio_names(p, &alice, &gpio18));
+	CHECK(udrvd_policy_gpio_names(p, &bob, &gpio18));
+	CHECK(!udrvd_policy_gpio_names(p, &carol, &gpio17));
+	CHECK_STR(udrvd_perm_str(UDRVD_READ | UDRVD_ADMIN, buf, sizeof(buf)), "read,admin");
+	udrvd_policy_free(p);
+	p = parse("restore gpio * *\nallow user:alice open uio u0\n");
+	CHECK(!udrvd_policy_gpio_names(p, &alice, &gpio17));	/* neither names a line */
+	udrvd_policy_free(p);
+	CHECK_REFUSED("allow uid:10 admin uio uio0", ":1:", "takes the permission 'open' only");
+	CHECK_REFUSED("allow uid:10 admin,admin gpio * *", ":1:", "given twice");
+	CHECK_REFUSED("allow uid:10 admn gpio * *", ":1:", "all or admin for gpio");
+}
+
 static void test_refusals(void)
 {
 	CHECK_REFUSED("deny user:alice read gpio * *", PATH ":1:", "starts with allow or restore");
@@ -299,11 +327,14 @@ static void test_man_page_example(void)
 		"allow user:bob open vfio 0000:01:00.0\n"
 		"\n"
 		"# the lock's line comes back as it was when udrvd starts again\n"
-		"restore gpio pinctrl-bcm2835 GPIO17\n");
+		"restore gpio pinctrl-bcm2835 GPIO17\n"
+		"\n"
+		"# bob looks after the FPGA: he releases whatever holds its lines\n"
+		"allow user:bob admin gpio fpga-gpio *\n");
 	const gid_t door[] = { 2001 };
 	const struct udrvd_caller service = { 998, 998, door, 1 };
 
-	CHECK_INT(udrvd_policy_rules(p), 6);
+	CHECK_INT(udrvd_policy_rules(p), 7);
 	CHECK_INT(udrvd_policy_gpio(p, &service, &gpio17, UDRVD_DRIVE, msg), 0);
 	CHECK_INT(udrvd_policy_gpio(p, &service, &gpio18, UDRVD_DRIVE, msg), -EACCES);
 	CHECK_STR(msg, "the policy refuses uid 998 (gid 998 and its groups) 'drive' on line 18 "
@@ -384,6 +415,6 @@ UDRV_TESTS(UDRV_T(test_every_form), UDRV_T(test_empty_policy_grants_nothing),
 	   UDRV_T(test_one_line_not_the_next), UDRV_T(test_missing_permission_is_named),
 	   UDRV_T(test_rules_add_up), UDRV_T(test_groups_primary_and_supplementary),
 	   UDRV_T(test_chip_by_name_label_and_line_by_name), UDRV_T(test_devices),
-	   UDRV_T(test_restore), UDRV_T(test_refusals), UDRV_T(test_nul_and_size_limits),
+	   UDRV_T(test_restore), UDRV_T(test_admin), UDRV_T(test_refusals), UDRV_T(test_nul_and_size_limits),
 	   UDRV_T(test_load), UDRV_T(test_man_page_example), UDRV_T(test_shipped_file),
 	   UDRV_T(test_perm_str), UDRV_T(test_uio_by_device_or_unique_name))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import signal
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -109,8 +110,6 @@ def test_a_line_stays_set_after_the_client_exits(udrvd: Udrvd) -> None:
     res = udrvd.call(path, f"{REQ}.SetValues", "{uint32 0: int32 0}", uid=ALICE)
     assert res.returncode == 0, res.stderr
     assert udrvd.lines()[0].level == 0
-    res = udrvd.call(path, f"{REQ}.GetValues", "[uint32 0]", uid=ALICE)
-    assert res.stdout.strip() == "([0],)", res.stdout
     assert get(udrvd, path, REQ, "LinePaths") == f"(<[objectpath '{CHIP0}/line0']>,)"
     assert get(udrvd, f"{CHIP0}/line0", "io.gpiod1.Line", "RequestPath") == \
         f"(<objectpath '{path}'>,)"
@@ -223,21 +222,142 @@ def test_set_values_needs_drive(udrvd: Udrvd) -> None:
     assert res.returncode != 0 and "no rule grants drive" in res.stderr, res.stderr
 
 
-def test_a_revoked_grant_stops_the_owner(udrvd: Udrvd, tmp_path: Path) -> None:
+def test_get_values_needs_read(udrvd: Udrvd) -> None:
+    """Reading a request's values needs read in the policy in force, not
+    only the request: alice may drive LOCK, not read it."""
     path = path_of(request(udrvd, [0], OUTPUT, [1], uid=ALICE))
+    res = udrvd.call(path, f"{REQ}.GetValues", "[uint32 0]", uid=ALICE)
+    assert res.returncode != 0 and "no rule grants read" in res.stderr, res.stderr
+    assert "the policy refuses uid 1 " in res.stderr and "'read' on line 0 (LOCK)" in res.stderr
+    # bob may drive and read line 2: the same call answers
+    path = path_of(request(udrvd, [2], OUTPUT, [1], uid=BOB))
+    res = udrvd.call(path, f"{REQ}.GetValues", "[uint32 2]", uid=BOB)
+    assert (res.returncode, res.stdout.strip()) == (0, "([1],)"), res.stderr
+
+
+def test_a_revoked_grant_releases_the_request(udrvd: Udrvd, tmp_path: Path) -> None:
+    """SIGHUP: a request whose owner the new policy no longer grants what
+    its settings need is released, and the log says which, whose, which
+    line and why; one it still grants stays."""
+    path = path_of(request(udrvd, [0], OUTPUT, [1], uid=ALICE))
+    kept = path_of(request(udrvd, [2], OUTPUT, [1], uid=BOB))
     policy = tmp_path / "udrvd.conf"
     policy.write_text(POLICY.replace("allow uid:1 drive gpio fake-a LOCK\n", ""))
     udrvd.proc.send_signal(signal.SIGHUP)
     assert udrvd.wait_log("udrvd: policy reloaded: 4 rules")
+    said = udrvd.wait_log(f"udrvd: released {path} of uid 1: ")
+    assert "no longer grants its owner line 0 of gpiochip0" in said, said
+    assert "the policy refuses uid 1 (gid 1) 'drive' on line 0 (LOCK)" in said, said
+    assert not udrvd.lines()[0].used and udrvd.lines()[2].used
+    assert not [ln for ln in udrvd.log if kept in ln], udrvd.log
     res = udrvd.call(path, f"{REQ}.SetValues", "{uint32 0: int32 0}", uid=ALICE)
+    assert res.returncode != 0 and "UnknownObject" in res.stderr, res.stderr
+    res = request(udrvd, [0], OUTPUT, [1], uid=ALICE)
     assert res.returncode != 0 and "no rule grants drive" in res.stderr, res.stderr
-    assert udrvd.lines()[0].level == 1
     # a policy with a mistake leaves the rules in force
     policy.write_text(POLICY + "allow uid:1 sing gpio * *\n")
     udrvd.proc.send_signal(signal.SIGHUP)
     assert "udrvd.conf:7: unknown permission 'sing'" in udrvd.wait_log("udrvd: the policy stays")
-    res = udrvd.call(path, f"{REQ}.SetValues", "{uint32 0: int32 0}", uid=ALICE)
+    assert udrvd.lines()[2].used
+    res = request(udrvd, [0], OUTPUT, [1], uid=ALICE)
     assert res.returncode != 0 and "no rule grants drive" in res.stderr, res.stderr
+
+
+ADMIN = POLICY + "allow uid:3 admin gpio fake-a LOCK\n"
+
+
+def test_an_administrator_releases_any_request(udrvd_bin: Path, fake_cdev: Path, bus: str,
+                                               tree: FakeTree, tmp_path: Path) -> None:  # fmt: skip
+    """Root, or a caller granted admin on each line of a request, releases
+    it whoever owns it (said in the log); another user, even one granted
+    the line, does not."""
+    with serving(udrvd_bin, fake_cdev, bus, tree, tmp_path, ADMIN) as d:
+        path = path_of(request(d, [0], OUTPUT, [1], uid=ALICE))
+        res = d.call(path, f"{REQ}.Release", uid=BOB)
+        assert res.returncode != 0, res.stdout
+        assert "belongs to uid 1, not to the caller (uid 2); an administrator" in res.stderr
+        assert d.lines()[0].used
+        res = d.call(path, f"{REQ}.Release", uid=CAROL)
+        assert res.returncode == 0, res.stderr
+        assert d.wait_log(f"udrvd: uid 3 (an administrator) released {path} of uid 1")
+        assert not d.lines()[0].used
+        # carol's admin names LOCK alone: bob's request of line 2 is not hers
+        other = path_of(request(d, [2], OUTPUT, [1], uid=BOB))
+        res = d.call(other, f"{REQ}.Release", uid=CAROL)
+        assert res.returncode != 0 and "belongs to uid 2, not to the caller (uid 3)" in res.stderr
+        assert d.lines()[2].used
+        # root needs no rule for it
+        assert d.call(other, f"{REQ}.Release").returncode == 0
+        assert d.wait_log(f"udrvd: uid 0 (an administrator) released {other} of uid 2")
+        assert not d.lines()[2].used
+
+
+READER = """allow uid:1 drive,read gpio fake-a LOCK
+allow uid:2 read gpio fake-a LOCK
+"""
+
+
+def test_read_cannot_make_an_output_an_input(udrvd_bin: Path, fake_cdev: Path, bus: str,
+                                             tree: FakeTree, tmp_path: Path) -> None:  # fmt: skip
+    """An output line released stays an output (the kernel keeps it): a
+    user granted read alone may not request it as an input (which would
+    make it float), only one granted drive may; once it is an input, read
+    takes it as it is."""
+    with serving(udrvd_bin, fake_cdev, bus, tree, tmp_path, READER) as d:
+        path = path_of(request(d, [0], OUTPUT, [1], uid=ALICE))
+        assert d.call(path, f"{REQ}.Release", uid=ALICE).returncode == 0
+        lock = d.lines()[0]
+        assert (lock.used, lock.output, lock.level) == (False, True, 1)
+        res = request(d, [0], INPUT, uid=BOB)
+        assert res.returncode != 0, res.stdout
+        assert "the policy refuses uid 2 (gid 2) 'read,drive' on line 0 (LOCK)" in res.stderr
+        assert "no rule grants drive" in res.stderr, res.stderr
+        assert d.lines()[0].output and not d.lines()[0].used
+        # the driver still can: as an output, and as an input
+        path = path_of(request(d, [0], OUTPUT, [0], uid=ALICE))
+        assert d.call(path, f"{REQ}.Release", uid=ALICE).returncode == 0
+        path = path_of(request(d, [0], INPUT, uid=ALICE))
+        assert d.call(path, f"{REQ}.Release", uid=ALICE).returncode == 0
+        assert not d.lines()[0].output
+        # an input, as it is: read's
+        path_of(request(d, [0], INPUT, uid=BOB))
+        assert d.lines()[0].used and not d.lines()[0].output
+
+
+def test_line_state_only_to_callers_with_a_rule(udrvd: Udrvd) -> None:
+    """The chip and line list (paths, names, offsets) to everyone; a line's
+    state (consumer, direction, request) and a request (its owner) only to
+    root and the callers with a rule for the line: carol has none on fake-a."""
+    path = path_of(request(udrvd, [0], OUTPUT, [1], uid=ALICE, consumer="door-lock"))
+    lines = udrvd.call(CHIP0, MANAGED, uid=CAROL)
+    assert lines.returncode == 0, lines.stderr
+    assert lines.stdout.count("{'io.gpiod1.Line': {'Offset': <uint32 ") == 8, lines.stdout
+    assert "'Name': <'LOCK'>" in lines.stdout and "'Name': <'LED'>" in lines.stdout
+    for secret in ("door-lock", path, "'Used': <true>", "'Direction': <'output'>",
+                   "'Managed': <true>"):  # fmt: skip
+        assert secret not in lines.stdout, (secret, lines.stdout)
+    line0 = f"{CHIP0}/line0"
+    props = udrvd.call(line0, "org.freedesktop.DBus.Properties.GetAll", "io.gpiod1.Line",
+                       uid=CAROL)  # fmt: skip
+    assert props.returncode == 0 and "'Name': <'LOCK'>" in props.stdout, props.stderr
+    assert "door-lock" not in props.stdout and path not in props.stdout, props.stdout
+    res = udrvd.call(line0, "org.freedesktop.DBus.Properties.Get", "io.gpiod1.Line", "Consumer",
+                     uid=CAROL)  # fmt: skip
+    assert res.stdout.strip() == "(<''>,)", res.stdout + res.stderr
+    reqs = udrvd.call("/io/gpiod1/requests", MANAGED, uid=CAROL)
+    assert reqs.returncode == 0 and path not in reqs.stdout, reqs.stdout
+    res = udrvd.call(path, "org.freedesktop.DBus.Properties.Get", "io.udrv1.Request", "Owner",
+                     uid=CAROL)  # fmt: skip
+    assert res.returncode != 0 and f"udrvd shows {path} only to its owner" in res.stderr
+    # a rule for the line (bob's drive,read on 0-3), the owner, root: shown
+    for uid in (BOB, ALICE, 0):
+        res = udrvd.call(line0, "org.freedesktop.DBus.Properties.Get", "io.gpiod1.Line",
+                         "Consumer", uid=uid)  # fmt: skip
+        assert res.stdout.strip() == "(<'door-lock'>,)", (uid, res.stdout + res.stderr)
+        assert path in udrvd.call("/io/gpiod1/requests", MANAGED, uid=uid).stdout, uid
+        assert get(udrvd, line0, "io.gpiod1.Line", "RequestPath") == f"(<objectpath '{path}'>,)"
+    lines = udrvd.call(CHIP0, MANAGED, uid=BOB).stdout
+    assert "door-lock" in lines and "'Direction': <'output'>" in lines, lines
 
 
 def test_bad_line_configs(udrvd: Udrvd) -> None:
@@ -323,9 +443,9 @@ def test_the_example_drives_a_held_line(udrvd: Udrvd, example: Path) -> None:
     assert [(li.used, li.level, li.consumer) for li in lines[2:4]] == [(True, 1, "udrvd")] * 2
     res = udrvd.call(path, f"{REQ}.GetValues", "[uint32 3, 2]", uid=BOB)
     assert res.stdout.strip() == "([1, 1],)", res.stdout
-    # not the owner: udrvd refuses the fd; a free line: nothing to take
+    # carol has no rule for the line: udrvd does not even show her its request
     res = udrvd.run_as([str(example), "gpiochip1", "3"], uid=CAROL, preload=True)
-    assert res.returncode == 1 and "belongs to uid 2, not to the caller" in res.stderr
+    assert res.returncode == 1 and "udrvd does not hold" in res.stderr, res.stderr
     res = udrvd.run_as([str(example), "gpiochip1", "1"], uid=BOB, preload=True)
     assert res.returncode == 1 and "udrvd does not hold" in res.stderr, res.stderr
     res = udrvd.run_as([str(example), "gpiochip1", "x"], uid=BOB)
@@ -345,10 +465,11 @@ def restart(d: Udrvd, udrvd_bin: Path, fake_cdev: Path, tmp_path: Path, policy: 
 
 def test_a_restore_rule_brings_the_line_back(udrvd: Udrvd, udrvd_bin: Path, fake_cdev: Path,
                                              tmp_path: Path) -> None:  # fmt: skip
-    assert request(udrvd, [0], OUTPUT, [1], uid=ALICE, consumer="door-lock").returncode == 0
-    assert udrvd.stop() == 0
-    assert not udrvd.lines()[0].used  # between stop and start the kernel has it
-    again = restart(udrvd, udrvd_bin, fake_cdev, tmp_path, RESTORE)
+    first = restart(udrvd, udrvd_bin, fake_cdev, tmp_path, RESTORE)
+    assert request(first, [0], OUTPUT, [1], uid=ALICE, consumer="door-lock").returncode == 0
+    assert first.stop() == 0
+    assert not first.lines()[0].used  # between stop and start the kernel has it
+    again = restart(first, udrvd_bin, fake_cdev, tmp_path, RESTORE)
     try:
         assert any(ln.startswith("udrvd: restored /io/gpiod1/requests/request0: 1 lines of "
                                  "gpiochip0 for uid 1") for ln in again.log), again.log  # fmt: skip
@@ -363,13 +484,36 @@ def test_a_restore_rule_brings_the_line_back(udrvd: Udrvd, udrvd_bin: Path, fake
         again.stop()
 
 
+def test_a_revoked_grant_is_not_restored(udrvd: Udrvd, udrvd_bin: Path, fake_cdev: Path,
+                                         tmp_path: Path) -> None:  # fmt: skip
+    """The state file keeps alice's LOCK (a restore rule covers it); her
+    rule gone when udrvd starts again, the line is not requested for her,
+    and the log says which line, whose, and why."""
+    first = restart(udrvd, udrvd_bin, fake_cdev, tmp_path, RESTORE)
+    assert request(first, [0], OUTPUT, [1], uid=ALICE).returncode == 0
+    first.wait_state(lambda text: text.startswith("udrvd-state 1\nrequest 1 gpiochip0 "))
+    again = restart(first, udrvd_bin, fake_cdev, tmp_path,
+                    RESTORE.replace("allow uid:1 drive gpio fake-a LOCK\n", ""))  # fmt: skip
+    try:
+        assert not [ln for ln in again.log if ln.startswith("udrvd: restored")], again.log
+        not_restored = "udrvd: not restored: line 0 of gpiochip0 for uid 1: "
+        said = [ln for ln in again.log if ln.startswith(not_restored)]
+        assert said and "no rule grants drive" in said[0], again.log
+        assert not again.lines()[0].used
+        assert "request" not in again.state()
+        # bob, whose rule covers LOCK, takes it (udrvd used to hold it for alice)
+        assert request(again, [0], OUTPUT, [0], uid=BOB).returncode == 0
+    finally:
+        again.stop()
+
+
 def test_without_a_restore_rule_the_kernel_keeps_it(
         udrvd: Udrvd, udrvd_bin: Path, fake_cdev: Path, tmp_path: Path) -> None:
     assert request(udrvd, [0], OUTPUT, [1], uid=ALICE).returncode == 0
     again = restart(udrvd, udrvd_bin, fake_cdev, tmp_path, POLICY)
     try:
         assert not again.lines()[0].used
-        assert "request" not in again.tree.path("../state").read_text()
+        assert "request" not in again.state()
     finally:
         again.stop()
 
@@ -377,10 +521,11 @@ def test_without_a_restore_rule_the_kernel_keeps_it(
 def test_values_set_through_the_fd_are_saved_at_stop(udrvd: Udrvd, udrvd_bin: Path,
                                                      fake_cdev: Path, client: Path,
                                                      tmp_path: Path) -> None:  # fmt: skip
-    path = path_of(request(udrvd, [2], OUTPUT, [1], uid=BOB, chip=CHIP1))
-    assert udrvd.run_as([str(client), "fd", path, "0"], uid=BOB, preload=True).returncode == 0
-    again = restart(udrvd, udrvd_bin, fake_cdev, tmp_path,
-                    POLICY + "restore gpio fake-b *\n")  # fmt: skip
+    policy = POLICY + "restore gpio fake-b *\n"
+    first = restart(udrvd, udrvd_bin, fake_cdev, tmp_path, policy)
+    path = path_of(request(first, [2], OUTPUT, [1], uid=BOB, chip=CHIP1))
+    assert first.run_as([str(client), "fd", path, "0"], uid=BOB, preload=True).returncode == 0
+    again = restart(first, udrvd_bin, fake_cdev, tmp_path, policy)
     try:
         line = again.lines(1)[2]
         assert (line.used, line.level) == (True, 0)
@@ -390,11 +535,13 @@ def test_values_set_through_the_fd_are_saved_at_stop(udrvd: Udrvd, udrvd_bin: Pa
 
 def test_a_state_file_it_cannot_read_restores_nothing(
         udrvd: Udrvd, udrvd_bin: Path, fake_cdev: Path, tmp_path: Path) -> None:
-    assert request(udrvd, [0], OUTPUT, [1], uid=ALICE).returncode == 0
-    assert udrvd.stop() == 0
-    state = udrvd.tree.path("../state")
+    first = restart(udrvd, udrvd_bin, fake_cdev, tmp_path, RESTORE)
+    assert request(first, [0], OUTPUT, [1], uid=ALICE).returncode == 0
+    assert first.stop() == 0
+    state = first.tree.path("../state")
+    assert "end\n" in state.read_text()
     state.write_text(state.read_text().replace("end\n", ""))  # cut short
-    again = restart(udrvd, udrvd_bin, fake_cdev, tmp_path, RESTORE)
+    again = restart(first, udrvd_bin, fake_cdev, tmp_path, RESTORE)
     try:
         assert any("the last request has no 'end': cut short: nothing restored" in ln
                    for ln in again.log), again.log  # fmt: skip
@@ -404,6 +551,43 @@ def test_a_state_file_it_cannot_read_restores_nothing(
         again.stop()
 
 
+def test_the_state_is_written_only_when_what_it_keeps_changes(
+        udrvd: Udrvd, udrvd_bin: Path, fake_cdev: Path, tmp_path: Path) -> None:
+    """The state file keeps the lines restore rules cover: requests and
+    values of other lines (carol's reads, bob's outputs) never write it,
+    however many; a line it keeps is written at once, then at most once a
+    second (each write is an fsync), and whole at stop. udrvd counts its
+    writes and says the count at stop."""
+    policy = RESTORE + "allow uid:3 read gpio fake-b *\n"
+    first = d = restart(udrvd, udrvd_bin, fake_cdev, tmp_path, policy)
+    for _ in range(10):
+        path = path_of(request(d, [0], INPUT, uid=CAROL, chip=CHIP1))
+        assert d.call(path, f"{REQ}.Release", uid=CAROL).returncode == 0
+    path = path_of(request(d, [2], OUTPUT, [1], uid=BOB))
+    for k in range(10):
+        res = d.call(path, f"{REQ}.SetValues", f"{{uint32 2: int32 {k % 2}}}", uid=BOB)
+        assert res.returncode == 0, res.stderr
+    assert d.call(path, f"{REQ}.Release", uid=BOB).returncode == 0
+    d = restart(first, udrvd_bin, fake_cdev, tmp_path, policy)
+    assert first.writes() == 0, first.log
+    start = time.monotonic()
+    path = path_of(request(d, [0], OUTPUT, [1], uid=ALICE))
+    assert d.state().startswith("udrvd-state 1\nrequest 1 gpiochip0 fake-a "), d.state()
+    for k in range(10):
+        res = d.call(path, f"{REQ}.SetValues", f"{{uint32 0: int32 {k % 2}}}", uid=ALICE)
+        assert res.returncode == 0, res.stderr
+    assert d.call(path, f"{REQ}.Release", uid=ALICE).returncode == 0
+    # each a change of what the file keeps: without the limit, 30 writes
+    for k in range(15):
+        path = path_of(request(d, [0], OUTPUT, [k % 2], uid=ALICE))
+        assert d.call(path, f"{REQ}.Release", uid=ALICE).returncode == 0
+    assert d.stop() == 0
+    elapsed = time.monotonic() - start
+    # the first at once, then one a second at most, and the last at stop
+    assert 2 <= d.writes() <= 2 + int(elapsed), (d.writes(), elapsed, d.log)
+    assert "request" not in d.state()
+
+
 def test_killed_at_any_moment_the_state_is_whole(udrvd: Udrvd, udrvd_bin: Path, fake_cdev: Path,
                                                  tmp_path: Path) -> None:  # fmt: skip
     """SIGKILL while clients set values (each a state write): the file is
@@ -411,6 +595,7 @@ def test_killed_at_any_moment_the_state_is_whole(udrvd: Udrvd, udrvd_bin: Path, 
     the kill varies from run to run; what is checked holds at any moment."""
     d = restart(udrvd, udrvd_bin, fake_cdev, tmp_path, RESTORE)
     path = path_of(request(d, [0], OUTPUT, [1], uid=ALICE))
+    d.wait_state(lambda text: "request 1 " in text)  # within a second of the last write
     for i in range(6):
         setters = [subprocess.Popen(
             ["setpriv", "--reuid=1", "--regid=1", "--clear-groups", "gdbus", "call",

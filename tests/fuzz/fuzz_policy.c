@@ -15,7 +15,9 @@
  *    supplementary groups) and objects (lines by chip name, label, offset
  *    and name; UIO and VFIO devices), a set of permissions is granted
  *    exactly when each of its members is (rules add up, nothing else);
- *    a refusal says "refuses" and names the file;
+ *    a refusal says "refuses" and names the file; a rule names the caller
+ *    and the line (udrvd_policy_gpio_names(), who is shown its state)
+ *    exactly when some permission is granted there;
  *  - policy-reparse: the accepted rules written back one a line (their
  *    words as the parser kept them) parse again to the same decisions.
  */
@@ -30,7 +32,7 @@
 #define PATH		"fuzz.conf"
 #define NCALLERS	5
 #define NLINES		6
-#define NPERMS		5
+#define NPERMS		6
 
 static int model_id(const char *name, unsigned int *id)
 {
@@ -77,7 +79,7 @@ static const struct udrvd_gpio_line lines[NLINES] = {
 static const char *const uios[] = { "a", "uio-ticker", "u0" };
 static const char *const pcis[] = { "0000:00:04.0", "0000:00:01.0" };
 static const unsigned int perms[NPERMS] = {
-	UDRVD_READ, UDRVD_DRIVE, UDRVD_WATCH, UDRVD_CONFIGURE, UDRVD_OPEN,
+	UDRVD_READ, UDRVD_DRIVE, UDRVD_WATCH, UDRVD_CONFIGURE, UDRVD_OPEN, UDRVD_ADMIN,
 };
 
 /* Every decision of @p on the grid, as bits into @out. */
@@ -93,7 +95,7 @@ static void decide(const struct udrvd_policy *p, unsigned char *out, size_t *n)
 			for (size_t k = 0; k < NPERMS; k++)
 				if (!udrvd_policy_gpio(p, &callers[c], &lines[l], perms[k], msg))
 					granted |= perms[k];
-			for (unsigned int want = 1; want < 32; want++) {
+			for (unsigned int want = 1; want < 64; want++) {
 				int ret = udrvd_policy_gpio(p, &callers[c], &lines[l], want, msg);
 
 				if (fuzz_skip("policy-decisions"))
@@ -105,6 +107,10 @@ static void decide(const struct udrvd_policy *p, unsigned char *out, size_t *n)
 							strstr(msg, PATH)),
 					   "refusal %d '%s'", ret, msg);
 			}
+			if (!fuzz_skip("policy-decisions"))
+				FUZZ_CHECK(udrvd_policy_gpio_names(p, &callers[c], &lines[l]) ==
+					   (granted != 0), "named %d, granted %#x",
+					   udrvd_policy_gpio_names(p, &callers[c], &lines[l]), granted);
 			out[(*n)++] = (unsigned char)granted;
 			out[(*n)++] = udrvd_policy_restores(p, &lines[l]);
 		}

@@ -534,6 +534,10 @@ POLICY = [s.encode() for s in (
     "allow uid:1 read gpio * 1\x00\n",
     "",
     "#",
+    "allow uid:2 admin gpio gpiochip0 0-4\nallow gid:3 all,admin gpio b *\n"
+    "allow uid:1 read gpio * n0\nallow uid:1 admin gpio a *\n",
+    "allow uid:1 admin uio a\n",
+    "allow uid:1 read,admin,admin gpio * *\n",
 )]
 
 # daemon/state.c: udrvd's state file as it writes it, and cut short
