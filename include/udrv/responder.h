@@ -52,7 +52,7 @@ enum udrv_respond_wait {
 	 * 0xffffffff (the line is in no request). A helper of another
 	 * version: -EPROTONOSUPPORT saying which udrv-irq-dkms to install.
 	 * The chip going away while it waits: -ENODEV. New after
-	 * libudrv 1.5.0, with the helper's interface 2.
+	 * libudrv 1.6.0, with the helper's interface 2.
 	 */
 	UDRV_RESPOND_IRQ_LINE,
 };

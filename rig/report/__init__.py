@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import InputError, OutputError
 
-__version__ = "1.5.0"
+__version__ = "1.6.0"
 __all__ = ["InputError", "OutputError", "__version__", "render", "render_compare"]
 
 if TYPE_CHECKING:

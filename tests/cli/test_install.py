@@ -27,13 +27,13 @@ PROMISED = [
     "share/doc/udrv/examples/udrvd-held/udrvd-held.c",
     "share/doc/udrv/examples/responder/responder.c", "share/doc/udrv/examples/python/responder.py",
     "lib/udev/rules.d/60-udrv.rules", "lib/sysusers.d/udrv.conf",
-    "src/udrv-bench-1.5.0/dkms.conf", "src/udrv-bench-1.5.0/Makefile",
-    "src/udrv-bench-1.5.0/gpio-wire/Kbuild", "src/udrv-bench-1.5.0/include/udrv-kmod/gpiochip.h",
-    "src/udrv-bench-1.5.0/include/uapi/udrv/uio-ticker.h",
-    "src/udrv-irq-1.5.0/dkms.conf", "src/udrv-irq-1.5.0/Makefile",
-    "src/udrv-irq-1.5.0/udrv-irq/Kbuild", "src/udrv-irq-1.5.0/udrv-irq/udrv-irq.c",
-    "src/udrv-irq-1.5.0/include/udrv-kmod/gpiochip.h",
-    "src/udrv-irq-1.5.0/include/uapi/udrv/udrv-irq.h",
+    "src/udrv-bench-1.6.0/dkms.conf", "src/udrv-bench-1.6.0/Makefile",
+    "src/udrv-bench-1.6.0/gpio-wire/Kbuild", "src/udrv-bench-1.6.0/include/udrv-kmod/gpiochip.h",
+    "src/udrv-bench-1.6.0/include/uapi/udrv/uio-ticker.h",
+    "src/udrv-irq-1.6.0/dkms.conf", "src/udrv-irq-1.6.0/Makefile",
+    "src/udrv-irq-1.6.0/udrv-irq/Kbuild", "src/udrv-irq-1.6.0/udrv-irq/udrv-irq.c",
+    "src/udrv-irq-1.6.0/include/udrv-kmod/gpiochip.h",
+    "src/udrv-irq-1.6.0/include/uapi/udrv/udrv-irq.h",
 ]  # fmt: skip
 
 
@@ -69,8 +69,8 @@ def test_make_install_puts_it_below_prefix(installed: Staged, rel: str) -> None:
 
 @pytest.mark.parametrize("tree", ["udrv-bench", "udrv-irq"])
 def test_the_dkms_tree_has_its_version(installed: Staged, tree: str) -> None:
-    conf = (installed.prefix / "src" / f"{tree}-1.5.0" / "dkms.conf").read_text()
-    assert 'PACKAGE_VERSION="1.5.0"' in conf and "@VERSION@" not in conf, conf
+    conf = (installed.prefix / "src" / f"{tree}-1.6.0" / "dkms.conf").read_text()
+    assert 'PACKAGE_VERSION="1.6.0"' in conf and "@VERSION@" not in conf, conf
     assert f'PACKAGE_NAME="{tree}"' in conf, conf
 
 

@@ -39,7 +39,7 @@ def test_the_packaged_binaries_and_library_are_the_ones_run(deb_rpi3: Board) -> 
     """/usr/bin/udrv is the package's (dynamically linked to libudrv1's
     library, loaded from /usr/lib/aarch64-linux-gnu), not the static build."""
     version = ok(deb_rpi3, "--version").stdout
-    assert "1.5.0" in version, version
+    assert "1.6.0" in version, version
     r = deb_rpi3.run(f"udrv gpio set -c {CHIP} --hold 3s {LINE}=1 & sleep 1; "
                      "grep -o '/[^ ]*libudrv[^ ]*' /proc/$!/maps | sort -u; wait", timeout=60)
     assert r.status == 0 and r.stdout.split() == [LIBUDRV], r.stdout + r.stderr
@@ -56,7 +56,7 @@ def test_python_is_debians_arm64_python_with_the_packaged_udrv(deb_rpi3: Board) 
                           "ext": udrv._udrv.__file__, "libs": sorted(set(libs)), "eps": eps}))
     """))
     assert out["machine"] == "aarch64" and out["python"].startswith("3.11"), out
-    assert out["udrv"] == out["meta"] == "1.5.0", out
+    assert out["udrv"] == out["meta"] == "1.6.0", out
     assert out["ext"].startswith("/usr/lib/python3/dist-packages/udrv/_udrv.cpython-311-aarch64")
     assert out["libs"] == [LIBUDRV], out  # libudrv1's, not compiled in
     assert out["eps"] == ["udrv.gpiozero:UdrvFactory"], out
