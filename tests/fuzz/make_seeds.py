@@ -547,16 +547,6 @@ STATE = [s.encode() for s in (
     "udrvd-state 1\nrequest 4294967294 gpiochip0 %C3%A9 %25\n"
     "line 65534 input 0 0 as-is push-pull none 4294967295 monotonic\nend\n",
 )]
-# daemon/groups.c: a /proc/PID/status as Linux 6.1 writes it, and cut short
-GROUPS_GOOD = ("Name:\tbash\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t42\n"
-               "Uid:\t1000\t1000\t1000\t1000\nGid:\t1000\t1000\t1000\t1000\n"
-               "FDSize:\t256\nGroups:\t4 24 27 30 46 100 2001 \nNStgid:\t42\n")
-GROUPS = [s.encode() for s in (
-    GROUPS_GOOD, GROUPS_GOOD[:100], "Gid:\t0\t0\t0\t0\nGroups:\t\n",
-    "Gid:\t1\t4294967294\t3\t4\nGroups:\t1 2 3 4 5 6 7 8 9 \n",
-    "Groups:\t5\nGid:\t1\t2\t3\t4", "",
-)]
-
 # daemon/linecfg.c: RequestLines' signature, then its values in the
 # harness's encoding (count bytes, length-prefixed strings, big-endian numbers)
 
@@ -620,7 +610,6 @@ HARNESSES: dict[str, list[bytes]] = {
     "vfio": VFIO,
     "policy": POLICY,
     "state": STATE,
-    "groups": GROUPS,
     "linecfg": LINECFG,
     "objects": OBJECTS,
 }
