@@ -573,6 +573,21 @@ LINECFG = [
     join("s", lstr("direction")),
 ]
 
+# daemon/creds.c: GetConnectionCredentials replies (variants by
+# fuzz_sdbus.c's index: 0 s, 3 u, 10 au)
+CREDS = [
+    # dbus-daemon 1.14's: the uid, the groups, the pid
+    join("a{sv}", b"\x03" + lstr("UnixUserID") + b"\x03" + u32(1000) + lstr("UnixGroupIDs")
+         + b"\x0a\x03" + u32(4) + u32(24) + u32(1000) + lstr("ProcessID") + b"\x03" + u32(42)),
+    # an older bus: no groups (the user database's for uid 0)
+    join("a{sv}", b"\x01" + lstr("UnixUserID") + b"\x03" + u32(0)),
+    # the wrong type, and no group may be 4294967295
+    join("a{sv}", b"\x01" + lstr("UnixUserID") + b"\x00" + lstr("1000")),
+    join("a{sv}", b"\x02" + lstr("UnixUserID") + b"\x03" + u32(1) + lstr("UnixGroupIDs")
+         + b"\x0a\x01" + u32(0xFFFFFFFF)),
+    join("s", lstr("UnixUserID")),
+]
+
 # client/udrvd_client.c: udrvd's GetManagedObjects answers (variants by
 # fuzz_sdbus.c's index: 0 s, 1 b, 3 u, 9 o)
 GMO = "a{oa{sa{sv}}}"
@@ -610,6 +625,7 @@ HARNESSES: dict[str, list[bytes]] = {
     "vfio": VFIO,
     "policy": POLICY,
     "state": STATE,
+    "creds": CREDS,
     "linecfg": LINECFG,
     "objects": OBJECTS,
 }
