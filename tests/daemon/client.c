@@ -43,6 +43,10 @@
  *		open COUNT connections, each reading every LINE_PATH's
  *		properties (GetAll), print "watching COUNT" and keep them to
  *		the end of stdin
+ *	client stall FIRST_PATH LINE_PATH
+ *		read FIRST_PATH's properties, print "ready UNIQUE_NAME", wait
+ *		for a line on stdin, then send a read of LINE_PATH's and hang
+ *		up without waiting for its answer
  *	client hangup COUNT PATH...
  *		COUNT times: connect, read the properties of each PATH (a
  *		Line's or a Chip's), waiting for the answers but the last's,
@@ -397,6 +401,41 @@ static int watchmany_job(unsigned int count, int npaths, char **paths)
 	return r;
 }
 
+static int send_get_all(sd_bus *bus, const char *path)
+{
+	sd_bus_message *m = NULL;
+	int r = sd_bus_message_new_method_call(bus, &m, IFACE, path,
+					       "org.freedesktop.DBus.Properties", "GetAll");
+
+	if (r >= 0)
+		r = sd_bus_message_append(m, "s", iface_of(path));
+	if (r >= 0)
+		r = sd_bus_send(bus, m, NULL);
+	if (r >= 0)
+		r = sd_bus_flush(bus);
+	sd_bus_message_unref(m);
+	return r;
+}
+
+static int stall_job(sd_bus *bus, const char *first, const char *path)
+{
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	const char *name = NULL;
+	char line[16];
+	int r = get_all(bus, first, &error);
+
+	if (r >= 0)
+		r = sd_bus_get_unique_name(bus, &name);
+	if (r < 0)
+		return failed("GetAll", &error, r);
+	printf("ready %s\n", name);
+	fflush(stdout);
+	if (!fgets(line, sizeof(line), stdin))
+		return 1;
+	r = send_get_all(bus, path);
+	return r < 0 ? failed("GetAll", &error, r) : 0;
+}
+
 static int hangup_job(unsigned int count, int npaths, char **paths)
 {
 	sd_bus_error error = SD_BUS_ERROR_NULL;
@@ -404,23 +443,13 @@ static int hangup_job(unsigned int count, int npaths, char **paths)
 	int r = 0;
 
 	for (; n < count && r >= 0; n++) {
-		sd_bus_message *m = NULL;
 		sd_bus *bus = NULL;
 
 		r = open_bus(&bus);
 		for (int i = 0; i + 1 < npaths && r >= 0; i++)
 			r = get_all(bus, paths[i], &error);
 		if (r >= 0)
-			r = sd_bus_message_new_method_call(bus, &m, IFACE, paths[npaths - 1],
-							   "org.freedesktop.DBus.Properties",
-							   "GetAll");
-		if (r >= 0)
-			r = sd_bus_message_append(m, "s", iface_of(paths[npaths - 1]));
-		if (r >= 0)
-			r = sd_bus_send(bus, m, NULL);
-		if (r >= 0)
-			r = sd_bus_flush(bus);
-		sd_bus_message_unref(m);
+			r = send_get_all(bus, paths[npaths - 1]);
 		sd_bus_close_unref(bus);
 	}
 	if (r < 0)
@@ -437,6 +466,7 @@ static const char usage[] =
 	"       client watch LINE_PATH\n"
 	"       client requests CHIP_PATH FIRST COUNT\n"
 	"       client watchmany COUNT LINE_PATH...\n"
+	"       client stall FIRST_PATH LINE_PATH\n"
 	"       client hangup COUNT PATH...\n";
 
 /* The job of argv[1]; 2 for bad arguments. */
@@ -464,6 +494,8 @@ static int job(sd_bus *bus, int argc, char **argv)
 	if (!strcmp(j, "watchmany") && argc >= 4 && !udrv_parse_uint(argv[2], 10000, &count) &&
 	    count)
 		return watchmany_job(count, argc - 3, argv + 3);
+	if (!strcmp(j, "stall") && argc == 4)
+		return stall_job(bus, argv[2], argv[3]);
 	if (!strcmp(j, "hangup") && argc >= 4 && !udrv_parse_uint(argv[2], 100000, &count))
 		return hangup_job(count, argc - 3, argv + 3);
 	fputs(usage, stderr);

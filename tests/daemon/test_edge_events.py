@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 import select
+import signal
 import struct
 import subprocess
 import time
@@ -201,6 +202,47 @@ def hang_up(d: Udrvd, client: Path, count: int, *paths: str) -> None:
     assert (res.returncode, res.stdout) == (0, f"hung up {count}\n"), res.stderr
 
 
+def name_gone(d: Udrvd, name: str) -> bool:
+    """@name has no owner on the bus any more (the bus saw it go), or
+    GUARD_S passed."""
+    deadline = time.monotonic() + GUARD_S
+    while time.monotonic() < deadline:
+        res = subprocess.run(["gdbus", "call", f"--address={d.address}",
+                              "--dest=org.freedesktop.DBus",
+                              "--object-path=/org/freedesktop/DBus",
+                              "--method=org.freedesktop.DBus.GetNameOwner", name],
+                             capture_output=True, text=True, timeout=GUARD_S,
+                             check=False)  # fmt: skip
+        if "NameHasNoOwner" in res.stderr:
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def hang_up_unread(d: Udrvd, client: Path, first: str, line: str) -> None:
+    """A connection of alice's reads @first's properties (udrvd keeps its
+    credentials; @first must be no line alice may watch), then sends a read
+    of @line's and hangs up while udrvd is stopped (SIGSTOP), and the bus
+    sees it go before udrvd reads that read: with no watcher, udrvd had no
+    match to hear it, so only its question to the bus drops the watcher."""
+    env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": d.address}
+    p = subprocess.Popen(["setpriv", f"--reuid={ALICE}", f"--regid={ALICE}", "--clear-groups",
+                          str(client), "stall", first, line], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, text=True, env=env)  # fmt: skip
+    assert p.stdin is not None and p.stdout is not None
+    ready, name = p.stdout.readline().split()
+    assert ready == "ready"
+    assert match_rules(d) == 0, "a watcher already: udrvd would hear the connection go"
+    d.proc.send_signal(signal.SIGSTOP)
+    try:
+        p.stdin.write("go\n")
+        p.stdin.close()
+        assert p.wait(GUARD_S) == 0
+        assert name_gone(d, name)
+    finally:
+        d.proc.send_signal(signal.SIGCONT)
+
+
 def test_connections_that_hang_up_do_not_fill_a_line(udrvd: Udrvd, client: Path) -> None:
     """70 connections (more than the 64 a line takes) hang up right after
     reading the line's properties, in four ways: with that read their first
@@ -208,7 +250,9 @@ def test_connections_that_hang_up_do_not_fill_a_line(udrvd: Udrvd, client: Path)
     of the chip's properties (the review's case) or of line 0 (then they
     watch line 0 already), and after the reply (then reading line 0). They
     all leave: udrvd's match goes (no watcher left), and a later watcher of
-    the same user gets the line's edges."""
+    the same user gets the line's edges. One more hangs up before udrvd
+    reads its call (udrvd stopped meanwhile), which no match can hear."""
+    hang_up_unread(udrvd, client, ALL_LINES[0], LINE)
     hang_up(udrvd, client, 70, LINE)
     hang_up(udrvd, client, 70, CHIP0, LINE)
     hang_up(udrvd, client, 70, ALL_LINES[0], LINE)
@@ -227,12 +271,14 @@ def test_many_lines_and_vanished_watchers_exhaust_nothing(
     properties, then the line's, and hang up right after sending that read
     (the review's case): 600 in all, more than the bus's 512 match rules
     for udrvd's connection, than a line's 64 watchers and than the per-user
-    watcher quota. None is left watching, and each line takes new watchers,
-    whose edges come."""
+    watcher quota, and one that hangs up before udrvd reads its call. None
+    is left watching, each line takes new watchers, whose edges come, and
+    they leave in turn."""
     os.mkfifo(tree.path("dev/gpiochip0.events"))
     policy = "allow uid:1 read,watch gpio fake-a *\nallow uid:3 read,watch gpio fake-a *\n"
     with serving(udrvd_bin, fake_cdev, bus, tree, tmp_path, policy) as d:
         assert request(d, [1], BOTH, uid=ALICE).returncode == 0
+        hang_up_unread(d, client, "/io/gpiod1/chips/gpiochip1/line0", LINE)
         for line in ALL_LINES:
             hang_up(d, client, 75, CHIP0, line)
         assert rules_become(d, 0) == 0, "watchers that hung up are still watching"
@@ -242,6 +288,7 @@ def test_many_lines_and_vanished_watchers_exhaust_nothing(
         edges(d, range(1, 3))
         assert carol.wait_for(2) == expected(range(1, 3))
         carol.close()
+        assert rules_become(d, 0) == 0, "watchers that ended are still watching"
 
 
 def test_watchers_over_the_quota_or_a_full_line_are_refused(

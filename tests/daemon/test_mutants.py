@@ -27,7 +27,8 @@ MUTANTS = {
         {"test_the_line_beside_is_refused_naming_the_rule", "test_no_rule_no_access",
          "test_reconfigure_refusals",
          "test_a_group_counts_at_every_call_of_a_connection",
-         "test_a_group_counts_from_the_callers_process"}),
+         "test_a_group_counts_from_the_callers_process",
+         "test_a_group_is_not_taken_from_a_process_at_the_callers_pid"}),
     "no policy check on SetValues": (
         "request.c", "int err = check_caller(r, m, UDRVD_DRIVE, error);",
         "int err = check_caller(r, m, 0, error);",
