@@ -88,7 +88,10 @@ MUTANTS = {
         "watch.c", "\treturn !udrvd_policy_gpio(l->chip->d->policy, who, &id, UDRVD_WATCH, msg);",
         "\treturn true;",
         {"test_edges_go_only_to_watchers_the_policy_allows",
-         "test_a_revoked_watch_rule_stops_the_events"}),
+         "test_a_revoked_watch_rule_stops_the_events",
+         # their reads of a line without a watch rule make no watcher
+         "test_connections_that_hang_up_do_not_fill_a_line",
+         "test_many_lines_and_vanished_watchers_exhaust_nothing"}),
     "EdgeEvent broadcast, not sent to the watcher alone": (
         "watch.c", "\t\t\tr = sd_bus_message_set_destination(s, w->conn->name);", "\t\t\tr = 0;",
         {"test_edges_go_only_to_watchers_the_policy_allows",
