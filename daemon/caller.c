@@ -2,39 +2,41 @@
 /*
  * Who is calling: the credentials udrvd checks a call against.
  *
- * The user comes from the bus, which had it from the kernel (SO_PEERCRED)
- * when the caller connected; so does the pid of the process that
- * connected. Both stay the connection's for its life, and a unique name
- * (":1.42") is never given to another connection. The bus daemon of
- * Debian 12 (dbus 1.14) does not report groups, so the primary and
- * supplementary groups are read from that process (/proc/PID/status, as
- * one read(2), groups.c) at the connection's first call: what
- * `SupplementaryGroups=` or `newgrp` gave it, not only /etc/group's view
- * of the user. All of it is kept per connection (a small cache), as the
- * buses that report groups do (dbus-broker, dbus >= 1.15: the groups the
- * process held when it connected): reading /proc/PID/status at every call
- * was the largest part of a SetValues call (a trace on Linux 6.1: 3 opens,
- * 7 reads and 56 TCGETS, one per line of status, from sd-bus's line
- * reader), which made udrvd's bus path slower than gpio-manager's.
+ * All of them come from the bus (org.freedesktop.DBus.
+ * GetConnectionCredentials, read by creds.c): the uid (UnixUserID) and the
+ * groups (UnixGroupIDs), which the bus took from the socket when the client
+ * connected (SO_PEERCRED, SO_PEERGROUPS): the groups the process held when
+ * it connected, the primary one among them. Nothing is read from the
+ * caller's process: its pid may name another process by the time a call
+ * comes (the client hands its connection on and exits, a process of the
+ * wanted group takes the pid), and the groups would be that process's.
+ * Where the bus does not report groups (no UnixGroupIDs: older dbus-daemon),
+ * the caller's groups are its uid's in the user database (getgrouplist()),
+ * which no client can steer, but which are not what `newgrp` or
+ * `SupplementaryGroups=` gave its process; udrvd says once which source is
+ * in force.
+ *
+ * What the bus said is kept per connection (a small cache of unique names:
+ * ":1.42" is never given to another connection, and the bus's answer for a
+ * connection does not change, so asking again after an eviction gives the
+ * same): asking the bus at every call, or reading /proc/PID/status as
+ * udrvd once did (a trace on Linux 6.1: 3 opens, 7 reads and 56 TCGETS
+ * from sd-bus's line reader), made udrvd's bus path slower than
+ * gpio-manager's.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "groups.h"
+#include "creds.h"
 #include "udrvd.h"
 
 #define CACHED		64
 
 struct known {
-	char name[32];		/* the connection's unique name */
-	uid_t uid;
-	pid_t pid;
-	gid_t gid;
-	gid_t groups[UDRVD_GROUPS_MAX];
-	size_t ngroups;
-	bool has_groups;
+	char name[UDRVD_BUS_NAME_LEN];	/* the connection's unique name */
+	struct udrvd_ids ids;
 };
 
 static struct known known[CACHED];
@@ -42,106 +44,90 @@ static unsigned int next_known;
 
 static struct known *find(const char *name)
 {
-	for (unsigned int i = 0; name && i < CACHED; i++)
-		if (!strcmp(known[i].name, name))
+	for (unsigned int i = 0; i < CACHED; i++)
+		if (known[i].name[0] && !strcmp(known[i].name, name))
 			return &known[i];
 	return NULL;
 }
 
-/* The uid and pid of @m's sender, asked of the bus, into a new cache entry
- * (or @tmp when the name does not fit one). */
-static struct known *sender(sd_bus_message *m, struct known *tmp, sd_bus_error *error)
+/* Said once for each source of groups that udrvd uses. */
+static void say_source(bool bus)
 {
-	const char *name = sd_bus_message_get_sender(m);
-	sd_bus_creds *c = NULL;
-	struct known *k = tmp;
-	uid_t uid;
-	pid_t pid;
-	int r;
+	static bool said[2];
 
-	r = sd_bus_query_sender_creds(m, SD_BUS_CREDS_EUID | SD_BUS_CREDS_PID, &c);
-	if (r >= 0)
-		r = sd_bus_creds_get_euid(c, &uid);
-	if (r >= 0)
-		r = sd_bus_creds_get_pid(c, &pid);
-	sd_bus_creds_unref(c);
+	if (said[bus])
+		return;
+	said[bus] = true;
+	if (bus)
+		fprintf(stderr, "udrvd: callers' groups from the bus (UnixGroupIDs): what each "
+			"client's process held when it connected\n");
+	else
+		fprintf(stderr, "udrvd: the bus does not report callers' groups (no UnixGroupIDs "
+			"in GetConnectionCredentials): each caller's groups are its user's in the "
+			"user database (getgrouplist), not what its process holds\n");
+}
+
+static int refuse(sd_bus_error *error, const char *name, const char *why, int err)
+{
+	sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
+			  "udrvd cannot tell who the caller %s is (%s: %s): refused",
+			  name ? name : "(no sender)", why, strerror(-err));
+	return err;
+}
+
+/* What the bus says of connection @name, into a cache entry. */
+static struct known *ask_bus(sd_bus *bus, const char *name, sd_bus_error *error)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus_message *reply = NULL;
+	struct udrvd_ids ids;
+	struct known *k;
+	int r = sd_bus_call_method(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+				   "org.freedesktop.DBus", "GetConnectionCredentials", &e, &reply,
+				   "s", name);
+
 	if (r < 0) {
-		sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
-				  "udrvd cannot tell who the caller is (%s): refused", strerror(-r));
+		refuse(error, name, e.message ? e.message : "GetConnectionCredentials", r);
+		sd_bus_error_free(&e);
 		return NULL;
 	}
-	if (name && strlen(name) < sizeof(known[0].name))
-		k = &known[next_known++ % CACHED];
-	*k = (struct known){ .uid = uid, .pid = pid };
-	if (k != tmp)
-		snprintf(k->name, sizeof(k->name), "%s", name);
-	return k;
-}
-
-static int no_groups(sd_bus_error *error, pid_t pid, int err)
-{
-	return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
-				 "udrvd cannot read the groups of the caller's process %d (%s): refused",
-				 (int)pid, strerror(-err));
-}
-
-/*
- * The groups of @k's process, from /proc/PID/status: kept in @k. A process
- * with more than UDRVD_GROUPS_MAX groups (or a status too long to read at
- * once) has them read by sd-bus, into @c, at every call.
- */
-static int groups_of(struct known *k, struct udrvd_creds *c, sd_bus_error *error)
-{
-	const gid_t *gids = NULL;
-	int n = udrvd_groups_read(k->pid, &k->gid, k->groups, UDRVD_GROUPS_MAX, &k->ngroups);
-
-	if (!n) {
-		k->has_groups = true;
-		c->caller.groups = k->groups;
-		c->caller.ngroups = k->ngroups;
-		return 0;
+	r = udrvd_ids_read(reply, &ids);
+	sd_bus_message_unref(reply);
+	if (r < 0) {
+		refuse(error, name, r == -ENOENT ? "its uid has no passwd entry" :
+		       "the bus's GetConnectionCredentials reply", r);
+		return NULL;
 	}
-	if (n != -E2BIG)
-		return no_groups(error, k->pid, n);
-	n = sd_bus_creds_new_from_pid(&c->creds, k->pid, SD_BUS_CREDS_EGID |
-				      SD_BUS_CREDS_SUPPLEMENTARY_GIDS);
-	if (n >= 0)
-		n = sd_bus_creds_get_egid(c->creds, &k->gid);
-	if (n >= 0)
-		n = sd_bus_creds_get_supplementary_gids(c->creds, &gids);
-	if (n < 0)
-		return no_groups(error, k->pid, n);
-	c->caller.groups = gids;
-	c->caller.ngroups = (size_t)n;
-	return 0;
+	say_source(ids.bus_groups);
+	k = &known[next_known++ % CACHED];
+	udrvd_ids_free(&k->ids);
+	k->ids = ids;
+	snprintf(k->name, sizeof(k->name), "%s", name);
+	return k;
 }
 
 int udrvd_caller_of(sd_bus_message *m, struct udrvd_creds *c, sd_bus_error *error)
 {
-	struct known tmp, *k = find(sd_bus_message_get_sender(m));
-	int err = 0;
+	const char *name = sd_bus_message_get_sender(m);
+	struct known *k;
 
-	c->creds = NULL;
+	*c = (struct udrvd_creds){ 0 };
+	if (!name || strlen(name) >= sizeof(known[0].name))
+		return refuse(error, name, "not a unique name udrvd keeps", -EINVAL);
+	k = find(name);
 	if (!k)
-		k = sender(m, &tmp, error);
+		k = ask_bus(sd_bus_message_get_bus(m), name, error);
 	if (!k)
 		return -EACCES;
-	if (k->has_groups) {
-		c->caller.groups = k->groups;
-		c->caller.ngroups = k->ngroups;
-	} else {
-		err = groups_of(k, c, error);
-	}
-	if (err < 0) {
-		udrvd_caller_done(c);
-		return err;
-	}
-	c->caller.uid = k->uid;
-	c->caller.gid = k->gid;
+	/* the bus's groups are a set: the first is named as the gid */
+	c->caller.uid = k->ids.uid;
+	c->caller.gid = k->ids.ngroups ? k->ids.groups[0] : (gid_t)-1;
+	c->caller.groups = k->ids.ngroups ? k->ids.groups + 1 : NULL;
+	c->caller.ngroups = k->ids.ngroups ? k->ids.ngroups - 1 : 0;
 	return 0;
 }
 
 void udrvd_caller_done(struct udrvd_creds *c)
 {
-	c->creds = sd_bus_creds_unref(c->creds);
+	*c = (struct udrvd_creds){ 0 };
 }

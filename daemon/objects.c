@@ -85,7 +85,7 @@ const struct udrvd_caller *udrvd_viewer(struct udrvd *d, struct udrvd_creds *c)
 	sd_bus_message *m;
 	int r;
 
-	c->creds = NULL;
+	*c = (struct udrvd_creds){ 0 };
 	if (d->viewing)
 		return d->viewer;
 	m = sd_bus_get_current_message(d->bus);

@@ -417,13 +417,31 @@ static int request_lines(struct udrvd_chip *chip, const struct udrvd_linecfg *cf
 	return 0;
 }
 
+/* The requests udrvd holds for @owner. */
+static unsigned int user_requests(const struct udrvd *d, uid_t owner)
+{
+	unsigned int n = 0;
+
+	for (const struct udrvd_req *r = d->reqs; r; r = r->next)
+		n += r->owner == owner;
+	return n;
+}
+
 int udrvd_req_new(struct udrvd_chip *chip, const struct udrvd_linecfg *cfg,
-		  const struct udrvd_caller *owner, struct udrvd_req **out, sd_bus_error *error)
+		  const struct udrvd_caller *owner, struct udrvd_req **out,
+		  sd_bus_error *error)
 {
 	struct udrvd *d = chip->d;
-	struct udrvd_req *r = calloc(1, sizeof(*r));
+	unsigned int held = user_requests(d, owner->uid);
+	struct udrvd_req *r;
 	int err;
 
+	if (held >= UDRVD_USER_REQUESTS)
+		return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
+					 "uid %u holds %u requests, the per-user request quota (%u): "
+					 "release one first", (unsigned int)owner->uid, held,
+					 UDRVD_USER_REQUESTS);
+	r = calloc(1, sizeof(*r));
 	if (r && owner->ngroups) {
 		r->owner_groups = calloc(owner->ngroups, sizeof(gid_t));
 		if (!r->owner_groups) {

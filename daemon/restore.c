@@ -12,14 +12,12 @@
  * the policy still grants the owner those settings.
  */
 #include <errno.h>
-#include <grp.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "groups.h"
+#include "creds.h"
 #include "udrvd.h"
 
 /* Values set through a handed-out fd are the kernel's to tell. */
@@ -167,22 +165,21 @@ static struct udrvd_chip *chip_of(struct udrvd *d, const struct udrvd_state_req 
 
 /*
  * @uid's credentials from the user database (the state file keeps the uid
- * alone): its passwd entry's group and the groups getgrouplist() gives it
- * (at most @max). A uid without an entry has no group.
+ * alone), as creds.c gives them where a bus reports no groups: the groups
+ * of its passwd entry and getgrouplist(), malloc'd into *@groups (free()).
+ * A uid without an entry has no group.
  */
-static void owner_of(uid_t uid, struct udrvd_caller *c, gid_t *groups, size_t max)
+static void owner_of(uid_t uid, struct udrvd_caller *c, gid_t **groups)
 {
-	struct passwd pw, *res = NULL;
-	char buf[4096];
-	int n = (int)max;
+	size_t n = 0;
 
-	*c = (struct udrvd_caller){ .uid = uid, .gid = (gid_t)-1, .groups = groups };
-	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) || !res)
+	*groups = NULL;
+	*c = (struct udrvd_caller){ .uid = uid, .gid = (gid_t)-1 };
+	if (udrvd_user_groups(uid, groups, &n) < 0 || !n)
 		return;
-	c->gid = res->pw_gid;
-	if (getgrouplist(res->pw_name, res->pw_gid, groups, &n) < 0)
-		n = (int)max;	/* more than @max: the first @max */
-	c->ngroups = n > 0 ? (size_t)n : 0;
+	c->groups = *groups;
+	c->ngroups = n;
+	c->gid = (*groups)[0];
 }
 
 /* May @owner hold line @i of @s again, as it was? 0, or -EACCES and @msg. */
@@ -205,8 +202,8 @@ static void restore_one(struct udrvd *d, const struct udrvd_state_req *s)
 	struct udrvd_chip *chip = chip_of(d, s);
 	sd_bus_error error = SD_BUS_ERROR_NULL;
 	struct udrvd_linecfg cfg = { 0 };
-	gid_t groups[UDRVD_GROUPS_MAX];
 	struct udrvd_caller owner;
+	gid_t *groups;
 	char msg[UDRVD_MSG_LEN];
 	struct udrvd_req *req;
 
@@ -215,7 +212,7 @@ static void restore_one(struct udrvd *d, const struct udrvd_state_req *s)
 			s->n, s->chip, s->label);
 		return;
 	}
-	owner_of(s->owner, &owner, groups, UDRVD_GROUPS_MAX);
+	owner_of(s->owner, &owner, &groups);
 	for (size_t i = 0; i < s->n; i++) {
 		struct udrvd_gpio_line id;
 
@@ -233,8 +230,10 @@ static void restore_one(struct udrvd *d, const struct udrvd_state_req *s)
 		cfg.offsets[cfg.n] = s->offsets[i];
 		cfg.settings[cfg.n++] = s->settings[i];
 	}
-	if (!cfg.n)
+	if (!cfg.n) {
+		free(groups);
 		return;
+	}
 	snprintf(cfg.consumer, sizeof(cfg.consumer), "%s", s->consumer);
 	if (udrvd_req_new(chip, &cfg, &owner, &req, &error) < 0)
 		fprintf(stderr, "udrvd: not restored: %zu lines of %s for uid %u: %s\n", cfg.n,
@@ -243,6 +242,7 @@ static void restore_one(struct udrvd *d, const struct udrvd_state_req *s)
 		fprintf(stderr, "udrvd: restored %s: %zu lines of %s for uid %u\n", req->path,
 			cfg.n, udrv_chip_name(chip->chip), (unsigned int)s->owner);
 	sd_bus_error_free(&error);
+	free(groups);
 }
 
 int udrvd_state_restore(struct udrvd *d)

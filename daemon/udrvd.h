@@ -29,6 +29,11 @@
 #define UDRVD_CONSUMER		"udrvd"
 #define UDRVD_BUS_NAME_LEN	64	/* a client's unique name (":1.42") */
 #define UDRVD_WATCHERS_MAX	64	/* watchers of one line's edge events */
+/* Per-user quotas (udrvd(8), LIMITS): the requests udrvd holds for one uid,
+ * and the watchers (a line watched by a connection) one uid's connections
+ * make together. Over them a call gets LimitsExceeded naming the quota. */
+#define UDRVD_USER_REQUESTS	256
+#define UDRVD_USER_WATCHERS	256
 
 struct udrvd_chip;
 struct udrvd_req;
@@ -58,6 +63,7 @@ struct udrvd {
 	struct udrvd_watching *watching; /* connections that watch lines */
 	bool viewing;			/* GetManagedObjects answered for @viewer */
 	const struct udrvd_caller *viewer;
+	sd_bus_slot *watchers_gone;	/* their ends heard (while there are any) */
 	sd_event_source *hotplug;	/* chips that come and go */
 };
 
@@ -112,11 +118,12 @@ struct udrvd_req {
 int udrvd_serve(struct udrvd *d);
 void udrvd_teardown(struct udrvd *d);
 
-/* caller.c: the credentials of @m's sender (uid from the bus, groups from
- * the sender's process); 0 or a negative errno with @error set. */
+/* caller.c: the credentials of @m's sender, its uid and groups as the bus
+ * read them from its socket when it connected; 0 or a negative errno with
+ * @error set. They are valid until udrvd_caller_done(), and at most until
+ * the next udrvd_caller_of() (they live in caller.c's cache). */
 struct udrvd_creds {
 	struct udrvd_caller caller;
-	sd_bus_creds *creds;
 };
 int udrvd_caller_of(sd_bus_message *m, struct udrvd_creds *c, sd_bus_error *error);
 void udrvd_caller_done(struct udrvd_creds *c);

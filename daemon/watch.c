@@ -13,8 +13,11 @@
  *   - may watch the line: the policy grants it "watch" on the line when it
  *     reads them and again at each edge (a SIGHUP that takes the rule away
  *     stops its events).
- * A watcher stays one until its connection ends (NameOwnerChanged, heard
- * for the watching connections alone).
+ * A watcher stays one until its connection ends, and a connection that is
+ * already gone when udrvd reads its call never becomes one (watching()).
+ * Each user's connections together make at most UDRVD_USER_WATCHERS
+ * watchers, a line takes at most UDRVD_WATCHERS_MAX: a property read over
+ * either gets LimitsExceeded, which names the limit.
  *
  * The events are read from the request's file descriptor when the kernel
  * says it is readable, in udrvd's loop. A client that took that fd (GetFd)
@@ -33,17 +36,30 @@
 #define EVENTS_READ	16	/* events read at a time */
 
 /*
- * A connection that watches lines: udrvd hears when it ends (NameOwnerChanged
- * with arg0 its name) from a match of its own, so that the bus sends udrvd
- * no NameOwnerChanged of the connections that watch nothing (every plain
- * gpiocli call). The match is added before udrvd answers the property read
- * that made the watcher, and the bus takes one connection's messages in
- * order: it is in place before the client can end.
+ * A connection that watches lines. udrvd hears when one ends from a single
+ * match on the bus (NameOwnerChanged to no owner: GONE_MATCH), in place
+ * while some connection watches lines and removed when none does: the bus
+ * sends udrvd nothing when nobody watches (every plain gpiocli call), and
+ * the number of watchers costs udrvd no match rules on the bus (a
+ * connection has a bounded number of them: dbus-daemon's is 512).
+ *
+ * A connection is a watcher from its property read, which the bus handed
+ * udrvd before any NameOwnerChanged of its end: a match already in place
+ * brings that signal after the read. For the connection that came first
+ * (its read may be older than the match) udrvd asks the bus whether it is
+ * still there (GetNameOwner, sent after AddMatch: the bus takes udrvd's
+ * messages in order), and an error drops it, so a connection that hung up
+ * before the match was in place leaves too.
  */
+#define GONE_MATCH	"type='signal',sender='org.freedesktop.DBus'," \
+			"path='/org/freedesktop/DBus',interface='org.freedesktop.DBus'," \
+			"member='NameOwnerChanged',arg2=''"
+
 struct udrvd_watching {
 	struct udrvd_watching *next;
 	struct udrvd *d;
-	sd_bus_slot *gone;
+	sd_bus_slot *check;		/* GetNameOwner, until its answer */
+	uid_t uid;
 	unsigned int watchers;		/* of every line */
 	char name[UDRVD_BUS_NAME_LEN];
 };
@@ -99,25 +115,85 @@ static struct udrvd_watcher *watcher_new(struct udrvd_watching *conn,
 	return w;
 }
 
-static int on_gone(sd_bus_message *m, void *data, sd_bus_error *error);
+static void watchers_drop(struct udrvd_line *l, const char *name);
+
+/* Connection @name watches nothing any more (NULL: no connection does). */
+static void conn_drop(struct udrvd *d, const char *name)
+{
+	char gone[UDRVD_BUS_NAME_LEN];
+
+	/* the last watcher dropped frees its connection, the name with it */
+	if (name)
+		snprintf(gone, sizeof(gone), "%s", name);
+	for (size_t i = 0; i < d->nchips; i++)
+		for (unsigned int j = 0; j < d->chips[i]->nlines; j++)
+			watchers_drop(&d->chips[i]->lines[j], name ? gone : NULL);
+}
+
+/* A connection ended (NameOwnerChanged, no new owner): if it watched
+ * lines, it watches nothing any more. */
+static int on_gone(sd_bus_message *m, void *data, sd_bus_error *error)
+{
+	struct udrvd *d = data;
+	const char *name, *old, *new;
+
+	if (sd_bus_message_read(m, "sss", &name, &old, &new) < 0 || new[0])
+		return 0;
+	for (struct udrvd_watching *c = d->watching; c; c = c->next) {
+		if (!strcmp(c->name, name)) {
+			conn_drop(d, name);
+			break;
+		}
+	}
+	return 0;
+}
 
 static int on_match_added(sd_bus_message *m, void *data, sd_bus_error *error)
 {
-	struct udrvd_watching *c = data;
 	const sd_bus_error *e = sd_bus_message_get_error(m);
 
 	if (!e)
 		return 0;
-	fprintf(stderr, "udrvd: %s watches lines, but udrvd cannot hear when it ends (%s): "
-		"its watch ends now\n", c->name, e->message ? e->message : e->name);
-	return on_gone(NULL, c, NULL);
+	fprintf(stderr, "udrvd: udrvd cannot hear when the clients watching lines end (%s): "
+		"their watches end now\n", e->message ? e->message : e->name);
+	conn_drop(data, NULL);
+	return 0;
 }
 
-/* The connection @name, watching lines; NULL when the bus takes no match. */
-static struct udrvd_watching *watching(struct udrvd *d, const char *name)
+/* The bus's answer whether @c is still connected: an error (no owner) drops
+ * it. */
+static int on_checked(sd_bus_message *m, void *data, sd_bus_error *error)
+{
+	struct udrvd_watching *c = data;
+
+	c->check = sd_bus_slot_unref(c->check);
+	if (sd_bus_message_is_method_error(m, NULL))
+		conn_drop(c->d, c->name);
+	return 0;
+}
+
+static void watching_free(struct udrvd_watching *c)
+{
+	struct udrvd *d = c->d;
+
+	for (struct udrvd_watching **p = &d->watching; *p; p = &(*p)->next) {
+		if (*p == c) {
+			*p = c->next;
+			break;
+		}
+	}
+	sd_bus_slot_unref(c->check);
+	free(c);
+	if (!d->watching)
+		d->watchers_gone = sd_bus_slot_unref(d->watchers_gone);
+}
+
+/* The connection @name (of @uid), watching lines; NULL when the bus cannot
+ * be asked. */
+static struct udrvd_watching *watching(struct udrvd *d, const char *name, uid_t uid)
 {
 	struct udrvd_watching *c;
-	char match[256];
+	int r = 0;
 
 	for (c = d->watching; c; c = c->next)
 		if (!strcmp(c->name, name))
@@ -128,37 +204,61 @@ static struct udrvd_watching *watching(struct udrvd *d, const char *name)
 	if (!c)
 		return NULL;
 	c->d = d;
+	c->uid = uid;
 	snprintf(c->name, sizeof(c->name), "%s", name);
-	snprintf(match, sizeof(match), "type='signal',sender='org.freedesktop.DBus',"
-		 "path='/org/freedesktop/DBus',interface='org.freedesktop.DBus',"
-		 "member='NameOwnerChanged',arg0='%s'", name);
-	if (sd_bus_add_match_async(d->bus, &c->gone, match, on_gone, on_match_added, c) < 0) {
-		free(c);
-		return NULL;
-	}
+	if (!d->watchers_gone)
+		r = sd_bus_add_match_async(d->bus, &d->watchers_gone, GONE_MATCH, on_gone,
+					   on_match_added, d);
+	if (r >= 0)
+		r = sd_bus_call_method_async(d->bus, &c->check, "org.freedesktop.DBus",
+					     "/org/freedesktop/DBus", "org.freedesktop.DBus",
+					     "GetNameOwner", on_checked, c, "s", name);
 	c->next = d->watching;
 	d->watching = c;
+	if (r < 0) {
+		watching_free(c);
+		return NULL;
+	}
 	return c;
 }
 
-static void watching_free(struct udrvd_watching *c)
+/* The watchers of @uid's connections, on every line. */
+static unsigned int user_watchers(const struct udrvd *d, uid_t uid)
 {
-	for (struct udrvd_watching **p = &c->d->watching; *p; p = &(*p)->next) {
-		if (*p == c) {
-			*p = c->next;
-			break;
-		}
-	}
-	sd_bus_slot_unref(c->gone);
-	free(c);
+	unsigned int n = 0;
+
+	for (const struct udrvd_watching *c = d->watching; c; c = c->next)
+		if (c->uid == uid)
+			n += c->watchers;
+	return n;
+}
+
+/* Room for another watcher of @l (which has @n) from @uid: 0 or
+ * LimitsExceeded naming the limit. */
+static int room(struct udrvd_line *l, unsigned int n, uid_t uid, sd_bus_error *error)
+{
+	unsigned int mine = user_watchers(l->chip->d, uid);
+
+	if (mine >= UDRVD_USER_WATCHERS)
+		return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
+					 "uid %u watches %u lines' edges already (a line read by a "
+					 "connection with a watch rule for it), the per-user watcher "
+					 "quota (%u): close a connection that watches lines first",
+					 (unsigned int)uid, mine, UDRVD_USER_WATCHERS);
+	if (n >= UDRVD_WATCHERS_MAX)
+		return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
+					 "%s has %u watchers, the most a line takes: its edge "
+					 "events go to them alone", l->path, n);
+	return 0;
 }
 
 /* @m's sender read @l's properties: a watcher of @l from now on, if the
- * policy lets it watch @l. */
-static void watch_add(struct udrvd_line *l, sd_bus_message *m)
+ * policy lets it watch @l and there is room; 0 or LimitsExceeded. */
+static int watch_add(struct udrvd_line *l, sd_bus_message *m, sd_bus_error *error)
 {
 	const char *name = sd_bus_message_get_sender(m);
-	sd_bus_error error = SD_BUS_ERROR_NULL;
+	sd_bus_error ignored = SD_BUS_ERROR_NULL;
+	struct udrvd_watching *conn = NULL;
 	struct udrvd_watcher *w;
 	struct udrvd_creds who;
 	unsigned int n = 0;
@@ -166,44 +266,53 @@ static void watch_add(struct udrvd_line *l, sd_bus_message *m)
 
 	for (w = l->watchers; w; w = w->next, n++)
 		if (name && !strcmp(w->conn->name, name))
-			return;
-	err = name ? udrvd_caller_of(m, &who, &error) : -EINVAL;
-	sd_bus_error_free(&error);	/* the call itself says it, if it must */
+			return 0;
+	/* the call itself says why it cannot be told, if it must */
+	err = name ? udrvd_caller_of(m, &who, &ignored) : -EINVAL;
+	sd_bus_error_free(&ignored);
 	if (err < 0)
-		return;
-	if (may_watch(l, &who.caller)) {
-		struct udrvd_watching *conn = n < UDRVD_WATCHERS_MAX ?
-					      watching(l->chip->d, name) : NULL;
-
-		w = conn ? watcher_new(conn, &who.caller) : NULL;
-		if (!w && conn && !conn->watchers)
+		return 0;
+	if (!may_watch(l, &who.caller)) {
+		udrvd_caller_done(&who);
+		return 0;
+	}
+	err = room(l, n, who.caller.uid, error);
+	if (!err)
+		conn = watching(l->chip->d, name, who.caller.uid);
+	w = conn ? watcher_new(conn, &who.caller) : NULL;
+	if (w) {
+		w->next = l->watchers;
+		l->watchers = w;
+	} else if (!err) {
+		if (conn && !conn->watchers)
 			watching_free(conn);
-		if (w) {
-			w->next = l->watchers;
-			l->watchers = w;
-		} else {
-			fprintf(stderr, "udrvd: %s: no room for another watcher (%s, uid %u): "
-				"it gets no edge events\n", l->path, name, (unsigned int)who.caller.uid);
-		}
+		fprintf(stderr, "udrvd: %s: %s (uid %u) gets no edge events: out of memory or "
+			"the bus not answering\n", l->path, name, (unsigned int)who.caller.uid);
 	}
 	udrvd_caller_done(&who);
+	return err;
 }
 
 /* Every message udrvd receives passes here first: Properties.Get and GetAll
- * on a Line make their sender its watcher; the call goes on as usual. */
+ * on a Line make their sender its watcher; the call goes on as usual, or
+ * gets LimitsExceeded. */
 static int on_message(sd_bus_message *m, void *data, sd_bus_error *error)
 {
+	sd_bus_error full = SD_BUS_ERROR_NULL;
 	struct udrvd *d = data;
 	const char *member = sd_bus_message_get_member(m);
 	struct udrvd_line *l;
+	int r;
 
 	if (!sd_bus_message_is_method_call(m, "org.freedesktop.DBus.Properties", NULL) ||
 	    !member || (strcmp(member, "Get") && strcmp(member, "GetAll")))
 		return 0;
 	l = line_at(d, sd_bus_message_get_path(m));
-	if (l)
-		watch_add(l, m);
-	return 0;
+	if (!l || watch_add(l, m, &full) >= 0)
+		return 0;
+	r = sd_bus_reply_method_error(m, &full);
+	sd_bus_error_free(&full);
+	return r < 0 ? r : 1;
 }
 
 static void watchers_drop(struct udrvd_line *l, const char *name)
@@ -222,25 +331,6 @@ static void watchers_drop(struct udrvd_line *l, const char *name)
 	}
 }
 
-/* A watching connection ended (NameOwnerChanged, arg0 its name, no new
- * owner), or udrvd cannot hear when it does: it watches nothing any more. */
-static int on_gone(sd_bus_message *m, void *data, sd_bus_error *error)
-{
-	struct udrvd_watching *c = data;
-	struct udrvd *d = c->d;
-	const char *name, *old, *new;
-	char gone[UDRVD_BUS_NAME_LEN];
-
-	if (m && (sd_bus_message_read(m, "sss", &name, &old, &new) < 0 || new[0]))
-		return 0;
-	/* the last watcher dropped frees @c, its name with it */
-	snprintf(gone, sizeof(gone), "%s", c->name);
-	for (size_t i = 0; i < d->nchips; i++)
-		for (unsigned int j = 0; j < d->chips[i]->nlines; j++)
-			watchers_drop(&d->chips[i]->lines[j], gone);
-	return 0;
-}
-
 int udrvd_watch_start(struct udrvd *d)
 {
 	return sd_bus_add_filter(d->bus, &d->watch_filter, on_message, d);
@@ -249,6 +339,7 @@ int udrvd_watch_start(struct udrvd *d)
 void udrvd_watch_stop(struct udrvd *d)
 {
 	d->watch_filter = sd_bus_slot_unref(d->watch_filter);
+	d->watchers_gone = sd_bus_slot_unref(d->watchers_gone);
 }
 
 void udrvd_watchers_free(struct udrvd_line *l)

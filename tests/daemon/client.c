@@ -36,8 +36,27 @@
  *		arrive in order: none sent before the reply can come after it),
  *		then "synced"; exit at the end of stdin
  *
- * The bus is DBUS_SYSTEM_BUS_ADDRESS's. Exit 0 done, 1 refused or failed
- * (the error's name and message on stderr), 2 bad arguments.
+ *	client requests CHIP_PATH FIRST COUNT
+ *		request lines FIRST.. FIRST+COUNT-1 as outputs, one request
+ *		each, on one connection; print "requested N" (those granted)
+ *	client watchmany COUNT LINE_PATH...
+ *		open COUNT connections, each reading every LINE_PATH's
+ *		properties (GetAll), print "watching COUNT" and keep them to
+ *		the end of stdin
+ *	client stall FIRST_PATH LINE_PATH
+ *		read FIRST_PATH's properties, print "ready UNIQUE_NAME", wait
+ *		for a line on stdin, then send a read of LINE_PATH's and hang
+ *		up without waiting for its answer
+ *	client hangup COUNT PATH...
+ *		COUNT times: connect, read the properties of each PATH (a
+ *		Line's or a Chip's), waiting for the answers but the last's,
+ *		and hang up right after sending that; print "hung up COUNT"
+ *
+ * The bus is DBUS_SYSTEM_BUS_ADDRESS's, or the socket at file descriptor
+ * CLIENT_BUS_FD when that is set: one already connected to the bus, by
+ * another process (the bus knows that process's pid). Exit 0 done, 1
+ * refused or failed (the error's name and message on stderr), 2 bad
+ * arguments.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -313,12 +332,142 @@ static int watch_job(sd_bus *bus, const char *path)
 	return 0;
 }
 
+static int requests_job(sd_bus *bus, const char *chip, unsigned int first, unsigned int count)
+{
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	unsigned int n = 0;
+	char *req = NULL;
+	int r = 0;
+
+	for (; n < count && r >= 0; n += r >= 0) {
+		r = request_line(bus, chip, first + n, &req, &error);
+		free(req);
+		req = NULL;
+	}
+	printf("requested %u\n", n);
+	r = r < 0 ? failed("RequestLines", &error, r) : 0;
+	sd_bus_error_free(&error);
+	return r;
+}
+
+static int open_bus(sd_bus **bus)
+{
+	int r = sd_bus_open_system(bus);
+
+	if (r < 0)
+		fprintf(stderr, "client: no bus: %s\n", strerror(-r));
+	return r;
+}
+
+/* The interface of the object at @path: a Line's or a Chip's. */
+static const char *iface_of(const char *path)
+{
+	return strstr(path, "/line") ? IFACE ".Line" : IFACE ".Chip";
+}
+
+static int get_all(sd_bus *bus, const char *path, sd_bus_error *error)
+{
+	return sd_bus_call_method(bus, IFACE, path, "org.freedesktop.DBus.Properties", "GetAll",
+				  error, NULL, "s", iface_of(path));
+}
+
+static int watchmany_job(unsigned int count, int npaths, char **paths)
+{
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	sd_bus **buses = calloc(count, sizeof(*buses));
+	unsigned int n = 0;
+	char line[16];
+	int r = buses ? 0 : -ENOMEM;
+
+	for (; n < count && r >= 0; n++) {
+		r = open_bus(&buses[n]);
+		for (int i = 0; i < npaths && r >= 0; i++)
+			r = get_all(buses[n], paths[i], &error);
+	}
+	if (r < 0) {
+		fprintf(stderr, "client: connection %u:\n", n);
+		r = failed("GetAll", &error, r);
+	} else {
+		printf("watching %u\n", n);
+		fflush(stdout);
+		while (fgets(line, sizeof(line), stdin))
+			;
+		r = 0;
+	}
+	for (unsigned int i = 0; buses && i < count; i++)
+		sd_bus_flush_close_unref(buses[i]);
+	free(buses);
+	sd_bus_error_free(&error);
+	return r;
+}
+
+static int send_get_all(sd_bus *bus, const char *path)
+{
+	sd_bus_message *m = NULL;
+	int r = sd_bus_message_new_method_call(bus, &m, IFACE, path,
+					       "org.freedesktop.DBus.Properties", "GetAll");
+
+	if (r >= 0)
+		r = sd_bus_message_append(m, "s", iface_of(path));
+	if (r >= 0)
+		r = sd_bus_send(bus, m, NULL);
+	if (r >= 0)
+		r = sd_bus_flush(bus);
+	sd_bus_message_unref(m);
+	return r;
+}
+
+static int stall_job(sd_bus *bus, const char *first, const char *path)
+{
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	const char *name = NULL;
+	char line[16];
+	int r = get_all(bus, first, &error);
+
+	if (r >= 0)
+		r = sd_bus_get_unique_name(bus, &name);
+	if (r < 0)
+		return failed("GetAll", &error, r);
+	printf("ready %s\n", name);
+	fflush(stdout);
+	if (!fgets(line, sizeof(line), stdin))
+		return 1;
+	r = send_get_all(bus, path);
+	return r < 0 ? failed("GetAll", &error, r) : 0;
+}
+
+static int hangup_job(unsigned int count, int npaths, char **paths)
+{
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	unsigned int n = 0;
+	int r = 0;
+
+	for (; n < count && r >= 0; n++) {
+		sd_bus *bus = NULL;
+
+		r = open_bus(&bus);
+		for (int i = 0; i + 1 < npaths && r >= 0; i++)
+			r = get_all(bus, paths[i], &error);
+		if (r >= 0)
+			r = send_get_all(bus, paths[npaths - 1]);
+		sd_bus_close_unref(bus);
+	}
+	if (r < 0)
+		return failed("hang up", &error, r);
+	printf("hung up %u\n", n);
+	return 0;
+}
+
 static const char usage[] =
 	"usage: client fd REQUEST_PATH VALUE [COUNT]\n"
 	"       client load CHIP_PATH OFFSET COUNT\n"
 	"       client uio DEVICE [WAITS]\n"
 	"       client vfio ADDRESS\n"
-	"       client watch LINE_PATH\n";
+	"       client watch LINE_PATH\n"
+	"       client requests CHIP_PATH FIRST COUNT\n"
+	"       client watchmany COUNT LINE_PATH...\n"
+	"       client stall FIRST_PATH LINE_PATH\n"
+	"       client hangup COUNT PATH...\n";
 
 /* The job of argv[1]; 2 for bad arguments. */
 static int job(sd_bus *bus, int argc, char **argv)
@@ -339,8 +488,38 @@ static int job(sd_bus *bus, int argc, char **argv)
 		return vfio_job(bus, argv[2]);
 	if (!strcmp(j, "watch") && argc == 3)
 		return watch_job(bus, argv[2]);
+	if (!strcmp(j, "requests") && argc == 5 && !udrv_parse_uint(argv[3], 65534, &a) &&
+	    !udrv_parse_uint(argv[4], 65534, &count))
+		return requests_job(bus, argv[2], a, count);
+	if (!strcmp(j, "watchmany") && argc >= 4 && !udrv_parse_uint(argv[2], 10000, &count) &&
+	    count)
+		return watchmany_job(count, argc - 3, argv + 3);
+	if (!strcmp(j, "stall") && argc == 4)
+		return stall_job(bus, argv[2], argv[3]);
+	if (!strcmp(j, "hangup") && argc >= 4 && !udrv_parse_uint(argv[2], 100000, &count))
+		return hangup_job(count, argc - 3, argv + 3);
 	fputs(usage, stderr);
 	return 2;
+}
+
+/* A bus client on the connected socket @fd (a number): it authenticates
+ * and says Hello as a new connection would. */
+static int bus_of_fd(const char *fd, sd_bus **bus)
+{
+	unsigned int n;
+	int r = udrv_parse_uint(fd, 65535, &n);
+
+	if (r >= 0)
+		r = sd_bus_new(bus);
+	if (r >= 0)
+		r = sd_bus_set_fd(*bus, (int)n, (int)n);
+	if (r >= 0)
+		r = sd_bus_set_bus_client(*bus, 1);
+	if (r >= 0)
+		r = sd_bus_start(*bus);
+	if (r < 0)
+		fprintf(stderr, "client: no bus on fd %s: %s\n", fd, strerror(-r));
+	return r;
 }
 
 int main(int argc, char **argv)
@@ -352,11 +531,9 @@ int main(int argc, char **argv)
 		fputs(usage, stderr);
 		return 2;
 	}
-	r = sd_bus_open_system(&bus);
-	if (r < 0) {
-		fprintf(stderr, "client: no bus: %s\n", strerror(-r));
+	r = getenv("CLIENT_BUS_FD") ? bus_of_fd(getenv("CLIENT_BUS_FD"), &bus) : open_bus(&bus);
+	if (r < 0)
 		return 1;
-	}
 	r = job(bus, argc, argv);
 	sd_bus_flush_close_unref(bus);
 	return r;

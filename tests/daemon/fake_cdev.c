@@ -61,7 +61,7 @@
 #include <unistd.h>
 
 #define MAX_LINES	256
-#define MAX_REQS	256
+#define MAX_REQS	512	/* above udrvd's per-user request quota (256) */
 
 struct line {
 	char name[GPIO_MAX_NAME_SIZE];

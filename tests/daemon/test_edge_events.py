@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 import select
+import signal
 import struct
 import subprocess
 import time
@@ -170,22 +171,155 @@ def rules_become(d: Udrvd, n: int) -> int:
     return got
 
 
-def test_only_watchers_cost_udrvd_a_match(udrvd: Udrvd, client: Path) -> None:
-    """The bus tells udrvd when a watching connection ends (one match per
-    such connection, arg0 its name), and nothing of the others: a plain
-    call (every gpiocli set) brings udrvd no NameOwnerChanged."""
+def test_watchers_cost_udrvd_one_match(udrvd: Udrvd, client: Path) -> None:
+    """The bus tells udrvd when a watching connection ends through one match
+    (NameOwnerChanged to no owner), in place while some connection watches
+    lines and removed when none does: a plain call (every gpiocli set)
+    brings udrvd nothing, and watchers cost it no match each (the bus
+    allows a connection 512)."""
     assert match_rules(udrvd) == 0
     assert udrvd.call(LINE, "org.freedesktop.DBus.Properties.Get", "io.gpiod1.Line",
                       "Used", uid=BOB).returncode == 0  # read only: no watcher
     assert match_rules(udrvd) == 0
     alice, carol = Watcher(udrvd, client, ALICE), Watcher(udrvd, client, CAROL)
-    assert rules_become(udrvd, 2) == 2
-    alice.close()
     assert rules_become(udrvd, 1) == 1
+    alice.close()
     edges(udrvd, range(1, 3))
     assert carol.wait_for(2) == expected(range(1, 3))  # the other watcher still gets them
+    assert match_rules(udrvd) == 1
     carol.close()
     assert rules_become(udrvd, 0) == 0
+
+
+CHIP0 = "/io/gpiod1/chips/gpiochip0"
+ALL_LINES = [f"{CHIP0}/line{i}" for i in range(8)]
+
+
+def hang_up(d: Udrvd, client: Path, count: int, *paths: str) -> None:
+    """@count connections of alice's that read @paths' properties and hang
+    up right after sending the last read (client.c hangup)."""
+    res = d.run_as([str(client), "hangup", str(count), *paths], uid=ALICE)
+    assert (res.returncode, res.stdout) == (0, f"hung up {count}\n"), res.stderr
+
+
+def name_gone(d: Udrvd, name: str) -> bool:
+    """@name has no owner on the bus any more (the bus saw it go), or
+    GUARD_S passed."""
+    deadline = time.monotonic() + GUARD_S
+    while time.monotonic() < deadline:
+        res = subprocess.run(["gdbus", "call", f"--address={d.address}",
+                              "--dest=org.freedesktop.DBus",
+                              "--object-path=/org/freedesktop/DBus",
+                              "--method=org.freedesktop.DBus.GetNameOwner", name],
+                             capture_output=True, text=True, timeout=GUARD_S,
+                             check=False)  # fmt: skip
+        if "NameHasNoOwner" in res.stderr:
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def hang_up_unread(d: Udrvd, client: Path, first: str, line: str) -> None:
+    """A connection of alice's reads @first's properties (udrvd keeps its
+    credentials; @first must be no line alice may watch), then sends a read
+    of @line's and hangs up while udrvd is stopped (SIGSTOP), and the bus
+    sees it go before udrvd reads that read: with no watcher, udrvd had no
+    match to hear it, so only its question to the bus drops the watcher."""
+    env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": d.address}
+    p = subprocess.Popen(["setpriv", f"--reuid={ALICE}", f"--regid={ALICE}", "--clear-groups",
+                          str(client), "stall", first, line], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, text=True, env=env)  # fmt: skip
+    assert p.stdin is not None and p.stdout is not None
+    ready, name = p.stdout.readline().split()
+    assert ready == "ready"
+    assert match_rules(d) == 0, "a watcher already: udrvd would hear the connection go"
+    d.proc.send_signal(signal.SIGSTOP)
+    try:
+        p.stdin.write("go\n")
+        p.stdin.close()
+        assert p.wait(GUARD_S) == 0
+        assert name_gone(d, name)
+    finally:
+        d.proc.send_signal(signal.SIGCONT)
+
+
+def test_connections_that_hang_up_do_not_fill_a_line(udrvd: Udrvd, client: Path) -> None:
+    """70 connections (more than the 64 a line takes) hang up right after
+    reading the line's properties, in four ways: with that read their first
+    call (udrvd may not be able to tell who they are any more), after a read
+    of the chip's properties (the review's case) or of line 0 (then they
+    watch line 0 already), and after the reply (then reading line 0). They
+    all leave: udrvd's match goes (no watcher left), and a later watcher of
+    the same user gets the line's edges. One more hangs up before udrvd
+    reads its call (udrvd stopped meanwhile), which no match can hear."""
+    hang_up_unread(udrvd, client, ALL_LINES[0], LINE)
+    hang_up(udrvd, client, 70, LINE)
+    hang_up(udrvd, client, 70, CHIP0, LINE)
+    hang_up(udrvd, client, 70, ALL_LINES[0], LINE)
+    hang_up(udrvd, client, 70, LINE, ALL_LINES[0])
+    assert rules_become(udrvd, 0) == 0, "watchers that hung up are still watching"
+    alice = Watcher(udrvd, client, ALICE)
+    edges(udrvd, range(1, 3))
+    assert alice.wait_for(2) == expected(range(1, 3))
+    alice.close()
+
+
+def test_many_lines_and_vanished_watchers_exhaust_nothing(
+        udrvd_bin: Path, fake_cdev: Path, bus: str, tree: FakeTree, tmp_path: Path,
+        client: Path) -> None:  # fmt: skip
+    """75 connections for each of fake-a's 8 lines read the chip's
+    properties, then the line's, and hang up right after sending that read
+    (the review's case): 600 in all, more than the bus's 512 match rules
+    for udrvd's connection, than a line's 64 watchers and than the per-user
+    watcher quota, and one that hangs up before udrvd reads its call. None
+    is left watching, each line takes new watchers, whose edges come, and
+    they leave in turn."""
+    os.mkfifo(tree.path("dev/gpiochip0.events"))
+    policy = "allow uid:1 read,watch gpio fake-a *\nallow uid:3 read,watch gpio fake-a *\n"
+    with serving(udrvd_bin, fake_cdev, bus, tree, tmp_path, policy) as d:
+        assert request(d, [1], BOTH, uid=ALICE).returncode == 0
+        hang_up_unread(d, client, "/io/gpiod1/chips/gpiochip1/line0", LINE)
+        for line in ALL_LINES:
+            hang_up(d, client, 75, CHIP0, line)
+        assert rules_become(d, 0) == 0, "watchers that hung up are still watching"
+        res = d.run_as([str(client), "watchmany", "1", *ALL_LINES], uid=ALICE)
+        assert (res.returncode, res.stdout) == (0, "watching 1\n"), res.stderr
+        carol = Watcher(d, client, CAROL)
+        edges(d, range(1, 3))
+        assert carol.wait_for(2) == expected(range(1, 3))
+        carol.close()
+        assert rules_become(d, 0) == 0, "watchers that ended are still watching"
+
+
+def test_watchers_over_the_quota_or_a_full_line_are_refused(
+        udrvd_bin: Path, fake_cdev: Path, bus: str, tree: FakeTree, tmp_path: Path,
+        client: Path) -> None:  # fmt: skip
+    """A user's connections make at most 256 watchers together (the per-user
+    watcher quota) and a line takes 64: a read over either is refused with
+    LimitsExceeded naming it; another user still watches, and once the
+    watchers leave the user watches again."""
+    policy = "allow uid:1 read,watch gpio fake-a *\nallow uid:3 read,watch gpio fake-a *\n"
+    env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": ""}
+    with serving(udrvd_bin, fake_cdev, bus, tree, tmp_path, policy) as d:
+        env["DBUS_SYSTEM_BUS_ADDRESS"] = d.address
+        many = subprocess.Popen(["setpriv", "--reuid=1", "--regid=1", "--clear-groups",
+                                 str(client), "watchmany", "64", *ALL_LINES[:4]],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                env=env)  # fmt: skip
+        assert many.stdout is not None and many.stdin is not None
+        assert many.stdout.readline() == "watching 64\n"  # 4 lines x 64: 256
+        get = ["org.freedesktop.DBus.Properties.GetAll", "io.gpiod1.Line"]
+        res = d.call(ALL_LINES[5], *get, uid=ALICE)
+        assert "LimitsExceeded: uid 1 watches 256 lines' edges already" in res.stderr \
+            and "the per-user watcher quota (256)" in res.stderr, res.stderr
+        res = d.call(ALL_LINES[0], *get, uid=CAROL)
+        assert "LimitsExceeded: /io/gpiod1/chips/gpiochip0/line0 has 64 watchers, the most " \
+            "a line takes" in res.stderr, res.stderr
+        assert d.call(ALL_LINES[5], *get, uid=CAROL).returncode == 0
+        many.stdin.close()
+        assert many.wait(GUARD_S) == 0
+        assert rules_become(d, 0) == 0
+        assert d.call(ALL_LINES[5], *get, uid=ALICE).returncode == 0
 
 
 def test_gpiocli_monitor_prints_them(udrvd: Udrvd) -> None:

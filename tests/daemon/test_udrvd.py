@@ -3,7 +3,8 @@
 libgpiod's description has it, lines held after the client exits, and the
 policy on every call: the line granted works, the line beside it and a user
 without a rule are refused with the rule named, another user cannot drive or
-release a request, groups count from the caller's process.
+release a request, groups count as the bus read them from the caller's
+socket when it connected.
 
 Each refusal is seen to depend on its check: the same call is granted once
 the policy or the caller changes (the allowed line, the group added, the
@@ -151,8 +152,8 @@ def test_a_group_counts_from_the_callers_process(udrvd: Udrvd) -> None:
 def test_a_group_counts_at_every_call_of_a_connection(udrvd_bin: Path, fake_cdev: Path, bus: str,
                                                       tree: FakeTree, tmp_path: Path,
                                                       client: Path) -> None:  # fmt: skip
-    """The groups read at a connection's first call are kept for its next
-    calls (daemon/caller.c): a client of group door makes 12 calls on one
+    """The groups the bus reports at a connection's first call are kept for
+    its next calls (daemon/caller.c): a client of group door makes 12 calls on one
     connection, each checked (RequestLines, 10 SetValues, GetValues)."""
     load = [str(client), "load", "/io/gpiod1/chips/gpiochip0", "4", "10"]
     with serving(udrvd_bin, fake_cdev, bus, tree, tmp_path,

@@ -80,7 +80,7 @@ static int append_container(sd_bus_message *m, const char *sig, const char *end,
 			    struct fuzz_stream *s)
 {
 	static const char *const variants[] = {
-		"s", "b", "x", "u", "i", "t", "as", "(s)", "a{sv}", "o",
+		"s", "b", "x", "u", "i", "t", "as", "(s)", "a{sv}", "o", "au",
 	};
 	char contents[256];
 	int r;

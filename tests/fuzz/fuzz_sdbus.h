@@ -2,7 +2,8 @@
 /*
  * D-Bus messages from fuzzed bytes, built by sd-bus as a peer would send
  * them, for the harnesses of what reads sd-bus messages (linecfg: udrvd's
- * reading of RequestLines; objects: the client's reading of udrvd's
+ * reading of RequestLines; creds: its reading of the bus's
+ * GetConnectionCredentials reply; objects: the client's reading of udrvd's
  * answers; udrvd: every method call and property read udrvd answers).
  *
  * Part 0 of the input is the body's signature (a valid one shorter than
@@ -10,7 +11,7 @@
  * for y and b, two to eight for the numbers, a length byte and that many
  * bytes for s, o and g (invalid ones: no message), a count byte (0-4) for
  * an array, a byte choosing a variant's type (s, b, x, u, i, t, as, (s),
- * a{sv}, o).
+ * a{sv}, o, au).
  */
 #ifndef UDRV_FUZZ_SDBUS_H
 #define UDRV_FUZZ_SDBUS_H

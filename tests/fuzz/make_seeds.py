@@ -551,16 +551,6 @@ STATE = [s.encode() for s in (
     "udrvd-state 1\nrequest 4294967294 gpiochip0 %C3%A9 %25\n"
     "line 65534 input 0 0 as-is push-pull none 4294967295 monotonic\nend\n",
 )]
-# daemon/groups.c: a /proc/PID/status as Linux 6.1 writes it, and cut short
-GROUPS_GOOD = ("Name:\tbash\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t42\n"
-               "Uid:\t1000\t1000\t1000\t1000\nGid:\t1000\t1000\t1000\t1000\n"
-               "FDSize:\t256\nGroups:\t4 24 27 30 46 100 2001 \nNStgid:\t42\n")
-GROUPS = [s.encode() for s in (
-    GROUPS_GOOD, GROUPS_GOOD[:100], "Gid:\t0\t0\t0\t0\nGroups:\t\n",
-    "Gid:\t1\t4294967294\t3\t4\nGroups:\t1 2 3 4 5 6 7 8 9 \n",
-    "Groups:\t5\nGid:\t1\t2\t3\t4", "",
-)]
-
 # daemon/linecfg.c: RequestLines' signature, then its values in the
 # harness's encoding (count bytes, length-prefixed strings, big-endian numbers)
 
@@ -585,6 +575,21 @@ LINECFG = [
     join(RL, b"\x01\x01" + u32(1) + b"\x01" + lstr("direction") + b"\x01\x01\x00\x00"),
     join("(a(aua{sv})ai)", b"\x00\x00"),
     join("s", lstr("direction")),
+]
+
+# daemon/creds.c: GetConnectionCredentials replies (variants by
+# fuzz_sdbus.c's index: 0 s, 3 u, 10 au)
+CREDS = [
+    # dbus-daemon 1.14's: the uid, the groups, the pid
+    join("a{sv}", b"\x03" + lstr("UnixUserID") + b"\x03" + u32(1000) + lstr("UnixGroupIDs")
+         + b"\x0a\x03" + u32(4) + u32(24) + u32(1000) + lstr("ProcessID") + b"\x03" + u32(42)),
+    # an older bus: no groups (the user database's for uid 0)
+    join("a{sv}", b"\x01" + lstr("UnixUserID") + b"\x03" + u32(0)),
+    # the wrong type, and no group may be 4294967295
+    join("a{sv}", b"\x01" + lstr("UnixUserID") + b"\x00" + lstr("1000")),
+    join("a{sv}", b"\x02" + lstr("UnixUserID") + b"\x03" + u32(1) + lstr("UnixGroupIDs")
+         + b"\x0a\x01" + u32(0xFFFFFFFF)),
+    join("s", lstr("UnixUserID")),
 ]
 
 # client/udrvd_client.c: udrvd's GetManagedObjects answers (variants by
@@ -796,7 +801,7 @@ HARNESSES: dict[str, list[bytes]] = {
     "vfio": VFIO,
     "policy": POLICY,
     "state": STATE,
-    "groups": GROUPS,
+    "creds": CREDS,
     "linecfg": LINECFG,
     "objects": OBJECTS,
     "udrvd": UDRVD,

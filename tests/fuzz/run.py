@@ -34,7 +34,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 HARNESSES = ("parse", "layout", "cli", "chip", "soc", "uio", "rt", "fields", "trace",
-             "rtla", "peer", "cyclictest", "rate", "vfio", "policy", "state", "groups", "linecfg",
+             "rtla", "peer", "cyclictest", "rate", "vfio", "policy", "state", "creds", "linecfg",
              "objects", "udrvd")
 SETUP = ["-Dfuzz=true", "-Db_sanitize=address,undefined", "-Db_lundef=false",
          "-Dc_args=-fno-sanitize-recover=all"]
@@ -52,7 +52,7 @@ CHECK_SEED = 1
 CHECK_RUNS = {"parse": 250_000, "layout": 150_000, "cli": 500, "chip": 3_000, "soc": 2_500,
               "uio": 2_000, "rt": 1_500, "fields": 500_000, "trace": 40_000, "rtla": 5_000,
               "peer": 500_000, "cyclictest": 6_000, "rate": 50_000, "vfio": 8_000,
-              "policy": 15_000, "state": 400_000, "groups": 400_000,
+              "policy": 15_000, "state": 400_000, "creds": 100_000,
               "linecfg": 100_000, "objects": 100_000, "udrvd": 0}
 STAT = re.compile(r"^stat::(\w+):\s+(\d+)", re.MULTILINE)
 FAILURE = re.compile(r"^(.*(?:property failed|runtime error|ERROR: AddressSanitizer|"
