@@ -27,7 +27,7 @@ SETTINGS = {
     "NoNewPrivileges": "yes", "CapabilityBoundingSet": "", "LockPersonality": "yes",
     "MemoryDenyWriteExecute": "yes", "RestrictNamespaces": "yes",
     "RestrictAddressFamilies": "AF_UNIX", "PrivateNetwork": "yes",
-    "SystemCallArchitectures": "native",
+    "SystemCallArchitectures": "native", "ProtectProc": "invisible",
 }  # fmt: skip
 
 
