@@ -28,10 +28,16 @@ def test_a_group_is_not_taken_from_a_process_at_the_callers_pid(
         udrvd_bin: Path, fake_cdev: Path, client: Path) -> None:  # fmt: skip
     unshare = shutil.which("unshare")
     assert unshare, "no unshare(1) (util-linux): the pid-reuse attack cannot be run"
-    res = subprocess.run([unshare, "--pid", "--fork", "--mount-proc", sys.executable, "-m",
-                          "tests.daemon.pid_reuse", str(udrvd_bin), str(fake_cdev),
-                          str(client)], cwd=REPO, capture_output=True, text=True,
-                         timeout=4 * GUARD_S, check=False)  # fmt: skip
+    # a mount namespace for the pid namespace's own /proc, whose propagation
+    # is left as it is: unshare's --mount-proc makes / private, which fails
+    # (EINVAL) where / is no mount point (a chroot); only /proc is made
+    # private, so that the new proc is not seen outside
+    res = subprocess.run([unshare, "--pid", "--fork", "--mount", "--propagation", "unchanged",
+                          "sh", "-c", 'mount --make-private /proc && '
+                          'mount -t proc proc /proc && exec "$@"', "pid-reuse",
+                          sys.executable, "-m", "tests.daemon.pid_reuse", str(udrvd_bin),
+                          str(fake_cdev), str(client)], cwd=REPO, capture_output=True,
+                         text=True, timeout=4 * GUARD_S, check=False)  # fmt: skip
     assert res.returncode == 0, f"the attack could not be run:\n{res.stdout}\n{res.stderr}"
     r = json.loads(res.stdout.splitlines()[-1])
     log = "\n".join(r["log"])
