@@ -106,6 +106,8 @@ static int (*real_close)(int);
 static ssize_t (*real_read)(int, void *, size_t);
 static int (*real_epoll_ctl)(int, int, int, struct epoll_event *);
 static ssize_t (*real_readlink)(const char *, char *, size_t);
+static int (*real_fstat)(int, struct stat *);
+static int (*real_fstat64)(int, struct stat *);
 
 static void init(void)
 {
@@ -116,6 +118,8 @@ static void init(void)
 		*(void **)&real_read = dlsym(RTLD_NEXT, "read");
 		*(void **)&real_epoll_ctl = dlsym(RTLD_NEXT, "epoll_ctl");
 		*(void **)&real_readlink = dlsym(RTLD_NEXT, "readlink");
+		*(void **)&real_fstat = dlsym(RTLD_NEXT, "fstat");
+		*(void **)&real_fstat64 = dlsym(RTLD_NEXT, "fstat64");
 	}
 }
 
@@ -623,31 +627,24 @@ static void fake_rdev(int fd, struct stat *st)
 int fake_fstat(int fd, struct stat *st) __asm__("fstat");
 int fake_fstat64(int fd, struct stat *st) __asm__("fstat64");
 
-static int (*real_fstat)(int, struct stat *);
-static int (*real_fstat64)(int, struct stat *);
-
-int fake_fstat(int fd, struct stat *st)
+/* @real's answer for @fd, a UIO node's made the character device's. */
+static int fstat_by(int (*real)(int, struct stat *), int fd, struct stat *st)
 {
-	int r;
+	int r = real(fd, st);
 
-	init();
-	if (!real_fstat)
-		*(void **)&real_fstat = dlsym(RTLD_NEXT, "fstat");
-	r = real_fstat(fd, st);
 	if (!r)
 		fake_rdev(fd, st);
 	return r;
 }
 
+int fake_fstat(int fd, struct stat *st)
+{
+	init();
+	return fstat_by(real_fstat, fd, st);
+}
+
 int fake_fstat64(int fd, struct stat *st)
 {
-	int r;
-
 	init();
-	if (!real_fstat64)
-		*(void **)&real_fstat64 = dlsym(RTLD_NEXT, "fstat64");
-	r = real_fstat64(fd, st);
-	if (!r)
-		fake_rdev(fd, st);
-	return r;
+	return fstat_by(real_fstat64, fd, st);
 }

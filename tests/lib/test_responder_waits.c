@@ -204,10 +204,29 @@ static void helper_is(enum helper h)
 
 #define HELPERS_LINE	9	/* the helper's input: in no request */
 
+static const struct udrv_responder_config IRQ_LINE = { .wait = UDRV_RESPOND_IRQ_LINE,
+						       .in = HELPERS_LINE };
+
+/* The helper's responder for @f's request (inputs without edge detection). */
+static struct udrv_responder *irq_responder(struct fake_req *f)
+{
+	struct udrv_responder *r;
+
+	fake_req_init(f, UDRV_EDGE_NONE);
+	CHECK_INT(new_responder(f, &IRQ_LINE, &r), 0);
+	return r;
+}
+
+/* A run that ended before any edge: nothing called back, nothing left
+ * changed. */
+static void check_refused(const struct seen *s)
+{
+	CHECK_INT(s->calls, 0);
+	check_restored();
+}
+
 static void test_irq_config(void)
 {
-	struct udrv_responder_config c = { .wait = UDRV_RESPOND_IRQ_LINE,
-					   .in = HELPERS_LINE };
 	struct udrv_responder *r;
 	struct fake_req f;
 
@@ -229,7 +248,7 @@ static void test_irq_config(void)
 	BAD(.wait = UDRV_RESPOND_IRQ_LINE COMMA .in = HELPERS_LINE, -EINVAL,
 	    "gpiochip7 has no label udrv-irq can find it by");
 	strcpy(f.req.chip_label, "fake-wire");
-	CHECK_INT(new_responder(&f, &c, &r), 0);
+	CHECK_INT(new_responder(&f, &IRQ_LINE, &r), 0);
 	udrv_responder_free(r);
 	fake_req_free(&f);
 }
@@ -238,16 +257,13 @@ static void test_irq_config(void)
  * the bind fails, saying so; nothing is left changed. */
 static void test_irq_no_helper(void)
 {
-	struct udrv_responder_config c = { .wait = UDRV_RESPOND_IRQ_LINE,
-					   .in = HELPERS_LINE };
 	struct seen s = { 0 };
 	struct udrv_responder *r;
 	struct fake_req f;
 	int ret;
 
 	fake_system();
-	fake_req_init(&f, UDRV_EDGE_NONE);
-	CHECK_INT(new_responder(&f, &c, &r), 0);
+	r = irq_responder(&f);
 	s.r = r;
 	CHECK_INT(udrv_responder_run(r, respond, &s), -ENOENT);
 	CHECK_CONTAINS(udrv_responder_errmsg(r), "/dev/udrv-irq does not exist");
@@ -261,8 +277,7 @@ static void test_irq_no_helper(void)
 	CHECK(ret == -ENOTTY || ret == -ENOSYS);
 	CHECK_CONTAINS(udrv_responder_errmsg(r),
 		       "responder: /dev/udrv-irq is not the kernel helper udrv-irq (it knows no UDRV_IRQ_BIND_LINE");
-	CHECK_INT(s.calls, 0);
-	check_restored();
+	check_refused(&s);
 	udrv_responder_free(r);
 	fake_req_free(&f);
 }
@@ -270,16 +285,13 @@ static void test_irq_no_helper(void)
 /* The 1.5 module (UDRV_IRQ_BIND_V1 only) and a newer one: which to install. */
 static void test_irq_helper_version(void)
 {
-	struct udrv_responder_config c = { .wait = UDRV_RESPOND_IRQ_LINE,
-					   .in = HELPERS_LINE };
 	struct seen s = { 0 };
 	struct udrv_responder *r;
 	struct fake_req f;
 	char want[160];
 
 	helper_is(HELPER_1_5);
-	fake_req_init(&f, UDRV_EDGE_NONE);
-	CHECK_INT(new_responder(&f, &c, &r), 0);
+	r = irq_responder(&f);
 	CHECK_INT(udrv_responder_run(r, respond, &s), -EPROTONOSUPPORT);
 	snprintf(want, sizeof(want),
 		 "responder: udrv-irq module too old (libudrv 1.5's: it watched a line it did not hold): install udrv-irq-dkms %s (the version of this libudrv)",
@@ -287,8 +299,7 @@ static void test_irq_helper_version(void)
 	CHECK_CONTAINS(udrv_responder_errmsg(r), want);
 	CHECK_CONTAINS(udrv_responder_errmsg(r), "modprobe -r udrv-irq; modprobe udrv-irq");
 	CHECK_INT(v1_probes, 1);
-	CHECK_INT(s.calls, 0);
-	check_restored();
+	check_refused(&s);
 
 	helper_is(HELPER_NEWER);
 	CHECK_INT(udrv_responder_run(r, respond, &s), -EPROTONOSUPPORT);
@@ -298,8 +309,7 @@ static void test_irq_helper_version(void)
 	CHECK_CONTAINS(udrv_responder_errmsg(r), want);
 	CHECK_INT(binds, 1);
 	CHECK_INT(v1_probes, 0);
-	CHECK_INT(s.calls, 0);
-	check_restored();
+	check_refused(&s);
 	udrv_responder_free(r);
 	fake_req_free(&f);
 }
@@ -308,20 +318,16 @@ static void test_irq_helper_version(void)
  * take this path. */
 static void test_irq_line_held(void)
 {
-	struct udrv_responder_config c = { .wait = UDRV_RESPOND_IRQ_LINE,
-					   .in = HELPERS_LINE };
 	struct seen s = { 0 };
 	struct udrv_responder *r;
 	struct fake_req f;
 
 	helper_is(HELPER_HELD);
-	fake_req_init(&f, UDRV_EDGE_NONE);
-	CHECK_INT(new_responder(&f, &c, &r), 0);
+	r = irq_responder(&f);
 	CHECK_INT(udrv_responder_run(r, respond, &s), -EBUSY);
 	CHECK_CONTAINS(udrv_responder_errmsg(r),
 		       "responder: udrv-irq cannot take line 9 of gpiochip7 (fake-wire): the line is held by \"" HELD_BY "\": the helper requests the line itself and takes only a free one (a line udrvd holds cannot take this path");
-	CHECK_INT(s.calls, 0);
-	check_restored();
+	check_refused(&s);
 	udrv_responder_free(r);
 	fake_req_free(&f);
 }
@@ -331,8 +337,6 @@ static void test_irq_line_held(void)
  * from the seqno; the chip going away ends the run with ENODEV. */
 static void test_irq_events_and_gone(void)
 {
-	struct udrv_responder_config c = { .wait = UDRV_RESPOND_IRQ_LINE,
-					   .in = HELPERS_LINE };
 	struct seen s = { 0 };
 	struct udrv_responder *r;
 	struct fake_req f;
@@ -342,8 +346,7 @@ static void test_irq_events_and_gone(void)
 	events[1] = (struct udrv_irq_event){ .timestamp_ns = 300, .seqno = 3, .level = 0,
 					     .flags = UDRV_IRQ_EV_LEVEL_LATE };
 	nevents = 2;
-	fake_req_init(&f, UDRV_EDGE_NONE);
-	CHECK_INT(new_responder(&f, &c, &r), 0);
+	r = irq_responder(&f);
 	s.r = r;
 	CHECK_INT(udrv_responder_run(r, respond, &s), -ENODEV);
 	CHECK_INT(binds, 1);
