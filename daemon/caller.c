@@ -119,12 +119,17 @@ int udrvd_caller_of(sd_bus_message *m, struct udrvd_creds *c, sd_bus_error *erro
 		k = ask_bus(sd_bus_message_get_bus(m), name, error);
 	if (!k)
 		return -EACCES;
-	/* the bus's groups are a set: the first is named as the gid */
-	c->caller.uid = k->ids.uid;
-	c->caller.gid = k->ids.ngroups ? k->ids.groups[0] : (gid_t)-1;
-	c->caller.groups = k->ids.ngroups ? k->ids.groups + 1 : NULL;
-	c->caller.ngroups = k->ids.ngroups ? k->ids.ngroups - 1 : 0;
+	udrvd_caller_from_ids(&k->ids, &c->caller);
 	return 0;
+}
+
+void udrvd_caller_from_ids(const struct udrvd_ids *ids, struct udrvd_caller *c)
+{
+	/* the groups are a set (the bus's sorted): the first is named as the gid */
+	c->uid = ids->uid;
+	c->gid = ids->ngroups ? ids->groups[0] : (gid_t)-1;
+	c->groups = ids->ngroups ? ids->groups + 1 : NULL;
+	c->ngroups = ids->ngroups ? ids->ngroups - 1 : 0;
 }
 
 void udrvd_caller_done(struct udrvd_creds *c)

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "creds.h"
 #include "udrvd.h"
@@ -71,12 +70,13 @@ static void state_of(struct udrvd *d, bool refresh, struct udrvd_state *st)
 	}
 }
 
-static uint64_t now_us(void)
+/* Now on udrvd's loop (the clock its timers run on). */
+static uint64_t now_us(struct udrvd *d)
 {
-	struct timespec ts;
+	uint64_t now = 0;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+	sd_event_now(d->event, CLOCK_MONOTONIC, &now);
+	return now;
 }
 
 void udrvd_state_sync(struct udrvd *d, bool refresh)
@@ -97,13 +97,13 @@ void udrvd_state_sync(struct udrvd *d, bool refresh)
 	} else if (d->state_text && strlen(d->state_text) == len &&
 		   !memcmp(d->state_text, text, len)) {
 		free(text);	/* the file holds it already */
-	} else if (udrvd_state_save(d->state_path, &st, msg) < 0) {
+	} else if (udrvd_state_write(d->state_path, text, len, msg) < 0) {
 		fprintf(stderr, "udrvd: %s: the held lines will not come back after a restart\n", msg);
 		free(text);
 	} else {
 		free(d->state_text);
 		d->state_text = text;
-		d->state_written_us = now_us();
+		d->state_written_us = now_us(d);
 		d->state_writes++;
 	}
 	udrvd_state_free(&st);
@@ -117,7 +117,7 @@ static int on_state_timer(sd_event_source *s, uint64_t usec, void *data)
 
 void udrvd_state_dirty(struct udrvd *d, uint64_t delay_us)
 {
-	uint64_t now = now_us(), due = now + delay_us;
+	uint64_t now = now_us(d), due = now + delay_us;
 	int r;
 
 	if (!d->state_path || d->restoring)
@@ -163,23 +163,15 @@ static struct udrvd_chip *chip_of(struct udrvd *d, const struct udrvd_state_req 
 	return same_label == 1 ? found : NULL;
 }
 
-/*
- * @uid's credentials from the user database (the state file keeps the uid
- * alone), as creds.c gives them where a bus reports no groups: the groups
- * of its passwd entry and getgrouplist(), malloc'd into *@groups (free()).
- * A uid without an entry has no group.
- */
-static void owner_of(uid_t uid, struct udrvd_caller *c, gid_t **groups)
+/* @uid's credentials from the user database (the state file keeps the uid
+ * alone), as creds.c gives them where a bus reports no groups, into @ids
+ * (udrvd_ids_free()) and @c. A uid without an entry has no group. */
+static void owner_of(uid_t uid, struct udrvd_ids *ids, struct udrvd_caller *c)
 {
-	size_t n = 0;
-
-	*groups = NULL;
-	*c = (struct udrvd_caller){ .uid = uid, .gid = (gid_t)-1 };
-	if (udrvd_user_groups(uid, groups, &n) < 0 || !n)
-		return;
-	c->groups = *groups;
-	c->ngroups = n;
-	c->gid = (*groups)[0];
+	*ids = (struct udrvd_ids){ .uid = uid };
+	if (udrvd_user_groups(uid, &ids->groups, &ids->ngroups) < 0)
+		*ids = (struct udrvd_ids){ .uid = uid };
+	udrvd_caller_from_ids(ids, c);
 }
 
 /* May @owner hold line @i of @s again, as it was? 0, or -EACCES and @msg. */
@@ -203,7 +195,7 @@ static void restore_one(struct udrvd *d, const struct udrvd_state_req *s)
 	sd_bus_error error = SD_BUS_ERROR_NULL;
 	struct udrvd_linecfg cfg = { 0 };
 	struct udrvd_caller owner;
-	gid_t *groups;
+	struct udrvd_ids ids;
 	char msg[UDRVD_MSG_LEN];
 	struct udrvd_req *req;
 
@@ -212,7 +204,7 @@ static void restore_one(struct udrvd *d, const struct udrvd_state_req *s)
 			s->n, s->chip, s->label);
 		return;
 	}
-	owner_of(s->owner, &owner, &groups);
+	owner_of(s->owner, &ids, &owner);
 	for (size_t i = 0; i < s->n; i++) {
 		struct udrvd_gpio_line id;
 
@@ -231,7 +223,7 @@ static void restore_one(struct udrvd *d, const struct udrvd_state_req *s)
 		cfg.settings[cfg.n++] = s->settings[i];
 	}
 	if (!cfg.n) {
-		free(groups);
+		udrvd_ids_free(&ids);
 		return;
 	}
 	snprintf(cfg.consumer, sizeof(cfg.consumer), "%s", s->consumer);
@@ -242,7 +234,7 @@ static void restore_one(struct udrvd *d, const struct udrvd_state_req *s)
 		fprintf(stderr, "udrvd: restored %s: %zu lines of %s for uid %u\n", req->path,
 			cfg.n, udrv_chip_name(chip->chip), (unsigned int)s->owner);
 	sd_bus_error_free(&error);
-	free(groups);
+	udrvd_ids_free(&ids);
 }
 
 int udrvd_state_restore(struct udrvd *d)

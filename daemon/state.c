@@ -425,12 +425,11 @@ static int write_tmp(int dirfd, const char *tmp, const char *text, size_t len)
 	return err;
 }
 
-int udrvd_state_save(const char *path, const struct udrvd_state *st,
-		     char msg[UDRVD_STATE_MSG_LEN])
+int udrvd_state_write(const char *path, const char *text, size_t len,
+		      char msg[UDRVD_STATE_MSG_LEN])
 {
-	char tmp[NAME_MAX + 1], *text = NULL;
+	char tmp[NAME_MAX + 1];
 	const char *name;
-	size_t len = 0;
 	int dirfd, err;
 
 	msg[0] = '\0';
@@ -440,18 +439,32 @@ int udrvd_state_save(const char *path, const struct udrvd_state *st,
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp", name) >= (int)sizeof(tmp))
 		err = -ENAMETOOLONG;
 	else
-		err = udrvd_state_format(st, &text, &len);
-	if (!err)
 		err = write_tmp(dirfd, tmp, text, len);
 	if (!err && renameat(dirfd, tmp, dirfd, name))
 		err = -errno;
 	if (!err && fsync(dirfd))
 		err = -errno;
 	close(dirfd);
-	free(text);
 	if (err)
 		snprintf(msg, UDRVD_STATE_MSG_LEN, "cannot write the state %s: %s", path,
 			 strerror(-err));
+	return err;
+}
+
+int udrvd_state_save(const char *path, const struct udrvd_state *st,
+		     char msg[UDRVD_STATE_MSG_LEN])
+{
+	char *text = NULL;
+	size_t len = 0;
+	int err = udrvd_state_format(st, &text, &len);
+
+	if (err) {
+		snprintf(msg, UDRVD_STATE_MSG_LEN, "cannot write the state %s: %s", path,
+			 strerror(-err));
+		return err;
+	}
+	err = udrvd_state_write(path, text, len, msg);
+	free(text);
 	return err;
 }
 

@@ -58,6 +58,9 @@ int udrvd_state_format(const struct udrvd_state *st, char **text, size_t *len);
 /* Write @st to @path atomically; 0 or -errno and @msg. */
 int udrvd_state_save(const char *path, const struct udrvd_state *st,
 		     char msg[UDRVD_STATE_MSG_LEN]);
+/* The same with @st's text already made (udrvd_state_format()). */
+int udrvd_state_write(const char *path, const char *text, size_t len,
+		      char msg[UDRVD_STATE_MSG_LEN]);
 /* Room for one more request (n not changed); NULL when full or no memory. */
 struct udrvd_state_req *udrvd_state_add(struct udrvd_state *st);
 void udrvd_state_free(struct udrvd_state *st);

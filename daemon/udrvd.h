@@ -127,6 +127,10 @@ struct udrvd_creds {
 };
 int udrvd_caller_of(sd_bus_message *m, struct udrvd_creds *c, sd_bus_error *error);
 void udrvd_caller_done(struct udrvd_creds *c);
+/* @ids (creds.h: the bus's, or the user database's) as the policy takes a
+ * caller; @c points into @ids. */
+struct udrvd_ids;
+void udrvd_caller_from_ids(const struct udrvd_ids *ids, struct udrvd_caller *c);
 
 /* The udrvd_gpio_line of @chip's line @offset, for the policy (its name
  * as the driver gave it when udrvd started: names do not change). */

@@ -323,40 +323,13 @@ static int udrv_irq_take(struct udrv_irq_file *f, struct udrv_irq_line *b,
 	return 0;
 }
 
-/*
- * The chip's parent, referenced while the chip was surely there: in the
- * match, under gpiolib's lock (a chip found is one a concurrent unbind may
- * free the moment the find returns). Binds take turns for it.
- */
-static DEFINE_MUTEX(udrv_irq_find_lock);
-static struct device *udrv_irq_found_parent;
-
-static bool udrv_irq_chip_match(struct gpio_chip *gc, const char *label)
-{
-	if (!udrv_kchip_label_is(gc, label) || !gc->parent)
-		return false;
-	put_device(udrv_irq_found_parent);	/* a match whose driver left */
-	udrv_irq_found_parent = get_device(gc->parent);
-	return true;
-}
-
-/* Chip @label, its driver held, its parent referenced into @f->parent;
- * NULL: none (or its driver leaving, or it has no parent device). */
+/* Chip @label, its driver held, its parent referenced (taken while the
+ * chip was surely there, under gpiolib's lock) into @f->parent; NULL: none
+ * (or its driver leaving, or it has no parent device). */
 static struct gpio_chip *udrv_irq_find(struct udrv_irq_file *f,
 				       const char *label)
 {
-	struct gpio_chip *gc;
-
-	mutex_lock(&udrv_irq_find_lock);
-	udrv_irq_found_parent = NULL;
-	gc = udrv_kchip_find(label, udrv_irq_chip_match);
-	if (gc)
-		f->parent = udrv_irq_found_parent;
-	else
-		put_device(udrv_irq_found_parent);
-	udrv_irq_found_parent = NULL;
-	mutex_unlock(&udrv_irq_find_lock);
-	return gc;
+	return udrv_kchip_find_parent(label, udrv_kchip_label_is, &f->parent);
 }
 
 /* Whether @gc is still chip @label: the parent's device lock held. */

@@ -51,8 +51,8 @@ MUTANTS = {
          "test_a_group_is_not_taken_from_a_process_at_the_callers_pid",
          "test_another_user_is_refused_naming_the_rules"}),
     "the bus's groups but the first not used": (
-        "caller.c", "\tc->caller.ngroups = k->ids.ngroups ? k->ids.ngroups - 1 : 0;",
-        "\tc->caller.ngroups = 0;",
+        "caller.c", "\tc->ngroups = ids->ngroups ? ids->ngroups - 1 : 0;",
+        "\tc->ngroups = 0;",
         {"test_a_group_counts_from_the_callers_process",
          "test_a_group_counts_at_every_call_of_a_connection",
          "test_a_group_is_not_taken_from_a_process_at_the_callers_pid",

@@ -18,6 +18,7 @@
 struct udrv_kchip_query {
 	const char *name;
 	bool (*matches)(struct gpio_chip *gc, const char *name);
+	struct device **parent;		/* NULL: not wanted */
 };
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
@@ -28,21 +29,29 @@ static inline int udrv_kchip_match(struct gpio_chip *gc, void *data)
 {
 	const struct udrv_kchip_query *q = data;
 
-	if (!q->matches(gc, q->name))
+	if (!q->matches(gc, q->name) || (q->parent && !gc->parent))
 		return 0;
 	/* keep the chip's driver while the module uses the chip */
-	return try_module_get(gc->owner);
+	if (!try_module_get(gc->owner))
+		return 0;
+	/* referenced here, under gpiolib's lock: the chip is surely there */
+	if (q->parent)
+		*q->parent = get_device(gc->parent);
+	return 1;
 }
 
 /*
  * The first chip that @matches @name, its driver held: give it back with
  * module_put(gc->owner). NULL if there is none (or its driver is leaving).
+ * With @parent, only a chip with a parent device, which is referenced into
+ * *@parent (put_device()).
  */
 static inline struct gpio_chip *
-udrv_kchip_find(const char *name,
-		bool (*matches)(struct gpio_chip *gc, const char *name))
+udrv_kchip_find_parent(const char *name,
+		       bool (*matches)(struct gpio_chip *gc, const char *name),
+		       struct device **parent)
 {
-	struct udrv_kchip_query q = { .name = name, .matches = matches };
+	struct udrv_kchip_query q = { .name = name, .matches = matches, .parent = parent };
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
 	struct gpio_device *gdev = gpio_device_find(&q, udrv_kchip_match);
 	struct gpio_chip *gc;
@@ -55,6 +64,13 @@ udrv_kchip_find(const char *name,
 #else
 	return gpiochip_find(&q, udrv_kchip_match);
 #endif
+}
+
+static inline struct gpio_chip *
+udrv_kchip_find(const char *name,
+		bool (*matches)(struct gpio_chip *gc, const char *name))
+{
+	return udrv_kchip_find_parent(name, matches, NULL);
 }
 
 /* @gc's label is @label: the usual matches */
