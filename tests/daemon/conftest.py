@@ -24,6 +24,7 @@ import pytest
 
 from rig.lab.brokers import system_bus_conf as bus_conf_text
 from tests.support.fakes import FakeTree, gpio_bus, gpio_chip
+from tests.support.reaper import reap, started
 from tests.support.udrv_runner import REPO, required
 
 BUILD = REPO / "build" / "dev"
@@ -238,9 +239,17 @@ def start_udrvd(udrvd_bin: Path, fake_cdev: Path, address: str, tree: FakeTree,
     if uid:
         cmd = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", *cmd]
     proc = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, text=True)
+    started(proc)
     d = Udrvd(proc, address, tree, [], str(fake_cdev))
     d.wait_log(wait)
     return d
+
+
+@pytest.fixture(autouse=True)
+def no_udrvd_left() -> Iterator[None]:
+    """Every udrvd that start_udrvd() started is gone after the test."""
+    yield
+    reap(GUARD_S)
 
 
 @contextmanager
