@@ -51,13 +51,19 @@ FUZZ_SECONDS ?= 600
 FUZZ_EXAMPLES ?= 2000
 FUZZ ?=
 
-.PHONY: all build deps check lab-check fuzz lab lab-quick lab-demo soak static arm64 armhf install clean \
+.PHONY: all build deps deps-check deps-lab check lab-check fuzz lab lab-quick lab-demo soak static arm64 armhf install clean \
 	abi-baseline deb deb-test gpiod-dbus
 
 all: build
 
+# scripts/install-deps' profiles: the toolkit's packages (make deps), and
+# what make check (--check) and the lab (--lab) add
 deps:
 	@scripts/install-deps
+deps-check:
+	@scripts/install-deps --check
+deps-lab:
+	@scripts/install-deps --lab
 
 $(BUILD)/dev/build.ninja:
 	meson setup $(BUILD)/dev
@@ -80,17 +86,17 @@ arm64 armhf: %: $(BUILD)/%/build.ninja
 
 # libgpiod 2.2.1's gpiocli and gpio-manager (the brokers' comparison, in the lab
 # and tests/daemon), built from its release tarball into build/gpiod-dbus
-gpiod-dbus: deps
+gpiod-dbus: deps-check
 	scripts/build-gpiod-dbus
 
-check: deps
+check: deps-check
 	$(PYTHON) scripts/check.py
 
-lab-check: deps
+lab-check: deps-lab
 	$(PYTHON) scripts/check.py --lab
 
 # both parts run; the status says whether either found something
-fuzz: deps
+fuzz: deps-check
 	@status=0; \
 	$(PYTHON) tests/fuzz/run.py --build $(BUILD)/fuzz --seconds $(FUZZ_SECONDS) $(FUZZ) || status=1; \
 	UDRV_REPORT_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PYTHON) -m pytest -q -p no:cacheprovider \
@@ -104,20 +110,20 @@ fuzz: deps
 	fi; \
 	exit $$status
 
-lab: deps static arm64 build gpiod-dbus
+lab: deps-lab static arm64 build gpiod-dbus
 	$(PYTHON) -m rig.lab suite
 
-lab-quick: deps static arm64 build gpiod-dbus
+lab-quick: deps-lab static arm64 build gpiod-dbus
 	$(PYTHON) -m rig.lab suite --quick
 
-lab-demo: deps static arm64
+lab-demo: deps-lab static arm64
 	$(PYTHON) -m rig.lab demo
 
-soak: deps static
+soak: deps-lab static
 	$(PYTHON) -m rig.lab.suite.soak
 
 # the ABI that scripts/abi-check (make check) holds the library to
-abi-baseline: deps build
+abi-baseline: deps-check build
 	abidw --headers-dir include/udrv --no-corpus-path --no-show-locs \
 		--out-file abi/libudrv.so.1.abi $(BUILD)/dev/lib/libudrv.so.1
 

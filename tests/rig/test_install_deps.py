@@ -242,3 +242,55 @@ def test_guard_puts_back_what_a_killed_run_left(root: Path) -> None:
     assert res.returncode == 0, res.stdout + res.stderr
     assert (sbin / "policy-rc.d").read_text() == "#!/bin/sh\nexit 0\n"
     assert not (sbin / "policy-rc.d.udrv-saved").exists()
+
+
+def profile(*args: str) -> subprocess.CompletedProcess[str]:
+    """scripts/install-deps with @args (apt never runs: --packages, or a bad argument)."""
+    return subprocess.run(["sh", str(SCRIPT), *args], capture_output=True, text=True,
+                          timeout=60, check=False)  # fmt: skip
+
+
+def packages(*args: str) -> list[str]:
+    res = profile(*args, "--packages")
+    assert res.returncode == 0, res.stderr
+    return res.stdout.split()
+
+
+# what the toolkit's build needs (meson.build: a C compiler and its libc, meson,
+# ninja, pkg-config to find libsystemd for udrvd; the bindings: Python.h and a venv)
+TOOLKIT = ["gcc", "libc6-dev", "make", "meson", "ninja-build", "pkg-config", "libsystemd-dev",
+           "python3", "python3-dev", "python3-venv"]  # fmt: skip
+
+
+def test_the_default_profile_is_the_toolkit() -> None:
+    """Issue 41: the default installs what the toolkit needs, nothing of the
+    rig's tests or the lab (the whole lab was 329 packages, 2 GB); --check adds
+    make check's, --lab the lab's, each a superset of the one before."""
+    toolkit = packages()
+    assert sorted(toolkit) == sorted(TOOLKIT)
+    check = packages("--check")
+    lab = packages("--lab")
+    assert set(toolkit) < set(check) < set(lab)
+    for pkg in ("clang", "chromium", "valgrind", "python3-pytest", "dbus", "gcc-aarch64-linux-gnu"):
+        assert pkg in check and pkg not in toolkit, pkg
+    for pkg in ("qemu-system-x86", "qemu-system-arm", "lava-dispatcher", "ser2net", "rt-tests"):
+        assert pkg in lab and pkg not in check, pkg
+    assert packages("--toolkit") == toolkit
+
+
+def test_make_targets_take_their_profile() -> None:
+    """make deps the toolkit's, make check (and fuzz) --check, the lab's targets --lab."""
+    res = subprocess.run(["make", "-C", str(REPO), "-n", "deps", "check", "lab-check", "lab",
+                          "soak"], capture_output=True, text=True, timeout=60, check=False)
+    assert res.returncode == 0, res.stderr
+    cmds = [ln.strip() for ln in res.stdout.splitlines() if "install-deps" in ln]
+    assert cmds == ["scripts/install-deps", "scripts/install-deps --check",
+                    "scripts/install-deps --lab"], cmds  # fmt: skip
+
+
+def test_bad_arguments_exit_2() -> None:
+    for args in (["--bogus"], ["--lab", "extra"]):
+        res = profile(*args)
+        assert res.returncode == 2, res.stdout + res.stderr
+        assert f"install-deps: unknown argument '{args[-1]}'" in res.stderr, res.stderr
+        assert "usage: scripts/install-deps" in res.stderr

@@ -67,7 +67,7 @@ def test_a_made_up_document_passes() -> None:
 # ---- the schema files are standard JSON Schema, and rig.results reads them so ----
 
 def _jsonschema_validator(name: str) -> Any:
-    jsonschema = pytest.importorskip("jsonschema")  # python3-jsonschema (scripts/install-deps)
+    jsonschema = pytest.importorskip("jsonschema")  # install-deps --check
     store = {sid: s for sid, s in schemas().items()}
     schema = json.loads((HERE / FILES[name]).read_text())
     jsonschema.Draft202012Validator.check_schema(schema)

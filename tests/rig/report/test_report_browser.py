@@ -47,7 +47,7 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
 @pytest.fixture(scope="module")
 def chromium() -> str:
     if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
-        pytest.skip("no chromium: scripts/install-deps installs Debian's chromium "
+        pytest.skip("no chromium: scripts/install-deps --check installs Debian's chromium "
                     "(apt-get install chromium)")
     return CHROMIUM if Path(CHROMIUM).exists() else str(shutil.which("chromium"))
 

@@ -15,7 +15,7 @@ import pytest
 from report_helpers import LAB_A, LAB_RATE, Rendered
 
 if importlib.util.find_spec("matplotlib") is None:
-    pytest.fail("these tests draw with matplotlib: scripts/install-deps installs "
+    pytest.fail("these tests draw with matplotlib: scripts/install-deps --check installs "
                 "python3-matplotlib (make check runs them with /usr/bin/python3)",
                 allow_module_level=True)
 

@@ -231,7 +231,7 @@ def python_with_matplotlib() -> str:
     loader.exec_module(launcher)
     python = launcher.other_python()
     if python is None:
-        pytest.fail("no Python with matplotlib: scripts/install-deps installs "
+        pytest.fail("no Python with matplotlib: scripts/install-deps --check installs "
                     "python3-matplotlib", pytrace=False)
     return str(python)
 
