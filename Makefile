@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The README's commands:
-#   make          build libudrv, the udrv tool and udrv-bench (build/dev)
+#   make          the release build that make install installs (build/release,
+#                 for PREFIX and SYSCONFDIR), as yourself
+#   make build    the developers' build of libudrv, udrv, udrvd and udrv-bench
+#                 (build/dev), which the tests use
 #   make check    install what is missing, build (also ASan+UBSan, static,
 #                 arm64, armhf), run every test that runs on this machine,
 #                 print "N passed, N failed" (scripts/check.py; ~20 min)
@@ -29,9 +32,12 @@
 #                 cross/arm64.ini)
 #   make armhf    static udrv and udrv-bench for 32-bit ARM (build/armhf,
 #                 cross/armhf.ini)
-#   make install  a release build (build/release) installed into PREFIX
-#                 (/usr/local; DESTDIR for staging): the library, headers,
-#                 pkg-config file, udrv, man pages
+#   make install  build/release installed into PREFIX (/usr/local; DESTDIR
+#                 for staging): the library, headers, pkg-config file, udrv,
+#                 udrvd, man pages; udrvd's policy in SYSCONFDIR (/etc), its
+#                 bus policy, unit, udev rules and groups where dbus, systemd,
+#                 udev and systemd-sysusers read them; then the groups created
+#                 and udev reloaded (scripts/make-install)
 #   make deb      the Debian packages (debian/) into build/deb: the declared
 #                 build-dependencies, dpkg-buildpackage with its tests, lintian
 #                 (scripts/deb-build; DEB_ARCH=arm64 cross-builds)
@@ -47,14 +53,21 @@
 PYTHON ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
 BUILD  ?= build
 PREFIX ?= /usr/local
+# udrvd's policy: SYSCONFDIR/udrv/udrvd.conf (scripts/make-install)
+SYSCONFDIR ?= /etc
 FUZZ_SECONDS ?= 600
 FUZZ_EXAMPLES ?= 2000
 FUZZ ?=
 
-.PHONY: all build deps deps-check deps-lab check lab-check fuzz lab lab-quick lab-demo soak static arm64 armhf install clean \
+.PHONY: all release build deps deps-check deps-lab check lab-check fuzz lab lab-quick lab-demo soak static arm64 armhf install clean \
 	abi-baseline deb deb-test gpiod-dbus
 
-all: build
+# make: the release build that make install installs (build/release, for
+# PREFIX and SYSCONFDIR), as yourself; make build: the developers' build/dev
+all: release
+
+release:
+	@BUILD=$(BUILD) PREFIX=$(PREFIX) SYSCONFDIR=$(SYSCONFDIR) scripts/make-install build
 
 # scripts/install-deps' profiles: the toolkit's packages (make deps), and
 # what make check (--check) and the lab (--lab) add
@@ -127,12 +140,13 @@ abi-baseline: deps-check build
 	abidw --headers-dir include/udrv --no-corpus-path --no-show-locs \
 		--out-file abi/libudrv.so.1.abi $(BUILD)/dev/lib/libudrv.so.1
 
-# configured again each time: PREFIX may differ from the last install
+# installs build/release (make); as root it builds nothing in a checkout that
+# is not root's (scripts/make-install says what to run first); then the
+# groups (systemd-sysusers) and udev's rules reloaded, or what to run for a
+# DESTDIR
 install:
-	meson setup $(if $(wildcard $(BUILD)/release/build.ninja),--reconfigure) \
-		$(BUILD)/release -Dbuildtype=release --prefix=$(abspath $(PREFIX))
-	ninja -C $(BUILD)/release
-	meson install -C $(BUILD)/release
+	@BUILD=$(BUILD) PREFIX=$(PREFIX) SYSCONFDIR=$(SYSCONFDIR) DESTDIR=$(DESTDIR) \
+		scripts/make-install install
 
 deb:
 	scripts/deb-build $(if $(DEB_ARCH),-a $(DEB_ARCH))

@@ -543,3 +543,12 @@ size_t udrvd_policy_rules(const struct udrvd_policy *policy)
 {
 	return policy->n;
 }
+
+const char *udrvd_policy_rule_str(const struct udrvd_policy *policy, size_t i,
+				  char *buf, size_t len)
+{
+	const struct rule *r = &policy->rules[i];
+
+	snprintf(buf, len, "%s:%u: %s", policy->path, r->lineno, r->text);
+	return buf;
+}

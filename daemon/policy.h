@@ -53,6 +53,9 @@ int udrvd_policy_load(const char *path, const struct udrvd_names *names,
 		      struct udrvd_policy **out, char msg[UDRVD_MSG_LEN]);
 void udrvd_policy_free(struct udrvd_policy *policy);
 size_t udrvd_policy_rules(const struct udrvd_policy *policy);
+/* Rule @i (below udrvd_policy_rules()) as "PATH:LINE: its words" in @buf. */
+const char *udrvd_policy_rule_str(const struct udrvd_policy *policy, size_t i,
+				  char *buf, size_t len);
 
 /* A caller's credentials, as the bus reports them for its connection. */
 struct udrvd_caller {

@@ -6,17 +6,23 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "udrvd.h"
 
-#define DEFAULT_POLICY	"/etc/udrv/udrvd.conf"
+/* SYSCONFDIR/udrv/udrvd.conf, where install puts it (daemon/meson.build) */
+#ifndef UDRVD_POLICY_FILE
+#error "UDRVD_POLICY_FILE: the policy's installed path (daemon/meson.build)"
+#endif
+#define DEFAULT_POLICY	UDRVD_POLICY_FILE
 #define DEFAULT_STATE	"/var/lib/udrvd/state"
 
 static const char usage[] =
 	"Usage: udrvd [--policy FILE] [--state FILE]\n"
+	"       udrvd --check [--policy FILE]\n"
 	"\n"
 	"Hold GPIO lines for clients of the system bus, as libgpiod's gpio-manager\n"
 	"does (D-Bus interface io.gpiod1: gpiocli works with it), and allow each\n"
@@ -32,6 +38,9 @@ static const char usage[] =
 	"                     are written when that changes (at most once a second)\n"
 	"                     and read at start: they come back for owners the\n"
 	"                     policy still grants them (default " DEFAULT_STATE ")\n"
+	"  -t, --check        only read the policy: print its rules, one a line with\n"
+	"                     the file and line they come from, or its first mistake\n"
+	"                     (exit 2); no bus, no devices\n"
 	"  -h, --help         this text\n"
 	"  -V, --version      udrvd's version\n"
 	"\n"
@@ -42,7 +51,8 @@ static const char usage[] =
 	"SIGTERM or SIGINT, releasing the lines it holds.\n"
 	"\n"
 	"Exit status: 0 stopped by a signal, 1 a runtime failure (no bus, the name\n"
-	"io.gpiod1 taken), 2 bad arguments or a bad policy file.\n";
+	"io.gpiod1 taken), 2 bad arguments or a bad policy file; --check: 0 the policy\n"
+	"is good, 2 it is not.\n";
 
 static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void *data)
 {
@@ -70,11 +80,34 @@ static int on_hangup(sd_event_source *s, const struct signalfd_siginfo *si, void
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, const char **policy, const char **state)
+/* --check: the policy's rules, or its first mistake (exit 2). */
+static int check_policy(const char *path)
+{
+	struct udrvd_policy *p = NULL;
+	char msg[UDRVD_MSG_LEN];
+	char rule[UDRVD_MSG_LEN];
+	size_t n;
+
+	if (udrvd_policy_load(path, NULL, &p, msg) < 0) {
+		fprintf(stderr, "udrvd: %s\n", msg);
+		return 2;
+	}
+	n = udrvd_policy_rules(p);
+	for (size_t i = 0; i < n; i++)
+		printf("%s\n", udrvd_policy_rule_str(p, i, rule, sizeof(rule)));
+	printf("udrvd: %s is good: %zu rule%s%s\n", path, n, n == 1 ? "" : "s",
+	       n ? "" : " (nobody has access, root included)");
+	udrvd_policy_free(p);
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, const char **policy, const char **state,
+		      bool *check)
 {
 	static const struct option opts[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "state", required_argument, NULL, 's' },
+		{ "check", no_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -83,7 +116,8 @@ static int parse_args(int argc, char **argv, const char **policy, const char **s
 
 	*policy = DEFAULT_POLICY;
 	*state = DEFAULT_STATE;
-	while ((c = getopt_long(argc, argv, "p:s:hV", opts, NULL)) != -1) {
+	*check = false;
+	while ((c = getopt_long(argc, argv, "p:s:thV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 		case 's':
@@ -93,6 +127,9 @@ static int parse_args(int argc, char **argv, const char **policy, const char **s
 				return 2;
 			}
 			*(c == 'p' ? policy : state) = optarg;
+			break;
+		case 't':
+			*check = true;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -147,10 +184,13 @@ int main(int argc, char **argv)
 {
 	struct udrvd d = { 0 };
 	char msg[UDRVD_MSG_LEN];
-	int r = parse_args(argc, argv, &d.policy_path, &d.state_path);
+	bool check;
+	int r = parse_args(argc, argv, &d.policy_path, &d.state_path, &check);
 
 	if (r >= 0)
 		return r;
+	if (check)
+		return check_policy(d.policy_path);
 	r = udrvd_policy_load(d.policy_path, NULL, &d.policy, msg);
 	if (r < 0) {
 		fprintf(stderr, "udrvd: %s\n", msg);

@@ -38,6 +38,11 @@ Steps (each counted; a step that cannot run counts as one failure):
              scripts/build-gpiod-dbus) run as other users by setpriv, and
              udrvd rebuilt with each check taken out (the refusal tests must
              fail)
+  install    pytest tests/install: the README's source install (make as a
+             user, make install PREFIX=/usr/local as root into a DESTDIR):
+             nothing built as root, each file where its reader (the system
+             bus, systemd, udev, systemd-sysusers, udrvd) reads it, the
+             installed udrvd serving the installed udrv on a private bus
   rig        pytest tests/rig: the rig's host logic: udrv-bench on fake
              trees (bench/), the suite's plan and tables, the soak,
              udrv-report on the fixture results (report/: every figure
@@ -607,6 +612,8 @@ def host(tally: Tally, built: dict[str, bool], env: dict[str, str], steps: Steps
         gpiod_dbus(tally)
         pytest("daemon", "tests/daemon", tally, env)
         steps.done("daemon")
+        pytest("install", "tests/install", tally, env)
+        steps.done("install")
         pytest("rig", "tests/rig", tally, env)
         steps.done("rig")
     python_bindings(tally, env)

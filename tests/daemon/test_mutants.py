@@ -271,6 +271,7 @@ def build_mutant(tmp: Path, file: str, text: str, replacement: str) -> Path:
     out = tmp / "udrvd"
     sources = [str(p) for p in sorted(src.glob("*.c"))]
     subprocess.run(["cc", "-std=c11", "-D_GNU_SOURCE", '-DUDRV_VERSION="mutant"',
+                    '-DUDRVD_POLICY_FILE="/etc/udrv/udrvd.conf"',
                     f"-I{REPO / 'include'}", f"-I{REPO / 'lib'}", f"-I{src}", *sources,
                     str(lib), *flags, "-lm", "-o", str(out)], check=True)  # fmt: skip
     return out
