@@ -161,6 +161,40 @@ def test_sysusers_creates_the_groups_and_udrvds_user(installed: Install) -> None
     assert any(ln.startswith("udrvd:") for ln in passwd), passwd
 
 
+def loader_dirs() -> set[str]:
+    """The folders the dynamic loader searches (/etc/ld.so.conf and its includes)."""
+    dirs = set()
+    for conf in [Path("/etc/ld.so.conf"), *sorted(Path("/etc/ld.so.conf.d").glob("*.conf"))]:
+        if conf.exists():
+            dirs |= {ln.strip() for ln in conf.read_text().splitlines()
+                     if ln.strip().startswith("/")}  # fmt: skip
+    return dirs
+
+
+def test_the_loader_finds_the_library(installed: Install) -> None:
+    """In Debian's multiarch folder below PREFIX, which ld.so.conf.d names
+    (meson alone picks lib64 where dpkg-dev is missing, as on a fresh Debian 12)."""
+    path = installed.find("libudrv.so.1")
+    assert str(Path(path).parent) in loader_dirs(), (path, loader_dirs())
+
+
+def test_a_policy_there_is_kept(installed: Install) -> None:
+    """make install again: the administrator's policy stays, and it says so."""
+    policy = installed.at("/etc/udrv/udrvd.conf")
+    empty = policy.read_text()
+    mine = empty + f"allow uid:{ALICE} read gpio fake-a LOCK\n"
+    policy.write_text(mine)
+    try:
+        res = make("install", f"BUILD={installed.build}", f"PREFIX={PREFIX}",
+                   f"DESTDIR={installed.dest}")  # fmt: skip
+        assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+        assert policy.read_text() == mine
+        assert f"make install: {policy}: kept yours" in res.stdout, res.stdout[-3000:]
+    finally:
+        policy.write_text(empty)
+    assert owned_by_root(installed.build) == []
+
+
 def test_udrvd_reads_its_policy_where_install_put_it(installed: Install) -> None:
     udrvd = installed.at(f"{PREFIX}/sbin/udrvd")
     helptext = subprocess.run([str(udrvd), "--help"], capture_output=True, text=True,
