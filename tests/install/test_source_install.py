@@ -149,6 +149,7 @@ def test_udev_reads_the_rules(installed: Install) -> None:
 
 def test_sysusers_creates_the_groups_and_udrvds_user(installed: Install) -> None:
     """systemd-sysusers --root finds both files by itself (its search path)."""
+    installed.at("/etc").mkdir(exist_ok=True)  # where it writes group and passwd
     res = subprocess.run(["systemd-sysusers", f"--root={installed.dest}"], capture_output=True,
                          text=True, timeout=60, check=False)  # fmt: skip
     assert res.returncode == 0, res.stderr
