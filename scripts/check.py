@@ -567,8 +567,9 @@ def peers(built: dict[str, bool], tally: Tally) -> None:
             continue
         peer = BUILD / name / "rig" / "bench" / "peers" / "udrv-bench-peer"
         if not peer.exists():
-            print(f"check: no {peer}: scripts/fetch-libgpiod (make deps) fetches libgpiod 2.3's "
-                  f"sources; then meson setup --reconfigure {BUILD / name}", file=sys.stderr)
+            print(f"check: no {peer}: scripts/fetch-libgpiod (scripts/install-deps --check) "
+                  f"fetches libgpiod 2.3's sources; then meson setup --reconfigure {BUILD / name}",
+                  file=sys.stderr)
         tally.add(f"peer:{name}", peer.exists())
 
 
