@@ -97,9 +97,8 @@ def test_install_builds_nothing_as_root(installed: Install) -> None:
     assert owned_by_root(installed.build) == []
 
 
-def test_root_builds_nothing_in_a_users_checkout(tmp_path: Path) -> None:
-    """A checkout of a user's with no release build: sudo make install refuses,
-    names the command to run first, and creates nothing."""
+def users_checkout(tmp_path: Path) -> Path:
+    """What make and make install run, in a checkout of USER's."""
     checkout = tmp_path / "checkout"
     (checkout / "scripts").mkdir(parents=True)
     (checkout / "daemon").mkdir()
@@ -107,6 +106,13 @@ def test_root_builds_nothing_in_a_users_checkout(tmp_path: Path) -> None:
         shutil.copy2(REPO / rel, checkout / rel)
     for p in [checkout, *checkout.rglob("*")]:
         os.chown(p, USER, USER)
+    return checkout
+
+
+def test_root_builds_nothing_in_a_users_checkout(tmp_path: Path) -> None:
+    """A checkout of a user's with no release build: sudo make install refuses,
+    names the command to run first, and creates nothing."""
+    checkout = users_checkout(tmp_path)
     res = make("install", f"PREFIX={PREFIX}", f"DESTDIR={tmp_path / 'dest'}", cwd=checkout)
     assert res.returncode != 0, res.stdout
     assert "build/release is not built for PREFIX=/usr/local; as root it builds nothing" \
@@ -114,6 +120,21 @@ def test_root_builds_nothing_in_a_users_checkout(tmp_path: Path) -> None:
     assert "\n  make PREFIX=/usr/local\nthen: sudo make install PREFIX=/usr/local" \
         in res.stderr, res.stderr  # fmt: skip
     assert owned_by_root(checkout) == [] and not (tmp_path / "dest").exists()
+
+
+def test_make_says_what_to_do_with_roots_old_build() -> None:
+    """The build/release an older sudo make install left, root's: make says
+    how to get rid of it."""
+    with tempfile.TemporaryDirectory(prefix="udrv-install-") as tmp:
+        os.chmod(tmp, 0o755)  # USER enters it (pytest's tmp_path is root's alone)
+        checkout = users_checkout(Path(tmp))
+        (checkout / "build" / "release").mkdir(parents=True)
+        os.chown(checkout / "build", USER, USER)
+        res = make(f"PREFIX={PREFIX}", uid=USER, cwd=checkout, home=checkout)
+    assert res.returncode != 0, res.stdout
+    assert "make: build/release is not yours (an older 'sudo make install' built it as root): " \
+        "remove it (sudo rm -rf build/release), then make PREFIX=/usr/local" in res.stderr, \
+        res.stderr  # fmt: skip
 
 
 def bus_includedirs() -> set[str]:
