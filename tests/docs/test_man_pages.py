@@ -7,7 +7,10 @@
   function of libudrv, whose link page (man/links.py, installed by
   man/meson.build) opens libudrv(3): udrvd(8) cites udrv_uio_open_fd(3);
 - build/dev has a link page for every public function and no other, and
-  `man NAME` on them opens libudrv(3).
+  `man NAME` on them opens libudrv(3);
+- each line of a program's SYNOPSIS (its man page in section 1 or 8, as man
+  renders it) is one command line, starting with the program's name (udrv(1)
+  broke `udrv pci bind DEVICE DRIVER` in two).
 
 Each checker also runs on text broken on purpose (the tests at the end).
 """
@@ -134,7 +137,36 @@ def test_man_opens_libudrv_3(tmp_path: Path) -> None:
     assert "LIBUDRV(3)" in res.stdout and "udrv_uio_open_fd" in res.stdout
 
 
-# The checker on text broken on purpose.
+def synopsis(page: Path) -> list[str]:
+    """The lines of @page's SYNOPSIS as man renders it (wide: no wrapping)."""
+    out = subprocess.run(["man", "-l", "-P", "cat", str(page)], capture_output=True, text=True,
+                         env={"MANWIDTH": "250", "PATH": "/usr/bin:/bin"}, check=True).stdout
+    lines = out.split("SYNOPSIS\n", 1)[1].split("\nDESCRIPTION", 1)[0].splitlines()
+    return [ln.strip() for ln in lines if ln.strip()]
+
+
+def broken_synopsis(page: Path) -> list[str]:
+    name = page.stem
+    return [f"{page.name}: {ln}" for ln in synopsis(page) if not ln.startswith(name + " ")]
+
+
+@pytest.mark.skipif(shutil.which("man") is None, reason="no man(1) here (man-db)")
+def test_synopsis_lines_are_commands() -> None:
+    progs = [p for d in (ROOT / "man", ROOT / "rig" / "man") for p in sorted(d.glob("*.[18]"))]
+    assert {p.name for p in progs} >= {"udrv.1", "udrvd.8", "udrv-bench.1"}
+    bad = [b for p in progs for b in broken_synopsis(p)]
+    assert not bad, "SYNOPSIS lines that are no command:\n" + "\n".join(bad)
+
+
+# The checkers on text broken on purpose.
+
+
+@pytest.mark.skipif(shutil.which("man") is None, reason="no man(1) here (man-db)")
+def test_checker_sees_a_broken_synopsis(tmp_path: Path) -> None:
+    page = tmp_path / "udrv.1"
+    page.write_text('.TH UDRV 1\n.SH SYNOPSIS\n.nf\n.B "udrv pci bind"\n.I "DEVICE DRIVER"\n'
+                    '.BI "udrv pci bind " "DEVICE DRIVER"\n.fi\n.SH DESCRIPTION\nx\n')
+    assert broken_synopsis(page) == ["udrv.1: DEVICE DRIVER"]
 
 HAVE = {("udrvd", "8"), ("udrv", "1"), ("libudrv", "3")}
 
@@ -145,9 +177,9 @@ HAVE = {("udrvd", "8"), ("udrv", "1"), ("libudrv", "3")}
     ("man/x.8", "see \\fBudrvd\\fR(5) and\n.BR udrv\\-bench (1),\n",
      ["man/x.8:1: udrvd(5)", "man/x.8:2: udrv-bench(1)"]),
     ("man/x.8", ".BR ioctl (2), poll(2)\n", []),  # not ours
-    ("docs/x.md", "`udrvd(8)`, udrv(1), udrvd.conf(5) and libudrv(3)\n",
-     ["docs/x.md:1: udrvd.conf(5)"]),
-    ("docs/x.md", "`Request.get_value(3)` and udrv_write8(1)\n", ["docs/x.md:1: udrv_write8(1)"]),
+    ("notes/x.md", "`udrvd(8)`, udrv(1), udrvd.conf(5) and libudrv(3)\n",
+     ["notes/x.md:1: udrvd.conf(5)"]),
+    ("notes/x.md", "`Request.get_value(3)` and udrv_write8(1)\n", ["notes/x.md:1: udrv_write8(1)"]),
 ])
 def test_checker_sees_a_missing_page(label: str, text: str, bad: list[str]) -> None:
     assert unresolved([(label, text)], HAVE, {"udrv_uio_open_fd"}) == bad

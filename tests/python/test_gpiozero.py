@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import struct
 import subprocess
 import sys
 import textwrap
@@ -29,7 +28,9 @@ from importlib.metadata import version
 
 import pytest
 
-from tests.daemon.conftest import GUARD_S, binary, chip_file
+from tests.daemon.conftest import GUARD_S
+from tests.support import fake_gpio
+from tests.support.fake_gpio import FALLING, RISING, fake_chip, fake_env, line_state
 from tests.support.fakes import (  # tests/cli, on the path by conftest.py
     FakeTree,
     GpioExports,
@@ -177,7 +178,6 @@ def test_input_reads_the_value_file(root: FakeTree, factory: UdrvFactory) -> Non
 # ---- an LED and a Button on a character device ----
 
 LED_LINE, BUTTON_LINE = 4, 1
-FALLING, RISING = 2, 1  # GPIO_V2_LINE_EVENT_*
 
 # the client: an LED and a Button by their line names, through gpiozero's
 # own lookup of GPIOZERO_PIN_FACTORY=udrv; a line of JSON after each step,
@@ -208,12 +208,6 @@ sys.stdin.readline()
 """
 
 
-def fake_line(tree: FakeTree, offset: int) -> list[str]:
-    """The fake chip's line: HOLDER DIR VALUE ACTIVE_LOW CONSUMER EDGE
-    (fake_cdev.c's state file)."""
-    return tree.read("dev/gpiochip0.state").splitlines()[offset].split()
-
-
 def press(tree: FakeTree, level: int, edge: int, seq: int) -> None:
     """The button's line goes to @level (the state file, which the client
     only writes while it runs a step) with an edge event (the FIFO)."""
@@ -224,11 +218,9 @@ def press(tree: FakeTree, level: int, edge: int, seq: int) -> None:
     tmp = tree.path("dev/gpiochip0.state.test")
     tmp.write_text("\n".join(lines) + "\n")
     tmp.rename(tree.path("dev/gpiochip0.state"))
-    # struct gpio_v2_line_event: timestamp, id, offset, seqno, line_seqno
-    ev = struct.pack("<QIIII6I", 1000 * seq, edge, BUTTON_LINE, seq, seq, *[0] * 6)
     fd = os.open(tree.path("dev/gpiochip0.events"), os.O_WRONLY | os.O_NONBLOCK)
     try:
-        os.write(fd, ev)
+        os.write(fd, fake_gpio.event(BUTTON_LINE, edge, seq))
     finally:
         os.close(fd)
 
@@ -238,15 +230,10 @@ def test_led_and_button(tree: FakeTree, monkeypatch: pytest.MonkeyPatch) -> None
     character device (fake_cdev): the LED's level is the fake chip's; the
     Button reads the line's level and its callbacks come from the edge
     events, through the factory's event thread."""
-    gpio_bus(tree)
     names = ["", "BUTTON", "", "", "LED", "", "", ""]
-    chip_file(tree, 0, "fake-a", names)
+    fake_chip(tree, "fake-a", len(names), names)
     tree.file("dev/gpiochip0.state", "0 in 1 0 - none\n" * len(names))  # button up
-    os.mkfifo(tree.path("dev/gpiochip0.events"))
-    fake = binary("UDRVD_FAKE_CDEV", "tests/daemon/libfake_cdev.so")
-    preload = " ".join(p for p in (os.environ.get("LD_PRELOAD", ""), str(fake)) if p)
-    env = {**os.environ, "UDRV_SYSROOT": str(tree.root), "LD_PRELOAD": preload,
-           "GPIOZERO_PIN_FACTORY": "udrv"}
+    env = {**fake_env(tree), "GPIOZERO_PIN_FACTORY": "udrv"}
     for var in ("GPIOZERO_UDRV_CHIP", "GPIOZERO_UDRV_BACKEND", "GPIOZERO_UDRV_HOLD"):
         env.pop(var, None)
     script = textwrap.dedent(LED_AND_BUTTON).format(guard=GUARD_S)
@@ -268,19 +255,19 @@ def test_led_and_button(tree: FakeTree, monkeypatch: pytest.MonkeyPatch) -> None
         first = step(go=False)
         assert first == {"gpiozero": GPIOZERO, "factory": "UdrvFactory", "lit": True,
                          "pressed": False}
-        assert fake_line(tree, LED_LINE)[1:3] == ["out", "1"]
-        assert fake_line(tree, BUTTON_LINE)[1] == "in"
-        assert fake_line(tree, BUTTON_LINE)[5] == "both"  # the Button watches edges
+        assert line_state(tree, LED_LINE)[1:3] == ["out", "1"]
+        assert line_state(tree, BUTTON_LINE)[1] == "in"
+        assert line_state(tree, BUTTON_LINE)[5] == "both"  # the Button watches edges
         press(tree, 0, FALLING, 1)
         assert step() == {"called": True, "pressed": True}
         press(tree, 1, RISING, 2)
         assert step() == {"called": True, "pressed": False}
         assert step(go=False) == {"lit": False}
-        assert fake_line(tree, LED_LINE)[1:3] == ["out", "0"]
+        assert line_state(tree, LED_LINE)[1:3] == ["out", "0"]
         _, err = proc.communicate("\n", timeout=GUARD_S)
         assert proc.returncode == 0, err
         # gpiozero closed both at exit: free inputs again
-        assert [fake_line(tree, n)[1] for n in (LED_LINE, BUTTON_LINE)] == ["in", "in"]
+        assert [line_state(tree, n)[1] for n in (LED_LINE, BUTTON_LINE)] == ["in", "in"]
     finally:
         if proc.poll() is None:
             proc.kill()
