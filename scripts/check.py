@@ -25,7 +25,12 @@ Steps (each counted; a step that cannot run counts as one failure):
   lint       ruff on the Python code
   docs       pytest tests/docs: every relative link of the Markdown files and
              every docs/ file named in the tree exists, sources are cited by
-             name (docs/references.md), README.md stays short
+             name (docs/references.md), README.md stays short; every man
+             page cited exists (a public function's: its link page to
+             libudrv(3)), SYNOPSIS lines are commands; the ABI's version
+             nodes in the docs are lib/libudrv.map's; the README's C snippet
+             compiles and runs on a fake chip (its Python snippet: the python
+             step); debian/control's bounds hold for Debian 12's packages
   boundary   scripts/check-boundary: the toolkit includes nothing of the rig
              or tools/, the rig nothing of tools/ and tools/ nothing of the
              rig, the bindings and examples import no rig package, and
@@ -201,7 +206,7 @@ def lint(tally: Tally) -> None:
         return
     paths = [p for p in ("rig", "tests", "scripts", "rig/report/udrv-report",
                          "scripts/fetch-libgpiod", "scripts/abi-check", "scripts/check-boundary",
-                         "bindings/python",
+                         "bindings/python", "man/links.py",
                          "examples/python")
              if (ROOT / p).exists()]
     tally.add("lint:ruff", run([*cmd, "check", *paths]) == 0)
