@@ -114,7 +114,7 @@ def test_readme_c_snippet(tmp_path: Path) -> None:
                         env={"PKG_CONFIG_PATH": str(BUILD / "meson-uninstalled"),
                              "PATH": "/usr/bin:/bin"}).stdout.split()  # fmt: skip
     exe = tmp_path / "snippet"
-    cc = subprocess.run(["cc", "-std=gnu11", "-Wall", "-Werror=implicit-function-declaration",
+    cc = subprocess.run(["cc", "-Wall", "-Werror=implicit-function-declaration",
                          str(src), "-o", str(exe), *pc, f"-Wl,-rpath,{BUILD / 'lib'}"],
                         capture_output=True, text=True, check=False)  # fmt: skip
     assert cc.returncode == 0, cc.stderr
