@@ -25,7 +25,12 @@ Steps (each counted; a step that cannot run counts as one failure):
   lint       ruff on the Python code
   docs       pytest tests/docs: every relative link of the Markdown files and
              every docs/ file named in the tree exists, sources are cited by
-             name (docs/references.md), README.md stays short
+             name (docs/references.md), README.md stays short; every man
+             page cited exists (a public function's: its link page to
+             libudrv(3)), SYNOPSIS lines are commands; the ABI's version
+             nodes in the docs are lib/libudrv.map's; the README's C snippet
+             compiles and runs on a fake chip (its Python snippet: the python
+             step); debian/control's bounds hold for Debian 12's packages
   boundary   scripts/check-boundary: the toolkit includes nothing of the rig
              or tools/, the rig nothing of tools/ and tools/ nothing of the
              rig, the bindings and examples import no rig package, and
@@ -53,10 +58,12 @@ Steps (each counted; a step that cannot run counts as one failure):
   python     the Python bindings (bindings/python/): the wheel built by meson-python
              (PyPI, cached in build/py-deps: no network once it is warm),
              installed into a fresh venv build/py-test, tests/python run
-             there, and again on the extension built with ASan+UBSan
-             (build/py-asan); mypy --strict on the package and
-             examples/python, mypy.stubtest on the extension's stubs; the
-             sdist installed offline into a fresh venv (build/py-sdist-venv)
+             there (gpiozero 2.0.1), test_gpiozero.py again with gpiozero
+             1.6.2 (Debian 12's; build/py-test-gpiozero1), tests/python
+             again on the extension built with ASan+UBSan (build/py-asan);
+             mypy --strict on the package and examples/python, mypy.stubtest
+             on the extension's stubs; the sdist installed offline into a
+             fresh venv (build/py-sdist-venv)
   fuzz       the libFuzzer harnesses (tests/fuzz, clang, ASan+UBSan): each
              reproducer in tests/fuzz/regress replayed, then each harness a
              few seconds from its seeds (skip with UDRV_FUZZ=0)
@@ -121,8 +128,11 @@ RUFF_VERSION = "0.17.6"
 # what the python step builds and type-checks with (PyPI, into build/venv)
 PY_BUILD_DEPS = ["meson-python==0.22.1", "meson==1.12.1", "ninja==1.13.2", "mypy==2.4.1"]
 # what tests/python needs in the test venv beside Debian's pytest: gpiozero 2
-# for udrv.gpiozero's tests (Debian 12's python3-gpiozero is 1.6)
+# for udrv.gpiozero's tests (PyPI's, Raspberry Pi OS's); and the gpiozero of
+# Debian 12's python3-gpiozero, 1.6.2, for test_gpiozero.py's second run (its
+# own venv, build/py-test-gpiozero1)
 PY_TEST_DEPS = ["gpiozero==2.0.1", "colorzero==2.0"]
+PY_TEST_GPIOZERO_1 = ["gpiozero==1.6.2", "colorzero==2.0"]
 # labgrid (rig/lab/boards/labgrid_board.py); Debian 12's 0.4.1 predates the gRPC coordinator
 LG_DEPS = ["labgrid==26.0.1"]
 
@@ -201,7 +211,7 @@ def lint(tally: Tally) -> None:
         return
     paths = [p for p in ("rig", "tests", "scripts", "rig/report/udrv-report",
                          "scripts/fetch-libgpiod", "scripts/abi-check", "scripts/check-boundary",
-                         "bindings/python",
+                         "bindings/python", "man/links.py",
                          "examples/python")
              if (ROOT / p).exists()]
     tally.add("lint:ruff", run([*cmd, "check", *paths]) == 0)
@@ -436,22 +446,16 @@ def python_bindings(tally: Tally, env: dict[str, str]) -> None:
     tally.add("python:wheel", ok)
     if not ok:
         return
-    test = BUILD / "py-test"
     [wheel] = wheels.glob("udrv-*.whl")
-    ok = run([sys.executable, "-m", "venv", "--clear", "--system-site-packages", str(test)]) == 0
-    tpip = [str(test / "bin" / "pip"), "-q", "--disable-pip-version-check"]
-    ok = ok and run([*tpip, "install", "--no-index", "--no-deps", str(wheel)]) == 0
-    ok = ok and pip_cached(tpip, PY_TEST_DEPS)
-    tally.add("python:install", ok)
-    if ok:
-        xml = BUILD / "pytest-python.xml"
-        xml.unlink(missing_ok=True)
-        cmd = pytest_cmd("tests/python", xml)
-        # the installed package, not bindings/python/udrv of the source tree
-        status = run([str(test / "bin" / "python"), *cmd[1:]], env=env)
-        count_junit("python", xml, tally)
-        if status not in (0, 1):  # interrupted or crashed: tests may be missing
-            tally.add(f"python: pytest exited {status}", False)
+    test = test_venv("py-test", wheel, PY_TEST_DEPS)
+    tally.add("python:install", test is not None)
+    if test is not None:
+        python_tests("python", test, "tests/python", PY_TEST_DEPS, tally, env)
+        gz1 = test_venv("py-test-gpiozero1", wheel, PY_TEST_GPIOZERO_1)
+        tally.add("python:install gpiozero 1", gz1 is not None)
+        if gz1 is not None:
+            python_tests("python-gpiozero1", gz1, "tests/python/test_gpiozero.py",
+                         PY_TEST_GPIOZERO_1, tally, env)
         python_asan(tally, env, venv)
     mypy = [str(venv / "bin" / "mypy"), "--strict", "--cache-dir", str(BUILD / "mypy-cache"),
             "bindings/python/udrv", "examples/python"]
@@ -465,6 +469,30 @@ def python_bindings(tally: Tally, env: dict[str, str]) -> None:
          str(ROOT / "bindings" / "python" / "pyproject.toml"), "udrv._udrv"],
         env={k: v for k, v in env.items() if k != "MYPYPATH"}) == 0)
     python_sdist(tally, venv)
+
+
+def test_venv(name: str, wheel: Path, deps: list[str]) -> Path | None:
+    """A fresh venv build/@name (Debian's pytest from the system site
+    packages) with the udrv @wheel and @deps (from the cache build/py-deps)."""
+    test = BUILD / name
+    ok = run([sys.executable, "-m", "venv", "--clear", "--system-site-packages", str(test)]) == 0
+    tpip = [str(test / "bin" / "pip"), "-q", "--disable-pip-version-check"]
+    ok = ok and run([*tpip, "install", "--no-index", "--no-deps", str(wheel)]) == 0
+    return test if ok and pip_cached(tpip, deps) else None
+
+
+def python_tests(name: str, venv: Path, path: str, deps: list[str], tally: Tally,
+                 env: dict[str, str]) -> None:
+    """pytest @path in @venv, on the installed package (not bindings/python/udrv
+    of the source tree); the gpiozero of @deps named to test_gpiozero.py."""
+    xml = BUILD / f"pytest-{name}.xml"
+    xml.unlink(missing_ok=True)
+    gpiozero = next(d.split("==")[1] for d in deps if d.startswith("gpiozero=="))
+    status = run([str(venv / "bin" / "python"), *pytest_cmd(path, xml)[1:]],
+                 env={**env, "UDRV_TEST_GPIOZERO": gpiozero})
+    count_junit(name, xml, tally)
+    if status not in (0, 1):  # interrupted or crashed: tests may be missing
+        tally.add(f"{name}: pytest exited {status}", False)
 
 
 def python_sdist(tally: Tally, venv: Path) -> None:

@@ -55,7 +55,7 @@ static int forward(char *cmd, int argc, char **argv)
 	execvp(BENCH_EXE, args);
 	free(args);
 	return cli_error(EXIT_FAIL,
-			 "the benches moved to " BENCH_EXE ", which was not found next to udrv, in its build tree (rig/bench/) or on PATH: %s; install udrv-bench (meson install) or put it on PATH, then run '" BENCH_EXE " %s...'",
+			 "the benches moved to " BENCH_EXE ", which was not found next to udrv, in its build tree (rig/bench/) or on PATH: %s; install it (Debian package: apt install udrv-bench; from the source tree: make install, which installs rig/bench/" BENCH_EXE " with udrv) or put it on PATH, then run '" BENCH_EXE " %s...'",
 			 strerror(errno), cmd ? "load " : "");
 }
 

@@ -79,6 +79,15 @@ def si(value: float, _pos: object = None) -> str:
     return f"{value:g}"
 
 
+def rate_text(per_s: float) -> str:
+    """A rate as a bar's label: 35 /s, 2.5 /s, 131.7 k/s, 1.2 M/s (a gpiocli
+    process per toggle makes tens a second: not "0.0 k/s")."""
+    for div, unit in ((1e6, "M/s"), (1e3, "k/s")):
+        if per_s >= div:
+            return f"{per_s / div:.1f} {unit}"
+    return f"{per_s:.0f} /s" if per_s >= 10 else f"{per_s:.2g} /s"
+
+
 def log_ticks(lo: float, hi: float) -> list[float]:
     """Ticks from lo to hi on a log axis: decades, with 2 and 5 when they fit (up to
     three decades), every digit below one decade; at least two."""
@@ -309,7 +318,7 @@ def _toggle_panel(ax: Axes, rows: list[Row], impls: dict[str, str]) -> None:
     for y, r in enumerate(rows):
         rate = r.rate_per_s or 0.0
         ax.barh(y, rate, color=impls[r.implementation], height=0.7)
-        text = f" {rate / 1000:.1f} k/s"
+        text = " " + rate_text(rate)
         ref = r.reference
         if ref and ref.get("ratio_avg"):
             text += f"  time \u00d7{ref['ratio_avg']:.3f} vs {ref.get('implementation')}"

@@ -60,3 +60,5 @@ def test_not_found_exits_1_and_says_where(udrv_bin: Path, tmp_path: Path) -> Non
     assert r.returncode == 1, r
     assert "udrv-bench, which was not found next to udrv, in its build tree" in r.stderr, r
     assert "'udrv-bench load ...'" in r.stderr, r
+    # the fix for a .deb user and for a source install, both
+    assert "apt install udrv-bench" in r.stderr and "make install" in r.stderr, r

@@ -25,7 +25,8 @@
  *			and writes struct gpio_v2_line_event records into:
  *			a request with edge detection made after it exists
  *			reads its events from there (read(), and epoll_ctl()
- *			watches the FIFO for it). One such request per chip.
+ *			and poll() watch the FIFO for it). One such request
+ *			per chip.
  *			Its reads never block (the test may write nothing),
  *			unless FAKE_CDEV_BLOCKING_READ=1 is in the environment:
  *			then a read of a request whose fd is blocking waits
@@ -105,6 +106,7 @@ static int (*real_ioctl)(int, unsigned long, ...);
 static int (*real_close)(int);
 static ssize_t (*real_read)(int, void *, size_t);
 static int (*real_epoll_ctl)(int, int, int, struct epoll_event *);
+static int (*real_poll)(struct pollfd *, nfds_t, int);
 static ssize_t (*real_readlink)(const char *, char *, size_t);
 static int (*real_fstat)(int, struct stat *);
 static int (*real_fstat64)(int, struct stat *);
@@ -117,6 +119,7 @@ static void init(void)
 		*(void **)&real_close = dlsym(RTLD_NEXT, "close");
 		*(void **)&real_read = dlsym(RTLD_NEXT, "read");
 		*(void **)&real_epoll_ctl = dlsym(RTLD_NEXT, "epoll_ctl");
+		*(void **)&real_poll = dlsym(RTLD_NEXT, "poll");
 		*(void **)&real_readlink = dlsym(RTLD_NEXT, "readlink");
 		*(void **)&real_fstat = dlsym(RTLD_NEXT, "fstat");
 		*(void **)&real_fstat64 = dlsym(RTLD_NEXT, "fstat64");
@@ -580,6 +583,26 @@ int epoll_ctl(int epfd, int op, int fd, struct epoll_event *ev)
 {
 	init();
 	return real_epoll_ctl(epfd, op, source_of(fd), ev);
+}
+
+/* With poll() too (libudrv's udrv_request_wait_edge_events()): the
+ * request's memfd itself is always readable. */
+int poll(struct pollfd *fds, nfds_t n, int timeout)
+{
+	int fd[16];
+	int ret;
+
+	init();
+	if (n > 16)
+		return real_poll(fds, n, timeout);
+	for (nfds_t i = 0; i < n; i++) {
+		fd[i] = fds[i].fd;
+		fds[i].fd = source_of(fd[i]);
+	}
+	ret = real_poll(fds, n, timeout);
+	for (nfds_t i = 0; i < n; i++)
+		fds[i].fd = fd[i];
+	return ret;
 }
 
 /*

@@ -3,20 +3,34 @@
 
 The host has no GPIO character device, so the chips here are sysfs-only and
 the factory falls back to the sysfs backend: an LED's level is what udrv
-writes to the fake value file, a Button's what the test writes there. Edge
-callbacks need a kernel (sysfs' POLLPRI, the character device's events):
-tests/lab/test_lab_gpiozero.py runs them on gpio-wire; here only the software
-bounce filter of the sysfs backend is checked, on events made by hand.
+writes to the fake value file, an input's what the test writes there. A
+Button's edges need a character device: test_led_and_button runs a Python
+with tests/daemon's fake one (fake_cdev.c) preloaded; on a kernel,
+tests/lab/test_lab_gpiozero.py runs them on gpio-wire. The software bounce
+filter of the sysfs backend is checked on events made by hand.
+
+The gpiozero is the one installed: scripts/check.py runs this file with
+gpiozero 2.0.1 (PyPI, Raspberry Pi OS) and again with 1.6.2 (Debian 12's
+python3-gpiozero), each naming the version it wants in $UDRV_TEST_GPIOZERO.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
+import subprocess
+import sys
+import textwrap
 import time
 from collections.abc import Iterator
+from importlib.metadata import version
 
 import pytest
 
+from tests.daemon.conftest import GUARD_S
+from tests.support import fake_gpio
+from tests.support.fake_gpio import FALLING, RISING, fake_chip, fake_env, line_state
 from tests.support.fakes import (  # tests/cli, on the path by conftest.py
     FakeTree,
     GpioExports,
@@ -29,12 +43,14 @@ from tests.support.fakes import (  # tests/cli, on the path by conftest.py
 try:  # fail, do not skip: the tests exist to run
     import gpiozero  # noqa: F401
 except ImportError as e:
-    raise ImportError("tests/python/test_gpiozero.py needs gpiozero 2.x from PyPI: pip install "
-                      "gpiozero==2.0.1 (scripts/check.py installs it into build/py-test)") from e
+    raise ImportError("tests/python/test_gpiozero.py needs gpiozero (1.6 or 2.x): pip install "
+                      "gpiozero==2.0.1, or apt install python3-gpiozero (scripts/check.py "
+                      "installs both into venvs under build/)") from e
 import udrv
 from gpiozero import LED, PWMLED, Button, Device, InputDevice
 from gpiozero.exc import (
     BadPinFactory,
+    GPIOPinInUse,
     PinInvalidPin,
     PinInvalidState,
     PinPWMUnsupported,
@@ -44,6 +60,20 @@ from udrv.gpiozero import UdrvFactory, UdrvPin, pi_revision
 
 BASE = 512  # sysfs number of gpiochip0's line 0 (conftest's exports)
 OTHER = BASE + 8  # gpiochip1 ("other-chip", 4 lines)
+GPIOZERO = version("gpiozero")
+GPIOZERO_1 = GPIOZERO.startswith("1.")
+
+
+def test_the_gpiozero_wanted() -> None:
+    """make check's two runs test the versions they name (not, say, the one
+    of a system site package shadowing the venv's)."""
+    wanted = os.environ.get("UDRV_TEST_GPIOZERO")
+    assert wanted in (None, GPIOZERO), f"gpiozero {GPIOZERO} here, {wanted} wanted"
+
+
+def board_info(f: UdrvFactory) -> object:
+    """The factory's description of the board: gpiozero 2's board_info, 1.x's pi_info."""
+    return f.pi_info if GPIOZERO_1 else f.board_info
 
 
 @pytest.fixture
@@ -145,6 +175,122 @@ def test_input_reads_the_value_file(root: FakeTree, factory: UdrvFactory) -> Non
     assert gpio_attr(root, BASE + 2, "direction").startswith("in")
 
 
+# ---- an LED and a Button on a character device ----
+
+LED_LINE, BUTTON_LINE = 4, 1
+
+# the client: an LED and a Button by their line names, through gpiozero's
+# own lookup of GPIOZERO_PIN_FACTORY=udrv; a line of JSON after each step,
+# the next step when the test writes a line to its stdin
+LED_AND_BUTTON = """
+import json, sys, threading
+from importlib.metadata import version
+from gpiozero import LED, Button, Device
+
+def say(**what):
+    print(json.dumps(what), flush=True)
+
+pressed, released = threading.Event(), threading.Event()
+led = LED("LED")
+button = Button("BUTTON")  # a pull-up: pressed is low
+button.when_pressed = pressed.set
+button.when_released = released.set
+led.on()
+say(gpiozero=version("gpiozero"), factory=type(Device.pin_factory).__name__,
+    lit=led.is_lit, pressed=button.is_pressed)
+sys.stdin.readline()  # pressed: the line low, a falling edge
+say(called=pressed.wait({guard}), pressed=button.is_pressed)
+sys.stdin.readline()  # released
+say(called=released.wait({guard}), pressed=button.is_pressed)
+led.off()
+say(lit=led.is_lit)
+sys.stdin.readline()
+"""
+
+
+def press(tree: FakeTree, level: int, edge: int, seq: int) -> None:
+    """The button's line goes to @level (the state file, which the client
+    only writes while it runs a step) with an edge event (the FIFO)."""
+    lines = tree.read("dev/gpiochip0.state").splitlines()
+    fields = lines[BUTTON_LINE].split()
+    fields[2] = str(level)
+    lines[BUTTON_LINE] = " ".join(fields)
+    tmp = tree.path("dev/gpiochip0.state.test")
+    tmp.write_text("\n".join(lines) + "\n")
+    tmp.rename(tree.path("dev/gpiochip0.state"))
+    fd = os.open(tree.path("dev/gpiochip0.events"), os.O_WRONLY | os.O_NONBLOCK)
+    try:
+        os.write(fd, fake_gpio.event(BUTTON_LINE, edge, seq))
+    finally:
+        os.close(fd)
+
+
+def test_led_and_button(tree: FakeTree, monkeypatch: pytest.MonkeyPatch) -> None:
+    """gpiozero's LED and Button through the factory, by line name, on a
+    character device (fake_cdev): the LED's level is the fake chip's; the
+    Button reads the line's level and its callbacks come from the edge
+    events, through the factory's event thread."""
+    names = ["", "BUTTON", "", "", "LED", "", "", ""]
+    fake_chip(tree, "fake-a", len(names), names)
+    tree.file("dev/gpiochip0.state", "0 in 1 0 - none\n" * len(names))  # button up
+    env = {**fake_env(tree), "GPIOZERO_PIN_FACTORY": "udrv"}
+    for var in ("GPIOZERO_UDRV_CHIP", "GPIOZERO_UDRV_BACKEND", "GPIOZERO_UDRV_HOLD"):
+        env.pop(var, None)
+    script = textwrap.dedent(LED_AND_BUTTON).format(guard=GUARD_S)
+    proc = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def step(go: bool = True) -> dict[str, object]:
+        if go:
+            proc.stdin.write("\n")
+            proc.stdin.flush()
+        line = proc.stdout.readline()
+        assert line, proc.communicate(timeout=GUARD_S)[1]
+        out = json.loads(line)
+        assert isinstance(out, dict)
+        return out
+
+    try:
+        first = step(go=False)
+        assert first == {"gpiozero": GPIOZERO, "factory": "UdrvFactory", "lit": True,
+                         "pressed": False}
+        assert line_state(tree, LED_LINE)[1:3] == ["out", "1"]
+        assert line_state(tree, BUTTON_LINE)[1] == "in"
+        assert line_state(tree, BUTTON_LINE)[5] == "both"  # the Button watches edges
+        press(tree, 0, FALLING, 1)
+        assert step() == {"called": True, "pressed": True}
+        press(tree, 1, RISING, 2)
+        assert step() == {"called": True, "pressed": False}
+        assert step(go=False) == {"lit": False}
+        assert line_state(tree, LED_LINE)[1:3] == ["out", "0"]
+        _, err = proc.communicate("\n", timeout=GUARD_S)
+        assert proc.returncode == 0, err
+        # gpiozero closed both at exit: free inputs again
+        assert [line_state(tree, n)[1] for n in (LED_LINE, BUTTON_LINE)] == ["in", "in"]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_one_line_one_reservation(chips: GpioExports, factory: UdrvFactory) -> None:
+    """Two names of one line are one pin to gpiozero (gpiozero 1.x reserves
+    a pin under the name it was given and releases it under pin.number: the
+    factory takes both to the line); closed, the line is free again."""
+    led = LED(3)
+    with pytest.raises(GPIOPinInUse):
+        LED("gpiochip0:3")
+    with pytest.raises(GPIOPinInUse):
+        LED("fake-wire:3")
+    led.close()
+    assert chips.wait_unexported(BASE + 3)
+    again = LED("gpiochip0:3")
+    assert again.pin is factory.pin(3)
+    other = LED("gpiochip1:3")  # the same offset of another chip: another line
+    assert (other.pin.chip, other.pin.offset) == ("gpiochip1", 3)
+
+
 # ---- names ----
 
 
@@ -206,7 +352,9 @@ def test_a_chip_that_cannot_be_opened_is_left_out(root: FakeTree, chips: GpioExp
     udrv's message only when it can open none."""
     shutil.rmtree(root.path("sys/devices/platform/other/gpio"))
     with UdrvFactory() as f:
-        assert list(f.board_info.headers) == ["gpiochip0"]
+        if not GPIOZERO_1:  # 1.x has no description of a board other than a Pi
+            assert list(f.board_info.headers) == ["gpiochip0"]
+        assert f.pin("gpiochip0:1").offset == 1
         with pytest.raises(PinInvalidPin):
             f.pin("gpiochip1:0")
     shutil.rmtree(root.path("sys/devices/platform/wire/gpio"))
@@ -234,7 +382,7 @@ def test_pi_names(root: FakeTree, revision: bytes | None) -> None:
     served.values[BASE + 17] = 0
     try:
         with UdrvFactory() as f:
-            assert f.board_info.model == "3B"
+            assert board_info(f).model == "3B"  # type: ignore[attr-defined]
             assert f.default_chip == "gpiochip0"
             pin = f.pin("GPIO17")
             for name in (17, "BCM17", "BOARD11", "J8:11"):

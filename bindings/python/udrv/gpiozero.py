@@ -1,5 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""A gpiozero 2.x pin factory on udrv: ``GPIOZERO_PIN_FACTORY=udrv``.
+"""A gpiozero pin factory on udrv: ``GPIOZERO_PIN_FACTORY=udrv``.
+
+For gpiozero 2 (PyPI, Raspberry Pi OS) and 1.6 (Debian 12's
+python3-gpiozero): the same pin names, behaviour and errors on both.
 
 gpiozero finds this factory through the ``gpiozero_pin_factories`` entry
 point ``udrv = "udrv.gpiozero:UdrvFactory"``, so with the variable set its
@@ -109,7 +112,12 @@ from gpiozero.pins.pi import (  # type: ignore[import-untyped, import-not-found,
 
 import udrv
 from udrv._gpiozero_board import (
+    GPIOZERO_1,
     PI_CHIP_LABELS,
+    LineInfo,
+    LineNumber,
+    LineTable,
+    PiLines,
     UdrvBoardInfo,
     chip_views,
     generic_board_info,
@@ -182,7 +190,14 @@ class UdrvFactory(Factory):  # type: ignore[misc]
         self.pins: dict[Any, UdrvPin] = {}
         self._events: EventThread | None = None
         self._closed = False
+        self._pi_info: Any = None  # a Pi's PiBoardInfo
         self._info, self._default, self._on_pi = self._make_board_info(chip)
+
+    def __enter__(self) -> UdrvFactory:  # gpiozero 1.x's Factory is no context manager
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     @staticmethod
     def _parse_backend(backend: udrv.Backend | str | None) -> udrv.Backend | None:
@@ -208,13 +223,35 @@ class UdrvFactory(Factory):  # type: ignore[misc]
         # a Pi's names are the header's: not when another chip is chosen (an
         # expander, a second controller), whose lines they would misname
         if rev is not None and header is not None and default in (None, header):
-            return PiBoardInfo.from_revision(rev), header, True
+            self._pi_info = PiBoardInfo.from_revision(rev)
+            pins = PiLines(self._pi_info) if GPIOZERO_1 else self._pi_info
+            return pins, header, True
         if default is None:
             default = views[0].name
+        if GPIOZERO_1:
+            return LineTable(views, default), default, False
         return generic_board_info(views, default), default, False
 
-    def _get_board_info(self) -> Any:
+    def _get_board_info(self) -> Any:  # gpiozero 2: the board's pins and names
         return self._info
+
+    def _get_pi_info(self) -> Any:  # gpiozero 1.x: the Pi's, None elsewhere
+        return self._pi_info
+
+    # gpiozero 1.x reserves a pin under the name a device was given (17,
+    # "GPIO17": two names, one line) and releases it under pin.number: both
+    # are taken to the line's info here, as gpiozero 2 does itself
+
+    def _reservation(self, name: Any) -> Any:
+        if not GPIOZERO_1 or isinstance(name, LineInfo):
+            return name
+        return next((info for _h, info in self._info.find_pin(name)), name)
+
+    def reserve_pins(self, requester: Any, *names: Any) -> None:
+        super().reserve_pins(requester, *map(self._reservation, names))
+
+    def release_pins(self, reserver: Any, *names: Any) -> None:
+        super().release_pins(reserver, *map(self._reservation, names))
 
     @property
     def default_chip(self) -> str:
@@ -359,6 +396,14 @@ class UdrvPin(Pin):  # type: ignore[misc]
     @property
     def offset(self) -> int:
         return self._offset
+
+    @property
+    def number(self) -> int:
+        """gpiozero 1.x's name of the pin: on a Pi its GPIO number, elsewhere
+        its offset (naming this line to the factory: a LineNumber)."""
+        if self._factory._on_pi:
+            return int(self._info.name[4:])
+        return LineNumber(self._offset, self._info)
 
     @property
     def backend(self) -> udrv.Backend:

@@ -8,6 +8,7 @@ by a figure drawn badly here, and seen to fail; the report's own charts pass it
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 from collections.abc import Iterator
 
@@ -187,6 +188,27 @@ def test_toggle_chart_has_only_toggle_rows(lab_runs: list[Run],
     assert [ax.get_title() for ax in f.axes] == [r.label for r in lab_runs
                                                  if any(measures_mod.is_toggle(x)
                                                         for x in r.rows)]
+
+
+@pytest.mark.parametrize(("per_s", "text"), [
+    (35.0, "35 /s"), (2.5, "2.5 /s"), (0.25, "0.25 /s"), (999.6, "1000 /s"), (1000.0, "1.0 k/s"),
+    (131742.0, "131.7 k/s"), (1.25e6, "1.2 M/s"),
+])
+def test_rate_text(per_s: float, text: str) -> None:
+    assert plots.rate_text(per_s) == text
+
+
+def test_toggle_chart_labels_slow_rows_per_second(lab_runs: list[Run],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A gpiocli row (one process per toggle: tens a second) was labelled "0.0 k/s"."""
+    run = next(r for r in lab_runs if any(measures_mod.is_toggle(x) for x in r.rows))
+    doc = next(d for d in run.docs if any(measures_mod.is_toggle(x) for x in d.rows))
+    i = next(i for i, x in enumerate(doc.rows) if measures_mod.is_toggle(x))
+    doc.rows[i] = dataclasses.replace(doc.rows[i], rate_per_s=35.0)
+    (f,) = _drawn(monkeypatch, lambda: plots.toggles([(None, [run])]))
+    texts = [t.get_text() for ax in f.axes for t in ax.texts]
+    assert any(t.startswith(" 35 /s") for t in texts), texts
+    assert not any("0.0 k/s" in t for t in texts), texts
 
 
 def test_toggle_chart_with_the_old_choice_of_rows(lab_runs: list[Run],
