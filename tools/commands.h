@@ -9,6 +9,7 @@ int cmd_info(int argc, char **argv);
 int cmd_gpio(int argc, char **argv);
 int cmd_gpio_mon(int argc, char **argv);
 int cmd_gpio_toggle(int argc, char **argv);
+int cmd_gpio_watch(int argc, char **argv);
 int cmd_gpio_release(int argc, char **argv);
 int cmd_uio(int argc, char **argv);
 int cmd_pci(int argc, char **argv);

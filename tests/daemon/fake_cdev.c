@@ -20,7 +20,9 @@
  *			a chip descriptor that watches lines
  *			(GPIO_V2_GET_LINEINFO_WATCH_IOCTL) reads them from
  *			there. Without it, watching fails with ENOTTY (a
- *			kernel without the ioctl).
+ *			kernel without the ioctl). GPIO_GET_LINEINFO_UNWATCH_IOCTL
+ *			on a watching descriptor succeeds; poll() and ppoll()
+ *			of it wait on the FIFO (as epoll does).
  * Its edges:		gpiochipN.events next to it, a FIFO the test makes
  *			and writes struct gpio_v2_line_event records into:
  *			a request with edge detection made after it exists
@@ -476,6 +478,12 @@ int ioctl(int fd, unsigned long op, ...)
 		return req_ioctl(r, op, arg);
 	if (!passed_req(fd, &passed))
 		return req_ioctl(&passed, op, arg);
+	if (op == GPIO_GET_LINEINFO_UNWATCH_IOCTL && !chip_path(fd, path)) {
+		if (watch_of(fd))
+			return 0;
+		errno = EBUSY;	/* the kernel's answer for a line not watched */
+		return -1;
+	}
 	if ((op != GPIO_GET_CHIPINFO_IOCTL && op != GPIO_V2_GET_LINEINFO_IOCTL &&
 	     op != GPIO_V2_GET_LINE_IOCTL && op != GPIO_V2_GET_LINEINFO_WATCH_IOCTL) ||
 	    chip_path(fd, path))
@@ -580,6 +588,65 @@ int epoll_ctl(int epfd, int op, int fd, struct epoll_event *ev)
 {
 	init();
 	return real_epoll_ctl(epfd, op, source_of(fd), ev);
+}
+
+#define MAX_POLLED	64
+
+/* poll() and ppoll() of @fds, each watching chip or request on its FIFO. */
+static int poll_sources(struct pollfd *fds, nfds_t n, int (*wait)(struct pollfd *, nfds_t))
+{
+	struct pollfd src[MAX_POLLED];
+	int ret;
+
+	if (n > MAX_POLLED)
+		return wait(fds, n);
+	for (nfds_t i = 0; i < n; i++) {
+		src[i] = fds[i];
+		src[i].fd = fds[i].fd < 0 ? fds[i].fd : source_of(fds[i].fd);
+	}
+	ret = wait(src, n);
+	for (nfds_t i = 0; i < n; i++)
+		fds[i].revents = src[i].revents;
+	return ret;
+}
+
+static int poll_timeout;
+static const struct timespec *ppoll_timeout;
+static const sigset_t *ppoll_mask;
+
+static int do_poll(struct pollfd *fds, nfds_t n)
+{
+	static int (*real_poll)(struct pollfd *, nfds_t, int);
+
+	if (!real_poll)
+		*(void **)&real_poll = dlsym(RTLD_NEXT, "poll");
+	return real_poll(fds, n, poll_timeout);
+}
+
+static int do_ppoll(struct pollfd *fds, nfds_t n)
+{
+	static int (*real_ppoll)(struct pollfd *, nfds_t, const struct timespec *,
+				 const sigset_t *);
+
+	if (!real_ppoll)
+		*(void **)&real_ppoll = dlsym(RTLD_NEXT, "ppoll");
+	return real_ppoll(fds, n, ppoll_timeout, ppoll_mask);
+}
+
+int poll(struct pollfd *fds, nfds_t n, int timeout)
+{
+	init();
+	poll_timeout = timeout;
+	return poll_sources(fds, n, do_poll);
+}
+
+int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *timeout,
+	  const sigset_t *mask)
+{
+	init();
+	ppoll_timeout = timeout;
+	ppoll_mask = mask;
+	return poll_sources(fds, n, do_ppoll);
 }
 
 /*
