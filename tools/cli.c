@@ -111,7 +111,12 @@ bool cli_near(const char *typed, const char *known)
 	return cli_edit_distance(typed, known, true) <= max;
 }
 
-/* argv[0] of a command: "udrv gpio get", as getopt's messages name it. */
+const char *cli_command = "";
+
+/*
+ * argv[0] of a command: "udrv gpio get", as getopt's messages name it; the
+ * same without "udrv " in cli_command, for the messages of shared code.
+ */
 static char *full_name(const char *prefix, const char *name)
 {
 	static char bufs[2][64];
@@ -120,6 +125,7 @@ static char *full_name(const char *prefix, const char *name)
 
 	snprintf(buf, sizeof(bufs[0]), "udrv%s%s %s", *prefix ? " " : "",
 		 prefix, name);
+	cli_command = buf + strlen("udrv ");
 	return buf;
 }
 
@@ -587,7 +593,7 @@ static int check_duplicates(const struct udrv_chip *chip, int n,
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < i; j++)
 			if (offsets[i] == offsets[j])
-				return cli_usage("gpio",
+				return cli_usage(cli_command,
 						 "line %u of %s is given twice ('%s' and '%s')",
 						 offsets[i], udrv_chip_name(chip),
 						 lines[j], lines[i]);
@@ -602,7 +608,8 @@ static int parse_offset(const char *line, unsigned int *offset)
 	if (!is_number(line))
 		return 1;
 	if (cli_parse_u64(line, &num) || num > UINT32_MAX)
-		return -cli_error(EXIT_USAGE, "line offset %s is out of range", line);
+		return -cli_usage(cli_command, "line offset %s is out of range",
+				  line);
 	*offset = (unsigned int)num;
 	return 0;
 }
@@ -689,11 +696,11 @@ int gpio_resolve(const struct gpio_opts *o, int n, char *const *lines,
 
 	*chipp = NULL;
 	if (n > UDRV_LINES_MAX)
-		return cli_error(EXIT_USAGE, "at most %d lines per command",
+		return cli_usage(cli_command, "at most %d lines per command",
 				 UDRV_LINES_MAX);
 	for (int i = 0; i < n; i++)
 		if (!lines[i][0])
-			return cli_usage("gpio",
+			return cli_usage(cli_command,
 					 "empty line name (an unset shell variable?): give a line name or an offset");
 	if (o->chip) {
 		ret = open_chip(o->chip, &chip);
@@ -703,7 +710,7 @@ int gpio_resolve(const struct gpio_opts *o, int n, char *const *lines,
 	} else {
 		for (int i = 0; i < n; i++)
 			if (is_number(lines[i]))
-				return cli_usage("gpio",
+				return cli_usage(cli_command,
 						 "line %s is an offset: say which chip with -c CHIP (see 'udrv gpio info')",
 						 lines[i]);
 		ret = table_load_all(&t);

@@ -26,6 +26,8 @@ struct cli_cmd {
 /* Print "udrv: <msg>" to stderr; returns @code. */
 int cli_error(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The command being run, "gpio get" (cli_dispatch() sets it). */
+extern const char *cli_command;
 /* Usage error pointing at "<cmd> --help". */
 int cli_usage(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
