@@ -75,9 +75,9 @@ static void long_opts(struct option *out, const struct option *extra)
 	memset(&out[k], 0, sizeof(out[k]));
 }
 
-static void json_line_info(struct udrv_json *j, const struct udrv_line_info *li)
+/* Shared with 'udrv gpio watch'. */
+void gpio_json_line_fields(struct udrv_json *j, const struct udrv_line_info *li)
 {
-	udrv_json_obj_begin(j);
 	udrv_json_kuint(j, "offset", li->offset);
 	udrv_json_kstr(j, "name", li->name);
 	udrv_json_kbool(j, "used", li->used);
@@ -89,6 +89,12 @@ static void json_line_info(struct udrv_json *j, const struct udrv_line_info *li)
 	udrv_json_kstr(j, "edge", udrv_edge_str(li->edge));
 	udrv_json_kstr(j, "event_clock", udrv_clock_str(li->event_clock));
 	udrv_json_kuint(j, "debounce_us", li->debounce_us);
+}
+
+static void json_line_info(struct udrv_json *j, const struct udrv_line_info *li)
+{
+	udrv_json_obj_begin(j);
+	gpio_json_line_fields(j, li);
 	udrv_json_obj_end(j);
 }
 

@@ -128,15 +128,7 @@ static void print_info_event(const struct udrv_info_event *ev,
 	udrv_json_kuint(j, "timestamp_ns", ev->timestamp_ns);
 	udrv_json_kstr(j, "event", change);
 	udrv_json_kstr(j, "line", line ? line : li->name);
-	udrv_json_kuint(j, "offset", ev->offset);
-	udrv_json_kstr(j, "name", li->name);
-	udrv_json_kbool(j, "used", li->used);
-	udrv_json_kstr(j, "consumer", li->consumer);
-	udrv_json_kstr(j, "direction", udrv_direction_str(li->direction));
-	udrv_json_kbool(j, "active_low", li->active_low);
-	udrv_json_kstr(j, "bias", udrv_bias_str(li->bias));
-	udrv_json_kstr(j, "drive", udrv_drive_str(li->drive));
-	udrv_json_kstr(j, "edge", udrv_edge_str(li->edge));
+	gpio_json_line_fields(j, li);
 	udrv_json_obj_end(j);
 	udrv_json_free(j);
 }

@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <string.h>
-#include <time.h>
 
 #define CHIP(o)	((struct udrvpy_chip *)(o))
 
@@ -195,8 +194,11 @@ static PyObject *info_tuple(const struct udrv_line_info *info)
 			     (unsigned long)info->debounce_us);
 }
 
-/* _line_info(offset) -> info_tuple() */
-static PyObject *chip_line_info(PyObject *o, PyObject *arg)
+typedef int (*info_fn)(struct udrv_chip *, unsigned int, struct udrv_line_info *,
+		       size_t);
+
+/* @fn's line info of the offset @arg, as info_tuple() */
+static PyObject *line_info_by(PyObject *o, PyObject *arg, info_fn fn)
 {
 	struct udrv_line_info info;
 	unsigned long long off;
@@ -205,26 +207,22 @@ static PyObject *chip_line_info(PyObject *o, PyObject *arg)
 	if (!chip_ok(CHIP(o)) || udrvpy_uint_arg(arg, "offset", UINT32_MAX, &off) < 0)
 		return NULL;
 	memset(&info, 0, sizeof(info));
-	ret = udrv_chip_line_info(CHIP(o)->chip, (unsigned int)off, &info);
+	ret = fn(CHIP(o)->chip, (unsigned int)off, &info, sizeof(info));
 	if (ret < 0)
 		return udrvpy_raise(ret, udrv_chip_errmsg(CHIP(o)->chip));
 	return info_tuple(&info);
 }
 
-/* _watch_line_info(offset) -> info_tuple(), the line's info now */
+/* _line_info(offset) */
+static PyObject *chip_line_info(PyObject *o, PyObject *arg)
+{
+	return line_info_by(o, arg, udrv_chip_line_info_sz);
+}
+
+/* _watch_line_info(offset): the line's info now */
 static PyObject *chip_watch_line_info(PyObject *o, PyObject *arg)
 {
-	struct udrv_line_info info;
-	unsigned long long off;
-	int ret;
-
-	if (!chip_ok(CHIP(o)) || udrvpy_uint_arg(arg, "offset", UINT32_MAX, &off) < 0)
-		return NULL;
-	memset(&info, 0, sizeof(info));
-	ret = udrv_chip_watch_line_info(CHIP(o)->chip, (unsigned int)off, &info);
-	if (ret < 0)
-		return udrvpy_raise(ret, udrv_chip_errmsg(CHIP(o)->chip));
-	return info_tuple(&info);
+	return line_info_by(o, arg, udrv_chip_watch_line_info_sz);
 }
 
 static PyObject *chip_unwatch_line_info(PyObject *o, PyObject *arg)
@@ -254,14 +252,6 @@ static PyObject *chip_fileno(PyObject *o, PyObject *unused)
 
 #define SLICE_MS	200
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * Wait up to @ms (-1: forever) for a line-info change, in slices with the
  * GIL released: 1 pending, 0 timeout, -1 with an exception (a signal's, an
@@ -269,7 +259,7 @@ static long long now_ms(void)
  */
 static int info_wait_sliced(struct udrvpy_chip *self, long long ms)
 {
-	long long end = ms > 0 ? now_ms() + ms : 0;
+	long long end = ms > 0 ? udrvpy_now_ms() + ms : 0;
 	struct udrv_chip *chip = self->chip;
 	int ret;
 
@@ -286,7 +276,7 @@ static int info_wait_sliced(struct udrvpy_chip *self, long long ms)
 			ret = -EINTR;
 			break;
 		}
-		if (ms == 0 || (ms > 0 && (ms = end - now_ms()) <= 0)) {
+		if (ms == 0 || (ms > 0 && (ms = end - udrvpy_now_ms()) <= 0)) {
 			ret = 0;
 			break;
 		}
