@@ -407,6 +407,7 @@ struct name_table {
 	int n;
 	struct udrv_chip *chips[CLI_CHIPS_MAX];
 	char (*names[CLI_CHIPS_MAX])[32];	/* NULL: no cdev, no names */
+	char unopened[512];	/* why the first chip not searched was not */
 };
 
 static void table_free(struct name_table *t, const struct udrv_chip *keep)
@@ -453,6 +454,9 @@ static int table_load_all(struct name_table *t)
 		if (!chip) {
 			ret = cli_error(EXIT_FAIL, "out of memory");
 		} else if (udrv_chip_open(chip, names[i])) {
+			if (!t->unopened[0])
+				snprintf(t->unopened, sizeof(t->unopened), "%s",
+					 udrv_chip_errmsg(chip));
 			udrv_chip_free(chip);
 		} else {
 			ret = table_add(t, chip);
@@ -463,6 +467,8 @@ static int table_load_all(struct name_table *t)
 		udrv_gpio_absent_reason(reason, sizeof(reason));
 		return cli_error(EXIT_FAIL, "%s", reason);
 	}
+	if (!ret && !t->n)	/* none opened: why, not "no line named" */
+		return cli_error(EXIT_FAIL, "%s", t->unopened);
 	return ret;
 }
 
@@ -549,6 +555,8 @@ static int name_missing(const struct name_table *t, const char *name)
 	table_where(t, where, sizeof(where));
 	cli_error(EXIT_FAIL, "no line named '%s' on %s%s", name,
 		  t->n == 1 ? "" : "any of ", where);
+	if (t->unopened[0])
+		fprintf(stderr, "udrv: not searched: %s\n", t->unopened);
 	if (near) {
 		fprintf(stderr, "udrv: did you mean '%s'?%s\n", near,
 			case_only ? " (line names are case-sensitive)" : "");

@@ -163,3 +163,28 @@ def test_option_errors_name_the_whole_command(udrv: Runner, args: list[str],
     assert first.startswith(prefix), r
     assert not any(ln.startswith(("get:", "set:", "toggle:", "wait:"))
                    for ln in r.stderr.splitlines()), r
+
+
+@pytest.fixture
+def one_unopenable(pi: FakeTree) -> FakeTree:
+    """gpiochip1's node cannot be opened (a directory: EISDIR, as a node
+    without permission would refuse): its lines cannot be searched."""
+    pi.path("dev/gpiochip1").unlink()
+    pi.dir("dev/gpiochip1")
+    return pi
+
+
+def test_a_chip_not_searched_is_named(udrv: Runner, one_unopenable: FakeTree) -> None:
+    r = udrv("gpio", "get", "BT_ON")
+    assert r.returncode == 1, r
+    assert "no line named 'BT_ON' on gpiochip0 [pinctrl-bcm2835]" in r.stderr
+    assert "udrv: not searched: cannot open " in r.stderr and "gpiochip1" in r.stderr
+
+
+def test_no_chip_searched_says_why(udrv: Runner, one_unopenable: FakeTree) -> None:
+    one_unopenable.path("dev/gpiochip0").unlink()
+    one_unopenable.dir("dev/gpiochip0")
+    r = udrv("gpio", "get", "GPIO17")
+    assert r.returncode == 1, r
+    assert r.stderr.startswith("udrv: cannot open "), r
+    assert "no line named" not in r.stderr
