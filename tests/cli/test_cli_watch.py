@@ -26,6 +26,7 @@ from tests.support.fakes import (
     line_info_changed,
 )
 from tests.support.udrv_runner import TIMEOUT_S, Runner
+from tests.support.valgrind import memcheck, valgrind_runner
 
 OUTPUT, ACTIVE_LOW = 1 << 3, 1 << 1  # GPIO_V2_LINE_FLAG_*
 
@@ -140,3 +141,18 @@ def test_usage_errors(udrv: Runner, pi: FakeTree, args: list[str], message: str)
     r = udrv("gpio", "watch", *args)
     assert r.returncode == 2, r
     assert message in r.stderr, r
+
+
+@pytest.mark.parametrize("args", [
+    ["gpio", "watch", "-n", "4", "--json", "GPIO17", "GPIO27"],
+    ["gpio", "get", "gpio17"],
+    ["gpio", "get", "LED"],
+    ["gpio", "info", "-s", "LED"],
+    ["gpio", "get", "-c", "pinctrl-bcm2711", "GPIO17"],
+], ids=" ".join)  # fmt: skip
+def test_under_valgrind(udrv: Runner, fifo: int, pi: FakeTree, args: list[str]) -> None:
+    changes(fifo)
+    r = memcheck(valgrind_runner(udrv), pi.root, args)
+    assert r.returncode in (0, 1), r.stderr  # 99: memcheck found an error
+    assert "==" not in r.stderr, r.stderr
+    assert args[1] != "watch" or len(r.stdout.splitlines()) == 4, r.stdout
