@@ -421,7 +421,20 @@ static void table_free(struct name_table *t, const struct udrv_chip *keep)
 	t->n = 0;
 }
 
-static int table_add(struct name_table *t, struct udrv_chip *chip)
+/* Why @chip's lines are not searched: the first such reason is told. */
+static void table_skip(struct name_table *t, struct udrv_chip *chip)
+{
+	if (!t->unopened[0])
+		snprintf(t->unopened, sizeof(t->unopened), "%s",
+			 udrv_chip_errmsg(chip));
+	udrv_chip_free(chip);
+}
+
+/*
+ * Add @chip and its line names (the table owns it from here). A chip whose
+ * lines cannot be read is an error with @fatal (-c), else passed over.
+ */
+static int table_add(struct name_table *t, struct udrv_chip *chip, bool fatal)
 {
 	unsigned int lines = udrv_chip_num_lines(chip);
 	struct udrv_line_info li;
@@ -435,9 +448,16 @@ static int table_add(struct name_table *t, struct udrv_chip *chip)
 	if (!t->names[k])
 		return cli_error(EXIT_FAIL, "out of memory");
 	for (unsigned int i = 0; i < lines; i++) {
-		if (udrv_chip_line_info(chip, i, &li))
+		if (!udrv_chip_line_info(chip, i, &li)) {
+			memcpy(t->names[k][i], li.name, sizeof(li.name));
+			continue;
+		}
+		if (fatal)
 			return cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(chip));
-		memcpy(t->names[k][i], li.name, sizeof(li.name));
+		free(t->names[k]);
+		t->n--;
+		table_skip(t, chip);
+		break;
 	}
 	return EXIT_OK;
 }
@@ -455,12 +475,9 @@ static int table_load_all(struct name_table *t)
 		if (!chip) {
 			ret = cli_error(EXIT_FAIL, "out of memory");
 		} else if (udrv_chip_open(chip, names[i])) {
-			if (!t->unopened[0])
-				snprintf(t->unopened, sizeof(t->unopened), "%s",
-					 udrv_chip_errmsg(chip));
-			udrv_chip_free(chip);
+			table_skip(t, chip);
 		} else {
-			ret = table_add(t, chip);
+			ret = table_add(t, chip, false);
 		}
 	}
 	udrv_strv_free(names);
@@ -715,7 +732,7 @@ int gpio_resolve(const struct gpio_opts *o, int n, char *const *lines,
 		ret = open_chip(o->chip, &chip);
 		if (ret)
 			return ret;
-		ret = table_add(&t, chip);
+		ret = table_add(&t, chip, true);
 	} else {
 		for (int i = 0; i < n; i++)
 			if (is_number(lines[i]))
