@@ -684,18 +684,18 @@ static int split_chips(const struct name_table *t, int n, char *const *lines)
 static int resolve_names(const struct name_table *t, const struct gpio_opts *o,
 			 int n, char *const *lines, unsigned int *offsets, int *c)
 {
-	int chip[CLI_PLACES_MAX], found, ret, taken;
+	int chip[CLI_PLACES_MAX], found, ret, taken, missing = EXIT_OK;
 	unsigned int off[CLI_PLACES_MAX];
 
 	for (int i = 0; i < n; i++) {
 		ret = parse_offset(lines[i], &offsets[i]);
 		if (ret < 0)
 			return -ret;
-		if (!ret)
-			continue;
-		if (!table_find(t, lines[i], chip, off, 1))
-			return name_missing(t, lines[i]);
+		if (ret && !table_find(t, lines[i], chip, off, 1))
+			missing = name_missing(t, lines[i]);	/* each one */
 	}
+	if (missing)
+		return missing;
 	*c = common_chip(t, n, lines);
 	if (*c < 0)
 		return split_chips(t, n, lines);

@@ -53,6 +53,14 @@ def test_a_missing_name_is_named(udrv: Runner, pi: FakeTree) -> None:
     assert "did you mean 'GPIO9'?" in r.stderr  # one edit away, on gpiochip1
 
 
+def test_every_missing_name_is_named(udrv: Runner, pi: FakeTree) -> None:
+    r = udrv("gpio", "get", "GPIO99", "GPIO17", "gpio27", "BUTTON")
+    assert r.returncode == 1, r
+    missing = [ln.split("'")[1] for ln in r.stderr.splitlines() if "no line named" in ln]
+    assert missing == ["GPIO99", "gpio27", "BUTTON"]
+    assert "did you mean 'GPIO27'?" in r.stderr
+
+
 def test_case_is_the_hint(udrv: Runner, pi: FakeTree) -> None:
     r = udrv("gpio", "get", "gpio17")
     assert r.returncode == 1, r
