@@ -22,12 +22,13 @@
  *			there. Without it, watching fails with ENOTTY (a
  *			kernel without the ioctl). GPIO_GET_LINEINFO_UNWATCH_IOCTL
  *			on a watching descriptor succeeds; poll() and ppoll()
- *			of it wait on the FIFO (as epoll does).
+ *			of it wait on the FIFO.
  * Its edges:		gpiochipN.events next to it, a FIFO the test makes
  *			and writes struct gpio_v2_line_event records into:
  *			a request with edge detection made after it exists
  *			reads its events from there (read(), and epoll_ctl()
- *			watches the FIFO for it). One such request per chip.
+ *			and poll() watch the FIFO for it). One such request
+ *			per chip.
  *			Its reads never block (the test may write nothing),
  *			unless FAKE_CDEV_BLOCKING_READ=1 is in the environment:
  *			then a read of a request whose fd is blocking waits
@@ -107,6 +108,7 @@ static int (*real_ioctl)(int, unsigned long, ...);
 static int (*real_close)(int);
 static ssize_t (*real_read)(int, void *, size_t);
 static int (*real_epoll_ctl)(int, int, int, struct epoll_event *);
+static int (*real_poll)(struct pollfd *, nfds_t, int);
 static ssize_t (*real_readlink)(const char *, char *, size_t);
 static int (*real_fstat)(int, struct stat *);
 static int (*real_fstat64)(int, struct stat *);
@@ -119,6 +121,7 @@ static void init(void)
 		*(void **)&real_close = dlsym(RTLD_NEXT, "close");
 		*(void **)&real_read = dlsym(RTLD_NEXT, "read");
 		*(void **)&real_epoll_ctl = dlsym(RTLD_NEXT, "epoll_ctl");
+		*(void **)&real_poll = dlsym(RTLD_NEXT, "poll");
 		*(void **)&real_readlink = dlsym(RTLD_NEXT, "readlink");
 		*(void **)&real_fstat = dlsym(RTLD_NEXT, "fstat");
 		*(void **)&real_fstat64 = dlsym(RTLD_NEXT, "fstat64");
@@ -590,63 +593,48 @@ int epoll_ctl(int epfd, int op, int fd, struct epoll_event *ev)
 	return real_epoll_ctl(epfd, op, source_of(fd), ev);
 }
 
-#define MAX_POLLED	64
-
-/* poll() and ppoll() of @fds, each watching chip or request on its FIFO. */
-static int poll_sources(struct pollfd *fds, nfds_t n, int (*wait)(struct pollfd *, nfds_t))
+/* With poll() too (libudrv's udrv_request_wait_edge_events()): the
+ * request's memfd itself is always readable. */
+int poll(struct pollfd *fds, nfds_t n, int timeout)
 {
-	struct pollfd src[MAX_POLLED];
+	int fd[16];
 	int ret;
 
-	if (n > MAX_POLLED)
-		return wait(fds, n);
+	init();
+	if (n > 16)
+		return real_poll(fds, n, timeout);
 	for (nfds_t i = 0; i < n; i++) {
-		src[i] = fds[i];
-		src[i].fd = fds[i].fd < 0 ? fds[i].fd : source_of(fds[i].fd);
+		fd[i] = fds[i].fd;
+		fds[i].fd = source_of(fd[i]);
 	}
-	ret = wait(src, n);
+	ret = real_poll(fds, n, timeout);
 	for (nfds_t i = 0; i < n; i++)
-		fds[i].revents = src[i].revents;
+		fds[i].fd = fd[i];
 	return ret;
 }
 
-static int poll_timeout;
-static const struct timespec *ppoll_timeout;
-static const sigset_t *ppoll_mask;
-
-static int do_poll(struct pollfd *fds, nfds_t n)
-{
-	static int (*real_poll)(struct pollfd *, nfds_t, int);
-
-	if (!real_poll)
-		*(void **)&real_poll = dlsym(RTLD_NEXT, "poll");
-	return real_poll(fds, n, poll_timeout);
-}
-
-static int do_ppoll(struct pollfd *fds, nfds_t n)
-{
-	static int (*real_ppoll)(struct pollfd *, nfds_t, const struct timespec *,
-				 const sigset_t *);
-
-	if (!real_ppoll)
-		*(void **)&real_ppoll = dlsym(RTLD_NEXT, "ppoll");
-	return real_ppoll(fds, n, ppoll_timeout, ppoll_mask);
-}
-
-int poll(struct pollfd *fds, nfds_t n, int timeout)
-{
-	init();
-	poll_timeout = timeout;
-	return poll_sources(fds, n, do_poll);
-}
-
+/* And ppoll() (udrv gpio watch: a watching chip descriptor's changes). */
 int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *timeout,
 	  const sigset_t *mask)
 {
+	static int (*real_ppoll)(struct pollfd *, nfds_t, const struct timespec *,
+				 const sigset_t *);
+	int fd[16];
+	int ret;
+
 	init();
-	ppoll_timeout = timeout;
-	ppoll_mask = mask;
-	return poll_sources(fds, n, do_ppoll);
+	if (!real_ppoll)
+		*(void **)&real_ppoll = dlsym(RTLD_NEXT, "ppoll");
+	if (n > 16)
+		return real_ppoll(fds, n, timeout, mask);
+	for (nfds_t i = 0; i < n; i++) {
+		fd[i] = fds[i].fd;
+		fds[i].fd = source_of(fd[i]);
+	}
+	ret = real_ppoll(fds, n, timeout, mask);
+	for (nfds_t i = 0; i < n; i++)
+		fds[i].fd = fd[i];
+	return ret;
 }
 
 /*
