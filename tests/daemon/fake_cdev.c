@@ -586,6 +586,31 @@ ssize_t read(int fd, void *buf, size_t count)
 	return real_read(src, buf, count);
 }
 
+/* ppoll() on the FIFO (udrv gpio watch: a watching chip descriptor's
+ * changes), as poll() below. */
+int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *timeout,
+	  const sigset_t *mask)
+{
+	static int (*real_ppoll)(struct pollfd *, nfds_t, const struct timespec *,
+				 const sigset_t *);
+	int fd[16];
+	int ret;
+
+	init();
+	if (!real_ppoll)
+		*(void **)&real_ppoll = dlsym(RTLD_NEXT, "ppoll");
+	if (n > 16)
+		return real_ppoll(fds, n, timeout, mask);
+	for (nfds_t i = 0; i < n; i++) {
+		fd[i] = fds[i].fd;
+		fds[i].fd = source_of(fd[i]);
+	}
+	ret = real_ppoll(fds, n, timeout, mask);
+	for (nfds_t i = 0; i < n; i++)
+		fds[i].fd = fd[i];
+	return ret;
+}
+
 /* Waiting for them: on the FIFO. */
 int epoll_ctl(int epfd, int op, int fd, struct epoll_event *ev)
 {
@@ -608,30 +633,6 @@ int poll(struct pollfd *fds, nfds_t n, int timeout)
 		fds[i].fd = source_of(fd[i]);
 	}
 	ret = real_poll(fds, n, timeout);
-	for (nfds_t i = 0; i < n; i++)
-		fds[i].fd = fd[i];
-	return ret;
-}
-
-/* And ppoll() (udrv gpio watch: a watching chip descriptor's changes). */
-int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *timeout,
-	  const sigset_t *mask)
-{
-	static int (*real_ppoll)(struct pollfd *, nfds_t, const struct timespec *,
-				 const sigset_t *);
-	int fd[16];
-	int ret;
-
-	init();
-	if (!real_ppoll)
-		*(void **)&real_ppoll = dlsym(RTLD_NEXT, "ppoll");
-	if (n > 16)
-		return real_ppoll(fds, n, timeout, mask);
-	for (nfds_t i = 0; i < n; i++) {
-		fd[i] = fds[i].fd;
-		fds[i].fd = source_of(fd[i]);
-	}
-	ret = real_ppoll(fds, n, timeout, mask);
 	for (nfds_t i = 0; i < n; i++)
 		fds[i].fd = fd[i];
 	return ret;
