@@ -20,8 +20,8 @@ static const char watch_help[] =
 "Watch the lines' info and print each change as the kernel reports it: a\n"
 "process (any) requested a line, released it, or changed its settings;\n"
 "what libgpiod's gpionotify prints. The lines are not requested: whoever\n"
-"is watched can take them. LINE is a line name or, with -c, an offset;\n"
-"the lines of one chip (gpionotify's may span chips: run one per chip).\n"
+"is watched can take them. LINE is a line name (on whichever chip has it,\n"
+"as gpionotify finds it) or, with -c, an offset.\n"
 "\n"
 "Options:\n"
 "  -c, --chip CHIP       chip: gpiochip0, 0, /dev/gpiochip0 or a label\n"
@@ -94,19 +94,78 @@ static int parse_watch(int argc, char **argv, struct watch_opts *w)
 	return EXIT_OK;
 }
 
-/* The name the command line gave offset @offset, or NULL. */
-static const char *line_arg(unsigned int offset, int n, char **lines,
-			    const unsigned int *offsets)
+/*
+ * The watched lines: each LINE resolved on its own (a name on whichever
+ * chip has it, as gpionotify does), the chips they are on opened once.
+ */
+struct watch_set {
+	int n, nchips;
+	char **lines;
+	struct udrv_chip *chips[UDRV_LINES_MAX];
+	int chip[UDRV_LINES_MAX];		/* line i is on chips[chip[i]] */
+	unsigned int offset[UDRV_LINES_MAX];
+};
+
+static void set_free(struct watch_set *ws)
 {
-	for (int i = 0; i < n; i++)
-		if (offsets[i] == offset)
-			return lines[i];
+	for (int k = 0; k < ws->nchips; k++)
+		udrv_chip_free(ws->chips[k]);
+}
+
+/* Line @i resolved onto its chip (opened once); 0 or an exit code. */
+static int set_add(struct watch_set *ws, const struct watch_opts *w, int i)
+{
+	struct udrv_chip *chip;
+	int k, ret;
+
+	ret = gpio_resolve(&w->g, 1, &ws->lines[i], &chip, &ws->offset[i]);
+	if (ret)
+		return ret;
+	for (k = 0; k < ws->nchips; k++)
+		if (!strcmp(udrv_chip_name(ws->chips[k]), udrv_chip_name(chip)))
+			break;
+	if (k < ws->nchips)
+		udrv_chip_free(chip);
+	else
+		ws->chips[ws->nchips++] = chip;
+	ws->chip[i] = k;
+	for (int j = 0; j < i; j++)
+		if (ws->chip[j] == k && ws->offset[j] == ws->offset[i])
+			return cli_usage("gpio watch", "line %u of %s is given twice ('%s' and '%s')",
+					 ws->offset[i], udrv_chip_name(ws->chips[k]),
+					 ws->lines[j], ws->lines[i]);
+	return EXIT_OK;
+}
+
+/* Every line resolved (the command line checked), then watched. */
+static int set_watch(struct watch_set *ws, const struct watch_opts *w)
+{
+	struct udrv_chip *chip;
+	int ret = EXIT_OK;
+
+	for (int i = 0; i < ws->n && !ret; i++)
+		ret = set_add(ws, w, i);
+	for (int i = 0; i < ws->n && !ret; i++) {
+		chip = ws->chips[ws->chip[i]];
+		if (udrv_chip_watch_line_info(chip, ws->offset[i], NULL))
+			ret = cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(chip));
+	}
+	return ret;
+}
+
+/* The name the command line gave line @offset of chip @k, or NULL. */
+static const char *line_arg(const struct watch_set *ws, int k,
+			    unsigned int offset)
+{
+	for (int i = 0; i < ws->n; i++)
+		if (ws->chip[i] == k && ws->offset[i] == offset)
+			return ws->lines[i];
 	return NULL;
 }
 
 static void print_info_event(const struct udrv_info_event *ev,
 			     const struct udrv_line_info *li, const char *line,
-			     bool json)
+			     const char *chip, bool json)
 {
 	const char *change = udrv_info_change_str(ev->change);
 	struct udrv_json *j;
@@ -129,16 +188,19 @@ static void print_info_event(const struct udrv_info_event *ev,
 	udrv_json_kuint(j, "timestamp_ns", ev->timestamp_ns);
 	udrv_json_kstr(j, "event", change);
 	udrv_json_kstr(j, "line", line ? line : li->name);
+	udrv_json_kstr(j, "chip", chip);
 	gpio_json_line_fields(j, li);
 	udrv_json_obj_end(j);
 	udrv_json_free(j);
 }
 
-/* 1 an event is pending, 0 a stop signal, 2 the timeout, or -exit code. */
-static int watch_wait(struct udrv_chip *chip, const struct watch_opts *w,
-		      const sigset_t *mask)
+/*
+ * 1 an event is pending (on the chips whose @pfd has POLLIN), 0 a stop
+ * signal, 2 the timeout, or -exit code.
+ */
+static int watch_wait(const struct watch_set *ws, struct pollfd *pfd,
+		      const struct watch_opts *w, const sigset_t *mask)
 {
-	struct pollfd pfd = { .fd = udrv_chip_fd(chip), .events = POLLIN };
 	struct timespec ts, *tsp = NULL;
 	int ret;
 
@@ -149,24 +211,48 @@ static int watch_wait(struct udrv_chip *chip, const struct watch_opts *w,
 		ts.tv_nsec = (long)(w->timeout_ms % 1000) * 1000000L;
 		tsp = &ts;
 	}
-	ret = ppoll(&pfd, 1, tsp, mask);
+	for (int k = 0; k < ws->nchips; k++)
+		pfd[k] = (struct pollfd){ .fd = udrv_chip_fd(ws->chips[k]), .events = POLLIN };
+	ret = ppoll(pfd, (nfds_t)ws->nchips, tsp, mask);
 	if (ret < 0 && errno == EINTR && cli_stop)
 		return 0;
 	if (ret < 0)
-		return -cli_error(EXIT_FAIL, "waiting for line-info changes on %s: %s",
-				  udrv_chip_name(chip), strerror(errno));
-	if (ret && !(pfd.revents & POLLIN))
-		return -cli_error(EXIT_FAIL, "%s [%s] is gone (poll reports 0x%x)",
-				  udrv_chip_name(chip), udrv_chip_label(chip),
-				  (unsigned int)pfd.revents);
+		return -cli_error(EXIT_FAIL, "waiting for line-info changes: %s",
+				  strerror(errno));
+	for (int k = 0; k < ws->nchips; k++)
+		if (pfd[k].revents & ~POLLIN)
+			return -cli_error(EXIT_FAIL, "%s [%s] is gone (poll reports 0x%x)",
+					  udrv_chip_name(ws->chips[k]),
+					  udrv_chip_label(ws->chips[k]),
+					  (unsigned int)pfd[k].revents);
 	return ret ? 1 : 2;
 }
 
-static int watch_loop(struct udrv_chip *chip, const struct watch_opts *w,
-		      int n, char **lines, const unsigned int *offsets)
+/* One change of chip @k: 1 printed, 0 none or filtered out, or -exit code. */
+static int watch_read(const struct watch_set *ws, int k,
+		      const struct watch_opts *w)
 {
+	struct udrv_chip *chip = ws->chips[k];
 	struct udrv_info_event ev;
 	struct udrv_line_info li;
+	int ret;
+
+	ret = udrv_chip_read_info_event(chip, &ev, &li);
+	if (ret == -EAGAIN)
+		return 0;
+	if (ret)
+		return -cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(chip));
+	if (w->events && !(w->events & (1U << ev.change)))
+		return 0;
+	print_info_event(&ev, &li, line_arg(ws, k, ev.offset),
+			 udrv_chip_name(chip), w->g.json);
+	fflush(stdout);
+	return 1;
+}
+
+static int watch_loop(const struct watch_set *ws, const struct watch_opts *w)
+{
+	struct pollfd pfd[UDRV_LINES_MAX];
 	uint64_t seen = 0;
 	sigset_t old;
 	int ret;
@@ -174,7 +260,7 @@ static int watch_loop(struct udrv_chip *chip, const struct watch_opts *w,
 	cli_catch_stop_signals();
 	cli_block_stop_signals(&old);
 	while (!w->max_events || seen < w->max_events) {
-		ret = watch_wait(chip, w, &old);
+		ret = watch_wait(ws, pfd, w, &old);
 		if (ret <= 0)
 			return -ret;
 		if (ret == 2)
@@ -182,27 +268,24 @@ static int watch_loop(struct udrv_chip *chip, const struct watch_opts *w,
 							 w->timeout_ms, (unsigned long long)seen,
 							 (unsigned long long)w->max_events) :
 			       EXIT_OK;
-		ret = udrv_chip_read_info_event(chip, &ev, &li);
-		if (ret == -EAGAIN)
-			continue;
-		if (ret)
-			return cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(chip));
-		if (w->events && !(w->events & (1U << ev.change)))
-			continue;
-		print_info_event(&ev, &li, line_arg(ev.offset, n, lines, offsets),
-				 w->g.json);
-		fflush(stdout);
-		seen++;
+		for (int k = 0; k < ws->nchips; k++) {
+			if (!(pfd[k].revents & POLLIN) ||
+			    (w->max_events && seen >= w->max_events))
+				continue;
+			ret = watch_read(ws, k, w);
+			if (ret < 0)
+				return -ret;
+			seen += (uint64_t)ret;
+		}
 	}
 	return EXIT_OK;
 }
 
 int cmd_gpio_watch(int argc, char **argv)
 {
-	unsigned int offsets[UDRV_LINES_MAX];
 	struct watch_opts w = { 0 };
-	struct udrv_chip *chip;
-	int n, ret = EXIT_OK;
+	struct watch_set ws = { 0 };
+	int ret = EXIT_OK;
 
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -211,17 +294,15 @@ int cmd_gpio_watch(int argc, char **argv)
 		}
 	if (parse_watch(argc, argv, &w))
 		return EXIT_USAGE;
-	n = argc - optind;
-	if (n < 1)
+	ws.n = argc - optind;
+	ws.lines = argv + optind;
+	if (ws.n < 1)
 		return cli_usage("gpio watch", "which lines? give at least one LINE");
-	ret = gpio_resolve(&w.g, n, argv + optind, &chip, offsets);
-	if (ret)
-		return ret;
-	for (int i = 0; i < n && !ret; i++)
-		if (udrv_chip_watch_line_info(chip, offsets[i], NULL))
-			ret = cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(chip));
+	if (ws.n > UDRV_LINES_MAX)
+		return cli_usage("gpio watch", "at most %d lines", UDRV_LINES_MAX);
+	ret = set_watch(&ws, &w);
 	if (!ret)
-		ret = watch_loop(chip, &w, n, argv + optind, offsets);
-	udrv_chip_free(chip);
+		ret = watch_loop(&ws, &w);
+	set_free(&ws);
 	return ret;
 }

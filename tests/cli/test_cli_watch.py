@@ -69,11 +69,28 @@ def test_json_lines(udrv: Runner, fifo: int) -> None:
     assert r.returncode == 0, r
     first, second = r.json_lines()
     assert first["event"] == "requested" and first["line"] == "4"
+    assert first["chip"] == "gpiochip0"
     assert first["name"] == "GPIO17"  # the kernel's copy of the line's info
     assert first["timestamp_ns"] == 12_000_000_345
     assert first["consumer"] == "blink" and first["used"] is True
     assert second["event"] == "reconfigured"
     assert second["direction"] == "output" and second["active_low"] is True
+
+
+def test_lines_of_two_chips(udrv: Runner, fifo: int, pi: FakeTree) -> None:
+    """As gpionotify, each name on whichever chip has it (BT_ON: gpiochip1)."""
+    path = pi.path("dev/gpiochip1.info")
+    os.mkfifo(path)
+    fd1 = os.open(path, os.O_RDWR)
+    try:
+        os.write(fifo, line_info_changed(4, LINE_REQUESTED, "blink", 1_000))
+        os.write(fd1, line_info_changed(0, LINE_REQUESTED, "bt", 2_000))
+        r = udrv("gpio", "watch", "--json", "-n", "2", "GPIO17", "BT_ON")
+    finally:
+        os.close(fd1)
+    assert r.returncode == 0, r
+    got = sorted((e["chip"], e["line"], e["offset"], e["consumer"]) for e in r.json_lines())
+    assert got == [("gpiochip0", "GPIO17", 4, "blink"), ("gpiochip1", "BT_ON", 0, "bt")]
 
 
 def test_event_filter(udrv: Runner, fifo: int) -> None:
