@@ -44,6 +44,8 @@ const struct udrv_abi udrv_abi_vfio_irq =
 	UDRV_ABI_STRUCT_SINCE(udrv_vfio_irq, missed, "1.1");
 const struct udrv_abi udrv_abi_responder_config =
 	UDRV_ABI_STRUCT_SINCE(udrv_responder_config, busy_pause_us, "1.5");
+const struct udrv_abi udrv_abi_info_event =
+	UDRV_ABI_STRUCT_SINCE(udrv_info_event, reserved, "1.6");
 
 /*
  * The structs the library reads have no trailing padding in 1.0: a field

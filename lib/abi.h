@@ -49,6 +49,8 @@ extern const struct udrv_abi udrv_abi_vfio_info, udrv_abi_vfio_region_info,
 	udrv_abi_vfio_irq;
 /* 1.5 */
 extern const struct udrv_abi udrv_abi_responder_config;
+/* 1.6 */
+extern const struct udrv_abi udrv_abi_info_event;
 
 /*
  * Check a caller's @usize for @t: 0, or -EINVAL (smaller than the 1.0

@@ -113,6 +113,10 @@ void udrv_chip_find_sysfs(struct udrv_chip *chip);
 /* Line info for building another message: leaves chip->errmsg alone. */
 int udrv_chip_line_info_quiet(struct udrv_chip *chip, unsigned int offset,
 			      struct udrv_line_info *info);
+struct gpio_v2_line_info;
+/* The kernel's line info in ours (name, consumer, flags, debounce). */
+void udrv_line_info_from_v2(struct udrv_line_info *info,
+			    const struct gpio_v2_line_info *li);
 /* Who holds a busy line, for messages ("held by consumer 'foo'"). */
 void udrv_chip_describe_holder(struct udrv_chip *chip, unsigned int offset,
 			       char *buf, size_t len);

@@ -138,9 +138,29 @@ static int chip_open_sysfs_only(struct udrv_chip *chip)
 	return 0;
 }
 
+/* The label of chip @name (gpiochipN), for a list of chips: "?" if unknown. */
+static void chip_label_of(const char *name, char *label, size_t len)
+{
+	struct udrv_chip *c = udrv_chip_new();
+
+	snprintf(label, len, "?");
+	if (!c)
+		return;
+	c->num = chip_number(name);
+	udrv_strlcpy(c->name, name, sizeof(c->name));
+	if (c->num >= 0 &&
+	    !udrv_path(c->path, sizeof(c->path), "/dev/%s", c->name)) {
+		if (!udrv_path_exists(c->path) || chip_open_cdev(c))
+			udrv_chip_find_sysfs(c);
+		if (c->label[0])
+			snprintf(label, len, "%s", c->label);
+	}
+	udrv_chip_free(c);
+}
+
 static void chip_list_available(char *buf, size_t len)
 {
-	char **names = NULL;
+	char **names = NULL, label[32];
 	size_t used = 0;
 	int n;
 
@@ -151,14 +171,17 @@ static void chip_list_available(char *buf, size_t len)
 		return;
 	}
 	used += snprintf(buf, len, "available:");
-	for (int i = 0; i < n && used < len; i++)
-		used += snprintf(buf + used, len - used, " %s", names[i]);
+	for (int i = 0; i < n && used < len; i++) {
+		chip_label_of(names[i], label, sizeof(label));
+		used += snprintf(buf + used, len - used, " %s [%s]", names[i],
+				 label);
+	}
 	udrv_strv_free(names);
 }
 
 static int chip_not_found(struct udrv_chip *chip, const char *spec)
 {
-	char avail[256];
+	char avail[UDRV_ERRMSG_LEN - 64];
 
 	chip_list_available(avail, sizeof(avail));
 	return udrv_err(chip->errmsg, ENOENT, "no GPIO chip '%s' (%s)",
@@ -267,8 +290,8 @@ static enum udrv_edge flags_edge(uint64_t flags)
 	       f ? UDRV_EDGE_FALLING : UDRV_EDGE_NONE;
 }
 
-static void info_from_v2(struct udrv_line_info *info,
-			 const struct gpio_v2_line_info *li)
+void udrv_line_info_from_v2(struct udrv_line_info *info,
+			    const struct gpio_v2_line_info *li)
 {
 	uint64_t f = li->flags;
 
@@ -347,7 +370,7 @@ static int line_info(struct udrv_chip *chip, unsigned int offset,
 				offset, chip->path, strerror(err),
 				err == ENODEV ? " (device gone)" : "");
 	}
-	info_from_v2(info, &li);
+	udrv_line_info_from_v2(info, &li);
 	return 0;
 }
 

@@ -26,6 +26,8 @@ struct cli_cmd {
 /* Print "udrv: <msg>" to stderr; returns @code. */
 int cli_error(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The command being run, "gpio get" (cli_dispatch() sets it). */
+extern const char *cli_command;
 /* Usage error pointing at "<cmd> --help". */
 int cli_usage(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -33,6 +35,10 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 int cli_dispatch(const char *prefix, const struct cli_cmd *cmds, int argc,
 		 char **argv, const char *help);
 void cli_print_help(const char *text);
+/* Typos: the distance of two words (@fold: ignoring case), and whether
+ * @typed is near enough to @known to suggest it. */
+int cli_edit_distance(const char *a, const char *b, bool fold);
+bool cli_near(const char *typed, const char *known);
 /*
  * A failed udrv_chip_request() (@err, negative errno): the library's message,
  * then, when the character device is what failed, the option that avoids it.
@@ -98,6 +104,7 @@ struct gpio_opts {
 	struct udrv_request_config config;
 	struct udrv_line_settings settings;
 	bool json;
+	bool strict;		/* a line name on two lines is an error */
 };
 
 /* Recognise a shared gpio option (returns 1), else 0; -1 on a bad value. */
@@ -114,7 +121,14 @@ extern const struct option gpio_long_opts[];
 "  -B, --bias B          as-is, disabled, pull-up, pull-down\n" \
 "  -d, --drive D         push-pull, open-drain, open-source\n" \
 "  -C, --consumer NAME   consumer label shown to others (default udrv)\n" \
-"  -j, --json            machine-readable output\n"
+"  -j, --json            machine-readable output\n" \
+"  -s, --strict          refuse a line name that names more than one line\n" \
+"                        (default: the first, lowest chip and offset, with a\n" \
+"                        note naming the others)\n"
+
+/* The chips a name is looked up on, the places of one name reported. */
+#define CLI_CHIPS_MAX	64
+#define CLI_PLACES_MAX	16
 
 /*
  * Open the chip and resolve line arguments (offsets or names; with no chip

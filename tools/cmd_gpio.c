@@ -30,6 +30,7 @@ static const char gpio_help[] =
 "  release  let go of lines udrvd holds for you (set --hold daemon)\n"
 "  mon      wait for edges and print them with kernel timestamps\n"
 "  toggle   toggle one line as fast as possible (or at a period), report rate\n"
+"  watch    print line-info changes: requested, released, reconfigured\n"
 "\n"
 "Examples:\n"
 "  udrv gpio info\n"
@@ -74,9 +75,9 @@ static void long_opts(struct option *out, const struct option *extra)
 	memset(&out[k], 0, sizeof(out[k]));
 }
 
-static void json_line_info(struct udrv_json *j, const struct udrv_line_info *li)
+/* Shared with 'udrv gpio watch'. */
+void gpio_json_line_fields(struct udrv_json *j, const struct udrv_line_info *li)
 {
-	udrv_json_obj_begin(j);
 	udrv_json_kuint(j, "offset", li->offset);
 	udrv_json_kstr(j, "name", li->name);
 	udrv_json_kbool(j, "used", li->used);
@@ -88,6 +89,12 @@ static void json_line_info(struct udrv_json *j, const struct udrv_line_info *li)
 	udrv_json_kstr(j, "edge", udrv_edge_str(li->edge));
 	udrv_json_kstr(j, "event_clock", udrv_clock_str(li->event_clock));
 	udrv_json_kuint(j, "debounce_us", li->debounce_us);
+}
+
+static void json_line_info(struct udrv_json *j, const struct udrv_line_info *li)
+{
+	udrv_json_obj_begin(j);
+	gpio_json_line_fields(j, li);
 	udrv_json_obj_end(j);
 }
 
@@ -150,9 +157,13 @@ static void show_registers(struct udrv_chip *chip,
 	udrv_json_obj_end(j);
 }
 
-/* One chip and its lines; with @regs (gpio info -b mmio) its registers. */
-static int show_chip(struct udrv_chip *chip, struct udrv_json *j,
-		     const struct gpio_opts *regs)
+/*
+ * One chip and its lines (@only: the @n_only lines of those offsets, else
+ * all); with @regs (gpio info -b mmio) its registers.
+ */
+static int show_lines(struct udrv_chip *chip, struct udrv_json *j,
+		      const struct gpio_opts *regs, const unsigned int *only,
+		      unsigned int n_only)
 {
 	struct udrv_line_info li;
 	unsigned int n = udrv_chip_num_lines(chip);
@@ -184,8 +195,8 @@ static int show_chip(struct udrv_chip *chip, struct udrv_json *j,
 		if (regs)
 			show_registers(chip, regs->config.layout, NULL);
 	}
-	for (unsigned int i = 0; i < n && !ret; i++) {
-		ret = udrv_chip_line_info(chip, i, &li);
+	for (unsigned int i = 0; i < (only ? n_only : n) && !ret; i++) {
+		ret = udrv_chip_line_info(chip, only ? only[i] : i, &li);
 		if (ret)
 			cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(chip));
 		else if (j)
@@ -200,6 +211,12 @@ static int show_chip(struct udrv_chip *chip, struct udrv_json *j,
 	return ret ? EXIT_FAIL : EXIT_OK;
 }
 
+static int show_chip(struct udrv_chip *chip, struct udrv_json *j,
+		     const struct gpio_opts *regs)
+{
+	return show_lines(chip, j, regs, NULL, 0);
+}
+
 /* Shared with 'udrv info'. */
 int gpio_show_chip(struct udrv_chip *chip, struct udrv_json *j)
 {
@@ -207,12 +224,39 @@ int gpio_show_chip(struct udrv_chip *chip, struct udrv_json *j)
 }
 
 static const char info_help[] =
-"Usage: udrv gpio info [-c CHIP] [--json] [-b mmio [--layout SPEC]]\n"
+"Usage: udrv gpio info [-c CHIP] [--json] [--strict] [-b mmio [--layout SPEC]]\n"
+"                      [LINE...]\n"
 "\n"
 "List GPIO chips and, for each line: offset, name, direction, consumer (who\n"
-"holds it) and flags. Without -c, every chip. With -b mmio, also where the\n"
+"holds it) and flags. Without -c, every chip. With LINEs (names, or with -c\n"
+"offsets too), only those lines and their chip: 'udrv gpio info GPIO17'.\n"
+"A name found on more than one line is taken where 'udrv gpio get' takes it\n"
+"(the first), with a note; --strict refuses it. With -b mmio, also where the\n"
 "mmio backend finds each chip's registers (SoC, physical address, the file\n"
 "they are mapped from), or why it cannot; nothing is claimed or written.\n";
+
+/* 'udrv gpio info LINE...': the lines' chip with those lines only. */
+static int info_lines(const struct gpio_opts *o, int n, char **lines)
+{
+	unsigned int offsets[UDRV_LINES_MAX];
+	struct udrv_chip *chip;
+	struct udrv_json *j;
+	int ret;
+
+	ret = gpio_resolve(o, n, lines, &chip, offsets);
+	if (ret)
+		return ret;
+	j = cli_json_begin(o->json);
+	if (j)
+		udrv_json_arr_begin(j);
+	ret = show_lines(chip, j, o->config.backend == UDRV_BACKEND_MMIO ? o : NULL,
+			 offsets, (unsigned int)n);
+	if (j)
+		udrv_json_arr_end(j);
+	cli_json_end(j);
+	udrv_chip_free(chip);
+	return ret;
+}
 
 static int show_chips(char **names, int n, struct udrv_json *j,
 		      const struct gpio_opts *regs)
@@ -257,11 +301,12 @@ static int gpio_info(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "backend", required_argument, NULL, 'b' },
 		{ "layout", required_argument, NULL, OPT_LAYOUT },
+		{ "strict", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 
-	while ((opt = getopt_long(argc, argv, "c:jb:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:jb:sh", opts, NULL)) != -1) {
 		if (opt == 'h') {
 			cli_print_help(info_help);
 			return EXIT_OK;
@@ -275,8 +320,7 @@ static int gpio_info(int argc, char **argv)
 	if (o.config.layout && o.config.backend != UDRV_BACKEND_MMIO)
 		return cli_usage("gpio info", "--layout goes with --backend mmio");
 	if (optind < argc)
-		return cli_usage("gpio info", "unexpected argument '%s' (the chip goes with -c)",
-				 argv[optind]);
+		return info_lines(&o, argc - optind, argv + optind);
 	if (o.chip) {
 		one[0] = (char *)o.chip;
 		n = 1;
@@ -589,6 +633,7 @@ int cmd_gpio(int argc, char **argv)
 		{ "release", cmd_gpio_release, "let go of lines udrvd holds" },
 		{ "mon", cmd_gpio_mon, "watch edges" },
 		{ "toggle", cmd_gpio_toggle, "toggle a line, report rate" },
+		{ "watch", cmd_gpio_watch, "watch line-info changes" },
 		{ NULL, NULL, NULL },
 	};
 

@@ -30,7 +30,7 @@ static int daemon_lines(const char *chip, int n, char **names, struct udrvd_clie
 	if (!err)
 		err = udrvd_client_find(c, chip, (size_t)n, names, lines);
 	if (err == -EINVAL)
-		return cli_usage("gpio", "%s", udrvd_client_errmsg(c));
+		return cli_usage(cli_command, "%s", udrvd_client_errmsg(c));
 	if (err)
 		return cli_error(EXIT_FAIL, "%s", udrvd_client_errmsg(c));
 	return EXIT_OK;

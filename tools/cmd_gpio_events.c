@@ -291,21 +291,90 @@ static const char toggle_help[] =
 GPIO_OPTS_HELP
 "      --layout SPEC     mmio backend on a SoC udrv does not know: see\n"
 "                        'udrv gpio set --help'\n"
-"  -n, --count N         number of toggles (default 100000)\n"
+"  -n, --count N         number of toggles (default 100000; with -t: no\n"
+"                        limit)\n"
 "  -p, --period D        one toggle every D (e.g. 1ms); default: no wait\n"
+"  -t, --toggle D[,D]... a sequence, as libgpiod's gpioset -t: wait the\n"
+"                        first D, toggle, wait the next, toggle, ...; the\n"
+"                        sequence repeats, unless its last D is 0: then it\n"
+"                        ends with the toggle before (up to 64 periods)\n"
 "\n"
 "Examples:\n"
 "  udrv gpio toggle -c gpiochip0 -n 1000000 17\n"
-"  udrv gpio toggle -b mmio -c pinctrl-bcm2835 -n 1000000 17\n";
+"  udrv gpio toggle -b mmio -c pinctrl-bcm2835 -n 1000000 17\n"
+"  udrv gpio toggle -t 100ms,900ms GPIO17      # a 1 s blink until Ctrl-C\n"
+"  udrv gpio toggle -t 200ms,200ms,200ms,0 GPIO17   # three toggles\n";
+
+#define SEQ_MAX	64
+
+/* The waits of a toggle: one --period, or a --toggle sequence. */
+struct toggle_seq {
+	uint64_t ns[SEQ_MAX];
+	unsigned int n;		/* 0: --period (or none) */
+	bool ends;		/* the last wait is 0: stop before it */
+};
+
+static int parse_seq(const char *arg, struct toggle_seq *seq)
+{
+	const char *p = arg;
+	char item[64];
+	size_t len;
+
+	seq->n = 0;
+	for (;;) {
+		len = strcspn(p, ",");
+		if (!len || len >= sizeof(item) || seq->n == SEQ_MAX)
+			return -1;
+		memcpy(item, p, len);
+		item[len] = '\0';
+		if (cli_parse_duration_ns(item, &seq->ns[seq->n++]))
+			return -1;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	seq->ends = !seq->ns[seq->n - 1];
+	for (unsigned int i = 0; i + 1 < seq->n; i++)
+		if (!seq->ns[i])
+			return -1;	/* only the last may be 0 */
+	return 0;
+}
 
 #define OPT_LAYOUT	0x100
 
+/* A --toggle sequence: wait, toggle, wait, toggle ... (gpioset -t). */
+static int toggle_seq_loop(struct udrv_request *req, uint64_t *count,
+			   const struct toggle_seq *seq)
+{
+	unsigned int len = seq->ends ? seq->n - 1 : seq->n;
+	struct timespec next;
+	uint64_t i;
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (i = 0; i < *count && !stop; i++) {
+		if (seq->ends && i == len)
+			break;
+		cli_timespec_add_ns(&next, seq->ns[i % len]);
+		while (!stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
+						&next, NULL) == EINTR)
+			;
+		if (stop)
+			break;
+		if (udrv_request_set_value(req, 0, !(i & 1)))
+			return cli_error(EXIT_FAIL, "%s", udrv_request_errmsg(req));
+	}
+	*count = i;	/* fewer when interrupted or at the sequence's end */
+	return EXIT_OK;
+}
+
 static int toggle_loop(struct udrv_request *req, uint64_t *count,
-		       uint64_t period_ns)
+		       uint64_t period_ns, const struct toggle_seq *seq)
 {
 	struct timespec next;
 	uint64_t i;
 
+	if (seq->n)
+		return toggle_seq_loop(req, count, seq);
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (i = 0; i < *count && !stop; i++) {
 		if (udrv_request_set_value(req, 0, !(i & 1)))
@@ -355,8 +424,10 @@ static int layout_opt(struct gpio_opts *o, const char *arg)
 }
 
 static int parse_toggle(int argc, char **argv, struct gpio_opts *o,
-			uint64_t *count, uint64_t *period)
+			uint64_t *count, uint64_t *period,
+			struct toggle_seq *seq)
 {
+	bool counted = false;
 	struct option longopts[16];
 	char optstr[40];
 	int opt, k = 0, ret;
@@ -365,10 +436,11 @@ static int parse_toggle(int argc, char **argv, struct gpio_opts *o,
 		longopts[k++] = *p;
 	longopts[k++] = (struct option){ "count", required_argument, NULL, 'n' };
 	longopts[k++] = (struct option){ "period", required_argument, NULL, 'p' };
+	longopts[k++] = (struct option){ "toggle", required_argument, NULL, 't' };
 	longopts[k++] = (struct option){ "layout", required_argument, NULL,
 					 OPT_LAYOUT };
 	memset(&longopts[k], 0, sizeof(longopts[k]));
-	snprintf(optstr, sizeof(optstr), "%sn:p:", gpio_opts_short);
+	snprintf(optstr, sizeof(optstr), "%sn:p:t:", gpio_opts_short);
 	while ((opt = getopt_long(argc, argv, optstr, longopts, NULL)) != -1) {
 		if (opt == OPT_LAYOUT) {
 			if (layout_opt(o, optarg))
@@ -384,6 +456,13 @@ static int parse_toggle(int argc, char **argv, struct gpio_opts *o,
 			if (cli_parse_u64(optarg, count))
 				return cli_usage("gpio toggle", "bad --count '%s': a number of toggles (0 or more)",
 						 optarg);
+			counted = true;
+			continue;
+		}
+		if (opt == 't') {
+			if (parse_seq(optarg, seq))
+				return cli_usage("gpio toggle", "bad --toggle '%s': periods such as 100ms,200ms (at most %d, each at most 7 days; only the last may be 0)",
+						 optarg, SEQ_MAX);
 			continue;
 		}
 		if (opt == 'p') {
@@ -394,6 +473,10 @@ static int parse_toggle(int argc, char **argv, struct gpio_opts *o,
 		}
 		return cli_usage("gpio toggle", "bad option");
 	}
+	if (seq->n && *period)
+		return cli_usage("gpio toggle", "--period and --toggle: give one (--toggle D repeats D)");
+	if (seq->n && !counted)
+		*count = UINT64_MAX;
 	return EXIT_OK;
 }
 
@@ -404,6 +487,7 @@ int cmd_gpio_toggle(int argc, char **argv)
 	struct udrv_request *req;
 	struct udrv_chip *chip;
 	uint64_t count = 100000, period = 0, t0;
+	struct toggle_seq seq = { .n = 0 };
 	unsigned int offset;
 	int ret;
 
@@ -412,7 +496,7 @@ int cmd_gpio_toggle(int argc, char **argv)
 			cli_print_help(toggle_help);
 			return EXIT_OK;
 		}
-	if (parse_toggle(argc, argv, &o, &count, &period))
+	if (parse_toggle(argc, argv, &o, &count, &period, &seq))
 		return EXIT_USAGE;
 	if (argc - optind != 1)
 		return cli_usage("gpio toggle", "give exactly one LINE");
@@ -429,7 +513,7 @@ int cmd_gpio_toggle(int argc, char **argv)
 	}
 	catch_stop_signals();
 	t0 = cli_now_ns();
-	ret = toggle_loop(req, &count, period);
+	ret = toggle_loop(req, &count, period, &seq);
 	if (!ret)
 		toggle_report(&o, argv[optind], count, cli_now_ns() - t0);
 	udrv_request_release(req);

@@ -9,6 +9,7 @@ int cmd_info(int argc, char **argv);
 int cmd_gpio(int argc, char **argv);
 int cmd_gpio_mon(int argc, char **argv);
 int cmd_gpio_toggle(int argc, char **argv);
+int cmd_gpio_watch(int argc, char **argv);
 int cmd_gpio_release(int argc, char **argv);
 int cmd_uio(int argc, char **argv);
 int cmd_pci(int argc, char **argv);
@@ -18,6 +19,8 @@ int cmd_forward_bench(int argc, char **argv);
 int cmd_forward_load(int argc, char **argv);
 
 /* Shared by 'udrv info' and 'udrv gpio info' / 'udrv uio info'. */
+/* A line's info as fields of the JSON object being written (gpio info, watch). */
+void gpio_json_line_fields(struct udrv_json *j, const struct udrv_line_info *li);
 int gpio_show_chip(struct udrv_chip *chip, struct udrv_json *j);
 int gpio_show_chips(char **names, int n, struct udrv_json *j);
 int uio_show_device(struct udrv_uio *uio, struct udrv_json *j);

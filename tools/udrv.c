@@ -21,7 +21,7 @@ static const char main_help[] =
 "\n"
 "Commands:\n"
 "  info        GPIO chips and lines, UIO devices, real-time readiness\n"
-"  gpio        info | get | set | release | mon | toggle\n"
+"  gpio        info | get | set | release | mon | toggle | watch\n"
 "  uio         info | wait | peek | poke\n"
 "  pci         list | info | peek | poke | wait | bind (VFIO: MSI, DMA)\n"
 "  rt          check\n"

@@ -95,6 +95,54 @@ int udrv_chip_line_info_sz(struct udrv_chip *chip, unsigned int offset,
 int udrv_chip_find_line(struct udrv_chip *chip, const char *name);
 
 /*
+ * Line-info changes (since 1.6): what libgpiod's gpionotify shows. Watch a
+ * line and the kernel queues an event on the chip's descriptor each time
+ * any process requests it, releases it or changes its settings.
+ * udrv_chip_watch_line_info() starts watching line @offset and writes its
+ * info now (as udrv_chip_line_info()); -EBUSY when this chip handle watches
+ * it already, -EOPNOTSUPP for a chip without a character device, -ENOTTY
+ * for a kernel without the watch (before Linux 5.10).
+ * udrv_chip_unwatch_line_info() stops (-EBUSY: not watched).
+ * udrv_chip_fd() is the descriptor to poll (POLLIN: an event is pending),
+ * -EOPNOTSUPP without a character device; udrv_chip_wait_info_event()
+ * returns 1 when an event is pending, 0 on timeout (@timeout_ms < 0 waits
+ * forever), -EINTR when a signal handler ran.
+ * udrv_chip_read_info_event() reads one event into @event and the line's
+ * info after the change into @info (either may be NULL); it blocks while
+ * none is pending. Every watch of the handle ends when it is closed.
+ */
+enum udrv_info_change {
+	UDRV_INFO_REQUESTED = 1,	/* a process requested the line */
+	UDRV_INFO_RELEASED,		/* its holder released it */
+	UDRV_INFO_RECONFIGURED,		/* its holder changed its settings */
+};
+
+struct udrv_info_event {
+	uint64_t timestamp_ns;		/* CLOCK_MONOTONIC, taken by the kernel */
+	enum udrv_info_change change;
+	unsigned int offset;		/* the line's offset on the chip */
+	uint32_t reserved[4];
+};
+
+int udrv_chip_watch_line_info_sz(struct udrv_chip *chip, unsigned int offset,
+				 struct udrv_line_info *info, size_t info_size);
+#define udrv_chip_watch_line_info(chip, offset, info)			\
+	udrv_chip_watch_line_info_sz(chip, offset, info,		\
+				     sizeof(struct udrv_line_info))
+int udrv_chip_unwatch_line_info(struct udrv_chip *chip, unsigned int offset);
+int udrv_chip_fd(const struct udrv_chip *chip);
+int udrv_chip_wait_info_event(struct udrv_chip *chip, int timeout_ms);
+int udrv_chip_read_info_event_sz(struct udrv_chip *chip,
+				 struct udrv_info_event *event,
+				 size_t event_size,
+				 struct udrv_line_info *info, size_t info_size);
+#define udrv_chip_read_info_event(chip, event, info)			\
+	udrv_chip_read_info_event_sz(chip, event,			\
+				     sizeof(struct udrv_info_event), info, \
+				     sizeof(struct udrv_line_info))
+const char *udrv_info_change_str(enum udrv_info_change change);
+
+/*
  * Enumerate GPIO chips ("gpiochip0", "gpiochip1", ... sorted by number).
  * Returns the count and stores a NULL-terminated array in *names, to be freed
  * with udrv_strv_free(). When there are none, udrv_gpio_absent_reason()

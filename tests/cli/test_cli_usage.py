@@ -9,19 +9,21 @@ import pytest
 
 from tests.support.udrv_runner import Runner
 
-GPIO_OPTS = ["--chip", "--backend", "--active-low", "--bias", "--drive", "--consumer", "--json"]
+GPIO_OPTS = ["--chip", "--backend", "--active-low", "--bias", "--drive", "--consumer", "--json",
+             "--strict"]
 UIO_ACCESS = ["--map", "--bar", "--width", "--json"]
 
 HELP: list[tuple[str, list[str]]] = [
     ("", ["info", "gpio", "uio", "pci", "rt", "--version", "--json"]),
     ("info", ["--json", "--verbose"]),
-    ("gpio", ["info", "get", "set", "mon", "toggle"]),
-    ("gpio info", ["-c CHIP", "--json"]),
+    ("gpio", ["info", "get", "set", "mon", "toggle", "watch"]),
+    ("gpio info", ["-c CHIP", "--json", "--strict", "LINE"]),
     ("gpio get", GPIO_OPTS),
     ("gpio set", [*GPIO_OPTS, "--hold"]),
     ("gpio mon", [*GPIO_OPTS, "--edge", "--debounce-us", "--event-clock", "--event-buffer",
                   "--num-events", "--timeout"]),
-    ("gpio toggle", [*GPIO_OPTS, "--count", "--period"]),
+    ("gpio toggle", [*GPIO_OPTS, "--count", "--period", "--toggle"]),
+    ("gpio watch", ["--chip", "--strict", "--event", "--num-events", "--timeout", "--json"]),
     ("uio", ["info", "wait", "peek", "poke"]),
     ("uio info", ["--json"]),
     ("uio wait", ["--num", "--timeout", "--enable", "--pci-unmask", "--json"]),

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from rig.lab.brokers import system_bus_conf as bus_conf_text
-from tests.support.fakes import FakeTree, gpio_bus, gpio_chip
+from tests.support.fakes import FakeTree, chip_file, gpio_bus
 from tests.support.reaper import reap, started
 from tests.support.udrv_runner import REPO, required
 
@@ -108,12 +108,6 @@ def system_bus_conf(out: Path, include: Path | None) -> Path:
     out.write_text(bus_conf_text(f"unix:abstract={abstract_name()}",
                                  str(include) if include else None))
     return out
-
-
-def chip_file(t: FakeTree, num: int, label: str, names: list[str]) -> None:
-    """gpiochip<num> with a character device that fake_cdev answers."""
-    gpio_chip(t, num, f"fake-gpio.{num}", 512 - 32 * (num + 1), len(names), label)
-    t.file(f"dev/gpiochip{num}", f"{label}\n{len(names)}\n" + "".join(n + "\n" for n in names))
 
 
 @dataclass

@@ -20,7 +20,9 @@
  *			a chip descriptor that watches lines
  *			(GPIO_V2_GET_LINEINFO_WATCH_IOCTL) reads them from
  *			there. Without it, watching fails with ENOTTY (a
- *			kernel without the ioctl).
+ *			kernel without the ioctl). GPIO_GET_LINEINFO_UNWATCH_IOCTL
+ *			on a watching descriptor succeeds; poll() and ppoll()
+ *			of it wait on the FIFO.
  * Its edges:		gpiochipN.events next to it, a FIFO the test makes
  *			and writes struct gpio_v2_line_event records into:
  *			a request with edge detection made after it exists
@@ -479,6 +481,12 @@ int ioctl(int fd, unsigned long op, ...)
 		return req_ioctl(r, op, arg);
 	if (!passed_req(fd, &passed))
 		return req_ioctl(&passed, op, arg);
+	if (op == GPIO_GET_LINEINFO_UNWATCH_IOCTL && !chip_path(fd, path)) {
+		if (watch_of(fd))
+			return 0;
+		errno = EBUSY;	/* the kernel's answer for a line not watched */
+		return -1;
+	}
 	if ((op != GPIO_GET_CHIPINFO_IOCTL && op != GPIO_V2_GET_LINEINFO_IOCTL &&
 	     op != GPIO_V2_GET_LINE_IOCTL && op != GPIO_V2_GET_LINEINFO_WATCH_IOCTL) ||
 	    chip_path(fd, path))
@@ -576,6 +584,31 @@ ssize_t read(int fd, void *buf, size_t count)
 	if (wait_readable(fd, src) < 0)
 		return -1;
 	return real_read(src, buf, count);
+}
+
+/* ppoll() on the FIFO (udrv gpio watch: a watching chip descriptor's
+ * changes), as poll() below. */
+int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *timeout,
+	  const sigset_t *mask)
+{
+	static int (*real_ppoll)(struct pollfd *, nfds_t, const struct timespec *,
+				 const sigset_t *);
+	int fd[16];
+	int ret;
+
+	init();
+	if (!real_ppoll)
+		*(void **)&real_ppoll = dlsym(RTLD_NEXT, "ppoll");
+	if (n > 16)
+		return real_ppoll(fds, n, timeout, mask);
+	for (nfds_t i = 0; i < n; i++) {
+		fd[i] = fds[i].fd;
+		fds[i].fd = source_of(fd[i]);
+	}
+	ret = real_ppoll(fds, n, timeout, mask);
+	for (nfds_t i = 0; i < n; i++)
+		fds[i].fd = fd[i];
+	return ret;
 }
 
 /* Waiting for them: on the FIFO. */

@@ -8,7 +8,6 @@ chip without it is a kernel that cannot watch: udrvd says so and serves."""
 from __future__ import annotations
 
 import os
-import struct
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,20 +15,15 @@ import pytest
 
 from tests.daemon.conftest import Udrvd, serving
 from tests.daemon.test_edge_events import Watcher
-from tests.support.fakes import FakeTree
+from tests.support.fakes import LINE_RELEASED, LINE_REQUESTED, FakeTree, line_info_changed
 
 ALICE = 1
 POLICY = "allow uid:1 read gpio fake-a DOOR\n"
 CHIP0 = "/io/gpiod1/chips/gpiochip0"
 KERNEL_SIDE = ("Used,Consumer,Direction,EdgeDetection,Bias,Drive,ActiveLow,Debounced,"
                "DebouncePeriodUs,EventClock")  # fmt: skip
-REQUESTED, RELEASED = 1, 3  # GPIO_V2_LINE_CHANGED_*
-
-
-def change(offset: int, kind: int, consumer: str = "other") -> bytes:
-    """struct gpio_v2_line_info_changed: line @offset, now used by @consumer."""
-    info = struct.pack("<32s32sIIQ160s4I", b"", consumer.encode(), offset, 0, 1, b"", 0, 0, 0, 0)
-    return info + struct.pack("<QI5I", 1000, kind, 0, 0, 0, 0, 0)
+REQUESTED, RELEASED = LINE_REQUESTED, LINE_RELEASED
+change = line_info_changed
 
 
 @pytest.fixture

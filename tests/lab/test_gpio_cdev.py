@@ -106,7 +106,43 @@ def test_wrong_chip(board):
 def test_unknown_line_name(board):
     r = udrv(board, "gpio get no-such-line")
     assert r.status == 1
-    assert "no chip has all of the lines" in r.stderr
+    assert "no line named 'no-such-line' on " in r.stderr
+    assert f"[{CHIP}]" in r.stderr  # the chips looked at, with their labels
+
+
+def test_a_near_line_name_is_suggested(board):
+    r = udrv(board, "gpio get WIRE0-IN")
+    assert r.status == 1
+    assert "did you mean 'wire0-in'? (line names are case-sensitive)" in r.stderr
+
+
+def test_info_by_line_name(board):
+    [chip] = ok(board, "gpio info --json wire0-in wire1-in").json()
+    assert chip["label"] == CHIP
+    assert [(ln["offset"], ln["name"]) for ln in chip["lines"]] == [(1, "wire0-in"),
+                                                                     (3, "wire1-in")]
+
+
+def test_watch_line_info_changes(board):
+    """The kernel's line-info changes of a line another process requests and
+    releases: udrv gpio get, repeated until the watch saw four (it may start
+    between a request and its release, hence either order)."""
+    r = sh(
+        board,
+        f"udrv gpio watch -c {CHIP} --json -n 4 -t 10s wire0-in > /tmp/watch.json & pid=$!; "
+        f"for i in $(seq 200); do udrv gpio get -c {CHIP} -C peek 1 > /dev/null; "
+        "[ $(wc -l < /tmp/watch.json) -ge 4 ] && break; sleep 0.05; done; wait $pid",
+    )
+    assert r.status == 0, r.stderr
+    events = read_json_lines(board, "/tmp/watch.json")
+    assert len(events) == 4
+    assert all(e["offset"] == 1 and e["line"] == "wire0-in" for e in events)
+    kinds = [e["event"] for e in events]
+    assert kinds in (["requested", "released"] * 2, ["released", "requested"] * 2), kinds
+    assert all(e["consumer"] == "peek" and e["used"] for e in events if e["event"] == "requested")
+    assert all(not e["used"] for e in events if e["event"] == "released")
+    stamps = [e["timestamp_ns"] for e in events]
+    assert stamps == sorted(stamps)
 
 
 def test_input_line_refuses_output(board):

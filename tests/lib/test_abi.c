@@ -246,6 +246,63 @@ static void test_read_events_with_the_callers_stride(void)
 	close(p[1]);
 }
 
+struct info_event_big { struct udrv_info_event e; uint64_t extra; };
+
+/* A chip whose descriptor is a pipe: the kernel's line-info changes. */
+static void test_read_info_event_sizes(void)
+{
+	struct gpio_v2_line_info_changed ch;
+	struct udrv_chip *chip = udrv_chip_new();
+	struct info_event_big ev;
+	struct info_big info;
+	int p[2];
+
+	CHECK_INT(pipe(p), 0);
+	chip->fd = p[0];
+	chip->num_lines = 8;
+	strcpy(chip->name, "gpiochip7");
+	memset(&ch, 0, sizeof(ch));
+	strcpy(ch.info.name, "DOOR");
+	strcpy(ch.info.consumer, "lock");
+	ch.info.offset = 5;
+	ch.info.flags = GPIO_V2_LINE_FLAG_USED | GPIO_V2_LINE_FLAG_OUTPUT;
+	ch.timestamp_ns = 4242;
+	ch.event_type = GPIO_V2_LINE_CHANGED_CONFIG;
+	CHECK_INT(write(p[1], &ch, sizeof(ch)), (int)sizeof(ch));
+	memset(&ev, 0xa5, sizeof(ev));
+	memset(&info, 0xa5, sizeof(info));
+	CHECK_INT(udrv_chip_read_info_event_sz(chip, &ev.e, 8, &info.i, sizeof(info)), -EINVAL);
+	CHECK_CONTAINS(udrv_chip_errmsg(chip), "struct udrv_info_event");
+	CHECK_INT(udrv_chip_read_info_event_sz(chip, &ev.e, sizeof(ev), &info.i, sizeof(info)), 0);
+	CHECK_INT(ev.e.change, UDRV_INFO_RECONFIGURED);
+	CHECK_INT(ev.e.timestamp_ns, 4242);
+	CHECK_INT(ev.e.offset, 5);
+	CHECK_INT(ev.extra, 0);
+	CHECK_INT(info.i.offset, 5);
+	CHECK_INT(info.i.direction, UDRV_DIR_OUTPUT);
+	CHECK_INT(info.i.used, 1);
+	CHECK_CONTAINS(info.i.consumer, "lock");
+	CHECK_INT(info.extra, 0);
+	CHECK_CONTAINS(udrv_info_change_str(ev.e.change), "reconfigured");
+	CHECK_INT(udrv_chip_wait_info_event(chip, 0), 0);
+	CHECK_INT(udrv_chip_watch_line_info(chip, 8, NULL), -EINVAL);
+	CHECK_CONTAINS(udrv_chip_errmsg(chip), "offset 8 out of range");
+	close(p[1]);
+	udrv_chip_free(chip);	/* closes p[0] */
+}
+
+static void test_watch_needs_the_character_device(void)
+{
+	struct udrv_chip *chip = sysfs_chip();
+	struct udrv_line_info info;
+
+	CHECK_INT(udrv_chip_fd(chip), -EOPNOTSUPP);
+	CHECK_INT(udrv_chip_watch_line_info(chip, 3, &info), -EOPNOTSUPP);
+	CHECK_CONTAINS(udrv_chip_errmsg(chip), "gpiochip0 has no GPIO character device");
+	CHECK_INT(udrv_chip_read_info_event(chip, NULL, NULL), -EOPNOTSUPP);
+	udrv_chip_free(chip);
+}
+
 static void test_rt_state_sizes(void)
 {
 	struct state_big st;
@@ -304,6 +361,8 @@ UDRV_TESTS(
 	UDRV_T(test_request_layout_needs_its_size),
 	UDRV_T(test_line_info_larger_tail_zeroed),
 	UDRV_T(test_read_events_with_the_callers_stride),
+	UDRV_T(test_read_info_event_sizes),
+	UDRV_T(test_watch_needs_the_character_device),
 	UDRV_T(test_rt_state_sizes),
 	UDRV_T(test_layout_parse_larger_tail_zeroed),
 	UDRV_T(test_sizes_of_1_0),

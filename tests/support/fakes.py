@@ -119,6 +119,27 @@ def gpio_chip(t: FakeTree, num: int, parent: str, base: int, ngpio: int, label: 
               f"sys/class/gpio/gpiochip{base}")
 
 
+def chip_file(t: FakeTree, num: int, label: str, names: list[str]) -> None:
+    """gpiochip<num> with a character device that tests/daemon/fake_cdev.c
+    answers (preloaded): dev/gpiochip<num> holds its label and line names."""
+    gpio_chip(t, num, f"fake-gpio.{num}", 512 - 32 * (num + 1), len(names), label)
+    t.file(f"dev/gpiochip{num}", f"{label}\n{len(names)}\n" + "".join(n + "\n" for n in names))
+
+
+# GPIO_V2_LINE_CHANGED_* (linux/gpio.h)
+LINE_REQUESTED, LINE_RELEASED, LINE_RECONFIGURED = 1, 2, 3
+
+
+def line_info_changed(offset: int, kind: int, consumer: str = "other",
+                      timestamp_ns: int = 1000, flags: int = 1, name: str = "") -> bytes:
+    """struct gpio_v2_line_info_changed: line @offset (called @name), now
+    used by @consumer (@flags: GPIO_V2_LINE_FLAG_*, 1 USED), as fake_cdev's
+    gpiochipN.info FIFO carries it to a chip descriptor that watches it."""
+    info = struct.pack("<32s32sIIQ160s4I", name.encode(), consumer.encode(), offset, 0, flags,
+                       b"", 0, 0, 0, 0)
+    return info + struct.pack("<QI5I", timestamp_ns, kind, 0, 0, 0, 0, 0)
+
+
 def gpio_line(t: FakeTree, gpio: int, direction: str = "in", value: int = 0,
               active_low: bool = False) -> None:
     """An already exported line: sys/class/gpio/gpio<gpio>/ with its attributes."""

@@ -6,6 +6,7 @@
  */
 #include "udrv_py.h"
 
+#include <errno.h>
 #include <string.h>
 
 #define CHIP(o)	((struct udrvpy_chip *)(o))
@@ -182,9 +183,22 @@ static PyObject *chip_get_closed(PyObject *o, void *unused)
 	return PyBool_FromLong(!CHIP(o)->chip);
 }
 
-/* _line_info(offset) -> (offset, name, consumer, used, direction,
- * active_low, bias, drive, edge, event_clock, debounce_us) */
-static PyObject *chip_line_info(PyObject *o, PyObject *arg)
+/* (offset, name, consumer, used, direction, active_low, bias, drive, edge,
+ * event_clock, debounce_us) */
+static PyObject *info_tuple(const struct udrv_line_info *info)
+{
+	return Py_BuildValue("(IssNiNiiiik)", info->offset, info->name, info->consumer,
+			     PyBool_FromLong(info->used), (int)info->direction,
+			     PyBool_FromLong(info->active_low), (int)info->bias,
+			     (int)info->drive, (int)info->edge, (int)info->event_clock,
+			     (unsigned long)info->debounce_us);
+}
+
+typedef int (*info_fn)(struct udrv_chip *, unsigned int, struct udrv_line_info *,
+		       size_t);
+
+/* @fn's line info of the offset @arg, as info_tuple() */
+static PyObject *line_info_by(PyObject *o, PyObject *arg, info_fn fn)
 {
 	struct udrv_line_info info;
 	unsigned long long off;
@@ -193,14 +207,131 @@ static PyObject *chip_line_info(PyObject *o, PyObject *arg)
 	if (!chip_ok(CHIP(o)) || udrvpy_uint_arg(arg, "offset", UINT32_MAX, &off) < 0)
 		return NULL;
 	memset(&info, 0, sizeof(info));
-	ret = udrv_chip_line_info(CHIP(o)->chip, (unsigned int)off, &info);
+	ret = fn(CHIP(o)->chip, (unsigned int)off, &info, sizeof(info));
 	if (ret < 0)
 		return udrvpy_raise(ret, udrv_chip_errmsg(CHIP(o)->chip));
-	return Py_BuildValue("(IssNiNiiiik)", info.offset, info.name, info.consumer,
-			     PyBool_FromLong(info.used), (int)info.direction,
-			     PyBool_FromLong(info.active_low), (int)info.bias,
-			     (int)info.drive, (int)info.edge, (int)info.event_clock,
-			     (unsigned long)info.debounce_us);
+	return info_tuple(&info);
+}
+
+/* _line_info(offset) */
+static PyObject *chip_line_info(PyObject *o, PyObject *arg)
+{
+	return line_info_by(o, arg, udrv_chip_line_info_sz);
+}
+
+/* _watch_line_info(offset): the line's info now */
+static PyObject *chip_watch_line_info(PyObject *o, PyObject *arg)
+{
+	return line_info_by(o, arg, udrv_chip_watch_line_info_sz);
+}
+
+static PyObject *chip_unwatch_line_info(PyObject *o, PyObject *arg)
+{
+	unsigned long long off;
+	int ret;
+
+	if (!chip_ok(CHIP(o)) || udrvpy_uint_arg(arg, "offset", UINT32_MAX, &off) < 0)
+		return NULL;
+	ret = udrv_chip_unwatch_line_info(CHIP(o)->chip, (unsigned int)off);
+	if (ret < 0)
+		return udrvpy_raise(ret, udrv_chip_errmsg(CHIP(o)->chip));
+	Py_RETURN_NONE;
+}
+
+static PyObject *chip_fileno(PyObject *o, PyObject *unused)
+{
+	int fd;
+
+	if (!chip_ok(CHIP(o)))
+		return NULL;
+	fd = udrv_chip_fd(CHIP(o)->chip);
+	if (fd < 0)
+		return udrvpy_raise(fd, "the chip has no GPIO character device (sysfs GPIO only)");
+	return PyLong_FromLong(fd);
+}
+
+#define SLICE_MS	200
+
+/*
+ * Wait up to @ms (-1: forever) for a line-info change, in slices with the
+ * GIL released: 1 pending, 0 timeout, -1 with an exception (a signal's, an
+ * error, the chip closed from another thread).
+ */
+static int info_wait_sliced(struct udrvpy_chip *self, long long ms)
+{
+	long long end = ms > 0 ? udrvpy_now_ms() + ms : 0;
+	struct udrv_chip *chip = self->chip;
+	int ret;
+
+	self->busy++;
+	for (;;) {
+		int slice = ms < 0 || ms > SLICE_MS ? SLICE_MS : (int)ms;
+
+		Py_BEGIN_ALLOW_THREADS
+		ret = udrv_chip_wait_info_event(chip, slice);
+		Py_END_ALLOW_THREADS
+		if (self->close_pending || (ret != 0 && ret != -EINTR))
+			break;
+		if (PyErr_CheckSignals() < 0) {
+			ret = -EINTR;
+			break;
+		}
+		if (ms == 0 || (ms > 0 && (ms = end - udrvpy_now_ms()) <= 0)) {
+			ret = 0;
+			break;
+		}
+	}
+	self->busy--;
+	if (self->close_pending) {
+		udrvpy_chip_close_pending(self);
+		if (!PyErr_Occurred())
+			udrvpy_released("chip");
+		return -1;
+	}
+	if (ret == -EINTR)
+		return -1;	/* the signal handler's exception */
+	if (ret < 0) {
+		udrvpy_raise(ret, udrv_chip_errmsg(chip));
+		return -1;
+	}
+	return ret;
+}
+
+static PyObject *chip_wait_info_event(PyObject *o, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "timeout", NULL };
+	PyObject *timeout = Py_None;
+	long long ms;
+	int ret;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:wait_info_event", kwlist, &timeout))
+		return NULL;
+	if (!chip_ok(CHIP(o)) || udrvpy_timeout_ms(timeout, &ms) < 0)
+		return NULL;
+	ret = info_wait_sliced(CHIP(o), ms);
+	if (ret < 0)
+		return NULL;
+	return PyBool_FromLong(ret);
+}
+
+/* _read_info_event() -> (change, timestamp_ns, info_tuple()); waits for one */
+static PyObject *chip_read_info_event(PyObject *o, PyObject *unused)
+{
+	struct udrv_info_event ev;
+	struct udrv_line_info info;
+	int ret;
+
+	if (!chip_ok(CHIP(o)))
+		return NULL;
+	do {
+		if (info_wait_sliced(CHIP(o), -1) < 0)
+			return NULL;
+		ret = udrv_chip_read_info_event(CHIP(o)->chip, &ev, &info);
+	} while (ret == -EAGAIN);	/* another reader took it */
+	if (ret < 0)
+		return udrvpy_raise(ret, udrv_chip_errmsg(CHIP(o)->chip));
+	return Py_BuildValue("(iKN)", (int)ev.change, (unsigned long long)ev.timestamp_ns,
+			     info_tuple(&info));
 }
 
 static PyObject *chip_line_offset(PyObject *o, PyObject *arg)
@@ -261,6 +392,18 @@ static PyMethodDef chip_methods[] = {
 	  "line_offset(name: str) -> int\n\n"
 	  "The offset of the line called name; NotFoundError when the chip has none." },
 	{ "_request", chip_request, METH_VARARGS, NULL },
+	{ "_watch_line_info", chip_watch_line_info, METH_O, NULL },
+	{ "_unwatch_line_info", chip_unwatch_line_info, METH_O, NULL },
+	{ "fileno", chip_fileno, METH_NOARGS,
+	  "fileno() -> int\n\n"
+	  "The chip's descriptor: readable when a watched line's info changed\n"
+	  "(selectors, asyncio). OSError without a character device." },
+	{ "wait_info_event", (PyCFunction)(void (*)(void))chip_wait_info_event,
+	  METH_VARARGS | METH_KEYWORDS,
+	  "wait_info_event(timeout: float | None = None) -> bool\n\n"
+	  "Wait up to timeout seconds (None: forever, 0: poll) for a change of a\n"
+	  "watched line's info; True when one is pending." },
+	{ "_read_info_event", chip_read_info_event, METH_NOARGS, NULL },
 	{ NULL, NULL, 0, NULL }
 };
 

@@ -21,7 +21,7 @@ PyObject *udrvpy_req_fileno(PyObject *o, PyObject *unused)
 	return PyLong_FromLong(udrv_request_fd(REQ(o)->req));
 }
 
-static long long now_ms(void)
+long long udrvpy_now_ms(void)
 {
 	struct timespec ts;
 
@@ -36,7 +36,7 @@ static long long now_ms(void)
  */
 static int wait_sliced(struct udrvpy_request *self, long long ms)
 {
-	long long end = ms > 0 ? now_ms() + ms : 0;
+	long long end = ms > 0 ? udrvpy_now_ms() + ms : 0;
 	struct udrv_request *req = self->req;
 	int ret;
 
@@ -59,7 +59,7 @@ static int wait_sliced(struct udrvpy_request *self, long long ms)
 			self->busy = 0;
 			return -1;
 		}
-		if (ms == 0 || (ms > 0 && (ms = end - now_ms()) <= 0))
+		if (ms == 0 || (ms > 0 && (ms = end - udrvpy_now_ms()) <= 0))
 			break;
 	}
 	self->busy = 0;

@@ -97,6 +97,8 @@ int udrvpy_udrvd_init(PyObject *m);
  */
 #define UDRVPY_TIMEOUT_MAX_S	1e12
 int udrvpy_timeout_ms(PyObject *timeout, long long *ms);
+/* CLOCK_MONOTONIC in ms, for the waits in slices (request_events.c) */
+long long udrvpy_now_ms(void);
 
 /*
  * An integer argument called @name (an int, or what has __index__) in

@@ -247,14 +247,6 @@ static PyObject *uio_pci_map_bar(PyObject *o, PyObject *arg)
 	return udrvpy_region_wrap(region);
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static PyObject *uio_wait(PyObject *o, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "timeout", NULL };
@@ -273,7 +265,7 @@ static PyObject *uio_wait(PyObject *o, PyObject *args, PyObject *kw)
 				"another thread is waiting on this UIO device: one waiter at a time");
 		return NULL;
 	}
-	end = ms > 0 ? now_ms() + ms : 0;
+	end = ms > 0 ? udrvpy_now_ms() + ms : 0;
 	self->busy = 1;
 	for (;;) {
 		int slice = ms < 0 || ms > SLICE_MS ? SLICE_MS : (int)ms;
@@ -287,7 +279,7 @@ static PyObject *uio_wait(PyObject *o, PyObject *args, PyObject *kw)
 			self->busy = 0;
 			return NULL;
 		}
-		if (ms == 0 || (ms > 0 && (ms = end - now_ms()) <= 0))
+		if (ms == 0 || (ms > 0 && (ms = end - udrvpy_now_ms()) <= 0))
 			break;
 	}
 	self->busy = 0;

@@ -17,6 +17,8 @@ from ._types import (
     Direction,
     Drive,
     Edge,
+    InfoChange,
+    InfoEvent,
     LineInfo,
     LineSettings,
     RtThread,
@@ -33,6 +35,13 @@ _WAITS = {"read": 0, "busy": 1, "irq": 3}
 _LOCK_MEMORY, _PIN_CPU, _DMA_LATENCY = 1, 2, 4
 
 _udrv._set_edge_enum(Edge)
+
+
+def _line_info(t: tuple[int, str, str, bool, int, bool, int, int, int, int, int]) -> LineInfo:
+    return LineInfo(offset=t[0], name=t[1], consumer=t[2], used=t[3],
+                    direction=Direction(t[4]), active_low=t[5], bias=Bias(t[6]),
+                    drive=Drive(t[7]), edge=Edge(t[8]), event_clock=Clock(t[9]),
+                    debounce_us=t[10])
 
 
 class Chip(_udrv.Chip):
@@ -60,11 +69,39 @@ class Chip(_udrv.Chip):
     def line_info(self, offset: int) -> LineInfo:
         """What the kernel says about line offset: name, consumer, whether
         it is used, and its settings."""
-        t = self._line_info(offset)
-        return LineInfo(offset=t[0], name=t[1], consumer=t[2], used=t[3],
-                        direction=Direction(t[4]), active_low=t[5], bias=Bias(t[6]),
-                        drive=Drive(t[7]), edge=Edge(t[8]), event_clock=Clock(t[9]),
-                        debounce_us=t[10])
+        return _line_info(self._line_info(offset))
+
+    def _offset(self, line: Line) -> int:
+        if isinstance(line, str):
+            return self.line_offset(line)
+        if isinstance(line, int) and not isinstance(line, bool):
+            return line
+        raise TypeError(f"a line is an offset (int) or a name (str), not {line!r}")
+
+    def watch_line_info(self, line: Line) -> LineInfo:
+        """Watch a line (offset or name): from now on each request, release
+        or reconfiguration of it by any process is an InfoEvent
+        (read_info_event()); what libgpiod's gpionotify shows. Returns the
+        line's info now. BusyError when this Chip watches it already;
+        OSError (ENOTTY) on a kernel without the watch (before 5.10)."""
+        return _line_info(self._watch_line_info(self._offset(line)))
+
+    def unwatch_line_info(self, line: Line) -> None:
+        """Stop watching a line (BusyError when it is not watched)."""
+        self._unwatch_line_info(self._offset(line))
+
+    def read_info_event(self) -> InfoEvent:
+        """The next change of a watched line, waiting for one (Ctrl-C
+        interrupts the wait; wait_info_event() or fileno() to wait with a
+        timeout or among other files)."""
+        change, ts, t = self._read_info_event()
+        return InfoEvent(InfoChange(change), ts, _line_info(t))
+
+    def info_events(self, timeout: float | None = None) -> Iterator[InfoEvent]:
+        """The watched lines' changes as they come; ends when none came for
+        timeout seconds (None: never)."""
+        while self.wait_info_event(timeout):
+            yield self.read_info_event()
 
     def _resolve(self, config: Config) -> tuple[list[int], list[LineSettings], dict[str, int]]:
         """config -> offsets, settings (one per line), {name: index}."""

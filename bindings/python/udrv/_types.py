@@ -49,6 +49,15 @@ class Clock(enum.IntEnum):
     HTE = 2
 
 
+class InfoChange(enum.IntEnum):
+    """What happened to a watched line (InfoEvent.change): a process
+    requested it, released it, or changed its settings."""
+
+    REQUESTED = 1
+    RELEASED = 2
+    RECONFIGURED = 3
+
+
 class Backend(enum.IntEnum):
     """How a request drives its lines: the GPIO character device (uAPI v2),
     the legacy sysfs interface, or the SoC's registers (MMIO)."""
@@ -120,6 +129,17 @@ class LineInfo:
     edge: Edge
     event_clock: Clock
     debounce_us: int
+
+
+@dataclass(frozen=True)
+class InfoEvent:
+    """A change of a watched line's info (Chip.read_info_event()): what
+    happened, when (the kernel's CLOCK_MONOTONIC, ns), and the line's info
+    after it."""
+
+    change: InfoChange
+    timestamp_ns: int
+    info: LineInfo
 
 
 @dataclass(frozen=True)
