@@ -21,14 +21,16 @@ from pathlib import Path
 import pytest
 
 from tests.daemon.conftest import GUARD_S, Udrvd, serving
-from tests.daemon.test_edge_events import edges
+from tests.daemon.test_edge_events import BOTH, edges, rules_become
+from tests.daemon.test_udrvd import request
 from tests.support.fakes import FakeTree
 from tests.support.udrv_runner import find_binary, required
 
-ALICE, BOB = 1, 2  # alice: the rules below; bob: none
+ALICE, BOB, CAROL = 1, 2, 3  # alice: the rules below; bob: none; carol: watch
 POLICY = """# udrv gpio get/mon/info through udrvd
 allow uid:1 read gpio fake-a LOCK
 allow uid:1 read,watch gpio fake-a DOOR
+allow uid:3 watch gpio fake-a DOOR
 """
 THROUGH = "udrv: through udrvd: "
 
@@ -118,7 +120,8 @@ def test_mon_prints_the_edges_udrvd_sends(udrvd: Udrvd, udrv: Path) -> None:
         # mon watches the line before it has udrvd request it: once the
         # request is there, every edge reaches it
         wait_for(lambda: udrvd.lines()[1].edge == "both", "DOOR requested with edges", udrvd)
-        edges(udrvd, range(1, 4))
+        edges(udrvd, range(1, 3))
+        edges(udrvd, range(4, 5))  # the kernel lost the third
         out, err = proc.communicate(timeout=GUARD_S)
     finally:
         proc.kill()
@@ -127,10 +130,46 @@ def test_mon_prints_the_edges_udrvd_sends(udrvd: Udrvd, udrv: Path) -> None:
     docs = [json.loads(ln) for ln in out.splitlines()]
     assert docs == [
         {"timestamp_ns": 1000 * s, "line": "DOOR", "offset": 1,
-         "edge": "rising" if s % 2 else "falling", "seqno": s, "line_seqno": s, "lost": 0}
-        for s in range(1, 4)
-    ] + [{"events": 3, "lost": 0}]  # fmt: skip
+         "edge": "rising" if s % 2 else "falling", "seqno": s, "line_seqno": s,
+         "lost": int(s == 4)}
+        for s in (1, 2, 4)
+    ] + [{"events": 3, "lost": 1}]  # fmt: skip
     wait_for(lambda: not udrvd.lines()[1].used, "DOOR released after mon", udrvd)
+
+
+def mon_as(d: Udrvd, udrv: Path, uid: int, *args: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": d.address,
+           "LD_PRELOAD": d.preload, "UDRV_SYSROOT": str(d.tree.root)}  # fmt: skip
+    return subprocess.Popen(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+                             str(udrv), "gpio", "mon", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)  # fmt: skip
+
+
+def test_watch_alone_follows_a_request_that_detects_edges(udrvd: Udrvd, udrv: Path) -> None:
+    """Carol may only watch DOOR: mon follows the request alice holds with
+    edge detection, and leaves it held."""
+    res = request(udrvd, [1], BOTH, uid=ALICE)
+    assert res.returncode == 0, res.stderr
+    proc = mon_as(udrvd, udrv, CAROL, "-n", "2", "DOOR")
+    try:
+        # carol's mon is a watcher once udrvd listens for watchers' ends
+        assert rules_become(udrvd, 1) == 1
+        edges(udrvd, range(1, 3))
+        out, err = proc.communicate(timeout=GUARD_S)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert [ln.split()[1:] for ln in out.splitlines()] == [
+        ["DOOR", "rising", "seqno=1", "line_seqno=1"],
+        ["DOOR", "falling", "seqno=2", "line_seqno=2"]]  # fmt: skip
+    assert "2 events, 0 lost" in err
+    assert udrvd.lines()[1].used and udrvd.lines()[1].edge == "both"  # alice's still
+    # without a request to follow, carol's watch is not enough to make one
+    res = udrvd.call("/io/gpiod1/requests/request0", "io.gpiod1.Request.Release", uid=ALICE)
+    assert res.returncode == 0, res.stderr
+    res = gpio(udrvd, udrv, "mon", "-n", "1", "DOOR", uid=CAROL)
+    assert res.returncode == 1 and "no rule grants read" in res.stderr, res.stderr
+    assert f"allow user:{user(CAROL)} read,watch gpio fake-a DOOR" in res.stderr
 
 
 def test_info_lists_udrvds_chips(udrvd: Udrvd, udrv: Path) -> None:
