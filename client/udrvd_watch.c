@@ -25,8 +25,7 @@ int udrvd_client_running(struct udrvd_client *c)
 				   UDRVD_CLIENT_BUS);
 
 	if (r < 0)
-		r = udrvd_client_err(c, r == -ENOMEDIUM ? ENOENT : -r,
-				     "cannot ask the system bus whether udrvd runs: %s",
+		r = udrvd_client_err(c, -r, "cannot ask the system bus whether udrvd runs: %s",
 				     e.message ? e.message : strerror(-r));
 	else if (sd_bus_message_read(reply, "b", &yes) < 0)
 		r = udrvd_client_err(c, EBADMSG, "the bus's NameHasOwner answered no boolean");
@@ -73,7 +72,8 @@ static int on_edge(sd_bus_message *m, void *data, sd_bus_error *error)
 	ev->index = (unsigned int)idx;
 	ev->seqno = (uint32_t)seq;
 	ev->line_seqno = (uint32_t)lseq;
-	if (c->line_seqno[idx] && ev->line_seqno > c->line_seqno[idx] + 1)
+	/* a request of one's own counts from 1; another's from what came */
+	if ((c->watch_req[0] || c->line_seqno[idx]) && ev->line_seqno > c->line_seqno[idx] + 1)
 		ev->lost = ev->line_seqno - c->line_seqno[idx] - 1;
 	c->line_seqno[idx] = ev->line_seqno;
 	c->lost += ev->lost;

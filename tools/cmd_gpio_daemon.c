@@ -162,6 +162,36 @@ static int release_lines(const char *chip, int n, char **names)
 	return ret;
 }
 /*
+ * @perms with what udrvd's refusal @msg says no rule grants ("no rule grants
+ * drive": an input request of a line that is an output now), in udrvd's
+ * order, into @buf.
+ */
+static const char *merged(const char *perms, const char *msg, char *buf, size_t len)
+{
+	static const char *const order[] = { "read", "drive", "watch", "configure" };
+	const char *said = strstr(msg, "no rule grants ");
+	char lacking[64] = ",", *end;
+	size_t used = 0;
+
+	if (said)
+		snprintf(lacking, sizeof(lacking), ",%s", said + strlen("no rule grants "));
+	end = lacking + strcspn(lacking, "; ");
+	if (end > lacking + sizeof(lacking) - 2)
+		end = lacking + sizeof(lacking) - 2;
+	memcpy(end, ",", 2);	/* ",drive,watch," */
+	buf[0] = '\0';
+	for (size_t i = 0; i < 4; i++) {
+		char word[16];
+
+		snprintf(word, sizeof(word), ",%s,", order[i]);
+		if ((strstr(perms, order[i]) || strstr(lacking, word)) && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "," : "",
+						 order[i]);
+	}
+	return buf;
+}
+
+/*
  * udrvd's refusal, and when its policy refused, the rules that would grant
  * the command (@perms) on the lines @names: who the caller is, the chip's
  * label.
@@ -170,12 +200,13 @@ static int refusal(struct udrvd_client *c, int err, const struct udrvd_lines *li
 		   char **names, const char *perms)
 {
 	const struct passwd *pw = getpwuid(getuid());
-	char who[64], rules[512] = "";
+	char who[64], rules[512] = "", all[64];
 	size_t used = 0;
 
 	cli_error(EXIT_FAIL, "%s", udrvd_client_errmsg(c));
 	if (err != -EACCES || !strstr(udrvd_client_errmsg(c), "the policy refuses"))
 		return EXIT_FAIL;
+	perms = merged(perms, udrvd_client_errmsg(c), all, sizeof(all));
 	if (pw)
 		snprintf(who, sizeof(who), "user:%s", pw->pw_name);
 	else

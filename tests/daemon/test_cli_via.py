@@ -99,6 +99,13 @@ def test_a_refused_user_gets_udrvds_refusal_and_the_rule(udrvd: Udrvd, udrv: Pat
     assert res.returncode == 1 and "no rule grants watch" in res.stderr, res.stderr
     assert f"allow user:{user(ALICE)} read,watch gpio fake-a LOCK" in res.stderr, res.stderr
     assert not udrvd.lines()[0].used
+    # an output now (released as one): reading it as an input stops its
+    # driver, which udrvd grants with drive, and the rule says so
+    udrvd.tree.file("dev/gpiochip0.state", "0 in 1 0 - none\n0 out 1 0 - none\n" +
+                    "0 in 0 0 - none\n" * 6)  # fmt: skip
+    res = gpio(udrvd, udrv, "get", "DOOR")
+    assert res.returncode == 1 and "no rule grants drive" in res.stderr, res.stderr
+    assert f"allow user:{user(ALICE)} read,drive gpio fake-a DOOR" in res.stderr, res.stderr
 
 
 def wait_for(holds: object, what: str, d: Udrvd) -> None:
