@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -301,55 +302,75 @@ int gpio_info_daemon(const struct gpio_opts *o)
 	return EXIT_OK;
 }
 
+/*
+ * mon through udrvd: the client, and the signal mask from before SIGINT and
+ * SIGTERM were blocked. They are let in only while the wait sleeps (ppoll),
+ * so one that comes while udrv talks to udrvd ends the wait at once instead
+ * of after the next edge: mon then releases its request, which udrvd would
+ * otherwise keep.
+ */
+struct mon_daemon {
+	struct udrvd_client *c;
+	sigset_t unblocked;
+};
+
 static int events_wait(void *src, int timeout_ms)
 {
-	return udrvd_client_wait_events(src, timeout_ms, NULL);
+	struct mon_daemon *m = src;
+
+	return udrvd_client_wait_events(m->c, timeout_ms, &m->unblocked);
 }
 
 static int events_read(void *src, struct udrv_edge_event *ev, size_t max)
 {
-	return udrvd_client_read_events(src, ev, max);
+	return udrvd_client_read_events(((struct mon_daemon *)src)->c, ev, max);
 }
 
 static const char *events_errmsg(void *src)
 {
-	return udrvd_client_errmsg(src);
+	return udrvd_client_errmsg(((struct mon_daemon *)src)->c);
 }
 
 static uint64_t events_lost(void *src)
 {
-	return udrvd_client_lost_events(src);
+	return udrvd_client_lost_events(((struct mon_daemon *)src)->c);
 }
 
 int gpio_mon_daemon(const struct gpio_opts *o, int n, char **names,
 		    const struct udrv_line_settings *s, unsigned int buffer_size,
 		    struct gpio_events *ev)
 {
+	struct mon_daemon *m = calloc(1, sizeof(*m));
 	struct udrvd_lines lines;
-	struct udrvd_client *c;
-	int err, ret = daemon_lines(o->chip, n, names, &c, &lines);
+	int err, ret;
 
-	if (!ret && (err = udrvd_client_watch(c, &lines, s, consumer_of(o), buffer_size)))
-		ret = refusal(c, err, &lines, n, names, perms_for(&o->settings, true));
+	if (!m)
+		return cli_error(EXIT_FAIL, "out of memory");
+	cli_block_stop_signals(&m->unblocked);
+	ret = daemon_lines(o->chip, n, names, &m->c, &lines);
+	if (!ret && (err = udrvd_client_watch(m->c, &lines, s, consumer_of(o), buffer_size)))
+		ret = refusal(m->c, err, &lines, n, names, perms_for(&o->settings, true));
 	if (ret) {
-		udrvd_client_unwatch(c);
-		udrvd_client_free(c);
+		*ev = (struct gpio_events){ .src = m };
+		gpio_mon_daemon_end(ev);
 		return ret;
 	}
 	*ev = (struct gpio_events){
 		.wait = events_wait, .read = events_read, .errmsg = events_errmsg,
-		.lost = events_lost, .src = c,
+		.lost = events_lost, .src = m,
 	};
 	return EXIT_OK;
 }
 
 void gpio_mon_daemon_end(struct gpio_events *ev)
 {
-	struct udrvd_client *c = ev->src;
+	struct mon_daemon *m = ev->src;
 
-	if (udrvd_client_unwatch(c))
-		cli_error(EXIT_FAIL, "%s", udrvd_client_errmsg(c));
-	udrvd_client_free(c);
+	if (m->c && udrvd_client_unwatch(m->c))
+		cli_error(EXIT_FAIL, "%s", udrvd_client_errmsg(m->c));
+	udrvd_client_free(m->c);
+	sigprocmask(SIG_SETMASK, &m->unblocked, NULL);
+	free(m);
 }
 #else
 static bool udrvd_runs(void)

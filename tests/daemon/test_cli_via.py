@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import pwd
+import signal
 import subprocess
 import time
 from collections.abc import Iterator
@@ -150,6 +151,23 @@ def mon_as(d: Udrvd, udrv: Path, uid: int, *args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
                              str(udrv), "gpio", "mon", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env)  # fmt: skip
+
+
+def test_sigterm_ends_mon_and_udrvd_lets_go(udrvd: Udrvd, udrv: Path) -> None:
+    """udrvd keeps a request after its client's connection ends: mon, ended
+    by SIGTERM (as by Ctrl-C), releases its own, exits 0 with its summary."""
+    proc = mon_as(udrvd, udrv, ALICE, "DOOR")
+    try:
+        wait_for(lambda: udrvd.lines()[1].used, "DOOR requested by mon", udrvd)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=GUARD_S)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert (out, err.splitlines()[-1]) == ("", "0 events, 0 lost")
+    assert not udrvd.lines()[1].used
+    assert "request" not in udrvd.call(
+        "/io/gpiod1/requests", "org.freedesktop.DBus.ObjectManager.GetManagedObjects").stdout
 
 
 def test_watch_alone_follows_a_request_that_detects_edges(udrvd: Udrvd, udrv: Path) -> None:
