@@ -222,6 +222,20 @@ def test_info_lists_udrvds_chips(udrvd: Udrvd, udrv: Path) -> None:
         "gpiochip1 (fake-b))" in res.stderr, res.stderr  # fmt: skip
 
 
+def test_info_shows_a_line_s_state_to_whom_a_rule_names(udrvd: Udrvd, udrv: Path) -> None:
+    res = request(udrvd, [1], BOTH, uid=ALICE, consumer="doorbell")
+    assert res.returncode == 0, res.stderr
+    rows = {uid: gpio(udrvd, udrv, "info", "-c", "fake-a", uid=uid) for uid in (0, ALICE, BOB)}
+    assert all(r.returncode == 0 for r in rows.values()), rows
+    door = {uid: r.stdout.splitlines()[2] for uid, r in rows.items()}
+    assert door[0].split() == ["1", "DOOR", "input", "doorbell", "edge=both"]  # the chip's
+    assert door[ALICE] == door[0]  # alice's rule names DOOR: udrvd shows its state
+    assert door[BOB].split() == ["1", "DOOR", "input", "-"]  # bob: a free input
+    (chip,) = json.loads(gpio(udrvd, udrv, "info", "--json", "-c", "fake-a").stdout)
+    assert chip["lines"][1] | {"used": True} == chip["lines"][1], chip["lines"][1]
+    assert (chip["lines"][1]["consumer"], chip["lines"][1]["edge"]) == ("doorbell", "both")
+
+
 def test_bad_via(udrvd: Udrvd, udrv: Path) -> None:
     for args, want in [
         (["get", "--via", "bus", "LOCK"], "bad --via 'bus': auto, chip or daemon"),
