@@ -77,6 +77,22 @@ static int read_str(sd_bus_message *m, const char *type, char *dst, size_t len)
 	return 0;
 }
 
+/* A chip's Path: a NUL-terminated byte array (ay), as gpio-manager's. */
+static int read_path(sd_bus_message *m, char *dst, size_t len)
+{
+	const void *p;
+	size_t n = 0;
+
+	if (sd_bus_message_enter_container(m, 'v', "ay") < 0 ||
+	    sd_bus_message_read_array(m, 'y', &p, &n) < 0 ||
+	    sd_bus_message_exit_container(m) < 0)
+		return -EBADMSG;
+	if (n && ((const char *)p)[n - 1] == '\0')
+		n--;
+	snprintf(dst, len, "%.*s", (int)(n < len ? n : len - 1), (const char *)p);
+	return 0;
+}
+
 /* One property of an interface's a{sv}: those we use, the rest skipped. */
 static int read_prop(sd_bus_message *m, const char *key, struct udrvd_obj *o)
 {
@@ -93,6 +109,20 @@ static int read_prop(sd_bus_message *m, const char *key, struct udrvd_obj *o)
 		return read_str(m, "s", o->bias, sizeof(o->bias));
 	if (!strcmp(key, "Drive"))
 		return read_str(m, "s", o->drive, sizeof(o->drive));
+	if (!strcmp(key, "EdgeDetection"))
+		return read_str(m, "s", o->edge, sizeof(o->edge));
+	if (!strcmp(key, "EventClock"))
+		return read_str(m, "s", o->clock, sizeof(o->clock));
+	if (!strcmp(key, "Consumer"))
+		return read_str(m, "s", o->consumer, sizeof(o->consumer));
+	if (!strcmp(key, "Used"))
+		return sd_bus_message_read(m, "v", "b", &b) < 0 ? -EBADMSG : (o->used = b, 0);
+	if (!strcmp(key, "NumLines"))
+		return sd_bus_message_read(m, "v", "u", &u) < 0 ? -EBADMSG : (o->num_lines = u, 0);
+	if (!strcmp(key, "DebouncePeriodUs"))
+		return sd_bus_message_read(m, "v", "t", &o->debounce_us) < 0 ? -EBADMSG : 0;
+	if (!strcmp(key, "Path"))
+		return read_path(m, o->dev, sizeof(o->dev));
 	if (!strcmp(key, "RequestPath"))
 		return read_str(m, "o", o->request, sizeof(o->request));
 	if (!strcmp(key, "Offset"))

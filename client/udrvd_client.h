@@ -17,9 +17,12 @@
 #ifndef UDRVD_CLIENT_H
 #define UDRVD_CLIENT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include <udrv/chip.h>
 #include <udrv/line.h>
 
 #define UDRVD_CLIENT_PATH_LEN	96
@@ -29,6 +32,7 @@ struct udrvd_client;
 /* Lines of one chip as udrvd exports them (udrvd_client_find()). */
 struct udrvd_lines {
 	char chip[32];				/* "gpiochip0" */
+	char label[64];				/* "pinctrl-bcm2835" */
 	char chip_path[UDRVD_CLIENT_PATH_LEN];	/* /io/gpiod1/chips/gpiochip0 */
 	size_t n;
 	unsigned int offsets[UDRV_LINES_MAX];
@@ -98,5 +102,69 @@ int udrvd_client_whole(struct udrvd_client *c, const struct udrvd_lines *lines);
  */
 int udrvd_client_get_fd(struct udrvd_client *c, const struct udrvd_lines *lines, int *fd,
 			unsigned int *offsets, size_t *n);
+
+/*
+ * Does udrvd answer on the bus (something owns io.gpiod1)? 1 or 0; a
+ * negative errno when the bus cannot be asked (no bus: the message says so).
+ */
+int udrvd_client_running(struct udrvd_client *c);
+
+/*
+ * The logical values of @lines into @values (one per line), read as udrvd
+ * has them: GetValues on the request of udrvd's that holds them all (the
+ * caller's own), else a request of inputs with @s's settings (direction
+ * input, bias, active-low) made for the reading and released after it
+ * (RequestLines, GetValues, Release; consumer @consumer). -EBUSY when
+ * different requests hold them, -EACCES refused by udrvd's policy (read on
+ * each line, and what the settings need).
+ */
+int udrvd_client_get(struct udrvd_client *c, const struct udrvd_lines *lines,
+		     const struct udrv_line_settings *s, const char *consumer, int *values);
+
+/*
+ * Watch @lines' edges through udrvd: become a watcher of each line (its
+ * properties read), then, unless one request of udrvd's already holds
+ * them all with edge detection (the caller then only listens to it: the
+ * policy's watch is enough), request them as inputs with @s's settings
+ * (edge, debounce, event clock, bias, active-low; read and watch on each
+ * line) and consumer @consumer, @buffer_size events in the kernel (0: its
+ * default). udrvd_client_unwatch() releases that request; a client that is
+ * killed leaves it held (udrv gpio release lets it go).
+ */
+int udrvd_client_watch(struct udrvd_client *c, const struct udrvd_lines *lines,
+		       const struct udrv_line_settings *s, const char *consumer,
+		       unsigned int buffer_size);
+/*
+ * Wait up to @timeout_ms (-1: forever) for an edge, with the signal mask
+ * @mask while it sleeps (NULL: as it is; ppoll's). 1 events pending, 0 none
+ * came, -EINTR a signal, another negative errno when the bus failed.
+ */
+int udrvd_client_wait_events(struct udrvd_client *c, int timeout_ms, const sigset_t *mask);
+/* Up to @max pending edges into @ev (index: in @lines' order; lost: events
+ * missing before it by the line's sequence number); their number. */
+int udrvd_client_read_events(struct udrvd_client *c, struct udrv_edge_event *ev, size_t max);
+/* Events missing so far (gaps in the lines' sequence numbers). */
+uint64_t udrvd_client_lost_events(const struct udrvd_client *c);
+/* Stop watching, and release the request udrvd_client_watch() made. */
+int udrvd_client_unwatch(struct udrvd_client *c);
+
+/* A chip as udrvd exports it, and its lines (udrvd_client_chips()). */
+struct udrvd_chip_info {
+	char name[32], label[64], dev[64];
+	unsigned int num_lines;
+	/* as udrvd shows them: the state only of lines the policy names for
+	 * the caller (others read as free inputs) */
+	struct udrv_line_info *lines;
+};
+
+/*
+ * The chips udrvd exports (@chip NULL), or the one @chip names (name,
+ * number, /dev path or label), with their lines: *@chips (free with
+ * udrvd_client_chips_free()) and their number, or a negative errno
+ * (-ENOENT no such chip: the message lists those there are).
+ */
+int udrvd_client_chips(struct udrvd_client *c, const char *chip,
+		       struct udrvd_chip_info **chips, size_t *n);
+void udrvd_client_chips_free(struct udrvd_chip_info *chips, size_t n);
 
 #endif /* UDRVD_CLIENT_H */

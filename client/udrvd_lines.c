@@ -16,7 +16,7 @@
 #include "client_priv.h"
 
 /* Does chip object @o go by @spec: its name, number, /dev path or label? */
-static bool chip_is(const struct udrvd_obj *o, const char *spec)
+bool udrvd_client_chip_is(const struct udrvd_obj *o, const char *spec)
 {
 	unsigned int num;
 	char name[32];
@@ -91,6 +91,7 @@ static size_t on_chip(struct udrvd_client *c, const struct udrvd_obj *chip, size
 			}
 	}
 	snprintf(lines->chip, sizeof(lines->chip), "%s", chip->name);
+	snprintf(lines->label, sizeof(lines->label), "%s", chip->label);
 	snprintf(lines->chip_path, sizeof(lines->chip_path), "%s", chip->path);
 	lines->n = n;
 	return 0;
@@ -101,12 +102,11 @@ static int find_on(struct udrvd_client *c, const struct udrvd_objs *chips, const
 		   size_t n, char *const *names, struct udrvd_lines *lines,
 		   struct udrvd_objs *objs)
 {
-	char avail[256];
 	size_t missing;
 	int err;
 
 	for (size_t i = 0; i < chips->n; i++) {
-		if (chips->v[i].is_line || !chip_is(&chips->v[i], chip))
+		if (chips->v[i].is_line || !udrvd_client_chip_is(&chips->v[i], chip))
 			continue;
 		missing = on_chip(c, &chips->v[i], n, names, true, lines, objs, &err);
 		if (missing)
@@ -115,6 +115,14 @@ static int find_on(struct udrvd_client *c, const struct udrvd_objs *chips, const
 						names[missing - 1]);
 		return err;
 	}
+	return udrvd_client_no_chip(c, chips, chip);
+}
+
+int udrvd_client_no_chip(struct udrvd_client *c, const struct udrvd_objs *chips,
+			 const char *chip)
+{
+	char avail[256];
+
 	list_chips(chips, avail, sizeof(avail));
 	return udrvd_client_err(c, ENOENT, "udrvd has no chip %s (it has %s)", chip,
 				avail[0] ? avail : "none");
@@ -193,14 +201,23 @@ static const char *holding(struct udrvd_client *c, const struct udrvd_lines *lin
 
 static int append_settings(sd_bus_message *m, const struct udrv_line_settings *s)
 {
+	bool out = s->direction == UDRV_DIR_OUTPUT;
 	int r = sd_bus_message_open_container(m, 'a', "{sv}");
 
 	if (r >= 0)
-		r = sd_bus_message_append(m, "{sv}{sv}{sv}", "direction", "s", "output",
-					  "drive", "s", udrv_drive_str(s->drive),
+		r = sd_bus_message_append(m, "{sv}{sv}", "direction", "s",
+					  udrv_direction_str(s->direction),
 					  "active-low", "b", (int)s->active_low);
+	if (r >= 0 && out)
+		r = sd_bus_message_append(m, "{sv}", "drive", "s", udrv_drive_str(s->drive));
 	if (r >= 0 && s->bias != UDRV_BIAS_AS_IS)
 		r = sd_bus_message_append(m, "{sv}", "bias", "s", udrv_bias_str(s->bias));
+	if (r >= 0 && s->edge != UDRV_EDGE_NONE)
+		r = sd_bus_message_append(m, "{sv}{sv}", "edge", "s", udrv_edge_str(s->edge),
+					  "event-clock", "s", udrv_clock_str(s->event_clock));
+	if (r >= 0 && s->debounce_us)
+		r = sd_bus_message_append(m, "{sv}", "debounce-period", "x",
+					  (int64_t)s->debounce_us);
 	return r < 0 ? r : sd_bus_message_close_container(m);
 }
 
@@ -225,15 +242,17 @@ static int append_linecfg(sd_bus_message *m, const struct udrvd_lines *lines,
 		r = sd_bus_message_close_container(m);
 	if (r >= 0)
 		r = sd_bus_message_open_container(m, 'a', "i");
-	for (size_t i = 0; r >= 0 && i < lines->n; i++)
+	/* values for outputs only (a request's lines are all one or the other) */
+	for (size_t i = 0; r >= 0 && s[0].direction == UDRV_DIR_OUTPUT && i < lines->n; i++)
 		r = sd_bus_message_append(m, "i", (int32_t)s[i].value);
 	if (r >= 0)
 		r = sd_bus_message_close_container(m);
 	return r < 0 ? r : sd_bus_message_close_container(m);
 }
 
-static int request(struct udrvd_client *c, const struct udrvd_lines *lines,
-		   const struct udrv_line_settings *s, const char *consumer, char *path, size_t len)
+int udrvd_client_request_lines(struct udrvd_client *c, const struct udrvd_lines *lines,
+		   const struct udrv_line_settings *s, const char *consumer,
+		   unsigned int buffer_size, char *path, size_t len)
 {
 	sd_bus_error e = SD_BUS_ERROR_NULL;
 	sd_bus_message *m = NULL, *reply = NULL;
@@ -243,7 +262,10 @@ static int request(struct udrvd_client *c, const struct udrvd_lines *lines,
 
 	if (r >= 0)
 		r = append_linecfg(m, lines, s);
-	if (r >= 0)
+	if (r >= 0 && buffer_size)
+		r = sd_bus_message_append(m, "a{sv}", 2, "consumer", "s", consumer,
+					  "event-buffer-size", "u", (uint32_t)buffer_size);
+	else if (r >= 0)
 		r = sd_bus_message_append(m, "a{sv}", 1, "consumer", "s", consumer);
 	if (r < 0) {
 		r = udrvd_client_err(c, -r, "cannot build the RequestLines call: %s", strerror(-r));
@@ -306,7 +328,7 @@ int udrvd_client_set(struct udrvd_client *c, const struct udrvd_lines *lines,
 	if (err)
 		return err;
 	if (!req)
-		return request(c, lines, s, consumer, path, len);
+		return udrvd_client_request_lines(c, lines, s, consumer, 0, path, len);
 	snprintf(path, len, "%s", req);
 	return same ? call_request(c, req, "SetValues", "the values", append_values, lines, s) :
 		      call_request(c, req, "ReconfigureLines", "the new settings", append_linecfg,
@@ -333,6 +355,67 @@ static int get_value(struct udrvd_client *c, const struct udrvd_lines *lines, si
 	*value = v;
 	sd_bus_message_unref(reply);
 	sd_bus_error_free(&e);
+	return r < 0 ? r : 0;
+}
+
+int udrvd_client_release_request(struct udrvd_client *c, const char *req)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	int r = sd_bus_call_method(c->bus, UDRVD_CLIENT_BUS, req, "io.gpiod1.Request", "Release",
+				   &e, NULL, "");
+
+	if (r < 0)
+		r = udrvd_client_bus_err(c, "the release", &e, r);
+	sd_bus_error_free(&e);
+	return r < 0 ? r : 0;
+}
+
+/* The one request that holds all of @lines, "" none; NULL (and -EBUSY)
+ * when some are held, not all by one. */
+static const char *one_holder(struct udrvd_client *c, const struct udrvd_lines *lines, int *err)
+{
+	*err = 0;
+	for (size_t i = 1; i < lines->n; i++)
+		if (strcmp(lines->requests[i], lines->requests[0])) {
+			*err = udrvd_client_err(c, EBUSY,
+						"offsets %u and %u of %s are held by different requests of udrvd's (%s, %s)",
+						lines->offsets[0], lines->offsets[i], lines->chip,
+						*lines->requests[0] ? lines->requests[0] : "none",
+						*lines->requests[i] ? lines->requests[i] : "none");
+			return NULL;
+		}
+	return lines->requests[0];
+}
+
+int udrvd_client_get(struct udrvd_client *c, const struct udrvd_lines *lines,
+		     const struct udrv_line_settings *s, const char *consumer, int *values)
+{
+	struct udrvd_lines mine = *lines;
+	int err, r = 0;
+	const char *req = one_holder(c, lines, &err);
+
+	if (!req)
+		return err;
+	if (!*req) {
+		err = udrvd_client_request_lines(c, lines, s, consumer, 0, mine.requests[0],
+			      sizeof(mine.requests[0]));
+		if (err)
+			return err;
+		for (size_t i = 1; i < mine.n; i++)
+			memcpy(mine.requests[i], mine.requests[0], sizeof(mine.requests[0]));
+	}
+	for (size_t i = 0; r >= 0 && i < mine.n; i++)
+		r = get_value(c, &mine, i, &values[i]);
+	if (!*req) {
+		char said[sizeof(c->errmsg)];
+
+		memcpy(said, c->errmsg, sizeof(said));
+		err = udrvd_client_release_request(c, mine.requests[0]);
+		if (r < 0)	/* the reading's failure is the news */
+			memcpy(c->errmsg, said, sizeof(said));
+		else
+			r = err;
+	}
 	return r < 0 ? r : 0;
 }
 

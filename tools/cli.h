@@ -105,6 +105,7 @@ struct gpio_opts {
 	struct udrv_line_settings settings;
 	bool json;
 	bool strict;		/* a line name on two lines is an error */
+	int via;		/* enum gpio_via (--via) */
 };
 
 /* Recognise a shared gpio option (returns 1), else 0; -1 on a bad value. */
@@ -144,5 +145,62 @@ int gpio_resolve(const struct gpio_opts *o, int n, char *const *lines,
  */
 int gpio_set_daemon(const struct gpio_opts *o, int n, char **names,
 		    const struct udrv_line_settings *s);
+
+/*
+ * --via (cmd_gpio_daemon.c): where get, mon and info reach the lines. auto
+ * (the default): the chip, unless a chip the command needs (-c's, or with
+ * none every chip) refuses the user (EACCES, EPERM) and udrvd runs; then
+ * udrvd, said on stderr ("udrv: through udrvd: ...").
+ */
+enum gpio_via { GPIO_VIA_AUTO, GPIO_VIA_CHIP, GPIO_VIA_DAEMON };
+#define OPT_VIA		0x101
+#define GPIO_VIA_HELP \
+"      --via V           auto (default): the chip, or udrvd when the chip\n" \
+"                        refuses you and udrvd runs (said on stderr); chip:\n" \
+"                        /dev/gpiochipN only; daemon: udrvd only (udrvd(8))\n"
+/* --via's argument into @o; 0 or -1 after a usage message. */
+int gpio_via_parse(struct gpio_opts *o, const char *arg, const char *cmd);
+/* The options that cannot go through udrvd (--backend): 0 or an exit code. */
+int gpio_via_check(const struct gpio_opts *o, const char *cmd);
+/* Does @cmd go through udrvd (see enum gpio_via)? */
+bool gpio_through_daemon(const struct gpio_opts *o, const char *cmd);
+/* get, info and mon through udrvd; exit codes. */
+int gpio_get_daemon(const struct gpio_opts *o, int n, char **names);
+int gpio_info_daemon(const struct gpio_opts *o);
+
+/*
+ * Edges from where mon reads them: a request of one's own, or udrvd.
+ * wait: 1 events pending, 0 none before @timeout_ms, a negative errno
+ * (-EINTR: a signal); read: the events, or a negative errno.
+ */
+struct gpio_events {
+	int (*wait)(void *src, int timeout_ms);
+	int (*read)(void *src, struct udrv_edge_event *ev, size_t max);
+	const char *(*errmsg)(void *src);
+	uint64_t (*lost)(void *src);
+	void *src;
+};
+/* mon through udrvd: the lines @names watched with @s (one per line) and
+ * @buffer_size, into @ev; an exit code. gpio_mon_daemon_end() releases. */
+int gpio_mon_daemon(const struct gpio_opts *o, int n, char **names,
+		    const struct udrv_line_settings *s, unsigned int buffer_size,
+		    struct gpio_events *ev);
+void gpio_mon_daemon_end(struct gpio_events *ev);
+
+/* get's output: @values (bit i: line i) of @lines on @chip. */
+void gpio_print_values(const char *chip, const struct gpio_opts *o, int n, char **lines,
+		       const unsigned int *offsets, uint64_t values);
+
+/* info's output, a chip at a time: its head, then its lines. */
+struct gpio_chip_view {
+	const char *name, *label, *path;
+	unsigned int num_lines;
+	bool cdev;
+	int sysfs_base;		/* -1: none */
+};
+void gpio_chip_head(const struct gpio_chip_view *v, struct udrv_json *j);
+void gpio_lines_begin(struct udrv_json *j);
+void gpio_line_show(const struct udrv_line_info *li, struct udrv_json *j);
+void gpio_chip_tail(struct udrv_json *j);
 
 #endif /* UDRV_CLI_H */

@@ -4,11 +4,14 @@
  * (mon and toggle live in cmd_gpio_events.c.)
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -157,6 +160,53 @@ static void show_registers(struct udrv_chip *chip,
 	udrv_json_obj_end(j);
 }
 
+void gpio_chip_head(const struct gpio_chip_view *v, struct udrv_json *j)
+{
+	if (j) {
+		udrv_json_obj_begin(j);
+		udrv_json_kstr(j, "name", v->name);
+		udrv_json_kstr(j, "label", v->label);
+		udrv_json_kstr(j, "path", v->path);
+		udrv_json_kuint(j, "num_lines", v->num_lines);
+		udrv_json_kbool(j, "cdev", v->cdev);
+		udrv_json_key(j, "sysfs_base");
+		if (v->sysfs_base >= 0)
+			udrv_json_int(j, v->sysfs_base);
+		else
+			udrv_json_null(j);
+		return;
+	}
+	printf("%s [%s] %u lines%s", v->name, v->label, v->num_lines,
+	       v->cdev ? "" : " (sysfs only)");
+	if (v->sysfs_base >= 0)
+		printf(", sysfs base %d", v->sysfs_base);
+	printf("\n");
+}
+
+void gpio_lines_begin(struct udrv_json *j)
+{
+	if (j) {
+		udrv_json_key(j, "lines");
+		udrv_json_arr_begin(j);
+	}
+}
+
+void gpio_line_show(const struct udrv_line_info *li, struct udrv_json *j)
+{
+	if (j)
+		json_line_info(j, li);
+	else
+		print_line_info(li);
+}
+
+void gpio_chip_tail(struct udrv_json *j)
+{
+	if (j) {
+		udrv_json_arr_end(j);
+		udrv_json_obj_end(j);
+	}
+}
+
 /*
  * One chip and its lines (@only: the @n_only lines of those offsets, else
  * all); with @regs (gpio info -b mmio) its registers.
@@ -165,49 +215,26 @@ static int show_lines(struct udrv_chip *chip, struct udrv_json *j,
 		      const struct gpio_opts *regs, const unsigned int *only,
 		      unsigned int n_only)
 {
+	const struct gpio_chip_view v = {
+		.name = udrv_chip_name(chip), .label = udrv_chip_label(chip),
+		.path = udrv_chip_path(chip), .num_lines = udrv_chip_num_lines(chip),
+		.cdev = udrv_chip_has_cdev(chip), .sysfs_base = udrv_chip_sysfs_base(chip),
+	};
 	struct udrv_line_info li;
-	unsigned int n = udrv_chip_num_lines(chip);
 	int ret = 0;
 
-	if (j) {
-		udrv_json_obj_begin(j);
-		udrv_json_kstr(j, "name", udrv_chip_name(chip));
-		udrv_json_kstr(j, "label", udrv_chip_label(chip));
-		udrv_json_kstr(j, "path", udrv_chip_path(chip));
-		udrv_json_kuint(j, "num_lines", n);
-		udrv_json_kbool(j, "cdev", udrv_chip_has_cdev(chip));
-		udrv_json_key(j, "sysfs_base");
-		if (udrv_chip_sysfs_base(chip) >= 0)
-			udrv_json_int(j, udrv_chip_sysfs_base(chip));
-		else
-			udrv_json_null(j);
-		if (regs)
-			show_registers(chip, regs->config.layout, j);
-		udrv_json_key(j, "lines");
-		udrv_json_arr_begin(j);
-	} else {
-		printf("%s [%s] %u lines%s", udrv_chip_name(chip),
-		       udrv_chip_label(chip), n,
-		       udrv_chip_has_cdev(chip) ? "" : " (sysfs only)");
-		if (udrv_chip_sysfs_base(chip) >= 0)
-			printf(", sysfs base %d", udrv_chip_sysfs_base(chip));
-		printf("\n");
-		if (regs)
-			show_registers(chip, regs->config.layout, NULL);
-	}
-	for (unsigned int i = 0; i < (only ? n_only : n) && !ret; i++) {
+	gpio_chip_head(&v, j);
+	if (regs)
+		show_registers(chip, regs->config.layout, j);
+	gpio_lines_begin(j);
+	for (unsigned int i = 0; i < (only ? n_only : v.num_lines) && !ret; i++) {
 		ret = udrv_chip_line_info(chip, only ? only[i] : i, &li);
 		if (ret)
 			cli_error(EXIT_FAIL, "%s", udrv_chip_errmsg(chip));
-		else if (j)
-			json_line_info(j, &li);
 		else
-			print_line_info(&li);
+			gpio_line_show(&li, j);
 	}
-	if (j) {
-		udrv_json_arr_end(j);
-		udrv_json_obj_end(j);
-	}
+	gpio_chip_tail(j);
 	return ret ? EXIT_FAIL : EXIT_OK;
 }
 
@@ -224,8 +251,8 @@ int gpio_show_chip(struct udrv_chip *chip, struct udrv_json *j)
 }
 
 static const char info_help[] =
-"Usage: udrv gpio info [-c CHIP] [--json] [--strict] [-b mmio [--layout SPEC]]\n"
-"                      [LINE...]\n"
+"Usage: udrv gpio info [-c CHIP] [--json] [--strict] [--via V]\n"
+"                      [-b mmio [--layout SPEC]] [LINE...]\n"
 "\n"
 "List GPIO chips and, for each line: offset, name, direction, consumer (who\n"
 "holds it) and flags. Without -c, every chip. With LINEs (names, or with -c\n"
@@ -233,7 +260,13 @@ static const char info_help[] =
 "A name found on more than one line is taken where 'udrv gpio get' takes it\n"
 "(the first), with a note; --strict refuses it. With -b mmio, also where the\n"
 "mmio backend finds each chip's registers (SoC, physical address, the file\n"
-"they are mapped from), or why it cannot; nothing is claimed or written.\n";
+"they are mapped from), or why it cannot; nothing is claimed or written.\n"
+"\n"
+"Options:\n"
+GPIO_VIA_HELP
+"\n"
+"Through udrvd every chip and line is listed; a line's state only when a\n"
+"rule in udrvd.conf names the line for you (the others read as free inputs).\n";
 
 /* 'udrv gpio info LINE...': the lines' chip with those lines only. */
 static int info_lines(const struct gpio_opts *o, int n, char **lines)
@@ -302,6 +335,7 @@ static int gpio_info(int argc, char **argv)
 		{ "backend", required_argument, NULL, 'b' },
 		{ "layout", required_argument, NULL, OPT_LAYOUT },
 		{ "strict", no_argument, NULL, 's' },
+		{ "via", required_argument, NULL, OPT_VIA },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -313,12 +347,22 @@ static int gpio_info(int argc, char **argv)
 		}
 		if (opt == '?')
 			return cli_usage("gpio info", "bad option");
-		if (opt == OPT_LAYOUT ? layout_opt(&o, optarg, "gpio info") :
+		if (opt == OPT_VIA ? gpio_via_parse(&o, optarg, "gpio info") :
+		    opt == OPT_LAYOUT ? layout_opt(&o, optarg, "gpio info") :
 		    gpio_opt_parse(&o, opt, optarg, "gpio info") < 0)
 			return EXIT_USAGE;
 	}
 	if (o.config.layout && o.config.backend != UDRV_BACKEND_MMIO)
 		return cli_usage("gpio info", "--layout goes with --backend mmio");
+	ret = gpio_via_check(&o, "gpio info");
+	if (ret)
+		return ret;
+	if (gpio_through_daemon(&o, "gpio info")) {
+		if (optind < argc)
+			return cli_error(EXIT_FAIL, "gpio info %s: through udrvd only whole chips are listed: name the chip (-c CHIP) instead of its lines",
+					 argv[optind]);
+		return gpio_info_daemon(&o);
+	}
 	if (optind < argc)
 		return info_lines(&o, argc - optind, argv + optind);
 	if (o.chip) {
@@ -352,6 +396,7 @@ static const char get_help[] =
 "Options:\n"
 GPIO_OPTS_HELP
 LAYOUT_HELP
+GPIO_VIA_HELP
 "\n"
 "With -b mmio the lines are claimed as inputs through the character device\n"
 "and read from the SoC's level registers.\n"
@@ -371,9 +416,8 @@ static int request_lines(struct udrv_chip *chip, const struct gpio_opts *o,
 	return err ? cli_request_error(chip, &o->config, err) : EXIT_OK;
 }
 
-static void print_values(struct udrv_chip *chip, const struct gpio_opts *o,
-			 int n, char **lines, const unsigned int *offsets,
-			 uint64_t values)
+void gpio_print_values(const char *chip, const struct gpio_opts *o, int n, char **lines,
+		       const unsigned int *offsets, uint64_t values)
 {
 	struct udrv_json *j = cli_json_begin(o->json);
 
@@ -385,7 +429,7 @@ static void print_values(struct udrv_chip *chip, const struct gpio_opts *o,
 		return;
 	}
 	udrv_json_obj_begin(j);
-	udrv_json_kstr(j, "chip", udrv_chip_name(chip));
+	udrv_json_kstr(j, "chip", chip);
 	udrv_json_kstr(j, "backend", udrv_backend_str(o->config.backend));
 	udrv_json_key(j, "lines");
 	udrv_json_arr_begin(j);
@@ -404,15 +448,19 @@ static void print_values(struct udrv_chip *chip, const struct gpio_opts *o,
 static int parse_gpio_args(int argc, char **argv, struct gpio_opts *o,
 			   const char *cmd, const char *help)
 {
+	static const struct option extra[] = {
+		{ "via", required_argument, NULL, OPT_VIA }, { NULL, 0, NULL, 0 }
+	};
 	struct option longopts[16];
 	int opt;
 
-	long_opts(longopts, NULL);
+	long_opts(longopts, extra);
 	while ((opt = getopt_long(argc, argv, gpio_opts_short, longopts,
 				  NULL)) != -1) {
 		if (opt == '?')
 			return cli_usage(cmd, "bad option");
-		if (opt == OPT_LAYOUT ? layout_opt(o, optarg, cmd) :
+		if (opt == OPT_VIA ? gpio_via_parse(o, optarg, cmd) :
+		    opt == OPT_LAYOUT ? layout_opt(o, optarg, cmd) :
 		    gpio_opt_parse(o, opt, optarg, cmd) < 0)
 			return EXIT_USAGE;
 	}
@@ -447,6 +495,11 @@ static int cmd_get(int argc, char **argv)
 	n = argc - optind;
 	if (n < 1)
 		return cli_usage("gpio get", "which lines? give at least one LINE");
+	ret = gpio_via_check(&o, "gpio get");
+	if (ret)
+		return ret;
+	if (gpio_through_daemon(&o, "gpio get"))
+		return gpio_get_daemon(&o, n, argv + optind);
 	ret = gpio_resolve(&o, n, argv + optind, &chip, offsets);
 	if (ret)
 		return ret;
@@ -457,7 +510,8 @@ static int cmd_get(int argc, char **argv)
 		if (udrv_request_get_values(req, UINT64_MAX >> (64 - n), &values))
 			ret = cli_error(EXIT_FAIL, "%s", udrv_request_errmsg(req));
 		else
-			print_values(chip, &o, n, argv + optind, offsets, values);
+			gpio_print_values(udrv_chip_name(chip), &o, n, argv + optind, offsets,
+					  values);
 		udrv_request_release(req);
 	}
 	udrv_chip_free(chip);
@@ -473,6 +527,8 @@ static const char set_help[] =
 "keep driving it (sysfs keeps the value after release), or --hold daemon to\n"
 "have udrvd hold it after udrv exits (udrvd(8): no access to the chip is\n"
 "needed, only a rule in /etc/udrv/udrvd.conf; 'udrv gpio release' lets go).\n"
+"libgpiod 2's gpioset holds until killed: here that is --hold forever, and\n"
+"gpioset -z is --daemonize.\n"
 "\n"
 "Options:\n"
 GPIO_OPTS_HELP
@@ -481,6 +537,10 @@ LAYOUT_HELP
 "                        holds until interrupted (Ctrl-C); 'daemon': udrvd\n"
 "                        holds them (set again: its request takes the values\n"
 "                        and settings)\n"
+"  -z, --daemonize       hold in the background (--hold forever unless a\n"
+"                        duration is given): udrv exits 0 once the values\n"
+"                        are on the lines, or with the error that kept\n"
+"                        them off; SIGTERM or SIGINT to the holder releases\n"
 "\n"
 "With -b mmio the kernel sets the values when it hands over the lines, and\n"
 "udrv then writes them again through the SoC's set/clear registers.\n"
@@ -488,7 +548,8 @@ LAYOUT_HELP
 "Examples:\n"
 "  udrv gpio set -c 0 17=1\n"
 "  udrv gpio set --drive open-drain -c 0 5=0 --hold 2s\n"
-"  udrv gpio set --hold daemon GPIO17=1\n";
+"  udrv gpio set --hold daemon GPIO17=1\n"
+"  udrv gpio set --daemonize GPIO17=1  # as gpioset -z\n";
 
 static int parse_value(const char *s)
 {
@@ -504,34 +565,34 @@ static int parse_value(const char *s)
 	return -1;
 }
 
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
+/*
+ * --hold: until SIGINT or SIGTERM (cli_stop), or for the duration. They are
+ * blocked from before the values are set, and let in only while it sleeps
+ * (@old, the mask before): one that comes as udrv prints the values, or
+ * between a check and the sleep, ends the hold (exit 0, lines released)
+ * instead of killing udrv or being missed.
+ */
+static void hold(const char *how, const sigset_t *old)
 {
-	(void)sig;
-	interrupted = 1;
-}
+	struct timespec ts, *tp = NULL;
+	bool forever = !strcmp(how, "forever");
+	uint64_t ns = 0, end, now;
 
-static void hold(const char *how)
-{
-	struct timespec ts;
-	uint64_t ns = 0;
-
-	if (!how)
-		return;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	if (!strcmp(how, "forever")) {
-		while (!interrupted)
-			pause();
-		return;
-	}
-	if (cli_parse_duration_ns(how, &ns))
+	fflush(stdout);		/* --json's values, before the wait */
+	if (!forever && cli_parse_duration_ns(how, &ns))
 		return;		/* checked when the option was read */
-	ts.tv_sec = (time_t)(ns / 1000000000ULL);
-	ts.tv_nsec = (long)(ns % 1000000000ULL);
-	while (!interrupted && clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts))
-		;
+	end = cli_now_ns() + ns;
+	while (!cli_stop) {
+		if (!forever) {
+			now = cli_now_ns();
+			if (now >= end)
+				return;
+			ts.tv_sec = (time_t)((end - now) / 1000000000ULL);
+			ts.tv_nsec = (long)((end - now) % 1000000000ULL);
+			tp = &ts;
+		}
+		ppoll(NULL, 0, tp, old);
+	}
 }
 
 static int split_assignments(int n, char **args, char **names,
@@ -556,10 +617,74 @@ static int split_assignments(int n, char **args, char **names,
 	return EXIT_OK;
 }
 
+/*
+ * --daemonize: the holder is a child in a session of its own; the parent
+ * waits for its word that the values are on the lines (a byte on a pipe)
+ * and exits 0, or, when the child ends without it, with the child's exit
+ * status (its error on the terminal's stderr). Returns -1 in the child,
+ * with the pipe's end in @notify, else the parent's exit code.
+ */
+static int daemonize(int *notify)
+{
+	int p[2], status;
+	ssize_t got;
+	pid_t pid;
+	char c;
+
+	if (pipe2(p, O_CLOEXEC))
+		return cli_error(EXIT_FAIL, "--daemonize: pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return cli_error(EXIT_FAIL, "--daemonize: fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		close(p[0]);
+		setsid();
+		*notify = p[1];
+		return -1;
+	}
+	close(p[1]);
+	do
+		got = read(p[0], &c, 1);
+	while (got < 0 && errno == EINTR);
+	close(p[0]);
+	if (got == 1)
+		return EXIT_OK;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return cli_error(EXIT_FAIL, "--daemonize: the holder: %s", strerror(errno));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_FAIL;
+}
+
+/* The child of daemonize(), its values set: off the terminal, then the
+ * parent told. */
+static void detach(int notify)
+{
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	bool done;
+
+	fflush(NULL);
+	if (null >= 0) {
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+		close(null);
+	}
+	/* nothing keeps the folder busy; a parent gone has no status to give */
+	done = chdir("/") == 0;
+	done = write(notify, "1", 1) == 1 && done;
+	(void)done;
+	close(notify);
+}
+
 static int cmd_set(int argc, char **argv)
 {
 	static const struct option extra[] = {
-		{ "hold", required_argument, NULL, 'H' }, { NULL, 0, NULL, 0 }
+		{ "hold", required_argument, NULL, 'H' },
+		{ "daemonize", no_argument, NULL, 'z' }, { NULL, 0, NULL, 0 }
 	};
 	struct option longopts[16];
 	struct udrv_line_settings s[UDRV_LINES_MAX];
@@ -569,15 +694,17 @@ static int cmd_set(int argc, char **argv)
 	struct udrv_request *req = NULL;
 	struct udrv_chip *chip;
 	const char *hold_for = NULL;
+	bool background = false;
+	sigset_t unblocked;
 	uint64_t ns, v = 0;
-	int n, ret, opt;
+	int n, ret, opt, notify = -1;
 
 	if (wants_help(argc, argv)) {
 		cli_print_help(set_help);
 		return EXIT_OK;
 	}
 	long_opts(longopts, extra);
-	snprintf(optstr, sizeof(optstr), "%sH:", gpio_opts_short);
+	snprintf(optstr, sizeof(optstr), "%sH:z", gpio_opts_short);
 	while ((opt = getopt_long(argc, argv, optstr, longopts, NULL)) != -1) {
 		if (opt == OPT_LAYOUT) {
 			if (layout_opt(&o, optarg, "gpio set"))
@@ -587,6 +714,8 @@ static int cmd_set(int argc, char **argv)
 			if (strcmp(optarg, "forever") && strcmp(optarg, "daemon") &&
 			    cli_parse_duration_ns(optarg, &ns))
 				return cli_usage("gpio set", "bad --hold '%s': e.g. 2s, 500ms (at most 7 days), forever or daemon", optarg);
+		} else if (opt == 'z') {
+			background = true;
 		} else if (opt == '?') {
 			return cli_usage("gpio set", "bad option");
 		} else if (gpio_opt_parse(&o, opt, optarg, "gpio set") < 0) {
@@ -599,10 +728,20 @@ static int cmd_set(int argc, char **argv)
 	ret = split_assignments(n, argv + optind, names, s, &o.settings);
 	if (ret)
 		return ret;
+	if (background && hold_for && !strcmp(hold_for, "daemon"))
+		return cli_usage("gpio set", "--daemonize goes with --hold forever or a duration; with --hold daemon udrvd holds the lines and udrv exits anyway");
+	if (background && !hold_for)
+		hold_for = "forever";
 	if (hold_for && !strcmp(hold_for, "daemon")) {
 		if (o.config.backend != UDRV_BACKEND_CDEV)
 			return cli_usage("gpio set", "--hold daemon: udrvd holds lines through the character device; leave out --backend");
 		return gpio_set_daemon(&o, n, names, s);
+	}
+	if (background && (ret = daemonize(&notify)) >= 0)
+		return ret;	/* the parent */
+	if (hold_for) {
+		cli_catch_stop_signals();
+		cli_block_stop_signals(&unblocked);
 	}
 	ret = gpio_resolve(&o, n, names, &chip, offsets);
 	if (ret)
@@ -616,8 +755,11 @@ static int cmd_set(int argc, char **argv)
 		ret = cli_error(EXIT_FAIL, "%s", udrv_request_errmsg(req));
 	if (!ret) {
 		if (o.json)
-			print_values(chip, &o, n, names, offsets, v);
-		hold(hold_for);
+			gpio_print_values(udrv_chip_name(chip), &o, n, names, offsets, v);
+		if (notify >= 0)
+			detach(notify);
+		if (hold_for)
+			hold(hold_for, &unblocked);
 	}
 	udrv_request_release(req);
 	udrv_chip_free(chip);

@@ -1,20 +1,92 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Lines held by udrvd: 'udrv gpio set --hold daemon' and 'udrv gpio
- * release'. The lines are found through udrvd's objects, so the user needs
- * no access to the chip, only a rule in udrvd's policy. Through udrvd's
- * client (client/, sd-bus); a udrv built without libsystemd says so.
+ * The gpio commands through udrvd: 'udrv gpio set --hold daemon' and
+ * 'udrv gpio release' (lines udrvd holds), and get, mon and info for a user
+ * whom the chip refuses but udrvd's policy grants lines (--via). The lines
+ * are found through udrvd's objects, so the user needs no access to the
+ * chip, only a rule in udrvd's policy. Through udrvd's client (client/,
+ * sd-bus); a udrv built without libsystemd says so.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
 
+int gpio_via_parse(struct gpio_opts *o, const char *arg, const char *cmd)
+{
+	static const char *const words[] = { "auto", "chip", "daemon" };
+
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(arg, words[i])) {
+			o->via = i;
+			return 0;
+		}
+	cli_usage(cmd, "bad --via '%s': auto, chip or daemon", arg);
+	return -1;
+}
+
+int gpio_via_check(const struct gpio_opts *o, const char *cmd)
+{
+	if (o->via == GPIO_VIA_DAEMON && o->config.backend != UDRV_BACKEND_CDEV)
+		return cli_usage(cmd, "--via daemon: udrvd reaches lines through the character device; leave out --backend");
+	return EXIT_OK;
+}
+
+static bool refused(int err)
+{
+	return err == -EACCES || err == -EPERM;
+}
+
+/* Does a chip the command needs refuse the user: @spec's, or with none
+ * any chip? Which, and why, into @why. */
+static bool chip_refused(const char *spec, char *why, size_t len)
+{
+	struct udrv_chip *chip = udrv_chip_new();
+	char **names = NULL;
+	bool yes = false;
+	int n, err;
+
+	if (!chip)
+		return false;
+	if (spec) {
+		err = udrv_chip_open(chip, spec);
+		yes = refused(err);
+	}
+	/* no chip, or a label among chips not all opened: which refused */
+	if (!spec || (yes && !udrv_chip_path(chip)[0])) {
+		yes = false;
+		n = udrv_chip_list(&names);
+		for (int i = 0; i < n && !yes; i++) {
+			err = udrv_chip_open(chip, names[i]);
+			yes = refused(err);
+		}
+		udrv_strv_free(names);
+	}
+	if (yes)
+		snprintf(why, len, "%s: %s", udrv_chip_path(chip), strerror(-err));
+	udrv_chip_free(chip);
+	return yes;
+}
+
 #ifdef UDRV_HAVE_UDRVD_CLIENT
 #include "udrvd_client.h"
+
+/* Does udrvd answer on the system bus? */
+static bool udrvd_runs(void)
+{
+	struct udrvd_client *c = udrvd_client_new();
+	bool yes = c && !udrvd_client_open(c) && udrvd_client_running(c) == 1;
+
+	udrvd_client_free(c);
+	return yes;
+}
 
 /* The lines @names, through a client connected to udrvd; an exit code. */
 static int daemon_lines(const char *chip, int n, char **names, struct udrvd_client **cp,
@@ -90,7 +162,222 @@ static int release_lines(const char *chip, int n, char **names)
 	udrvd_client_free(c);
 	return ret;
 }
+/*
+ * @perms with what udrvd's refusal @msg says no rule grants ("no rule grants
+ * drive": an input request of a line that is an output now), in udrvd's
+ * order, into @buf.
+ */
+static const char *merged(const char *perms, const char *msg, char *buf, size_t len)
+{
+	static const char *const order[] = { "read", "drive", "watch", "configure" };
+	const char *said = strstr(msg, "no rule grants ");
+	char lacking[64] = ",", *end;
+	size_t used = 0;
+
+	if (said)
+		snprintf(lacking, sizeof(lacking), ",%s", said + strlen("no rule grants "));
+	end = lacking + strcspn(lacking, "; ");
+	if (end > lacking + sizeof(lacking) - 2)
+		end = lacking + sizeof(lacking) - 2;
+	memcpy(end, ",", 2);	/* ",drive,watch," */
+	buf[0] = '\0';
+	for (size_t i = 0; i < 4; i++) {
+		char word[16];
+
+		snprintf(word, sizeof(word), ",%s,", order[i]);
+		if ((strstr(perms, order[i]) || strstr(lacking, word)) && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "," : "",
+						 order[i]);
+	}
+	return buf;
+}
+
+/*
+ * udrvd's refusal, and when its policy refused, the rules that would grant
+ * the command (@perms) on the lines @names: who the caller is, the chip's
+ * label.
+ */
+static int refusal(struct udrvd_client *c, int err, const struct udrvd_lines *lines, int n,
+		   char **names, const char *perms)
+{
+	const struct passwd *pw = getpwuid(getuid());
+	char who[64], rules[512] = "", all[64];
+	size_t used = 0;
+
+	cli_error(EXIT_FAIL, "%s", udrvd_client_errmsg(c));
+	if (err != -EACCES || !strstr(udrvd_client_errmsg(c), "the policy refuses"))
+		return EXIT_FAIL;
+	perms = merged(perms, udrvd_client_errmsg(c), all, sizeof(all));
+	if (pw)
+		snprintf(who, sizeof(who), "user:%s", pw->pw_name);
+	else
+		snprintf(who, sizeof(who), "uid:%u", (unsigned int)getuid());
+	for (int i = 0; i < n && used < sizeof(rules); i++)
+		used += (size_t)snprintf(rules + used, sizeof(rules) - used, "%sallow %s %s gpio %s %s",
+					 i ? "; " : "", who, perms, lines->label, names[i]);
+	fprintf(stderr, "udrv: the rule%s that would grant it, for root to add to udrvd's policy (udrvd.conf(5); then systemctl reload udrvd): %s\n",
+		n > 1 ? "s" : "", rules);
+	return EXIT_FAIL;
+}
+
+/* What @s needs besides read (and watch, for edges), as udrvd's policy
+ * names it: configure for bias, active-low and debounce. */
+static const char *perms_for(const struct udrv_line_settings *s, bool edges)
+{
+	bool configure = s->bias != UDRV_BIAS_AS_IS || s->active_low || s->debounce_us;
+
+	if (edges)
+		return configure ? "read,watch,configure" : "read,watch";
+	return configure ? "read,configure" : "read";
+}
+
+static const char *consumer_of(const struct gpio_opts *o)
+{
+	return o->config.consumer ? o->config.consumer : "udrv";
+}
+
+int gpio_get_daemon(const struct gpio_opts *o, int n, char **names)
+{
+	struct udrv_line_settings s[UDRV_LINES_MAX];
+	int values[UDRV_LINES_MAX], err;
+	struct udrvd_lines lines;
+	struct udrvd_client *c;
+	uint64_t v = 0;
+	int ret = daemon_lines(o->chip, n, names, &c, &lines);
+
+	for (int i = 0; i < n; i++) {
+		s[i] = o->settings;
+		s[i].direction = UDRV_DIR_INPUT;
+	}
+	if (!ret && (err = udrvd_client_get(c, &lines, s, consumer_of(o), values)))
+		ret = refusal(c, err, &lines, n, names, perms_for(&o->settings, false));
+	for (int i = 0; !ret && i < n; i++)
+		v |= (uint64_t)(values[i] & 1) << i;
+	if (!ret)
+		gpio_print_values(lines.chip, o, n, names, lines.offsets, v);
+	udrvd_client_free(c);
+	return ret;
+}
+
+int gpio_info_daemon(const struct gpio_opts *o)
+{
+	struct udrvd_client *c = udrvd_client_new();
+	struct udrvd_chip_info *chips = NULL;
+	struct udrv_json *j;
+	size_t n = 0;
+	int err;
+
+	if (!c)
+		return cli_error(EXIT_FAIL, "out of memory");
+	err = udrvd_client_open(c);
+	if (!err)
+		err = udrvd_client_chips(c, o->chip, &chips, &n);
+	if (err) {
+		cli_error(EXIT_FAIL, "%s", udrvd_client_errmsg(c));
+		udrvd_client_free(c);
+		return EXIT_FAIL;
+	}
+	j = cli_json_begin(o->json);
+	if (j)
+		udrv_json_arr_begin(j);
+	for (size_t i = 0; i < n; i++) {
+		const struct gpio_chip_view v = {
+			.name = chips[i].name, .label = chips[i].label, .path = chips[i].dev,
+			.num_lines = chips[i].num_lines, .cdev = true, .sysfs_base = -1,
+		};
+
+		gpio_chip_head(&v, j);
+		gpio_lines_begin(j);
+		for (unsigned int k = 0; k < v.num_lines; k++)
+			gpio_line_show(&chips[i].lines[k], j);
+		gpio_chip_tail(j);
+	}
+	if (!n)
+		fprintf(j ? stderr : stdout, "udrvd exports no GPIO chip\n");
+	if (j)
+		udrv_json_arr_end(j);
+	cli_json_end(j);
+	udrvd_client_chips_free(chips, n);
+	udrvd_client_free(c);
+	return EXIT_OK;
+}
+
+/*
+ * mon through udrvd: the client, and the signal mask from before SIGINT and
+ * SIGTERM were blocked. They are let in only while the wait sleeps (ppoll),
+ * so one that comes while udrv talks to udrvd ends the wait at once instead
+ * of after the next edge: mon then releases its request, which udrvd would
+ * otherwise keep.
+ */
+struct mon_daemon {
+	struct udrvd_client *c;
+	sigset_t unblocked;
+};
+
+static int events_wait(void *src, int timeout_ms)
+{
+	struct mon_daemon *m = src;
+
+	return udrvd_client_wait_events(m->c, timeout_ms, &m->unblocked);
+}
+
+static int events_read(void *src, struct udrv_edge_event *ev, size_t max)
+{
+	return udrvd_client_read_events(((struct mon_daemon *)src)->c, ev, max);
+}
+
+static const char *events_errmsg(void *src)
+{
+	return udrvd_client_errmsg(((struct mon_daemon *)src)->c);
+}
+
+static uint64_t events_lost(void *src)
+{
+	return udrvd_client_lost_events(((struct mon_daemon *)src)->c);
+}
+
+int gpio_mon_daemon(const struct gpio_opts *o, int n, char **names,
+		    const struct udrv_line_settings *s, unsigned int buffer_size,
+		    struct gpio_events *ev)
+{
+	struct mon_daemon *m = calloc(1, sizeof(*m));
+	struct udrvd_lines lines;
+	int err, ret;
+
+	if (!m)
+		return cli_error(EXIT_FAIL, "out of memory");
+	cli_block_stop_signals(&m->unblocked);
+	ret = daemon_lines(o->chip, n, names, &m->c, &lines);
+	if (!ret && (err = udrvd_client_watch(m->c, &lines, s, consumer_of(o), buffer_size)))
+		ret = refusal(m->c, err, &lines, n, names, perms_for(&o->settings, true));
+	if (ret) {
+		*ev = (struct gpio_events){ .src = m };
+		gpio_mon_daemon_end(ev);
+		return ret;
+	}
+	*ev = (struct gpio_events){
+		.wait = events_wait, .read = events_read, .errmsg = events_errmsg,
+		.lost = events_lost, .src = m,
+	};
+	return EXIT_OK;
+}
+
+void gpio_mon_daemon_end(struct gpio_events *ev)
+{
+	struct mon_daemon *m = ev->src;
+
+	if (m->c && udrvd_client_unwatch(m->c))
+		cli_error(EXIT_FAIL, "%s", udrvd_client_errmsg(m->c));
+	udrvd_client_free(m->c);
+	sigprocmask(SIG_SETMASK, &m->unblocked, NULL);
+	free(m);
+}
 #else
+static bool udrvd_runs(void)
+{
+	return false;
+}
+
 static int no_client(void)
 {
 	return cli_error(EXIT_FAIL,
@@ -107,7 +394,43 @@ static int release_lines(const char *chip, int n, char **names)
 {
 	return no_client();
 }
+
+int gpio_get_daemon(const struct gpio_opts *o, int n, char **names)
+{
+	return no_client();
+}
+
+int gpio_info_daemon(const struct gpio_opts *o)
+{
+	return no_client();
+}
+
+int gpio_mon_daemon(const struct gpio_opts *o, int n, char **names,
+		    const struct udrv_line_settings *s, unsigned int buffer_size,
+		    struct gpio_events *ev)
+{
+	return no_client();
+}
+
+void gpio_mon_daemon_end(struct gpio_events *ev)
+{
+}
 #endif
+
+bool gpio_through_daemon(const struct gpio_opts *o, const char *cmd)
+{
+	char why[384];
+
+	if (o->via == GPIO_VIA_DAEMON)
+		return true;
+	if (o->via == GPIO_VIA_CHIP || o->config.backend != UDRV_BACKEND_CDEV ||
+	    !chip_refused(o->chip, why, sizeof(why)) || !udrvd_runs())
+		return false;
+	fprintf(stderr, "udrv: through udrvd: %s, so udrvd's policy decides (udrvd.conf(5))%s; --via chip opens the chip instead\n",
+		why, strcmp(cmd, "gpio info") ? "" :
+		", and shows the state only of the lines a rule names for you (the others read as free inputs)");
+	return true;
+}
 
 static const char release_help[] =
 "Usage: udrv gpio release [-c CHIP] LINE...\n"

@@ -53,6 +53,13 @@ GPIO_OPTS_HELP
 "  -S, --event-buffer N   kernel event buffer size (default: 16 per line)\n"
 "  -n, --num-events N     exit after N events\n"
 "  -t, --timeout D        exit when no event arrived for D (e.g. 5s)\n"
+GPIO_VIA_HELP
+"\n"
+"Through udrvd (udrvd(8)): udrvd requests the lines with edge detection for\n"
+"you and sends you their edges (the policy's read and watch), and releases\n"
+"them when mon ends; lines one request of udrvd's already holds with edge\n"
+"detection are watched as they are (watch is enough). Lost events show as\n"
+"gaps in each line's sequence numbers.\n"
 "\n"
 "Output: one line per event; with --json one JSON object per line (JSON\n"
 "Lines) and a final summary object {\"events\":N,\"lost\":M}.\n"
@@ -123,6 +130,7 @@ static int parse_mon(int argc, char **argv, struct mon_opts *m)
 		{ "event-buffer", required_argument, NULL, 'S' },
 		{ "num-events", required_argument, NULL, 'n' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "via", required_argument, NULL, OPT_VIA },
 	};
 	struct option longopts[20];
 	char optstr[48];
@@ -137,6 +145,11 @@ static int parse_mon(int argc, char **argv, struct mon_opts *m)
 	m->g.settings.edge = UDRV_EDGE_BOTH;
 	m->timeout_ms = -1;
 	while ((opt = getopt_long(argc, argv, optstr, longopts, NULL)) != -1) {
+		if (opt == OPT_VIA) {
+			if (gpio_via_parse(&m->g, optarg, "gpio mon"))
+				return EXIT_USAGE;
+			continue;
+		}
 		ret = gpio_opt_parse(&m->g, opt, optarg, "gpio mon");
 		if (ret < 0)
 			return EXIT_USAGE;
@@ -176,19 +189,19 @@ static void print_event(const struct udrv_edge_event *ev, char **names,
 }
 
 /* 1 events pending, 0 stopped by a signal, 2 timeout, or an exit code < 0 */
-static int mon_wait(struct udrv_request *req, const struct mon_opts *m)
+static int mon_wait(const struct gpio_events *src, const struct mon_opts *m)
 {
 	int ret;
 
-	ret = udrv_request_wait_events(req, m->timeout_ms);
+	ret = src->wait(src->src, m->timeout_ms);
 	if (ret == -EINTR && stop)
 		return 0;
 	if (ret < 0)
-		return -cli_error(EXIT_FAIL, "%s", udrv_request_errmsg(req));
+		return -cli_error(EXIT_FAIL, "%s", src->errmsg(src->src));
 	return ret ? 1 : 2;
 }
 
-static int mon_loop(struct udrv_request *req, const struct mon_opts *m,
+static int mon_loop(const struct gpio_events *src, const struct mon_opts *m,
 		    char **names, uint64_t *seen)
 {
 	struct udrv_edge_event evs[64];
@@ -196,21 +209,67 @@ static int mon_loop(struct udrv_request *req, const struct mon_opts *m,
 	int n;
 
 	while (!stop && (!m->max_events || *seen < m->max_events)) {
-		n = mon_wait(req, m);
+		n = mon_wait(src, m);
 		if (n != 1)
 			return n < 0 ? -n : n;
 		want = m->max_events && m->max_events - *seen < 64 ?
 		       (size_t)(m->max_events - *seen) : 64;
-		n = udrv_request_read_events(req, evs, want);
+		n = src->read(src->src, evs, want);
 		if (n == -EINTR && stop)
 			break;
 		if (n < 0)
-			return cli_error(EXIT_FAIL, "%s", udrv_request_errmsg(req));
+			return cli_error(EXIT_FAIL, "%s", src->errmsg(src->src));
 		for (int i = 0; i < n; i++)
 			print_event(&evs[i], names, m->g.json);
 		*seen += (uint64_t)n;
 		fflush(stdout);
 	}
+	return EXIT_OK;
+}
+
+/* The request's side of struct gpio_events. */
+static int req_wait(void *src, int timeout_ms)
+{
+	return udrv_request_wait_events(src, timeout_ms);
+}
+
+static int req_read(void *src, struct udrv_edge_event *ev, size_t max)
+{
+	return udrv_request_read_events(src, ev, max);
+}
+
+static const char *req_errmsg(void *src)
+{
+	return udrv_request_errmsg(src);
+}
+
+static uint64_t req_lost(void *src)
+{
+	return udrv_request_lost_events(src);
+}
+
+/* The lines @names requested with edge detection, on the chip. */
+static int mon_chip(struct mon_opts *m, int n, char **names,
+		    const struct udrv_line_settings *s, struct udrv_chip **chip,
+		    struct gpio_events *ev)
+{
+	unsigned int offsets[UDRV_LINES_MAX];
+	struct udrv_request *req;
+	int ret = gpio_resolve(&m->g, n, names, chip, offsets);
+
+	if (ret)
+		return ret;
+	ret = udrv_chip_request(*chip, &m->g.config, (size_t)n, offsets, s, &req);
+	if (ret) {
+		ret = cli_request_error(*chip, &m->g.config, ret);
+		udrv_chip_free(*chip);
+		*chip = NULL;
+		return ret;
+	}
+	*ev = (struct gpio_events){
+		.wait = req_wait, .read = req_read, .errmsg = req_errmsg,
+		.lost = req_lost, .src = req,
+	};
 	return EXIT_OK;
 }
 
@@ -235,11 +294,11 @@ static void mon_summary(const struct mon_opts *m, uint64_t seen, uint64_t lost)
 int cmd_gpio_mon(int argc, char **argv)
 {
 	struct udrv_line_settings s[UDRV_LINES_MAX];
-	unsigned int offsets[UDRV_LINES_MAX];
 	struct mon_opts m = { 0 };
-	struct udrv_request *req;
-	struct udrv_chip *chip;
+	struct udrv_chip *chip = NULL;
+	struct gpio_events ev;
 	uint64_t seen = 0;
+	bool daemon;
 	int n, ret;
 
 	for (int i = 1; i < argc; i++)
@@ -252,19 +311,19 @@ int cmd_gpio_mon(int argc, char **argv)
 	n = argc - optind;
 	if (n < 1)
 		return cli_usage("gpio mon", "which lines? give at least one LINE");
-	ret = gpio_resolve(&m.g, n, argv + optind, &chip, offsets);
+	ret = gpio_via_check(&m.g, "gpio mon");
 	if (ret)
 		return ret;
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n && i < UDRV_LINES_MAX; i++)
 		s[i] = m.g.settings;
-	ret = udrv_chip_request(chip, &m.g.config, (size_t)n, offsets, s, &req);
-	if (ret) {
-		ret = cli_request_error(chip, &m.g.config, ret);
-		udrv_chip_free(chip);
+	daemon = gpio_through_daemon(&m.g, "gpio mon");
+	ret = daemon ? gpio_mon_daemon(&m.g, n, argv + optind, s,
+				       m.g.config.event_buffer_size, &ev) :
+		       mon_chip(&m, n, argv + optind, s, &chip, &ev);
+	if (ret)
 		return ret;
-	}
 	catch_stop_signals();
-	ret = mon_loop(req, &m, argv + optind, &seen);
+	ret = mon_loop(&ev, &m, argv + optind, &seen);
 	if (ret == 2) {
 		if (!stop)
 			fprintf(stderr, "udrv: no event for %d ms\n",
@@ -272,8 +331,11 @@ int cmd_gpio_mon(int argc, char **argv)
 		ret = m.max_events && seen < m.max_events && !stop ?
 		      EXIT_FAIL : EXIT_OK;
 	}
-	mon_summary(&m, seen, udrv_request_lost_events(req));
-	udrv_request_release(req);
+	mon_summary(&m, seen, ev.lost(ev.src));
+	if (daemon)
+		gpio_mon_daemon_end(&ev);
+	else
+		udrv_request_release(ev.src);
 	udrv_chip_free(chip);
 	return ret;
 }

@@ -8,7 +8,8 @@
  * Properties:
  *  - objects-result: read (0) or refused with a negative errno;
  *  - objects-bounded: what is read fits its fields: every object's path,
- *    name, label, direction, bias, drive and request path NUL-terminated
+ *    name, label, direction, bias, drive, edge, clock, consumer, chip node
+ *    (Path, an ay) and request path NUL-terminated
  *    inside its array, at most as many objects as the list has room for.
  */
 #include <stdlib.h>
@@ -28,7 +29,8 @@ static void check_bounded(const struct udrvd_objs *objs)
 
 		FUZZ_CHECK(TERMINATED(o->path) && TERMINATED(o->name) && TERMINATED(o->label) &&
 			   TERMINATED(o->direction) && TERMINATED(o->bias) &&
-			   TERMINATED(o->drive) && TERMINATED(o->request),
+			   TERMINATED(o->drive) && TERMINATED(o->edge) && TERMINATED(o->clock) &&
+			   TERMINATED(o->consumer) && TERMINATED(o->dev) && TERMINATED(o->request),
 			   "object %zu: a field without its NUL", i);
 	}
 }
