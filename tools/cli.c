@@ -673,7 +673,8 @@ static int split_chips(const struct name_table *t, int n, char *const *lines)
 
 	cli_error(EXIT_FAIL, "no chip has all of the lines given; one command takes the lines of one chip:");
 	for (int i = 0; i < n; i++) {
-		table_find(t, lines[i], chip, off, 1);
+		if (table_find(t, lines[i], chip, off, 1) < 1)
+			continue;	/* an offset: on the chip of -c */
 		chip_words(where, sizeof(where), t->chips[chip[0]]);
 		fprintf(stderr, "udrv:   '%s' is line %u of %s\n", lines[i], off[0], where);
 	}
