@@ -25,7 +25,7 @@ import pytest
 from rig.lab.brokers import system_bus_conf as bus_conf_text
 from tests.support.fakes import FakeTree, chip_file, gpio_bus
 from tests.support.reaper import reap, started
-from tests.support.udrv_runner import REPO, required
+from tests.support.udrv_runner import REPO, find_binary, required
 
 BUILD = REPO / "build" / "dev"
 GUARD_S = 30.0
@@ -66,6 +66,12 @@ def client() -> Path:
 def example() -> Path:
     """examples/udrvd-held: a held line driven through its request's fd."""
     return binary("UDRVD_EXAMPLE", "examples/udrvd-held")
+
+
+@pytest.fixture(scope="session")
+def udrv() -> Path:
+    """The udrv CLI (build/dev, or UDRV_BIN) that test_cli_*.py run as clients."""
+    return required(find_binary(), "UDRV_BIN")
 
 
 @pytest.fixture(scope="session")

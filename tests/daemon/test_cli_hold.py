@@ -17,7 +17,6 @@ import pytest
 
 from tests.daemon.conftest import GUARD_S, Udrvd, serving
 from tests.support.fakes import FakeTree
-from tests.support.udrv_runner import find_binary, required
 
 ALICE, BOB = 1, 2
 POLICY = """# udrv gpio set --hold daemon
@@ -25,11 +24,6 @@ allow uid:1 drive,configure gpio fake-a LOCK
 allow uid:2 drive gpio fake-a LOCK
 allow uid:1 drive gpio fake-a 2
 """
-
-
-@pytest.fixture(scope="module")
-def udrv() -> Path:
-    return required(find_binary(), "UDRV_BIN")
 
 
 @pytest.fixture

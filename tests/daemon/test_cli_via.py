@@ -25,7 +25,6 @@ from tests.daemon.conftest import GUARD_S, Udrvd, serving
 from tests.daemon.test_edge_events import BOTH, edges, rules_become
 from tests.daemon.test_udrvd import request
 from tests.support.fakes import FakeTree
-from tests.support.udrv_runner import find_binary, required
 
 ALICE, BOB, CAROL = 1, 2, 3  # alice: the rules below; bob: none; carol: watch
 POLICY = """# udrv gpio get/mon/info through udrvd
@@ -34,11 +33,6 @@ allow uid:1 read,watch gpio fake-a DOOR
 allow uid:3 watch gpio fake-a DOOR
 """
 THROUGH = "udrv: through udrvd: "
-
-
-@pytest.fixture(scope="module")
-def udrv() -> Path:
-    return required(find_binary(), "UDRV_BIN")
 
 
 @pytest.fixture
