@@ -373,3 +373,16 @@ int gpio_opt_parse(struct gpio_opts *o, int opt, const char *arg,
 		return 0;
 	}
 }
+
+/* --layout SPEC of the mmio backend: the one layout a command uses. */
+int gpio_layout_opt(struct gpio_opts *o, const char *arg, const char *cmd)
+{
+	static struct udrv_gpio_layout layout;
+	char err[256];
+
+	if (udrv_gpio_layout_parse(arg, &layout, err, sizeof(err)))
+		return cli_usage(cmd, "--layout: %s", err);
+	o->config.layout = &layout;
+	o->config.layout_size = sizeof(layout);
+	return 0;
+}

@@ -109,6 +109,9 @@ struct gpio_opts {
 };
 
 /* Recognise a shared gpio option (returns 1), else 0; -1 on a bad value. */
+/* --layout SPEC (mmio backend): 0, or the usage error's exit code. */
+#define OPT_LAYOUT	0x100
+int gpio_layout_opt(struct gpio_opts *o, const char *arg, const char *cmd);
 int gpio_opt_parse(struct gpio_opts *o, int opt, const char *arg,
 		   const char *cmd);
 extern const char gpio_opts_short[];

@@ -402,8 +402,6 @@ static int parse_seq(const char *arg, struct toggle_seq *seq)
 	return 0;
 }
 
-#define OPT_LAYOUT	0x100
-
 /* A --toggle sequence: wait, toggle, wait, toggle ... (gpioset -t). */
 static int toggle_seq_loop(struct udrv_request *req, uint64_t *count,
 			   const struct toggle_seq *seq)
@@ -473,18 +471,6 @@ static void toggle_report(const struct gpio_opts *o, const char *line,
 	cli_json_end(j);
 }
 
-static int layout_opt(struct gpio_opts *o, const char *arg)
-{
-	static struct udrv_gpio_layout layout;
-	char err[256];
-
-	if (udrv_gpio_layout_parse(arg, &layout, err, sizeof(err)))
-		return cli_usage("gpio toggle", "--layout: %s", err);
-	o->config.layout = &layout;
-	o->config.layout_size = sizeof(layout);
-	return 0;
-}
-
 static int parse_toggle(int argc, char **argv, struct gpio_opts *o,
 			uint64_t *count, uint64_t *period,
 			struct toggle_seq *seq)
@@ -505,7 +491,7 @@ static int parse_toggle(int argc, char **argv, struct gpio_opts *o,
 	snprintf(optstr, sizeof(optstr), "%sn:p:t:", gpio_opts_short);
 	while ((opt = getopt_long(argc, argv, optstr, longopts, NULL)) != -1) {
 		if (opt == OPT_LAYOUT) {
-			if (layout_opt(o, optarg))
+			if (gpio_layout_opt(o, optarg, "gpio toggle"))
 				return EXIT_USAGE;
 			continue;
 		}

@@ -7,6 +7,7 @@
 
 int cmd_info(int argc, char **argv);
 int cmd_gpio(int argc, char **argv);
+int cmd_gpio_info(int argc, char **argv);
 int cmd_gpio_mon(int argc, char **argv);
 int cmd_gpio_toggle(int argc, char **argv);
 int cmd_gpio_watch(int argc, char **argv);
