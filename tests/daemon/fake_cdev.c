@@ -108,7 +108,7 @@ static int (*real_ioctl)(int, unsigned long, ...);
 static int (*real_close)(int);
 static ssize_t (*real_read)(int, void *, size_t);
 static int (*real_epoll_ctl)(int, int, int, struct epoll_event *);
-static int (*real_poll)(struct pollfd *, nfds_t, int);
+static int (*real_ppoll)(struct pollfd *, nfds_t, const struct timespec *, const sigset_t *);
 static ssize_t (*real_readlink)(const char *, char *, size_t);
 static int (*real_fstat)(int, struct stat *);
 static int (*real_fstat64)(int, struct stat *);
@@ -121,7 +121,7 @@ static void init(void)
 		*(void **)&real_close = dlsym(RTLD_NEXT, "close");
 		*(void **)&real_read = dlsym(RTLD_NEXT, "read");
 		*(void **)&real_epoll_ctl = dlsym(RTLD_NEXT, "epoll_ctl");
-		*(void **)&real_poll = dlsym(RTLD_NEXT, "poll");
+		*(void **)&real_ppoll = dlsym(RTLD_NEXT, "ppoll");
 		*(void **)&real_readlink = dlsym(RTLD_NEXT, "readlink");
 		*(void **)&real_fstat = dlsym(RTLD_NEXT, "fstat");
 		*(void **)&real_fstat64 = dlsym(RTLD_NEXT, "fstat64");
@@ -586,19 +586,18 @@ ssize_t read(int fd, void *buf, size_t count)
 	return real_read(src, buf, count);
 }
 
-/* ppoll() on the FIFO (udrv gpio watch: a watching chip descriptor's
- * changes), as poll() below. */
+/*
+ * Waiting for them with poll() or ppoll() (libudrv's
+ * udrv_request_wait_edge_events(), a watching chip descriptor's changes):
+ * on the FIFO; the request's memfd itself is always readable.
+ */
 int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *timeout,
 	  const sigset_t *mask)
 {
-	static int (*real_ppoll)(struct pollfd *, nfds_t, const struct timespec *,
-				 const sigset_t *);
 	int fd[16];
 	int ret;
 
 	init();
-	if (!real_ppoll)
-		*(void **)&real_ppoll = dlsym(RTLD_NEXT, "ppoll");
 	if (n > 16)
 		return real_ppoll(fds, n, timeout, mask);
 	for (nfds_t i = 0; i < n; i++) {
@@ -611,31 +610,18 @@ int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *timeout,
 	return ret;
 }
 
+int poll(struct pollfd *fds, nfds_t n, int timeout)
+{
+	struct timespec ts = { timeout / 1000, (timeout % 1000) * 1000000L };
+
+	return ppoll(fds, n, timeout < 0 ? NULL : &ts, NULL);
+}
+
 /* Waiting for them: on the FIFO. */
 int epoll_ctl(int epfd, int op, int fd, struct epoll_event *ev)
 {
 	init();
 	return real_epoll_ctl(epfd, op, source_of(fd), ev);
-}
-
-/* With poll() too (libudrv's udrv_request_wait_edge_events()): the
- * request's memfd itself is always readable. */
-int poll(struct pollfd *fds, nfds_t n, int timeout)
-{
-	int fd[16];
-	int ret;
-
-	init();
-	if (n > 16)
-		return real_poll(fds, n, timeout);
-	for (nfds_t i = 0; i < n; i++) {
-		fd[i] = fds[i].fd;
-		fds[i].fd = source_of(fd[i]);
-	}
-	ret = real_poll(fds, n, timeout);
-	for (nfds_t i = 0; i < n; i++)
-		fds[i].fd = fd[i];
-	return ret;
 }
 
 /*
