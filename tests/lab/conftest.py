@@ -21,6 +21,10 @@
                           pay for Python (session-scoped too)
     q35_py_board          the q35 kernels booted with the Python image variant
                           (with D-Bus and udrvd): VFIO through the broker
+    local_board           std-q35 with udrv installed from source below /usr/local
+                          (make install PREFIX=/usr/local, staged on the host), the
+                          install's last steps left to the test
+                          (rig/lab/image/localguest.py); a board of its own
 
 Environment:
     UDRV_LAB=0              skip every lab test (the only way they are skipped)
@@ -69,7 +73,7 @@ import pytest
 from rig.lab import Board, LabError
 from rig.lab.boards.api import FEATURES
 from rig.lab.boards.targets import TARGETS, features
-from rig.lab.image import debguest, pyguest
+from rig.lab.image import debguest, localguest, pyguest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -121,6 +125,7 @@ LG_NEEDS: dict[str, tuple[str, ...]] = {
     "py_board": ("python",),
     "q35_py_board": ("iommu", "edu", "python"),
     "deb_rpi3": ("bcm2835", "python"),
+    "local_board": ("gpio-wire", "local-install"),
 }
 # the parametrized board fixtures and their QEMU boards
 PARAM_BOARDS: dict[str, list[str]] = {}
@@ -265,7 +270,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 # the session fixtures that boot one board, and what they boot
 BOARD_FIXTURES = {"board_std": "std", "board_rt": "rt", "board_rpi3": "rpi3", "deb_rpi3": "rpi3",
                   "board_rt_smp": "rt-smp", "board_std_smp": "std-smp",
-                  "board_std_q35": "std-q35", "board_rt_q35": "rt-q35"}
+                  "board_std_q35": "std-q35", "board_rt_q35": "rt-q35",
+                  "local_board": "std-q35"}
 
 
 def board_of(item: pytest.Item) -> str:
@@ -326,6 +332,7 @@ class Boards:
         "NAME+py": the board with the Python image variant (rig/lab/image/pyguest.py);
         "rpi3+deb": the rpi3 board with Debian's arm64 python3 and udrv's arm64
         packages (rig/lab/image/debguest.py);
+        "std-q35+local": std-q35 with the source install (rig/lab/image/localguest.py);
         "lg": the labgrid target."""
         board = self.boards.get(flavour)
         if board is not None and board.dead:
@@ -342,7 +349,8 @@ class Boards:
         if board is None:
             name, _, variant = flavour.partition("+")
             extra = (pyguest.variant_files() if variant == "py" else
-                     debguest.guest_files() if variant == "deb" else None)  # fmt: skip
+                     debguest.guest_files() if variant == "deb" else
+                     localguest.guest_files() if variant == "local" else None)  # fmt: skip
             board = self.boards[flavour] = Board(name, extra_files=extra,  # type: ignore[arg-type]
                                                  variant=variant)
             BOOTS.append(f"{flavour} {board.release}: {board.boot_seconds:.1f}s ({board.log_path})")
@@ -444,6 +452,13 @@ def board_std_q35(lab_boards: Boards) -> Board:
 @pytest.fixture(scope="session")
 def board_rt_q35(lab_boards: Boards) -> Board:
     return lab_boards.handle("rt-q35", fixture="board_rt_q35")
+
+
+@pytest.fixture(scope="session")
+def local_board(lab_boards: Boards) -> Board:
+    """std-q35 with udrv installed from source below /usr/local, the install
+    not yet finished (rig/lab/image/localguest.py): a board of its own."""
+    return lab_boards.handle("std-q35", "local", fixture="local_board")
 
 
 @pytest.fixture(scope="session")

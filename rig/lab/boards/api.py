@@ -52,6 +52,9 @@ FEATURES: dict[str, str] = {
     "python": "python3 with udrv's Python package, gpiod and gpiozero",
     "udrvd": "udrvd, dbus-daemon and gdbus, and libgpiod's gpiocli and gpio-manager under "
              "/opt/libgpiod (rig/lab/image/dbusguest.py lays them out)",
+    "local-install": "udrv installed from source below /usr/local (make install "
+                     "PREFIX=/usr/local, not yet finished: rig/lab/image/localguest.py) with "
+                     "systemd-sysusers, usermod, ldconfig and udevadm to finish it",
     "qemu": "the board is one of the lab's own QEMU boards (its process, image and "
             "console log are reachable from the host)",
 }  # fmt: skip

@@ -205,7 +205,8 @@ def target(name: str) -> Target:
 def features(name: str, variant: str = "") -> frozenset[str]:
     """The rig/lab/boards/api.py FEATURES a QEMU target has (variant "py": the
     Python image, rig/lab/image/pyguest.py, with D-Bus, dbusguest.py; "deb": udrv's packages and
-    Debian's python3, rig/lab/image/debguest.py)."""
+    Debian's python3, rig/lab/image/debguest.py; "local": the source install,
+    rig/lab/image/localguest.py)."""
     t = target(name)
     have = {"qemu"}
     if loads_modules(t, variant):  # rig/kernel/* is built and loaded
@@ -224,6 +225,8 @@ def features(name: str, variant: str = "") -> frozenset[str]:
         have.add("python")
     if variant == "py":
         have.add("udrvd")
+    if variant == "local":
+        have.add("local-install")
     return frozenset(have)
 
 
