@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,6 +187,24 @@ int cli_parse_timeout_ms(const char *s, int *ms)
 		return ret;
 	*ms = (int)((ns + 999999) / 1000000);
 	return 0;
+}
+
+void cli_sleep_ns(uint64_t ns, const sigset_t *old)
+{
+	struct timespec ts, *tp = NULL;
+	uint64_t end = ns == UINT64_MAX ? 0 : cli_now_ns() + ns, now;
+
+	while (!cli_stop) {
+		if (ns != UINT64_MAX) {
+			now = cli_now_ns();
+			if (now >= end)
+				return;
+			ts.tv_sec = (time_t)((end - now) / 1000000000ULL);
+			ts.tv_nsec = (long)((end - now) % 1000000000ULL);
+			tp = &ts;
+		}
+		ppoll(NULL, 0, tp, old);
+	}
 }
 
 void cli_timespec_add_ns(struct timespec *ts, uint64_t ns)
@@ -372,6 +391,20 @@ int gpio_opt_parse(struct gpio_opts *o, int opt, const char *arg,
 	default:
 		return 0;
 	}
+}
+
+int gpio_parse_value(const char *s)
+{
+	static const char *const on[] = { "1", "on", "active", "high" };
+	static const char *const off[] = { "0", "off", "inactive", "low" };
+
+	for (size_t i = 0; i < 4; i++) {
+		if (!strcmp(s, on[i]))
+			return 1;
+		if (!strcmp(s, off[i]))
+			return 0;
+	}
+	return -1;
 }
 
 /* --layout SPEC of the mmio backend: the one layout a command uses. */

@@ -57,6 +57,12 @@ int cli_parse_int(const char *s, long min, long max, long *v);
 /* "1ms", "10s", "500us", "1.5ms", bare = seconds; finite, at most 7 days */
 int cli_parse_duration_ns(const char *s, uint64_t *ns);
 uint64_t cli_now_ns(void);
+/*
+ * Sleep @ns (UINT64_MAX: until stopped) with SIGINT and SIGTERM let in
+ * (@old, the mask cli_block_stop_signals() saved); ends early once cli_stop
+ * is set, and at once when it already is.
+ */
+void cli_sleep_ns(uint64_t ns, const sigset_t *old);
 /* --timeout: a duration rounded up to whole ms (at most INT32_MAX ms, about
  * 24.8 days); "0" means do not wait. */
 int cli_parse_timeout_ms(const char *s, int *ms);
@@ -108,10 +114,10 @@ struct gpio_opts {
 	int via;		/* enum gpio_via (--via) */
 };
 
-/* Recognise a shared gpio option (returns 1), else 0; -1 on a bad value. */
 /* --layout SPEC (mmio backend): 0, or the usage error's exit code. */
 #define OPT_LAYOUT	0x100
 int gpio_layout_opt(struct gpio_opts *o, const char *arg, const char *cmd);
+/* Recognise a shared gpio option (returns 1), else 0; -1 on a bad value. */
 int gpio_opt_parse(struct gpio_opts *o, int opt, const char *arg,
 		   const char *cmd);
 extern const char gpio_opts_short[];
@@ -129,6 +135,10 @@ extern const struct option gpio_long_opts[];
 "  -s, --strict          refuse a line name that names more than one line\n" \
 "                        (default: the first, lowest chip and offset, with a\n" \
 "                        note naming the others)\n"
+
+/* A VALUE of 'gpio set' LINE=VALUE: 1 or 0, -1 when it is none of these. */
+int gpio_parse_value(const char *s);
+#define GPIO_VALUES	"0, 1, on, off, active, inactive"
 
 /* The chips a name is looked up on, the places of one name reported. */
 #define CLI_CHIPS_MAX	64

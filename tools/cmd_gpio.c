@@ -7,16 +7,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_interactive.h"
 #include "commands.h"
 
 static const char gpio_help[] =
@@ -205,8 +204,8 @@ static const char set_help[] =
 "keep driving it (sysfs keeps the value after release), or --hold daemon to\n"
 "have udrvd hold it after udrv exits (udrvd(8): no access to the chip is\n"
 "needed, only a rule in /etc/udrv/udrvd.conf; 'udrv gpio release' lets go).\n"
-"libgpiod 2's gpioset holds until killed: here that is --hold forever, and\n"
-"gpioset -z is --daemonize.\n"
+"libgpiod 2's gpioset holds until killed: here that is --hold forever;\n"
+"gpioset -z is --daemonize, gpioset -i --interactive.\n"
 "\n"
 "Options:\n"
 GPIO_OPTS_HELP
@@ -219,6 +218,11 @@ LAYOUT_HELP
 "                        duration is given): udrv exits 0 once the values\n"
 "                        are on the lines, or with the error that kept\n"
 "                        them off; SIGTERM or SIGINT to the holder releases\n"
+"  -i, --interactive     once the values are set, run commands from standard\n"
+"                        input until 'exit' or its end (or SIGINT, SIGTERM):\n"
+"                        get [LINE...], set LINE=VALUE..., toggle [LINE...],\n"
+"                        sleep DURATION, help (LINE: as given here); a bad\n"
+"                        command is said on stderr, the session goes on\n"
 "\n"
 "With -b mmio the kernel sets the values when it hands over the lines, and\n"
 "udrv then writes them again through the SoC's set/clear registers.\n"
@@ -227,21 +231,8 @@ LAYOUT_HELP
 "  udrv gpio set -c 0 17=1\n"
 "  udrv gpio set --drive open-drain -c 0 5=0 --hold 2s\n"
 "  udrv gpio set --hold daemon GPIO17=1\n"
-"  udrv gpio set --daemonize GPIO17=1  # as gpioset -z\n";
-
-static int parse_value(const char *s)
-{
-	static const char *const on[] = { "1", "on", "active", "high" };
-	static const char *const off[] = { "0", "off", "inactive", "low" };
-
-	for (size_t i = 0; i < 4; i++) {
-		if (!strcmp(s, on[i]))
-			return 1;
-		if (!strcmp(s, off[i]))
-			return 0;
-	}
-	return -1;
-}
+"  udrv gpio set --daemonize GPIO17=1  # as gpioset -z\n"
+"  printf 'set GPIO17=1\\nsleep 100ms\\nget\\n' | udrv gpio set -i GPIO17=0\n";
 
 /*
  * --hold: until SIGINT or SIGTERM (cli_stop), or for the duration. They are
@@ -252,25 +243,12 @@ static int parse_value(const char *s)
  */
 static void hold(const char *how, const sigset_t *old)
 {
-	struct timespec ts, *tp = NULL;
-	bool forever = !strcmp(how, "forever");
-	uint64_t ns = 0, end, now;
+	uint64_t ns = UINT64_MAX;
 
 	fflush(stdout);		/* --json's values, before the wait */
-	if (!forever && cli_parse_duration_ns(how, &ns))
+	if (strcmp(how, "forever") && cli_parse_duration_ns(how, &ns))
 		return;		/* checked when the option was read */
-	end = cli_now_ns() + ns;
-	while (!cli_stop) {
-		if (!forever) {
-			now = cli_now_ns();
-			if (now >= end)
-				return;
-			ts.tv_sec = (time_t)((end - now) / 1000000000ULL);
-			ts.tv_nsec = (long)((end - now) % 1000000000ULL);
-			tp = &ts;
-		}
-		ppoll(NULL, 0, tp, old);
-	}
+	cli_sleep_ns(ns, old);
 }
 
 static int split_assignments(int n, char **args, char **names,
@@ -282,9 +260,9 @@ static int split_assignments(int n, char **args, char **names,
 
 	for (int i = 0; i < n; i++) {
 		eq = strchr(args[i], '=');
-		v = eq ? parse_value(eq + 1) : -1;
+		v = eq ? gpio_parse_value(eq + 1) : -1;
 		if (v < 0)
-			return cli_usage("gpio set", "'%s' is not LINE=VALUE (VALUE: 0, 1, on, off, active, inactive)",
+			return cli_usage("gpio set", "'%s' is not LINE=VALUE (VALUE: " GPIO_VALUES ")",
 					 args[i]);
 		*eq = '\0';
 		names[i] = args[i];
@@ -362,7 +340,8 @@ static int cmd_set(int argc, char **argv)
 {
 	static const struct option extra[] = {
 		{ "hold", required_argument, NULL, 'H' },
-		{ "daemonize", no_argument, NULL, 'z' }, { NULL, 0, NULL, 0 }
+		{ "daemonize", no_argument, NULL, 'z' },
+		{ "interactive", no_argument, NULL, 'i' }, { NULL, 0, NULL, 0 }
 	};
 	struct option longopts[16];
 	struct udrv_line_settings s[UDRV_LINES_MAX];
@@ -372,7 +351,7 @@ static int cmd_set(int argc, char **argv)
 	struct udrv_request *req = NULL;
 	struct udrv_chip *chip;
 	const char *hold_for = NULL;
-	bool background = false;
+	bool background = false, interactive = false;
 	sigset_t unblocked;
 	uint64_t ns, v = 0;
 	int n, ret, opt, notify = -1;
@@ -382,7 +361,7 @@ static int cmd_set(int argc, char **argv)
 		return EXIT_OK;
 	}
 	long_opts(longopts, extra);
-	snprintf(optstr, sizeof(optstr), "%sH:z", gpio_opts_short);
+	snprintf(optstr, sizeof(optstr), "%sH:zi", gpio_opts_short);
 	while ((opt = getopt_long(argc, argv, optstr, longopts, NULL)) != -1) {
 		if (opt == OPT_LAYOUT) {
 			if (gpio_layout_opt(&o, optarg, "gpio set"))
@@ -394,6 +373,8 @@ static int cmd_set(int argc, char **argv)
 				return cli_usage("gpio set", "bad --hold '%s': e.g. 2s, 500ms (at most 7 days), forever or daemon", optarg);
 		} else if (opt == 'z') {
 			background = true;
+		} else if (opt == 'i') {
+			interactive = true;
 		} else if (opt == '?') {
 			return cli_usage("gpio set", "bad option");
 		} else if (gpio_opt_parse(&o, opt, optarg, "gpio set") < 0) {
@@ -406,6 +387,8 @@ static int cmd_set(int argc, char **argv)
 	ret = split_assignments(n, argv + optind, names, s, &o.settings);
 	if (ret)
 		return ret;
+	if (interactive && (ret = gpio_interactive_check(hold_for, background)))
+		return ret;
 	if (background && hold_for && !strcmp(hold_for, "daemon"))
 		return cli_usage("gpio set", "--daemonize goes with --hold forever or a duration; with --hold daemon udrvd holds the lines and udrv exits anyway");
 	if (background && !hold_for)
@@ -417,7 +400,7 @@ static int cmd_set(int argc, char **argv)
 	}
 	if (background && (ret = daemonize(&notify)) >= 0)
 		return ret;	/* the parent */
-	if (hold_for) {
+	if (hold_for || interactive) {
 		cli_catch_stop_signals();
 		cli_block_stop_signals(&unblocked);
 	}
@@ -436,8 +419,16 @@ static int cmd_set(int argc, char **argv)
 			gpio_print_values(udrv_chip_name(chip), &o, n, names, offsets, v);
 		if (notify >= 0)
 			detach(notify);
-		if (hold_for)
+		if (interactive) {
+			struct gpio_session gs = {
+				.req = req, .o = &o, .chip = udrv_chip_name(chip),
+				.n = n, .names = names, .offsets = offsets, .values = v,
+			};
+
+			ret = gpio_interactive(&gs, STDIN_FILENO, &unblocked);
+		} else if (hold_for) {
 			hold(hold_for, &unblocked);
+		}
 	}
 	udrv_request_release(req);
 	udrv_chip_free(chip);

@@ -96,6 +96,25 @@ CLI = [
     join("0", "10", "100", "4294967295"),
 ]
 
+INTERACTIVE = [
+    # parts: the commands of udrv gpio set --interactive, then the lines as the
+    # command line gave them (none: GPIO17, 4, GPIO27)
+    join("get\nset GPIO17=1\ntoggle\nsleep 1ms\nget GPIO27 4\nhelp\nexit\n"),
+    join("set GPIO17=on 4=inactive GPIO27=high\ntoggle 4\nquit"),
+    join("  get\t GPIO17  \r\n\n\tset\tGPIO27=low\r\n"),
+    join("set GPIO99=1\nget gpio17\ntoggle GPIO17 GPIO17\nset GPIO17\nset =1\nset\n"),
+    join("sleep\nsleep 1ms 2ms\nsleep 5x\nsleep 10081m\nsleep 10080m\nsleep 1.5ms\n"),
+    join("frobnicate\ntgogle GPIO17\nGET\nexit now\nhelp me\n"),
+    join("get\x00 GPIO17\nget\n"),
+    join("get" + " GPIO27" * 600 + "\nget\n"),
+    join("get" + " " * 4086 + " GPIO17\nget"),
+    join("get" + " " * 4086 + " GPIO17"),  # the last line, at the limit
+    join("get" + " " * 4087 + " GPIO17"),  # one byte too long
+    join("set LED=1 BUTTON=0\ntoggle BUTTON\nget LED LED\n", "LED", "BUTTON"),
+    join("get 17\nset 17=1\n", "17", "17"),
+    join("get\n", ""),
+]
+
 CHIP = [
     # parts: base, ngpio, label, /dev/gpiochip0, direction, active_low,
     # value, edge of the exported lines
@@ -605,6 +624,7 @@ HARNESSES: dict[str, list[bytes]] = {
     "parse": [p.encode() for p in PARSE],
     "layout": LAYOUT,
     "cli": CLI,
+    "interactive": INTERACTIVE,
     "chip": CHIP,
     "soc": SOC,
     "uio": UIO,

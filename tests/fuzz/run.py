@@ -33,9 +33,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-HARNESSES = ("parse", "layout", "cli", "chip", "soc", "uio", "rt", "fields", "trace",
-             "rtla", "peer", "cyclictest", "rate", "vfio", "policy", "state", "creds", "linecfg",
-             "objects", "udrvd")
+HARNESSES = ("parse", "layout", "cli", "interactive", "chip", "soc", "uio", "rt", "fields",
+             "trace", "rtla", "peer", "cyclictest", "rate", "vfio", "policy", "state", "creds",
+             "linecfg", "objects", "udrvd")
 SETUP = ["-Dfuzz=true", "-Db_sanitize=address,undefined", "-Db_lundef=false",
          "-Dc_args=-fno-sanitize-recover=all"]
 # -close_fd_mask=3: the CLI harness prints on stdout/stderr; failures still
@@ -49,7 +49,8 @@ FLAGS = ["-close_fd_mask=3", "-print_final_stats=1", "-timeout=20", "-rss_limit_
 # from run to run (the corpus after 300 inputs: 83 to 100 entries in six runs,
 # with ASLR off too); the seeds' own coverage is the same on every run
 CHECK_SEED = 1
-CHECK_RUNS = {"parse": 250_000, "layout": 150_000, "cli": 500, "chip": 3_000, "soc": 2_500,
+CHECK_RUNS = {"parse": 250_000, "layout": 150_000, "cli": 500, "interactive": 6_000,
+              "chip": 3_000, "soc": 2_500,
               "uio": 2_000, "rt": 1_500, "fields": 500_000, "trace": 40_000, "rtla": 5_000,
               "peer": 500_000, "cyclictest": 6_000, "rate": 50_000, "vfio": 8_000,
               "policy": 15_000, "state": 400_000, "creds": 100_000,
