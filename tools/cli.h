@@ -177,9 +177,10 @@ int gpio_via_parse(struct gpio_opts *o, const char *arg, const char *cmd);
 int gpio_via_check(const struct gpio_opts *o, const char *cmd);
 /* Does @cmd go through udrvd (see enum gpio_via)? */
 bool gpio_through_daemon(const struct gpio_opts *o, const char *cmd);
-/* get, info and mon through udrvd; exit codes. */
+/* get, info and mon through udrvd; exit codes. info: the lines @names (none:
+ * every line) of the chips udrvd exports (-c: of that chip). */
 int gpio_get_daemon(const struct gpio_opts *o, int n, char **names);
-int gpio_info_daemon(const struct gpio_opts *o);
+int gpio_info_daemon(const struct gpio_opts *o, int n, char **names);
 
 /*
  * Edges from where mon reads them: a request of one's own, or udrvd.

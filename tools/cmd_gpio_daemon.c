@@ -259,19 +259,101 @@ int gpio_get_daemon(const struct gpio_opts *o, int n, char **names)
 	return ret;
 }
 
-int gpio_info_daemon(const struct gpio_opts *o)
+/* The chip head and @n of its lines (@offs; all of them when @offs is NULL). */
+static void show_chip_daemon(const struct udrvd_chip_info *ci, const unsigned int *offs,
+			     unsigned int n, struct udrv_json *j)
 {
-	struct udrvd_client *c = udrvd_client_new();
+	const struct gpio_chip_view v = {
+		.name = ci->name, .label = ci->label, .path = ci->dev,
+		.num_lines = ci->num_lines, .cdev = true, .sysfs_base = -1,
+	};
+
+	gpio_chip_head(&v, j);
+	gpio_lines_begin(j);
+	for (unsigned int k = 0; k < n; k++)
+		gpio_line_show(&ci->lines[offs ? offs[k] : k], j);
+	gpio_chip_tail(j);
+}
+
+/* Line @spec of @ci: its name, or with -c an offset; -1 when it has none. */
+static int line_of(const struct udrvd_chip_info *ci, const char *spec, bool offsets)
+{
+	uint64_t num;
+
+	if (offsets && !cli_parse_u64(spec, &num))
+		return num < ci->num_lines ? (int)num : -1;
+	for (unsigned int k = 0; k < ci->num_lines; k++)
+		if (!strcmp(ci->lines[k].name, spec))
+			return (int)k;
+	return -1;
+}
+
+/* Where each of @names is among @chips (the first chip that has it), as
+ * *@at (chip index) and *@off; EXIT_FAIL after naming those not found. */
+static int find_lines(const struct gpio_opts *o, const struct udrvd_chip_info *chips, size_t nc,
+		      int n, char **names, size_t *at, unsigned int *off)
+{
+	int ret = EXIT_OK;
+
+	for (int i = 0; i < n; i++) {
+		int k = -1;
+
+		for (at[i] = 0; at[i] < nc && k < 0; at[i]++)
+			k = line_of(&chips[at[i]], names[i], o->chip != NULL);
+		at[i]--;
+		if (k >= 0) {
+			off[i] = (unsigned int)k;
+			continue;
+		}
+		if (o->chip)
+			ret = cli_error(EXIT_FAIL, "gpio info %s: udrvd's chip %s has no line %s (udrv gpio info -c %s lists its lines)",
+					names[i], o->chip, names[i], o->chip);
+		else
+			ret = cli_error(EXIT_FAIL, "gpio info %s: no chip udrvd exports has a line named %s (udrv gpio info lists them%s)",
+					names[i], names[i], cli_parse_u64(names[i], &(uint64_t){ 0 }) ? "" :
+					"; an offset needs its chip: -c CHIP");
+	}
+	return ret;
+}
+
+/* info LINE... through udrvd: each line's chip with those of its lines. */
+static int info_lines_daemon(const struct gpio_opts *o, const struct udrvd_chip_info *chips,
+			     size_t nc, int n, char **names, struct udrv_json *j)
+{
+	size_t at[UDRV_LINES_MAX];
+	unsigned int off[UDRV_LINES_MAX], mine[UDRV_LINES_MAX];
+	int ret = find_lines(o, chips, nc, n, names, at, off);
+
+	if (ret)
+		return ret;
+	for (size_t c = 0; c < nc; c++) {
+		unsigned int m = 0;
+
+		for (int i = 0; i < n; i++)
+			if (at[i] == c)
+				mine[m++] = off[i];
+		if (m)
+			show_chip_daemon(&chips[c], mine, m, j);
+	}
+	return EXIT_OK;
+}
+
+int gpio_info_daemon(const struct gpio_opts *o, int n, char **names)
+{
+	struct udrvd_client *c;
 	struct udrvd_chip_info *chips = NULL;
 	struct udrv_json *j;
-	size_t n = 0;
-	int err;
+	size_t nc = 0;
+	int err, ret = EXIT_OK;
 
+	if (n > UDRV_LINES_MAX)
+		return cli_usage("gpio info", "at most %d lines at a time", UDRV_LINES_MAX);
+	c = udrvd_client_new();
 	if (!c)
 		return cli_error(EXIT_FAIL, "out of memory");
 	err = udrvd_client_open(c);
 	if (!err)
-		err = udrvd_client_chips(c, o->chip, &chips, &n);
+		err = udrvd_client_chips(c, o->chip, &chips, &nc);
 	if (err) {
 		cli_error(EXIT_FAIL, "%s", udrvd_client_errmsg(c));
 		udrvd_client_free(c);
@@ -280,26 +362,18 @@ int gpio_info_daemon(const struct gpio_opts *o)
 	j = cli_json_begin(o->json);
 	if (j)
 		udrv_json_arr_begin(j);
-	for (size_t i = 0; i < n; i++) {
-		const struct gpio_chip_view v = {
-			.name = chips[i].name, .label = chips[i].label, .path = chips[i].dev,
-			.num_lines = chips[i].num_lines, .cdev = true, .sysfs_base = -1,
-		};
-
-		gpio_chip_head(&v, j);
-		gpio_lines_begin(j);
-		for (unsigned int k = 0; k < v.num_lines; k++)
-			gpio_line_show(&chips[i].lines[k], j);
-		gpio_chip_tail(j);
-	}
-	if (!n)
+	if (n)
+		ret = info_lines_daemon(o, chips, nc, n, names, j);
+	for (size_t i = 0; !n && i < nc; i++)
+		show_chip_daemon(&chips[i], NULL, chips[i].num_lines, j);
+	if (!nc)
 		fprintf(j ? stderr : stdout, "udrvd exports no GPIO chip\n");
 	if (j)
 		udrv_json_arr_end(j);
 	cli_json_end(j);
-	udrvd_client_chips_free(chips, n);
+	udrvd_client_chips_free(chips, nc);
 	udrvd_client_free(c);
-	return EXIT_OK;
+	return ret;
 }
 
 /*
@@ -400,7 +474,7 @@ int gpio_get_daemon(const struct gpio_opts *o, int n, char **names)
 	return no_client();
 }
 
-int gpio_info_daemon(const struct gpio_opts *o)
+int gpio_info_daemon(const struct gpio_opts *o, int n, char **names)
 {
 	return no_client();
 }

@@ -292,12 +292,8 @@ int cmd_gpio_info(int argc, char **argv)
 	ret = gpio_via_check(&o, "gpio info");
 	if (ret)
 		return ret;
-	if (gpio_through_daemon(&o, "gpio info")) {
-		if (optind < argc)
-			return cli_error(EXIT_FAIL, "gpio info %s: through udrvd only whole chips are listed: name the chip (-c CHIP) instead of its lines",
-					 argv[optind]);
-		return gpio_info_daemon(&o);
-	}
+	if (gpio_through_daemon(&o, "gpio info"))
+		return gpio_info_daemon(&o, argc - optind, argv + optind);
 	if (optind < argc)
 		return info_lines(&o, argc - optind, argv + optind);
 	if (o.chip) {

@@ -216,6 +216,38 @@ def test_info_lists_udrvds_chips(udrvd: Udrvd, udrv: Path) -> None:
         "gpiochip1 (fake-b))" in res.stderr, res.stderr  # fmt: skip
 
 
+def test_info_of_lines_by_name_or_offset(udrvd: Udrvd, udrv: Path) -> None:
+    """info LINE...: the lines' chip with those lines only, in the order
+    given, as the direct path shows them; offsets with -c."""
+    for args, names in [(["DOOR", "LOCK"], ["DOOR", "LOCK"]),
+                        (["-c", "fake-a", "4", "DOOR"], ["LED", "DOOR"]),
+                        (["-c", "0", "LED"], ["LED"])]:  # fmt: skip
+        res = gpio(udrvd, udrv, "info", *args, uid=BOB)
+        direct = gpio(udrvd, udrv, "info", *args, uid=0)
+        assert res.returncode == 0 and THROUGH in res.stderr, (args, res.stderr)
+        assert direct.returncode == 0 and THROUGH not in direct.stderr, (args, direct.stderr)
+        assert res.stdout.splitlines()[1:] == direct.stdout.splitlines()[1:], (args, res.stdout)
+        assert res.stdout.splitlines()[0] == "gpiochip0 [fake-a] 8 lines", res.stdout
+        assert [ln.split()[1] for ln in res.stdout.splitlines()[1:]] == names, res.stdout
+    (chip,) = json.loads(gpio(udrvd, udrv, "info", "--json", "LED", "LOCK", uid=BOB).stdout)
+    assert [ln["name"] for ln in chip["lines"]] == ["LED", "LOCK"], chip
+
+
+def test_info_of_a_line_udrvd_does_not_have(udrvd: Udrvd, udrv: Path) -> None:
+    for args, want in [
+        (["DOOR", "GPIO99"], "gpio info GPIO99: no chip udrvd exports has a line named GPIO99 "
+                             "(udrv gpio info lists them)"),
+        (["4"], "no chip udrvd exports has a line named 4 (udrv gpio info lists them; "
+                "an offset needs its chip: -c CHIP)"),
+        (["-c", "fake-b", "LOCK"], "gpio info LOCK: udrvd's chip fake-b has no line LOCK "
+                                   "(udrv gpio info -c fake-b lists its lines)"),
+        (["-c", "fake-a", "8"], "udrvd's chip fake-a has no line 8"),
+    ]:  # fmt: skip
+        res = gpio(udrvd, udrv, "info", *args, uid=BOB)
+        assert res.returncode == 1 and want in res.stderr, (args, res.stderr)
+        assert res.stdout == "", (args, res.stdout)
+
+
 def test_info_shows_a_line_s_state_to_whom_a_rule_names(udrvd: Udrvd, udrv: Path) -> None:
     res = request(udrvd, [1], BOTH, uid=ALICE, consumer="doorbell")
     assert res.returncode == 0, res.stderr
