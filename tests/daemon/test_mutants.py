@@ -4,11 +4,14 @@ test_line_changes.py, test_hotplug.py, test_credentials.py and test_quotas.py
 (and test_state.c's, for the state file) fail when their check is removed:
 udrvd is built again from a copy of daemon/ with one check taken out, and the
 test that covers that check must fail against it (and only tests that the
-check explains). A refusal test that passes anyway tests something else."""
+check explains: of the test files that hold them in make check, of all of
+them with UDRV_MUTANTS=full). A refusal test that passes anyway tests
+something else."""
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -263,17 +266,37 @@ def mutated_daemon(tmp: Path, file: str, text: str, replacement: str) -> Path:
     return src
 
 
-def build_mutant(tmp: Path, file: str, text: str, replacement: str) -> Path:
+def cc_flags(src: Path) -> list[str]:
+    """udrvd's compile flags, its headers from @src."""
+    flags = subprocess.run(["pkg-config", "--cflags", "libsystemd"], check=True,
+                           capture_output=True, text=True).stdout.split()  # fmt: skip
+    return ["-std=c11", "-D_GNU_SOURCE", '-DUDRV_VERSION="mutant"',
+            '-DUDRVD_POLICY_FILE="/etc/udrv/udrvd.conf"', f"-I{REPO / 'include'}",
+            f"-I{REPO / 'lib'}", f"-I{src}", *flags]  # fmt: skip
+
+
+def daemon_objects(tmp: Path) -> Path:
+    """daemon/*.c compiled once, unmutated: a mutant compiles its own file
+    again and links it with the others."""
+    out = tmp / "objects"
+    out.mkdir()
+    for c in sorted((REPO / "daemon").glob("*.c")):
+        subprocess.run(["cc", *cc_flags(REPO / "daemon"), "-c", str(c), "-o",
+                        str(out / f"{c.stem}.o")], check=True)  # fmt: skip
+    return out
+
+
+def build_mutant(tmp: Path, file: str, text: str, replacement: str, objects: Path) -> Path:
     src = mutated_daemon(tmp, file, text, replacement)
     lib = required(BUILD / "lib" / "libudrv.a", "libudrv.a")
-    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libsystemd"], check=True,
-                           capture_output=True, text=True).stdout.split()  # fmt: skip
+    libs = subprocess.run(["pkg-config", "--libs", "libsystemd"], check=True,
+                          capture_output=True, text=True).stdout.split()  # fmt: skip
+    mutated = tmp / f"{Path(file).stem}.o"
+    subprocess.run(["cc", *cc_flags(src), "-c", str(src / file), "-o", str(mutated)], check=True)
+    others = [str(o) for o in sorted(objects.glob("*.o")) if o.name != mutated.name]
     out = tmp / "udrvd"
-    sources = [str(p) for p in sorted(src.glob("*.c"))]
-    subprocess.run(["cc", "-std=c11", "-D_GNU_SOURCE", '-DUDRV_VERSION="mutant"',
-                    '-DUDRVD_POLICY_FILE="/etc/udrv/udrvd.conf"',
-                    f"-I{REPO / 'include'}", f"-I{REPO / 'lib'}", f"-I{src}", *sources,
-                    str(lib), *flags, "-lm", "-o", str(out)], check=True)  # fmt: skip
+    subprocess.run(["cc", *others, str(mutated), str(lib), *libs, "-lm", "-o", str(out)],
+                   check=True)  # fmt: skip
     return out
 
 
@@ -281,6 +304,22 @@ SUITE = ["tests/daemon/test_udrvd.py", "tests/daemon/test_devices.py",
          "tests/daemon/test_edge_events.py", "tests/daemon/test_line_changes.py",
          "tests/daemon/test_hotplug.py", "tests/daemon/test_credentials.py",
          "tests/daemon/test_quotas.py"]  # fmt: skip
+
+
+
+def defined_tests(path: str) -> set[str]:
+    return set(re.findall(r"^def (test_\w+)", (REPO / path).read_text(), re.MULTILINE))
+
+
+def suite_of(name: str) -> list[str]:
+    """The files of SUITE that hold the tests mutant @name must fail, which
+    run against it: a check is seen where its tests are, and the rest of
+    those files must pass (make check's time). UDRV_MUTANTS=full: all of
+    SUITE against each mutant, for whoever changes MUTANTS or a check."""
+    if os.environ.get("UDRV_MUTANTS") == "full":
+        return SUITE
+    return [f for f in SUITE if defined_tests(f) & MUTANTS[name][3]]
+
 
 # Mutants whose suites run at once. A suite mostly waits: on its clients, and
 # for a mutant, on the guards (tests/daemon/conftest.py's GUARD_S) of the tests
@@ -307,13 +346,13 @@ def running(exe: Path) -> list[int]:
     return pids
 
 
-def run_mutant(name: str, tmp: Path) -> Outcome:
-    """SUITE against udrvd built with mutant @name; a udrvd the suite left
-    running is named and killed."""
+def run_mutant(name: str, tmp: Path, objects: Path) -> Outcome:
+    """suite_of(@name) against udrvd built with mutant @name; a udrvd the
+    suite left running is named and killed."""
     file, text, replacement, _ = MUTANTS[name]
-    udrvd = build_mutant(tmp, file, text, replacement)
+    udrvd = build_mutant(tmp, file, text, replacement, objects)
     res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                          f"--basetemp={tmp / 'pytest'}", *SUITE],
+                          f"--basetemp={tmp / 'pytest'}", *suite_of(name)],
                          cwd=REPO, env={**os.environ, "UDRVD_BIN": str(udrvd)},
                          capture_output=True, text=True, timeout=600, check=False)  # fmt: skip
     failed = {ln.split("::")[1].split()[0] for ln in res.stdout.splitlines()
@@ -334,18 +373,28 @@ def mutant_runs(request: pytest.FixtureRequest,
     in a folder of its own (its own --basetemp: pytest removes old ones)."""
     names = [item.callspec.params["name"] for item in request.session.items
              if getattr(item, "originalname", "") == "test_a_removed_check_is_seen"]  # fmt: skip
+    objects = daemon_objects(tmp_path_factory.mktemp("daemon"))
     with ThreadPoolExecutor(AT_ONCE) as pool:
-        runs = {name: pool.submit(run_mutant, name, tmp_path_factory.mktemp("mutant"))
+        runs = {name: pool.submit(run_mutant, name, tmp_path_factory.mktemp("mutant"), objects)
                 for name in names}  # fmt: skip
         yield runs
         for run in runs.values():
             run.cancel()
 
 
+def test_each_mutants_tests_are_in_the_suite() -> None:
+    """A test a mutant must fail that no file of SUITE holds would take its
+    file out of the run (a renamed test): it must be there."""
+    held = set().union(*(defined_tests(f) for f in SUITE))
+    for name, (_, _, _, want) in MUTANTS.items():
+        assert want <= held, f"{name}: no test {sorted(want - held)} in SUITE"
+
+
 @pytest.mark.parametrize("name", MUTANTS)
 def test_a_removed_check_is_seen(name: str, mutant_runs: dict[str, Run]) -> None:
-    """The tests the check explains fail, and no others; and the suite's
-    tests leave no udrvd running, failed or not (tests/support/reaper.py)."""
+    """The tests the check explains fail, and no others of their files (of
+    SUITE: UDRV_MUTANTS=full); and the suite's tests leave no udrvd running,
+    failed or not (tests/support/reaper.py)."""
     out = mutant_runs[name].result()
     assert out.failed == MUTANTS[name][3], f"{name}: failed {sorted(out.failed)}\n{out.report}"
     assert not out.left, f"{name}: the suite left udrvd running: pids {out.left}\n{out.report}"
