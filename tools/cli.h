@@ -175,6 +175,9 @@ enum gpio_via { GPIO_VIA_AUTO, GPIO_VIA_CHIP, GPIO_VIA_DAEMON };
 int gpio_via_parse(struct gpio_opts *o, const char *arg, const char *cmd);
 /* The options that cannot go through udrvd (--backend): 0 or an exit code. */
 int gpio_via_check(const struct gpio_opts *o, const char *cmd);
+/* After set was refused by the chip: where udrvd runs, say that set --hold
+ * daemon goes through its policy. */
+void gpio_set_daemon_hint(const struct gpio_opts *o);
 /* Does @cmd go through udrvd (see enum gpio_via)? */
 bool gpio_through_daemon(const struct gpio_opts *o, const char *cmd);
 /* get, info and mon through udrvd; exit codes. info: the lines @names (none:

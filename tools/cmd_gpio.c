@@ -405,6 +405,8 @@ static int cmd_set(int argc, char **argv)
 		cli_block_stop_signals(&unblocked);
 	}
 	ret = gpio_resolve(&o, n, names, &chip, offsets);
+	if (ret == EXIT_FAIL)
+		gpio_set_daemon_hint(&o);
 	if (ret)
 		return ret;
 	ret = request_lines(chip, &o, (size_t)n, offsets, s, &req);

@@ -491,6 +491,15 @@ void gpio_mon_daemon_end(struct gpio_events *ev)
 }
 #endif
 
+void gpio_set_daemon_hint(const struct gpio_opts *o)
+{
+	char why[384];
+
+	if (o->config.backend == UDRV_BACKEND_CDEV && chip_refused(o->chip, why, sizeof(why)) &&
+	    udrvd_runs())
+		fprintf(stderr, "udrv: udrvd runs: 'udrv gpio set --hold daemon' sets the lines through its policy instead (udrvd.conf(5)), and udrvd holds them\n");
+}
+
 bool gpio_through_daemon(const struct gpio_opts *o, const char *cmd)
 {
 	char why[384];

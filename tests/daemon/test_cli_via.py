@@ -271,3 +271,20 @@ def test_bad_via(udrvd: Udrvd, udrv: Path) -> None:
     ]:  # fmt: skip
         res = gpio(udrvd, udrv, *args)
         assert res.returncode == 2 and want in res.stderr, (args, res.stderr)
+
+
+def test_set_refused_by_the_chip_names_the_way_through_udrvd(udrvd: Udrvd, udrv: Path) -> None:
+    """set is not taken to udrvd by itself (udrvd would hold the line after
+    udrv exits: --hold daemon says so); refused by the chip, it says that
+    way where udrvd runs, and not where it does not."""
+    hint = "udrv: udrvd runs: 'udrv gpio set --hold daemon' sets the lines through its policy"
+    res = gpio(udrvd, udrv, "set", "LED=1")
+    assert res.returncode == 1 and "Permission denied" in res.stderr, res.stderr
+    assert hint in res.stderr, res.stderr
+    env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent",
+           "LD_PRELOAD": udrvd.preload, "UDRV_SYSROOT": str(udrvd.tree.root)}  # fmt: skip
+    alone = subprocess.run(["setpriv", f"--reuid={ALICE}", f"--regid={ALICE}", "--clear-groups",
+                            str(udrv), "gpio", "set", "LED=1"], capture_output=True, text=True,
+                           env=env, timeout=GUARD_S, check=False)  # fmt: skip
+    assert alone.returncode == 1 and "Permission denied" in alone.stderr, alone.stderr
+    assert hint not in alone.stderr, alone.stderr
