@@ -40,6 +40,13 @@ def sh(board: Board, command: str, timeout: float = 120) -> Udrv:
     return Udrv(r.status, r.stdout, r.stderr)
 
 
+def root(board: Board, cmd: str) -> str:
+    """A shell command as root that must succeed: its stdout."""
+    r = sh(board, cmd)
+    assert r.status == 0, f"{cmd!r} exited {r.status}:\n{r.stdout}{r.stderr}"
+    return r.stdout
+
+
 def udrv(board: Board, args: str, timeout: float = 120) -> Udrv:
     return sh(board, f"udrv {args}", timeout)
 

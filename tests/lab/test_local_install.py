@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 import pytest
-from guest import CHIP, Udrv, sh
+from guest import CHIP, Udrv, root, sh
 from test_access import RULES, as_user, settle
 
 from rig.lab import Board
@@ -32,12 +32,6 @@ pytestmark = [pytest.mark.lg_feature(["gpio-wire", "local-install"])]
 
 UDRV = f"{localguest.PREFIX}/bin/udrv"
 MEMBER, OUTSIDER = "ada", "bob"
-
-
-def root(board: Board, cmd: str) -> str:
-    r = sh(board, cmd)
-    assert r.status == 0, f"{cmd!r} exited {r.status}:\n{r.stdout}{r.stderr}"
-    return r.stdout
 
 
 def gpio_nodes(board: Board) -> list[str]:

@@ -17,7 +17,7 @@ import shlex
 from collections.abc import Iterator
 
 import pytest
-from guest import Board, Udrv, sh
+from guest import Board, Udrv, root, sh
 
 from rig.lab.brokers import BUS, POLICY, STATE, Broker
 from rig.lab.image import dbusguest
@@ -30,12 +30,6 @@ USER, UID = "carol", 1100
 RULES = f"allow uid:0 all gpio gpio-wire *\nallow uid:{UID} read,watch gpio gpio-wire wire0-in\n"
 UDRV = dbusguest.GUEST_UDRV  # built with udrvd's client
 THROUGH = "udrv: through udrvd: "
-
-
-def root(board: Board, cmd: str) -> str:
-    r = sh(board, cmd)
-    assert r.status == 0, f"{cmd!r} exited {r.status}:\n{r.stdout}{r.stderr}"
-    return r.stdout
 
 
 def as_user_cmd(cmd: str) -> str:
