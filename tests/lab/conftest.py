@@ -53,9 +53,10 @@ loads labgrid's pytest plugin):
                             tests that boot boards of their own or use
                             QEMU-only attributes (rig/lab/boards/api.py)
 
-Each kernel boots at most once per session and is shared by all tests (the
-fixtures are session-scoped handles); a board that died (guest panic, agent
-gone) is replaced by a fresh boot on its next use.  A boot failure (e.g. qemu
+Each board boots once per session and is shared by all tests (the fixtures
+are session-scoped handles), and is shut down after the last test that uses
+it; a board that died (guest panic, agent gone) is replaced by a fresh boot
+on its next use.  A boot failure (e.g. qemu
 not installed) fails the tests that need the board, with the lab's message,
 instead of skipping them.
 """
@@ -267,25 +268,35 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             terminalreporter.write_line(line)
 
 
-# the session fixtures that boot one board, and what they boot
-BOARD_FIXTURES = {"board_std": "std", "board_rt": "rt", "board_rpi3": "rpi3", "deb_rpi3": "rpi3",
-                  "board_rt_smp": "rt-smp", "board_std_smp": "std-smp",
-                  "board_std_q35": "std-q35", "board_rt_q35": "rt-q35",
-                  "local_board": "std-q35"}
+# the session fixtures that boot one board, and the board (Boards' key:
+# "KERNEL" or "KERNEL+VARIANT") they boot
+BOARD_FIXTURES = {"board_std": "std", "board_rt": "rt", "board_rpi3": "rpi3",
+                  "deb_rpi3": "rpi3+deb", "board_rt_smp": "rt-smp",
+                  "board_std_smp": "std-smp", "board_std_q35": "std-q35",
+                  "board_rt_q35": "rt-q35", "local_board": "std-q35+local"}
+
+
+def board_keys(item: pytest.Item) -> list[str]:
+    """The session boards (Boards' keys) a test uses: those of its parametrized
+    board fixtures, then those of the board fixtures it requests."""
+    keys = []
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    for name in PARAM_BOARDS:
+        if isinstance(params.get(name), str):
+            kernel, variant = param_board(name, params[name])
+            keys.append(f"{kernel}+{variant}" if variant else kernel)
+    names = getattr(item, "fixturenames", ())
+    keys += [key for fixture, key in BOARD_FIXTURES.items() if fixture in names]
+    return keys
 
 
 def board_of(item: pytest.Item) -> str:
-    """The board a test runs on: its `board`/`any_board` parameter, the
-    session fixture it uses, or its module's LAB_BOARD (a module whose tests
-    boot boards of their own); "none" for a test that boots nothing."""
-    callspec = getattr(item, "callspec", None)
-    for name in ("board", "any_board", "py_board", "q35_board", "q35_py_board"):
-        if callspec is not None and name in callspec.params:
-            return param_board(name, str(callspec.params[name]))[0]
-    names = getattr(item, "fixturenames", ())
-    for fixture, flavour in BOARD_FIXTURES.items():
-        if fixture in names:
-            return flavour
+    """The board a test runs on: its board fixture's kernel, or its module's
+    LAB_BOARD (a module whose tests boot boards of their own); "none" for a
+    test that boots nothing."""
+    keys = board_keys(item)
+    if keys:
+        return keys[0].partition("+")[0]
     return str(getattr(getattr(item, "module", None), "LAB_BOARD", "none"))
 
 
@@ -319,9 +330,36 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+# each QEMU board's last test in this session (Boards' key: nodeid), once
+# collection has ordered the tests: the board is shut down after it. An idle
+# board under -icount sleep=off keeps a host core busy (uio-ticker's 1 kHz
+# timer): the std-q35 board of a shard's first tests, kept up to the end,
+# took a core from the other boards for half an hour of a 2-core CI run
+LAST_USE: dict[str, str] = {}
+SESSION_BOARDS: list[Boards] = []
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    LAST_USE.clear()
+    for item in session.items:
+        for key in board_keys(item):
+            LAST_USE[key] = item.nodeid
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
+    """After a board's last test (and its fixtures' teardown), shut it down;
+    a later use (a fixture's teardown at the session's end) boots it again."""
+    yield
+    done = [key for key, last in LAST_USE.items() if last == item.nodeid]
+    if SESSION_BOARDS and done:
+        SESSION_BOARDS[0].shut(done)
+
+
 class Boards:
-    """Boots lazily and keeps one Board per kernel for the whole session; with
-    --lg-env (env: labgrid's Environment) the one LabgridBoard of its target."""
+    """Boots lazily and keeps one Board per kernel while the session's tests
+    need it; with --lg-env (env: labgrid's Environment) the one LabgridBoard
+    of its target."""
 
     def __init__(self, env: Any = None) -> None:
         self.boards: dict[str, Board] = {}
@@ -383,6 +421,13 @@ class Boards:
             pytest.fail(f"{key} board did not boot: {type(exc).__name__}: {exc}", False)
         return cast(Board, LiveBoard(self, key))
 
+    def shut(self, keys: list[str]) -> None:
+        """Shut down the QEMU boards of @keys (not the labgrid target's)."""
+        for key in keys:
+            board = self.boards.pop(key, None) if self.env is None else None
+            if board is not None:
+                board.close()
+
     def close(self) -> None:
         for board in self.boards.values():
             board.close()
@@ -407,8 +452,10 @@ class LiveBoard:
 @pytest.fixture(scope="session")
 def lab_boards(request: pytest.FixtureRequest) -> Iterator[Boards]:
     boards = Boards(lg_env(request.config))
+    SESSION_BOARDS[:] = [boards]
     yield boards
     boards.close()
+    SESSION_BOARDS.clear()
 
 
 @pytest.fixture(scope="session")
