@@ -87,6 +87,15 @@ extern const struct udrv_backend_ops udrv_cdev_ops;
 extern const struct udrv_backend_ops udrv_sysfs_ops;
 extern const struct udrv_backend_ops udrv_mmio_ops;
 
+/*
+ * The registry (lib/backends.c): udrv_backends[b] is the ops of enum value b,
+ * never NULL below udrv_num_backends. Adding a backend: its ops file, its
+ * enum value in include/udrv/line.h, one line in lib/backends.c. Internal:
+ * the version script (libudrv.map) keeps both out of libudrv.so's exports.
+ */
+extern const struct udrv_backend_ops *const udrv_backends[];
+extern const size_t udrv_num_backends;
+
 /* Shared by the backends. */
 /*
  * The one message for a request whose chip went away (driver unloaded or

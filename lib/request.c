@@ -26,18 +26,16 @@
  */
 #define GONE_POLL_MS	250
 
-static const char *const backend_names[] = { "cdev", "sysfs", "mmio" };
-
 const char *udrv_backend_str(enum udrv_backend backend)
 {
-	return (unsigned int)backend < ARRAY_SIZE(backend_names) ?
-	       backend_names[backend] : "unknown";
+	return (unsigned int)backend < udrv_num_backends ?
+	       udrv_backends[backend]->name : "unknown";
 }
 
 int udrv_backend_parse(const char *str, enum udrv_backend *backend)
 {
-	for (unsigned int i = 0; i < ARRAY_SIZE(backend_names); i++) {
-		if (!strcmp(str, backend_names[i])) {
+	for (size_t i = 0; i < udrv_num_backends; i++) {
+		if (!strcmp(str, udrv_backends[i]->name)) {
 			*backend = (enum udrv_backend)i;
 			return 0;
 		}
@@ -47,16 +45,7 @@ int udrv_backend_parse(const char *str, enum udrv_backend *backend)
 
 static const struct udrv_backend_ops *backend_ops(enum udrv_backend b)
 {
-	switch (b) {
-	case UDRV_BACKEND_CDEV:
-		return &udrv_cdev_ops;
-	case UDRV_BACKEND_SYSFS:
-		return &udrv_sysfs_ops;
-	case UDRV_BACKEND_MMIO:
-		return &udrv_mmio_ops;
-	default:
-		return NULL;
-	}
+	return (unsigned int)b < udrv_num_backends ? udrv_backends[b] : NULL;
 }
 
 static int settings_check_one(char *errmsg, const struct udrv_line_settings *s,

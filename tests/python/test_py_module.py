@@ -56,6 +56,15 @@ def test_only_the_module_init_is_exported() -> None:
     assert ("libudrv.so.1 =>" in ldd) == (linkage == "system"), ldd
 
 
+def test_backend_is_the_library_s() -> None:
+    """udrv.Backend is a copy of the library's registry (lib/backends.c):
+    the same names, each member's value its index there."""
+    names = udrv._udrv.BACKEND_NAMES
+    assert [m.name.lower() for m in udrv.Backend] == list(names)
+    assert [m.value for m in udrv.Backend] == list(range(len(names)))
+    assert {"cdev", "sysfs", "mmio"} <= set(names)
+
+
 def test_public_names_have_docstrings() -> None:
     """Every public name, and every public method and property of the
     classes, also those of the C types under the package's classes."""

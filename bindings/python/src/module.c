@@ -6,6 +6,7 @@
 #include "udrv_py.h"
 
 #include <math.h>
+#include <string.h>
 
 int udrvpy_timeout_ms(PyObject *timeout, long long *ms)
 {
@@ -201,6 +202,35 @@ static PyObject *uio_absent_reason(PyObject *mod, PyObject *unused)
 	return absent_reason(udrv_uio_absent_reason);
 }
 
+/*
+ * BACKEND_NAMES: the library's backends in the order of enum udrv_backend,
+ * named as it names them (udrv_backend_str() until "unknown"). A test holds
+ * udrv.Backend, a copy the type checkers can read, to it.
+ */
+static int backend_names_init(PyObject *m)
+{
+	PyObject *names;
+	Py_ssize_t n = 0;
+
+	while (strcmp(udrv_backend_str((enum udrv_backend)n), "unknown"))
+		n++;
+	names = PyTuple_New(n);
+	for (Py_ssize_t i = 0; names && i < n; i++) {
+		PyObject *s = PyUnicode_FromString(
+			udrv_backend_str((enum udrv_backend)i));
+
+		if (!s)
+			Py_CLEAR(names);
+		else
+			PyTuple_SET_ITEM(names, i, s);
+	}
+	if (!names || PyModule_AddObject(m, "BACKEND_NAMES", names) < 0) {
+		Py_XDECREF(names);
+		return -1;
+	}
+	return 0;
+}
+
 static PyMethodDef module_methods[] = {
 	{ "version", version, METH_NOARGS,
 	  "version() -> str\n\nThe library's version, \"MAJOR.MINOR.PATCH\"." },
@@ -237,6 +267,7 @@ static const init_fn inits[] = {
 	udrvpy_rt_init,
 	udrvpy_hist_init,
 	udrvpy_udrvd_init,
+	backend_names_init,
 };
 
 PyMODINIT_FUNC PyInit__udrv(void);

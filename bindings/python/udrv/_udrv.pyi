@@ -19,6 +19,7 @@ _InfoTuple = tuple[int, str, str, bool, int, bool, int, int, int, int, int]
 
 def version() -> str: ...
 HAS_UDRVD_CLIENT: bool
+BACKEND_NAMES: tuple[str, ...]  # udrv.Backend's members, lower case
 
 def udrvd_hold(chip: str | None, lines: tuple[str, ...],
                settings: tuple[tuple[int, int, int, int, int, int, int, int], ...],
