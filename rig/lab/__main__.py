@@ -17,7 +17,7 @@ from .boards import targets
 from .boards.farm import add_parser as add_farm_parser
 from .boards.lg_place import add_parser as add_lg_reserve_parser
 from .boards.qemu import Board, shell
-from .errors import CommandTimeout, LabError
+from .errors import CommandTimeout, LabError, exit_status
 from .image import apt, initramfs, kernel, modules, pyguest
 from .image.prepare import prepare
 from .paths import kernel_src_dir, lab_dir
@@ -369,14 +369,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if getattr(args, "command", None) and args.command[0] == "--":
         args.command = args.command[1:]
-    try:
-        return int(args.func(args))
-    except LabError as exc:
-        print(f"lab: error: {exc}", file=sys.stderr)
-        return EXIT_LAB_ERROR
-    except KeyboardInterrupt:
-        print("lab: interrupted", file=sys.stderr)
-        return 130
+    return exit_status(lambda: args.func(args), "lab", EXIT_LAB_ERROR)
 
 
 if __name__ == "__main__":
