@@ -6,12 +6,11 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shlex
 import shutil
 import sys
 import time
 from pathlib import Path
-
-from rig.lava import job as lava
 
 from .boards import targets
 from .boards.farm import add_parser as add_farm_parser
@@ -361,11 +360,14 @@ def parser() -> argparse.ArgumentParser:
     lg_env_parser(sub, kern)
     add_farm_parser(sub)
     add_lg_reserve_parser(sub)
-    lava.add_parser(sub)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["lava"]:  # argparse's "invalid choice" would not say where it went
+        moved = shlex.join(["python3", "-m", "rig.lava", *argv[1:]])
+        parser().error(f"the LAVA commands moved: {moved}")
     args = parser().parse_args(argv)
     if getattr(args, "command", None) and args.command[0] == "--":
         args.command = args.command[1:]
