@@ -6,18 +6,17 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shlex
 import shutil
 import sys
 import time
 from pathlib import Path
 
-from rig.lava import job as lava
-
 from .boards import targets
 from .boards.farm import add_parser as add_farm_parser
 from .boards.lg_place import add_parser as add_lg_reserve_parser
 from .boards.qemu import Board, shell
-from .errors import CommandTimeout, LabError
+from .errors import CommandTimeout, LabError, exit_status
 from .image import apt, initramfs, kernel, modules, pyguest
 from .image.prepare import prepare
 from .paths import kernel_src_dir, lab_dir
@@ -361,22 +360,18 @@ def parser() -> argparse.ArgumentParser:
     lg_env_parser(sub, kern)
     add_farm_parser(sub)
     add_lg_reserve_parser(sub)
-    lava.add_parser(sub)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["lava"]:  # argparse's "invalid choice" would not say where it went
+        moved = shlex.join(["python3", "-m", "rig.lava", *argv[1:]])
+        parser().error(f"the LAVA commands moved: {moved}")
     args = parser().parse_args(argv)
     if getattr(args, "command", None) and args.command[0] == "--":
         args.command = args.command[1:]
-    try:
-        return int(args.func(args))
-    except LabError as exc:
-        print(f"lab: error: {exc}", file=sys.stderr)
-        return EXIT_LAB_ERROR
-    except KeyboardInterrupt:
-        print("lab: interrupted", file=sys.stderr)
-        return 130
+    return exit_status(lambda: args.func(args), "lab", EXIT_LAB_ERROR)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Exceptions raised by the lab.  Every failure the user can act on is a LabError."""
+"""Exceptions raised by the lab.  Every failure the user can act on is a LabError;
+exit_status() turns one into a command's message and exit status."""
 
 from __future__ import annotations
 
 import shutil
+import sys
+from collections.abc import Callable
 
 
 class LabError(Exception):
@@ -50,3 +53,20 @@ def need_tool(tool: str, package: str) -> str:
     if path is None:
         raise ToolMissing(f"{tool} is not installed (it comes with Debian's `{package}` package)")
     return path
+
+
+EXIT_INTERRUPTED = 130  # a shell's status for SIGINT
+
+
+def exit_status(command: Callable[[], int], prog: str, failed: int) -> int:
+    """command()'s exit status, or `failed` after a LabError's message (no traceback:
+    the message says what to do) and 130 after Ctrl-C.  `python3 -m rig.lab` and
+    `python3 -m rig.lava` end this way."""
+    try:
+        return int(command())
+    except LabError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return failed
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED

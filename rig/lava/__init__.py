@@ -3,4 +3,4 @@
 lava-run (job.py), the results of a LAVA job as a udrv-lab/1 document
 (results.py); beside them the on-board recorder (udrv-lava-bench), the test
 definition (udrv-bench.yaml) and the job templates (templates/).  Run it as
-`python3 -m rig.lab lava ...`."""
+`python3 -m rig.lava ...`."""

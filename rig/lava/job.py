@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""udrv's benches in a LAVA lab (docs/rig/lava.md): jobs, device configs, lava-run.
+"""udrv's benches in a LAVA lab (docs/rig/lava.md): jobs, device configs, lava-run;
+their command line is rig/lava/__main__.py:
 
-    python3 -m rig.lab lava job --device-type qemu --kernel std -o job.yaml
-    python3 -m rig.lab lava device --kernel std -o device.yaml
-    python3 -m rig.lab lava run --kernel std --samples 300 --out DIR
-    python3 -m rig.lab lava results DIR -o farm.json        (rig/lava/results.py)
+    python3 -m rig.lava job --device-type qemu --kernel std -o job.yaml
+    python3 -m rig.lava device --kernel std -o device.yaml
+    python3 -m rig.lava run --kernel std --samples 300 --out DIR
+    python3 -m rig.lava results DIR -o farm.json        (rig/lava/results.py)
 
 The test definition (rig/lava/udrv-bench.yaml) runs rig/lava/udrv-lava-bench on the
 board; the job templates (rig/lava/templates/DEVICE-TYPE.yaml.jinja2) deliver it
@@ -15,19 +16,14 @@ device-type templates come from Debian's lava-server package, downloaded
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
-import os
-import re
 import shlex
 import shutil
 import subprocess
 import sys
 import tarfile
 import tempfile
-import textwrap
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -287,7 +283,7 @@ def bench_commands(spec: JobSpec) -> list[tuple[str, ...]]:
     full = plan.for_board(feats, wire, reply)
     for b in benches:
         if b in full.skipped:
-            print(f"lab: lava job: {b}: {full.skipped[b]} (run as asked)", file=sys.stderr)
+            print(f"lava: {b}: {full.skipped[b]} (run as asked)", file=sys.stderr)
     p = plan.select(full, benches, force=True)
     extra = _extra(spec, benches)
     return [p.args(b, spec.load, spec.mode, samples=spec.samples) + extra.get(b, ())
@@ -410,192 +406,3 @@ def lava_error(log: Path) -> str | None:
             kind = str(msg.get("error_type", ""))
             return f"{kind}: {msg.get('error_msg', '')}" if kind in LAVA_OWN_ERRORS else None
     return None
-
-
-# ---- the command line: python3 -m rig.lab lava ... ----
-
-def _spec(args: argparse.Namespace) -> JobSpec:
-    urls = {k: v for k in ("kernel", "dtb", "ramdisk", "bundle")
-            if (v := getattr(args, f"{k}_url", None))}
-    return JobSpec(device_type=getattr(args, "device_type", "qemu"), kernel=args.kernel,
-                   benches=" ".join(args.bench), mode="full" if args.full else "quick",
-                   samples=args.samples, load=args.load, features=tuple(args.feature),
-                   wire=args.wire, reply_wire=args.reply_wire, bench_args=args.args,
-                   minutes=args.minutes, board=args.board_name, testdef=args.testdef, urls=urls)
-
-
-def _write(text: str, out: str | None) -> None:
-    if out in (None, "-"):
-        sys.stdout.write(text)
-    else:
-        Path(out).write_text(text)
-        print(f"lab: wrote {out}", file=sys.stderr)
-
-
-def _render(what: str, render: Callable[[], str], out: str | None) -> int:
-    """`python3 -m rig.lab lava WHAT`: write render()'s text; a UsageError exits 2."""
-    try:
-        text = render()
-    except UsageError as exc:
-        print(f"lab lava {what}: {exc}", file=sys.stderr)
-        return 2
-    _write(text, out)
-    return 0
-
-
-def cmd_job(args: argparse.Namespace) -> int:
-    return _render("job", lambda: render_job(_spec(args)), args.out)
-
-
-def cmd_device(args: argparse.Namespace) -> int:
-    return _render("device", lambda: render_device(device_dict(args.device_type, args.kernel)),
-                   args.out)  # fmt: skip
-
-
-def cmd_bundle(args: argparse.Namespace) -> int:
-    print(bundle(args.arch))
-    return 0
-
-
-def cmd_run(args: argparse.Namespace) -> int:
-    out = Path(args.out)
-    try:
-        job = render_job(_spec(args))
-    except UsageError as exc:
-        print(f"lab lava run: {exc}", file=sys.stderr)
-        return 2
-    device = render_device(qemu_device_dict(args.kernel))
-    # lava-run keeps its files in /var/lib/lava/dispatcher/tmp/JOB-ID: one per run
-    for attempt in range(1, args.retries + 2):
-        status = lava_run(job, device, out, job_id=f"udrv-{os.getpid()}-{attempt}",
-                          timeout=args.timeout)  # fmt: skip
-        why = lava_error(out / "lava.log") if status != 0 else None
-        if why is None or attempt > args.retries:
-            break
-        # what a LAVA lab does with an infrastructure failure: run the job again
-        # (the failed attempt's log is kept beside)
-        (out / "lava.log").rename(out / f"lava-attempt{attempt}.log")
-        print(f"lab: lava job failed for LAVA's own reason ({why}); running it again "
-              f"(attempt {attempt + 1} of {args.retries + 1}; log of this one: "
-              f"{out / f'lava-attempt{attempt}.log'})", file=sys.stderr)  # fmt: skip
-    # LAVA's log does not name the device: `lava results DIR` reads it here
-    (out / DEVICE_NAME_FILE).write_text((args.board_name or f"qemu-{args.kernel}") + "\n")
-    print(f"lab: lava-run exit {status}; log {out / 'lava.log'}", file=sys.stderr)
-    if status == 0 and args.results:
-        from .results import convert_path, write_doc
-
-        doc = convert_path(str(out))
-        write_doc(doc, args.results)
-    return status
-
-
-def cmd_results(args: argparse.Namespace) -> int:
-    from .results import main as results_main
-
-    return results_main(args)
-
-
-def _count(lo: int, hi: int) -> Callable[[str], int]:
-    """An argparse type: a decimal integer in [lo, hi], nothing else."""
-    def parse(text: str) -> int:
-        if not re.fullmatch(r"[0-9]{1,5}", text) or not lo <= int(text) <= hi:
-            raise argparse.ArgumentTypeError(f"{text!r}: want a whole number {lo}..{hi}")
-        return int(text)
-
-    return parse
-
-
-def add_parser(sub: Any) -> None:
-    """`python3 -m rig.lab lava ...` (called from rig/lab/__main__.py)."""
-    p = sub.add_parser(
-        "lava", help="udrv's benches as LAVA jobs (docs/rig/lava.md)",
-        description=textwrap.fill(
-            "Render LAVA jobs that run udrv's benches (the test definition "
-            "rig/lava/udrv-bench.yaml records every figure as a LAVA test case) for the qemu, "
-            "beaglebone-black and bcm2837-rpi-3-b device types, run one here with lava-run "
-            "(no server) on the lab's std, rt or rpi3 board under LAVA's qemu device type, "
-            "and turn LAVA's results back into a udrv-lab/1 document for udrv-report.", 79,
-            break_on_hyphens=False),
-        epilog="examples:\n"
-        "  python3 -m rig.lab lava run --kernel std --samples 300 --out build/lava/std "
-        "--results build/lava/farm.json\n"
-        "  rig/report/udrv-report build/lab/results.json build/lava/farm.json\n"
-        "  python3 -m rig.lab lava job --device-type beaglebone-black --kernel-url URL "
-        "--dtb-url URL --ramdisk-url URL --bundle-url URL -o bbb.yaml\n"
-        "Docs: docs/rig/lava.md", formatter_class=argparse.RawDescriptionHelpFormatter)
-    lsub = p.add_subparsers(dest="lava_cmd", required=True, metavar="COMMAND")
-    what = argparse.ArgumentParser(add_help=False)
-    what.add_argument("--kernel", default="std",
-                      help="qemu: the lab's board, std or rt (x86) or rpi3 (raspi3b) "
-                      "(default std); other device types: a label for the job (std, rt)")
-    what.add_argument("--bench", action="append", default=[], metavar="NAME",
-                      choices=list(plan.BENCHES),
-                      help=f"a bench to run (repeatable; default qemu: {DEFAULT_BENCHES}, "
-                      f"the boards: {BOARD_BENCHES}); its arguments are the suite's "
-                      "(rig/lab/suite/plan.py) for the board's features")
-    what.add_argument("--full", action="store_true",
-                      help="the full run's sample counts (default: --quick's, make lab-quick)")
-    what.add_argument("--samples", type=_count(1, 99999), default=None,
-                      help="this many samples per row instead (the benches that take a count)")
-    what.add_argument("--load", default="none", choices=list(plan.LOADS),
-                      help="load while measuring (default none)")
-    what.add_argument("--feature", action="append", default=[], metavar="NAME",
-                      help="a feature the board has (repeatable; rig/lab/boards/api.py "
-                      "FEATURES; qemu: the lab board's)")
-    what.add_argument("--wire", default="", metavar="'CHIP OUT IN'",
-                      help="the board's loopback jumper: output line OUT of CHIP wired to "
-                      "input IN (the GPIO benches' lines; a labgrid target's udrv-wire)")
-    what.add_argument("--reply-wire", default="", metavar="'CHIP A B C D'",
-                      help="reply's two jumpers: line A of CHIP wired to B, C to D (the log "
-                      "host drives A, the responder answers B's edges on C, the log host "
-                      "watches D; a labgrid target's udrv-reply-wire)")
-    what.add_argument("--args", action="append", default=[], metavar="BENCH:OPTIONS",
-                      help="more options for one bench (repeatable), e.g. "
-                      "'rate:--rates 2k,20k'")
-    what.add_argument("--minutes", type=_count(1, 1440), default=30,
-                      help="job timeout (default 30)")
-    what.add_argument("--board-name", default="", help="udrv.board in the job's metadata "
-                      "(default: the device type)")
-    what.add_argument("--testdef", default="inline", metavar="inline|GIT-URL",
-                      help="the test definition inline in the job (default), or from "
-                      "this git repository (path rig/lava/udrv-bench.yaml)")
-    for k, what_url in (("kernel", "kernel image"), ("dtb", "device tree"),
-                        ("ramdisk", "ramdisk (gzip'd cpio)"),
-                        ("bundle", "udrv bundle (python3 -m rig.lab lava bundle)")):
-        what.add_argument(f"--{k}-url", default=None, help=f"the {what_url}'s URL "
-                          "(qemu: the lab's own by default)")
-    j = lsub.add_parser("job", parents=[what], help="render a job for a device type")
-    j.add_argument("--device-type", default="qemu", choices=DEVICE_TYPES,
-                   help="default qemu")
-    j.add_argument("-o", "--out", default=None, help="the job file (default stdout)")
-    j.set_defaults(func=cmd_job)
-    d = lsub.add_parser("device", help="render a device configuration (lava-run --device)",
-                        description="A lab board as a LAVA qemu device, or an example "
-                        "beaglebone-black / bcm2837-rpi-3-b device to start from (console "
-                        "on telnet localhost 7001, no power control)")
-    d.add_argument("--device-type", default="qemu", choices=DEVICE_TYPES, help="default qemu")
-    d.add_argument("--kernel", default="std", help="qemu: the lab's board, std, rt (x86) or "
-                   "rpi3 (default std)")
-    d.add_argument("-o", "--out", default=None, help="the file (default stdout)")
-    d.set_defaults(func=cmd_device)
-    b = lsub.add_parser("bundle",
-                        help="the tar of udrv, udrv-bench and udrv-lava-bench for a board")
-    b.add_argument("--arch", default="amd64", choices=list(BUILD_OF_ARCH))
-    b.set_defaults(func=cmd_bundle)
-    r = lsub.add_parser("run", parents=[what], help="lava-run a qemu job here (no server)")
-    r.add_argument("--out", required=True, metavar="DIR",
-                   help="job.yaml, device.yaml, lava.log (the job's log) go here")
-    r.add_argument("--results", default=None, metavar="FILE",
-                   help="also convert the results into this udrv-lab/1 file")
-    r.add_argument("--timeout", type=float, default=1800.0, help="wall seconds (1800)")
-    r.add_argument("--retries", type=_count(0, 5), default=1, metavar="N",
-                   help="run the job again up to N times when it fails for LAVA's own reason "
-                   "(did not boot or log in in time, could not end cleanly; not a failed "
-                   "bench), as a LAVA lab resubmits an infrastructure failure; each failed "
-                   "attempt's log is kept as DIR/lava-attemptK.log (default 1)")
-    r.set_defaults(func=cmd_run)
-    c = lsub.add_parser("results", help="LAVA results -> udrv-lab/1 (udrv-report's input)")
-    from .results import add_arguments
-
-    add_arguments(c)
-    c.set_defaults(func=cmd_results)

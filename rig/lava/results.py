@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """LAVA results -> udrv's results document (udrv-lab/1, docs/rig/results.md).
 
-    python3 -m rig.lab lava results DIR|FILE... -o farm.json [--board NAME]
+    python3 -m rig.lava results DIR|FILE... -o farm.json [--board NAME]
 
 Reads what a LAVA job of rig/lava/udrv-bench.yaml left:
   - a job log: lava-run's standard output (one YAML mapping per line; `python3
-    -m rig.lab lava run` keeps it as DIR/lava.log), or the server's
+    -m rig.lava run` keeps it as DIR/lava.log), or the server's
     (`lavacli jobs logs ID` / /api/v0.2/jobs/ID/logs/: the same lines, a YAML
     list). It has the test cases and, between `udrv-lava-doc-begin BENCH` and
     `udrv-lava-doc-end BENCH`, each bench's whole document (gzip, base64);
@@ -265,7 +265,7 @@ def read_input(path: str) -> Job:
         log = p / "lava.log"
         if not log.is_file():
             raise InputError(f"{path}: a directory without lava.log: give the output "
-                             "directory of `python3 -m rig.lab lava run`, or a LAVA log or "
+                             "directory of `python3 -m rig.lava run`, or a LAVA log or "
                              "results file")
         name = p / "device-name"  # lava run's (rig/lava/job.py DEVICE_NAME_FILE)
         p = log
@@ -522,17 +522,17 @@ def write_doc(doc: dict[str, Any], out: str) -> None:
     Path(out).write_text(text)
     n = sum(len(r["documents"]) for r in doc["runs"])
     f = sum(len(r["failures"]) for r in doc["runs"])
-    print(f"lab: wrote {out}: {n} bench documents, {f} failures", file=sys.stderr)
+    print(f"lava: wrote {out}: {n} bench documents, {f} failures", file=sys.stderr)
     for r in doc["runs"]:
         for why in r["failures"][:10]:
-            print(f"lab:   {r['board']} {r['kernel']}/{r['load']}: {why}", file=sys.stderr)
+            print(f"lava:   {r['board']} {r['kernel']}/{r['load']}: {why}", file=sys.stderr)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.description = (
         "Turn what a LAVA job of rig/lava/udrv-bench.yaml left into one udrv-lab/1 document "
         "(docs/rig/results.md) for udrv-report: a job log (lava-run's standard output, kept by "
-        "`python3 -m rig.lab lava run` as DIR/lava.log, or `lavacli jobs logs --raw ID`), whose "
+        "`python3 -m rig.lava run` as DIR/lava.log, or `lavacli jobs logs --raw ID`), whose "
         "udrv-lava-doc blocks carry each bench's whole document, every figure checked "
         "against LAVA's test cases; or a results file (`lavacli results ID --yaml`, "
         "/api/v0.2/jobs/ID/tests/), whose test cases rebuild the documents without "
@@ -553,7 +553,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         jobs = [read_input(p) for p in args.inputs]
     except InputError as exc:
-        print(f"lab lava results: {exc}", file=sys.stderr)
+        print(f"lava results: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     write_doc(convert(jobs, board=args.board), args.out)
     return 0

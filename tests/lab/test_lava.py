@@ -45,7 +45,7 @@ def lava_job(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         pytest.fail("lava-run is not installed: scripts/install-deps installs "
                     "lava-dispatcher (--no-install-recommends)")
     out = tmp_path_factory.mktemp("lava")
-    cmd = [PYTHON, "-m", "rig.lab", "lava", "run", "--kernel", "std", "--samples", str(SAMPLES),
+    cmd = [PYTHON, "-m", "rig.lava", "run", "--kernel", "std", "--samples", str(SAMPLES),
            *(a for b in (*BENCHES, FAILING) for a in ("--bench", b)), "--minutes", "10",
            "--out", str(out), "--results", str(out / "farm.json"), "--timeout", "900"]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False,

@@ -27,7 +27,7 @@ def test_lava_run_rpi3(tmp_path: Path) -> None:
     if kernels and "rpi3" not in kernels and kernels != ["all"]:
         pytest.skip(f"board 'rpi3' not selected (UDRV_LAB_KERNELS={','.join(kernels)})")
     assert shutil.which("lava-run"), "lava-run is not installed (scripts/install-deps)"
-    cmd = [PYTHON, "-m", "rig.lab", "lava", "run", "--kernel", "rpi3", "--samples", "2000",
+    cmd = [PYTHON, "-m", "rig.lava", "run", "--kernel", "rpi3", "--samples", "2000",
            "--bench", "timer", "--bench", "toggle", "--minutes", "10",
            "--out", str(tmp_path), "--results", str(tmp_path / "farm.json")]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False,

@@ -3,7 +3,7 @@
 fails, for its reason, on a copy with one forbidden dependency added: a rig
 or tools header included by the library, a tools header by a bench, a rig
 header by the tool, the rig package imported by the bindings or an example,
-rig.lava imported by a module of rig.lab other than its __main__, a library
+rig.lava imported by any module of rig.lab (its __main__ too), a library
 message in the tool's terms, and udrv's symbols checked against the bench
 library's (a udrv-bench given as udrv has them all)."""
 
@@ -68,6 +68,9 @@ def test_this_tree_keeps_the_boundary(copy: Path) -> None:
     ("rig/lab/boards/qemu.py", "from ...lava.results import convert", "lab-imports",
      "imports rig.lava"),
     ("rig/lab/errors.py", "from rig import lava", "lab-imports", "imports rig.lava"),
+    # the lab's command line too: the LAVA commands are python3 -m rig.lava
+    ("rig/lab/__main__.py", "from rig.lava import job as lava", "lab-imports",
+     "imports rig.lava (the lab does not depend on the LAVA path)"),
     ("lib/uio.c", 'static const char hint[] = "see udrv uio info";', "library-terms",
      "names the tool's 'udrv uio'"),
     ("lib/chip.c", 'static const char hint[] = "or use --backend sysfs";', "library-terms",

@@ -122,7 +122,7 @@ def labgrid(name: str, mode: str, loads: tuple[str, ...] = ("none", "all")) -> d
 
 URLS = {"kernel": "file:///srv/k", "ramdisk": "file:///srv/r.cpio.gz",
         "dtb": "file:///srv/board.dtb", "bundle": "file:///srv/udrv.tar"}
-# `python3 -m rig.lab lava job` options (as JobSpec fields): its defaults, the
+# `python3 -m rig.lava job` options (as JobSpec fields): its defaults, the
 # real lava-run tests' (tests/lab/test_lava.py, test_lava_rpi3.py), a board's
 LAVA_JOBS: dict[str, dict[str, Any]] = {
     "qemu std": {},

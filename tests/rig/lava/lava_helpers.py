@@ -15,7 +15,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[3]
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-# `python3 -m rig.lab lava run --kernel std --samples 300` here (lava-dispatcher
+# `python3 -m rig.lava run --kernel std --samples 300` here (lava-dispatcher
 # 2023.01, qemu device type): timer irq uio toggle, its whole standard output
 LOG_GZ = FIXTURES / "lava-run-std.log.gz"
 RECORDER = REPO / "rig" / "lava" / "udrv-lava-bench"
@@ -52,8 +52,8 @@ def pretty(doc: dict[str, Any]) -> str:
     return json.dumps(doc, indent=2) + "\n"
 
 
-def lab_cli(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([PYTHON, "-m", "rig.lab", "lava", *args], cwd=cwd, capture_output=True,
+def lava_cli(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([PYTHON, "-m", "rig.lava", *args], cwd=cwd, capture_output=True,
                           text=True, check=False, timeout=300,
                           env={**os.environ, "PYTHONPATH": str(REPO)})
 

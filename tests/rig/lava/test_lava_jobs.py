@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""python3 -m rig.lab lava job: the job templates of the three device types render
+"""python3 -m rig.lava job: the job templates of the three device types render
 into jobs that LAVA's own job schema (lava_common, strict, as the server
 checks a submission) accepts, carrying rig/lava/udrv-bench.yaml and the options."""
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import yaml
-from lava_helpers import REPO, lab_cli
+from lava_helpers import REPO, lava_cli
 
 URLS = ["--kernel-url", "file:///srv/k", "--ramdisk-url", "file:///srv/r.cpio.gz",
         "--dtb-url", "file:///srv/board.dtb", "--bundle-url", "file:///srv/udrv.tar"]
@@ -18,7 +18,7 @@ URLS = ["--kernel-url", "file:///srv/k", "--ramdisk-url", "file:///srv/r.cpio.gz
 
 def job(tmp: Path, *args: str) -> dict[str, Any]:
     out = tmp / "job.yaml"
-    proc = lab_cli("job", *args, "-o", str(out))
+    proc = lava_cli("job", *args, "-o", str(out))
     assert proc.returncode == 0, proc.stderr
     return dict(yaml.safe_load(out.read_text()))
 
@@ -117,5 +117,5 @@ def test_board_job_defaults_to_the_timer(tmp_path: Path) -> None:
     ([*URLS, "--args", "timer"], "--args 'timer': want 'BENCH:OPTIONS'"),
 ])
 def test_job_usage_errors_exit_2(args: list[str], message: str) -> None:
-    proc = lab_cli("job", *args)
+    proc = lava_cli("job", *args)
     assert proc.returncode == 2 and message in proc.stderr, proc.stderr

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""python3 -m rig.lab lava results: LAVA results -> udrv-lab/1, on a captured log.
+"""python3 -m rig.lava results: LAVA results -> udrv-lab/1, on a captured log.
 
 The captured log (lava-run of the qemu job, timer irq uio toggle) converts to
 four documents, each figure checked against LAVA's test cases; the server's
@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 import yaml
-from lava_helpers import LAB_FIXTURE, REPO, lab_cli, log_lines, write_log
+from lava_helpers import LAB_FIXTURE, REPO, lava_cli, log_lines, write_log
 
 from rig.lava.results import InputError, convert, figures, read_input
 
@@ -178,7 +178,7 @@ def test_cli_writes_the_document(tmp_path: Path) -> None:
     d.mkdir()
     write_log(d, log_lines())
     (d / "device-name").write_text("qemu-rt\n")
-    proc = lab_cli("results", str(d), "-o", str(tmp_path / "farm.json"))
+    proc = lava_cli("results", str(d), "-o", str(tmp_path / "farm.json"))
     assert proc.returncode == 0, proc.stderr
     assert "4 bench documents, 0 failures" in proc.stderr
     doc = json.loads((tmp_path / "farm.json").read_text())
@@ -199,7 +199,7 @@ def test_cli_writes_the_document(tmp_path: Path) -> None:
 ])
 def test_bad_input_exits_2(tmp_path: Path, setup: Any, message: str) -> None:
     path = setup(tmp_path)
-    proc = lab_cli("results", str(path), "-o", str(tmp_path / "out.json"))
+    proc = lava_cli("results", str(path), "-o", str(tmp_path / "out.json"))
     assert proc.returncode == 2, proc.stderr
     assert message in proc.stderr and str(path) in proc.stderr
     assert not (tmp_path / "out.json").exists()

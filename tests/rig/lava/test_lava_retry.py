@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""`python3 -m rig.lab lava run` runs a job again when it failed for LAVA's own
+"""`python3 -m rig.lava run` runs a job again when it failed for LAVA's own
 reason (no boot, no login, a dispatcher that could not end the job), never
 when a bench failed, and keeps each failed attempt's log."""
 
@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from lava_helpers import log_lines, write_log
 
+from rig.lava import __main__ as cli
 from rig.lava import job as lava
 
 JOB_ERROR = {"case": "job", "definition": "lava", "error_type": "Job", "result": "fail",
@@ -39,10 +40,7 @@ def test_a_test_error_is_not_lava_s(tmp_path: Path) -> None:
 
 
 def run_args(out: Path, retries: int) -> argparse.Namespace:
-    p = argparse.ArgumentParser()
-    sub = p.add_subparsers()
-    lava.add_parser(sub)
-    return p.parse_args(["lava", "run", "--out", str(out), "--retries", str(retries)])
+    return cli.parser().parse_args(["run", "--out", str(out), "--retries", str(retries)])
 
 
 def fake_lava_run(outcomes: list[tuple[int, str | None]], calls: list[str]):  # type: ignore[no-untyped-def]
@@ -72,9 +70,11 @@ def test_run_again_only_for_lava_s_own_failures(
         retries: int, want_calls: int, want_status: int) -> None:  # fmt: skip
     calls: list[str] = []
     monkeypatch.setattr(lava, "lava_run", fake_lava_run(outcomes, calls))
+    # the retries alone: no lab image (build/static, a Debian kernel) behind the job
+    monkeypatch.setattr(lava, "render_job", lambda spec: "job")
     monkeypatch.setattr(lava, "render_device", lambda d: "device")
     out = tmp_path / "out"
-    assert lava.cmd_run(run_args(out, retries)) == want_status
+    assert cli.cmd_run(run_args(out, retries)) == want_status
     assert len(calls) == want_calls and len(set(calls)) == want_calls, calls  # a new job id each
     kept = sorted(p.name for p in out.glob("lava-attempt*.log"))
     assert kept == [f"lava-attempt{k}.log" for k in range(1, want_calls)]
