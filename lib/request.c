@@ -26,26 +26,28 @@
  */
 #define GONE_POLL_MS	250
 
+/* NULL for a value the registry (lib/backends.c) has no backend for. */
+static const struct udrv_backend_ops *backend_ops(enum udrv_backend b)
+{
+	return (unsigned int)b < udrv_num_backends ? udrv_backends[b] : NULL;
+}
+
 const char *udrv_backend_str(enum udrv_backend backend)
 {
-	return (unsigned int)backend < udrv_num_backends ?
-	       udrv_backends[backend]->name : "unknown";
+	const struct udrv_backend_ops *ops = backend_ops(backend);
+
+	return ops ? ops->name : "unknown";
 }
 
 int udrv_backend_parse(const char *str, enum udrv_backend *backend)
 {
 	for (size_t i = 0; i < udrv_num_backends; i++) {
-		if (!strcmp(str, udrv_backends[i]->name)) {
+		if (udrv_backends[i] && !strcmp(str, udrv_backends[i]->name)) {
 			*backend = (enum udrv_backend)i;
 			return 0;
 		}
 	}
 	return -EINVAL;
-}
-
-static const struct udrv_backend_ops *backend_ops(enum udrv_backend b)
-{
-	return (unsigned int)b < udrv_num_backends ? udrv_backends[b] : NULL;
 }
 
 static int settings_check_one(char *errmsg, const struct udrv_line_settings *s,
