@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The backend registry (lib/backends.c): every entry a complete ops table
+ * The backend registry (lib/gpio/backends.c): every entry a complete ops table
  * whose name round-trips through udrv_backend_parse() and udrv_backend_str(),
  * no name twice, and the public names unchanged.
  *
  * Built twice (tests/lib/meson.build). test_backends checks the library's
  * own table. test_backends_toy links every object of libudrv but
- * lib/backends.c, and this file's table in its place, with a toy backend
+ * lib/gpio/backends.c, and this file's table in its place, with a toy backend
  * added at index 3 and nowhere else: the same checks, then the toy is found
  * by name and a request with .backend = 3 runs on its ops. That is the
  * promise of the registry: a backend registers in one place.
@@ -17,7 +17,7 @@
 
 #include <udrv/udrv.h>
 
-#include "backend.h"
+#include "gpio/backend.h"
 #include "fake_gpio.h"
 #include "harness.h"
 
@@ -168,7 +168,7 @@ static const struct udrv_backend_ops toy_ops = {
 	.read_events = toy_read_events,
 };
 
-/* In place of lib/backends.c: its three lines, and the toy's. */
+/* In place of lib/gpio/backends.c: its three lines, and the toy's. */
 const struct udrv_backend_ops *const udrv_backends[] = {
 	[UDRV_BACKEND_CDEV] = &udrv_cdev_ops,
 	[UDRV_BACKEND_SYSFS] = &udrv_sysfs_ops,

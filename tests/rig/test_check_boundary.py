@@ -71,9 +71,9 @@ def test_this_tree_keeps_the_boundary(copy: Path) -> None:
     # the lab's command line too: the LAVA commands are python3 -m rig.lava
     ("rig/lab/__main__.py", "from rig.lava import job as lava", "lab-imports",
      "imports rig.lava (the lab does not depend on the LAVA path)"),
-    ("lib/uio.c", 'static const char hint[] = "see udrv uio info";', "library-terms",
+    ("lib/uio/uio.c", 'static const char hint[] = "see udrv uio info";', "library-terms",
      "names the tool's 'udrv uio'"),
-    ("lib/chip.c", 'static const char hint[] = "or use --backend sysfs";', "library-terms",
+    ("lib/gpio/chip.c", 'static const char hint[] = "or use --backend sysfs";', "library-terms",
      "names the tool's '--backend'"),
 ], ids=lambda v: v if isinstance(v, str) and "/" in v and " " not in v else None)
 def test_a_forbidden_dependency_fails(copy: Path, path: str, line: str, verdict: str,
