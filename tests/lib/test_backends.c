@@ -8,8 +8,9 @@
  * own table. test_backends_toy links every object of libudrv but
  * lib/gpio/backends.c, and this file's table in its place, with a toy backend
  * added at index 3 and nowhere else: the same checks, then the toy is found
- * by name and a request with .backend = 3 runs on its ops. That is the
- * promise of the registry: a backend registers in one place.
+ * by name and a request with .backend = 3 runs on its ops, and the CLI's
+ * list of backends (tools/cli_backends.c) names it. That is the promise of
+ * the registry: a backend registers in one place.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,9 +18,27 @@
 
 #include <udrv/udrv.h>
 
+#include "cli.h"
 #include "gpio/backend.h"
 #include "fake_gpio.h"
 #include "harness.h"
+
+#ifdef UDRV_TEST_TOY_BACKEND
+#define CLI_NAMES	"cdev, sysfs, mmio or toy"
+#else
+#define CLI_NAMES	"cdev, sysfs or mmio"
+#endif
+
+/* The CLI's --backend message names the registry's backends, no others. */
+static void test_cli_names(void)
+{
+	char buf[64], small[8];
+
+	cli_backend_names(buf, sizeof(buf));
+	CHECK_STR(buf, CLI_NAMES);
+	cli_backend_names(small, sizeof(small));
+	CHECK_STR(small, "cdev, s");	/* cut short, terminated */
+}
 
 /* The public names: callers and the CLI's --backend spell them. */
 static void test_public_names(void)
@@ -251,4 +270,4 @@ static void test_toy_error_surfaces(void)
 
 UDRV_TESTS(UDRV_T(test_public_names), UDRV_T(test_entries_complete),
 	   UDRV_T(test_names_round_trip), UDRV_T(test_names_distinct),
-	   UDRV_T(test_unknown) TOY_TESTS)
+	   UDRV_T(test_unknown), UDRV_T(test_cli_names) TOY_TESTS)
