@@ -34,7 +34,7 @@
 #include <udrv/vfio.h>
 
 #include "internal.h"
-#include "pci.h"
+#include "vfio/pci.h"
 #include "udrvd.h"
 
 static int refuse(sd_bus_error *error, const char *msg)

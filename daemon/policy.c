@@ -23,7 +23,7 @@
 
 #include <udrv/parse.h>
 
-#include "pci.h"
+#include "vfio/pci.h"
 #include "policy_priv.h"
 
 static const struct {

@@ -72,7 +72,7 @@ UDRV_NO_TAIL(udrv_rt_state, dma_latency_us);
 UDRV_NO_TAIL(udrv_rt_report, findings);
 UDRV_NO_TAIL(udrv_responder_config, busy_pause_us);
 
-/* The cdev backend reads events in place (lib/backend_cdev.c). */
+/* The cdev backend reads events in place (lib/gpio/backend_cdev.c). */
 _Static_assert(sizeof(struct udrv_edge_event) == 48,
 	       "struct udrv_edge_event is the kernel's gpio_v2_line_event");
 

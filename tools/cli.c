@@ -345,6 +345,7 @@ static const char *drive_name(int v)
 int gpio_opt_parse(struct gpio_opts *o, int opt, const char *arg,
 		   const char *cmd)
 {
+	char names[128];
 	int v;
 
 	switch (opt) {
@@ -358,7 +359,8 @@ int gpio_opt_parse(struct gpio_opts *o, int opt, const char *arg,
 	case 'b':
 		if (udrv_backend_parse(arg, &o->config.backend) == 0)
 			return 1;
-		cli_usage(cmd, "unknown backend '%s': cdev, sysfs or mmio", arg);
+		cli_backend_names(names, sizeof(names));
+		cli_usage(cmd, "unknown backend '%s': %s", arg, names);
 		return -1;
 	case 'l':
 		o->settings.active_low = true;

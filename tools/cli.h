@@ -117,6 +117,12 @@ struct gpio_opts {
 /* --layout SPEC (mmio backend): 0, or the usage error's exit code. */
 #define OPT_LAYOUT	0x100
 int gpio_layout_opt(struct gpio_opts *o, const char *arg, const char *cmd);
+/*
+ * The library's backends, "cdev, sysfs or mmio": udrv_backend_str() over the
+ * enum from 0 to its first "unknown" (the registry, lib/gpio/backends.c, is
+ * indexed by the enum and has no empty slot). Cut short to fit @len.
+ */
+void cli_backend_names(char *buf, size_t len);
 /* Recognise a shared gpio option (returns 1), else 0; -1 on a bad value. */
 int gpio_opt_parse(struct gpio_opts *o, int opt, const char *arg,
 		   const char *cmd);

@@ -6,6 +6,10 @@
  * count in min/max/mean/stddev and in the total).
  *
  * Recording is O(1) and allocation-free: safe in a measurement loop.
+ *
+ * Kept for the ABI (UDRV_1.0, lib/measure/): it serves udrv's rig, not the
+ * toolkit's API promise; no new function is added here (docs/abi.md,
+ * "The rig's helpers").
  */
 #ifndef UDRV_HIST_H
 #define UDRV_HIST_H

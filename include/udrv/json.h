@@ -3,6 +3,10 @@
  * A small streaming JSON writer (used for every --json output and results
  * file). Commas, nesting and string escaping are handled here; the caller
  * only says what comes next.
+ *
+ * Kept for the ABI (UDRV_1.0, lib/measure/): it serves udrv's rig and the
+ * udrv tool, not the toolkit's API promise; no new function is added here
+ * (docs/abi.md, "The rig's helpers").
  */
 #ifndef UDRV_JSON_H
 #define UDRV_JSON_H

@@ -57,7 +57,7 @@ struct udrv_request_config {
 /*
  * One edge event. The layout follows the kernel's struct gpio_v2_line_event
  * (48 bytes, edge at the kernel's id) so that the cdev backend reads events
- * in place, with no copy; keep it that way (lib/backend_cdev.c asserts it).
+ * in place, with no copy; keep it that way (lib/gpio/backend_cdev.c asserts it).
  */
 struct udrv_edge_event {
 	uint64_t timestamp_ns;	/* event clock of the line (see below) */

@@ -50,7 +50,7 @@ class Tree:
 
     @property
     def sources(self) -> list[Path]:
-        return sorted((self.root / "lib").glob("*.c"))
+        return sorted((self.root / "lib").rglob("*.c"))
 
     def compile(self, only: set[str] | None = None) -> None:
         cflags = ["-std=c11", "-O2", "-g", "-fPIC", "-D_GNU_SOURCE",
@@ -142,7 +142,7 @@ def expect_soname_bump(tree: Tree) -> None:
 
 def test_return_type_changed_fails(variant: Tree) -> None:
     variant.edit("include/udrv/uio.h", "uint64_t udrv_uio_missed(", "uint32_t udrv_uio_missed(")
-    variant.edit("lib/uio_irq.c", "uint64_t udrv_uio_missed(", "uint32_t udrv_uio_missed(")
+    variant.edit("lib/uio/uio_irq.c", "uint64_t udrv_uio_missed(", "uint32_t udrv_uio_missed(")
     variant.compile()
     out = expect(variant.link(), {"changed"})
     assert "udrv_uio_missed" in out, out
@@ -217,6 +217,51 @@ def test_function_added_in_a_new_node_passes(variant: Tree) -> None:
     variant.compile({"util.c"})
     out = expect(variant.link(), set())
     assert f"udrv_abi_test_new@{new}" in out, out
+
+
+EXPORTS = ROOT / "tests" / "lib" / "exports.py"
+NM = shutil.which("nm")
+
+
+def exports(tree: Tree, lib: Path) -> str:
+    """tests/lib/exports.py on a built copy: its TAP output (status 0 or 1)."""
+    assert NM, "needs nm (binutils)"
+    res = subprocess.run([sys.executable, str(EXPORTS), NM, str(lib), str(tree.root / "include"),
+                          str(tree.root / "lib")], capture_output=True, text=True)
+    assert res.returncode in (0, 1), res.stdout + res.stderr
+    return res.stdout
+
+
+RIG_HELPERS = "the rig's helpers (hist.h, json.h) add no symbol"
+
+
+def test_rig_helpers_keep_their_symbols(pristine: Tree) -> None:
+    out = exports(pristine, pristine.link())
+    assert f"ok 8 - {RIG_HELPERS}" in out and "not ok" not in out, out
+
+
+def test_function_added_to_a_rig_helper_fails(variant: Tree) -> None:
+    """udrv/hist.h, udrv/json.h (lib/measure/) serve the rig and stay as released
+    (docs/abi.md): a new function there, even in a new node that abi-check
+    allows, fails tests/lib/exports.py."""
+    variant.edit("include/udrv/hist.h", "void udrv_hist_reset(struct udrv_hist *h);",
+                 "void udrv_hist_reset(struct udrv_hist *h);\nint udrv_hist_abi_test_new(void);")
+    variant.edit("lib/measure/hist.c", "void udrv_hist_reset(struct udrv_hist *h)",
+                 "int udrv_hist_abi_test_new(void)\n{\n\treturn 1;\n}\n\n"
+                 "void udrv_hist_reset(struct udrv_hist *h)")
+    map_path = variant.root / "lib" / "libudrv.map"
+    text = map_path.read_text()
+    last = max(int(m) for m in re.findall(r"^UDRV_1\.(\d+) \{", text, re.MULTILINE))
+    new = f"UDRV_1.{last + 1}"
+    node = f"\n{new} {{\nglobal:\n\tudrv_hist_abi_test_new;\n}} UDRV_1.{last};\n"
+    map_path.write_text(text + node)
+    variant.compile({"hist.c"})
+    lib = variant.link()
+    expect(lib, set())
+    out = exports(variant, lib)
+    assert f"not ok 8 - {RIG_HELPERS}" in out, out
+    assert f"# udrv_hist_abi_test_new@{new}" in out, out
+    assert "not ok" not in out.replace(f"not ok 8 - {RIG_HELPERS}", ""), out
 
 
 def test_function_added_to_the_last_released_node_fails(variant: Tree) -> None:

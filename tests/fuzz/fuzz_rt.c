@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The real-time readiness report (udrv_rt_check(), lib/rt_check.c): every
+ * The real-time readiness report (udrv_rt_check(), lib/rt/rt_check.c): every
  * file it reads from /proc, /sys and /boot, and its JSON.
  *
  * Input parts (fuzz.h), each a file under the fake root:
@@ -17,7 +17,7 @@
  *  12 proc/self/status
  *  13, 14 proc/100/comm, proc/100/stat;  15, 16 proc/101/comm, stat
  *  17, 18 sys/kernel/irq/24/hwirq, actions;  19 the name prefix and 20 the
- *  action name looked for (lib/rt_threads.c)
+ *  action name looked for (lib/rt/rt_threads.c)
  *
  * Properties:
  *  - the report is whole: one finding per topic (8), each with a topic and

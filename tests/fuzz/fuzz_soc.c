@@ -37,7 +37,7 @@
 #include <udrv/udrv.h>
 
 #include "fuzz.h"
-#include "soc.h"
+#include "gpio/soc/soc.h"
 
 static const struct {
 	const char *soc;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * VFIO's readers (lib/pci_parse.c, pci_bind.c, vfio_open.c, vfio_dma.c):
+ * VFIO's readers (lib/vfio/pci_parse.c, pci_bind.c, vfio_open.c, vfio_dma.c):
  * the PCI address and vendor:device parsers, which device a spec names in
  * /sys/bus/pci/devices, what udrv_vfio_open() reads there (IDs, class, the
  * iommu_group and driver links) before it needs /dev/vfio, the list of
@@ -42,8 +42,8 @@
 
 #include "fuzz.h"
 #include "internal.h"
-#include "pci.h"
-#include "vfio_priv.h"
+#include "vfio/pci.h"
+#include "vfio/vfio_priv.h"
 
 #define DEVS	"sys/bus/pci/devices/"
 

@@ -15,6 +15,10 @@ takes the caller's size too (a size_t ..._size parameter after the pointer,
 or after the count for an array), is named ..._sz, and the natural name is a
 macro in the header.
 
+And the rig's helpers add no symbol (docs/abi.md, *The rig's helpers*):
+every function of udrv/hist.h and udrv/json.h (lib/measure/) is exported
+in UDRV_1.0, as released; a new one in a later node fails.
+
     exports.py NM LIBUDRV_SO INCLUDE_DIR [LIB_DIR]
 """
 
@@ -39,10 +43,18 @@ NODE = re.compile(r"^(UDRV_[0-9.]+)\s*\{", re.MULTILINE)
 FROZEN = {"udrv_mmio", "udrv_mmio_pin", "udrv_rt_finding"}
 
 
-def declared(include: Path) -> set[str]:
+# the headers of lib/measure/: kept for the ABI, they serve udrv's rig; their
+# functions are UDRV_1.0's and no new one comes
+MEASURE_HEADERS = ("hist.h", "json.h")
+MEASURE_NODE = "UDRV_1.0"
+
+
+def declared(include: Path, only: tuple[str, ...] = ()) -> set[str]:
     names: set[str] = set()
     inline: set[str] = set()
     for header in sorted(include.glob("udrv/*.h")):
+        if only and header.name not in only:
+            continue
         text = COMMENT.sub("", header.read_text())
         names |= set(NAME.findall(text))
         inline |= set(INLINE.findall(text)) | set(MACRO.findall(text))
@@ -108,6 +120,9 @@ def main() -> int:
         ("lib/abi.c and FROZEN name only public structs",
          sorted((grows | FROZEN) - structs)),
         ("a struct that grows is passed with the caller's size", unsized(text, grows)),
+        (f"the rig's helpers ({', '.join(MEASURE_HEADERS)}) add no symbol: all in {MEASURE_NODE}",
+         sorted(f"{s}@{syms.get(s) or '(not exported)'}"
+                for s in declared(include, MEASURE_HEADERS) if syms.get(s) != MEASURE_NODE)),
     ]
     print(f"1..{len(checks)}")
     bad = 0

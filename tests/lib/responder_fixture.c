@@ -17,7 +17,7 @@
 
 #include <udrv/udrv.h>
 
-#include "backend.h"
+#include "gpio/backend.h"
 #include "fake_gpio.h"
 #include "fake_sched.h"
 #include "harness.h"

@@ -19,7 +19,7 @@
 
 #include <udrv/udrv.h>
 
-#include "backend.h"
+#include "gpio/backend.h"
 
 #define IRQ_PID		4242
 #define IN		5	/* the input's offset: index 0 */

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 """The responder's priority tests can fail (TAP): test_responder built with
-each mutant of lib/responder_priv.h (UDRV_RESPONDER_MUTANT) must fail the
+each mutant of lib/responder/responder_priv.h (UDRV_RESPONDER_MUTANT) must fail the
 tests that guard against that bug, and say why.
 
     responder_mutants.py MUTANT1 MUTANT2 MUTANT3   (the executables, in order)

@@ -7,10 +7,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "backend.h"
+#include "gpio/backend.h"
 #include "fake_gpio.h"
 #include "harness.h"
-#include "soc.h"
+#include "gpio/soc/soc.h"
 #include "soc_sim.h"
 
 #define SIM_MAP_LEN	0x10000

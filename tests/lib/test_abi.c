@@ -25,7 +25,7 @@
 #include <udrv/udrv.h>
 
 #include "abi.h"
-#include "backend.h"
+#include "gpio/backend.h"
 #include "fake_gpio.h"
 #include "harness.h"
 

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The backend registry (lib/backends.c): every entry a complete ops table
+ * The backend registry (lib/gpio/backends.c): every entry a complete ops table
  * whose name round-trips through udrv_backend_parse() and udrv_backend_str(),
  * no name twice, and the public names unchanged.
  *
  * Built twice (tests/lib/meson.build). test_backends checks the library's
  * own table. test_backends_toy links every object of libudrv but
- * lib/backends.c, and this file's table in its place, with a toy backend
+ * lib/gpio/backends.c, and this file's table in its place, with a toy backend
  * added at index 3 and nowhere else: the same checks, then the toy is found
- * by name and a request with .backend = 3 runs on its ops. That is the
- * promise of the registry: a backend registers in one place.
+ * by name and a request with .backend = 3 runs on its ops, and the CLI's
+ * list of backends (tools/cli_backends.c) names it. That is the promise of
+ * the registry: a backend registers in one place.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,9 +18,27 @@
 
 #include <udrv/udrv.h>
 
-#include "backend.h"
+#include "cli.h"
+#include "gpio/backend.h"
 #include "fake_gpio.h"
 #include "harness.h"
+
+#ifdef UDRV_TEST_TOY_BACKEND
+#define CLI_NAMES	"cdev, sysfs, mmio or toy"
+#else
+#define CLI_NAMES	"cdev, sysfs or mmio"
+#endif
+
+/* The CLI's --backend message names the registry's backends, no others. */
+static void test_cli_names(void)
+{
+	char buf[64], small[8];
+
+	cli_backend_names(buf, sizeof(buf));
+	CHECK_STR(buf, CLI_NAMES);
+	cli_backend_names(small, sizeof(small));
+	CHECK_STR(small, "cdev, s");	/* cut short, terminated */
+}
 
 /* The public names: callers and the CLI's --backend spell them. */
 static void test_public_names(void)
@@ -168,7 +187,7 @@ static const struct udrv_backend_ops toy_ops = {
 	.read_events = toy_read_events,
 };
 
-/* In place of lib/backends.c: its three lines, and the toy's. */
+/* In place of lib/gpio/backends.c: its three lines, and the toy's. */
 const struct udrv_backend_ops *const udrv_backends[] = {
 	[UDRV_BACKEND_CDEV] = &udrv_cdev_ops,
 	[UDRV_BACKEND_SYSFS] = &udrv_sysfs_ops,
@@ -251,4 +270,4 @@ static void test_toy_error_surfaces(void)
 
 UDRV_TESTS(UDRV_T(test_public_names), UDRV_T(test_entries_complete),
 	   UDRV_T(test_names_round_trip), UDRV_T(test_names_distinct),
-	   UDRV_T(test_unknown) TOY_TESTS)
+	   UDRV_T(test_unknown), UDRV_T(test_cli_names) TOY_TESTS)

@@ -6,7 +6,7 @@
  * without SA_RESTART), and a device that went away (end of file, POLLHUP:
  * -ENODEV with the one "device is gone" message naming the chip).
  *
- * The request is built by hand around the backend's ops (lib/backend.h):
+ * The request is built by hand around the backend's ops (lib/gpio/backend.h):
  * no GPIO chip is needed, and the pipe's write end plays the kernel.
  */
 #include <errno.h>
@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backend.h"
+#include "gpio/backend.h"
 #include "fake_gpio.h"
 #include "harness.h"
 

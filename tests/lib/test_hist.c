@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Unit tests of the latency histogram (lib/hist.c). */
+/* Unit tests of the latency histogram (lib/measure/hist.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

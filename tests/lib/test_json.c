@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Unit tests of the streaming JSON writer (lib/json.c). */
+/* Unit tests of the streaming JSON writer (lib/measure/json.c). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

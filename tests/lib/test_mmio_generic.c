@@ -9,10 +9,10 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "backend.h"
+#include "gpio/backend.h"
 #include "fake_gpio.h"
 #include "harness.h"
-#include "soc.h"
+#include "gpio/soc/soc.h"
 #include "soc_sim.h"
 
 #define BASE	0x41200000ULL

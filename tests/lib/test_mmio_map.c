@@ -13,10 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend.h"
+#include "gpio/backend.h"
 #include "fake_gpio.h"
 #include "harness.h"
-#include "soc.h"
+#include "gpio/soc/soc.h"
 #include "soc_sim.h"
 
 #define PI3_COMPAT	"raspberrypi,3-model-b\0brcm,bcm2837"

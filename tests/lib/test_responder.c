@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The responder (lib/responder.c, lib/responder_threads.c): its strict
+ * The responder (lib/responder/responder.c, lib/responder/responder_threads.c): its strict
  * configuration, and the priorities it sets and puts back. The fixture
  * (responder_fixture.h) fakes the request, the line's irq thread in /proc
  * and the scheduler for it (fake_sched.c: link-time wrapping of
@@ -12,7 +12,7 @@
  * and by a signal. The waits' own tests: test_responder_waits.c.
  *
  * tests/lib/responder_mutants.py runs this file built with each mutant of
- * lib/responder_priv.h and checks that the tests that must see it fail.
+ * lib/responder/responder_priv.h and checks that the tests that must see it fail.
  */
 #include <errno.h>
 #include <pthread.h>

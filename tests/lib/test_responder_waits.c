@@ -3,7 +3,7 @@
  * The responder's waits other than the blocking read of edge events
  * (test_responder.c): the busy loop (UDRV_RESPOND_BUSY: levels read in
  * spins, signals between them) and the kernel helper's (UDRV_RESPOND_IRQ_LINE,
- * lib/responder_irq.c: /dev/udrv-irq under the fake sysroot; what the
+ * lib/responder/responder_irq.c: /dev/udrv-irq under the fake sysroot; what the
  * helper itself does is tested on real kernels, tests/lab).
  */
 #include <errno.h>

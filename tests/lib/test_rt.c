@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of the real-time helpers (lib/rt.c). They change the
+ * Unit tests of the real-time helpers (lib/rt/rt.c). They change the
  * scheduling, affinity and memory locking of the forked test child only.
  * The readiness report has its own file, test_rt_check.c.
  */

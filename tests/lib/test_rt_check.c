@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of the real-time readiness report (lib/rt_check.c), on fake
+ * Unit tests of the real-time readiness report (lib/rt/rt_check.c), on fake
  * /proc and /sys trees only (never the real host).
  */
 #include <errno.h>

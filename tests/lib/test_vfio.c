@@ -23,8 +23,8 @@
 
 #include "fake_vfio.h"
 #include "harness.h"
-#include "pci.h"
-#include "vfio_priv.h"
+#include "vfio/pci.h"
+#include "vfio/vfio_priv.h"
 
 #define BDF	"0000:00:01.0"
 

@@ -57,7 +57,7 @@ def test_only_the_module_init_is_exported() -> None:
 
 
 def test_backend_is_the_library_s() -> None:
-    """udrv.Backend is a copy of the library's registry (lib/backends.c):
+    """udrv.Backend is a copy of the library's registry (lib/gpio/backends.c):
     the same names, each member's value its index there."""
     names = udrv._udrv.BACKEND_NAMES
     assert [m.name.lower() for m in udrv.Backend] == list(names)

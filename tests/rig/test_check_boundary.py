@@ -4,7 +4,9 @@ fails, for its reason, on a copy with one forbidden dependency added: a rig
 or tools header included by the library, a tools header by a bench, a rig
 header by the tool, the rig package imported by the bindings or an example,
 rig.lava imported by any module of rig.lab (its __main__ too), a library
-message in the tool's terms, and udrv's symbols checked against the bench
+message in the tool's terms, lib/'s folders mixed (a source directly in
+lib/, another folder's private header, one taken from beside the file), and
+udrv's symbols checked against the bench
 library's (a udrv-bench given as udrv has them all)."""
 
 from __future__ import annotations
@@ -71,10 +73,20 @@ def test_this_tree_keeps_the_boundary(copy: Path) -> None:
     # the lab's command line too: the LAVA commands are python3 -m rig.lava
     ("rig/lab/__main__.py", "from rig.lava import job as lava", "lab-imports",
      "imports rig.lava (the lab does not depend on the LAVA path)"),
-    ("lib/uio.c", 'static const char hint[] = "see udrv uio info";', "library-terms",
+    ("lib/uio/uio.c", 'static const char hint[] = "see udrv uio info";', "library-terms",
      "names the tool's 'udrv uio'"),
-    ("lib/chip.c", 'static const char hint[] = "or use --backend sysfs";', "library-terms",
+    ("lib/gpio/chip.c", 'static const char hint[] = "or use --backend sysfs";', "library-terms",
      "names the tool's '--backend'"),
+    # lib/ by subsystem: another folder's private header, one found beside the
+    # file, a subsystem's header in a shared file, the responder's in gpio/
+    ("lib/uio/uio_irq.c", '#include "gpio/backend.h"', "lib-folders",
+     'is a private header of lib/gpio/ (lib/uio/ include'),
+    ("lib/gpio/request.c", '#include "backend.h"', "lib-folders",
+     'is found beside the file only: name it by its path from lib/ ("gpio/backend.h")'),
+    ("lib/util.c", '#include "vfio/pci.h"', "lib-folders",
+     "is a private header of lib/vfio/ (lib/'s shared files include"),
+    ("lib/gpio/soc/soc.c", '#include "responder/responder_priv.h"', "lib-folders",
+     "is a private header of lib/responder/ (lib/gpio/ include"),
 ], ids=lambda v: v if isinstance(v, str) and "/" in v and " " not in v else None)
 def test_a_forbidden_dependency_fails(copy: Path, path: str, line: str, verdict: str,
                                       says: str) -> None:
@@ -90,6 +102,20 @@ def test_a_forbidden_dependency_fails(copy: Path, path: str, line: str, verdict:
     assert r.returncode == 1, r.stdout + r.stderr
     assert f"check-boundary: {verdict}: FAIL" in r.stdout, r.stdout
     assert f"{path}:1: " in r.stdout and says in r.stdout, r.stdout
+    assert r.stdout.count(": FAIL") == 1, r.stdout
+
+
+def test_a_source_directly_in_lib_fails(copy: Path) -> None:
+    """Only what the subsystems share stays directly in lib/."""
+    stray = copy / "lib" / "gpio_extra.c"
+    stray.write_text("int udrv_gpio_extra(void);\n")
+    try:
+        r = check("--root", str(copy))
+    finally:
+        stray.unlink()
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "check-boundary: lib-folders: FAIL" in r.stdout, r.stdout
+    assert "lib/gpio_extra.c: directly in lib/ but not shared" in r.stdout, r.stdout
     assert r.stdout.count(": FAIL") == 1, r.stdout
 
 

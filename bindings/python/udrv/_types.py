@@ -62,7 +62,7 @@ class Backend(enum.IntEnum):
     """How a request drives its lines: the GPIO character device (uAPI v2),
     the legacy sysfs interface, or the SoC's registers (MMIO)."""
 
-    # libudrv's backends (lib/backends.c), by name and value: a test holds
+    # libudrv's backends (lib/gpio/backends.c), by name and value: a test holds
     # them to the library's (_udrv.BACKEND_NAMES)
     CDEV = 0
     SYSFS = 1

@@ -88,9 +88,9 @@ extern const struct udrv_backend_ops udrv_sysfs_ops;
 extern const struct udrv_backend_ops udrv_mmio_ops;
 
 /*
- * The registry (lib/backends.c): udrv_backends[b] is the ops of enum value b,
+ * The registry (lib/gpio/backends.c): udrv_backends[b] is the ops of enum value b,
  * never NULL below udrv_num_backends. Adding a backend: its ops file, its
- * enum value in include/udrv/line.h, one line in lib/backends.c. Internal:
+ * enum value in include/udrv/line.h, one line in lib/gpio/backends.c. Internal:
  * the version script (libudrv.map) keeps both out of libudrv.so's exports.
  */
 extern const struct udrv_backend_ops *const udrv_backends[];

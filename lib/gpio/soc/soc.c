@@ -13,9 +13,9 @@
 
 #include <udrv/parse.h>
 
-#include "backend.h"
+#include "gpio/backend.h"
 #include "abi.h"
-#include "soc.h"
+#include "gpio/soc/soc.h"
 
 #define COMPAT_LEN	512
 

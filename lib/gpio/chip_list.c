@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "gpio/backend.h"
 
 void udrv_strv_free(char **strv)
 {

@@ -15,7 +15,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "soc.h"
+#include "gpio/soc/soc.h"
 
 #define GPIO_OE			0x134
 #define GPIO_DATAIN		0x138

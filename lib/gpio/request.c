@@ -16,7 +16,7 @@
 #include <udrv/parse.h>
 
 #include "abi.h"
-#include "backend.h"
+#include "gpio/backend.h"
 
 /*
  * udrv_request_wait_events() polls in slices of at most this long. Debian
@@ -26,7 +26,7 @@
  */
 #define GONE_POLL_MS	250
 
-/* NULL for a value the registry (lib/backends.c) has no backend for. */
+/* NULL for a value the registry (lib/gpio/backends.c) has no backend for. */
 static const struct udrv_backend_ops *backend_ops(enum udrv_backend b)
 {
 	return (unsigned int)b < udrv_num_backends ? udrv_backends[b] : NULL;

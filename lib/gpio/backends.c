@@ -5,7 +5,7 @@
  * ops' own, and udrv_chip_request() finds a backend's ops here; a test
  * (tests/lib/test_backends.c) links its own table instead of this file.
  */
-#include "backend.h"
+#include "gpio/backend.h"
 
 const struct udrv_backend_ops *const udrv_backends[] = {
 	[UDRV_BACKEND_CDEV] = &udrv_cdev_ops,

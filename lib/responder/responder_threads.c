@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "backend.h"
-#include "responder_priv.h"
+#include "gpio/backend.h"
+#include "responder/responder_priv.h"
 
 /* The thread's scheduling from the kernel (sched_getscheduler()); -1 when
  * it cannot be read (the thread is gone). */

@@ -14,7 +14,7 @@
 #include <udrv/vfio.h>
 
 #include "internal.h"
-#include "pci.h"
+#include "vfio/pci.h"
 
 static void copy_msg(char *errbuf, size_t errlen, const char *msg)
 {

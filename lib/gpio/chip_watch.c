@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "abi.h"
-#include "backend.h"
+#include "gpio/backend.h"
 
 static const char *const change_names[] = {
 	"unknown", "requested", "released", "reconfigured"

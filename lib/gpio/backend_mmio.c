@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
-#include "soc.h"
+#include "gpio/backend.h"
+#include "gpio/soc/soc.h"
 
 
 /* One register word that the request's lines are in. */

@@ -15,7 +15,7 @@
 
 #include "abi.h"
 #include "region.h"
-#include "vfio_priv.h"
+#include "vfio/vfio_priv.h"
 
 struct udrv_vfio *udrv_vfio_new(void)
 {

@@ -5,7 +5,7 @@
  *
  * Order of a run: the wake threads are raised first (responder_threads.c),
  * then the calling thread goes to its priority, CPU, memory lock and DMA
- * latency (struct udrv_rt, lib/rt.c); on the way out the calling thread is
+ * latency (struct udrv_rt, lib/rt/rt.c); on the way out the calling thread is
  * put back first, then the threads. At no moment is the calling thread
  * above a thread it waits for.
  */
@@ -23,8 +23,8 @@
 #include <udrv/udrv.h>
 
 #include "abi.h"
-#include "backend.h"
-#include "responder_priv.h"
+#include "gpio/backend.h"
+#include "responder/responder_priv.h"
 
 #define RESP_FLAGS		(UDRV_RESPOND_LOCK_MEMORY | UDRV_RESPOND_PIN_CPU | \
 				 UDRV_RESPOND_DMA_LATENCY)

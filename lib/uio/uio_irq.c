@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "abi.h"
-#include "uio_priv.h"
+#include "uio/uio_priv.h"
 
 #define PCI_COMMAND		4	/* the 16-bit command register */
 #define PCI_INTX_DISABLE	0x0400	/* its bit 10: INTx disable */

@@ -25,7 +25,7 @@
 
 #include <udrv/chip.h>
 
-#include "backend.h"
+#include "gpio/backend.h"
 
 #define EXPORT_WAIT_MS	2000
 

@@ -25,8 +25,8 @@
 #include <udrv/udrv.h>
 #include <udrv/udrv-irq.h>
 
-#include "backend.h"
-#include "responder_priv.h"
+#include "gpio/backend.h"
+#include "responder/responder_priv.h"
 
 /* the event's index: the line is in no request */
 #define IRQ_NO_INDEX	0xffffffffu

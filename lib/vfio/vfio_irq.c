@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "abi.h"
-#include "vfio_priv.h"
+#include "vfio/vfio_priv.h"
 
 static const char *const irq_names[] = { "INTx", "MSI", "MSI-X" };
 

@@ -15,7 +15,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "vfio_priv.h"
+#include "vfio/vfio_priv.h"
 
 static uint64_t page_size(void)
 {

@@ -16,7 +16,7 @@
 
 #include "region.h"
 #include "abi.h"
-#include "uio_priv.h"
+#include "uio/uio_priv.h"
 
 struct udrv_uio *udrv_uio_new(void)
 {

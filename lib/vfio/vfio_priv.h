@@ -10,7 +10,7 @@
 #include <udrv/vfio.h>
 
 #include "internal.h"
-#include "pci.h"
+#include "vfio/pci.h"
 
 #define VFIO_PCI_COMMAND	0x04
 #define VFIO_PCI_CMD_MEMORY	0x0002

@@ -21,7 +21,7 @@
 #include <udrv/chip.h>
 
 #include "region.h"
-#include "soc.h"
+#include "gpio/soc/soc.h"
 
 #define NOTE_LEN	192
 

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "vfio_priv.h"
+#include "vfio/vfio_priv.h"
 
 #define VFIO_DRIVER	"vfio-pci"
 #define UNSAFE_IRQS	"/sys/module/vfio_iommu_type1/parameters/allow_unsafe_interrupts"

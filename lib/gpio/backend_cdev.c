@@ -14,7 +14,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "backend.h"
+#include "gpio/backend.h"
 
 struct cdev_priv {
 	uint32_t last_seqno;

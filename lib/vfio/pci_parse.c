@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * PCI addresses and IDs (lib/pci.h): the strict parsers, and the sysfs
+ * PCI addresses and IDs (lib/vfio/pci.h): the strict parsers, and the sysfs
  * lookups built on them (which device a spec names, its driver, its IOMMU
  * group, its IDs).
  */
@@ -15,7 +15,7 @@
 #include <udrv/chip.h>
 
 #include "internal.h"
-#include "pci.h"
+#include "vfio/pci.h"
 
 static int hex_digit(char c)
 {

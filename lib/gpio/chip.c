@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "abi.h"
-#include "backend.h"
+#include "gpio/backend.h"
 
 struct udrv_chip *udrv_chip_new(void)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "abi.h"
-#include "soc.h"
+#include "gpio/soc/soc.h"
 
 static int bad_layout(char *errmsg, const char *what)
 {

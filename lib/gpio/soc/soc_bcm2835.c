@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "soc.h"
+#include "gpio/soc/soc.h"
 
 #define GPFSEL0		0x00
 #define GPSET0		0x1c
