@@ -327,7 +327,7 @@ def shard_jobs(tally: Tally) -> list[LabJob]:
     tests and the agent's host-side ones; a board in no shard is a failure
     (its tests would be deselected by every shard)."""
     sys.path.insert(0, str(ROOT))
-    from rig.lab.boards.targets import TARGETS
+    from rig.lab.catalogue import TARGETS
 
     named = [b for shard in LAB_SHARDS for b in shard.split(",")]
     for board in sorted({*TARGETS, "none"} - set(named)):
@@ -366,7 +366,7 @@ def lg_venv() -> Path | None:
 def labgrid_jobs(python: str, boards: tuple[str, ...] = ("std", "rt", "rpi3")) -> list[LabJob]:
     """The lab tests through labgrid (docs/rig/lab.md, "the lab tests on a labgrid
     target"), under build/lg-venv's `python`: the host side, the localhost farm
-    (rig/lab/boards/farm.py: coordinator + exporter + a std board, the suite and the lab
+    (rig/lab/farm.py: coordinator + exporter + a std board, the suite and the lab
     tests through its place), then each board of `boards` as a labgrid env
     (python3 -m rig.lab lg-env) with its lg_BOARD tests through it."""
     host = BUILD / "pytest-lg-host.xml"

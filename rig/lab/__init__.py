@@ -8,7 +8,6 @@ QEMU/TCG and run commands inside.  See docs/rig/lab.md.
 """
 
 from .boards.api import CommandFailed, LabBoard, Result
-from .boards.qemu import Board
 from .errors import (
     BoardDead,
     BootError,
@@ -19,6 +18,7 @@ from .errors import (
     PackageError,
     ToolMissing,
 )
+from .strategy import Board
 
 __all__ = [
     "Board",

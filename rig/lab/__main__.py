@@ -12,14 +12,14 @@ import sys
 import time
 from pathlib import Path
 
-from .boards import targets
-from .boards.farm import add_parser as add_farm_parser
+from . import catalogue
 from .boards.lg_place import add_parser as add_lg_reserve_parser
-from .boards.qemu import Board, shell
 from .errors import CommandTimeout, LabError, exit_status
+from .farm import add_parser as add_farm_parser
 from .image import apt, initramfs, kernel, modules, pyguest
 from .image.prepare import prepare
 from .paths import kernel_src_dir, lab_dir
+from .strategy import Board, shell
 from .suite import pci, qemu
 from .suite.labgrid import add_arguments as add_lg_suite_arguments
 from .suite.labgrid import check_arguments as check_lg_suite_arguments
@@ -66,15 +66,15 @@ Docs: docs/rig/lab.md"""
 
 
 def _flavours(args: argparse.Namespace) -> list[str]:
-    """The boards (rig/lab/boards/targets.py targets) that --board and --kernel select;
+    """The boards (rig/lab/catalogue.py targets) that --board and --kernel select;
     --kernel may also name a target (std-q35, rt-smp), alone or with its board."""
-    t = targets.TARGETS.get(args.kernel)
-    if t is not None and args.kernel not in targets.KERNELS:
+    t = catalogue.TARGETS.get(args.kernel)
+    if t is not None and args.kernel not in catalogue.KERNELS:
         if args.board not in (None, "all", t.board):
             raise LabError(f"--kernel {args.kernel} boots board {t.board}, not {args.board}: "
                            f"leave --board out or use --board {t.board}")  # fmt: skip
         return [args.kernel]
-    return targets.select(args.board or "x86", args.kernel)
+    return catalogue.select(args.board or "x86", args.kernel)
 
 
 def _one(args: argparse.Namespace) -> str:
@@ -181,7 +181,7 @@ def cmd_suite(args: argparse.Namespace) -> int:
     check_lg_suite_arguments(args)
     flavours = _flavours(args)
     if args.board == "all":  # the instruction-counted boards: their numbers repeat
-        flavours = [f for f in flavours if targets.target(f).icount]
+        flavours = [f for f in flavours if catalogue.target(f).icount]
         flavours += pci.q35_targets(flavours)  # UIO vs VFIO (udrv-bench pci)
     return qemu.run_suite(flavours, "quick" if args.quick else "full", out,
                            duration_s=args.duration, jobs=args.jobs)
@@ -192,7 +192,7 @@ def _python_files(args: argparse.Namespace) -> dict[str, str | Path]:
     dbusguest.py), x86 boards only."""
     if not args.python:
         return {}
-    if targets.target(_one(args)).machine.name != "x86":
+    if catalogue.target(_one(args)).machine.name != "x86":
         raise LabError("--python: the Python image is for the x86 boards (the rpi3 "
                        "guest is arm64; docs/rig/lab.md, Python in the guest)")
     return dict(pyguest.variant_files(quiet=getattr(args, "quiet", False)))
@@ -205,7 +205,7 @@ def cmd_shell(args: argparse.Namespace) -> int:
 
 def _host_tools() -> dict[str, str]:
     out: dict[str, str] = {}
-    tools = [(m.qemu, m.qemu_package) for m in targets.MACHINES.values()]
+    tools = [(m.qemu, m.qemu_package) for m in catalogue.MACHINES.values()]
     tools += [("qemu-aarch64-static", "qemu-user-static"), ("apt-get", "apt"),
               ("dpkg", "dpkg"), ("make", "make"), ("gcc-12", "gcc-12")]  # fmt: skip
     for tool, pkg in tools:
@@ -246,7 +246,7 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def cmd_lg_env(args: argparse.Namespace) -> int:
-    from .boards.labgrid_env import write_env
+    from .strategy import write_env
 
     flavour = _one(args)
     out = Path(args.output or lab_dir() / "lg-env" / f"{flavour}.yaml")
@@ -277,15 +277,15 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )  # fmt: skip
     sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
-    machines = list(targets.BOARDS)
+    machines = list(catalogue.BOARDS)
     kern = argparse.ArgumentParser(add_help=False)
     kern.add_argument("--board", choices=machines, default=None,
                       help="x86 (default: one CPU), x86-smp (two CPUs, CPU 1 isolated), "
                       "rpi3 (Raspberry Pi 3, raspi3b) or q35 (x86 with an Intel IOMMU "
                       "for VFIO; --kernel std gives target std-q35)")  # fmt: skip
     kern.add_argument(
-        "--kernel", choices=[*targets.KERNELS, *(n for n in targets.TARGETS
-                                                if n not in targets.KERNELS)],
+        "--kernel", choices=[*catalogue.KERNELS, *(n for n in catalogue.TARGETS
+                                                if n not in catalogue.KERNELS)],
         default="std", help="kernel flavour (default std), or a target's name (std-q35, rt-q35, "
         "std-smp, rt-smp, rpi3)",
     )  # fmt: skip
@@ -295,7 +295,7 @@ def parser() -> argparse.ArgumentParser:
     boot.add_argument("--append", default="", help="extra kernel command line")
     allk = argparse.ArgumentParser(add_help=False)
     allk.add_argument("--board", choices=[*machines, "all"], default="all", help="default all")
-    allk.add_argument("--kernel", choices=[*targets.KERNELS, "all"], default="all",
+    allk.add_argument("--kernel", choices=[*catalogue.KERNELS, "all"], default="all",
                       help="default all (rpi3 has only std)")  # fmt: skip
 
     f = sub.add_parser("fetch", parents=[allk], help="resolve, download and unpack kernels")

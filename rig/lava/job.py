@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rig.lab.boards import targets
+from rig.lab import catalogue
 from rig.lab.boards.api import FEATURES
 from rig.lab.errors import LabError, ToolMissing, need_tool
 from rig.lab.image import apt
@@ -60,7 +60,7 @@ class UsageError(LabError):
 
 @dataclass(frozen=True)
 class QemuBoard:
-    """One of the lab's boards as a LAVA qemu device (rig/lab/boards/targets.py)."""
+    """One of the lab's boards as a LAVA qemu device (rig/lab/catalogue.py)."""
 
     arch: str  # LAVA's arch (the qemu binary)
     context: tuple[tuple[str, str], ...]  # qemu.jinja2's variables: machine, cpu, no_kvm
@@ -76,13 +76,13 @@ class QemuBoard:
 # the mini-UART (the second serial port: input typed on the PL011 never
 # reaches a shell, docs/rig/lab.md), the first one discarded
 QEMU_BOARDS = {
-    "x86": QemuBoard("amd64", (("no_kvm", "True"),), int(targets.X86.memory.rstrip("M")),
+    "x86": QemuBoard("amd64", (("no_kvm", "True"),), int(catalogue.X86.memory.rstrip("M")),
                      ("-accel tcg", "-icount shift=0,sleep=off", "-device edu", "-no-reboot"),
-                     f"console=ttyS0,115200 {targets.X86.append} udrv-lab.mode=shell", "amd64"),
+                     f"console=ttyS0,115200 {catalogue.X86.append} udrv-lab.mode=shell", "amd64"),
     "rpi3": QemuBoard("arm64", (("machine", "raspi3b"), ("cpu", "cortex-a53")), 1024,
                       ("-icount shift=0,sleep=off", "-no-reboot", "-serial null",
                        "-serial stdio"),
-                      f"console=ttyS1,115200 {targets.RPI3.append} udrv-lab.mode=shell",
+                      f"console=ttyS1,115200 {catalogue.RPI3.append} udrv-lab.mode=shell",
                       "arm64"),
 }
 
@@ -91,7 +91,7 @@ def qemu_board(kernel: str) -> QemuBoard:
     """std, rt: the x86 board; rpi3: the Raspberry Pi 3 board."""
     if kernel == "rpi3":
         return QEMU_BOARDS["rpi3"]
-    if kernel in targets.KERNELS:
+    if kernel in catalogue.KERNELS:
         return QEMU_BOARDS["x86"]
     raise UsageError(f"--kernel {kernel}: the qemu template runs the lab's std, rt or rpi3 "
                      "board")
@@ -240,10 +240,10 @@ class JobSpec:
 
 
 def board_features(spec: JobSpec) -> frozenset[str]:
-    """qemu: the lab board's features (rig/lab/boards/targets.py); else --feature's."""
+    """qemu: the lab board's features (rig/lab/catalogue.py); else --feature's."""
     if spec.device_type == "qemu":
         qemu_board(spec.kernel)
-        return targets.features(spec.kernel) - {"qemu"} | set(spec.features)
+        return catalogue.features(spec.kernel) - {"qemu"} | set(spec.features)
     return frozenset(spec.features)
 
 

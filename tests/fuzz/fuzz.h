@@ -78,6 +78,14 @@ const char *fuzz_text(const char *rel, size_t max);
 /* @text is one JSON value (RFC 8259, valid UTF-8, nothing after it). */
 bool fuzz_json_valid(const char *text, size_t len);
 
+/*
+ * The oracles' model of the udrv tool's value words ("1/on/active/high" 1,
+ * "0/off/inactive/low" 0, anything else -1), written apart from the code it
+ * checks (tools/cli.c's gpio_parse_value()): the cli and interactive
+ * harnesses compare the tool's reading against it.
+ */
+int fuzz_model_value(const char *s);
+
 __attribute__((noreturn, format(printf, 4, 5)))
 void fuzz_fail(const char *file, int line, const char *cond,
 	       const char *fmt, ...);

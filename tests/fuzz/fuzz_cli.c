@@ -191,20 +191,6 @@ static void check_resolve(const char *spec, int n, char **lines)
 	udrv_chip_free(chip);
 }
 
-static int parse_value(const char *s)
-{
-	static const char *const on[] = { "1", "on", "active", "high" };
-	static const char *const off[] = { "0", "off", "inactive", "low" };
-
-	for (size_t i = 0; i < 4; i++) {
-		if (!strcmp(s, on[i]))
-			return 1;
-		if (!strcmp(s, off[i]))
-			return 0;
-	}
-	return -1;
-}
-
 static int run_gpio(const char *cmd, const char *spec, int n, char **lines)
 {
 	char *argv[UDRV_LINES_MAX + 8];
@@ -253,7 +239,7 @@ static void check_set(const char *spec, int n, char **args)
 		int v;
 
 		FUZZ_CHECK(eq, "gpio set took \"%s\", which is not LINE=VALUE", args[i]);
-		v = parse_value(eq + 1);
+		v = fuzz_model_value(eq + 1);
 		FUZZ_CHECK(v >= 0, "gpio set took \"%s\": VALUE is not one of the documented", args[i]);
 		if (strspn(args[i], "0123456789") != (size_t)(eq - args[i]) ||
 		    sscanf(args[i], "%u", &off) != 1 || off > 3)

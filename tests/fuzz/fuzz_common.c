@@ -444,3 +444,17 @@ bool fuzz_json_valid(const char *text, size_t len)
 	jp_space(&p);
 	return p.s == p.end;
 }
+
+int fuzz_model_value(const char *s)
+{
+	static const char *const on[] = { "1", "on", "active", "high" };
+	static const char *const off[] = { "0", "off", "inactive", "low" };
+
+	for (size_t i = 0; i < sizeof(on) / sizeof(on[0]); i++) {
+		if (!strcmp(s, on[i]))
+			return 1;
+		if (!strcmp(s, off[i]))
+			return 0;
+	}
+	return -1;
+}

@@ -54,20 +54,6 @@ static int model_words(char *s, char **w)
 	return n;
 }
 
-static int model_value(const char *s)
-{
-	static const char *const on[] = { "1", "on", "active", "high" };
-	static const char *const off[] = { "0", "off", "inactive", "low" };
-
-	for (size_t i = 0; i < 4; i++) {
-		if (!strcmp(s, on[i]))
-			return 1;
-		if (!strcmp(s, off[i]))
-			return 0;
-	}
-	return -1;
-}
-
 /* Line @name into @m once (the first line of that spelling): false if not. */
 static bool model_line(struct gpio_command *m, const char *name, int n,
 		       char *const *lines)
@@ -116,7 +102,7 @@ static bool model(char **w, int nw, int n, char *const *lines,
 	m->kind = GPIO_CMD_SET;
 	for (int k = 1; k < nw; k++) {
 		eq = strchr(w[k], '=');
-		v = eq && eq != w[k] ? model_value(eq + 1) : -1;
+		v = eq && eq != w[k] ? fuzz_model_value(eq + 1) : -1;
 		if (v < 0)
 			return false;
 		*eq = '\0';

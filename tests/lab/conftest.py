@@ -73,7 +73,7 @@ import pytest
 
 from rig.lab import Board, LabError
 from rig.lab.boards.api import FEATURES
-from rig.lab.boards.targets import TARGETS, features
+from rig.lab.catalogue import TARGETS, features
 from rig.lab.image import debguest, localguest, pyguest
 
 ROOT = Path(__file__).resolve().parents[2]

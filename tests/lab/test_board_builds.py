@@ -6,10 +6,12 @@ used to fail with `udrv: not found`). Host only: nothing boots."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
-from rig.lab.boards import targets
+from rig.lab import catalogue
+from rig.lab.boards.qemu import QemuBoard
 from rig.lab.errors import LabError
 from rig.lab.image import apt, modules
 from rig.lab.image.kernel import fetch
@@ -23,15 +25,36 @@ pytestmark = pytest.mark.lg_feature(["qemu"])
 @pytest.mark.parametrize("flavour", ["std", "rpi3"])
 def test_missing_static_build_names_the_command(monkeypatch: pytest.MonkeyPatch,
                                                 flavour: str) -> None:
-    t = targets.TARGETS[flavour]
+    t = catalogue.TARGETS[flavour]
     gone = dataclasses.replace(t.machine, static_build="no-such-build")
-    monkeypatch.setitem(targets.TARGETS, flavour, dataclasses.replace(t, machine=gone))
+    monkeypatch.setitem(catalogue.TARGETS, flavour, dataclasses.replace(t, machine=gone))
     with pytest.raises(LabError) as err:
         prepare(flavour)
     msg = str(err.value)
     assert f"the {flavour} board cannot start without udrv" in msg
     assert "build/no-such-build/tools/udrv does not exist" in msg
     assert "run `make no-such-build` first" in msg
+
+
+@dataclasses.dataclass(frozen=True)
+class _Kernel:
+    target: catalogue.Target
+    release: str = "6.1.0-0-rt-amd64"
+    vmlinuz: Path = Path("/nonexistent/vmlinuz")
+    dtb: Path | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class _Image:
+    kernel: _Kernel
+    initramfs: Path = Path("/nonexistent/initrd")
+
+
+def test_a_board_boots_only_an_image_prepared_for_it() -> None:
+    """QemuBoard drives what the strategy prepared (rig/lab/strategy.py); an image
+    made for another target is refused before QEMU starts."""
+    with pytest.raises(LabError, match="the std board cannot boot an image prepared for rt"):
+        QemuBoard(_Image(_Kernel(catalogue.target("rt"))), "std")
 
 
 def test_rpi3_modules_cross_build_for_its_arm64_kernel() -> None:
@@ -75,7 +98,7 @@ def test_host_kbuild_of_the_same_kernel_stands_in(monkeypatch: pytest.MonkeyPatc
     and not yet for amd64 (6.1.192-3 beside -2), the rpi3 board's modules still
     build: the host's kbuild of the same upstream kernel is used, and said."""
     _fake_archive(monkeypatch, host_kbuild)
-    pk = apt._resolve_now(targets.TARGETS["rpi3"])
+    pk = apt._resolve_now(catalogue.TARGETS["rpi3"])
     assert pk.host_packages == ("linux-kbuild-6.1",)
     assert pk.versions["linux-kbuild-6.1"] == host_kbuild
     assert pk.with_arch()[-1] == ("linux-kbuild-6.1", "amd64")
@@ -89,7 +112,7 @@ def test_host_kbuild_of_the_same_kernel_stands_in(monkeypatch: pytest.MonkeyPatc
 def test_host_kbuild_of_another_kernel_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     _fake_archive(monkeypatch, "6.1.191-1")
     with pytest.raises(apt.PackageError) as err:
-        apt._resolve_now(targets.TARGETS["rpi3"])
+        apt._resolve_now(catalogue.TARGETS["rpi3"])
     assert ("linux-headers-6.1.0-56-arm64 (arm64) needs linux-kbuild-6.1 6.1.192-3, the host's "
             "(amd64) is 6.1.191-1, another kernel release") in str(err.value)
 

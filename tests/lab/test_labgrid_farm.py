@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The labgrid farm on localhost (rig/lab/boards/farm.py) and the suite through its place.
+"""The labgrid farm on localhost (rig/lab/farm.py) and the suite through its place.
 
 A coordinator and an exporter on 127.0.0.1 and a std QEMU board whose console
 is the exporter's serial port, started and stopped here: the suite reserves the
@@ -31,8 +31,8 @@ from rig.results.check import check_lab
 pytest.importorskip("labgrid", reason="runs under build/lg-venv/bin/python (make lab-check's "
                     "labgrid step)")  # fmt: skip
 
-from rig.lab.boards.farm import EXPORTER, Farm, FarmError
 from rig.lab.errors import ToolMissing
+from rig.lab.farm import EXPORTER, Farm, FarmError
 
 LAB_BOARD = "std"  # scripts/check.py's shards: the farm boots a std board of its own
 pytestmark = pytest.mark.lg_feature("qemu")  # it boots QEMU itself: not on a labgrid target

@@ -581,10 +581,10 @@ def test_ssh_transport_end_to_end(tmp_path: Path) -> None:
 ], ids=["accepter", "-C PORT", "-CPORT", "-C on loopback"])
 def test_farm_ser2net_wrapper_pins_loopback(tmp_path: Path, args: list[str],
                                             want: list[str]) -> None:
-    """rig/lab/boards/farm.py's ser2net wrapper, with a stand-in for the real ser2net that
+    """rig/lab/farm.py's ser2net wrapper, with a stand-in for the real ser2net that
     prints the arguments it got: both forms an exporter may use end up on
     127.0.0.1 (the old -C PORT:telnet:... passed unchanged: every address)."""
-    from rig.lab.boards.farm import SER2NET_WRAPPER
+    from rig.lab.farm import SER2NET_WRAPPER
 
     real = tmp_path / "real"
     real.write_text("#!/bin/sh\nprintf '%s\\n' \"$@\"\n")
@@ -603,7 +603,7 @@ def test_farm_ser2net_wrapper_pins_loopback(tmp_path: Path, args: list[str],
                                   ["-Y", "connection: &c#  accepter: tcp,2000"]])
 def test_farm_ser2net_wrapper_refuses_what_it_does_not_know(tmp_path: Path,
                                                             args: list[str]) -> None:
-    from rig.lab.boards.farm import SER2NET_WRAPPER
+    from rig.lab.farm import SER2NET_WRAPPER
 
     wrapper = tmp_path / "ser2net"
     wrapper.write_text(SER2NET_WRAPPER.format(python=sys.executable, real="/bin/true"))

@@ -30,7 +30,7 @@ from bcm2835 import (
 from guest import ok
 
 from rig.lab import Board
-from rig.lab.boards.targets import RPI3, missing_udrv
+from rig.lab.catalogue import RPI3, missing_udrv
 from rig.lab.suite import qemu as suite
 from rig.results.check import check_lab
 

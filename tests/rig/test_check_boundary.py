@@ -3,7 +3,8 @@
 fails, for its reason, on a copy with one forbidden dependency added: a rig
 or tools header included by the library, a tools header by a bench, a rig
 header by the tool, the rig package imported by the bindings or an example,
-rig.lava imported by any module of rig.lab (its __main__ too), a library
+rig.lava imported by any module of rig.lab (its __main__ too), the lab's
+image and boards importing each other or the strategies, a library
 message in the tool's terms, lib/'s folders mixed (a source directly in
 lib/, another folder's private header, one taken from beside the file), and
 udrv's symbols checked against the bench
@@ -73,6 +74,16 @@ def test_this_tree_keeps_the_boundary(copy: Path) -> None:
     # the lab's command line too: the LAVA commands are python3 -m rig.lava
     ("rig/lab/__main__.py", "from rig.lava import job as lava", "lab-imports",
      "imports rig.lava (the lab does not depend on the LAVA path)"),
+    # a board drives a prepared image; preparing is the image's, combining the strategy's
+    ("rig/lab/boards/qemu.py", "from ..image.prepare import prepare", "lab-layers",
+     "imports rig.lab.image (a board boots an image prepared before"),
+    ("rig/lab/boards/labgrid_env.py", "from rig.lab.strategy import Board", "lab-layers",
+     "imports rig.lab.strategy"),
+    ("rig/lab/boards/agent.py", "from .. import farm", "lab-layers", "imports rig.lab.farm"),
+    ("rig/lab/image/prepare.py", "from ..boards.qemu import QemuBoard", "lab-layers",
+     "imports rig.lab.boards (an image knows nothing of the boards"),
+    ("rig/lab/image/apt.py", "import rig.lab.strategy", "lab-layers",
+     "imports rig.lab.strategy"),
     ("lib/uio/uio.c", 'static const char hint[] = "see udrv uio info";', "library-terms",
      "names the tool's 'udrv uio'"),
     ("lib/gpio/chip.c", 'static const char hint[] = "or use --backend sysfs";', "library-terms",

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rig.lab.boards import targets
+from rig.lab import catalogue
 from rig.lab.boards.labgrid_board import DEPLOY
 from rig.lab.errors import LabError
 from rig.lab.image import initramfs
@@ -30,9 +30,9 @@ def fake_build(root: Path, name: str = "static", skip: str = "") -> Path:
 
 
 def test_guest_image_has_both_programs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(targets, "REPO_ROOT", tmp_path)
-    build = fake_build(tmp_path, targets.RPI3.static_build)
-    files = initramfs.default_extra_files(targets.RPI3)  # no host programs, no asan build
+    monkeypatch.setattr(catalogue, "REPO_ROOT", tmp_path)
+    build = fake_build(tmp_path, catalogue.RPI3.static_build)
+    files = initramfs.default_extra_files(catalogue.RPI3)  # no host programs, no asan build
     for rel, name in PROGRAMS.items():
         assert files[f"/usr/bin/{name}"] == build / rel
 

@@ -29,7 +29,7 @@ from typing import Any
 
 import yaml
 
-from rig.lab.boards import targets
+from rig.lab import catalogue
 from rig.lab.boards.api import Result
 from rig.lab.suite import labgrid as suite_lg
 from rig.lab.suite import qemu as suite
@@ -39,7 +39,7 @@ QEMU_TARGETS = ("std", "rt", "rpi3", "std-q35", "rt-q35", "std-smp", "rt-smp")
 # labgrid: the lab's boards as labgrid envs (their features without "qemu"),
 # and real boards: a jumper, a jumper to a line that is not the next, nothing
 LG_BOARDS: dict[str, tuple[frozenset[str], str]] = {
-    **{name: (targets.features(name) - {"qemu"}, "") for name in ("std", "rt", "rpi3", "rt-q35")},
+    **{name: (catalogue.features(name) - {"qemu"}, "") for name in ("std", "rt", "rpi3", "rt-q35")},
     "jumper": (frozenset({"irqlat", "rt"}), "gpiochip1 16 17"),
     "odd-jumper": (frozenset({"uio-ticker"}), "gpiochip0 17 27"),
     "bare": (frozenset(), ""),

@@ -280,7 +280,7 @@ KILL_REPLY_S = 120.0  # wait for the agent to report a killed command
 
 
 class AgentClient:
-    """A board's commands over its agent channel (rig.lab.boards.qemu.Board and
+    """A board's commands over its agent channel (rig.lab.strategy.Board and
     rig.lab.boards.labgrid_board.LabgridBoard): run, put, put_bytes, get.  The board
     provides `channel`, `_check()` (raise when the board is gone) and
     `_fail(kind, what)` (mark it dead and raise) and `close()` (what `with` calls)."""

@@ -3,9 +3,10 @@
 
 Two implementations:
 
-    rig.lab.boards.qemu.Board
-                              today's QEMU boards (rig/lab/boards/targets.py),
-                              booted by the lab
+    rig.lab.boards.qemu.QemuBoard
+                              today's QEMU boards (rig/lab/catalogue.py),
+                              booted by the lab from a prepared image
+                              (rig.lab.strategy.Board prepares, then boots)
     rig.lab.boards.labgrid_board.LabgridBoard
                               any labgrid target (serial console or SSH; local,
                               or a place reserved from a coordinator), from a
@@ -33,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from ..catalogue import Target
 from ..errors import LabError
 
 FEATURES: dict[str, str] = {
@@ -127,3 +129,26 @@ class LabBoard(Protocol):
         """Release the board: power a QEMU board off; stop the agent and
         release the labgrid target (and its place)."""
         ...
+
+
+class KernelFiles(Protocol):
+    """What a board boots of an unpacked kernel (rig.lab.image.kernel.Kernel)."""
+
+    @property
+    def target(self) -> Target: ...
+    @property
+    def release(self) -> str: ...
+    @property
+    def vmlinuz(self) -> Path: ...
+    @property
+    def dtb(self) -> Path | None: ...
+
+
+class BootImage(Protocol):
+    """A prepared image (rig.lab.image.prepare.Prepared): a board drives one, it
+    never makes one (the strategy prepares, rig/lab/strategy.py)."""
+
+    @property
+    def kernel(self) -> KernelFiles: ...
+    @property
+    def initramfs(self) -> Path: ...

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The lab's QEMU boards as labgrid targets: `python3 -m rig.lab lg-env`.
 
-Prepares the board's image (rig/lab/image/prepare.py: kernel, modules, initramfs with
-udrv) and writes a labgrid environment with
+render() writes, for an image prepared by rig/lab/image/prepare.py (kernel, modules,
+initramfs with udrv; rig/lab/strategy.py's write_env() prepares it first), a labgrid
+environment with
 
   QEMUDriver   the board's machine, memory, devices (edu...), -icount, kernel,
                initrd (in extra_args: QEMUDriver has no initrd key), the dtb on
@@ -10,7 +11,7 @@ udrv) and writes a labgrid environment with
                (rig/lab/image/guest/init then gives a shell with the prompt PROMPT on
                the console instead of starting the agent on ttyS1)
   ShellDriver  that prompt; no login
-  features     rig.lab.boards.targets.features() of the board, without "qemu" (a labgrid
+  features     rig.lab.catalogue.features() of the board, without "qemu" (a labgrid
                board has no QEMU process or image the tests could reach)
 
 QEMUDriver adds `-serial chardev:serialsocket` (its console) after
@@ -27,8 +28,7 @@ import json
 import shlex
 from pathlib import Path
 
-from ..image.prepare import prepare
-from .targets import features, memory_for, qemu_binary, target
+from ..catalogue import features, memory_for, target
 
 PROMPT = "udrv-lab# "
 CPUS = {"x86": "qemu64", "q35": "qemu64", "rpi3": "cortex-a53"}
@@ -101,13 +101,3 @@ def render(flavour: str, kernel: Path, initrd: Path, dtb: Path | None, qemu: str
         lines.append(f"  dtb: {_q(str(dtb))}")
     return "\n".join(lines) + "\n"
 
-
-def write_env(flavour: str, out: Path, *, quiet: bool = False) -> Path:
-    """Prepare the board's image and write its environment to `out`."""
-    t = target(flavour)
-    qemu = qemu_binary(t.machine)
-    prep = prepare(flavour, quiet=quiet)
-    text = render(flavour, prep.kernel.vmlinuz, prep.initramfs, prep.kernel.dtb, qemu)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text)
-    return out

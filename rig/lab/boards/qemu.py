@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Boot a Debian kernel in QEMU (TCG, -icount) and drive it through the agent.
+"""Drive one of the lab's QEMU boards (TCG, -icount) booted from a prepared image.
 
-    from rig.lab import Board
-    with Board("std") as b:                   # or "rt", "rpi3" (rig/lab/boards/targets.py)
-        r = b.run("uname -a", timeout=60)     # r.stdout, r.stderr, r.status
+    image = rig.lab.image.prepare.prepare("std")  # kernel, modules, initramfs
+    with QemuBoard(image, "std") as b:            # boots; rig.lab.Board does both steps
+        r = b.run("uname -a", timeout=60)         # r.stdout, r.stderr, r.status
         b.put("/host/file", "/tmp/file"); data = b.get("/tmp/x.json")
 
+A board only boots and drives: what it boots is made by rig/lab/image/, and
+rig/lab/strategy.py combines the two (labgrid's driver/strategy split).
 The console (first serial port) goes to build/lab/logs/<flavour>-<timestamp>.log;
 the agent speaks on the second one, a unix socket on the host.  QEMU is
 always terminated on close, on error and at interpreter exit (and dies with
@@ -30,22 +32,22 @@ import weakref
 from pathlib import Path
 from typing import NoReturn
 
+from ..catalogue import features, memory_for, qemu_binary, qemu_command, target
 from ..errors import BoardDead, BootError, GuestPanic, LabError
-from ..image.prepare import Prepared, prepare
 from ..paths import logs_dir
 from .agent import AgentClient, Channel, ChannelTimeout
-from .targets import features, memory_for, qemu_binary, qemu_command, target
+from .api import BootImage
 
 KEEP_LOGS = 60
-_LIVE: weakref.WeakSet[Board] = weakref.WeakSet()
+_LIVE: weakref.WeakSet[QemuBoard] = weakref.WeakSet()
 
 
-def board_command(prep: Prepared, *, memory: str | None, append: str,
+def board_command(image: BootImage, *, memory: str | None, append: str,
                   serials: list[str], console: str | None = None) -> list[str]:  # fmt: skip
-    """QEMU's command line for a prepared board (console=: the machine's by default)."""
-    t = prep.kernel.target
+    """QEMU's command line for a prepared image (console=: the machine's by default)."""
+    t = image.kernel.target
     return qemu_command(
-        t.machine, kernel=prep.kernel.vmlinuz, initrd=prep.initramfs, dtb=prep.kernel.dtb,
+        t.machine, kernel=image.kernel.vmlinuz, initrd=image.initramfs, dtb=image.kernel.dtb,
         memory=memory_for(t.machine, memory), append=f"{t.append} {append}".strip(),
         serials=serials, console=console, cpus=t.cpus, icount=t.icount,
     )  # fmt: skip
@@ -74,21 +76,20 @@ def _prune_logs(directory: Path) -> None:
         old.with_suffix(".qemu.txt").unlink(missing_ok=True)
 
 
-class Board(AgentClient):
-    """One booted guest.  Boots in the constructor (fetching/building what is missing).
+class QemuBoard(AgentClient):
+    """One booted guest.  Boots `image` in the constructor.
 
-    `flavour` names the board: "std", "rt" (x86) or "rpi3" (rig/lab/boards/targets.py);
-    `variant` the image variant `extra_files` make ("py", "deb": its features,
-    and on rpi3 "deb" builds and loads rig/kernel/*, targets.loads_modules);
-    `memory` defaults to the machine's (512M on x86; rpi3 has exactly 1G)."""
+    `flavour` names the board: "std", "rt" (x86) or "rpi3" (rig/lab/catalogue.py),
+    and must be the image's; `variant` the image variant it was prepared as
+    ("py", "deb": its features); `memory` defaults to the machine's (512M on
+    x86; rpi3 has exactly 1G)."""
 
     def __init__(
         self,
+        image: BootImage,
         flavour: str = "std",
         *,
-        extra_files: dict[str, str | Path] | None = None,
         variant: str = "",
-        include_static: bool = True,
         memory: str | None = None,
         append: str = "",
         boot_timeout: float = 300.0,
@@ -96,13 +97,17 @@ class Board(AgentClient):
         quiet: bool = False,
     ) -> None:
         self.target = target(flavour)
+        if image.kernel.target != self.target:
+            raise LabError(f"the {flavour} board cannot boot an image prepared for "
+                           f"{image.kernel.target.name}")  # fmt: skip
         self.machine = self.target.machine
-        qemu_binary(self.machine)  # fail early and clearly, before any download or build
+        qemu_binary(self.machine)
         memory_for(self.machine, memory)
         self.flavour = flavour
         self.kernel = self.target.kernel  # "std" or "rt" (rig/lab/boards/api.py)
-        self.features = features(flavour, variant or ("py" if extra_files else ""))
+        self.features = features(flavour, variant)
         self.quiet = quiet
+        self.image = image
         self.proc: subprocess.Popen[bytes] | None = None
         self.channel: Channel | None = None
         self.dead: str | None = None
@@ -116,9 +121,7 @@ class Board(AgentClient):
         logs_dir().mkdir(parents=True, exist_ok=True)
         _prune_logs(logs_dir())
         self.log_path = logs_dir() / f"{flavour}-{stamp}-{os.getpid()}-{id(self) % 10000:04d}.log"
-        self.prep = prepare(flavour, extra_files=extra_files, variant=variant,
-                            include_static=include_static, quiet=quiet)  # fmt: skip
-        self.release = self.prep.kernel.release
+        self.release = image.kernel.release
         self._tmp = Path(tempfile.mkdtemp(prefix="udrv-lab-"))  # the agent's socket
         _LIVE.add(self)
         try:
@@ -132,7 +135,7 @@ class Board(AgentClient):
     def _boot(self, memory: str | None, append: str, timeout: float) -> None:
         sock_path = self._tmp / "agent.sock"
         cmd = board_command(
-            self.prep,
+            self.image,
             memory=memory,
             append=append,
             serials=[f"file:{self.log_path}", "chardev:agent"],
@@ -297,21 +300,3 @@ def _close_all() -> None:
     for board in list(_LIVE):
         board.close()
 
-
-def shell(flavour: str, *, memory: str | None = None, append: str = "",
-          extra_files: dict[str, str | Path] | None = None) -> int:  # fmt: skip
-    """Interactive console on this terminal (Ctrl-A X quits QEMU; `exit` powers off)."""
-    machine = target(flavour).machine
-    qemu_binary(machine)
-    prep = prepare(flavour, extra_files=extra_files)
-    serials = ["null", "null"]
-    serials[machine.shell_port] = "mon:stdio"
-    cmd = board_command(
-        prep, memory=memory, serials=serials, console=machine.shell_console,
-        append=f"udrv-lab.mode=shell {append}".strip(),
-    )  # fmt: skip
-    print(
-        f"lab: booting {flavour}: {prep.kernel.release} (Ctrl-A X quits QEMU, `exit` powers off)",
-        file=sys.stderr,
-    )
-    return subprocess.run(cmd, check=False).returncode

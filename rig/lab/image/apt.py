@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """A board's Debian packages: which ones (resolve) and their .debs (download).
 
-For a board ("std", "rt", "rpi3": rig/lab/boards/targets.py) resolve() asks
+For a board ("std", "rt", "rpi3": rig/lab/catalogue.py) resolve() asks
 apt-cache for the current image package of its metapackage
 (linux-image-amd64, linux-image-rt-amd64, linux-image-arm64), then, when the
 board builds our modules, the matching headers package and its headers
@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 
-from ..boards.targets import TARGETS, Target, target
+from ..catalogue import TARGETS, Target, target
 from ..errors import LabError, PackageError, ToolMissing, need_tool
 from ..paths import cache_dir, debs_dir, lab_dir, locked
 

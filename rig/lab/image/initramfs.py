@@ -32,7 +32,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..boards.targets import X86, Machine
+from ..catalogue import X86, Machine
 from ..errors import LabError, ToolMissing
 from ..paths import GUEST_DIR, REPO_ROOT
 from .kernel import Kernel

@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..boards.targets import Target, target
+from ..catalogue import Target, target
 from ..errors import PackageError, ToolMissing, need_tool
 from ..paths import kernels_dir, locked
 from . import apt

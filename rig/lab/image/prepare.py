@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..boards import targets
+from .. import catalogue
 from ..errors import LabError
 from ..paths import locked
 from . import initramfs, modules
@@ -31,12 +31,12 @@ def prepare(
     quiet: bool = False,
 ) -> Prepared:
     """Fetch the kernel, build our modules (on the boards, or image variants,
-    that load them: targets.loads_modules) and the initramfs (each step
+    that load them: catalogue.loads_modules) and the initramfs (each step
     cached). With include_static, a board whose static udrv build is missing
     does not start: the error names the build and the command that makes it
     (rather than `udrv: not found` in every test)."""
     if include_static:
-        why = targets.missing_udrv(targets.target(flavour).machine)
+        why = catalogue.missing_udrv(catalogue.target(flavour).machine)
         if why is not None:
             raise LabError(f"the {flavour} board cannot start without udrv: {why}")
     kernel = fetch(flavour, quiet=quiet)
@@ -47,7 +47,7 @@ def prepare(
     # one lock for both steps: another process must not rebuild a module while
     # this one packs it into an initramfs
     with locked(kernel.root / "prepare.lock"):
-        load = targets.loads_modules(kernel.target, variant)
+        load = catalogue.loads_modules(kernel.target, variant)
         mods = modules.build_all(kernel, quiet=quiet) if load else []
         image = initramfs.build(kernel, mods, extra)
     return Prepared(kernel, mods, image, extra)

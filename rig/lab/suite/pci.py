@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The suite's UIO-vs-VFIO part: udrv-bench pci on the q35 board.
 
-The x86 (pc) board has no IOMMU, so VFIO needs the q35 board (rig/lab/boards/targets.py);
+The x86 (pc) board has no IOMMU, so VFIO needs the q35 board (rig/lab/catalogue.py);
 `make lab` boots it beside each x86 kernel it measures (std-q35 for std,
 rt-q35 for rt) and runs only `udrv-bench pci` there, idle and under load
 (on rt also with the irq threads raised above the bench, `--irq-prio 90`):

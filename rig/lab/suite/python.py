@@ -15,11 +15,11 @@ import sys
 from typing import Any
 
 from ...results.text import BROKER_VARIANT
-from ..boards.qemu import Board
-from ..boards.targets import target
 from ..brokers import BUS, BUS2, POLICY, Broker
+from ..catalogue import target
 from ..errors import LabError
 from ..image import dbusguest, pyguest
+from ..strategy import Board
 
 # calls per round x rounds, edges at the generator's period, per library
 ARGS = {"full": "-n 5000 --rounds 6 --events 2000 --period-ns 200000",

@@ -28,9 +28,9 @@ from rig.results import ResultsError, bench_document, checked, model
 from rig.results.text import print_tables
 
 from ..boards.api import LabBoard
-from ..boards.qemu import Board
-from ..boards.targets import features, missing_udrv, target
+from ..catalogue import features, missing_udrv, target
 from ..paths import REPO_ROOT
+from ..strategy import Board
 from . import pci, plan, python
 
 # what each bench needs of a board and its arguments: rig/lab/suite/plan.py (the one
@@ -61,7 +61,7 @@ class SuiteRun:
     documents: list[dict[str, Any]] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     unavailable: list[str] = field(default_factory=list)
-    board: str = "x86"  # the machine: "x86" or "rpi3" (rig/lab/boards/targets.py)
+    board: str = "x86"  # the machine: "x86" or "rpi3" (rig/lab/catalogue.py)
     variant: str = ""  # a priority-axis run: PRIORITY's key; "" the plain suite
 
 

@@ -38,10 +38,10 @@ from typing import Any
 
 from rig.results import ResultsError, bench_document
 
-from ..boards.qemu import Board
-from ..boards.targets import TARGETS, missing_udrv
+from ..catalogue import TARGETS, missing_udrv
 from ..errors import LabError
 from ..paths import lab_dir
+from ..strategy import Board
 
 SCHEMA = "udrv-soak/1"
 EDGES = 1_000_000

@@ -24,8 +24,8 @@ import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..errors import LabError, ToolMissing
-from ..paths import REPO_ROOT
+from .errors import LabError, ToolMissing
+from .paths import REPO_ROOT
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@
 What it starts, all listening on 127.0.0.1 only, all stopped on exit (also on
 Ctrl-C / SIGTERM; and killed with us: PR_SET_PDEATHSIG):
 
-  QEMU         each board (rig/lab/boards/targets.py: std, rt, rpi3...) in the guest's
+  QEMU         each board (rig/lab/catalogue.py: std, rt, rpi3...) in the guest's
                shell mode (udrv-lab.mode=shell, prompt rig.lab.boards.labgrid_env.PROMPT)
                with that shell's serial port on a pty
   coordinator  labgrid-coordinator --listen 127.0.0.1:PORT (PORT 0: a free one)
@@ -47,14 +47,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
-from ..errors import BootError, LabError, ToolMissing
-from ..image.prepare import prepare
-from ..paths import logs_dir
-from .labgrid_board import LG_VENV, install_hint
-from .labgrid_env import PROMPT, _q
-from .lg_place import acquire, client_env, on_signals_stop
-from .qemu import _die_with_parent, board_command
-from .targets import TARGETS, features, missing_udrv, qemu_binary, target
+from .boards.labgrid_board import LG_VENV, install_hint
+from .boards.labgrid_env import PROMPT, _q
+from .boards.lg_place import acquire, client_env, on_signals_stop
+from .boards.qemu import _die_with_parent, board_command
+from .catalogue import TARGETS, features, missing_udrv, qemu_binary, target
+from .errors import BootError, LabError, ToolMissing
+from .image.prepare import prepare
+from .paths import logs_dir
 
 EXPORTER = "udrv-farm"
 HOST = "127.0.0.1"
@@ -72,7 +72,7 @@ STOP_S = 5.0
 # bare PORT listens on every address too: it becomes 127.0.0.1,PORT:...
 SER2NET_WRAPPER = '''\
 #!{python}
-# udrv farm (rig/lab/boards/farm.py): ser2net on 127.0.0.1 only
+# udrv farm (rig/lab/farm.py): ser2net on 127.0.0.1 only
 import ctypes, os, re, signal, sys
 REAL = {real!r}
 args = sys.argv[1:]
@@ -80,7 +80,7 @@ out = []
 
 def refuse(what, a):
     sys.exit(f"udrv farm: ser2net {{what}} not understood, refusing to listen "
-             f"beyond loopback: {{a!r}} (rig/lab/boards/farm.py SER2NET_WRAPPER)")
+             f"beyond loopback: {{a!r}} (rig/lab/farm.py SER2NET_WRAPPER)")
 
 def port_line(a):
     """-C's [ADDR,]PORT:STATE:...: on 127.0.0.1"""
@@ -400,12 +400,12 @@ class Farm:
     # -- env files --------------------------------------------------------------------------
     def env_text(self, flavour: str) -> str:
         """A labgrid environment for the board's place: RemotePlace + SerialDriver +
-        ShellDriver, the board's features (rig.lab.boards.targets.features, without "qemu")."""
+        ShellDriver, the board's features (rig.lab.catalogue.features, without "qemu")."""
         b = self.boards[flavour]
         feats = sorted(features(flavour) - {"qemu"})
         return "\n".join([
             f"# the lab's {flavour} board through the localhost farm's place {b.place} "
-            "(python3 -m rig.lab farm; rig/lab/boards/farm.py)",
+            "(python3 -m rig.lab farm; rig/lab/farm.py)",
             "targets:",
             "  main:",
             "    resources:",
