@@ -36,7 +36,7 @@ COLORS = {"std": "#2471a3", "rt": "#c0392b"}
 VARIANT_COLORS = ("#e67e22", "#7f8c8d", "#8e44ad")
 
 
-# the breakdown's stages by the mark they end at (rig/bench/breakdown.h), in
+# the breakdown's stages by the mark they end at (rig/bench/reply/breakdown.h), in
 # the order of a reply, each with a colour and what it is
 MARKS: tuple[tuple[str, str, str], ...] = (
     ("ipi", "#95a5a6", "gpio-wire's self-IPI"),

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The readers of cyclictest's histogram file and stdout
- * (rig/bench/cyclictest_out.c), what `udrv-bench timer` makes its cyclictest
- * row from.
+ * (rig/bench/core/parsers/cyclictest_out.c), what `udrv-bench timer` makes
+ * its cyclictest row from.
  *
  * Input: part 0 the histogram file (--histfile), part 1 its stdout with
  * --spike (fuzz.h's separator). Each is read twice: with a range of 4
@@ -34,7 +34,7 @@
 
 #include <udrv/hist.h>
 
-#include "cyclictest_out.h"
+#include "core/parsers/cyclictest_out.h"
 #include "fuzz.h"
 
 struct limits {

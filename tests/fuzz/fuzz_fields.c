@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * rig/bench/fields.c, the benches' reader of a module's sysfs numbers
+ * rig/bench/core/fields.c, the benches' reader of a module's sysfs numbers
  * (gpio-reply's "EDGES REPLIES\n" and "SEQ T_ENTRY T_REPLY\n"), against the
- * words of rig/bench/fields.h.
+ * words of rig/bench/core/fields.h.
  *
  * The input's first byte picks n (1..8, and 0 and 9, which must fail), the
  * rest is the text (up to its first NUL). The result must be an independent
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../rig/bench/fields.h"
+#include "../../rig/bench/core/fields.h"
 #include "fuzz.h"
 
 typedef unsigned __int128 u128;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * rig/bench/peer_parse.c, the one reader of what udrv-bench-peer prints (the
+ * rig/bench/core/peer_parse.c, the one reader of what udrv-bench-peer prints (the
  * rx contract's output, the irq edges, the toggle replies) and of the
  * commands the peer reads.
  *
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../rig/bench/peer_parse.h"
+#include "../../rig/bench/core/peer_parse.h"
 #include "fuzz.h"
 
 typedef unsigned __int128 u128;

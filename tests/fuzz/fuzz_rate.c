@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The two texts udrv-bench rate reads (rig/bench/rate_parse.c): --rates LIST,
+ * The two texts udrv-bench rate reads (rig/bench/rate/rate_parse.c): --rates LIST,
  * and the stdout of `udrv-bench-peer rx` (libgpiod's receiver).
  *
  * Part 0 of the input is the rate list, part 1 the peer's output after its
@@ -27,7 +27,7 @@
 #include <udrv/hist.h>
 
 #include "fuzz.h"
-#include "rate.h"
+#include "rate/rate.h"
 
 #define MAX_RATES	8
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The reader of `rtla timerlat hist -n` (rig/bench/rtla_hist.c), what
+ * The reader of `rtla timerlat hist -n` (rig/bench/core/parsers/rtla_hist.c), what
  * `udrv-bench timer` makes its rtla rows from.
  *
  * The input is rtla's stdout, read twice: with a range of 100000 (what the
@@ -26,7 +26,7 @@
 #include <udrv/hist.h>
 
 #include "fuzz.h"
-#include "rtla_hist.h"
+#include "core/parsers/rtla_hist.h"
 
 struct run {
 	struct udrv_hist *h[RTLA_NCTX];

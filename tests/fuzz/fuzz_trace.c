@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ftrace's text (rig/bench/trace_parse.c and trace.c: --trace-on-spike's reader
- * and analysis; breakdown.c: udrv-bench reply --breakdown's stages).
+ * ftrace's text (rig/bench/core/trace/trace_parse.c and trace.c:
+ * --trace-on-spike's reader and analysis; rig/bench/reply/breakdown.c:
+ * udrv-bench reply --breakdown's stages).
  *
  * Parts: [0] the window and the bench as text, "START END CPU PID" (decimal;
  * anything else: a window over the first two events' timestamps), [1] the
@@ -29,9 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "breakdown.h"
+#include "reply/breakdown.h"
 #include "fuzz.h"
-#include "trace.h"
+#include "core/trace/trace.h"
 
 static struct trace_analysis an;	/* big: not on the stack */
 

@@ -391,14 +391,14 @@ REGRESS: dict[str, dict[str, bytes]] = {
     },
 }
 
-# rig/bench/fields.c: the first byte is n, then gpio-reply's counts and last edge
+# rig/bench/core/fields.c: the first byte is n, then gpio-reply's counts and last edge
 FIELDS = [bytes([2]) + b"632 632\n", bytes([2]) + b"0 0\n",
           bytes([3]) + b"1 2450279896 2450280065\n", bytes([1]) + b"18446744073709551615\n",
           # top bit: an option's names (bench_parse_names), the low bits how many
           bytes([0x84]) + b"user,lib", bytes([0x84]) + b"all", bytes([0x86]) + b"ab,a,isr",
           bytes([0x84]) + b"user,user"]
 
-# rig/bench/peer_parse.c: udrv-bench-peer's output as it prints it (rx, irq's
+# rig/bench/core/peer_parse.c: udrv-bench-peer's output as it prints it (rx, irq's
 # edges), and near misses
 PEER_RX = ("received 3\nreads 2\nseqno_first 5\nseqno_last 7\ncpu_user_ns 0\n"
            "cpu_sys_ns 4000000\nsamples 2\nlat 8351\nlat 31009\nend\n")
@@ -416,7 +416,7 @@ PEER = [s.encode() for s in (
     "ns 520704\n", "set 1\n", "batch 256\n", "ok\n", "ready\n",
 )]
 
-# rig/bench/rate_parse.c: part 0 a --rates list, part 1 the peer's rx output
+# rig/bench/rate/rate_parse.c: part 0 a --rates list, part 1 the peer's rx output
 # after its "ready" line, as udrv-bench rate reads it
 RATE = [join(rates, rx) for rates, rx in (
     ("1k,2k,5k,10k,20k,50k,100k,200k", PEER_RX),

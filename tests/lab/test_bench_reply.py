@@ -15,7 +15,7 @@ A = 4 -> B = 5 (wire 2), C = 6 -> D = 7 (wire 3). Checked:
   frees the lines;
 - on rt-smp: target on CPU 1, log host on CPU 0, two processes;
 - --breakdown: every responder's median traced reply split into stages in
-  the order of its chain (rig/bench/breakdown.h), the stages adding up to
+  the order of its chain (rig/bench/reply/breakdown.h), the stages adding up to
   the reply's total, its untraced p50 its row's, each traced event type's
   cost measured alone and taken off, tracefs left as it was; and the
   issue's rule, that the stages explain the untraced p50 within 5%.
@@ -39,7 +39,7 @@ from rig.results.check import check_bench, check_breakdown_matches
 pytestmark = pytest.mark.lg_feature(["gpio-wire"])
 
 SAMPLES = 300
-WARMUP = 16  # unrecorded edges before each responder (rig/bench/reply.c)
+WARMUP = 16  # unrecorded edges before each responder (rig/bench/reply/reply.c)
 MODULE = "/sys/devices/platform/gpio-reply"
 WIRE = "/sys/devices/platform/gpio-wire/edges"
 # libudrv's responder: read, busy, or irq (udrv-irq, the toolkit's kernel
@@ -315,9 +315,9 @@ def test_a_dropped_edge_fails_the_bench(board: Board, wire_drops: None) -> None:
         assert guest_ok(board, "pidof udrv || true").strip() == ""
 
 
-BD_EDGES = 201  # REPLY_BD_EDGES (rig/bench/reply.h)
+BD_EDGES = 201  # REPLY_BD_EDGES (rig/bench/reply/reply.h)
 BD_COST_EDGES = 101  # REPLY_BD_COST_EDGES
-# each chain's stages (rig/bench/breakdown.h): the bench traces B's side
+# each chain's stages (rig/bench/reply/breakdown.h): the bench traces B's side
 # (no IPI, no D's hardirq); b_thread_s only on a kernel that forced-threads
 # gpiolib-cdev's handlers (none here)
 BD_STAGES = {
@@ -331,7 +331,7 @@ BD_STAGES = {
     "helper": ["write_to_b_hardirq", "b_hardirq_to_responder", "responder_to_reply",
                "reply_to_timestamp"],
 }
-# the event types each chain traces (bd_filters, rig/bench/reply_breakdown.c)
+# the event types each chain traces (bd_filters, rig/bench/reply/reply_breakdown.c)
 BD_EVENTS = {"isr": {"irq_handler_entry", "gpio_value"},
              "kthread": {"irq_handler_entry", "sched_switch", "gpio_value"},
              "user": {"irq_handler_entry", "sched_switch", "gpio_value"},
@@ -366,7 +366,7 @@ def test_breakdown_stages(breakdown: tuple[dict[str, Any], str, str]) -> None:
     rows = rows_by_key(doc)
     entries = {(e["implementation"], e["wait"]): e for e in doc["breakdown"]}
     # rt: the busy responder spinning on the log host's CPU is not traced
-    # (tracefs waits for RCU threads it holds off; rig/bench/reply_breakdown.c)
+    # (tracefs waits for RCU threads it holds off; rig/bench/reply/reply_breakdown.c)
     busy = [] if doc["kernel"]["realtime"] else [("user", "busy"), ("lib", "busy")]
     assert sorted(entries, key=str) == sorted([c for c in CONFIGS if c[1] != "busy"] + busy,
                                               key=str)

@@ -150,7 +150,7 @@ sed -i 's/^000003 000000$/000003 -00001/' "$f"
 
 def test_cyclictest_output_garbled(board):
     """Text that is not cyclictest's: no cyclictest row, the udrv row's note
-    says which file and line (rig/bench/cyclictest_out.c)."""
+    says which file and line (rig/bench/core/parsers/cyclictest_out.c)."""
     board.put_bytes(GARBLING_CYCLICTEST.encode(), "/tmp/garbling-cyclictest", 0o755)
     doc = bench_ok(board, "timer --json -q -n 20 --rtla none "
                     "--cyclictest /tmp/garbling-cyclictest").json()

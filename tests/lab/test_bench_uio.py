@@ -34,7 +34,7 @@ EDU_ROWS = {
     ("edu", "udrv", None, "rearm"),
 }
 # A wait whose page already holds the next tick gives no latency sample (see
-# rig/bench/uio.c): at 1 ms ticks that is a ~1 us window per wait, so a
+# rig/bench/uio/uio.c): at 1 ms ticks that is a ~1 us window per wait, so a
 # handful at most in SAMPLES waits.
 MAX_STALE = 5
 

@@ -2,7 +2,9 @@
 """scripts/check-boundary (make check's boundary step) passes on this tree and
 fails, for its reason, on a copy with one forbidden dependency added: a rig
 or tools header included by the library, a tools header by a bench, a rig
-header by the tool, the rig package imported by the bindings or an example,
+header by the tool, a bench's header by another bench (or by core/ or
+peers/), a C file of rig/bench/ outside core/, peers/ and a bench's folder,
+the rig package imported by the bindings or an example,
 rig.lava imported by any module of rig.lab (its __main__ too), the lab's
 image and boards importing each other or the strategies, a library
 message in the tool's terms, lib/'s folders mixed (a source directly in
@@ -51,7 +53,7 @@ def test_this_tree_keeps_the_boundary(copy: Path) -> None:
 @pytest.mark.parametrize(("path", "line", "verdict", "says"), [
     ("lib/parse.c", '#include "cli.h"', "toolkit-includes",
      '#include "cli.h" is a header of tools/'),
-    ("lib/parse.c", '#include "../rig/bench/bench.h"', "toolkit-includes",
+    ("lib/parse.c", '#include "../rig/bench/core/bench.h"', "toolkit-includes",
      "is a header of rig/"),
     ("include/udrv/parse.h", '#include "msg.h"', "toolkit-includes", "is a header of rig/"),
     ("bindings/python/src/module.c", '#include "commands.h"', "toolkit-includes",
@@ -59,10 +61,23 @@ def test_this_tree_keeps_the_boundary(copy: Path) -> None:
     ("daemon/policy.c", '#include "fields.h"', "toolkit-includes", "is a header of rig/"),
     ("kernel/udrv-irq/udrv-irq.c", "#include <udrv/uio-ticker.h>", "toolkit-includes",
      "is a header of rig/"),
-    ("rig/bench/toggle.c", '#include "cli.h"', "rig-includes", "is a header of tools/"),
-    ("rig/bench/out.c", '#include "../../tools/commands.h"', "rig-includes",
+    ("rig/bench/toggle/toggle.c", '#include "cli.h"', "rig-includes", "is a header of tools/"),
+    ("rig/bench/core/out.c", '#include "../../../tools/commands.h"', "rig-includes",
      "is a header of tools/"),
     ("tools/cmd_gpio.c", '#include "bench.h"', "tools-includes", "is a header of rig/"),
+    # one folder per bench: a bench includes its own headers and core/'s only
+    ("rig/bench/irq/irq.c", '#include "toggle/toggle.h"', "bench-folders",
+     '#include "toggle/toggle.h" is a header of rig/bench/toggle/ (irq/ includes irq/ and '
+     "core/ only)"),
+    ("rig/bench/timer/timer.c", '#include "../rate/rate.h"', "bench-folders",
+     "is a header of rig/bench/rate/"),
+    # a bare name a build's include path would find in another bench's folder
+    ("rig/bench/gaps/gaps.c", '#include "reply.h"', "bench-folders",
+     "is a header of rig/bench/reply/"),
+    ("rig/bench/core/bench.c", '#include "irq/irq.h"', "bench-folders",
+     "is a header of rig/bench/irq/ (core/ includes core/ only)"),
+    ("rig/bench/peers/udrv-bench-peer.c", '#include "toggle.h"', "bench-folders",
+     "is a header of rig/bench/toggle/ (peers/ includes peers/ and core/ only)"),
     ("bindings/python/udrv/__init__.py", "import rig.lab", "python-imports",
      "imports the rig package"),
     ("examples/python/blink.py", "from rig import report", "python-imports",
@@ -113,6 +128,31 @@ def test_a_forbidden_dependency_fails(copy: Path, path: str, line: str, verdict:
     assert r.returncode == 1, r.stdout + r.stderr
     assert f"check-boundary: {verdict}: FAIL" in r.stdout, r.stdout
     assert f"{path}:1: " in r.stdout and says in r.stdout, r.stdout
+    assert r.stdout.count(": FAIL") == 1, r.stdout
+
+
+@pytest.mark.parametrize(("path", "says"), [
+    ("rig/bench/stray.c", "at rig/bench/'s top: belongs in core/"),
+    ("rig/bench/stray.h", "at rig/bench/'s top: belongs in core/"),
+    ("rig/bench/misc/misc.c",
+     "rig/bench/misc/ is no bench's folder (no cmd_bench_misc in rig/bench/core/benches.h)"),
+])
+def test_a_bench_file_out_of_place_fails(copy: Path, path: str, says: str) -> None:
+    """Every C file of rig/bench/ is in core/, peers/ or the folder of a bench
+    that core/benches.h declares (cmd_bench_NAME)."""
+    f = copy / path
+    made = [d for d in f.parents if not d.exists()]
+    f.parent.mkdir(parents=True, exist_ok=True)
+    f.write_text("/* out of place */\nint stray;\n")
+    try:
+        r = check("--root", str(copy))
+    finally:
+        f.unlink()
+        for d in made:
+            d.rmdir()
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "check-boundary: bench-folders: FAIL" in r.stdout, r.stdout
+    assert f"  {path}: {says}" in r.stdout, r.stdout
     assert r.stdout.count(": FAIL") == 1, r.stdout
 
 

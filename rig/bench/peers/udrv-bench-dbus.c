@@ -4,7 +4,7 @@
  * cdev/udrvd-fd, dbus/DAEMON, gpiocli/DAEMON), a program of its own so that
  * udrv-bench stays static and libudrv links no D-Bus library. Not installed;
  * the lab ships it as /usr/libexec/udrv/udrv-bench-dbus. The bench finds it
- * with bench_peer_prog_path() (rig/bench/peer.c).
+ * with bench_peer_prog_path() (rig/bench/core/peer.c).
  *
  *   toggle  request the line as a low output through the daemon that owns
  *           io.gpiod1 on the bus --bus (io.gpiod1.Chip.RequestLines), then

@@ -4,14 +4,14 @@
  * the rx side of 'udrv-bench rate'), a separate program so that udrv itself
  * links no libgpiod. Not installed; the lab ships it as
  * /usr/libexec/udrv/udrv-bench-peer. The bench finds it with
- * bench_peer_path() (rig/bench/peer.c) and reads everything it prints with one
- * strict reader (rig/bench/peer_parse.c), which also reads the commands here.
+ * bench_peer_path() (rig/bench/core/peer.c) and reads everything it prints with one
+ * strict reader (rig/bench/core/peer_parse.c), which also reads the commands here.
  *
  *   toggle  the toggle row: "batch N" on stdin toggles the line N times with
  *           gpiod_line_request_set_value() and answers "ns T" (the batch's
  *           CLOCK_MONOTONIC time); "set V" sets it (the level check) and
  *           answers "ok"; EOF releases it.
- *   irq     the irq rows: the loop of rig/bench/irq.c's rows through libgpiod
+ *   irq     the irq rows: the loop of rig/bench/irq/irq.c's rows through libgpiod
  *           (set the output, blocking gpiod_line_request_read_edge_events()
  *           of one event), one "edge T_WRITE T_IRQ T_WAKE RISING" per edge
  *   rx      events from a source the bench drives (the contract in

@@ -33,7 +33,7 @@ def wanted(kernel: str) -> bool:
     return t.machine.name == "x86" and t.icount
 
 
-# udrv-bench toggle's broker rows (rig/bench/toggle_dbus.c): toggles per row
+# udrv-bench toggle's broker rows (rig/bench/toggle/toggle_dbus.c): toggles per row
 # (the D-Bus rows do 1/200 of them, gpiocli's 1/20000)
 BROKER_SAMPLES = {"full": 200000, "quick": 40000}
 # udrvd may do everything on gpio-wire (the bench requests its line 0)

@@ -40,6 +40,16 @@ def test_help_teaches_the_expected_gap(bench: Runner) -> None:
     assert "gaps" in bench("--help").stdout
 
 
+def test_backends_are_libudrvs(bench: Runner, system: FakeTree) -> None:
+    """--backend's list, in the help and a bad value's message, is libudrv's
+    (udrv_backend_str() over enum udrv_backend), every backend once."""
+    names = "cdev, sysfs or mmio"
+    assert f"-b, --backend B     {names} (default cdev)" in bench("gaps", "--help").stdout
+    r = bench("gaps", *QUIET, "--backend", "gpiomem")
+    assert r.returncode == 2, r
+    assert f"bad --backend 'gpiomem': {names}\n" in r.stderr, r
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--rt-runtime", "-2"], "bad --rt-runtime '-2'"),
     (["--rt-runtime", "0"], "bad --rt-runtime '0'"),

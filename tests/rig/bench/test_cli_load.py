@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The load a bench runs (rig/bench/load.c) holds nothing of the bench's: it is
+"""The load a bench runs (rig/bench/core/load.c) holds nothing of the bench's: it is
 forked without exec, and a line request it inherited would outlive the
 bench by the moment its SIGKILL takes (the next bench found its line busy)."""
 

@@ -2,7 +2,7 @@
 """udrv-bench timer's rtla rows on the host: a fake tracefs under UDRV_SYSROOT
 and a fake rtla (a shell script that records its arguments and prints an
 output captured in the lab, tests/rig/unit/rtla/), so every path of
-rig/bench/timer_rtla.c runs without the lab: the arguments rtla gets, the rows
+rig/bench/timer/timer_rtla.c runs without the lab: the arguments rtla gets, the rows
 from its output, the reasons for no rows, and what udrv puts back when rtla
 ends without doing it (killed). The real rtla runs in tests/lab/test_bench_timer.py.
 """

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * rig/bench/breakdown.c: udrv-bench reply --breakdown's stages, on lines
+ * rig/bench/reply/breakdown.c: udrv-bench reply --breakdown's stages, on lines
  * of real lab traces (Debian 12's 6.1 std and rt kernels on gpio-wire,
  * every event on; B = irq 25, D = irq 24, C = gpio 1022), with the log
  * host's t_write and D's timestamp put where the bench saw them.
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "breakdown.h"
+#include "reply/breakdown.h"
 
 #define US(x)	((uint64_t)(x) * 1000ULL)
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests of the readers of cyclictest's histogram file and stdout
- * (rig/bench/cyclictest_out.c) on files captured in the lab
+ * (rig/bench/core/parsers/cyclictest_out.c) on files captured in the lab
  * (tests/rig/unit/cyclictest/README.md), and on those files cut short or
  * changed: every check, broken on purpose.
  */
@@ -12,7 +12,7 @@
 
 #include <udrv/hist.h>
 
-#include "cyclictest_out.h"
+#include "core/parsers/cyclictest_out.h"
 #include "harness.h"
 
 struct parsed {

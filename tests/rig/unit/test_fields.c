@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Unit tests of rig/bench/fields.c: gpio-reply's sysfs lines and an option's names, read strictly. */
+/*
+ * Unit tests of rig/bench/core/fields.c: gpio-reply's sysfs lines and an
+ * option's names, read strictly.
+ */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of rig/bench/peer.c: where the bench finds udrv-bench-peer
+ * Unit tests of rig/bench/core/peer.c: where the bench finds udrv-bench-peer
  * (bench_peer_path()), and running it (start, send, read, reply, finish,
  * the run check) against small /bin/sh peers that answer as the real one
  * does, or not.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of rig/bench/peer_parse.c, the one reader of what udrv-bench-peer
+ * Unit tests of rig/bench/core/peer_parse.c, the one reader of what udrv-bench-peer
  * prints (and of the commands it reads): texts as the peer prints them,
  * and what must be refused.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of udrv-bench rate's two readers (rig/bench/rate_parse.c): the
+ * Unit tests of udrv-bench rate's two readers (rig/bench/rate/rate_parse.c): the
  * --rates list and the output of `udrv-bench-peer rx`, with each rule of
  * the contract broken on purpose.
  */
@@ -11,7 +11,7 @@
 #include <udrv/hist.h>
 
 #include "harness.h"
-#include "rate.h"
+#include "rate/rate.h"
 
 static void test_rates_good(void)
 {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of the rtla timerlat hist reader (rig/bench/rtla_hist.c) on outputs
- * captured in the lab (tests/rig/unit/rtla/README.md), and on those outputs cut
- * short or changed: every figure it checks, broken on purpose.
+ * Unit tests of the rtla timerlat hist reader
+ * (rig/bench/core/parsers/rtla_hist.c) on outputs captured in the lab
+ * (tests/rig/unit/rtla/README.md), and on those outputs cut short or changed:
+ * every figure it checks, broken on purpose.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,7 +12,7 @@
 #include <udrv/hist.h>
 
 #include "harness.h"
-#include "rtla_hist.h"
+#include "core/parsers/rtla_hist.h"
 
 #define RANGE		100000
 #define MAX_COUNT	100000

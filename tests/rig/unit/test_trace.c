@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * rig/bench/trace.c: ftrace's text read back, and what held the CPU in a window.
+ * rig/bench/core/trace/trace.c: ftrace's text read back, and what held the
+ * CPU in a window.
  * traces/hog-{std,rt}.txt are real --spike-out files from the lab (a
  * SCHED_FIFO 90 hog busy for 2 ms above `udrv-bench timer`), each with
  * udrv's first line naming the window and the bench's pid.
@@ -11,7 +12,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "trace.h"
+#include "core/trace/trace.h"
 
 static int parse(const char *line, struct trace_event *ev)
 {

@@ -53,7 +53,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "trace.h"
+#include "core/trace/trace.h"
 
 #define BD_ROUND_NS	500	/* half of the trace's microsecond */
 #define BD_WHO_LEN	64

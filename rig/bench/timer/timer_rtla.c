@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "rtla_hist.h"
+#include "core/parsers/rtla_hist.h"
 #include "timer_rtla.h"
 #include "tool.h"
 

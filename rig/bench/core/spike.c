@@ -15,8 +15,8 @@
 #include "bench.h"
 #include "msg.h"
 #include "spike.h"
-#include "trace.h"
-#include "tracefs.h"
+#include "core/trace/trace.h"
+#include "core/trace/tracefs.h"
 
 #define SPIKE_MARGIN_NS		1000000ULL	/* kept before the window, at least */
 #define SPIKE_AFTER_NS		100000ULL	/* kept after it */

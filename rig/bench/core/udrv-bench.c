@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * udrv-bench: the latency and throughput suite that measures udrv (the rig),
- * a program of its own beside the udrv tool. One file per bench, each a user
- * of the framework in bench.c; 'load' runs the benches' load profiles alone.
+ * a program of its own beside the udrv tool. One folder per bench
+ * (rig/bench/NAME/), each a user of the framework in core/ (bench.c);
+ * 'load' runs the benches' load profiles alone.
  */
 #include <stdio.h>
 #include <string.h>

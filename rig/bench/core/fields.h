@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A line of numbers as a kernel module prints it in sysfs ("%llu %llu\n"):
- * gpio-reply's counts and last edge (rig/bench/reply_target.c), and a
+ * gpio-reply's counts and last edge (rig/bench/reply/reply_target.c), and a
  * comma-separated choice of names from a bench's option. Its own file,
  * with nothing but udrv/parse.h behind it, so that the unit tests and the
  * fuzz harness (tests/fuzz/fuzz_fields.c) take it as it is.

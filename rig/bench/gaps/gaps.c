@@ -19,8 +19,12 @@
  *
  * Counted at the source: on gpio-wire the toggles the loop made are
  * compared with the level changes gpio-wire itself counted on the wire
- * (rig/bench/wire.c). None may go missing: sent = toggles written, received =
- * changes on the wire, lost = 0, and a difference fails the bench.
+ * (rig/bench/core/wire.c). None may go missing: sent = toggles written,
+ * received = changes on the wire, lost = 0, and a difference fails the bench.
+ *
+ * --backend takes libudrv's backend names: the list the help and a bad
+ * value's message give is udrv_backend_str() over the public enum
+ * udrv_backend, not one of the bench's own.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +44,7 @@
 #define TIMELINE_MAX		1000	/* gaps kept with their start */
 #define RUNTIME_PATH		"/proc/sys/kernel/sched_rt_runtime_us"
 #define RUNTIME_UNSET		LONG_MIN
+#define BACKENDS_MAX		16	/* enum udrv_backend values looked at */
 
 struct gap {
 	uint64_t start_ns;		/* from the start of the run */
@@ -52,6 +57,7 @@ struct gaps {
 	const char *chip_spec;
 	unsigned int line;
 	enum udrv_backend backend;
+	char backends[128];		/* "cdev, sysfs or mmio": libudrv's */
 	bool no_line;
 	uint64_t threshold_ns;
 	long want_runtime;		/* --rt-runtime; RUNTIME_UNSET: leave */
@@ -70,7 +76,8 @@ struct gaps {
 	struct gap timeline[TIMELINE_MAX];
 };
 
-static const char help[] =
+/* two %s: the backends' names (gaps_backend_names()) and the default */
+static const char help_fmt[] =
 "Usage: udrv-bench gaps [OPTIONS]\n"
 "\n"
 "The gaps the scheduler leaves in a busy real-time loop (VanguardiaSur,\n"
@@ -96,7 +103,7 @@ static const char help[] =
 "Options:\n"
 "  -c, --chip CHIP     chip: label, name, number or path (default gpio-wire)\n"
 "      --line OFFSET   the output line to toggle (default 0)\n"
-"  -b, --backend B     cdev, sysfs or mmio (default cdev)\n"
+"  -b, --backend B     %s (default %s)\n"
 "      --no-line       toggle nothing: only read the clock (a board\n"
 "                      without a free line)\n"
 "      --gap-threshold D  an interval of at least D is a gap (default 1ms)\n"
@@ -150,7 +157,8 @@ static int gaps_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 		return 0;
 	case 'b':
 		if (udrv_backend_parse(arg, &g->backend))
-			return bench_usage(run->bench, "bad --backend '%s': cdev, sysfs or mmio", arg);
+			return bench_usage(run->bench, "bad --backend '%s': %s", arg,
+					   g->backends);
 		return 0;
 	case OPT_NO_LINE:
 		g->no_line = true;
@@ -506,13 +514,44 @@ static void gaps_teardown(struct gaps *g)
 	free(g);
 }
 
+/*
+ * libudrv's GPIO backends, "cdev, sysfs or mmio": each value of enum
+ * udrv_backend from 0 whose udrv_backend_str() parses back to it, up to the
+ * first that does not (the registry has no holes: tests/lib/test_backends.c).
+ */
+static void gaps_backend_names(char *buf, size_t len)
+{
+	const char *name[BACKENDS_MAX];
+	enum udrv_backend b;
+	size_t n, off = 0;
+
+	for (n = 0; n < BACKENDS_MAX; n++) {
+		name[n] = udrv_backend_str((enum udrv_backend)n);
+		if (udrv_backend_parse(name[n], &b) || b != (enum udrv_backend)n)
+			break;
+	}
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && off < len; i++) {
+		const char *sep = !i ? "" : i + 1 < n ? ", " : " or ";
+		int w = snprintf(buf + off, len - off, "%s%s", sep, name[i]);
+
+		if (w < 0)
+			break;
+		off += (size_t)w;
+	}
+}
+
 int cmd_bench_gaps(int argc, char **argv)
 {
 	struct gaps *g = calloc(1, sizeof(*g));
+	char help[sizeof(help_fmt) + sizeof(g->backends)];
 	int ret;
 
 	if (!g)
 		return bench_error(EXIT_FAIL, "out of memory");
+	gaps_backend_names(g->backends, sizeof(g->backends));
+	snprintf(help, sizeof(help), help_fmt, g->backends,
+		 udrv_backend_str(UDRV_BACKEND_CDEV));
 	g->chip_spec = "gpio-wire";
 	g->backend = UDRV_BACKEND_CDEV;
 	g->threshold_ns = DEFAULT_THRESHOLD_NS;

@@ -39,7 +39,7 @@
 #include "bench.h"
 #include "msg.h"
 #include "benches.h"
-#include "cyclictest_out.h"
+#include "core/parsers/cyclictest_out.h"
 #include "spike.h"
 #include "timer_rtla.h"
 #include "tool.h"

@@ -27,7 +27,7 @@
 
 #include "msg.h"
 #include "reply.h"
-#include "tracefs.h"
+#include "core/trace/tracefs.h"
 
 #define BD_WHO	"--breakdown"
 
