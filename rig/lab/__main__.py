@@ -65,7 +65,7 @@ From Python:  from rig.lab import Board; with Board("std") as b: print(b.run("un
 Docs: docs/rig/lab.md"""
 
 
-def _flavours(args: argparse.Namespace) -> list[str]:
+def _targets(args: argparse.Namespace) -> list[str]:
     """The boards (rig/lab/catalogue.py targets) that --board and --kernel select;
     --kernel may also name a target (std-q35, rt-smp), alone or with its board."""
     t = catalogue.TARGETS.get(args.kernel)
@@ -78,18 +78,18 @@ def _flavours(args: argparse.Namespace) -> list[str]:
 
 
 def _one(args: argparse.Namespace) -> str:
-    return _flavours(args)[0]
+    return _targets(args)[0]
 
 
 def cmd_fetch(args: argparse.Namespace) -> int:
-    for fl in _flavours(args):
+    for fl in _targets(args):
         k = kernel.fetch(fl)
         print(f"{fl}: {k.release} in {k.root}")
     return 0
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    for fl in _flavours(args):
+    for fl in _targets(args):
         p = prepare(fl)
         mods = ", ".join(ko.name for m in p.modules for ko in m.kos) or "none"
         print(f"{fl}: {p.kernel.release}; modules: {mods}; initramfs: {p.initramfs}")
@@ -147,7 +147,7 @@ DEMO_SCRIPTS = {"x86": "demo.sh", "rpi3": "demo-rpi3.sh", "q35": "demo.sh"}
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    for fl in _flavours(args):
+    for fl in _targets(args):
         print(f"===== {fl} board =====", flush=True)
         with Board(fl) as b:
             script = Path(__file__).with_name(DEMO_SCRIPTS[b.machine.name]).read_text()
@@ -179,11 +179,11 @@ def cmd_suite(args: argparse.Namespace) -> int:
     if args.lg_env:  # a labgrid target (rig/lab/suite/labgrid.py)
         return lg_suite(args, out)
     check_lg_suite_arguments(args)
-    flavours = _flavours(args)
+    targets = _targets(args)
     if args.board == "all":  # the instruction-counted boards: their numbers repeat
-        flavours = [f for f in flavours if catalogue.target(f).icount]
-        flavours += pci.q35_targets(flavours)  # UIO vs VFIO (udrv-bench pci)
-    return qemu.run_suite(flavours, "quick" if args.quick else "full", out,
+        targets = [f for f in targets if catalogue.lookup(f).icount]
+        targets += pci.q35_targets(targets)  # UIO vs VFIO (udrv-bench pci)
+    return qemu.run_suite(targets, "quick" if args.quick else "full", out,
                            duration_s=args.duration, jobs=args.jobs)
 
 
@@ -192,7 +192,7 @@ def _python_files(args: argparse.Namespace) -> dict[str, str | Path]:
     dbusguest.py), x86 boards only."""
     if not args.python:
         return {}
-    if catalogue.target(_one(args)).machine.name != "x86":
+    if catalogue.lookup(_one(args)).machine.name != "x86":
         raise LabError("--python: the Python image is for the x86 boards (the rpi3 "
                        "guest is arm64; docs/rig/lab.md, Python in the guest)")
     return dict(pyguest.variant_files(quiet=getattr(args, "quiet", False)))
@@ -233,7 +233,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     srcs = info["module_sources"]
     print(f"modules from {kernel_src_dir()}: {', '.join(Path(s).name for s in srcs) or 'none'}")  # type: ignore[attr-defined]
     for st in info["kernels"]:  # type: ignore[attr-defined]
-        print(f"{st['flavour']} (board {st['machine']}, {st['metapackage']}):")
+        print(f"{st['target']} (board {st['machine']}, {st['metapackage']}):")
         if "error" in st:
             print(f"  ERROR: {st['error']}")
             continue
@@ -248,9 +248,9 @@ def cmd_info(args: argparse.Namespace) -> int:
 def cmd_lg_env(args: argparse.Namespace) -> int:
     from .strategy import write_env
 
-    flavour = _one(args)
-    out = Path(args.output or lab_dir() / "lg-env" / f"{flavour}.yaml")
-    write_env(flavour, out, quiet=args.quiet)
+    target = _one(args)
+    out = Path(args.output or lab_dir() / "lg-env" / f"{target}.yaml")
+    write_env(target, out, quiet=args.quiet)
     print(out)
     return 0
 
@@ -286,7 +286,7 @@ def parser() -> argparse.ArgumentParser:
     kern.add_argument(
         "--kernel", choices=[*catalogue.KERNELS, *(n for n in catalogue.TARGETS
                                                 if n not in catalogue.KERNELS)],
-        default="std", help="kernel flavour (default std), or a target's name (std-q35, rt-q35, "
+        default="std", help="kernel, std or rt (default std), or a target's name (std-q35, rt-q35, "
         "std-smp, rt-smp, rpi3)",
     )  # fmt: skip
     boot = argparse.ArgumentParser(add_help=False)

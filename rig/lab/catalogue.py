@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The lab's boards: which QEMU machine boots which Debian kernel.
 
-A *target* is what `Board(name)` boots: a machine plus a kernel flavour.
+A *target* is what `Board(name)` boots: a machine plus a kernel (std or rt).
 
     name   machine  kernel metapackage       QEMU
     std    x86      linux-image-amd64        qemu-system-x86_64 (pc, edu device)
@@ -159,7 +159,7 @@ SMP_APPEND = "isolcpus=nohz,domain,managed_irq,1 nohz_full=1 rcu_nocbs=1 irqaffi
 
 @dataclass(frozen=True)
 class Target:
-    """What Board(name) boots: a machine and a kernel flavour."""
+    """What Board(name) boots: a machine and a kernel (std or rt)."""
 
     name: str  # "std", "rt", "rpi3", "std-smp", "rt-smp"
     machine: Machine
@@ -195,7 +195,7 @@ KERNELS = ("std", "rt")
 BOARDS = tuple(dict.fromkeys(t.board for t in TARGETS.values()))  # x86, x86-smp, rpi3, q35
 
 
-def target(name: str) -> Target:
+def lookup(name: str) -> Target:
     t = TARGETS.get(name)
     if t is None:
         raise LabError(f"unknown board {name!r}: use one of {', '.join(TARGETS)}")
@@ -207,7 +207,7 @@ def features(name: str, variant: str = "") -> frozenset[str]:
     Python image, rig/lab/image/pyguest.py, with D-Bus, dbusguest.py; "deb": udrv's packages and
     Debian's python3, rig/lab/image/debguest.py; "local": the source install,
     rig/lab/image/localguest.py)."""
-    t = target(name)
+    t = lookup(name)
     have = {"qemu"}
     if loads_modules(t, variant):  # rig/kernel/* is built and loaded
         have |= {"gpio-wire", "gpio-reply", "uio-ticker", "irqlat", "udrv-irq"}

@@ -17,7 +17,7 @@ Ctrl-C / SIGTERM; and killed with us: PR_SET_PDEATHSIG):
                exporter serves it with ser2net once a client acquires the place
   places       "udrv-<board>" matching that port, tags board=, kernel=, udrv=1
   env files    <board>.yaml: target "main" = RemotePlace + SerialDriver +
-               ShellDriver, the board's features and udrv-flavour; what
+               ShellDriver, the board's features and udrv-target; what
                `python3 -m rig.lab suite --lg-env` and `pytest --lg-env` open
 
 The exporter runs ser2net with `accepter: telnet(rfc2217,mode=server),tcp,PORT`
@@ -51,7 +51,7 @@ from .boards.labgrid_board import LG_VENV, install_hint
 from .boards.labgrid_env import PROMPT, _q
 from .boards.lg_place import acquire, client_env, on_signals_stop
 from .boards.qemu import _die_with_parent, board_command
-from .catalogue import TARGETS, features, missing_udrv, qemu_binary, target
+from .catalogue import TARGETS, features, lookup, missing_udrv, qemu_binary
 from .errors import BootError, LabError, ToolMissing
 from .image.prepare import prepare
 from .paths import logs_dir
@@ -169,7 +169,7 @@ def _spawn(cmd: list[str | Path], log: Path, **kw: object) -> subprocess.Popen[b
 class FarmBoard:
     """One QEMU board of the farm, its shell's serial port on a pty."""
 
-    flavour: str
+    target: str
     proc: subprocess.Popen[bytes]
     log: Path  # QEMU's own output (the pty's name)
     console: Path  # what the console printed until the shell's prompt
@@ -186,7 +186,7 @@ class FarmBoard:
 
     @property
     def place(self) -> str:
-        return f"udrv-{self.flavour}"
+        return f"udrv-{self.target}"
 
 
 @dataclass
@@ -196,7 +196,7 @@ class Farm:
     `port`: the coordinator's (0: a free one); `env_dir`: where the env files
     go (default: the farm's temporary directory, removed on stop)."""
 
-    flavours: list[str]
+    targets: list[str]
     port: int = 0
     env_dir: Path | None = None
     boot_timeout: float = 300.0
@@ -216,23 +216,23 @@ class Farm:
             raise ToolMissing(f"{real} is not an executable ser2net: apt-get install ser2net")
         for tool in ("labgrid-coordinator", "labgrid-exporter", "labgrid-client"):
             lg_tool(tool)
-        for fl in self.flavours:
-            qemu_binary(target(fl).machine)
-            why = missing_udrv(target(fl).machine)
+        for fl in self.targets:
+            qemu_binary(lookup(fl).machine)
+            why = missing_udrv(lookup(fl).machine)
             if why is not None:
                 raise ToolMissing(f"the {fl} board would have no udrv: {why}")
         self.workdir = Path(tempfile.mkdtemp(prefix="udrv-farm-"))
         try:
             self._wrap_ser2net(real)
             self._start_coordinator()
-            for fl in self.flavours:  # boot them all at once, then wait for each
+            for fl in self.targets:  # boot them all at once, then wait for each
                 self._boot(fl)
             for b in self.boards.values():
                 self._wait_shell(b)
             self.start_exporter()
             for b in self.boards.values():
                 self._make_place(b)
-            for fl in self.flavours:
+            for fl in self.targets:
                 self._write_env(fl)
         except BaseException:
             self.stop()
@@ -275,21 +275,21 @@ class Farm:
         raise FarmError(f"labgrid-coordinator did not come up within {COORDINATOR_UP_S:.0f}s "
                         f"(no 'listening on' in {log}):\n{_tail(log)}")  # fmt: skip
 
-    def _boot(self, flavour: str) -> None:
-        t = target(flavour)
+    def _boot(self, target: str) -> None:
+        t = lookup(target)
         m = t.machine
-        prep = prepare(flavour, quiet=self.quiet)
+        prep = prepare(target, quiet=self.quiet)
         stamp = time.strftime("%Y%m%d-%H%M%S")
         logs_dir().mkdir(parents=True, exist_ok=True)
-        console = logs_dir() / f"farm-{flavour}-{stamp}-{os.getpid()}.log"
+        console = logs_dir() / f"farm-{target}-{stamp}-{os.getpid()}.log"
         serials = ["null"] * 2
         serials[m.shell_port] = "pty"
         if m.shell_port != 0:  # rpi3: the kernel's console (ttyAMA0) to a file
             serials[0] = f"file:{console.with_suffix('.ttyAMA0.log')}"
         cmd = board_command(prep, memory=None, serials=serials, console=m.shell_console,
                             append="quiet udrv-lab.mode=shell")  # fmt: skip
-        log = self.workdir / f"qemu-{flavour}.log"
-        board = self.boards[flavour] = FarmBoard(flavour, _spawn(cmd, log), log, console)
+        log = self.workdir / f"qemu-{target}.log"
+        board = self.boards[target] = FarmBoard(target, _spawn(cmd, log), log, console)
         deadline = time.monotonic() + 30
         while not board.pty:  # "char device redirected to /dev/pts/N (label serial0)"
             hit = re.search(r"redirected to (/dev/pts/[0-9]+)", _tail(log))
@@ -298,7 +298,7 @@ class Farm:
                 board.fd = os.open(board.pty, os.O_RDWR | os.O_NOCTTY)
                 tty.setraw(board.fd)
             elif board.proc.poll() is not None or time.monotonic() > deadline:
-                raise BootError(f"{flavour} board: QEMU gave no pty (status "
+                raise BootError(f"{target} board: QEMU gave no pty (status "
                                 f"{board.proc.poll()}):\n{_tail(log)}")  # fmt: skip
             else:
                 time.sleep(0.05)
@@ -314,11 +314,11 @@ class Farm:
             with open(board.console, "wb") as log:
                 while PROMPT.encode() not in seen[-4096:]:
                     if board.proc.poll() is not None:
-                        raise BootError(f"{board.flavour} board: QEMU exited while booting "
+                        raise BootError(f"{board.target} board: QEMU exited while booting "
                                         f"({board.proc.returncode}); console {board.console}:\n"
                                         f"{_tail(board.console)}\n{_tail(board.log)}")  # fmt: skip
                     if time.monotonic() > deadline:
-                        raise BootError(f"{board.flavour} board: no shell prompt "
+                        raise BootError(f"{board.target} board: no shell prompt "
                                         f"{PROMPT!r} within {self.boot_timeout:.0f}s; console "
                                         f"{board.console}:\n{_tail(board.console)}")  # fmt: skip
                     if select.select([fd], [], [], 0.5)[0]:
@@ -329,7 +329,7 @@ class Farm:
         finally:
             board.let_go()
         board.boot_seconds = time.monotonic() - t0
-        self._say(f"{board.flavour} board: shell on {board.pty} after "
+        self._say(f"{board.target} board: shell on {board.pty} after "
                   f"{board.boot_seconds:.1f}s (console {board.console})")  # fmt: skip
 
     def exporter_config(self) -> str:
@@ -393,18 +393,18 @@ class Farm:
     def _make_place(self, b: FarmBoard) -> None:
         self.client("-p", b.place, "create")
         self.client("-p", b.place, "add-match", f"{EXPORTER}/{b.place}/*")
-        self.client("-p", b.place, "set-tags", f"board={b.flavour}",
-                    f"kernel={target(b.flavour).kernel}", "udrv=1")  # fmt: skip
+        self.client("-p", b.place, "set-tags", f"board={b.target}",
+                    f"kernel={lookup(b.target).kernel}", "udrv=1")  # fmt: skip
         self._say(f"place {b.place} (labgrid-client -x {self.address} -p {b.place} show)")
 
     # -- env files --------------------------------------------------------------------------
-    def env_text(self, flavour: str) -> str:
+    def env_text(self, target: str) -> str:
         """A labgrid environment for the board's place: RemotePlace + SerialDriver +
         ShellDriver, the board's features (rig.lab.catalogue.features, without "qemu")."""
-        b = self.boards[flavour]
-        feats = sorted(features(flavour) - {"qemu"})
+        b = self.boards[target]
+        feats = sorted(features(target) - {"qemu"})
         return "\n".join([
-            f"# the lab's {flavour} board through the localhost farm's place {b.place} "
+            f"# the lab's {target} board through the localhost farm's place {b.place} "
             "(python3 -m rig.lab farm; rig/lab/farm.py)",
             "targets:",
             "  main:",
@@ -419,19 +419,19 @@ class Farm:
             f"        username: {_q('root')}",
             "        login_timeout: 120",
             "    options:",
-            f"      udrv-flavour: {_q(flavour)}",
+            f"      udrv-target: {_q(target)}",
             f"    features: [{', '.join(_q(f) for f in feats)}]",
             "options:",
             f"  coordinator_address: {_q(self.address)}",
         ]) + "\n"  # fmt: skip
 
-    def env_file(self, flavour: str) -> Path:
-        return (self.env_dir or self.workdir / "env") / f"{flavour}.yaml"
+    def env_file(self, target: str) -> Path:
+        return (self.env_dir or self.workdir / "env") / f"{target}.yaml"
 
-    def _write_env(self, flavour: str) -> None:
-        path = self.env_file(flavour)
+    def _write_env(self, target: str) -> None:
+        path = self.env_file(target)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(self.env_text(flavour))
+        path.write_text(self.env_text(target))
 
     # -- health, stop -------------------------------------------------------------------------
     def dead(self) -> str | None:
@@ -474,7 +474,7 @@ def up(farm: Farm) -> int:
         for fl, b in farm.boards.items():
             print(f"place {b.place}: {fl} board on {b.pty}; env {farm.env_file(fl)}")
         print(f"the suite through a place: build/lg-venv/bin/python -m rig.lab suite --lg-env "
-              f"{farm.env_file(farm.flavours[0])}\nCtrl-C stops the farm", flush=True)  # fmt: skip
+              f"{farm.env_file(farm.targets[0])}\nCtrl-C stops the farm", flush=True)  # fmt: skip
         while True:
             why = farm.dead()
             if why is not None:
@@ -490,8 +490,8 @@ def run(farm: Farm, command: str) -> int:
     on_signals_stop()
     with farm:
         env = {**os.environ, "LG_COORDINATOR": farm.address,
-               "LG_ENV": str(farm.env_file(farm.flavours[0])),
-               "UDRV_FARM_ENVS": " ".join(str(farm.env_file(f)) for f in farm.flavours)}
+               "LG_ENV": str(farm.env_file(farm.targets[0])),
+               "UDRV_FARM_ENVS": " ".join(str(farm.env_file(f)) for f in farm.targets)}
         # its own process group, stopped whole when we are (SIGTERM, Ctrl-C):
         # what the command started in the background goes with it
         proc = subprocess.Popen(["sh", "-c", command], env=env, process_group=0)

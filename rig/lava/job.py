@@ -314,7 +314,7 @@ def _file_url(path: Path) -> str:
 
 
 def _qemu_urls(spec: JobSpec) -> dict[str, str]:
-    """The lab's kernel and initramfs for the flavour (built if missing)."""
+    """The lab's kernel and initramfs for the target (built if missing)."""
     from rig.lab.image.prepare import prepare
 
     qemu_board(spec.kernel)

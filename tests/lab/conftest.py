@@ -48,7 +48,7 @@ loads labgrid's pytest plugin):
                             + edu), else the test is skipped saying which
                             feature is missing and what it means; the
                             parametrized fixtures have one id, the target's
-                            flavour.  Tests declare what they need with
+                            target.  Tests declare what they need with
                             pytest.mark.lg_feature(...); "qemu" marks the
                             tests that boot boards of their own or use
                             QEMU-only attributes (rig/lab/boards/api.py)
@@ -181,7 +181,7 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """The parametrized board fixtures: one id per selected QEMU board, or with
-    --lg-env the one id of the labgrid target's flavour (unless the test
+    --lg-env the one id of the labgrid target's udrv-target (unless the test
     parametrizes the fixture itself, e.g. with indirect=)."""
     env = lg_env(metafunc.config)
     own = set()
@@ -192,8 +192,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         if name not in metafunc.fixturenames or name in own:
             continue
         if env is not None:
-            flavour = str(env.config.get_target_option(LG_TARGET, "udrv-flavour", LG_TARGET))
-            ids = [flavour]
+            from rig.lab.boards.labgrid_board import udrv_target
+
+            ids = [udrv_target(env, LG_TARGET)]
         else:
             ids = qemu
         params = [pytest.param(i, id=i, marks=[pytest.mark.deb] if i in DEB_PARAMS else [])
@@ -365,36 +366,36 @@ class Boards:
         self.boards: dict[str, Board] = {}
         self.env = env
 
-    def live(self, flavour: str) -> Board:
-        """The flavour's board, booting it (again, if the last one died);
+    def live(self, target: str) -> Board:
+        """The target's board, booting it (again, if the last one died);
         "NAME+py": the board with the Python image variant (rig/lab/image/pyguest.py);
         "rpi3+deb": the rpi3 board with Debian's arm64 python3 and udrv's arm64
         packages (rig/lab/image/debguest.py);
         "std-q35+local": std-q35 with the source install (rig/lab/image/localguest.py);
         "lg": the labgrid target."""
-        board = self.boards.get(flavour)
+        board = self.boards.get(target)
         if board is not None and board.dead:
-            sys.stderr.write(f"\nlab: {flavour} board died ({board.dead}); booting a new one\n")
+            sys.stderr.write(f"\nlab: {target} board died ({board.dead}); booting a new one\n")
             board.close()
             board = None
-        if board is None and flavour == "lg":
+        if board is None and target == "lg":
             from rig.lab.boards.labgrid_board import LabgridBoard
 
             lgb = LabgridBoard(env=self.env, target=LG_TARGET)
-            BOOTS.append(f"labgrid target {LG_TARGET} ({lgb.flavour}) {lgb.release}: "
+            BOOTS.append(f"labgrid target {LG_TARGET} ({lgb.target}) {lgb.release}: "
                          f"{lgb.boot_seconds:.1f}s to the agent")  # fmt: skip
-            board = self.boards[flavour] = cast(Board, lgb)
+            board = self.boards[target] = cast(Board, lgb)
         if board is None:
-            name, _, variant = flavour.partition("+")
+            name, _, variant = target.partition("+")
             extra = (pyguest.variant_files() if variant == "py" else
                      debguest.guest_files() if variant == "deb" else
                      localguest.guest_files() if variant == "local" else None)  # fmt: skip
-            board = self.boards[flavour] = Board(name, extra_files=extra,  # type: ignore[arg-type]
+            board = self.boards[target] = Board(name, extra_files=extra,  # type: ignore[arg-type]
                                                  variant=variant)
-            BOOTS.append(f"{flavour} {board.release}: {board.boot_seconds:.1f}s ({board.log_path})")
+            BOOTS.append(f"{target} {board.release}: {board.boot_seconds:.1f}s ({board.log_path})")
         return board
 
-    def handle(self, flavour: str, variant: str = "", *, fixture: str = "") -> Board:
+    def handle(self, target: str, variant: str = "", *, fixture: str = "") -> Board:
         """A session-long handle on a kernel's board (boots it now); with
         --lg-env the labgrid target's, when it has what `fixture` needs."""
         if self.env is not None:
@@ -403,18 +404,18 @@ class Boards:
             have = target_features(self.env, LG_TARGET)
             missing = lg_missing(fixture, have)
             # a test's own parameter naming an rt QEMU board (indirect=) needs rt
-            t = TARGETS.get(flavour)
+            t = TARGETS.get(target)
             if fixture in PARAM_BOARDS and t is not None and t.kernel == "rt" and "rt" not in have:
-                missing.append(f"rt ({FEATURES['rt']}) for its parameter {flavour!r}")
+                missing.append(f"rt ({FEATURES['rt']}) for its parameter {target!r}")
             if missing:
                 pytest.skip(f"{fixture} needs {'; '.join(missing)}, which the labgrid "
                             "target does not have")  # fmt: skip
             key = "lg"
         else:
-            if flavour not in KERNELS:
-                pytest.skip(f"board {flavour!r} not selected "
+            if target not in KERNELS:
+                pytest.skip(f"board {target!r} not selected "
                             f"(UDRV_LAB_KERNELS={','.join(KERNELS)})")  # fmt: skip
-            key = f"{flavour}+{variant}" if variant else flavour
+            key = f"{target}+{variant}" if variant else target
         try:
             self.live(key)
         except LabError as exc:
@@ -438,9 +439,9 @@ class LiveBoard:
     """Forwards to the kernel's current Board; a board that died (guest panic,
     agent gone) is replaced by a fresh boot on the next use."""
 
-    def __init__(self, boards: Boards, flavour: str) -> None:
+    def __init__(self, boards: Boards, target: str) -> None:
         self._boards = boards
-        self._flavour = flavour
+        self._flavour = target
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._boards.live(self._flavour), name)

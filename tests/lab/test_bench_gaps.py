@@ -52,16 +52,16 @@ OFF = "--rt-runtime -1"
 def suite_runs(board: Any) -> list[suite.SuiteRun]:
     """What `make lab` runs (rig/lab/suite/qemu.py's run_gaps, --quick: SECONDS), idle:
     the plain run (the kernel's throttling) and the rt-runtime -1 variant."""
-    if board.flavour not in _suite:
-        plain = suite.SuiteRun(board.flavour, "none")
-        _suite[board.flavour] = [plain, *suite.run_gaps(board, [plain], "quick")]
-    return _suite[board.flavour]
+    if board.target not in _suite:
+        plain = suite.SuiteRun(board.target, "none")
+        _suite[board.target] = [plain, *suite.run_gaps(board, [plain], "quick")]
+    return _suite[board.target]
 
 
 def gaps(board: Any, args: str = "") -> dict[str, Any]:
     """The document of `udrv-bench gaps ARGS`, once per kernel and ARGS; the
     default and -1 come from the suite's runs."""
-    key = (board.flavour, args)
+    key = (board.target, args)
     if key in _docs:
         return _docs[key]
     if args in ("", OFF):
@@ -148,10 +148,10 @@ def test_suite_table(board: Any, default_runtime: None) -> None:
     lines = suite_table(text.gaps_table, runs)
     assert len(lines) == 4, lines
     default, off = (line.split() for line in lines[2:])
-    assert default[:3] == [board.flavour, "idle", str(DEFAULT_RUNTIME)]
+    assert default[:3] == [board.target, "idle", str(DEFAULT_RUNTIME)]
     assert abs(float(default[3]) - 50.0) <= SLACK_NS / 1e6 and float(default[4]) > 0.5
     assert " ".join(default[6:]) == "50.0 ms every 1 s"
-    assert off[:3] == [board.flavour, "idle", "-1"] and float(off[3]) < 0.2
+    assert off[:3] == [board.target, "idle", "-1"] and float(off[3]) < 0.2
     assert off[4:6] == ["0.00", "0.00"] and " ".join(off[6:]) == "none (not throttled)"
 
 

@@ -31,7 +31,7 @@ _docs: dict[tuple[str, str], dict[str, Any]] = {}
 
 def bench(board: Any, args: str = "") -> dict[str, Any]:
     """The document of 'udrv-bench toggle --json' with ARGS, once per kernel."""
-    key = (board.flavour, args)
+    key = (board.target, args)
     if key not in _docs:
         doc = bench_ok(board, f"toggle -c {CHIP} --json -q -n {SAMPLES} {args}", 300).json()
         check_bench(doc)

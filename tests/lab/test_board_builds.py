@@ -22,23 +22,23 @@ ELF_MACHINES = {"amd64": 62, "arm64": 183}  # e_machine (its low byte, offset 18
 pytestmark = pytest.mark.lg_feature(["qemu"])
 
 
-@pytest.mark.parametrize("flavour", ["std", "rpi3"])
+@pytest.mark.parametrize("target", ["std", "rpi3"])
 def test_missing_static_build_names_the_command(monkeypatch: pytest.MonkeyPatch,
-                                                flavour: str) -> None:
-    t = catalogue.TARGETS[flavour]
+                                                target: str) -> None:
+    t = catalogue.TARGETS[target]
     gone = dataclasses.replace(t.machine, static_build="no-such-build")
-    monkeypatch.setitem(catalogue.TARGETS, flavour, dataclasses.replace(t, machine=gone))
+    monkeypatch.setitem(catalogue.TARGETS, target, dataclasses.replace(t, machine=gone))
     with pytest.raises(LabError) as err:
-        prepare(flavour)
+        prepare(target)
     msg = str(err.value)
-    assert f"the {flavour} board cannot start without udrv" in msg
+    assert f"the {target} board cannot start without udrv" in msg
     assert "build/no-such-build/tools/udrv does not exist" in msg
     assert "run `make no-such-build` first" in msg
 
 
 @dataclasses.dataclass(frozen=True)
 class _Kernel:
-    target: catalogue.Target
+    spec: catalogue.Target
     release: str = "6.1.0-0-rt-amd64"
     vmlinuz: Path = Path("/nonexistent/vmlinuz")
     dtb: Path | None = None
@@ -54,7 +54,7 @@ def test_a_board_boots_only_an_image_prepared_for_it() -> None:
     """QemuBoard drives what the strategy prepared (rig/lab/strategy.py); an image
     made for another target is refused before QEMU starts."""
     with pytest.raises(LabError, match="the std board cannot boot an image prepared for rt"):
-        QemuBoard(_Image(_Kernel(catalogue.target("rt"))), "std")
+        QemuBoard(_Image(_Kernel(catalogue.lookup("rt"))), "std")
 
 
 def test_rpi3_modules_cross_build_for_its_arm64_kernel() -> None:

@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.lg_std, pytest.mark.lg_rt, pytest.mark.lg_rpi3]
 
 @pytest.mark.lg_feature(["qemu"])
 def test_runs_the_resolved_kernel(any_board: Board) -> None:
-    expected = apt.resolve(any_board.flavour).release
+    expected = apt.resolve(any_board.target).release
     r = any_board.run("uname -r")
     assert r.status == 0, r.stderr
     assert r.stdout.strip() == expected

@@ -500,7 +500,8 @@ def test_lg_env_skips_name_the_missing_feature(tmp_path: Path) -> None:
     assert "board_std needs gpio-wire (rig/kernel/gpio-wire is loaded" in out, out
     assert "the labgrid target lacks qemu (the board is one of the lab's own QEMU" in out, out
     assert "board needs gpio-wire" in out, out
-    assert "test_exit_status_propagates[fake]" in out, "the target's flavour is the test id"
+    assert "test_exit_status_propagates[fake]" in out, \
+        "udrv-flavour (udrv-target's old name) is the test id"
     assert "has no ShellDriver or SSHDriver" in out, out
 
 
@@ -549,11 +550,11 @@ def test_ssh_transport_end_to_end(tmp_path: Path) -> None:
     env.write_text(
         "targets:\n  main:\n    resources:\n      NetworkService:\n        address: 192.0.2.1\n"
         "        username: root\n    drivers:\n      SSHDriver: {}\n    options:\n"
-        f"      udrv-flavour: here\n      udrv-dir: {board_dir}\n"
+        f"      udrv-target: here\n      udrv-dir: {board_dir}\n"
         f"tools:\n  ssh: {ssh}\n  scp: {scp}\n"
     )  # fmt: skip
     with LabgridBoard(env, quiet=True) as b:
-        assert (b.transport, b.flavour, b.release) == ("ssh", "here", os.uname().release)
+        assert (b.transport, b.target, b.release) == ("ssh", "here", os.uname().release)
         assert (board_dir / "agent").read_bytes() == AGENT.read_bytes()
         r = b.run("echo out; echo err >&2; exit 4")
         assert (r.status, r.stdout, r.stderr) == (4, "out\n", "err\n")

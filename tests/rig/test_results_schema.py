@@ -221,7 +221,7 @@ def test_udrv_report_refuses(name: str, tmp_path: Path) -> None:
 class FakeBoard:
     """A board whose udrv-bench prints @stdout and exits 0."""
 
-    flavour = "fake"
+    target = "fake"
 
     def __init__(self, stdout: str) -> None:
         self.stdout = stdout

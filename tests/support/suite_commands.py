@@ -49,8 +49,8 @@ LG_BOARDS: dict[str, tuple[frozenset[str], str]] = {
 class FakeBoard:
     """Answers every command with {"bench": NAME, "cmd": CMD}, keeping (cmd, timeout)."""
 
-    def __init__(self, flavour: str, kernel: str = "std", **_: Any) -> None:
-        self.flavour = flavour
+    def __init__(self, target: str, kernel: str = "std", **_: Any) -> None:
+        self.target = target
         self.kernel = "rt" if kernel.startswith("rt") else "std"
         self.release = "6.1.0-fake"
         self.features: frozenset[str] = frozenset()

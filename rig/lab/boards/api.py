@@ -89,8 +89,8 @@ class CommandFailed(LabError):
 class LabBoard(Protocol):
     """A board the lab can drive.
 
-    flavour   a short name for messages and test ids: "std", "rt", "rpi3"... for
-              the QEMU boards, the labgrid target's name (or its udrv-flavour
+    target    a short name for messages and test ids: "std", "rt", "rpi3"... for
+              the QEMU boards, the labgrid target's name (or its udrv-target
               option) for a labgrid board
     kernel    "std" or "rt" (what the board's kernel is: PREEMPT_RT or not)
     release   `uname -r` on the board
@@ -98,7 +98,7 @@ class LabBoard(Protocol):
     dead      None while usable; else why not (the next use raises BoardDead)
     """
 
-    flavour: str
+    target: str
     kernel: str
     release: str
     features: frozenset[str]
@@ -135,7 +135,7 @@ class KernelFiles(Protocol):
     """What a board boots of an unpacked kernel (rig.lab.image.kernel.Kernel)."""
 
     @property
-    def target(self) -> Target: ...
+    def spec(self) -> Target: ...
     @property
     def release(self) -> str: ...
     @property

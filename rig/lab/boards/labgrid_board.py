@@ -23,8 +23,9 @@ QEMUDriver on (a QEMU board exists only while its driver runs; a real board's
 power is left alone unless a strategy says otherwise).
 
 Target options (`options:` of the target in the environment):
-  udrv-flavour    the board's name in messages and test ids (default: the
-                  target's name)
+  udrv-target     the board's name in messages and test ids, the lab's name
+                  for it (default: the labgrid target's name; udrv-flavour,
+                  its name before 2026-12, is read too)
   udrv-transport  "console" or "ssh" (default: ssh when the target has an
                   SSHDriver, else console)
   udrv-dir        the agent's directory on the board (default /run/udrv-lab);
@@ -98,9 +99,17 @@ def load_environment(env_file: str | Path) -> Any:
                            f"{type(exc).__name__}: {exc}") from None  # fmt: skip
 
 
-def target_features(env: Any, target: str) -> frozenset[str]:
+def udrv_target(env: Any, lg_target: str) -> str:
+    """The lab's name of a labgrid target: its udrv-target option (udrv-flavour,
+    the older spelling, too), else the labgrid target's name."""
+    conf = env.config
+    return str(conf.get_target_option(lg_target, "udrv-target",
+                                      conf.get_target_option(lg_target, "udrv-flavour", lg_target)))
+
+
+def target_features(env: Any, lg_target: str) -> frozenset[str]:
     """The env's features plus the target's (labgrid's `features:` keys)."""
-    conf = env.config.get_targets().get(target) or {}
+    conf = env.config.get_targets().get(lg_target) or {}
     return frozenset(str(f) for f in (*env.get_features(), *(conf.get("features") or ())))
 
 
@@ -125,7 +134,7 @@ class LabgridBoard(AgentClient):
     def __init__(
         self,
         env_file: str | Path | None = None,
-        target: str = "main",
+        lg_target: str = "main",
         *,
         env: Any = None,
         boot_timeout: float = 300.0,
@@ -138,21 +147,21 @@ class LabgridBoard(AgentClient):
                 raise LabgridError("LabgridBoard needs an environment file (or env=)")
             env = load_environment(env_file)
         self.env = env
-        self.name = target
+        self.name = lg_target
         self.quiet = quiet
         self.dead: str | None = None
         self._console: deque[str] = deque(maxlen=400)
         self._proc: subprocess.Popen[bytes] | None = None
         self._qemu: Any = None
         self.channel: Channel | None = None
-        t = env.get_target(target)
+        t = env.get_target(lg_target)
         if t is None:
             names = ", ".join(env.config.get_targets()) or "none"
-            raise LabgridError(f"labgrid environment {env.config_file} has no target {target!r} "
+            raise LabgridError(f"labgrid environment {env.config_file} has no target {lg_target!r} "
                                f"(it has: {names})")  # fmt: skip
         self.lg_target = t
-        self.flavour = str(self._option("udrv-flavour", target))
-        self.features = target_features(env, target)
+        self.target = udrv_target(env, lg_target)
+        self.features = target_features(env, lg_target)
         self.dir = str(self._option("udrv-dir", "/run/udrv-lab"))
         self.kernel = "std"
         self.release = ""
@@ -218,7 +227,7 @@ class LabgridBoard(AgentClient):
                             f"{type(exc).__name__}: {exc}\n{self._tail()}") from None  # fmt: skip
         self.boot_seconds = time.monotonic() - t0
         if not self.quiet:
-            print(f"lab: labgrid target {self.name} ({self.flavour}): kernel {self.release}, "
+            print(f"lab: labgrid target {self.name} ({self.target}): kernel {self.release}, "
                   f"agent up in {self.boot_seconds:.1f}s", file=sys.stderr)  # fmt: skip
 
     def _agent_path(self) -> str:
@@ -296,7 +305,7 @@ class LabgridBoard(AgentClient):
         root = REPO_ROOT / "build" / build
         cli = root / DEPLOY["udrv"]
         if not cli.is_file():
-            raise LabError(f"the {self.flavour} board ({arch}) needs {cli}: run `make {build}`")
+            raise LabError(f"the {self.target} board ({arch}) needs {cli}: run `make {build}`")
         have = [line.split()[0] for line in lines[1:] if line.strip()]
         ours = [root / DEPLOY[name] for name in ("udrv", "udrv-bench")]
         if have == [hashlib.sha256(p.read_bytes()).hexdigest() for p in ours if p.is_file()]:
@@ -310,7 +319,7 @@ class LabgridBoard(AgentClient):
     def _note(self, text: str) -> None:
         self._console.append(f"[lab] {text}")
         if not self.quiet:
-            print(f"lab: {self.flavour}: {text}", file=sys.stderr)
+            print(f"lab: {self.target}: {text}", file=sys.stderr)
 
     # -- health ---------------------------------------------------------------------------
     def _check(self) -> None:
@@ -329,7 +338,7 @@ class LabgridBoard(AgentClient):
 
     def _fail(self, kind: type[LabError], what: str) -> NoReturn:
         self.dead = self.dead or what
-        raise kind(f"{self.flavour} board ({self.release}): {what}\n{self._tail()}")
+        raise kind(f"{self.target} board ({self.release}): {what}\n{self._tail()}")
 
     def console_tail(self, lines: int = 40) -> str:
         seen = list(self._console)

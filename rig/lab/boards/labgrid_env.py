@@ -28,7 +28,7 @@ import json
 import shlex
 from pathlib import Path
 
-from ..catalogue import features, memory_for, target
+from ..catalogue import features, lookup, memory_for
 
 PROMPT = "udrv-lab# "
 CPUS = {"x86": "qemu64", "q35": "qemu64", "rpi3": "cortex-a53"}
@@ -39,9 +39,9 @@ def _q(value: object) -> str:
     return json.dumps(value)
 
 
-def qemu_driver(flavour: str, kernel: Path, initrd: Path, dtb: Path | None) -> dict[str, str]:
+def qemu_driver(target: str, kernel: Path, initrd: Path, dtb: Path | None) -> dict[str, str]:
     """QEMUDriver's keys for a lab target."""
-    t = target(flavour)
+    t = lookup(target)
     m = t.machine
     args = list(m.qemu_args)
     machine = "pc"
@@ -72,13 +72,13 @@ def qemu_driver(flavour: str, kernel: Path, initrd: Path, dtb: Path | None) -> d
     return drv
 
 
-def render(flavour: str, kernel: Path, initrd: Path, dtb: Path | None, qemu: str) -> str:
+def render(target: str, kernel: Path, initrd: Path, dtb: Path | None, qemu: str) -> str:
     """The environment's YAML text."""
-    drv = qemu_driver(flavour, kernel, initrd, dtb)
-    feats = sorted(features(flavour) - {"qemu"})
+    drv = qemu_driver(target, kernel, initrd, dtb)
+    feats = sorted(features(target) - {"qemu"})
     lines = [
-        f"# the lab's {flavour} board as a labgrid target (python3 -m rig.lab lg-env --kernel "
-        f"{flavour}); rig/lab/boards/labgrid_env.py",
+        f"# the lab's {target} board as a labgrid target (python3 -m rig.lab lg-env --kernel "
+        f"{target}); rig/lab/boards/labgrid_env.py",
         "targets:",
         "  main:",
         "    drivers:",
@@ -90,7 +90,7 @@ def render(flavour: str, kernel: Path, initrd: Path, dtb: Path | None, qemu: str
         f"        username: {_q('root')}",
         "        login_timeout: 600",
         "    options:",
-        f"      udrv-flavour: {_q(flavour)}",
+        f"      udrv-target: {_q(target)}",
         f"    features: [{', '.join(_q(f) for f in feats)}]",
         "tools:",
         f"  qemu: {_q(qemu)}",

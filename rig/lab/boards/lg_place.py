@@ -2,7 +2,7 @@
 """Reserve and lock a labgrid target's place for the time of a run.
 
     with Place.of(env, "main", wait_s=600):     # nothing to do for a local target
-        board = LabgridBoard(env=env, target="main")
+        board = LabgridBoard(env=env, lg_target="main")
         ...
 
 A target whose resources hold a RemotePlace lives on a coordinator
@@ -52,16 +52,16 @@ class PlaceError(LabError):
     """The coordinator, the place or its resources cannot be used."""
 
 
-def remote_place(env: Any, target: str) -> str | None:
+def remote_place(env: Any, lg_target: str) -> str | None:
     """The name of the RemotePlace among the target's resources, or None."""
     import_labgrid()
     factory = importlib.import_module("labgrid.factory").target_factory
-    conf = env.config.get_targets().get(target) or {}
+    conf = env.config.get_targets().get(lg_target) or {}
     resources, _ = factory.normalize_config(conf)
     names = list(resources.get("RemotePlace", {}))
     if len(names) > 1:
-        raise PlaceError(f"target {target!r} has {len(names)} RemotePlaces ({', '.join(names)}); "
-                         "the lab reserves one")  # fmt: skip
+        raise PlaceError(f"target {lg_target!r} has {len(names)} RemotePlaces "
+                         f"({', '.join(names)}); the lab reserves one")  # fmt: skip
     return names[0] if names else None
 
 
@@ -123,10 +123,10 @@ class Place:
 
     @staticmethod
     @contextmanager
-    def of(env: Any, target: str, wait_s: float = WAIT_S,
+    def of(env: Any, lg_target: str, wait_s: float = WAIT_S,
            quiet: bool = False) -> Iterator[Place | None]:  # fmt: skip
         """Hold the target's place for the block (None for a local target)."""
-        name = remote_place(env, target)
+        name = remote_place(env, lg_target)
         if name is None:
             yield None
             return
@@ -273,14 +273,15 @@ def ensure_labgrid() -> None:
         os.execve(python, [str(python), "-m", "rig.lab", *sys.argv[1:]], env)
 
 
-def reserve_and_run(env_file: str | Path, target: str, wait_s: float, command: list[str]) -> int:
+def reserve_and_run(env_file: str | Path, lg_target: str, wait_s: float, command: list[str]) -> int:
     """`python3 -m rig.lab lg-reserve`: hold the target's place while COMMAND runs
     (with LG_ENV set to the environment); COMMAND's exit status."""
     env = load_environment(env_file)
-    if remote_place(env, target) is None:
-        raise PlaceError(f"target {target!r} of {env_file} has no RemotePlace: nothing to reserve")
+    if remote_place(env, lg_target) is None:
+        raise PlaceError(f"target {lg_target!r} of {env_file} has no RemotePlace: "
+                         "nothing to reserve")
     on_signals_stop()
-    with Place.of(env, target, wait_s):
+    with Place.of(env, lg_target, wait_s):
         run_env = {**os.environ, "LG_ENV": str(env_file)}
         return subprocess.run(command, env=run_env, check=False).returncode
 
@@ -290,7 +291,7 @@ def cmd_lg_reserve(args: argparse.Namespace) -> int:
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not command:
         raise LabError("no command given: python3 -m rig.lab lg-reserve --lg-env FILE -- CMD...")
-    return reserve_and_run(args.lg_env, args.target, args.lg_wait, command)
+    return reserve_and_run(args.lg_env, args.lg_target, args.lg_wait, command)
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -307,7 +308,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )  # fmt: skip
     r.add_argument("--lg-env", required=True, metavar="FILE", help="the labgrid environment")
-    r.add_argument("--target", default="main", help="its target (default main)")
+    r.add_argument("--target", dest="lg_target", default="main", help="its target (default main)")
     r.add_argument("--lg-wait", type=float, default=WAIT_S, metavar="S",
                    help=f"wait up to S seconds for the place (default {WAIT_S:.0f})")
     r.add_argument("command", nargs=argparse.REMAINDER, help="-- CMD...")

@@ -8,7 +8,7 @@
 
 A board only boots and drives: what it boots is made by rig/lab/image/, and
 rig/lab/strategy.py combines the two (labgrid's driver/strategy split).
-The console (first serial port) goes to build/lab/logs/<flavour>-<timestamp>.log;
+The console (first serial port) goes to build/lab/logs/<target>-<timestamp>.log;
 the agent speaks on the second one, a unix socket on the host.  QEMU is
 always terminated on close, on error and at interpreter exit (and dies with
 us via PDEATHSIG).
@@ -32,7 +32,7 @@ import weakref
 from pathlib import Path
 from typing import NoReturn
 
-from ..catalogue import features, memory_for, qemu_binary, qemu_command, target
+from ..catalogue import features, lookup, memory_for, qemu_binary, qemu_command
 from ..errors import BoardDead, BootError, GuestPanic, LabError
 from ..paths import logs_dir
 from .agent import AgentClient, Channel, ChannelTimeout
@@ -45,7 +45,7 @@ _LIVE: weakref.WeakSet[QemuBoard] = weakref.WeakSet()
 def board_command(image: BootImage, *, memory: str | None, append: str,
                   serials: list[str], console: str | None = None) -> list[str]:  # fmt: skip
     """QEMU's command line for a prepared image (console=: the machine's by default)."""
-    t = image.kernel.target
+    t = image.kernel.spec
     return qemu_command(
         t.machine, kernel=image.kernel.vmlinuz, initrd=image.initramfs, dtb=image.kernel.dtb,
         memory=memory_for(t.machine, memory), append=f"{t.append} {append}".strip(),
@@ -79,7 +79,7 @@ def _prune_logs(directory: Path) -> None:
 class QemuBoard(AgentClient):
     """One booted guest.  Boots `image` in the constructor.
 
-    `flavour` names the board: "std", "rt" (x86) or "rpi3" (rig/lab/catalogue.py),
+    `target` names the board: "std", "rt" (x86) or "rpi3" (rig/lab/catalogue.py),
     and must be the image's; `variant` the image variant it was prepared as
     ("py", "deb": its features); `memory` defaults to the machine's (512M on
     x86; rpi3 has exactly 1G)."""
@@ -87,7 +87,7 @@ class QemuBoard(AgentClient):
     def __init__(
         self,
         image: BootImage,
-        flavour: str = "std",
+        target: str = "std",
         *,
         variant: str = "",
         memory: str | None = None,
@@ -96,16 +96,16 @@ class QemuBoard(AgentClient):
         strict_modules: bool = False,
         quiet: bool = False,
     ) -> None:
-        self.target = target(flavour)
-        if image.kernel.target != self.target:
-            raise LabError(f"the {flavour} board cannot boot an image prepared for "
-                           f"{image.kernel.target.name}")  # fmt: skip
-        self.machine = self.target.machine
+        self.spec = lookup(target)
+        if image.kernel.spec != self.spec:
+            raise LabError(f"the {target} board cannot boot an image prepared for "
+                           f"{image.kernel.spec.name}")  # fmt: skip
+        self.machine = self.spec.machine
         qemu_binary(self.machine)
         memory_for(self.machine, memory)
-        self.flavour = flavour
-        self.kernel = self.target.kernel  # "std" or "rt" (rig/lab/boards/api.py)
-        self.features = features(flavour, variant)
+        self.target = target
+        self.kernel = self.spec.kernel  # "std" or "rt" (rig/lab/boards/api.py)
+        self.features = features(target, variant)
         self.quiet = quiet
         self.image = image
         self.proc: subprocess.Popen[bytes] | None = None
@@ -120,7 +120,7 @@ class QemuBoard(AgentClient):
         stamp = time.strftime("%Y%m%d-%H%M%S")
         logs_dir().mkdir(parents=True, exist_ok=True)
         _prune_logs(logs_dir())
-        self.log_path = logs_dir() / f"{flavour}-{stamp}-{os.getpid()}-{id(self) % 10000:04d}.log"
+        self.log_path = logs_dir() / f"{target}-{stamp}-{os.getpid()}-{id(self) % 10000:04d}.log"
         self.release = image.kernel.release
         self._tmp = Path(tempfile.mkdtemp(prefix="udrv-lab-"))  # the agent's socket
         _LIVE.add(self)
@@ -168,7 +168,7 @@ class QemuBoard(AgentClient):
         if got != self.release:
             self._fail(BootError, f"guest runs kernel {got!r}, expected {self.release!r}")
         if not self.quiet:
-            print(f"lab: {self.flavour} kernel {self.release} up in {self.boot_seconds:.1f}s "
+            print(f"lab: {self.target} kernel {self.release} up in {self.boot_seconds:.1f}s "
                   f"(console: {self.log_path})", file=sys.stderr)  # fmt: skip
 
     def _connect(self, path: Path, deadline: float) -> socket.socket:
@@ -253,7 +253,7 @@ class QemuBoard(AgentClient):
             qemu_err = "\n".join(ln for ln in text.splitlines() if not any(n in ln for n in noise))
         except OSError:
             pass
-        msg = f"{self.flavour} board ({self.release}): {what}"
+        msg = f"{self.target} board ({self.release}): {what}"
         if qemu_err:
             msg += f"\n--- QEMU said ---\n{qemu_err[-2000:]}"
         msg += f"\n--- last console lines ({self.log_path}) ---\n{self.console_tail(40)}"

@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 
-from ..catalogue import TARGETS, Target, target
+from ..catalogue import TARGETS, Target, lookup
 from ..errors import LabError, PackageError, ToolMissing, need_tool
 from ..paths import cache_dir, debs_dir, lab_dir, locked
 
@@ -225,9 +225,9 @@ FLAVOURS: dict[str, str] = {name: t.metapackage for name, t in TARGETS.items()}
 
 @dataclass(frozen=True)
 class KernelPackages:
-    """What a flavour resolves to: the kernel release and the packages it needs."""
+    """What a target resolves to: the kernel release and the packages it needs."""
 
-    flavour: str  # the board: "std", "rt", "rpi3"
+    target: str  # the board: "std", "rt", "rpi3"
     release: str  # e.g. "6.1.0-56-amd64" (what `uname -r` prints)
     image: str  # e.g. "linux-image-6.1.0-56-amd64"
     headers: str  # e.g. "linux-headers-6.1.0-56-amd64" ("" when no modules are built)
@@ -252,12 +252,12 @@ class KernelPackages:
                 *((p, host_arch()) for p in self.host_packages)]  # fmt: skip
 
 
-def check_flavour(flavour: str) -> str:
+def check_target(target: str) -> str:
     try:
-        target(flavour)
+        lookup(target)
     except LabError as exc:
         raise PackageError(str(exc)) from None
-    return flavour
+    return target
 
 
 def _resolved_cache() -> Path:
@@ -280,7 +280,7 @@ def _save_resolved(pk: KernelPackages, lists: str) -> None:
     entry["host_packages"] = list(pk.host_packages)
     entry["apt_lists"] = lists
     entry["resolver"] = RESOLVER
-    data[pk.flavour] = entry
+    data[pk.target] = entry
     path = _resolved_cache()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".tmp{os.getpid()}")
@@ -288,9 +288,9 @@ def _save_resolved(pk: KernelPackages, lists: str) -> None:
     tmp.replace(path)
 
 
-def _from_cache(flavour: str, lists: str | None = None) -> KernelPackages | None:
-    """The last resolution of flavour (only if made from apt lists `lists`, if given)."""
-    entry = _load_resolved().get(flavour)
+def _from_cache(target: str, lists: str | None = None) -> KernelPackages | None:
+    """The last resolution of target (only if made from apt lists `lists`, if given)."""
+    entry = _load_resolved().get(target)
     if not isinstance(entry, dict):
         return None
     if lists is not None and (not lists or entry.get("apt_lists") != lists
@@ -298,7 +298,7 @@ def _from_cache(flavour: str, lists: str | None = None) -> KernelPackages | None
         return None
     try:
         return KernelPackages(
-            flavour=flavour,
+            target=target,
             release=str(entry["release"]),
             image=str(entry["image"]),
             headers=str(entry["headers"]),
@@ -365,24 +365,24 @@ def check_host_kbuild(headers: str, arch: str, kbuild: str, want: str, have: str
           f"(the archive's two architectures are out of step for now)", file=sys.stderr)
 
 
-def resolve(flavour: str, *, offline_ok: bool = True, quiet: bool = False) -> KernelPackages:
+def resolve(target: str, *, offline_ok: bool = True, quiet: bool = False) -> KernelPackages:
     """Resolve a board to packages via apt-cache (falls back to the last result if offline)."""
-    check_flavour(flavour)
-    t = target(flavour)
+    check_target(target)
+    t = lookup(target)
     arch = t.machine.arch
     try:
         lists = ensure_lists(arch, quiet=quiet)
     except PackageError:
-        if not offline_ok or _from_cache(flavour) is None:
+        if not offline_ok or _from_cache(target) is None:
             raise
         lists = ""  # no lists: the last resolution, below
-    same = _from_cache(flavour, lists)
+    same = _from_cache(target, lists)
     if same is not None and same.arch == arch:
         return same
     try:
         pk = _resolve_now(t)
     except (PackageError, ToolMissing) as exc:
-        cached = _from_cache(flavour) if offline_ok else None
+        cached = _from_cache(target) if offline_ok else None
         if cached is None:
             raise
         print(f"lab: warning: {exc}; using the last resolution ({cached.release})", file=sys.stderr)

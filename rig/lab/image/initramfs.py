@@ -291,7 +291,7 @@ def make_tree(
     t.dir("tmp", 0o1777)
     t.chardev("dev/console", 5, 1)
     t.chardev("dev/null", 1, 3, 0o666)
-    machine = kernel.target.machine
+    machine = kernel.spec.machine
     busybox = find_busybox(kernel)
     t.file("bin/busybox", busybox.read_bytes(), 0o755)
     for guest_path, _applet in busybox_applets(busybox, machine.arch):
@@ -321,7 +321,7 @@ def make_tree(
             if mod.autoload:
                 lines.append(f"/{guest} {mod.params_for(ko)}".rstrip())
     t.file("etc/udrv-lab/modules.list", ("\n".join(lines) + "\n" if lines else "").encode())
-    t.file("etc/udrv-lab/release", f"{kernel.release}\n{kernel.flavour}\n".encode())
+    t.file("etc/udrv-lab/release", f"{kernel.release}\n{kernel.target}\n".encode())
     for guest_path, host_path in sorted((extra_files or {}).items()):
         host = Path(host_path)
         if not host.is_file():

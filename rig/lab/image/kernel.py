@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..catalogue import Target, target
+from ..catalogue import Target, lookup
 from ..errors import PackageError, ToolMissing, need_tool
 from ..paths import kernels_dir, locked
 from . import apt
@@ -30,7 +30,7 @@ UNPACK_STAMP = ".udrv-lab-unpacked"
 class Kernel:
     """An unpacked kernel: image, modules and headers under one root."""
 
-    flavour: str
+    target: str
     release: str
     root: Path
 
@@ -51,19 +51,20 @@ class Kernel:
         return self.root / "boot" / f"config-{self.release}"
 
     @property
-    def target(self) -> Target:
-        return target(self.flavour)
+    def spec(self) -> Target:
+        """The catalogue's entry of this kernel's target."""
+        return lookup(self.target)
 
     @property
     def dtb(self) -> Path | None:
         """The device tree the board boots with (None: the machine needs none)."""
-        rel = self.target.machine.dtb
+        rel = self.spec.machine.dtb
         return self.root / "usr" / "lib" / f"linux-image-{self.release}" / rel if rel else None
 
     @property
     def busybox(self) -> Path | None:
         """The guest's busybox from the board's busybox-static package (None: the host's)."""
-        return self.root / "bin" / "busybox" if self.target.machine.busybox_package else None
+        return self.root / "bin" / "busybox" if self.spec.machine.busybox_package else None
 
 
 def kernel_root(release: str) -> Path:
@@ -84,7 +85,7 @@ def unpack(pk: KernelPackages, debs: list[Path], *, quiet: bool = False) -> Kern
     root = kernel_root(pk.release)
     stamp_text = json.dumps(sorted(d.name for d in debs)) + "\n"
     stamp = root / UNPACK_STAMP
-    kernel = Kernel(pk.flavour, pk.release, root)
+    kernel = Kernel(pk.target, pk.release, root)
     if stamp.is_file() and stamp.read_text() == stamp_text:
         return kernel
     dpkg = need_tool("dpkg", "dpkg")
@@ -100,7 +101,7 @@ def unpack(pk: KernelPackages, debs: list[Path], *, quiet: bool = False) -> Kern
         if proc.returncode != 0:
             shutil.rmtree(tmp, ignore_errors=True)
             raise PackageError(f"dpkg -x {deb} failed:\n{(proc.stderr + proc.stdout).strip()}")
-    kernel = Kernel(pk.flavour, pk.release, tmp)
+    kernel = Kernel(pk.target, pk.release, tmp)
     for need in (kernel.vmlinuz, kernel.dtb, kernel.busybox):
         if need is not None and not need.is_file():
             shutil.rmtree(tmp, ignore_errors=True)
@@ -108,7 +109,7 @@ def unpack(pk: KernelPackages, debs: list[Path], *, quiet: bool = False) -> Kern
                 f"{need.relative_to(tmp)} is not in the unpacked packages "
                 f"({', '.join(d.name for d in debs)})"
             )
-    kernel = Kernel(pk.flavour, pk.release, root)
+    kernel = Kernel(pk.target, pk.release, root)
     # Keep built modules (kmod/) and initramfs images across a re-unpack? No: a new
     # package set means new headers, so everything derived from it is stale.
     shutil.rmtree(root, ignore_errors=True)
@@ -119,21 +120,21 @@ def unpack(pk: KernelPackages, debs: list[Path], *, quiet: bool = False) -> Kern
     return kernel
 
 
-def fetch(flavour: str, *, quiet: bool = False) -> Kernel:
-    """Resolve, download and unpack one flavour; idempotent and fast when cached."""
-    pk = apt.resolve(flavour, quiet=quiet)
+def fetch(target: str, *, quiet: bool = False) -> Kernel:
+    """Resolve, download and unpack one target; idempotent and fast when cached."""
+    pk = apt.resolve(target, quiet=quiet)
     root = kernel_root(pk.release)
     with locked(root.with_name(root.name + ".lock")):
         return unpack(pk, apt.download(pk, quiet=quiet), quiet=quiet)
 
 
-def cache_state(flavour: str) -> dict[str, object]:
-    """What `python3 -m rig.lab info` prints about one flavour (never raises PackageError)."""
-    t = target(flavour)
-    state: dict[str, object] = {"flavour": flavour, "metapackage": t.metapackage,
+def cache_state(target: str) -> dict[str, object]:
+    """What `python3 -m rig.lab info` prints about one target (never raises PackageError)."""
+    t = lookup(target)
+    state: dict[str, object] = {"target": target, "metapackage": t.metapackage,
                                 "machine": t.machine.name, "arch": t.machine.arch}  # fmt: skip
     try:
-        pk = apt.resolve(flavour)
+        pk = apt.resolve(target)
     except (PackageError, ToolMissing) as exc:
         state["error"] = str(exc)
         return state

@@ -121,7 +121,7 @@ def build_dir(kernel: Kernel, name: str) -> Path:
 
 def cross_compile(kernel: Kernel) -> str:
     """The CROSS_COMPILE prefix for @kernel's modules ("" on its own architecture)."""
-    arch = kernel.target.machine.arch
+    arch = kernel.spec.machine.arch
     return "" if arch == host_arch() else f"{GNU_TYPES[arch]}-"
 
 

@@ -23,7 +23,7 @@ class Prepared:
 
 
 def prepare(
-    flavour: str,
+    target: str,
     *,
     extra_files: dict[str, str | Path] | None = None,
     variant: str = "",
@@ -36,18 +36,18 @@ def prepare(
     does not start: the error names the build and the command that makes it
     (rather than `udrv: not found` in every test)."""
     if include_static:
-        why = catalogue.missing_udrv(catalogue.target(flavour).machine)
+        why = catalogue.missing_udrv(catalogue.lookup(target).machine)
         if why is not None:
-            raise LabError(f"the {flavour} board cannot start without udrv: {why}")
-    kernel = fetch(flavour, quiet=quiet)
-    machine = kernel.target.machine
+            raise LabError(f"the {target} board cannot start without udrv: {why}")
+    kernel = fetch(target, quiet=quiet)
+    machine = kernel.spec.machine
     extra: dict[str, Path] = initramfs.default_extra_files(machine) if include_static else {}
     for guest, host in (extra_files or {}).items():
         extra[guest] = Path(host)
     # one lock for both steps: another process must not rebuild a module while
     # this one packs it into an initramfs
     with locked(kernel.root / "prepare.lock"):
-        load = catalogue.loads_modules(kernel.target, variant)
+        load = catalogue.loads_modules(kernel.spec, variant)
         mods = modules.build_all(kernel, quiet=quiet) if load else []
         image = initramfs.build(kernel, mods, extra)
     return Prepared(kernel, mods, image, extra)

@@ -8,7 +8,7 @@ the benches its features and wiring allow run idle and under the `all` load,
 as `make lab` runs them on the QEMU boards: both ask the one plan
 (rig/lab/suite/plan.py: what each bench needs, its arguments, same sample counts,
 same commands; same udrv-lab/1 document and tables; each run's board is the
-target's flavour).
+board's udrv-target).
 
 The target options `udrv-wire: "CHIP OUT IN"` (the board's loopback jumper) and
 `udrv-reply-wire: "CHIP A B C D"` (udrv-bench reply's two jumpers) are its
@@ -49,53 +49,53 @@ plan = plans.for_board  # the benches a target's features and wiring allow
 def run_board(board: LabBoard, p: Plan, mode: str, loads: list[str], runs: list[SuiteRun],
               duration_s: int = 0) -> None:  # fmt: skip
     """The plan on one board, into `runs` as they go (qemu.run_plan)."""
-    qemu.run_plan(board, p, mode, loads, runs, kernel=board.kernel, label=board.flavour,
+    qemu.run_plan(board, p, mode, loads, runs, kernel=board.kernel, label=board.target,
                    duration_s=duration_s)  # fmt: skip
 
 
-def target_plan(env: Any, target: str, feats: frozenset[str]) -> tuple[Plan, str, str]:
+def target_plan(env: Any, lg_target: str, feats: frozenset[str]) -> tuple[Plan, str, str]:
     """The plan of a labgrid target with `feats`, from its wiring options; and
     the options as written ("": none)."""
-    raw = str(env.config.get_target_option(target, "udrv-wire", ""))  # "": no jumper
-    raw_reply = str(env.config.get_target_option(target, "udrv-reply-wire", ""))
+    raw = str(env.config.get_target_option(lg_target, "udrv-wire", ""))  # "": no jumper
+    raw_reply = str(env.config.get_target_option(lg_target, "udrv-reply-wire", ""))
     return plan(feats, parse_wire(raw) if raw else None,
                 parse_reply_wire(raw_reply) if raw_reply else None), raw, raw_reply
 
 
-def run_suite(env_file: str | Path, target: str, mode: str, out: Path, *,
+def run_suite(env_file: str | Path, lg_target: str, mode: str, out: Path, *,
               loads: list[str], benches: list[str] | None = None, duration_s: int = 0,
               wait_s: float = WAIT_S) -> int:  # fmt: skip
     """Reserve the target's place, run its plan, release; write the document,
     print the tables and the report; 0 when every bench that ran passed."""
     t0 = time.monotonic()
     env = load_environment(env_file)
-    feats = target_features(env, target)
-    p, raw, raw_reply = target_plan(env, target, feats)
+    feats = target_features(env, lg_target)
+    p, raw, raw_reply = target_plan(env, lg_target, feats)
     if benches is not None:
         p = select(p, benches)
     runs: list[SuiteRun] = []
     died = ""
-    flavour = target
-    with Place.of(env, target, wait_s) as place:
-        board = LabgridBoard(env=env, target=target)
-        flavour = board.flavour
-        qemu.say_skipped(flavour, p)
+    target = lg_target
+    with Place.of(env, lg_target, wait_s) as place:
+        board = LabgridBoard(env=env, lg_target=lg_target)
+        target = board.target
+        qemu.say_skipped(target, p)
         try:
             run_board(board, p, mode, loads, runs, duration_s)
         except LabError as exc:  # the board died: keep what it measured
             died = f"{type(exc).__name__}: {exc}"
-            print(f"lab: {flavour}: the board stopped answering: {died}", file=sys.stderr)
+            print(f"lab: {target}: the board stopped answering: {died}", file=sys.stderr)
         finally:
             board.close()
     doc = lab_document(runs)
     doc["labgrid"] = {
-        "env": str(env_file), "target": target, "flavour": flavour,
+        "env": str(env_file), "target": lg_target, "flavour": target,
         "features": sorted(feats), "wire": raw or None, "reply_wire": raw_reply or None,
         **({"place": place.name, "coordinator": coordinator_of(env),
             "waited_s": round(place.waited_s, 1)} if place is not None else {}),
         "skipped": p.skipped, **({"died": died} if died else {}),
     }  # fmt: skip
-    if qemu.write_document(out, doc, [flavour]):  # this board's runs
+    if qemu.write_document(out, doc, [target]):  # this board's runs
         return 1
     failures = [f"{r.board}/{r.kernel}/{r.load}: {f}" for r in runs for f in r.failures]
     for f in failures:
@@ -135,7 +135,8 @@ def add_arguments(st: argparse.ArgumentParser) -> None:
                    "its features and wiring (udrv-wire, udrv-reply-wire) allow (the others "
                    "skipped, saying why); "
                    "--board and --kernel do not apply")  # fmt: skip
-    g.add_argument("--target", default="main", help="the environment's target (default main)")
+    g.add_argument("--target", dest="lg_target", default="main",
+                   help="the environment's labgrid target (default main)")
     g.add_argument("--lg-wait", type=_seconds, default=WAIT_S, metavar="S",
                    help="wait up to S seconds for a place someone else holds (default "
                    f"{WAIT_S:.0f}); then give up, saying who holds it")  # fmt: skip
@@ -153,18 +154,19 @@ def main(args: argparse.Namespace, out: Path) -> int:
     ensure_labgrid()
     on_signals_stop()
     mode = "quick" if args.quick else "full"
-    return run_suite(args.lg_env, args.target, mode, out, loads=args.loads,
+    return run_suite(args.lg_env, args.lg_target, mode, out, loads=args.loads,
                      benches=args.benches, duration_s=args.duration,
                      wait_s=args.lg_wait)  # fmt: skip
 
 
 def check_arguments(args: argparse.Namespace) -> None:
     """The labgrid options without --lg-env: a usage error."""
-    extra = [name for name, default in (("target", "main"), ("benches", None),
-                                         ("loads", list(LOADS)), ("lg_wait", WAIT_S))
-             if getattr(args, name) != default]  # fmt: skip
+    extra = [option for option, name, default in (
+        ("--target", "lg_target", "main"), ("--benches", "benches", None),
+        ("--loads", "loads", list(LOADS)), ("--lg-wait", "lg_wait", WAIT_S))
+        if getattr(args, name) != default]  # fmt: skip
     if extra and not args.lg_env:
-        raise LabError(f"--{extra[0].replace('_', '-')} applies to a labgrid target: "
+        raise LabError(f"{extra[0]} applies to a labgrid target: "
                        "give --lg-env FILE")  # fmt: skip
 
 

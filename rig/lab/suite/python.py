@@ -16,7 +16,7 @@ from typing import Any
 
 from ...results.text import BROKER_VARIANT
 from ..brokers import BUS, BUS2, POLICY, Broker
-from ..catalogue import target
+from ..catalogue import lookup
 from ..errors import LabError
 from ..image import dbusguest, pyguest
 from ..strategy import Board
@@ -29,7 +29,7 @@ TIMEOUT = 900.0
 
 def wanted(kernel: str) -> bool:
     """The boards the Python bench runs on: the instruction-counted x86 ones."""
-    t = target(kernel)
+    t = lookup(kernel)
     return t.machine.name == "x86" and t.icount
 
 
@@ -45,7 +45,7 @@ def run_brokers(board: Board, kernel: str, mode: str) -> dict[str, Any]:
     dbus/udrvd against dbus/gpio-manager, gpiocli/...): udrvd and libgpiod's
     gpio-manager each on a bus of its own (rig/lab/brokers.py), the same
     line. A udrv-lab/1 run of variant BROKER_VARIANT."""
-    t = target(kernel)
+    t = lookup(kernel)
     run: dict[str, Any] = {"board": t.board, "kernel": t.kernel, "load": "none",
                            "variant": BROKER_VARIANT, "documents": [], "failures": [],
                            "unavailable": []}  # fmt: skip
@@ -82,7 +82,7 @@ def run_python(kernel: str, mode: str) -> tuple[dict[str, Any], list[dict[str, A
     udrv-lab/1 run (run_brokers())."""
     only = "" if pyguest.udrv_missing() is None else " --only gpiod"
     cmd = f"udrv-pybench {ARGS[mode]}{only} --json -"
-    head: dict[str, Any] = {"board": target(kernel).board, "lab_kernel": kernel}
+    head: dict[str, Any] = {"board": lookup(kernel).board, "lab_kernel": kernel}
     runs: list[dict[str, Any]] = []
     try:
         files: dict[str, Any] = dict(pyguest.variant_files(quiet=True))

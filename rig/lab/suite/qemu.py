@@ -28,7 +28,7 @@ from rig.results import ResultsError, bench_document, checked, model
 from rig.results.text import print_tables
 
 from ..boards.api import LabBoard
-from ..catalogue import features, missing_udrv, target
+from ..catalogue import features, lookup, missing_udrv
 from ..paths import REPO_ROOT
 from ..strategy import Board
 from . import pci, plan, python
@@ -87,7 +87,7 @@ def rate_command(load: str, mode: str) -> str:
 def _run_one(board: LabBoard, run: SuiteRun, bench: str, cmd: str,
              timeout: float = BENCH_TIMEOUT) -> None:
     """Run one bench command, filing its document, failure or absence in `run`."""
-    print(f"lab: {board.flavour} board, load {run.load}: {cmd}", file=sys.stderr, flush=True)
+    print(f"lab: {board.target} board, load {run.load}: {cmd}", file=sys.stderr, flush=True)
     r = board.run(cmd, timeout=timeout)
     if r.status == 2 and "unknown command" in r.stderr:
         run.unavailable.append(bench)
@@ -95,7 +95,7 @@ def _run_one(board: LabBoard, run: SuiteRun, bench: str, cmd: str,
         run.failures.append(f"{bench}: exit {r.status}: {r.stderr.strip()[-400:]}")
     else:
         try:
-            run.documents.append(bench_document(r.stdout, f"{board.flavour}: {cmd}"))
+            run.documents.append(bench_document(r.stdout, f"{board.target}: {cmd}"))
         except ResultsError as exc:  # not a document udrv writes: a failure, said
             run.failures.append(f"{bench}: {exc}")
 
@@ -128,24 +128,24 @@ def run_plan(board: LabBoard, p: plan.Plan, mode: str, loads: list[str] | tuple[
     return runs
 
 
-def say_skipped(flavour: str, p: plan.Plan) -> None:
+def say_skipped(target: str, p: plan.Plan) -> None:
     """The benches the board's features do not allow, and why (stderr)."""
     for bench, why in p.skipped.items():
         if why != plan.NOT_ASKED:
-            print(f"lab: {flavour}: skipped {bench}: {why}", file=sys.stderr)
+            print(f"lab: {target}: skipped {bench}: {why}", file=sys.stderr)
 
 
 def qemu_plan(kernel: str) -> tuple[plan.Plan, tuple[str, ...]]:
     """A QEMU target's plan (its features; PARTS' benches on rpi3 and q35) and loads."""
     p = plan.for_board(features(kernel))
-    benches, loads = PARTS.get(target(kernel).machine.name, (tuple(plan.BENCHES), LOADS))
+    benches, loads = PARTS.get(lookup(kernel).machine.name, (tuple(plan.BENCHES), LOADS))
     return plan.select(p, benches), loads
 
 
 def run_benches(board: LabBoard, kernel: str, load: str, mode: str,
                 benches: tuple[str, ...] = BENCHES, duration_s: int = 0) -> SuiteRun:
     """The plain run of `benches` under one load (what they need not checked)."""
-    t = target(kernel)
+    t = lookup(kernel)
     p = plan.select(plan.for_board(features(kernel)), benches, force=True)
     steps = [s for s in p.steps(mode, [load], duration_s) if not s.variant]
     runs = [SuiteRun(t.kernel, load, board=t.board)]
@@ -155,7 +155,7 @@ def run_benches(board: LabBoard, kernel: str, load: str, mode: str,
 
 def _part(board: LabBoard, kernel: str, mode: str, benches: tuple[str, ...],
           loads: tuple[str, ...] | list[str]) -> list[SuiteRun]:
-    t = target(kernel)
+    t = lookup(kernel)
     p = plan.select(plan.for_board(board.features), benches)
     return run_plan(board, p, mode, loads, [], kernel=t.kernel, label=t.board)
 
@@ -235,13 +235,13 @@ def write_report(results: Path) -> Path | None:
 
 def run_board(kernel: str, mode: str, duration_s: int = 0) -> list[SuiteRun]:
     """Boot one board and run its part of the suite (qemu_plan)."""
-    t = target(kernel)
+    t = lookup(kernel)
     why = missing_udrv(t.machine)
     if why is not None:
         return [SuiteRun(t.kernel, "none", failures=[why], board=t.board)]
     p, loads = qemu_plan(kernel)
     with Board(kernel) as board:
-        say_skipped(board.flavour, p)
+        say_skipped(board.target, p)
         return run_plan(board, p, mode, loads, [], kernel=t.kernel, label=t.board,
                         duration_s=duration_s)
 

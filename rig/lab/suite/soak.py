@@ -128,7 +128,7 @@ def check_run(run: BenchRun) -> None:
 
 def run_bench(board: Board, bench: str, command: str, asked: int) -> BenchRun:
     run = BenchRun(bench, command, asked)
-    print(f"soak: {board.flavour}: {command}", file=sys.stderr, flush=True)
+    print(f"soak: {board.target}: {command}", file=sys.stderr, flush=True)
     r = board.run(command, timeout=COMMAND_TIMEOUT)
     run.status, run.seconds, run.stderr = r.status, r.seconds, r.stderr
     try:  # rig.results: udrv-bench/1, its accounting checked (sent = received + lost)
