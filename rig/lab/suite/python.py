@@ -14,12 +14,14 @@ import json
 import sys
 from typing import Any
 
+from ...results import ResultsError, bench_document
 from ...results.text import BROKER_VARIANT
 from ..boards.qemu import Board
 from ..boards.targets import target
 from ..brokers import BUS, BUS2, POLICY, Broker
 from ..errors import LabError
 from ..image import dbusguest, pyguest
+from . import plan
 
 # calls per round x rounds, edges at the generator's period, per library
 ARGS = {"full": "-n 5000 --rounds 6 --events 2000 --period-ns 200000",
@@ -40,6 +42,13 @@ BROKER_SAMPLES = {"full": 200000, "quick": 40000}
 BROKER_POLICY = "allow uid:0 all gpio gpio-wire *\n"
 
 
+def broker_command(mode: str) -> str:
+    """udrv-bench toggle with the broker rows (plan.py spells its options)."""
+    return plan.command(plan.argv("toggle", size=plan.samples_opt(BROKER_SAMPLES[mode], "-n"),
+                                  opts=plan.brokers_opt(BUS, BUS2,
+                                                        f"{dbusguest.GUEST_GPIOD}/bin/gpiocli")))
+
+
 def run_brokers(board: Board, kernel: str, mode: str) -> dict[str, Any]:
     """udrv-bench toggle with the broker rows (cdev/udrvd-fd against cdev/raw,
     dbus/udrvd against dbus/gpio-manager, gpiocli/...): udrvd and libgpiod's
@@ -52,8 +61,7 @@ def run_brokers(board: Board, kernel: str, mode: str) -> dict[str, Any]:
     why = dbusguest.missing()
     if why:
         return run | {"failures": [f"no brokers on the board: {why}"]}
-    cmd = (f"udrv-bench toggle --json --quiet -n {BROKER_SAMPLES[mode]} --udrvd {BUS} "
-           f"--gpio-manager {BUS2} --gpiocli {dbusguest.GUEST_GPIOD}/bin/gpiocli")  # fmt: skip
+    cmd = broker_command(mode)
     brokers: list[Broker] = []
     try:
         board.put_bytes(BROKER_POLICY.encode(), POLICY)
@@ -68,10 +76,11 @@ def run_brokers(board: Board, kernel: str, mode: str) -> dict[str, Any]:
     if r.status != 0:
         run["failures"].append(f"udrv-bench toggle --udrvd: exit {r.status}: "
                                f"{r.stderr.strip()[-400:]}")  # fmt: skip
-    try:
-        run["documents"] = [json.loads(r.stdout)]
-    except ValueError as exc:
-        run["failures"].append(f"udrv-bench toggle --udrvd printed no results document: {exc}")
+    try:  # rig.results: udrv-bench/1, checked (the schema, the accounting)
+        run["documents"] = [bench_document(r.stdout, cmd)]
+    except ResultsError as exc:
+        run["failures"].append(f"udrv-bench toggle --udrvd printed no udrv-bench/1 "
+                               f"document: {exc}")  # fmt: skip
     return run
 
 
