@@ -28,8 +28,9 @@ from __future__ import annotations
 from .check import SUPPORTED
 from .errors import ResultsError
 from .model import Results
-from .read import bench_document, checked, load, model, parse_json
+from .pybench import PyBench
+from .read import bench_document, checked, load, load_pybench, model, parse_json, pybench_document
 from .text import ratio_label
 
-__all__ = ["SUPPORTED", "Results", "ResultsError", "bench_document", "checked", "load",
-           "model", "parse_json", "ratio_label"]
+__all__ = ["SUPPORTED", "PyBench", "Results", "ResultsError", "bench_document", "checked",
+           "load", "load_pybench", "model", "parse_json", "pybench_document", "ratio_label"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .pybench import check_pybench
 from .schema import FILES, Invalid, validate
 
 NAMES = {name.partition("/")[0]: int(name.partition("/")[2]) for name in FILES}
@@ -62,11 +63,15 @@ def check(doc: Any) -> str:
 
 
 def check_lab(doc: dict[str, Any]) -> None:
-    """A udrv-lab/1 document: each run's documents, each filed under its load."""
+    """A udrv-lab/1 document: each run's documents, each filed under its load;
+    each python entry's udrv-pybench-1 result."""
     for i, run in enumerate(doc.get("runs", []) if isinstance(doc, dict) else []):
         for j, d in enumerate(run.get("documents", []) if isinstance(run, dict) else []):
             schema_name(d, f"runs[{i}].documents[{j}]")  # another version: say so first
     validate(doc, "udrv-lab/1")
+    for i, py in enumerate(doc.get("python", [])):
+        if "result" in py:
+            check_pybench(py["result"], f"python[{i}].result")
     for i, run in enumerate(doc["runs"]):
         for j, d in enumerate(run["documents"]):
             where = f"runs[{i}].documents[{j}]"

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Read results documents (udrv-lab/1, udrv-bench/1), check them, model them.
+"""Read results documents (udrv-lab/1, udrv-bench/1; udrv-pybench-1), check
+them, model them.
 
 Every problem raises ResultsError(source, message): the message names the
 file (or what the text came from), what is wrong (missing, empty, truncated,
@@ -16,10 +17,13 @@ from typing import Any
 from .check import SUPPORTED, Version, check
 from .errors import ResultsError
 from .model import Doc, Results, Row, Run, Stats
-from .schema import FILES, Invalid
+from .pybench import PyBench, check_pybench
+from .pybench import model as pybench_model
+from .schema import FILES, PYBENCH_FILE, Invalid
 
 REMEDY = ("'make lab' writes build/lab/results.json; "
           "'udrv-bench NAME --json > FILE' writes one bench")
+PYBENCH_REMEDY = "'udrv-pybench --json FILE' writes one"
 # udrv's documents nest about 8 levels (runs, documents, rows, stats,
 # buckets); far deeper is not one of them, and would take the code that
 # walks it (messages, the page) past Python's recursion limit
@@ -131,6 +135,25 @@ def bench_document(text: str, source: str) -> dict[str, Any]:
     doc = parse_json(source, text)
     checked(source, doc, want="udrv-bench/1")
     return doc  # type: ignore[no-any-return]
+
+
+def pybench_document(text: str, source: str) -> PyBench:
+    """What `udrv-pybench --json FILE` wrote (@source: where it came from),
+    parsed, checked (udrv-pybench-1.schema.json, rig.results.pybench) and
+    modelled, else ResultsError."""
+    doc = parse_json(source, text)
+    try:
+        check_pybench(doc)
+    except Invalid as exc:
+        raise ResultsError(source, f"{exc}: not a udrv-pybench-1 document (rig/results/"
+                                   f"{PYBENCH_FILE}, docs/rig/results.md); "
+                                   f"{PYBENCH_REMEDY}") from None
+    return pybench_model(doc, source)
+
+
+def load_pybench(path: str) -> PyBench:
+    """Read, check and model one `udrv-pybench --json FILE` file."""
+    return pybench_document(read_text(path), path)
 
 
 def load(path: str, reader: str = "this reader") -> Results:

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The schema files (udrv-bench-1.schema.json, udrv-lab-1.schema.json) and a
-strict validator of the part of JSON Schema (draft 2020-12) they use.
+"""The schema files (udrv-bench-1.schema.json, udrv-lab-1.schema.json,
+udrv-pybench-1.schema.json) and a strict validator of the part of JSON Schema
+(draft 2020-12) they use.
 
 Every keyword of a schema file is one this validator implements: a schema
 that uses another is refused when it is read (tests/rig/test_results_schema.py
@@ -21,6 +22,10 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 # name -> the schema file of its version 1 (a new major version: a new file)
 FILES = {"udrv-lab/1": "udrv-lab-1.schema.json", "udrv-bench/1": "udrv-bench-1.schema.json"}
+# udrv-pybench's document (rig/bench/python/udrv_pybench.py: its own, not a bench
+# document of FILES; the result of each of udrv-lab/1's python entries)
+PYBENCH = "udrv-pybench-1"
+PYBENCH_FILE = "udrv-pybench-1.schema.json"
 # the widest integers udrv writes (int64_t, uint64_t)
 INT_RANGE = (-(2**63), 2**64 - 1)
 # what a schema file may say: annotations, and the keywords checked below
@@ -38,7 +43,7 @@ class Invalid(Exception):
 def schemas() -> dict[str, dict[str, Any]]:
     """$id -> schema, every file of FILES read and its keywords checked."""
     out = {}
-    for name in FILES.values():
+    for name in (*FILES.values(), PYBENCH_FILE):
         schema = json.loads((HERE / name).read_text())
         _check_keywords(schema, name)
         out[schema["$id"]] = schema
@@ -46,7 +51,7 @@ def schemas() -> dict[str, dict[str, Any]]:
 
 
 def schema_of(name: str) -> dict[str, Any]:
-    """The schema of "udrv-bench/1" or "udrv-lab/1"."""
+    """The schema of "udrv-bench/1", "udrv-lab/1" or "udrv-pybench-1"."""
     return next(s for s in schemas().values() if s["properties"]["schema"]["const"] == name)
 
 

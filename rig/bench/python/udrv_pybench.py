@@ -27,10 +27,16 @@ events   gpio-wire's generator (a hard hrtimer) makes E edges on the input
          the run.
 
 The table has a row per library and a row of ratios udrv/gpiod (below 1:
-udrv is faster); --json writes the same numbers (schema: docs/rig/results.md,
-"python bench"). Exit status: 0 when every round counted and every edge was
-accounted for, 1 when not (or a runtime failure, with the reason), 2 on a usage
-error. SIGINT/SIGTERM stop the generator and put back its settings.
+udrv is faster), on standard output. --json FILE writes the same numbers as a
+document of its own into FILE, the document alone (schema udrv-pybench-1:
+rig/results/udrv-pybench-1.schema.json, docs/rig/results.md "python bench";
+read it with rig.results.load_pybench); with --json - the document is all of
+standard output and the table goes to standard error.
+
+Exit status: 0 when every round counted and every edge was accounted for, 1
+when not (or a runtime failure, with the reason, or FILE could not be
+written), 2 on a usage error. SIGINT/SIGTERM stop the generator and put back
+its settings.
 
 Examples:
   udrv-pybench                                  # 5 rounds of 2000 calls, 1000 edges at 5 kHz
@@ -542,6 +548,21 @@ def failures(res: dict[str, Any]) -> list[str]:
     return bad
 
 
+def write_json(res: dict[str, Any], dest: str | None) -> bool:
+    """The document alone into @dest ('-': standard output); False, saying why,
+    when it cannot be written."""
+    text = json.dumps(res, indent=1) + "\n"
+    if dest == "-":
+        sys.stdout.write(text)
+    elif dest:
+        try:
+            Path(dest).write_text(text)
+        except OSError as exc:
+            print(f"udrv-pybench: --json {dest}: {exc.strerror or exc}", file=sys.stderr)
+            return False
+    return True
+
+
 # --- main ---------------------------------------------------------------------------
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="udrv-pybench", description=__doc__,
@@ -571,7 +592,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", action="store_true",
                    help="cProfile one round and one events run per library: calls per "
                         "set_value/event and the top functions (no table, no JSON)")
-    p.add_argument("--json", metavar="FILE", help="write the results as JSON ('-': stdout)")
+    p.add_argument("--json", metavar="FILE",
+                   help="write the results as a udrv-pybench-1 document into FILE, the "
+                        "document alone ('-': all of stdout, the table then on stderr)")
     return p
 
 
@@ -628,15 +651,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"udrv-pybench: {exc}", file=sys.stderr)
         return 1
     res = results(args, sides, toggle, order, events)
-    print(table(res))
-    if args.json == "-":
-        print(json.dumps(res, indent=1))
-    elif args.json:
-        Path(args.json).write_text(json.dumps(res, indent=1) + "\n")
+    print(table(res), file=sys.stderr if args.json == "-" else sys.stdout)
+    written = write_json(res, args.json)
     bad = failures(res)
     for b in bad:
         print(f"udrv-pybench: FAILED: {b}", file=sys.stderr)
-    return 1 if bad else 0
+    return 1 if bad or not written else 0
 
 
 if __name__ == "__main__":

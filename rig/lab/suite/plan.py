@@ -69,6 +69,40 @@ REPLY_ABOVE_LOG_HOST = ("--target-prio", "85")
 Opts = tuple[str, ...]
 
 
+# ---- udrv-bench's options: the one place that spells them (the plan below,
+# the soak, the broker rows of the Python section) ----
+
+def argv(bench: str, *, load: str | None = None, size: Opts = (), opts: Opts = (),
+         lead: Opts = ()) -> Opts:
+    """A bench's argument list (without PROGRAM), its document on stdout:
+    BENCH [LEAD] --json --quiet [--load LOAD] [SIZE] [OPTS]."""
+    return (bench, *lead, "--json", "--quiet", *(("--load", load) if load else ()), *size,
+            *opts)  # fmt: skip
+
+
+def samples_opt(n: int, flag: str = "--samples") -> Opts:
+    """The bench's count: --samples N (or its short form, -n N)."""
+    if flag not in ("--samples", "-n"):
+        raise ValueError(f"{flag!r}: udrv-bench's count is --samples or -n")
+    return (flag, str(n))
+
+
+def device_opt(device: str) -> Opts:
+    """udrv-bench uio's device: -d ticker|edu|both."""
+    return ("-d", device)
+
+
+def period_opt(period_us: int) -> Opts:
+    """udrv-bench uio's uio-ticker period: --period-us P."""
+    return ("--period-us", str(period_us))
+
+
+def brokers_opt(udrvd: str, gpio_manager: str, gpiocli: str) -> Opts:
+    """udrv-bench toggle's broker rows: udrvd's and gpio-manager's bus addresses,
+    the gpiocli program."""
+    return ("--udrvd", udrvd, "--gpio-manager", gpio_manager, "--gpiocli", gpiocli)
+
+
 @dataclass(frozen=True)
 class Wire:
     """A loopback jumper: output line `out` of `chip` wired to input `inp`."""
@@ -195,7 +229,7 @@ def _reply(feats: frozenset[str], w: Wiring) -> tuple[Opts | None, str]:
 
 def _uio(feats: frozenset[str], w: Wiring) -> tuple[Opts | None, str]:
     devices = [d for d, f in (("ticker", "uio-ticker"), ("edu", "edu")) if f in feats]
-    opts = None if not devices else () if len(devices) == 2 else ("-d", devices[0])
+    opts = None if not devices else () if len(devices) == 2 else device_opt(devices[0])
     return opts, "no UIO device: uio-ticker (rig/kernel/uio-ticker) or edu (QEMU's PCI device)"
 
 
@@ -232,7 +266,7 @@ class Bench:
 
 
 def _count(full: int, quick: int) -> dict[str, Opts]:
-    return {"full": ("--samples", str(full)), "quick": ("--samples", str(quick))}
+    return {"full": samples_opt(full), "quick": samples_opt(quick)}
 
 
 ALL_PRIORITY = tuple(PRIORITY)
@@ -275,8 +309,8 @@ def args(bench: str, load: str, mode: str, opts: Opts = (), variant: Opts = (), 
     if duration_s and b.loops:
         size = ("--duration", f"{max(1, duration_s // b.loops)}s")
     elif samples is not None and b.samples:
-        size = ("--samples", str(samples))
-    return (bench, "--json", "--quiet", "--load", load, *size, *opts, *variant)
+        size = samples_opt(samples)
+    return argv(bench, load=load, size=size, opts=(*opts, *variant))
 
 
 def command(argv: Opts) -> str:

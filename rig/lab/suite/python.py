@@ -4,27 +4,34 @@ std and rt kernels, Python through udrv vs Python through gpiod 2.5 on the
 same gpio-wire line, one run per kernel, a few guest seconds each.
 
 It boots the kernel's Python image variant (rig/lab/image/pyguest.py), a board of its
-own so that the other benches keep their image, and files the bench's JSON
-under the lab document's "python" list (docs/rig/results.md, "python bench").
+own so that the other benches keep their image, and files the bench's
+udrv-pybench-1 document (written with --json FILE into a file of its own,
+read through rig.results) under the lab document's "python" list
+(docs/rig/results.md, "python bench").
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
+from ...results import ResultsError, bench_document, pybench_document
 from ...results.text import BROKER_VARIANT
+from ..boards.api import Result
 from ..brokers import BUS, BUS2, POLICY, Broker
 from ..catalogue import lookup
 from ..errors import LabError
 from ..image import dbusguest, pyguest
 from ..strategy import Board
+from . import plan
 
 # calls per round x rounds, edges at the generator's period, per library
 ARGS = {"full": "-n 5000 --rounds 6 --events 2000 --period-ns 200000",
         "quick": "-n 500 --rounds 2 --events 300 --period-ns 200000"}  # fmt: skip
 TIMEOUT = 900.0
+# where udrv-pybench writes its document on the board (--json FILE), the
+# table alone on its stdout
+GUEST_JSON = "/tmp/udrv-pybench.json"
 
 
 def wanted(kernel: str) -> bool:
@@ -40,6 +47,13 @@ BROKER_SAMPLES = {"full": 200000, "quick": 40000}
 BROKER_POLICY = "allow uid:0 all gpio gpio-wire *\n"
 
 
+def broker_command(mode: str) -> str:
+    """udrv-bench toggle with the broker rows (plan.py spells its options)."""
+    return plan.command(plan.argv("toggle", size=plan.samples_opt(BROKER_SAMPLES[mode], "-n"),
+                                  opts=plan.brokers_opt(BUS, BUS2,
+                                                        f"{dbusguest.GUEST_GPIOD}/bin/gpiocli")))
+
+
 def run_brokers(board: Board, kernel: str, mode: str) -> dict[str, Any]:
     """udrv-bench toggle with the broker rows (cdev/udrvd-fd against cdev/raw,
     dbus/udrvd against dbus/gpio-manager, gpiocli/...): udrvd and libgpiod's
@@ -52,8 +66,7 @@ def run_brokers(board: Board, kernel: str, mode: str) -> dict[str, Any]:
     why = dbusguest.missing()
     if why:
         return run | {"failures": [f"no brokers on the board: {why}"]}
-    cmd = (f"udrv-bench toggle --json --quiet -n {BROKER_SAMPLES[mode]} --udrvd {BUS} "
-           f"--gpio-manager {BUS2} --gpiocli {dbusguest.GUEST_GPIOD}/bin/gpiocli")  # fmt: skip
+    cmd = broker_command(mode)
     brokers: list[Broker] = []
     try:
         board.put_bytes(BROKER_POLICY.encode(), POLICY)
@@ -68,10 +81,11 @@ def run_brokers(board: Board, kernel: str, mode: str) -> dict[str, Any]:
     if r.status != 0:
         run["failures"].append(f"udrv-bench toggle --udrvd: exit {r.status}: "
                                f"{r.stderr.strip()[-400:]}")  # fmt: skip
-    try:
-        run["documents"] = [json.loads(r.stdout)]
-    except ValueError as exc:
-        run["failures"].append(f"udrv-bench toggle --udrvd printed no results document: {exc}")
+    try:  # rig.results: udrv-bench/1, checked (the schema, the accounting)
+        run["documents"] = [bench_document(r.stdout, cmd)]
+    except ResultsError as exc:
+        run["failures"].append(f"udrv-bench toggle --udrvd printed no udrv-bench/1 "
+                               f"document: {exc}")  # fmt: skip
     return run
 
 
@@ -81,28 +95,49 @@ def run_python(kernel: str, mode: str) -> tuple[dict[str, Any], list[dict[str, A
     boot time ({"kernel", "failure"} when it could not run), and the brokers'
     udrv-lab/1 run (run_brokers())."""
     only = "" if pyguest.udrv_missing() is None else " --only gpiod"
-    cmd = f"udrv-pybench {ARGS[mode]}{only} --json -"
+    cmd = f"udrv-pybench {ARGS[mode]}{only} --json {GUEST_JSON}"
     head: dict[str, Any] = {"board": lookup(kernel).board, "lab_kernel": kernel}
     runs: list[dict[str, Any]] = []
     try:
         files: dict[str, Any] = dict(pyguest.variant_files(quiet=True))
         with Board(kernel, extra_files=files, variant="py") as board:
             print(f"lab: {kernel} board (python): {cmd}", file=sys.stderr, flush=True)
-            r = board.run(cmd, timeout=TIMEOUT)
+            r, text = run_pybench(board, cmd)
             head["boot_s"] = round(board.boot_seconds, 1)
             runs.append(run_brokers(board, kernel, mode))
     except LabError as exc:
         return head | {"failure": f"{type(exc).__name__}: {exc}"}, runs
-    text, _, js = r.stdout.partition("\n{")
-    out = head
-    if r.status != 0 or not js:
-        out = head | {"failure": f"udrv-pybench: exit {r.status}: {r.stderr.strip()[-400:]}"}
-    if js:
-        doc = json.loads("{" + js)
-        if only:
-            doc["note"] = pyguest.udrv_missing()
-        out |= {"table": text, "result": doc}
-    return out, runs
+    return pybench_result(head, r, text, pyguest.udrv_missing() if only else None), runs
+
+
+def run_pybench(board: Board, cmd: str) -> tuple[Result, str | None]:
+    """Run udrv-pybench (@cmd writes its document into GUEST_JSON): its result
+    and the document's text (None when it wrote none)."""
+    board.run(f"rm -f {GUEST_JSON}", check=True)
+    r = board.run(cmd, timeout=TIMEOUT)
+    there = board.run(f"test -f {GUEST_JSON}").status == 0
+    return r, board.get(GUEST_JSON).decode("utf-8", "replace") if there else None
+
+
+def pybench_result(head: dict[str, Any], r: Result, text: str | None,
+                   note: str | None) -> dict[str, Any]:
+    """The python entry of a kernel: @head with udrv-pybench's table (its
+    stdout) and document (@text, read through rig.results), or why not."""
+    out = dict(head)
+    if r.status != 0:
+        out["failure"] = f"udrv-pybench: exit {r.status}: {r.stderr.strip()[-400:]}"
+    if text is None:
+        out.setdefault("failure", f"udrv-pybench wrote no {GUEST_JSON}")
+        return out
+    try:
+        doc = pybench_document(text, f"{GUEST_JSON} (udrv-pybench)").doc
+    except ResultsError as exc:
+        why = f"udrv-pybench wrote no udrv-pybench-1 document: {exc}"
+        out["failure"] = f"{out['failure']}; {why}" if "failure" in out else why
+        return out
+    if note:
+        doc["note"] = note
+    return out | {"table": r.stdout.rstrip("\n"), "result": doc}
 
 
 def failures(results: list[dict[str, Any]]) -> list[str]:

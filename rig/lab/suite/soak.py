@@ -42,6 +42,7 @@ from ..catalogue import TARGETS, missing_udrv
 from ..errors import LabError
 from ..paths import lab_dir
 from ..strategy import Board
+from . import plan
 
 SCHEMA = "udrv-soak/1"
 EDGES = 1_000_000
@@ -79,12 +80,11 @@ def commands(edges: int, interrupts: int, period_us: int, load: str) -> list[tup
     """(bench, command, events asked for) for one kernel."""
     per_edge_loop = -(-edges // IRQ_LOOPS)
     per_uio_loop = -(-interrupts // UIO_LOOPS)
-    common = f"--json --quiet --load {load}"
-    return [
-        ("irq", f"udrv-bench irq {common} --samples {per_edge_loop}", per_edge_loop * IRQ_LOOPS),
-        ("uio", f"udrv-bench uio -d ticker {common} --samples {per_uio_loop} "
-                f"--period-us {period_us}", per_uio_loop * UIO_LOOPS),
-    ]  # fmt: skip
+    irq = plan.argv("irq", load=load, size=plan.samples_opt(per_edge_loop))
+    uio = plan.argv("uio", lead=plan.device_opt("ticker"), load=load,
+                    size=plan.samples_opt(per_uio_loop), opts=plan.period_opt(period_us))
+    return [("irq", plan.command(irq), per_edge_loop * IRQ_LOOPS),
+            ("uio", plan.command(uio), per_uio_loop * UIO_LOOPS)]
 
 
 def loops_of(doc: dict[str, Any]) -> list[Loop]:

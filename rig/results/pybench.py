@@ -1,0 +1,203 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""udrv-pybench's document (udrv-pybench-1): its check and its model.
+
+What `udrv-pybench --json FILE` writes (rig/bench/python/udrv_pybench.py),
+and the result of each entry of a udrv-lab/1 document's python list. The
+schema file udrv-pybench-1.schema.json says its fields; check_pybench() adds
+what a schema cannot say: a toggle row's rounds and figures agree with the
+calls and rounds asked for, the order of the rounds names each library's
+rounds, an event row's unaccounted is made - received - lost - dropped -
+masked and its histogram counted what was received, the ratios are the rows'.
+(A run whose accounting did not add up is still a valid document: the bench
+exits 1 saying so, and the lab files it as a failure.)
+
+rig.results.read reads it: pybench_document(text, source), load_pybench(path).
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from typing import Any
+
+from .schema import PYBENCH, Invalid, validate
+
+# what the bench rounds its figures to: ns_per_call, median_ns, min_ns to 0.1
+# (the median of rounded rounds is then within 0.1 of the rounded median);
+# the ratios to 0.001
+NS_ROUNDING = 0.1 + 1e-9
+RATIO_ROUNDING = 1e-3 + 1e-9
+
+
+def _need(ok: bool, message: str) -> None:
+    if not ok:
+        raise Invalid(message)
+
+
+def _at(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
+def check_pybench(doc: Any, where: str = "") -> None:
+    """A udrv-pybench-1 document (@where: its place in a larger one), or Invalid
+    naming the first thing wrong and where."""
+    if isinstance(doc, dict) and "schema" in doc and doc["schema"] != PYBENCH:
+        raise Invalid(f"{_at(where, 'schema')}: {doc['schema']!r}, expected {PYBENCH!r} "
+                      "(udrv-pybench's document)")
+    try:
+        validate(doc, PYBENCH)
+    except Invalid as exc:
+        raise Invalid(_at(where, str(exc)) if where else str(exc)) from None
+    _toggle(doc["toggle"], _at(where, "toggle"))
+    _events(doc["events"], _at(where, "events"))
+
+
+def _toggle(t: dict[str, Any], where: str) -> None:
+    rows = t["rows"]
+    for lib, r in rows.items():
+        at = f"{where}.rows.{lib}"
+        _need(len(r["ns_per_call"]) == t["rounds"],
+              f"{at}.ns_per_call: {len(r['ns_per_call'])} rounds, rounds says {t['rounds']}")
+        _need(r["calls"] == t["calls_per_round"] * t["rounds"],
+              f"{at}.calls: {r['calls']}, but {t['rounds']} rounds of "
+              f"{t['calls_per_round']} calls are {t['calls_per_round'] * t['rounds']}")
+        _need(r["min_ns"] == min(r["ns_per_call"]),
+              f"{at}.min_ns: {r['min_ns']}, the rounds' least is {min(r['ns_per_call'])}")
+        median = statistics.median(r["ns_per_call"])
+        _need(abs(r["median_ns"] - median) <= NS_ROUNDING,
+              f"{at}.median_ns: {r['median_ns']}, the rounds' median is {median}")
+    for lib in rows:
+        n = t["order"].count(lib)
+        _need(n == t["rounds"], f"{where}.order: {n} rounds of {lib}, rounds says {t['rounds']}")
+    others = sorted(set(t["order"]) - rows.keys())
+    _need(not others, f"{where}.order: rounds of {', '.join(others)}, which has no row")
+    _ratio(t, where, {"median": "median_ns", "min": "min_ns"}, lambda r, f: r[f])
+
+
+def _events(e: dict[str, Any], where: str) -> None:
+    for lib, r in e["rows"].items():
+        at = f"{where}.rows.{lib}"
+        left = r["made"] - r["received"] - r["lost"] - r["dropped"] - r["masked"]
+        _need(r["unaccounted"] == left,
+              f"{at}.unaccounted: {r['unaccounted']}, but made {r['made']} - received "
+              f"{r['received']} - lost {r['lost']} - dropped {r['dropped']} - masked "
+              f"{r['masked']} is {left}")
+        lat = r["latency_ns"]
+        _need(lat["count"] == r["received"],
+              f"{at}.latency_ns.count: {lat['count']}, received {r['received']}: the "
+              "histogram holds one latency per event received")
+        if lat["count"]:
+            _need(lat["min"] <= lat["p50"] <= lat["p90"] <= lat["p99"] <= lat["max"],
+                  f"{at}.latency_ns: min {lat['min']} <= p50 {lat['p50']} <= p90 "
+                  f"{lat['p90']} <= p99 {lat['p99']} <= max {lat['max']} does not hold")
+            _need(lat["min"] <= lat["mean"] <= lat["max"],
+                  f"{at}.latency_ns: mean {lat['mean']} outside [min, max]")
+    _ratio(e, where, {"p50": "p50", "p99": "p99", "max": "max"},
+           lambda r, f: r["latency_ns"].get(f))
+
+
+def _ratio(part: dict[str, Any], where: str, fields: dict[str, str], figure: Any) -> None:
+    """udrv / gpiod of each figure, present exactly when both libraries have rows."""
+    rows = part["rows"]
+    both = {"udrv", "gpiod"} <= rows.keys()
+    if "ratio" not in part:
+        _need(not both, f"{where}: rows of udrv and gpiod, but no ratio")
+        return
+    _need(both, f"{where}.ratio: a ratio without rows of both udrv and gpiod")
+    for key, value in part["ratio"].items():
+        u, g = figure(rows["udrv"], fields[key]), figure(rows["gpiod"], fields[key])
+        _need(u is not None and g is not None,
+              f"{where}.ratio.{key}: a ratio of figures the rows do not have")
+        want = u / g if g else None
+        _need((value is None) == (want is None) and
+              (want is None or abs(value - want) <= RATIO_ROUNDING),
+              f"{where}.ratio.{key}: {value}, but udrv's {u} / gpiod's {g} is "
+              f"{'none (gpiod 0)' if want is None else round(want, 3)}")
+
+
+# ---- the model ----
+
+@dataclass(frozen=True)
+class ToggleRow:
+    """One library's set_value() rounds: ns per call per round, counted at the source."""
+
+    library: str
+    ns_per_call: tuple[float, ...]
+    median_ns: float
+    min_ns: float
+    calls: int
+    driven: int  # gpio-wire's DRIVEN count: calls when every call reached the line
+
+    @property
+    def counted(self) -> bool:
+        return self.driven == self.calls
+
+
+@dataclass(frozen=True)
+class EventRow:
+    """One library's events run: the source's count and where each edge went."""
+
+    library: str
+    made: int
+    received: int
+    lost: int
+    dropped: int
+    masked: int
+    other: int
+    unaccounted: int
+    seconds: float
+    latency_ns: dict[str, float]  # count, min, max, mean, p50, p90, p99 (count 0: none)
+
+
+@dataclass(frozen=True)
+class PyBench:
+    """One udrv-pybench-1 document; `doc` is the checked document itself."""
+
+    source: str
+    kernel: str
+    chip: str
+    out_line: int
+    in_line: int
+    versions: dict[str, str]
+    histogram: str
+    sched: dict[str, Any]
+    calls_per_round: int
+    rounds: int
+    order: tuple[str, ...]
+    toggle: dict[str, ToggleRow]
+    toggle_ratio: dict[str, float | None]
+    events_count: int
+    period_ns: int
+    buffer: int
+    events: dict[str, EventRow]
+    events_ratio: dict[str, float | None]
+    note: str | None
+    doc: dict[str, Any]
+
+    @property
+    def failures(self) -> list[str]:
+        """What the bench itself fails the run for (exit 1): a round's calls not
+        all counted at the source, an event run's edges not all accounted for."""
+        bad = [f"{r.library} toggle: {r.calls} set_value calls, gpio-wire counted "
+               f"{r.driven} level changes" for r in self.toggle.values() if not r.counted]
+        bad += [f"{r.library} events: the generator made {r.made}; {r.unaccounted} "
+                "unaccounted" for r in self.events.values() if r.unaccounted]
+        return bad
+
+
+def model(doc: dict[str, Any], source: str) -> PyBench:
+    """The model of a document check_pybench() passed."""
+    t, e = doc["toggle"], doc["events"]
+    return PyBench(
+        source=source, kernel=doc["kernel"], chip=doc["chip"], out_line=doc["out_line"],
+        in_line=doc["in_line"], versions=dict(doc["versions"]), histogram=doc["histogram"],
+        sched=dict(doc["sched"]), calls_per_round=t["calls_per_round"], rounds=t["rounds"],
+        order=tuple(t["order"]),
+        toggle={lib: ToggleRow(lib, tuple(r["ns_per_call"]), r["median_ns"], r["min_ns"],
+                               r["calls"], r["driven"]) for lib, r in t["rows"].items()},
+        toggle_ratio=dict(t.get("ratio", {})), events_count=e["count"],
+        period_ns=e["period_ns"], buffer=e["buffer"],
+        events={lib: EventRow(lib, r["made"], r["received"], r["lost"], r["dropped"],
+                              r["masked"], r["other"], r["unaccounted"], r["seconds"],
+                              dict(r["latency_ns"])) for lib, r in e["rows"].items()},
+        events_ratio=dict(e.get("ratio", {})), note=doc.get("note"), doc=doc)
