@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "udrvd.h"
+#include "daemon.h"
+#include "request.h"
+#include "restore.h"
 
 /* SYSCONFDIR/udrv/udrvd.conf, where install puts it (daemon/meson.build) */
 #ifndef UDRVD_POLICY_FILE

@@ -2,7 +2,8 @@
 """scripts/check-boundary (make check's boundary step) passes on this tree and
 fails, for its reason, on a copy with one forbidden dependency added: a rig
 or tools header included by the library, a tools header by a bench, a rig
-header by the tool, the rig package imported by the bindings or an example,
+header by the tool, a systemd or daemon/bus/ header by udrvd's object model
+(daemon/model/), the rig package imported by the bindings or an example,
 rig.lava imported by any module of rig.lab (its __main__ too), a library
 message in the tool's terms, and udrv's symbols checked against the bench
 library's (a udrv-bench given as udrv has them all)."""
@@ -53,7 +54,15 @@ def test_this_tree_keeps_the_boundary(copy: Path) -> None:
     ("include/udrv/parse.h", '#include "msg.h"', "toolkit-includes", "is a header of rig/"),
     ("bindings/python/src/module.c", '#include "commands.h"', "toolkit-includes",
      "is a header of tools/"),
-    ("daemon/policy.c", '#include "fields.h"', "toolkit-includes", "is a header of rig/"),
+    ("daemon/model/policy.c", '#include "fields.h"', "toolkit-includes",
+     "is a header of rig/"),
+    # udrvd's object model is plain C: no sd-bus, no header of its bus side
+    ("daemon/model/policy.c", "#include <systemd/sd-bus.h>", "daemon-model",
+     "#include systemd/sd-bus.h is a systemd header"),
+    ("daemon/model/state.c", '#include "request.h"', "daemon-model",
+     '#include "request.h" is a header of daemon/bus/'),
+    ("daemon/model/perms.h", '#include "../bus/daemon.h"', "daemon-model",
+     "is a header of daemon/bus/"),
     ("kernel/udrv-irq/udrv-irq.c", "#include <udrv/uio-ticker.h>", "toolkit-includes",
      "is a header of rig/"),
     ("rig/bench/toggle.c", '#include "cli.h"', "rig-includes", "is a header of tools/"),

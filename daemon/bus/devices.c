@@ -29,13 +29,15 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include <udrv/chip.h>
 #include <udrv/parse.h>
 #include <udrv/uio.h>
 #include <udrv/vfio.h>
 
 #include "internal.h"
 #include "pci.h"
-#include "udrvd.h"
+#include "caller.h"
+#include "devices.h"
 
 static int refuse(sd_bus_error *error, const char *msg)
 {

@@ -27,7 +27,8 @@
 #include <udrv/parse.h>
 
 #include "internal.h"
-#include "udrvd.h"
+#include "chip.h"
+#include "hotplug.h"
 
 #define HOTPLUG_EVENTS	(IN_CREATE | IN_MOVED_TO | IN_ATTRIB | IN_DELETE | IN_MOVED_FROM)
 

@@ -10,7 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "udrvd.h"
+#include "chip.h"
+#include "daemon.h"
+#include "devices.h"
+#include "hotplug.h"
+#include "objects.h"
+#include "request.h"
+#include "restore.h"
+#include "watch.h"
 
 int udrvd_serve(struct udrvd *d)
 {

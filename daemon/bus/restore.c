@@ -16,8 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "caller.h"
+#include "chip.h"
 #include "creds.h"
-#include "udrvd.h"
+#include "perms.h"
+#include "request.h"
+#include "restore.h"
+#include "state.h"
 
 /* Values set through a handed-out fd are the kernel's to tell. */
 static void refresh_values(struct udrvd_req *r)

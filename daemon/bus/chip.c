@@ -11,7 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "udrvd.h"
+#include "chip.h"
+#include "info.h"
+#include "line.h"
+#include "objects.h"
+#include "perms.h"
+#include "request.h"
+#include "restore.h"
 
 void udrvd_chip_line_id(struct udrvd_chip *chip, unsigned int offset,
 			struct udrvd_gpio_line *id)

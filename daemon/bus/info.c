@@ -22,7 +22,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "udrvd.h"
+#include "info.h"
+#include "line.h"
 
 #define INFO_READ	8	/* changes read at a time */
 

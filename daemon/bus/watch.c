@@ -30,7 +30,9 @@
 #include <string.h>
 #include <sys/epoll.h>
 
-#include "udrvd.h"
+#include "caller.h"
+#include "daemon.h"
+#include "watch.h"
 
 #define LINE_IFACE	"io.gpiod1.Line"
 #define EVENTS_READ	16	/* events read at a time */
