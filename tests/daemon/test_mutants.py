@@ -96,14 +96,17 @@ MUTANTS = {
          "test_a_stale_node_is_checked_as_the_device_it_is",
          "test_a_name_two_devices_share_grants_neither"}),
     "a VFIO device handed out without a look at its IOMMU group": (
-        "bus/devices.c", "\t\terr = vfio_group_check(d, &who.caller, bdf, error);", "\t\terr = 0;",
+        "bus/devices.c",
+        "\telse if (udrvd_vfio_group_check(d->policy, &who.caller, bdf, &e) < 0)",
+        "\telse if (0)",
         {"test_a_vfio_grant_needs_every_device_of_the_group"}),
     "an IOMMU group that cannot be listed passes": (
-        "bus/devices.c", "\tif (!dp)\n\t\treturn sd_bus_error_setf(",
-        "\tif (!dp)\n\t\treturn 0 && sd_bus_error_setf(",
+        "model/sysfs_devices.c", "\tif (!dp)\n\t\treturn udrvd_fail(",
+        "\tif (!dp)\n\t\treturn 0 && udrvd_fail(",
         {"test_a_vfio_grant_needs_every_device_of_the_group"}),
     "every device of the group taken for a bridge that needs no rule": (
-        "bus/devices.c", "\treturn !udrv_pci_class(bdf, &code) && udrv_pci_class_is_bridge(code);",
+        "model/sysfs_devices.c",
+        "\treturn !udrv_pci_class(bdf, &code) && udrv_pci_class_is_bridge(code);",
         "\treturn true;",
         {"test_a_vfio_grant_needs_every_device_of_the_group"}),
     "a UIO rule checked against the device asked for, not the node's dev_t": (
@@ -116,10 +119,10 @@ MUTANTS = {
         "bus/devices.c", "\tif (id.num != num)", "\tif (0)",
         {"test_a_stale_node_is_checked_as_the_device_it_is"}),
     "a UIO node that is no character device taken": (
-        "bus/devices.c", "\tif (!S_ISCHR(sb.st_mode)) {", "\tif (0) {",
+        "model/sysfs_devices.c", "\tif (!S_ISCHR(sb.st_mode)) {", "\tif (0) {",
         {"test_a_node_that_is_no_uio_device_is_refused"}),
     "a character device of another subsystem taken for a UIO device": (
-        "bus/devices.c", " || strcmp(sub, \"uio\")) {", ") {",
+        "model/sysfs_devices.c", " || strcmp(sub, \"uio\")) {", ") {",
         {"test_a_node_that_is_no_uio_device_is_refused"}),
     "a UIO name several devices have still grants": (
         "model/policy_check.c",
