@@ -7,7 +7,6 @@
 #define UDRVD_CHIP_H
 
 #include <systemd/sd-bus.h>
-#include <systemd/sd-event.h>
 #include <udrv/line.h>
 
 #include "daemon.h"
@@ -34,7 +33,7 @@ struct udrvd_chip {
 	struct udrvd_line *lines;
 	unsigned int nlines;
 	int info_fd;			/* the chip again, watching its lines */
-	sd_event_source *info;
+	struct udrvd_io *info;
 };
 
 /* The udrvd_gpio_line of @chip's line @offset, for the policy (its name

@@ -9,7 +9,9 @@
  * from the interface's description. Every call is checked against the
  * policy (model/policy.h) with the caller's credentials (caller.h).
  * Each part has its header: chip.h, line.h, request.h, linecfg.h,
- * objects.h, watch.h, info.h, hotplug.h, devices.h, restore.h, caller.h.
+ * objects.h, watch.h, info.h, hotplug.h, devices.h, restore.h, caller.h;
+ * errors.h maps the model's refusals to D-Bus errors, bus_loop.h runs the
+ * model's loop (model/loop.h) on sd-event.
  */
 #ifndef UDRVD_DAEMON_H
 #define UDRVD_DAEMON_H
@@ -19,6 +21,7 @@
 #include <systemd/sd-bus.h>
 #include <systemd/sd-event.h>
 
+#include "bus_loop.h"
 #include "policy.h"
 
 #define UDRVD_BUS_NAME		"io.gpiod1"
@@ -47,7 +50,7 @@ struct udrvd {
 	const char *policy_path;
 	const char *state_path;		/* NULL: no state file */
 	bool restoring;			/* no state writes until restored */
-	sd_event_source *state_timer;	/* a state write that is due */
+	struct udrvd_timer *state_timer; /* a state write that is due */
 	char *state_text;		/* what the state file holds (as written) */
 	uint64_t state_written_us;	/* when udrvd wrote it last (CLOCK_MONOTONIC) */
 	unsigned long state_writes;	/* since start, said at stop */
@@ -64,8 +67,14 @@ struct udrvd {
 	bool viewing;			/* GetManagedObjects answered for @viewer */
 	const struct udrvd_caller *viewer;
 	sd_bus_slot *watchers_gone;	/* their ends heard (while there are any) */
-	sd_event_source *hotplug;	/* chips that come and go */
+	struct udrvd_io *hotplug;	/* chips that come and go */
 };
+
+/* The loop @d runs on (model/loop.h's handle of @d->event). */
+static inline struct udrvd_loop *udrvd_loop(struct udrvd *d)
+{
+	return udrvd_loop_of(d->event);
+}
 
 /* serve.c: serve @d->policy on @d->bus (connected) from @d->event: the
  * objects exported, the name taken, the state restored, the bus attached to

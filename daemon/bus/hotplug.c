@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <sys/inotify.h>
 #include <unistd.h>
 
@@ -45,18 +44,19 @@ static void on_node(struct udrvd *d, const struct inotify_event *ev)
 		udrvd_chip_add(d, ev->name);
 }
 
-static int on_inotify(sd_event_source *s, int fd, uint32_t revents, void *data)
+static void on_inotify(struct udrvd_io *io, int fd, void *data)
 {
 	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
 	struct udrvd *d = data;
 	ssize_t n = read(fd, buf, sizeof(buf));
 
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return 0;
+		return;
 	if (n <= 0) {
 		fprintf(stderr, "udrvd: no more hotplug events: read %s\n",
 			n < 0 ? strerror(errno) : "returned nothing");
-		return sd_event_source_set_enabled(s, SD_EVENT_OFF);
+		udrvd_io_stop(io);
+		return;
 	}
 	for (ssize_t off = 0; off + (ssize_t)sizeof(struct inotify_event) <= n;) {
 		const struct inotify_event *ev = (const void *)(buf + off);
@@ -68,7 +68,6 @@ static int on_inotify(sd_event_source *s, int fd, uint32_t revents, void *data)
 			on_node(d, ev);
 		off += (ssize_t)(sizeof(*ev) + ev->len);
 	}
-	return 0;
 }
 
 int udrvd_hotplug_start(struct udrvd *d)
@@ -83,14 +82,11 @@ int udrvd_hotplug_start(struct udrvd *d)
 	else if (fd < 0 && !err)
 		err = -errno;
 	if (!err)
-		err = sd_event_add_io(d->event, &d->hotplug, fd, EPOLLIN, on_inotify, d);
-	if (!err)
-		err = sd_event_source_set_io_fd_own(d->hotplug, 1);
+		err = udrvd_io_add(udrvd_loop(d), &d->hotplug, fd, true, on_inotify, d);
 	if (err < 0) {
 		fprintf(stderr, "udrvd: chips that come later are not exported "
 			"(watching %s: %s)\n", dev, strerror(-err));
-		d->hotplug = sd_event_source_disable_unref(d->hotplug);
-		if (fd >= 0 && !d->hotplug)
+		if (fd >= 0)
 			close(fd);
 	}
 	return err;
@@ -98,5 +94,5 @@ int udrvd_hotplug_start(struct udrvd *d)
 
 void udrvd_hotplug_stop(struct udrvd *d)
 {
-	d->hotplug = sd_event_source_disable_unref(d->hotplug);
+	d->hotplug = udrvd_io_free(d->hotplug);
 }

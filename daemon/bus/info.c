@@ -18,7 +18,6 @@
 #include <linux/gpio.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -27,18 +26,19 @@
 
 #define INFO_READ	8	/* changes read at a time */
 
-static int on_info(sd_event_source *s, int fd, uint32_t revents, void *data)
+static void on_info(struct udrvd_io *io, int fd, void *data)
 {
 	struct gpio_v2_line_info_changed ev[INFO_READ];
 	struct udrvd_chip *chip = data;
 	ssize_t n = read(fd, ev, sizeof(ev));
 
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return 0;
+		return;
 	if (n <= 0 || n % (ssize_t)sizeof(ev[0])) {
 		fprintf(stderr, "udrvd: %s: no more line changes: read %s\n", chip->path,
 			n < 0 ? strerror(errno) : "returned a partial change");
-		return sd_event_source_set_enabled(s, SD_EVENT_OFF);
+		udrvd_io_stop(io);
+		return;
 	}
 	for (ssize_t i = 0; i < n / (ssize_t)sizeof(ev[0]); i++) {
 		unsigned int off = ev[i].info.offset;
@@ -46,7 +46,6 @@ static int on_info(sd_event_source *s, int fd, uint32_t revents, void *data)
 		if (off < chip->nlines)
 			udrvd_line_changed(&chip->lines[off]);
 	}
-	return 0;
 }
 
 /* Watch every line of @chip; 0, or a negative errno and a note. */
@@ -68,7 +67,7 @@ int udrvd_info_watch(struct udrvd_chip *chip)
 	int err = fd < 0 ? -errno : watch_lines(chip, fd);
 
 	if (!err)
-		err = sd_event_add_io(chip->d->event, &chip->info, fd, EPOLLIN, on_info, chip);
+		err = udrvd_io_add(udrvd_loop(chip->d), &chip->info, fd, false, on_info, chip);
 	if (err < 0) {
 		fprintf(stderr, "udrvd: %s: changes others make to its lines are not signalled "
 			"(watching %s: %s)\n", chip->path, path, strerror(-err));
@@ -82,7 +81,7 @@ int udrvd_info_watch(struct udrvd_chip *chip)
 
 void udrvd_info_stop(struct udrvd_chip *chip)
 {
-	chip->info = sd_event_source_disable_unref(chip->info);
+	chip->info = udrvd_io_free(chip->info);
 	if (chip->info_fd > 0)
 		close(chip->info_fd);
 	chip->info_fd = 0;

@@ -9,7 +9,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <systemd/sd-bus.h>
-#include <systemd/sd-event.h>
 #include <udrv/line.h>
 
 #include "chip.h"
@@ -25,7 +24,7 @@ struct udrvd_req {
 	char consumer[32];
 	char path[UDRVD_PATH_LEN];
 	sd_bus_slot *slot, *udrv1_slot;
-	sd_event_source *events;	/* its fd, when a line has edge detection */
+	struct udrvd_io *events;	/* its fd, when a line has edge detection */
 	/* the owner's groups it was granted with (the caller's at RequestLines,
 	 * the user database's at a restore): checked again by each policy */
 	gid_t owner_gid;

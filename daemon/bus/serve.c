@@ -66,7 +66,7 @@ void udrvd_teardown(struct udrvd *d)
 		fprintf(stderr, "udrvd: stopped: %lu writes of the state file since start\n",
 			d->state_writes);
 	}
-	sd_event_source_unref(d->state_timer);
+	d->state_timer = udrvd_timer_free(d->state_timer);
 	free(d->state_text);
 	udrvd_hotplug_stop(d);
 	udrvd_reqs_free(d);
