@@ -10,6 +10,7 @@
 #include <udrv/line.h>
 
 #include "daemon.h"
+#include "line_watch.h"
 #include "linecfg.h"
 
 struct udrvd_watcher;
@@ -32,8 +33,7 @@ struct udrvd_chip {
 	sd_bus_slot *slot, *manager;
 	struct udrvd_line *lines;
 	unsigned int nlines;
-	int info_fd;			/* the chip again, watching its lines */
-	struct udrvd_io *info;
+	struct udrvd_line_watch info;	/* others' changes to its lines */
 };
 
 /* The udrvd_gpio_line of @chip's line @offset, for the policy (its name

@@ -9,9 +9,11 @@
  * from the interface's description. Every call is checked against the
  * policy (model/policy.h) with the caller's credentials (caller.h).
  * Each part has its header: chip.h, line.h, request.h, linecfg.h,
- * objects.h, watch.h, info.h, hotplug.h, devices.h, restore.h, caller.h;
+ * objects.h, watch.h, devices.h, restore.h, caller.h;
  * errors.h maps the model's refusals to D-Bus errors, bus_loop.h runs the
- * model's loop (model/loop.h) on sd-event.
+ * model's loop (model/loop.h) on sd-event. The model reports chips that
+ * come and go (model/hotplug.h) and others' line changes
+ * (model/line_watch.h) through callbacks chip.c and serve.c fill in.
  */
 #ifndef UDRVD_DAEMON_H
 #define UDRVD_DAEMON_H
@@ -22,6 +24,7 @@
 #include <systemd/sd-event.h>
 
 #include "bus_loop.h"
+#include "hotplug.h"
 #include "policy.h"
 
 #define UDRVD_BUS_NAME		"io.gpiod1"
@@ -67,7 +70,7 @@ struct udrvd {
 	bool viewing;			/* GetManagedObjects answered for @viewer */
 	const struct udrvd_caller *viewer;
 	sd_bus_slot *watchers_gone;	/* their ends heard (while there are any) */
-	struct udrvd_io *hotplug;	/* chips that come and go */
+	struct udrvd_hotplug hotplug;	/* chips that come and go */
 };
 
 /* The loop @d runs on (model/loop.h's handle of @d->event). */

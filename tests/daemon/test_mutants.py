@@ -178,14 +178,14 @@ MUTANTS = {
         "bus/request.c", "\tif (held >= UDRVD_USER_REQUESTS)", "\tif (0)",
         {"test_a_user_over_its_request_quota_is_refused"}),
     "line changes by others not signalled": (
-        "bus/info.c", "\t\t\tudrvd_line_changed(&chip->lines[off]);", "\t\t\t;",
+        "model/line_watch.c", "\t\t\tw->changed(w->data, off);", "\t\t\t;",
         {"test_another_process_s_change_is_signalled"}),
     "a chip that goes away keeps its objects and requests": (
-        "bus/hotplug.c", "\t\tudrvd_chip_remove(d, ev->name);", "\t\t;",
+        "model/hotplug.c", "\t\th->went(h->data, ev->name);", "\t\t;",
         {"test_a_chip_that_goes_takes_its_requests"}),
     "a change signalled on the wrong line": (
-        "bus/info.c", "\t\t\tudrvd_line_changed(&chip->lines[off]);",
-        "\t\t\tudrvd_line_changed(&chip->lines[(off + 3) % chip->nlines]);",
+        "model/line_watch.c", "\t\t\tw->changed(w->data, off);",
+        "\t\t\tw->changed(w->data, (off + 3) % w->nlines);",
         {"test_another_process_s_change_is_signalled"}),
     "GetValues without read": (
         "bus/request.c", "int err = check_caller(r, m, UDRVD_READ, error);",

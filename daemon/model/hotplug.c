@@ -7,7 +7,8 @@
  * udrvd watches the device directory (/dev, UDRV_SYSROOT's in the tests)
  * with inotify: the kernel's devtmpfs makes a gpiochipN node when a chip
  * registers and removes it when the chip goes. A new node is exported as
- * the chips found at start are (its Chip and Line objects, InterfacesAdded);
+ * the chips found at start are (its Chip and Line objects, InterfacesAdded:
+ * the bus side's, told of it through struct udrvd_hotplug's came());
  * one that udrvd may not open yet is tried again when its owner or mode
  * changes (IN_ATTRIB: udev applying the gpio group's rule). A removed node
  * takes its chip's objects with it (InterfacesRemoved), and the requests of
@@ -26,12 +27,11 @@
 #include <udrv/parse.h>
 
 #include "internal.h"
-#include "chip.h"
 #include "hotplug.h"
 
 #define HOTPLUG_EVENTS	(IN_CREATE | IN_MOVED_TO | IN_ATTRIB | IN_DELETE | IN_MOVED_FROM)
 
-static void on_node(struct udrvd *d, const struct inotify_event *ev)
+static void on_node(struct udrvd_hotplug *h, const struct inotify_event *ev)
 {
 	unsigned int num;
 
@@ -39,15 +39,15 @@ static void on_node(struct udrvd *d, const struct inotify_event *ev)
 	    udrv_parse_devnum(ev->name, "gpiochip", &num))
 		return;
 	if (ev->mask & (IN_DELETE | IN_MOVED_FROM))
-		udrvd_chip_remove(d, ev->name);
+		h->went(h->data, ev->name);
 	else
-		udrvd_chip_add(d, ev->name);
+		h->came(h->data, ev->name);
 }
 
 static void on_inotify(struct udrvd_io *io, int fd, void *data)
 {
 	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-	struct udrvd *d = data;
+	struct udrvd_hotplug *h = data;
 	ssize_t n = read(fd, buf, sizeof(buf));
 
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
@@ -65,12 +65,12 @@ static void on_inotify(struct udrvd_io *io, int fd, void *data)
 			fprintf(stderr, "udrvd: hotplug events were lost (inotify queue full): "
 				"restart udrvd to see every chip\n");
 		else
-			on_node(d, ev);
+			on_node(h, ev);
 		off += (ssize_t)(sizeof(*ev) + ev->len);
 	}
 }
 
-int udrvd_hotplug_start(struct udrvd *d)
+int udrvd_hotplug_start(struct udrvd_hotplug *h, struct udrvd_loop *loop)
 {
 	char dev[PATH_MAX] = "/dev";
 	int fd, err;
@@ -82,7 +82,7 @@ int udrvd_hotplug_start(struct udrvd *d)
 	else if (fd < 0 && !err)
 		err = -errno;
 	if (!err)
-		err = udrvd_io_add(udrvd_loop(d), &d->hotplug, fd, true, on_inotify, d);
+		err = udrvd_io_add(loop, &h->io, fd, true, on_inotify, h);
 	if (err < 0) {
 		fprintf(stderr, "udrvd: chips that come later are not exported "
 			"(watching %s: %s)\n", dev, strerror(-err));
@@ -92,7 +92,7 @@ int udrvd_hotplug_start(struct udrvd *d)
 	return err;
 }
 
-void udrvd_hotplug_stop(struct udrvd *d)
+void udrvd_hotplug_stop(struct udrvd_hotplug *h)
 {
-	d->hotplug = udrvd_io_free(d->hotplug);
+	h->io = udrvd_io_free(h->io);
 }
