@@ -4,7 +4,7 @@
  * edges of lines through its EdgeEvent signals. udrvd sends each signal to
  * the watchers of the line alone (a destination, not a broadcast): a
  * connection becomes one by reading the line's properties, when the policy
- * lets it watch the line (daemon/watch.c).
+ * lets it watch the line (daemon/bus/watch.c).
  */
 #include <errno.h>
 #include <poll.h>

@@ -5,13 +5,14 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "udrvd.h"
+#include "daemon.h"
+#include "request.h"
+#include "restore.h"
 
 /* SYSCONFDIR/udrv/udrvd.conf, where install puts it (daemon/meson.build) */
 #ifndef UDRVD_POLICY_FILE
@@ -54,13 +55,8 @@ static const char usage[] =
 	"io.gpiod1 taken), 2 bad arguments or a bad policy file; --check: 0 the policy\n"
 	"is good, 2 it is not.\n";
 
-static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void *data)
-{
-	return sd_event_exit(sd_event_source_get_event(s), 0);
-}
-
 /* SIGHUP: read the policy again; a file with a mistake leaves the old rules. */
-static int on_hangup(sd_event_source *s, const struct signalfd_siginfo *si, void *data)
+static void on_hangup(void *data)
 {
 	struct udrvd *d = data;
 	struct udrvd_policy *p = NULL;
@@ -68,7 +64,7 @@ static int on_hangup(sd_event_source *s, const struct signalfd_siginfo *si, void
 
 	if (udrvd_policy_load(d->policy_path, NULL, &p, msg) < 0) {
 		fprintf(stderr, "udrvd: the policy stays as it was: %s\n", msg);
-		return 0;
+		return;
 	}
 	udrvd_policy_free(d->policy);
 	d->policy = p;
@@ -77,7 +73,6 @@ static int on_hangup(sd_event_source *s, const struct signalfd_siginfo *si, void
 	/* what it no longer grants goes; the restore rules may cover other lines */
 	udrvd_reqs_revoke(d);
 	udrvd_state_dirty(d, 0);
-	return 0;
 }
 
 /* --check: the policy's rules, or its first mistake (exit 2). */
@@ -162,24 +157,6 @@ static int setup_bus(struct udrvd *d)
 	return udrvd_serve(d);
 }
 
-static int setup_signals(struct udrvd *d)
-{
-	sigset_t set;
-	int r;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	r = sd_event_add_signal(d->event, NULL, SIGTERM, on_signal, d);
-	if (r >= 0)
-		r = sd_event_add_signal(d->event, NULL, SIGINT, on_signal, d);
-	if (r >= 0)
-		r = sd_event_add_signal(d->event, NULL, SIGHUP, on_hangup, d);
-	return r;
-}
-
 int main(int argc, char **argv)
 {
 	struct udrvd d = { 0 };
@@ -200,7 +177,7 @@ int main(int argc, char **argv)
 		d.policy_path);
 	r = sd_event_default(&d.event);
 	if (r >= 0)
-		r = setup_signals(&d);
+		r = udrvd_loop_signals(d.event, on_hangup, &d);
 	if (r >= 0)
 		r = setup_bus(&d);
 	if (r >= 0) {

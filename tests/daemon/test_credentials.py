@@ -2,7 +2,7 @@
 """Whom udrvd checks a call against: the uid and the groups the bus read from
 the client's socket when it connected (GetConnectionCredentials'
 UnixUserID and UnixGroupIDs), never what a process at the connection's pid
-holds now. daemon/creds.c's reading of the reply, with and without
+holds now. daemon/bus/creds.c's reading of the reply, with and without
 UnixGroupIDs (the user database's groups then), is tests/daemon/test_creds.c.
 
 The pid-reuse attack (pid_reuse.py, in a pid namespace of its own where it

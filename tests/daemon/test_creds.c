@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests of udrvd's reader of the bus's GetConnectionCredentials reply
- * (daemon/creds.c), with replies built by sd-bus as a bus sends them: with
+ * (daemon/bus/creds.c), with replies built by sd-bus as a bus sends them: with
  * UnixGroupIDs (dbus-daemon >= 1.14, dbus-broker) the groups are the bus's;
  * without it (older buses), the user's groups in the user database, which
  * are checked against id(1)'s for every user of /etc/passwd.

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Chips that come and go while udrvd runs (daemon/hotplug.c): udrvd watches
+"""Chips that come and go while udrvd runs (daemon/model/hotplug.c): udrvd watches
 the device directory (inotify on the fake tree's dev/), exports a chip whose
 node appears, tries one again that it may not open yet when the node's mode
 changes (udev applying a group rule), and drops a chip whose node goes, with

@@ -2,10 +2,10 @@
 """The refusals of test_udrvd.py, test_devices.py, test_edge_events.py,
 test_line_changes.py, test_hotplug.py, test_credentials.py and test_quotas.py
 (and test_state.c's, for the state file) fail when their check is removed:
-udrvd is built again from a copy of daemon/ with one check taken out, and the
-test that covers that check must fail against it (and only tests that the
-check explains: of the test files that hold them in make check, of all of
-them with UDRV_MUTANTS=full). A refusal test that passes anyway tests
+udrvd is built again from a copy of daemon/ (udrvd.c, model/, bus/) with one
+check taken out, and the test that covers that check must fail against it (and
+only tests that the check explains: of the test files that hold them in make
+check, of all of them with UDRV_MUTANTS=full). A refusal test that passes anyway tests
 something else."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from tests.support.udrv_runner import REPO, required
 # name: (file, text, replacement, the tests that must fail)
 MUTANTS = {
     "no policy check on RequestLines": (
-        "chip.c",
+        "bus/chip.c",
         "if (udrvd_policy_gpio(chip->d->policy, who, &id, line_perms(chip, cfg, i), msg))",
         "if (0)",
         {"test_the_line_beside_is_refused_naming_the_rule", "test_no_rule_no_access",
@@ -39,33 +39,33 @@ MUTANTS = {
          "test_a_group_counts_from_the_callers_process",
          "test_a_group_is_not_taken_from_a_process_at_the_callers_pid"}),
     "no policy check on SetValues": (
-        "request.c", "int err = check_caller(r, m, UDRVD_DRIVE, error);",
+        "bus/request.c", "int err = check_caller(r, m, UDRVD_DRIVE, error);",
         "int err = check_caller(r, m, 0, error);",
         {"test_set_values_needs_drive"}),
     "no policy check on GetFd": (
-        "request.c", "int err = check_caller(r, m, UDRVD_GPIO_PERMS, error);",
+        "bus/request.c", "int err = check_caller(r, m, UDRVD_GPIO_PERMS, error);",
         "int err = check_caller(r, m, 0, error);",
         {"test_the_fd_needs_all_on_every_line_and_the_owner"}),
     "no owner check on a request": (
-        "request.c", "\tif (who->caller.uid == r->owner)\n\t\treturn 0;",
+        "bus/request.c", "\tif (who->caller.uid == r->owner)\n\t\treturn 0;",
         "\tif (1)\n\t\treturn 0;",
         {"test_another_user_cannot_drive_or_release",
          "test_the_fd_needs_all_on_every_line_and_the_owner"}),
     "UnixGroupIDs not read (the user database's groups instead)": (
-        "creds.c", '\tif (strcmp(key, "UnixGroupIDs"))', "\tif (1)",
+        "bus/creds.c", '\tif (strcmp(key, "UnixGroupIDs"))', "\tif (1)",
         {"test_a_group_counts_from_the_callers_process",
          "test_a_group_counts_at_every_call_of_a_connection",
          "test_a_group_is_not_taken_from_a_process_at_the_callers_pid",
          "test_another_user_is_refused_naming_the_rules"}),
     "the bus's groups but the first not used": (
-        "caller.c", "\tc->ngroups = ids->ngroups ? ids->ngroups - 1 : 0;",
+        "bus/caller.c", "\tc->ngroups = ids->ngroups ? ids->ngroups - 1 : 0;",
         "\tc->ngroups = 0;",
         {"test_a_group_counts_from_the_callers_process",
          "test_a_group_counts_at_every_call_of_a_connection",
          "test_a_group_is_not_taken_from_a_process_at_the_callers_pid",
          "test_another_user_is_refused_naming_the_rules"}),
     "a cached caller found by another connection's name": (
-        "caller.c", "\t\tif (known[i].name[0] && !strcmp(known[i].name, name))",
+        "bus/caller.c", "\t\tif (known[i].name[0] && !strcmp(known[i].name, name))",
         "\t\tif (known[i].name[0])",
         {"test_a_group_counts_at_every_call_of_a_connection",
          "test_a_group_counts_from_the_callers_process",
@@ -85,51 +85,57 @@ MUTANTS = {
          "test_the_state_is_written_only_when_what_it_keeps_changes", "test_vfio_refusals",
          "test_watchers_over_the_quota_or_a_full_line_are_refused"}),
     "no policy check on ReconfigureLines": (
-        "request.c", "\t\terr = udrvd_chip_check_lines(r->chip, &cfg, &who.caller, error);",
+        "bus/request.c", "\t\terr = udrvd_chip_check_lines(r->chip, &cfg, &who.caller, error);",
         "\t\terr = 0;",
         {"test_reconfigure_refusals"}),
     "no policy check on OpenUio and OpenVfio": (
-        "devices.c", "\treturn sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED, msg);",
+        "bus/devices.c", "\treturn sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED, msg);",
         "\treturn 0;",
         {"test_another_user_is_refused_naming_the_rules",
          "test_a_device_the_rule_does_not_name_is_refused", "test_vfio_refusals",
          "test_a_stale_node_is_checked_as_the_device_it_is",
          "test_a_name_two_devices_share_grants_neither"}),
     "a VFIO device handed out without a look at its IOMMU group": (
-        "devices.c", "\t\terr = vfio_group_check(d, &who.caller, bdf, error);", "\t\terr = 0;",
+        "bus/devices.c",
+        "\telse if (udrvd_vfio_group_check(d->policy, &who.caller, bdf, &e) < 0)",
+        "\telse if (0)",
         {"test_a_vfio_grant_needs_every_device_of_the_group"}),
     "an IOMMU group that cannot be listed passes": (
-        "devices.c", "\tif (!dp)\n\t\treturn sd_bus_error_setf(",
-        "\tif (!dp)\n\t\treturn 0 && sd_bus_error_setf(",
+        "model/sysfs_devices.c", "\tif (!dp)\n\t\treturn udrvd_fail(",
+        "\tif (!dp)\n\t\treturn 0 && udrvd_fail(",
         {"test_a_vfio_grant_needs_every_device_of_the_group"}),
     "every device of the group taken for a bridge that needs no rule": (
-        "devices.c", "\treturn !udrv_pci_class(bdf, &code) && udrv_pci_class_is_bridge(code);",
+        "model/sysfs_devices.c",
+        "\treturn !udrv_pci_class(bdf, &code) && udrv_pci_class_is_bridge(code);",
         "\treturn true;",
         {"test_a_vfio_grant_needs_every_device_of_the_group"}),
     "a UIO rule checked against the device asked for, not the node's dev_t": (
-        "devices.c", "\tstruct udrvd_uio_dev dev = { id.node, id.name, id.device, id.same_name };",
+        "bus/devices.c",
+        "\tstruct udrvd_uio_dev dev = { id.node, id.name, id.device, id.same_name };",
         "\tstruct udrvd_uio_dev dev = { udrv_uio_devname(uio), udrv_uio_name(uio), id.device,"
         " id.same_name };",
         {"test_a_stale_node_is_checked_as_the_device_it_is"}),
     "a stale UIO node handed out as the device asked for": (
-        "devices.c", "\tif (id.num != num)", "\tif (0)",
+        "bus/devices.c", "\tif (id.num != num)", "\tif (0)",
         {"test_a_stale_node_is_checked_as_the_device_it_is"}),
     "a UIO node that is no character device taken": (
-        "devices.c", "\tif (!S_ISCHR(sb.st_mode)) {", "\tif (0) {",
+        "model/sysfs_devices.c", "\tif (!S_ISCHR(sb.st_mode)) {", "\tif (0) {",
         {"test_a_node_that_is_no_uio_device_is_refused"}),
     "a character device of another subsystem taken for a UIO device": (
-        "devices.c", " || strcmp(sub, \"uio\")) {", ") {",
+        "model/sysfs_devices.c", " || strcmp(sub, \"uio\")) {", ") {",
         {"test_a_node_that_is_no_uio_device_is_refused"}),
     "a UIO name several devices have still grants": (
-        "policy_check.c", "\treturn !strcmp(r->name, q->uio->name) && q->uio->same_name == 1;",
+        "model/policy_check.c",
+        "\treturn !strcmp(r->name, q->uio->name) && q->uio->same_name == 1;",
         "\treturn !strcmp(r->name, q->uio->name);",
         {"test_a_name_two_devices_share_grants_neither"}),
     "a uio device: rule matched against the name": (
-        "policy_check.c", "\t\treturn *q->uio->device && !strcmp(r->name, q->uio->device);",
+        "model/policy_check.c", "\t\treturn *q->uio->device && !strcmp(r->name, q->uio->device);",
         "\t\treturn !strcmp(r->name, q->uio->name);",
         {"test_a_name_two_devices_share_grants_neither"}),
     "a watcher not checked against the policy": (
-        "watch.c", "\treturn !udrvd_policy_gpio(l->chip->d->policy, who, &id, UDRVD_WATCH, msg);",
+        "bus/watch.c",
+        "\treturn !udrvd_policy_gpio(l->chip->d->policy, who, &id, UDRVD_WATCH, msg);",
         "\treturn true;",
         {"test_edges_go_only_to_watchers_the_policy_allows",
          "test_a_revoked_watch_rule_stops_the_events",
@@ -137,121 +143,125 @@ MUTANTS = {
          "test_connections_that_hang_up_do_not_fill_a_line",
          "test_many_lines_and_vanished_watchers_exhaust_nothing"}),
     "EdgeEvent broadcast, not sent to the watcher alone": (
-        "watch.c", "\t\t\tr = sd_bus_message_set_destination(s, w->conn->name);", "\t\t\tr = 0;",
+        "bus/watch.c",
+        "\t\t\tr = sd_bus_message_set_destination(s, w->conn->name);", "\t\t\tr = 0;",
         {"test_edges_go_only_to_watchers_the_policy_allows",
          "test_a_revoked_watch_rule_stops_the_events"}),
     "a watcher checked only when it starts watching": (
-        "watch.c", "\t\tif (!may_watch(l, &who))\n\t\t\tcontinue;\n", "",
+        "bus/watch.c", "\t\tif (!may_watch(l, &who))\n\t\t\tcontinue;\n", "",
         {"test_a_revoked_watch_rule_stops_the_events"}),
     "a watcher gone before udrvd's match not dropped": (
-        "watch.c", "\tif (sd_bus_message_is_method_error(m, NULL))\n\t\tconn_drop(c->d, c->name);",
+        "bus/watch.c",
+        "\tif (sd_bus_message_is_method_error(m, NULL))\n\t\tconn_drop(c->d, c->name);",
         "", {"test_connections_that_hang_up_do_not_fill_a_line",
          "test_many_lines_and_vanished_watchers_exhaust_nothing"}),
     "the end of a watching connection not heard": (
-        "watch.c", "\t\tif (!strcmp(c->name, name)) {\n\t\t\tconn_drop(d, name);",
+        "bus/watch.c", "\t\tif (!strcmp(c->name, name)) {\n\t\t\tconn_drop(d, name);",
         "\t\tif (!strcmp(c->name, name)) {", {"test_connections_that_hang_up_do_not_fill_a_line",
          "test_many_lines_and_vanished_watchers_exhaust_nothing",
          "test_watchers_cost_udrvd_one_match",
          "test_watchers_over_the_quota_or_a_full_line_are_refused"}),
     "udrvd's match kept with no watcher left": (
-        "watch.c",
+        "bus/watch.c",
         "\tif (!d->watching)\n\t\td->watchers_gone = sd_bus_slot_unref(d->watchers_gone);",
         "", {"test_connections_that_hang_up_do_not_fill_a_line",
          "test_many_lines_and_vanished_watchers_exhaust_nothing",
          "test_watchers_cost_udrvd_one_match",
          "test_watchers_over_the_quota_or_a_full_line_are_refused"}),
     "no per-user watcher quota": (
-        "watch.c", "\tif (mine >= UDRVD_USER_WATCHERS)", "\tif (0)",
+        "bus/watch.c", "\tif (mine >= UDRVD_USER_WATCHERS)", "\tif (0)",
         {"test_watchers_over_the_quota_or_a_full_line_are_refused"}),
     "no limit of a line's watchers": (
-        "watch.c", "\tif (n >= UDRVD_WATCHERS_MAX)", "\tif (0)",
+        "bus/watch.c", "\tif (n >= UDRVD_WATCHERS_MAX)", "\tif (0)",
         {"test_watchers_over_the_quota_or_a_full_line_are_refused"}),
     "no per-user request quota": (
-        "request.c", "\tif (held >= UDRVD_USER_REQUESTS)", "\tif (0)",
+        "bus/request.c", "\tif (held >= UDRVD_USER_REQUESTS)", "\tif (0)",
         {"test_a_user_over_its_request_quota_is_refused"}),
     "line changes by others not signalled": (
-        "info.c", "\t\t\tudrvd_line_changed(&chip->lines[off]);", "\t\t\t;",
+        "model/line_watch.c", "\t\t\tw->changed(w->data, off);", "\t\t\t;",
         {"test_another_process_s_change_is_signalled"}),
     "a chip that goes away keeps its objects and requests": (
-        "hotplug.c", "\t\tudrvd_chip_remove(d, ev->name);", "\t\t;",
+        "model/hotplug.c", "\t\th->went(h->data, ev->name);", "\t\t;",
         {"test_a_chip_that_goes_takes_its_requests"}),
     "a change signalled on the wrong line": (
-        "info.c", "\t\t\tudrvd_line_changed(&chip->lines[off]);",
-        "\t\t\tudrvd_line_changed(&chip->lines[(off + 3) % chip->nlines]);",
+        "model/line_watch.c", "\t\t\tw->changed(w->data, off);",
+        "\t\t\tw->changed(w->data, (off + 3) % w->nlines);",
         {"test_another_process_s_change_is_signalled"}),
     "GetValues without read": (
-        "request.c", "int err = check_caller(r, m, UDRVD_READ, error);",
+        "bus/request.c", "int err = check_caller(r, m, UDRVD_READ, error);",
         "int err = check_caller(r, m, 0, error);",
         {"test_get_values_needs_read"}),
     "no revocation at SIGHUP": (
         "udrvd.c", "\tudrvd_reqs_revoke(d);\n", "",
         {"test_a_revoked_grant_releases_the_request"}),
     "revocation checks no line": (
-        "request.c", "\t\tif (udrvd_policy_gpio(r->d->policy, &owner, &id,\n"
+        "bus/request.c", "\t\tif (udrvd_policy_gpio(r->d->policy, &owner, &id,\n"
         "\t\t\t\t      udrvd_settings_perms(&r->settings[i]), msg))",
         "\t\tif (0)",
         {"test_a_revoked_grant_releases_the_request"}),
     "a restore not checked against the allow rules": (
-        "restore.c", "\t\tif (still_granted(chip, s, i, &owner, msg)) {", "\t\tif (0) {",
+        "bus/restore.c", "\t\tif (still_granted(chip, s, i, &owner, msg)) {", "\t\tif (0) {",
         {"test_a_revoked_grant_is_not_restored"}),
     "anyone releases a request": (
-        "request.c", "\telse if (who.caller.uid != r->owner)\n", "\telse if (0)\n",
+        "bus/request.c", "\telse if (who.caller.uid != r->owner)\n", "\telse if (0)\n",
         {"test_another_user_cannot_drive_or_release",
          "test_an_administrator_releases_any_request"}),
     "admin not checked on each line": (
-        "request.c", "\t\tif (udrvd_policy_gpio(r->d->policy, who, &id, UDRVD_ADMIN, msg))\n"
+        "bus/request.c", "\t\tif (udrvd_policy_gpio(r->d->policy, who, &id, UDRVD_ADMIN, msg))\n"
         "\t\t\treturn false;\n", "",
         {"test_another_user_cannot_drive_or_release",
          "test_an_administrator_releases_any_request"}),
     "read makes an output an input": (
-        "linecfg.c",
+        "model/perms.c",
         "\tif (s->direction != UDRV_DIR_OUTPUT && (!now || now->direction != UDRV_DIR_INPUT))",
         "\tif (0)",
         {"test_read_cannot_make_an_output_an_input"}),
     "a line's state shown to everyone": (
-        "line.c", "\treturn udrvd_policy_gpio_names(l->chip->d->policy, who, &id);",
+        "bus/line.c", "\treturn udrvd_policy_gpio_names(l->chip->d->policy, who, &id);",
         "\treturn true;",
         {"test_line_state_only_to_callers_with_a_rule", "test_the_example_drives_a_held_line"}),
     "every request listed to everyone": (
-        "objects.c", "\t\t\tif (!udrvd_req_shown(q, d->viewer))\n\t\t\t\tcontinue;\n", "",
+        "bus/objects.c", "\t\t\tif (!udrvd_req_shown(q, d->viewer))\n\t\t\t\tcontinue;\n", "",
         {"test_line_state_only_to_callers_with_a_rule"}),
     "a request's properties read by everyone": (
-        "request.c", "\treturn yes ? 0 : sd_bus_error_setf(",
+        "bus/request.c", "\treturn yes ? 0 : sd_bus_error_setf(",
         "\treturn 1 ? 0 : sd_bus_error_setf(",
         {"test_line_state_only_to_callers_with_a_rule"}),
     "the state keeps what no restore rule covers": (
-        "restore.c", "\t\tif (!udrvd_policy_restores(r->d->policy, &id))\n\t\t\tcontinue;\n", "",
+        "bus/restore.c",
+        "\t\tif (!udrvd_policy_restores(r->d->policy, &id))\n\t\t\tcontinue;\n", "",
         {"test_the_state_is_written_only_when_what_it_keeps_changes"}),
     "the state written though it holds that already": (
-        "restore.c", "\t} else if (d->state_text && strlen(d->state_text) == len &&\n"
+        "bus/restore.c", "\t} else if (d->state_text && strlen(d->state_text) == len &&\n"
         "\t\t   !memcmp(d->state_text, text, len)) {", "\t} else if (0) {",
         {"test_the_state_is_written_only_when_what_it_keeps_changes"}),
     "state writes not rate-limited": (
-        "restore.c", "\t\tdue = d->state_written_us + UDRVD_STATE_INTERVAL_US;", "\t\t;",
+        "bus/restore.c", "\t\tdue = d->state_written_us + UDRVD_STATE_INTERVAL_US;", "\t\t;",
         {"test_the_state_is_written_only_when_what_it_keeps_changes"}),
 }
 
 
-# The checks of the state file (daemon/state.c), seen by the unit tests of
+# The checks of the state file (daemon/model/state.c), seen by the unit tests of
 # tests/daemon/test_state.c: name: (file, text, replacement, the tests that must fail)
 UNIT_MUTANTS = {
     "the temporary state file opened through a planted link": (
-        "state.c", "\tif (unlinkat(dirfd, tmp, 0) && errno != ENOENT)\n\t\treturn -errno;\n"
+        "model/state.c", "\tif (unlinkat(dirfd, tmp, 0) && errno != ENOENT)\n\t\treturn -errno;\n"
         "\tfd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);",
         "\tfd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);",
         {"test_a_planted_link_is_not_followed"}),
     "the state read through a link": (
-        "state.c", "O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC", "O_RDONLY | O_CLOEXEC",
+        "model/state.c", "O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC", "O_RDONLY | O_CLOEXEC",
         {"test_a_planted_link_is_not_followed"}),
     "the state file readable by all": (
-        "state.c", "O_NOFOLLOW | O_CLOEXEC, 0600);", "O_NOFOLLOW | O_CLOEXEC, 0644);",
+        "model/state.c", "O_NOFOLLOW | O_CLOEXEC, 0600);", "O_NOFOLLOW | O_CLOEXEC, 0644);",
         {"test_modes"}),
     "a state folder others can write used": (
-        "state.c", "\tif ((sb.st_uid != geteuid() && sb.st_uid != 0) || "
+        "model/state.c", "\tif ((sb.st_uid != geteuid() && sb.st_uid != 0) || "
         "(sb.st_mode & (S_IWGRP | S_IWOTH))) {", "\tif (0) {",
         {"test_a_folder_or_file_others_can_write_is_refused"}),
     "a state file others can write read": (
-        "state.c", "\tif (S_ISREG(sb.st_mode) && (sb.st_uid == geteuid() || sb.st_uid == 0) &&\n"
+        "model/state.c",
+        "\tif (S_ISREG(sb.st_mode) && (sb.st_uid == geteuid() || sb.st_uid == 0) &&\n"
         "\t    !(sb.st_mode & (S_IWGRP | S_IWOTH)))\n", "\tif (1)\n",
         {"test_a_folder_or_file_others_can_write_is_refused"}),
 }
@@ -272,17 +282,25 @@ def cc_flags(src: Path) -> list[str]:
                            capture_output=True, text=True).stdout.split()  # fmt: skip
     return ["-std=c11", "-D_GNU_SOURCE", '-DUDRV_VERSION="mutant"',
             '-DUDRVD_POLICY_FILE="/etc/udrv/udrvd.conf"', f"-I{REPO / 'include'}",
-            f"-I{REPO / 'lib'}", f"-I{src}", *flags]  # fmt: skip
+            f"-I{REPO / 'lib'}", f"-I{src / 'model'}", f"-I{src / 'bus'}", *flags]  # fmt: skip
+
+
+def object_name(file: str) -> str:
+    """The object of daemon/@file ("bus/chip.c": bus-chip.o): model/ and
+    bus/ may hold files of the same name."""
+    return file.removesuffix(".c").replace("/", "-") + ".o"
 
 
 def daemon_objects(tmp: Path) -> Path:
-    """daemon/*.c compiled once, unmutated: a mutant compiles its own file
-    again and links it with the others."""
+    """daemon/'s C files (udrvd.c, model/, bus/) compiled once, unmutated: a
+    mutant compiles its own file again and links it with the others."""
     out = tmp / "objects"
     out.mkdir()
-    for c in sorted((REPO / "daemon").glob("*.c")):
-        subprocess.run(["cc", *cc_flags(REPO / "daemon"), "-c", str(c), "-o",
-                        str(out / f"{c.stem}.o")], check=True)  # fmt: skip
+    daemon = REPO / "daemon"
+    for c in sorted(daemon.rglob("*.c")):
+        name = object_name(c.relative_to(daemon).as_posix())
+        subprocess.run(["cc", *cc_flags(daemon), "-c", str(c), "-o", str(out / name)],
+                       check=True)  # fmt: skip
     return out
 
 
@@ -291,7 +309,7 @@ def build_mutant(tmp: Path, file: str, text: str, replacement: str, objects: Pat
     lib = required(BUILD / "lib" / "libudrv.a", "libudrv.a")
     libs = subprocess.run(["pkg-config", "--libs", "libsystemd"], check=True,
                           capture_output=True, text=True).stdout.split()  # fmt: skip
-    mutated = tmp / f"{Path(file).stem}.o"
+    mutated = tmp / object_name(file)
     subprocess.run(["cc", *cc_flags(src), "-c", str(src / file), "-o", str(mutated)], check=True)
     others = [str(o) for o in sorted(objects.glob("*.o")) if o.name != mutated.name]
     out = tmp / "udrvd"
@@ -408,9 +426,9 @@ def test_a_removed_state_check_is_seen(name: str, tmp_path: Path) -> None:
     harness = required(BUILD / "tests" / "lib" / "libharness.a", "libharness.a")
     exe = tmp_path / "test_state"
     subprocess.run(["cc", "-std=c11", "-D_GNU_SOURCE", f"-I{REPO / 'include'}",
-                    f"-I{REPO / 'lib'}", f"-I{REPO / 'tests' / 'lib'}", f"-I{src}",
-                    str(REPO / "tests" / "daemon" / "test_state.c"), str(src / "state.c"),
-                    str(src / "words.c"), str(harness), str(lib), "-lm", "-lpthread",
+                    f"-I{REPO / 'lib'}", f"-I{REPO / 'tests' / 'lib'}", f"-I{src / 'model'}",
+                    str(REPO / "tests" / "daemon" / "test_state.c"), str(src / "model" / "state.c"),
+                    str(src / "model" / "words.c"), str(harness), str(lib), "-lm", "-lpthread",
                     "-o", str(exe)], check=True)  # fmt: skip
     res = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, check=False)
     failed = {ln.split(" - ", 1)[1].strip() for ln in res.stdout.splitlines()

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Unit tests of udrvd's policy (daemon/policy.c, policy_check.c). */
+/* Unit tests of udrvd's policy (daemon/model/policy.c, policy_check.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Unit tests of udrvd's state file (daemon/state.c). */
+/* Unit tests of udrvd's state file (daemon/model/state.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

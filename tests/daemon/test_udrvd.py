@@ -153,7 +153,7 @@ def test_a_group_counts_at_every_call_of_a_connection(udrvd_bin: Path, fake_cdev
                                                       tree: FakeTree, tmp_path: Path,
                                                       client: Path) -> None:  # fmt: skip
     """The groups the bus reports at a connection's first call are kept for
-    its next calls (daemon/caller.c): a client of group door makes 12 calls on one
+    its next calls (daemon/bus/caller.c): a client of group door makes 12 calls on one
     connection, each checked (RequestLines, 10 SetValues, GetValues)."""
     load = [str(client), "load", "/io/gpiod1/chips/gpiochip0", "4", "10"]
     with serving(udrvd_bin, fake_cdev, bus, tree, tmp_path,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * udrvd's reader of the bus's GetConnectionCredentials reply
- * (daemon/creds.c): who a caller is. The bus is trusted, but the reader
+ * (daemon/bus/creds.c): who a caller is. The bus is trusted, but the reader
  * must take any body without harm and grant nothing from a malformed one.
  *
  * The input is a message body (fuzz_sdbus.h: part 0 its signature, part 1

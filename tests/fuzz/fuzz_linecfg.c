@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * What a client can put in RequestLines' arguments (daemon/linecfg.c):
+ * What a client can put in RequestLines' arguments (daemon/bus/linecfg.c):
  * udrvd reads them from the message sd-bus has already taken apart, so the
  * fuzzed input is a message's body of any signature and any values, built
  * with sd-bus as a client would send it.
@@ -21,7 +21,8 @@
 
 #include "fuzz.h"
 #include "fuzz_sdbus.h"
-#include "udrvd.h"
+#include "linecfg.h"
+#include "policy.h"
 
 static unsigned int needs(const struct udrv_line_settings *st)
 {

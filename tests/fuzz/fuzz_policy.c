@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrvd's policy file (daemon/policy.c, policy_check.c, udrvd.conf(5)).
+ * udrvd's policy file (daemon/model/policy.c, policy_check.c, udrvd.conf(5)).
  *
  * The input is the file's bytes, NULs and all. User and group names are
  * resolved by a model: one to eight lower-case letters name the id that

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrvd's state file (daemon/state.c). The input is the file's bytes.
+ * udrvd's state file (daemon/model/state.c). The input is the file's bytes.
  *
  * Properties:
  *  - state-result: accepted with no message, or -EINVAL with "fuzz.state:N: "

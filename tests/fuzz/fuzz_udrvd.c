@@ -8,7 +8,7 @@
  * runs, so what reaches udrvd is type-correct calls with any values: line
  * offsets and counts, line and request settings, strings, object paths,
  * property and interface names, from callers of any identity, in any
- * order. Here udrvd runs as it does on the system bus (daemon/serve.c's
+ * order. Here udrvd runs as it does on the system bus (daemon/bus/serve.c's
  * udrvd_serve(), its own event loop, in a thread), on one end of a socket
  * pair; the harness is the bus on the other end: it answers udrvd's Hello,
  * RequestName and AddMatch, and the credentials of a caller

@@ -27,7 +27,9 @@
 
 #include "fuzz.h"
 #include "fuzz_sdbus.h"
-#include "udrvd.h"
+#include "chip.h"
+#include "daemon.h"
+#include "request.h"
 
 #define UDRVD_UNIQUE	":1.1"
 #define MAX_REQS	64

@@ -67,7 +67,7 @@ void make_tree(const struct fuzz_parts *parts, const char *policy)
 }
 
 /*
- * A chip going away or coming (hotplug.c's on_node() does the same for a
+ * A chip going away or coming (model/hotplug.c's on_node() does the same for a
  * node removed from or made in /dev): in udrvd's thread, between two calls,
  * as a call of the harness's own object on udrvd's connection (Hotplug(y
  * chip, b came)). The chip's file stays: only udrvd's side changes.
@@ -133,7 +133,7 @@ static bool chip_reads_changes(struct udrvd *d, unsigned int chip)
 
 	snprintf(name, sizeof(name), "gpiochip%u", chip);
 	for (size_t i = 0; i < d->nchips; i++)
-		if (d->chips[i]->info && !strcmp(udrv_chip_name(d->chips[i]->chip), name))
+		if (d->chips[i]->info.io && !strcmp(udrv_chip_name(d->chips[i]->chip), name))
 			return true;
 	return false;
 }

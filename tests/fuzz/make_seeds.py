@@ -533,7 +533,7 @@ VFIO = [
     join("00:01.0", "0000:00:01.0", *EDU, GROUP1, VFIO_PCI, ABSENT, ABSENT, ABSENT, "",
          iova_info_6_1([(0, 0xfedfffff), (0xfef00000, 0xffffffffffff)])),
 ]
-# daemon/policy.c: udrvd.conf(5)'s forms; names of 1-8 lower-case letters
+# daemon/model/policy.c: udrvd.conf(5)'s forms; names of 1-8 lower-case letters
 # resolve in the harness (to their length mod 4)
 POLICY = [s.encode() for s in (
     "# udrvd.conf\nallow user:alice read,drive gpio pinctrl-bcm2835 GPIO17\n"
@@ -557,7 +557,7 @@ POLICY = [s.encode() for s in (
     "allow uid:1 read,admin,admin gpio * *\n",
 )]
 
-# daemon/state.c: udrvd's state file as it writes it, and cut short
+# daemon/model/state.c: udrvd's state file as it writes it, and cut short
 STATE_GOOD = ("udrvd-state 1\nrequest 1001 gpiochip0 pinctrl-bcm2835 door%20lock\n"
               "line 17 output 1 0 as-is push-pull none 0 monotonic\n"
               "line 27 input 0 1 pull-up open-drain both 5000 realtime\nend\n"
@@ -569,7 +569,7 @@ STATE = [s.encode() for s in (
     "line 65534 input 0 0 as-is push-pull none 4294967295 monotonic\nend\n",
 )]
 
-# daemon/linecfg.c: RequestLines' signature, then its values in the
+# daemon/bus/linecfg.c: RequestLines' signature, then its values in the
 # harness's encoding (count bytes, length-prefixed strings, big-endian numbers)
 RL = "(a(aua{sv})ai)a{sv}"
 LINECFG = [
@@ -585,7 +585,7 @@ LINECFG = [
     join("s", lstr("direction")),
 ]
 
-# daemon/creds.c: GetConnectionCredentials replies (variants by
+# daemon/bus/creds.c: GetConnectionCredentials replies (variants by
 # fuzz_sdbus.c's index: 0 s, 3 u, 10 au)
 CREDS = [
     # dbus-daemon 1.14's: the uid, the groups, the pid

@@ -4,6 +4,7 @@ fails, for its reason, on a copy with one forbidden dependency added: a rig
 or tools header included by the library, a tools header by a bench, a rig
 header by the tool, a bench's header by another bench (or by core/ or
 peers/), a C file of rig/bench/ outside core/, peers/ and a bench's folder,
+a systemd or daemon/bus/ header by udrvd's object model (daemon/model/),
 the rig package imported by the bindings or an example,
 rig.lava imported by any module of rig.lab (its __main__ too), the lab's
 image and boards importing each other or the strategies, a library
@@ -58,7 +59,15 @@ def test_this_tree_keeps_the_boundary(copy: Path) -> None:
     ("include/udrv/parse.h", '#include "msg.h"', "toolkit-includes", "is a header of rig/"),
     ("bindings/python/src/module.c", '#include "commands.h"', "toolkit-includes",
      "is a header of tools/"),
-    ("daemon/policy.c", '#include "fields.h"', "toolkit-includes", "is a header of rig/"),
+    ("daemon/model/policy.c", '#include "fields.h"', "toolkit-includes",
+     "is a header of rig/"),
+    # udrvd's object model is plain C: no sd-bus, no header of its bus side
+    ("daemon/model/policy.c", "#include <systemd/sd-bus.h>", "daemon-model",
+     "#include systemd/sd-bus.h is a systemd header"),
+    ("daemon/model/state.c", '#include "request.h"', "daemon-model",
+     '#include "request.h" is a header of daemon/bus/'),
+    ("daemon/model/perms.h", '#include "../bus/daemon.h"', "daemon-model",
+     "is a header of daemon/bus/"),
     ("kernel/udrv-irq/udrv-irq.c", "#include <udrv/uio-ticker.h>", "toolkit-includes",
      "is a header of rig/"),
     ("rig/bench/toggle/toggle.c", '#include "cli.h"', "rig-includes", "is a header of tools/"),

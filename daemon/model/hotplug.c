@@ -7,7 +7,8 @@
  * udrvd watches the device directory (/dev, UDRV_SYSROOT's in the tests)
  * with inotify: the kernel's devtmpfs makes a gpiochipN node when a chip
  * registers and removes it when the chip goes. A new node is exported as
- * the chips found at start are (its Chip and Line objects, InterfacesAdded);
+ * the chips found at start are (its Chip and Line objects, InterfacesAdded:
+ * the bus side's, told of it through struct udrvd_hotplug's came());
  * one that udrvd may not open yet is tried again when its owner or mode
  * changes (IN_ATTRIB: udev applying the gpio group's rule). A removed node
  * takes its chip's objects with it (InterfacesRemoved), and the requests of
@@ -20,18 +21,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <sys/inotify.h>
 #include <unistd.h>
 
 #include <udrv/parse.h>
 
 #include "internal.h"
-#include "udrvd.h"
+#include "hotplug.h"
 
 #define HOTPLUG_EVENTS	(IN_CREATE | IN_MOVED_TO | IN_ATTRIB | IN_DELETE | IN_MOVED_FROM)
 
-static void on_node(struct udrvd *d, const struct inotify_event *ev)
+static void on_node(struct udrvd_hotplug *h, const struct inotify_event *ev)
 {
 	unsigned int num;
 
@@ -39,23 +39,24 @@ static void on_node(struct udrvd *d, const struct inotify_event *ev)
 	    udrv_parse_devnum(ev->name, "gpiochip", &num))
 		return;
 	if (ev->mask & (IN_DELETE | IN_MOVED_FROM))
-		udrvd_chip_remove(d, ev->name);
+		h->went(h->data, ev->name);
 	else
-		udrvd_chip_add(d, ev->name);
+		h->came(h->data, ev->name);
 }
 
-static int on_inotify(sd_event_source *s, int fd, uint32_t revents, void *data)
+static void on_inotify(struct udrvd_io *io, int fd, void *data)
 {
 	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-	struct udrvd *d = data;
+	struct udrvd_hotplug *h = data;
 	ssize_t n = read(fd, buf, sizeof(buf));
 
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return 0;
+		return;
 	if (n <= 0) {
 		fprintf(stderr, "udrvd: no more hotplug events: read %s\n",
 			n < 0 ? strerror(errno) : "returned nothing");
-		return sd_event_source_set_enabled(s, SD_EVENT_OFF);
+		udrvd_io_stop(io);
+		return;
 	}
 	for (ssize_t off = 0; off + (ssize_t)sizeof(struct inotify_event) <= n;) {
 		const struct inotify_event *ev = (const void *)(buf + off);
@@ -64,13 +65,12 @@ static int on_inotify(sd_event_source *s, int fd, uint32_t revents, void *data)
 			fprintf(stderr, "udrvd: hotplug events were lost (inotify queue full): "
 				"restart udrvd to see every chip\n");
 		else
-			on_node(d, ev);
+			on_node(h, ev);
 		off += (ssize_t)(sizeof(*ev) + ev->len);
 	}
-	return 0;
 }
 
-int udrvd_hotplug_start(struct udrvd *d)
+int udrvd_hotplug_start(struct udrvd_hotplug *h, struct udrvd_loop *loop)
 {
 	char dev[PATH_MAX] = "/dev";
 	int fd, err;
@@ -82,20 +82,17 @@ int udrvd_hotplug_start(struct udrvd *d)
 	else if (fd < 0 && !err)
 		err = -errno;
 	if (!err)
-		err = sd_event_add_io(d->event, &d->hotplug, fd, EPOLLIN, on_inotify, d);
-	if (!err)
-		err = sd_event_source_set_io_fd_own(d->hotplug, 1);
+		err = udrvd_io_add(loop, &h->io, fd, true, on_inotify, h);
 	if (err < 0) {
 		fprintf(stderr, "udrvd: chips that come later are not exported "
 			"(watching %s: %s)\n", dev, strerror(-err));
-		d->hotplug = sd_event_source_disable_unref(d->hotplug);
-		if (fd >= 0 && !d->hotplug)
+		if (fd >= 0)
 			close(fd);
 	}
 	return err;
 }
 
-void udrvd_hotplug_stop(struct udrvd *d)
+void udrvd_hotplug_stop(struct udrvd_hotplug *h)
 {
-	d->hotplug = sd_event_source_disable_unref(d->hotplug);
+	h->io = udrvd_io_free(h->io);
 }

@@ -22,7 +22,10 @@
 #include <errno.h>
 #include <string.h>
 
-#include "udrvd.h"
+#include "chip.h"
+#include "line.h"
+#include "objects.h"
+#include "request.h"
 
 #define MANAGER_IFACE	"org.freedesktop.DBus.ObjectManager"
 

@@ -29,8 +29,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "caller.h"
 #include "creds.h"
-#include "udrvd.h"
+#include "daemon.h"
 
 #define CACHED		64
 

@@ -6,7 +6,8 @@
  * udrvd opens each chip a second time and asks the kernel to watch every
  * line's info (GPIO_V2_GET_LINEINFO_WATCH_IOCTL); each change comes as a
  * struct gpio_v2_line_info_changed on that descriptor, read in udrvd's loop,
- * and becomes PropertiesChanged for the line's kernel-side properties (the
+ * reported (line_watch.h: the bus side's changed()), which makes it
+ * PropertiesChanged for the line's kernel-side properties (the
  * Line object reads them from the kernel when asked, so the signal says
  * which ones to read again, as io.gpiod1's EMITS_INVALIDATION). udrvd's own
  * requests come back this way too, beside what udrvd says of them itself.
@@ -18,40 +19,39 @@
 #include <linux/gpio.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "udrvd.h"
+#include "line_watch.h"
 
 #define INFO_READ	8	/* changes read at a time */
 
-static int on_info(sd_event_source *s, int fd, uint32_t revents, void *data)
+static void on_info(struct udrvd_io *io, int fd, void *data)
 {
 	struct gpio_v2_line_info_changed ev[INFO_READ];
-	struct udrvd_chip *chip = data;
+	struct udrvd_line_watch *w = data;
 	ssize_t n = read(fd, ev, sizeof(ev));
 
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return 0;
+		return;
 	if (n <= 0 || n % (ssize_t)sizeof(ev[0])) {
-		fprintf(stderr, "udrvd: %s: no more line changes: read %s\n", chip->path,
+		fprintf(stderr, "udrvd: %s: no more line changes: read %s\n", w->name,
 			n < 0 ? strerror(errno) : "returned a partial change");
-		return sd_event_source_set_enabled(s, SD_EVENT_OFF);
+		udrvd_io_stop(io);
+		return;
 	}
 	for (ssize_t i = 0; i < n / (ssize_t)sizeof(ev[0]); i++) {
 		unsigned int off = ev[i].info.offset;
 
-		if (off < chip->nlines)
-			udrvd_line_changed(&chip->lines[off]);
+		if (off < w->nlines)
+			w->changed(w->data, off);
 	}
-	return 0;
 }
 
-/* Watch every line of @chip; 0, or a negative errno and a note. */
-static int watch_lines(struct udrvd_chip *chip, int fd)
+/* Watch every line of @w; 0, or a negative errno and a note. */
+static int watch_lines(const struct udrvd_line_watch *w, int fd)
 {
-	for (unsigned int i = 0; i < chip->nlines; i++) {
+	for (unsigned int i = 0; i < w->nlines; i++) {
 		struct gpio_v2_line_info li = { .offset = i };
 
 		if (ioctl(fd, GPIO_V2_GET_LINEINFO_WATCH_IOCTL, &li) < 0)
@@ -60,29 +60,29 @@ static int watch_lines(struct udrvd_chip *chip, int fd)
 	return 0;
 }
 
-int udrvd_info_watch(struct udrvd_chip *chip)
+int udrvd_line_watch_start(struct udrvd_line_watch *w, struct udrvd_loop *loop,
+			   const char *path)
 {
-	const char *path = udrv_chip_path(chip->chip);
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	int err = fd < 0 ? -errno : watch_lines(chip, fd);
+	int err = fd < 0 ? -errno : watch_lines(w, fd);
 
 	if (!err)
-		err = sd_event_add_io(chip->d->event, &chip->info, fd, EPOLLIN, on_info, chip);
+		err = udrvd_io_add(loop, &w->io, fd, false, on_info, w);
 	if (err < 0) {
 		fprintf(stderr, "udrvd: %s: changes others make to its lines are not signalled "
-			"(watching %s: %s)\n", chip->path, path, strerror(-err));
+			"(watching %s: %s)\n", w->name, path, strerror(-err));
 		if (fd >= 0)
 			close(fd);
 		return err;
 	}
-	chip->info_fd = fd;
+	w->fd = fd;
 	return 0;
 }
 
-void udrvd_info_stop(struct udrvd_chip *chip)
+void udrvd_line_watch_stop(struct udrvd_line_watch *w)
 {
-	chip->info = sd_event_source_disable_unref(chip->info);
-	if (chip->info_fd > 0)
-		close(chip->info_fd);
-	chip->info_fd = 0;
+	w->io = udrvd_io_free(w->io);
+	if (w->fd > 0)
+		close(w->fd);
+	w->fd = 0;
 }

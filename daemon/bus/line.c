@@ -18,7 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "udrvd.h"
+#include "line.h"
+#include "objects.h"
+#include "request.h"
+#include "watch.h"
 
 /* The kernel's view of @l; a line whose info cannot be read reads as a
  * free, unnamed input. */

@@ -16,8 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "caller.h"
+#include "chip.h"
 #include "creds.h"
-#include "udrvd.h"
+#include "perms.h"
+#include "request.h"
+#include "restore.h"
+#include "state.h"
 
 /* Values set through a handed-out fd are the kernel's to tell. */
 static void refresh_values(struct udrvd_req *r)
@@ -73,10 +78,7 @@ static void state_of(struct udrvd *d, bool refresh, struct udrvd_state *st)
 /* Now on udrvd's loop (the clock its timers run on). */
 static uint64_t now_us(struct udrvd *d)
 {
-	uint64_t now = 0;
-
-	sd_event_now(d->event, CLOCK_MONOTONIC, &now);
-	return now;
+	return udrvd_loop_now_us(udrvd_loop(d));
 }
 
 void udrvd_state_sync(struct udrvd *d, bool refresh)
@@ -89,7 +91,7 @@ void udrvd_state_sync(struct udrvd *d, bool refresh)
 	if (!d->state_path)
 		return;
 	if (d->state_timer)	/* this write is the one that was due */
-		sd_event_source_set_enabled(d->state_timer, SD_EVENT_OFF);
+		udrvd_timer_off(d->state_timer);
 	state_of(d, refresh, &st);
 	if (udrvd_state_format(&st, &text, &len) < 0) {
 		fprintf(stderr, "udrvd: %s: out of memory: the held lines will not come back after a restart\n",
@@ -109,10 +111,9 @@ void udrvd_state_sync(struct udrvd *d, bool refresh)
 	udrvd_state_free(&st);
 }
 
-static int on_state_timer(sd_event_source *s, uint64_t usec, void *data)
+static void on_state_timer(void *data)
 {
 	udrvd_state_sync(data, false);
-	return 0;
 }
 
 void udrvd_state_dirty(struct udrvd *d, uint64_t delay_us)
@@ -124,23 +125,19 @@ void udrvd_state_dirty(struct udrvd *d, uint64_t delay_us)
 		return;
 	if (d->state_writes && due < d->state_written_us + UDRVD_STATE_INTERVAL_US)
 		due = d->state_written_us + UDRVD_STATE_INTERVAL_US;
-	if (d->state_timer && sd_event_source_get_enabled(d->state_timer, NULL) > 0)
+	if (d->state_timer && udrvd_timer_pending(d->state_timer))
 		return;		/* a write is due already: it takes this change too */
 	if (due <= now) {
 		udrvd_state_sync(d, false);
 		return;
 	}
 	if (!d->state_timer) {
-		r = sd_event_add_time(d->event, &d->state_timer, CLOCK_MONOTONIC, due, 0,
-				      on_state_timer, d);
-		if (r < 0) {
+		r = udrvd_timer_add(udrvd_loop(d), &d->state_timer, due, on_state_timer, d);
+		if (r < 0)
 			udrvd_state_sync(d, false);
-			return;
-		}
 	} else {
-		sd_event_source_set_time(d->state_timer, due);
+		udrvd_timer_set(d->state_timer, due);
 	}
-	sd_event_source_set_enabled(d->state_timer, SD_EVENT_ONESHOT);
 }
 
 /* The chip a saved request was on: the same name with the same label, else

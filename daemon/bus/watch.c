@@ -28,9 +28,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 
-#include "udrvd.h"
+#include "caller.h"
+#include "daemon.h"
+#include "watch.h"
 
 #define LINE_IFACE	"io.gpiod1.Line"
 #define EVENTS_READ	16	/* events read at a time */
@@ -377,7 +378,7 @@ static void send_event(struct udrvd_line *l, const struct udrv_edge_event *ev)
 	}
 }
 
-static int on_events(sd_event_source *s, int fd, uint32_t revents, void *data)
+static void on_events(struct udrvd_io *io, int fd, void *data)
 {
 	struct udrv_edge_event ev[EVENTS_READ];
 	struct udrvd_req *r = data;
@@ -385,15 +386,15 @@ static int on_events(sd_event_source *s, int fd, uint32_t revents, void *data)
 
 	if (n < 0) {
 		if (n == -EAGAIN || n == -EINTR)
-			return 0;
+			return;
 		fprintf(stderr, "udrvd: %s: no more edge events: %s\n", r->path,
 			udrv_request_errmsg(r->req));
-		return sd_event_source_set_enabled(s, SD_EVENT_OFF);
+		udrvd_io_stop(io);
+		return;
 	}
 	for (int i = 0; i < n; i++)
 		if (ev[i].offset < r->chip->nlines)
 			send_event(&r->chip->lines[ev[i].offset], &ev[i]);
-	return 0;
 }
 
 int udrvd_req_events(struct udrvd_req *r)
@@ -403,11 +404,11 @@ int udrvd_req_events(struct udrvd_req *r)
 
 	for (size_t i = 0; i < r->n; i++)
 		edges |= r->settings[i].edge != UDRV_EDGE_NONE;
-	r->events = sd_event_source_disable_unref(r->events);
+	r->events = udrvd_io_free(r->events);
 	if (!edges)
 		return 0;
-	err = sd_event_add_io(r->d->event, &r->events, udrv_request_fd(r->req), EPOLLIN,
-			      on_events, r);
+	err = udrvd_io_add(udrvd_loop(r->d), &r->events, udrv_request_fd(r->req), false,
+			   on_events, r);
 	if (err < 0)
 		fprintf(stderr, "udrvd: %s: its edge events cannot be watched (%s): "
 			"no EdgeEvent signals for its lines\n", r->path, strerror(-err));
@@ -416,5 +417,5 @@ int udrvd_req_events(struct udrvd_req *r)
 
 void udrvd_req_events_stop(struct udrvd_req *r)
 {
-	r->events = sd_event_source_disable_unref(r->events);
+	r->events = udrvd_io_free(r->events);
 }

@@ -10,7 +10,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "udrvd.h"
+#include "chip.h"
+#include "daemon.h"
+#include "devices.h"
+#include "objects.h"
+#include "request.h"
+#include "restore.h"
+#include "watch.h"
+
+/* A gpiochipN node came or went (model/hotplug.h). */
+static void chip_came(void *data, const char *name)
+{
+	udrvd_chip_add(data, name);
+}
+
+static void chip_went(void *data, const char *name)
+{
+	udrvd_chip_remove(data, name);
+}
 
 int udrvd_serve(struct udrvd *d)
 {
@@ -20,8 +37,10 @@ int udrvd_serve(struct udrvd *d)
 		r = sd_bus_add_object_manager(d->bus, &d->managers[1], UDRVD_REQUESTS_PATH);
 	if (r >= 0)
 		r = udrvd_objects_start(d);
+	d->hotplug = (struct udrvd_hotplug){ .came = chip_came, .went = chip_went, .data = d };
+	/* first: no chip missed; without it (said), none later */
 	if (r >= 0)
-		udrvd_hotplug_start(d);	/* first: no chip missed; without it (said), none later */
+		udrvd_hotplug_start(&d->hotplug, udrvd_loop(d));
 	if (r >= 0)
 		r = udrvd_chips_export(d);
 	if (r >= 0)
@@ -59,9 +78,9 @@ void udrvd_teardown(struct udrvd *d)
 		fprintf(stderr, "udrvd: stopped: %lu writes of the state file since start\n",
 			d->state_writes);
 	}
-	sd_event_source_unref(d->state_timer);
+	d->state_timer = udrvd_timer_free(d->state_timer);
 	free(d->state_text);
-	udrvd_hotplug_stop(d);
+	udrvd_hotplug_stop(&d->hotplug);
 	udrvd_reqs_free(d);
 	udrvd_watch_stop(d);
 	udrvd_objects_stop(d);

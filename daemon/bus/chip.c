@@ -2,7 +2,7 @@
 /*
  * io.gpiod1.Chip objects: one a GPIO chip with a character device, at
  * /io/gpiod1/chips/gpiochipN, itself the object manager of its lines; those
- * found at start, and those that come and go later (hotplug.c).
+ * found at start, and those that come and go later (model/hotplug.c).
  * RequestLines checks every line against the policy before it asks the
  * kernel for any.
  */
@@ -11,7 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "udrvd.h"
+#include "chip.h"
+#include "line.h"
+#include "objects.h"
+#include "perms.h"
+#include "request.h"
+#include "restore.h"
 
 void udrvd_chip_line_id(struct udrvd_chip *chip, unsigned int offset,
 			struct udrvd_gpio_line *id)
@@ -125,12 +130,20 @@ static void chip_free(struct udrvd_chip *c)
 {
 	if (!c)
 		return;
-	udrvd_info_stop(c);
+	udrvd_line_watch_stop(&c->info);
 	udrvd_lines_free(c);
 	sd_bus_slot_unref(c->slot);
 	sd_bus_slot_unref(c->manager);
 	udrv_chip_free(c->chip);
 	free(c);
+}
+
+/* Another process changed line @offset of chip @data (line_watch.h). */
+static void line_changed(void *data, unsigned int offset)
+{
+	struct udrvd_chip *c = data;
+
+	udrvd_line_changed(&c->lines[offset]);
 }
 
 /* Open chip @name and export it; NULL (and a note) for one without a
@@ -164,7 +177,11 @@ static struct udrvd_chip *chip_export(struct udrvd *d, const char *name)
 		chip_free(c);
 		return NULL;
 	}
-	udrvd_info_watch(c);	/* without it (said), no signals for others' changes */
+	c->info = (struct udrvd_line_watch){
+		.changed = line_changed, .data = c, .name = c->path, .nlines = c->nlines,
+	};
+	/* without it (said), no signals for others' changes */
+	udrvd_line_watch_start(&c->info, udrvd_loop(d), udrv_chip_path(c->chip));
 	return c;
 }
 

@@ -16,7 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "udrvd.h"
+#include "caller.h"
+#include "line.h"
+#include "objects.h"
+#include "perms.h"
+#include "request.h"
+#include "restore.h"
+#include "watch.h"
 
 /* a request's interfaces, as InterfacesAdded and InterfacesRemoved list them */
 #define REQ_IFACES	"io.gpiod1.Request", "io.udrv1.Request"

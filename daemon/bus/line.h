@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * io.gpiod1.Line objects (line.c): a chip's lines. A line's state is shown
+ * to root and to the callers with a rule for it; others read its name and
+ * offset, and the rest as a free input's (udrvd.conf(5)).
+ */
+#ifndef UDRVD_LINE_H
+#define UDRVD_LINE_H
+
+#include <stdbool.h>
+#include <systemd/sd-bus.h>
+
+#include "chip.h"
+
+bool udrvd_line_shown(const struct udrvd_line *l, const struct udrvd_caller *who);
+int udrvd_lines_export(struct udrvd_chip *chip);
+void udrvd_lines_free(struct udrvd_chip *chip);
+/* PropertiesChanged for @l's properties (their names: their values are not
+ * for every listener). */
+void udrvd_line_changed(struct udrvd_line *l);
+int udrvd_line_interfaces(struct udrvd_line *l, sd_bus_message *reply);
+
+#endif /* UDRVD_LINE_H */
