@@ -168,3 +168,15 @@ def test_a_section_read_by_key_is_found(tmp_path: Path) -> None:
     assert section_reads(tmp_path) == [
         f'rig/report/tables.py:{len(tables.read_text().splitlines())}: '
         'return doc["gaps"]["count"]']
+
+
+def test_a_section_in_another_benchs_document_is_refused() -> None:
+    """A bench's own section belongs to its documents: a gaps object in a
+    toggle document is refused (the schema alone allows it)."""
+    gaps = json.loads((FIXTURES / "lab-gaps.json").read_text())["runs"][0]["documents"][0]
+    toggle = next(d for d in json.loads((FIXTURES / "lab-quick-a.json").read_text())["runs"][0]
+                  ["documents"] if d["bench"] == "toggle")
+    check_bench(toggle)
+    toggle["gaps"] = gaps["gaps"]
+    with pytest.raises(Invalid, match=r"^gaps: a gaps in a toggle document$"):
+        check_bench(toggle)
