@@ -7,11 +7,12 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rig.bench.specs import SPECS
 from rig.results.measures import is_toggle
 
-from . import compare, gaps, html, pci, plots, priority, reply, tables
-from . import rate as rate_sweep
+from . import compare, html, plots, priority, reply, tables
 from .errors import InputError, OutputError
+from .figures import Figures
 from .load import load_all, split_spec
 from .model import RowKey, Run, label_runs, ordered_keys
 from .tables import key_slug, slug
@@ -24,26 +25,6 @@ class Output:
     html: Path
     pngs: list[Path] = field(default_factory=list)
     changes: list[str] = field(default_factory=list)
-
-
-class _Figures:
-    """Collects the PNGs of a page: each becomes a <figure> and a file."""
-
-    def __init__(self) -> None:
-        self.pngs: dict[str, bytes] = {}
-
-    def add(self, fig_id: str, png: bytes | None, caption: str) -> str | None:
-        if png is None:
-            return None
-        self.pngs[fig_id] = png
-        return html.figure(fig_id, png, caption)
-
-    def add_to(self, section: html.Section, fig_id: str, png: bytes | None,
-               caption: str) -> None:
-        """add(), and the figure into @section's body when there is one."""
-        fig = self.add(fig_id, png, caption)
-        if fig:
-            section.body.append(fig)
 
 
 def render(paths: list[str | Path], out_html: str | Path,
@@ -62,14 +43,15 @@ def render_runs(runs: list[Run], out_html: str | Path,
     pdir = _prepare(Path(out_html), png_dir)
     sources = list(dict.fromkeys(r.source for r in runs))
     label_runs(runs)
-    figs = _Figures()
+    figs = Figures()
     styles = plots.Styles(runs, by_source=len(sources) > 1)
     sections = [s for s in (_toggle_section(figs, [(None, runs)], runs),
                             _breakdown_section(figs, [(None, runs)], runs),
                             _histogram_section(figs, [(None, runs)], runs, styles),
                             _latency_section(runs), _priority_section(figs, runs),
-                            _reply_section(figs, runs), _gaps_section(figs, runs),
-                            _rate_section(figs, runs), _pci_section(figs, runs)) if s]
+                            _reply_section(figs, runs),
+                            *(spec.report(figs, runs) for spec in SPECS if spec.report))
+                if s]
     sections.append(_metadata_section(runs))
     intro = [html.para(f"Results: {', '.join(sources)}. Runs: "
                        f"{', '.join(r.label for r in runs)}. udrv "
@@ -101,7 +83,7 @@ def render_compare_runs(spec_a: str, runs_a: list[Run], spec_b: str, runs_b: lis
     pdir = _prepare(Path(out_html), png_dir)
     pa, pb = [a for a, _ in pairs], [b for _, b in pairs]
     cols = [(f"A: {_short(spec_a)}", pa), (f"B: {_short(spec_b)}", pb)]
-    figs = _Figures()
+    figs = Figures()
     styles = plots.Styles(pa + pb, by_source=False)
     changes: list[compare.Change] = []
     ratio = html.Section("ratios", "Ratios B/A")
@@ -154,7 +136,7 @@ def _failures(runs: list[Run], intro: list[str]) -> None:
         intro.append(html.bullets(bad))
 
 
-def _toggle_section(figs: _Figures, cols: plots.Columns, runs: list[Run],
+def _toggle_section(figs: Figures, cols: plots.Columns, runs: list[Run],
                     prefix: str = "") -> html.Section | None:
     if not any(is_toggle(x) for r in runs for x in r.rows):
         return None
@@ -175,7 +157,7 @@ def _latency_benches(runs: list[Run]) -> dict[str, dict[str, list[RowKey]]]:
     return out
 
 
-def _histogram_section(figs: _Figures, cols: plots.Columns, runs: list[Run],
+def _histogram_section(figs: Figures, cols: plots.Columns, runs: list[Run],
                        styles: plots.Styles, prefix: str = "") -> html.Section | None:
     benches = _latency_benches(runs)
     if not benches:
@@ -195,7 +177,7 @@ def _histogram_section(figs: _Figures, cols: plots.Columns, runs: list[Run],
     return s
 
 
-def _breakdown_section(figs: _Figures, cols: plots.Columns, runs: list[Run],
+def _breakdown_section(figs: Figures, cols: plots.Columns, runs: list[Run],
                        prefix: str = "") -> html.Section | None:
     groups = plots.breakdown_groups(runs)
     if not groups:
@@ -220,7 +202,7 @@ def _latency_section(runs: list[Run]) -> html.Section | None:
     return html.Section("latency", "Latency table", [html.table(t)])
 
 
-def _priority_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
+def _priority_section(figs: Figures, runs: list[Run]) -> html.Section | None:
     found = priority.groups(runs)
     if not found:
         return None
@@ -235,7 +217,7 @@ def _priority_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
     return s
 
 
-def _reply_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
+def _reply_section(figs: Figures, runs: list[Run]) -> html.Section | None:
     found = reply.groups(runs)
     if not found:
         return None
@@ -251,61 +233,6 @@ def _reply_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
                     f"{g.name}: each responder's median traced reply split into its stages "
                     "(edge \u2192 hardirq \u2192 threads \u2192 responder \u2192 reply "
                     "\u2192 wire), the untraced p50 as a tick")
-    return s
-
-
-def _pci_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
-    found = pci.groups(runs)
-    if not found:
-        return None
-    s = html.Section("pci", "UIO vs VFIO (udrv-bench pci)")
-    s.body.append(html.para("One PCI device's interrupt (QEMU's edu on the q35 board, Intel "
-                            "IOMMU with interrupt remapping) through uio_pci_generic's INTx, "
-                            "vfio-pci's INTx and vfio-pci's MSI: the raise-register write to "
-                            "the wake-up, and the re-arm each needs (docs/vfio.md).", "note"))
-    for i, g in enumerate(found):
-        figs.add_to(s, f"pci-{i}", pci.figure(g),
-                    f"{g.name}: write \u2192 wake and re-arm p50 per mechanism, p99 and max "
-                    "as ticks")
-        s.body.append(html.table(pci.table(g)))
-    return s
-
-
-def _gaps_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
-    found = gaps.documents(runs)
-    if not found:
-        return None
-    s = html.Section("gaps", "Scheduler gaps (RT throttling)")
-    s.body.append(html.para("A busy SCHED_FIFO loop toggling a GPIO line, every interval "
-                            "between two toggles timed (udrv-bench gaps), at the kernel's RT "
-                            "throttling and with it off (--rt-runtime -1).", "note"))
-    for fig_id, png, caption in (
-            ("gaps-histogram", gaps.histogram(found),
-             "Every interval between two toggles, log-log: the toggles at a few \u00b5s, "
-             "RT throttling's gaps at tens of ms"),
-            ("gaps-timeline", gaps.timeline(found),
-             "Each gap against its start in the run")):
-        figs.add_to(s, fig_id, png, caption)
-    s.body.append(html.table(gaps.table(found)))
-    return s
-
-
-def _rate_section(figs: _Figures, runs: list[Run]) -> html.Section | None:
-    found = rate_sweep.documents(runs)
-    if not found:
-        return None
-    s = html.Section("rate", "Interrupt rate capacity")
-    s.body.append(html.para("A source that counts what it raises (gpio-wire's generator, "
-                            "uio-ticker) swept over offered rates; per mechanism and receiver "
-                            "what was received and what was lost at the source "
-                            "(udrv-bench rate).", "note"))
-    for fig_id, png, caption in (
-            ("rate-received", rate_sweep.received(found),
-             "Events received per second against the rate offered"),
-            ("rate-lost", rate_sweep.lost(found),
-             "Share of the source's events lost, against the rate offered")):
-        figs.add_to(s, fig_id, png, caption)
-    s.body.append(html.table(rate_sweep.table(found)))
     return s
 
 
@@ -344,7 +271,7 @@ def _mkdir(d: Path) -> None:
     d.mkdir(parents=True, exist_ok=True)
 
 
-def _write(out_html: Path, pdir: Path, page: str, figs: _Figures) -> Output:
+def _write(out_html: Path, pdir: Path, page: str, figs: Figures) -> Output:
     out = Output(out_html)
     try:
         for old in pdir.glob("*.png"):

@@ -10,10 +10,9 @@ against its start in the run); and a table as the suite prints it.
 
 from __future__ import annotations
 
-from typing import Any
-
 import matplotlib.pyplot as plt
 
+from rig.bench.gaps.model import Gaps, of
 from rig.results.measures import measure
 
 from . import figcheck
@@ -26,12 +25,17 @@ VARIANT_PREFIX = "rt-runtime"
 
 def documents(runs: list[Run]) -> list[tuple[Run, Doc]]:
     """Every gaps document with its run, in the order of the runs."""
-    return [(r, d) for r in runs for d in r.docs if d.bench == "gaps" and d.gaps]
+    return [(r, d) for r in runs for d in r.docs if d.bench == "gaps" and of(d)]
+
+
+def _gaps(doc: Doc) -> Gaps:
+    g = of(doc)
+    assert g is not None, "documents() picks gaps documents"
+    return g
 
 
 def _setting(doc: Doc) -> str:
-    g: dict[str, Any] = doc.gaps or {}
-    runtime = g["sched_rt_runtime_us"]
+    runtime = _gaps(doc).sched_rt_runtime_us
     return "throttling off (-1)" if runtime < 0 else f"runtime {runtime} us"
 
 
@@ -48,7 +52,7 @@ class _Styles:
         self.markers: dict[str, str] = {}
 
     def __call__(self, run: Run, doc: Doc) -> tuple[str, str]:
-        off = (doc.gaps or {})["sched_rt_runtime_us"] < 0
+        off = _gaps(doc).throttling_off
         color = self.colors.setdefault((run.kernel, off),
                                        PALETTE[len(self.colors) % len(PALETTE)])
         return color, self.markers.setdefault(run.load, "o^sD"[len(self.markers) % 4])
@@ -76,7 +80,7 @@ def histogram(found: list[tuple[Run, Doc]]) -> bytes | None:
         # four decades of empty buckets
         ax.plot(xs, ys, color=color, linestyle="none", marker=marker, markersize=4,
                 fillstyle="none", label=f"{_label(run, doc)}: max {row.stats.max / 1e6:.3f} ms")
-    thresholds = {(d.gaps or {})["threshold_ns"] for _, d in found}
+    thresholds = {_gaps(d).threshold_ns for _, d in found}
     for t in thresholds:
         ax.axvline(t / 1000, color="grey", linestyle=":", linewidth=1)
     if xs_all and ys_all:
@@ -99,9 +103,9 @@ def timeline(found: list[tuple[Run, Doc]]) -> bytes | None:
     figcheck.declare(fig, *(measure(doc.rows[0]) for _, doc in found))
     style = _Styles()
     for run, doc in found:
-        g: dict[str, Any] = doc.gaps or {}
-        xs = [x["start_ns"] / 1e9 for x in g["timeline"]]
-        ys = [x["gap_ns"] / 1e6 for x in g["timeline"]]
+        g = _gaps(doc)
+        xs = [x.start_ns / 1e9 for x in g.timeline]
+        ys = [x.gap_ns / 1e6 for x in g.timeline]
         color, marker = style(run, doc)
         ax.plot(xs, ys, color=color, linestyle="none", marker=marker, markersize=5,
                 label=f"{_label(run, doc)}: {len(xs)} gaps" if xs else
@@ -123,19 +127,19 @@ def table(found: list[tuple[Run, Doc]]) -> Table:
               [[(h, 1) for h in ("run", "sched_rt_runtime_us", "longest (ms)", "gaps/s",
                                  "stalled %", "expected", "toggles (sent = on the wire)")]])
     for run, doc in found:
-        g: dict[str, Any] = doc.gaps or {}
+        g = _gaps(doc)
         row = doc.rows[0]
-        longest = max(g["longest_ns"], int(row.stats.max)) / 1e6
+        longest = max(g.longest_ns, int(row.stats.max)) / 1e6
         expected = "none"
-        if g.get("expected_gap_ns"):
-            expected = (f"{g['expected_gap_ns'] / 1e6:.1f} ms every "
-                        f"{g['sched_rt_period_us'] / 1e6:g} s")
+        if g.expected_gap_ns:
+            expected = (f"{g.expected_gap_ns / 1e6:.1f} ms every "
+                        f"{g.sched_rt_period_us / 1e6:g} s")
         wire = "-"
         if row.loss:
             wire = f"{row.loss['sent']} = {row.loss['received']}"
-        t.rows.append([Cell(run.label), num(str(g["sched_rt_runtime_us"])),
-                       num(f"{longest:.3f}"), num(f"{g['per_s']:.2f}"),
-                       num(f"{g['stalled_pct']:.2f}"), Cell(expected), num(wire)])
+        t.rows.append([Cell(run.label), num(str(g.sched_rt_runtime_us)),
+                       num(f"{longest:.3f}"), num(f"{g.per_s:.2f}"),
+                       num(f"{g.stalled_pct:.2f}"), Cell(expected), num(wire)])
     t.note = ("A gap: an interval between two toggles of at least the bench's threshold "
               "(1 ms by default). RT throttling lets real-time tasks run "
               "sched_rt_runtime_us of every sched_rt_period_us and stops them for the rest.")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
 
+from rig.bench.pci.spec import MECHANISMS, NAME, RAW, SAMPLES
 from rig.results.measures import measure
 
 from . import figcheck
@@ -23,9 +24,7 @@ from .model import Row, Run
 from .plots import _png, finish
 from .tables import Cell, Table, num
 
-BENCH = "pci"
-MECHANISMS = ("uio-intx", "vfio-intx", "vfio-msi")
-SAMPLES = ("write_to_wake", "rearm")
+BENCH = NAME
 COLORS = {"std": "#2471a3", "rt": "#c0392b"}
 VARIANT_COLOR = "#e67e22"
 
@@ -34,9 +33,6 @@ VARIANT_COLOR = "#e67e22"
 class Group:
     name: str
     runs: list[Run]  # std idle, std load, rt idle, rt load, rt irq-prio (those present)
-
-
-RAW = "raw read()"  # the sample column of a raw row, as rig/lab/suite/pci.py prints it
 
 
 def row(run: Run, mech: str, sample: str) -> Row | None:

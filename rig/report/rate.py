@@ -17,6 +17,8 @@ from typing import Any
 import matplotlib.pyplot as plt
 from matplotlib.lines import Line2D
 
+from rig.bench.rate.model import Rate, Step, of
+
 from . import figcheck
 from .model import Doc, Run
 from .plots import PALETTE, _png, finish, log_axis
@@ -25,7 +27,13 @@ from .tables import Cell, Table, num
 
 def documents(runs: list[Run]) -> list[tuple[Run, Doc]]:
     """Every rate document with its run, in the order of the runs."""
-    return [(r, d) for r in runs for d in r.docs if d.bench == "rate" and d.rate]
+    return [(r, d) for r in runs for d in r.docs if d.bench == "rate" and of(d)]
+
+
+def _rate(doc: Doc) -> Rate:
+    r = of(doc)
+    assert r is not None, "documents() picks rate documents"
+    return r
 
 
 MECHANISMS = ("cdev", "cdev-batch", "uio-read", "uio-poll")
@@ -35,27 +43,27 @@ LOST = "udrv-bench rate: share of the source's events lost (%)"
 STYLES = {"udrv": "-", "raw": ":", "libgpiod-2.3": "--"}
 
 
-def _curves(doc: Doc) -> dict[tuple[str, str], list[dict[str, Any]]]:
+def _curves(doc: Doc) -> dict[tuple[str, str], list[Step]]:
     """Steps per (mechanism, implementation), in increasing offered rate."""
-    out: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for s in (doc.rate or {})["steps"]:
-        out.setdefault((s["mechanism"], s["implementation"]), []).append(s)
+    out: dict[tuple[str, str], list[Step]] = {}
+    for s in _rate(doc).steps:
+        out.setdefault((s.mechanism, s.implementation), []).append(s)
     for steps in out.values():
-        steps.sort(key=lambda s: s["offered_per_s"])
+        steps.sort(key=lambda s: s.offered_per_s)
     return out
 
 
 def _knee(doc: Doc, mech: str, impl: str) -> float | None:
-    for c in (doc.rate or {})["capacity"]:
-        if (c["mechanism"], c["implementation"]) == (mech, impl):
-            return c["knee_per_s"]
+    for c in _rate(doc).capacity:
+        if (c.mechanism, c.implementation) == (mech, impl):
+            return c.knee_per_s
     return None
 
 
-def _y(s: dict[str, Any], loss: bool) -> float:
+def _y(s: Step, loss: bool) -> float:
     if loss:
-        return 100.0 * s["lost"] / s["source_count"] if s["source_count"] else 0.0
-    return float(s["received_per_s"])
+        return 100.0 * s.lost / s.source_count if s.source_count else 0.0
+    return float(s.received_per_s)
 
 
 def _panel(ax: Any, found: list[tuple[Run, Doc]], mech: str, loss: bool,
@@ -66,13 +74,13 @@ def _panel(ax: Any, found: list[tuple[Run, Doc]], mech: str, loss: bool,
         for (m, impl), steps in _curves(doc).items():
             if m != mech:
                 continue
-            xs = [s["offered_per_s"] for s in steps]
+            xs = [s.offered_per_s for s in steps]
             ys = [_y(s, loss) for s in steps]
             xs_all += xs
             ax.plot(xs, ys, color=color, linestyle=STYLES.get(impl, "-."), linewidth=1.2,
                     marker=".", markersize=3)
             knee = _knee(doc, mech, impl)
-            at = [s for s in steps if knee is not None and s["offered_per_s"] == knee]
+            at = [s for s in steps if knee is not None and s.offered_per_s == knee]
             if at:  # the knee: an open circle on its step
                 ax.plot([knee], [_y(at[0], loss)], color=color, marker="o", markersize=7,
                         fillstyle="none", linestyle="none")
@@ -94,14 +102,14 @@ def _figure(found: list[tuple[Run, Doc]], loss: bool) -> bytes | None:
     colors: dict[str, str] = {}
     for ax, mech in zip(axes.flat, MECHANISMS, strict=True):
         _panel(ax, found, mech, loss, colors)
-    steps = [s for _, d in found for s in (d.rate or {})["steps"]]
-    offered = [s["offered_per_s"] for s in steps if s["offered_per_s"] > 0]
+    steps = [s for _, d in found for s in _rate(d).steps]
+    offered = [s.offered_per_s for s in steps if s.offered_per_s > 0]
     if offered:
         log_axis(axes[0][0], "x", min(offered) / 1.3, max(offered) * 1.3)
     if loss:
         axes[0][0].set_ylim(-3, 103)
     elif offered:
-        got = [s["received_per_s"] for s in steps if s["received_per_s"] > 0] + offered
+        got = [s.received_per_s for s in steps if s.received_per_s > 0] + offered
         log_axis(axes[0][0], "y", min(got) / 1.3, max(got) * 1.3)
     for ax in axes[1]:
         ax.set_xlabel("offered (events/s, the source's count)", fontsize=8)
@@ -141,18 +149,18 @@ def table(found: list[tuple[Run, Doc]]) -> Table:
                                  "CPU % at the knee", "max received (/s)", "CPU ns/event",
                                  "vs raw")]])
     for run, doc in found:
-        for c in (doc.rate or {})["capacity"]:
-            if not c["measured"]:
-                t.rows.append([Cell(run.label), Cell(c["mechanism"]),
-                               Cell(c["implementation"]), Cell(c["note"] or "absent", "muted"),
+        for c in _rate(doc).capacity:
+            if not c.measured:
+                t.rows.append([Cell(run.label), Cell(c.mechanism),
+                               Cell(c.implementation), Cell(c.note or "absent", "muted"),
                                Cell(""), Cell(""), Cell(""), Cell("")])
                 continue
-            ratio = c["ratio_vs_raw"]
-            t.rows.append([Cell(run.label), Cell(c["mechanism"]), Cell(c["implementation"]),
-                           num(_fmt(c["knee_per_s"], ".0f")),
-                           num(_fmt(c["cpu_pct_at_knee"], ".1f")),
-                           num(_fmt(c["throughput_per_s"], ".0f")),
-                           num(_fmt(c["ns_per_event"], ".0f")),
+            ratio = c.ratio_vs_raw
+            t.rows.append([Cell(run.label), Cell(c.mechanism), Cell(c.implementation),
+                           num(_fmt(c.knee_per_s, ".0f")),
+                           num(_fmt(c.cpu_pct_at_knee, ".1f")),
+                           num(_fmt(c.throughput_per_s, ".0f")),
+                           num(_fmt(c.ns_per_event, ".0f")),
                            num("-" if ratio is None else f"x{ratio:.2f}")])
     t.note = ("Knee: the highest offered rate with nothing lost, counted at the source "
               "(gpio-wire's gen_edges, uio-ticker's ticks), and received per second at "

@@ -14,10 +14,11 @@ event's own cost taken off, with the untraced p50 it must match as a tick.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import matplotlib.pyplot as plt
 
+from rig.bench.reply.model import Entry
+from rig.bench.reply.model import of as breakdown_of
 from rig.results.measures import measure
 from rig.results.text import REPLY_ROWS
 
@@ -149,8 +150,8 @@ def table(g: Group) -> Table:
     return t
 
 
-def _bd_entries(run: Run) -> list[dict[str, Any]]:
-    return [e for d in run.docs if d.bench == "reply" and d.breakdown for e in d.breakdown]
+def _bd_entries(run: Run) -> list[Entry]:
+    return [e for d in run.docs if d.bench == "reply" for e in breakdown_of(d)]
 
 
 def breakdown_figure(g: Group) -> bytes | None:
@@ -158,31 +159,30 @@ def breakdown_figure(g: Group) -> bytes | None:
     coloured by the mark it ends at; the untraced p50 as a black tick and
     the ratio of the two at the bar's end."""
     bars = [(run, e) for (impl, wait) in RESPONDERS for run in g.runs
-            for e in _bd_entries(run) if (e["implementation"], e["wait"]) == (impl, wait)]
+            for e in _bd_entries(run) if (e.implementation, e.wait) == (impl, wait)]
     if not bars:
         return None
     fig, ax = plt.subplots(figsize=(8.5, 0.32 * len(bars) + 1.8))
     figcheck.declare(fig, "time (ns)")
     colours = {m: c for m, c, _ in MARKS}
     seen: set[str] = set()
-    lim = 1.2 * max(max(e["total_ns"], e["untraced_p50_ns"]) for _, e in bars) / 1000
+    lim = 1.2 * max(max(e.total_ns, e.untraced_p50_ns) for _, e in bars) / 1000
     for y, (_, e) in enumerate(bars):
         left = 0.0
-        for st in e["stages"]:
-            mark = st["name"].split("_to_", 1)[1]
+        for st in e.stages:
+            mark = st.mark
             label = None if mark in seen else next(t for m, _, t in MARKS if m == mark)
             seen.add(mark)
-            ax.barh(y, st["ns"] / 1000, left=left, height=0.75,
+            ax.barh(y, st.ns / 1000, left=left, height=0.75,
                     color=colours.get(mark, "#7f8c8d"), edgecolor="white", linewidth=0.5,
                     label=label)
-            left += st["ns"] / 1000
-        p50 = e["untraced_p50_ns"] / 1000
+            left += st.ns / 1000
+        p50 = e.untraced_p50_ns / 1000
         ax.plot([p50] * 2, [y - 0.45, y + 0.45], color="black", linewidth=1.2)
-        ax.text(max(left, p50), y, f" \u00d7{e['ratio']:.2f}" if e["ratio"] else "",
+        ax.text(max(left, p50), y, f" \u00d7{e.ratio:.2f}" if e.ratio else "",
                 va="center", fontsize=7)
     ax.set_xlim(0, lim)
-    names = [e["implementation"] + (f"/{e['wait']}" if e["wait"] else "") + f" ({run.label})"
-             for run, e in bars]
+    names = [f"{e.name} ({run.label})" for run, e in bars]
     ax.set_yticks(range(len(bars)), names, fontsize=7)
     ax.invert_yaxis()
     ax.set_xlabel("median traced reply, each event's cost taken off (\u00b5s); "

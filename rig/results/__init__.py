@@ -18,6 +18,8 @@ lab suite, its labgrid form and the LAVA converter write). This package
     python3 -m rig.results tables FILE         the tables, as the suite prints them
     python3 -m rig.results markdown FILE       the same tables as Markdown (docs)
     python3 -m rig.results compare A B         the rows of B that changed beyond the noise
+    python3 -m rig.results schema --compose    write udrv-bench-1.schema.json from its
+                                               base and the benches' parts (rig.bench)
 
 Used by the suite (rig/lab/suite/), the soak, the LAVA converter, udrv-report
 and the tests; nothing else parses a results document.

@@ -8,7 +8,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from . import compare, page, text
+from . import compare, compose, page, text
 from .errors import ResultsError
 from .read import load
 
@@ -44,6 +44,15 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("page", metavar="PAGE")
     g.add_argument("--check", action="store_true",
                    help="change nothing; list the blocks that differ and exit 1")
+    s = sub.add_parser("schema", help="compose udrv-bench-1.schema.json from its parts",
+                       description="Write rig/results/udrv-bench-1.schema.json composed of "
+                       "udrv-bench-1.base.json and each bench's rig/bench/<bench>/schema.json "
+                       "(rig.bench.specs.SPECS order). Exit status 1 with --check when the "
+                       "checked-in file differs from the composition.")
+    s.add_argument("--compose", action="store_true", required=True,
+                   help="compose the schema file (the one thing this command does)")
+    s.add_argument("--check", action="store_true",
+                   help="change nothing; exit 1 if the file is not the composition")
     m = sub.add_parser("compare", help="the rows of B beyond the noise against A")
     m.add_argument("a", metavar="A")
     m.add_argument("b", metavar="B")
@@ -82,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
         for c in found:
             print(f"  {compare.change_text(c)}")
         return 0
+    if args.command == "schema":
+        return _schema(args.check)
     if args.command == "page":
         return page.fill(args.page, args.check, block_lines)
     tables = text.tables(load(args.file), args.board, args.table)
@@ -92,6 +103,24 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"<!-- python3 -m rig.results markdown {args.file} -->")
         print("\n".join(markdown_tables(tables)))
+    return 0
+
+
+def _schema(check: bool) -> int:
+    try:
+        same = compose.write(check=check)
+    except compose.ComposeError as exc:
+        print(f"rig.results: {exc}", file=sys.stderr)
+        return EXIT_BAD
+    target = compose.TARGET.relative_to(compose.HERE.parent.parent)
+    if same:
+        print(f"{target}: the composition of its parts")
+        return 0
+    if check:
+        print(f"{target}: not the composition of udrv-bench-1.base.json and "
+              "rig/bench/*/schema.json: run python3 -m rig.results schema --compose")
+        return 1
+    print(f"{target}: written")
     return 0
 
 

@@ -14,10 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rig.bench.specs import OWN_ROWS
+
 RowKey = tuple[str, str, str, str | None, str]
-# benches drawn by a section of their own, not with the latency rows (gaps.py,
-# rate.py)
-OWN_SECTION = frozenset({"gaps", "rate"})
+# benches drawn by a section of their own, not with the latency rows (their
+# specs' own_rows: gaps, rate)
+OWN_SECTION = OWN_ROWS
 
 
 @dataclass(frozen=True)
@@ -76,12 +78,9 @@ class Doc:
     rt: dict[str, Any]
     tool_version: str
     rows: list[Row]
-    gaps: dict[str, Any] | None = None  # udrv-bench gaps: its "gaps" object
-    rate: dict[str, Any] | None = None  # udrv-bench rate: its "rate" object
-    pci: dict[str, Any] | None = None  # udrv-bench pci: its "pci" object
-    # udrv-bench reply --breakdown: its "breakdown" list (one entry per
-    # responder: the median traced reply's stages beside the untraced p50)
-    breakdown: list[dict[str, Any]] | None = None
+    # the bench's own object(s), each read by its spec into its model
+    # (rig/bench/<bench>/model.py: of(doc) returns it typed): "gaps", "rate", "pci", "breakdown"
+    sections: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

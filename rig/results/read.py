@@ -14,6 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from rig.bench.specs import SPECS
+
 from .check import SUPPORTED, Version, check
 from .errors import ResultsError
 from .model import Doc, Results, Row, Run, Stats
@@ -186,8 +188,13 @@ def _doc(d: dict[str, Any]) -> Doc:
     bench = d["bench"]
     return Doc(bench=bench, board=d["board"], kernel=d["kernel"], load=d["load"], rt=d["rt"],
                tool_version=d["tool"]["version"], rows=[_row(bench, r) for r in d["rows"]],
-               gaps=d.get("gaps"), rate=d.get("rate"), pci=d.get("pci"),
-               breakdown=d.get("breakdown"))
+               sections=_sections(d))
+
+
+def _sections(d: dict[str, Any]) -> dict[str, Any]:
+    """Each spec's section the document has, read into the spec's model."""
+    return {s.section: s.parse(d[s.section]) for s in SPECS
+            if s.section and s.parse and s.section in d}
 
 
 def _row(bench: str, r: dict[str, Any]) -> Row:

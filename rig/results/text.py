@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from rig.bench.specs import SPECS
+
 from .model import Results, Row, Run
 
 # the variants of a lab run (udrv-lab/1 "variant"): the priority axis on rt,
@@ -40,10 +42,6 @@ PRIORITY_ROWS = (("uio", "uio-ticker", "read", "notify_to_wake"),
 REPLY_ROWS = (("isr", None), ("kthread", None), ("user", "read"), ("user", "poll"),
               ("user", "epoll"), ("user", "busy"), ("lib", "read"), ("lib", "busy"),
               ("lib", "irq"))
-# udrv-bench pci's paths and samples, in its order
-PCI_MECHANISMS = ("uio-intx", "vfio-intx", "vfio-msi")
-PCI_SAMPLES = ("write_to_wake", "rearm")
-PCI_RAW = "raw read()"  # the sample column of a raw row
 TOGGLE_TITLES = {
     "x86": "Toggle rate of one GPIO line (udrv-bench toggle, idle)",
     "rpi3": "Toggle rate of GPIO 17 on the rpi3 board (raspi3b, pinctrl-bcm2835; "
@@ -146,7 +144,7 @@ def _us3(row: Row | None, fields: tuple[str, str, str]) -> str:
     return "/".join(f"{getattr(row.stats, f) / 1000:.1f}" for f in fields)
 
 
-def _p(row: Row | None) -> str:
+def p50_p99_max(row: Row | None) -> str:
     return _us3(row, ("p50", "p99", "max"))
 
 
@@ -233,72 +231,9 @@ def priority_table(runs: list[Run], board: str = "x86") -> TextTable:
         cells = []
         for run in cols.values():
             by = _rows([run], bench).get((run.kernel, run.load), {}) if run else {}
-            cells.append(_p(by.get((mech, "udrv", wait, sample))))
+            cells.append(p50_p99_max(by.get((mech, "udrv", wait, sample))))
         t.rows.append([bench, f"{mech}/{wait}", sample, *cells])
     return t
-
-
-def gaps_table(runs: list[Run], board: str = "x86") -> TextTable:
-    """kernel x load x setting: the longest interval, gaps per second, time stalled,
-    and what RT throttling should leave (period - runtime every period)."""
-    t = TextTable(["Scheduler gaps of a busy SCHED_FIFO loop toggling a GPIO line "
-                   "(udrv-bench gaps; a gap: an interval >= its threshold)"],
-                  [Column("kernel", 8), Column("load", 6), Column("sched_rt_runtime_us", 20, ">"),
-                   Column("longest ms", 12, ">"), Column("gaps/s", 8, ">"),
-                   Column("stalled %", 11, ">"), Column("expected", 0, "<", "  ")])
-    for kernel in KERNELS:
-        for load in LOADS:
-            for run in runs:
-                if (run.board_name, run.kernel, run.load) != (board, kernel, load) or \
-                        run.variant not in ("", GAPS_VARIANT):
-                    continue
-                for doc in run.docs:
-                    if doc.bench == "gaps" and doc.gaps is not None:
-                        t.rows.append(_gaps_line(kernel, load, doc.gaps, doc.rows[0]))
-    return t
-
-
-def _gaps_line(kernel: str, load: str, g: dict[str, Any], row: Row) -> list[str]:
-    longest = max(g["longest_ns"], row.stats.max) / 1e6
-    expected = "none (not throttled)"
-    if g["expected_gap_ns"]:
-        expected = (f"{g['expected_gap_ns'] / 1e6:.1f} ms every "
-                    f"{g['sched_rt_period_us'] / 1e6:g} s")
-    return [kernel, load_name(load), str(g["sched_rt_runtime_us"]), f"{longest:.3f}",
-            f"{g['per_s']:.2f}", f"{g['stalled_pct']:.2f}", expected]
-
-
-def rate_table(runs: list[Run], board: str | None = None) -> TextTable:
-    """kernel x load x receiver: the knee, CPU there, throughput, ns per event."""
-    t = TextTable(["Interrupt rate capacity (udrv-bench rate; knee: the highest offered "
-                   "rate with nothing lost at the source, received/s >= 95% of offered/s;",
-                   "vs raw: CPU per event over the bare read() at one rate for both, at/s: "
-                   "the highest raw kept up with, neither preempted)"],
-                  [Column("kernel", 7), Column("load", 13), Column("mechanism", 12),
-                   Column("impl", 14), Column("knee/s", 9, ">"), Column("CPU %", 7, ">"),
-                   Column("max rx/s", 10, ">"), Column("ns/event", 10, ">"),
-                   Column("vs raw", 8, ">"), Column("at/s", 9, ">")])
-    for run in runs:
-        if run.variant not in ("", RATE_PRIORITY) or board not in (None, run.board_name):
-            continue
-        for doc in run.docs:
-            if doc.bench == "rate" and doc.rate is not None:
-                t.rows += [_rate_line(run, c) for c in doc.rate["capacity"]]
-    return t
-
-
-def _rate_line(run: Run, c: dict[str, Any]) -> list[str]:
-    def num(v: float | None, fmt: str) -> str:
-        return "-" if v is None else format(v, fmt)
-
-    head = [run.kernel, run.variant.replace(" ", "-") if run.variant else run.load,
-            c["mechanism"], c["implementation"]]
-    if not c["measured"]:
-        return [*head, "absent"]
-    return [*head, num(c["knee_per_s"], ".0f"), num(c["cpu_pct_at_knee"], ".1f"),
-            num(c["throughput_per_s"], ".0f"), num(c["ns_per_event"], ".0f"),
-            times(c["ratio_vs_raw"], 2) or "-",
-            num(c.get("ratio_at_per_s"), ".0f")]  # absent before 12-2026
 
 
 def reply_table(runs: list[Run], board: str = "x86") -> TextTable:
@@ -324,47 +259,7 @@ def reply_table(runs: list[Run], board: str = "x86") -> TextTable:
     for impl, wait in REPLY_ROWS:
         key = ("gpio", impl, wait, "trigger_to_reply")
         if any(key in x for x in tables):  # lib's rows: documents since 12-2026
-            t.rows.append([impl, wait or "-", *(_p(x.get(key)) for x in tables)])
-    return t
-
-
-def _pci_rows(run: Run) -> dict[tuple[str, str], Row]:
-    """(mechanism, sample) -> row; a raw row's sample is PCI_RAW."""
-    out = {}
-    for doc in run.docs:
-        if doc.bench == "pci":
-            for row in doc.rows:
-                raw = row.implementation == "raw"
-                out[(row.mechanism, PCI_RAW if raw else row.sample)] = row
-    return out
-
-
-def _pci_cell(row: Row | None) -> str:
-    cell = _p(row)
-    ref = row.reference if row else None
-    if ref and ref.get("ratio_p50") is not None:
-        cell += f" {times(ref['ratio_p50'], 2)}"
-    return cell
-
-
-def pci_table(runs: list[Run], board: str = "q35") -> TextTable:
-    """mechanism x sample rows, kernel x load columns (then the rt variant):
-    p50/p99/max in us and the p50's ratio to UIO INTx measured in the same run."""
-    mine = [r for r in runs if r.board_name == board]
-    cols = [(f"{k} {load_name(ld)}", r) for k in KERNELS for ld in LOADS
-            for r in mine if r.kernel == k and r.load == ld and not r.variant]
-    cols += [(f"{r.kernel} {r.variant}", r) for r in mine if r.variant]
-    t = TextTable(["UIO vs VFIO: edu's raise-register write -> userspace wake-up, and the "
-                   "re-arm for the next interrupt (udrv-bench pci, q35 board);",
-                   "p50/p99/max in us, xR: the p50 over UIO INTx's in the same run "
-                   "(raw read(): over udrv's of the same path)"],
-                  [Column("mechanism", 11), Column("sample", 15)]
-                  + [Column(c, 24, ">") for c, _ in cols])
-    tables = [_pci_rows(r) for _, r in cols]
-    for mech in PCI_MECHANISMS:
-        raw = mech != "uio-intx" and any((mech, PCI_RAW) in x for x in tables)
-        for sample in PCI_SAMPLES + ((PCI_RAW,) if raw else ()):
-            t.rows.append([mech, sample, *(_pci_cell(x.get((mech, sample))) for x in tables)])
+            t.rows.append([impl, wait or "-", *(p50_p99_max(x.get(key)) for x in tables)])
     return t
 
 
@@ -422,8 +317,11 @@ def _benches(runs: list[Run]) -> set[str]:
     return {d.bench for r in runs for d in r.docs}
 
 
-# the tables by name (python3 -m rig.results markdown --table NAME)
-TABLES = ("toggle", "latency", "reply", "priority", "gaps", "rate", "pci", "broker", "python")
+# the tables by name (python3 -m rig.results markdown --table NAME): the
+# shared ones, then the benches' own (their specs', rig/bench/<bench>/spec.py)
+SPEC_TABLES = tuple((s.name, s.table) for s in SPECS if s.table)
+TABLES = ("toggle", "latency", "reply", "priority", *(t.name for _, t in SPEC_TABLES),
+          "broker", "python")
 
 
 def tables(results: Results, boards: list[str] | None = None,
@@ -445,9 +343,7 @@ def tables(results: Results, boards: list[str] | None = None,
             ("reply", "reply" in has, reply_table),
             ("priority", any(r.variant in PRIORITY_VARIANTS and {"irq", "uio"} & _benches([r])
                              for r in mine), priority_table),
-            ("gaps", "gaps" in has, gaps_table),
-            ("rate", "rate" in has, rate_table),
-            ("pci", "pci" in has, pci_table),
+            *((t.name, bench in has, t.make) for bench, t in SPEC_TABLES),
             ("broker", any(r.variant == BROKER_VARIANT for r in mine), broker_table)]
         out += [make(runs, board) for name, wanted, make in makers
                 if wanted and (kinds is None or name in kinds)]

@@ -7,8 +7,10 @@ CLI tests run (UDRV_BIN's build directory), installed again with --destdir."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +25,8 @@ PROMISED = [
     "share/man/man1/udrv.1", "share/man/man3/libudrv.3",
     "share/man/man1/udrv-bench.1", "share/man/man1/udrv-report.1",
     "share/udrv/rig/report/__main__.py", "share/udrv/rig/results/udrv-bench-1.schema.json",
+    "share/udrv/rig/bench/specs.py", "share/udrv/rig/bench/gaps/spec.py",
+    "share/udrv/rig/bench/gaps/model.py", "share/udrv/rig/bench/gaps/schema.json",
     "share/doc/udrv/examples/edu/edu.c", "share/doc/udrv/examples/python/blink.py",
     "share/doc/udrv/examples/udrvd-held/udrvd-held.c",
     "share/doc/udrv/examples/responder/responder.c", "share/doc/udrv/examples/python/responder.py",
@@ -65,6 +69,23 @@ def installed(udrv_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> Stage
 def test_make_install_puts_it_below_prefix(installed: Staged, rel: str) -> None:
     path = installed.prefix / rel.replace("LIBDIR", installed.libdir)
     assert path.exists(), f"{path} is not installed"
+
+
+def test_the_installed_reader_reads_every_bench(installed: Staged) -> None:
+    """rig.results as installed (share/udrv/rig, what udrv-report runs) has
+    every bench's spec: it reads documents with each section, and no C of
+    rig/bench/ came along."""
+    root = installed.prefix / "share" / "udrv"
+    fixtures = Path(__file__).resolve().parents[1] / "rig" / "report" / "fixtures"
+    files = [str(fixtures / f"{n}.json") for n in ("lab-gaps", "lab-rate", "lab-pci",
+                                                   "bench-reply-breakdown-std")]
+    r = subprocess.run([sys.executable, "-m", "rig.results", "check", *files],
+                       cwd=root, capture_output=True, text=True, check=False,
+                       env={**os.environ, "PYTHONPATH": str(root)})
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.count(": valid") == len(files)
+    bench = root / "rig" / "bench"
+    assert not [p for p in bench.rglob("*") if p.suffix in (".c", ".h", ".build")]
 
 
 @pytest.mark.parametrize("tree", ["udrv-bench", "udrv-irq"])

@@ -27,8 +27,8 @@ import pytest
 from background import Background, guest_ok
 from guest import CHIP, bench_ok, udrv_bench
 
+from rig.bench.gaps import spec as gaps_spec
 from rig.lab.suite import qemu as suite
-from rig.results import text
 from rig.results.check import check_bench
 from tests.support.results_docs import suite_table
 
@@ -145,7 +145,7 @@ def test_suite_table(board: Any, default_runtime: None) -> None:
     """The suite's "Scheduler gaps" lines, from the same runs."""
     runs = suite_runs(board)
     assert runs[1].variant == suite.GAPS_VARIANT
-    lines = suite_table(text.gaps_table, runs)
+    lines = suite_table(gaps_spec.text_table, runs)
     assert len(lines) == 4, lines
     default, off = (line.split() for line in lines[2:])
     assert default[:3] == [board.target, "idle", str(DEFAULT_RUNTIME)]

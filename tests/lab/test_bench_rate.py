@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from guest import Board, sh
 
-from rig.results import text
+from rig.bench.rate import spec as rate_spec
 from rig.results.check import check_bench
 from tests.support.results_docs import suite_table
 
@@ -200,5 +200,5 @@ def test_suite_quick_rate(board: Board, request: pytest.FixtureRequest) -> None:
     (doc,) = run.documents
     check_bench(doc)
     assert doc["rate"]["rates"] == [2000, 20000, 200000]
-    table = suite_table(text.rate_table, [run])
+    table = suite_table(rate_spec.text_table, [run])
     assert len(table) == 3 + len(doc["rate"]["capacity"])  # title (2 lines), head

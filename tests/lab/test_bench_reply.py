@@ -33,8 +33,10 @@ import pytest
 from background import Background, guest_ok
 from guest import Board, sh, udrv_bench
 
+from rig.bench.reply import model as reply_model
+from rig.bench.reply import spec as reply_spec
 from rig.lab.suite import plan
-from rig.results.check import check_bench, check_breakdown_matches
+from rig.results.check import check_bench
 
 pytestmark = pytest.mark.lg_feature(["gpio-wire"])
 
@@ -398,4 +400,4 @@ def test_breakdown_explains_the_untraced_p50(
     (measured with its type alone on) taken off, add up to its untraced p50
     within 5%."""
     for e in breakdown[0]["breakdown"]:
-        check_breakdown_matches(e)
+        reply_spec.check_matches(reply_model.entry(e))

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
+from rig.bench.pci import spec as pci_spec
 from rig.lab.suite import qemu as suite
-from rig.results import text
 from rig.results.check import check_lab
 from tests.support.results_docs import suite_table
 
@@ -31,7 +31,7 @@ def test_suite_q35_part(board_std_q35):
         ("q35", "std", "none", ""), ("q35", "std", "all", "")]
     assert all(r.failures == [] for r in runs)
     check_lab(suite.lab_document(runs))
-    lines = suite_table(text.pci_table, runs)
+    lines = suite_table(pci_spec.text_table, runs)
     assert len(lines) == 3 + 2 + 3 + 3  # uio-intx; vfio-intx, vfio-msi with their raw rows
     assert all("-" not in line.split()[2:] for line in lines[3:]), lines
     assert all(" x" in line for line in lines[5:]), lines  # the VFIO and raw rows' ratios

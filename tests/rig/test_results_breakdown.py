@@ -6,7 +6,7 @@ refusing a document broken on purpose: stages that do not add up, a negative
 stage, an untraced p50 that is not its row's, a ratio or a 5% verdict that
 are not the numbers', a cost that is not its run's, an event type twice,
 more taken off than traced, costs without the traced total; and the issue's
-5% rule (check_breakdown_matches) passing the lab's breakdowns and refusing
+5% rule (rig.bench.reply.spec.check_matches) passing the lab's breakdowns and refusing
 one just outside it."""
 
 from __future__ import annotations
@@ -18,15 +18,21 @@ from typing import Any
 
 import pytest
 
-from rig.results.check import (
-    Invalid,
-    breakdown_within,
-    check_bench,
-    check_breakdown_matches,
-)
+from rig.bench.reply import model as reply_model
+from rig.bench.reply import spec as reply_spec
+from rig.results.check import Invalid, check_bench
 
 FIXTURES = Path(__file__).resolve().parent / "report" / "fixtures"
 KERNELS = ("std", "rt")
+
+
+def check_breakdown_matches(e: dict[str, Any]) -> None:
+    """The spec's 5% rule on an entry as the document holds it."""
+    reply_spec.check_matches(reply_model.entry(e))
+
+
+def breakdown_within(e: dict[str, Any]) -> bool:
+    return reply_spec.within(reply_model.entry(e))
 
 
 def lab(kernel: str) -> dict[str, Any]:
@@ -165,9 +171,11 @@ def test_the_reader_exposes_it(kernel: str) -> None:
     doc = lab(kernel)
     [run] = model(doc, f"bench-reply-breakdown-{kernel}.json").runs
     [d] = run.docs
-    assert d.breakdown == doc["breakdown"]
+    found = reply_model.of(d)
+    assert found == reply_model.parse(doc["breakdown"])
+    assert all(isinstance(e, reply_model.Entry) for e in found)
     busy = [("user", "busy")] if kernel == "std" else []
     lib = [("lib", "read")] + ([("lib", "busy")] if kernel == "std" else []) + [("lib", "irq")]
-    assert [(e["implementation"], e["wait"]) for e in d.breakdown] == [
+    assert [(e.implementation, e.wait) for e in found] == [
         ("isr", None), ("kthread", None), ("user", "read"), ("user", "poll"),
         ("user", "epoll"), *busy, *lib]

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from rig.bench.pci import spec as pci_spec
+from rig.bench.rate import spec as rate_spec
 from rig.lab.suite import qemu as suite
 from rig.results import text
-from rig.results.text import PCI_MECHANISMS, PCI_SAMPLES, REPLY_ROWS
+from rig.results.text import REPLY_ROWS
 from tests.support.results_docs import bench_doc, ref, row, spread, stats, suite_table
 
 
@@ -147,30 +149,31 @@ def capacity(mech: str, impl: str, knee: float | None, measured: bool = True) ->
 
 def rate_doc() -> dict[str, Any]:
     return bench_doc("rate", [row("cdev", "raw", "event_to_wake", stats([5000]))],
-                     rate={"capacity": [capacity("cdev", "raw", 49945.2),
+                     rate={"step_duration_ns": 10**9, "rates": [], "steps": [],
+                           "capacity": [capacity("cdev", "raw", 49945.2),
                                         capacity("cdev", "udrv", None),
                                         capacity("cdev", "libgpiod-2.3", None, measured=False)]})
 
 
 def test_rate_table() -> None:
-    lines = suite_table(text.rate_table, [suite.SuiteRun("std", "all", [rate_doc()])])
+    lines = suite_table(rate_spec.text_table, [suite.SuiteRun("std", "all", [rate_doc()])])
     assert "knee" in lines[0]
     assert lines[3].split() == ["std", "all", "cdev", "raw", "49945", "12.5", "90000",
                                 "5600", "x1.00", "20000"]
     assert lines[4].split()[4:6] == ["-", "-"]
     assert lines[5].split()[-1] == "absent"
     # the irq-prio 90 run of the priority axis is, named so; other variants not
-    prio = suite_table(text.rate_table, [suite.SuiteRun("rt", "none", [rate_doc()],
+    prio = suite_table(rate_spec.text_table, [suite.SuiteRun("rt", "none", [rate_doc()],
                                                         variant=suite.RATE_PRIORITY)])
     assert prio[3].split()[:2] == ["rt", "irq-prio-90"]
-    assert suite_table(text.rate_table, [suite.SuiteRun("rt", "none", [rate_doc()],
+    assert suite_table(rate_spec.text_table, [suite.SuiteRun("rt", "none", [rate_doc()],
                                                         variant="SCHED_OTHER")]) == lines[:3]
 
 
 def pci_doc(p50_us: float, raw: bool = False) -> dict[str, Any]:
     rows = []
-    for i, mech in enumerate(PCI_MECHANISMS):
-        for j, sample in enumerate(PCI_SAMPLES):
+    for i, mech in enumerate(pci_spec.MECHANISMS):
+        for j, sample in enumerate(pci_spec.SAMPLES):
             p50 = int((p50_us + i + 10 * j) * 1000)
             reference = None
             if i:
@@ -189,10 +192,10 @@ def test_pci_table() -> None:
             suite.SuiteRun("std", "all", [pci_doc(3.0)], board="q35"),
             suite.SuiteRun("rt", "none", [pci_doc(20.0)], board="q35"),
             suite.SuiteRun("std", "none", [pci_doc(99.0)])]  # x86: not in this table
-    lines = suite_table(text.pci_table, runs)
+    lines = suite_table(pci_spec.text_table, runs)
     assert lines[2].split()[2:] == ["std", "idle", "std", "all", "rt", "idle"]
     body = [line.split() for line in lines[3:]]
-    assert [b[:2] for b in body] == [[m, s] for m in PCI_MECHANISMS for s in PCI_SAMPLES]
+    assert [b[:2] for b in body] == [[m, s] for m in pci_spec.MECHANISMS for s in pci_spec.SAMPLES]
     assert body[0][2:] == ["2.0/2.5/3.0", "3.0/3.5/4.0", "20.0/20.5/21.0"]
     assert body[2][2:] == ["3.0/3.5/4.0", "x1.50", "4.0/4.5/5.0", "x1.33",
                            "21.0/21.5/22.0", "x1.05"]
@@ -200,7 +203,7 @@ def test_pci_table() -> None:
     # the variant is the last column
     runs = [suite.SuiteRun("rt", "none", [pci_doc(8.0)], board="q35", variant="irq-prio 90"),
             suite.SuiteRun("rt", "none", [pci_doc(20.0)], board="q35")]
-    lines = suite_table(text.pci_table, runs)
+    lines = suite_table(pci_spec.text_table, runs)
     assert lines[2].split()[2:] == ["rt", "idle", "rt", "irq-prio", "90"]
     assert lines[3].split()[2:] == ["20.0/20.5/21.0", "8.0/8.5/9.0"]
 
@@ -208,10 +211,10 @@ def test_pci_table() -> None:
 def test_pci_table_with_a_path_missing_and_raw_rows() -> None:
     doc = pci_doc(2.0)
     doc["rows"] = [r for r in doc["rows"] if r["mechanism"] != "vfio-intx"]
-    lines = suite_table(text.pci_table, [suite.SuiteRun("std", "none", [doc], board="q35")])
+    lines = suite_table(pci_spec.text_table, [suite.SuiteRun("std", "none", [doc], board="q35")])
     assert lines[5].split() == ["vfio-intx", "write_to_wake", "-"]
     body = [line.split() for line in suite_table(
-        text.pci_table, [suite.SuiteRun("std", "none", [pci_doc(2.0, raw=True)],
+        pci_spec.text_table, [suite.SuiteRun("std", "none", [pci_doc(2.0, raw=True)],
                                         board="q35")])[3:]]
     assert [b[0] for b in body] == ["uio-intx"] * 2 + ["vfio-intx"] * 3 + ["vfio-msi"] * 3
     assert body[2][2:] == ["3.0/3.5/4.0", "x1.50"]  # udrv's, not the raw row's

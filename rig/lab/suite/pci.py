@@ -6,7 +6,7 @@ The x86 (pc) board has no IOMMU, so VFIO needs the q35 board (rig/lab/catalogue.
 rt-q35 for rt) and runs only `udrv-bench pci` there, idle and under load
 (on rt also with the irq threads raised above the bench, `--irq-prio 90`):
 edu's raise-register write -> wake-up through UIO INTx, VFIO INTx and VFIO
-MSI, and the re-arm of each. Its table (rig.results.text.pci_table) puts them
+MSI, and the re-arm of each. Its table (rig.bench.pci.spec.text_table) puts them
 side by side, with each VFIO row's ratio to the UIO INTx row of the same run
 (the bench's `reference`), and each VFIO path's raw row (a bare blocking
 read() of its eventfd) with its ratio to udrv's row of the path.

@@ -16,8 +16,8 @@ import pytest
 from report_helpers import FIXTURES, Rendered, load_json, render, run_report
 from report_page import check_png, data_uri_png
 
+from rig.bench.gaps import spec as gaps_spec
 from rig.lab.suite import qemu as suite
-from rig.results import text
 from tests.support.results_docs import suite_table
 
 LAB_GAPS = FIXTURES / "lab-gaps.json"
@@ -54,7 +54,7 @@ def test_table_says_what_the_suite_prints(gaps_page: Rendered) -> None:
     doc = load_json(LAB_GAPS)
     runs = [suite.SuiteRun(r["kernel"], r["load"], r["documents"],
                            variant=r.get("variant", "")) for r in doc["runs"]]
-    printed = suite_table(text.gaps_table, runs)[2:]
+    printed = suite_table(gaps_spec.text_table, runs)[2:]
     assert len(printed) == 8
     page_rows = {(row[0].text.split()[0], row[0].text.split()[1], row[1].text):
                  [c.text for c in row[2:5]] for row in gaps_page.page.tables["table-gaps"].rows}

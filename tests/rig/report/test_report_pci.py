@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """udrv-report's UIO-vs-VFIO section (rig/report/pci.py) on real
 udrv-bench pci documents: the figure decodes, the table says what the suite
-prints (rig.results.text's pci_table), ratios included."""
+prints (rig.bench.pci.spec's text_table), ratios included."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 from report_helpers import FIXTURES, Rendered, load_json, render
 from report_page import check_png, data_uri_png
 
+from rig.bench.pci import spec as pci_spec
 from rig.lab.suite import qemu as suite
-from rig.results import text
 from tests.support.results_docs import suite_table
 
 LAB_PCI = FIXTURES / "lab-pci.json"
@@ -27,10 +27,9 @@ def test_pci_section_says_what_the_suite_prints(tmp_path: Path) -> None:
         "mechanism", "sample", "std idle", "std all", "rt idle", "rt all",
         "rt idle irq-prio 90"]
     cells = {(row[0].text, row[1].text): [c.text for c in row[2:]] for row in table.rows}
-    printed = suite_table(text.pci_table, [suite.SuiteRun(r["kernel"], r["load"], r["documents"],
-                                                  board=r["board"],
-                                                  variant=r.get("variant", ""))
-                                   for r in doc["runs"]])
+    runs = [suite.SuiteRun(r["kernel"], r["load"], r["documents"], board=r["board"],
+                           variant=r.get("variant", "")) for r in doc["runs"]]
+    printed = suite_table(pci_spec.text_table, runs)
     assert len(printed) == 3 + 8 and len(cells) == 8  # the VFIO paths with their raw rows
     for line in printed[3:]:
         mech, sample, rest = line[:11].strip(), line[11:26].strip(), line[26:]
@@ -38,7 +37,7 @@ def test_pci_section_says_what_the_suite_prints(tmp_path: Path) -> None:
         assert cells[(mech, sample)] == values, line
     # the VFIO rows carry their ratio to UIO INTx, the UIO rows none
     assert all(" x" in v for m, _ in cells if m != "uio-intx" for v in cells[(m, _)])
-    assert not any(" x" in v for s in text.PCI_SAMPLES for v in cells[("uio-intx", s)])
+    assert not any(" x" in v for s in pci_spec.SAMPLES for v in cells[("uio-intx", s)])
 
 
 def test_priority_section_has_the_pci_rows(tmp_path: Path) -> None:

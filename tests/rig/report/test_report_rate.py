@@ -15,8 +15,8 @@ import pytest
 from report_helpers import LAB_RATE, Rendered, load_json, render, run_report
 from report_page import check_png, data_uri_png
 
+from rig.bench.rate import spec as rate_spec
 from rig.lab.suite import qemu as suite
-from rig.results import text
 from tests.support.results_docs import suite_table
 
 
@@ -51,7 +51,7 @@ def test_section_figures_and_table(rate_page: Rendered) -> None:
 def test_table_says_what_the_suite_prints(rate_page: Rendered) -> None:
     doc = load_json(LAB_RATE)
     runs = [suite.SuiteRun(r["kernel"], r["load"], r["documents"]) for r in doc["runs"]]
-    printed = suite_table(text.rate_table, runs)[3:]
+    printed = suite_table(rate_spec.text_table, runs)[3:]
     page = [[c.text for c in row] for row in rate_page.page.tables["table-rate"].rows]
     assert len(printed) == len(page)
     for line, row in zip(printed, page, strict=True):

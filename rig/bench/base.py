@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""What a bench's spec holds (rig/bench/<bench>/spec.py: SPEC).
+
+A spec module imports its model (model.py, plain dataclasses) at its top and
+nothing else of rig: rig.results reads the sections through the models, and
+imports the registry; the text table (rig.results.text) and the report
+section (rig.report, matplotlib) are functions of the spec that import what
+they draw with when called.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rig.report.figures import Figures
+    from rig.report.html import Section
+    from rig.results.model import Run
+    from rig.results.text import TextTable
+
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class TextTableSpec:
+    """A table `make lab` prints (python3 -m rig.results tables --table NAME)."""
+
+    name: str
+    make: Callable[[list[Run], str], TextTable]  # (every run, the board) -> the table
+
+
+@dataclass(frozen=True)
+class BenchSpec:
+    name: str  # udrv-bench NAME, the document's "bench"
+    # the document's own object of this bench ("gaps"), read by parse() into
+    # its model (rig.results.model.Doc.sections[section]); None: rows only
+    section: str | None = None
+    parse: Callable[[Any], Any] | None = None
+    # what the schema cannot say about that section (rig.results.check): (its
+    # model, the document (its rows), its place in the document, rebuilt from
+    # LAVA's test cases?) raises rig.results.schema.Invalid
+    check: Callable[[Any, dict[str, Any], str, bool], None] | None = None
+    # (place in the section, implementation) of the measurements the section
+    # holds beside the rows (a peer's among them: rig.results.check's
+    # wake_threads rule)
+    receivers: Callable[[Any], list[tuple[str, str]]] | None = None
+    # drawn by a section of its own, not with the latency rows
+    own_rows: bool = False
+    table: TextTableSpec | None = None
+    # the report's section (rig.report.build: after the shared ones, in SPECS order)
+    report: Callable[[Figures, list[Run]], Section | None] | None = None
+
+    @property
+    def schema(self) -> Path:
+        """Its part of udrv-bench-1.schema.json (rig.results.compose)."""
+        return HERE / self.name / "schema.json"

@@ -1,0 +1,8 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""udrv-bench kernel: the kernel's own wake-up path, measured in the kernel (rows only)."""
+
+from __future__ import annotations
+
+from ..base import BenchSpec
+
+SPEC = BenchSpec("kernel")

@@ -1,0 +1,8 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""udrv-bench uio: a UIO device's interrupt to the waiting task's wake-up (rows only)."""
+
+from __future__ import annotations
+
+from ..base import BenchSpec
+
+SPEC = BenchSpec("uio")
