@@ -7,7 +7,7 @@ bookworm, at 1.6.2, cannot give).
 BOOKWORM is bookworm's version of each archive package that a relation
 bounds; a bound on a package missing from it fails the test, so that a new
 bound is checked against the archive by whoever adds it (apt-cache policy
-PACKAGE on a Debian 12 machine). scripts/check.py's PY_TEST_GPIOZERO_1
+PACKAGE on a Debian 12 machine). scripts/check_steps/python_step.py's PY_TEST_GPIOZERO_1
 tests the factory with the same gpiozero."""
 
 from __future__ import annotations

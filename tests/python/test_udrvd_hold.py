@@ -6,7 +6,7 @@ level after the Python process exits, the next gpiozero program takes it back
 from udrvd, udrvd's refusals and the package's usage errors reach the caller.
 
 The clients run as another user (setpriv), so that the lines are udrvd's
-policy's to grant. In the sanitizer run (scripts/check.py python_asan) the
+policy's to grant. In the sanitizer run (scripts/check_steps/python_step.py, python_asan) the
 client Pythons keep the sanitizers' runtimes preloaded; the bus daemon and
 udrvd do not get them."""
 
