@@ -381,7 +381,7 @@ class Boards:
         if board is None and target == "lg":
             from rig.lab.boards.labgrid_board import LabgridBoard
 
-            lgb = LabgridBoard(env=self.env, target=LG_TARGET)
+            lgb = LabgridBoard(env=self.env, lg_target=LG_TARGET)
             BOOTS.append(f"labgrid target {LG_TARGET} ({lgb.target}) {lgb.release}: "
                          f"{lgb.boot_seconds:.1f}s to the agent")  # fmt: skip
             board = self.boards[target] = cast(Board, lgb)
