@@ -18,7 +18,7 @@ from rig.bench.base import BenchSpec
 from rig.bench.specs import SPECS
 
 from .pybench import check_pybench
-from .schema import FILES, Invalid, validate
+from .schema import FILES, Invalid, need, validate
 
 NAMES = {name.partition("/")[0]: int(name.partition("/")[2]) for name in FILES}
 SUPPORTED = ", ".join(FILES)
@@ -105,7 +105,7 @@ def _semantics(doc: dict[str, Any], where: str) -> None:
     sections = _sections(doc)
     for spec in SPECS:  # a bench's own section in its documents alone
         if spec.section and spec.section in doc:
-            _need(doc["bench"] == spec.name, f"{_at(where, spec.section)}: a {spec.section} "
+            need(doc["bench"] == spec.name, f"{_at(where, spec.section)}: a {spec.section} "
                   f"in a {doc['bench']} document")
     for spec, section in sections:  # the bench's own section: its spec's checks
         if spec.check:
@@ -136,7 +136,7 @@ def check_wake_threads(doc: dict[str, Any], where: str,
     settings = {(t["policy"], t["priority"], t["raised"]) for t in own}
     for i, t in enumerate(threads):
         if "implementation" in t:
-            _need((t["policy"], t["priority"], t["raised"]) in settings,
+            need((t["policy"], t["priority"], t["raised"]) in settings,
                   f"{_at(where, f'wake_threads[{i}]')}: {t['name']} ({t['implementation']}) "
                   f"runs at {t['policy']} {t['priority']}"
                   f"{' raised' if t['raised'] else ''}, the bench's own threads at "
@@ -156,27 +156,18 @@ def check_wake_threads(doc: dict[str, Any], where: str,
                           "rows they are compared with")
 
 
-def _need(ok: bool, message: str) -> None:
-    if not ok:
-        raise Invalid(message)
-
-
-def need(ok: bool, message: str) -> None:
-    """Invalid(@message) unless @ok (the benches' checks: rig/bench/<bench>/spec.py)."""
-    _need(ok, message)
-
 
 def check_row(doc: dict[str, Any], row: dict[str, Any], where: str,
               rebuilt: bool = False) -> None:
     check_stats(row["stats"], f"{where}.stats", rebuilt)
     loss = row["loss"]
     if loss is not None:
-        _need(loss["sent"] == loss["received"] + loss["lost"],
+        need(loss["sent"] == loss["received"] + loss["lost"],
               f"{where}.loss: sent {loss['sent']} != received {loss['received']} + "
               f"lost {loss['lost']}")
     ref = row["reference"]
     if ref is not None and not (rebuilt and ref["mechanism"] == UNKNOWN):
-        _need(any(r["mechanism"] == ref["mechanism"] and r["implementation"]
+        need(any(r["mechanism"] == ref["mechanism"] and r["implementation"]
                   == ref["implementation"] for r in doc["rows"]),
               f"{where}.reference: {ref['mechanism']}/{ref['implementation']} is not a row "
               "of this run")
@@ -187,44 +178,44 @@ def check_stats(stats: dict[str, Any], where: str, rebuilt: bool = False) -> Non
     the count (@rebuilt, from LAVA's test cases: no buckets)."""
     count, total, last_hi = stats["count"], 0, -(2**63) - 1
     for i, (lo, hi, n) in enumerate(stats["buckets"]):
-        _need(last_hi < lo <= hi, f"{where}.buckets[{i}]: [{lo}, {hi}] out of order")
-        _need(n > 0, f"{where}.buckets[{i}]: an empty bucket listed")
+        need(last_hi < lo <= hi, f"{where}.buckets[{i}]: [{lo}, {hi}] out of order")
+        need(n > 0, f"{where}.buckets[{i}]: an empty bucket listed")
         last_hi, total = hi, total + n
     if not stats["buckets"] and rebuilt:
         return
-    _need(total + stats["overflow"] == count,
+    need(total + stats["overflow"] == count,
           f"{where}: buckets hold {total} + overflow {stats['overflow']}, count says {count}")
     if count:
-        _need(stats["min"] <= stats["p50"] <= stats["p99"] <= stats["max"],
+        need(stats["min"] <= stats["p50"] <= stats["p99"] <= stats["max"],
               f"{where}: min {stats['min']} <= p50 {stats['p50']} <= p99 {stats['p99']} <= "
               f"max {stats['max']} does not hold")
-        _need(stats["min"] <= stats["avg"] <= stats["max"],
+        need(stats["min"] <= stats["avg"] <= stats["max"],
               f"{where}: avg {stats['avg']} outside [min, max]")
 
 
 def check_spike(spike: dict[str, Any], where: str) -> None:
     """The `spike` object of --trace-on-spike."""
     if not spike["found"]:
-        _need(spike["samples_over"] == 0 and set(spike) == {
+        need(spike["samples_over"] == 0 and set(spike) == {
             "threshold_ns", "samples_over", "found"}, f"{where}: not found, yet {spike}")
         return
     sample, window = spike["sample"], spike["window"]
-    _need(sample["latency_ns"] == sample["end_ns"] - sample["start_ns"]
+    need(sample["latency_ns"] == sample["end_ns"] - sample["start_ns"]
           > spike["threshold_ns"], f"{where}.sample: latency_ns {sample}")
-    _need((window["start_ns"], window["end_ns"]) == (sample["start_ns"], sample["end_ns"]),
+    need((window["start_ns"], window["end_ns"]) == (sample["start_ns"], sample["end_ns"]),
           f"{where}.window: not the sample's")
     length = window["end_ns"] - window["start_ns"]
-    _need(window["covered_ns"] <= length and window["runnable_ns"] <= length,
+    need(window["covered_ns"] <= length and window["runnable_ns"] <= length,
           f"{where}.window: longer than the sample {window}")
-    _need(window["rt_waiting_idle_ns"] + window["rt_waiting_other_ns"] <= window["covered_ns"],
+    need(window["rt_waiting_idle_ns"] + window["rt_waiting_other_ns"] <= window["covered_ns"],
           f"{where}.window: RT waiting longer than covered {window}")
     top = spike["top"]
-    _need(all(0 < e["ns"] <= length for e in top), f"{where}.top: {top}")
-    _need([e["ns"] for e in top] == sorted((e["ns"] for e in top), reverse=True),
+    need(all(0 < e["ns"] <= length for e in top), f"{where}.top: {top}")
+    need([e["ns"] for e in top] == sorted((e["ns"] for e in top), reverse=True),
           f"{where}.top: not largest first")
-    _need(sum(e["ns"] for e in top) <= window["covered_ns"], f"{where}.top: more than covered")
+    need(sum(e["ns"] for e in top) <= window["covered_ns"], f"{where}.top: more than covered")
     cause = spike["cause"]
-    _need(cause is None or (cause["role"] == "other" and cause in top), f"{where}.cause")
+    need(cause is None or (cause["role"] == "other" and cause in top), f"{where}.cause")
     others = [e for e in top if e["role"] == "other"]
-    _need((cause is None) == (not others) or bool(spike["error"]), f"{where}.cause vs top")
-    _need(spike["error"] is not None or isinstance(spike["verdict"], str), f"{where}.verdict")
+    need((cause is None) == (not others) or bool(spike["error"]), f"{where}.cause vs top")
+    need(spike["error"] is not None or isinstance(spike["verdict"], str), f"{where}.verdict")

@@ -20,18 +20,13 @@ import statistics
 from dataclasses import dataclass
 from typing import Any
 
-from .schema import PYBENCH, Invalid, validate
+from .schema import PYBENCH, Invalid, need, validate
 
 # what the bench rounds its figures to: ns_per_call, median_ns, min_ns to 0.1
 # (the median of rounded rounds is then within 0.1 of the rounded median);
 # the ratios to 0.001
 NS_ROUNDING = 0.1 + 1e-9
 RATIO_ROUNDING = 1e-3 + 1e-9
-
-
-def _need(ok: bool, message: str) -> None:
-    if not ok:
-        raise Invalid(message)
 
 
 def _at(where: str, key: str) -> str:
@@ -56,21 +51,21 @@ def _toggle(t: dict[str, Any], where: str) -> None:
     rows = t["rows"]
     for lib, r in rows.items():
         at = f"{where}.rows.{lib}"
-        _need(len(r["ns_per_call"]) == t["rounds"],
+        need(len(r["ns_per_call"]) == t["rounds"],
               f"{at}.ns_per_call: {len(r['ns_per_call'])} rounds, rounds says {t['rounds']}")
-        _need(r["calls"] == t["calls_per_round"] * t["rounds"],
+        need(r["calls"] == t["calls_per_round"] * t["rounds"],
               f"{at}.calls: {r['calls']}, but {t['rounds']} rounds of "
               f"{t['calls_per_round']} calls are {t['calls_per_round'] * t['rounds']}")
-        _need(r["min_ns"] == min(r["ns_per_call"]),
+        need(r["min_ns"] == min(r["ns_per_call"]),
               f"{at}.min_ns: {r['min_ns']}, the rounds' least is {min(r['ns_per_call'])}")
         median = statistics.median(r["ns_per_call"])
-        _need(abs(r["median_ns"] - median) <= NS_ROUNDING,
+        need(abs(r["median_ns"] - median) <= NS_ROUNDING,
               f"{at}.median_ns: {r['median_ns']}, the rounds' median is {median}")
     for lib in rows:
         n = t["order"].count(lib)
-        _need(n == t["rounds"], f"{where}.order: {n} rounds of {lib}, rounds says {t['rounds']}")
+        need(n == t["rounds"], f"{where}.order: {n} rounds of {lib}, rounds says {t['rounds']}")
     others = sorted(set(t["order"]) - rows.keys())
-    _need(not others, f"{where}.order: rounds of {', '.join(others)}, which has no row")
+    need(not others, f"{where}.order: rounds of {', '.join(others)}, which has no row")
     _ratio(t, where, {"median": "median_ns", "min": "min_ns"}, lambda r, f: r[f])
 
 
@@ -78,19 +73,19 @@ def _events(e: dict[str, Any], where: str) -> None:
     for lib, r in e["rows"].items():
         at = f"{where}.rows.{lib}"
         left = r["made"] - r["received"] - r["lost"] - r["dropped"] - r["masked"]
-        _need(r["unaccounted"] == left,
+        need(r["unaccounted"] == left,
               f"{at}.unaccounted: {r['unaccounted']}, but made {r['made']} - received "
               f"{r['received']} - lost {r['lost']} - dropped {r['dropped']} - masked "
               f"{r['masked']} is {left}")
         lat = r["latency_ns"]
-        _need(lat["count"] == r["received"],
+        need(lat["count"] == r["received"],
               f"{at}.latency_ns.count: {lat['count']}, received {r['received']}: the "
               "histogram holds one latency per event received")
         if lat["count"]:
-            _need(lat["min"] <= lat["p50"] <= lat["p90"] <= lat["p99"] <= lat["max"],
+            need(lat["min"] <= lat["p50"] <= lat["p90"] <= lat["p99"] <= lat["max"],
                   f"{at}.latency_ns: min {lat['min']} <= p50 {lat['p50']} <= p90 "
                   f"{lat['p90']} <= p99 {lat['p99']} <= max {lat['max']} does not hold")
-            _need(lat["min"] <= lat["mean"] <= lat["max"],
+            need(lat["min"] <= lat["mean"] <= lat["max"],
                   f"{at}.latency_ns: mean {lat['mean']} outside [min, max]")
     _ratio(e, where, {"p50": "p50", "p99": "p99", "max": "max"},
            lambda r, f: r["latency_ns"].get(f))
@@ -101,15 +96,15 @@ def _ratio(part: dict[str, Any], where: str, fields: dict[str, str], figure: Any
     rows = part["rows"]
     both = {"udrv", "gpiod"} <= rows.keys()
     if "ratio" not in part:
-        _need(not both, f"{where}: rows of udrv and gpiod, but no ratio")
+        need(not both, f"{where}: rows of udrv and gpiod, but no ratio")
         return
-    _need(both, f"{where}.ratio: a ratio without rows of both udrv and gpiod")
+    need(both, f"{where}.ratio: a ratio without rows of both udrv and gpiod")
     for key, value in part["ratio"].items():
         u, g = figure(rows["udrv"], fields[key]), figure(rows["gpiod"], fields[key])
-        _need(u is not None and g is not None,
+        need(u is not None and g is not None,
               f"{where}.ratio.{key}: a ratio of figures the rows do not have")
         want = u / g if g else None
-        _need((value is None) == (want is None) and
+        need((value is None) == (want is None) and
               (want is None or abs(value - want) <= RATIO_ROUNDING),
               f"{where}.ratio.{key}: {value}, but udrv's {u} / gpiod's {g} is "
               f"{'none (gpiod 0)' if want is None else round(want, 3)}")

@@ -39,6 +39,13 @@ class Invalid(Exception):
     """A value does not follow its schema: str() is "PATH: what, expected what"."""
 
 
+def need(ok: bool, message: str) -> None:
+    """Invalid(@message) unless @ok: what the schema cannot say (rig.results.check,
+    rig.results.pybench, the benches' checks in rig/bench/<bench>/spec.py)."""
+    if not ok:
+        raise Invalid(message)
+
+
 @functools.cache
 def schemas() -> dict[str, dict[str, Any]]:
     """$id -> schema, every file of FILES read and its keywords checked."""

@@ -25,6 +25,7 @@ from rig.lab.suite import python as suite_python
 from rig.results import ResultsError, checked, load, load_pybench, pybench_document
 from rig.results.pybench import check_pybench
 from rig.results.schema import FILES, HERE, PYBENCH, PYBENCH_FILE, Invalid, schemas
+from tests.support.results_docs import damage
 
 REPO = Path(__file__).resolve().parents[2]
 LAB_JSON = REPO / "docs" / "results" / "lab.json"
@@ -108,66 +109,54 @@ def test_a_failed_accounting_is_a_valid_document_with_failures() -> None:
                           "changes", "udrv events: the generator made 300; 1 unaccounted"]
 
 
-def _set(path: list[Any], value: Any) -> Callable[[dict[str, Any]], None]:
-    def damage(doc: dict[str, Any]) -> None:
-        node = doc
-        for k in path[:-1]:
-            node = node[k]
-        if value is KeyError:
-            del node[path[-1]]
-        else:
-            node[path[-1]] = value
-    return damage
-
-
 UDRV_T = ["toggle", "rows", "udrv"]
 UDRV_E = ["events", "rows", "udrv"]
 DAMAGE: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
-    "schema": (_set(["schema"], "udrv-pybench-2"),
+    "schema": (damage(["schema"], "udrv-pybench-2"),
                "schema: 'udrv-pybench-2', expected 'udrv-pybench-1'"),
-    "kernel": (_set(["kernel"], KeyError), "kernel: missing"),
-    "chip": (_set(["chip"], ""), "chip: empty string"),
-    "out_line": (_set(["out_line"], "2"), 'out_line: string "2", expected an integer'),
-    "versions": (_set(["versions", "python"], KeyError), "versions.python: missing"),
-    "unknown-field": (_set(["toggle", "speed"], 1), "toggle.speed: not a field"),
-    "sched": (_set(["sched", "priority"], 120), "sched.priority: 120, expected at most 99"),
-    "library": (_set(["toggle", "rows", "pigpio"], {}), "toggle.rows.pigpio: not a field"),
-    "order": (_set(["toggle", "order", 0], "pigpio"),
+    "kernel": (damage(["kernel"], KeyError), "kernel: missing"),
+    "chip": (damage(["chip"], ""), "chip: empty string"),
+    "out_line": (damage(["out_line"], "2"), 'out_line: string "2", expected an integer'),
+    "versions": (damage(["versions", "python"], KeyError), "versions.python: missing"),
+    "unknown-field": (damage(["toggle", "speed"], 1), "toggle.speed: not a field"),
+    "sched": (damage(["sched", "priority"], 120), "sched.priority: 120, expected at most 99"),
+    "library": (damage(["toggle", "rows", "pigpio"], {}), "toggle.rows.pigpio: not a field"),
+    "order": (damage(["toggle", "order", 0], "pigpio"),
               "toggle.order[0]: 'pigpio', expected one of udrv, gpiod"),
-    "ns_per_call": (_set([*UDRV_T, "ns_per_call", 1], None),
+    "ns_per_call": (damage([*UDRV_T, "ns_per_call", 1], None),
                     "toggle.rows.udrv.ns_per_call[1]: null null, expected a number"),
-    "rounds": (_set(["toggle", "rounds"], 3), "toggle.rows.udrv.ns_per_call: 2 rounds, "
+    "rounds": (damage(["toggle", "rounds"], 3), "toggle.rows.udrv.ns_per_call: 2 rounds, "
                                               "rounds says 3"),
-    "calls": (_set([*UDRV_T, "calls"], 999), "toggle.rows.udrv.calls: 999, but 2 rounds of "
+    "calls": (damage([*UDRV_T, "calls"], 999), "toggle.rows.udrv.calls: 999, but 2 rounds of "
                                              "500 calls are 1000"),
-    "min_ns": (_set([*UDRV_T, "min_ns"], 1699.0), "toggle.rows.udrv.min_ns: 1699.0"),
-    "median_ns": (_set([*UDRV_T, "median_ns"], 1800.0),
+    "min_ns": (damage([*UDRV_T, "min_ns"], 1699.0), "toggle.rows.udrv.min_ns: 1699.0"),
+    "median_ns": (damage([*UDRV_T, "median_ns"], 1800.0),
                   "toggle.rows.udrv.median_ns: 1800.0, the rounds' median is 1701.0"),
-    "order-count": (_set(["toggle", "order"], ["udrv", "gpiod", "gpiod"]),
+    "order-count": (damage(["toggle", "order"], ["udrv", "gpiod", "gpiod"]),
                     "toggle.order: 1 rounds of udrv, rounds says 2"),
-    "toggle-ratio": (_set(["toggle", "ratio", "median"], 0.3),
+    "toggle-ratio": (damage(["toggle", "ratio", "median"], 0.3),
                      "toggle.ratio.median: 0.3, but udrv's 1701.0 / gpiod's 10005.0 is 0.17"),
-    "ratio-missing": (_set(["events", "ratio"], KeyError),
+    "ratio-missing": (damage(["events", "ratio"], KeyError),
                       "events: rows of udrv and gpiod, but no ratio"),
-    "made": (_set([*UDRV_E, "made"], -1), "events.rows.udrv.made: -1, expected at least 0"),
-    "unaccounted": (_set([*UDRV_E, "unaccounted"], 5),
+    "made": (damage([*UDRV_E, "made"], -1), "events.rows.udrv.made: -1, expected at least 0"),
+    "unaccounted": (damage([*UDRV_E, "unaccounted"], 5),
                     "events.rows.udrv.unaccounted: 5, but made 300 - received 300"),
-    "latency-count": (_set([*UDRV_E, "latency_ns", "count"], 299),
+    "latency-count": (damage([*UDRV_E, "latency_ns", "count"], 299),
                       "events.rows.udrv.latency_ns.count: 299, received 300"),
-    "latency-missing": (_set([*UDRV_E, "latency_ns", "p50"], KeyError),
+    "latency-missing": (damage([*UDRV_E, "latency_ns", "p50"], KeyError),
                         "events.rows.udrv.latency_ns.p50: missing"),
-    "latency-order": (_set([*UDRV_E, "latency_ns", "p50"], 950),
+    "latency-order": (damage([*UDRV_E, "latency_ns", "p50"], 950),
                       "events.rows.udrv.latency_ns: min 100 <= p50 950"),
-    "events-ratio": (_set(["events", "ratio", "p50"], None),
+    "events-ratio": (damage(["events", "ratio", "p50"], None),
                      "events.ratio.p50: None, but udrv's 190 / gpiod's 380 is 0.5"),
 }
 
 
 @pytest.mark.parametrize("name", DAMAGE)
 def test_each_broken_field_is_refused_and_said(name: str, tmp_path: Path) -> None:
-    damage, message = DAMAGE[name]
+    broken, message = DAMAGE[name]
     doc = copy.deepcopy(document())
-    damage(doc)
+    broken(doc)
     with pytest.raises(Invalid) as err:
         check_pybench(doc)
     assert message in str(err.value), str(err.value)

@@ -31,7 +31,7 @@ from rig.results import ResultsError, bench_document, checked
 from rig.results import read as results_read
 from rig.results.check import check_bench, check_lab
 from rig.results.schema import FILES, HERE, Invalid, _check_keywords, schemas
-from tests.support.results_docs import bench_doc, ref, row, stats
+from tests.support.results_docs import bench_doc, damage, ref, row, stats
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = sorted((REPO / "tests" / "rig" / "report" / "fixtures").glob("*.json"))
@@ -98,41 +98,29 @@ def test_the_validator_refuses_a_keyword_it_does_not_implement() -> None:
 
 # ---- damage: each refused, where it is said ----
 
-def _set(path: list[Any], value: Any) -> Callable[[dict[str, Any]], None]:
-    def damage(doc: dict[str, Any]) -> None:
-        node = doc
-        for k in path[:-1]:
-            node = node[k]
-        if value is KeyError:
-            del node[path[-1]]
-        else:
-            node[path[-1]] = value
-    return damage
-
-
 DAMAGE: dict[str, tuple[Callable[[dict[str, Any]], None], str, bool]] = {
     # name: (damage, message, a schema-level break that jsonschema sees too)
-    "key-removed": (_set(["rows", 0, "stats"], KeyError), "rows[0].stats: missing", True),
-    "rt-key-removed": (_set(["rt", "priority"], KeyError), "rt.priority: missing", True),
-    "type-changed": (_set(["rows", 1, "stats", "count"], "many"),
+    "key-removed": (damage(["rows", 0, "stats"], KeyError), "rows[0].stats: missing", True),
+    "rt-key-removed": (damage(["rt", "priority"], KeyError), "rt.priority: missing", True),
+    "type-changed": (damage(["rows", 1, "stats", "count"], "many"),
                      'rows[1].stats.count: string "many", expected an integer', True),
-    "unknown-field": (_set(["rows", 0, "latency"], 1), "rows[0].latency: not a field", True),
-    "unknown-version": (_set(["schema"], "udrv-bench/2"), "schema 'udrv-bench/2'", True),
-    "unknown-bench": (_set(["bench"], "blink"), "bench: 'blink', expected one of", True),
+    "unknown-field": (damage(["rows", 0, "latency"], 1), "rows[0].latency: not a field", True),
+    "unknown-version": (damage(["schema"], "udrv-bench/2"), "schema 'udrv-bench/2'", True),
+    "unknown-bench": (damage(["bench"], "blink"), "bench: 'blink', expected one of", True),
     "buckets": (lambda d: d["rows"][0]["stats"]["buckets"][0].__setitem__(2, 3),
                 "rows[0].stats: buckets hold 4 + overflow 0, count says 3", False),
-    "loss": (_set(["rows", 1, "loss", "lost"], 1),
+    "loss": (damage(["rows", 1, "loss", "lost"], 1),
              "rows[1].loss: sent 3 != received 3 + lost 1", False),
-    "reference": (_set(["rows", 1, "reference", "implementation"], "libgpiod"),
+    "reference": (damage(["rows", 1, "reference", "implementation"], "libgpiod"),
                   "rows[1].reference: cdev/libgpiod is not a row of this run", False),
 }
 
 
 @pytest.mark.parametrize("name", DAMAGE)
 def test_damage_is_refused_and_said(name: str) -> None:
-    damage, message, schema_level = DAMAGE[name]
+    broken, message, schema_level = DAMAGE[name]
     doc = document()
-    damage(doc)
+    broken(doc)
     with pytest.raises(Invalid) as err:
         check_bench(doc)
     assert message in str(err.value)

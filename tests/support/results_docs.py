@@ -4,8 +4,9 @@ schema files in rig/results/), and the suite's tables of them.
 
 stats(values) is a histogram of @values whose buckets add up; row() and
 bench_doc() fill every field the schema asks for, so that a test changes only
-what it is about. suite_table() prints a rig.results.text table of SuiteRuns
-the way the suite does (lab document -> rig.results model -> table).
+what it is about; damage(path, value) breaks one field of a document.
+suite_table() prints a rig.results.text table of SuiteRuns the way the suite
+does (lab document -> rig.results model -> table).
 """
 
 from __future__ import annotations
@@ -70,3 +71,17 @@ def suite_table(make: Callable[..., TextTable], runs: list[Any], *args: Any) -> 
     from rig.lab.suite import qemu as suite
 
     return render(make(model(suite.lab_document(runs), "suite").runs, *args))
+
+
+def damage(path: list[Any], value: Any) -> Callable[[dict[str, Any]], None]:
+    """A function that sets the field at @path of a document to @value (KeyError:
+    deletes it): the tests' broken documents, each refused for its reason."""
+    def apply(doc: dict[str, Any]) -> None:
+        node = doc
+        for k in path[:-1]:
+            node = node[k]
+        if value is KeyError:
+            del node[path[-1]]
+        else:
+            node[path[-1]] = value
+    return apply
