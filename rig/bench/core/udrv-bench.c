@@ -12,10 +12,15 @@
 #include "benches.h"
 #include "msg.h"
 
-struct bench_cmd {
-	const char *name;
-	int (*run)(int argc, char **argv);
+/* the benches, in the order of rig/bench/meson.build's udrv_benches */
+static const struct bench_cmd *const benches[] = {
+#define BENCH(n) &bench_cmd_##n,
+#include "bench_list.h"
+#undef BENCH
 };
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define HELP_INDENT 11
 
 static const char main_help[] =
 "Usage: udrv-bench [--version] [--help] COMMAND [OPTIONS]\n"
@@ -28,22 +33,10 @@ static const char main_help[] =
 "shows as a ratio. Results: a table, or with --json the result document\n"
 "(schema udrv-bench/1, docs/rig/results.md) that udrv-report(1) renders.\n"
 "\n"
-"Commands:\n"
-/* benches: one line each, in the order of the table below */
-"  toggle   maximum toggle rate of one line: shell, sysfs, cdev, libgpiod 2.3,\n"
-"           SoC registers (mmio)\n"
-"  uio      UIO interrupt wake-up: uio-ticker (vs raw read), edu over PCI\n"
-"  pci      one PCI device's interrupt: UIO INTx vs VFIO INTx vs VFIO MSI\n"
-"           (edu), wake-up and re-arm cost\n"
-"  timer    clock_nanosleep wake-up, with cyclictest and rtla as references\n"
-"  irq      GPIO edge to userspace wake-up: read, poll, epoll, busy, raw,\n"
-"           libgpiod 2.3\n"
-"  kernel   in-kernel trigger to interrupt handler latency (irqlat)\n"
-"  reply    trigger to reply on another line, as a log host sees it: isr,\n"
-"           kthread (rig/kernel/gpio-reply), user (read, poll, epoll, busy)\n"
-"  gaps     the scheduler's gaps in a busy SCHED_FIFO loop (RT throttling)\n"
-"  rate     interrupts per second a receiver takes: sweep, loss at the\n"
-"           source, knee, CPU, throughput (cdev, cdev-batch, uio)\n"
+"Commands:\n";
+
+/* after the benches' lines */
+static const char main_help_tail[] =
 "  load     run a load profile alone: hackbench, memory, fork or all\n"
 "\n"
 "Run 'udrv-bench COMMAND --help' for its options.\n"
@@ -67,33 +60,45 @@ static bool is_help(const char *arg)
 	       !strcmp(arg, "help");
 }
 
+/* "  name     summary", its further lines indented as far */
+static void print_command(const char *name, const char *summary)
+{
+	const char *line = summary;
+
+	printf("  %-*s", HELP_INDENT - 2, name);
+	for (;;) {
+		size_t len = strcspn(line, "\n");
+
+		printf("%.*s\n", (int)len, line);
+		if (!line[len])
+			return;
+		line += len + 1;
+		printf("%*s", HELP_INDENT, "");
+	}
+}
+
+static void print_help(void)
+{
+	fputs(main_help, stdout);
+	for (size_t i = 0; i < ARRAY_SIZE(benches); i++)
+		print_command(benches[i]->name, benches[i]->summary);
+	fputs(main_help_tail, stdout);
+}
+
 int main(int argc, char **argv)
 {
-	static const struct bench_cmd cmds[] = {
-		/* benches: { "name", cmd_bench_name }, */
-		{ "toggle", cmd_bench_toggle },
-		{ "uio", cmd_bench_uio },
-		{ "pci", cmd_bench_pci },
-		{ "timer", cmd_bench_timer },
-		{ "irq", cmd_bench_irq },
-		{ "kernel", cmd_bench_kernel },
-		{ "reply", cmd_bench_reply },
-		{ "gaps", cmd_bench_gaps },
-		{ "rate", cmd_bench_rate },
-		{ "load", cmd_bench_load },
-		{ NULL, NULL },
-	};
-
 	if (argc < 2 || is_help(argv[1])) {
-		fputs(main_help, stdout);
+		print_help();
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf(BENCH_PROG " %s\n", udrv_version());
 		return EXIT_OK;
 	}
-	for (const struct bench_cmd *c = cmds; c->name; c++)
-		if (!strcmp(argv[1], c->name))
-			return c->run(argc - 1, argv + 1);
+	for (size_t i = 0; i < ARRAY_SIZE(benches); i++)
+		if (!strcmp(argv[1], benches[i]->name))
+			return benches[i]->run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "load"))
+		return cmd_bench_load(argc - 1, argv + 1);
 	return bench_usage("", "unknown command '%s'", argv[1]);
 }

@@ -541,6 +541,9 @@ static void gaps_backend_names(char *buf, size_t len)
 	}
 }
 
+BENCH_COMMAND(gaps,
+		"the scheduler's gaps in a busy SCHED_FIFO loop (RT throttling)");
+
 int cmd_bench_gaps(int argc, char **argv)
 {
 	struct gaps *g = calloc(1, sizeof(*g));

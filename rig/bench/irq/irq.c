@@ -654,6 +654,10 @@ static int irq_measure(struct irq_bench *b)
 	return ret;
 }
 
+BENCH_COMMAND(irq,
+		"GPIO edge to userspace wake-up: read, poll, epoll, busy, raw,\n"
+		"libgpiod 2.3");
+
 int cmd_bench_irq(int argc, char **argv)
 {
 	static const struct option longopts[] = {

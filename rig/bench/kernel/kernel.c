@@ -492,6 +492,9 @@ static int klat_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 	}
 }
 
+BENCH_COMMAND(kernel,
+		"in-kernel trigger to interrupt handler latency (irqlat)");
+
 int cmd_bench_kernel(int argc, char **argv)
 {
 	static const struct option longopts[] = {

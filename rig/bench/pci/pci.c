@@ -540,6 +540,10 @@ static int pci_measure(struct pci_bench *b)
 	return bench_end(&b->run, ret ? ret : restored);
 }
 
+BENCH_COMMAND(pci,
+		"one PCI device's interrupt: UIO INTx vs VFIO INTx vs VFIO MSI\n"
+		"(edu), wake-up and re-arm cost");
+
 int cmd_bench_pci(int argc, char **argv)
 {
 	struct pci_bench *b = calloc(1, sizeof(*b));

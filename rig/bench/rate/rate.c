@@ -489,6 +489,10 @@ static int rate_measure(struct rate_bench *b)
 	return ret;
 }
 
+BENCH_COMMAND(rate,
+		"interrupts per second a receiver takes: sweep, loss at the\n"
+		"source, knee, CPU, throughput (cdev, cdev-batch, uio)");
+
 int cmd_bench_rate(int argc, char **argv)
 {
 	static const struct option longopts[] = {

@@ -362,6 +362,10 @@ static int reply_measure(struct reply_bench *b)
 	return ret;
 }
 
+BENCH_COMMAND(reply,
+		"trigger to reply on another line, as a log host sees it: isr,\n"
+		"kthread (rig/kernel/gpio-reply), user (read, poll, epoll, busy)");
+
 int cmd_bench_reply(int argc, char **argv)
 {
 	static const struct option longopts[] = {

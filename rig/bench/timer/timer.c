@@ -371,6 +371,9 @@ static int timer_rows(struct timer *t)
 	return EXIT_OK;
 }
 
+BENCH_COMMAND(timer,
+		"clock_nanosleep wake-up, with cyclictest and rtla as references");
+
 int cmd_bench_timer(int argc, char **argv)
 {
 	struct timer *t = calloc(1, sizeof(*t));

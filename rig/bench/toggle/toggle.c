@@ -648,6 +648,10 @@ static void print_notes(const struct toggle *t)
 	}
 }
 
+BENCH_COMMAND(toggle,
+		"maximum toggle rate of one line: shell, sysfs, cdev, libgpiod 2.3,\n"
+		"SoC registers (mmio)");
+
 int cmd_bench_toggle(int argc, char **argv)
 {
 	struct toggle *t = calloc(1, sizeof(*t));

@@ -524,6 +524,9 @@ static int uio_rows(struct uio_bench *b)
 	return ret;
 }
 
+BENCH_COMMAND(uio,
+		"UIO interrupt wake-up: uio-ticker (vs raw read), edu over PCI");
+
 int cmd_bench_uio(int argc, char **argv)
 {
 	struct uio_bench *b = calloc(1, sizeof(*b));
