@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rig.report.figures import Figures
     from rig.report.html import Section
+    from rig.report.plots import Columns
     from rig.results.model import Run
     from rig.results.text import TextTable
 
@@ -30,6 +31,22 @@ class TextTableSpec:
 
     name: str
     make: Callable[[list[Run], str], TextTable]  # (every run, the board) -> the table
+    # its place among the tables, the shared ones' (rig.results.text.RANK) too
+    rank: int
+    # (the board's runs) -> does the board have it; None: a document of its bench
+    wanted: Callable[[list[Run]], bool] | None = None
+
+
+@dataclass(frozen=True)
+class ReportSpec:
+    """A section of udrv-report's page (rig.report.build)."""
+
+    # its place among the sections, the shared ones' (rig.report.build.RANK) too
+    rank: int
+    make: Callable[[Figures, list[Run]], Section | None]  # None: nothing of it here
+    # its section of the comparison page: (figures, the columns A and B, their
+    # runs, the page's id prefix); None: not on that page
+    compare: Callable[[Figures, Columns, list[Run], str], Section | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -49,9 +66,11 @@ class BenchSpec:
     receivers: Callable[[Any], list[tuple[str, str]]] | None = None
     # drawn by a section of its own, not with the latency rows
     own_rows: bool = False
-    table: TextTableSpec | None = None
-    # the report's section (rig.report.build: after the shared ones, in SPECS order)
-    report: Callable[[Figures, list[Run]], Section | None] | None = None
+    # its rows are wake-up latencies: a column group of the shared latency
+    # table (rig.results.text.latency_table)
+    latency: bool = False
+    tables: tuple[TextTableSpec, ...] = ()
+    report: ReportSpec | None = None
 
     @property
     def schema(self) -> Path:

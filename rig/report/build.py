@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rig.bench.base import ReportSpec
 from rig.bench.specs import SPECS
-from rig.results.measures import is_toggle
 
-from . import compare, html, plots, priority, reply, tables
+from . import compare, html, plots, priority, tables
 from .errors import InputError, OutputError
 from .figures import Figures
 from .load import load_all, split_spec
@@ -45,13 +46,11 @@ def render_runs(runs: list[Run], out_html: str | Path,
     label_runs(runs)
     figs = Figures()
     styles = plots.Styles(runs, by_source=len(sources) > 1)
-    sections = [s for s in (_toggle_section(figs, [(None, runs)], runs),
-                            _breakdown_section(figs, [(None, runs)], runs),
-                            _histogram_section(figs, [(None, runs)], runs, styles),
-                            _latency_section(runs), _priority_section(figs, runs),
-                            _reply_section(figs, runs),
-                            *(spec.report(figs, runs) for spec in SPECS if spec.report))
-                if s]
+    shared = {20: lambda: _breakdown_section(figs, [(None, runs)], runs),
+              30: lambda: _histogram_section(figs, [(None, runs)], runs, styles),
+              40: lambda: _latency_section(runs), 50: lambda: _priority_section(figs, runs)}
+    sections = [s for _, make in _ranked(shared, lambda r: (lambda: r.make(figs, runs)))
+                if (s := make())]
     sections.append(_metadata_section(runs))
     intro = [html.para(f"Results: {', '.join(sources)}. Runs: "
                        f"{', '.join(r.label for r in runs)}. udrv "
@@ -96,9 +95,11 @@ def render_compare_runs(spec_a: str, runs_a: list[Run], spec_b: str, runs_b: lis
     summary.body.append(html.bullets(texts) if texts else html.para(
         f"None: every judged difference is within the noise (\u00b1{noise:.0%})."))
     sections = [summary, ratio]
-    sections += [s for s in (_toggle_section(figs, cols, pa + pb, "cmp-"),
-                             _breakdown_section(figs, cols, pa + pb, "cmp-"),
-                             _histogram_section(figs, cols, pa + pb, styles, "cmp-")) if s]
+    shared = {20: lambda: _breakdown_section(figs, cols, pa + pb, "cmp-"),
+              30: lambda: _histogram_section(figs, cols, pa + pb, styles, "cmp-")}
+    sections += [s for _, make in _ranked(
+        shared, lambda r: (lambda: r.compare(figs, cols, pa + pb, "cmp-")) if r.compare else None)
+        if (s := make())]
     meta = _metadata_section(pa + pb)
     meta.body.insert(0, html.para(f"A: {spec_a}; B: {spec_b}. Pairs of runs: "
                                   + ", ".join(compare.pair_name(a, b) for a, b in pairs)))
@@ -136,17 +137,21 @@ def _failures(runs: list[Run], intro: list[str]) -> None:
         intro.append(html.bullets(bad))
 
 
-def _toggle_section(figs: Figures, cols: plots.Columns, runs: list[Run],
-                    prefix: str = "") -> html.Section | None:
-    if not any(is_toggle(x) for r in runs for x in r.rows):
-        return None
-    s = html.Section(f"{prefix}toggles", "Toggle rates")
-    figs.add_to(s, f"{prefix}toggle-rates", plots.toggles(cols),
-                "Toggle rate per mechanism and implementation, log axis: raw loop "
-                "(bare system calls) and libgpiod beside udrv")
-    if not prefix:
-        s.body += [html.table(t) for t in tables.toggle_tables(runs)]
-    return s
+# the sections the benches share, by rank among the benches' own (their
+# specs' ReportSpec, rig/bench/<bench>/spec.py: toggle 10, reply 60, gaps 70,
+# rate 80, pci 90): breakdown 20, histograms 30, latency 40, priority 50
+Make = Callable[[], "html.Section | None"]
+
+
+def _ranked(shared: dict[int, Make],
+            of_spec: Callable[[ReportSpec], Make | None]) -> list[tuple[int, Make]]:
+    """The shared sections' makers and the specs' (of_spec(report); None: it has
+    none on this page), in rank order."""
+    found = list(shared.items())
+    for spec in SPECS:
+        if spec.report and (make := of_spec(spec.report)) is not None:
+            found.append((spec.report.rank, make))
+    return sorted(found, key=lambda rm: rm[0])
 
 
 def _latency_benches(runs: list[Run]) -> dict[str, dict[str, list[RowKey]]]:
@@ -214,25 +219,6 @@ def _priority_section(figs: Figures, runs: list[Run]) -> html.Section | None:
         figs.add_to(s, f"priority-{i}", priority.figure(g),
                     f"{g.name}: p50 per setting, p99 as a tick")
         s.body.append(html.table(priority.table(g)))
-    return s
-
-
-def _reply_section(figs: Figures, runs: list[Run]) -> html.Section | None:
-    found = reply.groups(runs)
-    if not found:
-        return None
-    s = html.Section("reply", "Responders (udrv-bench reply)")
-    s.body.append(html.para("Trigger to reply as a log host sees it: the interrupt handler, "
-                            "the kernel's irq thread (rig/kernel/gpio-reply) and a user task, "
-                            "standard kernel vs PREEMPT_RT, idle vs load.", "note"))
-    for i, g in enumerate(found):
-        figs.add_to(s, f"reply-{i}", reply.figure(g),
-                    f"{g.name}: trigger \u2192 reply p50 per responder, p99 and max as ticks")
-        s.body.append(html.table(reply.table(g)))
-        figs.add_to(s, f"reply-breakdown-{i}", reply.breakdown_figure(g),
-                    f"{g.name}: each responder's median traced reply split into its stages "
-                    "(edge \u2192 hardirq \u2192 threads \u2192 responder \u2192 reply "
-                    "\u2192 wire), the untraced p50 as a tick")
     return s
 
 

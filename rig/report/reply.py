@@ -19,8 +19,8 @@ import matplotlib.pyplot as plt
 
 from rig.bench.reply.model import Entry
 from rig.bench.reply.model import of as breakdown_of
+from rig.bench.reply.spec import REPLY_ROWS
 from rig.results.measures import measure
-from rig.results.text import REPLY_ROWS
 
 from . import figcheck
 from .fmt import us, us1

@@ -10,10 +10,10 @@ markdown() draw them. ratio_label() is the one "x1.015 vs raw".
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from rig.bench.base import TextTableSpec
 from rig.bench.specs import SPECS
 
 from .model import Results, Row, Run
@@ -23,14 +23,11 @@ from .model import Results, Row, Run
 # with RT throttling off; the rate sweep also runs in the first priority variant
 PRIORITY_VARIANTS = ("irq-prio 90", "SCHED_OTHER")
 GAPS_VARIANT = "rt-runtime -1"
-# udrv-bench toggle with the broker rows (--udrvd, --gpio-manager, --gpiocli)
-# on the board of the Python image, where udrvd and gpio-manager run
-BROKER_VARIANT = "udrvd"
-BROKER_MECHANISMS = ("cdev", "dbus", "gpiocli")
 RATE_PRIORITY = PRIORITY_VARIANTS[0]
 KERNELS = ("std", "rt")
 LOADS = ("none", "all")
-LATENCY_BENCHES = ("irq", "uio", "timer", "kernel")
+# the benches whose rows are the latency table's (their specs say latency=True)
+LATENCY_BENCHES = tuple(s.name for s in SPECS if s.latency)
 PEER = "libgpiod-2.3"
 PRIORITY_ROWS = (("uio", "uio-ticker", "read", "notify_to_wake"),
                  ("uio", "uio-ticker", "read", "expiry_to_wake"),
@@ -38,15 +35,6 @@ PRIORITY_ROWS = (("uio", "uio-ticker", "read", "notify_to_wake"),
                  ("irq", "cdev", "read", "write_to_wake"),
                  ("irq", "cdev", "poll", "write_to_wake"),
                  ("irq", "cdev", "epoll", "write_to_wake"))
-# udrv-bench reply's responders, in the order of Grandegger's gpioirqbench table
-REPLY_ROWS = (("isr", None), ("kthread", None), ("user", "read"), ("user", "poll"),
-              ("user", "epoll"), ("user", "busy"), ("lib", "read"), ("lib", "busy"),
-              ("lib", "irq"))
-TOGGLE_TITLES = {
-    "x86": "Toggle rate of one GPIO line (udrv-bench toggle, idle)",
-    "rpi3": "Toggle rate of GPIO 17 on the rpi3 board (raspi3b, pinctrl-bcm2835; "
-            "udrv-bench toggle, idle)",
-}
 
 
 @dataclass
@@ -121,11 +109,11 @@ def load_name(load: str) -> str:
     return "idle" if load == "none" else load
 
 
-def _plain(runs: list[Run], board: str) -> list[Run]:
+def plain_runs(runs: list[Run], board: str) -> list[Run]:
     return [r for r in runs if r.board_name == board and not r.variant]
 
 
-def _rows(runs: list[Run], bench: str) -> dict[tuple[str, str], dict[tuple[Any, ...], Row]]:
+def bench_rows(runs: list[Run], bench: str) -> dict[tuple[str, str], dict[tuple[Any, ...], Row]]:
     """(kernel, load) -> {(mechanism, implementation, wait, sample): row} of one bench."""
     out: dict[tuple[str, str], dict[tuple[Any, ...], Row]] = {}
     for run in runs:
@@ -148,55 +136,8 @@ def p50_p99_max(row: Row | None) -> str:
     return _us3(row, ("p50", "p99", "max"))
 
 
-def toggle_table(runs: list[Run], board: str = "x86") -> TextTable:
-    by_run = _rows(_plain(runs, board), "toggle")
-    kernels = [k for k in KERNELS if (k, "none") in by_run]
-    keys: list[tuple[Any, ...]] = []
-    for k in kernels:
-        keys += [key for key in by_run[(k, "none")] if key not in keys]
-    cols = [Column("mechanism", 13), Column("implementation", 15)]
-    for k in kernels:
-        cols += [Column(f"{k} ns/toggle", 16, ">"), Column("toggles/s", 12, ">"),
-                 Column("vs reference", 20, "<", "  ")]
-    t = TextTable([TOGGLE_TITLES.get(board, f"Toggle rate on the {board} board")], cols)
-    for key in keys:
-        line = [key[0], key[1]]
-        for k in kernels:
-            row = by_run[(k, "none")].get(key)
-            if row is None:
-                line += ["-", "-", ""]
-            else:
-                line += [f"{row.stats.avg:.1f}", f"{row.rate_per_s or 0:.0f}", ratio_label(row)]
-        t.rows.append(line)
-    t.footer = _toggle_footer(by_run, kernels)
-    return t
-
-
-def _toggle_footer(by_run: dict[tuple[str, str], dict[tuple[Any, ...], Row]],
-                   kernels: list[str]) -> list[str]:
-    """udrv against the peer library (its rows come from the same run of the
-    same line), and where the generic mmio call stands against the pin."""
-    lines = []
-    for mech in ("sysfs", "cdev", "mmio"):
-        ratios = []
-        for k in kernels:
-            rows = by_run[(k, "none")]
-            udrv = rows.get((mech, "udrv", None, "toggle"))
-            peer = rows.get((mech, PEER, None, "toggle"))
-            if udrv and peer and peer.stats.avg:
-                ratios.append(f"{times(udrv.stats.avg / peer.stats.avg)} {k}")
-        if ratios:
-            lines.append(f"{mech} udrv vs {PEER} (same line, same run): {', '.join(ratios)}")
-    if any(("mmio", "udrv-pin", None, "toggle") in by_run[(k, "none")] for k in kernels):
-        lines.append("mmio udrv: udrv_request_set_value(), a call that checks the index and picks "
-                     "set or clear before its one store;")
-        lines.append("  the store alone: udrv_mmio_pin_write() (udrv-pin; docs/api.md, "
-                     "'What udrv_request_set_value() costs over the store')")
-    return lines
-
-
 def latency_table(runs: list[Run], board: str = "x86") -> TextTable:
-    runs = _plain(runs, board)
+    runs = plain_runs(runs, board)
     cols = [(k, ld) for k in KERNELS for ld in LOADS
             if any(r.kernel == k and r.load == ld for r in runs)]
     t = TextTable(["Latency min/avg/max in us per mechanism x kernel x load "
@@ -204,7 +145,7 @@ def latency_table(runs: list[Run], board: str = "x86") -> TextTable:
                   [Column("bench", 7), Column("mechanism/impl/wait", 32), Column("sample", 16)]
                   + [Column(f"{k} {load_name(ld)}", 22, ">") for k, ld in cols])
     for bench in LATENCY_BENCHES:
-        by_run = _rows(runs, bench)
+        by_run = bench_rows(runs, bench)
         keys: list[tuple[Any, ...]] = []
         for col in cols:
             keys += [key for key in by_run.get(col, {}) if key not in keys]
@@ -230,68 +171,9 @@ def priority_table(runs: list[Run], board: str = "x86") -> TextTable:
     for bench, mech, wait, sample in PRIORITY_ROWS:
         cells = []
         for run in cols.values():
-            by = _rows([run], bench).get((run.kernel, run.load), {}) if run else {}
+            by = bench_rows([run], bench).get((run.kernel, run.load), {}) if run else {}
             cells.append(p50_p99_max(by.get((mech, "udrv", wait, sample))))
         t.rows.append([bench, f"{mech}/{wait}", sample, *cells])
-    return t
-
-
-def reply_table(runs: list[Run], board: str = "x86") -> TextTable:
-    """Trigger -> reply p50/p99/max in us per responder x kernel x load, then
-    the priority axis's rt runs when the suite made them."""
-    runs = [r for r in runs if r.board_name == board]
-    cols: list[tuple[str, list[Run]]] = []
-    for k in KERNELS:
-        for ld in LOADS:
-            sel = [r for r in runs if r.kernel == k and r.load == ld and not r.variant]
-            if sel:
-                cols.append((f"{k} {load_name(ld)}", sel))
-    for v in PRIORITY_VARIANTS:
-        sel = [r for r in runs if r.kernel == "rt" and r.variant == v]
-        if sel:
-            cols.append((f"rt {v}", sel))
-    t = TextTable(["Responders: trigger -> reply p50/p99/max in us as the log host sees it "
-                   "(udrv-bench reply; gpio-reply isr/kthread, a udrv process: its own loop "
-                   "(user) or libudrv's responder (lib))"],
-                  [Column("responder", 12), Column("wait", 8)]
-                  + [Column(c, 22, ">") for c, _ in cols])
-    tables = [next(iter(_rows(sel, "reply").values()), {}) for _, sel in cols]
-    for impl, wait in REPLY_ROWS:
-        key = ("gpio", impl, wait, "trigger_to_reply")
-        if any(key in x for x in tables):  # lib's rows: documents since 12-2026
-            t.rows.append([impl, wait or "-", *(p50_p99_max(x.get(key)) for x in tables)])
-    return t
-
-
-def broker_table(runs: list[Run], board: str = "x86") -> TextTable:
-    """The brokers' rows of udrv-bench toggle (BROKER_VARIANT runs): a line
-    held by udrvd or gpio-manager, driven through the fd udrvd hands over,
-    one D-Bus call or one gpiocli process per toggle; each against its
-    reference of the same run."""
-    mine = [r for r in runs if r.board_name == board and r.variant == BROKER_VARIANT]
-    by_run = _rows(mine, "toggle")
-    kernels = [k for k in KERNELS if (k, "none") in by_run]
-    keys: list[tuple[Any, ...]] = []
-    for k in kernels:
-        keys += [key for key in by_run[(k, "none")]
-                 if key[0] in BROKER_MECHANISMS and key not in keys
-                 and (key[0] != "cdev" or key[1] in ("raw", "udrvd-fd"))]  # fmt: skip
-    cols = [Column("mechanism", 10), Column("implementation", 15)]
-    for k in kernels:
-        cols += [Column(f"{k} ns/toggle", 16, ">"), Column("vs reference", 24, "<", "  ")]
-    t = TextTable([f"Brokers on the {board} board: a line held by udrvd or libgpiod's "
-                   "gpio-manager, same line, same run (udrv-bench toggle --udrvd "
-                   "--gpio-manager --gpiocli)"], cols)  # fmt: skip
-    for key in keys:
-        line = [key[0], key[1]]
-        for k in kernels:
-            row = by_run[(k, "none")].get(key)
-            line += ["-", ""] if row is None else [f"{row.stats.avg:.1f}", ratio_label(row)]
-        t.rows.append(line)
-    t.footer = ["cdev/udrvd-fd: the request's fd that udrvd hands over (io.udrv1.Request."
-                "GetFd), cdev/raw's ioctl loop on it;",
-                "dbus: one io.gpiod1.Request.SetValues call per toggle; gpiocli: one "
-                "`gpiocli set` process per toggle (libgpiod 2.2.1's)"]  # fmt: skip
     return t
 
 
@@ -317,11 +199,30 @@ def _benches(runs: list[Run]) -> set[str]:
     return {d.bench for r in runs for d in r.docs}
 
 
-# the tables by name (python3 -m rig.results markdown --table NAME): the
-# shared ones, then the benches' own (their specs', rig/bench/<bench>/spec.py)
-SPEC_TABLES = tuple((s.name, s.table) for s in SPECS if s.table)
-TABLES = ("toggle", "latency", "reply", "priority", *(t.name for _, t in SPEC_TABLES),
-          "broker", "python")
+def _latency_benches(runs: list[Run]) -> bool:
+    return bool(_benches(runs) & set(LATENCY_BENCHES))
+
+
+def _priority_runs(runs: list[Run]) -> bool:
+    return any(r.variant in PRIORITY_VARIANTS and {"irq", "uio"} & _benches([r]) for r in runs)
+
+
+# the tables the benches share, by rank among the benches' own (their specs',
+# rig/bench/<bench>/spec.py: toggle 10, reply 30, gaps 50, rate 60, pci 70,
+# broker 80); udrv-pybench's table comes last
+SHARED = (TextTableSpec("latency", latency_table, 20, _latency_benches),
+          TextTableSpec("priority", priority_table, 40, _priority_runs))
+# (its bench or None, the table), in rank order
+ALL_TABLES: tuple[tuple[str | None, TextTableSpec], ...] = tuple(sorted(
+    [*((None, x) for x in SHARED), *((s.name, x) for s in SPECS for x in s.tables)],
+    key=lambda bt: bt[1].rank))
+# the tables by name (python3 -m rig.results markdown --table NAME)
+TABLES = (*(x.name for _, x in ALL_TABLES), "python")
+
+
+def _wanted(bench: str | None, table: TextTableSpec, runs: list[Run]) -> bool:
+    """Does the board of @runs have @table: its own rule, or a document of its bench."""
+    return table.wanted(runs) if table.wanted else bench in _benches(runs)
 
 
 def tables(results: Results, boards: list[str] | None = None,
@@ -336,17 +237,8 @@ def tables(results: Results, boards: list[str] | None = None,
     out = []
     for board in names:
         mine = [r for r in runs if r.board_name == board]
-        has = _benches(mine)
-        makers: list[tuple[str, bool, Callable[[list[Run], str], TextTable]]] = [
-            ("toggle", "toggle" in _benches([r for r in mine if not r.variant]), toggle_table),
-            ("latency", bool(has & set(LATENCY_BENCHES)), latency_table),
-            ("reply", "reply" in has, reply_table),
-            ("priority", any(r.variant in PRIORITY_VARIANTS and {"irq", "uio"} & _benches([r])
-                             for r in mine), priority_table),
-            *((t.name, bench in has, t.make) for bench, t in SPEC_TABLES),
-            ("broker", any(r.variant == BROKER_VARIANT for r in mine), broker_table)]
-        out += [make(runs, board) for name, wanted, make in makers
-                if wanted and (kinds is None or name in kinds)]
+        out += [table.make(runs, board) for bench, table in ALL_TABLES
+                if (kinds is None or table.name in kinds) and _wanted(bench, table, mine)]
     if results.python and (kinds is None or "python" in kinds):
         out.append(python_table(results.python))
     return out

@@ -9,9 +9,10 @@ from typing import Any
 
 from rig.bench.pci import spec as pci_spec
 from rig.bench.rate import spec as rate_spec
+from rig.bench.reply import spec as reply_spec
+from rig.bench.toggle import spec as toggle_spec
 from rig.lab.suite import qemu as suite
 from rig.results import text
-from rig.results.text import REPLY_ROWS
 from tests.support.results_docs import bench_doc, ref, row, spread, stats, suite_table
 
 
@@ -27,7 +28,7 @@ def toggle_doc(udrv: int = 101, peer: int | None = None) -> dict[str, Any]:
 def test_toggle_and_latency_tables() -> None:
     runs = [suite.SuiteRun("std", "none", [toggle_doc()]),
             suite.SuiteRun("rt", "none", [toggle_doc()])]
-    toggle = suite_table(text.toggle_table, runs)
+    toggle = suite_table(toggle_spec.toggle_table, runs)
     assert toggle[0].startswith("Toggle rate")
     assert any("cdev" in line and "x1.010 vs raw" in line for line in toggle)
     assert suite_table(text.latency_table, runs)[0].startswith("Latency")
@@ -53,16 +54,16 @@ def test_toggle_table_compares_with_the_peer_and_points_to_the_pin() -> None:
     def run(kernel: str, udrv: int, peer: int | None) -> suite.SuiteRun:
         return suite.SuiteRun(kernel, "none", [toggle_doc(udrv, peer)])
 
-    lines = suite_table(text.toggle_table, [run("std", 97, 100), run("rt", 102, 100)])
+    lines = suite_table(toggle_spec.toggle_table, [run("std", 97, 100), run("rt", 102, 100)])
     assert "cdev udrv vs libgpiod-2.3 (same line, same run): x0.970 std, x1.020 rt" in lines
     assert not any("udrv_mmio_pin_write" in line for line in lines)
-    lines = suite_table(text.toggle_table, [run("std", 97, None)])
+    lines = suite_table(toggle_spec.toggle_table, [run("std", 97, None)])
     assert not any("vs libgpiod-2.3" in line for line in lines)
     pinned = run("std", 97, 100)
     pinned.documents[0]["rows"] += [row("mmio", "raw", "toggle", stats([3])),
                                     row("mmio", "udrv-pin", "toggle", stats([3]))]
     assert any("udrv_mmio_pin_write()" in line
-               for line in suite_table(text.toggle_table, [pinned]))
+               for line in suite_table(toggle_spec.toggle_table, [pinned]))
 
 
 def broker_doc(udrvd_ns: int) -> dict[str, Any]:
@@ -82,9 +83,9 @@ def test_broker_table_has_the_broker_runs_only() -> None:
     """The brokers' run (variant udrvd) makes its own table, with each row's
     ratio to its reference; the toggle table keeps to the plain runs, and
     without them there is none."""
-    runs = [suite.SuiteRun("std", "none", [broker_doc(200000)], variant=text.BROKER_VARIANT),
-            suite.SuiteRun("rt", "none", [broker_doc(480000)], variant=text.BROKER_VARIANT)]
-    lines = suite_table(text.broker_table, runs)
+    runs = [suite.SuiteRun("std", "none", [broker_doc(200000)], variant=toggle_spec.BROKER_VARIANT),
+            suite.SuiteRun("rt", "none", [broker_doc(480000)], variant=toggle_spec.BROKER_VARIANT)]
+    lines = suite_table(toggle_spec.broker_table, runs)
     assert lines[0].startswith("Brokers on the x86 board")
     assert [ln.split()[:2] for ln in lines[2:6]] == [["cdev", "raw"], ["cdev", "udrvd-fd"],
                                                      ["dbus", "gpio-manager"], ["dbus", "udrvd"]]
@@ -99,7 +100,7 @@ def test_broker_table_has_the_broker_runs_only() -> None:
 
 def reply_doc(p50_us: float) -> dict[str, Any]:
     rows = []
-    for i, (impl, wait) in enumerate(REPLY_ROWS):
+    for i, (impl, wait) in enumerate(reply_spec.REPLY_ROWS):
         p50 = int((p50_us + i) * 1000)
         rows.append(row("gpio", impl, "trigger_to_reply", spread(p50, p50 + 500, p50 + 1000),
                         wait))
@@ -110,7 +111,7 @@ def test_responder_table() -> None:
     runs = [suite.SuiteRun("std", "none", [reply_doc(2.0)]),
             suite.SuiteRun("std", "all", [reply_doc(3.0)]),
             suite.SuiteRun("rt", "none", [reply_doc(10.0)])]
-    lines = suite_table(text.reply_table, runs)
+    lines = suite_table(reply_spec.reply_table, runs)
     assert "std idle" in lines[1] and "std all" in lines[1] and "rt idle" in lines[1]
     assert "rt all" not in lines[1]
     body = lines[2:]
@@ -133,7 +134,7 @@ def test_priority_axis_columns() -> None:
     runs = [suite.SuiteRun("rt", "none", [reply_doc(20.0)]),
             suite.SuiteRun("rt", "none", [reply_doc(10.0)], variant="irq-prio 90"),
             suite.SuiteRun("rt", "none", [reply_doc(9.0)], variant="SCHED_OTHER")]
-    lines = suite_table(text.reply_table, runs)
+    lines = suite_table(reply_spec.reply_table, runs)
     assert lines[1].split()[2:] == ["rt", "idle", "rt", "irq-prio", "90", "rt", "SCHED_OTHER"]
     assert lines[4].split()[2:] == ["22.0/22.5/23.0", "12.0/12.5/13.0", "11.0/11.5/12.0"]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..base import BenchSpec, TextTableSpec
+from ..base import BenchSpec, ReportSpec, TextTableSpec
 from . import model
 
 if TYPE_CHECKING:
@@ -92,4 +92,5 @@ def report_section(figs: Figures, runs: list[Run]) -> Section | None:
 
 
 SPEC = BenchSpec(NAME, section=model.SECTION, parse=model.parse, check=check, own_rows=True,
-                 table=TextTableSpec("gaps", text_table), report=report_section)
+                 tables=(TextTableSpec("gaps", text_table, 50),),
+                 report=ReportSpec(70, report_section))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..base import BenchSpec, TextTableSpec
+from ..base import BenchSpec, ReportSpec, TextTableSpec
 from . import model
 
 if TYPE_CHECKING:
@@ -88,4 +88,5 @@ def report_section(figs: Figures, runs: list[Run]) -> Section | None:
 
 
 SPEC = BenchSpec(NAME, section=model.SECTION, parse=model.parse,
-                 table=TextTableSpec("pci", text_table), report=report_section)
+                 tables=(TextTableSpec("pci", text_table, 70),),
+                 report=ReportSpec(90, report_section))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..base import BenchSpec, TextTableSpec
+from ..base import BenchSpec, ReportSpec, TextTableSpec
 from . import model
 
 if TYPE_CHECKING:
@@ -133,4 +133,5 @@ def report_section(figs: Figures, runs: list[Run]) -> Section | None:
 
 SPEC = BenchSpec(NAME, section=model.SECTION, parse=model.parse, check=check,
                  receivers=receivers, own_rows=True,
-                 table=TextTableSpec("rate", text_table), report=report_section)
+                 tables=(TextTableSpec("rate", text_table, 60),),
+                 report=ReportSpec(80, report_section))

@@ -1,17 +1,27 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """udrv-bench reply: trigger to reply as a log host sees it, per responder; with
 --breakdown its "breakdown" list (model.py) and the checks that it explains the
-measured latency. Its table and report section are the shared ones (rig.results.text's
-reply_table, rig/report/build.py's responders: they join the priority axis's runs)."""
+measured latency; its table (tables.py: the priority axis's runs join it) and the
+report's section (figures: rig/report/reply.py)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..base import BenchSpec
+from ..base import BenchSpec, ReportSpec, TextTableSpec
 from . import model
 
+if TYPE_CHECKING:
+    from rig.report.figures import Figures
+    from rig.report.html import Section
+    from rig.results.model import Run
+    from rig.results.text import TextTable
+
 NAME = "reply"
+# udrv-bench reply's responders, in the order of Grandegger's gpioirqbench table
+REPLY_ROWS = (("isr", None), ("kthread", None), ("user", "read"), ("user", "poll"),
+              ("user", "epoll"), ("user", "busy"), ("lib", "read"), ("lib", "busy"),
+              ("lib", "irq"))
 # how far the traced reply may be from the untraced p50 for its stages to
 # explain it (the issue's 5%)
 TOLERANCE = 0.05
@@ -101,4 +111,33 @@ def check_costs(e: model.Entry, at: str) -> None:
              f"{c.per_reply} events a reply: {want:.1f} ns each")
 
 
-SPEC = BenchSpec(NAME, section=model.SECTION, parse=model.parse, check=check)
+def reply_table(runs: list[Run], board: str = "x86") -> TextTable:
+    from .tables import reply_table
+
+    return reply_table(runs, board)
+
+
+def report_section(figs: Figures, runs: list[Run]) -> Section | None:
+    from rig.report import html, reply
+
+    found = reply.groups(runs)
+    if not found:
+        return None
+    s = html.Section("reply", "Responders (udrv-bench reply)")
+    s.body.append(html.para("Trigger to reply as a log host sees it: the interrupt handler, "
+                            "the kernel's irq thread (rig/kernel/gpio-reply) and a user task, "
+                            "standard kernel vs PREEMPT_RT, idle vs load.", "note"))
+    for i, g in enumerate(found):
+        figs.add_to(s, f"reply-{i}", reply.figure(g),
+                    f"{g.name}: trigger \u2192 reply p50 per responder, p99 and max as ticks")
+        s.body.append(html.table(reply.table(g)))
+        figs.add_to(s, f"reply-breakdown-{i}", reply.breakdown_figure(g),
+                    f"{g.name}: each responder's median traced reply split into its stages "
+                    "(edge \u2192 hardirq \u2192 threads \u2192 responder \u2192 reply "
+                    "\u2192 wire), the untraced p50 as a tick")
+    return s
+
+
+SPEC = BenchSpec(NAME, section=model.SECTION, parse=model.parse, check=check,
+                 tables=(TextTableSpec("reply", reply_table, 30),),
+                 report=ReportSpec(60, report_section))

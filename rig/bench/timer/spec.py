@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """udrv-bench timer: a timer's expiry to the task's wake-up, beside cyclictest and rtla (rows
-only)."""
+only: a row group of the shared latency table and histograms)."""
 
 from __future__ import annotations
 
 from ..base import BenchSpec
 
-SPEC = BenchSpec("timer")
+SPEC = BenchSpec("timer", latency=True)

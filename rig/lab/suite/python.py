@@ -15,8 +15,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from ...bench.toggle.spec import BROKER_VARIANT
 from ...results import ResultsError, bench_document, pybench_document
-from ...results.text import BROKER_VARIANT
 from ..boards.api import Result
 from ..brokers import BUS, BUS2, POLICY, Broker
 from ..catalogue import lookup

@@ -26,6 +26,7 @@ from report_helpers import (
 )
 from report_page import Page, check_png, data_uri_png
 
+from rig.bench.toggle import spec as toggle_spec
 from rig.lab.suite import qemu as suite
 from rig.results import text
 from tests.support.results_docs import suite_table
@@ -121,7 +122,7 @@ def test_latency_table_says_what_the_suite_prints(report_a: Rendered) -> None:
 
 def test_toggle_table_says_what_the_suite_prints(report_a: Rendered) -> None:
     doc = load_json(LAB_A)
-    lines = suite_table(text.toggle_table, suite_runs(doc))
+    lines = suite_table(toggle_spec.toggle_table, suite_runs(doc))
     table = report_a.page.tables["table-toggle-none"]
     kernels = [h for h, n in table.head[0] if n == 3]
     assert kernels == ["std", "rt"]

@@ -10,8 +10,8 @@ from pathlib import Path
 from report_helpers import FIXTURES, Rendered, load_json, render
 from report_page import check_png, data_uri_png
 
+from rig.bench.reply import spec as reply_spec
 from rig.lab.suite import qemu as suite
-from rig.results import text
 from tests.support.results_docs import suite_table
 
 LAB_REPLY = FIXTURES / "lab-reply.json"
@@ -27,9 +27,9 @@ def test_responder_section_says_what_the_suite_prints(tmp_path: Path) -> None:
         "responder", "wait", "std idle", "std all", "rt idle", "rt all",
         "rt idle irq-prio 90", "rt idle SCHED_OTHER"]
     cells = {(row[0].text, row[1].text): [c.text for c in row[2:]] for row in table.rows}
-    printed = suite_table(text.reply_table, [suite.SuiteRun(r["kernel"], r["load"], r["documents"],
-                                                variant=r.get("variant", ""))
-                                 for r in doc["runs"]])
+    runs = [suite.SuiteRun(r["kernel"], r["load"], r["documents"], variant=r.get("variant", ""))
+            for r in doc["runs"]]
+    printed = suite_table(reply_spec.reply_table, runs)
     assert len(printed) == 2 + 6 and len(cells) == 6
     assert printed[1].split()[-5:] == ["rt", "irq-prio", "90", "rt", "SCHED_OTHER"]
     for line in printed[2:]:
