@@ -11,9 +11,12 @@ they draw with when called.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from .board import Decide
+from .options import Opts
 
 if TYPE_CHECKING:
     from rig.report.figures import Figures
@@ -23,6 +26,33 @@ if TYPE_CHECKING:
     from rig.results.text import TextTable
 
 HERE = Path(__file__).resolve().parent
+
+# the variants of a lab run (udrv-lab/1 "variant"; the plain run's is ""): the
+# priority axis on rt, idle (the plain run: the application above its irq
+# thread), the gaps bench with RT throttling off; rate and pci run in the
+# first priority variant
+PRIORITY_VARIANTS = ("irq-prio 90", "SCHED_OTHER")
+GAPS_VARIANT = "rt-runtime -1"
+RATE_PRIORITY = PRIORITY_VARIANTS[0]
+
+
+@dataclass(frozen=True)
+class PlanSpec:
+    """A bench's entry in the lab's plan (rig.lab.suite.plan: make lab, the
+    labgrid suite, a LAVA job): what it needs of a board (decide), its size
+    arguments per mode ("full", "quick"), the share of --duration each of its
+    loops gets (0: it keeps its size), the priority variants it runs in on
+    rt, what it adds to a variant's arguments, whether it is in each load's
+    plain run (else the plan schedules it itself: gaps, rate), and what it
+    adds in its idle plain run."""
+
+    decide: Decide
+    size: dict[str, Opts]
+    loops: int = 0
+    priority: tuple[str, ...] = ()
+    variant_extra: dict[str, Opts] = field(default_factory=dict)
+    plain: bool = True
+    idle: Opts = ()
 
 
 @dataclass(frozen=True)
@@ -71,6 +101,7 @@ class BenchSpec:
     latency: bool = False
     tables: tuple[TextTableSpec, ...] = ()
     report: ReportSpec | None = None
+    plan: PlanSpec | None = None  # None: the lab does not run it
 
     @property
     def schema(self) -> Path:

@@ -13,17 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rig.bench.base import TextTableSpec
+# the variants of a lab run (udrv-lab/1 "variant"), the benches' vocabulary
+from rig.bench.base import PRIORITY_VARIANTS, TextTableSpec
 from rig.bench.specs import SPECS
 
 from .model import Results, Row, Run
 
-# the variants of a lab run (udrv-lab/1 "variant"): the priority axis on rt,
-# idle (the plain run: the application above its irq thread), the gaps bench
-# with RT throttling off; the rate sweep also runs in the first priority variant
-PRIORITY_VARIANTS = ("irq-prio 90", "SCHED_OTHER")
-GAPS_VARIANT = "rt-runtime -1"
-RATE_PRIORITY = PRIORITY_VARIANTS[0]
 KERNELS = ("std", "rt")
 LOADS = ("none", "all")
 # the benches whose rows are the latency table's (their specs say latency=True)

@@ -27,6 +27,7 @@ import pytest
 from background import Background, guest_ok
 from guest import CHIP, bench_ok, udrv_bench
 
+from rig.bench.base import GAPS_VARIANT
 from rig.bench.gaps import spec as gaps_spec
 from rig.lab.suite import qemu as suite
 from rig.results.check import check_bench
@@ -144,7 +145,7 @@ def test_no_throttling_no_gap(board: Any, default_runtime: None) -> None:
 def test_suite_table(board: Any, default_runtime: None) -> None:
     """The suite's "Scheduler gaps" lines, from the same runs."""
     runs = suite_runs(board)
-    assert runs[1].variant == suite.GAPS_VARIANT
+    assert runs[1].variant == GAPS_VARIANT
     lines = suite_table(gaps_spec.text_table, runs)
     assert len(lines) == 4, lines
     default, off = (line.split() for line in lines[2:])

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from rig.bench.board import Wire
 from rig.lab.errors import LabError
-from rig.lab.suite.labgrid import ALL, Plan, Wire, parse_reply_wire, parse_wire, plan, select
+from rig.lab.suite.labgrid import ALL, Plan, parse_reply_wire, parse_wire, plan, select
 
 REPO = Path(__file__).resolve().parents[2]
 QEMU_X86 = frozenset({"gpio-wire", "gpio-reply", "uio-ticker", "irqlat", "edu"})

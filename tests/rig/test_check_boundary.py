@@ -104,6 +104,8 @@ def test_this_tree_keeps_the_boundary(copy: Path) -> None:
     ("rig/lab/boards/labgrid_env.py", "from rig.lab.strategy import Board", "lab-layers",
      "imports rig.lab.strategy"),
     ("rig/lab/boards/agent.py", "from .. import farm", "lab-layers", "imports rig.lab.farm"),
+    ("rig/bench/base.py", "from rig.lab.suite import plan", "bench-imports", "imports rig.lab"),
+    ("rig/bench/toggle/spec.py", "from ...lava import job", "bench-imports", "imports rig.lava"),
     ("rig/lab/image/prepare.py", "from ..boards.qemu import QemuBoard", "lab-layers",
      "imports rig.lab.boards (an image knows nothing of the boards"),
     ("rig/lab/image/apt.py", "import rig.lab.strategy", "lab-layers",

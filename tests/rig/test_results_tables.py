@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rig.bench.base import RATE_PRIORITY
 from rig.bench.pci import spec as pci_spec
 from rig.bench.rate import spec as rate_spec
 from rig.bench.reply import spec as reply_spec
@@ -165,7 +166,7 @@ def test_rate_table() -> None:
     assert lines[5].split()[-1] == "absent"
     # the irq-prio 90 run of the priority axis is, named so; other variants not
     prio = suite_table(rate_spec.text_table, [suite.SuiteRun("rt", "none", [rate_doc()],
-                                                        variant=suite.RATE_PRIORITY)])
+                                                        variant=RATE_PRIORITY)])
     assert prio[3].split()[:2] == ["rt", "irq-prio-90"]
     assert suite_table(rate_spec.text_table, [suite.SuiteRun("rt", "none", [rate_doc()],
                                                         variant="SCHED_OTHER")]) == lines[:3]

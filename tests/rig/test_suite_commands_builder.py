@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from rig.bench import options
 from rig.lab.boards.api import Result
 from rig.lab.suite import plan, python, soak
 from tests.support.results_docs import bench_doc, row, stats
@@ -63,11 +64,11 @@ def test_broker_command_is_the_hand_written_one(mode: str) -> None:
 
 
 def test_the_plan_spells_its_options_with_the_builder() -> None:
-    assert plan.args("uio", "none", "quick", plan.device_opt("ticker")) == \
+    assert plan.args("uio", "none", "quick", options.device_opt("ticker")) == \
         ("uio", "--json", "--quiet", "--load", "none", "--samples", "200", "-d", "ticker")
-    assert plan.argv("toggle") == ("toggle", "--json", "--quiet")
+    assert options.argv("toggle") == ("toggle", "--json", "--quiet")
     with pytest.raises(ValueError, match="--samples or -n"):
-        plan.samples_opt(5, "--count")
+        options.samples_opt(5, "--count")
 
 
 # ---- the broker rows' document, through rig.results ----

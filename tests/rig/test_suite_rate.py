@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from rig.bench.base import GAPS_VARIANT
 from rig.lab.suite import qemu as suite
 
 
@@ -28,7 +29,7 @@ def test_rate_runs_in_plain_and_irq_prio_runs() -> None:
         runs = [suite.SuiteRun("rt", "none"), suite.SuiteRun("rt", "all"),
                 suite.SuiteRun("rt", "none", variant="irq-prio 90"),
                 suite.SuiteRun("rt", "none", variant="SCHED_OTHER"),
-                suite.SuiteRun("rt", "none", variant=suite.GAPS_VARIANT)]
+                suite.SuiteRun("rt", "none", variant=GAPS_VARIANT)]
         suite.run_rate(None, runs, "quick")  # type: ignore[arg-type]
     finally:
         mp.undo()

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..base import BenchSpec, ReportSpec, TextTableSpec
+from .. import board
+from ..base import GAPS_VARIANT, BenchSpec, PlanSpec, ReportSpec, TextTableSpec
+from ..options import Opts
 from . import model
 
 if TYPE_CHECKING:
@@ -22,7 +24,7 @@ NAME = "gaps"
 def text_table(runs: list[Run], board: str = "x86") -> TextTable:
     """kernel x load x setting: the longest interval, gaps per second, time stalled,
     and what RT throttling should leave (period - runtime every period)."""
-    from rig.results.text import GAPS_VARIANT, KERNELS, LOADS, Column, TextTable
+    from rig.results.text import KERNELS, LOADS, Column, TextTable
 
     t = TextTable(["Scheduler gaps of a busy SCHED_FIFO loop toggling a GPIO line "
                    "(udrv-bench gaps; a gap: an interval >= its threshold)"],
@@ -91,6 +93,19 @@ def report_section(figs: Figures, runs: list[Run]) -> Section | None:
     return s
 
 
+def _board(feats: frozenset[str], w: board.Wiring) -> tuple[Opts | None, str]:
+    """gpio-wire's line, the wire's output, GPIO 17 on bcm2835, else --no-line
+    (the clock only): every board."""
+    opts = board.line(feats, w.loop)
+    return ("--no-line",) if opts is None else opts, ""
+
+
+# guest seconds per run; its loop toggles a line (default: gpio-wire's); the
+# plan runs it after the plain runs, with the kernel's RT throttling (in the
+# plain run) and without (GAPS_VARIANT)
+PLAN = PlanSpec(_board, {"full": ("--duration", "5s"), "quick": ("--duration", "3s")},
+                plain=False)
 SPEC = BenchSpec(NAME, section=model.SECTION, parse=model.parse, check=check, own_rows=True,
+                 plan=PLAN,
                  tables=(TextTableSpec("gaps", text_table, 50),),
                  report=ReportSpec(70, report_section))

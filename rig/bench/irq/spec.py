@@ -4,6 +4,11 @@ row group of the shared latency table, histograms and priority axis)."""
 
 from __future__ import annotations
 
-from ..base import BenchSpec
+from .. import board
+from ..base import PRIORITY_VARIANTS, BenchSpec, PlanSpec
+from ..options import count
 
-SPEC = BenchSpec("irq", latency=True)
+# gpio-wire, or a udrv-wire whose input is the output line + 1
+SPEC = BenchSpec("irq", latency=True,
+                 plan=PlanSpec(board.loopback, count(5000, 200), loops=5,
+                               priority=PRIORITY_VARIANTS))

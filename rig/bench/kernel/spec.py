@@ -4,6 +4,16 @@ row group of the shared latency table and histograms)."""
 
 from __future__ import annotations
 
-from ..base import BenchSpec
+from .. import board
+from ..base import BenchSpec, PlanSpec
+from ..options import Opts, count
 
-SPEC = BenchSpec("kernel", latency=True)
+
+def _board(feats: frozenset[str], w: board.Wiring) -> tuple[Opts | None, str]:
+    """irqlat and the loopback (the in-kernel responder)."""
+    if "irqlat" not in feats:
+        return None, "no irqlat (rig/kernel/irqlat, the in-kernel responder)"
+    return board.loopback(feats, w)
+
+
+SPEC = BenchSpec("kernel", latency=True, plan=PlanSpec(_board, count(10000, 500)))

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..base import BenchSpec, ReportSpec, TextTableSpec
+from .. import board
+from ..base import RATE_PRIORITY, BenchSpec, PlanSpec, ReportSpec, TextTableSpec
+from ..options import count
 from . import model
 
 if TYPE_CHECKING:
@@ -87,6 +89,8 @@ def report_section(figs: Figures, runs: list[Run]) -> Section | None:
     return s
 
 
-SPEC = BenchSpec(NAME, section=model.SECTION, parse=model.parse,
+PLAN = PlanSpec(board.needs("iommu", "edu", why="needs iommu and edu (VFIO and UIO on QEMU's "
+                            "edu, the q35 board)"), count(500, 100), priority=(RATE_PRIORITY,))
+SPEC = BenchSpec(NAME, section=model.SECTION, parse=model.parse, plan=PLAN,
                  tables=(TextTableSpec("pci", text_table, 70),),
                  report=ReportSpec(90, report_section))

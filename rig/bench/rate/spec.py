@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..base import BenchSpec, ReportSpec, TextTableSpec
+from .. import board
+from ..base import RATE_PRIORITY, BenchSpec, PlanSpec, ReportSpec, TextTableSpec
 from . import model
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ UNKNOWN = "?"  # a receiver a rebuilt document does not know (rig.results.check.
 
 def text_table(runs: list[Run], board: str | None = None) -> TextTable:
     """kernel x load x receiver: the knee, CPU there, throughput, ns per event."""
-    from rig.results.text import RATE_PRIORITY, Column, TextTable
+    from rig.results.text import Column, TextTable
 
     t = TextTable(["Interrupt rate capacity (udrv-bench rate; knee: the highest offered "
                    "rate with nothing lost at the source, received/s >= 95% of offered/s;",
@@ -131,7 +132,14 @@ def report_section(figs: Figures, runs: list[Run]) -> Section | None:
     return s
 
 
-SPEC = BenchSpec(NAME, section=model.SECTION, parse=model.parse, check=check,
+# the capacity sweep (issue 12): its default sweep (8 rates x 50 ms per
+# receiver), --quick a short one; on rt also above the irq threads; the plan
+# runs it after the plain runs
+PLAN = PlanSpec(board.needs("gpio-wire", why="needs gpio-wire (its edge generator; the UIO "
+                            "rows uio-ticker)"),
+                {"full": (), "quick": ("--rates", "2k,20k,200k", "--step-duration", "20ms")},
+                priority=(RATE_PRIORITY,), plain=False)
+SPEC = BenchSpec(NAME, section=model.SECTION, parse=model.parse, check=check, plan=PLAN,
                  receivers=receivers, own_rows=True,
                  tables=(TextTableSpec("rate", text_table, 60),),
                  report=ReportSpec(80, report_section))

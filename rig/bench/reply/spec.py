@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..base import BenchSpec, ReportSpec, TextTableSpec
+from .. import board
+from ..base import PRIORITY_VARIANTS, BenchSpec, PlanSpec, ReportSpec, TextTableSpec
+from ..options import Opts, count
 from . import model
 
 if TYPE_CHECKING:
@@ -138,6 +140,32 @@ def report_section(figs: Figures, runs: list[Run]) -> Section | None:
     return s
 
 
-SPEC = BenchSpec(NAME, section=model.SECTION, parse=model.parse, check=check,
+# the responders of a board without rig/kernel/gpio-reply
+PROCESS_RESPONDERS = ("--responder", "user,lib")
+# reply's responders above the log host (FIFO 80: udrv-bench's default -P)
+REPLY_ABOVE_LOG_HOST = ("--target-prio", "85")
+
+
+def _board(feats: frozenset[str], w: board.Wiring) -> tuple[Opts | None, str]:
+    """gpio-wire's lines 4-7 (the bench's defaults) or the reply jumpers; the
+    kernel responders only where gpio-reply is loaded."""
+    resp = () if "gpio-reply" in feats else PROCESS_RESPONDERS
+    if "gpio-wire" in feats:
+        return resp, ""
+    if w.reply is not None:
+        return w.reply.opts + resp, ""
+    return None, ("no reply wiring: gpio-wire, or a udrv-reply-wire (two jumpers, A to B "
+                  "and C to D)")
+
+
+# irq-prio 90: the responders above the log host too (FIFO 85 over its 80), as
+# gpio-reply's kernel thread at 90 is: on one CPU a responder at the log
+# host's priority waits until the log host blocks. Idle, its breakdown: a
+# second, traced run of each responder (docs/rig/lab.md), where nothing else
+# runs beside it
+PLAN = PlanSpec(_board, count(2000, 200), loops=6, priority=PRIORITY_VARIANTS,
+                variant_extra={PRIORITY_VARIANTS[0]: REPLY_ABOVE_LOG_HOST},
+                idle=("--breakdown",))
+SPEC = BenchSpec(NAME, section=model.SECTION, parse=model.parse, check=check, plan=PLAN,
                  tables=(TextTableSpec("reply", reply_table, 30),),
                  report=ReportSpec(60, report_section))

@@ -4,6 +4,10 @@ only: a row group of the shared latency table and histograms)."""
 
 from __future__ import annotations
 
-from ..base import BenchSpec
+from .. import board
+from ..base import BenchSpec, PlanSpec
+from ..options import count
 
-SPEC = BenchSpec("timer", latency=True)
+# every board
+SPEC = BenchSpec("timer", latency=True,
+                 plan=PlanSpec(board.needs(why=""), count(10000, 500), loops=2))

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..base import BenchSpec, ReportSpec, TextTableSpec
+from .. import board
+from ..base import BenchSpec, PlanSpec, ReportSpec, TextTableSpec
+from ..options import Opts, count
 
 if TYPE_CHECKING:
     from rig.report.figures import Figures
@@ -66,6 +68,16 @@ def report_section(figs: Figures, runs: list[Run]) -> Section | None:
     return compare_section(figs, [(None, runs)], runs)
 
 
-SPEC = BenchSpec(NAME, tables=(TextTableSpec("toggle", toggle_table, 10, _plain_toggles),
-                               TextTableSpec("broker", broker_table, 80, _brokers)),
+def _board(feats: frozenset[str], w: board.Wiring) -> tuple[Opts | None, str]:
+    """gpio-wire's line, a udrv-wire's output, or GPIO 17 on bcm2835 (no partner
+    line there: --no-edges)."""
+    opts = board.line(feats, w.loop)
+    if opts is not None and "gpio-wire" not in feats and w.loop is None:
+        opts += ("--no-edges",)  # bcm2835 alone: no partner line
+    return opts, "no GPIO line to toggle: gpio-wire, a udrv-wire or bcm2835"
+
+
+SPEC = BenchSpec(NAME, plan=PlanSpec(_board, count(100000, 2000)),
+                 tables=(TextTableSpec("toggle", toggle_table, 10, _plain_toggles),
+                         TextTableSpec("broker", broker_table, 80, _brokers)),
                  report=ReportSpec(10, report_section, compare_section))

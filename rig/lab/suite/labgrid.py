@@ -38,7 +38,7 @@ from ..boards.lg_place import (
 from ..errors import LabError
 from . import plan as plans
 from . import qemu
-from .plan import LOADS, Plan, ReplyWire, Wire, parse_reply_wire, parse_wire, select
+from .plan import LOADS, Plan, parse_reply_wire, parse_wire, select
 from .qemu import SuiteRun, lab_document
 
 # every bench the suite knows, in the order it runs them
@@ -170,5 +170,5 @@ def check_arguments(args: argparse.Namespace) -> None:
                        "give --lg-env FILE")  # fmt: skip
 
 
-__all__ = ["ALL", "Plan", "ReplyWire", "Wire", "add_arguments", "main", "parse_reply_wire",
-           "parse_wire", "plan", "remote_place", "select", "target_plan"]
+__all__ = ["ALL", "Plan", "add_arguments", "main", "parse_reply_wire", "parse_wire", "plan",
+           "remote_place", "select", "target_plan"]

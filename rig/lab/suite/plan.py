@@ -5,9 +5,10 @@
 (rig/lab/suite/labgrid.py) and a LAVA job (rig/lava/job.py) all ask this module: a
 board is its FEATURES (rig/lab/boards/api.py) and, on a real board, its wiring
 (Wiring): a loopback jumper (`udrv-wire: "CHIP OUT IN"`) and reply's two
-(`udrv-reply-wire: "CHIP A B C D"`); BENCHES says per bench what it needs of
-them (else it is skipped, saying why), its arguments for a quick and a full run
-and the priority-axis settings it runs at.  What the plan gives is an argument
+(`udrv-reply-wire: "CHIP A B C D"`); each bench's spec (rig/bench/<bench>/spec.py,
+its PlanSpec; BENCHES here) says what it needs of them (else it is skipped,
+saying why), its arguments for a quick and a full run and the priority-axis
+settings it runs at.  What the plan gives is an argument
 list without the program (ARGS below; command() puts PROGRAM in front):
 
     BENCH --json --quiet --load LOAD SIZE [BOARD OPTIONS] [VARIANT OPTIONS]
@@ -38,10 +39,12 @@ gaps (throttled, in the plain run, and not), the priority axis, the rate sweep.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from rig.results.text import GAPS_VARIANT, PRIORITY_VARIANTS, RATE_PRIORITY
+from rig.bench.base import GAPS_VARIANT, PRIORITY_VARIANTS
+from rig.bench.board import Decide, ReplyWire, Wire, Wiring
+from rig.bench.options import Opts, argv, samples_opt
+from rig.bench.specs import SPECS
 
 from ..errors import LabError
 
@@ -50,72 +53,19 @@ PROGRAM = ("udrv-bench",)
 LOADS = ("none", "all")
 MODES = ("full", "quick")
 BENCH_TIMEOUT = 900.0
-# rpi3: GPIO 17 (header pin 11) of the SoC's own chip; no partner line is wired
-RPI3_CHIP = "pinctrl-bcm2835"
-RPI3_LINE = 17
 # The priority axis (rt, idle): the application above the irq thread it waits
 # for (the plain runs: FIFO 80 over the kernel's FIFO 50), below it, and at
-# SCHED_OTHER
-# (the variants' names are the results' vocabulary: rig.results.text)
+# SCHED_OTHER (the variants' names are the results' vocabulary: rig.bench.base)
 PRIORITY: dict[str, tuple[str, ...]] = dict(zip(PRIORITY_VARIANTS, (("--irq-prio", "90"),
                                                                     ("-P", "0")), strict=True))
-# RATE_PRIORITY: the one setting rate and pci run at; GAPS_VARIANT: the
-# scheduler gaps without the kernel's RT throttling, a variant run per load
+# GAPS_VARIANT: the scheduler gaps without the kernel's RT throttling, a
+# variant run per load
 GAPS_VARIANT_ARGS = ("--rt-runtime", "-1")
-# reply's responders above the log host (FIFO 80: udrv-bench's default -P)
-REPLY_ABOVE_LOG_HOST = ("--target-prio", "85")
 
-
-Opts = tuple[str, ...]
-
-
-# ---- udrv-bench's options: the one place that spells them (the plan below,
-# the soak, the broker rows of the Python section) ----
-
-def argv(bench: str, *, load: str | None = None, size: Opts = (), opts: Opts = (),
-         lead: Opts = ()) -> Opts:
-    """A bench's argument list (without PROGRAM), its document on stdout:
-    BENCH [LEAD] --json --quiet [--load LOAD] [SIZE] [OPTS]."""
-    return (bench, *lead, "--json", "--quiet", *(("--load", load) if load else ()), *size,
-            *opts)  # fmt: skip
-
-
-def samples_opt(n: int, flag: str = "--samples") -> Opts:
-    """The bench's count: --samples N (or its short form, -n N)."""
-    if flag not in ("--samples", "-n"):
-        raise ValueError(f"{flag!r}: udrv-bench's count is --samples or -n")
-    return (flag, str(n))
-
-
-def device_opt(device: str) -> Opts:
-    """udrv-bench uio's device: -d ticker|edu|both."""
-    return ("-d", device)
-
-
-def period_opt(period_us: int) -> Opts:
-    """udrv-bench uio's uio-ticker period: --period-us P."""
-    return ("--period-us", str(period_us))
-
-
-def brokers_opt(udrvd: str, gpio_manager: str, gpiocli: str) -> Opts:
-    """udrv-bench toggle's broker rows: udrvd's and gpio-manager's bus addresses,
-    the gpiocli program."""
-    return ("--udrvd", udrvd, "--gpio-manager", gpio_manager, "--gpiocli", gpiocli)
-
-
-@dataclass(frozen=True)
-class Wire:
-    """A loopback jumper: output line `out` of `chip` wired to input `inp`."""
-
-    chip: str
-    out: int
-    inp: int
-
-    @property
-    def adjacent(self) -> bool:
-        """udrv-bench irq/kernel read line OUT+1: only that wiring suits them."""
-        return self.inp == self.out + 1
-
+# udrv-bench's options are spelled in one place, rig.bench.options (argv,
+# samples_opt, device_opt, period_opt, brokers_opt: the plan below, the soak,
+# the broker rows of the Python section); a board's jumpers and the lines they
+# give a bench in rig.bench.board (Wire, ReplyWire, Wiring)
 
 # a jumper's line number in a board's option: decimal, no leading zero
 LINE = r"\s+(0|[1-9][0-9]{0,3})"
@@ -130,25 +80,6 @@ def parse_wire(text: str) -> Wire:
     return Wire(m[1], int(m[2]), int(m[3]))
 
 
-@dataclass(frozen=True)
-class ReplyWire:
-    """udrv-bench reply's two jumpers on one board: the log host's line A
-    (`trigger`) wired to the responder's input B (`inp`), the responder's
-    output C (`reply`) to the log host's watched line D (`watch`)."""
-
-    chip: str
-    trigger: int
-    inp: int
-    reply: int
-    watch: int
-
-    @property
-    def opts(self) -> Opts:
-        """udrv-bench reply's options naming the lines."""
-        return ("-c", self.chip, "--trigger", str(self.trigger), "--in", str(self.inp),
-                "--reply", str(self.reply), "--watch", str(self.watch))
-
-
 def parse_reply_wire(text: str) -> ReplyWire:
     """`udrv-reply-wire: "CHIP A B C D"` -> ReplyWire; LabError saying the form
     otherwise."""
@@ -158,91 +89,6 @@ def parse_reply_wire(text: str) -> ReplyWire:
                        "different line numbers, A wired to B and C to D (e.g. "
                        "\"pinctrl-bcm2835 22 23 24 25\": GPIO22 to GPIO23, GPIO24 to GPIO25)")
     return ReplyWire(m[1], int(m[2]), int(m[3]), int(m[4]), int(m[5]))
-
-
-@dataclass(frozen=True)
-class Wiring:
-    """A board's jumpers: the loopback (udrv-wire) and reply's (udrv-reply-wire)."""
-
-    loop: Wire | None = None
-    reply: ReplyWire | None = None
-
-
-# a bench's board options from the board's features and wiring: (options, "")
-# when it runs, (None, why) when it cannot
-Decide = Callable[[frozenset[str], Wiring], tuple["Opts | None", str]]
-
-LOOPBACK = "no loopback: the gpio-wire feature (rig/kernel/gpio-wire) or a udrv-wire jumper"
-
-
-def _line(feats: frozenset[str], wire: Wire | None) -> Opts | None:
-    """The options naming one output line to toggle, or None."""
-    if "gpio-wire" in feats:
-        return ()
-    if wire is not None:
-        return ("-c", wire.chip, "--line", str(wire.out))
-    if "bcm2835" in feats:
-        return ("-c", RPI3_CHIP, "--line", str(RPI3_LINE))
-    return None
-
-
-def _toggle(feats: frozenset[str], w: Wiring) -> tuple[Opts | None, str]:
-    opts = _line(feats, w.loop)
-    if opts is not None and "gpio-wire" not in feats and w.loop is None:
-        opts += ("--no-edges",)  # bcm2835 alone: no partner line
-    return opts, "no GPIO line to toggle: gpio-wire, a udrv-wire or bcm2835"
-
-
-def _loopback(feats: frozenset[str], w: Wiring) -> tuple[Opts | None, str]:
-    """A bench that drives line N and reads N+1."""
-    wire = w.loop
-    if "gpio-wire" in feats:
-        return (), ""
-    if wire is not None and wire.adjacent:
-        return ("-c", wire.chip, "--out-line", str(wire.out)), ""
-    if wire is not None:
-        return None, f"udrv-wire {wire.out}->{wire.inp}: the bench reads line {wire.out + 1}"
-    return None, LOOPBACK
-
-
-def _kernel(feats: frozenset[str], w: Wiring) -> tuple[Opts | None, str]:
-    if "irqlat" not in feats:
-        return None, "no irqlat (rig/kernel/irqlat, the in-kernel responder)"
-    return _loopback(feats, w)
-
-
-# the responders of a board without rig/kernel/gpio-reply
-PROCESS_RESPONDERS = ("--responder", "user,lib")
-
-
-def _reply(feats: frozenset[str], w: Wiring) -> tuple[Opts | None, str]:
-    """gpio-wire's lines 4-7 (the bench's defaults) or the reply jumpers; the
-    kernel responders only where gpio-reply is loaded."""
-    resp = () if "gpio-reply" in feats else PROCESS_RESPONDERS
-    if "gpio-wire" in feats:
-        return resp, ""
-    if w.reply is not None:
-        return w.reply.opts + resp, ""
-    return None, ("no reply wiring: gpio-wire, or a udrv-reply-wire (two jumpers, A to B "
-                  "and C to D)")
-
-
-def _uio(feats: frozenset[str], w: Wiring) -> tuple[Opts | None, str]:
-    devices = [d for d, f in (("ticker", "uio-ticker"), ("edu", "edu")) if f in feats]
-    opts = None if not devices else () if len(devices) == 2 else device_opt(devices[0])
-    return opts, "no UIO device: uio-ticker (rig/kernel/uio-ticker) or edu (QEMU's PCI device)"
-
-
-def _needs(*features: str, why: str) -> Decide:
-    """A bench that runs with its defaults where the board has all `features`."""
-    def decide(feats: frozenset[str], w: Wiring) -> tuple[Opts | None, str]:
-        return (() if set(features) <= feats else None), why
-    return decide
-
-
-def _gaps(feats: frozenset[str], w: Wiring) -> tuple[Opts | None, str]:
-    opts = _line(feats, w.loop)
-    return ("--no-line",) if opts is None else opts, ""
 
 
 @dataclass(frozen=True)
@@ -265,38 +111,17 @@ class Bench:
         return {m: int(a[1]) for m, a in self.size.items() if a[:1] == ("--samples",)}
 
 
-def _count(full: int, quick: int) -> dict[str, Opts]:
-    return {"full": samples_opt(full), "quick": samples_opt(quick)}
-
-
 ALL_PRIORITY = tuple(PRIORITY)
-BENCHES: dict[str, Bench] = {b.name: b for b in (
-    Bench("toggle", _toggle, _count(100000, 2000)),
-    Bench("irq", _loopback, _count(5000, 200), loops=5, priority=ALL_PRIORITY),
-    Bench("uio", _uio, _count(5000, 200), loops=3, priority=ALL_PRIORITY),
-    Bench("timer", _needs(why=""), _count(10000, 500), loops=2),
-    Bench("kernel", _kernel, _count(10000, 500)),
-    # irq-prio 90: the responders above the log host too (FIFO 85 over its 80),
-    # as gpio-reply's kernel thread at 90 is: on one CPU a responder at the
-    # log host's priority waits until the log host blocks
-    Bench("reply", _reply, _count(2000, 200), loops=6, priority=ALL_PRIORITY,
-          variant_extra={PRIORITY_VARIANTS[0]: REPLY_ABOVE_LOG_HOST}),
-    Bench("pci", _needs("iommu", "edu", why="needs iommu and edu (VFIO and UIO on QEMU's edu, "
-                        "the q35 board)"), _count(500, 100), priority=(RATE_PRIORITY,)),
-    # guest seconds per run; its loop toggles a line (default: gpio-wire's)
-    Bench("gaps", _gaps, {"full": ("--duration", "5s"), "quick": ("--duration", "3s")}),
-    # the capacity sweep (issue 12): its default sweep (8 rates x 50 ms per
-    # receiver), --quick a short one; on rt also above the irq threads
-    Bench("rate", _needs("gpio-wire", why="needs gpio-wire (its edge generator; the UIO rows "
-                         "uio-ticker)"),
-          {"full": (), "quick": ("--rates", "2k,20k,200k", "--step-duration", "20ms")},
-          priority=(RATE_PRIORITY,)),
-)}  # fmt: skip
+# every bench's entry: its spec's (rig/bench/<bench>/spec.py: PlanSpec), in the
+# order of the benches' list (rig.bench.specs.NAMES)
+BENCHES: dict[str, Bench] = {
+    s.name: Bench(s.name, s.plan.decide, s.plan.size, s.plan.loops, s.plan.priority,
+                  s.plan.variant_extra)
+    for s in SPECS if s.plan}
 # each load's plain run: these, in this order
-PLAIN = ("toggle", "irq", "uio", "timer", "kernel", "reply", "pci")
-# what a bench adds in its idle plain run: reply's breakdown (a second, traced
-# run of each responder, docs/rig/lab.md), where nothing else runs beside it
-IDLE_ARGS: dict[str, Opts] = {"reply": ("--breakdown",)}
+PLAIN = tuple(s.name for s in SPECS if s.plan and s.plan.plain)
+# what a bench adds in its idle plain run (reply's breakdown)
+IDLE_ARGS: dict[str, Opts] = {s.name: s.plan.idle for s in SPECS if s.plan and s.plan.idle}
 
 
 def args(bench: str, load: str, mode: str, opts: Opts = (), variant: Opts = (), *,

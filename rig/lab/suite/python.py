@@ -15,6 +15,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from ...bench import options
 from ...bench.toggle.spec import BROKER_VARIANT
 from ...results import ResultsError, bench_document, pybench_document
 from ..boards.api import Result
@@ -49,8 +50,8 @@ BROKER_POLICY = "allow uid:0 all gpio gpio-wire *\n"
 
 def broker_command(mode: str) -> str:
     """udrv-bench toggle with the broker rows (plan.py spells its options)."""
-    return plan.command(plan.argv("toggle", size=plan.samples_opt(BROKER_SAMPLES[mode], "-n"),
-                                  opts=plan.brokers_opt(BUS, BUS2,
+    return plan.command(options.argv("toggle", size=options.samples_opt(BROKER_SAMPLES[mode], "-n"),
+                                  opts=options.brokers_opt(BUS, BUS2,
                                                         f"{dbusguest.GUEST_GPIOD}/bin/gpiocli")))
 
 

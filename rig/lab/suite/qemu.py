@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rig.bench.base import RATE_PRIORITY
 from rig.results import ResultsError, bench_document, checked, model
 from rig.results.text import print_tables
 
@@ -44,10 +45,6 @@ BENCH_TIMEOUT = plan.BENCH_TIMEOUT
 PRIORITY = plan.PRIORITY
 PRIORITY_BENCHES = tuple(b for b in plan.PLAIN if plan.BENCHES[b].priority == plan.ALL_PRIORITY)
 GAPS_SECONDS = {m: int(plan.BENCHES["gaps"].size[m][1].rstrip("s")) for m in plan.MODES}
-GAPS_VARIANT = plan.GAPS_VARIANT
-RATE_PRIORITY = plan.RATE_PRIORITY
-RPI3_CHIP = plan.RPI3_CHIP
-RPI3_LINE = plan.RPI3_LINE
 # The QEMU boards that run a part of the plan only: (benches, loads); the others
 # (x86) all their features allow. rpi3: the toggle bench on GPIO 17, idle; q35
 # (UIO vs VFIO: rig/lab/suite/pci.py): only udrv-bench pci

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rig.bench import options
 from rig.results import ResultsError, bench_document
 
 from ..catalogue import TARGETS, missing_udrv
@@ -80,9 +81,9 @@ def commands(edges: int, interrupts: int, period_us: int, load: str) -> list[tup
     """(bench, command, events asked for) for one kernel."""
     per_edge_loop = -(-edges // IRQ_LOOPS)
     per_uio_loop = -(-interrupts // UIO_LOOPS)
-    irq = plan.argv("irq", load=load, size=plan.samples_opt(per_edge_loop))
-    uio = plan.argv("uio", lead=plan.device_opt("ticker"), load=load,
-                    size=plan.samples_opt(per_uio_loop), opts=plan.period_opt(period_us))
+    irq = options.argv("irq", load=load, size=options.samples_opt(per_edge_loop))
+    uio = options.argv("uio", lead=options.device_opt("ticker"), load=load,
+                    size=options.samples_opt(per_uio_loop), opts=options.period_opt(period_us))
     return [("irq", plan.command(irq), per_edge_loop * IRQ_LOOPS),
             ("uio", plan.command(uio), per_uio_loop * UIO_LOOPS)]
 

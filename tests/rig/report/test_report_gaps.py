@@ -16,6 +16,7 @@ import pytest
 from report_helpers import FIXTURES, Rendered, load_json, render, run_report
 from report_page import check_png, data_uri_png
 
+from rig.bench.base import GAPS_VARIANT
 from rig.bench.gaps import spec as gaps_spec
 from rig.lab.suite import qemu as suite
 from tests.support.results_docs import suite_table
@@ -33,7 +34,7 @@ def test_fixture_is_what_the_lab_measured() -> None:
     doc = load_json(LAB_GAPS)
     for run in doc["runs"]:
         g = run["documents"][0]["gaps"]
-        if run.get("variant") == suite.GAPS_VARIANT:
+        if run.get("variant") == GAPS_VARIANT:
             assert g["sched_rt_runtime_us"] == -1 and g["count"] == 0
         else:
             assert g["sched_rt_runtime_us"] == 950000 and g["count"] >= 4
