@@ -50,7 +50,7 @@ from types import TracebackType
 from .boards.labgrid_board import LG_VENV, install_hint
 from .boards.labgrid_env import PROMPT, _q
 from .boards.lg_place import acquire, client_env, on_signals_stop
-from .boards.qemu import _die_with_parent, board_command
+from .boards.qemu import board_command, die_with_parent
 from .catalogue import TARGETS, features, lookup, missing_udrv, qemu_binary
 from .errors import BootError, LabError, ToolMissing
 from .image.prepare import prepare
@@ -162,7 +162,7 @@ def _spawn(cmd: list[str | Path], log: Path, **kw: object) -> subprocess.Popen[b
     with open(log, "wb") as out:
         return subprocess.Popen([str(c) for c in cmd], stdin=subprocess.DEVNULL, stdout=out,  # type: ignore[call-overload, no-any-return]
                                 stderr=subprocess.STDOUT, start_new_session=True,
-                                preexec_fn=_die_with_parent if main else None, **kw)  # fmt: skip
+                                preexec_fn=die_with_parent if main else None, **kw)  # fmt: skip
 
 
 @dataclass

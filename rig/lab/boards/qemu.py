@@ -53,8 +53,9 @@ def board_command(image: BootImage, *, memory: str | None, append: str,
     )  # fmt: skip
 
 
-def _die_with_parent() -> None:
-    """preexec_fn: QEMU gets SIGKILL if the Python process dies (PR_SET_PDEATHSIG)."""
+def die_with_parent() -> None:
+    """preexec_fn: QEMU gets SIGKILL if the Python process dies (PR_SET_PDEATHSIG);
+    the farm's boards (rig/lab/farm.py) start theirs with it too."""
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
 
@@ -153,7 +154,7 @@ class QemuBoard(AgentClient):
                 stdin=subprocess.DEVNULL,
                 stdout=qerr,
                 stderr=qerr,
-                preexec_fn=_die_with_parent if main else None,
+                preexec_fn=die_with_parent if main else None,
             )
         finally:
             qerr.close()
