@@ -10,9 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "broker.h"
 #include "daemon.h"
-#include "request.h"
-#include "restore.h"
 
 /* SYSCONFDIR/udrv/udrvd.conf, where install puts it (daemon/meson.build) */
 #ifndef UDRVD_POLICY_FILE
@@ -66,13 +65,9 @@ static void on_hangup(void *data)
 		fprintf(stderr, "udrvd: the policy stays as it was: %s\n", msg);
 		return;
 	}
-	udrvd_policy_free(d->policy);
-	d->policy = p;
 	fprintf(stderr, "udrvd: policy reloaded: %zu rules from %s\n", udrvd_policy_rules(p),
 		d->policy_path);
-	/* what it no longer grants goes; the restore rules may cover other lines */
-	udrvd_reqs_revoke(d);
-	udrvd_state_dirty(d, 0);
+	udrvd_policy_set(&d->held, p);
 }
 
 /* --check: the policy's rules, or its first mistake (exit 2). */
@@ -162,18 +157,18 @@ int main(int argc, char **argv)
 	struct udrvd d = { 0 };
 	char msg[UDRVD_MSG_LEN];
 	bool check;
-	int r = parse_args(argc, argv, &d.policy_path, &d.state_path, &check);
+	int r = parse_args(argc, argv, &d.policy_path, &d.held.state_path, &check);
 
 	if (r >= 0)
 		return r;
 	if (check)
 		return check_policy(d.policy_path);
-	r = udrvd_policy_load(d.policy_path, NULL, &d.policy, msg);
+	r = udrvd_policy_load(d.policy_path, NULL, &d.held.policy, msg);
 	if (r < 0) {
 		fprintf(stderr, "udrvd: %s\n", msg);
 		return 2;
 	}
-	fprintf(stderr, "udrvd: %zu rules from %s\n", udrvd_policy_rules(d.policy),
+	fprintf(stderr, "udrvd: %zu rules from %s\n", udrvd_policy_rules(d.held.policy),
 		d.policy_path);
 	r = sd_event_default(&d.event);
 	if (r >= 0)
@@ -181,7 +176,8 @@ int main(int argc, char **argv)
 	if (r >= 0)
 		r = setup_bus(&d);
 	if (r >= 0) {
-		fprintf(stderr, "udrvd: serving %zu GPIO chips as " UDRVD_BUS_NAME "\n", d.nchips);
+		fprintf(stderr, "udrvd: serving %zu GPIO chips as " UDRVD_BUS_NAME "\n",
+			d.held.nchips);
 		r = sd_event_loop(d.event);
 	}
 	udrvd_teardown(&d);

@@ -126,11 +126,8 @@ int udrvd_caller_of(sd_bus_message *m, struct udrvd_creds *c, sd_bus_error *erro
 
 void udrvd_caller_from_ids(const struct udrvd_ids *ids, struct udrvd_caller *c)
 {
-	/* the groups are a set (the bus's sorted): the first is named as the gid */
-	c->uid = ids->uid;
-	c->gid = ids->ngroups ? ids->groups[0] : (gid_t)-1;
-	c->groups = ids->ngroups ? ids->groups + 1 : NULL;
-	c->ngroups = ids->ngroups ? ids->ngroups - 1 : 0;
+	/* the groups are a set (the bus's sorted) */
+	udrvd_caller_set(c, ids->uid, ids->groups, ids->ngroups);
 }
 
 void udrvd_caller_done(struct udrvd_creds *c)

@@ -65,7 +65,7 @@ static int uio_check(struct udrvd *d, sd_bus_message *m, struct udrv_uio *uio,
 		return err;
 	struct udrvd_uio_dev dev = { id.node, id.name, id.device, id.same_name };
 
-	err = udrvd_policy_uio_dev(d->policy, &who.caller, &dev, msg);
+	err = udrvd_policy_uio_dev(d->held.policy, &who.caller, &dev, msg);
 	udrvd_caller_done(&who);
 	if (err < 0)
 		return refuse(error, msg);
@@ -127,10 +127,10 @@ static int vfio_check(struct udrvd *d, sd_bus_message *m, const char *bdf,
 
 	if (err < 0)
 		return err;
-	err = udrvd_policy_vfio(d->policy, &who.caller, bdf, msg);
+	err = udrvd_policy_vfio(d->held.policy, &who.caller, bdf, msg);
 	if (err < 0)
 		err = refuse(error, msg);
-	else if (udrvd_vfio_group_check(d->policy, &who.caller, bdf, &e) < 0)
+	else if (udrvd_vfio_group_check(d->held.policy, &who.caller, bdf, &e) < 0)
 		err = udrvd_bus_error(error, &e);
 	udrvd_caller_done(&who);
 	return err;

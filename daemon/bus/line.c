@@ -18,38 +18,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export.h"
 #include "line.h"
-#include "objects.h"
-#include "request.h"
+#include "requests.h"
 #include "watch.h"
-
-/* The kernel's view of @l; a line whose info cannot be read reads as a
- * free, unnamed input. */
-static void info_of(const struct udrvd_line *l, struct udrv_line_info *info)
-{
-	if (udrv_chip_line_info(l->chip->chip, l->offset, info) < 0) {
-		memset(info, 0, sizeof(*info));
-		info->offset = l->offset;
-	}
-}
-
-bool udrvd_line_shown(const struct udrvd_line *l, const struct udrvd_caller *who)
-{
-	struct udrvd_gpio_line id;
-
-	if (!who)
-		return false;
-	if (who->uid == 0)
-		return true;
-	udrvd_chip_line_id(l->chip, l->offset, &id);
-	return udrvd_policy_gpio_names(l->chip->d->policy, who, &id);
-}
 
 /* Is @l's state shown to whom its properties are being read for? */
 static bool shown(const struct udrvd_line *l)
 {
 	struct udrvd_creds c;
-	bool yes = udrvd_line_shown(l, udrvd_viewer(l->chip->d, &c));
+	bool yes = udrvd_line_shown(l, udrvd_viewer(udrvd_of(l->chip->h), &c));
 
 	udrvd_caller_done(&c);
 	return yes;
@@ -61,7 +39,7 @@ static void state_of(const struct udrvd_line *l, struct udrv_line_info *info)
 {
 	char name[sizeof(info->name)];
 
-	info_of(l, info);
+	udrvd_line_info(l, info);
 	if (shown(l))
 		return;
 	memcpy(name, info->name, sizeof(name));
@@ -170,45 +148,26 @@ int udrvd_line_interfaces(struct udrvd_line *l, sd_bus_message *reply)
 
 void udrvd_line_changed(struct udrvd_line *l)
 {
-	sd_bus_emit_properties_changed(l->chip->d->bus, l->path, "io.gpiod1.Line", "Managed",
+	sd_bus_emit_properties_changed(udrvd_of(l->chip->h)->bus, l->path, "io.gpiod1.Line", "Managed",
 				       "RequestPath", "Used", "Consumer", "Direction",
 				       "EdgeDetection", "Bias", "Drive", "ActiveLow", "Debounced",
 				       "DebouncePeriodUs", "EventClock", NULL);
 }
 
-int udrvd_lines_export(struct udrvd_chip *chip)
+int udrvd_line_export(struct udrvd_line *l)
 {
-	unsigned int n = udrv_chip_num_lines(chip->chip);
+	int r = udrvd_export_new(&l->exp);
 
-	chip->lines = calloc(n ? n : 1, sizeof(*chip->lines));
-	if (!chip->lines)
-		return -ENOMEM;
-	for (unsigned int i = 0; i < n; i++) {
-		struct udrvd_line *l = &chip->lines[i];
-		struct udrv_line_info info;
-		int r;
-
-		l->chip = chip;
-		l->offset = i;
-		if (!udrv_chip_line_info(chip->chip, i, &info))
-			memcpy(l->name, info.name, sizeof(l->name));
-		snprintf(l->path, sizeof(l->path), "%s/line%u", chip->path, i);
-		r = sd_bus_add_object_vtable(chip->d->bus, &l->slot, l->path, "io.gpiod1.Line",
-					     line_vtable, l);
-		chip->nlines = i + 1;
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	if (r >= 0)
+		r = sd_bus_add_object_vtable(udrvd_of(l->chip->h)->bus, &l->exp->slot, l->path,
+					     "io.gpiod1.Line", line_vtable, l);
+	return r;
 }
 
-void udrvd_lines_free(struct udrvd_chip *chip)
+void udrvd_line_unexport(struct udrvd_line *l)
 {
-	for (unsigned int i = 0; i < chip->nlines; i++) {
-		sd_bus_slot_unref(chip->lines[i].slot);
-		udrvd_watchers_free(&chip->lines[i]);
-	}
-	free(chip->lines);
-	chip->lines = NULL;
-	chip->nlines = 0;
+	if (!l->exp)
+		return;
+	udrvd_watchers_free(l);
+	l->exp = udrvd_export_free(l->exp);
 }

@@ -1,20 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * io.gpiod1.Line objects (line.c): a chip's lines. A line's state is shown
- * to root and to the callers with a rule for it; others read its name and
- * offset, and the rest as a free input's (udrvd.conf(5)).
+ * io.gpiod1.Line objects (line.c): a chip's lines (model/chips.h). A
+ * line's state is shown to root and to the callers with a rule for it;
+ * others read its name and offset, and the rest as a free input's
+ * (udrvd.conf(5)).
  */
 #ifndef UDRVD_LINE_H
 #define UDRVD_LINE_H
 
-#include <stdbool.h>
 #include <systemd/sd-bus.h>
 
-#include "chip.h"
+#include "chips.h"
 
-bool udrvd_line_shown(const struct udrvd_line *l, const struct udrvd_caller *who);
-int udrvd_lines_export(struct udrvd_chip *chip);
-void udrvd_lines_free(struct udrvd_chip *chip);
+/* @l on the bus (0 or a negative errno), and off it again (its watchers
+ * gone with it). */
+int udrvd_line_export(struct udrvd_line *l);
+void udrvd_line_unexport(struct udrvd_line *l);
 /* PropertiesChanged for @l's properties (their names: their values are not
  * for every listener). */
 void udrvd_line_changed(struct udrvd_line *l);

@@ -10,28 +10,79 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "broker.h"
 #include "chip.h"
+#include "creds.h"
 #include "daemon.h"
 #include "devices.h"
+#include "line.h"
 #include "objects.h"
 #include "request.h"
-#include "restore.h"
 #include "watch.h"
+
+/* What the model tells the bus (model/held.h): each @data is the struct
+ * udrvd. */
+static int chip_added(void *data, struct udrvd_chip *c, bool announce)
+{
+	return udrvd_chip_export(c, announce);
+}
+
+static void chip_removed(void *data, struct udrvd_chip *c, bool announce)
+{
+	udrvd_chip_unexport(c, announce);
+}
+
+static int req_added(void *data, struct udrvd_req *r)
+{
+	return udrvd_req_export(r);
+}
+
+static void req_removed(void *data, struct udrvd_req *r, bool announce)
+{
+	udrvd_req_unexport(r, announce);
+}
+
+static void req_changed(void *data, struct udrvd_req *r)
+{
+	udrvd_req_changed(r);
+}
+
+static void line_changed(void *data, struct udrvd_line *l)
+{
+	udrvd_line_changed(l);
+}
+
+static const struct udrvd_events events = {
+	.chip_added = chip_added,
+	.chip_removed = chip_removed,
+	.req_added = req_added,
+	.req_removed = req_removed,
+	.req_changed = req_changed,
+	.line_changed = line_changed,
+};
 
 /* A gpiochipN node came or went (model/hotplug.h). */
 static void chip_came(void *data, const char *name)
 {
-	udrvd_chip_add(data, name);
+	struct udrvd *d = data;
+
+	udrvd_chip_came(&d->held, name);
 }
 
 static void chip_went(void *data, const char *name)
 {
-	udrvd_chip_remove(data, name);
+	struct udrvd *d = data;
+
+	udrvd_chip_went(&d->held, name);
 }
 
 int udrvd_serve(struct udrvd *d)
 {
 	int r = sd_bus_add_object_manager(d->bus, &d->managers[0], UDRVD_CHIPS_PATH);
+
+	d->held.loop = udrvd_loop(d);
+	d->held.events = &events;
+	d->held.data = d;
 
 	if (r >= 0)
 		r = sd_bus_add_object_manager(d->bus, &d->managers[1], UDRVD_REQUESTS_PATH);
@@ -42,7 +93,7 @@ int udrvd_serve(struct udrvd *d)
 	if (r >= 0)
 		udrvd_hotplug_start(&d->hotplug, udrvd_loop(d));
 	if (r >= 0)
-		r = udrvd_chips_export(d);
+		r = udrvd_chips_open(&d->held);
 	if (r >= 0)
 		r = udrvd_devices_export(d);
 	if (r >= 0)
@@ -63,9 +114,9 @@ int udrvd_serve(struct udrvd *d)
 	}
 	/* with the name: a second udrvd takes no line; calls wait in the
 	 * socket until the loop runs */
-	d->restoring = true;
-	udrvd_state_restore(d);
-	d->restoring = false;
+	d->held.restoring = true;
+	udrvd_state_restore(&d->held, udrvd_user_groups);
+	d->held.restoring = false;
 	d->serving = true;
 	return sd_bus_attach_event(d->bus, d->event, SD_EVENT_PRIORITY_NORMAL);
 }
@@ -74,21 +125,17 @@ void udrvd_teardown(struct udrvd *d)
 {
 	/* what it held, with the values the kernel has now, for the next start */
 	if (d->serving) {
-		udrvd_state_sync(d, true);
+		udrvd_state_sync(&d->held, true);
 		fprintf(stderr, "udrvd: stopped: %lu writes of the state file since start\n",
-			d->state_writes);
+			d->held.state_writes);
 	}
-	d->state_timer = udrvd_timer_free(d->state_timer);
-	free(d->state_text);
 	udrvd_hotplug_stop(&d->hotplug);
-	udrvd_reqs_free(d);
 	udrvd_watch_stop(d);
 	udrvd_objects_stop(d);
-	udrvd_chips_free(d);
+	udrvd_held_free(&d->held);
 	sd_bus_slot_unref(d->managers[0]);
 	sd_bus_slot_unref(d->managers[1]);
 	sd_bus_slot_unref(d->devices);
 	sd_bus_flush_close_unref(d->bus);
 	sd_event_unref(d->event);
-	udrvd_policy_free(d->policy);
 }

@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "caller.h"
-#include "daemon.h"
+#include "export.h"
 #include "watch.h"
 
 #define LINE_IFACE	"io.gpiod1.Line"
@@ -77,8 +77,8 @@ struct udrvd_watcher {
 /* The Line object at @path, or NULL. */
 static struct udrvd_line *line_at(struct udrvd *d, const char *path)
 {
-	for (size_t c = 0; path && c < d->nchips; c++) {
-		struct udrvd_chip *chip = d->chips[c];
+	for (size_t c = 0; path && c < d->held.nchips; c++) {
+		struct udrvd_chip *chip = d->held.chips[c];
 		size_t len = strlen(chip->path);
 
 		if (strncmp(path, chip->path, len) || strncmp(path + len, "/line", 5))
@@ -97,7 +97,7 @@ static bool may_watch(struct udrvd_line *l, const struct udrvd_caller *who)
 	struct udrvd_gpio_line id;
 
 	udrvd_chip_line_id(l->chip, l->offset, &id);
-	return !udrvd_policy_gpio(l->chip->d->policy, who, &id, UDRVD_WATCH, msg);
+	return !udrvd_policy_gpio(l->chip->h->policy, who, &id, UDRVD_WATCH, msg);
 }
 
 static struct udrvd_watcher *watcher_new(struct udrvd_watching *conn,
@@ -126,9 +126,9 @@ static void conn_drop(struct udrvd *d, const char *name)
 	/* the last watcher dropped frees its connection, the name with it */
 	if (name)
 		snprintf(gone, sizeof(gone), "%s", name);
-	for (size_t i = 0; i < d->nchips; i++)
-		for (unsigned int j = 0; j < d->chips[i]->nlines; j++)
-			watchers_drop(&d->chips[i]->lines[j], name ? gone : NULL);
+	for (size_t i = 0; i < d->held.nchips; i++)
+		for (unsigned int j = 0; j < d->held.chips[i]->nlines; j++)
+			watchers_drop(&d->held.chips[i]->lines[j], name ? gone : NULL);
 }
 
 /* A connection ended (NameOwnerChanged, no new owner): if it watched
@@ -238,7 +238,7 @@ static unsigned int user_watchers(const struct udrvd *d, uid_t uid)
  * LimitsExceeded naming the limit. */
 static int room(struct udrvd_line *l, unsigned int n, uid_t uid, sd_bus_error *error)
 {
-	unsigned int mine = user_watchers(l->chip->d, uid);
+	unsigned int mine = user_watchers(udrvd_of(l->chip->h), uid);
 
 	if (mine >= UDRVD_USER_WATCHERS)
 		return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
@@ -265,7 +265,7 @@ static int watch_add(struct udrvd_line *l, sd_bus_message *m, sd_bus_error *erro
 	unsigned int n = 0;
 	int err;
 
-	for (w = l->watchers; w; w = w->next, n++)
+	for (w = l->exp->watchers; w; w = w->next, n++)
 		if (name && !strcmp(w->conn->name, name))
 			return 0;
 	/* the call itself says why it cannot be told, if it must */
@@ -279,11 +279,11 @@ static int watch_add(struct udrvd_line *l, sd_bus_message *m, sd_bus_error *erro
 	}
 	err = room(l, n, who.caller.uid, error);
 	if (!err)
-		conn = watching(l->chip->d, name, who.caller.uid);
+		conn = watching(udrvd_of(l->chip->h), name, who.caller.uid);
 	w = conn ? watcher_new(conn, &who.caller) : NULL;
 	if (w) {
-		w->next = l->watchers;
-		l->watchers = w;
+		w->next = l->exp->watchers;
+		l->exp->watchers = w;
 	} else if (!err) {
 		if (conn && !conn->watchers)
 			watching_free(conn);
@@ -318,7 +318,7 @@ static int on_message(sd_bus_message *m, void *data, sd_bus_error *error)
 
 static void watchers_drop(struct udrvd_line *l, const char *name)
 {
-	for (struct udrvd_watcher **p = &l->watchers; *p;) {
+	for (struct udrvd_watcher **p = &l->exp->watchers; *p;) {
 		struct udrvd_watcher *w = *p;
 
 		if (!name || !strcmp(w->conn->name, name)) {
@@ -351,9 +351,9 @@ void udrvd_watchers_free(struct udrvd_line *l)
 /* One event to each of @l's watchers that may still watch it. */
 static void send_event(struct udrvd_line *l, const struct udrv_edge_event *ev)
 {
-	sd_bus *bus = l->chip->d->bus;
+	sd_bus *bus = udrvd_of(l->chip->h)->bus;
 
-	for (struct udrvd_watcher *w = l->watchers; w; w = w->next) {
+	for (struct udrvd_watcher *w = l->exp->watchers; w; w = w->next) {
 		struct udrvd_caller who = {
 			.uid = w->uid, .gid = w->gid, .groups = w->groups, .ngroups = w->ngroups,
 		};
@@ -404,10 +404,10 @@ int udrvd_req_events(struct udrvd_req *r)
 
 	for (size_t i = 0; i < r->n; i++)
 		edges |= r->settings[i].edge != UDRV_EDGE_NONE;
-	r->events = udrvd_io_free(r->events);
+	r->exp->events = udrvd_io_free(r->exp->events);
 	if (!edges)
 		return 0;
-	err = udrvd_io_add(udrvd_loop(r->d), &r->events, udrv_request_fd(r->req), false,
+	err = udrvd_io_add(r->h->loop, &r->exp->events, udrv_request_fd(r->req), false,
 			   on_events, r);
 	if (err < 0)
 		fprintf(stderr, "udrvd: %s: its edge events cannot be watched (%s): "
@@ -417,5 +417,5 @@ int udrvd_req_events(struct udrvd_req *r)
 
 void udrvd_req_events_stop(struct udrvd_req *r)
 {
-	r->events = udrvd_io_free(r->events);
+	r->exp->events = udrvd_io_free(r->exp->events);
 }

@@ -7,8 +7,8 @@
 #ifndef UDRVD_WATCH_H
 #define UDRVD_WATCH_H
 
-#include "chip.h"
-#include "request.h"
+#include "daemon.h"
+#include "requests.h"
 
 int udrvd_watch_start(struct udrvd *d);
 void udrvd_watch_stop(struct udrvd *d);

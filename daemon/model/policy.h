@@ -65,6 +65,11 @@ struct udrvd_caller {
 	size_t ngroups;
 };
 
+/* The caller @uid whose groups are the set @groups (@n of them: the bus's,
+ * or the user database's): the first named as its gid, the others its
+ * supplementary groups; none: no group ((gid_t)-1). @c points into @groups. */
+void udrvd_caller_set(struct udrvd_caller *c, uid_t uid, const gid_t *groups, size_t n);
+
 /* A GPIO line as the kernel names it. */
 struct udrvd_gpio_line {
 	const char *chip;	/* "gpiochip0" */

@@ -255,3 +255,11 @@ bool udrvd_policy_restores(const struct udrvd_policy *policy,
 	}
 	return false;
 }
+
+void udrvd_caller_set(struct udrvd_caller *c, uid_t uid, const gid_t *groups, size_t n)
+{
+	c->uid = uid;
+	c->gid = n ? groups[0] : (gid_t)-1;
+	c->groups = n ? groups + 1 : NULL;
+	c->ngroups = n ? n - 1 : 0;
+}

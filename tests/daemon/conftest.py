@@ -205,7 +205,7 @@ class Udrvd:
 
     def wait_state(self, holds: Callable[[str], bool]) -> str:
         """The state file once @holds(its text): udrvd writes it at most once a
-        second (daemon/bus/restore.c), so a change shows within that."""
+        second (daemon/model/restore.c), so a change shows within that."""
         deadline = time.monotonic() + GUARD_S
         while not holds(text := self.state()):
             if time.monotonic() > deadline:

@@ -29,8 +29,8 @@ from tests.support.udrv_runner import REPO, required
 # name: (file, text, replacement, the tests that must fail)
 MUTANTS = {
     "no policy check on RequestLines": (
-        "bus/chip.c",
-        "if (udrvd_policy_gpio(chip->d->policy, who, &id, line_perms(chip, cfg, i), msg))",
+        "model/requests.c",
+        "if (udrvd_policy_gpio(chip->h->policy, who, &id, line_perms(chip, cfg, i), msg))",
         "if (0)",
         {"test_the_line_beside_is_refused_naming_the_rule", "test_no_rule_no_access",
          "test_reconfigure_refusals", "test_a_revoked_grant_releases_the_request",
@@ -47,7 +47,7 @@ MUTANTS = {
         "int err = check_caller(r, m, 0, error);",
         {"test_the_fd_needs_all_on_every_line_and_the_owner"}),
     "no owner check on a request": (
-        "bus/request.c", "\tif (who->caller.uid == r->owner)\n\t\treturn 0;",
+        "model/requests.c", "\tif (who->uid == r->owner)\n\t\treturn 0;",
         "\tif (1)\n\t\treturn 0;",
         {"test_another_user_cannot_drive_or_release",
          "test_the_fd_needs_all_on_every_line_and_the_owner"}),
@@ -58,8 +58,8 @@ MUTANTS = {
          "test_a_group_is_not_taken_from_a_process_at_the_callers_pid",
          "test_another_user_is_refused_naming_the_rules"}),
     "the bus's groups but the first not used": (
-        "bus/caller.c", "\tc->ngroups = ids->ngroups ? ids->ngroups - 1 : 0;",
-        "\tc->ngroups = 0;",
+        "bus/caller.c", "\tudrvd_caller_set(c, ids->uid, ids->groups, ids->ngroups);",
+        "\tudrvd_caller_set(c, ids->uid, ids->groups, ids->ngroups ? 1 : 0);",
         {"test_a_group_counts_from_the_callers_process",
          "test_a_group_counts_at_every_call_of_a_connection",
          "test_a_group_is_not_taken_from_a_process_at_the_callers_pid",
@@ -85,7 +85,7 @@ MUTANTS = {
          "test_the_state_is_written_only_when_what_it_keeps_changes", "test_vfio_refusals",
          "test_watchers_over_the_quota_or_a_full_line_are_refused"}),
     "no policy check on ReconfigureLines": (
-        "bus/request.c", "\t\terr = udrvd_chip_check_lines(r->chip, &cfg, &who.caller, error);",
+        "bus/request.c", "\t\terr = udrvd_req_check_lines(r->chip, &cfg, &who.caller, &e);",
         "\t\terr = 0;",
         {"test_reconfigure_refusals"}),
     "no policy check on OpenUio and OpenVfio": (
@@ -97,7 +97,7 @@ MUTANTS = {
          "test_a_name_two_devices_share_grants_neither"}),
     "a VFIO device handed out without a look at its IOMMU group": (
         "bus/devices.c",
-        "\telse if (udrvd_vfio_group_check(d->policy, &who.caller, bdf, &e) < 0)",
+        "\telse if (udrvd_vfio_group_check(d->held.policy, &who.caller, bdf, &e) < 0)",
         "\telse if (0)",
         {"test_a_vfio_grant_needs_every_device_of_the_group"}),
     "an IOMMU group that cannot be listed passes": (
@@ -135,7 +135,7 @@ MUTANTS = {
         {"test_a_name_two_devices_share_grants_neither"}),
     "a watcher not checked against the policy": (
         "bus/watch.c",
-        "\treturn !udrvd_policy_gpio(l->chip->d->policy, who, &id, UDRVD_WATCH, msg);",
+        "\treturn !udrvd_policy_gpio(l->chip->h->policy, who, &id, UDRVD_WATCH, msg);",
         "\treturn true;",
         {"test_edges_go_only_to_watchers_the_policy_allows",
          "test_a_revoked_watch_rule_stops_the_events",
@@ -175,7 +175,7 @@ MUTANTS = {
         "bus/watch.c", "\tif (n >= UDRVD_WATCHERS_MAX)", "\tif (0)",
         {"test_watchers_over_the_quota_or_a_full_line_are_refused"}),
     "no per-user request quota": (
-        "bus/request.c", "\tif (held >= UDRVD_USER_REQUESTS)", "\tif (0)",
+        "model/requests.c", "\tif (held >= UDRVD_USER_REQUESTS)", "\tif (0)",
         {"test_a_user_over_its_request_quota_is_refused"}),
     "line changes by others not signalled": (
         "model/line_watch.c", "\t\t\tw->changed(w->data, off);", "\t\t\t;",
@@ -192,22 +192,22 @@ MUTANTS = {
         "int err = check_caller(r, m, 0, error);",
         {"test_get_values_needs_read"}),
     "no revocation at SIGHUP": (
-        "udrvd.c", "\tudrvd_reqs_revoke(d);\n", "",
+        "model/broker.c", "\tudrvd_reqs_revoke(h);\n", "",
         {"test_a_revoked_grant_releases_the_request"}),
     "revocation checks no line": (
-        "bus/request.c", "\t\tif (udrvd_policy_gpio(r->d->policy, &owner, &id,\n"
+        "model/requests.c", "\t\tif (udrvd_policy_gpio(r->h->policy, &owner, &id,\n"
         "\t\t\t\t      udrvd_settings_perms(&r->settings[i]), msg))",
         "\t\tif (0)",
         {"test_a_revoked_grant_releases_the_request"}),
     "a restore not checked against the allow rules": (
-        "bus/restore.c", "\t\tif (still_granted(chip, s, i, &owner, msg)) {", "\t\tif (0) {",
+        "model/restore.c", "\t\tif (still_granted(chip, s, i, &owner, msg)) {", "\t\tif (0) {",
         {"test_a_revoked_grant_is_not_restored"}),
     "anyone releases a request": (
         "bus/request.c", "\telse if (who.caller.uid != r->owner)\n", "\telse if (0)\n",
         {"test_another_user_cannot_drive_or_release",
          "test_an_administrator_releases_any_request"}),
     "admin not checked on each line": (
-        "bus/request.c", "\t\tif (udrvd_policy_gpio(r->d->policy, who, &id, UDRVD_ADMIN, msg))\n"
+        "model/requests.c", "\t\tif (udrvd_policy_gpio(r->h->policy, who, &id, UDRVD_ADMIN, msg))\n"
         "\t\t\treturn false;\n", "",
         {"test_another_user_cannot_drive_or_release",
          "test_an_administrator_releases_any_request"}),
@@ -217,7 +217,7 @@ MUTANTS = {
         "\tif (0)",
         {"test_read_cannot_make_an_output_an_input"}),
     "a line's state shown to everyone": (
-        "bus/line.c", "\treturn udrvd_policy_gpio_names(l->chip->d->policy, who, &id);",
+        "model/chips.c", "\treturn udrvd_policy_gpio_names(l->chip->h->policy, who, &id);",
         "\treturn true;",
         {"test_line_state_only_to_callers_with_a_rule", "test_the_example_drives_a_held_line"}),
     "every request listed to everyone": (
@@ -228,15 +228,15 @@ MUTANTS = {
         "\treturn 1 ? 0 : sd_bus_error_setf(",
         {"test_line_state_only_to_callers_with_a_rule"}),
     "the state keeps what no restore rule covers": (
-        "bus/restore.c",
-        "\t\tif (!udrvd_policy_restores(r->d->policy, &id))\n\t\t\tcontinue;\n", "",
+        "model/restore.c",
+        "\t\tif (!udrvd_policy_restores(r->h->policy, &id))\n\t\t\tcontinue;\n", "",
         {"test_the_state_is_written_only_when_what_it_keeps_changes"}),
     "the state written though it holds that already": (
-        "bus/restore.c", "\t} else if (d->state_text && strlen(d->state_text) == len &&\n"
-        "\t\t   !memcmp(d->state_text, text, len)) {", "\t} else if (0) {",
+        "model/restore.c", "\t} else if (h->state_text && strlen(h->state_text) == len &&\n"
+        "\t\t   !memcmp(h->state_text, text, len)) {", "\t} else if (0) {",
         {"test_the_state_is_written_only_when_what_it_keeps_changes"}),
     "state writes not rate-limited": (
-        "bus/restore.c", "\t\tdue = d->state_written_us + UDRVD_STATE_INTERVAL_US;", "\t\t;",
+        "model/restore.c", "\t\tdue = h->state_written_us + UDRVD_STATE_INTERVAL_US;", "\t\t;",
         {"test_the_state_is_written_only_when_what_it_keeps_changes"}),
 }
 

@@ -27,9 +27,10 @@
 
 #include "fuzz.h"
 #include "fuzz_sdbus.h"
-#include "chip.h"
+#include "broker.h"
 #include "daemon.h"
-#include "request.h"
+#include "export.h"
+#include "linecfg.h"
 
 #define UDRVD_UNIQUE	":1.1"
 #define MAX_REQS	64

@@ -243,10 +243,10 @@ void bus_start(struct bus *b, const struct udrvd_policy *policy)
 	    sd_bus_add_object_vtable(b->d.bus, NULL, KERNEL_PATH, KERNEL_IFACE,
 				     kernel_vtable, &b->d) < 0)
 		abort();
-	b->d.policy = (struct udrvd_policy *)policy;
+	b->d.held.policy = (struct udrvd_policy *)policy;
 	b->d.policy_path = "udrvd.conf";
 	fuzz_path(path_buf, sizeof(path_buf), "var/lib/udrvd/state");
-	b->d.state_path = path_buf;
+	b->d.held.state_path = path_buf;
 	if (pthread_create(&b->thread, NULL, serve, &b->d))
 		abort();
 }

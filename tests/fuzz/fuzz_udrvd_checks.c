@@ -60,7 +60,7 @@ int check_edges(sd_bus_message *m, void *data, sd_bus_error *error)
 	FUZZ_CHECK(path && sscanf(path, UDRVD_CHIPS_PATH "/gpiochip%u/line%u", &chip, &offset) == 2 &&
 		   chip < NCHIPS && offset < CHIPS[chip].nlines, "an EdgeEvent on %s",
 		   path ? path : "(no path)");
-	FUZZ_CHECK(!policy_gpio(b->d.policy, who, chip, offset, UDRVD_WATCH, msg),
+	FUZZ_CHECK(!policy_gpio(b->d.held.policy, who, chip, offset, UDRVD_WATCH, msg),
 		   "an EdgeEvent on %s to %s (uid %u), whom the policy does not let watch it: %s",
 		   path, dest, (unsigned int)who->uid, msg);
 	return 0;
@@ -129,7 +129,7 @@ void check_answer(struct bus *b, enum step step, const char *path, sd_bus_messag
 		/* without UnixGroupIDs udrvd has the groups from elsewhere (the
 		 * user's, from NSS): not the harness's to know */
 		if (b->groups && !fuzz_skip("udrvd-policy"))
-			check_granted(b->d.policy, path, m, who);
+			check_granted(b->d.held.policy, path, m, who);
 		if (b->nreqs < MAX_REQS) {
 			snprintf(b->reqs[b->nreqs].path, sizeof(b->reqs[0].path), "%s", req);
 			b->reqs[b->nreqs++].owner = who->uid;

@@ -84,9 +84,9 @@ static int on_hotplug(sd_bus_message *m, void *data, sd_bus_error *error)
 		return r;
 	snprintf(name, sizeof(name), "gpiochip%u", chip % (unsigned int)(NCHIPS + 1));
 	if (came)
-		udrvd_chip_add(d, name);
+		udrvd_chip_came(&d->held, name);
 	else
-		udrvd_chip_remove(d, name);
+		udrvd_chip_went(&d->held, name);
 	return sd_bus_reply_method_return(m, NULL);
 }
 
@@ -121,8 +121,8 @@ static bool chip_reads_edges(struct udrvd *d, unsigned int chip)
 	char name[16];
 
 	snprintf(name, sizeof(name), "gpiochip%u", chip);
-	for (struct udrvd_req *r = d->reqs; r; r = r->next)
-		if (r->events && !strcmp(udrv_chip_name(r->chip->chip), name))
+	for (struct udrvd_req *r = d->held.reqs; r; r = r->next)
+		if (r->exp && r->exp->events && !strcmp(udrv_chip_name(r->chip->chip), name))
 			return true;
 	return false;
 }
@@ -132,8 +132,8 @@ static bool chip_reads_changes(struct udrvd *d, unsigned int chip)
 	char name[16];
 
 	snprintf(name, sizeof(name), "gpiochip%u", chip);
-	for (size_t i = 0; i < d->nchips; i++)
-		if (d->chips[i]->info.io && !strcmp(udrv_chip_name(d->chips[i]->chip), name))
+	for (size_t i = 0; i < d->held.nchips; i++)
+		if (d->held.chips[i]->info.io && !strcmp(udrv_chip_name(d->held.chips[i]->chip), name))
 			return true;
 	return false;
 }

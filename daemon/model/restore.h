@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The held requests and the state file (restore.c; the file's format is
- * model/state.h's). The state file keeps the held lines the policy's
+ * The held requests and the state file (restore.c, plain C; the file's
+ * format is state.h's). The state file keeps the held lines the policy's
  * restore rules cover. udrvd_state_sync() writes it now (@refresh: the
  * outputs' values read from the kernel first), unless it holds that
  * already; udrvd_state_dirty() after a change: written @delay_us later (0:
@@ -13,16 +13,22 @@
 #define UDRVD_RESTORE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
-#include "daemon.h"
+#include "held.h"
 
 #define UDRVD_STATE_DELAY_US		100000
 #define UDRVD_STATE_INTERVAL_US		1000000
-void udrvd_state_sync(struct udrvd *d, bool refresh);
-void udrvd_state_dirty(struct udrvd *d, uint64_t delay_us);
+void udrvd_state_sync(struct udrvd_held *h, bool refresh);
+void udrvd_state_dirty(struct udrvd_held *h, uint64_t delay_us);
+/* The groups of user @uid, its primary group first, malloc'd: 0 or a
+ * negative errno (bus/creds.h's udrvd_user_groups(): the user database). */
+typedef int udrvd_groups_fn(uid_t uid, gid_t **groups, size_t *n);
 /* Request again what the state file and the restore rules say, for owners
- * the policy still grants it. */
-int udrvd_state_restore(struct udrvd *d);
+ * the policy still grants it (their groups from @groups_of: the state file
+ * keeps the uid alone). */
+int udrvd_state_restore(struct udrvd_held *h, udrvd_groups_fn *groups_of);
 
 #endif /* UDRVD_RESTORE_H */

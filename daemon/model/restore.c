@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The held requests and the state file (state.h). The file keeps the held
- * lines that the policy's restore rules cover, nothing else: a request of a
- * line no restore rule names never costs a write. It is written when what it
+ * The held requests and the state file (state.h), plain C. The file keeps
+ * the held lines that the policy's restore rules cover, nothing else: a
+ * request of a line no restore rule names never costs a write. It is written when what it
  * keeps changes (a request made, released or reconfigured, a value set
  * through the bus, a new policy), once for a burst of changes and at most
  * once each UDRVD_STATE_INTERVAL_US (each write is an fsync: a user who
@@ -16,11 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "caller.h"
-#include "chip.h"
-#include "creds.h"
 #include "perms.h"
-#include "request.h"
+#include "requests.h"
 #include "restore.h"
 #include "state.h"
 
@@ -47,7 +44,7 @@ static size_t restorable(const struct udrvd_req *r, struct udrvd_state_req *s)
 	s->n = 0;
 	for (size_t i = 0; i < r->n; i++) {
 		udrvd_chip_line_id(r->chip, r->offsets[i], &id);
-		if (!udrvd_policy_restores(r->d->policy, &id))
+		if (!udrvd_policy_restores(r->h->policy, &id))
 			continue;
 		s->offsets[s->n] = r->offsets[i];
 		s->settings[s->n++] = r->settings[i];
@@ -56,9 +53,9 @@ static size_t restorable(const struct udrvd_req *r, struct udrvd_state_req *s)
 }
 
 /* What the state file keeps of the held requests, into @st. */
-static void state_of(struct udrvd *d, bool refresh, struct udrvd_state *st)
+static void state_of(struct udrvd_held *h, bool refresh, struct udrvd_state *st)
 {
-	for (struct udrvd_req *r = d->reqs; r; r = r->next) {
+	for (struct udrvd_req *r = h->reqs; r; r = r->next) {
 		struct udrvd_state_req *s = udrvd_state_add(st);
 
 		if (!s)
@@ -76,37 +73,37 @@ static void state_of(struct udrvd *d, bool refresh, struct udrvd_state *st)
 }
 
 /* Now on udrvd's loop (the clock its timers run on). */
-static uint64_t now_us(struct udrvd *d)
+static uint64_t now_us(struct udrvd_held *h)
 {
-	return udrvd_loop_now_us(udrvd_loop(d));
+	return udrvd_loop_now_us(h->loop);
 }
 
-void udrvd_state_sync(struct udrvd *d, bool refresh)
+void udrvd_state_sync(struct udrvd_held *h, bool refresh)
 {
 	struct udrvd_state st = { 0 };
 	char msg[UDRVD_STATE_MSG_LEN];
 	char *text = NULL;
 	size_t len = 0;
 
-	if (!d->state_path)
+	if (!h->state_path)
 		return;
-	if (d->state_timer)	/* this write is the one that was due */
-		udrvd_timer_off(d->state_timer);
-	state_of(d, refresh, &st);
+	if (h->state_timer)	/* this write is the one that was due */
+		udrvd_timer_off(h->state_timer);
+	state_of(h, refresh, &st);
 	if (udrvd_state_format(&st, &text, &len) < 0) {
 		fprintf(stderr, "udrvd: %s: out of memory: the held lines will not come back after a restart\n",
-			d->state_path);
-	} else if (d->state_text && strlen(d->state_text) == len &&
-		   !memcmp(d->state_text, text, len)) {
+			h->state_path);
+	} else if (h->state_text && strlen(h->state_text) == len &&
+		   !memcmp(h->state_text, text, len)) {
 		free(text);	/* the file holds it already */
-	} else if (udrvd_state_write(d->state_path, text, len, msg) < 0) {
+	} else if (udrvd_state_write(h->state_path, text, len, msg) < 0) {
 		fprintf(stderr, "udrvd: %s: the held lines will not come back after a restart\n", msg);
 		free(text);
 	} else {
-		free(d->state_text);
-		d->state_text = text;
-		d->state_written_us = now_us(d);
-		d->state_writes++;
+		free(h->state_text);
+		h->state_text = text;
+		h->state_written_us = now_us(h);
+		h->state_writes++;
 	}
 	udrvd_state_free(&st);
 }
@@ -116,39 +113,39 @@ static void on_state_timer(void *data)
 	udrvd_state_sync(data, false);
 }
 
-void udrvd_state_dirty(struct udrvd *d, uint64_t delay_us)
+void udrvd_state_dirty(struct udrvd_held *h, uint64_t delay_us)
 {
-	uint64_t now = now_us(d), due = now + delay_us;
+	uint64_t now = now_us(h), due = now + delay_us;
 	int r;
 
-	if (!d->state_path || d->restoring)
+	if (!h->state_path || h->restoring)
 		return;
-	if (d->state_writes && due < d->state_written_us + UDRVD_STATE_INTERVAL_US)
-		due = d->state_written_us + UDRVD_STATE_INTERVAL_US;
-	if (d->state_timer && udrvd_timer_pending(d->state_timer))
+	if (h->state_writes && due < h->state_written_us + UDRVD_STATE_INTERVAL_US)
+		due = h->state_written_us + UDRVD_STATE_INTERVAL_US;
+	if (h->state_timer && udrvd_timer_pending(h->state_timer))
 		return;		/* a write is due already: it takes this change too */
 	if (due <= now) {
-		udrvd_state_sync(d, false);
+		udrvd_state_sync(h, false);
 		return;
 	}
-	if (!d->state_timer) {
-		r = udrvd_timer_add(udrvd_loop(d), &d->state_timer, due, on_state_timer, d);
+	if (!h->state_timer) {
+		r = udrvd_timer_add(h->loop, &h->state_timer, due, on_state_timer, h);
 		if (r < 0)
-			udrvd_state_sync(d, false);
+			udrvd_state_sync(h, false);
 	} else {
-		udrvd_timer_set(d->state_timer, due);
+		udrvd_timer_set(h->state_timer, due);
 	}
 }
 
 /* The chip a saved request was on: the same name with the same label, else
  * the only chip with that label (names follow the order drivers probe). */
-static struct udrvd_chip *chip_of(struct udrvd *d, const struct udrvd_state_req *s)
+static struct udrvd_chip *chip_of(struct udrvd_held *h, const struct udrvd_state_req *s)
 {
 	struct udrvd_chip *found = NULL;
 	size_t same_label = 0;
 
-	for (size_t i = 0; i < d->nchips; i++) {
-		struct udrvd_chip *c = d->chips[i];
+	for (size_t i = 0; i < h->nchips; i++) {
+		struct udrvd_chip *c = h->chips[i];
 
 		if (strcmp(udrv_chip_label(c->chip), s->label))
 			continue;
@@ -161,14 +158,20 @@ static struct udrvd_chip *chip_of(struct udrvd *d, const struct udrvd_state_req 
 }
 
 /* @uid's credentials from the user database (the state file keeps the uid
- * alone), as creds.c gives them where a bus reports no groups, into @ids
- * (udrvd_ids_free()) and @c. A uid without an entry has no group. */
-static void owner_of(uid_t uid, struct udrvd_ids *ids, struct udrvd_caller *c)
+ * alone), as udrvd_caller_set() takes a set of groups; @groups (malloc'd)
+ * holds them. A uid
+ * without an entry has no group. */
+static void owner_of(uid_t uid, udrvd_groups_fn *groups_of, gid_t **groups,
+		     struct udrvd_caller *c)
 {
-	*ids = (struct udrvd_ids){ .uid = uid };
-	if (udrvd_user_groups(uid, &ids->groups, &ids->ngroups) < 0)
-		*ids = (struct udrvd_ids){ .uid = uid };
-	udrvd_caller_from_ids(ids, c);
+	size_t n = 0;
+
+	*groups = NULL;
+	if (groups_of(uid, groups, &n) < 0) {
+		*groups = NULL;
+		n = 0;
+	}
+	udrvd_caller_set(c, uid, *groups, n);
 }
 
 /* May @owner hold line @i of @s again, as it was? 0, or -EACCES and @msg. */
@@ -180,19 +183,20 @@ static int still_granted(struct udrvd_chip *chip, const struct udrvd_state_req *
 	bool known = !udrv_chip_line_info(chip->chip, s->offsets[i], &now);
 
 	udrvd_chip_line_id(chip, s->offsets[i], &id);
-	return udrvd_policy_gpio(chip->d->policy, owner, &id,
+	return udrvd_policy_gpio(chip->h->policy, owner, &id,
 				 udrvd_settings_perms_on(&s->settings[i], known ? &now : NULL), msg);
 }
 
 /* Request again the lines of @s that a restore rule covers and the policy
  * still grants their owner. */
-static void restore_one(struct udrvd *d, const struct udrvd_state_req *s)
+static void restore_one(struct udrvd_held *h, const struct udrvd_state_req *s,
+			udrvd_groups_fn *groups_of)
 {
-	struct udrvd_chip *chip = chip_of(d, s);
-	sd_bus_error error = SD_BUS_ERROR_NULL;
+	struct udrvd_chip *chip = chip_of(h, s);
+	struct udrvd_err error = { 0 };
 	struct udrvd_linecfg cfg = { 0 };
 	struct udrvd_caller owner;
-	struct udrvd_ids ids;
+	gid_t *groups;
 	char msg[UDRVD_MSG_LEN];
 	struct udrvd_req *req;
 
@@ -201,14 +205,14 @@ static void restore_one(struct udrvd *d, const struct udrvd_state_req *s)
 			s->n, s->chip, s->label);
 		return;
 	}
-	owner_of(s->owner, &ids, &owner);
+	owner_of(s->owner, groups_of, &groups, &owner);
 	for (size_t i = 0; i < s->n; i++) {
 		struct udrvd_gpio_line id;
 
 		if (s->offsets[i] >= chip->nlines)
 			continue;
 		udrvd_chip_line_id(chip, s->offsets[i], &id);
-		if (!udrvd_policy_restores(d->policy, &id))
+		if (!udrvd_policy_restores(h->policy, &id))
 			continue;
 		if (still_granted(chip, s, i, &owner, msg)) {
 			fprintf(stderr, "udrvd: not restored: line %u of %s for uid %u: %s\n",
@@ -220,42 +224,43 @@ static void restore_one(struct udrvd *d, const struct udrvd_state_req *s)
 		cfg.settings[cfg.n++] = s->settings[i];
 	}
 	if (!cfg.n) {
-		udrvd_ids_free(&ids);
+		free(groups);
 		return;
 	}
 	snprintf(cfg.consumer, sizeof(cfg.consumer), "%s", s->consumer);
 	if (udrvd_req_new(chip, &cfg, &owner, &req, &error) < 0)
 		fprintf(stderr, "udrvd: not restored: %zu lines of %s for uid %u: %s\n", cfg.n,
-			udrv_chip_name(chip->chip), (unsigned int)s->owner, error.message);
+			udrv_chip_name(chip->chip), (unsigned int)s->owner,
+			error.msg ? error.msg : "out of memory");
 	else
 		fprintf(stderr, "udrvd: restored %s: %zu lines of %s for uid %u\n", req->path,
 			cfg.n, udrv_chip_name(chip->chip), (unsigned int)s->owner);
-	sd_bus_error_free(&error);
-	udrvd_ids_free(&ids);
+	udrvd_err_free(&error);
+	free(groups);
 }
 
-int udrvd_state_restore(struct udrvd *d)
+int udrvd_state_restore(struct udrvd_held *h, udrvd_groups_fn *groups_of)
 {
 	struct udrvd_state st;
 	char msg[UDRVD_STATE_MSG_LEN];
 	size_t len;
 	int err;
 
-	if (!d->state_path)
+	if (!h->state_path)
 		return 0;
-	err = udrvd_state_load(d->state_path, &st, msg);
+	err = udrvd_state_load(h->state_path, &st, msg);
 	if (err < 0) {
 		/* never refuse to start over it: the lines stay with the kernel */
 		fprintf(stderr, "udrvd: %s: nothing restored\n", msg);
-		udrvd_state_sync(d, false);	/* what is held now: nothing */
+		udrvd_state_sync(h, false);	/* what is held now: nothing */
 		return 0;
 	}
 	/* what the file holds, so that a start that restores it all writes nothing */
-	if (udrvd_state_format(&st, &d->state_text, &len) < 0)
-		d->state_text = NULL;
+	if (udrvd_state_format(&st, &h->state_text, &len) < 0)
+		h->state_text = NULL;
 	for (size_t i = 0; i < st.n; i++)
-		restore_one(d, &st.reqs[i]);
+		restore_one(h, &st.reqs[i], groups_of);
 	udrvd_state_free(&st);
-	udrvd_state_sync(d, false);	/* what is held now */
+	udrvd_state_sync(h, false);	/* what is held now */
 	return 0;
 }
