@@ -26,6 +26,7 @@
 #include <udrv/chip.h>
 #include <udrv/line.h>
 #include <udrv/gpio_mmio.h>
+#include <udrv/i2c.h>
 #include <udrv/uio.h>
 #include <udrv/vfio.h>
 #include <udrv/mmio.h>
