@@ -27,6 +27,7 @@
 #include <udrv/line.h>
 #include <udrv/gpio_mmio.h>
 #include <udrv/i2c.h>
+#include <udrv/spi.h>
 #include <udrv/uio.h>
 #include <udrv/vfio.h>
 #include <udrv/mmio.h>
