@@ -52,6 +52,9 @@ int udrv_path_err(char *errmsg, const char *what);
  * (-EOVERFLOW when it does not fit @len: never a truncated value). */
 int udrv_read_str(const char *path, char *buf, size_t len);
 int udrv_read_long(const char *path, long *value);
+/* udrv_read_str() of a text the kernel writes (a name): one that holds a
+ * NUL byte is no such text: -EINVAL and "", never the part before it. */
+int udrv_read_text(const char *path, char *buf, size_t len);
 int udrv_read_u64(const char *path, uint64_t *value);	/* accepts 0x.. */
 /* Write @s to an existing file (sysfs attribute); 0 or -errno. */
 udrv_must_check int udrv_write_str(const char *path, const char *s);

@@ -103,6 +103,17 @@ int udrv_read_str(const char *path, char *buf, size_t len)
 	return (int)n;
 }
 
+int udrv_read_text(const char *path, char *buf, size_t len)
+{
+	int n = udrv_read_str(path, buf, len);
+
+	if (n >= 0 && strlen(buf) != (size_t)n) {
+		buf[0] = '\0';
+		return -EINVAL;
+	}
+	return n;
+}
+
 /* A sysfs number: decimal or 0x hex, nothing else on the line (strict:
  * "-1" is not a huge size, "12abc" is not 12). */
 int udrv_read_u64(const char *path, uint64_t *value)

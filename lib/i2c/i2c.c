@@ -146,7 +146,7 @@ static int bus_by_name(struct udrv_i2c *i2c, const char *spec, unsigned int *bus
 	n = udrv_list_numbered(dir, "i2c-", &names);
 	for (int i = 0; i < n; i++) {
 		if (snprintf(path, sizeof(path), "%s/%s/name", dir, names[i]) >= (int)sizeof(path) ||
-		    udrv_read_str(path, name, sizeof(name)) < 0 || strcmp(name, spec))
+		    udrv_read_text(path, name, sizeof(name)) < 0 || strcmp(name, spec))
 			continue;
 		if (found++) {
 			udrv_strv_free(names);
@@ -202,7 +202,7 @@ static void read_name(struct udrv_i2c *i2c)
 
 	i2c->name[0] = '\0';
 	if (udrv_path(path, sizeof(path), I2C_DEVICES "/i2c-%u/name", i2c->bus) ||
-	    udrv_read_str(path, i2c->name, sizeof(i2c->name)) < 0)
+	    udrv_read_text(path, i2c->name, sizeof(i2c->name)) < 0)
 		i2c->name[0] = '\0';
 }
 

@@ -15,7 +15,7 @@
 struct udrv_i2c {
 	int fd;
 	unsigned int bus;
-	char dev[32];			/* "/dev/i2c-1" */
+	char dev[UDRV_PATH_LEN];	/* "/dev/i2c-1" (under the sysroot) */
 	char name[64];			/* the adapter's ("" when sysfs has none) */
 	uint64_t funcs;			/* I2C_FUNCS */
 	bool has_addr;

@@ -88,11 +88,13 @@ static int number(const char *s, size_t len, unsigned int *v)
 {
 	char buf[16];
 
-	if (!len || len >= sizeof(buf) || (len > 1 && s[0] == '0'))
-		return len >= sizeof(buf) ? -ERANGE : -EINVAL;
+	if (!len || (len > 1 && s[0] == '0'))
+		return -EINVAL;
 	for (size_t i = 0; i < len; i++)
 		if (!isdigit((unsigned char)s[i]))
 			return -EINVAL;
+	if (len >= sizeof(buf))
+		return -ERANGE;
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	return udrv_parse_uint(buf, 0x7fffffff, v);
@@ -102,7 +104,7 @@ int udrv_spi_parse_devspec(const char *s, unsigned int *bus, unsigned int *cs)
 {
 	unsigned int b, c;
 	const char *dot;
-	int err;
+	int err, err2;
 
 	if (!strncmp(s, "/dev/", 5)) {
 		s += 5;
@@ -115,10 +117,12 @@ int udrv_spi_parse_devspec(const char *s, unsigned int *bus, unsigned int *cs)
 	if (!dot)
 		return -EINVAL;
 	err = number(s, (size_t)(dot - s), &b);
-	if (!err)
-		err = number(dot + 1, strlen(dot + 1), &c);
-	if (err)
-		return err;
+	err2 = number(dot + 1, strlen(dot + 1), &c);
+	/* not the form (either part) before out of range */
+	if (err == -EINVAL || err2 == -EINVAL)
+		return -EINVAL;
+	if (err || err2)
+		return err ? err : err2;
 	*bus = b;
 	*cs = c;
 	return 0;
@@ -139,7 +143,7 @@ static int device_by_name(struct udrv_spi *spi, const char *name, unsigned int *
 	while (d && (de = readdir(d))) {
 		if (strncmp(de->d_name, "spi", 3) ||
 		    snprintf(path, sizeof(path), "%s/%s/modalias", dir, de->d_name) >= (int)sizeof(path) ||
-		    udrv_read_str(path, alias, sizeof(alias)) < 0 || strncmp(alias, "spi:", 4) ||
+		    udrv_read_text(path, alias, sizeof(alias)) < 0 || strncmp(alias, "spi:", 4) ||
 		    strcmp(alias + 4, name) || udrv_spi_parse_devspec(de->d_name + 3, bus, cs))
 			continue;
 		found++;

@@ -13,7 +13,7 @@
 struct udrv_spi {
 	int fd;
 	unsigned int bus, cs;
-	char dev[48];			/* "/dev/spidev0.1" */
+	char dev[UDRV_PATH_LEN];	/* "/dev/spidev0.1" (under the sysroot) */
 	uint32_t mode;
 	unsigned int bits;
 	uint32_t speed_hz;

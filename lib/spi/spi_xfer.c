@@ -16,6 +16,8 @@
 
 _Static_assert(sizeof(struct udrv_spi_xfer) == sizeof(struct spi_ioc_transfer),
 	       "struct udrv_spi_xfer is the kernel's struct spi_ioc_transfer");
+_Static_assert(UDRV_SPI_XFERS_MAX * sizeof(struct spi_ioc_transfer) < (1u << _IOC_SIZEBITS),
+	       "a message of UDRV_SPI_XFERS_MAX transfers fits SPI_IOC_MESSAGE's size field");
 
 static int check_xfers(struct udrv_spi *spi, const struct udrv_spi_xfer *x, size_t n)
 {
@@ -49,7 +51,8 @@ int udrv_spi_message(struct udrv_spi *spi, const struct udrv_spi_xfer *xfers, si
 
 	if (err)
 		return err;
-	ret = ioctl(spi->fd, SPI_IOC_MESSAGE(n), xfers);
+	/* SPI_IOC_MESSAGE(n), its size computed here (the macro's type is a VLA) */
+	ret = ioctl(spi->fd, _IOC(_IOC_WRITE, SPI_IOC_MAGIC, 0, n * sizeof(*xfers)), xfers);
 	if (ret < 0) {
 		err = errno;
 		return udrv_err(spi->errmsg, err, "%s: a message of %zu transfers: %s%s", spi->dev,

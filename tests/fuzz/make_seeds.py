@@ -620,6 +620,19 @@ OBJECTS = [
     join("a{sv}", b"\x00"),
 ]
 
+BUSES = [
+    # parts: an SPI spec, spi0.1's modalias, an I2C spec, i2c-0's name
+    join("0.1", "spi:mcp3008\n", "0", "SMBus I801 adapter at f040\n"),
+    join("spidev0.1", ABSENT, "i2c-0", ABSENT),
+    join("/dev/spidev0.1", "spi:mcp3008\n", "/dev/i2c-0", "i2c-stub\n"),
+    join("mcp3008", "spi:mcp3008\n", "SMBus I801 adapter at f040",
+         "SMBus I801 adapter at f040\n"),
+    join("01.1", "spi:01.1\n", "01", "01\n"),
+    join("2147483648.0", "spi:x", "i2c-2147483648", "i2c-2147483648\n"),
+    join("0.1.2", "mcp3008", "", ""),
+    join("/dev/0.1", "spi:\n", "1", "x" * 80),
+]
+
 HARNESSES: dict[str, list[bytes]] = {
     "parse": [p.encode() for p in PARSE],
     "layout": LAYOUT,
@@ -642,6 +655,7 @@ HARNESSES: dict[str, list[bytes]] = {
     "linecfg": LINECFG,
     "objects": OBJECTS,
     "udrvd": UDRVD,
+    "buses": BUSES,
 }
 
 
