@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrv: inspect and drive GPIO lines, UIO devices and PCI devices on
- * vfio-pci. The benches are udrv-bench's (rig/bench/).
+ * udrv: inspect and drive GPIO lines, UIO devices, PCI devices on vfio-pci
+ * and I2C buses. The benches are udrv-bench's (rig/bench/).
  * A thin layer over libudrv: each command is one file (cmd_*.c).
  */
 #include <stdio.h>
@@ -14,7 +14,7 @@ static const char main_help[] =
 "Usage: udrv [--version] [--help] COMMAND [ARGS]\n"
 "\n"
 "udrv drives GPIO lines (GPIO character device or legacy sysfs), UIO\n"
-"devices and PCI devices on vfio-pci from userspace, and reports how\n"
+"devices, PCI devices on vfio-pci and I2C buses from userspace, and reports how\n"
 "ready the system is for real-time work. Every command takes --help, and\n"
 "every command that reports something takes --json for machine-readable\n"
 "output.\n"
@@ -24,6 +24,7 @@ static const char main_help[] =
 "  gpio        info | get | set | release | mon | toggle | watch\n"
 "  uio         info | wait | peek | poke\n"
 "  pci         list | info | peek | poke | wait | bind (VFIO: MSI, DMA)\n"
+"  i2c         list | detect | get | set (i2c-dev)\n"
 "  rt          check\n"
 "\n"
 "Forwarded to udrv-bench(1), the latency suite, for a while:\n"
@@ -47,6 +48,7 @@ int main(int argc, char **argv)
 		{ "gpio", cmd_gpio, "GPIO lines" },
 		{ "uio", cmd_uio, "UIO devices" },
 		{ "pci", cmd_pci, "PCI devices on vfio-pci" },
+		{ "i2c", cmd_i2c, "I2C buses" },
 		{ "rt", cmd_rt, "real-time readiness" },
 		{ "bench", cmd_forward_bench, "forwarded to udrv-bench" },
 		{ "load", cmd_forward_load, "forwarded to udrv-bench load" },

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A fake i2c-dev for the CLI tests (test_cli_i2c.py), preloaded (LD_PRELOAD)
+ * into udrv: i2c-dev's ioctls on the regular files dev/i2c-N of the fake
+ * tree UDRV_SYSROOT points at, as Linux 6.1 answers them.
+ *
+ * The node:		256 bytes, the registers of the bus's one device;
+ *			written through, so that the next udrv sees them
+ * Its device:		dev/i2c-N.addr next to it: the device's 7-bit
+ *			address in hex ("50"); without it no device answers
+ * Its adapter:		plain I2C and every SMBus transaction (i2c-core
+ *			emulates them), no 10-bit addresses, no PEC
+ * Its log:		dev/i2c-N.log, one line per transaction the bus saw
+ *			("quick-write 0x50", "read-byte 0x51"...): what the test
+ *			checks of the probes
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <linux/i2c.h>
+#include <linux/i2c-dev.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define FDS	1024
+
+static unsigned int slave[FDS];		/* the address set on each fd */
+
+static int (*real_ioctl)(int, unsigned long, ...);
+
+/* The node behind @fd (its path in @path), if it is one of the fake's. */
+static bool node_of(int fd, char *path, size_t len)
+{
+	char link[64];
+	struct stat st;
+	ssize_t n;
+
+	if (fd < 0 || fd >= FDS || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return false;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, len - 1);
+	if (n < 0)
+		return false;
+	path[n] = '\0';
+	return strstr(path, "/dev/i2c-") != NULL;
+}
+
+static void log_op(const char *node, const char *op, unsigned int addr)
+{
+	char path[PATH_MAX + 8];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s.log", node);
+	f = fopen(path, "a");
+	if (f) {
+		fprintf(f, "%s 0x%02x\n", op, addr);
+		fclose(f);
+	}
+}
+
+/* Does the device answer at @addr? */
+static bool answers(const char *node, unsigned int addr)
+{
+	char path[PATH_MAX + 8];
+	unsigned int dev;
+	FILE *f;
+	bool yes;
+
+	snprintf(path, sizeof(path), "%s.addr", node);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	yes = fscanf(f, "%x", &dev) == 1 && dev == addr;
+	fclose(f);
+	return yes;
+}
+
+static int fail(int err)
+{
+	errno = err;
+	return -1;
+}
+
+static uint8_t reg_get(int fd, unsigned int reg)
+{
+	uint8_t b = 0;
+
+	if (pread(fd, &b, 1, reg & 0xff) != 1)
+		b = 0xff;
+	return b;
+}
+
+static void reg_put(int fd, unsigned int reg, uint8_t b)
+{
+	if (pwrite(fd, &b, 1, reg & 0xff) != 1)
+		abort();
+}
+
+static const char *op_name(const struct i2c_smbus_ioctl_data *a)
+{
+	bool rd = a->read_write == I2C_SMBUS_READ;
+
+	switch (a->size) {
+	case I2C_SMBUS_QUICK:
+		return rd ? "quick-read" : "quick-write";
+	case I2C_SMBUS_BYTE:
+		return rd ? "read-byte" : "write-byte";
+	case I2C_SMBUS_BYTE_DATA:
+		return rd ? "read-byte-data" : "write-byte-data";
+	case I2C_SMBUS_WORD_DATA:
+		return rd ? "read-word-data" : "write-word-data";
+	default:
+		return "other";
+	}
+}
+
+static int smbus(int fd, const char *node, struct i2c_smbus_ioctl_data *a)
+{
+	unsigned int addr = slave[fd];
+	union i2c_smbus_data *d = a->data;
+
+	log_op(node, op_name(a), addr);
+	if (!answers(node, addr))
+		return fail(ENXIO);
+	switch (a->size) {
+	case I2C_SMBUS_QUICK:
+		return 0;
+	case I2C_SMBUS_BYTE:
+		if (a->read_write == I2C_SMBUS_READ)
+			d->byte = reg_get(fd, 0);
+		return 0;
+	case I2C_SMBUS_BYTE_DATA:
+		if (a->read_write == I2C_SMBUS_READ)
+			d->byte = reg_get(fd, a->command);
+		else
+			reg_put(fd, a->command, d->byte);
+		return 0;
+	case I2C_SMBUS_WORD_DATA:
+		if (a->read_write == I2C_SMBUS_READ) {
+			d->word = (uint16_t)(reg_get(fd, a->command) |
+					     reg_get(fd, a->command + 1u) << 8);
+		} else {
+			reg_put(fd, a->command, (uint8_t)(d->word & 0xff));
+			reg_put(fd, a->command + 1u, (uint8_t)(d->word >> 8));
+		}
+		return 0;
+	default:
+		return fail(EOPNOTSUPP);
+	}
+}
+
+static int node_ioctl(int fd, const char *node, unsigned long req, unsigned long arg)
+{
+	switch (req) {
+	case I2C_FUNCS:
+		*(unsigned long *)arg = (I2C_FUNC_I2C | I2C_FUNC_SMBUS_EMUL) &
+					~(unsigned long)I2C_FUNC_SMBUS_PEC;
+		return 0;
+	case I2C_SLAVE:
+	case I2C_SLAVE_FORCE:
+		if (arg > 0x7f)
+			return fail(EINVAL);
+		slave[fd] = (unsigned int)arg;
+		return 0;
+	case I2C_TENBIT:
+		return arg ? fail(EINVAL) : 0;
+	case I2C_SMBUS:
+		return smbus(fd, node, (struct i2c_smbus_ioctl_data *)arg);
+	default:
+		return fail(ENOTTY);
+	}
+}
+
+int ioctl(int fd, unsigned long req, ...)
+{
+	char node[PATH_MAX];
+	unsigned long arg;
+	va_list ap;
+
+	va_start(ap, req);
+	arg = va_arg(ap, unsigned long);
+	va_end(ap);
+	if (!real_ioctl)
+		*(void **)&real_ioctl = dlsym(RTLD_NEXT, "ioctl");	/* POSIX's way */
+	if (!node_of(fd, node, sizeof(node)))
+		return real_ioctl(fd, req, arg);
+	return node_ioctl(fd, node, req, arg);
+}
