@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * udrv: inspect and drive GPIO lines, UIO devices, PCI devices on vfio-pci
- * and I2C buses. The benches are udrv-bench's (rig/bench/).
+ * I2C buses and SPI devices. The benches are udrv-bench's (rig/bench/).
  * A thin layer over libudrv: each command is one file (cmd_*.c).
  */
 #include <stdio.h>
@@ -14,10 +14,10 @@ static const char main_help[] =
 "Usage: udrv [--version] [--help] COMMAND [ARGS]\n"
 "\n"
 "udrv drives GPIO lines (GPIO character device or legacy sysfs), UIO\n"
-"devices, PCI devices on vfio-pci and I2C buses from userspace, and reports how\n"
-"ready the system is for real-time work. Every command takes --help, and\n"
-"every command that reports something takes --json for machine-readable\n"
-"output.\n"
+"devices, PCI devices on vfio-pci, I2C buses and SPI devices from\n"
+"userspace, and reports how ready the system is for real-time work. Every\n"
+"command takes --help, and every command that reports something takes\n"
+"--json for machine-readable output.\n"
 "\n"
 "Commands:\n"
 "  info        GPIO chips and lines, UIO devices, real-time readiness\n"
@@ -25,6 +25,7 @@ static const char main_help[] =
 "  uio         info | wait | peek | poke\n"
 "  pci         list | info | peek | poke | wait | bind (VFIO: MSI, DMA)\n"
 "  i2c         list | detect | get | set (i2c-dev)\n"
+"  spi         list | transfer (spidev)\n"
 "  rt          check\n"
 "\n"
 "Forwarded to udrv-bench(1), the latency suite, for a while:\n"
@@ -49,6 +50,7 @@ int main(int argc, char **argv)
 		{ "uio", cmd_uio, "UIO devices" },
 		{ "pci", cmd_pci, "PCI devices on vfio-pci" },
 		{ "i2c", cmd_i2c, "I2C buses" },
+		{ "spi", cmd_spi, "SPI devices" },
 		{ "rt", cmd_rt, "real-time readiness" },
 		{ "bench", cmd_forward_bench, "forwarded to udrv-bench" },
 		{ "load", cmd_forward_load, "forwarded to udrv-bench load" },
