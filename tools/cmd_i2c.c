@@ -264,7 +264,7 @@ static int detect_range(int argc, char **argv, long *first, long *last)
 static int i2c_detect(int argc, char **argv)
 {
 	enum probe seen[0x80] = { ABSENT };
-	struct udrv_i2c *i2c;
+	struct udrv_i2c *i2c = NULL;
 	struct i2c_opts o;
 	long first, last;
 	int ret = parse_i2c(argc, argv, &o, "jq", "i2c detect", detect_help);
@@ -354,7 +354,7 @@ static int read_value(struct udrv_i2c *i2c, long reg, bool word, long *value)
 
 static int i2c_get(int argc, char **argv)
 {
-	struct udrv_i2c *i2c;
+	struct udrv_i2c *i2c = NULL;
 	long reg = -1, value = 0, addr = 0;
 	struct i2c_opts o;
 	int n, ret = parse_i2c(argc, argv, &o, "jfw", "i2c get", get_help);
@@ -381,7 +381,7 @@ static int i2c_get(int argc, char **argv)
 
 static int i2c_set(int argc, char **argv)
 {
-	struct udrv_i2c *i2c;
+	struct udrv_i2c *i2c = NULL;
 	long reg, value, addr;
 	struct i2c_opts o;
 	int ret = parse_i2c(argc, argv, &o, "jfw", "i2c set", set_help);

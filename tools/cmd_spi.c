@@ -240,7 +240,7 @@ static void show_bytes(const char *dev, const uint8_t *tx, const uint8_t *rx, in
 static int spi_transfer(int argc, char **argv)
 {
 	uint8_t tx[SPI_CLI_BYTES_MAX], rx[SPI_CLI_BYTES_MAX];
-	struct udrv_spi *spi;
+	struct udrv_spi *spi = NULL;
 	struct spi_opts o;
 	int n, ret = parse_spi(argc, argv, &o, "jmbs", "spi transfer", transfer_help);
 
