@@ -177,7 +177,9 @@ static int smbus(struct i2c_smbus_ioctl_data *a)
 			fake_i2c.regs[a->command] = (uint8_t)(d->word & 0xff);
 			fake_i2c.regs[(uint8_t)(a->command + 1)] = (uint8_t)(d->word >> 8);
 		} else {
-			d->word = (uint16_t)(next() | next() << 8);
+			uint8_t lo = next();	/* low byte first on the wire */
+
+			d->word = (uint16_t)(lo | next() << 8);
 		}
 		return 0;
 	case I2C_SMBUS_PROC_CALL:	/* the word back, inverted */
