@@ -139,7 +139,7 @@ int respond(struct udrv_request *req, const struct udrv_edge_event *ev,
 	struct seen *s = data;
 
 	if (!ev) {		/* a busy loop's spin without an edge */
-		s->ticks++;
+		__atomic_fetch_add(&s->ticks, 1, __ATOMIC_RELEASE);	/* poke reads it */
 		return 0;
 	}
 	check_above(s);
@@ -226,6 +226,8 @@ static void *poker(void *arg)
 	struct poke *p = arg;
 
 	usleep((useconds_t)p->ms * 1000);
+	while (p->ticks && __atomic_load_n(p->ticks, __ATOMIC_ACQUIRE) < p->min_ticks)
+		usleep(1000);
 	if (p->signal) {
 		pthread_kill(p->target, SIGUSR1);
 		return NULL;
@@ -238,14 +240,27 @@ static void *poker(void *arg)
 	return NULL;
 }
 
-void poke_start(pthread_t *t, struct poke *p, struct fake_req *f,
-		       int ms, bool signal)
+static void poke_thread(pthread_t *t, struct poke *p)
 {
 	struct sigaction sa = { .sa_handler = on_usr1 };	/* no SA_RESTART */
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, NULL);
+	pthread_create(t, NULL, poker, p);
+}
+
+void poke_start(pthread_t *t, struct poke *p, struct fake_req *f,
+		       int ms, bool signal)
+{
 	*p = (struct poke){ .target = pthread_self(), .f = f, .ms = ms,
 			    .signal = signal };
-	pthread_create(t, NULL, poker, p);
+	poke_thread(t, p);
+}
+
+void poke_after_ticks(pthread_t *t, struct poke *p, struct fake_req *f,
+		      const int *ticks, int min_ticks)
+{
+	*p = (struct poke){ .target = pthread_self(), .f = f, .signal = true,
+			    .ticks = ticks, .min_ticks = min_ticks };
+	poke_thread(t, p);
 }

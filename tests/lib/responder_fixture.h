@@ -80,11 +80,18 @@ struct poke {
 	struct fake_req *f;
 	int ms;
 	bool signal;		/* else the warm-up: the kernel's FIFO 50, a new thread, an edge */
+	/* with @signal: not before *@ticks (a busy loop's, counted by
+	 * respond()) reached @min_ticks, however slow the machine */
+	const int *ticks;
+	int min_ticks;
 };
 
 /* after @ms: SIGUSR1 to the caller (@signal), or the warm-up: the kernel
  * resets the thread, a new thread appears, an edge */
 void poke_start(pthread_t *t, struct poke *p, struct fake_req *f, int ms,
 		bool signal);
+/* SIGUSR1 to the caller once *@ticks reached @min_ticks */
+void poke_after_ticks(pthread_t *t, struct poke *p, struct fake_req *f,
+		      const int *ticks, int min_ticks);
 
 #endif /* UDRV_TEST_RESPONDER_FIXTURE_H */

@@ -27,8 +27,12 @@
 
 static void test_busy_edges(void)
 {
+	/* a spin of 60 s: the third edge ends it, however slow the machine
+	 * (an emulated ARM under load took more than the default spin to read
+	 * the nine levels, and ticked) */
 	struct udrv_responder_config c = { .wait = UDRV_RESPOND_BUSY,
-					   .busy_pause_us = 50 };
+					   .busy_pause_us = 50,
+					   .busy_spin_us = 60000000 };
 	struct seen s = { .stop_at = 3 };
 	struct fake_req f;
 	static const int lv[] = { 0, 0, 1, 1, 0, 0, 1, 0, 1 };
@@ -78,10 +82,10 @@ static void test_busy_signal_and_error(void)
 	fake_system();
 	fake_req_init(&f, UDRV_EDGE_NONE);
 	CHECK_INT(new_responder(&f, &c, &r), 0);
-	poke_start(&t, &p, &f, 100, true);
+	poke_after_ticks(&t, &p, &f, &s.ticks, 10);	/* not a time: a count */
 	CHECK_INT(udrv_responder_run(r, respond, &s), -EINTR);
 	pthread_join(t, NULL);
-	CHECK(s.ticks >= 10);	/* 100 ms of 200 us spins, each then a tick */
+	CHECK(s.ticks >= 10);	/* 200 us spins, each then a tick, then the signal */
 	CHECK_INT(s.calls, 0);
 	CHECK_CONTAINS(udrv_responder_errmsg(r),
 		       "a signal came while it watched line 5 of gpiochip7");
