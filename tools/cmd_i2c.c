@@ -3,7 +3,8 @@
  * udrv i2c list|detect|get|set: I2C buses through i2c-dev, what i2c-tools'
  * i2cdetect, i2cget and i2cset do, with their safety: detect probes by
  * reading (no write unless asked), an address a kernel driver uses is
- * left alone unless forced.
+ * left alone unless forced. dump and transfer: cmd_i2c_dump.c,
+ * cmd_i2c_transfer.c.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd_i2c.h"
 #include "commands.h"
 
 static const char i2c_help[] =
@@ -23,38 +25,38 @@ static const char i2c_help[] =
 "address, 0x03-0x77 (0x00-0x7f with --force).\n"
 "\n"
 "Commands:\n"
-"  list     the buses, their adapters and what they can do\n"
-"  detect   which addresses answer (by reading: no probing writes)\n"
-"  get      read a register, or the byte a device sends\n"
-"  set      write a register\n"
+"  list       the buses, their adapters and what they can do\n"
+"  detect     which addresses answer (by reading: no probing writes)\n"
+"  get        read a register, or the byte a device sends\n"
+"  set        write a register\n"
+"  dump       read a device's registers, as a table\n"
+"  transfer   plain I2C messages in one transaction (repeated starts)\n"
 "\n"
 "Examples:\n"
 "  udrv i2c list\n"
 "  udrv i2c detect 1\n"
 "  udrv i2c get 1 0x48 0x00 --word\n"
-"  udrv i2c set 1 0x50 0x10 0x5a\n";
-
-struct i2c_opts {
-	bool json, force, word, quick;
-};
+"  udrv i2c set 1 0x50 0x10 0x5a\n"
+"  udrv i2c dump 1 0x50\n"
+"  udrv i2c transfer 1 w1@0x50 0x10 r8\n";
 
 static const struct option i2c_long_opts[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "force", no_argument, NULL, 'f' },
 	{ "word", no_argument, NULL, 'w' },
 	{ "quick", no_argument, NULL, 'q' },
+	{ "block", no_argument, NULL, 'b' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-/* The options of @cmd (@allowed: its short ones); -1 after --help. */
-static int parse_i2c(int argc, char **argv, struct i2c_opts *o, const char *allowed,
-		     const char *cmd, const char *help)
+int parse_i2c(int argc, char **argv, struct i2c_opts *o, const char *allowed,
+	      const char *cmd, const char *help)
 {
 	int opt;
 
 	*o = (struct i2c_opts){ 0 };
-	while ((opt = getopt_long(argc, argv, "jfwqh", i2c_long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "jfwqbh", i2c_long_opts, NULL)) != -1) {
 		if (opt == 'h') {
 			cli_print_help(help);
 			return -1;
@@ -66,13 +68,13 @@ static int parse_i2c(int argc, char **argv, struct i2c_opts *o, const char *allo
 		o->force |= opt == 'f';
 		o->word |= opt == 'w';
 		o->quick |= opt == 'q';
+		o->block |= opt == 'b';
 	}
 	return EXIT_OK;
 }
 
-/* A number of the command line in [@min, @max]: 0 or EXIT_USAGE. */
-static int number(const char *cmd, const char *what, const char *s, long min, long max,
-		  long *v)
+int i2c_number(const char *cmd, const char *what, const char *s, long min, long max,
+	       long *v)
 {
 	int err = cli_parse_int(s, min, max, v);
 
@@ -82,8 +84,7 @@ static int number(const char *cmd, const char *what, const char *s, long min, lo
 			 err == -ERANGE ? "out of range," : "a number", min, max);
 }
 
-/* The bus @spec, opened: 0 or an exit code (2 when @spec is no bus). */
-static int open_bus(const char *spec, struct udrv_i2c **out)
+int i2c_open_bus(const char *spec, struct udrv_i2c **out)
 {
 	struct udrv_i2c *i2c = udrv_i2c_new();
 	int err;
@@ -101,18 +102,13 @@ static int open_bus(const char *spec, struct udrv_i2c **out)
 	return EXIT_OK;
 }
 
-/* The device at @addr of the bus @spec: 0 or an exit code. */
-static int open_device(const char *cmd, const char *spec, const char *addr_s,
-		       const struct i2c_opts *o, struct udrv_i2c **out)
+int i2c_open_device(const char *spec, long addr, bool force, struct udrv_i2c **out)
 {
-	long addr;
-	int err = number(cmd, "address", addr_s, 0, 0x7f, &addr);
+	int err = i2c_open_bus(spec, out);
 
-	if (!err)
-		err = open_bus(spec, out);
 	if (err)
 		return err;
-	err = udrv_i2c_set_address(*out, (unsigned int)addr, o->force ? UDRV_I2C_FORCE : 0);
+	err = udrv_i2c_set_address(*out, (unsigned int)addr, force ? UDRV_I2C_FORCE : 0);
 	if (!err)
 		return EXIT_OK;
 	err = cli_error(err == -ERANGE ? EXIT_USAGE : EXIT_FAIL, "%s%s", udrv_i2c_errmsg(*out),
@@ -171,7 +167,7 @@ static int i2c_list(int argc, char **argv)
 	for (int i = 0; i < n; i++) {
 		struct udrv_i2c *i2c = NULL;
 
-		if (open_bus(names[i], &i2c) == EXIT_OK) {
+		if (i2c_open_bus(names[i], &i2c) == EXIT_OK) {
 			show_bus(i2c, names[i], j);
 			udrv_i2c_free(i2c);
 		} else {
@@ -255,8 +251,8 @@ static int detect_range(int argc, char **argv, long *first, long *last)
 		return EXIT_OK;
 	if (argc - optind != 3)
 		return cli_usage("i2c detect", "give BUS, or BUS FIRST LAST");
-	if (number("i2c detect", "first address", argv[optind + 1], 0x03, 0x77, first) ||
-	    number("i2c detect", "last address", argv[optind + 2], *first, 0x77, last))
+	if (i2c_number("i2c detect", "first address", argv[optind + 1], 0x03, 0x77, first) ||
+	    i2c_number("i2c detect", "last address", argv[optind + 2], *first, 0x77, last))
 		return EXIT_USAGE;
 	return EXIT_OK;
 }
@@ -275,7 +271,7 @@ static int i2c_detect(int argc, char **argv)
 		return cli_usage("i2c detect", "no BUS given");
 	ret = detect_range(argc, argv, &first, &last);
 	if (!ret)
-		ret = open_bus(argv[optind], &i2c);
+		ret = i2c_open_bus(argv[optind], &i2c);
 	if (ret)
 		return ret;
 	for (long a = first; a <= last; a++)
@@ -366,10 +362,10 @@ static int i2c_get(int argc, char **argv)
 		return cli_usage("i2c get", "give BUS ADDRESS [REGISTER]");
 	if (n == 2 && o.word)
 		return cli_usage("i2c get", "--word reads a register: give REGISTER");
-	if ((n == 3 && number("i2c get", "register", argv[optind + 2], 0, 0xff, &reg)) ||
-	    number("i2c get", "address", argv[optind + 1], 0, 0x7f, &addr))
+	if ((n == 3 && i2c_number("i2c get", "register", argv[optind + 2], 0, 0xff, &reg)) ||
+	    i2c_number("i2c get", "address", argv[optind + 1], 0, 0x7f, &addr))
 		return EXIT_USAGE;
-	ret = open_device("i2c get", argv[optind], argv[optind + 1], &o, &i2c);
+	ret = i2c_open_device(argv[optind], addr, o.force, &i2c);
 	if (ret)
 		return ret;
 	ret = read_value(i2c, reg, o.word, &value);
@@ -390,11 +386,11 @@ static int i2c_set(int argc, char **argv)
 		return ret < 0 ? EXIT_OK : ret;
 	if (argc - optind != 4)
 		return cli_usage("i2c set", "give BUS ADDRESS REGISTER VALUE");
-	if (number("i2c set", "address", argv[optind + 1], 0, 0x7f, &addr) ||
-	    number("i2c set", "register", argv[optind + 2], 0, 0xff, &reg) ||
-	    number("i2c set", "value", argv[optind + 3], 0, o.word ? 0xffff : 0xff, &value))
+	if (i2c_number("i2c set", "address", argv[optind + 1], 0, 0x7f, &addr) ||
+	    i2c_number("i2c set", "register", argv[optind + 2], 0, 0xff, &reg) ||
+	    i2c_number("i2c set", "value", argv[optind + 3], 0, o.word ? 0xffff : 0xff, &value))
 		return EXIT_USAGE;
-	ret = open_device("i2c set", argv[optind], argv[optind + 1], &o, &i2c);
+	ret = i2c_open_device(argv[optind], addr, o.force, &i2c);
 	if (ret)
 		return ret;
 	ret = o.word ? udrv_i2c_smbus_write_word_data(i2c, (uint8_t)reg, (uint16_t)value) :
@@ -414,6 +410,8 @@ int cmd_i2c(int argc, char **argv)
 		{ "detect", i2c_detect, "find devices" },
 		{ "get", i2c_get, "read a register" },
 		{ "set", i2c_set, "write a register" },
+		{ "dump", i2c_dump, "read registers" },
+		{ "transfer", i2c_transfer, "plain I2C messages" },
 		{ NULL, NULL, NULL },
 	};
 

@@ -9,7 +9,11 @@
  * Its device:		dev/i2c-N.addr next to it: the device's 7-bit
  *			address in hex ("50"); without it no device answers
  * Its adapter:		plain I2C and every SMBus transaction (i2c-core
- *			emulates them), no 10-bit addresses, no PEC
+ *			emulates them), no 10-bit addresses, no PEC; the
+ *			fake serves quick, byte, byte/word data, I2C block
+ *			data and plain transfers (I2C_RDWR: a write's first
+ *			byte sets the register pointer, the rest are written
+ *			from it on, a read reads from it on, as an EEPROM)
  * Its log:		dev/i2c-N.log, one line per transaction the bus saw
  *			("quick-write 0x50", "read-byte 0x51"...): what the test
  *			checks of the probes
@@ -32,6 +36,7 @@
 #define FDS	1024
 
 static unsigned int slave[FDS];		/* the address set on each fd */
+static uint8_t pointer[FDS];		/* the device's register pointer */
 
 static int (*real_ioctl)(int, unsigned long, ...);
 
@@ -116,6 +121,8 @@ static const char *op_name(const struct i2c_smbus_ioctl_data *a)
 		return rd ? "read-byte-data" : "write-byte-data";
 	case I2C_SMBUS_WORD_DATA:
 		return rd ? "read-word-data" : "write-word-data";
+	case I2C_SMBUS_I2C_BLOCK_DATA:
+		return rd ? "read-i2c-block" : "write-i2c-block";
 	default:
 		return "other";
 	}
@@ -151,9 +158,46 @@ static int smbus(int fd, const char *node, struct i2c_smbus_ioctl_data *a)
 			reg_put(fd, a->command + 1u, (uint8_t)(d->word >> 8));
 		}
 		return 0;
+	case I2C_SMBUS_I2C_BLOCK_DATA:
+		if (d->block[0] < 1 || d->block[0] > I2C_SMBUS_BLOCK_MAX)
+			return fail(EINVAL);
+		for (unsigned int i = 0; i < d->block[0]; i++) {
+			if (a->read_write == I2C_SMBUS_READ)
+				d->block[i + 1] = reg_get(fd, a->command + i);
+			else
+				reg_put(fd, a->command + i, d->block[i + 1]);
+		}
+		return 0;
 	default:
 		return fail(EOPNOTSUPP);
 	}
+}
+
+/* I2C_RDWR: each message in turn; a device that does not answer ends it
+ * (no ACK: -ENXIO, what the kernel's adapters mostly say). */
+static int rdwr(int fd, const char *node, struct i2c_rdwr_ioctl_data *a)
+{
+	if (a->nmsgs < 1 || a->nmsgs > I2C_RDWR_IOCTL_MAX_MSGS)
+		return fail(EINVAL);
+	for (unsigned int m = 0; m < a->nmsgs; m++) {
+		struct i2c_msg *msg = &a->msgs[m];
+		bool rd = msg->flags & I2C_M_RD;
+
+		if (msg->len > 8192 || (msg->flags & ~(unsigned int)I2C_M_RD))
+			return fail(EINVAL);
+		log_op(node, rd ? "transfer-read" : "transfer-write", msg->addr);
+		if (!answers(node, msg->addr))
+			return fail(ENXIO);
+		for (unsigned int i = 0; i < msg->len; i++) {
+			if (rd)
+				msg->buf[i] = reg_get(fd, pointer[fd]++);
+			else if (i)
+				reg_put(fd, pointer[fd]++, msg->buf[i]);
+			else
+				pointer[fd] = msg->buf[0];
+		}
+	}
+	return (int)a->nmsgs;
 }
 
 static int node_ioctl(int fd, const char *node, unsigned long req, unsigned long arg)
@@ -173,6 +217,8 @@ static int node_ioctl(int fd, const char *node, unsigned long req, unsigned long
 		return arg ? fail(EINVAL) : 0;
 	case I2C_SMBUS:
 		return smbus(fd, node, (struct i2c_smbus_ioctl_data *)arg);
+	case I2C_RDWR:
+		return rdwr(fd, node, (struct i2c_rdwr_ioctl_data *)arg);
 	default:
 		return fail(ENOTTY);
 	}

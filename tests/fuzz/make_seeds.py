@@ -633,6 +633,23 @@ BUSES = [
     join("/dev/0.1", "spi:\n", "1", "x" * 80),
 ]
 
+# part 0: its first byte odd forces; then udrv i2c transfer's arguments
+I2C_MSGS = [
+    join("0", "w1@0x50", "0x10", "r8"),
+    join("1", "w3@0x00", "0x00", "0x10", "0xaa", "r1@0x7f", "w0"),
+    join("0", "r8192@0x77", "w2@3", "1", "255"),
+    join("0", "w2@0x50", "0x10", "r2"),
+    join("0", "r2"),
+    join("0", "r8193@0x50"),
+    join("0", "r1@0x78", "x1@0x50", "w1@0x50", "0x100"),
+    join("0", "r18446744073709551617@0x50", "w-1@0x50"),
+    join("0", *(["r1@0x50"] * 43)),
+    join("0", "r1@0x78"),
+    join("1", "r1@0x78"),
+    join("0", "r1@0x03", "r1@0x77", "w0@0x02"),
+    join("0", "w300@0x50", *(["0x5a"] * 300)),
+]
+
 HARNESSES: dict[str, list[bytes]] = {
     "parse": [p.encode() for p in PARSE],
     "layout": LAYOUT,
@@ -656,6 +673,7 @@ HARNESSES: dict[str, list[bytes]] = {
     "objects": OBJECTS,
     "udrvd": UDRVD,
     "buses": BUSES,
+    "i2c_msgs": I2C_MSGS,
 }
 
 
