@@ -86,7 +86,9 @@ int udrv_i2c_set_timeout_ms(struct udrv_i2c *i2c, unsigned int ms);
 /*
  * @n messages (1..UDRV_I2C_MSGS_MAX, each at most UDRV_I2C_MSG_LEN_MAX bytes)
  * in one transaction: a repeated start between them, one stop at the end.
- * Each names its own address (the set address is not used). Needs
+ * Each names its own address; one a kernel driver uses is refused
+ * (-EBUSY), checked at each call, but the address set with
+ * udrv_i2c_set_address(), which was checked (or forced) there. Needs
  * I2C_FUNC_I2C. Returns @n, or a negative errno: -ENXIO when a device did
  * not answer (no ACK), -ETIMEDOUT, -EOPNOTSUPP (a flag the adapter lacks).
  */

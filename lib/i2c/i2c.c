@@ -373,9 +373,11 @@ static int check_msg(struct udrv_i2c *i2c, const struct udrv_i2c_msg *m, size_t 
 	if (!err && (m->flags & UDRV_I2C_M_IGNORE_NAK))
 		err = udrv_i2c_need(i2c, I2C_FUNC_PROTOCOL_MANGLING, "ignoring a NAK",
 				    "I2C_FUNC_PROTOCOL_MANGLING");
-	/* a device the kernel drives: only the address forced for this handle */
-	if (!err && !(i2c->has_addr && (i2c->addr_flags & UDRV_I2C_FORCE) &&
-		      i2c->addr == m->addr && !(i2c->addr_flags & UDRV_I2C_TEN) == !ten))
+	/* a device the kernel drives: refused, but at the handle's address,
+	 * which udrv_i2c_set_address() checked (or was told to force) as it
+	 * does for the SMBus calls; any other address is looked up each time */
+	if (!err && !(i2c->has_addr && i2c->addr == m->addr &&
+		      !(i2c->addr_flags & UDRV_I2C_TEN) == !ten))
 		err = check_unused(i2c, m->addr, ten);
 	return err;
 }

@@ -12,7 +12,7 @@ from .base import BenchSpec
 
 # in the schema's order of "bench" and the lab's plan's (the tables and the
 # report's sections go by their specs' ranks)
-NAMES = ("toggle", "irq", "uio", "timer", "kernel", "reply", "pci", "gaps", "rate")
+NAMES = ("toggle", "irq", "uio", "timer", "kernel", "reply", "pci", "gaps", "rate", "i2c", "spi")
 
 
 def _spec(name: str) -> BenchSpec:

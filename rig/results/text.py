@@ -131,6 +131,31 @@ def p50_p99_max(row: Row | None) -> str:
     return _us3(row, ("p50", "p99", "max"))
 
 
+def pair_table(runs: list[Run], board: str, bench: str, title: list[str]) -> TextTable:
+    """A bench whose rows are one operation through several implementations
+    measured in turns (rig/bench/core/pair.h: i2c, spi): mechanism x
+    implementation, and per kernel (idle) the p50 and mean ns per operation
+    and the ratio to the reference row of the same run."""
+    by_run = bench_rows(plain_runs(runs, board), bench)
+    kernels = [k for k in KERNELS if (k, "none") in by_run]
+    keys: list[tuple[Any, ...]] = []
+    for k in kernels:
+        keys += [key for key in by_run[(k, "none")] if key not in keys]
+    cols = [Column("mechanism", 11), Column("implementation", 15)]
+    for k in kernels:
+        cols += [Column(f"{k} p50 ns", 12, ">"), Column("avg ns", 10, ">"),
+                 Column("vs reference", 18, "<", "  ")]
+    t = TextTable(title, cols)
+    for key in keys:
+        line = [key[0], key[1]]
+        for k in kernels:
+            row = by_run[(k, "none")].get(key)
+            line += (["-", "-", ""] if row is None else
+                     [f"{row.stats.p50}", f"{row.stats.avg:.0f}", ratio_label(row)])
+        t.rows.append(line)
+    return t
+
+
 def latency_table(runs: list[Run], board: str = "x86") -> TextTable:
     runs = plain_runs(runs, board)
     cols = [(k, ld) for k in KERNELS for ld in LOADS

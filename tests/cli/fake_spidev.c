@@ -9,6 +9,8 @@
  *		for the next opener: so does the file); empty: 0 8 500000
  * Its log:	dev/spidevB.C.log, one line per message: its transfers'
  *		lengths ("xfer 3")
+ * Unwired:	with dev/spidevB.C.stuck there, MISO reads high (0xff: no
+ *		device answers; what udrv-bench spi's check must see)
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -72,12 +74,17 @@ static int message(const char *node, const struct spi_ioc_transfer *x, unsigned 
 {
 	char path[PATH_MAX + 8];
 	int total = 0;
+	bool stuck;
 	FILE *f;
 
+	snprintf(path, sizeof(path), "%s.stuck", node);
+	stuck = access(path, F_OK) == 0;
 	snprintf(path, sizeof(path), "%s.log", node);
 	f = fopen(path, "a");
 	for (unsigned int i = 0; i < n; i++) {
-		if (x[i].rx_buf && x[i].tx_buf)
+		if (x[i].rx_buf && stuck)
+			memset((void *)(uintptr_t)x[i].rx_buf, 0xff, x[i].len);
+		else if (x[i].rx_buf && x[i].tx_buf)
 			memcpy((void *)(uintptr_t)x[i].rx_buf, (const void *)(uintptr_t)x[i].tx_buf,
 			       x[i].len);
 		else if (x[i].rx_buf)

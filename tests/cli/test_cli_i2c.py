@@ -7,34 +7,17 @@ and bad input refused with exit 2 before anything reaches the bus."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
+from tests.support.bus_fakes import i2c_bus
 from tests.support.fakes import FakeTree
-from tests.support.udrv_runner import REPO, Result, Runner, required
-
-FAKE = REPO / "build" / "dev" / "tests" / "cli" / "libfake_i2c_dev.so"
+from tests.support.udrv_runner import Result, Runner
 
 
 @pytest.fixture
 def bus(tree: FakeTree, monkeypatch: pytest.MonkeyPatch) -> FakeTree:
-    """Bus 1 ("SMBus I801 adapter at f040"), its device at 0x50 (registers
-    i ^ 0xa5), an lm75 bound at 0x48."""
-    fake = Path(os.environ.get("UDRV_FAKE_I2C", FAKE))
-    monkeypatch.setenv("LD_PRELOAD", str(required(fake, "UDRV_FAKE_I2C")))
-    node = tree.path("dev/i2c-1")
-    node.parent.mkdir(parents=True, exist_ok=True)
-    node.write_bytes(bytes(i ^ 0xA5 for i in range(256)))
-    tree.path("dev/i2c-1.addr").write_text("50\n")
-    adapter = tree.path("sys/bus/i2c/devices/i2c-1")
-    adapter.mkdir(parents=True)
-    (adapter / "name").write_text("SMBus I801 adapter at f040\n")
-    client = tree.path("sys/bus/i2c/devices/1-0048")
-    client.mkdir()
-    (client / "driver").symlink_to("../../../bus/i2c/drivers/lm75")
-    return tree
+    """Bus 1 with its device at 0x50 and an lm75 bound at 0x48 (i2c_bus())."""
+    return i2c_bus(tree, monkeypatch)
 
 
 def log(tree: FakeTree) -> list[str]:

@@ -6,30 +6,17 @@ anything is sent."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
+from tests.support.bus_fakes import spidev
 from tests.support.fakes import FakeTree
-from tests.support.udrv_runner import REPO, Runner, required
-
-FAKE = REPO / "build" / "dev" / "tests" / "cli" / "libfake_spidev.so"
+from tests.support.udrv_runner import Runner
 
 
 @pytest.fixture
 def dev(tree: FakeTree, monkeypatch: pytest.MonkeyPatch) -> FakeTree:
-    """spidev0.1 (an mcp3008 as its modalias says), and spidev1.0."""
-    fake = Path(os.environ.get("UDRV_FAKE_SPIDEV", FAKE))
-    monkeypatch.setenv("LD_PRELOAD", str(required(fake, "UDRV_FAKE_SPIDEV")))
-    for bus, cs, name in ((0, 1, "mcp3008"), (1, 0, "spidev")):
-        tree.path(f"dev/spidev{bus}.{cs}").parent.mkdir(parents=True, exist_ok=True)
-        tree.path(f"dev/spidev{bus}.{cs}").write_text("")
-        d = tree.path(f"sys/bus/spi/devices/spi{bus}.{cs}")
-        d.mkdir(parents=True)
-        (d / "modalias").write_text(f"spi:{name}\n")
-        tree.path(f"sys/class/spidev/spidev{bus}.{cs}").mkdir(parents=True)
-    return tree
+    """spidev0.1 (an mcp3008 as its modalias says), and spidev1.0 (spidev())."""
+    return spidev(tree, monkeypatch)
 
 
 def log(tree: FakeTree) -> list[str]:
