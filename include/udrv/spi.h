@@ -87,7 +87,8 @@ int udrv_spi_set_max_speed_hz(struct udrv_spi *spi, uint32_t hz);
 uint32_t udrv_spi_max_speed_hz(const struct udrv_spi *spi);
 
 /* One full-duplex transfer of @len bytes (1..spidev's buffer, 4096 by
- * default): @tx sent (NULL: zeros), @rx filled (NULL: dropped). */
+ * default): @tx sent (NULL: zeros), @rx filled (NULL: dropped). Returns
+ * @len, or a negative errno. */
 int udrv_spi_transfer(struct udrv_spi *spi, const void *tx, void *rx, size_t len);
 /* @n transfers (1..UDRV_SPI_XFERS_MAX) in one message, the chip select held
  * between them unless a transfer's cs_change says otherwise; their bytes
