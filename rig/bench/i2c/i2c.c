@@ -25,10 +25,12 @@
 
 #include "bench.h"
 #include "benches.h"
+#include "i2c/i2c.h"
 #include "msg.h"
 #include "pair.h"
 
 #define DEFAULT_SAMPLES	2000
+#define CMD_SAMPLES_MIN	20	/* the command rows: a tenth of the samples, at least */
 #define DEFAULT_BATCH	16
 #define DEFAULT_ADDRESS	0x50
 #define STUB_NAME	"SMBus stub driver"	/* i2c-stub's adapter */
@@ -40,6 +42,7 @@ struct i2c_bench {
 	const char *bus;
 	unsigned int addr;
 	uint64_t batch;
+	bool commands;			/* the command rows (i2c_cmd.c) */
 	struct udrv_i2c *i2c;
 	int fd;				/* the raw side's own open of the node */
 	uint8_t expect[REGS + BLOCK];	/* the registers as read at the start */
@@ -56,13 +59,17 @@ static const char help[] =
 "(I2C block read of 32 bytes), rdwr (plain I2C: pointer write, 32 bytes\n"
 "read after a repeated start). A sample is the mean of a batch. Every read\n"
 "is checked against the registers as read at the start (the device must\n"
-"keep them: a memory such as i2c-stub or an EEPROM, not a sensor).\n"
+"keep them: a memory such as i2c-stub or an EEPROM, not a sensor). Then\n"
+"the command rows: one register read as a process, i2c-tools' i2cget\n"
+"against udrv i2c get (both found on PATH), a tenth of the samples (at\n"
+"least 20), each process's output checked.\n"
 "\n"
 "Options:\n"
 "  -b, --bus BUS       the bus: number, node or adapter name (default: the\n"
 "                      adapter named \"" STUB_NAME "\", i2c-stub's)\n"
 "      --address A     the device's 7-bit address (default 0x50)\n"
 "      --batch N       transactions a sample (default 16)\n"
+"      --no-commands   no command rows\n"
 "  -n, --samples N     samples a row (default 2000)\n"
 "\n"
 BENCH_OPTS_HELP
@@ -71,12 +78,13 @@ BENCH_OPTS_HELP
 "  modprobe i2c-dev; modprobe i2c-stub chip_addr=0x50\n"
 "  udrv-bench i2c --samples 5000\n";
 
-enum { OPT_ADDRESS = 0x80, OPT_BATCH };
+enum { OPT_ADDRESS = 0x80, OPT_BATCH, OPT_NO_COMMANDS };
 
 static const struct option long_opts[] = {
 	{ "bus", required_argument, NULL, 'b' },
 	{ "address", required_argument, NULL, OPT_ADDRESS },
 	{ "batch", required_argument, NULL, OPT_BATCH },
+	{ "no-commands", no_argument, NULL, OPT_NO_COMMANDS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -100,6 +108,9 @@ static int i2c_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 		if (udrv_parse_u64(arg, 1000000, &v) || !v)
 			return bench_usage(run->bench, "bad --batch '%s': 1..1000000", arg);
 		b->batch = v;
+		return 0;
+	case OPT_NO_COMMANDS:
+		b->commands = false;
 		return 0;
 	default:
 		return bench_usage(run->bench, "bad option");
@@ -341,6 +352,13 @@ static int read_expected(struct i2c_bench *b)
 	return 0;
 }
 
+static uint64_t command_samples(const struct i2c_bench *b)
+{
+	uint64_t n = bench_samples(&b->run, DEFAULT_SAMPLES) / 10;
+
+	return n < CMD_SAMPLES_MIN ? CMD_SAMPLES_MIN : n;
+}
+
 static int run_all(struct i2c_bench *b)
 {
 	uint64_t funcs = udrv_i2c_funcs(b->i2c);
@@ -356,6 +374,9 @@ static int run_all(struct i2c_bench *b)
 		if ((funcs & transactions[i].funcs) == transactions[i].funcs)
 			err = bench_pair_run(&b->run, &p, b);
 	}
+	if (!err && b->commands)
+		err = i2c_bench_commands(&b->run, udrv_i2c_bus(b->i2c), b->addr,
+					 b->expect[I2C_CMD_REG], command_samples(b));
 	return err;
 }
 
@@ -384,7 +405,7 @@ int cmd_bench_i2c(int argc, char **argv)
 	if (!b)
 		return bench_error(EXIT_FAIL, "out of memory");
 	*b = (struct i2c_bench){ .bus = STUB_NAME, .addr = DEFAULT_ADDRESS,
-				 .batch = DEFAULT_BATCH, .fd = -1 };
+				 .batch = DEFAULT_BATCH, .commands = true, .fd = -1 };
 	ret = bench_parse(&b->run, "i2c", argc, argv, help, "b:", long_opts, i2c_opt, b);
 	if (!ret && optind < argc)
 		ret = bench_usage("i2c", "unexpected argument '%s'", argv[optind]);

@@ -14,9 +14,22 @@ import pytest
 from rig.results import check
 from tests.support.bus_fakes import i2c_bus, spidev
 from tests.support.fakes import FakeTree
-from tests.support.udrv_runner import Runner
+from tests.support.udrv_runner import REPO, Runner
 
 QUIET = ("--no-mlock", "--no-dma-latency", "-q", "--samples", "20", "--batch", "4")
+TOOLS = REPO / "build" / "dev" / "tools"
+
+
+def _path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, i2cget: str | None) -> None:
+    """PATH: udrv (build/dev/tools), and an i2cget (a script: @i2cget its
+    body) or none."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    if i2cget is not None:
+        script = bin_dir / "i2cget"
+        script.write_text(f"#!/bin/sh\n{i2cget}\n")
+        script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{TOOLS}:/usr/bin:/bin")
 
 
 def _doc(bench: Runner, tmp_path: Path, *args: str) -> dict:
@@ -36,7 +49,7 @@ def _rows(doc: dict) -> list[tuple[str, str, int, int | None]]:
 def test_i2c_rows_in_turns(bench: Runner, tree: FakeTree, monkeypatch: pytest.MonkeyPatch,
                            tmp_path: Path) -> None:
     i2c_bus(tree, monkeypatch)
-    doc = _doc(bench, tmp_path, "i2c", "--bus", "1")
+    doc = _doc(bench, tmp_path, "i2c", "--bus", "1", "--no-commands")
     assert _rows(doc) == [(m, impl, 20, None if impl == "raw" else "raw")
                           for m in ("byte-data", "word-data", "i2c-block", "rdwr")
                           for impl in ("raw", "udrv")]
@@ -102,3 +115,36 @@ def test_spi_not_a_loopback_fails(bench: Runner, tree: FakeTree,
 def test_bad_options_exit_2(bench: Runner, args: tuple[str, ...], says: str) -> None:
     r = bench(*args)
     assert r.returncode == 2 and says in r.stderr, r
+
+
+def test_i2c_command_rows(bench: Runner, tree: FakeTree, monkeypatch: pytest.MonkeyPatch,
+                          tmp_path: Path) -> None:
+    """i2cget against udrv i2c get, a process each sample (here an i2cget
+    that is udrv: the lab has i2c-tools'), each one's output checked."""
+    i2c_bus(tree, monkeypatch)
+    _path(monkeypatch, tmp_path, '[ "$1" = -y ] && shift; exec udrv i2c get "$@"')
+    doc = _doc(bench, tmp_path, "i2c", "--bus", "1")
+    assert _rows(doc)[-2:] == [("command", "i2cget", 20, None), ("command", "udrv", 20, "i2cget")]
+    ops = tree.path("dev/i2c-1.log").read_text().splitlines()
+    # the bench's own reads, then one read of register 0x10 a process (a
+    # warm-up and 20 samples each)
+    assert ops.count("read-byte-data 0x50") == 96 + 2 * 21 * 4 + 2 * 21
+
+
+def test_i2c_command_rows_check_the_output(bench: Runner, tree: FakeTree,
+                                           monkeypatch: pytest.MonkeyPatch,
+                                           tmp_path: Path) -> None:
+    i2c_bus(tree, monkeypatch)
+    _path(monkeypatch, tmp_path, "echo 0x00")
+    r = bench("i2c", "--bus", "1", *QUIET)
+    assert r.returncode == 1 and "printed 0x00" in r.stderr and "a wrong value" in r.stderr, r
+
+
+def test_i2c_no_i2cget_no_command_rows(bench: Runner, tree: FakeTree,
+                                       monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    i2c_bus(tree, monkeypatch)
+    _path(monkeypatch, tmp_path, None)
+    out = tmp_path / "doc.json"
+    r = bench("i2c", "--bus", "1", *QUIET, "--out", str(out))
+    assert r.returncode == 0 and "apt install i2c-tools" in r.stderr, r
+    assert "command" not in {row["mechanism"] for row in json.loads(out.read_text())["rows"]}
