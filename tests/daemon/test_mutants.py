@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The refusals of test_udrvd.py, test_devices.py, test_edge_events.py,
-test_line_changes.py, test_hotplug.py, test_credentials.py and test_quotas.py
+test_line_changes.py, test_hotplug.py, test_credentials.py, test_quotas.py
+and test_buses.py
 (and test_state.c's, for the state file) fail when their check is removed:
 udrvd is built again from a copy of daemon/ (udrvd.c, model/, bus/) with one
 check taken out, and the test that covers that check must fail against it (and
@@ -238,6 +239,32 @@ MUTANTS = {
     "state writes not rate-limited": (
         "model/restore.c", "\t\tdue = h->state_written_us + UDRVD_STATE_INTERVAL_US;", "\t\t;",
         {"test_the_state_is_written_only_when_what_it_keeps_changes"}),
+    "no policy check on OpenSpi and OpenI2cBus": (
+        "bus/devices.c", "\t\treturn refuse(error, msg);\n\tif (id.bus != bus || id.cs != cs)",
+        "\t\treturn 0;\n\tif (id.bus != bus || id.cs != cs)",
+        {"test_the_granted_user_transfers_through_the_spi_fd",
+         "test_another_user_is_refused_the_spi_device",
+         "test_a_revoked_spi_rule_refuses_the_next_open",
+         "test_a_stale_spi_node_is_checked_as_the_device_it_is",
+         "test_an_spi_name_two_devices_share_grants_neither"}),
+    "a stale SPI or I2C node handed out as the device asked for": (
+        "bus/devices.c", "\tif (id.bus != bus || id.cs != cs)", "\tif (0)",
+        {"test_a_stale_spi_node_is_checked_as_the_device_it_is"}),
+    "an SPI or I2C node that is no character device taken": (
+        "model/sysfs_buses.c", "\tif (!S_ISCHR(sb.st_mode)) {", "\tif (0) {",
+        {"test_spi_nodes_that_are_no_spidev_are_refused"}),
+    "a character device of another class taken for spidev or i2c-dev": (
+        "model/sysfs_buses.c", "\t    strcmp(sub, class)) {", "\t    0) {",
+        {"test_spi_nodes_that_are_no_spidev_are_refused"}),
+    "an SPI or I2C name several devices have still grants": (
+        "model/policy_check.c", "\t\treturn name_is(r, q) && q->dev->same_name == 1;",
+        "\t\treturn name_is(r, q);",
+        {"test_an_spi_name_two_devices_share_grants_neither"}),
+    "an SPI device: rule matched without its chip select": (
+        "model/policy_check.c", "\t\treturn *q->dev->device && !strcmp(r->name, q->dev->device) &&\n"
+        "\t\t       (!spi || r->cs == q->dev->cs);",
+        "\t\treturn *q->dev->device && !strcmp(r->name, q->dev->device);",
+        {"test_the_granted_user_transfers_through_the_spi_fd"}),
 }
 
 
@@ -321,7 +348,7 @@ def build_mutant(tmp: Path, file: str, text: str, replacement: str, objects: Pat
 SUITE = ["tests/daemon/test_udrvd.py", "tests/daemon/test_devices.py",
          "tests/daemon/test_edge_events.py", "tests/daemon/test_line_changes.py",
          "tests/daemon/test_hotplug.py", "tests/daemon/test_credentials.py",
-         "tests/daemon/test_quotas.py"]  # fmt: skip
+         "tests/daemon/test_quotas.py", "tests/daemon/test_buses.py"]  # fmt: skip
 
 
 
