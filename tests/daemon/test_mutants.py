@@ -246,7 +246,8 @@ MUTANTS = {
          "test_another_user_is_refused_the_spi_device",
          "test_a_revoked_spi_rule_refuses_the_next_open",
          "test_a_stale_spi_node_is_checked_as_the_device_it_is",
-         "test_an_spi_name_two_devices_share_grants_neither"}),
+         "test_an_spi_name_two_devices_share_grants_neither",
+         "test_a_whole_bus_fd_gives_every_address"}),
     "a stale SPI or I2C node handed out as the device asked for": (
         "bus/devices.c", "\tif (id.bus != bus || id.cs != cs)", "\tif (0)",
         {"test_a_stale_spi_node_is_checked_as_the_device_it_is"}),
@@ -265,6 +266,35 @@ MUTANTS = {
         "\t\t       (!spi || r->cs == q->dev->cs);",
         "\t\treturn *q->dev->device && !strcmp(r->name, q->dev->device);",
         {"test_the_granted_user_transfers_through_the_spi_fd"}),
+    "no policy check on an I2C address": (
+        "model/i2c_serve.c",
+        "\tif (udrvd_policy_i2c(policy, caller, &dev, addr, ten, msg))", "\tif (0)",
+        {"test_every_message_s_address_is_checked",
+         "test_reserved_and_ten_bit_addresses_need_a_rule_that_names_them",
+         "test_a_revoked_i2c_rule_refuses_the_next_transfer"}),
+    "only a transfer's first message checked": (
+        "model/i2c_serve.c", "\tfor (size_t i = 0; !err && i < n; i++)\n\t\terr = check_addr(",
+        "\tfor (size_t i = 0; !err && i < 1; i++)\n\t\terr = check_addr(",
+        {"test_every_message_s_address_is_checked"}),
+    "a 7-bit rule grants the 10-bit address of that number": (
+        "model/policy_check.c", "if (bus_rule_on_bus(r, &q) && r->ten == ten && addr >= r->lo",
+        "if (bus_rule_on_bus(r, &q) && addr >= r->lo",
+        {"test_reserved_and_ten_bit_addresses_need_a_rule_that_names_them"}),
+    "an address a kernel driver uses not refused as access": (
+        "model/i2c_serve.c", "err == -EBUSY ? -EACCES : err", "err",
+        {"test_an_address_the_kernel_drives_is_refused"}),
+    "a message's flags not checked": (
+        "model/i2c_serve.c", "\t\tif (m->flags & ~(unsigned int)UDRVD_I2C_FLAGS)", "\t\tif (0)",
+        {"test_bad_transfers_are_refused_before_the_bus"}),
+    "no bound on a transfer's bytes together": (
+        "model/i2c_serve.c", "\tif (total > UDRVD_I2C_TOTAL_MAX)", "\tif (0)",
+        {"test_bad_transfers_are_refused_before_the_bus"}),
+    "an SMBus call at a reserved address": (
+        "model/i2c_serve.c", "\tif (addr < 0x03 || addr > 0x77)", "\tif (0)",
+        {"test_bad_transfers_are_refused_before_the_bus"}),
+    "a stale I2C node taken for the bus asked for": (
+        "model/i2c_serve.c", "\tif (id->bus != udrv_i2c_bus(i2c))", "\tif (0)",
+        {"test_a_stale_i2c_node_is_checked_as_the_bus_it_is"}),
 }
 
 
