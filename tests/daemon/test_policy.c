@@ -362,7 +362,7 @@ static void test_shipped_file(void)
 			memset(at + 1, ' ', 2);
 	}
 	p = parse(text);
-	CHECK_INT(udrvd_policy_rules(p), 6);
+	CHECK_INT(udrvd_policy_rules(p), 8);
 	udrvd_policy_free(p);
 	free(text);
 }
