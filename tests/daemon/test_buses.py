@@ -271,9 +271,9 @@ def msg(addr: int, read: int = 0, write: bytes = b"", flags: int = 0) -> str:
     """One message of Transfer in GVariant's text: a read of @read bytes, or
     a write of @write."""
     data = ", ".join(f"0x{b:02x}" for b in write)
-    length = read if read else len(write)
-    return f"(0x{addr:x}, 0x{flags | (1 if read else 0):x}, {length}, [byte {data}])" if data \
-        else f"(0x{addr:x}, 0x{flags | (1 if read else 0):x}, {length}, @ay [])"  # fmt: skip
+    length = read or len(write)
+    head = f"(0x{addr:x}, 0x{flags | (1 if read else 0):x}, {length}"
+    return f"{head}, [byte {data}])" if data else f"{head}, @ay [])"
 
 
 def transfer(d: Udrvd, bus_spec: str, msgs: list[str], uid: int = ALICE,
@@ -382,11 +382,13 @@ def test_bad_transfers_are_refused_before_the_bus(served: Udrvd) -> None:
         "more than 42": ([msg(0x50, read=1)] * 43, "more than 42 messages"),
         "none": ([], "0 messages: a transfer has 1 to 42"),
         "flags": ([msg(0x50, read=1, flags=0x4000)], "message 0: flags 0x4001"),
-        "7-bit": ([msg(0x80, read=1)], "message 0: 0x80 is not a 7-bit (flag 0x10 for 10-bit) address"),
+        "7-bit": ([msg(0x80, read=1)],
+                  "message 0: 0x80 is not a 7-bit (flag 0x10 for 10-bit) address"),
         "10-bit": ([msg(0x400, read=1, flags=0x10)], "message 0: 0x400 is not a 10-bit address"),
         "long": (["(0x50, 1, 8193, @ay [])"], "message 0: 8193 bytes: at most 8192"),
         "read data": (["(0x50, 1, 1, [byte 0x01])"], "message 0: a read (flag 0x1) with 1 bytes"),
-        "write length": (["(0x50, 0, 2, [byte 0x01])"], "message 0: a write of 1 bytes whose length says 2"),
+        "write length": (["(0x50, 0, 2, [byte 0x01])"],
+                         "message 0: a write of 1 bytes whose length says 2"),
         "total": (big, "73728 bytes in the messages together: at most 65536"),
     }
     for name, (msgs, want) in cases.items():
@@ -432,3 +434,11 @@ def test_a_stale_i2c_node_is_checked_as_the_bus_it_is(served: Udrvd, i2c: FakeTr
     i2c.file("dev/i2c-1.rdev", "89:1\n")
     res = transfer(served, "1", [msg(0x50, read=1)])
     assert res.returncode == 0, res.stderr
+
+
+def test_busctl_s_transfer_as_docs_udrvd_md_writes_it(served: Udrvd) -> None:
+    """docs/udrvd.md's busctl line: a pointer written, four bytes read."""
+    res = served.run_as(["busctl", f"--address={served.address}", "call", "io.gpiod1",
+                         "/io/udrv1", "io.udrv1.I2c", "Transfer", "sa(qqqay)", "1", "2",
+                         "0x50", "0", "1", "1", "0x10", "0x50", "1", "4", "0"], ALICE)  # fmt: skip
+    assert res.stdout.strip() == "aay 1 4 16 17 18 19", res.stderr

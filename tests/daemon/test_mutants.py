@@ -262,7 +262,8 @@ MUTANTS = {
         "\t\treturn name_is(r, q);",
         {"test_an_spi_name_two_devices_share_grants_neither"}),
     "an SPI device: rule matched without its chip select": (
-        "model/policy_check.c", "\t\treturn *q->dev->device && !strcmp(r->name, q->dev->device) &&\n"
+        "model/policy_check.c",
+        "\t\treturn *q->dev->device && !strcmp(r->name, q->dev->device) &&\n"
         "\t\t       (!spi || r->cs == q->dev->cs);",
         "\t\treturn *q->dev->device && !strcmp(r->name, q->dev->device);",
         {"test_the_granted_user_transfers_through_the_spi_fd"}),
