@@ -13,7 +13,8 @@
  * lines, the requests, the policy, the state file; model/broker.h changes
  * them). Here, one file an interface, each with its handlers and its
  * vtable: chip.c (io.gpiod1.Chip), line.c (io.gpiod1.Line), request.c
- * (io.gpiod1.Request and io.udrv1.Request), devices.c (io.udrv1.Devices);
+ * (io.gpiod1.Request and io.udrv1.Request), devices.c (io.udrv1.Devices),
+ * i2c.c (io.udrv1.I2c);
  * beside them export.h (what the bus keeps of an object, the interfaces
  * listed, whom properties are read for), watch.h (EdgeEvent), objects.h
  * (GetManagedObjects), linecfg.h, caller.h, errors.h (the model's refusals
@@ -57,6 +58,7 @@ struct udrvd {
 	bool serving;
 	sd_bus_slot *managers[2];	/* chips, requests */
 	sd_bus_slot *devices;		/* io.udrv1.Devices */
+	sd_bus_slot *i2c;		/* io.udrv1.I2c */
 	sd_bus_slot *watch_filter;	/* who reads a Line's properties */
 	sd_bus_slot *objects_filter;	/* GetManagedObjects, answered by udrvd */
 	struct udrvd_watching *watching; /* connections that watch lines */

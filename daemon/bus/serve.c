@@ -15,6 +15,7 @@
 #include "creds.h"
 #include "daemon.h"
 #include "devices.h"
+#include "i2c.h"
 #include "line.h"
 #include "objects.h"
 #include "request.h"
@@ -97,6 +98,8 @@ int udrvd_serve(struct udrvd *d)
 	if (r >= 0)
 		r = udrvd_devices_export(d);
 	if (r >= 0)
+		r = udrvd_i2c_export(d);
+	if (r >= 0)
 		r = udrvd_watch_start(d);
 	if (r < 0) {
 		fprintf(stderr, "udrvd: cannot export the GPIO chips and devices: %s\n", strerror(-r));
@@ -136,6 +139,7 @@ void udrvd_teardown(struct udrvd *d)
 	sd_bus_slot_unref(d->managers[0]);
 	sd_bus_slot_unref(d->managers[1]);
 	sd_bus_slot_unref(d->devices);
+	sd_bus_slot_unref(d->i2c);
 	sd_bus_flush_close_unref(d->bus);
 	sd_event_unref(d->event);
 }

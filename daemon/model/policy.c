@@ -6,6 +6,11 @@
  *						 all of those four, admin)
  *	allow WHO open uio NAME | device:DEVICE
  *	allow WHO open vfio PCI-ADDRESS
+ *	allow WHO open spi B.C | NAME | device:CONTROLLER/CS
+ *	allow WHO transfer i2c BUS ADDRESS[-ADDRESS]	(BUS: i2c-N | name:NAME |
+ *						 device:DEVICE; ADDRESS 0xNN,
+ *						 ten:0xNNN for 10-bit)
+ *	allow WHO open i2c-bus BUS		(the whole bus: every address)
  *	restore gpio CHIP LINE
  *
  * One rule a line; '#' starts a comment; words are separated by spaces or
@@ -23,6 +28,7 @@
 
 #include <udrv/parse.h>
 
+#include "spi/spi_priv.h"
 #include "vfio/pci.h"
 #include "policy_priv.h"
 
@@ -36,6 +42,7 @@ static const struct {
 	{ "configure", UDRVD_CONFIGURE },
 	{ "open", UDRVD_OPEN },
 	{ "admin", UDRVD_ADMIN },
+	{ "transfer", UDRVD_TRANSFER },
 	{ "all", UDRVD_GPIO_PERMS },	/* last: udrvd_perm_str() names its parts */
 };
 
@@ -180,7 +187,7 @@ static int parse_perms(struct ctx *c, const char *w, struct rule *r)
 				break;
 		if (i == sizeof(perm_words) / sizeof(perm_words[0]))
 			return fail(c->msg, c->path, c->lineno,
-				    "unknown permission '%s': read, drive, watch, configure, all or admin for gpio, open for uio and vfio", p);
+				    "unknown permission '%s': read, drive, watch, configure, all or admin for gpio, open for uio, vfio, spi and i2c-bus, transfer for i2c", p);
 		if (r->perms & perm_words[i].perms)
 			return fail(c->msg, c->path, c->lineno,
 				    "permission '%s' given twice in '%s'", p, w);
@@ -283,8 +290,173 @@ static int parse_uio(struct ctx *c, const char *w, struct rule *r)
 	return 0;
 }
 
+/* "device:X": X as a UIO rule's parent device takes it (a PCI address in
+ * the kernel's spelling, or a device's name: printable, no '/'), into
+ * @r->name; @end ends X (NULL: the word's end). */
+static int parse_parent(const char *x, size_t len, struct rule *r)
+{
+	char buf[UDRVD_NAME_MAX], bdf[UDRV_PCI_BDF_LEN];
+
+	if (!len || len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, x, len);
+	buf[len] = '\0';
+	if (!udrv_pci_parse_bdf(buf, bdf)) {
+		copy(r->name, bdf, sizeof(r->name));
+		return 0;
+	}
+	if (!good_name(buf, UDRVD_NAME_MAX - 1) || strchr(buf, '/'))
+		return -EINVAL;
+	copy(r->name, buf, sizeof(r->name));
+	return 0;
+}
+
+/*
+ * An SPI device: "B.C" (bus and chip select, also spidevB.C), "NAME" (its
+ * modalias's name, granted while one device has it) or
+ * "device:CONTROLLER/CS" (the controller's own device, which stays when bus
+ * numbers change, and the chip select).
+ */
+static int parse_spi(struct ctx *c, const char *w, struct rule *r)
+{
+	const char *dev = !strncmp(w, "device:", 7) ? w + 7 : NULL;
+	const char *slash = dev ? strrchr(dev, '/') : NULL;
+
+	r->obj = OBJ_SPI;
+	if (dev) {
+		r->bus_kind = BUS_DEVICE;
+		if (!slash || parse_parent(dev, (size_t)(slash - dev), r) ||
+		    parse_decimal(slash + 1, 65535, &r->cs) || (slash[1] == '0' && slash[2]))
+			return fail(c->msg, c->path, c->lineno,
+				    "'%s' is not device:CONTROLLER/CS: the SPI controller's device (fe204000.spi, 0000:00:1e.2) and the chip select (decimal)", w);
+		return 0;
+	}
+	int err = udrv_spi_parse_devspec(w, &r->num, &r->cs);
+
+	if (err == -ERANGE)
+		return fail(c->msg, c->path, c->lineno, "'%s': a number out of range", w);
+	if (!err) {
+		r->bus_kind = BUS_NUMBER;
+		return 0;
+	}
+	/* a name is no misspelt B.C (0.01) */
+	if (!good_name(w, UDRVD_NAME_MAX - 1) || strchr(w, '/') || strchr(w, ':') ||
+	    strspn(w, "0123456789.") == strlen(w))
+		return fail(c->msg, c->path, c->lineno,
+			    "'%s' is not an SPI device: B.C (decimal, no leading zeros) (bus and chip select), its name as its modalias says it (mcp3008) or device:CONTROLLER/CS", w);
+	r->bus_kind = BUS_NAME;
+	copy(r->name, w, sizeof(r->name));
+	return 0;
+}
+
+/*
+ * An I2C bus: "i2c-N" (its number, which can change between boots),
+ * "name:NAME" (the adapter's name, its spaces written as '_', granted while
+ * one adapter has it) or "device:DEVICE" (the adapter's controller device).
+ */
+static int parse_i2c_bus(struct ctx *c, const char *w, struct rule *r)
+{
+	if (!strncmp(w, "device:", 7)) {
+		r->bus_kind = BUS_DEVICE;
+		if (parse_parent(w + 7, strlen(w + 7), r))
+			return fail(c->msg, c->path, c->lineno,
+				    "'%s' is not device:DEVICE: the I2C controller's device (0000:00:1f.4, fe804000.i2c; printable, no '/')", w);
+		return 0;
+	}
+	if (!strncmp(w, "name:", 5)) {
+		r->bus_kind = BUS_NAME;
+		if (!good_name(w + 5, UDRVD_NAME_MAX - 1))
+			return fail(c->msg, c->path, c->lineno,
+				    "'%s' is not name:NAME: the adapter's name (/sys/bus/i2c/devices/i2c-N/name) with '_' for each space, at most %d bytes",
+				    w, UDRVD_NAME_MAX - 1);
+		copy(r->name, w + 5, sizeof(r->name));
+		return 0;
+	}
+	if (!strncmp(w, "i2c-", 4) || !strncmp(w, "/dev/i2c-", 9)) {
+		const char *num = w + (w[0] == '/' ? 9 : 4);
+
+		if (!*num || (num[0] == '0' && num[1]) ||
+		    parse_decimal(num, 0x7fffffff, &r->num))
+			return fail(c->msg, c->path, c->lineno,
+				    "'%s' is not a bus number: i2c-N (no leading zeros)", w);
+		r->bus_kind = BUS_NUMBER;
+		return 0;
+	}
+	return fail(c->msg, c->path, c->lineno,
+		    "'%s' is not an I2C bus: i2c-N (its number), name:NAME (its adapter's name, '_' for spaces) or device:DEVICE (its controller)", w);
+}
+
+/* "0xNN" (hex, as i2cdetect prints it) at most @max: 0 or -EINVAL. */
+static int parse_addr(const char *s, size_t len, unsigned int max, unsigned int *v)
+{
+	char buf[8];
+
+	if (len < 3 || len > 5 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return -EINVAL;
+	memcpy(buf, s + 2, len - 2);
+	buf[len - 2] = '\0';
+	if (strspn(buf, "0123456789abcdefABCDEF") != len - 2)
+		return -EINVAL;
+	*v = (unsigned int)strtoul(buf, NULL, 16);
+	return *v <= max ? 0 : -EINVAL;
+}
+
+/* "0xNN" or "0xNN-0xMM" (7-bit, 0x00-0x7f), "ten:" before them for 10-bit
+ * (0x000-0x3ff). */
+static int parse_i2c_addrs(struct ctx *c, const char *w, struct rule *r)
+{
+	const char *a = w;
+	const char *dash;
+	unsigned int max = 0x7f;
+
+	if (!strncmp(a, "ten:", 4)) {
+		r->ten = true;
+		a += 4;
+		max = 0x3ff;
+	}
+	dash = strchr(a, '-');
+	if (parse_addr(a, dash ? (size_t)(dash - a) : strlen(a), max, &r->lo))
+		goto bad;
+	r->hi = r->lo;
+	if (dash && parse_addr(dash + 1, strlen(dash + 1), max, &r->hi))
+		goto bad;
+	if (r->hi < r->lo)
+		return fail(c->msg, c->path, c->lineno,
+			    "'%s': a range runs from the lower address to the higher", w);
+	return 0;
+bad:
+	return fail(c->msg, c->path, c->lineno,
+		    "'%s' is not an I2C address or range: 0xNN or 0xNN-0xMM (7-bit, 0x00-0x7f), ten:0xNNN[-0xNNN] (10-bit, 0x000-0x3ff)", w);
+}
+
+static int parse_bus_object(struct ctx *c, char **w, size_t n, struct rule *r)
+{
+	if (!strcmp(w[0], "spi")) {
+		if (n != 2)
+			return fail(c->msg, c->path, c->lineno,
+				    "spi takes one device: spi B.C, spi NAME (its modalias's name) or spi device:CONTROLLER/CS");
+		return parse_spi(c, w[1], r);
+	}
+	if (!strcmp(w[0], "i2c-bus")) {
+		if (n != 2)
+			return fail(c->msg, c->path, c->lineno,
+				    "i2c-bus takes one bus, which it gives whole: i2c-bus i2c-N, name:NAME or device:DEVICE");
+		r->obj = OBJ_I2C_BUS;
+		return parse_i2c_bus(c, w[1], r);
+	}
+	if (n != 3)
+		return fail(c->msg, c->path, c->lineno,
+			    "i2c takes a bus and addresses: i2c BUS 0xNN[-0xMM] (the whole bus is i2c-bus BUS)");
+	r->obj = OBJ_I2C;
+	int err = parse_i2c_bus(c, w[1], r);
+
+	return err ? err : parse_i2c_addrs(c, w[2], r);
+}
+
 static int parse_object(struct ctx *c, char **w, size_t n, struct rule *r)
 {
+	if (!strcmp(w[0], "spi") || !strcmp(w[0], "i2c") || !strcmp(w[0], "i2c-bus"))
+		return parse_bus_object(c, w, n, r);
 	if (!strcmp(w[0], "gpio")) {
 		if (n != 3)
 			return fail(c->msg, c->path, c->lineno,
@@ -296,7 +468,7 @@ static int parse_object(struct ctx *c, char **w, size_t n, struct rule *r)
 	}
 	if (strcmp(w[0], "uio") && strcmp(w[0], "vfio"))
 		return fail(c->msg, c->path, c->lineno,
-			    "unknown device kind '%s': gpio, uio or vfio", w[0]);
+			    "unknown device kind '%s': gpio, uio, vfio, spi, i2c or i2c-bus", w[0]);
 	if (n != 2)
 		return fail(c->msg, c->path, c->lineno,
 			    "%s takes one device: %s", w[0],
@@ -316,17 +488,26 @@ static int parse_object(struct ctx *c, char **w, size_t n, struct rule *r)
 	return 0;
 }
 
+static const char *const obj_words[] = {
+	[OBJ_GPIO] = "gpio", [OBJ_UIO] = "uio", [OBJ_VFIO] = "vfio", [OBJ_SPI] = "spi",
+	[OBJ_I2C] = "i2c", [OBJ_I2C_BUS] = "i2c-bus",
+};
+
 static int check_perms(struct ctx *c, struct rule *r)
 {
 	bool gpio = r->obj == OBJ_GPIO;
 
-	if (gpio && (r->perms & UDRVD_OPEN))
+	if (gpio && (r->perms & (UDRVD_OPEN | UDRVD_TRANSFER)))
 		return fail(c->msg, c->path, c->lineno,
-			    "'open' is for uio and vfio; a gpio line takes read, drive, watch, configure, all or admin");
-	if (!gpio && r->perms != UDRVD_OPEN)
+			    "%s; a gpio line takes read, drive, watch, configure, all or admin",
+			    r->perms & UDRVD_OPEN ? "'open' is for uio, vfio, spi and i2c-bus" :
+			    "'transfer' is for i2c");
+	if (r->obj == OBJ_I2C && r->perms != UDRVD_TRANSFER)
 		return fail(c->msg, c->path, c->lineno,
-			    "a %s device takes the permission 'open' only",
-			    r->obj == OBJ_UIO ? "uio" : "vfio");
+			    "i2c addresses take the permission 'transfer' only (udrvd makes the transfers); the whole bus's fd is 'open i2c-bus BUS'");
+	if (!gpio && r->obj != OBJ_I2C && r->perms != UDRVD_OPEN)
+		return fail(c->msg, c->path, c->lineno,
+			    "%s takes the permission 'open' only", obj_words[r->obj]);
 	return 0;
 }
 
@@ -346,7 +527,7 @@ static int parse_rule(struct ctx *c, char **w, size_t n, struct rule *r)
 			    "unknown rule '%s': a rule starts with allow or restore", w[0]);
 	if (n < 4)
 		return fail(c->msg, c->path, c->lineno,
-			    "allow needs who, what and which: allow WHO PERMS gpio CHIP LINE");
+			    "allow needs who, what and which: allow WHO PERMS gpio CHIP LINE (udrvd.conf(5))");
 	err = parse_who(c, w[1], r);
 	if (!err)
 		err = parse_perms(c, w[2], r);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * udrvd's policy: who may use which GPIO line, UIO device or VFIO device
- * through the daemon (udrvd.conf(5)). Allow rules only: a call is granted
+ * udrvd's policy: who may use which GPIO line, UIO, VFIO or SPI device, I2C
+ * address or whole I2C bus through the daemon (udrvd.conf(5)). Allow rules only: a call is granted
  * when the rules that match the caller and the object grant every
  * permission it needs together; no rule, no access. The parser is strict:
  * an unknown word, a bad number, a user or group the system does not know,
@@ -21,8 +21,9 @@ enum udrvd_perm {
 	UDRVD_DRIVE	= 1 << 1,	/* request as output, set values */
 	UDRVD_WATCH	= 1 << 2,	/* edge detection and its events */
 	UDRVD_CONFIGURE	= 1 << 3,	/* bias, drive, active-low, debounce, reconfigure */
-	UDRVD_OPEN	= 1 << 4,	/* a UIO or VFIO device's fd */
+	UDRVD_OPEN	= 1 << 4,	/* a UIO, VFIO, SPI device's or I2C bus's fd */
 	UDRVD_ADMIN	= 1 << 5,	/* release anyone's request on the line */
+	UDRVD_TRANSFER	= 1 << 6,	/* I2C transfers udrvd makes, at an address */
 };
 #define UDRVD_GPIO_PERMS	(UDRVD_READ | UDRVD_DRIVE | UDRVD_WATCH | UDRVD_CONFIGURE)
 
@@ -115,6 +116,41 @@ int udrvd_policy_uio(const struct udrvd_policy *policy,
 int udrvd_policy_vfio(const struct udrvd_policy *policy,
 		      const struct udrvd_caller *caller, const char *bdf,
 		      char msg[UDRVD_MSG_LEN]);
+
+/*
+ * An SPI device (spidev) or an I2C adapter as the sysfs of its node's dev_t
+ * names it (model/sysfs_buses.h).
+ */
+struct udrvd_bus_dev {
+	const char *node;	/* "spidev0.1", "i2c-1" */
+	unsigned int bus;	/* B of spiB.C, N of i2c-N */
+	unsigned int cs;	/* SPI: the chip select */
+	const char *name;	/* SPI: its modalias's name ("mcp3008"); I2C: the
+				 * adapter's ("SMBus I801 adapter at f040"); "" none */
+	const char *device;	/* the controller's device ("fe204000.spi",
+				 * "0000:00:1f.4"), "" without one */
+	unsigned int same_name;	/* devices (adapters) with that name now, it included */
+};
+
+/*
+ * May @caller open SPI device @dev (`open spi B.C | NAME | device:CONTROLLER/CS`),
+ * or the whole I2C bus @adapter (`open i2c-bus i2c-N | name:NAME |
+ * device:DEVICE`)? A NAME rule grants while one device (adapter) has the
+ * name, as for UIO. 0, or -EACCES and @msg naming the caller's rules.
+ */
+int udrvd_policy_spi(const struct udrvd_policy *policy, const struct udrvd_caller *caller,
+		     const struct udrvd_bus_dev *dev, char msg[UDRVD_MSG_LEN]);
+int udrvd_policy_i2c_bus(const struct udrvd_policy *policy, const struct udrvd_caller *caller,
+			 const struct udrvd_bus_dev *adapter, char msg[UDRVD_MSG_LEN]);
+/*
+ * May @caller have udrvd talk to address @addr (10-bit when @ten) of bus
+ * @adapter (`transfer i2c BUS ADDRESS[-ADDRESS]`)? A reserved 7-bit address
+ * (0x00-0x02, 0x78-0x7f) and a 10-bit one are granted only by a rule whose
+ * range holds them (ten:ADDRESS for 10-bit). 0, or -EACCES and @msg.
+ */
+int udrvd_policy_i2c(const struct udrvd_policy *policy, const struct udrvd_caller *caller,
+		     const struct udrvd_bus_dev *adapter, unsigned int addr, bool ten,
+		     char msg[UDRVD_MSG_LEN]);
 
 /*
  * Does an allow rule name @caller and @line, whatever it grants? Such a

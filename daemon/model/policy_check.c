@@ -263,3 +263,169 @@ void udrvd_caller_set(struct udrvd_caller *c, uid_t uid, const gid_t *groups, si
 	c->groups = n ? groups + 1 : NULL;
 	c->ngroups = n ? n - 1 : 0;
 }
+
+/* ---- SPI devices, I2C buses and addresses ---- */
+
+/* @a (a rule's name:NAME) is the adapter name @name, whose spaces a rule
+ * writes as '_'. */
+static bool adapter_name_is(const char *a, const char *name)
+{
+	for (; *a && *name; a++, name++)
+		if (*a != (*name == ' ' ? '_' : *name))
+			return false;
+	return !*a && !*name;
+}
+
+struct bus_query {
+	const struct udrvd_caller *caller;
+	enum obj_kind obj;
+	const struct udrvd_bus_dev *dev;
+};
+
+static bool bus_rule_for_caller(const struct rule *r, const void *arg)
+{
+	const struct bus_query *q = arg;
+
+	return !r->restore && r->obj == q->obj && who_matches(r, q->caller);
+}
+
+static bool name_is(const struct rule *r, const struct bus_query *q)
+{
+	if (r->obj == OBJ_SPI)
+		return *q->dev->name && !strcmp(r->name, q->dev->name);
+	return *q->dev->name && adapter_name_is(r->name, q->dev->name);
+}
+
+/* Does rule @r name the device or bus of @q? A name rule only while one
+ * device has the name. */
+static bool bus_matches(const struct rule *r, const struct bus_query *q)
+{
+	bool spi = r->obj == OBJ_SPI;
+
+	switch (r->bus_kind) {
+	case BUS_NUMBER:
+		return r->num == q->dev->bus && (!spi || r->cs == q->dev->cs);
+	case BUS_DEVICE:
+		return *q->dev->device && !strcmp(r->name, q->dev->device) &&
+		       (!spi || r->cs == q->dev->cs);
+	case BUS_NAME:
+		return name_is(r, q) && q->dev->same_name == 1;
+	}
+	return false;
+}
+
+/* A caller's name rule that names the device, whose name others share. */
+static bool bus_shared_name_rule(const struct rule *r, const void *arg)
+{
+	const struct bus_query *q = arg;
+
+	return bus_rule_for_caller(r, q) && r->bus_kind == BUS_NAME && name_is(r, q) &&
+	       q->dev->same_name > 1;
+}
+
+/* A caller's rule (of @q's kind) for @q's bus: where an address refusal
+ * looks first. */
+static bool bus_rule_on_bus(const struct rule *r, const void *arg)
+{
+	return bus_rule_for_caller(r, arg) && bus_matches(r, arg);
+}
+
+/* "i2c-1 (NAME at DEVICE)" or "spidev0.1 (mcp3008 at fe204000.spi)" */
+static int bus_str(const struct udrvd_bus_dev *dev, char *buf, size_t len)
+{
+	return snprintf(buf, len, "%s (%s%s%s)", dev->node, *dev->name ? dev->name : "no name",
+			*dev->device ? " at " : ", no controller device", dev->device);
+}
+
+/* The end of a refusal: a shared name, or the caller's rules. */
+static int name_rules_of(const struct udrvd_policy *policy, const struct bus_query *q,
+			 char *msg, int n)
+{
+	if (n <= 0 || n >= UDRVD_MSG_LEN)
+		return -EACCES;
+	for (size_t i = 0; i < policy->n; i++) {
+		if (!bus_shared_name_rule(&policy->rules[i], q))
+			continue;
+		name_rules(policy, msg, (size_t)n, bus_shared_name_rule, q, "; ", "");
+		n = (int)strlen(msg);
+		snprintf(msg + n, UDRVD_MSG_LEN - (size_t)n,
+			 " names %s that %u have now, which gives none of them: name it by its controller (device:%s%s)",
+			 q->obj == OBJ_SPI ? "a device" : "an adapter", q->dev->same_name,
+			 *q->dev->device ? q->dev->device : "DEVICE", q->obj == OBJ_SPI ? "/CS" : "");
+		return -EACCES;
+	}
+	name_rules(policy, msg, (size_t)n, bus_rule_for_caller, q,
+		   "; the caller's rules for such devices: ",
+		   "; no rule in %s names the caller for such devices (udrvd.conf(5))");
+	return -EACCES;
+}
+
+static int check_bus_open(const struct udrvd_policy *policy, const struct bus_query *q,
+			  char msg[UDRVD_MSG_LEN])
+{
+	char who[96], what[160];
+
+	for (size_t i = 0; i < policy->n; i++)
+		if (bus_rule_on_bus(&policy->rules[i], q) &&
+		    (policy->rules[i].perms & UDRVD_OPEN))
+			return 0;
+	caller_str(q->caller, who, sizeof(who));
+	bus_str(q->dev, what, sizeof(what));
+	return name_rules_of(policy, q, msg,
+			     snprintf(msg, UDRVD_MSG_LEN, "the policy refuses %s 'open' on %s %s",
+				      who, q->obj == OBJ_SPI ? "spi device" : "the whole i2c bus",
+				      what));
+}
+
+int udrvd_policy_spi(const struct udrvd_policy *policy, const struct udrvd_caller *caller,
+		     const struct udrvd_bus_dev *dev, char msg[UDRVD_MSG_LEN])
+{
+	struct bus_query q = { caller, OBJ_SPI, dev };
+
+	return check_bus_open(policy, &q, msg);
+}
+
+int udrvd_policy_i2c_bus(const struct udrvd_policy *policy, const struct udrvd_caller *caller,
+			 const struct udrvd_bus_dev *adapter, char msg[UDRVD_MSG_LEN])
+{
+	struct bus_query q = { caller, OBJ_I2C_BUS, adapter };
+
+	return check_bus_open(policy, &q, msg);
+}
+
+static bool reserved(unsigned int addr, bool ten)
+{
+	return !ten && (addr < 0x03 || addr > 0x77);
+}
+
+int udrvd_policy_i2c(const struct udrvd_policy *policy, const struct udrvd_caller *caller,
+		     const struct udrvd_bus_dev *adapter, unsigned int addr, bool ten,
+		     char msg[UDRVD_MSG_LEN])
+{
+	struct bus_query q = { caller, OBJ_I2C, adapter };
+	char who[96], what[160];
+	int n;
+
+	for (size_t i = 0; i < policy->n; i++) {
+		const struct rule *r = &policy->rules[i];
+
+		if (bus_rule_on_bus(r, &q) && r->ten == ten && addr >= r->lo && addr <= r->hi)
+			return 0;
+	}
+	caller_str(caller, who, sizeof(who));
+	bus_str(adapter, what, sizeof(what));
+	n = snprintf(msg, UDRVD_MSG_LEN, "the policy refuses %s 'transfer' at %saddress 0x%02x of %s%s",
+		     who, ten ? "10-bit " : "", addr, what,
+		     ten ? " (a 10-bit address is granted only by a rule that names it: ten:0xNNN)" :
+		     reserved(addr, ten) ? " (a reserved address, 0x00-0x02 or 0x78-0x7f: granted only by a rule whose range holds it)" : "");
+	if (n <= 0 || n >= UDRVD_MSG_LEN)
+		return -EACCES;
+	for (size_t i = 0; i < policy->n; i++) {
+		if (!bus_rule_on_bus(&policy->rules[i], &q))
+			continue;
+		name_rules(policy, msg, (size_t)n, bus_rule_on_bus, &q,
+			   "; the caller's rules on this bus: ", "");
+		return -EACCES;
+	}
+	return name_rules_of(policy, &q, msg, n);
+}

@@ -15,7 +15,9 @@
 #define KERNEL_NAME_MAX	31	/* GPIO_MAX_NAME_SIZE less its NUL */
 
 enum who_kind { WHO_NONE, WHO_UID, WHO_GID };
-enum obj_kind { OBJ_GPIO, OBJ_UIO, OBJ_VFIO };
+enum obj_kind { OBJ_GPIO, OBJ_UIO, OBJ_VFIO, OBJ_SPI, OBJ_I2C, OBJ_I2C_BUS };
+/* how a spi, i2c or i2c-bus rule names its device or bus */
+enum bus_kind { BUS_NUMBER, BUS_DEVICE, BUS_NAME };
 enum chip_kind { CHIP_ANY, CHIP_NAME, CHIP_LABEL };
 enum line_kind { LINE_ANY, LINE_RANGE, LINE_NAME };
 
@@ -30,8 +32,12 @@ struct rule {
 	enum line_kind line_kind;
 	unsigned int lo, hi;		/* LINE_RANGE */
 	bool by_device;			/* uio device:DEVICE, not the driver's NAME */
+	enum bus_kind bus_kind;		/* OBJ_SPI, OBJ_I2C, OBJ_I2C_BUS */
+	unsigned int num, cs;		/* BUS_NUMBER: spi B.C, i2c-N; BUS_DEVICE: spi's CS */
+	bool ten;			/* OBJ_I2C: lo-hi are 10-bit addresses */
 	char chip[UDRVD_NAME_MAX];	/* chip name or label */
-	char name[UDRVD_NAME_MAX];	/* line name, UIO name or PCI address */
+	char name[UDRVD_NAME_MAX];	/* line name, UIO name, PCI address, SPI or
+					 * I2C device or name */
 	char text[RULE_TEXT];		/* the rule's words, for messages */
 };
 

@@ -60,6 +60,15 @@ struct udrv_i2c *udrv_i2c_new(void);
  * message says which), -EACCES the node's owner, group and the fix.
  */
 int udrv_i2c_open(struct udrv_i2c *i2c, const char *spec);
+/*
+ * The same for a node someone else opened: a broker such as udrvd
+ * (io.udrv1.Devices.OpenI2cBus, a whole bus), or a parent that passed it
+ * on. Checks that @fd is the node of the bus @spec names and reads its
+ * functionality. On success the handle owns @fd (udrv_i2c_close() closes
+ * it); on an error it stays the caller's: -EBADF @fd is not open, -EINVAL
+ * it is another file, and udrv_i2c_open()'s errors for @spec. Since 1.8.
+ */
+int udrv_i2c_open_fd(struct udrv_i2c *i2c, const char *spec, int fd);
 void udrv_i2c_close(struct udrv_i2c *i2c);
 void udrv_i2c_free(struct udrv_i2c *i2c);
 const char *udrv_i2c_errmsg(const struct udrv_i2c *i2c);

@@ -66,6 +66,15 @@ struct udrv_spi *udrv_spi_new(void);
  * word size and maximum clock.
  */
 int udrv_spi_open(struct udrv_spi *spi, const char *spec);
+/*
+ * The same for a node someone else opened: a broker such as udrvd
+ * (io.udrv1.Devices.OpenSpi), or a parent that passed it on. Checks that
+ * @fd is the node of the device @spec names and reads its settings. On
+ * success the handle owns @fd (udrv_spi_close() closes it); on an error it
+ * stays the caller's: -EBADF @fd is not open, -EINVAL it is another file,
+ * and udrv_spi_open()'s errors for @spec. Since 1.8.
+ */
+int udrv_spi_open_fd(struct udrv_spi *spi, const char *spec, int fd);
 void udrv_spi_close(struct udrv_spi *spi);
 void udrv_spi_free(struct udrv_spi *spi);
 const char *udrv_spi_errmsg(const struct udrv_spi *spi);

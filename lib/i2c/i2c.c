@@ -206,7 +206,9 @@ static void read_name(struct udrv_i2c *i2c)
 		i2c->name[0] = '\0';
 }
 
-int udrv_i2c_open(struct udrv_i2c *i2c, const char *spec)
+/* udrv_i2c_open(), or udrv_i2c_open_fd() when @fd >= 0 (the handle owns
+ * it on success only). */
+static int open_spec(struct udrv_i2c *i2c, const char *spec, int fd)
 {
 	unsigned long funcs = 0;
 	unsigned int bus;
@@ -219,13 +221,24 @@ int udrv_i2c_open(struct udrv_i2c *i2c, const char *spec)
 	i2c->bus = bus;
 	if (udrv_path(i2c->dev, sizeof(i2c->dev), "/dev/i2c-%u", bus))
 		return udrv_path_err(i2c->errmsg, "/dev/i2c-N");
-	i2c->fd = open(i2c->dev, O_RDWR | O_CLOEXEC);
-	if (i2c->fd < 0)
-		return open_err(i2c, errno);
+	if (fd >= 0) {
+		err = udrv_fd_is(fd, i2c->dev);
+		if (err == -ENOENT)
+			return open_err(i2c, ENOENT);
+		if (err)
+			return udrv_err(i2c->errmsg, -err, "the file descriptor %d is not %s: %s",
+					fd, i2c->dev, strerror(-err));
+		i2c->fd = fd;
+	} else {
+		i2c->fd = open(i2c->dev, O_RDWR | O_CLOEXEC);
+		if (i2c->fd < 0)
+			return open_err(i2c, errno);
+	}
 	read_name(i2c);
 	if (ioctl(i2c->fd, I2C_FUNCS, &funcs) < 0) {
 		err = errno;
-		close(i2c->fd);
+		if (fd < 0)
+			close(i2c->fd);
 		i2c->fd = -1;
 		return udrv_err(i2c->errmsg, err,
 				"%s: reading the adapter's functionality (I2C_FUNCS) failed: %s: is it an i2c-dev node?",
@@ -234,6 +247,21 @@ int udrv_i2c_open(struct udrv_i2c *i2c, const char *spec)
 	i2c->funcs = funcs;
 	i2c->errmsg[0] = '\0';
 	return 0;
+}
+
+int udrv_i2c_open(struct udrv_i2c *i2c, const char *spec)
+{
+	return open_spec(i2c, spec, -1);
+}
+
+int udrv_i2c_open_fd(struct udrv_i2c *i2c, const char *spec, int fd)
+{
+	if (fd < 0) {
+		udrv_i2c_close(i2c);
+		return udrv_err(i2c->errmsg, EBADF,
+				"no file descriptor given for I2C bus '%s' (%d)", spec ? spec : "", fd);
+	}
+	return open_spec(i2c, spec, fd);
 }
 
 /* The driver of the client at @addr on the bus into @drv ("" none). */

@@ -198,7 +198,9 @@ static int read_settings(struct udrv_spi *spi)
 	return 0;
 }
 
-int udrv_spi_open(struct udrv_spi *spi, const char *spec)
+/* udrv_spi_open(), or udrv_spi_open_fd() when @fd >= 0 (the handle owns
+ * it on success only). */
+static int open_spec(struct udrv_spi *spi, const char *spec, int fd)
 {
 	unsigned int bus, cs;
 	int err;
@@ -219,16 +221,44 @@ int udrv_spi_open(struct udrv_spi *spi, const char *spec)
 	spi->cs = cs;
 	if (udrv_path(spi->dev, sizeof(spi->dev), "/dev/spidev%u.%u", bus, cs))
 		return udrv_path_err(spi->errmsg, "/dev/spidevB.C");
-	spi->fd = open(spi->dev, O_RDWR | O_CLOEXEC);
-	if (spi->fd < 0)
-		return open_err(spi, errno);
+	if (fd >= 0) {
+		err = udrv_fd_is(fd, spi->dev);
+		if (err == -ENOENT)
+			return open_err(spi, ENOENT);
+		if (err)
+			return udrv_err(spi->errmsg, -err, "the file descriptor %d is not %s: %s",
+					fd, spi->dev, strerror(-err));
+		spi->fd = fd;
+	} else {
+		spi->fd = open(spi->dev, O_RDWR | O_CLOEXEC);
+		if (spi->fd < 0)
+			return open_err(spi, errno);
+	}
 	err = read_settings(spi);
 	if (err) {
+		if (fd >= 0)
+			spi->fd = -1;	/* still the caller's */
 		udrv_spi_close(spi);
 		return err;
 	}
 	spi->errmsg[0] = '\0';
 	return 0;
+}
+
+int udrv_spi_open(struct udrv_spi *spi, const char *spec)
+{
+	return open_spec(spi, spec, -1);
+}
+
+int udrv_spi_open_fd(struct udrv_spi *spi, const char *spec, int fd)
+{
+	if (fd < 0) {
+		udrv_spi_close(spi);
+		return udrv_err(spi->errmsg, EBADF,
+				"no file descriptor given for SPI device '%s' (%d)",
+				spec ? spec : "", fd);
+	}
+	return open_spec(spi, spec, fd);
 }
 
 static int need_open(struct udrv_spi *spi)

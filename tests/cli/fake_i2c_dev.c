@@ -23,6 +23,7 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <linux/i2c.h>
 #include <linux/i2c-dev.h>
@@ -44,13 +45,15 @@ static uint8_t pointer[FDS];		/* the device's register pointer */
 static int (*real_ioctl)(int, unsigned long, ...);
 
 /* The node behind @fd (its path in @path), if it is one of the fake's. */
+/* fstatat(): the file as it is, also where udrvd's tests preload a fake
+ * that makes fstat() report it as a character device */
 static bool node_of(int fd, char *path, size_t len)
 {
 	char link[64];
 	struct stat st;
 	ssize_t n;
 
-	if (fd < 0 || fd >= FDS || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+	if (fd < 0 || fd >= FDS || fstatat(fd, "", &st, AT_EMPTY_PATH) < 0 || !S_ISREG(st.st_mode))
 		return false;
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	n = readlink(link, path, len - 1);

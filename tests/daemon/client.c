@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrvd's test client (sd-bus), four jobs:
+ * udrvd's test client (sd-bus), its jobs:
  *
  *	client fd REQUEST_PATH VALUE [COUNT]
  *		take a request's fd (io.udrv1.Request.GetFd) and set its first
@@ -23,6 +23,16 @@
  *		after writing 0x12345678 there (edu's liveness register
  *		answers with its complement), and the IOVA of a 4 KiB DMA
  *		buffer mapped through the container
+ *
+ *	client spi DEVICE HEX
+ *		take SPI device DEVICE (io.udrv1.Devices.OpenSpi) with
+ *		udrv_spi_open_fd(), send the bytes HEX ("a1b2") in one transfer
+ *		and print "spi NODE B.C rx HEX": the bytes received
+ *	client i2c-bus BUS ADDRESS REGISTER [force]
+ *		take the whole I2C bus BUS (io.udrv1.Devices.OpenI2cBus) with
+ *		udrv_i2c_open_fd(), read register REGISTER of the device at
+ *		ADDRESS (SMBus read byte data; force: UDRV_I2C_FORCE, which the
+ *		fd allows at any address) and print "i2c-bus NODE ADDRESS VALUE"
  *
  *	client watch LINE_PATH
  *		read the Line's properties (Properties.GetAll, as every proxy
@@ -70,6 +80,8 @@
 
 #include <udrv/mmio.h>
 #include <udrv/parse.h>
+#include <udrv/i2c.h>
+#include <udrv/spi.h>
 #include <udrv/uio.h>
 #include <udrv/vfio.h>
 #include <unistd.h>
@@ -215,6 +227,71 @@ static int uio_job(sd_bus *bus, const char *spec, unsigned int waits)
 	udrv_uio_free(uio);
 	sd_bus_message_unref(reply);
 	return ret < 0 ? 1 : ret;
+}
+
+static int spi_job(sd_bus *bus, const char *spec, const char *hex)
+{
+	struct udrv_spi *spi = udrv_spi_new();
+	sd_bus_message *reply = NULL;
+	uint8_t tx[64], rx[64];
+	size_t n = strlen(hex) / 2;
+	const char *node;
+	int fd = -1, ret = 0;
+
+	if (!n || n > sizeof(tx) || strlen(hex) % 2)
+		return 2;
+	for (size_t i = 0; i < n; i++) {
+		unsigned int b;
+
+		if (sscanf(hex + 2 * i, "%2x", &b) != 1)
+			return 2;
+		tx[i] = (uint8_t)b;
+	}
+	ret = open_device(bus, "OpenSpi", spec, &reply);
+	if (ret >= 0)
+		ret = sd_bus_message_read(reply, "sh", &node, &fd);
+	if (ret >= 0)	/* the message closes its own */
+		fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	if (ret >= 0 && (udrv_spi_open_fd(spi, node, fd) < 0 ||
+			 udrv_spi_transfer(spi, tx, rx, n) != (int)n)) {
+		fprintf(stderr, "client: %s\n", udrv_spi_errmsg(spi));
+		ret = -1;
+	}
+	if (ret >= 0) {
+		printf("spi %s %u.%u rx ", node, udrv_spi_bus(spi), udrv_spi_cs(spi));
+		for (size_t i = 0; i < n; i++)
+			printf("%02x", rx[i]);
+		printf("\n");
+	}
+	udrv_spi_free(spi);
+	sd_bus_message_unref(reply);
+	return ret < 0 ? 1 : 0;
+}
+
+static int i2c_bus_job(sd_bus *bus, const char *spec, unsigned int addr, unsigned int reg,
+		       bool force)
+{
+	struct udrv_i2c *i2c = udrv_i2c_new();
+	sd_bus_message *reply = NULL;
+	const char *node;
+	uint8_t v = 0;
+	int fd = -1, ret = open_device(bus, "OpenI2cBus", spec, &reply);
+
+	if (ret >= 0)
+		ret = sd_bus_message_read(reply, "sh", &node, &fd);
+	if (ret >= 0)	/* the message closes its own */
+		fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	if (ret >= 0 && (udrv_i2c_open_fd(i2c, node, fd) < 0 ||
+			 udrv_i2c_set_address(i2c, addr, force ? UDRV_I2C_FORCE : 0) < 0 ||
+			 udrv_i2c_smbus_read_byte_data(i2c, (uint8_t)reg, &v) < 0)) {
+		fprintf(stderr, "client: %s\n", udrv_i2c_errmsg(i2c));
+		ret = -1;
+	}
+	if (ret >= 0)
+		printf("i2c-bus %s 0x%02x 0x%02x\n", node, addr, v);
+	udrv_i2c_free(i2c);
+	sd_bus_message_unref(reply);
+	return ret < 0 ? 1 : 0;
 }
 
 static void vfio_print(struct udrv_vfio *v, struct udrv_region *bar, struct udrv_dma *buf)
@@ -463,6 +540,8 @@ static const char usage[] =
 	"       client load CHIP_PATH OFFSET COUNT\n"
 	"       client uio DEVICE [WAITS]\n"
 	"       client vfio ADDRESS\n"
+	"       client spi DEVICE HEX\n"
+	"       client i2c-bus BUS ADDRESS REGISTER [force]\n"
 	"       client watch LINE_PATH\n"
 	"       client requests CHIP_PATH FIRST COUNT\n"
 	"       client watchmany COUNT LINE_PATH...\n"
@@ -484,6 +563,11 @@ static int job(sd_bus *bus, int argc, char **argv)
 	if (!strcmp(j, "uio") && (argc == 3 || argc == 4) &&
 	    (argc == 3 || !udrv_parse_uint(argv[3], 100000, &a)))
 		return uio_job(bus, argv[2], a);
+	if (!strcmp(j, "spi") && argc == 4)
+		return spi_job(bus, argv[2], argv[3]);
+	if (!strcmp(j, "i2c-bus") && (argc == 5 || (argc == 6 && !strcmp(argv[5], "force"))) &&
+	    !udrv_parse_uint(argv[3], 0x7f, &a) && !udrv_parse_uint(argv[4], 0xff, &count))
+		return i2c_bus_job(bus, argv[2], a, count, argc == 6);
 	if (!strcmp(j, "vfio") && argc == 3)
 		return vfio_job(bus, argv[2]);
 	if (!strcmp(j, "watch") && argc == 3)

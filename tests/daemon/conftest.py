@@ -231,9 +231,12 @@ class Udrvd:
 
 
 def start_udrvd(udrvd_bin: Path, fake_cdev: Path, address: str, tree: FakeTree,
-                policy: Path, wait: str = "udrvd: serving", uid: int = 0) -> Udrvd:  # fmt: skip
-    """udrvd on @address and @tree's chips (as @uid), once it said @wait."""
-    env = {**os.environ, "UDRV_SYSROOT": str(tree.root), "LD_PRELOAD": str(fake_cdev),
+                policy: Path, wait: str = "udrvd: serving", uid: int = 0,
+                fakes: tuple[Path, ...] = ()) -> Udrvd:  # fmt: skip
+    """udrvd on @address and @tree's chips (as @uid), once it said @wait;
+    @fakes preloaded after fake_cdev (tests/cli's fake i2c-dev and spidev)."""
+    preload = " ".join(str(p) for p in (fake_cdev, *fakes))
+    env = {**os.environ, "UDRV_SYSROOT": str(tree.root), "LD_PRELOAD": preload,
            "DBUS_SYSTEM_BUS_ADDRESS": address}  # fmt: skip
     cmd = [str(udrvd_bin), "--policy", str(policy), "--state", str(tree.root.parent / "state")]
     if uid:
@@ -254,11 +257,11 @@ def no_udrvd_left() -> Iterator[None]:
 
 @contextmanager
 def serving(udrvd_bin: Path, fake_cdev: Path, bus: str, tree: FakeTree, tmp_path: Path,
-            policy: str) -> Iterator[Udrvd]:  # fmt: skip
+            policy: str, fakes: tuple[Path, ...] = ()) -> Iterator[Udrvd]:  # fmt: skip
     """udrvd with @policy (written to tmp_path/udrvd.conf), stopped afterwards."""
     conf = tmp_path / "udrvd.conf"
     conf.write_text(policy)
-    d = start_udrvd(udrvd_bin, fake_cdev, bus, tree, conf)
+    d = start_udrvd(udrvd_bin, fake_cdev, bus, tree, conf, fakes=fakes)
     try:
         yield d
     finally:

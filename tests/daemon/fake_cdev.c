@@ -628,7 +628,10 @@ int epoll_ctl(int epfd, int op, int fd, struct epoll_event *ev)
  * UIO nodes: a regular file dev/uioN (its bytes the device's maps) stands
  * for the character device; the device number the kernel would give it is
  * in dev/uioN.rdev ("MAJ:MIN"), and fstat() reports the file so (S_IFCHR,
- * that st_rdev), as udrvd reads the node it opened. A test that writes
+ * that st_rdev), as udrvd reads the node it opened. The same for spidev
+ * and i2c-dev nodes (dev/spidevB.C.rdev, dev/i2c-N.rdev), whose ioctls
+ * tests/cli's fakes answer (they look at the file with fstatat(), which
+ * this one leaves alone). A test that writes
  * another device's number there makes a stale node (/dev/uio0 that is
  * uio2's). Files without such a note are left as they are.
  */
@@ -649,7 +652,10 @@ static void fake_rdev(int fd, struct stat *st)
 		return;
 	path[n] = '\0';
 	base = strrchr(path, '/');
-	if (!base || strncmp(base + 1, "uio", 3) || strchr(base, '.'))
+	if (!base || (strncmp(base + 1, "uio", 3) && strncmp(base + 1, "spidev", 6) &&
+		      strncmp(base + 1, "i2c-", 4)))
+		return;
+	if (!strncmp(base + 1, "uio", 3) && strchr(base, '.'))
 		return;
 	snprintf(note, sizeof(note), "%s.rdev", path);
 	f = fopen(note, "re");

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The refusals of test_udrvd.py, test_devices.py, test_edge_events.py,
-test_line_changes.py, test_hotplug.py, test_credentials.py and test_quotas.py
+test_line_changes.py, test_hotplug.py, test_credentials.py, test_quotas.py
+and test_buses.py
 (and test_state.c's, for the state file) fail when their check is removed:
 udrvd is built again from a copy of daemon/ (udrvd.c, model/, bus/) with one
 check taken out, and the test that covers that check must fail against it (and
@@ -56,14 +57,22 @@ MUTANTS = {
         {"test_a_group_counts_from_the_callers_process",
          "test_a_group_counts_at_every_call_of_a_connection",
          "test_a_group_is_not_taken_from_a_process_at_the_callers_pid",
-         "test_another_user_is_refused_naming_the_rules"}),
+         "test_another_user_is_refused_naming_the_rules",
+         "test_a_stale_spi_node_is_checked_as_the_device_it_is",
+         "test_a_whole_bus_fd_gives_every_address",
+         "test_another_user_is_refused_the_spi_device",
+         "test_granted_addresses_are_served"}),
     "the bus's groups but the first not used": (
         "bus/caller.c", "\tudrvd_caller_set(c, ids->uid, ids->groups, ids->ngroups);",
         "\tudrvd_caller_set(c, ids->uid, ids->groups, ids->ngroups ? 1 : 0);",
         {"test_a_group_counts_from_the_callers_process",
          "test_a_group_counts_at_every_call_of_a_connection",
          "test_a_group_is_not_taken_from_a_process_at_the_callers_pid",
-         "test_another_user_is_refused_naming_the_rules"}),
+         "test_another_user_is_refused_naming_the_rules",
+         "test_a_stale_spi_node_is_checked_as_the_device_it_is",
+         "test_a_whole_bus_fd_gives_every_address",
+         "test_another_user_is_refused_the_spi_device",
+         "test_granted_addresses_are_served"}),
     "a cached caller found by another connection's name": (
         "bus/caller.c", "\t\tif (known[i].name[0] && !strcmp(known[i].name, name))",
         "\t\tif (known[i].name[0])",
@@ -83,18 +92,29 @@ MUTANTS = {
          "test_read_cannot_make_an_output_an_input", "test_the_example_drives_a_held_line",
          "test_the_fd_needs_all_on_every_line_and_the_owner",
          "test_the_state_is_written_only_when_what_it_keeps_changes", "test_vfio_refusals",
-         "test_watchers_over_the_quota_or_a_full_line_are_refused"}),
+         "test_watchers_over_the_quota_or_a_full_line_are_refused",
+         "test_a_stale_spi_node_is_checked_as_the_device_it_is",
+         "test_a_whole_bus_fd_gives_every_address",
+         "test_another_user_is_refused_the_spi_device",
+         "test_granted_addresses_are_served",
+         "test_every_message_s_address_is_checked"}),
     "no policy check on ReconfigureLines": (
         "bus/request.c", "\t\terr = udrvd_req_check_lines(r->chip, &cfg, &who.caller, &e);",
         "\t\terr = 0;",
         {"test_reconfigure_refusals"}),
-    "no policy check on OpenUio and OpenVfio": (
+    "no refusal from io.udrv1.Devices (OpenUio, OpenVfio, OpenSpi, OpenI2cBus)": (
         "bus/devices.c", "\treturn sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED, msg);",
         "\treturn 0;",
         {"test_another_user_is_refused_naming_the_rules",
          "test_a_device_the_rule_does_not_name_is_refused", "test_vfio_refusals",
          "test_a_stale_node_is_checked_as_the_device_it_is",
-         "test_a_name_two_devices_share_grants_neither"}),
+         "test_a_name_two_devices_share_grants_neither",
+         "test_a_revoked_spi_rule_refuses_the_next_open",
+         "test_a_stale_spi_node_is_checked_as_the_device_it_is",
+         "test_a_whole_bus_fd_gives_every_address",
+         "test_an_spi_name_two_devices_share_grants_neither",
+         "test_another_user_is_refused_the_spi_device",
+         "test_the_granted_user_transfers_through_the_spi_fd"}),
     "a VFIO device handed out without a look at its IOMMU group": (
         "bus/devices.c",
         "\telse if (udrvd_vfio_group_check(d->held.policy, &who.caller, bdf, &e) < 0)",
@@ -238,6 +258,63 @@ MUTANTS = {
     "state writes not rate-limited": (
         "model/restore.c", "\t\tdue = h->state_written_us + UDRVD_STATE_INTERVAL_US;", "\t\t;",
         {"test_the_state_is_written_only_when_what_it_keeps_changes"}),
+    "no policy check on OpenSpi and OpenI2cBus": (
+        "bus/devices.c", "\t\treturn refuse(error, msg);\n\tif (id.bus != bus || id.cs != cs)",
+        "\t\treturn 0;\n\tif (id.bus != bus || id.cs != cs)",
+        {"test_the_granted_user_transfers_through_the_spi_fd",
+         "test_another_user_is_refused_the_spi_device",
+         "test_a_revoked_spi_rule_refuses_the_next_open",
+         "test_a_stale_spi_node_is_checked_as_the_device_it_is",
+         "test_an_spi_name_two_devices_share_grants_neither",
+         "test_a_whole_bus_fd_gives_every_address"}),
+    "a stale SPI or I2C node handed out as the device asked for": (
+        "bus/devices.c", "\tif (id.bus != bus || id.cs != cs)", "\tif (0)",
+        {"test_a_stale_spi_node_is_checked_as_the_device_it_is"}),
+    "an SPI or I2C node that is no character device taken": (
+        "model/sysfs_buses.c", "\tif (!S_ISCHR(sb.st_mode)) {", "\tif (0) {",
+        {"test_spi_nodes_that_are_no_spidev_are_refused"}),
+    "a character device of another class taken for spidev or i2c-dev": (
+        "model/sysfs_buses.c", "\t    strcmp(sub, class)) {", "\t    0) {",
+        {"test_spi_nodes_that_are_no_spidev_are_refused"}),
+    "an SPI or I2C name several devices have still grants": (
+        "model/policy_check.c", "\t\treturn name_is(r, q) && q->dev->same_name == 1;",
+        "\t\treturn name_is(r, q);",
+        {"test_an_spi_name_two_devices_share_grants_neither"}),
+    "an SPI device: rule matched without its chip select": (
+        "model/policy_check.c",
+        "\t\treturn *q->dev->device && !strcmp(r->name, q->dev->device) &&\n"
+        "\t\t       (!spi || r->cs == q->dev->cs);",
+        "\t\treturn *q->dev->device && !strcmp(r->name, q->dev->device);",
+        {"test_the_granted_user_transfers_through_the_spi_fd"}),
+    "no policy check on an I2C address": (
+        "model/i2c_serve.c",
+        "\tif (udrvd_policy_i2c(policy, caller, &dev, addr, ten, msg))", "\tif (0)",
+        {"test_every_message_s_address_is_checked",
+         "test_reserved_and_ten_bit_addresses_need_a_rule_that_names_them",
+         "test_a_revoked_i2c_rule_refuses_the_next_transfer"}),
+    "only a transfer's first message checked": (
+        "model/i2c_serve.c", "\tfor (size_t i = 0; !err && i < n; i++)\n\t\terr = check_addr(",
+        "\tfor (size_t i = 0; !err && i < 1; i++)\n\t\terr = check_addr(",
+        {"test_every_message_s_address_is_checked"}),
+    "a 7-bit rule grants the 10-bit address of that number": (
+        "model/policy_check.c", "if (bus_rule_on_bus(r, &q) && r->ten == ten && addr >= r->lo",
+        "if (bus_rule_on_bus(r, &q) && addr >= r->lo",
+        {"test_reserved_and_ten_bit_addresses_need_a_rule_that_names_them"}),
+    "an address a kernel driver uses not refused as access": (
+        "model/i2c_serve.c", "err == -EBUSY ? -EACCES : err", "err",
+        {"test_an_address_the_kernel_drives_is_refused"}),
+    "a message's flags not checked": (
+        "model/i2c_serve.c", "\t\tif (m->flags & ~(unsigned int)UDRVD_I2C_FLAGS)", "\t\tif (0)",
+        {"test_bad_transfers_are_refused_before_the_bus"}),
+    "no bound on a transfer's bytes together": (
+        "model/i2c_serve.c", "\tif (total > UDRVD_I2C_TOTAL_MAX)", "\tif (0)",
+        {"test_bad_transfers_are_refused_before_the_bus"}),
+    "an SMBus call at a reserved address": (
+        "model/i2c_serve.c", "\tif (addr < 0x03 || addr > 0x77)", "\tif (0)",
+        {"test_bad_transfers_are_refused_before_the_bus"}),
+    "a stale I2C node taken for the bus asked for": (
+        "model/i2c_serve.c", "\tif (id->bus != udrv_i2c_bus(i2c))", "\tif (0)",
+        {"test_a_stale_i2c_node_is_checked_as_the_bus_it_is"}),
 }
 
 
@@ -321,7 +398,7 @@ def build_mutant(tmp: Path, file: str, text: str, replacement: str, objects: Pat
 SUITE = ["tests/daemon/test_udrvd.py", "tests/daemon/test_devices.py",
          "tests/daemon/test_edge_events.py", "tests/daemon/test_line_changes.py",
          "tests/daemon/test_hotplug.py", "tests/daemon/test_credentials.py",
-         "tests/daemon/test_quotas.py"]  # fmt: skip
+         "tests/daemon/test_quotas.py", "tests/daemon/test_buses.py"]  # fmt: skip
 
 
 

@@ -236,11 +236,12 @@ static void test_refusals(void)
 	CHECK_REFUSED("allow uid:10 read,,drive gpio * *", ":1:", "an empty permission");
 	CHECK_REFUSED("allow uid:10 read, gpio * *", ":1:", "an empty permission");
 	CHECK_REFUSED("allow uid:10 read,read gpio * *", ":1:", "given twice");
-	CHECK_REFUSED("allow uid:10 open gpio * *", ":1:", "'open' is for uio and vfio");
+	CHECK_REFUSED("allow uid:10 open gpio * *", ":1:", "'open' is for uio, vfio, spi and i2c-bus");
 	CHECK_REFUSED("allow uid:10 read uio uio0", ":1:", "takes the permission 'open' only");
 	CHECK_REFUSED("allow uid:10 read gpio *", ":1:", "gpio CHIP LINE");
 	CHECK_REFUSED("allow uid:10 read gpio * * 3", ":1:", "gpio CHIP LINE");
-	CHECK_REFUSED("allow uid:10 read spi * *", ":1:", "unknown device kind 'spi'");
+	CHECK_REFUSED("allow uid:10 read spi * *", ":1:", "spi takes one device");
+	CHECK_REFUSED("allow uid:10 read can can0", ":1:", "unknown device kind 'can'");
 	CHECK_REFUSED("allow uid:10 read gpio gpiochip04 1", ":1:", "not a chip name");
 	CHECK_REFUSED("allow uid:10 read gpio gpiochip 1", ":1:", "not a chip name");
 	CHECK_REFUSED("allow uid:10 read gpio 0123456789012345678901234567890123 1", ":1:",
@@ -361,7 +362,7 @@ static void test_shipped_file(void)
 			memset(at + 1, ' ', 2);
 	}
 	p = parse(text);
-	CHECK_INT(udrvd_policy_rules(p), 6);
+	CHECK_INT(udrvd_policy_rules(p), 8);
 	udrvd_policy_free(p);
 	free(text);
 }
@@ -411,10 +412,114 @@ static void test_uio_by_device_or_unique_name(void)
 	CHECK_REFUSED("allow uid:10 open uio device:a/b", ":1:", "no '/'");
 }
 
+/* spi B.C | NAME | device:CONTROLLER/CS: by numbers, by a name one device
+ * has, by the controller's device and chip select. */
+static void test_spi(void)
+{
+	struct udrvd_policy *p = parse("allow user:alice open spi 0.1\n"
+				       "allow user:bob open spi mcp3008\n"
+				       "allow group:door open spi device:fe204000.spi/0\n"
+				       "allow user:alice open spi device:00:1e.2/1\n");
+	struct udrvd_bus_dev adc = { "spidev0.1", 0, 1, "mcp3008", "fe204000.spi", 1 };
+	struct udrvd_bus_dev cs0 = { "spidev0.0", 0, 0, "spidev", "fe204000.spi", 1 };
+	struct udrvd_bus_dev pci = { "spidev2.1", 2, 1, "spi-nor", "0000:00:1e.2", 1 };
+
+	CHECK_INT(udrvd_policy_spi(p, &alice, &adc, msg), 0);
+	CHECK_INT(udrvd_policy_spi(p, &alice, &cs0, msg), -EACCES);
+	CHECK_STR(msg, "the policy refuses uid 1001 (gid 1001) 'open' on spi device spidev0.0 "
+		  "(spidev at fe204000.spi); the caller's rules for such devices: " PATH
+		  ":1 (allow user:alice open spi 0.1), " PATH
+		  ":4 (allow user:alice open spi device:00:1e.2/1)");
+	CHECK_INT(udrvd_policy_spi(p, &alice, &pci, msg), 0);
+	CHECK_INT(udrvd_policy_spi(p, &bob, &adc, msg), 0);	/* by name, and by group */
+	CHECK_INT(udrvd_policy_spi(p, &bob, &cs0, msg), 0);
+	CHECK_INT(udrvd_policy_spi(p, &carol, &cs0, msg), -EACCES);
+	CHECK_CONTAINS(msg, "no rule in " PATH " names the caller for such devices");
+	adc.same_name = 2;
+	CHECK_INT(udrvd_policy_spi(p, &alice, &adc, msg), 0);
+	CHECK_INT(udrvd_policy_spi(p, &carol, &adc, msg), -EACCES);
+	const struct udrvd_caller bob_alone = { 1002, 1002, NULL, 0 };
+
+	CHECK_INT(udrvd_policy_spi(p, &bob_alone, &adc, msg), -EACCES);
+	CHECK_CONTAINS(msg, PATH ":2 (allow user:bob open spi mcp3008) names a device that 2 have "
+		       "now, which gives none of them: name it by its controller "
+		       "(device:fe204000.spi/CS)");
+	udrvd_policy_free(p);
+	CHECK_REFUSED("allow uid:10 read spi 0.1", ":1:", "spi takes the permission 'open' only");
+	CHECK_REFUSED("allow uid:10 open spi 0.01", ":1:", "not an SPI device");
+	CHECK_REFUSED("allow uid:10 open spi 0.99999999999", ":1:", "out of range");
+	CHECK_REFUSED("allow uid:10 open spi device:fe204000.spi", ":1:", "device:CONTROLLER/CS");
+	CHECK_REFUSED("allow uid:10 open spi device:fe204000.spi/01", ":1:", "device:CONTROLLER/CS");
+	CHECK_REFUSED("allow uid:10 open spi device:/0", ":1:", "device:CONTROLLER/CS");
+	CHECK_REFUSED("allow uid:10 open spi a:b", ":1:", "not an SPI device");
+	CHECK_REFUSED("allow uid:10 open spi 0.1 0.2", ":1:", "spi takes one device");
+}
+
+/* i2c BUS ADDRESSES: each address of a bus by number, adapter name or
+ * controller; reserved and 10-bit addresses only where a rule names them. */
+static void test_i2c(void)
+{
+	struct udrvd_policy *p = parse("allow user:alice transfer i2c i2c-1 0x48-0x4f\n"
+				       "allow user:alice transfer i2c name:SMBus_stub_driver 0x50\n"
+				       "allow user:bob transfer i2c device:0000:00:1f.4 0x00-0x7f\n"
+				       "allow user:bob transfer i2c i2c-1 ten:0x150-0x3ff\n"
+				       "allow group:door open i2c-bus device:fe804000.i2c\n");
+	struct udrvd_bus_dev one = { "i2c-1", 1, 0, "SMBus I801 adapter at f040", "0000:00:1f.4", 1 };
+	struct udrvd_bus_dev stub = { "i2c-7", 7, 0, "SMBus stub driver", "", 1 };
+	struct udrvd_bus_dev rpi = { "i2c-1", 1, 0, "bcm2835 (i2c@7e804000)", "fe804000.i2c", 1 };
+
+	CHECK_INT(udrvd_policy_i2c(p, &alice, &one, 0x48, false, msg), 0);
+	CHECK_INT(udrvd_policy_i2c(p, &alice, &one, 0x4f, false, msg), 0);
+	CHECK_INT(udrvd_policy_i2c(p, &alice, &one, 0x50, false, msg), -EACCES);
+	CHECK_STR(msg, "the policy refuses uid 1001 (gid 1001) 'transfer' at address 0x50 of i2c-1 "
+		  "(SMBus I801 adapter at f040 at 0000:00:1f.4); the caller's rules on this bus: "
+		  PATH ":1 (allow user:alice transfer i2c i2c-1 0x48-0x4f)");
+	CHECK_INT(udrvd_policy_i2c(p, &alice, &one, 0x48, true, msg), -EACCES);
+	CHECK_CONTAINS(msg, "'transfer' at 10-bit address 0x48 of i2c-1");
+	CHECK_INT(udrvd_policy_i2c(p, &alice, &stub, 0x50, false, msg), 0);
+	CHECK_INT(udrvd_policy_i2c(p, &alice, &stub, 0x51, false, msg), -EACCES);
+	stub.same_name = 2;
+	CHECK_INT(udrvd_policy_i2c(p, &alice, &stub, 0x50, false, msg), -EACCES);
+	CHECK_CONTAINS(msg, "names an adapter that 2 have now, which gives none of them");
+	/* a whole-bus rule gives the fd, not transfers; a transfer rule no fd */
+	CHECK_INT(udrvd_policy_i2c_bus(p, &bob, &rpi, msg), 0);
+	CHECK_INT(udrvd_policy_i2c(p, &bob, &rpi, 0x50, false, msg), -EACCES);
+	CHECK_INT(udrvd_policy_i2c_bus(p, &alice, &one, msg), -EACCES);
+	CHECK_STR(msg, "the policy refuses uid 1001 (gid 1001) 'open' on the whole i2c bus i2c-1 "
+		  "(SMBus I801 adapter at f040 at 0000:00:1f.4); no rule in " PATH
+		  " names the caller for such devices (udrvd.conf(5))");
+	/* reserved addresses: a range that holds them */
+	CHECK_INT(udrvd_policy_i2c(p, &bob, &one, 0x00, false, msg), 0);
+	CHECK_INT(udrvd_policy_i2c(p, &bob, &one, 0x7f, false, msg), 0);
+	CHECK_INT(udrvd_policy_i2c(p, &alice, &one, 0x78, false, msg), -EACCES);
+	CHECK_CONTAINS(msg, "(a reserved address, 0x00-0x02 or 0x78-0x7f");
+	CHECK_INT(udrvd_policy_i2c(p, &bob, &one, 0x150, true, msg), 0);
+	CHECK_INT(udrvd_policy_i2c(p, &bob, &one, 0x14f, true, msg), -EACCES);
+	CHECK_CONTAINS(msg, "granted only by a rule that names it: ten:0xNNN");
+	CHECK_INT(udrvd_policy_i2c(p, &bob, &stub, 0x50, false, msg), -EACCES);
+	udrvd_policy_free(p);
+	CHECK_REFUSED("allow uid:10 open i2c i2c-1 0x50", ":1:", "'transfer' only");
+	CHECK_REFUSED("allow uid:10 transfer i2c-bus i2c-1", ":1:", "i2c-bus takes the permission 'open'");
+	CHECK_REFUSED("allow uid:10 transfer gpio * *", ":1:", "'transfer' is for i2c");
+	CHECK_REFUSED("allow uid:10 transfer i2c 1 0x50", ":1:", "not an I2C bus");
+	CHECK_REFUSED("allow uid:10 transfer i2c i2c-01 0x50", ":1:", "not a bus number");
+	CHECK_REFUSED("allow uid:10 transfer i2c i2c-1 0x80", ":1:", "not an I2C address");
+	CHECK_REFUSED("allow uid:10 transfer i2c i2c-1 80", ":1:", "not an I2C address");
+	CHECK_REFUSED("allow uid:10 transfer i2c i2c-1 0x", ":1:", "not an I2C address");
+	CHECK_REFUSED("allow uid:10 transfer i2c i2c-1 0x50-", ":1:", "not an I2C address");
+	CHECK_REFUSED("allow uid:10 transfer i2c i2c-1 ten:0x400", ":1:", "not an I2C address");
+	CHECK_REFUSED("allow uid:10 transfer i2c i2c-1 0x57-0x50", ":1:", "from the lower address");
+	CHECK_REFUSED("allow uid:10 transfer i2c i2c-1", ":1:", "i2c takes a bus and addresses");
+	CHECK_REFUSED("allow uid:10 transfer i2c name: 0x50", ":1:", "not name:NAME");
+	CHECK_REFUSED("allow uid:10 open i2c-bus device:a/b", ":1:", "not device:DEVICE");
+	CHECK_REFUSED("allow uid:10 open i2c-bus i2c-1 0x50", ":1:", "i2c-bus takes one bus");
+}
+
 UDRV_TESTS(UDRV_T(test_every_form), UDRV_T(test_empty_policy_grants_nothing),
 	   UDRV_T(test_one_line_not_the_next), UDRV_T(test_missing_permission_is_named),
 	   UDRV_T(test_rules_add_up), UDRV_T(test_groups_primary_and_supplementary),
 	   UDRV_T(test_chip_by_name_label_and_line_by_name), UDRV_T(test_devices),
 	   UDRV_T(test_restore), UDRV_T(test_admin), UDRV_T(test_refusals), UDRV_T(test_nul_and_size_limits),
 	   UDRV_T(test_load), UDRV_T(test_man_page_example), UDRV_T(test_shipped_file),
-	   UDRV_T(test_perm_str), UDRV_T(test_uio_by_device_or_unique_name))
+	   UDRV_T(test_perm_str), UDRV_T(test_uio_by_device_or_unique_name),
+	   UDRV_T(test_spi), UDRV_T(test_i2c))

@@ -20,9 +20,10 @@ from tests.daemon.conftest import BUILD
 from tests.support.udrv_runner import required
 
 MAX_EXPOSURE = 2.0
-DEVICES = ["char-gpiochip rw", "char-uio rw", "char-vfio rw", "/dev/vfio/vfio rw"]
+DEVICES = ["char-gpiochip rw", "char-uio rw", "char-vfio rw", "char-i2c rw", "char-spi rw",
+           "/dev/vfio/vfio rw"]
 SETTINGS = {
-    "DevicePolicy": "closed", "User": "udrvd", "SupplementaryGroups": "gpio uio vfio",
+    "DevicePolicy": "closed", "User": "udrvd", "SupplementaryGroups": "gpio uio vfio i2c spi",
     "StateDirectory": "udrvd", "StateDirectoryMode": "0700", "UMask": "0077",
     "NoNewPrivileges": "yes", "CapabilityBoundingSet": "", "LockPersonality": "yes",
     "MemoryDenyWriteExecute": "yes", "RestrictNamespaces": "yes",

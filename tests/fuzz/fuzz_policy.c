@@ -78,6 +78,22 @@ static const struct udrvd_gpio_line lines[NLINES] = {
 };
 static const char *const uios[] = { "a", "uio-ticker", "u0" };
 static const char *const pcis[] = { "0000:00:04.0", "0000:00:01.0" };
+static const struct udrvd_bus_dev spis[] = {
+	{ "spidev0.1", 0, 1, "a", "fe204000.spi", 1 },
+	{ "spidev1.0", 1, 0, "a", "", 2 },
+	{ "spidev2.3", 2, 3, "mcp3008", "0000:00:1e.2", 1 },
+};
+static const struct udrvd_bus_dev adapters[] = {
+	{ "i2c-1", 1, 0, "SMBus I801 adapter", "0000:00:1f.4", 1 },
+	{ "i2c-7", 7, 0, "a b", "", 1 },
+	{ "i2c-2", 2, 0, "a_b", "fe804000.i2c", 2 },
+};
+static const struct {
+	unsigned int addr;
+	bool ten;
+} addrs[] = { { 0x00, false }, { 0x03, false }, { 0x50, false }, { 0x77, false },
+	      { 0x7f, false }, { 0x50, true }, { 0x3ff, true } };
+#define N(a)	(sizeof(a) / sizeof((a)[0]))
 static const unsigned int perms[NPERMS] = {
 	UDRVD_READ, UDRVD_DRIVE, UDRVD_WATCH, UDRVD_CONFIGURE, UDRVD_OPEN, UDRVD_ADMIN,
 };
@@ -118,10 +134,25 @@ static void decide(const struct udrvd_policy *p, unsigned char *out, size_t *n)
 			out[(*n)++] = !udrvd_policy_uio(p, &callers[c], uios[u], msg);
 		for (size_t v = 0; v < sizeof(pcis) / sizeof(pcis[0]); v++)
 			out[(*n)++] = !udrvd_policy_vfio(p, &callers[c], pcis[v], msg);
+		for (size_t d = 0; d < N(spis); d++)
+			out[(*n)++] = !udrvd_policy_spi(p, &callers[c], &spis[d], msg);
+		for (size_t a = 0; a < N(adapters); a++) {
+			out[(*n)++] = !udrvd_policy_i2c_bus(p, &callers[c], &adapters[a], msg);
+			for (size_t k = 0; k < N(addrs); k++) {
+				int ret = udrvd_policy_i2c(p, &callers[c], &adapters[a], addrs[k].addr,
+							   addrs[k].ten, msg);
+
+				if (!fuzz_skip("policy-decisions"))
+					FUZZ_CHECK(ret == 0 || (ret == -EACCES && strstr(msg, "refuses") &&
+								(strstr(msg, PATH) || strstr(msg, "rules"))),
+						   "i2c refusal %d '%s'", ret, msg);
+				out[(*n)++] = !ret;
+			}
+		}
 	}
 }
 
-#define GRID	(NCALLERS * (NLINES * 2 + 5))
+#define GRID	(NCALLERS * (NLINES * 2 + 5 + N(spis) + N(adapters) * (1 + N(addrs))))
 
 static void check_result(const uint8_t *data, size_t size, int ret, const char *msg)
 {

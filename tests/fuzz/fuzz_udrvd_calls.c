@@ -32,11 +32,16 @@ const struct step_call STEPS[NSTEPS] = {
 	[LEAVE] = { NULL, NULL, NULL },
 	[HOTPLUG] = { HOTPLUG_IFACE, "Hotplug", "yb" },
 	[KERNEL] = { KERNEL_IFACE, "Event", "yuy" },
+	[OPEN_SPI] = { "io.udrv1.Devices", "OpenSpi", "s" },
+	[OPEN_I2C_BUS] = { "io.udrv1.Devices", "OpenI2cBus", "s" },
+	[I2C_TRANSFER] = { "io.udrv1.I2c", "Transfer", "sa(qqqay)" },
+	[I2C_READ_BYTE] = { "io.udrv1.I2c", "ReadByteData", "sqy" },
+	[I2C_WRITE_WORD] = { "io.udrv1.I2c", "WriteWordData", "sqyq" },
 };
 
 static const char *const IFACES[] = {
 	"io.gpiod1.Chip", "io.gpiod1.Line", "io.gpiod1.Request", "io.udrv1.Request",
-	"io.udrv1.Devices", PROPS, "org.freedesktop.DBus.ObjectManager", "",
+	"io.udrv1.Devices", "io.udrv1.I2c", PROPS, "org.freedesktop.DBus.ObjectManager", "",
 };
 
 static const char *const PROPERTIES[] = {

@@ -555,6 +555,17 @@ POLICY = [s.encode() for s in (
     "allow uid:1 read gpio * n0\nallow uid:1 admin gpio a *\n",
     "allow uid:1 admin uio a\n",
     "allow uid:1 read,admin,admin gpio * *\n",
+    # SPI devices, I2C addresses and whole buses (udrvd.conf(5))
+    "allow uid:1 open spi 0.1\nallow gid:1 open spi a\n"
+    "allow user:bob open spi device:0000:00:1e.2/3\nallow uid:2 open spi spidev1.0\n",
+    "allow uid:1 transfer i2c i2c-1 0x03-0x77\nallow gid:2 transfer i2c name:a_b 0x50\n"
+    "allow uid:3 transfer i2c device:00:1f.4 ten:0x050-0x3ff\n"
+    "allow uid:0 transfer i2c i2c-7 0x00-0x7f\nallow uid:7 open i2c-bus device:fe804000.i2c\n",
+    "allow uid:1 open i2c-bus name:a_b\nallow uid:1 transfer i2c i2c-2 0x7f\n",
+    "allow uid:1 transfer i2c i2c-01 0x50\n",
+    "allow uid:1 transfer i2c i2c-1 0x80\n",
+    "allow uid:1 open spi device:fe204000.spi/01\n",
+    "allow uid:1 open i2c i2c-1 0x50\n",
 )]
 
 # daemon/model/state.c: udrvd's state file as it writes it, and cut short

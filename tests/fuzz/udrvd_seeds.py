@@ -12,7 +12,8 @@ from seed_format import ABSENT, join, lstr, u32
 ALICE, BOB, CAROL, ROOT_, NOBODY, GONE = 1, 2, 3, 0, 4, 5
 (REQUEST_LINES, RELEASE, RECONFIGURE, GET_VALUES, SET_VALUES, GET_FD, OPEN_UIO, OPEN_VFIO,
  PROP_GET, PROP_GET_ALL, PROP_SET, MANAGED_OBJECTS, INTROSPECT, PING, ANY, LEAVE,
- HOTPLUG, KERNEL) = range(18)
+ HOTPLUG, KERNEL, OPEN_SPI, OPEN_I2C_BUS, I2C_TRANSFER, I2C_READ_BYTE,
+ I2C_WRITE_WORD) = range(23)
 
 
 def chip(n: int) -> bytes:
@@ -28,6 +29,16 @@ def line(c: int, n: int) -> bytes:
 
 
 DEVICES, CHIPS_MGR, REQUESTS_MGR = bytes([3, 0]), bytes([4, 0]), bytes([4, 1])
+
+
+def q(v: int) -> bytes:
+    return v.to_bytes(2, "big")
+
+
+def i2c_msgs(*msgs: tuple[int, int, int, bytes]) -> bytes:
+    """Transfer's a(qqqay): (address, flags, length, bytes) each."""
+    return bytes([len(msgs)]) + b"".join(q(a) + q(f) + q(n) + bytes([len(d)]) + d
+                                         for a, f, n, d in msgs)
 
 
 def settings(*kv: tuple[str, int, bytes]) -> bytes:
@@ -180,4 +191,26 @@ UDRVD = [
     # rule is not hers (udrvd 1.5 read them from /proc/PID and granted B2)
     udrvd(call(ALICE, REQUEST_LINES, chip(1), linecfg([2], OUT, [1]) + b"\x00"),
           policy="allow gid:0 drive gpio fuzz-b B2\n"),
+    # SPI and I2C (the harness's tree has neither: the arguments are read and
+    # checked, then udrvd's open fails): transfers good and bad (flags, a
+    # 10-bit address, a write whose length is not its bytes', a read with
+    # bytes), SMBus calls at a device's and a reserved address, whole buses
+    udrvd(call(ALICE, I2C_TRANSFER, DEVICES, lstr("1") + i2c_msgs((0x50, 0, 1, b"\x10"),
+                                                                  (0x50, 1, 4, b""))),
+          call(ALICE, I2C_TRANSFER, DEVICES, lstr("i2c-1") + i2c_msgs((0x50, 0x4000, 0, b""))),
+          call(BOB, I2C_TRANSFER, DEVICES, lstr("1") + i2c_msgs((0x150, 0x10, 2, b""),
+                                                                (0x80, 1, 1, b""))),
+          call(BOB, I2C_TRANSFER, DEVICES, lstr("1") + i2c_msgs((0x50, 0, 3, b"\x01"))),
+          call(BOB, I2C_TRANSFER, DEVICES, lstr("1") + i2c_msgs((0x50, 1, 1, b"\x01"))),
+          call(CAROL, I2C_TRANSFER, DEVICES, lstr("") + i2c_msgs()),
+          call(ALICE, I2C_READ_BYTE, DEVICES, lstr("1") + q(0x50) + b"\x10"),
+          call(ALICE, I2C_READ_BYTE, DEVICES, lstr("1") + q(0x78) + b"\x10"),
+          call(ALICE, I2C_WRITE_WORD, DEVICES, lstr("SMBus stub") + q(0x48) + b"\x00" + q(7)),
+          call(ALICE, OPEN_SPI, DEVICES, lstr("0.1")),
+          call(BOB, OPEN_SPI, DEVICES, lstr("mcp3008")),
+          call(ALICE, OPEN_SPI, DEVICES, lstr("")),
+          call(ALICE, OPEN_I2C_BUS, DEVICES, lstr("1")),
+          call(ROOT_, OPEN_I2C_BUS, DEVICES, lstr("x" * 70)),
+          policy="allow user:alice transfer i2c i2c-1 0x50-0x57\n"
+                 "allow user:alice open spi 0.1\nallow uid:0 open i2c-bus name:SMBus_stub\n"),
 ]

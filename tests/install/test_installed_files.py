@@ -78,13 +78,10 @@ def test_sysusers_creates_the_groups_and_udrvds_user(installed: Install) -> None
     assert res.returncode == 0, res.stderr
     group = installed.at("/etc/group").read_text().splitlines()
     names = {ln.split(":")[0]: ln.split(":") for ln in group}
-    for g in ("gpio", "uio", "vfio"):
+    # udrvd opens GPIO chips, UIO, VFIO, I2C and SPI devices for clients
+    for g in ("gpio", "uio", "vfio", "i2c", "spi"):
         assert g in names, group
         assert "udrvd" in names[g][3].split(","), names[g]
-    # udrvd serves no I2C or SPI device (yet): it is not in their groups
-    for g in ("i2c", "spi"):
-        assert g in names, group
-        assert "udrvd" not in names[g][3].split(","), names[g]
     passwd = installed.at("/etc/passwd").read_text().splitlines()
     assert any(ln.startswith("udrvd:") for ln in passwd), passwd
 

@@ -7,13 +7,16 @@
  * lacks refused before anything is sent.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/i2c.h>
 #include <stdlib.h>
 #include <udrv/chip.h>
 #include <udrv/i2c.h>
+#include <unistd.h>
 
 #include "fake_i2c.h"
 #include "harness.h"
+#include "internal.h"
 
 static struct udrv_i2c *bus1(void)
 {
@@ -304,6 +307,31 @@ static void test_retries_and_timeout(void)
 	udrv_i2c_free(i2c);
 }
 
+/* A bus node a broker opened: taken when it is the bus the spec names, and
+ * then the handle's; another file is refused and stays the caller's. */
+static void test_open_fd_takes_the_node_the_spec_names(void)
+{
+	struct udrv_i2c *i2c = bus1();
+	char path[UDRV_PATH_LEN];
+	int fd, other;
+
+	CHECK_INT(udrv_path(path, sizeof(path), "/dev/i2c-1"), 0);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	other = open("/dev/null", O_RDWR | O_CLOEXEC);
+	CHECK(fd >= 0 && other >= 0);
+	CHECK_INT(udrv_i2c_open_fd(i2c, "1", -1), -EBADF);
+	CHECK_INT(udrv_i2c_open_fd(i2c, "1", other), -EINVAL);
+	CHECK_CONTAINS(udrv_i2c_errmsg(i2c), "is not");
+	CHECK(udrv_i2c_fd(i2c) < 0);
+	CHECK(fcntl(other, F_GETFD) >= 0);	/* still the caller's */
+	CHECK_INT(udrv_i2c_open_fd(i2c, "SMBus I801 adapter at f040", fd), 0);
+	CHECK(udrv_i2c_fd(i2c) == fd && udrv_i2c_bus(i2c) == 1);
+	CHECK(udrv_i2c_funcs(i2c) & I2C_FUNC_I2C);
+	udrv_i2c_free(i2c);		/* closes it */
+	CHECK(fcntl(fd, F_GETFD) < 0);
+	close(other);
+}
+
 UDRV_TESTS(UDRV_T(test_open_by_number_node_and_name),
 	   UDRV_T(test_open_refusals_say_why),
 	   UDRV_T(test_list_is_sorted_by_number),
@@ -315,4 +343,5 @@ UDRV_TESTS(UDRV_T(test_open_by_number_node_and_name),
 	   UDRV_T(test_bus_errors_name_the_cause),
 	   UDRV_T(test_transfer_with_a_repeated_start),
 	   UDRV_T(test_transfer_refusals_send_nothing),
-	   UDRV_T(test_retries_and_timeout))
+	   UDRV_T(test_retries_and_timeout),
+	   UDRV_T(test_open_fd_takes_the_node_the_spec_names))

@@ -6,10 +6,12 @@
  * messages, and what spidev would refuse caught before anything is sent.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <udrv/chip.h>
 #include <udrv/spi.h>
+#include <unistd.h>
 
 #include "fake_spi.h"
 #include "harness.h"
@@ -180,10 +182,36 @@ static void test_what_spidev_refuses_is_not_sent(void)
 	udrv_spi_free(spi);
 }
 
+/* A node a broker opened: taken when it is the device the spec names, and
+ * then the handle's; another file is refused and stays the caller's. */
+static void test_open_fd_takes_the_node_the_spec_names(void)
+{
+	struct udrv_spi *spi = dev01();
+	char path[UDRV_PATH_LEN];
+	int fd, other;
+
+	CHECK_INT(udrv_path(path, sizeof(path), "/dev/spidev0.1"), 0);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	other = open("/dev/null", O_RDWR | O_CLOEXEC);
+	CHECK(fd >= 0 && other >= 0);
+	CHECK_INT(udrv_spi_open_fd(spi, "0.1", -1), -EBADF);
+	CHECK_INT(udrv_spi_open_fd(spi, "0.1", other), -EINVAL);
+	CHECK_CONTAINS(udrv_spi_errmsg(spi), "is not");
+	CHECK(udrv_spi_fd(spi) < 0);
+	CHECK(fcntl(other, F_GETFD) >= 0);	/* still the caller's */
+	CHECK_INT(udrv_spi_open_fd(spi, "mcp3008", fd), 0);
+	CHECK(udrv_spi_fd(spi) == fd && udrv_spi_bus(spi) == 0 && udrv_spi_cs(spi) == 1);
+	CHECK_INT(udrv_spi_max_speed_hz(spi), 500000);
+	udrv_spi_free(spi);		/* closes it */
+	CHECK(fcntl(fd, F_GETFD) < 0);
+	close(other);
+}
+
 UDRV_TESTS(UDRV_T(test_devspecs_are_strict),
 	   UDRV_T(test_open_by_spec_and_name),
 	   UDRV_T(test_open_refusals_say_why),
 	   UDRV_T(test_list_sorts_bus_then_cs),
 	   UDRV_T(test_settings_and_refusals),
 	   UDRV_T(test_transfer_and_message),
-	   UDRV_T(test_what_spidev_refuses_is_not_sent))
+	   UDRV_T(test_what_spidev_refuses_is_not_sent),
+	   UDRV_T(test_open_fd_takes_the_node_the_spec_names))
