@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""udrv: GPIO (character device, sysfs, registers), UIO and real-time
-helpers for Linux userspace drivers, over libudrv (docs/python.md).
+"""udrv: GPIO (character device, sysfs, registers), UIO, I2C, SPI and
+real-time helpers for Linux userspace drivers, over libudrv (docs/python.md).
 
     import udrv
     with udrv.Chip("gpiochip0") as chip, chip.request(
@@ -11,6 +11,7 @@ helpers for Linux userspace drivers, over libudrv (docs/python.md).
 from __future__ import annotations
 
 from ._gpio import Chip, Request
+from ._i2c import I2C, I2CMessage
 from ._rt import Histogram, Rt, rt_check, rt_threads
 from ._types import (
     Backend,
@@ -45,11 +46,14 @@ from ._udrv import (
     UioIrq,
     chip_list,
     gpio_absent_reason,
+    i2c_list,
     rt_find_irq,
+    spi_list,
     uio_absent_reason,
     uio_list,
     version,
 )
+from ._spi import SPI, SPITransfer
 from ._udrvd import hold, release_held, take_held
 from ._uio import Uio
 
@@ -69,6 +73,8 @@ __all__ = [
     "Error",
     "GpioLayout",
     "Histogram",
+    "I2C",
+    "I2CMessage",
     "InfoChange",
     "InfoEvent",
     "InvalidError",
@@ -85,6 +91,8 @@ __all__ = [
     "RtReport",
     "RtState",
     "RtThread",
+    "SPI",
+    "SPITransfer",
     "Uio",
     "UioIrq",
     "UioMapInfo",
@@ -92,10 +100,12 @@ __all__ = [
     "chip_list",
     "gpio_absent_reason",
     "hold",
+    "i2c_list",
     "release_held",
     "rt_check",
     "rt_find_irq",
     "rt_threads",
+    "spi_list",
     "take_held",
     "uio_absent_reason",
     "uio_list",
