@@ -197,15 +197,14 @@ static PyObject *i2c_exit(PyObject *o, PyObject *args)
 static PyObject *i2c_repr(PyObject *o)
 {
 	struct udrvpy_i2c *self = I2C(o);
+	char addr[32] = "";
 
 	if (!self->i2c)
 		return PyUnicode_FromFormat("<%s (closed)>", Py_TYPE(o)->tp_name);
-	if (self->addr < 0)
-		return PyUnicode_FromFormat("<%s i2c-%u [%s]>", Py_TYPE(o)->tp_name,
-					    udrv_i2c_bus(self->i2c), udrv_i2c_name(self->i2c));
-	return PyUnicode_FromFormat("<%s i2c-%u [%s] address 0x%02lx>", Py_TYPE(o)->tp_name,
-				    udrv_i2c_bus(self->i2c), udrv_i2c_name(self->i2c),
-				    self->addr);
+	if (self->addr >= 0)	/* PyUnicode_FromFormat() of 3.11 has no %02x */
+		snprintf(addr, sizeof(addr), " address 0x%02lx", self->addr);
+	return PyUnicode_FromFormat("<%s i2c-%u [%s]%s>", Py_TYPE(o)->tp_name,
+				    udrv_i2c_bus(self->i2c), udrv_i2c_name(self->i2c), addr);
 }
 
 /* ---- the bus and its settings ---- */
