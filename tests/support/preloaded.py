@@ -155,42 +155,58 @@ def _serve() -> None:  # the child's loop (_CHILD)
 _CHILD = "from tests.support.preloaded import _serve; _serve()"
 
 
-def gil_released(fifo: Path, answer: bytes, call: Callable[[], object]) -> list[str]:
+# gil_released()'s writer: another interpreter, so that it runs whatever this
+# one's GIL does
+_WRITER = """
+import os, select, sys
+fifo, told, answer_fd, answer = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+fd = os.open(fifo, os.O_WRONLY)  # until the fake opens it: the call is under way
+os.write(told, b"in")
+ready, _, _ = select.select([answer_fd], [], [], 20)
+os.write(fd, os.read(answer_fd, 64) if ready else answer.encode())
+sys.exit(0 if ready else 3)  # 3: the test's thread did not run in the call
+"""
+
+
+def gil_released(fifo: Path, answer: bytes, call: Callable[[], object]) -> bool:
     """Does @call release the GIL while the fake it reaches waits? The fake
-    opens and reads @fifo (a FIFO, made here) in the ioctl: a thread makes
-    the call while this one opens the FIFO and writes @answer, which
-    needs the GIL between the open and the write. Returns the order of the
-    events: ["writing", "done"] when the call let this thread run, ["done",
-    "writing"] when it held the GIL (a shell ends that deadlock after 20 s
-    by answering in our place: no wall-clock race in the passing case)."""
+    opens and reads @fifo (a FIFO, made here) in the ioctl. A thread makes
+    the call; a writer process waits for the fake to open the FIFO, tells
+    this thread, which (needing the GIL for it) hands it @answer to write.
+    True when it did; False when the call held the GIL, which the writer
+    saw after 20 s without the answer (it then answers itself, ending the
+    deadlock: no wall-clock race in the passing case)."""
     import threading
 
     os.mkfifo(fifo)
-    events: list[str] = []
     errors: list[BaseException] = []
+    told_r, told_w = os.pipe()
+    ans_r, ans_w = os.pipe()
+    writer = subprocess.Popen([sys.executable, "-c", _WRITER, str(fifo), str(told_w),
+                               str(ans_r), answer.decode()], pass_fds=(told_w, ans_r))
+    os.close(told_w)
+    os.close(ans_r)
 
     def run() -> None:
         try:
             call()
         except BaseException as e:  # handed to the test
             errors.append(e)
-        events.append("done")
 
-    rescue = subprocess.Popen(["sh", "-c", f"sleep 20; printf '{answer.decode()}' > '{fifo}'"])
     t = threading.Thread(target=run)
     t.start()
     try:
-        fd = os.open(fifo, os.O_WRONLY)  # until the fake opens it, in the call
-        events.append("writing")
+        os.read(told_r, 2)  # the call is in the ioctl
         try:
-            os.write(fd, answer)
-        except BrokenPipeError:  # the rescue answered, the fake is gone
+            os.write(ans_w, answer)
+        except BrokenPipeError:  # the writer answered itself
             pass
-        os.close(fd)
     finally:
         t.join()
-        rescue.kill()
-        rescue.wait()
+        status = writer.wait()
+        os.close(told_r)
+        os.close(ans_w)
     if errors:
         raise errors[0]
-    return events
+    assert status in (0, 3), f"the writer failed: {status}"
+    return status == 0
