@@ -49,6 +49,7 @@ static PyObject *spec_bytes(PyObject *spec, PyObject *cs)
 {
 	unsigned long long b, c;
 	PyObject *res = NULL;
+	char bc[48];
 
 	if (cs != Py_None || (PyLong_Check(spec) && !PyBool_Check(spec))) {
 		if (cs == Py_None) {
@@ -59,7 +60,8 @@ static PyObject *spec_bytes(PyObject *spec, PyObject *cs)
 		if (udrvpy_uint_arg(spec, "bus", INT32_MAX, &b) < 0 ||
 		    udrvpy_uint_arg(cs, "cs", INT32_MAX, &c) < 0)
 			return NULL;
-		return PyBytes_FromFormat("%llu.%llu", b, c);
+		snprintf(bc, sizeof(bc), "%llu.%llu", b, c);	/* no %llu in 3.11's */
+		return PyBytes_FromString(bc);
 	}
 	if (PyBool_Check(spec) || !PyUnicode_FSConverter(spec, &res)) {
 		if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_TypeError)) {
