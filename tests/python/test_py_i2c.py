@@ -283,6 +283,6 @@ def test_smbus_without_an_address_sends_nothing(child: Child, bus: FakeTree) -> 
     with udrv.I2C(1) as i2c:
         for call in (i2c.read_byte, i2c.write_quick, lambda: i2c.read_word_data(0),
                      lambda: i2c.write(b"\x01"), lambda: i2c.transfer(udrv.I2CMessage.read(1))):
-            with pytest.raises(ValueError, match="no (device )?address"):
+            with pytest.raises(ValueError, match=r"no (device )?address"):
                 call()
     assert log(bus) == []

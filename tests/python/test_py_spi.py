@@ -45,7 +45,7 @@ def test_open_by_bus_and_cs_node_and_name(child: Child, dev: FakeTree) -> None:
                 0, 1, 0, 8, 500000)
             assert repr(spi) == "<SPI spidev0.1 mode 0, 8 bits, 500000 Hz>", repr(spi)
         assert spi.closed and repr(spi) == "<SPI (closed)>"
-    with pytest.raises(udrv.NotFoundError, match="no SPI device 2.0"):
+    with pytest.raises(udrv.NotFoundError, match=r"no SPI device 2\.0"):
         udrv.SPI("2.0")
     assert log(dev) == []
 

@@ -22,6 +22,7 @@ test's fixtures and parameters, pickled to the child.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import os
@@ -62,7 +63,7 @@ class Child:
     def __init__(self, preload: list[Path]) -> None:
         self.preload = preload
         self.proc: subprocess.Popen[bytes] | None = None
-        self.log = tempfile.TemporaryFile()
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed by close())
 
     def _start(self) -> subprocess.Popen[bytes]:
         if self.proc is None or self.proc.poll() is not None:
@@ -197,10 +198,8 @@ def gil_released(fifo: Path, answer: bytes, call: Callable[[], object]) -> bool:
     t.start()
     try:
         os.read(told_r, 2)  # the call is in the ioctl
-        try:
+        with contextlib.suppress(BrokenPipeError):  # the writer answered itself
             os.write(ans_w, answer)
-        except BrokenPipeError:  # the writer answered itself
-            pass
     finally:
         t.join()
         status = writer.wait()

@@ -13,6 +13,7 @@ from __future__ import annotations
 from ._gpio import Chip, Request
 from ._i2c import I2C, I2CMessage
 from ._rt import Histogram, Rt, rt_check, rt_threads
+from ._spi import SPI, SPITransfer
 from ._types import (
     Backend,
     Bias,
@@ -53,13 +54,14 @@ from ._udrv import (
     uio_list,
     version,
 )
-from ._spi import SPI, SPITransfer
 from ._udrvd import hold, release_held, take_held
 from ._uio import Uio
 
 __version__ = version()
 
 __all__ = [
+    "I2C",
+    "SPI",
     "Backend",
     "Bias",
     "BusyError",
@@ -73,7 +75,6 @@ __all__ = [
     "Error",
     "GpioLayout",
     "Histogram",
-    "I2C",
     "I2CMessage",
     "InfoChange",
     "InfoEvent",
@@ -91,7 +92,6 @@ __all__ = [
     "RtReport",
     "RtState",
     "RtThread",
-    "SPI",
     "SPITransfer",
     "Uio",
     "UioIrq",
