@@ -6,9 +6,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Union
+from typing import TYPE_CHECKING
 
 from . import _udrv
+
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer, WriteableBuffer
+
+    # what write() and I2CMessage.write() send: any bytes-like object, or
+    # ints 0..255 (checked in C)
+    Data = ReadableBuffer | Sequence[int]
 
 # the kernel's struct i2c_msg flags (<linux/i2c.h>, udrv/i2c.h's UDRV_I2C_M_*)
 _M_RD = 0x0001
@@ -17,9 +24,12 @@ _M_IGNORE_NAK = 0x1000
 _M_NOSTART = 0x4000
 _M_STOP = 0x8000
 
-# what write() and I2CMessage.write() send: any bytes-like object, or ints
-# 0..255 (checked in C)
-Data = Union[bytes, bytearray, memoryview, Sequence[int]]
+
+
+def _nbytes(data: Data) -> int:
+    if isinstance(data, (list, tuple)):
+        return len(data)
+    return memoryview(data).nbytes  # type: ignore[arg-type]
 
 
 class I2CMessage:
@@ -36,13 +46,13 @@ class I2CMessage:
 
     __slots__ = ("address", "buffer", "flags")
 
-    def __init__(self, buffer: object, flags: int, address: int | None = None) -> None:
+    def __init__(self, buffer: Data, flags: int, address: int | None = None) -> None:
         self.buffer = buffer
         self.flags = flags
         self.address = address
 
     @classmethod
-    def _make(cls, buffer: object, read: bool, address: int | None, ten_bit: bool,
+    def _make(cls, buffer: Data, read: bool, address: int | None, ten_bit: bool,
               no_start: bool, ignore_nak: bool, stop: bool) -> I2CMessage:
         flags = ((_M_RD if read else 0) | (_M_TEN if ten_bit else 0)
                  | (_M_NOSTART if no_start else 0) | (_M_IGNORE_NAK if ignore_nak else 0)
@@ -50,16 +60,17 @@ class I2CMessage:
         return cls(buffer, flags, address)
 
     @classmethod
-    def read(cls, length_or_buffer: int | bytearray | memoryview, address: int | None = None,
+    def read(cls, length_or_buffer: int | WriteableBuffer, address: int | None = None,
              *, ten_bit: bool = False, no_start: bool = False, ignore_nak: bool = False,
              stop: bool = False) -> I2CMessage:
         """A read of length bytes (into a new bytearray), or into a writable
         buffer (its length)."""
-        buf: object = length_or_buffer
         if isinstance(length_or_buffer, int) and not isinstance(length_or_buffer, bool):
             if not 1 <= length_or_buffer <= 8192:
                 raise ValueError(f"length must be 1..8192, not {length_or_buffer!r}")
-            buf = bytearray(length_or_buffer)
+            buf: Data = bytearray(length_or_buffer)
+        else:
+            buf = length_or_buffer  # type: ignore[assignment]
         return cls._make(buf, True, address, ten_bit, no_start, ignore_nak, stop)
 
     @classmethod
@@ -76,10 +87,12 @@ class I2CMessage:
     @property
     def data(self) -> bytes:
         """The message's bytes: what was read (after the transfer), or sent."""
-        return bytes(self.buffer)  # type: ignore[call-overload]
+        if isinstance(self.buffer, (list, tuple)):
+            return bytes(self.buffer)
+        return bytes(memoryview(self.buffer))  # type: ignore[arg-type]
 
     def __len__(self) -> int:
-        return len(memoryview(self.buffer))  # type: ignore[arg-type]
+        return _nbytes(self.buffer)
 
     def __repr__(self) -> str:
         to = "" if self.address is None else f", address=0x{self.address:02x}"

@@ -5,9 +5,15 @@ SPITransfer)."""
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from . import _udrv
-from ._i2c import Data
+from ._i2c import _nbytes
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
+
+    from ._i2c import Data
 
 
 class SPITransfer:
@@ -28,15 +34,15 @@ class SPITransfer:
     __slots__ = ("bits_per_word", "cs_change", "delay_usecs", "length", "rx", "speed_hz",
                  "tx", "word_delay_usecs")
 
-    def __init__(self, tx: Data | None = None, rx: bytearray | memoryview | bool = True, *,
+    def __init__(self, tx: Data | None = None, rx: WriteableBuffer | bool = True, *,
                  length: int | None = None, speed_hz: int = 0, bits_per_word: int = 0,
                  delay_usecs: int = 0, cs_change: bool = False,
                  word_delay_usecs: int = 0) -> None:
         sizes = [] if length is None else [length]
         if tx is not None:
-            sizes.append(len(memoryview(tx)) if not isinstance(tx, (list, tuple)) else len(tx))
+            sizes.append(_nbytes(tx))
         if rx is not True and rx is not False:
-            sizes.append(len(memoryview(rx)))
+            sizes.append(_nbytes(rx))
         if not sizes:
             raise ValueError("an SPITransfer needs tx, an rx buffer or a length")
         if any(s != sizes[0] for s in sizes):
@@ -46,7 +52,7 @@ class SPITransfer:
         if not 1 <= sizes[0] <= 0xFFFFFFFF:
             raise ValueError(f"a transfer is 1 byte or more, not {sizes[0]}")
         self.tx = tx
-        self.rx: bytearray | memoryview | None = (
+        self.rx: WriteableBuffer | None = (
             bytearray(sizes[0]) if rx is True else None if rx is False else rx)
         self.length = sizes[0]
         self.speed_hz = speed_hz
@@ -87,7 +93,7 @@ class SPI(_udrv.SPI):
         # the C type opened the device in __new__
         pass
 
-    def message(self, *transfers: SPITransfer) -> list[bytearray | memoryview | None]:
+    def message(self, *transfers: SPITransfer) -> list[WriteableBuffer | None]:
         """The transfers (1..511, their bytes together within spidev's
         buffer) in one message, the chip select held between them unless
         a transfer's cs_change drops it; returns each transfer's rx."""
