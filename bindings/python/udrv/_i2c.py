@@ -44,8 +44,6 @@ class I2CMessage:
     (where the adapter can).
     """
 
-    __slots__ = ("address", "buffer", "flags")
-
     def __init__(self, buffer: Data, flags: int, address: int | None = None) -> None:
         self.buffer = buffer
         self.flags = flags
@@ -82,6 +80,7 @@ class I2CMessage:
 
     @property
     def is_read(self) -> bool:
+        """Whether the message reads (into its buffer)."""
         return bool(self.flags & _M_RD)
 
     @property

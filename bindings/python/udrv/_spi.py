@@ -31,9 +31,6 @@ class SPITransfer:
     between its words.
     """
 
-    __slots__ = ("bits_per_word", "cs_change", "delay_usecs", "length", "rx", "speed_hz",
-                 "tx", "word_delay_usecs")
-
     def __init__(self, tx: Data | None = None, rx: WriteableBuffer | bool = True, *,
                  length: int | None = None, speed_hz: int = 0, bits_per_word: int = 0,
                  delay_usecs: int = 0, cs_change: bool = False,
