@@ -30,12 +30,7 @@ struct udrvpy_i2c {
 /* Take the handle for a call: 0, or -1 (closed: ValueError). */
 static int i2c_begin(struct udrvpy_i2c *self)
 {
-	udrvpy_lock(self->lock);
-	if (self->i2c)
-		return 0;
-	PyThread_release_lock(self->lock);
-	udrvpy_released("I2C bus");
-	return -1;
+	return udrvpy_take(self->lock, self->i2c, "I2C bus");
 }
 
 static void i2c_end(struct udrvpy_i2c *self)
@@ -68,22 +63,7 @@ static PyObject *spec_bytes(PyObject *spec)
 		Py_DECREF(s);
 		return res;
 	}
-	if (PyBool_Check(spec) || !PyUnicode_FSConverter(spec, &res)) {
-		if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_TypeError)) {
-			PyErr_Clear();
-			PyErr_Format(PyExc_TypeError,
-				     "bus must be a bus number, a node's path or an adapter's name, not %.100s",
-				     Py_TYPE(spec)->tp_name);
-		}
-		return NULL;
-	}
-	if (PyBytes_GET_SIZE(res) == 0) {
-		Py_DECREF(res);
-		PyErr_SetString(PyExc_ValueError,
-				"bus must be a bus number, a node's path or an adapter's name, not ''");
-		return NULL;
-	}
-	return res;
+	return udrvpy_spec_bytes(spec, "bus", "a bus number, a node's path or an adapter's name");
 }
 
 static int address_flags(PyObject *addr_o, int ten, int force, unsigned int *addr,

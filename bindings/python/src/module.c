@@ -158,6 +158,36 @@ void udrvpy_lock(PyThread_type_lock lock)
 	Py_END_ALLOW_THREADS
 }
 
+int udrvpy_take(PyThread_type_lock lock, const void *handle, const char *what)
+{
+	udrvpy_lock(lock);
+	if (handle)
+		return 0;
+	PyThread_release_lock(lock);
+	udrvpy_released(what);
+	return -1;
+}
+
+PyObject *udrvpy_spec_bytes(PyObject *spec, const char *name, const char *what)
+{
+	PyObject *res = NULL;
+
+	if (PyBool_Check(spec) || !PyUnicode_FSConverter(spec, &res)) {
+		if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_TypeError)) {
+			PyErr_Clear();
+			PyErr_Format(PyExc_TypeError, "%s must be %s, not %.100s", name, what,
+				     Py_TYPE(spec)->tp_name);
+		}
+		return NULL;
+	}
+	if (PyBytes_GET_SIZE(res) == 0) {
+		Py_DECREF(res);
+		PyErr_Format(PyExc_ValueError, "%s must be %s, not ''", name, what);
+		return NULL;
+	}
+	return res;
+}
+
 int udrvpy_data_arg(PyObject *o, const char *name, Py_buffer *view)
 {
 	PyObject *b;

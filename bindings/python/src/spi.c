@@ -24,12 +24,7 @@ struct udrvpy_spi {
 
 static int spi_begin(struct udrvpy_spi *self)
 {
-	udrvpy_lock(self->lock);
-	if (self->spi)
-		return 0;
-	PyThread_release_lock(self->lock);
-	udrvpy_released("SPI device");
-	return -1;
+	return udrvpy_take(self->lock, self->spi, "SPI device");
 }
 
 static void spi_end(struct udrvpy_spi *self)
@@ -48,7 +43,6 @@ static int spi_fail(struct udrvpy_spi *self, int ret)
 static PyObject *spec_bytes(PyObject *spec, PyObject *cs)
 {
 	unsigned long long b, c;
-	PyObject *res = NULL;
 	char bc[48];
 
 	if (cs != Py_None || (PyLong_Check(spec) && !PyBool_Check(spec))) {
@@ -63,22 +57,7 @@ static PyObject *spec_bytes(PyObject *spec, PyObject *cs)
 		snprintf(bc, sizeof(bc), "%llu.%llu", b, c);	/* no %llu in 3.11's */
 		return PyBytes_FromString(bc);
 	}
-	if (PyBool_Check(spec) || !PyUnicode_FSConverter(spec, &res)) {
-		if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_TypeError)) {
-			PyErr_Clear();
-			PyErr_Format(PyExc_TypeError,
-				     "device must be \"B.C\", a node's path or a device's name, not %.100s",
-				     Py_TYPE(spec)->tp_name);
-		}
-		return NULL;
-	}
-	if (PyBytes_GET_SIZE(res) == 0) {
-		Py_DECREF(res);
-		PyErr_SetString(PyExc_ValueError,
-				"device must be \"B.C\", a node's path or a device's name, not ''");
-		return NULL;
-	}
-	return res;
+	return udrvpy_spec_bytes(spec, "device", "\"B.C\", a node's path or a device's name");
 }
 
 static void spi_free(struct udrvpy_spi *self)
