@@ -726,3 +726,38 @@ def test_spi_arguments(child: Child, spi: FakeTree) -> None:
     finally:
         Device.pin_factory = None
         f.close()
+
+
+@preloaded
+def test_mcp3008_on_a_pi_s_spi0(child: Child, tree: FakeTree) -> None:
+    """On a Pi, SPI0's pins are spidev0.0 and 0.1 (GPIO11, 10, 9, and 8 or 7
+    selecting), reserved; without spidev, gpiozero's fallback: a warning,
+    then software SPI on those pins (the fake ADC on the header's lines)."""
+    from gpiozero import MCP3008
+    from gpiozero.exc import SPISoftwareFallback
+    from udrv._gpiozero_spi import UdrvHardwareSPI, UdrvSoftwareSPI
+
+    fake_chip(tree, "pinctrl-bcm2835", 54)
+    tree.file("dev/gpiochip0.state", "0 in 0 0 - none\n" * 54)
+    tree.file("proc/device-tree/compatible", b"raspberrypi,3-model-b\0brcm,bcm2837\0")
+    tree.file("proc/device-tree/system/linux,revision", bytes.fromhex("00a02082"))
+    tree.file("dev/spidev0.1", "")
+    tree.file("dev/spidev0.1.adc", "10 " + " ".join(map(str, ADC)) + "\n")
+    tree.file("dev/gpiochip0.mcp3008", "11 10 9 8 10 " + " ".join(map(str, ADC)) + "\n")
+    f = with_factory()
+    try:
+        with MCP3008(channel=2, select_pin=7) as hw:
+            assert isinstance(hw._spi, UdrvHardwareSPI) and "device=1" in repr(hw._spi)
+            assert hw.raw_value == ADC[2]
+            with pytest.raises(GPIOPinInUse):
+                LED("GPIO11")
+            LED("GPIO8").close()  # device 0's select: not device 1's
+        with pytest.warns(SPISoftwareFallback, match=r"no SPI device 0\.0"):
+            sw = MCP3008(channel=1)  # spidev0.0 is not there
+        assert isinstance(sw._spi, UdrvSoftwareSPI)
+        assert sw.raw_value == ADC[1]
+        sw.close()
+        assert spi_log(tree, "0.1") == ["xfer 3"]
+    finally:
+        Device.pin_factory = None
+        f.close()
