@@ -761,3 +761,31 @@ def test_mcp3008_on_a_pi_s_spi0(child: Child, tree: FakeTree) -> None:
     finally:
         Device.pin_factory = None
         f.close()
+
+
+@preloaded
+def test_spidev_words_longer_than_a_byte(child: Child, spi: FakeTree) -> None:
+    """gpiozero's words go to spidev as it takes them: 2 bytes each for 9
+    to 16 bits, 4 beyond (the loopback returns them)."""
+    from gpiozero.exc import SPIInvalidClockMode
+
+    f = with_factory()
+    try:
+        iface = f.spi(port=1, device=1)
+        assert iface.transfer([1, 255]) == [1, 255]
+        iface.bits_per_word = 12
+        assert iface.transfer([0xABC, 0x123]) == [0xABC, 0x123]
+        iface.bits_per_word = 20
+        assert iface.transfer([0xABCDE]) == [0xABCDE]
+        with pytest.raises(SPIInvalidClockMode):
+            iface.clock_mode = 4
+        iface.lsb_first = True
+        iface.select_high = True
+        iface.rate = 1e6
+        assert (iface.lsb_first, iface.select_high, iface.rate) == (True, True, 1_000_000)
+        iface.close()
+        assert spi_log(spi, "1.1") == ["xfer 2", "xfer 4", "xfer 4"], spi_log(spi, "1.1")
+        assert spi.read("dev/spidev1.1").split() == [str(8 | 4), "20", "1000000"]
+    finally:
+        Device.pin_factory = None
+        f.close()
