@@ -754,16 +754,18 @@ static PyObject *i2c_transfer(PyObject *o, PyObject *msgs)
 			     UDRV_I2C_MSGS_MAX, n);
 		return NULL;
 	}
-	if (i2c_begin(self) < 0)
-		return NULL;
+	/* before the handle is taken: a buffer's exporter may run Python code */
 	memset(m, 0, sizeof(m));
 	for (Py_ssize_t i = 0; i < n; i++) {
 		if (msg_parse(self, PyTuple_GET_ITEM(msgs, i), (size_t)i, &m[i]) < 0) {
 			msgs_release(m, (size_t)n);
-			i2c_end(self);
 			return NULL;
 		}
 		km[i] = m[i].msg;
+	}
+	if (i2c_begin(self) < 0) {
+		msgs_release(m, (size_t)n);
+		return NULL;
 	}
 	Py_BEGIN_ALLOW_THREADS
 	ret = udrv_i2c_transfer(self->i2c, km, (size_t)n);

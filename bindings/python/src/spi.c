@@ -141,7 +141,8 @@ static PyObject *spi_repr(PyObject *o)
 	return PyUnicode_FromFormat("<%s spidev%u.%u mode %u, %u bits, %u Hz>",
 				    Py_TYPE(o)->tp_name, udrv_spi_bus(s), udrv_spi_cs(s),
 				    (unsigned int)(udrv_spi_mode(s) & UDRV_SPI_MODE_3),
-				    udrv_spi_bits_per_word(s), (unsigned int)udrv_spi_max_speed_hz(s));
+				    udrv_spi_bits_per_word(s),
+				    (unsigned int)udrv_spi_max_speed_hz(s));
 }
 
 /* ---- settings ---- */
