@@ -221,6 +221,8 @@ BAD_CALLS = [
     (lambda b: b.set_address(-1), OverflowError, "address must be"),
     (lambda b: b.set_address("0x50"), TypeError, "address must be an int, not str"),
     (lambda b: setattr(b, "address", 2**64), OverflowError, "address must be"),
+    (lambda b: delattr(b, "address"), AttributeError, "the address cannot be deleted"),
+    (lambda b: delattr(b, "retries"), AttributeError, "retries cannot be deleted"),
     (lambda b: b.read_byte_data(256), ValueError, r"register must be 0\.\.255, not 256"),
     (lambda b: b.read_byte_data(1.0), TypeError, "register must be an int, not float"),
     (lambda b: b.write_byte(-1), OverflowError, "value must be 0..255"),

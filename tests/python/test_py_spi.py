@@ -173,6 +173,7 @@ BAD_CALLS = [
     (lambda s: s.transfer([256]), ValueError, "list of ints 0..255"),
     (lambda s: s.transfer(b"ab", bytearray(3)), ValueError, r"rx must be as long as tx \(2"),
     (lambda s: s.transfer(b"ab", b"xy"), TypeError, "rx must be a writable bytes-like"),
+    (lambda s: s.transfer(b"ab", False), TypeError, "rx must be a writable buffer or None"),
     (lambda s: s.read(0), ValueError, "length must be 1..4294967295, not 0"),
     (lambda s: s.read(-1), OverflowError, "length must be"),
     (lambda s: s.readinto(bytearray()), ValueError, "rx: 1 byte or more"),
