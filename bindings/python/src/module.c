@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * udrv._udrv: the module, its functions (version, chip_list, uio_list,
- * i2c_list, spi_list) and
- * the helpers the object files share.
+ * i2c_list, spi_list) and the helpers the object files share.
  */
 #include "udrv_py.h"
 
