@@ -8,18 +8,26 @@
  *			written through, so that the next udrv sees them
  * Its device:		dev/i2c-N.addr next to it: the device's 7-bit
  *			address in hex ("50"); without it no device answers
- * Its adapter:		plain I2C and every SMBus transaction (i2c-core
- *			emulates them), no 10-bit addresses, no PEC; the
- *			fake serves quick, byte, byte/word data, I2C block
- *			data and plain transfers (I2C_RDWR: a write's first
- *			byte sets the register pointer, the rest are written
- *			from it on, a read reads from it on, as an EEPROM)
+ * Its adapter:		plain I2C and the SMBus transactions i2c-core
+ *			emulates (no SMBus block read or block process call),
+ *			no 10-bit addresses, no PEC; dev/i2c-N.funcs next to it
+ *			(hex) says otherwise
  * Its log:		dev/i2c-N.log, one line per transaction the bus saw
- *			("quick-write 0x50", "read-byte 0x51"...): what the test
- *			checks of the probes
+ *			("quick-write 0x50", "read-byte 0x51"...; "rdwr-read
+ *			0x50" per message of an I2C_RDWR), and per setting
+ *			("retries 0x03", "timeout 0x0a" in jiffies of 10 ms,
+ *			"pec 0x00"): what the test checks of the probes
  * A broken bus:	with dev/i2c-N.lazy there, every read succeeds and
  *			returns nothing (the caller's buffer as it was): what
  *			udrv-bench i2c's check must see
+ *
+ * The device's registers as the SMBus calls see them: a byte, word or I2C
+ * block at the register and on; a process call writes its word and
+ * answers the word at register + 2; an SMBus block is read as the count at
+ * the register and that many bytes after it, written as its bytes from the
+ * register on; a block process call writes its block so and answers the
+ * block reversed. A plain I2C write's first byte is the register pointer,
+ * its other bytes written from there; a read reads from the pointer on.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -40,9 +48,9 @@
 #define FDS	1024
 
 static unsigned int slave[FDS];		/* the address set on each fd */
-static uint8_t pointer[FDS];		/* the device's register pointer */
 
 static int (*real_ioctl)(int, unsigned long, ...);
+static unsigned int pointer;		/* the register pointer of I2C_RDWR */
 
 /* The node behind @fd (its path in @path), if it is one of the fake's. */
 /* fstatat(): the file as it is, also where udrvd's tests preload a fake
@@ -136,11 +144,100 @@ static const char *op_name(const struct i2c_smbus_ioctl_data *a)
 		return rd ? "read-byte-data" : "write-byte-data";
 	case I2C_SMBUS_WORD_DATA:
 		return rd ? "read-word-data" : "write-word-data";
+	case I2C_SMBUS_PROC_CALL:
+		return "process-call";
+	case I2C_SMBUS_BLOCK_DATA:
+		return rd ? "read-block-data" : "write-block-data";
+	case I2C_SMBUS_BLOCK_PROC_CALL:
+		return "block-process-call";
 	case I2C_SMBUS_I2C_BLOCK_DATA:
-		return rd ? "read-i2c-block" : "write-i2c-block";
+		return rd ? "read-i2c-block-data" : "write-i2c-block-data";
 	default:
 		return "other";
 	}
+}
+
+static unsigned long funcs_of(const char *node)
+{
+	unsigned long funcs = (I2C_FUNC_I2C | I2C_FUNC_SMBUS_EMUL) &
+			      ~(unsigned long)I2C_FUNC_SMBUS_PEC;
+	char path[PATH_MAX + 8];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s.funcs", node);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%lx", &funcs) != 1)
+			abort();
+		fclose(f);
+	}
+	return funcs;
+}
+
+static uint16_t word_get(int fd, unsigned int reg)
+{
+	uint16_t lo = reg_get(fd, reg);	/* in order: a | b is unsequenced */
+
+	return (uint16_t)(lo | reg_get(fd, reg + 1u) << 8);
+}
+
+static void block_put(int fd, unsigned int reg, const uint8_t *b, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		reg_put(fd, reg + i, b[i]);
+}
+
+/* The SMBus blocks: a count, then the bytes */
+static int block(int fd, struct i2c_smbus_ioctl_data *a, union i2c_smbus_data *d)
+{
+	unsigned int n = d->block[0];
+
+	if (a->size == I2C_SMBUS_I2C_BLOCK_DATA) {
+		if (n > I2C_SMBUS_BLOCK_MAX)
+			return fail(EINVAL);
+		for (unsigned int i = 0; a->read_write == I2C_SMBUS_READ && i < n; i++)
+			d->block[1 + i] = reg_get(fd, a->command + i);
+		if (a->read_write == I2C_SMBUS_WRITE)
+			block_put(fd, a->command, &d->block[1], n);
+		return 0;
+	}
+	if (a->size == I2C_SMBUS_BLOCK_DATA && a->read_write == I2C_SMBUS_READ) {
+		n = reg_get(fd, a->command);
+		d->block[0] = (uint8_t)n;	/* as the device says: maybe too many */
+		for (unsigned int i = 0; i < n && i < I2C_SMBUS_BLOCK_MAX; i++)
+			d->block[1 + i] = reg_get(fd, a->command + 1 + i);
+		return 0;
+	}
+	if (n < 1 || n > I2C_SMBUS_BLOCK_MAX)
+		return fail(EINVAL);
+	block_put(fd, a->command, &d->block[1], n);
+	if (a->size == I2C_SMBUS_BLOCK_PROC_CALL)
+		for (unsigned int i = 0; i < n; i++)
+			d->block[1 + i] = reg_get(fd, a->command + n - 1 - i);
+	return 0;
+}
+
+static int rdwr(int fd, const char *node, struct i2c_rdwr_ioctl_data *a)
+{
+	if (a->nmsgs < 1 || a->nmsgs > I2C_RDWR_IOCTL_MAX_MSGS)
+		return fail(EINVAL);
+	for (unsigned int m = 0; m < a->nmsgs; m++) {
+		struct i2c_msg *msg = &a->msgs[m];
+		bool rd = msg->flags & I2C_M_RD;
+
+		log_op(node, rd ? "rdwr-read" : "rdwr-write", msg->addr);
+		if (!answers(node, msg->addr))
+			return fail(ENXIO);
+		for (unsigned int i = 0; i < msg->len && !(rd && lazy(node)); i++) {
+			if (rd)
+				msg->buf[i] = reg_get(fd, pointer++);
+			else if (i == 0)
+				pointer = msg->buf[0];
+			else
+				reg_put(fd, pointer++, msg->buf[i]);
+		}
+	}
+	return (int)a->nmsgs;
 }
 
 static int smbus(int fd, const char *node, struct i2c_smbus_ioctl_data *a)
@@ -168,62 +265,43 @@ static int smbus(int fd, const char *node, struct i2c_smbus_ioctl_data *a)
 		return 0;
 	case I2C_SMBUS_WORD_DATA:
 		if (a->read_write == I2C_SMBUS_READ) {
-			d->word = (uint16_t)(reg_get(fd, a->command) |
-					     reg_get(fd, a->command + 1u) << 8);
+			d->word = word_get(fd, a->command);
 		} else {
 			reg_put(fd, a->command, (uint8_t)(d->word & 0xff));
 			reg_put(fd, a->command + 1u, (uint8_t)(d->word >> 8));
 		}
 		return 0;
-	case I2C_SMBUS_I2C_BLOCK_DATA:
-		if (d->block[0] < 1 || d->block[0] > I2C_SMBUS_BLOCK_MAX)
-			return fail(EINVAL);
-		for (unsigned int i = 0; i < d->block[0]; i++) {
-			if (a->read_write == I2C_SMBUS_READ)
-				d->block[i + 1] = reg_get(fd, a->command + i);
-			else
-				reg_put(fd, a->command + i, d->block[i + 1]);
-		}
+	case I2C_SMBUS_PROC_CALL:
+		reg_put(fd, a->command, (uint8_t)(d->word & 0xff));
+		reg_put(fd, a->command + 1u, (uint8_t)(d->word >> 8));
+		d->word = word_get(fd, a->command + 2u);
 		return 0;
+	case I2C_SMBUS_BLOCK_DATA:
+	case I2C_SMBUS_BLOCK_PROC_CALL:
+	case I2C_SMBUS_I2C_BLOCK_DATA:
+		return block(fd, a, d);
 	default:
 		return fail(EOPNOTSUPP);
 	}
-}
-
-/* I2C_RDWR: each message in turn; a device that does not answer ends it
- * (no ACK: -ENXIO, what the kernel's adapters mostly say). */
-static int rdwr(int fd, const char *node, struct i2c_rdwr_ioctl_data *a)
-{
-	if (a->nmsgs < 1 || a->nmsgs > I2C_RDWR_IOCTL_MAX_MSGS)
-		return fail(EINVAL);
-	for (unsigned int m = 0; m < a->nmsgs; m++) {
-		struct i2c_msg *msg = &a->msgs[m];
-		bool rd = msg->flags & I2C_M_RD;
-
-		if (msg->len > 8192 || (msg->flags & ~(unsigned int)I2C_M_RD))
-			return fail(EINVAL);
-		log_op(node, rd ? "transfer-read" : "transfer-write", msg->addr);
-		if (!answers(node, msg->addr))
-			return fail(ENXIO);
-		for (unsigned int i = 0; i < msg->len && !(rd && lazy(node)); i++) {
-			if (rd)
-				msg->buf[i] = reg_get(fd, pointer[fd]++);
-			else if (i)
-				reg_put(fd, pointer[fd]++, msg->buf[i]);
-			else
-				pointer[fd] = msg->buf[0];
-		}
-	}
-	return (int)a->nmsgs;
 }
 
 static int node_ioctl(int fd, const char *node, unsigned long req, unsigned long arg)
 {
 	switch (req) {
 	case I2C_FUNCS:
-		*(unsigned long *)arg = (I2C_FUNC_I2C | I2C_FUNC_SMBUS_EMUL) &
-					~(unsigned long)I2C_FUNC_SMBUS_PEC;
+		*(unsigned long *)arg = funcs_of(node);
 		return 0;
+	case I2C_RETRIES:
+		log_op(node, "retries", (unsigned int)arg);
+		return 0;
+	case I2C_TIMEOUT:
+		log_op(node, "timeout", (unsigned int)arg);
+		return 0;
+	case I2C_PEC:
+		log_op(node, "pec", (unsigned int)arg);
+		return arg && !(funcs_of(node) & I2C_FUNC_SMBUS_PEC) ? fail(EINVAL) : 0;
+	case I2C_RDWR:
+		return rdwr(fd, node, (struct i2c_rdwr_ioctl_data *)arg);
 	case I2C_SLAVE:
 	case I2C_SLAVE_FORCE:
 		if (arg > 0x7f)
@@ -234,8 +312,6 @@ static int node_ioctl(int fd, const char *node, unsigned long req, unsigned long
 		return arg ? fail(EINVAL) : 0;
 	case I2C_SMBUS:
 		return smbus(fd, node, (struct i2c_smbus_ioctl_data *)arg);
-	case I2C_RDWR:
-		return rdwr(fd, node, (struct i2c_rdwr_ioctl_data *)arg);
 	default:
 		return fail(ENOTTY);
 	}

@@ -7,8 +7,15 @@
  *
  * The node:	its settings, one line "MODE BITS SPEED" (spidev keeps them
  *		for the next opener: so does the file); empty: 0 8 500000
- * Its log:	dev/spidevB.C.log, one line per message: its transfers'
- *		lengths ("xfer 3")
+ * Its log:	dev/spidevB.C.log, one line per transfer of a message: its
+ *		length and what the message asked of it ("xfer 3", "xfer 2
+ *		cs_change delay 10 speed 1000 bits 16 word_delay 2": the
+ *		fields that are not 0)
+ * An ADC:	dev/spidevB.C.adc next to it, "BITS V0 V1 ... V7": instead of
+ *		the loopback, an MCP3004/3008 (BITS 10) or MCP3204/3208 (12)
+ *		answering each transfer as its data sheet says (after the
+ *		start bit, single-ended/differential and the channel; a null
+ *		bit, then the value MSB first), with the channels' values
  * Unwired:	with dev/spidevB.C.stuck there, MISO reads high (0xff: no
  *		device answers; what udrv-bench spi's check must see)
  */
@@ -73,6 +80,63 @@ static void save(int fd, struct settings s)
 		_exit(99);
 }
 
+static int bit_of(const uint8_t *b, unsigned int i)
+{
+	return b[i / 8] >> (7 - i % 8) & 1;
+}
+
+/* An MCP3xxx's answer to @tx (@len bytes) in @rx; false without an ADC */
+static bool adc(const char *node, const uint8_t *tx, uint8_t *rx, unsigned int len)
+{
+	char path[PATH_MAX + 8];
+	unsigned int bits, start = 0, nbits = len * 8, ch;
+	long v[8] = { 0 }, value;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s.adc", node);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (fscanf(f, "%u %ld %ld %ld %ld %ld %ld %ld %ld", &bits, &v[0], &v[1], &v[2], &v[3],
+		   &v[4], &v[5], &v[6], &v[7]) != 9)
+		_exit(98);
+	fclose(f);
+	memset(rx, 0xff, len);	/* what it drives before the null bit: don't care */
+	while (tx && start < nbits && !bit_of(tx, start))
+		start++;
+	if (!tx || start + 6 >= nbits)
+		return true;
+	ch = (unsigned int)(bit_of(tx, start + 2) << 2 | bit_of(tx, start + 3) << 1 |
+			    bit_of(tx, start + 4));
+	value = bit_of(tx, start + 1) ? v[ch] : v[ch] - v[ch ^ 1];
+	if (value < 0)
+		value = 0;
+	for (unsigned int k = 0; k <= bits; k++) {
+		unsigned int pos = start + 6 + k;	/* the null bit, then MSB first */
+		int b = k ? (int)(value >> (bits - k) & 1) : 0;
+
+		if (pos < nbits && !b)
+			rx[pos / 8] &= (uint8_t)~(0x80 >> pos % 8);
+	}
+	return true;
+}
+
+static void log_xfer(FILE *f, const struct spi_ioc_transfer *x)
+{
+	fprintf(f, "xfer %u", x->len);
+	if (x->cs_change)
+		fprintf(f, " cs_change");
+	if (x->delay_usecs)
+		fprintf(f, " delay %u", x->delay_usecs);
+	if (x->speed_hz)
+		fprintf(f, " speed %u", x->speed_hz);
+	if (x->bits_per_word)
+		fprintf(f, " bits %u", x->bits_per_word);
+	if (x->word_delay_usecs)
+		fprintf(f, " word_delay %u", x->word_delay_usecs);
+	fprintf(f, "\n");
+}
+
 static int message(const char *node, const struct spi_ioc_transfer *x, unsigned int n)
 {
 	char path[PATH_MAX + 8];
@@ -85,15 +149,19 @@ static int message(const char *node, const struct spi_ioc_transfer *x, unsigned 
 	snprintf(path, sizeof(path), "%s.log", node);
 	f = fopen(path, "a");
 	for (unsigned int i = 0; i < n; i++) {
-		if (x[i].rx_buf && stuck)
-			memset((void *)(uintptr_t)x[i].rx_buf, 0xff, x[i].len);
-		else if (x[i].rx_buf && x[i].tx_buf)
-			memcpy((void *)(uintptr_t)x[i].rx_buf, (const void *)(uintptr_t)x[i].tx_buf,
-			       x[i].len);
-		else if (x[i].rx_buf)
-			memset((void *)(uintptr_t)x[i].rx_buf, 0, x[i].len);
+		uint8_t *rx = (uint8_t *)(uintptr_t)x[i].rx_buf;
+		const uint8_t *tx = (const uint8_t *)(uintptr_t)x[i].tx_buf;
+
+		if (rx && stuck) {
+			memset(rx, 0xff, x[i].len);
+		} else if (rx && !adc(node, tx, rx, x[i].len)) {
+			if (tx)
+				memcpy(rx, tx, x[i].len);
+			else
+				memset(rx, 0, x[i].len);
+		}
 		if (f)
-			fprintf(f, "xfer %u\n", x[i].len);
+			log_xfer(f, &x[i]);
 		total += (int)x[i].len;
 	}
 	if (f)

@@ -141,7 +141,7 @@ def test_dump_block_and_word(udrv: Runner, bus: FakeTree) -> None:
     doc = udrv("i2c", "dump", "--block", "--json", "1", "0x50").json()
     assert (doc["mode"], doc["first"], doc["last"]) == ("block", 0, 0xFF)
     assert doc["values"] == [i ^ 0xA5 for i in range(256)]
-    assert log(bus) == ["read-i2c-block 0x50"] * 8  # 32 registers a read
+    assert log(bus) == ["read-i2c-block-data 0x50"] * 8  # 32 registers a read
     doc = udrv("i2c", "dump", "-w", "--json", "1", "0x50", "0x10", "0x11").json()
     assert doc["values"] == [(0x11 ^ 0xA5) << 8 | (0x10 ^ 0xA5), (0x12 ^ 0xA5) << 8 | (0x11 ^ 0xA5)]
     r = udrv("i2c", "dump", "--word", "1", "0x50", "0x10", "0x11")
@@ -163,7 +163,7 @@ def test_transfer_writes_the_pointer_then_reads(udrv: Runner, bus: FakeTree) -> 
     r = udrv("i2c", "transfer", "1", "w1@0x50", "0x10", "r8")
     assert r.returncode == 0, r
     assert r.stdout == " ".join(f"0x{i ^ 0xA5:02x}" for i in range(0x10, 0x18)) + "\n"
-    assert log(bus) == ["transfer-write 0x50", "transfer-read 0x50"]  # one I2C_RDWR
+    assert log(bus) == ["rdwr-write 0x50", "rdwr-read 0x50"]  # one I2C_RDWR
 
 
 def test_transfer_json_and_writes(udrv: Runner, bus: FakeTree) -> None:
@@ -181,7 +181,7 @@ def test_transfer_no_device_and_drivers_address(udrv: Runner, bus: FakeTree) -> 
     assert r.returncode == 1 and "no device answered at 0x51" in r.stderr, r
     r = udrv("i2c", "transfer", "1", "w1@0x48", "0")
     assert r.returncode == 1 and "lm75" in r.stderr and "--force" in r.stderr, r
-    assert log(bus) == ["transfer-read 0x51"]  # the driver's address: not reached
+    assert log(bus) == ["rdwr-read 0x51"]  # the driver's address: not reached
     r = udrv("i2c", "transfer", "--force", "1", "w1@0x48", "0")
     assert r.returncode == 1 and "no device answered at 0x48" in r.stderr, r  # reached
 

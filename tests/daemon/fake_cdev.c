@@ -36,6 +36,16 @@
  *			wait with EINTR), for a program that blocks in read()
  *			(libudrv's responder).
  *
+ * An SPI ADC on its lines:	gpiochipN.mcp3008 next to it, "CLK MOSI MISO CS
+ *			BITS V0 ... V7" (offsets, 10 or 12 bits, the channels'
+ *			values): an MCP3008/MCP3208 in SPI mode 0 that the
+ *			process's requests talk to by setting CLK, MOSI and CS
+ *			(active low): it samples MOSI at the clock's rising edge
+ *			and sets MISO's level at its falling edge, as its data
+ *			sheet says (after the start bit, single-ended or
+ *			differential and the channel; a null bit, then the
+ *			value MSB first). For software SPI's tests.
+ *
  * A request is a memfd holding "CHIP_PATH\nN OFFSET...\n" (/proc/self/fd shows
  * it as the kernel's anon_inode:gpio-line): the process that
  * made it remembers its number, and closing it there frees its lines (their
@@ -418,6 +428,68 @@ static int passed_req(int fd, struct req *r)
 	return 0;
 }
 
+/* The MCP3xxx's bit at position @p of a frame, @n bits of @tx sampled */
+static int adc_bit(uint64_t tx, unsigned int n, unsigned int p, unsigned int bits,
+		   const long *v)
+{
+	unsigned int s = 0, ch;
+	long value;
+
+#define TX(i)	((int)(tx >> (n - 1 - (i)) & 1))
+	while (s < n && !TX(s))
+		s++;
+	if (s + 5 > n || p < s + 6)
+		return 1;	/* no channel yet: high impedance, read as 1 */
+	if (p == s + 6)
+		return 0;	/* the null bit */
+	ch = (unsigned int)(TX(s + 2) << 2 | TX(s + 3) << 1 | TX(s + 4));
+	value = TX(s + 1) ? v[ch] : v[ch] - v[ch ^ 1];
+#undef TX
+	if (value < 0)
+		value = 0;
+	if (p - (s + 7) >= bits)
+		return 0;
+	return (int)(value >> (bits - 1 - (p - (s + 7))) & 1);
+}
+
+/* gpiochipN.mcp3008's device, after the lines changed */
+static void adc(struct chip *c)
+{
+	static int prev_clk = -1, prev_cs = -1;
+	static unsigned int n;
+	static uint64_t tx;
+	unsigned int clk, mosi, miso, cs, bits;
+	char path[PATH_MAX + 16];
+	long v[8];
+	FILE *f;
+	int ok, lclk, lcs;
+
+	snprintf(path, sizeof(path), "%s.mcp3008", c->path);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	ok = fscanf(f, "%u %u %u %u %u %ld %ld %ld %ld %ld %ld %ld %ld", &clk, &mosi, &miso,
+		    &cs, &bits, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 13;
+	fclose(f);
+	if (!ok || clk >= c->n || mosi >= c->n || miso >= c->n || cs >= c->n)
+		fail("cannot read", path);
+	lclk = c->lines[clk].level;
+	lcs = c->lines[cs].level;
+	if (lcs == 0 && prev_cs != 0) {		/* selected: a new frame */
+		n = 0;
+		tx = 0;
+		c->lines[miso].level = 1;
+	}
+	if (lcs == 0 && prev_clk == 0 && lclk == 1 && n < 64) {
+		tx = tx << 1 | (uint64_t)(c->lines[mosi].level & 1);
+		n++;
+	}
+	if (lcs == 0 && prev_clk == 1 && lclk == 0)
+		c->lines[miso].level = adc_bit(tx, n, n, bits, v);
+	prev_clk = lclk;
+	prev_cs = lcs;
+}
+
 static int req_ioctl(struct req *r, unsigned long op, void *arg)
 {
 	struct chip c;
@@ -459,6 +531,7 @@ static int req_ioctl(struct req *r, unsigned long op, void *arg)
 		errno = ENOTTY;
 		return -1;
 	}
+	adc(&c);
 	save(&c);
 	return 0;
 }

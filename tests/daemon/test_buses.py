@@ -294,7 +294,7 @@ def test_granted_addresses_are_served(served: Udrvd) -> None:
         res = transfer(served, spec, [msg(0x50, write=b"\x10"), msg(0x50, read=4)])
         assert res.returncode == 0, (spec, res.stderr)
         assert res.stdout.strip() == "([[byte 0x10, 0x11, 0x12, 0x13]],)", res.stdout
-    assert log(served)[-2:] == ["transfer-write 0x50", "transfer-read 0x50"]
+    assert log(served)[-2:] == ["rdwr-write 0x50", "rdwr-read 0x50"]
     res = served.call(DEVICES, f"{I2C}.ReadByteData", "'1'", "0x50", "0x20", uid=ALICE)
     assert res.stdout.strip() == "(byte 0x20,)", res.stderr
     res = served.call(DEVICES, f"{I2C}.WriteByteData", "'1'", "0x50", "0x20", "0xaa", uid=ALICE)
@@ -354,7 +354,7 @@ def test_reserved_and_ten_bit_addresses_need_a_rule_that_names_them(
                "0x00" in res.stderr, res.stderr  # fmt: skip
         res = transfer(d, "1", [msg(0x50, read=1, flags=0x10)])  # granted; the adapter lacks it
         assert "cannot do 10-bit addresses" in res.stderr, res.stderr
-        assert log(d) == ["transfer-write 0x00"]
+        assert log(d) == ["rdwr-write 0x00"]
 
 
 def test_an_address_the_kernel_drives_is_refused(served: Udrvd) -> None:

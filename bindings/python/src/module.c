@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * udrv._udrv: the module, its functions (version, chip_list, uio_list) and
- * the helpers the object files share.
+ * udrv._udrv: the module, its functions (version, chip_list, uio_list,
+ * i2c_list, spi_list) and the helpers the object files share.
  */
 #include "udrv_py.h"
 
@@ -148,6 +148,86 @@ int udrvpy_int_arg_int(PyObject *o, const char *name, int min, int max, int *v)
 	return 0;
 }
 
+void udrvpy_lock(PyThread_type_lock lock)
+{
+	if (PyThread_acquire_lock(lock, NOWAIT_LOCK))
+		return;
+	Py_BEGIN_ALLOW_THREADS
+	PyThread_acquire_lock(lock, WAIT_LOCK);
+	Py_END_ALLOW_THREADS
+}
+
+int udrvpy_take(PyThread_type_lock lock, const void *handle, const char *what)
+{
+	udrvpy_lock(lock);
+	if (handle)
+		return 0;
+	PyThread_release_lock(lock);
+	udrvpy_released(what);
+	return -1;
+}
+
+PyObject *udrvpy_spec_bytes(PyObject *spec, const char *name, const char *what)
+{
+	PyObject *res = NULL;
+
+	if (PyBool_Check(spec) || !PyUnicode_FSConverter(spec, &res)) {
+		if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_TypeError)) {
+			PyErr_Clear();
+			PyErr_Format(PyExc_TypeError, "%s must be %s, not %.100s", name, what,
+				     Py_TYPE(spec)->tp_name);
+		}
+		return NULL;
+	}
+	if (PyBytes_GET_SIZE(res) == 0) {
+		Py_DECREF(res);
+		PyErr_Format(PyExc_ValueError, "%s must be %s, not ''", name, what);
+		return NULL;
+	}
+	return res;
+}
+
+int udrvpy_data_arg(PyObject *o, const char *name, Py_buffer *view)
+{
+	PyObject *b;
+	int ret;
+
+	if (PyObject_CheckBuffer(o))
+		return PyObject_GetBuffer(o, view, PyBUF_SIMPLE);
+	if (!PyList_Check(o) && !PyTuple_Check(o)) {
+		PyErr_Format(PyExc_TypeError,
+			     "%s must be a bytes-like object or a list of ints 0..255, not %.100s",
+			     name, Py_TYPE(o)->tp_name);
+		return -1;
+	}
+	b = PyBytes_FromObject(o);	/* each item an int 0..255 */
+	if (!b) {
+		PyObject *exc = PyErr_Occurred();
+
+		if (exc && (PyErr_GivenExceptionMatches(exc, PyExc_ValueError) ||
+			    PyErr_GivenExceptionMatches(exc, PyExc_TypeError))) {
+			PyErr_Clear();
+			PyErr_Format(exc == PyExc_ValueError ? PyExc_ValueError : PyExc_TypeError,
+				     "%s must be a bytes-like object or a list of ints 0..255: %R is not",
+				     name, o);
+		}
+		return -1;
+	}
+	ret = PyObject_GetBuffer(b, view, PyBUF_SIMPLE);
+	Py_DECREF(b);
+	return ret;
+}
+
+int udrvpy_into_arg(PyObject *o, const char *name, Py_buffer *view)
+{
+	if (PyObject_CheckBuffer(o) && PyObject_GetBuffer(o, view, PyBUF_WRITABLE) == 0)
+		return 0;
+	PyErr_Clear();
+	PyErr_Format(PyExc_TypeError, "%s must be a writable bytes-like object (a bytearray, a "
+		     "memoryview of one...), not %.100s", name, Py_TYPE(o)->tp_name);
+	return -1;
+}
+
 static PyObject *version(PyObject *mod, PyObject *unused)
 {
 	return PyUnicode_FromString(udrv_version());
@@ -182,6 +262,16 @@ static PyObject *chip_list(PyObject *mod, PyObject *unused)
 static PyObject *uio_list(PyObject *mod, PyObject *unused)
 {
 	return strv_list(udrv_uio_list, "cannot list the UIO devices");
+}
+
+static PyObject *i2c_list(PyObject *mod, PyObject *unused)
+{
+	return strv_list(udrv_i2c_list, "cannot list the I2C buses");
+}
+
+static PyObject *spi_list(PyObject *mod, PyObject *unused)
+{
+	return strv_list(udrv_spi_list, "cannot list the spidev devices");
 }
 
 static PyObject *absent_reason(void (*fn)(char *, size_t))
@@ -238,6 +328,11 @@ static PyMethodDef module_methods[] = {
 	  "chip_list() -> list[str]\n\nThe GPIO chips (\"gpiochip0\", ...), by number; [] when none." },
 	{ "uio_list", uio_list, METH_NOARGS,
 	  "uio_list() -> list[str]\n\nThe UIO devices (\"uio0\", ...), by number; [] when none." },
+	{ "i2c_list", i2c_list, METH_NOARGS,
+	  "i2c_list() -> list[str]\n\nThe I2C buses (\"i2c-0\", ...), by number; [] when none." },
+	{ "spi_list", spi_list, METH_NOARGS,
+	  "spi_list() -> list[str]\n\nThe spidev devices (\"spidev0.0\", ...), by bus then chip "
+	  "select; [] when none." },
 	{ "gpio_absent_reason", gpio_absent_reason, METH_NOARGS,
 	  "gpio_absent_reason() -> str\n\nWhy there are no GPIO chips, and what to do." },
 	{ "uio_absent_reason", uio_absent_reason, METH_NOARGS,
@@ -266,6 +361,8 @@ static const init_fn inits[] = {
 	udrvpy_region_init,
 	udrvpy_rt_init,
 	udrvpy_hist_init,
+	udrvpy_i2c_init,
+	udrvpy_spi_init,
 	udrvpy_udrvd_init,
 	backend_names_init,
 };

@@ -2,8 +2,8 @@
 /*
  * udrv._udrv: what the extension's files share. One object per file:
  * errors.c (exceptions), chip.c, request.c, events.c (EdgeEvent, UioIrq),
- * layout.c (GpioLayout), uio.c, region.c, rt.c, hist.c; module.c ties them
- * into the module.
+ * layout.c (GpioLayout), uio.c, region.c, rt.c, hist.c, i2c.c, spi.c;
+ * module.c ties them into the module.
  */
 #ifndef UDRV_PY_H
 #define UDRV_PY_H
@@ -87,6 +87,12 @@ extern PyTypeObject udrvpy_HistogramType;
 int udrvpy_rt_init(PyObject *m);
 int udrvpy_hist_init(PyObject *m);
 
+/* i2c.c, spi.c */
+extern PyTypeObject udrvpy_I2CType;
+extern PyTypeObject udrvpy_SPIType;
+int udrvpy_i2c_init(PyObject *m);
+int udrvpy_spi_init(PyObject *m);
+
 /* udrvd.c: udrvd_hold(), udrvd_release(), HAS_UDRVD_CLIENT */
 int udrvpy_udrvd_init(PyObject *m);
 
@@ -112,5 +118,31 @@ int udrvpy_uint_arg(PyObject *o, const char *name, unsigned long long max,
 		    unsigned long long *v);
 /* udrvpy_int_arg() into an int: the range @min..@max within INT_MIN..INT_MAX */
 int udrvpy_int_arg_int(PyObject *o, const char *name, int min, int max, int *v);
+
+/*
+ * A handle one thread uses at a time (I2C, SPI): take @lock, waiting for
+ * another thread's call with the GIL released (its ioctl may block).
+ */
+void udrvpy_lock(PyThread_type_lock lock);
+/* udrvpy_lock(), then 0 while @handle is open; closed (NULL): the lock
+ * given back, ValueError("<what> is released") and -1 */
+int udrvpy_take(PyThread_type_lock lock, const void *handle, const char *what);
+/*
+ * A device named by a path or a name (str, bytes, os.PathLike), not empty,
+ * as bytes: TypeError or ValueError naming @name and @what it may be
+ * ("a node's path or an adapter's name").
+ */
+PyObject *udrvpy_spec_bytes(PyObject *spec, const char *name, const char *what);
+
+/*
+ * Bytes given as data to send, called @name: any C-contiguous buffer
+ * (bytes, bytearray, memoryview, array...) or a list or tuple of ints
+ * 0..255; TypeError for anything else (an int, a str). 0 with @view to
+ * PyBuffer_Release(), or -1 with the exception set.
+ */
+int udrvpy_data_arg(PyObject *o, const char *name, Py_buffer *view);
+/* A caller's buffer to fill, called @name: writable and C-contiguous
+ * (TypeError otherwise). 0 with @view, or -1. */
+int udrvpy_into_arg(PyObject *o, const char *name, Py_buffer *view);
 
 #endif /* UDRV_PY_H */

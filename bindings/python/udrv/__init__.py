@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""udrv: GPIO (character device, sysfs, registers), UIO and real-time
-helpers for Linux userspace drivers, over libudrv (docs/python.md).
+"""udrv: GPIO (character device, sysfs, registers), UIO, I2C, SPI and
+real-time helpers for Linux userspace drivers, over libudrv (docs/python.md).
 
     import udrv
     with udrv.Chip("gpiochip0") as chip, chip.request(
@@ -11,7 +11,9 @@ helpers for Linux userspace drivers, over libudrv (docs/python.md).
 from __future__ import annotations
 
 from ._gpio import Chip, Request
+from ._i2c import I2C, I2CMessage
 from ._rt import Histogram, Rt, rt_check, rt_threads
+from ._spi import SPI, SPITransfer
 from ._types import (
     Backend,
     Bias,
@@ -45,7 +47,9 @@ from ._udrv import (
     UioIrq,
     chip_list,
     gpio_absent_reason,
+    i2c_list,
     rt_find_irq,
+    spi_list,
     uio_absent_reason,
     uio_list,
     version,
@@ -56,6 +60,8 @@ from ._uio import Uio
 __version__ = version()
 
 __all__ = [
+    "I2C",
+    "SPI",
     "Backend",
     "Bias",
     "BusyError",
@@ -69,6 +75,7 @@ __all__ = [
     "Error",
     "GpioLayout",
     "Histogram",
+    "I2CMessage",
     "InfoChange",
     "InfoEvent",
     "InvalidError",
@@ -85,6 +92,7 @@ __all__ = [
     "RtReport",
     "RtState",
     "RtThread",
+    "SPITransfer",
     "Uio",
     "UioIrq",
     "UioMapInfo",
@@ -92,10 +100,12 @@ __all__ = [
     "chip_list",
     "gpio_absent_reason",
     "hold",
+    "i2c_list",
     "release_held",
     "rt_check",
     "rt_find_irq",
     "rt_threads",
+    "spi_list",
     "take_held",
     "uio_absent_reason",
     "uio_list",

@@ -55,8 +55,16 @@ sysfs GPIO has none, so there a callback is dropped when it comes less than
 
 PWM: gpiozero 2.0 has no generic software PWM to build on, and udrv drives
 lines, not PWM controllers, so setting a frequency raises
-``PinPWMUnsupported`` (PWMLED and friends fail at construction). SPI is not
-provided either.
+``PinPWMUnsupported`` (PWMLED and friends fail at construction).
+
+SPI (``MCP3008(channel=0)`` and gpiozero's other SPI devices): hardware SPI
+through spidev and :class:`udrv.SPI`: by default spidev0.0, with
+``port=``/``device=`` spidevPORT.DEVICE, and on a Pi the header's SPI0 pins
+too (GPIO11, 10, 9 and 8 or 7, as gpiozero's factories map them, with its
+fallback to software SPI when spidev cannot be used). Other pins
+(``clock_pin=``, ``mosi_pin=``, ``miso_pin=``, ``select_pin=``, named as
+any pin here) are bit-banged on udrv line requests: SPI on any lines
+(udrv/_gpiozero_spi.py).
 
 Errors from the library are raised as they come (``udrv.Error``, an
 ``OSError`` carrying udrv's message and errno: a busy line names its holder,
@@ -86,12 +94,14 @@ import errno
 import os
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from types import MethodType
 from typing import Any
 from weakref import WeakMethod, ref
 
 from gpiozero.exc import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    GPIOPinInUse,
     PinFixedPull,
     PinInvalidBounce,
     PinInvalidEdges,
@@ -101,6 +111,8 @@ from gpiozero.exc import (  # type: ignore[import-untyped, import-not-found, unu
     PinInvalidState,
     PinPWMUnsupported,
     PinSetInput,
+    SPIBadArgs,
+    SPISoftwareFallback,
 )
 from gpiozero.pins import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
     Factory,
@@ -124,6 +136,16 @@ from udrv._gpiozero_board import (
     pi_revision,
 )
 from udrv._gpiozero_events import EventThread
+from udrv._gpiozero_spi import (
+    PI_CLOCK,
+    PI_MISO,
+    PI_MOSI,
+    PI_SELECT,
+    PIN_ARGS,
+    _SoftBus,
+    spi_class,
+    split_spi_args,
+)
 
 __all__ = ["UdrvBoardInfo", "UdrvFactory", "UdrvPin"]
 
@@ -191,6 +213,7 @@ class UdrvFactory(Factory):  # type: ignore[misc]
         self._events: EventThread | None = None
         self._closed = False
         self._pi_info: Any = None  # a Pi's PiBoardInfo
+        self._soft_buses: dict[tuple[Any, ...], _SoftBus] = {}  # software SPI's
         self._info, self._default, self._on_pi = self._make_board_info(chip)
 
     def __enter__(self) -> UdrvFactory:  # gpiozero 1.x's Factory is no context manager
@@ -344,6 +367,73 @@ class UdrvFactory(Factory):  # type: ignore[misc]
             events.close()
         for chip in chips:
             chip.close()
+
+    # ---- SPI (udrv/_gpiozero_spi.py) ----
+
+    def _get_spi_class(self, shared: bool, hardware: bool) -> Any:
+        return spi_class(shared, hardware)
+
+    def spi(self, **spi_args: Any) -> Any:
+        """gpiozero's SPI interface: spidev (port and device, the default
+        0 and 0, or a Pi's SPI0 pins), else software SPI on the pins."""
+        args, _, shared = split_spi_args(spi_args)
+        if not args:
+            args = {"port": 0, "device": 0}
+        if "clock_pin" not in args and "select_pin" not in args and (
+                "port" in args or "device" in args):
+            return self._spi_device(shared, args.get("port", 0), args.get("device", 0))
+        pins = {k: args.get(k) for k in PIN_ARGS}
+        if self._on_pi:  # SPI0's pins where none is given, as gpiozero's factories
+            spi0 = (PI_CLOCK, PI_MOSI, PI_MISO, PI_SELECT[0])
+            pins = {k: args.get(k, d) for k, d in zip(PIN_ARGS, spi0, strict=True)}
+            lines = [None if p is None else self.pin(p).offset for p in pins.values()]
+            clock, mosi, miso, select = lines
+            if (clock == PI_CLOCK and mosi in (None, PI_MOSI) and miso in (None, PI_MISO)
+                    and select in PI_SELECT):
+                return self._spi_device(shared, 0, PI_SELECT.index(select))
+        elif pins["clock_pin"] is None or pins["select_pin"] is None:
+            raise SPIBadArgs("software SPI needs clock_pin and select_pin (and mosi_pin, "
+                             "miso_pin): there are no default SPI pins here but spidev0.0 "
+                             "(port=0, device=0)")
+        return spi_class(shared, False)(pin_factory=self, **pins)
+
+    def _spi_device(self, shared: bool, port: Any, device: Any) -> Any:
+        """spidevPORT.DEVICE; on a Pi, SPI0's pins reserved and software SPI
+        on them when spidev fails (gpiozero's SPISoftwareFallback)."""
+        for name, v in (("port", port), ("device", device)):
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise SPIBadArgs(f"{name} must be an int 0 or more, not {v!r}")
+        pi0 = self._on_pi and port == 0 and device in (0, 1)
+        spi0 = (PI_CLOCK, PI_MOSI, PI_MISO, PI_SELECT[device]) if pi0 else ()
+        try:
+            return spi_class(shared, True)(port, device, spi0, pin_factory=self)
+        except GPIOPinInUse:
+            raise  # software SPI would find them in use too
+        except Exception as e:
+            if not pi0:
+                raise  # no pins to fall back on: udrv's message says why
+            warnings.warn(SPISoftwareFallback(
+                f"failed to initialize hardware SPI, falling back to software (error was: "
+                f"{e!s})"), stacklevel=3)
+        return spi_class(shared, False)(*spi0, pin_factory=self)
+
+    def _soft_spi_bus(self, clock: Any, mosi: Any, miso: Any) -> _SoftBus:
+        """The software SPI bus on these pins, shared by its devices."""
+        key = tuple(None if p is None else self.pin(p) for p in (clock, mosi, miso))
+        with self._lock:
+            bus = self._soft_buses.get(key)
+            if bus is None:
+                bus = self._soft_buses[key] = _SoftBus(self, clock, mosi, miso)
+            bus.users += 1
+            return bus
+
+    def _soft_spi_done(self, bus: _SoftBus) -> None:
+        with self._lock:
+            bus.users -= 1
+            if bus.users:
+                return
+            self._soft_buses = {k: b for k, b in self._soft_buses.items() if b is not bus}
+        bus.close()
 
     @staticmethod
     def ticks() -> int:

@@ -58,8 +58,8 @@ def test_i2c_rows_in_turns(bench: Runner, tree: FakeTree, monkeypatch: pytest.Mo
     # (the registers read once, a warm-up batch and 20 batches of 4 a row)
     ops = tree.path("dev/i2c-1.log").read_text().splitlines()
     assert ops.count("read-byte-data 0x50") == 96 + 2 * (1 + 20) * 4
-    assert ops.count("read-i2c-block 0x50") == 2 * 21 * 4
-    assert ops.count("transfer-read 0x50") == 2 * 21 * 4
+    assert ops.count("read-i2c-block-data 0x50") == 2 * 21 * 4
+    assert ops.count("rdwr-read 0x50") == 2 * 21 * 4
 
 
 def test_i2c_a_read_that_returns_nothing_fails(bench: Runner, tree: FakeTree,

@@ -1,0 +1,938 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * I2C: an I2C bus through i2c-dev (struct udrv_i2c): the device's address,
+ * retries, timeout, PEC, every SMBus transaction and plain I2C transfers
+ * (several messages in one I2C_RDWR, their buffers the callers' objects:
+ * no copies). One thread at a time uses the handle; the ioctls run with
+ * the GIL released. Arguments are checked here, before anything is sent;
+ * the library's refusals and the bus's failures raise udrv.Error with its
+ * message. The package's udrv.I2C subclasses it (transfer() of
+ * udrv.I2CMessage).
+ */
+#include "udrv_py.h"
+
+#include <errno.h>
+#include <string.h>
+
+struct udrvpy_i2c {
+	PyObject_HEAD
+	struct udrv_i2c *i2c;		/* NULL once closed */
+	PyThread_type_lock lock;	/* held by the thread using i2c */
+	long addr;			/* -1: none set */
+	unsigned int addr_flags;	/* UDRV_I2C_TEN, UDRV_I2C_FORCE */
+	long retries;			/* -1: the adapter's, never set */
+	long timeout_ms;		/* -1: the adapter's, never set */
+	bool pec;
+};
+
+#define I2C(o)	((struct udrvpy_i2c *)(o))
+
+/* Take the handle for a call: 0, or -1 (closed: ValueError). */
+static int i2c_begin(struct udrvpy_i2c *self)
+{
+	return udrvpy_take(self->lock, self->i2c, "I2C bus");
+}
+
+static void i2c_end(struct udrvpy_i2c *self)
+{
+	PyThread_release_lock(self->lock);
+}
+
+/* The library's failure @ret as udrv.Error, the handle given back: NULL */
+static PyObject *i2c_fail(struct udrvpy_i2c *self, int ret)
+{
+	udrvpy_raise(ret, udrv_i2c_errmsg(self->i2c));
+	i2c_end(self);
+	return NULL;
+}
+
+/* spec: an int (the bus number), str, bytes or os.PathLike -> bytes */
+static PyObject *spec_bytes(PyObject *spec)
+{
+	PyObject *res = NULL, *s;
+
+	if (PyLong_Check(spec) && !PyBool_Check(spec)) {
+		unsigned long long n;
+
+		if (udrvpy_uint_arg(spec, "bus", INT32_MAX, &n) < 0)
+			return NULL;
+		s = PyObject_Str(spec);
+		if (!s)
+			return NULL;
+		PyUnicode_FSConverter(s, &res);
+		Py_DECREF(s);
+		return res;
+	}
+	return udrvpy_spec_bytes(spec, "bus", "a bus number, a node's path or an adapter's name");
+}
+
+static int address_flags(PyObject *addr_o, int ten, int force, unsigned int *addr,
+			 unsigned int *flags)
+{
+	unsigned long long a;
+
+	if (udrvpy_uint_arg(addr_o, "address", ten ? 0x3ff : 0x7f, &a) < 0)
+		return -1;
+	*addr = (unsigned int)a;
+	*flags = (ten ? UDRV_I2C_TEN : 0) | (force ? UDRV_I2C_FORCE : 0);
+	return 0;
+}
+
+/* set_address() with the handle taken: 0, or -1 with the exception */
+static int set_address(struct udrvpy_i2c *self, unsigned int addr, unsigned int flags)
+{
+	int ret = 0;
+
+	Py_BEGIN_ALLOW_THREADS
+	ret = udrv_i2c_set_address(self->i2c, addr, flags);
+	Py_END_ALLOW_THREADS
+	if (ret < 0) {
+		udrvpy_raise(ret, udrv_i2c_errmsg(self->i2c));
+		return -1;
+	}
+	self->addr = (long)addr;
+	self->addr_flags = flags;
+	return 0;
+}
+
+static void i2c_free(struct udrvpy_i2c *self)
+{
+	if (self->i2c) {
+		udrv_i2c_close(self->i2c);
+		udrv_i2c_free(self->i2c);
+		self->i2c = NULL;
+	}
+}
+
+static PyObject *i2c_new(PyTypeObject *cls, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "bus", "address", "ten_bit", "force", NULL };
+	PyObject *spec, *addr_o = Py_None, *b;
+	unsigned int addr = 0, flags = 0;
+	struct udrvpy_i2c *self;
+	int ten = 0, force = 0, ret;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$pp:I2C", kwlist, &spec, &addr_o, &ten,
+					 &force))
+		return NULL;
+	if (addr_o != Py_None && address_flags(addr_o, ten, force, &addr, &flags) < 0)
+		return NULL;
+	b = spec_bytes(spec);
+	if (!b)
+		return NULL;
+	self = (struct udrvpy_i2c *)cls->tp_alloc(cls, 0);
+	if (!self)
+		goto fail;
+	self->addr = self->retries = self->timeout_ms = -1;
+	self->lock = PyThread_allocate_lock();
+	self->i2c = udrv_i2c_new();
+	if (!self->lock || !self->i2c) {
+		PyErr_NoMemory();
+		goto fail;
+	}
+	ret = udrv_i2c_open(self->i2c, PyBytes_AS_STRING(b));
+	if (ret < 0) {
+		udrvpy_raise(ret, udrv_i2c_errmsg(self->i2c));
+		goto fail;
+	}
+	if (addr_o != Py_None && set_address(self, addr, flags) < 0)
+		goto fail;
+	Py_DECREF(b);
+	return (PyObject *)self;
+fail:
+	Py_DECREF(b);
+	Py_XDECREF(self);
+	return NULL;
+}
+
+static void i2c_dealloc(PyObject *o)
+{
+	i2c_free(I2C(o));
+	if (I2C(o)->lock)
+		PyThread_free_lock(I2C(o)->lock);
+	Py_TYPE(o)->tp_free(o);
+}
+
+static PyObject *i2c_close(PyObject *o, PyObject *unused)
+{
+	udrvpy_lock(I2C(o)->lock);	/* after another thread's transaction */
+	i2c_free(I2C(o));
+	PyThread_release_lock(I2C(o)->lock);
+	Py_RETURN_NONE;
+}
+
+static PyObject *i2c_enter(PyObject *o, PyObject *unused)
+{
+	if (!I2C(o)->i2c)
+		return udrvpy_released("I2C bus");
+	Py_INCREF(o);
+	return o;
+}
+
+static PyObject *i2c_exit(PyObject *o, PyObject *args)
+{
+	return i2c_close(o, NULL);
+}
+
+static PyObject *i2c_repr(PyObject *o)
+{
+	struct udrvpy_i2c *self = I2C(o);
+	char addr[32] = "";
+
+	if (!self->i2c)
+		return PyUnicode_FromFormat("<%s (closed)>", Py_TYPE(o)->tp_name);
+	if (self->addr >= 0)	/* PyUnicode_FromFormat() of 3.11 has no %02x */
+		snprintf(addr, sizeof(addr), " address 0x%02lx", self->addr);
+	return PyUnicode_FromFormat("<%s i2c-%u [%s]%s>", Py_TYPE(o)->tp_name,
+				    udrv_i2c_bus(self->i2c), udrv_i2c_name(self->i2c), addr);
+}
+
+/* ---- the bus and its settings ---- */
+
+static PyObject *i2c_set_address(PyObject *o, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "address", "ten_bit", "force", NULL };
+	struct udrvpy_i2c *self = I2C(o);
+	unsigned int addr, flags;
+	int ten = 0, force = 0;
+	PyObject *addr_o;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|pp:set_address", kwlist, &addr_o, &ten,
+					 &force) ||
+	    address_flags(addr_o, ten, force, &addr, &flags) < 0 || i2c_begin(self) < 0)
+		return NULL;
+	if (set_address(self, addr, flags) < 0) {
+		i2c_end(self);
+		return NULL;
+	}
+	i2c_end(self);
+	Py_RETURN_NONE;
+}
+
+static PyObject *i2c_get_address(PyObject *o, void *unused)
+{
+	if (!I2C(o)->i2c)
+		return udrvpy_released("I2C bus");
+	if (I2C(o)->addr < 0)
+		Py_RETURN_NONE;
+	return PyLong_FromLong(I2C(o)->addr);
+}
+
+static int i2c_set_address_attr(PyObject *o, PyObject *value, void *unused)
+{
+	unsigned int addr, flags;
+	int ret;
+
+	if (!value) {
+		PyErr_SetString(PyExc_AttributeError, "the address cannot be deleted");
+		return -1;
+	}
+	if (address_flags(value, 0, 0, &addr, &flags) < 0 || i2c_begin(I2C(o)) < 0)
+		return -1;
+	ret = set_address(I2C(o), addr, flags);
+	i2c_end(I2C(o));
+	return ret;
+}
+
+static PyObject *i2c_get_flag(PyObject *o, void *closure)
+{
+	if (!I2C(o)->i2c)
+		return udrvpy_released("I2C bus");
+	return PyBool_FromLong(I2C(o)->addr >= 0 &&
+			       (I2C(o)->addr_flags & (unsigned int)(uintptr_t)closure));
+}
+
+static PyObject *i2c_get_bus(PyObject *o, void *unused)
+{
+	if (!I2C(o)->i2c)
+		return udrvpy_released("I2C bus");
+	return PyLong_FromUnsignedLong(udrv_i2c_bus(I2C(o)->i2c));
+}
+
+static PyObject *i2c_get_name(PyObject *o, void *unused)
+{
+	if (!I2C(o)->i2c)
+		return udrvpy_released("I2C bus");
+	return PyUnicode_DecodeFSDefault(udrv_i2c_name(I2C(o)->i2c));
+}
+
+static PyObject *i2c_get_funcs(PyObject *o, void *unused)
+{
+	if (!I2C(o)->i2c)
+		return udrvpy_released("I2C bus");
+	return PyLong_FromUnsignedLongLong(udrv_i2c_funcs(I2C(o)->i2c));
+}
+
+static PyObject *i2c_get_closed(PyObject *o, void *unused)
+{
+	return PyBool_FromLong(!I2C(o)->i2c);
+}
+
+static PyObject *i2c_fileno(PyObject *o, PyObject *unused)
+{
+	if (!I2C(o)->i2c)
+		return udrvpy_released("I2C bus");
+	return PyLong_FromLong(udrv_i2c_fd(I2C(o)->i2c));
+}
+
+static PyObject *i2c_get_retries(PyObject *o, void *unused)
+{
+	if (!I2C(o)->i2c)
+		return udrvpy_released("I2C bus");
+	if (I2C(o)->retries < 0)
+		Py_RETURN_NONE;
+	return PyLong_FromLong(I2C(o)->retries);
+}
+
+static int i2c_set_retries(PyObject *o, PyObject *value, void *unused)
+{
+	unsigned long long n;
+	int ret;
+
+	if (!value) {
+		PyErr_SetString(PyExc_AttributeError, "retries cannot be deleted");
+		return -1;
+	}
+	if (udrvpy_uint_arg(value, "retries", 1000, &n) < 0 || i2c_begin(I2C(o)) < 0)
+		return -1;
+	Py_BEGIN_ALLOW_THREADS
+	ret = udrv_i2c_set_retries(I2C(o)->i2c, (unsigned int)n);
+	Py_END_ALLOW_THREADS
+	if (ret < 0) {
+		i2c_fail(I2C(o), ret);
+		return -1;
+	}
+	I2C(o)->retries = (long)n;
+	i2c_end(I2C(o));
+	return 0;
+}
+
+static PyObject *i2c_get_timeout(PyObject *o, void *unused)
+{
+	if (!I2C(o)->i2c)
+		return udrvpy_released("I2C bus");
+	if (I2C(o)->timeout_ms < 0)
+		Py_RETURN_NONE;
+	return PyFloat_FromDouble((double)I2C(o)->timeout_ms / 1000.0);
+}
+
+static int i2c_set_timeout(PyObject *o, PyObject *value, void *unused)
+{
+	long long ms;
+	int ret;
+
+	if (!value || value == Py_None) {
+		PyErr_SetString(PyExc_TypeError,
+				"timeout must be a number of seconds, 0.01..600 (the adapter has no wait forever)");
+		return -1;
+	}
+	if (udrvpy_timeout_ms(value, &ms) < 0)
+		return -1;
+	if (ms < 10 || ms > 600000) {
+		PyErr_Format(PyExc_ValueError, "timeout must be 0.01..600 seconds, not %R", value);
+		return -1;
+	}
+	if (i2c_begin(I2C(o)) < 0)
+		return -1;
+	Py_BEGIN_ALLOW_THREADS
+	ret = udrv_i2c_set_timeout_ms(I2C(o)->i2c, (unsigned int)ms);
+	Py_END_ALLOW_THREADS
+	if (ret < 0) {
+		i2c_fail(I2C(o), ret);
+		return -1;
+	}
+	I2C(o)->timeout_ms = (long)((ms + 9) / 10 * 10);	/* the kernel's 10 ms steps */
+	i2c_end(I2C(o));
+	return 0;
+}
+
+static PyObject *i2c_get_pec(PyObject *o, void *unused)
+{
+	if (!I2C(o)->i2c)
+		return udrvpy_released("I2C bus");
+	return PyBool_FromLong(I2C(o)->pec);
+}
+
+static int i2c_set_pec(PyObject *o, PyObject *value, void *unused)
+{
+	int on, ret;
+
+	if (!value || !PyBool_Check(value)) {
+		PyErr_Format(PyExc_TypeError, "pec must be True or False, not %.100s",
+			     value ? Py_TYPE(value)->tp_name : "nothing");
+		return -1;
+	}
+	on = value == Py_True;
+	if (i2c_begin(I2C(o)) < 0)
+		return -1;
+	Py_BEGIN_ALLOW_THREADS
+	ret = udrv_i2c_set_pec(I2C(o)->i2c, on);
+	Py_END_ALLOW_THREADS
+	if (ret < 0) {
+		i2c_fail(I2C(o), ret);
+		return -1;
+	}
+	I2C(o)->pec = on;
+	i2c_end(I2C(o));
+	return 0;
+}
+
+/* ---- SMBus ---- */
+
+/* An SMBus call of the set address: the handle taken, or -1 (none set:
+ * ValueError, nothing sent) */
+static int smbus_begin(struct udrvpy_i2c *self)
+{
+	if (i2c_begin(self) < 0)
+		return -1;
+	if (self->addr >= 0)
+		return 0;
+	i2c_end(self);
+	PyErr_SetString(PyExc_ValueError,
+			"no device address: set_address() (or I2C(bus, address)) first");
+	return -1;
+}
+
+static int u8_arg(PyObject *o, const char *name, uint8_t *v)
+{
+	unsigned long long x;
+
+	if (udrvpy_uint_arg(o, name, 0xff, &x) < 0)
+		return -1;
+	*v = (uint8_t)x;
+	return 0;
+}
+
+static int u16_arg(PyObject *o, const char *name, uint16_t *v)
+{
+	unsigned long long x;
+
+	if (udrvpy_uint_arg(o, name, 0xffff, &x) < 0)
+		return -1;
+	*v = (uint16_t)x;
+	return 0;
+}
+
+/* An SMBus block to send: 1..32 bytes (ValueError otherwise) */
+static int block_arg(PyObject *o, Py_buffer *view)
+{
+	if (udrvpy_data_arg(o, "data", view) < 0)
+		return -1;
+	if (view->len >= 1 && view->len <= UDRV_I2C_BLOCK_MAX)
+		return 0;
+	PyErr_Format(PyExc_ValueError, "data must be 1..%d bytes (an SMBus block), not %zd",
+		     UDRV_I2C_BLOCK_MAX, view->len);
+	PyBuffer_Release(view);
+	return -1;
+}
+
+enum smbus_kind {
+	QUICK_READ, QUICK_WRITE, READ_BYTE, WRITE_BYTE, READ_BYTE_DATA, WRITE_BYTE_DATA,
+	READ_WORD_DATA, WRITE_WORD_DATA, PROCESS_CALL, READ_BLOCK, WRITE_BLOCK,
+	BLOCK_PROCESS_CALL, READ_I2C_BLOCK, WRITE_I2C_BLOCK,
+};
+
+/* One SMBus transaction's operands and results */
+struct smbus_call {
+	enum smbus_kind kind;
+	uint8_t reg, byte;
+	uint16_t word;
+	const uint8_t *out;		/* a block sent */
+	size_t len;			/* its length, or the I2C block's to read */
+	uint8_t in[UDRV_I2C_BLOCK_MAX];	/* a block read */
+};
+
+static int smbus_run(struct udrv_i2c *i2c, struct smbus_call *c)
+{
+	switch (c->kind) {
+	case QUICK_READ:
+		return udrv_i2c_smbus_quick(i2c, true);
+	case QUICK_WRITE:
+		return udrv_i2c_smbus_quick(i2c, false);
+	case READ_BYTE:
+		return udrv_i2c_smbus_read_byte(i2c, &c->byte);
+	case WRITE_BYTE:
+		return udrv_i2c_smbus_write_byte(i2c, c->byte);
+	case READ_BYTE_DATA:
+		return udrv_i2c_smbus_read_byte_data(i2c, c->reg, &c->byte);
+	case WRITE_BYTE_DATA:
+		return udrv_i2c_smbus_write_byte_data(i2c, c->reg, c->byte);
+	case READ_WORD_DATA:
+		return udrv_i2c_smbus_read_word_data(i2c, c->reg, &c->word);
+	case WRITE_WORD_DATA:
+		return udrv_i2c_smbus_write_word_data(i2c, c->reg, c->word);
+	case PROCESS_CALL:
+		return udrv_i2c_smbus_process_call(i2c, c->reg, c->word, &c->word);
+	case READ_BLOCK:
+		return udrv_i2c_smbus_read_block_data(i2c, c->reg, c->in);
+	case WRITE_BLOCK:
+		return udrv_i2c_smbus_write_block_data(i2c, c->reg, c->out, c->len);
+	case BLOCK_PROCESS_CALL:
+		return udrv_i2c_smbus_block_process_call(i2c, c->reg, c->out, c->len, c->in);
+	case READ_I2C_BLOCK:
+		return udrv_i2c_smbus_read_i2c_block_data(i2c, c->reg, c->in, c->len);
+	case WRITE_I2C_BLOCK:
+		return udrv_i2c_smbus_write_i2c_block_data(i2c, c->reg, c->out, c->len);
+	}
+	return -EINVAL;
+}
+
+/* Run @c on @o's device: the library's count (0 or a block's length), or
+ * -1 with the exception */
+static int smbus_call(PyObject *o, struct smbus_call *c)
+{
+	struct udrvpy_i2c *self = I2C(o);
+	int ret;
+
+	if (smbus_begin(self) < 0)
+		return -1;
+	Py_BEGIN_ALLOW_THREADS
+	ret = smbus_run(self->i2c, c);
+	Py_END_ALLOW_THREADS
+	if (ret < 0) {
+		i2c_fail(self, ret);
+		return -1;
+	}
+	i2c_end(self);
+	return ret;
+}
+
+static PyObject *none_or_null(int ret)
+{
+	if (ret < 0)
+		return NULL;
+	Py_RETURN_NONE;
+}
+
+static PyObject *i2c_write_quick(PyObject *o, PyObject *unused)
+{
+	struct smbus_call c = { .kind = QUICK_WRITE };
+
+	return none_or_null(smbus_call(o, &c));
+}
+
+static PyObject *i2c_read_quick(PyObject *o, PyObject *unused)
+{
+	struct smbus_call c = { .kind = QUICK_READ };
+
+	return none_or_null(smbus_call(o, &c));
+}
+
+static PyObject *i2c_read_byte(PyObject *o, PyObject *unused)
+{
+	struct smbus_call c = { .kind = READ_BYTE };
+
+	if (smbus_call(o, &c) < 0)
+		return NULL;
+	return PyLong_FromLong(c.byte);
+}
+
+static PyObject *i2c_write_byte(PyObject *o, PyObject *value)
+{
+	struct smbus_call c = { .kind = WRITE_BYTE };
+
+	if (u8_arg(value, "value", &c.byte) < 0)
+		return NULL;
+	return none_or_null(smbus_call(o, &c));
+}
+
+/* (register) or (register, value) of the METH_FASTCALL calls */
+static int reg_args(const char *fn, PyObject *const *args, Py_ssize_t n, Py_ssize_t want,
+		    uint8_t *reg)
+{
+	if (n != want) {
+		PyErr_Format(PyExc_TypeError, "%s() takes %zd arguments (%zd given)", fn, want, n);
+		return -1;
+	}
+	return u8_arg(args[0], "register", reg);
+}
+
+static PyObject *i2c_read_byte_data(PyObject *o, PyObject *reg)
+{
+	struct smbus_call c = { .kind = READ_BYTE_DATA };
+
+	if (u8_arg(reg, "register", &c.reg) < 0 || smbus_call(o, &c) < 0)
+		return NULL;
+	return PyLong_FromLong(c.byte);
+}
+
+static PyObject *i2c_write_byte_data(PyObject *o, PyObject *const *args, Py_ssize_t n)
+{
+	struct smbus_call c = { .kind = WRITE_BYTE_DATA };
+
+	if (reg_args("write_byte_data", args, n, 2, &c.reg) < 0 ||
+	    u8_arg(args[1], "value", &c.byte) < 0)
+		return NULL;
+	return none_or_null(smbus_call(o, &c));
+}
+
+static PyObject *i2c_read_word_data(PyObject *o, PyObject *reg)
+{
+	struct smbus_call c = { .kind = READ_WORD_DATA };
+
+	if (u8_arg(reg, "register", &c.reg) < 0 || smbus_call(o, &c) < 0)
+		return NULL;
+	return PyLong_FromLong(c.word);
+}
+
+static PyObject *word_call(PyObject *o, const char *fn, enum smbus_kind kind,
+			   PyObject *const *args, Py_ssize_t n)
+{
+	struct smbus_call c = { .kind = kind };
+
+	if (reg_args(fn, args, n, 2, &c.reg) < 0 || u16_arg(args[1], "value", &c.word) < 0 ||
+	    smbus_call(o, &c) < 0)
+		return NULL;
+	if (kind == WRITE_WORD_DATA)
+		Py_RETURN_NONE;
+	return PyLong_FromLong(c.word);
+}
+
+static PyObject *i2c_write_word_data(PyObject *o, PyObject *const *args, Py_ssize_t n)
+{
+	return word_call(o, "write_word_data", WRITE_WORD_DATA, args, n);
+}
+
+static PyObject *i2c_process_call(PyObject *o, PyObject *const *args, Py_ssize_t n)
+{
+	return word_call(o, "process_call", PROCESS_CALL, args, n);
+}
+
+static PyObject *i2c_read_block_data(PyObject *o, PyObject *reg)
+{
+	struct smbus_call c = { .kind = READ_BLOCK };
+	int ret;
+
+	if (u8_arg(reg, "register", &c.reg) < 0)
+		return NULL;
+	ret = smbus_call(o, &c);
+	if (ret < 0)
+		return NULL;
+	return PyBytes_FromStringAndSize((const char *)c.in, ret);
+}
+
+/* (register, data): a block sent; what came back for a block process call */
+static PyObject *block_call(PyObject *o, const char *fn, enum smbus_kind kind,
+			    PyObject *const *args, Py_ssize_t n)
+{
+	struct smbus_call c = { .kind = kind };
+	Py_buffer view;
+	int ret;
+
+	if (reg_args(fn, args, n, 2, &c.reg) < 0 || block_arg(args[1], &view) < 0)
+		return NULL;
+	c.out = view.buf;
+	c.len = (size_t)view.len;
+	ret = smbus_call(o, &c);
+	PyBuffer_Release(&view);
+	if (ret < 0)
+		return NULL;
+	if (kind != BLOCK_PROCESS_CALL)
+		Py_RETURN_NONE;
+	return PyBytes_FromStringAndSize((const char *)c.in, ret);
+}
+
+static PyObject *i2c_write_block_data(PyObject *o, PyObject *const *args, Py_ssize_t n)
+{
+	return block_call(o, "write_block_data", WRITE_BLOCK, args, n);
+}
+
+static PyObject *i2c_block_process_call(PyObject *o, PyObject *const *args, Py_ssize_t n)
+{
+	return block_call(o, "block_process_call", BLOCK_PROCESS_CALL, args, n);
+}
+
+static PyObject *i2c_write_i2c_block_data(PyObject *o, PyObject *const *args, Py_ssize_t n)
+{
+	return block_call(o, "write_i2c_block_data", WRITE_I2C_BLOCK, args, n);
+}
+
+static PyObject *i2c_read_i2c_block_data(PyObject *o, PyObject *const *args, Py_ssize_t n)
+{
+	struct smbus_call c = { .kind = READ_I2C_BLOCK };
+	unsigned long long len;
+	int ret;
+
+	if (reg_args("read_i2c_block_data", args, n, 2, &c.reg) < 0)
+		return NULL;
+	if (udrvpy_uint_arg(args[1], "length", UDRV_I2C_BLOCK_MAX, &len) < 0)
+		return NULL;
+	if (len == 0) {
+		PyErr_Format(PyExc_ValueError, "length must be 1..%d, not 0", UDRV_I2C_BLOCK_MAX);
+		return NULL;
+	}
+	c.len = (size_t)len;
+	ret = smbus_call(o, &c);
+	if (ret < 0)
+		return NULL;
+	return PyBytes_FromStringAndSize((const char *)c.in, ret);
+}
+
+/* ---- plain I2C transfers ---- */
+
+/* One message: its buffer held until the transfer is over */
+struct msg_arg {
+	struct udrv_i2c_msg msg;
+	Py_buffer view;
+	bool held;
+};
+
+static void msgs_release(struct msg_arg *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (m[i].held)
+			PyBuffer_Release(&m[i].view);
+}
+
+/* (addr, flags, buffer): addr None is the set address, @buffer is written
+ * into when flags has UDRV_I2C_M_RD */
+static int msg_parse(struct udrvpy_i2c *self, PyObject *t, size_t i, struct msg_arg *m)
+{
+	PyObject *addr_o, *flags_o, *buf;
+	unsigned long long flags, addr;
+	unsigned int valid = UDRV_I2C_M_RD | UDRV_I2C_M_TEN | UDRV_I2C_M_NOSTART |
+			     UDRV_I2C_M_IGNORE_NAK | UDRV_I2C_M_STOP;
+	char name[32];
+
+	if (!PyTuple_Check(t) || !PyArg_ParseTuple(t, "OOO", &addr_o, &flags_o, &buf)) {
+		if (!PyErr_Occurred())
+			PyErr_SetString(PyExc_TypeError, "_transfer: (addr, flags, buffer) tuples");
+		return -1;
+	}
+	if (udrvpy_uint_arg(flags_o, "flags", valid, &flags) < 0)
+		return -1;
+	if (flags & ~(unsigned long long)valid) {
+		PyErr_Format(PyExc_ValueError, "message %zu: unknown flags 0x%llx", i,
+			     flags & ~(unsigned long long)valid);
+		return -1;
+	}
+	if (addr_o == Py_None) {
+		if (self->addr < 0) {
+			PyErr_Format(PyExc_ValueError,
+				     "message %zu has no address and the bus has none set: set_address() first",
+				     i);
+			return -1;
+		}
+		addr = (unsigned long long)self->addr;
+		if (self->addr_flags & UDRV_I2C_TEN)
+			flags |= UDRV_I2C_M_TEN;
+	} else if (udrvpy_uint_arg(addr_o, "address", flags & UDRV_I2C_M_TEN ? 0x3ff : 0x7f,
+				   &addr) < 0) {
+		return -1;
+	}
+	snprintf(name, sizeof(name), "message %zu's data", i);
+	if ((flags & UDRV_I2C_M_RD ? udrvpy_into_arg(buf, name, &m->view) :
+				     udrvpy_data_arg(buf, name, &m->view)) < 0)
+		return -1;
+	m->held = true;
+	if (m->view.len < 1 || m->view.len > UDRV_I2C_MSG_LEN_MAX) {
+		PyErr_Format(PyExc_ValueError, "message %zu: 1..%d bytes, not %zd", i,
+			     UDRV_I2C_MSG_LEN_MAX, m->view.len);
+		return -1;
+	}
+	m->msg = (struct udrv_i2c_msg){ .addr = (uint16_t)addr, .flags = (uint16_t)flags,
+					.len = (uint16_t)m->view.len, .buf = m->view.buf };
+	return 0;
+}
+
+/* _transfer(msgs: tuple of (addr | None, flags, buffer)) -> None */
+static PyObject *i2c_transfer(PyObject *o, PyObject *msgs)
+{
+	struct udrvpy_i2c *self = I2C(o);
+	struct msg_arg m[UDRV_I2C_MSGS_MAX];
+	struct udrv_i2c_msg km[UDRV_I2C_MSGS_MAX];
+	Py_ssize_t n;
+	int ret;
+
+	if (!PyTuple_Check(msgs)) {
+		PyErr_SetString(PyExc_TypeError, "_transfer: a tuple of messages");
+		return NULL;
+	}
+	n = PyTuple_GET_SIZE(msgs);
+	if (n < 1 || n > UDRV_I2C_MSGS_MAX) {
+		PyErr_Format(PyExc_ValueError, "a transfer is 1..%d messages, not %zd",
+			     UDRV_I2C_MSGS_MAX, n);
+		return NULL;
+	}
+	/* before the handle is taken: a buffer's exporter may run Python code */
+	memset(m, 0, sizeof(m));
+	for (Py_ssize_t i = 0; i < n; i++) {
+		if (msg_parse(self, PyTuple_GET_ITEM(msgs, i), (size_t)i, &m[i]) < 0) {
+			msgs_release(m, (size_t)n);
+			return NULL;
+		}
+		km[i] = m[i].msg;
+	}
+	if (i2c_begin(self) < 0) {
+		msgs_release(m, (size_t)n);
+		return NULL;
+	}
+	Py_BEGIN_ALLOW_THREADS
+	ret = udrv_i2c_transfer(self->i2c, km, (size_t)n);
+	Py_END_ALLOW_THREADS
+	msgs_release(m, (size_t)n);
+	if (ret < 0)
+		return i2c_fail(self, ret);
+	i2c_end(self);
+	Py_RETURN_NONE;
+}
+
+/* read(length) -> bytes: one message from the set address */
+static PyObject *i2c_read(PyObject *o, PyObject *arg)
+{
+	unsigned long long len;
+	PyObject *buf, *msgs, *res;
+
+	if (udrvpy_uint_arg(arg, "length", UDRV_I2C_MSG_LEN_MAX, &len) < 0)
+		return NULL;
+	if (len == 0) {
+		PyErr_Format(PyExc_ValueError, "length must be 1..%d, not 0", UDRV_I2C_MSG_LEN_MAX);
+		return NULL;
+	}
+	buf = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)len);
+	msgs = buf ? Py_BuildValue("((OiO))", Py_None, UDRV_I2C_M_RD, buf) : NULL;
+	res = msgs ? i2c_transfer(o, msgs) : NULL;
+	Py_XDECREF(msgs);
+	if (res) {
+		Py_DECREF(res);
+		res = PyBytes_FromStringAndSize(PyByteArray_AS_STRING(buf), (Py_ssize_t)len);
+	}
+	Py_XDECREF(buf);
+	return res;
+}
+
+/* readinto(buffer) / write(data): one message of the set address */
+static PyObject *one_message(PyObject *o, PyObject *buf, int flags)
+{
+	PyObject *msgs = Py_BuildValue("((OiO))", Py_None, flags, buf);
+	PyObject *res = msgs ? i2c_transfer(o, msgs) : NULL;
+
+	Py_XDECREF(msgs);
+	return res;
+}
+
+static PyObject *i2c_readinto(PyObject *o, PyObject *buf)
+{
+	PyObject *res = one_message(o, buf, UDRV_I2C_M_RD);
+	Py_buffer view;
+	Py_ssize_t len;
+
+	if (!res)
+		return NULL;
+	Py_DECREF(res);
+	if (PyObject_GetBuffer(buf, &view, PyBUF_SIMPLE) < 0)
+		return NULL;
+	len = view.len;
+	PyBuffer_Release(&view);
+	return PyLong_FromSsize_t(len);
+}
+
+static PyObject *i2c_write(PyObject *o, PyObject *data)
+{
+	return one_message(o, data, 0);
+}
+
+static PyMethodDef i2c_methods[] = {
+	{ "close", i2c_close, METH_NOARGS,
+	  "close() -> None\n\nClose the bus (after a transaction another thread has under way). "
+	  "Idempotent." },
+	{ "__enter__", i2c_enter, METH_NOARGS, NULL },
+	{ "__exit__", i2c_exit, METH_VARARGS, NULL },
+	{ "fileno", i2c_fileno, METH_NOARGS, "fileno() -> int\n\nThe i2c-dev node's descriptor." },
+	{ "set_address", UDRVPY_METH(i2c_set_address), METH_VARARGS | METH_KEYWORDS,
+	  "set_address(address: int, ten_bit: bool = False, force: bool = False) -> None\n\n"
+	  "The device the SMBus calls, read(), write() and messages without an address talk\n"
+	  "to: 0x03..0x77 (0..0x7f with force), 0..0x3ff with ten_bit. A device a kernel\n"
+	  "driver uses raises BusyError naming it, unless force." },
+	{ "write_quick", i2c_write_quick, METH_NOARGS,
+	  "write_quick() -> None\n\nSMBus quick command, write bit (what i2cdetect -q sends)." },
+	{ "read_quick", i2c_read_quick, METH_NOARGS,
+	  "read_quick() -> None\n\nSMBus quick command, read bit." },
+	{ "read_byte", i2c_read_byte, METH_NOARGS,
+	  "read_byte() -> int\n\nSMBus receive byte." },
+	{ "write_byte", i2c_write_byte, METH_O,
+	  "write_byte(value: int) -> None\n\nSMBus send byte (0..255)." },
+	{ "read_byte_data", i2c_read_byte_data, METH_O,
+	  "read_byte_data(register: int) -> int\n\nSMBus read byte data." },
+	{ "write_byte_data", UDRVPY_METH(i2c_write_byte_data), METH_FASTCALL,
+	  "write_byte_data(register: int, value: int) -> None\n\nSMBus write byte data." },
+	{ "read_word_data", i2c_read_word_data, METH_O,
+	  "read_word_data(register: int) -> int\n\nSMBus read word data (low byte first on the "
+	  "wire)." },
+	{ "write_word_data", UDRVPY_METH(i2c_write_word_data), METH_FASTCALL,
+	  "write_word_data(register: int, value: int) -> None\n\nSMBus write word data "
+	  "(0..65535)." },
+	{ "process_call", UDRVPY_METH(i2c_process_call), METH_FASTCALL,
+	  "process_call(register: int, value: int) -> int\n\nSMBus process call: a word sent, "
+	  "the device's word back." },
+	{ "read_block_data", i2c_read_block_data, METH_O,
+	  "read_block_data(register: int) -> bytes\n\nSMBus block read: as many bytes as the "
+	  "device says (up to 32)." },
+	{ "write_block_data", UDRVPY_METH(i2c_write_block_data), METH_FASTCALL,
+	  "write_block_data(register: int, data: Buffer | list[int]) -> None\n\nSMBus block "
+	  "write of 1..32 bytes (their count sent first)." },
+	{ "block_process_call", UDRVPY_METH(i2c_block_process_call), METH_FASTCALL,
+	  "block_process_call(register: int, data: Buffer | list[int]) -> bytes\n\nSMBus block "
+	  "process call: a block sent, the device's block back." },
+	{ "read_i2c_block_data", UDRVPY_METH(i2c_read_i2c_block_data), METH_FASTCALL,
+	  "read_i2c_block_data(register: int, length: int) -> bytes\n\nI2C block read: length "
+	  "(1..32) bytes from register on (no count byte)." },
+	{ "write_i2c_block_data", UDRVPY_METH(i2c_write_i2c_block_data), METH_FASTCALL,
+	  "write_i2c_block_data(register: int, data: Buffer | list[int]) -> None\n\nI2C block "
+	  "write: 1..32 bytes from register on." },
+	{ "read", i2c_read, METH_O,
+	  "read(length: int) -> bytes\n\nOne plain I2C read of length (1..8192) bytes from the "
+	  "set address." },
+	{ "readinto", i2c_readinto, METH_O,
+	  "readinto(buffer: WritableBuffer) -> int\n\nOne plain I2C read from the set address "
+	  "into buffer (its length, 1..8192 bytes); returns that length." },
+	{ "write", i2c_write, METH_O,
+	  "write(data: Buffer | list[int]) -> None\n\nOne plain I2C write of data (1..8192 "
+	  "bytes) to the set address." },
+	{ "_transfer", i2c_transfer, METH_O, NULL },
+	{ NULL, NULL, 0, NULL }
+};
+
+static PyGetSetDef i2c_getset[] = {
+	{ "address", i2c_get_address, i2c_set_address_attr,
+	  "the device's address (None: none set); setting it is set_address(value)", NULL },
+	{ "ten_bit", i2c_get_flag, NULL, "whether the address is a 10-bit one",
+	  (void *)(uintptr_t)UDRV_I2C_TEN },
+	{ "forced", i2c_get_flag, NULL, "whether the address was set with force",
+	  (void *)(uintptr_t)UDRV_I2C_FORCE },
+	{ "bus", i2c_get_bus, NULL, "the bus number (N of /dev/i2c-N)", NULL },
+	{ "name", i2c_get_name, NULL, "the adapter's name (\"\" when sysfs has none)", NULL },
+	{ "funcs", i2c_get_funcs, NULL,
+	  "the adapter's functionality: the kernel's I2C_FUNC_* bits", NULL },
+	{ "retries", i2c_get_retries, i2c_set_retries,
+	  "how often the adapter retries a device that does not answer (0..1000; None: "
+	  "never set here)", NULL },
+	{ "timeout", i2c_get_timeout, i2c_set_timeout,
+	  "how long the adapter waits for the bus, in seconds (0.01..600, in 10 ms steps; "
+	  "None: never set here)", NULL },
+	{ "pec", i2c_get_pec, i2c_set_pec,
+	  "SMBus Packet Error Checking on the next transactions", NULL },
+	{ "closed", i2c_get_closed, NULL, "whether close() was called", NULL },
+	{ NULL, NULL, NULL, NULL, NULL }
+};
+
+PyTypeObject udrvpy_I2CType = {
+	PyVarObject_HEAD_INIT(NULL, 0)
+	.tp_name = "udrv._udrv.I2C",
+	.tp_basicsize = sizeof(struct udrvpy_i2c),
+	.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+	.tp_doc = "The C side of udrv.I2C.",
+	.tp_new = i2c_new,
+	.tp_dealloc = i2c_dealloc,
+	.tp_repr = i2c_repr,
+	.tp_methods = i2c_methods,
+	.tp_getset = i2c_getset,
+};
+
+int udrvpy_i2c_init(PyObject *m)
+{
+	if (PyType_Ready(&udrvpy_I2CType) < 0)
+		return -1;
+	Py_INCREF(&udrvpy_I2CType);
+	return PyModule_AddObject(m, "I2C", (PyObject *)&udrvpy_I2CType);
+}
