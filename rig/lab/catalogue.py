@@ -70,6 +70,7 @@ class Machine:
 # included (functionality: STUB_FUNC_ALL, 0xf7f0000; its default leaves the
 # block transactions out); with i2c-dev, /dev/i2c-N for it and for
 # rig/kernel/i2c-fixture
+I2C_DEV = "kernel/drivers/i2c/i2c-dev.ko"
 I2C_STUB = "kernel/drivers/i2c/i2c-stub.ko"
 I2C_STUB_ADDR = 0x50
 I2C_STUB_PARAMS = f"chip_addr=0x{I2C_STUB_ADDR:02x} functionality=0xf7f0000"
@@ -90,7 +91,7 @@ X86 = Machine(
     static_build="static",
     build_modules=True,
     kernel_modules=("kernel/drivers/uio/uio.ko", "kernel/drivers/uio/uio_pci_generic.ko",
-                    "kernel/drivers/i2c/i2c-dev.ko", I2C_STUB),
+                    I2C_DEV, I2C_STUB),
     dtb="",
     host_programs=True,
     busybox_package="",
@@ -227,9 +228,10 @@ def features(name: str, variant: str = "") -> frozenset[str]:
     t = lookup(name)
     have = {"qemu"}
     if loads_modules(t, variant):  # rig/kernel/* is built and loaded
-        have |= {"gpio-wire", "gpio-reply", "uio-ticker", "irqlat", "udrv-irq", "i2c-fixture",
-                 "spi-fixture"}
-    if I2C_STUB in t.machine.kernel_modules:
+        have |= {"gpio-wire", "gpio-reply", "uio-ticker", "irqlat", "udrv-irq", "spi-fixture"}
+        if I2C_DEV in t.machine.kernel_modules:  # its /dev/i2c-N
+            have.add("i2c-fixture")
+    if I2C_STUB in t.machine.kernel_modules and I2C_DEV in t.machine.kernel_modules:
         have.add("i2c-stub")
     if any(a.startswith("edu") for a in t.machine.qemu_args):  # x86 and q35
         have.add("edu")
