@@ -114,8 +114,15 @@ def test_loopback_in_every_mode_and_clock(board: Board, spi: str, mode: int) -> 
         assert delta(before, after) == {"messages": 1, "transfers": 1, "bytes": len(data),
                                         "cs_asserts": 1}  # fmt: skip
         assert (after["mode"], after["bits"], after["speed_hz"]) == (mode, 8, hz), after
+    # The next program: spidev keeps the mode (the device's), but 6.1's
+    # spidev puts its clock back to the device's max_speed_hz when the last
+    # user closes it, and SPI_IOC_RD_MAX_SPEED_HZ reads the device's too:
+    # a transfer without -s runs at DEVICE_HZ, and udrv spi list shows it
+    assert received(board, LOOP, data) == data
+    after = stats(board, 1)
+    assert (after["mode"], after["speed_hz"]) == (mode, DEVICE_HZ), after
     d = {x["device"]: x for x in ok(board, "spi list --json").json()}[f"spidev{spi}.1"]
-    assert (d["mode"] & 3, d["max_speed_hz"]) == (mode, MAX_HZ), d  # spidev kept them
+    assert (d["mode"] & 3, d["max_speed_hz"]) == (mode, DEVICE_HZ), d
 
 
 def test_clock_beyond_the_controller(board: Board, spi: str) -> None:
@@ -133,6 +140,8 @@ def test_clock_beyond_the_controller(board: Board, spi: str) -> None:
 def test_sixteen_bits_per_word(board: Board, spi: str) -> None:
     data = [0x01, 0x02, 0xFE, 0xFF]
     assert received(board, LOOP, data, "-b 16") == data
+    assert stats(board, 1)["bits"] == 16
+    assert received(board, LOOP, data) == data  # the next program: spidev kept it
     assert stats(board, 1)["bits"] == 16
     before = stats(board, 1)
     r = transfer(board, LOOP, [0x01, 0x02, 0x03], "-b 16")  # not whole words
