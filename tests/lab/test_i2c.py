@@ -397,3 +397,21 @@ def test_fixture_ten_bit_refused(board: Board, fx: str) -> None:
 # TODO(i43-python): udrv.I2C on the py_board (rig/lab/image/pyguest.py): the same
 # transactions through the Python package, on i2c-stub and i2c-fixture, counted with
 # stats() as above. Written with the Python package, on its branch.
+
+
+def test_fixture_unloads_and_loads_again(board: Board, fx: str) -> None:
+    """rmmod takes the adapter and its /dev/i2c-N away cleanly (no warning in
+    the kernel log), insmod brings a working one back."""
+    ko = root(board, "ls /lib/modules/$(uname -r)/extra/i2c-fixture/i2c-fixture.ko").strip()
+    mark = root(board, "dmesg | wc -l").strip()
+    root(board, "rmmod i2c_fixture")
+    try:
+        assert FIXTURE_NAME not in buses(board)
+        assert sh(board, f"test -e /dev/{fx}").status != 0
+    finally:
+        root(board, f"insmod {ko}")
+    bus = buses(board)[FIXTURE_NAME]["bus"]
+    assert cli_set(board, bus, 0x10, 0x77).status == 0 and get(board, bus, 0x10) == 0x77
+    assert stats(board)["transfers"] == 2  # a new device, counted from 0
+    log = root(board, f"dmesg | tail -n +{int(mark) + 1}")
+    assert not any(bad in log for bad in ("WARNING", "BUG", "Call Trace")), log

@@ -234,3 +234,21 @@ def test_adc_in_sixteen_bit_words(board: Board, spi: str) -> None:
 # (rig/lab/image/pyguest.py): the channels read through the Python package and
 # through gpiozero's MCP3008 (value = INPUTS[ch] / 1023), counted with stats() as
 # above. Written with the Python package, on its branch.
+
+
+def test_unloads_and_loads_again(board: Board, spi: str) -> None:
+    """rmmod unbinds spidev and takes the controller away cleanly (no warning
+    in the kernel log); insmod and the lab's setup bring both devices back."""
+    ko = root(board, "ls /lib/modules/$(uname -r)/extra/spi-fixture/spi-fixture.ko").strip()
+    mark = root(board, "dmesg | wc -l").strip()
+    root(board, "rmmod spi_fixture")
+    try:
+        assert sh(board, "ls /dev/spidev*").stdout.strip() == ""
+    finally:
+        root(board, f"insmod {ko} && sh /etc/udrv-lab/setup.d/spi-fixture.sh")
+    root(board, f"echo {' '.join(map(str, INPUTS))} > {FIXTURE}/adc")
+    assert result(received(board, ADC, frame(5))) == INPUTS[5]
+    assert received(board, LOOP, [1, 2]) == [1, 2]
+    assert stats(board, 0)["messages"] == 1  # a new controller, counted from 0
+    log = root(board, f"dmesg | tail -n +{int(mark) + 1}")
+    assert not any(bad in log for bad in ("WARNING", "BUG", "Call Trace")), log
