@@ -26,7 +26,8 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: udrv-spi-check DEVICE [-m MODE] [-b BITS] [-s HZ] XFER... (see the source)\n");
+	fprintf(stderr,
+		"usage: udrv-spi-check DEVICE [-m MODE] [-b BITS] [-s HZ] XFER... (see the source)\n");
 	return 2;
 }
 
