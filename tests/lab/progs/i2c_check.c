@@ -95,7 +95,7 @@ static int parse_msg(const char *spec, unsigned int addr, struct udrv_i2c_msg *m
 {
 	char copy[256], *tok, *save = NULL;
 
-	m->addr = addr;
+	m->addr = (uint16_t)addr;
 	m->buf = buf;
 	if (!strncmp(spec, "r:", 2)) {
 		m->flags = UDRV_I2C_M_RD;
