@@ -41,7 +41,7 @@ USES = [
     ("uio", "uio", "udrv uio wait -n 1 --timeout 5s uio-ticker"),
     ("vfio", "vfio", f"udrv pci peek --bar 0 {EDU} 0x0"),
     ("i2c", "i2c", "udrv i2c get i2c-fixture 0x50 0x0"),  # the adapter by its name
-    ("spi", "spi", "udrv spi transfer loopback 0x5a"),  # the device by its modalias
+    ("spi", "spi", "udrv spi transfer spi-loopback 0x5a"),  # the device by its modalias
 ]
 
 

@@ -357,23 +357,56 @@ def test_fixture_pec(board: Board, fx: str) -> None:
     assert out["ret"] == -EBADMSG and "the PEC byte did not match" in out["errmsg"], out
 
 
+def transfer(board: Board, bus: str, *msgs: str) -> list[list[int]]:
+    """`udrv i2c transfer --json BUS MSGS...`, which must succeed: the reads."""
+    doc = ok(board, f"i2c transfer --json {bus} {' '.join(msgs)}").json()
+    return [m["data"] for m in doc["messages"] if m["read"]]
+
+
 def test_fixture_plain_transfers(board: Board, fx: str) -> None:
-    """I2C_RDWR: several messages with repeated starts in one transfer; the
-    device's pointer runs on from message to message and wraps at 0xff."""
+    """udrv i2c transfer (I2C_RDWR): several messages with repeated starts in
+    one transfer; the device's pointer runs on from message to message and
+    wraps at 0xff."""
     before = stats(board)
-    out = done(board, fx, "xfer", "w:0x80,1,2,3,4,5,6")
-    assert out["read"] == [] and regs(board)[0x80:0x86] == bytes([1, 2, 3, 4, 5, 6])
-    out = done(board, fx, "xfer", "w:0x81", "r:2", "r:3")
-    assert out["read"] == [[2, 3], [4, 5, 6]], out
+    assert transfer(board, fx, f"w7@{ADDR:#x}", "0x80 1 2 3 4 5 6") == []
+    assert regs(board)[0x80:0x86] == bytes([1, 2, 3, 4, 5, 6])
+    assert transfer(board, fx, f"w1@{ADDR:#x}", "0x81", "r2", "r3") == [[2, 3], [4, 5, 6]]
     assert delta(before, stats(board)) == {"transfers": 2, "messages": 4, "written_bytes": 8,
                                            "read_bytes": 5}  # fmt: skip
-    done(board, fx, "xfer", "w:0xfe,9,8,7")
+    transfer(board, fx, f"w4@{ADDR:#x}", "0xfe 9 8 7")
     assert regs(board)[0xFE:] == bytes([9, 8]) and regs(board)[0] == 7
-    assert done(board, fx, "xfer", "w:0xff", "r:2")["read"] == [[8, 7]]
+    assert transfer(board, fx, f"w1@{ADDR:#x}", "0xff", "r2") == [[8, 7]]
     before = stats(board)
-    out = check(board, fx, "xfer", "w:0x00", "r:1", addr=ADDR + 1)
-    assert out["ret"] == -ENXIO and f"no device answered at {ADDR + 1:#04x}" in out["errmsg"]
+    r = udrv(board, f"i2c transfer {fx} w1@{ADDR + 1:#x} 0 r1")
+    assert r.status == 1 and f"no device answered at {ADDR + 1:#04x}" in r.stderr, r
     assert delta(before, stats(board)) == {"transfers": 1, "messages": 1, "naks": 1}
+    # i2c-stub is SMBus only: udrv refuses before any message
+    smb = buses(board)[STUB_NAME]["bus"]
+    r = udrv(board, f"i2c transfer {smb} w1@{ADDR:#x} 0 r1")
+    assert r.status == 1 and "lacks I2C_FUNC_I2C" in r.stderr, r
+
+
+@pytest.mark.parametrize(("mode", "per_transfer"), [("", 1), ("--word", 1), ("--block", 16)])
+def test_dump(board: Board, smb: str, fx: str, mode: str, per_transfer: int) -> None:
+    """udrv i2c dump on both adapters: the same bytes through byte data,
+    word data and I2C block reads; the fixture counts one transfer a
+    register, or one for 16 registers in a block."""
+    data = list(range(0xA0, 0xB0))
+    done(board, smb, "wi2c", 0x20, *data)
+    seed(board, 0x20, bytes(data))
+    for bus in (smb, fx):
+        before = stats(board)
+        doc = ok(board, f"i2c dump --json {mode} {bus} {ADDR:#x} 0x20 0x2f").json()
+        values = doc["values"]
+        if mode == "--word" and bus == fx:  # a register's byte, then the next one's
+            nxt = [*data[1:], regs(board)[0x30]]
+            assert values == [lo | hi << 8 for lo, hi in zip(data, nxt, strict=True)], values
+        elif mode == "--word":  # i2c-stub: a 16-bit cell a register, the block wrote its low byte
+            assert [v & 0xFF for v in values] == data, values
+        else:
+            assert values == data, (bus, mode, values)
+        if bus == fx:
+            assert delta(before, stats(board))["transfers"] == 16 // per_transfer
 
 
 def test_fixture_ten_bit_refused(board: Board, fx: str) -> None:

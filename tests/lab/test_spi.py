@@ -6,7 +6,7 @@ two devices the lab binds to spidev (rig/kernel/spi-fixture/lab-setup.sh):
 
 - chip select 0, "mcp3008": an MCP3008 model, shifted bit by bit; its inputs
   are what the test writes to the fixture's `adc`;
-- chip select 1, "loopback": MISO is MOSI.
+- chip select 1, "spi-loopback": MISO is MOSI (also udrv-bench spi's device).
 
 What the controller did is read at the source, /sys/devices/platform/
 spi-fixture/cs0 and cs1 (messages, transfers, bytes, chip-select
@@ -30,7 +30,7 @@ from rig.lab import Board
 pytestmark = [pytest.mark.lg_feature(["spi-fixture"])]
 
 FIXTURE = "/sys/devices/platform/spi-fixture"
-ADC, LOOP = "mcp3008", "loopback"  # the devices' modalias: what udrv spi takes as names
+ADC, LOOP = "mcp3008", "spi-loopback"  # the devices' modalias: what udrv spi takes as names
 MIN_HZ, MAX_HZ = 10_000, 10_000_000  # the controller's (spi-fixture.c)
 DEVICE_HZ = 1_000_000  # each device's max_speed_hz as registered
 INPUTS = [0, 1023, 512, 100, 7, 300, 900, 1]  # the ADC's eight channels

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The lab's setup of spi-fixture (rig/lab/image/modules.py runs it in the guest
 # once the modules are loaded): its two devices, spiB.0 (mcp3008) and spiB.1
-# (loopback), bound to spidev through driver_override, so that they become
+# (spi-loopback), bound to spidev through driver_override, so that they become
 # /dev/spidevB.0 and /dev/spidevB.1. spidev has no id for them, as for any
 # device without a driver of its own: driver_override is the way.
 set -e

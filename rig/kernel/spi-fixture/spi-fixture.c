@@ -16,7 +16,7 @@
  *        reads the channel in the last 10 bits. It answers in modes 0 and 3
  *        as the chip does; a transfer in mode 1 or 2 reads zeros (counted).
  *        The channels' inputs are what the test writes to `adc`.
- *   CS1  "loopback": MISO is MOSI.
+ *   CS1  "spi-loopback": MISO is MOSI.
  *
  * The devices are registered with those names as modalias and no driver;
  * the lab binds them to spidev with driver_override (rig/kernel/spi-fixture/
@@ -323,7 +323,7 @@ static int spi_fixture_probe(struct platform_device *pdev)
 		return err;
 	err = spi_fixture_add_device(ctlr, "mcp3008", SPI_FIXTURE_ADC_CS);
 	if (!err)
-		err = spi_fixture_add_device(ctlr, "loopback", SPI_FIXTURE_LOOP_CS);
+		err = spi_fixture_add_device(ctlr, "spi-loopback", SPI_FIXTURE_LOOP_CS);
 	if (err)
 		return err;	/* the controller's unregistration removes a device added */
 	platform_set_drvdata(pdev, ctlr);

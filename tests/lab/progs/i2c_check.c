@@ -16,14 +16,13 @@
  *   bpcall REG BYTE...      block process call     -> "reply": [...]
  *   ri2c REG LEN            I2C block read         -> "block": [...]
  *   wi2c REG BYTE...        I2C block write
- *   xfer MSG...             one plain transfer: MSG is w:BYTE,BYTE... or
- *                           r:LEN, each at ADDRESS -> "read": [[...], ...]
  *   ten                     udrv_i2c_set_address(ADDRESS, UDRV_I2C_TEN)
  *   tenxfer                 a one-byte read at ADDRESS with UDRV_I2C_M_TEN
  *   rawten                  the same through I2C_RDWR directly (no libudrv
  *                           check): what the adapter's driver answers
  * --pec turns PEC on (udrv_i2c_set_pec) first. The address is set with
- * udrv_i2c_set_address() except for ten, tenxfer and rawten.
+ * udrv_i2c_set_address() except for ten, tenxfer and rawten. (Plain
+ * multi-message transfers: udrv i2c transfer.)
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -37,9 +36,6 @@
 #include <linux/i2c-dev.h>
 
 #include <udrv/udrv.h>
-
-#define MAX_MSGS	8
-#define MAX_LEN		64
 
 static int usage(void)
 {
@@ -88,58 +84,6 @@ static size_t bytes(int argc, char **argv, uint8_t *out, size_t max)
 	for (int i = 0; i < argc && n < max; i++)
 		out[n++] = (uint8_t)num(argv[i]);
 	return n;
-}
-
-/* "w:1,2,3" or "r:4" */
-static int parse_msg(const char *spec, unsigned int addr, struct udrv_i2c_msg *m, uint8_t *buf)
-{
-	char copy[256], *tok, *save = NULL;
-
-	m->addr = (uint16_t)addr;
-	m->buf = buf;
-	if (!strncmp(spec, "r:", 2)) {
-		m->flags = UDRV_I2C_M_RD;
-		m->len = (uint16_t)num(spec + 2);
-		return m->len > MAX_LEN ? -1 : 0;
-	}
-	if (strncmp(spec, "w:", 2) || strlen(spec) >= sizeof(copy))
-		return -1;
-	strcpy(copy, spec + 2);
-	m->flags = 0;
-	m->len = 0;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (m->len == MAX_LEN)
-			return -1;
-		buf[m->len++] = (uint8_t)num(tok);
-	}
-	return 0;
-}
-
-static int op_xfer(struct udrv_i2c *i2c, unsigned int addr, int argc, char **argv)
-{
-	static uint8_t bufs[MAX_MSGS][MAX_LEN];
-	struct udrv_i2c_msg msgs[MAX_MSGS];
-	int n = argc, ret, first = 1;
-
-	if (n < 1 || n > MAX_MSGS)
-		return usage();
-	for (int i = 0; i < n; i++)
-		if (parse_msg(argv[i], addr, &msgs[i], bufs[i]))
-			return usage();
-	ret = udrv_i2c_transfer(i2c, msgs, (size_t)n);
-	ret = ret < 0 ? ret : 0;	/* @n when all went */
-	printf("\"ret\": %d, \"errmsg\": ", ret);
-	json_str(ret ? udrv_i2c_errmsg(i2c) : "");
-	printf(", \"read\": [");
-	for (int i = 0; i < n; i++) {
-		if (!(msgs[i].flags & UDRV_I2C_M_RD))
-			continue;
-		printf("%s", first ? "" : ", ");
-		json_bytes(bufs[i], ret ? 0 : msgs[i].len);
-		first = 0;
-	}
-	printf("]");
-	return 0;
 }
 
 /* I2C_RDWR with I2C_M_TEN, around libudrv: the adapter's driver decides */
@@ -217,8 +161,6 @@ static int run_op(struct udrv_i2c *i2c, unsigned int addr, const char *op, int a
 		n = bytes(argc - 1, argv + 1, buf, sizeof(buf));
 		result(i2c, udrv_i2c_smbus_write_i2c_block_data(i2c, (uint8_t)num(argv[0]),
 								 buf, n));
-	} else if (!strcmp(op, "xfer")) {
-		return op_xfer(i2c, addr, argc, argv);
 	} else {
 		return usage();
 	}
@@ -268,7 +210,7 @@ int main(int argc, char **argv)
 		rc = op_rawten(i2c, addr);
 		goto out;
 	}
-	if (!ret && strcmp(op, "xfer"))
+	if (!ret)
 		ret = udrv_i2c_set_address(i2c, addr, 0);
 	if (!ret && pec)
 		ret = udrv_i2c_set_pec(i2c, true);
