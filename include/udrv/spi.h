@@ -8,8 +8,10 @@
  *
  * spidev keeps what was asked: the maximum clock it reports is the one
  * requested, not the rate the controller runs at (a controller rounds
- * down to the rate its divider makes). A mode or word size the controller
- * lacks is refused when set, with a message that says so.
+ * down to the rate its divider makes). It keeps the mode and word size for
+ * the next program, the clock only while the device is open (at the last
+ * close spidev puts it back to the device's maximum). A mode or word size
+ * the controller lacks is refused when set, with a message that says so.
  *
  * Calls return 0 (or a count) or a negative errno and leave a message on
  * the handle (udrv_spi_errmsg()).

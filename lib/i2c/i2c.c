@@ -193,7 +193,8 @@ static int open_err(struct udrv_i2c *i2c, int err)
 				"no I2C bus %u: %s and %s/i2c-%u do not exist (udrv_i2c_list() gives the buses there are)",
 				i2c->bus, i2c->dev, I2C_DEVICES, i2c->bus);
 	udrv_access_hint(hint, sizeof(hint), err, i2c->dev);
-	return udrv_err(i2c->errmsg, err, "cannot open %s: %s", i2c->dev, hint);
+	return udrv_err(i2c->errmsg, err, "cannot open %s: %s (%s)", i2c->dev, strerror(err),
+			hint);
 }
 
 static void read_name(struct udrv_i2c *i2c)

@@ -175,7 +175,8 @@ static int open_err(struct udrv_spi *spi, int err)
 				"no SPI device %u.%u: %s does not exist (udrv_spi_list() gives the ones there are)",
 				spi->bus, spi->cs, spi->dev);
 	udrv_access_hint(hint, sizeof(hint), err, spi->dev);
-	return udrv_err(spi->errmsg, err, "cannot open %s: %s", spi->dev, hint);
+	return udrv_err(spi->errmsg, err, "cannot open %s: %s (%s)", spi->dev, strerror(err),
+			hint);
 }
 
 static int read_settings(struct udrv_spi *spi)

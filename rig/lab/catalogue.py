@@ -54,10 +54,26 @@ class Machine:
     # image variants that build and load rig/kernel/* on a machine whose plain
     # image does not (rpi3: "deb", the packaged Python set on gpio-wire)
     module_variants: tuple[str, ...] = ()
+    # insmod parameters of some of kernel_modules: (its path, "name=value ...")
+    kernel_module_params: tuple[tuple[str, str], ...] = ()
+
+    def kernel_module_args(self, rel: str) -> str:
+        """The insmod parameters of kernel module @rel (one of kernel_modules)."""
+        return dict(self.kernel_module_params).get(rel, "")
 
     def static_dir(self) -> Path:
         return REPO_ROOT / "build" / self.static_build
 
+
+# Debian's i2c-stub (amd64 kernels only): an SMBus-only adapter with one chip
+# at 0x50 that does every SMBus transaction i2c-stub has, SMBus block
+# included (functionality: STUB_FUNC_ALL, 0xf7f0000; its default leaves the
+# block transactions out); with i2c-dev, /dev/i2c-N for it and for
+# rig/kernel/i2c-fixture
+I2C_DEV = "kernel/drivers/i2c/i2c-dev.ko"
+I2C_STUB = "kernel/drivers/i2c/i2c-stub.ko"
+I2C_STUB_ADDR = 0x50
+I2C_STUB_PARAMS = f"chip_addr=0x{I2C_STUB_ADDR:02x} functionality=0xf7f0000"
 
 X86 = Machine(
     name="x86",
@@ -74,11 +90,13 @@ X86 = Machine(
     fixed_memory=False,
     static_build="static",
     build_modules=True,
-    kernel_modules=("kernel/drivers/uio/uio.ko", "kernel/drivers/uio/uio_pci_generic.ko"),
+    kernel_modules=("kernel/drivers/uio/uio.ko", "kernel/drivers/uio/uio_pci_generic.ko",
+                    I2C_DEV, I2C_STUB),
     dtb="",
     host_programs=True,
     busybox_package="",
     kernel_config=False,
+    kernel_module_params=((I2C_STUB, I2C_STUB_PARAMS),),
 )
 
 # raspi3b: 4 Cortex-A53, exactly 1 GiB. No PSCI, so `poweroff -f` only halts:
@@ -210,7 +228,11 @@ def features(name: str, variant: str = "") -> frozenset[str]:
     t = lookup(name)
     have = {"qemu"}
     if loads_modules(t, variant):  # rig/kernel/* is built and loaded
-        have |= {"gpio-wire", "gpio-reply", "uio-ticker", "irqlat", "udrv-irq"}
+        have |= {"gpio-wire", "gpio-reply", "uio-ticker", "irqlat", "udrv-irq", "spi-fixture"}
+        if I2C_DEV in t.machine.kernel_modules:  # its /dev/i2c-N
+            have.add("i2c-fixture")
+    if I2C_STUB in t.machine.kernel_modules and I2C_DEV in t.machine.kernel_modules:
+        have.add("i2c-stub")
     if any(a.startswith("edu") for a in t.machine.qemu_args):  # x86 and q35
         have.add("edu")
     if t.machine.name == "q35":

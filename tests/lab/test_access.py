@@ -3,8 +3,10 @@
 udrv package installs) applied by Debian's own udevd in the std-q35 guest
 (udevadm and the rules ship in the x86 images: rig/lab/image/initramfs.py).
 
-A user in the groups gpio, uio and vfio requests GPIO lines, waits on a UIO
-interrupt and reads an edu register through its VFIO group; a user in none
+A user in the groups gpio, uio, vfio, i2c and spi requests GPIO lines, waits
+on a UIO interrupt, reads an edu register through its VFIO group, reads a
+register of rig/kernel/i2c-fixture's device through i2c-dev and makes a
+transfer on spi-fixture's loopback through spidev; a user in none
 of them is refused each time with exit 1 and the library's message: the
 device, its owner, group and mode, and `usermod -aG GROUP $USER`. Without the
 rule (removed, udev reloaded, the devices changed again) the member is
@@ -31,13 +33,15 @@ from rig.lab import Board
 RULES = "/usr/lib/udev/rules.d/60-udrv.rules"
 MEMBER, OUTSIDER = "ada", "bob"
 # the device nodes the rules cover (a shell glob)
-NODES = "/dev/gpiochip* /dev/uio* /dev/vfio/[0-9]*"
-GROUPS = {"gpio": 900, "uio": 901, "vfio": 902}
+NODES = "/dev/gpiochip* /dev/uio* /dev/vfio/[0-9]* /dev/i2c-[0-9]* /dev/spidev[0-9]*"
+GROUPS = {"gpio": 900, "uio": 901, "vfio": 902, "i2c": 903, "spi": 904}
 # what each user runs: (device class, its group, command)
 USES = [
     ("gpio", "gpio", f"udrv gpio set -c {CHIP} 0=1"),
     ("uio", "uio", "udrv uio wait -n 1 --timeout 5s uio-ticker"),
     ("vfio", "vfio", f"udrv pci peek --bar 0 {EDU} 0x0"),
+    ("i2c", "i2c", "udrv i2c get i2c-fixture 0x50 0x0"),  # the adapter by its name
+    ("spi", "spi", "udrv spi transfer spi-loopback 0x5a"),  # the device by its modalias
 ]
 
 
@@ -54,7 +58,8 @@ def nodes(board: Board) -> dict[str, str]:
 
 
 def settle(board: Board, action: str = "change") -> None:
-    subsystems = " ".join(f"--subsystem-match={s}" for s in ("gpio", "uio", "vfio"))
+    subsystems = " ".join(f"--subsystem-match={s}"
+                          for s in ("gpio", "uio", "vfio", "i2c-dev", "spidev"))
     r = sh(board, f"udevadm trigger --action={action} {subsystems} && udevadm settle -t 30")
     assert r.status == 0, r
 
@@ -66,7 +71,7 @@ def udev(board_std_q35: Board) -> Iterator[Board]:
     if r.status != 0:
         pytest.fail("the guest has no udevadm or no 60-udrv.rules: install udev on the host "
                     "(scripts/install-deps), the x86 images ship it from there")  # fmt: skip
-    members = {"gpio": MEMBER, "uio": MEMBER, "vfio": MEMBER}
+    members = dict.fromkeys(GROUPS, MEMBER)
     setup = [
         f"echo '{MEMBER}:x:1000:1000::/tmp:/bin/sh' >>/etc/passwd",
         f"echo '{OUTSIDER}:x:1001:1001::/tmp:/bin/sh' >>/etc/passwd",
@@ -96,9 +101,10 @@ def udev(board_std_q35: Board) -> Iterator[Board]:
 
 def test_the_rules_give_the_nodes_their_groups(udev: Board) -> None:
     seen = nodes(udev)
-    group = re.compile(r"/dev/(gpiochip|uio|vfio/)\d+$")
+    group = re.compile(r"/dev/(gpiochip|uio|vfio/|i2c-|spidev)\d+(\.\d+)?$")
     assert all(group.match(n) for n in seen), seen
-    want = {"gpiochip": "root:gpio 660", "uio": "root:uio 660", "vfio/": "root:vfio 660"}
+    want = {"gpiochip": "root:gpio 660", "uio": "root:uio 660", "vfio/": "root:vfio 660",
+            "i2c-": "root:i2c 660", "spidev": "root:spi 660"}
     for node, perms in seen.items():
         kind = group.match(node).group(1)  # type: ignore[union-attr]
         assert perms == want[kind], f"{node} is {perms}, 60-udrv.rules says {want[kind]}"
@@ -150,4 +156,4 @@ def test_without_the_rule_the_member_is_refused_too(udev: Board) -> None:
         r = sh(udev, f"mv /tmp/60-udrv.rules {RULES} && udevadm control --reload")
         assert r.status == 0, r
         settle(udev, "add")
-    assert {"root:gpio 660", "root:uio 660", "root:vfio 660"} == set(nodes(udev).values())
+    assert {f"root:{g} 660" for g in GROUPS} == set(nodes(udev).values())

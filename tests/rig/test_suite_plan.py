@@ -99,6 +99,9 @@ RPI3_AFTER = "udrv-bench toggle --json --quiet --load none {} -c pinctrl-bcm2835
              "--no-edges"
 
 
+# the recorded boards that have i2c-stub and the spi-fixture (make lab's QEMU
+# targets; the labgrid suite's QEMU boards)
+BUS_BOARDS = {"qemu": ("std", "rt", "std-smp", "rt-smp"), "labgrid": ("std", "rt", "rt-q35")}
 BUSES_SKIPPED = {"i2c": "no i2c-stub (Debian's SMBus stub, x86 kernels) at 0x50",
                  "spi": "no spi-fixture (rig/kernel/spi-fixture: its loopback chip select)"}
 
@@ -125,11 +128,28 @@ def _expected_now(before: dict) -> dict:
     for entry in now["labgrid"].values():
         if entry["skipped"].get("reply") == REPLY_BEFORE:
             entry["skipped"]["reply"] = REPLY_AFTER
-    # the bus benches (12-2026): skipped where the board has neither i2c-stub
-    # nor the spi-fixture
-    for entry in now["labgrid"].values():
-        entry["skipped"]["i2c"] = BUSES_SKIPPED["i2c"]
-        entry["skipped"]["spi"] = BUSES_SKIPPED["spi"]
+    # the bus benches (12-2026): run after reply (and pci) in the plain runs
+    # of the boards that load i2c-stub and the spi-fixture (every x86 target:
+    # rig/lab/catalogue.py), skipped where the board has neither
+    for part in ("qemu", "labgrid"):
+        for key, entry in now[part].items():
+            target, mode = key.split()[:2]
+            if target not in BUS_BOARDS[part]:
+                if part == "labgrid":
+                    entry["skipped"]["i2c"] = BUSES_SKIPPED["i2c"]
+                    entry["skipped"]["spi"] = BUSES_SKIPPED["spi"]
+                continue
+            n = 200 if mode == "quick" else 2000
+            for run in entry["runs"]:
+                cmds = run["commands"]
+                after = [i for i, c in enumerate(cmds)
+                         if c.startswith(("udrv-bench reply ", "udrv-bench pci "))]
+                if run["variant"] == "" and after:
+                    load = run["load"]
+                    cmds[after[-1] + 1:after[-1] + 1] = [
+                        f"udrv-bench i2c --json --quiet --load {load} --samples {n}",
+                        f"udrv-bench spi --json --quiet --load {load} --samples {n} "
+                        "--device spi-loopback"]
     for mode in ("quick", "full"):
         [run] = now["qemu"][f"rpi3 {mode}"]["runs"]
         [cmd] = run["commands"]

@@ -46,6 +46,12 @@ FEATURES: dict[str, str] = {
                 "UDRV_RESPOND_IRQ_LINE, udrv-bench reply's lib/irq)",
     "gpio-reply": "rig/kernel/gpio-reply is loaded (udrv-bench reply's kernel responders, isr "
                   "and kthread)",
+    "i2c-fixture": "rig/kernel/i2c-fixture is loaded with i2c-dev: an I2C adapter (plain I2C, "
+                   "SMBus emulated by i2c-core) with a 256-byte register file at 0x50",
+    "spi-fixture": "rig/kernel/spi-fixture is loaded, its devices bound to spidev: an MCP3008 "
+                   "model on chip select 0, a loopback on 1",
+    "i2c-stub": "Debian's i2c-stub is loaded with i2c-dev: an SMBus adapter with a chip at 0x50 "
+                "(every SMBus transaction, SMBus block included)",
     "edu": "QEMU's edu PCI device, bound to uio_pci_generic (udrv-bench uio/pci)",
     "iommu": "an IOMMU with interrupt remapping and vfio-pci loaded (VFIO)",
     "rt": "a PREEMPT_RT kernel",

@@ -309,7 +309,8 @@ def make_tree(
         if not src.is_file():
             raise LabError(f"{src} is missing from {kernel.release}'s image package")
         t.file(f"{mod_root}/{rel}", src.read_bytes())
-    kmods = "".join(f"/{mod_root}/{rel}\n" for rel in machine.kernel_modules)
+    kmods = "".join(f"/{mod_root}/{rel} {machine.kernel_module_args(rel)}".rstrip() + "\n"
+                    for rel in machine.kernel_modules)
     t.file("etc/udrv-lab/kmods.list", kmods.encode())
     if machine.kernel_config:
         t.file(f"boot/config-{kernel.release}", kernel.config.read_bytes())
@@ -320,6 +321,8 @@ def make_tree(
             t.file(guest, ko.read_bytes())
             if mod.autoload:
                 lines.append(f"/{guest} {mod.params_for(ko)}".rstrip())
+        if mod.setup is not None and mod.autoload:
+            t.file(f"etc/udrv-lab/setup.d/{mod.name}.sh", mod.setup.read_bytes(), 0o755)
     t.file("etc/udrv-lab/modules.list", ("\n".join(lines) + "\n" if lines else "").encode())
     t.file("etc/udrv-lab/release", f"{kernel.release}\n{kernel.target}\n".encode())
     for guest_path, host_path in sorted((extra_files or {}).items()):

@@ -17,6 +17,11 @@ An optional `rig/kernel/<name>/lab.conf` tunes how the guest loads the modules:
     autoload = no                # build, ship, but do not insmod at boot
     params = foo=1 bar=2         # insmod parameters (all .ko of the directory)
     params.gpio_wire = lines=8   # parameters for one .ko (by file name sans .ko)
+
+An optional `rig/kernel/<name>/lab-setup.sh` (busybox sh) is what the board
+does with the module once it is loaded (spi-fixture: its devices bound to
+spidev); the guest's /init runs it after all the modules, its failure is a
+module failure named `<name>-setup` (Board.module_failures).
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ class ModuleDir:
     autoload: bool = True
     params: dict[str, str] = field(default_factory=dict)  # "" = every .ko of the dir
     kos: list[Path] = field(default_factory=list)
+    setup: Path | None = None  # lab-setup.sh: run in the guest once the modules are loaded
 
     def params_for(self, ko: Path) -> str:
         return self.params.get(ko.stem, self.params.get("", ""))
@@ -67,6 +73,8 @@ def discover(src_root: Path | None = None) -> list[ModuleDir]:
 
 
 def _read_conf(mod: ModuleDir) -> ModuleDir:
+    setup = mod.src / "lab-setup.sh"
+    mod.setup = setup if setup.is_file() else None
     conf = mod.src / "lab.conf"
     if not conf.is_file():
         return mod
