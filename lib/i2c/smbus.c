@@ -63,25 +63,38 @@ static const struct smbus_op write_i2c_block = OP("I2C block write",
 						  I2C_FUNC_SMBUS_WRITE_I2C_BLOCK,
 						  I2C_SMBUS_WRITE, I2C_SMBUS_I2C_BLOCK_DATA);
 
-static int smbus(struct udrv_i2c *i2c, const struct smbus_op *op, uint8_t command,
-		 union i2c_smbus_data *data)
+/* Why @op cannot go: no bus, no address, or the adapter lacks it. Out of
+ * line, so that the path of a transaction that goes is the checks and the
+ * ioctl (udrv-bench i2c measures it against the bare ioctl). */
+__attribute__((noinline, cold))
+static int smbus_refused(struct udrv_i2c *i2c, const struct smbus_op *op)
 {
-	struct i2c_smbus_ioctl_data args = {
-		.read_write = op->read_write, .command = command, .size = (__u32)op->size,
-		.data = data,
-	};
-	int err;
-
 	if (i2c->fd < 0)
 		return udrv_err(i2c->errmsg, EBADF, "no I2C bus open: udrv_i2c_open() first");
 	if (!i2c->has_addr)
 		return udrv_err(i2c->errmsg, EDESTADDRREQ,
 				"%s: no device address: udrv_i2c_set_address() first", i2c->dev);
-	err = udrv_i2c_need(i2c, op->func, op->what, op->flag);
-	if (err)
-		return err;
+	return udrv_i2c_need(i2c, op->func, op->what, op->flag);
+}
+
+__attribute__((noinline, cold))
+static int smbus_failed(struct udrv_i2c *i2c, const struct smbus_op *op, int err)
+{
+	return udrv_i2c_io_err(i2c, err, i2c->addr, op->what);
+}
+
+static inline int smbus(struct udrv_i2c *i2c, const struct smbus_op *op, uint8_t command,
+			union i2c_smbus_data *data)
+{
+	struct i2c_smbus_ioctl_data args = {
+		.read_write = op->read_write, .command = command, .size = (__u32)op->size,
+		.data = data,
+	};
+
+	if (i2c->fd < 0 || !i2c->has_addr || (i2c->funcs & op->func) != op->func)
+		return smbus_refused(i2c, op);
 	if (ioctl(i2c->fd, I2C_SMBUS, &args) < 0)
-		return udrv_i2c_io_err(i2c, errno, i2c->addr, op->what);
+		return smbus_failed(i2c, op, errno);
 	return 0;
 }
 
