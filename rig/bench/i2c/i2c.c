@@ -7,8 +7,10 @@
  * Transactions, each where the adapter has it: SMBus read byte data, read
  * word data, I2C block read of 32 bytes, and a plain I2C register read
  * (I2C_RDWR: the register pointer written, 32 bytes read after a repeated
- * start). Every read is checked: the registers are read once before
- * measuring, and each read's buffer is poisoned (the complement of what
+ * start). Every read is checked: before a row, each register is read
+ * once the row's way through the raw ioctl (what it answers is the
+ * reference: i2c-stub keeps bytes and words apart, so a word is not two
+ * bytes there), and each read's buffer is poisoned (the complement of what
  * it should hold) before the call, so a call that does nothing fails.
  */
 #include <errno.h>
@@ -45,7 +47,8 @@ struct i2c_bench {
 	bool commands;			/* the command rows (i2c_cmd.c) */
 	struct udrv_i2c *i2c;
 	int fd;				/* the raw side's own open of the node */
-	uint8_t expect[REGS + BLOCK];	/* the registers as read at the start */
+	uint8_t expect[REGS];		/* the registers' bytes as read at the start */
+	uint8_t want[REGS][BLOCK];	/* what the row's read gives, as learned */
 	unsigned int reg;		/* the next register read */
 };
 
@@ -58,11 +61,11 @@ static const char help[] =
 "byte-data (SMBus read byte data), word-data (read word data), i2c-block\n"
 "(I2C block read of 32 bytes), rdwr (plain I2C: pointer write, 32 bytes\n"
 "read after a repeated start). A sample is the mean of a batch. Every read\n"
-"is checked against the registers as read at the start (the device must\n"
-"keep them: a memory such as i2c-stub or an EEPROM, not a sensor). Then\n"
-"the command rows: one register read as a process, i2c-tools' i2cget\n"
-"against udrv i2c get (both found on PATH), a tenth of the samples (at\n"
-"least 20), each process's output checked.\n"
+"is checked against what the raw ioctl read there before the row (the\n"
+"device must keep its registers: a memory such as i2c-stub or an EEPROM,\n"
+"not a sensor). Then the command rows: one register read as a process,\n"
+"i2c-tools' i2cget against udrv i2c get (both found on PATH), a tenth of\n"
+"the samples (at least 20), each process's output checked.\n"
 "\n"
 "Options:\n"
 "  -b, --bus BUS       the bus: number, node or adapter name (default: the\n"
@@ -179,7 +182,7 @@ static int udrv_byte(void *ctx, uint64_t n)
 
 static uint16_t word_at(const struct i2c_bench *b, unsigned int reg)
 {
-	return (uint16_t)(b->expect[reg] | b->expect[reg + 1] << 8);
+	return (uint16_t)(b->want[reg][0] | b->want[reg][1] << 8);
 }
 
 static int raw_word(void *ctx, uint64_t n)
@@ -232,9 +235,9 @@ static int raw_block(void *ctx, uint64_t n)
 		unsigned int reg = next_reg(b);
 
 		d.block[0] = BLOCK;
-		poison(&d.block[1], &b->expect[reg]);
+		poison(&d.block[1], b->want[reg]);
 		err = raw_smbus(b->fd, (uint8_t)reg, I2C_SMBUS_I2C_BLOCK_DATA, &d);
-		if (err || d.block[0] != BLOCK || memcmp(&d.block[1], &b->expect[reg], BLOCK))
+		if (err || d.block[0] != BLOCK || memcmp(&d.block[1], b->want[reg], BLOCK))
 			return bad_read(b, "raw", "I2C block read", reg, err);
 	}
 	return 0;
@@ -249,9 +252,9 @@ static int udrv_block(void *ctx, uint64_t n)
 	for (uint64_t i = 0; i < n; i++) {
 		unsigned int reg = next_reg(b);
 
-		poison(buf, &b->expect[reg]);
+		poison(buf, b->want[reg]);
 		got = udrv_i2c_smbus_read_i2c_block_data(b->i2c, (uint8_t)reg, buf, BLOCK);
-		if (got != BLOCK || memcmp(buf, &b->expect[reg], BLOCK))
+		if (got != BLOCK || memcmp(buf, b->want[reg], BLOCK))
 			return bad_read(b, "udrv", "I2C block read", reg, got < 0 ? -got : 0);
 	}
 	return 0;
@@ -272,9 +275,9 @@ static int raw_rdwr(void *ctx, uint64_t n)
 		unsigned int reg = next_reg(b);
 
 		ptr = (uint8_t)reg;
-		poison(buf, &b->expect[reg]);
+		poison(buf, b->want[reg]);
 		err = ioctl(b->fd, I2C_RDWR, &data) == 2 ? 0 : errno;
-		if (err || memcmp(buf, &b->expect[reg], BLOCK))
+		if (err || memcmp(buf, b->want[reg], BLOCK))
 			return bad_read(b, "raw", "plain I2C read", reg, err);
 	}
 	return 0;
@@ -294,10 +297,68 @@ static int udrv_rdwr(void *ctx, uint64_t n)
 		unsigned int reg = next_reg(b);
 
 		ptr = (uint8_t)reg;
-		poison(buf, &b->expect[reg]);
+		poison(buf, b->want[reg]);
 		got = udrv_i2c_transfer(b->i2c, m, 2);
-		if (got != 2 || memcmp(buf, &b->expect[reg], BLOCK))
+		if (got != 2 || memcmp(buf, b->want[reg], BLOCK))
 			return bad_read(b, "udrv", "plain I2C read", reg, got < 0 ? -got : 0);
+	}
+	return 0;
+}
+
+/* ---- what each row's read answers: learned through the raw ioctl ---- */
+
+static int learn_byte(struct i2c_bench *b)
+{
+	for (unsigned int reg = 0; reg < REGS; reg++)
+		b->want[reg][0] = b->expect[reg];
+	return 0;
+}
+
+static int learn_word(struct i2c_bench *b)
+{
+	union i2c_smbus_data d;
+
+	for (unsigned int reg = 0; reg < REGS; reg++) {
+		int err = raw_smbus(b->fd, (uint8_t)reg, I2C_SMBUS_WORD_DATA, &d);
+
+		if (err)
+			return bad_read(b, "raw", "read word data", reg, err);
+		b->want[reg][0] = (uint8_t)d.word;
+		b->want[reg][1] = (uint8_t)(d.word >> 8);
+	}
+	return 0;
+}
+
+static int learn_block(struct i2c_bench *b)
+{
+	union i2c_smbus_data d;
+
+	for (unsigned int reg = 0; reg < REGS; reg++) {
+		int err;
+
+		d.block[0] = BLOCK;
+		err = raw_smbus(b->fd, (uint8_t)reg, I2C_SMBUS_I2C_BLOCK_DATA, &d);
+		if (err || d.block[0] != BLOCK)
+			return bad_read(b, "raw", "I2C block read", reg, err);
+		memcpy(b->want[reg], &d.block[1], BLOCK);
+	}
+	return 0;
+}
+
+static int learn_rdwr(struct i2c_bench *b)
+{
+	uint8_t ptr;
+	struct i2c_msg m[2] = {
+		{ .addr = (uint16_t)b->addr, .len = 1, .buf = &ptr },
+		{ .addr = (uint16_t)b->addr, .flags = I2C_M_RD, .len = BLOCK },
+	};
+	struct i2c_rdwr_ioctl_data data = { .msgs = m, .nmsgs = 2 };
+
+	for (unsigned int reg = 0; reg < REGS; reg++) {
+		ptr = (uint8_t)reg;
+		m[1].buf = b->want[reg];
+		if (ioctl(b->fd, I2C_RDWR, &data) != 2)
+			return bad_read(b, "raw", "plain I2C read", reg, errno);
 	}
 	return 0;
 }
@@ -307,12 +368,13 @@ static int udrv_rdwr(void *ctx, uint64_t n)
 static const struct {
 	const char *mechanism;
 	unsigned long funcs;		/* what the adapter must have */
+	int (*learn)(struct i2c_bench *b);
 	bench_batch_fn raw, udrv;
 } transactions[] = {
-	{ "byte-data", I2C_FUNC_SMBUS_READ_BYTE_DATA, raw_byte, udrv_byte },
-	{ "word-data", I2C_FUNC_SMBUS_READ_WORD_DATA, raw_word, udrv_word },
-	{ "i2c-block", I2C_FUNC_SMBUS_READ_I2C_BLOCK, raw_block, udrv_block },
-	{ "rdwr", I2C_FUNC_I2C, raw_rdwr, udrv_rdwr },
+	{ "byte-data", I2C_FUNC_SMBUS_READ_BYTE_DATA, learn_byte, raw_byte, udrv_byte },
+	{ "word-data", I2C_FUNC_SMBUS_READ_WORD_DATA, learn_word, raw_word, udrv_word },
+	{ "i2c-block", I2C_FUNC_SMBUS_READ_I2C_BLOCK, learn_block, raw_block, udrv_block },
+	{ "rdwr", I2C_FUNC_I2C, learn_rdwr, raw_rdwr, udrv_rdwr },
 };
 
 static int open_device(struct i2c_bench *b)
@@ -339,7 +401,7 @@ static int read_expected(struct i2c_bench *b)
 {
 	union i2c_smbus_data d;
 
-	for (unsigned int reg = 0; reg < REGS + BLOCK && reg < 256; reg++) {
+	for (unsigned int reg = 0; reg < REGS; reg++) {
 		int err = raw_smbus(b->fd, (uint8_t)reg, I2C_SMBUS_BYTE_DATA, &d);
 
 		if (err)
@@ -371,7 +433,10 @@ static int run_all(struct i2c_bench *b)
 			.batch = b->batch, .samples = bench_samples(&b->run, DEFAULT_SAMPLES),
 		};
 
-		if ((funcs & transactions[i].funcs) == transactions[i].funcs)
+		if ((funcs & transactions[i].funcs) != transactions[i].funcs)
+			continue;
+		err = transactions[i].learn(b);
+		if (!err)
 			err = bench_pair_run(&b->run, &p, b);
 	}
 	if (!err && b->commands)
