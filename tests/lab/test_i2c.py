@@ -27,7 +27,7 @@ import pytest
 from guest import Udrv, ok, root, sh, udrv
 
 from rig.lab import Board
-from rig.lab.catalogue import I2C_STUB_ADDR
+from rig.lab.catalogue import I2C_STUB, I2C_STUB_ADDR, I2C_STUB_PARAMS
 
 pytestmark = [pytest.mark.lg_feature(["i2c-fixture", "i2c-stub"])]
 
@@ -82,11 +82,16 @@ def buses(board: Board) -> dict[str, dict]:
 
 
 @pytest.fixture
-def smb(board: Board) -> str:
-    """i2c-stub's bus (i2c-N)."""
+def smb(board: Board) -> Iterator[str]:
+    """i2c-stub's bus (i2c-N); a fresh stub afterwards (loaded again as the
+    lab loads it: its registers zero, no SMBus block stored), so that the
+    tests and benches after this one find it as booted (udrv-bench i2c
+    checks its reads against the stub's contents)."""
     found = buses(board)
     assert STUB_NAME in found, f"no {STUB_NAME!r} among {sorted(found)}: i2c-stub not loaded?"
-    return str(found[STUB_NAME]["bus"])
+    yield str(found[STUB_NAME]["bus"])
+    root(board, f"rmmod i2c_stub && insmod /lib/modules/$(uname -r)/{I2C_STUB} "
+                f"{I2C_STUB_PARAMS}")  # fmt: skip
 
 
 @pytest.fixture
