@@ -26,6 +26,19 @@ events   gpio-wire's generator (a hard hrtimer) makes E edges on the input
          thread ran) must add up to it; the rest is `unaccounted` and fails
          the run.
 
+--buses adds I2C, SPI and gpiozero (the document's buses section): -n calls
+per round, --rounds rounds, interleaved the same way, each answer checked.
+I2C on i2c-stub at 0x50 (--i2c-adapter): read_byte_data, read_word_data,
+read_i2c_block_data(32) through udrv.I2C, smbus (python3-smbus), smbus2 and
+periphery (plain I2C transfers only: no row on an SMBus-only adapter, the
+reason in `unsupported`), each answer compared with the raw I2C_SMBUS ioctl's
+for that register (seeded first, put back after). SPI on spi-fixture's
+spi-loopback: a 3-byte transfer through udrv.SPI, spidev (xfer2) and
+periphery, each reply what was sent, a different frame each call.
+gpiozero's MCP3008(channel=1).value through udrv's factory on spi-fixture's
+mcp3008: reads per second, each value the channel's input (set per round).
+A wrong answer or a peer that does not import fails the run.
+
 The table has a row per library and a row of ratios udrv/gpiod (below 1:
 udrv is faster), on standard output. --json FILE writes the same numbers as a
 document of its own into FILE, the document alone (schema udrv-pybench-1:
