@@ -45,6 +45,8 @@ def check_pybench(doc: Any, where: str = "") -> None:
         raise Invalid(_at(where, str(exc)) if where else str(exc)) from None
     _toggle(doc["toggle"], _at(where, "toggle"))
     _events(doc["events"], _at(where, "events"))
+    if "buses" in doc:
+        _buses(doc["buses"], _at(where, "buses"))
 
 
 def _toggle(t: dict[str, Any], where: str) -> None:
@@ -110,6 +112,79 @@ def _ratio(part: dict[str, Any], where: str, fields: dict[str, str], figure: Any
               f"{'none (gpiod 0)' if want is None else round(want, 3)}")
 
 
+def _bus_row(r: dict[str, Any], at: str, n: int, rounds: int) -> None:
+    need(len(r["ns_per_call"]) == rounds,
+         f"{at}.ns_per_call: {len(r['ns_per_call'])} rounds, rounds says {rounds}")
+    need(r["calls"] == n * rounds,
+         f"{at}.calls: {r['calls']}, but {rounds} rounds of {n} calls are {n * rounds}")
+    need(r["wrong"] <= r["calls"], f"{at}.wrong: {r['wrong']} of {r['calls']} calls")
+    need(r["min_ns"] == min(r["ns_per_call"]),
+         f"{at}.min_ns: {r['min_ns']}, the rounds' least is {min(r['ns_per_call'])}")
+    median = statistics.median(r["ns_per_call"])
+    need(abs(r["median_ns"] - median) <= NS_ROUNDING,
+         f"{at}.median_ns: {r['median_ns']}, the rounds' median is {median}")
+
+
+def _buses(b: dict[str, Any], where: str) -> None:
+    """Each part's rows: rounds and figures as asked, the libraries it names,
+    each library in exactly one of rows, unsupported, unavailable; the ratios
+    udrv / each peer of the rows."""
+    n, rounds = b["calls_per_round"], b["rounds"]
+    for part in ("i2c", "spi"):
+        s, at = b[part], f"{where}.{part}"
+        libs = set(s["libraries"])
+        for key in ("unsupported", "unavailable"):
+            others = sorted(set(s[key]) - libs)
+            need(not others, f"{at}.{key}: {', '.join(others)}, not among its libraries")
+        both = sorted(set(s["unsupported"]) & set(s["unavailable"]))
+        need(not both, f"{at}: {', '.join(both)} both unsupported and unavailable")
+        measured = libs - set(s["unsupported"]) - set(s["unavailable"])
+        for lib in sorted(libs):
+            count = s["order"].count(lib)
+            want = rounds if lib in measured else 0
+            need(count == want, f"{at}.order: {count} rounds of {lib}, expected {want}")
+        need(set(s["order"]) <= libs, f"{at}.order: a library that is not among its libraries")
+        need(bool(s["calls"]), f"{at}.calls: none")
+        for call, c in s["calls"].items():
+            cat = f"{at}.calls.{call}"
+            need(set(c["rows"]) == measured,
+                 f"{cat}.rows: {', '.join(sorted(c['rows'])) or 'none'}, but the libraries "
+                 f"measured are {', '.join(sorted(measured)) or 'none'}")
+            for lib, r in c["rows"].items():
+                _bus_row(r, f"{cat}.rows.{lib}", n, rounds)
+            _bus_ratio(c, cat)
+    if "mcp3008" in b:
+        m, at = b["mcp3008"], f"{where}.mcp3008"
+        r = m["rows"]["udrv"]
+        _bus_row(r, f"{at}.rows.udrv", n, rounds)
+        need(len(m["values"]) == rounds, f"{at}.values: {len(m['values'])}, rounds {rounds}")
+        need("reads_per_s" in r, f"{at}.rows.udrv: no reads_per_s")
+        want = 1e9 / r["median_ns"] if r["median_ns"] else 0.0
+        need(abs(r["reads_per_s"] - want) <= max(0.1, want * 1e-3) + 1e-9,
+             f"{at}.rows.udrv.reads_per_s: {r['reads_per_s']}, 1e9 / median_ns is "
+             f"{round(want, 1)}")
+
+
+def _bus_ratio(c: dict[str, Any], where: str) -> None:
+    rows = c["rows"]
+    peers = sorted(set(rows) - {"udrv"})
+    if "udrv" not in rows or not peers:
+        need("ratio" not in c, f"{where}.ratio: a ratio without rows of udrv and a peer")
+        return
+    need("ratio" in c and sorted(c["ratio"]) == peers,
+         f"{where}.ratio: {sorted(c.get('ratio', {}))}, expected one per peer {peers}")
+    u = rows["udrv"]
+    for lib, q in c["ratio"].items():
+        for key, fig in (("median", "median_ns"), ("min", "min_ns")):
+            g = rows[lib][fig]
+            want = u[fig] / g if g else None
+            value = q[key]
+            need((value is None) == (want is None) and
+                 (want is None or abs(value - want) <= RATIO_ROUNDING),
+                 f"{where}.ratio.{lib}.{key}: {value}, but udrv's {u[fig]} / {lib}'s {g} is "
+                 f"{'none' if want is None else round(want, 3)}")
+
+
 # ---- the model ----
 
 @dataclass(frozen=True)
@@ -145,6 +220,84 @@ class EventRow:
 
 
 @dataclass(frozen=True)
+class BusRow:
+    """One library's rounds of one I2C or SPI call (or the MCP3008's reads)."""
+
+    library: str
+    ns_per_call: tuple[float, ...]
+    median_ns: float
+    min_ns: float
+    calls: int
+    wrong: int  # answers that were not the reference's: not 0 fails the run
+
+
+@dataclass(frozen=True)
+class BusCall:
+    """One call (byte-data, word-data, i2c-block-32, xfer-3): its rows and
+    the ratios udrv / each peer ({"smbus": {"median": 0.98, "min": 0.97}})."""
+
+    name: str
+    rows: dict[str, BusRow]
+    ratio: dict[str, dict[str, float | None]]
+
+
+@dataclass(frozen=True)
+class BusPart:
+    """The I2C or the SPI part of --buses: where, what each library calls, the
+    ones left out and why, and the calls."""
+
+    kind: str  # "i2c" or "spi"
+    where: str  # "SMBus stub driver /dev/i2c-0 0x50", "spi-loopback /dev/spidev0.1"
+    libraries: dict[str, str]
+    unsupported: dict[str, str]
+    unavailable: dict[str, str]
+    calls: dict[str, BusCall]
+
+
+@dataclass(frozen=True)
+class Buses:
+    calls_per_round: int
+    rounds: int
+    parts: dict[str, BusPart]
+    mcp3008: BusRow | None
+    mcp3008_reads_per_s: float | None
+    gpiozero: str | None
+
+    @property
+    def failures(self) -> list[str]:
+        bad = [f"{p.kind} {lib}: {why}" for p in self.parts.values()
+               for lib, why in p.unavailable.items()]
+        bad += [f"{p.kind} {c.name} {r.library}: {r.wrong} of {r.calls} answers wrong"
+                for p in self.parts.values() for c in p.calls.values() for r in c.rows.values()
+                if r.wrong]  # fmt: skip
+        if self.mcp3008 and self.mcp3008.wrong:
+            bad.append(f"mcp3008: {self.mcp3008.wrong} of {self.mcp3008.calls} values wrong")
+        return bad
+
+
+def _bus_model(b: dict[str, Any]) -> Buses:
+    def row(lib: str, r: dict[str, Any]) -> BusRow:
+        return BusRow(lib, tuple(r["ns_per_call"]), r["median_ns"], r["min_ns"], r["calls"],
+                      r["wrong"])
+
+    parts = {}
+    for kind in ("i2c", "spi"):
+        s = b[kind]
+        where = (f"{s['adapter']} {s['bus']} 0x{s['address']:02x}" if kind == "i2c"
+                 else f"{s['modalias']} {s['device']}")  # fmt: skip
+        calls = {name: BusCall(name, {lib: row(lib, r) for lib, r in c["rows"].items()},
+                               {lib: dict(q) for lib, q in c.get("ratio", {}).items()})
+                 for name, c in s["calls"].items()}  # fmt: skip
+        parts[kind] = BusPart(kind, where, dict(s["libraries"]), dict(s["unsupported"]),
+                              dict(s["unavailable"]), calls)
+    m = b.get("mcp3008")
+    return Buses(b["calls_per_round"], b["rounds"], parts,
+                 row("udrv", m["rows"]["udrv"]) if m else None,
+                 m["rows"]["udrv"]["reads_per_s"] if m else None,
+                 m["gpiozero"] if m else None)  # fmt: skip
+
+
+@dataclass(frozen=True)
 class PyBench:
     """One udrv-pybench-1 document; `doc` is the checked document itself."""
 
@@ -168,6 +321,7 @@ class PyBench:
     events_ratio: dict[str, float | None]
     note: str | None
     doc: dict[str, Any]
+    buses: Buses | None = None  # udrv-pybench --buses
 
     @property
     def failures(self) -> list[str]:
@@ -177,7 +331,7 @@ class PyBench:
                f"{r.driven} level changes" for r in self.toggle.values() if not r.counted]
         bad += [f"{r.library} events: the generator made {r.made}; {r.unaccounted} "
                 "unaccounted" for r in self.events.values() if r.unaccounted]
-        return bad
+        return bad + (self.buses.failures if self.buses else [])
 
 
 def model(doc: dict[str, Any], source: str) -> PyBench:
@@ -195,4 +349,5 @@ def model(doc: dict[str, Any], source: str) -> PyBench:
         events={lib: EventRow(lib, r["made"], r["received"], r["lost"], r["dropped"],
                               r["masked"], r["other"], r["unaccounted"], r["seconds"],
                               dict(r["latency_ns"])) for lib, r in e["rows"].items()},
-        events_ratio=dict(e.get("ratio", {})), note=doc.get("note"), doc=doc)
+        events_ratio=dict(e.get("ratio", {})), note=doc.get("note"), doc=doc,
+        buses=_bus_model(doc["buses"]) if "buses" in doc else None)

@@ -2,7 +2,8 @@
 """The tables of a lab run, for a terminal (what `make lab` prints) or as
 Markdown (docs): toggle rate per mechanism, latency min/avg/max per
 mechanism x kernel x load, the responders, the priority axis, the scheduler
-gaps, the interrupt rate capacity, UIO vs VFIO, and udrv-pybench's own table.
+gaps, the interrupt rate capacity, UIO vs VFIO, udrv-pybench's own table and
+its bus rows (python-buses).
 
 Tables are data (TextTable: title, columns, rows, footer); render() and
 markdown() draw them. ratio_label() is the one "x1.015 vs raw".
@@ -215,6 +216,45 @@ def python_table(results: list[dict[str, Any]]) -> TextTable:
     return t
 
 
+def python_buses_table(results: list[dict[str, Any]]) -> TextTable:
+    """udrv-pybench --buses per kernel: each call's udrv row against each
+    peer's, ns per call (median of interleaved rounds), udrv / peer."""
+    t = TextTable(["Python: udrv.I2C and udrv.SPI vs Debian's python3-smbus, python3-spidev (C), "
+                   "python3-smbus2, python3-periphery (pure Python), same run",
+                   "(udrv-pybench --buses; ns per call, median of interleaved rounds; udrv/peer "
+                   "below 1: udrv faster; every answer checked against a reference)"],
+                  [Column("kernel", 7), Column("bus", 4), Column("call", 13),
+                   Column("udrv ns", 9, ">"), Column("peer", 11, ">", " "),
+                   Column("peer ns", 9, ">"), Column("udrv/peer", 10, ">", " "),
+                   Column("(min)", 8, ">", " ")])  # fmt: skip
+    for res in results:
+        doc = res.get("result") or {}
+        b = doc.get("buses")
+        if not b:
+            continue
+        kernel = res.get("lab_kernel", doc.get("kernel", ""))
+        for part in ("i2c", "spi"):
+            for call, c in b[part]["calls"].items():
+                u = c["rows"].get("udrv")
+                for lib, r in c["rows"].items():
+                    if lib == "udrv":
+                        continue
+                    q = c.get("ratio", {}).get(lib, {})
+                    t.rows.append([kernel, part, call,
+                                   f"{u['median_ns']:.0f}" if u else "", lib,
+                                   f"{r['median_ns']:.0f}", times(q.get("median")),
+                                   times(q.get("min"))])  # fmt: skip
+            for lib, why in {**b[part]["unsupported"], **b[part]["unavailable"]}.items():
+                t.footer.append(f"{kernel} {part} {lib}: no row: {why}")
+        m = b.get("mcp3008")
+        if m:
+            r = m["rows"]["udrv"]
+            t.footer.append(f"{kernel}: gpiozero {m['gpiozero']} MCP3008(channel={m['channel']})"
+                            f".value through udrv's factory: {r['reads_per_s']:.0f} reads/s "
+                            f"({r['median_ns'] / 1e3:.1f} us a read, median)")
+    return t
+
+
 def _benches(runs: list[Run]) -> set[str]:
     return {d.bench for r in runs for d in r.docs}
 
@@ -237,7 +277,7 @@ ALL_TABLES: tuple[tuple[str | None, TextTableSpec], ...] = tuple(sorted(
     [*((None, x) for x in SHARED), *((s.name, x) for s in SPECS for x in s.tables)],
     key=lambda bt: bt[1].rank))
 # the tables by name (python3 -m rig.results markdown --table NAME)
-TABLES = (*(x.name for _, x in ALL_TABLES), "python")
+TABLES = (*(x.name for _, x in ALL_TABLES), "python", "python-buses")
 
 
 def _wanted(bench: str | None, table: TextTableSpec, runs: list[Run]) -> bool:
@@ -261,6 +301,9 @@ def tables(results: Results, boards: list[str] | None = None,
                 if (kinds is None or table.name in kinds) and _wanted(bench, table, mine)]
     if results.python and (kinds is None or "python" in kinds):
         out.append(python_table(results.python))
+    if any("buses" in (p.get("result") or {}) for p in results.python) and \
+            (kinds is None or "python-buses" in kinds):
+        out.append(python_buses_table(results.python))
     return out
 
 

@@ -521,3 +521,66 @@ def test_pybench_profile(py_board):
     assert calls["gpiod"] > 5  # LineRequest.set_value() is Python over set_values()
     if not ONLY:  # udrv's is one C call (+2 of the profiled loop's over 100 calls)
         assert calls["udrv"] < 1.1
+
+
+@needs_udrv
+def test_pybench_buses_rows_checked_and_ratios(py_board):
+    # --buses: I2C on i2c-stub, SPI on spi-fixture's loopback, gpiozero's MCP3008,
+    # with Debian's peers from the image; every answer checked in the guest
+    adc = sh(py_board, "cat /sys/devices/platform/spi-fixture/adc").stdout
+    status, res, text = pybench(py_board, "-n 200 --rounds 2 --events 20 --buses")
+    assert status == 0, text
+    b = res["buses"]
+    i2c, spi = b["i2c"], b["spi"]
+    assert i2c["adapter"] == "SMBus stub driver" and i2c["address"] == 0x50
+    assert i2c["unavailable"] == {} and spi["unavailable"] == {}  # the image has every peer
+    # i2c-stub is SMBus only: periphery (plain I2C transfers) has no I2C row, saying why
+    assert list(i2c["unsupported"]) == ["periphery"]
+    assert sorted(i2c["calls"]) == ["byte-data", "i2c-block-32", "word-data"]
+    for call in i2c["calls"].values():
+        assert sorted(call["rows"]) == ["smbus", "smbus2", "udrv"]
+    assert sorted(spi["calls"]["xfer-3"]["rows"]) == ["periphery", "spidev", "udrv"]
+    for part in (i2c, spi):
+        assert len(part["order"]) == 2 * (len(part["libraries"]) - len(part["unsupported"]))
+        for call in part["calls"].values():
+            u = call["rows"]["udrv"]
+            for lib, r in call["rows"].items():
+                assert r["calls"] == 400 and r["wrong"] == 0
+                if lib != "udrv":
+                    assert call["ratio"][lib]["median"] == round(u["median_ns"]
+                                                                 / r["median_ns"], 3)
+    m = b["mcp3008"]
+    assert m["gpiozero"] == "2.0.1" and m["rows"]["udrv"]["wrong"] == 0
+    assert len(m["values"]) == 2 and len(set(m["values"])) == 2  # set anew each round
+    assert "i2c-block-32" in text and "xfer-3" in text
+    # the fixture's inputs put back
+    assert sh(py_board, "cat /sys/devices/platform/spi-fixture/adc").stdout == adc
+
+
+@needs_udrv
+def test_pybench_buses_wrong_answer_fails_the_run(py_board):
+    # a reply that is not the reference's fails the run: the loopback's MISO
+    # is MOSI, so a bench whose frames were changed behind its back must fail.
+    # Here: i2c-stub's registers rewritten between the reference reads and the
+    # calls cannot be staged from outside, so the guest's bench module is run
+    # with its reference made wrong by one
+    out = python_json(py_board, """
+        import json, runpy, sys
+        sys.argv = ["udrv-pybench"]
+        g = runpy.run_path("/usr/libexec/udrv/udrv-pybench")
+        raw_read = g["RawI2C"].read
+        def off_by_one(self, kind, reg):
+            v = raw_read(self, kind, reg)
+            return v + 1 if kind == "word-data" and reg == 3 else v
+        g["RawI2C"].read = off_by_one
+        res = g["bench_i2c"](64, 1, "SMBus stub driver", ("udrv", "smbus"))
+        print(json.dumps({"wrong": {k: {lib: r["wrong"] for lib, r in c["rows"].items()}
+                                    for k, c in res["calls"].items()},
+                          "bad": g["bus_failures"]({"i2c": res, "spi": {"unavailable": {},
+                                                                        "calls": {}}})}))
+    """)
+    # registers cycle 0..31: 64 calls hit register 3 twice, each library
+    assert out["wrong"]["word-data"] == {"udrv": 2, "smbus": 2}
+    assert out["wrong"]["byte-data"] == {"udrv": 0, "smbus": 0}
+    assert out["bad"] == ["i2c word-data udrv: 2 of 64 answers were not the reference's",
+                          "i2c word-data smbus: 2 of 64 answers were not the reference's"]

@@ -26,6 +26,19 @@ events   gpio-wire's generator (a hard hrtimer) makes E edges on the input
          thread ran) must add up to it; the rest is `unaccounted` and fails
          the run.
 
+--buses adds I2C, SPI and gpiozero (the document's buses section): -n calls
+per round, --rounds rounds, interleaved the same way, each answer checked.
+I2C on i2c-stub at 0x50 (--i2c-adapter): read_byte_data, read_word_data,
+read_i2c_block_data(32) through udrv.I2C, smbus (python3-smbus), smbus2 and
+periphery (plain I2C transfers only: no row on an SMBus-only adapter, the
+reason in `unsupported`), each answer compared with the raw I2C_SMBUS ioctl's
+for that register (seeded first, put back after). SPI on spi-fixture's
+spi-loopback: a 3-byte transfer through udrv.SPI, spidev (xfer2) and
+periphery, each reply what was sent, a different frame each call.
+gpiozero's MCP3008(channel=1).value through udrv's factory on spi-fixture's
+mcp3008: reads per second, each value the channel's input (set per round).
+A wrong answer or a peer that does not import fails the run.
+
 The table has a row per library and a row of ratios udrv/gpiod (below 1:
 udrv is faster), on standard output. --json FILE writes the same numbers as a
 document of its own into FILE, the document alone (schema udrv-pybench-1:
@@ -49,6 +62,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ctypes
+import fcntl
 import json
 import os
 import signal
@@ -477,19 +492,444 @@ def profile(sides: list[Side], path: str, args: argparse.Namespace) -> None:
         report(side.name, "event", prof, row.received)
 
 
+# --- buses (--buses): I2C on i2c-stub, SPI on spi-fixture's loopback, gpiozero's MCP3008 ---
+I2C_ADAPTER = "SMBus stub driver"  # Debian's i2c-stub (the lab loads it with chip_addr=0x50)
+I2C_ADDRESS = 0x50
+I2C_LIBS = ("udrv", "smbus", "smbus2", "periphery")
+SPI_LIBS = ("udrv", "spidev", "periphery")
+I2C_CALLS = {"byte-data": 1, "word-data": 2, "i2c-block-32": 32}  # bytes each call reads
+REGS = 32  # the registers the I2C calls cycle through (0..REGS-1; a block read: 32 from each)
+SPI_LENGTH = 3
+SPI_FRAMES = 251  # the loopback's frames: each call sends the next, all different
+SPI_LOOPBACK = "spi-loopback"
+SPI_ADC = "mcp3008"
+ADC = Path("/sys/devices/platform/spi-fixture/adc")
+ADC_CHANNEL = 1
+I2C_FUNC_I2C = 0x1
+# the raw ioctl (linux/i2c-dev.h, linux/i2c.h): the reference reads and the seeding
+I2C_SLAVE, I2C_SMBUS = 0x0703, 0x0720
+SMBUS_READ, SMBUS_WRITE = 1, 0
+SMBUS_BYTE_DATA, SMBUS_WORD_DATA, SMBUS_I2C_BLOCK_DATA = 2, 3, 8
+# what each library's row does, per call (the same bytes on the wire)
+WHAT = {
+    "udrv": "udrv.I2C(bus, 0x50): read_byte_data(reg), read_word_data(reg), "
+            "read_i2c_block_data(reg, 32)",
+    "smbus": "smbus.SMBus(bus) (python3-smbus, C): read_byte_data(0x50, reg), "
+             "read_word_data(0x50, reg), read_i2c_block_data(0x50, reg, 32)",
+    "smbus2": "smbus2.SMBus(bus) (python3-smbus2, pure Python): the same calls",
+    "periphery": "periphery.I2C(path).transfer(0x50, [Message([reg]), Message(n, read=True)]): "
+                 "plain I2C only (I2C_RDWR), the register written then n bytes read",
+}
+SPI_WHAT = {
+    "udrv": "udrv.SPI(node).transfer(tx)",
+    "spidev": "spidev.SpiDev(bus, cs).xfer2(tx) (python3-spidev, C)",
+    "periphery": "periphery.SPI(node, 0, speed).transfer(tx) (python3-periphery, pure Python)",
+}
+
+
+class _SmbusIoctl(ctypes.Structure):
+    _fields_ = [("read_write", ctypes.c_uint8), ("command", ctypes.c_uint8),
+                ("size", ctypes.c_uint32), ("data", ctypes.c_void_p)]  # fmt: skip
+
+
+class RawI2C:
+    """The kernel's I2C_SMBUS ioctl itself, no library: what each library's
+    answers are checked against, and the seeding of i2c-stub's registers."""
+
+    def __init__(self, path: str, address: int) -> None:
+        self.fd = os.open(path, os.O_RDWR)
+        fcntl.ioctl(self.fd, I2C_SLAVE, address)
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+    def _xfer(self, rw: int, reg: int, size: int, data: bytes = b"") -> bytes:
+        buf = ctypes.create_string_buffer(data.ljust(34, b"\0"), 34)
+        arg = _SmbusIoctl(rw, reg, size, ctypes.addressof(buf))
+        fcntl.ioctl(self.fd, I2C_SMBUS, arg)
+        return buf.raw
+
+    def read(self, kind: str, reg: int) -> int | bytes:
+        if kind == "byte-data":
+            return self._xfer(SMBUS_READ, reg, SMBUS_BYTE_DATA)[0]
+        if kind == "word-data":
+            return int.from_bytes(self._xfer(SMBUS_READ, reg, SMBUS_WORD_DATA)[:2], "little")
+        n = I2C_CALLS[kind]
+        return self._xfer(SMBUS_READ, reg, SMBUS_I2C_BLOCK_DATA, bytes([n]))[1:1 + n]
+
+    def write_word(self, reg: int, value: int) -> None:
+        self._xfer(SMBUS_WRITE, reg, SMBUS_WORD_DATA, value.to_bytes(2, "little"))
+
+
+def i2c_bus_of(adapter: str) -> int:
+    """The number of the I2C bus whose adapter is named @adapter (sysfs)."""
+    for d in sorted(Path("/sys/bus/i2c/devices").glob("i2c-*")):
+        with contextlib.suppress(OSError):
+            if (d / "name").read_text().strip() == adapter:
+                return int(d.name[4:])
+    raise BenchError(f"no I2C adapter named {adapter!r}: load i2c-stub and i2c-dev "
+                     f"(modprobe i2c-dev; modprobe i2c-stub chip_addr=0x{I2C_ADDRESS:02x})")
+
+
+def spidev_of(modalias: str) -> tuple[int, int]:
+    """(bus, chip select) of the spidev node of the SPI device @modalias (sysfs)."""
+    for d in sorted(Path("/sys/bus/spi/devices").glob("spi*.*")):
+        with contextlib.suppress(OSError, ValueError):
+            if (d / "modalias").read_text().strip() in (modalias, f"spi:{modalias}"):
+                for node in sorted((d / "spidev").glob("spidev*")):
+                    bus, cs = node.name[6:].split(".")
+                    return int(bus), int(cs)
+                raise BenchError(f"SPI device {d.name} ({modalias}) has no spidev node: bind it "
+                                 "(rig/kernel/spi-fixture/lab-setup.sh)")
+    raise BenchError(f"no SPI device {modalias!r}: load spi-fixture (insmod spi-fixture.ko; "
+                     "rig/kernel/spi-fixture/lab-setup.sh)")
+
+
+def _version(module: Any, dist: str) -> str:
+    import importlib.metadata as md
+
+    try:
+        return md.version(dist)
+    except md.PackageNotFoundError:
+        return str(getattr(module, "__version__", "") or Path(module.__file__ or "?").name)
+
+
+@dataclass
+class BusRow:
+    ns_per_call: list[float] = field(default_factory=list)
+    calls: int = 0
+    wrong: int = 0  # answers that were not the reference's
+
+    def summary(self) -> dict[str, Any]:
+        return {"ns_per_call": [round(x, 1) for x in self.ns_per_call],
+                "median_ns": round(statistics.median(self.ns_per_call), 1),
+                "min_ns": round(min(self.ns_per_call), 1),
+                "calls": self.calls, "wrong": self.wrong}  # fmt: skip
+
+
+# each I2C library: {call: run(regs) -> answers}, the answers as int or bytes
+I2CRunners = dict[str, Callable[[list[int]], list[Any]]]
+
+
+def i2c_runners(lib: str, bus: int, funcs: int, handles: list[Any]) -> I2CRunners | str:
+    """@lib's runs of the I2C calls on @bus, or why it has none (unsupported)."""
+    a = I2C_ADDRESS
+    if lib == "udrv":
+        import udrv
+
+        h = udrv.I2C(bus, a)
+        handles.append(h)
+        rb, rw, rk = h.read_byte_data, h.read_word_data, h.read_i2c_block_data
+        return {"byte-data": lambda regs: [rb(r) for r in regs],
+                "word-data": lambda regs: [rw(r) for r in regs],
+                "i2c-block-32": lambda regs: [rk(r, 32) for r in regs]}  # fmt: skip
+    if lib in ("smbus", "smbus2"):
+        mod = __import__(lib)
+        s = mod.SMBus(bus)
+        handles.append(s)
+        sb, sw, sk = s.read_byte_data, s.read_word_data, s.read_i2c_block_data
+        return {"byte-data": lambda regs: [sb(a, r) for r in regs],
+                "word-data": lambda regs: [sw(a, r) for r in regs],
+                "i2c-block-32": lambda regs: [bytes(sk(a, r, 32)) for r in regs]}  # fmt: skip
+    import periphery
+
+    if not funcs & I2C_FUNC_I2C:
+        return (f"the adapter has no plain I2C (I2C_FUNC_I2C; funcs 0x{funcs:08x}): "
+                "periphery.I2C does only I2C_RDWR transfers")
+    p = periphery.I2C(f"/dev/i2c-{bus}")
+    handles.append(p)
+    M, xfer = periphery.I2C.Message, p.transfer
+
+    def plain(n: int, word: bool) -> Callable[[list[int]], list[Any]]:
+        def run(regs: list[int]) -> list[Any]:
+            out = []
+            for r in regs:
+                msgs = [M([r]), M([0] * n, read=True)]
+                xfer(a, msgs)
+                d = msgs[1].data
+                out.append(d[0] | d[1] << 8 if word else d[0] if n == 1 else bytes(d))
+            return out
+
+        return run
+
+    return {"byte-data": plain(1, False), "word-data": plain(2, True),
+            "i2c-block-32": plain(32, False)}  # fmt: skip
+
+
+def bench_i2c(n: int, rounds: int, adapter: str, want: tuple[str, ...]) -> dict[str, Any]:
+    """The I2C calls of each library in @want on @adapter's chip at 0x50."""
+    bus = i2c_bus_of(adapter)
+    path = f"/dev/i2c-{bus}"
+    raw = RawI2C(path, I2C_ADDRESS)
+    handles: list[Any] = []
+    try:
+        # seed the registers (words all different; i2c-stub keeps what was written),
+        # then the reference: each call's answer per register, through the raw ioctl
+        saved = [raw.read("word-data", r) for r in range(REGS + 32)]
+        for r in range(REGS + 32):
+            raw.write_word(r, (r * 0x9e37 + 0x1234) & 0xffff)
+        ref = {k: [raw.read(k, r) for r in range(REGS)] for k in I2C_CALLS}
+        import udrv
+
+        with udrv.I2C(bus) as probe:
+            funcs = probe.funcs
+        runners: dict[str, I2CRunners] = {}
+        unsupported: dict[str, str] = {}
+        unavailable: dict[str, str] = {}
+        for lib in want:
+            try:
+                got = i2c_runners(lib, bus, funcs, handles)
+            except ImportError as exc:
+                unavailable[lib] = f"cannot import {lib}: {exc}"
+                continue
+            if isinstance(got, str):
+                unsupported[lib] = got
+            else:
+                runners[lib] = got
+        regs = [i % REGS for i in range(n)]
+        calls: dict[str, Any] = {}
+        order: list[str] = []
+        for kind in I2C_CALLS:
+            rows = {lib: BusRow() for lib in runners}
+            for each in runners.values():  # warm-up
+                each[kind](regs[:min(n, 100)])
+            libs = list(runners)
+            for r in range(rounds):
+                for lib in libs if r % 2 == 0 else reversed(libs):
+                    run = runners[lib][kind]
+                    t0 = time.perf_counter_ns()
+                    answers = run(regs)
+                    t1 = time.perf_counter_ns()
+                    row = rows[lib]
+                    row.ns_per_call.append((t1 - t0) / n)
+                    row.calls += n
+                    row.wrong += sum(1 for reg, v in zip(regs, answers, strict=True)
+                                     if v != ref[kind][reg])
+                    if kind == "byte-data":
+                        order.append(lib)
+            calls[kind] = {"rows": {lib: row.summary() for lib, row in rows.items()}}
+        for r, w in enumerate(saved):
+            raw.write_word(r, int(w))  # type: ignore[arg-type]
+    finally:
+        for h in handles:
+            with contextlib.suppress(Exception):
+                h.close()
+        raw.close()
+    return {"adapter": adapter, "bus": path, "address": I2C_ADDRESS, "registers": REGS,
+            "order": order, "libraries": {lib: WHAT[lib] for lib in want},
+            "unsupported": unsupported, "unavailable": unavailable,
+            "calls": with_ratios(calls)}  # fmt: skip
+
+
+def spi_runner(lib: str, bus: int, cs: int, speed: int,
+               handles: list[Any]) -> Callable[[list[list[int]]], list[Any]]:  # fmt: skip
+    node = f"/dev/spidev{bus}.{cs}"
+    if lib == "udrv":
+        import udrv
+
+        h = udrv.SPI(node)
+        handles.append(h)
+        h.mode, h.bits_per_word, h.max_speed_hz = 0, 8, speed
+        t = h.transfer
+    elif lib == "spidev":
+        import spidev
+
+        h = spidev.SpiDev()
+        handles.append(h)
+        h.open(bus, cs)
+        h.mode, h.bits_per_word, h.max_speed_hz = 0, 8, speed
+        t = h.xfer2
+    else:
+        import periphery
+
+        h = periphery.SPI(node, 0, speed)
+        handles.append(h)
+        t = h.transfer
+    return lambda frames: [t(f) for f in frames]
+
+
+def bench_spi(n: int, rounds: int, want: tuple[str, ...]) -> dict[str, Any]:
+    """A SPI_LENGTH-byte transfer through each library on the loopback: each
+    reply must be what was sent (a different frame each call)."""
+    bus, cs = spidev_of(SPI_LOOPBACK)
+    frames = [[i & 0xff, (i * 37 + 11) & 0xff, (i * 101 + 7) & 0xff][:SPI_LENGTH]
+              for i in range(SPI_FRAMES)]  # fmt: skip
+    seq = [frames[i % SPI_FRAMES] for i in range(n)]
+    handles: list[Any] = []
+    runners: dict[str, Callable[[list[list[int]]], list[Any]]] = {}
+    unavailable: dict[str, str] = {}
+    import udrv
+
+    with udrv.SPI(f"/dev/spidev{bus}.{cs}") as probe:
+        speed = probe.max_speed_hz
+    rows: dict[str, BusRow] = {}
+    order: list[str] = []
+    try:
+        for lib in want:
+            try:
+                runners[lib] = spi_runner(lib, bus, cs, speed, handles)
+            except ImportError as exc:
+                unavailable[lib] = f"cannot import {lib}: {exc}"
+        rows = {lib: BusRow() for lib in runners}
+        for run in runners.values():
+            run(seq[:min(n, 100)])
+        libs = list(runners)
+        for r in range(rounds):
+            for lib in libs if r % 2 == 0 else reversed(libs):
+                t0 = time.perf_counter_ns()
+                answers = runners[lib](seq)
+                t1 = time.perf_counter_ns()
+                row = rows[lib]
+                row.ns_per_call.append((t1 - t0) / n)
+                row.calls += n
+                row.wrong += sum(1 for tx, rx in zip(seq, answers, strict=True)
+                                 if bytes(rx) != bytes(tx))
+                order.append(lib)
+    finally:
+        for h in handles:
+            with contextlib.suppress(Exception):
+                h.close()
+    calls = {f"xfer-{SPI_LENGTH}": {"rows": {lib: row.summary() for lib, row in rows.items()}}}
+    return {"modalias": SPI_LOOPBACK, "device": f"/dev/spidev{bus}.{cs}", "length": SPI_LENGTH,
+            "speed_hz": speed, "order": order, "libraries": {lib: SPI_WHAT[lib] for lib in want},
+            "unsupported": {}, "unavailable": unavailable,
+            "calls": with_ratios(calls)}  # fmt: skip
+
+
+def with_ratios(calls: dict[str, Any]) -> dict[str, Any]:
+    """Each call's ratios udrv / each peer (below 1: udrv faster), median and min."""
+    for c in calls.values():
+        rows = c["rows"]
+        if "udrv" in rows:
+            u = rows["udrv"]
+            c["ratio"] = {lib: {"median": ratio(u["median_ns"], r["median_ns"]),
+                                "min": ratio(u["min_ns"], r["min_ns"])}
+                          for lib, r in rows.items() if lib != "udrv"}  # fmt: skip
+    return calls
+
+
+def bench_mcp3008(n: int, rounds: int) -> dict[str, Any]:
+    """gpiozero's MCP3008(channel).value through udrv's pin factory on the
+    spi-fixture's MCP3008: reads per second, each value checked against the
+    channel's input, set anew before each round (spi-fixture's adc)."""
+    import gpiozero
+    from udrv.gpiozero import UdrvFactory
+
+    bus, cs = spidev_of(SPI_ADC)
+    try:
+        saved = ADC.read_text().split()
+    except OSError as exc:
+        raise BenchError(f"cannot read {ADC}: {exc} (is spi-fixture loaded?)") from exc
+    factory = UdrvFactory()
+    adc = gpiozero.MCP3008(channel=ADC_CHANNEL, port=bus, device=cs, pin_factory=factory)
+    row = BusRow()
+    values: list[int] = []
+    try:
+        for r in range(rounds + 1):  # round 0: the warm-up
+            v = (r * 389 + 123) % 1024
+            inputs = list(saved)
+            inputs[ADC_CHANNEL] = str(v)
+            try:
+                ADC.write_text(" ".join(inputs) + "\n")
+            except OSError as exc:
+                raise BenchError(f"cannot write {ADC}: {exc}") from exc
+            t0 = time.perf_counter_ns()
+            got = [adc.value for _ in range(n if r else min(n, 100))]
+            t1 = time.perf_counter_ns()
+            if not r:
+                continue
+            values.append(v)
+            row.ns_per_call.append((t1 - t0) / n)
+            row.calls += n
+            row.wrong += sum(1 for x in got if round(x * 1023) != v)
+    finally:
+        adc.close()
+        factory.close()
+        with contextlib.suppress(OSError):
+            ADC.write_text(" ".join(saved) + "\n")
+    s = row.summary()
+    s["reads_per_s"] = round(1e9 / s["median_ns"], 1) if s["median_ns"] else 0.0
+    return {"device": f"/dev/spidev{bus}.{cs}", "channel": ADC_CHANNEL, "values": values,
+            "gpiozero": _version(gpiozero, "gpiozero"), "rows": {"udrv": s}}  # fmt: skip
+
+
+def bench_buses(n: int, rounds: int, adapter: str, udrv_too: bool) -> dict[str, Any]:
+    first = ("udrv",) if udrv_too else ()
+    out = {"calls_per_round": n, "rounds": rounds,
+           "i2c": bench_i2c(n, rounds, adapter, first + I2C_LIBS[1:]),
+           "spi": bench_spi(n, rounds, first + SPI_LIBS[1:])}  # fmt: skip
+    if udrv_too:
+        out["mcp3008"] = bench_mcp3008(n, rounds)
+    return out
+
+
+def bus_versions() -> dict[str, str]:
+    """The peers' versions (those that import)."""
+    out = {}
+    for mod, dist in (("smbus", "smbus"), ("smbus2", "smbus2"), ("spidev", "spidev"),
+                      ("periphery", "python-periphery"), ("gpiozero", "gpiozero")):  # fmt: skip
+        with contextlib.suppress(ImportError):
+            out[mod] = _version(__import__(mod), dist)
+    return out
+
+
+def bus_table(b: dict[str, Any]) -> list[str]:
+    """The bus rows: ns/call median (min) per library, and udrv / each peer."""
+    lines = []
+    for part in ("i2c", "spi"):
+        s = b[part]
+        where = (f"{s['adapter']} {s['bus']} 0x{s['address']:02x}" if part == "i2c"
+                 else f"{s['modalias']} {s['device']}")  # fmt: skip
+        lines.append(f"{part}: {where}, {b['rounds']}x{b['calls_per_round']} calls, ns/call "
+                     "median (min); udrv/peer median")
+        for kind, c in s["calls"].items():
+            cells = [f"{lib} {r['median_ns']:.0f} ({r['min_ns']:.0f})"
+                     for lib, r in c["rows"].items()]
+            rat = [f"/{lib} x{q['median']:.3f}" for lib, q in c.get("ratio", {}).items()
+                   if q["median"] is not None]
+            lines.append(f"  {kind:13} " + "  ".join(cells) + ("  udrv" + " ".join(rat) if rat
+                                                                 else ""))
+        for lib, why in {**s["unsupported"], **s["unavailable"]}.items():
+            lines.append(f"  {lib}: {why}")
+    if "mcp3008" in b:
+        m = b["mcp3008"]
+        r = m["rows"]["udrv"]
+        lines.append(f"mcp3008: gpiozero {m['gpiozero']} MCP3008(channel={m['channel']}).value "
+                     f"through udrv's factory, {m['device']}: {r['reads_per_s']:.0f} reads/s "
+                     f"({r['median_ns'] / 1e3:.1f} us median, {r['min_ns'] / 1e3:.1f} min)")
+    return lines
+
+
+def bus_failures(b: dict[str, Any]) -> list[str]:
+    bad = []
+    for part in ("i2c", "spi"):
+        for lib, why in b[part]["unavailable"].items():
+            bad.append(f"{part} {lib}: {why}")
+        for kind, c in b[part]["calls"].items():
+            bad += [f"{part} {kind} {lib}: {r['wrong']} of {r['calls']} answers were not the "
+                    "reference's" for lib, r in c["rows"].items() if r["wrong"]]
+    if "mcp3008" in b:
+        r = b["mcp3008"]["rows"]["udrv"]
+        if r["wrong"]:
+            bad.append(f"mcp3008: {r['wrong']} of {r['calls']} values were not the input's")
+    return bad
+
+
 # --- output -------------------------------------------------------------------------
 def ratio(a: float, b: float) -> float | None:
     return round(a / b, 3) if b else None
 
 
 def results(args: argparse.Namespace, sides: list[Side], toggle: dict[str, ToggleRow],
-            order: list[str], events: dict[str, EventRow]) -> dict[str, Any]:  # fmt: skip
+            order: list[str], events: dict[str, EventRow],
+            buses: dict[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
     t = {k: v.summary() for k, v in toggle.items()}
     e = {k: v.summary() for k, v in events.items()}
     out: dict[str, Any] = {
         "schema": SCHEMA, "kernel": os.uname().release, "chip": args.chip,
         "out_line": args.out_line, "in_line": args.in_line,
-        "versions": {s.name: s.version for s in sides} | {"python": sys.version.split()[0]},
+        "versions": {s.name: s.version for s in sides} | (bus_versions() if buses else {})
+                    | {"python": sys.version.split()[0]},
         "histogram": type(new_hist()).__module__ + "." + type(new_hist()).__name__,
         "sched": {"policy": os.sched_getscheduler(0), "priority": args.prio,
                   "cpus": sorted(os.sched_getaffinity(0))},
@@ -506,6 +946,8 @@ def results(args: argparse.Namespace, sides: list[Side], toggle: dict[str, Toggl
         lu, lg = e["udrv"]["latency_ns"], e["gpiod"]["latency_ns"]
         out["events"]["ratio"] = {k: ratio(lu[k], lg[k]) for k in ("p50", "p99", "max")
                                   if k in lu and k in lg}  # fmt: skip
+    if buses is not None:
+        out["buses"] = buses
     return out
 
 
@@ -531,6 +973,8 @@ def table(res: dict[str, Any]) -> str:
         x = {k: "x" + format(v or 0, ".3f") for k, v in (*r.items(), *q.items())}
         lines.append(f"{'udrv/gpiod':8} {x['median']:>15} {x['min']:>8}  "
                      f"{x.get('p50', '-'):>12} {x.get('p99', '-'):>8} {x.get('max', '-'):>8}")
+    if "buses" in res:
+        lines += bus_table(res["buses"])
     return "\n".join(lines)
 
 
@@ -545,6 +989,8 @@ def failures(res: dict[str, Any]) -> list[str]:
             bad.append(f"{lib} events: the generator made {er['made']}; received "
                        f"{er['received']} + lost {er['lost']} + dropped {er['dropped']} + "
                        f"masked {er['masked']} leaves {er['unaccounted']} unaccounted")
+    if "buses" in res:
+        bad += bus_failures(res["buses"])
     return bad
 
 
@@ -589,6 +1035,12 @@ def parser() -> argparse.ArgumentParser:
                    help="run at SCHED_FIFO PRIO (0: leave the policy)")
     p.add_argument("--cpu", type=_positive(0, 1023), default=None,
                    help="run on this CPU only (the SMP boards: 1, the isolated one)")
+    p.add_argument("--buses", action="store_true",
+                   help="also I2C (i2c-stub at 0x50: udrv.I2C, smbus, smbus2, periphery), SPI "
+                        "(spi-fixture's loopback: udrv.SPI, spidev, periphery) and gpiozero's "
+                        "MCP3008 through udrv's factory, -n calls x --rounds each")
+    p.add_argument("--i2c-adapter", default=I2C_ADAPTER,
+                   help=f"the I2C adapter's name for --buses ({I2C_ADAPTER!r})")
     p.add_argument("--profile", action="store_true",
                    help="cProfile one round and one events run per library: calls per "
                         "set_value/event and the top functions (no table, no JSON)")
@@ -640,6 +1092,8 @@ def main(argv: list[str] | None = None) -> int:
                                          args.rounds)  # fmt: skip
             events = bench_events(sides, path, args.out_line, args.in_line, args.events,
                                   args.period_ns, args.buffer, args.hold / 1000)  # fmt: skip
+            buses = (bench_buses(args.calls, args.rounds, args.i2c_adapter, "udrv" in names)
+                     if args.buses else None)  # fmt: skip
     except BenchError as exc:
         print(f"udrv-pybench: {exc}", file=sys.stderr)
         return 1
@@ -650,7 +1104,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         print(f"udrv-pybench: {exc}", file=sys.stderr)
         return 1
-    res = results(args, sides, toggle, order, events)
+    res = results(args, sides, toggle, order, events, buses)
     print(table(res), file=sys.stderr if args.json == "-" else sys.stdout)
     written = write_json(res, args.json)
     bad = failures(res)

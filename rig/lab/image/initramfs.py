@@ -186,13 +186,15 @@ def _executables(root: Path, recursive: bool) -> list[Path]:
     )  # fmt: skip
 
 
-def shared_libraries(program: Path) -> list[Path]:
+def shared_libraries(program: Path, library_path: Path | None = None) -> list[Path]:
     """What the dynamic loader maps for @program, as `ldd` lists it: the shared
     libraries ("libc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x...)") and the
     ELF interpreter ("/lib64/ld-linux-x86-64.so.2 (0x...)"); not the vDSO, which
-    the kernel provides. [] for a static program."""
+    the kernel provides. [] for a static program. @library_path: a directory
+    searched first (LD_LIBRARY_PATH: libraries staged for the guest)."""
+    env = {**os.environ, "LD_LIBRARY_PATH": str(library_path)} if library_path else None
     proc = subprocess.run(
-        ["ldd", str(program)], capture_output=True, text=True, check=False, timeout=30
+        ["ldd", str(program)], capture_output=True, text=True, check=False, timeout=30, env=env
     )
     if proc.returncode != 0:
         if "not a dynamic executable" in proc.stdout + proc.stderr:

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Python in the lab guest (x86 boards): an image variant with Debian 12's
-python3.11 and a site-packages of udrv, gpiod 2.5.0 and gpiozero 2.0.1.
+python3.11 and a site-packages of udrv, gpiod 2.5.0, gpiozero 2.0.1 and
+Debian's python3-smbus, python3-spidev, python3-smbus2 and python3-periphery.
 
     from rig.lab import Board
     from rig.lab.image.pyguest import guest_files
@@ -20,6 +21,12 @@ What the guest gets ({guest_path: host_path}, for initramfs' extra files):
 - /usr/lib/python3/dist-packages (on Debian's sys.path): `pip install
   --target` of the wheels below, dist-info included (importlib.metadata and
   gpiozero's entry points find them there), .pyc compiled the same way;
+- Debian 12's python3-smbus, python3-spidev (C extensions built for
+  python3.11), python3-smbus2 and python3-periphery (pure Python): their
+  .debs (DEBIAN_PEERS, apt-get download through rig/lab/image/apt.py, cached
+  in build/lab/python/debs/) unpacked and their dist-packages copied into the
+  guest's, with libi2c0's libi2c.so.0 (python3-smbus links it): the peers of
+  udrv.I2C and udrv.SPI in udrv-pybench --buses;
 - /usr/libexec/udrv/udrv-pybench: rig/bench/python/udrv_pybench.py.
 
 The wheels, cached under build/lab/python/wheels/ (offline after the first
@@ -98,6 +105,14 @@ PYPI_WHEELS = (
     ("colorzero==2.0", "colorzero-2.0-py2.py3-none-any.whl",
      "0e60d743a6b8071498a56465f7719c96a5e92928f858bab1be2a0d606c9aa0f8"),
 )  # fmt: skip
+# Debian 12's Python peers of udrv.I2C and udrv.SPI (udrv-pybench --buses):
+# their .debs (the system's apt, rig/lab/image/apt.py) unpacked, their
+# dist-packages into the guest's (the C extensions are built for python3.11)
+DEBIAN_PEERS = ("python3-smbus", "python3-spidev", "python3-smbus2", "python3-periphery")
+# and the shared library python3-smbus links (i2c-tools' libi2c), into the
+# guest's multiarch library directory
+DEBIAN_PEER_LIBS = ("libi2c0",)
+GUEST_LIBDIR = f"/usr/lib/{apt.GNU_TYPES['amd64']}"
 # what the udrv wheel is built from
 UDRV_INPUTS = ("bindings/python", "lib", "include", "client", "meson.build",
                "meson_options.txt")  # fmt: skip
@@ -215,6 +230,52 @@ def pypi_wheels(wheels: Path, quiet: bool = False) -> list[Path]:
     return out
 
 
+def peer_debs(quiet: bool = False) -> list[Path]:
+    """DEBIAN_PEERS' .debs, downloaded once into build/lab/python/debs/ (the
+    versions apt-cache has: a new Debian point release downloads again)."""
+    arch = apt.host_arch()
+    dest = python_dir() / "debs"
+    dest.mkdir(parents=True, exist_ok=True)
+    names = (*DEBIAN_PEERS, *DEBIAN_PEER_LIBS)
+    versions = apt.versions(names, arch)
+
+    def found(name: str) -> list[Path]:
+        v = versions[name].replace(":", "%3a")
+        return sorted(dest.glob(f"{name}_{v}_*.deb"))
+
+    missing = [f"{n}={versions[n]}" for n in names if not found(n)]
+    if missing:
+        _log(f"downloading {' '.join(missing)}", quiet)
+        apt.download_specs(missing, arch, dest)
+    out = []
+    for n in names:
+        hits = found(n)
+        if not hits:
+            raise LabError(f"apt-get download left out {n}={versions[n]} ({dest})")
+        out.append(hits[0])
+    return out
+
+
+def unpack_dist_packages(debs: list[Path], root: Path) -> None:
+    """What @debs (dpkg-deb -x) have in usr/lib/python3/dist-packages and in
+    the multiarch library directory, into the same places under @root
+    (symbolic links copied as files: the image holds regular files)."""
+    dpkg_deb = shutil.which("dpkg-deb")
+    if dpkg_deb is None:
+        raise ToolMissing("dpkg-deb is not installed: apt-get install dpkg")
+    for deb in debs:
+        tmp = root.parent / f"deb.tmp{os.getpid()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        _run([dpkg_deb, "-x", str(deb), str(tmp)], f"dpkg-deb -x {deb}")
+        parts = [d for d in (GUEST_SITE, GUEST_LIBDIR) if (tmp / d.strip("/")).is_dir()]
+        if not parts:
+            raise LabError(f"{deb} has neither {GUEST_SITE} nor {GUEST_LIBDIR}")
+        for d in parts:
+            shutil.copytree(tmp / d.strip("/"), root / d.strip("/"), symlinks=False,
+                            dirs_exist_ok=True)  # fmt: skip
+        shutil.rmtree(tmp)
+
+
 def udrv_missing() -> str | None:
     """Why the image has no udrv wheel (bindings/python/ not there yet), or None."""
     if not (PY_SRC / "pyproject.toml").is_file():
@@ -278,7 +339,7 @@ def _libraries(stage: Path) -> dict[str, str]:
     libs: dict[str, str] = {}
     programs = [INTERPRETER, *sorted(stage.rglob("*.so"))]
     for prog in programs:
-        for lib in shared_libraries(prog):
+        for lib in shared_libraries(prog, stage / GUEST_LIBDIR.strip("/")):
             if stage.resolve() not in lib.resolve().parents:
                 libs[str(lib)] = str(lib.resolve())
     return libs
@@ -316,11 +377,11 @@ def publish_stage(tmp: Path, out: Path) -> Path:
     return out
 
 
-def _stage_key(wheels: list[Path]) -> str:
+def _stage_key(wheels: list[Path], debs: list[Path]) -> str:
     h = hashlib.sha256(STAGE_FORMAT.encode())
     h.update(f"{sys.version}\0{INTERPRETER.stat().st_size}\0{STDLIB.stat().st_mtime_ns}\0"
              f"{PRUNE_DIRS}{PRUNE_FILES}{PRUNE_DYNLOAD}".encode())  # fmt: skip
-    for w in wheels:
+    for w in [*wheels, *debs]:
         h.update(f"{w.name}\0{sha256_file(w)}\0".encode())
     return h.hexdigest()[:16]
 
@@ -339,7 +400,8 @@ def stage(quiet: bool = False) -> Path:
         udrv = udrv_wheel(wheels_dir, quiet)
         if udrv is not None:
             wheels.append(udrv)
-        out = root / f"stage-{_stage_key(wheels)}"
+        debs = peer_debs(quiet)
+        out = root / f"stage-{_stage_key(wheels, debs)}"
         if (out / "libs.json").is_file():
             return out
         _log(f"staging python{PYTHON_VERSION} and {', '.join(w.name for w in wheels)}", quiet)
@@ -348,6 +410,7 @@ def stage(quiet: bool = False) -> Path:
         _copy_stdlib(tmp / GUEST_STDLIB.strip("/"))
         site = tmp / GUEST_SITE.strip("/")
         install_wheels(site, wheels)
+        unpack_dist_packages(debs, tmp)
         compile_tree(tmp / "usr")
         python_wrapper(tmp / "usr" / "bin" / "python3", INTERPRETER)
         (tmp / "libs.json").write_text(json.dumps(_libraries(tmp), indent=1, sort_keys=True))

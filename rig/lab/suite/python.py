@@ -27,8 +27,8 @@ from ..strategy import Board
 from . import plan
 
 # calls per round x rounds, edges at the generator's period, per library
-ARGS = {"full": "-n 5000 --rounds 6 --events 2000 --period-ns 200000",
-        "quick": "-n 500 --rounds 2 --events 300 --period-ns 200000"}  # fmt: skip
+ARGS = {"full": "-n 5000 --rounds 6 --events 2000 --period-ns 200000 --buses",
+        "quick": "-n 500 --rounds 2 --events 300 --period-ns 200000 --buses"}  # fmt: skip
 TIMEOUT = 900.0
 # where udrv-pybench writes its document on the board (--json FILE), the
 # table alone on its stdout
