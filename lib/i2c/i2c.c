@@ -111,6 +111,10 @@ int udrv_i2c_io_err(struct udrv_i2c *i2c, int err, unsigned int addr, const char
 		return udrv_err(i2c->errmsg, ENXIO,
 				"%s: %s: no device answered at 0x%02x (no ACK): check the address and the wiring, and that the device is powered",
 				label, what, addr);
+	case ENODEV:
+		return udrv_err(i2c->errmsg, ENODEV,
+				"%s: %s at 0x%02x: no such device (what an adapter such as i2c-stub says where no device answers; or the adapter is gone): check the address",
+				label, what, addr);
 	case ETIMEDOUT:
 		return udrv_err(i2c->errmsg, ETIMEDOUT,
 				"%s: %s at 0x%02x: the bus timed out (a device holding SDA or SCL low, or a missing pull-up)",

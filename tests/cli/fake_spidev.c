@@ -5,8 +5,12 @@
  * tree, as Linux 6.1's spidev answers them, and a loopback device behind
  * them (MISO wired to MOSI: the bytes sent come back).
  *
- * The node:	its settings, one line "MODE BITS SPEED" (spidev keeps them
- *		for the next opener: so does the file); empty: 0 8 500000
+ * The node:	its settings, one line "MODE BITS SPEED", kept for the next
+ *		opener; empty: 0 8 500000. (6.1's spidev keeps the mode and
+ *		word size so, but puts the clock back to the device's
+ *		max_speed_hz at the last close: the lab's tests/lab/test_spi.py
+ *		sees that on the real driver; a CLI test of one program
+ *		does not depend on it.)
  * Its log:	dev/spidevB.C.log, one line per transfer of a message: its
  *		length and what the message asked of it ("xfer 3", "xfer 2
  *		cs_change delay 10 speed 1000 bits 16 word_delay 2": the

@@ -225,6 +225,9 @@ static void test_bus_errors_name_the_cause(void)
 	CHECK_CONTAINS(udrv_i2c_errmsg(i2c), "the bus timed out");
 	fake_i2c.fail_errno = EREMOTEIO;	/* i2c-core's no-ACK of some drivers */
 	CHECK_INT(udrv_i2c_smbus_quick(i2c, true), -ENXIO);
+	fake_i2c.fail_errno = ENODEV;	/* i2c-stub's where no chip is */
+	CHECK_INT(udrv_i2c_smbus_quick(i2c, true), -ENODEV);
+	CHECK_CONTAINS(udrv_i2c_errmsg(i2c), "an SMBus quick read at 0x51: no such device (what an adapter such as i2c-stub says");
 	udrv_i2c_free(i2c);
 }
 
