@@ -7,6 +7,14 @@
 #include "msg.h"
 #include "pair.h"
 
+int bench_pair_batch_opt(const struct bench_run *run, const char *arg, uint64_t *batch)
+{
+	if (udrv_parse_u64(arg, BENCH_PAIR_BATCH_MAX, batch) || !*batch)
+		return bench_usage(run->bench, "bad --batch '%s': 1..%d", arg,
+				   BENCH_PAIR_BATCH_MAX);
+	return 0;
+}
+
 static int add_rows(struct bench_run *run, const struct bench_pair *p,
 		    struct bench_row **rows)
 {

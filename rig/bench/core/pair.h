@@ -35,6 +35,11 @@ struct bench_pair {
 	uint64_t samples;		/* samples a row */
 };
 
+/* --batch N (operations a sample) of a bench whose rows are pairs: 0, or
+ * EXIT_USAGE after the message. */
+#define BENCH_PAIR_BATCH_MAX	1000000
+int bench_pair_batch_opt(const struct bench_run *run, const char *arg, uint64_t *batch);
+
 /* Add the rows of @p and measure them; 0 or an exit code. */
 int bench_pair_run(struct bench_run *run, const struct bench_pair *p, void *ctx);
 

@@ -108,10 +108,7 @@ static int i2c_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 		b->addr = (unsigned int)v;
 		return 0;
 	case OPT_BATCH:
-		if (udrv_parse_u64(arg, 1000000, &v) || !v)
-			return bench_usage(run->bench, "bad --batch '%s': 1..1000000", arg);
-		b->batch = v;
-		return 0;
+		return bench_pair_batch_opt(run, arg, &b->batch);
 	case OPT_NO_COMMANDS:
 		b->commands = false;
 		return 0;

@@ -88,7 +88,6 @@ static const struct option long_opts[] = {
 static int spi_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 {
 	struct spi_bench *b = ctx;
-	uint64_t v;
 
 	switch (opt) {
 	case 'd':
@@ -100,10 +99,7 @@ static int spi_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 		b->check = false;
 		return 0;
 	case OPT_BATCH:
-		if (udrv_parse_u64(arg, 1000000, &v) || !v)
-			return bench_usage(run->bench, "bad --batch '%s': 1..1000000", arg);
-		b->batch = v;
-		return 0;
+		return bench_pair_batch_opt(run, arg, &b->batch);
 	default:
 		return bench_usage(run->bench, "bad option");
 	}
