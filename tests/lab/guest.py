@@ -5,7 +5,10 @@ what they say."""
 from __future__ import annotations
 
 import json
+import shlex
 import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -100,3 +103,30 @@ def python_json(board: Board, code: str, timeout: float = 120) -> Any:
     r = python(board, code, timeout)
     assert r.status == 0, f"python3 exit {r.status}\n{r.stdout}\n{r.stderr}"
     return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+@contextmanager
+def guest_users(board: Board, uids: dict[str, int],
+                groups: dict[str, tuple[int, str]] | None = None) -> Iterator[None]:  # fmt: skip
+    """Users @uids (name: uid, each with a group of its own of that gid, home
+    /tmp) and @groups (name: (gid, comma-separated members)) in the guest's
+    /etc/passwd and /etc/group for the block; both files put back after."""
+    saved = sh(board, "cp /etc/passwd /tmp/passwd.saved && cp /etc/group /tmp/group.saved")
+    assert saved.status == 0, saved
+    lines = [*(f"echo '{u}:x:{i}:{i}::/tmp:/bin/sh' >>/etc/passwd && "
+               f"echo '{u}:x:{i}:' >>/etc/group" for u, i in uids.items()),
+             *(f"echo '{g}:x:{gid}:{members}' >>/etc/group"
+               for g, (gid, members) in (groups or {}).items())]  # fmt: skip
+    try:
+        r = sh(board, " && ".join(lines))
+        assert r.status == 0, r
+        yield
+    finally:
+        sh(board, "mv /tmp/passwd.saved /etc/passwd; mv /tmp/group.saved /etc/group")
+
+
+def as_user(board: Board, user: str, command: str, env: str = "") -> Udrv:
+    """@command run by @user (busybox su: the user's groups from /etc/group),
+    after `export @env` where @env is given (e.g. a D-Bus bus's address)."""
+    script = f"export {env}; {command}" if env else command
+    return sh(board, f"su -s /bin/sh {user} -c {shlex.quote(script)}")

@@ -21,11 +21,10 @@ uio_pci_generic), so the other tests on the board see it as booted.
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Iterator
 
 import pytest
-from guest import CHIP, Udrv, sh
+from guest import CHIP, as_user, guest_users, sh
 from test_vfio_edu import EDU, bind, driver
 
 from rig.lab import Board
@@ -43,11 +42,6 @@ USES = [
     ("i2c", "i2c", "udrv i2c get i2c-fixture 0x50 0x0"),  # the adapter by its name
     ("spi", "spi", "udrv spi transfer spi-loopback 0x5a"),  # the device by its modalias
 ]
-
-
-def as_user(board: Board, user: str, command: str) -> Udrv:
-    """COMMAND run by USER (busybox su: the user's groups from /etc/group)."""
-    return sh(board, f"su -s /bin/sh {user} -c {shlex.quote(command)}")
 
 
 def nodes(board: Board) -> dict[str, str]:
@@ -71,32 +65,25 @@ def udev(board_std_q35: Board) -> Iterator[Board]:
     if r.status != 0:
         pytest.fail("the guest has no udevadm or no 60-udrv.rules: install udev on the host "
                     "(scripts/install-deps), the x86 images ship it from there")  # fmt: skip
-    members = dict.fromkeys(GROUPS, MEMBER)
     setup = [
-        f"echo '{MEMBER}:x:1000:1000::/tmp:/bin/sh' >>/etc/passwd",
-        f"echo '{OUTSIDER}:x:1001:1001::/tmp:/bin/sh' >>/etc/passwd",
-        f"echo '{MEMBER}:x:1000:' >>/etc/group",
-        f"echo '{OUTSIDER}:x:1001:' >>/etc/group",
-        *(f"echo '{g}:x:{gid}:{members[g]}' >>/etc/group" for g, gid in GROUPS.items()),
         "mkdir -p /lib/systemd /run/udev",
         "ln -sf /usr/bin/udevadm /lib/systemd/systemd-udevd",
         # the names in the rules resolve when udevd starts: after /etc/group
         "/lib/systemd/systemd-udevd --daemon",
     ]
-    saved = sh(board, "cp /etc/passwd /tmp/passwd.saved && cp /etc/group /tmp/group.saved")
-    assert saved.status == 0, saved
-    r = sh(board, " && ".join(setup))
-    assert r.status == 0, r
-    bind(board, EDU, "vfio-pci")
-    settle(board, "add")
-    try:
-        yield board
-    finally:
-        sh(board, "udevadm control --exit; sleep 0.2")
-        kernel_modes(board)
-        sh(board, "mv /tmp/passwd.saved /etc/passwd; mv /tmp/group.saved /etc/group")
-        if driver(board, EDU) != "uio_pci_generic":
-            bind(board, EDU, "uio_pci_generic")
+    with guest_users(board, {MEMBER: 1000, OUTSIDER: 1001},
+                     {g: (gid, MEMBER) for g, gid in GROUPS.items()}):  # fmt: skip
+        r = sh(board, " && ".join(setup))
+        assert r.status == 0, r
+        bind(board, EDU, "vfio-pci")
+        settle(board, "add")
+        try:
+            yield board
+        finally:
+            sh(board, "udevadm control --exit; sleep 0.2")
+            kernel_modes(board)
+            if driver(board, EDU) != "uio_pci_generic":
+                bind(board, EDU, "uio_pci_generic")
 
 
 def test_the_rules_give_the_nodes_their_groups(udev: Board) -> None:

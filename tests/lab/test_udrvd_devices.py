@@ -22,7 +22,7 @@ import shlex
 from collections.abc import Iterator
 
 import pytest
-from guest import Udrv, sh
+from guest import Udrv, as_user, guest_users, sh
 from test_vfio_edu import EDU, bind, driver
 
 from rig.lab import Board
@@ -41,22 +41,11 @@ EDU_IDENT = 0x010000ED  # edu's identification register (BAR 0, 0x00): version 1
 PERIOD_US = 1000
 
 
-def as_user(board: Board, user: str, command: str) -> Udrv:
-    """@command run by @user (busybox su), with udrvd's bus."""
-    return sh(board, f"su -s /bin/sh {user} -c "
-              f"{shlex.quote(f'export DBUS_SYSTEM_BUS_ADDRESS={BUS}; {command}')}")  # fmt: skip
-
-
 @pytest.fixture
 def broker(q35_py_board: Board) -> Iterator[Broker]:
     """Two users (no groups but their own), udrvd with RULES, the ticker
     ticking and edu 00:01.0 on vfio-pci; afterwards all of it undone."""
     b = q35_py_board
-    saved = sh(b, "cp /etc/passwd /tmp/passwd.saved && cp /etc/group /tmp/group.saved")
-    assert saved.status == 0, saved
-    users = " && ".join(f"echo '{u}:x:{i}:{i}::/tmp:/bin/sh' >>/etc/passwd && "
-                        f"echo '{u}:x:{i}:' >>/etc/group" for u, i in UIDS.items())  # fmt: skip
-    assert sh(b, users).status == 0
     b.put_bytes(RULES.encode(), POLICY)
     assert sh(b, f"mkdir -p /var/lib/udrvd && rm -f {STATE}").status == 0
     ticker = json.loads(sh(b, "udrv uio info --json uio-ticker").stdout)[0]["device"]
@@ -65,17 +54,19 @@ def broker(q35_py_board: Board) -> Iterator[Broker]:
     bind(b, EDU, "vfio-pci")
     udrvd = Broker(b, "udrvd")
     try:
-        yield udrvd.start()
+        with guest_users(b, UIDS):
+            yield udrvd.start()
     finally:
         udrvd.stop()
         sh(b, f"echo 0 > {period}")
         if driver(b, EDU) != "uio_pci_generic":
             bind(b, EDU, "uio_pci_generic")
-        sh(b, "mv /tmp/passwd.saved /etc/passwd; mv /tmp/group.saved /etc/group")
 
 
 def client(board: Board, user: str, *args: str) -> Udrv:
-    return as_user(board, user, shlex.join([dbusguest.GUEST_CLIENT, *args]))
+    """tests/daemon/client.c's job @args run by @user, on udrvd's bus."""
+    return as_user(board, user, shlex.join([dbusguest.GUEST_CLIENT, *args]),
+                   env=f"DBUS_SYSTEM_BUS_ADDRESS={BUS}")
 
 
 def test_uio_through_udrvd(broker: Broker) -> None:
