@@ -153,8 +153,11 @@ def _buses(b: dict[str, Any], where: str) -> None:
             for lib, r in c["rows"].items():
                 _bus_row(r, f"{cat}.rows.{lib}", n, rounds)
             _bus_ratio(c, cat)
-    if "mcp3008" in b:
-        m, at = b["mcp3008"], f"{where}.mcp3008"
+    runs = [("mcp3008" if i == 0 else f"mcp3008_more[{i - 1}]", m)
+            for i, m in enumerate(mcp3008_runs(b))]  # fmt: skip
+    need(not b.get("mcp3008_more") or "mcp3008" in b, f"{where}.mcp3008_more without mcp3008")
+    for name, m in runs:
+        at = f"{where}.{name}"
         r = m["rows"]["udrv"]
         _bus_row(r, f"{at}.rows.udrv", n, rounds)
         need(len(m["values"]) == rounds, f"{at}.values: {len(m['values'])}, rounds {rounds}")
@@ -163,6 +166,15 @@ def _buses(b: dict[str, Any], where: str) -> None:
         need(abs(r["reads_per_s"] - want) <= max(0.1, want * 1e-3) + 1e-9,
              f"{at}.rows.udrv.reads_per_s: {r['reads_per_s']}, 1e9 / median_ns is "
              f"{round(want, 1)}")
+    versions = [m["gpiozero"] for _name, m in runs]
+    need(len(set(versions)) == len(versions),
+         f"{where}: gpiozero {', '.join(versions)}: a version measured twice")
+
+
+def mcp3008_runs(b: dict[str, Any]) -> list[dict[str, Any]]:
+    """A buses section's MCP3008 runs: mcp3008 (the bench's own gpiozero), then
+    mcp3008_more (udrv-pybench --gpiozero's)."""
+    return ([b["mcp3008"]] if "mcp3008" in b else []) + list(b.get("mcp3008_more", []))
 
 
 def _bus_ratio(c: dict[str, Any], where: str) -> None:
@@ -255,13 +267,20 @@ class BusPart:
 
 
 @dataclass(frozen=True)
+class Mcp3008:
+    """gpiozero's MCP3008.value through udrv's factory, under one gpiozero."""
+
+    gpiozero: str
+    row: BusRow
+    reads_per_s: float
+
+
+@dataclass(frozen=True)
 class Buses:
     calls_per_round: int
     rounds: int
     parts: dict[str, BusPart]
-    mcp3008: BusRow | None
-    mcp3008_reads_per_s: float | None
-    gpiozero: str | None
+    mcp3008: tuple[Mcp3008, ...]  # the bench's own gpiozero first, then --gpiozero's
 
     @property
     def failures(self) -> list[str]:
@@ -270,8 +289,8 @@ class Buses:
         bad += [f"{p.kind} {c.name} {r.library}: {r.wrong} of {r.calls} answers wrong"
                 for p in self.parts.values() for c in p.calls.values() for r in c.rows.values()
                 if r.wrong]  # fmt: skip
-        if self.mcp3008 and self.mcp3008.wrong:
-            bad.append(f"mcp3008: {self.mcp3008.wrong} of {self.mcp3008.calls} values wrong")
+        bad += [f"mcp3008 (gpiozero {m.gpiozero}): {m.row.wrong} of {m.row.calls} values wrong"
+                for m in self.mcp3008 if m.row.wrong]  # fmt: skip
         return bad
 
 
@@ -290,11 +309,10 @@ def _bus_model(b: dict[str, Any]) -> Buses:
                  for name, c in s["calls"].items()}  # fmt: skip
         parts[kind] = BusPart(kind, where, dict(s["libraries"]), dict(s["unsupported"]),
                               dict(s["unavailable"]), calls)
-    m = b.get("mcp3008")
+    runs = mcp3008_runs(b)
     return Buses(b["calls_per_round"], b["rounds"], parts,
-                 row("udrv", m["rows"]["udrv"]) if m else None,
-                 m["rows"]["udrv"]["reads_per_s"] if m else None,
-                 m["gpiozero"] if m else None)  # fmt: skip
+                 tuple(Mcp3008(m["gpiozero"], row("udrv", m["rows"]["udrv"]),
+                               m["rows"]["udrv"]["reads_per_s"]) for m in runs))  # fmt: skip
 
 
 @dataclass(frozen=True)

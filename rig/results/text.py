@@ -19,6 +19,7 @@ from rig.bench.base import PRIORITY_VARIANTS, TextTableSpec
 from rig.bench.specs import SPECS
 
 from .model import Results, Row, Run
+from .pybench import mcp3008_runs
 
 KERNELS = ("std", "rt")
 LOADS = ("none", "all")
@@ -255,8 +256,7 @@ def python_buses_table(results: list[dict[str, Any]]) -> TextTable:
                                    times(q.get("min"))])  # fmt: skip
             for lib, why in {**b[part]["unsupported"], **b[part]["unavailable"]}.items():
                 t.footer.append(f"{kernel} {part} {lib}: no row: {why}")
-        m = b.get("mcp3008")
-        if m:
+        for m in mcp3008_runs(b):
             r = m["rows"]["udrv"]
             t.footer.append(f"{kernel}: gpiozero {m['gpiozero']} MCP3008(channel={m['channel']})"
                             f".value through udrv's factory: {r['reads_per_s']:.0f} reads/s "

@@ -528,7 +528,8 @@ def test_pybench_buses_rows_checked_and_ratios(py_board):
     # --buses: I2C on i2c-stub, SPI on spi-fixture's loopback, gpiozero's MCP3008,
     # with Debian's peers from the image; every answer checked in the guest
     adc = sh(py_board, "cat /sys/devices/platform/spi-fixture/adc").stdout
-    status, res, text = pybench(py_board, "-n 200 --rounds 2 --events 20 --buses")
+    status, res, text = pybench(py_board, "-n 200 --rounds 2 --events 20 --buses "
+                                          f"--gpiozero {pyguest.GUEST_GPIOZERO1}")  # fmt: skip
     assert status == 0, text
     b = res["buses"]
     i2c, spi = b["i2c"], b["spi"]
@@ -552,9 +553,25 @@ def test_pybench_buses_rows_checked_and_ratios(py_board):
     m = b["mcp3008"]
     assert m["gpiozero"] == "2.0.1" and m["rows"]["udrv"]["wrong"] == 0
     assert len(m["values"]) == 2 and len(set(m["values"])) == 2  # set anew each round
+    # again under Debian 12's gpiozero 1.6.2 (a child with it first on sys.path)
+    (m1,) = b["mcp3008_more"]
+    assert m1["gpiozero"] == "1.6.2" and m1["rows"]["udrv"]["wrong"] == 0, m1
+    assert m1["rows"]["udrv"]["calls"] == 400 and len(m1["values"]) == 2
+    assert "gpiozero 1.6.2 MCP3008(channel=1).value" in text
     assert "i2c-block-32" in text and "xfer-3" in text
     # the fixture's inputs put back
     assert sh(py_board, "cat /sys/devices/platform/spi-fixture/adc").stdout == adc
+
+
+@needs_udrv
+def test_pybench_another_gpiozero_must_come_from_its_directory(py_board):
+    # a --gpiozero directory without gpiozero: the child would import the
+    # site's 2.0.1 and measure it twice under another name; it says so instead
+    r = sh(py_board, "mkdir -p /tmp/no-gpiozero && udrv-pybench -n 50 --rounds 1 --events 20 "
+                     "--buses --gpiozero /tmp/no-gpiozero; echo status=$?")  # fmt: skip
+    assert "status=1" in r.stdout, r
+    assert "MCP3008 under the gpiozero in /tmp/no-gpiozero: udrv-pybench: gpiozero came from " \
+           "/usr/lib/python3/dist-packages/gpiozero/__init__.py" in r.stderr, r.stderr
 
 
 @needs_udrv

@@ -40,8 +40,26 @@ def test_the_kept_run_passes_and_is_modelled() -> None:
             u = call.rows["udrv"]
             for lib, q in call.ratio.items():
                 assert q["median"] == round(u.median_ns / call.rows[lib].median_ns, 3)
-    assert m.buses.mcp3008 is not None and m.buses.mcp3008.wrong == 0
-    assert m.buses.mcp3008_reads_per_s == round(1e9 / m.buses.mcp3008.median_ns, 1)
+    (adc,) = m.buses.mcp3008
+    assert adc.gpiozero == "2.0.1" and adc.row.wrong == 0
+    assert adc.reads_per_s == round(1e9 / adc.row.median_ns, 1)
+
+
+def with_gpiozero1(d: dict[str, Any]) -> dict[str, Any]:
+    """@d with an mcp3008_more run under gpiozero 1.6.2 (udrv-pybench --gpiozero)."""
+    more = copy.deepcopy(d["buses"]["mcp3008"])
+    more["gpiozero"] = "1.6.2"
+    d["buses"]["mcp3008_more"] = [more]
+    return d
+
+
+def test_more_gpiozeros_are_read_in_order() -> None:
+    m = pybench_document(json.dumps(with_gpiozero1(doc())), "x")
+    assert m.buses is not None
+    assert [r.gpiozero for r in m.buses.mcp3008] == ["2.0.1", "1.6.2"]
+    lines = render(python_buses_table([{"lab_kernel": "std", "result": with_gpiozero1(doc())}]))
+    assert sum("gpiozero 1.6.2 MCP3008" in line for line in lines) == 1, lines
+    assert sum("gpiozero 2.0.1 MCP3008" in line for line in lines) == 1, lines
 
 
 def test_jsonschema_agrees() -> None:
@@ -90,6 +108,14 @@ BREAKS: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "an mcp3008 value per round missing": (
         lambda d: d["buses"]["mcp3008"]["values"].pop(), "buses.mcp3008.values"),
     "an unknown field": (lambda d: d["buses"].update(extra=1), "buses"),
+    "a gpiozero measured twice": (
+        lambda d: with_gpiozero1(d)["buses"]["mcp3008_more"][0].update(gpiozero="2.0.1"),
+        "buses: gpiozero 2.0.1, 2.0.1"),
+    "more gpiozeros without the bench's own": (
+        lambda d: with_gpiozero1(d)["buses"].pop("mcp3008"), "buses.mcp3008_more without"),
+    "a value per round missing under another gpiozero": (
+        lambda d: with_gpiozero1(d)["buses"]["mcp3008_more"][0]["values"].pop(),
+        "buses.mcp3008_more[0].values"),
 }
 
 
@@ -117,7 +143,7 @@ def test_wrong_answers_and_missing_peers_are_failures() -> None:
     m = pybench_document(json.dumps(d), "x")
     assert m.failures == ["spi periphery: cannot import periphery: No module named 'periphery'",
                           "i2c word-data smbus2: 3 of 1000 answers wrong",
-                          "mcp3008: 1 of 1000 values wrong"]
+                          "mcp3008 (gpiozero 2.0.1): 1 of 1000 values wrong"]
 
 
 def test_a_document_without_buses_still_reads() -> None:

@@ -36,7 +36,9 @@ for that register (seeded first, put back after). SPI on spi-fixture's
 spi-loopback: a 3-byte transfer through udrv.SPI, spidev (xfer2) and
 periphery, each reply what was sent, a different frame each call.
 gpiozero's MCP3008(channel=1).value through udrv's factory on spi-fixture's
-mcp3008: reads per second, each value the channel's input (set per round).
+mcp3008: reads per second, each value the channel's input (set per round);
+with --gpiozero DIR, the same again under the gpiozero in DIR (a child
+udrv-pybench with DIR first on its sys.path, which must import it from there).
 A wrong answer or a peer that does not import fails the run.
 
 The table has a row per library and a row of ratios udrv/gpiod (below 1:
@@ -68,6 +70,7 @@ import json
 import os
 import signal
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -808,12 +811,17 @@ def with_ratios(calls: dict[str, Any]) -> dict[str, Any]:
     return calls
 
 
-def bench_mcp3008(n: int, rounds: int) -> dict[str, Any]:
+def bench_mcp3008(n: int, rounds: int, gpiozero_dir: str | None = None) -> dict[str, Any]:
     """gpiozero's MCP3008(channel).value through udrv's pin factory on the
     spi-fixture's MCP3008: reads per second, each value checked against the
-    channel's input, set anew before each round (spi-fixture's adc)."""
+    channel's input, set anew before each round (spi-fixture's adc). With
+    @gpiozero_dir, the gpiozero imported must be the one there."""
     import gpiozero
     from udrv.gpiozero import UdrvFactory
+
+    if gpiozero_dir and not Path(gpiozero.__file__ or "").resolve().is_relative_to(
+            Path(gpiozero_dir).resolve()):  # fmt: skip
+        raise BenchError(f"gpiozero came from {gpiozero.__file__}, not from {gpiozero_dir}")
 
     bus, cs = spidev_of(SPI_ADC)
     try:
@@ -853,13 +861,33 @@ def bench_mcp3008(n: int, rounds: int) -> dict[str, Any]:
             "gpiozero": _version(gpiozero, "gpiozero"), "rows": {"udrv": s}}  # fmt: skip
 
 
-def bench_buses(n: int, rounds: int, adapter: str, udrv_too: bool) -> dict[str, Any]:
+def mcp3008_child(n: int, rounds: int, gpiozero_dir: str) -> dict[str, Any]:
+    """bench_mcp3008() in a child udrv-pybench whose sys.path has
+    @gpiozero_dir first (another gpiozero than this process imports)."""
+    env = {**os.environ,
+           "PYTHONPATH": os.pathsep.join(p for p in (gpiozero_dir, os.environ.get("PYTHONPATH"))
+                                         if p)}  # fmt: skip
+    cmd = [sys.executable, str(Path(__file__).resolve()), "-n", str(n), "--rounds", str(rounds),
+           "--mcp3008-child", gpiozero_dir]  # fmt: skip
+    r = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    if r.returncode != 0:
+        raise BenchError(f"MCP3008 under the gpiozero in {gpiozero_dir}: "
+                         f"{r.stderr.strip() or f'exit {r.returncode}'}")  # fmt: skip
+    out = json.loads(r.stdout)
+    assert isinstance(out, dict)
+    return out
+
+
+def bench_buses(n: int, rounds: int, adapter: str, udrv_too: bool,
+                gpiozero_dirs: list[str]) -> dict[str, Any]:  # fmt: skip
     first = ("udrv",) if udrv_too else ()
     out = {"calls_per_round": n, "rounds": rounds,
            "i2c": bench_i2c(n, rounds, adapter, first + I2C_LIBS[1:]),
            "spi": bench_spi(n, rounds, first + SPI_LIBS[1:])}  # fmt: skip
     if udrv_too:
         out["mcp3008"] = bench_mcp3008(n, rounds)
+        if gpiozero_dirs:
+            out["mcp3008_more"] = [mcp3008_child(n, rounds, d) for d in gpiozero_dirs]
     return out
 
 
@@ -891,13 +919,17 @@ def bus_table(b: dict[str, Any]) -> list[str]:
                                                                  else ""))
         for lib, why in {**s["unsupported"], **s["unavailable"]}.items():
             lines.append(f"  {lib}: {why}")
-    if "mcp3008" in b:
-        m = b["mcp3008"]
+    for m in mcp3008_runs(b):
         r = m["rows"]["udrv"]
         lines.append(f"mcp3008: gpiozero {m['gpiozero']} MCP3008(channel={m['channel']}).value "
                      f"through udrv's factory, {m['device']}: {r['reads_per_s']:.0f} reads/s "
                      f"({r['median_ns'] / 1e3:.1f} us median, {r['min_ns'] / 1e3:.1f} min)")
     return lines
+
+
+def mcp3008_runs(b: dict[str, Any]) -> list[dict[str, Any]]:
+    """The MCP3008 runs of a buses section: the own gpiozero's, then --gpiozero's."""
+    return ([b["mcp3008"]] if "mcp3008" in b else []) + b.get("mcp3008_more", [])
 
 
 def bus_failures(b: dict[str, Any]) -> list[str]:
@@ -908,10 +940,11 @@ def bus_failures(b: dict[str, Any]) -> list[str]:
         for kind, c in b[part]["calls"].items():
             bad += [f"{part} {kind} {lib}: {r['wrong']} of {r['calls']} answers were not the "
                     "reference's" for lib, r in c["rows"].items() if r["wrong"]]
-    if "mcp3008" in b:
-        r = b["mcp3008"]["rows"]["udrv"]
+    for m in mcp3008_runs(b):
+        r = m["rows"]["udrv"]
         if r["wrong"]:
-            bad.append(f"mcp3008: {r['wrong']} of {r['calls']} values were not the input's")
+            bad.append(f"mcp3008 (gpiozero {m['gpiozero']}): {r['wrong']} of {r['calls']} "
+                       "values were not the input's")
     return bad
 
 
@@ -1041,6 +1074,11 @@ def parser() -> argparse.ArgumentParser:
                         "MCP3008 through udrv's factory, -n calls x --rounds each")
     p.add_argument("--i2c-adapter", default=I2C_ADAPTER,
                    help=f"the I2C adapter's name for --buses ({I2C_ADAPTER!r})")
+    p.add_argument("--gpiozero", action="append", default=[], metavar="DIR",
+                   help="with --buses: the MCP3008 reads again under the gpiozero in DIR "
+                        "(e.g. Debian's python3-gpiozero unpacked there), in a child process "
+                        "with DIR first on sys.path; repeatable")
+    p.add_argument("--mcp3008-child", metavar="DIR", help=argparse.SUPPRESS)
     p.add_argument("--profile", action="store_true",
                    help="cProfile one round and one events run per library: calls per "
                         "set_value/event and the top functions (no table, no JSON)")
@@ -1065,8 +1103,24 @@ def signals_raise() -> Iterator[None]:
             signal.signal(s, h)
 
 
+def mcp3008_child_main(args: argparse.Namespace) -> int:
+    """--mcp3008-child DIR (mcp3008_child()'s): bench_mcp3008()'s section on stdout."""
+    try:
+        with signals_raise():
+            out = bench_mcp3008(args.calls, args.rounds, args.mcp3008_child)
+    except (BenchError, OSError, ImportError) as exc:
+        print(f"udrv-pybench: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    json.dump(out, sys.stdout)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if args.mcp3008_child:
+        return mcp3008_child_main(args)
     if args.in_line % 2 == 0 and args.chip == "gpio-wire":
         parser().error(f"--in-line {args.in_line}: gpio-wire's inputs are the odd lines")
     try:
@@ -1092,7 +1146,8 @@ def main(argv: list[str] | None = None) -> int:
                                          args.rounds)  # fmt: skip
             events = bench_events(sides, path, args.out_line, args.in_line, args.events,
                                   args.period_ns, args.buffer, args.hold / 1000)  # fmt: skip
-            buses = (bench_buses(args.calls, args.rounds, args.i2c_adapter, "udrv" in names)
+            buses = (bench_buses(args.calls, args.rounds, args.i2c_adapter, "udrv" in names,
+                                 args.gpiozero)
                      if args.buses else None)  # fmt: skip
     except BenchError as exc:
         print(f"udrv-pybench: {exc}", file=sys.stderr)

@@ -27,6 +27,10 @@ What the guest gets ({guest_path: host_path}, for initramfs' extra files):
   in build/lab/python/debs/) unpacked and their dist-packages copied into the
   guest's, with libi2c0's libi2c.so.0 (python3-smbus links it): the peers of
   udrv.I2C and udrv.SPI in udrv-pybench --buses;
+- /usr/lib/udrv/gpiozero1 (GUEST_GPIOZERO1, not on sys.path): Debian 12's
+  python3-gpiozero 1.6.2 with python3-colorzero and python3-pkg-resources,
+  unpacked the same way, for udrv-pybench --buses --gpiozero (gpiozero's
+  MCP3008 through udrv's factory under 1.6.2 too);
 - /usr/libexec/udrv/udrv-pybench: rig/bench/python/udrv_pybench.py.
 
 The wheels, cached under build/lab/python/wheels/ (offline after the first
@@ -112,6 +116,11 @@ DEBIAN_PEERS = ("python3-smbus", "python3-spidev", "python3-smbus2", "python3-pe
 # and the shared library python3-smbus links (i2c-tools' libi2c), into the
 # guest's multiarch library directory
 DEBIAN_PEER_LIBS = ("libi2c0",)
+# Debian 12's gpiozero 1.6.2 with what it depends on, unpacked into a directory
+# of its own (not on sys.path: the site has gpiozero 2.0.1), for
+# udrv-pybench --buses --gpiozero GUEST_GPIOZERO1 (the MCP3008 reads under it)
+DEBIAN_GPIOZERO1 = ("python3-gpiozero", "python3-colorzero", "python3-pkg-resources")
+GUEST_GPIOZERO1 = "/usr/lib/udrv/gpiozero1"
 GUEST_LIBDIR = f"/usr/lib/{apt.GNU_TYPES['amd64']}"
 # what the udrv wheel is built from
 UDRV_INPUTS = ("bindings/python", "lib", "include", "client", "meson.build",
@@ -230,13 +239,16 @@ def pypi_wheels(wheels: Path, quiet: bool = False) -> list[Path]:
     return out
 
 
-def peer_debs(quiet: bool = False) -> list[Path]:
-    """DEBIAN_PEERS' .debs, downloaded once into build/lab/python/debs/ (the
-    versions apt-cache has: a new Debian point release downloads again)."""
+PEER_DEBS = (*DEBIAN_PEERS, *DEBIAN_PEER_LIBS)
+
+
+def peer_debs(quiet: bool = False, names: tuple[str, ...] = PEER_DEBS) -> list[Path]:
+    """The .debs of @names (DEBIAN_PEERS' by default), downloaded once into
+    build/lab/python/debs/ (the versions apt-cache has: a new Debian point
+    release downloads again)."""
     arch = apt.host_arch()
     dest = python_dir() / "debs"
     dest.mkdir(parents=True, exist_ok=True)
-    names = (*DEBIAN_PEERS, *DEBIAN_PEER_LIBS)
     versions = apt.versions(names, arch)
 
     def found(name: str) -> list[Path]:
@@ -256,10 +268,11 @@ def peer_debs(quiet: bool = False) -> list[Path]:
     return out
 
 
-def unpack_dist_packages(debs: list[Path], root: Path) -> None:
+def unpack_dist_packages(debs: list[Path], root: Path, site: str = GUEST_SITE) -> None:
     """What @debs (dpkg-deb -x) have in usr/lib/python3/dist-packages and in
-    the multiarch library directory, into the same places under @root
-    (symbolic links copied as files: the image holds regular files)."""
+    the multiarch library directory, into @site and the same library
+    directory under @root (symbolic links copied as files: the image holds
+    regular files)."""
     dpkg_deb = shutil.which("dpkg-deb")
     if dpkg_deb is None:
         raise ToolMissing("dpkg-deb is not installed: apt-get install dpkg")
@@ -271,7 +284,8 @@ def unpack_dist_packages(debs: list[Path], root: Path) -> None:
         if not parts:
             raise LabError(f"{deb} has neither {GUEST_SITE} nor {GUEST_LIBDIR}")
         for d in parts:
-            shutil.copytree(tmp / d.strip("/"), root / d.strip("/"), symlinks=False,
+            to = site if d == GUEST_SITE else d
+            shutil.copytree(tmp / d.strip("/"), root / to.strip("/"), symlinks=False,
                             dirs_exist_ok=True)  # fmt: skip
         shutil.rmtree(tmp)
 
@@ -401,7 +415,8 @@ def stage(quiet: bool = False) -> Path:
         if udrv is not None:
             wheels.append(udrv)
         debs = peer_debs(quiet)
-        out = root / f"stage-{_stage_key(wheels, debs)}"
+        gpiozero1 = peer_debs(quiet, DEBIAN_GPIOZERO1)
+        out = root / f"stage-{_stage_key(wheels, debs + gpiozero1)}"
         if (out / "libs.json").is_file():
             return out
         _log(f"staging python{PYTHON_VERSION} and {', '.join(w.name for w in wheels)}", quiet)
@@ -411,6 +426,7 @@ def stage(quiet: bool = False) -> Path:
         site = tmp / GUEST_SITE.strip("/")
         install_wheels(site, wheels)
         unpack_dist_packages(debs, tmp)
+        unpack_dist_packages(gpiozero1, tmp, GUEST_GPIOZERO1)
         compile_tree(tmp / "usr")
         python_wrapper(tmp / "usr" / "bin" / "python3", INTERPRETER)
         (tmp / "libs.json").write_text(json.dumps(_libraries(tmp), indent=1, sort_keys=True))

@@ -27,8 +27,10 @@ from ..strategy import Board
 from . import plan
 
 # calls per round x rounds, edges at the generator's period, per library
-ARGS = {"full": "-n 5000 --rounds 6 --events 2000 --period-ns 200000 --buses",
-        "quick": "-n 500 --rounds 2 --events 300 --period-ns 200000 --buses"}  # fmt: skip
+# (--gpiozero: the MCP3008 reads under Debian 12's gpiozero 1.6.2 too)
+ARGS = {mode: f"{size} --period-ns 200000 --buses --gpiozero {pyguest.GUEST_GPIOZERO1}"
+        for mode, size in (("full", "-n 5000 --rounds 6 --events 2000"),
+                           ("quick", "-n 500 --rounds 2 --events 300"))}  # fmt: skip
 TIMEOUT = 900.0
 # where udrv-pybench writes its document on the board (--json FILE), the
 # table alone on its stdout
