@@ -243,6 +243,9 @@ def python_buses_table(results: list[dict[str, Any]]) -> TextTable:
         if not b:
             continue
         kernel = res.get("lab_kernel", doc.get("kernel", ""))
+        i2c, spi = b["i2c"], b["spi"]
+        t.footer.append(f"{kernel}: i2c on {i2c['adapter']} ({i2c['bus']}) at "
+                        f"0x{i2c['address']:02x}, spi on {spi['modalias']} ({spi['device']})")
         for part in ("i2c", "spi"):
             for call, c in b[part]["calls"].items():
                 u = c["rows"].get("udrv")

@@ -27,8 +27,11 @@ from ..strategy import Board
 from . import plan
 
 # calls per round x rounds, edges at the generator's period, per library
-# (--gpiozero: the MCP3008 reads under Debian 12's gpiozero 1.6.2 too)
-ARGS = {mode: f"{size} --period-ns 200000 --buses --gpiozero {pyguest.GUEST_GPIOZERO1}"
+# (I2C on rig/kernel/i2c-fixture, an adapter of plain I2C where every peer has a
+# row, periphery's transfers too, which i2c-stub cannot do; --gpiozero: the
+# MCP3008 reads under Debian 12's gpiozero 1.6.2 too)
+ARGS = {mode: f"{size} --period-ns 200000 --buses --i2c-adapter i2c-fixture "
+              f"--gpiozero {pyguest.GUEST_GPIOZERO1}"
         for mode, size in (("full", "-n 5000 --rounds 6 --events 2000"),
                            ("quick", "-n 500 --rounds 2 --events 300"))}  # fmt: skip
 TIMEOUT = 900.0
