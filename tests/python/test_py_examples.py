@@ -71,7 +71,7 @@ def test_button_asyncio_ends_after_its_time(tree: FakeTree, exports: GpioExports
 # registers are the node's bytes, an lm75 driver bound at 0x48) ----
 
 LM75 = EXAMPLES / "lm75.py"
-LM75_C = REPO / "build" / "dev" / "examples" / "udrv-lm75"
+LM75_C = Path(os.environ.get("UDRV_LM75", REPO / "build" / "dev" / "examples" / "udrv-lm75"))
 
 
 @pytest.fixture
@@ -216,7 +216,8 @@ def test_lm75_bad_arguments_exit_2(i2c: FakeTree, args: tuple[str, ...]) -> None
 # spi:mcp3008, answering from dev/spidev0.1.adc; spidev1.0 a loopback) ----
 
 MCP3008 = EXAMPLES / "mcp3008.py"
-MCP3008_C = REPO / "build" / "dev" / "examples" / "udrv-mcp3008"
+MCP3008_C = Path(os.environ.get("UDRV_MCP3008",
+                                REPO / "build" / "dev" / "examples" / "udrv-mcp3008"))
 # each channel's value; read differentially (CH - its pair) every one would
 # differ, so the single-ended bit is checked too
 ADC = [100, 1023, 512, 64, 7, 300, 1000, 999]
