@@ -41,8 +41,9 @@ LM75_TEMP = 0x00  # the temperature register
 
 def lm75_celsius(i2c: udrv.I2C) -> float:
     """The temperature register in degrees Celsius (a multiple of 0.5)."""
-    word = i2c.read_word_data(LM75_TEMP)  # the low byte first: the wire's second byte
-    raw = int.from_bytes(word.to_bytes(2, "little"), "big", signed=True)  # wire order
+    word = i2c.read_word_data(LM75_TEMP)  # SMBus: the wire's first byte is the low byte
+    wire = word.to_bytes(2, "little")  # the two bytes as they came: MSB, LSB
+    raw = int.from_bytes(wire, "big", signed=True)  # 16 bits of two's complement
     return (raw >> 7) / 2  # the top 9 bits: half degrees
 
 
