@@ -30,6 +30,8 @@ PROMISED = [
     "share/doc/udrv/examples/edu/edu.c", "share/doc/udrv/examples/python/blink.py",
     "share/doc/udrv/examples/udrvd-held/udrvd-held.c",
     "share/doc/udrv/examples/responder/responder.c", "share/doc/udrv/examples/python/responder.py",
+    "share/doc/udrv/examples/sensors/lm75.c", "share/doc/udrv/examples/sensors/mcp3008.c",
+    "share/doc/udrv/examples/python/lm75.py", "share/doc/udrv/examples/python/mcp3008.py",
     "lib/udev/rules.d/60-udrv.rules", "lib/sysusers.d/udrv.conf",
     "src/udrv-bench-1.6.0/dkms.conf", "src/udrv-bench-1.6.0/Makefile",
     "src/udrv-bench-1.6.0/gpio-wire/Kbuild", "src/udrv-bench-1.6.0/include/udrv-kmod/gpiochip.h",
@@ -104,3 +106,16 @@ def test_nothing_is_installed_outside_prefix(installed: Staged) -> None:
     outside = {str(p.relative_to(installed.destdir)) for p in installed.destdir.rglob("*")
                if not p.is_dir() and installed.prefix not in p.parents}  # fmt: skip
     assert outside <= OUTSIDE, outside
+
+
+def test_every_example_has_its_debian_package(installed: Staged) -> None:
+    """Each directory of share/doc/udrv/examples goes into a package
+    (debian/*.install): dh_missing fails make deb on one that does not
+    (examples/sensors did), and no test before make deb sees it."""
+    debian = Path(__file__).resolve().parents[2] / "debian"
+    claimed = {line.split()[0].removeprefix("usr/share/doc/udrv/examples/")
+               for f in debian.glob("*.install") for line in f.read_text().splitlines()
+               if line.startswith("usr/share/doc/udrv/examples/")}
+    examples = installed.prefix / "share" / "doc" / "udrv" / "examples"
+    dirs = {p.name for p in examples.iterdir()}
+    assert dirs and dirs <= claimed, f"not in a debian/*.install: {sorted(dirs - claimed)}"

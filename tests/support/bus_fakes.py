@@ -18,11 +18,19 @@ FAKE_I2C = REPO / "build" / "dev" / "tests" / "cli" / "libfake_i2c_dev.so"
 FAKE_SPIDEV = REPO / "build" / "dev" / "tests" / "cli" / "libfake_spidev.so"
 
 
+def preload(monkeypatch: pytest.MonkeyPatch, fake: Path) -> None:
+    """@fake in LD_PRELOAD after what it holds already: the sanitizers'
+    runtimes, which must come first, where tests/python runs on the ASan
+    build of the extension (scripts/check.py's python:asan)."""
+    old = os.environ.get("LD_PRELOAD", "")
+    monkeypatch.setenv("LD_PRELOAD", " ".join(p for p in (old, str(fake)) if p))
+
+
 def i2c_bus(tree: FakeTree, monkeypatch: pytest.MonkeyPatch) -> FakeTree:
     """Bus 1 ("SMBus I801 adapter at f040"), its device at 0x50 (registers
     i ^ 0xa5), an lm75 bound at 0x48; the fake preloaded."""
     fake = Path(os.environ.get("UDRV_FAKE_I2C", FAKE_I2C))
-    monkeypatch.setenv("LD_PRELOAD", str(required(fake, "UDRV_FAKE_I2C")))
+    preload(monkeypatch, required(fake, "UDRV_FAKE_I2C"))
     node = tree.path("dev/i2c-1")
     node.parent.mkdir(parents=True, exist_ok=True)
     node.write_bytes(bytes(i ^ 0xA5 for i in range(256)))
@@ -42,7 +50,7 @@ def spidev(tree: FakeTree, monkeypatch: pytest.MonkeyPatch,
     """spidev devices (bus, chip select, the name their modalias says), each a
     loopback; the fake preloaded."""
     fake = Path(os.environ.get("UDRV_FAKE_SPIDEV", FAKE_SPIDEV))
-    monkeypatch.setenv("LD_PRELOAD", str(required(fake, "UDRV_FAKE_SPIDEV")))
+    preload(monkeypatch, required(fake, "UDRV_FAKE_SPIDEV"))
     for bus, cs, name in devices:
         tree.path(f"dev/spidev{bus}.{cs}").parent.mkdir(parents=True, exist_ok=True)
         tree.path(f"dev/spidev{bus}.{cs}").write_text("")
