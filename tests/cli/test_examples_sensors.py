@@ -3,7 +3,9 @@
 turns the LM75's temperature register into degrees (its 9 bits, most
 significant byte first on the wire, two's complement), once per period, and
 is refused an LM75 the kernel's driver holds; bad arguments exit 2. (The
-MCP3008 example's answers need an ADC: the lab's spi-fixture.)"""
+MCP3008 example's answers on the fake spidev's ADC: tests/python/
+test_py_examples.py, line for line against examples/python/mcp3008.py; on
+the real spidev driver: the lab's spi-fixture.)"""
 
 from __future__ import annotations
 
