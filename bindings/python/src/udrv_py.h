@@ -2,8 +2,8 @@
 /*
  * udrv._udrv: what the extension's files share. One object per file:
  * errors.c (exceptions), chip.c, request.c, events.c (EdgeEvent, UioIrq),
- * layout.c (GpioLayout), uio.c, region.c, rt.c, hist.c, i2c.c, spi.c;
- * module.c ties them into the module.
+ * layout.c (GpioLayout), uio.c, region.c, rt.c, hist.c, i2c.c (with
+ * i2c_smbus.c and i2c_rdwr.c), spi.c; module.c ties them into the module.
  */
 #ifndef UDRV_PY_H
 #define UDRV_PY_H
