@@ -155,7 +155,10 @@ static PyObject *i2c_repr(PyObject *o)
 
 /* ---- the bus and its settings ---- */
 
-static PyObject *i2c_set_address(PyObject *o, PyObject *args, PyObject *kw)
+/* set_address(address, ten_bit=False, force=False): the call with the
+ * address alone parsed here, the others by PyArg_ParseTupleAndKeywords() */
+static PyObject *i2c_set_address(PyObject *o, PyObject *const *args, Py_ssize_t nargs,
+				 PyObject *kwnames)
 {
 	static char *kwlist[] = { "address", "ten_bit", "force", NULL };
 	struct udrvpy_i2c *self = I2C(o);
@@ -163,9 +166,12 @@ static PyObject *i2c_set_address(PyObject *o, PyObject *args, PyObject *kw)
 	int ten = 0, force = 0;
 	PyObject *addr_o;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|pp:set_address", kwlist, &addr_o, &ten,
-					 &force) ||
-	    address_flags(addr_o, ten, force, &addr, &flags) < 0 || i2c_begin(self) < 0)
+	if (!kwnames && nargs == 1)
+		addr_o = args[0];
+	else if (udrvpy_parse_kw(args, nargs, kwnames, "O|pp:set_address", kwlist, &addr_o, &ten,
+				 &force) < 0)
+		return NULL;
+	if (address_flags(addr_o, ten, force, &addr, &flags) < 0 || i2c_begin(self) < 0)
 		return NULL;
 	if (set_address(self, addr, flags) < 0) {
 		i2c_end(self);
@@ -350,7 +356,7 @@ static PyMethodDef i2c_methods[] = {
 	{ "__enter__", i2c_enter, METH_NOARGS, NULL },
 	{ "__exit__", i2c_exit, METH_VARARGS, NULL },
 	{ "fileno", i2c_fileno, METH_NOARGS, "fileno() -> int\n\nThe i2c-dev node's descriptor." },
-	{ "set_address", UDRVPY_METH(i2c_set_address), METH_VARARGS | METH_KEYWORDS,
+	{ "set_address", UDRVPY_METH(i2c_set_address), METH_FASTCALL | METH_KEYWORDS,
 	  "set_address(address: int, ten_bit: bool = False, force: bool = False) -> None\n\n"
 	  "The device the SMBus calls, read(), write() and messages without an address talk\n"
 	  "to: 0x03..0x77 (0..0x7f with force), 0..0x3ff with ten_bit. A device a kernel\n"

@@ -6,12 +6,10 @@
  */
 #include "i2c.h"
 
-#include <string.h>
-
-/* One message: its buffer held until the transfer is over */
+/* One message: its bytes held until the transfer is over */
 struct msg_arg {
 	struct udrv_i2c_msg msg;
-	Py_buffer view;
+	struct udrvpy_data data;	/* a read's buffer in data.view */
 	bool held;
 };
 
@@ -19,31 +17,16 @@ static void msgs_release(struct msg_arg *m, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (m[i].held)
-			PyBuffer_Release(&m[i].view);
+			udrvpy_data_release(&m[i].data);
 }
 
-/* (addr, flags, buffer): addr None is the set address, @buffer is written
- * into when flags has UDRV_I2C_M_RD */
-static int msg_parse(struct udrvpy_i2c *self, PyObject *t, size_t i, struct msg_arg *m)
+/* Message @i's address (@addr_o None: the set one) and its @flags, known
+ * ones: into @msg */
+static int msg_head(struct udrvpy_i2c *self, PyObject *addr_o, unsigned long long flags,
+		    size_t i, struct udrv_i2c_msg *msg)
 {
-	PyObject *addr_o, *flags_o, *buf;
-	unsigned long long flags, addr;
-	unsigned int valid = UDRV_I2C_M_RD | UDRV_I2C_M_TEN | UDRV_I2C_M_NOSTART |
-			     UDRV_I2C_M_IGNORE_NAK | UDRV_I2C_M_STOP;
-	char name[32];
+	unsigned long long addr;
 
-	if (!PyTuple_Check(t) || !PyArg_ParseTuple(t, "OOO", &addr_o, &flags_o, &buf)) {
-		if (!PyErr_Occurred())
-			PyErr_SetString(PyExc_TypeError, "_transfer: (addr, flags, buffer) tuples");
-		return -1;
-	}
-	if (udrvpy_uint_arg(flags_o, "flags", valid, &flags) < 0)
-		return -1;
-	if (flags & ~(unsigned long long)valid) {
-		PyErr_Format(PyExc_ValueError, "message %zu: unknown flags 0x%llx", i,
-			     flags & ~(unsigned long long)valid);
-		return -1;
-	}
 	if (addr_o == Py_None) {
 		if (self->addr < 0) {
 			PyErr_Format(PyExc_ValueError,
@@ -58,18 +41,83 @@ static int msg_parse(struct udrvpy_i2c *self, PyObject *t, size_t i, struct msg_
 				   &addr) < 0) {
 		return -1;
 	}
-	snprintf(name, sizeof(name), "message %zu's data", i);
-	if ((flags & UDRV_I2C_M_RD ? udrvpy_into_arg(buf, name, &m->view) :
-				     udrvpy_data_arg(buf, name, &m->view)) < 0)
+	msg->addr = (uint16_t)addr;
+	msg->flags = (uint16_t)flags;
+	return 0;
+}
+
+/* Message @i's buffer @buf, written into when its flags have
+ * UDRV_I2C_M_RD: held in @m (given back on an error) */
+static int msg_data(PyObject *buf, size_t i, struct msg_arg *m)
+{
+	const char *name = "message %zu's data";
+
+	if ((m->msg.flags & UDRV_I2C_M_RD ? udrvpy_into_arg(buf, name, i, &m->data.view) :
+					   udrvpy_data_arg(buf, name, i, &m->data)) < 0)
 		return -1;
 	m->held = true;
-	if (m->view.len < 1 || m->view.len > UDRV_I2C_MSG_LEN_MAX) {
+	if (m->data.view.len < 1 || m->data.view.len > UDRV_I2C_MSG_LEN_MAX) {
 		PyErr_Format(PyExc_ValueError, "message %zu: 1..%d bytes, not %zd", i,
-			     UDRV_I2C_MSG_LEN_MAX, m->view.len);
+			     UDRV_I2C_MSG_LEN_MAX, m->data.view.len);
+		msgs_release(m, 1);
+		m->held = false;
 		return -1;
 	}
-	m->msg = (struct udrv_i2c_msg){ .addr = (uint16_t)addr, .flags = (uint16_t)flags,
-					.len = (uint16_t)m->view.len, .buf = m->view.buf };
+	m->msg.len = (uint16_t)m->data.view.len;
+	m->msg.buf = m->data.view.buf;
+	return 0;
+}
+
+/* (addr, flags, buffer): addr None is the set address, @buffer is written
+ * into when flags has UDRV_I2C_M_RD */
+static int msg_parse(struct udrvpy_i2c *self, PyObject *t, size_t i, struct msg_arg *m)
+{
+	PyObject *addr_o, *flags_o, *buf;
+	unsigned long long flags;
+	unsigned int valid = UDRV_I2C_M_RD | UDRV_I2C_M_TEN | UDRV_I2C_M_NOSTART |
+			     UDRV_I2C_M_IGNORE_NAK | UDRV_I2C_M_STOP;
+
+	if (PyTuple_CheckExact(t) && PyTuple_GET_SIZE(t) == 3) {
+		addr_o = PyTuple_GET_ITEM(t, 0);
+		flags_o = PyTuple_GET_ITEM(t, 1);
+		buf = PyTuple_GET_ITEM(t, 2);
+	} else if (!PyTuple_Check(t) || !PyArg_ParseTuple(t, "OOO", &addr_o, &flags_o, &buf)) {
+		if (!PyErr_Occurred())
+			PyErr_SetString(PyExc_TypeError, "_transfer: (addr, flags, buffer) tuples");
+		return -1;
+	}
+	if (udrvpy_uint_arg(flags_o, "flags", valid, &flags) < 0)
+		return -1;
+	if (flags & ~(unsigned long long)valid) {
+		PyErr_Format(PyExc_ValueError, "message %zu: unknown flags 0x%llx", i,
+			     flags & ~(unsigned long long)valid);
+		return -1;
+	}
+	if (msg_head(self, addr_o, flags, i, &m->msg) < 0)
+		return -1;
+	return msg_data(buf, i, m);
+}
+
+/* The messages @km[@n] in one I2C_RDWR, the buffers @m[@n] hold (@m NULL:
+ * none) given back after it: 0, or -1 with the exception */
+static int run_msgs(struct udrvpy_i2c *self, struct udrv_i2c_msg *km, struct msg_arg *m,
+		    size_t n)
+{
+	int ret;
+
+	if (i2c_begin(self) < 0) {
+		msgs_release(m, m ? n : 0);
+		return -1;
+	}
+	Py_BEGIN_ALLOW_THREADS
+	ret = udrv_i2c_transfer(self->i2c, km, n);
+	Py_END_ALLOW_THREADS
+	msgs_release(m, m ? n : 0);
+	if (ret < 0) {
+		i2c_fail(self, ret);
+		return -1;
+	}
+	i2c_end(self);
 	return 0;
 }
 
@@ -80,7 +128,6 @@ PyObject *udrvpy_i2c_transfer(PyObject *o, PyObject *msgs)
 	struct msg_arg m[UDRV_I2C_MSGS_MAX];
 	struct udrv_i2c_msg km[UDRV_I2C_MSGS_MAX];
 	Py_ssize_t n;
-	int ret;
 
 	if (!PyTuple_Check(msgs)) {
 		PyErr_SetString(PyExc_TypeError, "_transfer: a tuple of messages");
@@ -93,33 +140,26 @@ PyObject *udrvpy_i2c_transfer(PyObject *o, PyObject *msgs)
 		return NULL;
 	}
 	/* before the handle is taken: a buffer's exporter may run Python code */
-	memset(m, 0, sizeof(m));
 	for (Py_ssize_t i = 0; i < n; i++) {
+		m[i].held = false;
 		if (msg_parse(self, PyTuple_GET_ITEM(msgs, i), (size_t)i, &m[i]) < 0) {
-			msgs_release(m, (size_t)n);
+			msgs_release(m, (size_t)i);
 			return NULL;
 		}
 		km[i] = m[i].msg;
 	}
-	if (i2c_begin(self) < 0) {
-		msgs_release(m, (size_t)n);
+	if (run_msgs(self, km, m, (size_t)n) < 0)
 		return NULL;
-	}
-	Py_BEGIN_ALLOW_THREADS
-	ret = udrv_i2c_transfer(self->i2c, km, (size_t)n);
-	Py_END_ALLOW_THREADS
-	msgs_release(m, (size_t)n);
-	if (ret < 0)
-		return i2c_fail(self, ret);
-	i2c_end(self);
 	Py_RETURN_NONE;
 }
 
-/* read(length) -> bytes: one message from the set address */
+/* read(length) -> bytes: one message from the set address, read into the
+ * bytes object returned (new: no one else sees it yet) */
 PyObject *udrvpy_i2c_read(PyObject *o, PyObject *arg)
 {
+	struct udrv_i2c_msg msg;
 	unsigned long long len;
-	PyObject *buf, *msgs, *res;
+	PyObject *res;
 
 	if (udrvpy_uint_arg(arg, "length", UDRV_I2C_MSG_LEN_MAX, &len) < 0)
 		return NULL;
@@ -127,45 +167,47 @@ PyObject *udrvpy_i2c_read(PyObject *o, PyObject *arg)
 		PyErr_Format(PyExc_ValueError, "length must be 1..%d, not 0", UDRV_I2C_MSG_LEN_MAX);
 		return NULL;
 	}
-	buf = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)len);
-	msgs = buf ? Py_BuildValue("((OiO))", Py_None, UDRV_I2C_M_RD, buf) : NULL;
-	res = msgs ? udrvpy_i2c_transfer(o, msgs) : NULL;
-	Py_XDECREF(msgs);
-	if (res) {
-		Py_DECREF(res);
-		res = PyBytes_FromStringAndSize(PyByteArray_AS_STRING(buf), (Py_ssize_t)len);
-	}
-	Py_XDECREF(buf);
+	res = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)len);
+	if (!res)
+		return NULL;
+	if (msg_head(I2C(o), Py_None, UDRV_I2C_M_RD, 0, &msg) < 0)
+		goto fail;
+	msg.len = (uint16_t)len;
+	msg.buf = (uint8_t *)PyBytes_AS_STRING(res);
+	if (run_msgs(I2C(o), &msg, NULL, 1) < 0)
+		goto fail;
 	return res;
+fail:
+	Py_DECREF(res);
+	return NULL;
 }
 
-/* readinto(buffer) / write(data): one message of the set address */
-static PyObject *one_message(PyObject *o, PyObject *buf, int flags)
+/* readinto(buffer) / write(data): one message of the set address; its
+ * length, or -1 */
+static Py_ssize_t one_message(PyObject *o, PyObject *buf, unsigned int flags)
 {
-	PyObject *msgs = Py_BuildValue("((OiO))", Py_None, flags, buf);
-	PyObject *res = msgs ? udrvpy_i2c_transfer(o, msgs) : NULL;
+	struct msg_arg m;
+	Py_ssize_t len;
 
-	Py_XDECREF(msgs);
-	return res;
+	m.held = false;
+	if (msg_head(I2C(o), Py_None, flags, 0, &m.msg) < 0 || msg_data(buf, 0, &m) < 0)
+		return -1;
+	len = m.data.view.len;
+	if (run_msgs(I2C(o), &m.msg, &m, 1) < 0)
+		return -1;
+	return len;
 }
 
 PyObject *udrvpy_i2c_readinto(PyObject *o, PyObject *buf)
 {
-	PyObject *res = one_message(o, buf, UDRV_I2C_M_RD);
-	Py_buffer view;
-	Py_ssize_t len;
+	Py_ssize_t len = one_message(o, buf, UDRV_I2C_M_RD);
 
-	if (!res)
-		return NULL;
-	Py_DECREF(res);
-	if (PyObject_GetBuffer(buf, &view, PyBUF_SIMPLE) < 0)
-		return NULL;
-	len = view.len;
-	PyBuffer_Release(&view);
-	return PyLong_FromSsize_t(len);
+	return len < 0 ? NULL : PyLong_FromSsize_t(len);
 }
 
 PyObject *udrvpy_i2c_write(PyObject *o, PyObject *data)
 {
-	return one_message(o, data, 0);
+	if (one_message(o, data, 0) < 0)
+		return NULL;
+	Py_RETURN_NONE;
 }

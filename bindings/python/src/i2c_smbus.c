@@ -43,15 +43,15 @@ static int u16_arg(PyObject *o, const char *name, uint16_t *v)
 }
 
 /* An SMBus block to send: 1..32 bytes (ValueError otherwise) */
-static int block_arg(PyObject *o, Py_buffer *view)
+static int block_arg(PyObject *o, struct udrvpy_data *d)
 {
-	if (udrvpy_data_arg(o, "data", view) < 0)
+	if (udrvpy_data_arg(o, "data", 0, d) < 0)
 		return -1;
-	if (view->len >= 1 && view->len <= UDRV_I2C_BLOCK_MAX)
+	if (d->view.len >= 1 && d->view.len <= UDRV_I2C_BLOCK_MAX)
 		return 0;
 	PyErr_Format(PyExc_ValueError, "data must be 1..%d bytes (an SMBus block), not %zd",
-		     UDRV_I2C_BLOCK_MAX, view->len);
-	PyBuffer_Release(view);
+		     UDRV_I2C_BLOCK_MAX, d->view.len);
+	udrvpy_data_release(d);
 	return -1;
 }
 
@@ -245,15 +245,15 @@ static PyObject *block_call(PyObject *o, const char *fn, enum smbus_kind kind,
 			    PyObject *const *args, Py_ssize_t n)
 {
 	struct smbus_call c = { .kind = kind };
-	Py_buffer view;
+	struct udrvpy_data data;
 	int ret;
 
-	if (reg_args(fn, args, n, 2, &c.reg) < 0 || block_arg(args[1], &view) < 0)
+	if (reg_args(fn, args, n, 2, &c.reg) < 0 || block_arg(args[1], &data) < 0)
 		return NULL;
-	c.out = view.buf;
-	c.len = (size_t)view.len;
+	c.out = data.view.buf;
+	c.len = (size_t)data.view.len;
 	ret = smbus_call(o, &c);
-	PyBuffer_Release(&view);
+	udrvpy_data_release(&data);
 	if (ret < 0)
 		return NULL;
 	if (kind != BLOCK_PROCESS_CALL)

@@ -6,6 +6,7 @@
 #include "udrv_py.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 int udrvpy_timeout_ms(PyObject *timeout, long long *ms)
@@ -187,45 +188,37 @@ PyObject *udrvpy_spec_bytes(PyObject *spec, const char *name, const char *what)
 	return res;
 }
 
-int udrvpy_data_arg(PyObject *o, const char *name, Py_buffer *view)
+int udrvpy_parse_kw(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+		    const char *format, char **kwlist, ...)
 {
-	PyObject *b;
-	int ret;
+	PyObject *tuple, *kw = NULL;
+	va_list ap;
+	int ok;
 
-	if (PyObject_CheckBuffer(o))
-		return PyObject_GetBuffer(o, view, PyBUF_SIMPLE);
-	if (!PyList_Check(o) && !PyTuple_Check(o)) {
-		PyErr_Format(PyExc_TypeError,
-			     "%s must be a bytes-like object or a list of ints 0..255, not %.100s",
-			     name, Py_TYPE(o)->tp_name);
+	tuple = PyTuple_New(nargs);
+	if (!tuple)
 		return -1;
+	for (Py_ssize_t i = 0; i < nargs; i++) {
+		Py_INCREF(args[i]);
+		PyTuple_SET_ITEM(tuple, i, args[i]);
 	}
-	b = PyBytes_FromObject(o);	/* each item an int 0..255 */
-	if (!b) {
-		PyObject *exc = PyErr_Occurred();
-
-		if (exc && (PyErr_GivenExceptionMatches(exc, PyExc_ValueError) ||
-			    PyErr_GivenExceptionMatches(exc, PyExc_TypeError))) {
-			PyErr_Clear();
-			PyErr_Format(exc == PyExc_ValueError ? PyExc_ValueError : PyExc_TypeError,
-				     "%s must be a bytes-like object or a list of ints 0..255: %R is not",
-				     name, o);
+	if (kwnames && PyTuple_GET_SIZE(kwnames)) {
+		kw = PyDict_New();
+		for (Py_ssize_t i = 0; kw && i < PyTuple_GET_SIZE(kwnames); i++)
+			if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0)
+				Py_CLEAR(kw);
+		if (!kw) {
+			Py_DECREF(tuple);
+			return -1;
 		}
-		return -1;
 	}
-	ret = PyObject_GetBuffer(b, view, PyBUF_SIMPLE);
-	Py_DECREF(b);
-	return ret;
-}
-
-int udrvpy_into_arg(PyObject *o, const char *name, Py_buffer *view)
-{
-	if (PyObject_CheckBuffer(o) && PyObject_GetBuffer(o, view, PyBUF_WRITABLE) == 0)
-		return 0;
-	PyErr_Clear();
-	PyErr_Format(PyExc_TypeError, "%s must be a writable bytes-like object (a bytearray, a "
-		     "memoryview of one...), not %.100s", name, Py_TYPE(o)->tp_name);
-	return -1;
+	va_start(ap, kwlist);
+	ok = PyArg_VaParseTupleAndKeywords(tuple, kw, format, kwlist, ap);
+	va_end(ap);
+	/* the objects parsed are the caller's, alive for the call */
+	Py_DECREF(tuple);
+	Py_XDECREF(kw);
+	return ok ? 0 : -1;
 }
 
 static PyObject *version(PyObject *mod, PyObject *unused)

@@ -3,7 +3,8 @@
  * udrv._udrv: what the extension's files share. One object per file:
  * errors.c (exceptions), chip.c, request.c, events.c (EdgeEvent, UioIrq),
  * layout.c (GpioLayout), uio.c, region.c, rt.c, hist.c, i2c.c (with
- * i2c_smbus.c and i2c_rdwr.c), spi.c; module.c ties them into the module.
+ * i2c_smbus.c and i2c_rdwr.c), spi.c; buffers.c (the bytes of their
+ * calls); module.c ties them into the module.
  */
 #ifndef UDRV_PY_H
 #define UDRV_PY_H
@@ -135,14 +136,40 @@ int udrvpy_take(PyThread_type_lock lock, const void *handle, const char *what);
 PyObject *udrvpy_spec_bytes(PyObject *spec, const char *name, const char *what);
 
 /*
- * Bytes given as data to send, called @name: any C-contiguous buffer
- * (bytes, bytearray, memoryview, array...) or a list or tuple of ints
- * 0..255; TypeError for anything else (an int, a str). 0 with @view to
- * PyBuffer_Release(), or -1 with the exception set.
+ * The rare calls of a METH_FASTCALL | METH_KEYWORDS function (keywords, a
+ * count of arguments it does not take): parsed by
+ * PyArg_ParseTupleAndKeywords(@format, @kwlist) into the PyObject *s the
+ * varargs point at, with its checks and messages (the function parses its
+ * common positional calls itself). 0, or -1 with the exception set.
  */
-int udrvpy_data_arg(PyObject *o, const char *name, Py_buffer *view);
-/* A caller's buffer to fill, called @name: writable and C-contiguous
- * (TypeError otherwise). 0 with @view, or -1. */
-int udrvpy_into_arg(PyObject *o, const char *name, Py_buffer *view);
+int udrvpy_parse_kw(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+		    const char *format, char **kwlist, ...);
+
+/*
+ * buffers.c: the bytes given as data to send, called @name (a printf
+ * format of @i when the argument belongs to a transfer or a message:
+ * "message %zu's data"): any C-contiguous buffer (bytes, bytearray,
+ * memoryview, array...) or a list or tuple of ints 0..255; TypeError for
+ * anything else (an int, a str). A buffer is used in place (no copy), a
+ * list or tuple of up to UDRVPY_DATA_SMALL ints copied into @d->small (a
+ * longer one into a bytes object). 0 with @d->view.buf and .len, for
+ * udrvpy_data_release() once sent; or -1 with the exception set.
+ */
+#define UDRVPY_DATA_SMALL	64
+struct udrvpy_data {
+	Py_buffer view;				/* .obj NULL: nothing to release */
+	uint8_t small[UDRVPY_DATA_SMALL];
+};
+int udrvpy_data_arg(PyObject *o, const char *name, size_t i, struct udrvpy_data *d);
+
+static inline void udrvpy_data_release(struct udrvpy_data *d)
+{
+	if (d->view.obj)
+		PyBuffer_Release(&d->view);
+}
+
+/* A caller's buffer to fill, called @name (of @i, as above): writable and
+ * C-contiguous (TypeError otherwise). 0 with @view, or -1. */
+int udrvpy_into_arg(PyObject *o, const char *name, size_t i, Py_buffer *view);
 
 #endif /* UDRV_PY_H */
