@@ -25,7 +25,8 @@ struct udrvpy_i2c {
 /* Take the handle for a call: 0, or -1 (closed: ValueError). */
 static inline int i2c_begin(struct udrvpy_i2c *self)
 {
-	return udrvpy_take(self->lock, self->i2c, "I2C bus");
+	udrvpy_lock(self->lock);
+	return udrvpy_taken(self->lock, self->i2c, "I2C bus");
 }
 
 static inline void i2c_end(struct udrvpy_i2c *self)

@@ -158,10 +158,9 @@ void udrvpy_lock(PyThread_type_lock lock)
 	Py_END_ALLOW_THREADS
 }
 
-int udrvpy_take(PyThread_type_lock lock, const void *handle, const char *what)
+int udrvpy_taken(PyThread_type_lock lock, bool open, const char *what)
 {
-	udrvpy_lock(lock);
-	if (handle)
+	if (open)
 		return 0;
 	PyThread_release_lock(lock);
 	udrvpy_released(what);

@@ -24,7 +24,8 @@ struct udrvpy_spi {
 
 static int spi_begin(struct udrvpy_spi *self)
 {
-	return udrvpy_take(self->lock, self->spi, "SPI device");
+	udrvpy_lock(self->lock);
+	return udrvpy_taken(self->lock, self->spi, "SPI device");
 }
 
 static void spi_end(struct udrvpy_spi *self)

@@ -125,9 +125,10 @@ int udrvpy_int_arg_int(PyObject *o, const char *name, int min, int max, int *v);
  * another thread's call with the GIL released (its ioctl may block).
  */
 void udrvpy_lock(PyThread_type_lock lock);
-/* udrvpy_lock(), then 0 while @handle is open; closed (NULL): the lock
- * given back, ValueError("<what> is released") and -1 */
-int udrvpy_take(PyThread_type_lock lock, const void *handle, const char *what);
+/* After udrvpy_lock(): 0 when @open (the handle, looked at with the lock
+ * taken: a close() may have run while this thread waited); closed: the
+ * lock given back, ValueError("<what> is released") and -1 */
+int udrvpy_taken(PyThread_type_lock lock, bool open, const char *what);
 /*
  * A device named by a path or a name (str, bytes, os.PathLike), not empty,
  * as bytes: TypeError or ValueError naming @name and @what it may be
