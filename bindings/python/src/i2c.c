@@ -90,9 +90,10 @@ static PyObject *i2c_new(PyTypeObject *cls, PyObject *args, PyObject *kw)
 	if (!self)
 		goto fail;
 	self->addr = self->retries = self->timeout_ms = -1;
-	self->lock = PyThread_allocate_lock();
+	if (udrvpy_busy_init(&self->busy) < 0)
+		goto fail;
 	self->i2c = udrv_i2c_new();
-	if (!self->lock || !self->i2c) {
+	if (!self->i2c) {
 		PyErr_NoMemory();
 		goto fail;
 	}
@@ -114,16 +115,15 @@ fail:
 static void i2c_dealloc(PyObject *o)
 {
 	i2c_free(I2C(o));
-	if (I2C(o)->lock)
-		PyThread_free_lock(I2C(o)->lock);
+	udrvpy_busy_free(&I2C(o)->busy);
 	Py_TYPE(o)->tp_free(o);
 }
 
 static PyObject *i2c_close(PyObject *o, PyObject *unused)
 {
-	udrvpy_lock(I2C(o)->lock);	/* after another thread's transaction */
+	udrvpy_hold(&I2C(o)->busy);	/* after another thread's transaction */
 	i2c_free(I2C(o));
-	PyThread_release_lock(I2C(o)->lock);
+	udrvpy_give(&I2C(o)->busy);
 	Py_RETURN_NONE;
 }
 

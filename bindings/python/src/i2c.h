@@ -12,7 +12,7 @@
 struct udrvpy_i2c {
 	PyObject_HEAD
 	struct udrv_i2c *i2c;		/* NULL once closed */
-	PyThread_type_lock lock;	/* held by the thread using i2c */
+	struct udrvpy_busy busy;	/* held by the thread using i2c */
 	long addr;			/* -1: none set */
 	unsigned int addr_flags;	/* UDRV_I2C_TEN, UDRV_I2C_FORCE */
 	long retries;			/* -1: the adapter's, never set */
@@ -25,13 +25,13 @@ struct udrvpy_i2c {
 /* Take the handle for a call: 0, or -1 (closed: ValueError). */
 static inline int i2c_begin(struct udrvpy_i2c *self)
 {
-	udrvpy_lock(self->lock);
-	return udrvpy_taken(self->lock, self->i2c, "I2C bus");
+	udrvpy_hold(&self->busy);
+	return udrvpy_taken(&self->busy, self->i2c, "I2C bus");
 }
 
 static inline void i2c_end(struct udrvpy_i2c *self)
 {
-	PyThread_release_lock(self->lock);
+	udrvpy_give(&self->busy);
 }
 
 /* The library's failure @ret as udrv.Error, the handle given back: NULL */

@@ -149,22 +149,47 @@ int udrvpy_int_arg_int(PyObject *o, const char *name, int min, int max, int *v)
 	return 0;
 }
 
-void udrvpy_lock(PyThread_type_lock lock)
+int udrvpy_busy_init(struct udrvpy_busy *b)
 {
-	if (PyThread_acquire_lock(lock, NOWAIT_LOCK))
-		return;
-	Py_BEGIN_ALLOW_THREADS
-	PyThread_acquire_lock(lock, WAIT_LOCK);
-	Py_END_ALLOW_THREADS
+	*b = (struct udrvpy_busy){ .wake = PyThread_allocate_lock() };
+	if (!b->wake) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	PyThread_acquire_lock(b->wake, WAIT_LOCK);	/* a new lock: at once */
+	return 0;
 }
 
-int udrvpy_taken(PyThread_type_lock lock, bool open, const char *what)
+void udrvpy_busy_free(struct udrvpy_busy *b)
 {
-	if (open)
-		return 0;
-	PyThread_release_lock(lock);
-	udrvpy_released(what);
-	return -1;
+	if (!b->wake)
+		return;
+	if (!b->woken)
+		PyThread_release_lock(b->wake);	/* freed unlocked, as Python's own */
+	PyThread_free_lock(b->wake);
+	b->wake = NULL;
+}
+
+void udrvpy_busy_wait(struct udrvpy_busy *b)
+{
+	while (b->busy) {
+		b->waiters++;
+		Py_BEGIN_ALLOW_THREADS
+		PyThread_acquire_lock(b->wake, WAIT_LOCK);
+		Py_END_ALLOW_THREADS
+		b->waiters--;
+		b->woken = false;	/* @wake acquired again */
+	}
+}
+
+/* One release of @wake at a time: it is never released twice, and a
+ * waiter woken but not yet back (the GIL) looks again before sleeping */
+void udrvpy_busy_wake(struct udrvpy_busy *b)
+{
+	if (b->woken)
+		return;
+	b->woken = true;
+	PyThread_release_lock(b->wake);
 }
 
 PyObject *udrvpy_spec_bytes(PyObject *spec, const char *name, const char *what)

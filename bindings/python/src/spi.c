@@ -16,7 +16,7 @@
 struct udrvpy_spi {
 	PyObject_HEAD
 	struct udrv_spi *spi;		/* NULL once closed */
-	PyThread_type_lock lock;	/* held by the thread using spi */
+	struct udrvpy_busy busy;	/* held by the thread using spi */
 };
 
 #define SPI(o)	((struct udrvpy_spi *)(o))
@@ -24,13 +24,13 @@ struct udrvpy_spi {
 
 static int spi_begin(struct udrvpy_spi *self)
 {
-	udrvpy_lock(self->lock);
-	return udrvpy_taken(self->lock, self->spi, "SPI device");
+	udrvpy_hold(&self->busy);
+	return udrvpy_taken(&self->busy, self->spi, "SPI device");
 }
 
 static void spi_end(struct udrvpy_spi *self)
 {
-	PyThread_release_lock(self->lock);
+	udrvpy_give(&self->busy);
 }
 
 static int spi_fail(struct udrvpy_spi *self, int ret)
@@ -85,9 +85,10 @@ static PyObject *spi_new(PyTypeObject *cls, PyObject *args, PyObject *kw)
 	self = (struct udrvpy_spi *)cls->tp_alloc(cls, 0);
 	if (!self)
 		goto fail;
-	self->lock = PyThread_allocate_lock();
+	if (udrvpy_busy_init(&self->busy) < 0)
+		goto fail;
 	self->spi = udrv_spi_new();
-	if (!self->lock || !self->spi) {
+	if (!self->spi) {
 		PyErr_NoMemory();
 		goto fail;
 	}
@@ -107,16 +108,15 @@ fail:
 static void spi_dealloc(PyObject *o)
 {
 	spi_free(SPI(o));
-	if (SPI(o)->lock)
-		PyThread_free_lock(SPI(o)->lock);
+	udrvpy_busy_free(&SPI(o)->busy);
 	Py_TYPE(o)->tp_free(o);
 }
 
 static PyObject *spi_close(PyObject *o, PyObject *unused)
 {
-	udrvpy_lock(SPI(o)->lock);	/* after another thread's transfer */
+	udrvpy_hold(&SPI(o)->busy);	/* after another thread's transfer */
 	spi_free(SPI(o));
-	PyThread_release_lock(SPI(o)->lock);
+	udrvpy_give(&SPI(o)->busy);
 	Py_RETURN_NONE;
 }
 

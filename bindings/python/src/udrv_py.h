@@ -121,14 +121,54 @@ int udrvpy_uint_arg(PyObject *o, const char *name, unsigned long long max,
 int udrvpy_int_arg_int(PyObject *o, const char *name, int min, int max, int *v);
 
 /*
- * A handle one thread uses at a time (I2C, SPI): take @lock, waiting for
- * another thread's call with the GIL released (its ioctl may block).
+ * A handle one thread uses at a time (I2C, SPI), from its call's start to
+ * the end of its ioctl (run with the GIL released), and close() after it.
+ * Taken and given back with the GIL held, which makes the flags a critical
+ * section (the module does not declare itself free-threading safe: a
+ * free-threaded Python runs it with the GIL): a free handle costs two
+ * stores. A thread that finds it busy waits on @wake with the GIL released
+ * (the other thread's ioctl may block); whoever gives it back wakes one
+ * waiter, which looks again.
  */
-void udrvpy_lock(PyThread_type_lock lock);
-/* After udrvpy_lock(): 0 when @open (the handle, looked at with the lock
- * taken: a close() may have run while this thread waited); closed: the
- * lock given back, ValueError("<what> is released") and -1 */
-int udrvpy_taken(PyThread_type_lock lock, bool open, const char *what);
+struct udrvpy_busy {
+	PyThread_type_lock wake;	/* acquired; released to wake a waiter */
+	int waiters;			/* threads waiting for the handle */
+	bool busy;			/* a thread has it */
+	bool woken;			/* @wake released, its waiter not back */
+};
+/* 0, or -1 with MemoryError */
+int udrvpy_busy_init(struct udrvpy_busy *b);
+void udrvpy_busy_free(struct udrvpy_busy *b);
+/* for udrvpy_hold() and udrvpy_give() */
+void udrvpy_busy_wait(struct udrvpy_busy *b);
+void udrvpy_busy_wake(struct udrvpy_busy *b);
+
+/* Take @b, waiting for another thread's call (the GIL released) */
+static inline void udrvpy_hold(struct udrvpy_busy *b)
+{
+	if (b->busy)
+		udrvpy_busy_wait(b);
+	b->busy = true;
+}
+
+static inline void udrvpy_give(struct udrvpy_busy *b)
+{
+	b->busy = false;
+	if (b->waiters)
+		udrvpy_busy_wake(b);
+}
+
+/* After udrvpy_hold(): 0 when @open (the handle, looked at once held: a
+ * close() may have run while this thread waited); closed: given back,
+ * ValueError("<what> is released") and -1 */
+static inline int udrvpy_taken(struct udrvpy_busy *b, bool open, const char *what)
+{
+	if (open)
+		return 0;
+	udrvpy_give(b);
+	udrvpy_released(what);
+	return -1;
+}
 /*
  * A device named by a path or a name (str, bytes, os.PathLike), not empty,
  * as bytes: TypeError or ValueError naming @name and @what it may be
