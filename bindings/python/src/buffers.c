@@ -16,6 +16,35 @@ static const char *arg_name(char *buf, size_t len, const char *name, size_t i)
 }
 
 /*
+ * The exact int @x as a byte: 0..255, or -1 for another value. Read in
+ * place where the version's API allows it (no call per item): 3.12's
+ * compact ints (the unstable API), 3.11's digits (ob_size 0 for zero, 1
+ * for one digit of at least 15 bits).
+ */
+static inline int int_byte(PyObject *x)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+	Py_ssize_t v;
+
+	if (!PyUnstable_Long_IsCompact((PyLongObject *)x))
+		return -1;
+	v = PyUnstable_Long_CompactValue((PyLongObject *)x);
+	return v >= 0 && v <= 255 ? (int)v : -1;
+#elif PY_VERSION_HEX >= 0x030B0000
+	digit d = ((PyLongObject *)x)->ob_digit[0];
+
+	if (Py_SIZE(x) == 0)
+		return 0;
+	return Py_SIZE(x) == 1 && d <= 255 ? (int)d : -1;
+#else
+	int ovf;
+	long v = PyLong_AsLongAndOverflow(x, &ovf);
+
+	return !ovf && v >= 0 && v <= 255 ? (int)v : -1;
+#endif
+}
+
+/*
  * The ints of the exact list or tuple @o into @out (room for @max bytes):
  * their count, or -1 when there are more or one is not an int 0..255 (the
  * slow path then says which, as it always did). Nothing here runs Python
@@ -29,15 +58,11 @@ static Py_ssize_t small_ints(PyObject *o, uint8_t *out, Py_ssize_t max)
 	if (n > max)
 		return -1;
 	for (Py_ssize_t k = 0; k < n; k++) {
-		int ovf;
-		long v;
+		int b = PyLong_CheckExact(items[k]) ? int_byte(items[k]) : -1;
 
-		if (!PyLong_CheckExact(items[k]))
+		if (b < 0)
 			return -1;
-		v = PyLong_AsLongAndOverflow(items[k], &ovf);
-		if (ovf || v < 0 || v > 255)
-			return -1;
-		out[k] = (uint8_t)v;
+		out[k] = (uint8_t)b;
 	}
 	return n;
 }

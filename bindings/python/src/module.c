@@ -110,12 +110,18 @@ int udrvpy_int_arg(PyObject *o, const char *name, long long min, long long max,
 int udrvpy_uint_arg(PyObject *o, const char *name, unsigned long long max,
 		    unsigned long long *v)
 {
-	PyObject *i = int_object(o, name);
-	PyObject *exc = PyExc_ValueError;
+	PyObject *i, *exc = PyExc_ValueError;
 	char hi[24];
 	long long s;
 	int ovf;
 
+	if (PyLong_CheckExact(o)) {	/* the common case: no __index__ to call */
+		s = PyLong_AsLongLongAndOverflow(o, &ovf);
+		*v = (unsigned long long)s;
+		if (!ovf && s >= 0 && *v <= max)
+			return 0;
+	}
+	i = int_object(o, name);
 	if (!i)
 		return -1;
 	s = PyLong_AsLongLongAndOverflow(i, &ovf);
