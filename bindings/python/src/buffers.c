@@ -68,8 +68,10 @@ static Py_ssize_t small_ints(PyObject *o, uint8_t *out, Py_ssize_t max)
 }
 
 /* Any other data (a buffer, a long list, an item of another type or out
- * of range): @view of the buffer or of a bytes object made of the list */
-static int data_object(PyObject *o, const char *name, size_t i, Py_buffer *view)
+ * of range): @view of the buffer or of a bytes object made of the list.
+ * Apart, so that the common case's call saves no registers for it. */
+static __attribute__((noinline)) int data_object(PyObject *o, const char *name, size_t i,
+						 Py_buffer *view)
 {
 	char what[48];
 	PyObject *b;

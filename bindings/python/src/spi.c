@@ -322,6 +322,24 @@ static int run_message(struct udrvpy_spi *self, const struct udrv_spi_xfer *x, s
 	return ret;
 }
 
+/* One transfer (udrv_spi_transfer(): the library's shorter way for one) of
+ * @len bytes, @tx sent and @rx filled (NULL: zeros, dropped): 0, or -1
+ * with the exception */
+static int run_transfer(struct udrvpy_spi *self, const void *tx, void *rx, size_t len)
+{
+	int ret;
+
+	if (spi_begin(self) < 0)
+		return -1;
+	Py_BEGIN_ALLOW_THREADS
+	ret = udrv_spi_transfer(self->spi, tx, rx, len);
+	Py_END_ALLOW_THREADS
+	if (ret < 0)
+		return spi_fail(self, ret);
+	spi_end(self);
+	return 0;
+}
+
 static int length_ok(Py_ssize_t len, const char *what)
 {
 	if (len >= 1 && (unsigned long long)len <= UINT32_MAX)
@@ -335,10 +353,9 @@ static int length_ok(Py_ssize_t len, const char *what)
  * bytes object returned; False: dropped) */
 static PyObject *one_transfer(PyObject *o, PyObject *tx_o, PyObject *rx_o, Py_ssize_t len)
 {
-	struct udrv_spi_xfer x = { 0 };
 	struct xfer_arg a;
 	PyObject *res = NULL;
-	int ret;
+	void *rx;
 
 	a.has_tx = a.has_rx = false;
 	if (tx_o != Py_None) {
@@ -366,12 +383,8 @@ static PyObject *one_transfer(PyObject *o, PyObject *tx_o, PyObject *rx_o, Py_ss
 		if (!res)
 			goto out;
 	}
-	x.tx_buf = a.has_tx ? (uint64_t)(uintptr_t)a.tx.view.buf : 0;
-	x.rx_buf = res ? (uint64_t)(uintptr_t)PyBytes_AS_STRING(res) :
-		   a.has_rx ? (uint64_t)(uintptr_t)a.rx.buf : 0;
-	x.len = (uint32_t)len;
-	ret = run_message(SPI(o), &x, 1);
-	if (ret < 0) {
+	rx = res ? PyBytes_AS_STRING(res) : a.has_rx ? a.rx.buf : NULL;
+	if (run_transfer(SPI(o), a.has_tx ? a.tx.view.buf : NULL, rx, (size_t)len) < 0) {
 		Py_CLEAR(res);
 	} else if (!res) {
 		res = Py_None;
