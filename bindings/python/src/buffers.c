@@ -17,20 +17,20 @@ static const char *arg_name(char *buf, size_t len, const char *name, size_t i)
 
 /*
  * The exact int @x as a byte: 0..255, or -1 for another value. Read in
- * place where the version's API allows it (no call per item): 3.12's
- * compact ints (the unstable API), 3.11's digits (ob_size 0 for zero, 1
- * for one digit of at least 15 bits).
+ * place where CPython's API allows it (no call per item): 3.12's compact
+ * ints (the unstable API), 3.11's digits (ob_size 0 for zero, 1 for one
+ * digit of at least 15 bits); elsewhere PyLong_AsLongAndOverflow().
  */
 static inline int int_byte(PyObject *x)
 {
-#if PY_VERSION_HEX >= 0x030C0000
+#if !defined(PYPY_VERSION) && PY_VERSION_HEX >= 0x030C0000
 	Py_ssize_t v;
 
 	if (!PyUnstable_Long_IsCompact((PyLongObject *)x))
 		return -1;
 	v = PyUnstable_Long_CompactValue((PyLongObject *)x);
 	return v >= 0 && v <= 255 ? (int)v : -1;
-#elif PY_VERSION_HEX >= 0x030B0000
+#elif !defined(PYPY_VERSION) && PY_VERSION_HEX >= 0x030B0000
 	digit d = ((PyLongObject *)x)->ob_digit[0];
 
 	if (Py_SIZE(x) == 0)
