@@ -299,25 +299,25 @@ static int check_address(struct udrv_i2c *i2c, unsigned int addr, unsigned int f
 {
 	char label[128];
 
-	udrv_i2c_label(i2c, label, sizeof(label));
 	if (flags & ~(unsigned int)(UDRV_I2C_TEN | UDRV_I2C_FORCE))
 		return udrv_err(i2c->errmsg, EINVAL, "%s: unknown address flags 0x%x",
-				label, flags);
+				udrv_i2c_label(i2c, label, sizeof(label)), flags);
 	if (flags & UDRV_I2C_TEN) {
 		if (addr > 0x3ff)
 			return udrv_err(i2c->errmsg, ERANGE,
-					"%s: 0x%x is not a 10-bit address (0x000-0x3ff)", label, addr);
+					"%s: 0x%x is not a 10-bit address (0x000-0x3ff)",
+					udrv_i2c_label(i2c, label, sizeof(label)), addr);
 		return udrv_i2c_need(i2c, I2C_FUNC_10BIT_ADDR, "10-bit addresses",
 				     "I2C_FUNC_10BIT_ADDR");
 	}
 	if (addr > 0x7f)
 		return udrv_err(i2c->errmsg, ERANGE,
 				"%s: 0x%x is not a 7-bit address (0x03-0x77; a 10-bit one: UDRV_I2C_TEN)",
-				label, addr);
+				udrv_i2c_label(i2c, label, sizeof(label)), addr);
 	if ((addr < 0x03 || addr > 0x77) && !(flags & UDRV_I2C_FORCE))
 		return udrv_err(i2c->errmsg, ERANGE,
 				"%s: 0x%02x is a reserved address (0x00-0x02: general call, CBUS, other buses; 0x78-0x7f: 10-bit and future use): devices use 0x03-0x77; force it with UDRV_I2C_FORCE",
-				label, addr);
+				udrv_i2c_label(i2c, label, sizeof(label)), addr);
 	return 0;
 }
 
@@ -386,18 +386,19 @@ static int check_msg(struct udrv_i2c *i2c, const struct udrv_i2c_msg *m, size_t 
 	char label[128];
 	int err;
 
-	udrv_i2c_label(i2c, label, sizeof(label));
 	if (m->flags & ~(unsigned int)MSG_FLAGS)
 		return udrv_err(i2c->errmsg, EINVAL, "%s: message %zu: unknown flags 0x%x",
-				label, i, m->flags & ~(unsigned int)MSG_FLAGS);
+				udrv_i2c_label(i2c, label, sizeof(label)), i,
+				m->flags & ~(unsigned int)MSG_FLAGS);
 	if (m->len > UDRV_I2C_MSG_LEN_MAX || (m->len && !m->buf))
 		return udrv_err(i2c->errmsg, EINVAL,
 				"%s: message %zu: %u bytes%s: at most %u, with a buffer",
-				label, i, m->len, m->buf ? "" : " without a buffer",
-				UDRV_I2C_MSG_LEN_MAX);
+				udrv_i2c_label(i2c, label, sizeof(label)), i, m->len,
+				m->buf ? "" : " without a buffer", UDRV_I2C_MSG_LEN_MAX);
 	if (m->addr > (ten ? 0x3ffu : 0x7fu))
 		return udrv_err(i2c->errmsg, ERANGE, "%s: message %zu: 0x%x is not a %s address",
-				label, i, m->addr, ten ? "10-bit" : "7-bit");
+				udrv_i2c_label(i2c, label, sizeof(label)), i, m->addr,
+				ten ? "10-bit" : "7-bit");
 	err = ten ? udrv_i2c_need(i2c, I2C_FUNC_10BIT_ADDR, "10-bit addresses",
 				  "I2C_FUNC_10BIT_ADDR") : 0;
 	if (!err && (m->flags & UDRV_I2C_M_NOSTART))

@@ -7,44 +7,10 @@
  * the GIL released. Arguments are checked here, before anything is sent;
  * the library's refusals and the bus's failures raise udrv.Error with its
  * message. The package's udrv.I2C subclasses it (transfer() of
- * udrv.I2CMessage).
+ * udrv.I2CMessage). The SMBus transactions are in i2c_smbus.c, the plain
+ * I2C transfers in i2c_rdwr.c.
  */
-#include "udrv_py.h"
-
-#include <errno.h>
-#include <string.h>
-
-struct udrvpy_i2c {
-	PyObject_HEAD
-	struct udrv_i2c *i2c;		/* NULL once closed */
-	PyThread_type_lock lock;	/* held by the thread using i2c */
-	long addr;			/* -1: none set */
-	unsigned int addr_flags;	/* UDRV_I2C_TEN, UDRV_I2C_FORCE */
-	long retries;			/* -1: the adapter's, never set */
-	long timeout_ms;		/* -1: the adapter's, never set */
-	bool pec;
-};
-
-#define I2C(o)	((struct udrvpy_i2c *)(o))
-
-/* Take the handle for a call: 0, or -1 (closed: ValueError). */
-static int i2c_begin(struct udrvpy_i2c *self)
-{
-	return udrvpy_take(self->lock, self->i2c, "I2C bus");
-}
-
-static void i2c_end(struct udrvpy_i2c *self)
-{
-	PyThread_release_lock(self->lock);
-}
-
-/* The library's failure @ret as udrv.Error, the handle given back: NULL */
-static PyObject *i2c_fail(struct udrvpy_i2c *self, int ret)
-{
-	udrvpy_raise(ret, udrv_i2c_errmsg(self->i2c));
-	i2c_end(self);
-	return NULL;
-}
+#include "i2c.h"
 
 /* spec: an int (the bus number), str, bytes or os.PathLike -> bytes */
 static PyObject *spec_bytes(PyObject *spec)
@@ -124,9 +90,10 @@ static PyObject *i2c_new(PyTypeObject *cls, PyObject *args, PyObject *kw)
 	if (!self)
 		goto fail;
 	self->addr = self->retries = self->timeout_ms = -1;
-	self->lock = PyThread_allocate_lock();
+	if (udrvpy_busy_init(&self->busy) < 0)
+		goto fail;
 	self->i2c = udrv_i2c_new();
-	if (!self->lock || !self->i2c) {
+	if (!self->i2c) {
 		PyErr_NoMemory();
 		goto fail;
 	}
@@ -148,16 +115,15 @@ fail:
 static void i2c_dealloc(PyObject *o)
 {
 	i2c_free(I2C(o));
-	if (I2C(o)->lock)
-		PyThread_free_lock(I2C(o)->lock);
+	udrvpy_busy_free(&I2C(o)->busy);
 	Py_TYPE(o)->tp_free(o);
 }
 
 static PyObject *i2c_close(PyObject *o, PyObject *unused)
 {
-	udrvpy_lock(I2C(o)->lock);	/* after another thread's transaction */
+	udrvpy_hold(&I2C(o)->busy);	/* after another thread's transaction */
 	i2c_free(I2C(o));
-	PyThread_release_lock(I2C(o)->lock);
+	udrvpy_give(&I2C(o)->busy);
 	Py_RETURN_NONE;
 }
 
@@ -189,7 +155,10 @@ static PyObject *i2c_repr(PyObject *o)
 
 /* ---- the bus and its settings ---- */
 
-static PyObject *i2c_set_address(PyObject *o, PyObject *args, PyObject *kw)
+/* set_address(address, ten_bit=False, force=False): the call with the
+ * address alone parsed here, the others by PyArg_ParseTupleAndKeywords() */
+static PyObject *i2c_set_address(PyObject *o, PyObject *const *args, Py_ssize_t nargs,
+				 PyObject *kwnames)
 {
 	static char *kwlist[] = { "address", "ten_bit", "force", NULL };
 	struct udrvpy_i2c *self = I2C(o);
@@ -197,9 +166,12 @@ static PyObject *i2c_set_address(PyObject *o, PyObject *args, PyObject *kw)
 	int ten = 0, force = 0;
 	PyObject *addr_o;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|pp:set_address", kwlist, &addr_o, &ten,
-					 &force) ||
-	    address_flags(addr_o, ten, force, &addr, &flags) < 0 || i2c_begin(self) < 0)
+	if (!kwnames && nargs == 1)
+		addr_o = args[0];
+	else if (udrvpy_parse_kw(args, nargs, kwnames, "O|pp:set_address", kwlist, &addr_o, &ten,
+				 &force) < 0)
+		return NULL;
+	if (address_flags(addr_o, ten, force, &addr, &flags) < 0 || i2c_begin(self) < 0)
 		return NULL;
 	if (set_address(self, addr, flags) < 0) {
 		i2c_end(self);
@@ -377,461 +349,6 @@ static int i2c_set_pec(PyObject *o, PyObject *value, void *unused)
 	return 0;
 }
 
-/* ---- SMBus ---- */
-
-/* An SMBus call of the set address: the handle taken, or -1 (none set:
- * ValueError, nothing sent) */
-static int smbus_begin(struct udrvpy_i2c *self)
-{
-	if (i2c_begin(self) < 0)
-		return -1;
-	if (self->addr >= 0)
-		return 0;
-	i2c_end(self);
-	PyErr_SetString(PyExc_ValueError,
-			"no device address: set_address() (or I2C(bus, address)) first");
-	return -1;
-}
-
-static int u8_arg(PyObject *o, const char *name, uint8_t *v)
-{
-	unsigned long long x;
-
-	if (udrvpy_uint_arg(o, name, 0xff, &x) < 0)
-		return -1;
-	*v = (uint8_t)x;
-	return 0;
-}
-
-static int u16_arg(PyObject *o, const char *name, uint16_t *v)
-{
-	unsigned long long x;
-
-	if (udrvpy_uint_arg(o, name, 0xffff, &x) < 0)
-		return -1;
-	*v = (uint16_t)x;
-	return 0;
-}
-
-/* An SMBus block to send: 1..32 bytes (ValueError otherwise) */
-static int block_arg(PyObject *o, Py_buffer *view)
-{
-	if (udrvpy_data_arg(o, "data", view) < 0)
-		return -1;
-	if (view->len >= 1 && view->len <= UDRV_I2C_BLOCK_MAX)
-		return 0;
-	PyErr_Format(PyExc_ValueError, "data must be 1..%d bytes (an SMBus block), not %zd",
-		     UDRV_I2C_BLOCK_MAX, view->len);
-	PyBuffer_Release(view);
-	return -1;
-}
-
-enum smbus_kind {
-	QUICK_READ, QUICK_WRITE, READ_BYTE, WRITE_BYTE, READ_BYTE_DATA, WRITE_BYTE_DATA,
-	READ_WORD_DATA, WRITE_WORD_DATA, PROCESS_CALL, READ_BLOCK, WRITE_BLOCK,
-	BLOCK_PROCESS_CALL, READ_I2C_BLOCK, WRITE_I2C_BLOCK,
-};
-
-/* One SMBus transaction's operands and results */
-struct smbus_call {
-	enum smbus_kind kind;
-	uint8_t reg, byte;
-	uint16_t word;
-	const uint8_t *out;		/* a block sent */
-	size_t len;			/* its length, or the I2C block's to read */
-	uint8_t in[UDRV_I2C_BLOCK_MAX];	/* a block read */
-};
-
-static int smbus_run(struct udrv_i2c *i2c, struct smbus_call *c)
-{
-	switch (c->kind) {
-	case QUICK_READ:
-		return udrv_i2c_smbus_quick(i2c, true);
-	case QUICK_WRITE:
-		return udrv_i2c_smbus_quick(i2c, false);
-	case READ_BYTE:
-		return udrv_i2c_smbus_read_byte(i2c, &c->byte);
-	case WRITE_BYTE:
-		return udrv_i2c_smbus_write_byte(i2c, c->byte);
-	case READ_BYTE_DATA:
-		return udrv_i2c_smbus_read_byte_data(i2c, c->reg, &c->byte);
-	case WRITE_BYTE_DATA:
-		return udrv_i2c_smbus_write_byte_data(i2c, c->reg, c->byte);
-	case READ_WORD_DATA:
-		return udrv_i2c_smbus_read_word_data(i2c, c->reg, &c->word);
-	case WRITE_WORD_DATA:
-		return udrv_i2c_smbus_write_word_data(i2c, c->reg, c->word);
-	case PROCESS_CALL:
-		return udrv_i2c_smbus_process_call(i2c, c->reg, c->word, &c->word);
-	case READ_BLOCK:
-		return udrv_i2c_smbus_read_block_data(i2c, c->reg, c->in);
-	case WRITE_BLOCK:
-		return udrv_i2c_smbus_write_block_data(i2c, c->reg, c->out, c->len);
-	case BLOCK_PROCESS_CALL:
-		return udrv_i2c_smbus_block_process_call(i2c, c->reg, c->out, c->len, c->in);
-	case READ_I2C_BLOCK:
-		return udrv_i2c_smbus_read_i2c_block_data(i2c, c->reg, c->in, c->len);
-	case WRITE_I2C_BLOCK:
-		return udrv_i2c_smbus_write_i2c_block_data(i2c, c->reg, c->out, c->len);
-	}
-	return -EINVAL;
-}
-
-/* Run @c on @o's device: the library's count (0 or a block's length), or
- * -1 with the exception */
-static int smbus_call(PyObject *o, struct smbus_call *c)
-{
-	struct udrvpy_i2c *self = I2C(o);
-	int ret;
-
-	if (smbus_begin(self) < 0)
-		return -1;
-	Py_BEGIN_ALLOW_THREADS
-	ret = smbus_run(self->i2c, c);
-	Py_END_ALLOW_THREADS
-	if (ret < 0) {
-		i2c_fail(self, ret);
-		return -1;
-	}
-	i2c_end(self);
-	return ret;
-}
-
-static PyObject *none_or_null(int ret)
-{
-	if (ret < 0)
-		return NULL;
-	Py_RETURN_NONE;
-}
-
-static PyObject *i2c_write_quick(PyObject *o, PyObject *unused)
-{
-	struct smbus_call c = { .kind = QUICK_WRITE };
-
-	return none_or_null(smbus_call(o, &c));
-}
-
-static PyObject *i2c_read_quick(PyObject *o, PyObject *unused)
-{
-	struct smbus_call c = { .kind = QUICK_READ };
-
-	return none_or_null(smbus_call(o, &c));
-}
-
-static PyObject *i2c_read_byte(PyObject *o, PyObject *unused)
-{
-	struct smbus_call c = { .kind = READ_BYTE };
-
-	if (smbus_call(o, &c) < 0)
-		return NULL;
-	return PyLong_FromLong(c.byte);
-}
-
-static PyObject *i2c_write_byte(PyObject *o, PyObject *value)
-{
-	struct smbus_call c = { .kind = WRITE_BYTE };
-
-	if (u8_arg(value, "value", &c.byte) < 0)
-		return NULL;
-	return none_or_null(smbus_call(o, &c));
-}
-
-/* (register) or (register, value) of the METH_FASTCALL calls */
-static int reg_args(const char *fn, PyObject *const *args, Py_ssize_t n, Py_ssize_t want,
-		    uint8_t *reg)
-{
-	if (n != want) {
-		PyErr_Format(PyExc_TypeError, "%s() takes %zd arguments (%zd given)", fn, want, n);
-		return -1;
-	}
-	return u8_arg(args[0], "register", reg);
-}
-
-static PyObject *i2c_read_byte_data(PyObject *o, PyObject *reg)
-{
-	struct smbus_call c = { .kind = READ_BYTE_DATA };
-
-	if (u8_arg(reg, "register", &c.reg) < 0 || smbus_call(o, &c) < 0)
-		return NULL;
-	return PyLong_FromLong(c.byte);
-}
-
-static PyObject *i2c_write_byte_data(PyObject *o, PyObject *const *args, Py_ssize_t n)
-{
-	struct smbus_call c = { .kind = WRITE_BYTE_DATA };
-
-	if (reg_args("write_byte_data", args, n, 2, &c.reg) < 0 ||
-	    u8_arg(args[1], "value", &c.byte) < 0)
-		return NULL;
-	return none_or_null(smbus_call(o, &c));
-}
-
-static PyObject *i2c_read_word_data(PyObject *o, PyObject *reg)
-{
-	struct smbus_call c = { .kind = READ_WORD_DATA };
-
-	if (u8_arg(reg, "register", &c.reg) < 0 || smbus_call(o, &c) < 0)
-		return NULL;
-	return PyLong_FromLong(c.word);
-}
-
-static PyObject *word_call(PyObject *o, const char *fn, enum smbus_kind kind,
-			   PyObject *const *args, Py_ssize_t n)
-{
-	struct smbus_call c = { .kind = kind };
-
-	if (reg_args(fn, args, n, 2, &c.reg) < 0 || u16_arg(args[1], "value", &c.word) < 0 ||
-	    smbus_call(o, &c) < 0)
-		return NULL;
-	if (kind == WRITE_WORD_DATA)
-		Py_RETURN_NONE;
-	return PyLong_FromLong(c.word);
-}
-
-static PyObject *i2c_write_word_data(PyObject *o, PyObject *const *args, Py_ssize_t n)
-{
-	return word_call(o, "write_word_data", WRITE_WORD_DATA, args, n);
-}
-
-static PyObject *i2c_process_call(PyObject *o, PyObject *const *args, Py_ssize_t n)
-{
-	return word_call(o, "process_call", PROCESS_CALL, args, n);
-}
-
-static PyObject *i2c_read_block_data(PyObject *o, PyObject *reg)
-{
-	struct smbus_call c = { .kind = READ_BLOCK };
-	int ret;
-
-	if (u8_arg(reg, "register", &c.reg) < 0)
-		return NULL;
-	ret = smbus_call(o, &c);
-	if (ret < 0)
-		return NULL;
-	return PyBytes_FromStringAndSize((const char *)c.in, ret);
-}
-
-/* (register, data): a block sent; what came back for a block process call */
-static PyObject *block_call(PyObject *o, const char *fn, enum smbus_kind kind,
-			    PyObject *const *args, Py_ssize_t n)
-{
-	struct smbus_call c = { .kind = kind };
-	Py_buffer view;
-	int ret;
-
-	if (reg_args(fn, args, n, 2, &c.reg) < 0 || block_arg(args[1], &view) < 0)
-		return NULL;
-	c.out = view.buf;
-	c.len = (size_t)view.len;
-	ret = smbus_call(o, &c);
-	PyBuffer_Release(&view);
-	if (ret < 0)
-		return NULL;
-	if (kind != BLOCK_PROCESS_CALL)
-		Py_RETURN_NONE;
-	return PyBytes_FromStringAndSize((const char *)c.in, ret);
-}
-
-static PyObject *i2c_write_block_data(PyObject *o, PyObject *const *args, Py_ssize_t n)
-{
-	return block_call(o, "write_block_data", WRITE_BLOCK, args, n);
-}
-
-static PyObject *i2c_block_process_call(PyObject *o, PyObject *const *args, Py_ssize_t n)
-{
-	return block_call(o, "block_process_call", BLOCK_PROCESS_CALL, args, n);
-}
-
-static PyObject *i2c_write_i2c_block_data(PyObject *o, PyObject *const *args, Py_ssize_t n)
-{
-	return block_call(o, "write_i2c_block_data", WRITE_I2C_BLOCK, args, n);
-}
-
-static PyObject *i2c_read_i2c_block_data(PyObject *o, PyObject *const *args, Py_ssize_t n)
-{
-	struct smbus_call c = { .kind = READ_I2C_BLOCK };
-	unsigned long long len;
-	int ret;
-
-	if (reg_args("read_i2c_block_data", args, n, 2, &c.reg) < 0)
-		return NULL;
-	if (udrvpy_uint_arg(args[1], "length", UDRV_I2C_BLOCK_MAX, &len) < 0)
-		return NULL;
-	if (len == 0) {
-		PyErr_Format(PyExc_ValueError, "length must be 1..%d, not 0", UDRV_I2C_BLOCK_MAX);
-		return NULL;
-	}
-	c.len = (size_t)len;
-	ret = smbus_call(o, &c);
-	if (ret < 0)
-		return NULL;
-	return PyBytes_FromStringAndSize((const char *)c.in, ret);
-}
-
-/* ---- plain I2C transfers ---- */
-
-/* One message: its buffer held until the transfer is over */
-struct msg_arg {
-	struct udrv_i2c_msg msg;
-	Py_buffer view;
-	bool held;
-};
-
-static void msgs_release(struct msg_arg *m, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (m[i].held)
-			PyBuffer_Release(&m[i].view);
-}
-
-/* (addr, flags, buffer): addr None is the set address, @buffer is written
- * into when flags has UDRV_I2C_M_RD */
-static int msg_parse(struct udrvpy_i2c *self, PyObject *t, size_t i, struct msg_arg *m)
-{
-	PyObject *addr_o, *flags_o, *buf;
-	unsigned long long flags, addr;
-	unsigned int valid = UDRV_I2C_M_RD | UDRV_I2C_M_TEN | UDRV_I2C_M_NOSTART |
-			     UDRV_I2C_M_IGNORE_NAK | UDRV_I2C_M_STOP;
-	char name[32];
-
-	if (!PyTuple_Check(t) || !PyArg_ParseTuple(t, "OOO", &addr_o, &flags_o, &buf)) {
-		if (!PyErr_Occurred())
-			PyErr_SetString(PyExc_TypeError, "_transfer: (addr, flags, buffer) tuples");
-		return -1;
-	}
-	if (udrvpy_uint_arg(flags_o, "flags", valid, &flags) < 0)
-		return -1;
-	if (flags & ~(unsigned long long)valid) {
-		PyErr_Format(PyExc_ValueError, "message %zu: unknown flags 0x%llx", i,
-			     flags & ~(unsigned long long)valid);
-		return -1;
-	}
-	if (addr_o == Py_None) {
-		if (self->addr < 0) {
-			PyErr_Format(PyExc_ValueError,
-				     "message %zu has no address and the bus has none set: set_address() first",
-				     i);
-			return -1;
-		}
-		addr = (unsigned long long)self->addr;
-		if (self->addr_flags & UDRV_I2C_TEN)
-			flags |= UDRV_I2C_M_TEN;
-	} else if (udrvpy_uint_arg(addr_o, "address", flags & UDRV_I2C_M_TEN ? 0x3ff : 0x7f,
-				   &addr) < 0) {
-		return -1;
-	}
-	snprintf(name, sizeof(name), "message %zu's data", i);
-	if ((flags & UDRV_I2C_M_RD ? udrvpy_into_arg(buf, name, &m->view) :
-				     udrvpy_data_arg(buf, name, &m->view)) < 0)
-		return -1;
-	m->held = true;
-	if (m->view.len < 1 || m->view.len > UDRV_I2C_MSG_LEN_MAX) {
-		PyErr_Format(PyExc_ValueError, "message %zu: 1..%d bytes, not %zd", i,
-			     UDRV_I2C_MSG_LEN_MAX, m->view.len);
-		return -1;
-	}
-	m->msg = (struct udrv_i2c_msg){ .addr = (uint16_t)addr, .flags = (uint16_t)flags,
-					.len = (uint16_t)m->view.len, .buf = m->view.buf };
-	return 0;
-}
-
-/* _transfer(msgs: tuple of (addr | None, flags, buffer)) -> None */
-static PyObject *i2c_transfer(PyObject *o, PyObject *msgs)
-{
-	struct udrvpy_i2c *self = I2C(o);
-	struct msg_arg m[UDRV_I2C_MSGS_MAX];
-	struct udrv_i2c_msg km[UDRV_I2C_MSGS_MAX];
-	Py_ssize_t n;
-	int ret;
-
-	if (!PyTuple_Check(msgs)) {
-		PyErr_SetString(PyExc_TypeError, "_transfer: a tuple of messages");
-		return NULL;
-	}
-	n = PyTuple_GET_SIZE(msgs);
-	if (n < 1 || n > UDRV_I2C_MSGS_MAX) {
-		PyErr_Format(PyExc_ValueError, "a transfer is 1..%d messages, not %zd",
-			     UDRV_I2C_MSGS_MAX, n);
-		return NULL;
-	}
-	/* before the handle is taken: a buffer's exporter may run Python code */
-	memset(m, 0, sizeof(m));
-	for (Py_ssize_t i = 0; i < n; i++) {
-		if (msg_parse(self, PyTuple_GET_ITEM(msgs, i), (size_t)i, &m[i]) < 0) {
-			msgs_release(m, (size_t)n);
-			return NULL;
-		}
-		km[i] = m[i].msg;
-	}
-	if (i2c_begin(self) < 0) {
-		msgs_release(m, (size_t)n);
-		return NULL;
-	}
-	Py_BEGIN_ALLOW_THREADS
-	ret = udrv_i2c_transfer(self->i2c, km, (size_t)n);
-	Py_END_ALLOW_THREADS
-	msgs_release(m, (size_t)n);
-	if (ret < 0)
-		return i2c_fail(self, ret);
-	i2c_end(self);
-	Py_RETURN_NONE;
-}
-
-/* read(length) -> bytes: one message from the set address */
-static PyObject *i2c_read(PyObject *o, PyObject *arg)
-{
-	unsigned long long len;
-	PyObject *buf, *msgs, *res;
-
-	if (udrvpy_uint_arg(arg, "length", UDRV_I2C_MSG_LEN_MAX, &len) < 0)
-		return NULL;
-	if (len == 0) {
-		PyErr_Format(PyExc_ValueError, "length must be 1..%d, not 0", UDRV_I2C_MSG_LEN_MAX);
-		return NULL;
-	}
-	buf = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)len);
-	msgs = buf ? Py_BuildValue("((OiO))", Py_None, UDRV_I2C_M_RD, buf) : NULL;
-	res = msgs ? i2c_transfer(o, msgs) : NULL;
-	Py_XDECREF(msgs);
-	if (res) {
-		Py_DECREF(res);
-		res = PyBytes_FromStringAndSize(PyByteArray_AS_STRING(buf), (Py_ssize_t)len);
-	}
-	Py_XDECREF(buf);
-	return res;
-}
-
-/* readinto(buffer) / write(data): one message of the set address */
-static PyObject *one_message(PyObject *o, PyObject *buf, int flags)
-{
-	PyObject *msgs = Py_BuildValue("((OiO))", Py_None, flags, buf);
-	PyObject *res = msgs ? i2c_transfer(o, msgs) : NULL;
-
-	Py_XDECREF(msgs);
-	return res;
-}
-
-static PyObject *i2c_readinto(PyObject *o, PyObject *buf)
-{
-	PyObject *res = one_message(o, buf, UDRV_I2C_M_RD);
-	Py_buffer view;
-	Py_ssize_t len;
-
-	if (!res)
-		return NULL;
-	Py_DECREF(res);
-	if (PyObject_GetBuffer(buf, &view, PyBUF_SIMPLE) < 0)
-		return NULL;
-	len = view.len;
-	PyBuffer_Release(&view);
-	return PyLong_FromSsize_t(len);
-}
-
-static PyObject *i2c_write(PyObject *o, PyObject *data)
-{
-	return one_message(o, data, 0);
-}
-
 static PyMethodDef i2c_methods[] = {
 	{ "close", i2c_close, METH_NOARGS,
 	  "close() -> None\n\nClose the bus (after a transaction another thread has under way). "
@@ -839,57 +356,57 @@ static PyMethodDef i2c_methods[] = {
 	{ "__enter__", i2c_enter, METH_NOARGS, NULL },
 	{ "__exit__", i2c_exit, METH_VARARGS, NULL },
 	{ "fileno", i2c_fileno, METH_NOARGS, "fileno() -> int\n\nThe i2c-dev node's descriptor." },
-	{ "set_address", UDRVPY_METH(i2c_set_address), METH_VARARGS | METH_KEYWORDS,
+	{ "set_address", UDRVPY_METH(i2c_set_address), METH_FASTCALL | METH_KEYWORDS,
 	  "set_address(address: int, ten_bit: bool = False, force: bool = False) -> None\n\n"
 	  "The device the SMBus calls, read(), write() and messages without an address talk\n"
 	  "to: 0x03..0x77 (0..0x7f with force), 0..0x3ff with ten_bit. A device a kernel\n"
 	  "driver uses raises BusyError naming it, unless force." },
-	{ "write_quick", i2c_write_quick, METH_NOARGS,
+	{ "write_quick", udrvpy_i2c_write_quick, METH_NOARGS,
 	  "write_quick() -> None\n\nSMBus quick command, write bit (what i2cdetect -q sends)." },
-	{ "read_quick", i2c_read_quick, METH_NOARGS,
+	{ "read_quick", udrvpy_i2c_read_quick, METH_NOARGS,
 	  "read_quick() -> None\n\nSMBus quick command, read bit." },
-	{ "read_byte", i2c_read_byte, METH_NOARGS,
+	{ "read_byte", udrvpy_i2c_read_byte, METH_NOARGS,
 	  "read_byte() -> int\n\nSMBus receive byte." },
-	{ "write_byte", i2c_write_byte, METH_O,
+	{ "write_byte", udrvpy_i2c_write_byte, METH_O,
 	  "write_byte(value: int) -> None\n\nSMBus send byte (0..255)." },
-	{ "read_byte_data", i2c_read_byte_data, METH_O,
+	{ "read_byte_data", udrvpy_i2c_read_byte_data, METH_O,
 	  "read_byte_data(register: int) -> int\n\nSMBus read byte data." },
-	{ "write_byte_data", UDRVPY_METH(i2c_write_byte_data), METH_FASTCALL,
+	{ "write_byte_data", UDRVPY_METH(udrvpy_i2c_write_byte_data), METH_FASTCALL,
 	  "write_byte_data(register: int, value: int) -> None\n\nSMBus write byte data." },
-	{ "read_word_data", i2c_read_word_data, METH_O,
+	{ "read_word_data", udrvpy_i2c_read_word_data, METH_O,
 	  "read_word_data(register: int) -> int\n\nSMBus read word data (low byte first on the "
 	  "wire)." },
-	{ "write_word_data", UDRVPY_METH(i2c_write_word_data), METH_FASTCALL,
+	{ "write_word_data", UDRVPY_METH(udrvpy_i2c_write_word_data), METH_FASTCALL,
 	  "write_word_data(register: int, value: int) -> None\n\nSMBus write word data "
 	  "(0..65535)." },
-	{ "process_call", UDRVPY_METH(i2c_process_call), METH_FASTCALL,
+	{ "process_call", UDRVPY_METH(udrvpy_i2c_process_call), METH_FASTCALL,
 	  "process_call(register: int, value: int) -> int\n\nSMBus process call: a word sent, "
 	  "the device's word back." },
-	{ "read_block_data", i2c_read_block_data, METH_O,
+	{ "read_block_data", udrvpy_i2c_read_block_data, METH_O,
 	  "read_block_data(register: int) -> bytes\n\nSMBus block read: as many bytes as the "
 	  "device says (up to 32)." },
-	{ "write_block_data", UDRVPY_METH(i2c_write_block_data), METH_FASTCALL,
+	{ "write_block_data", UDRVPY_METH(udrvpy_i2c_write_block_data), METH_FASTCALL,
 	  "write_block_data(register: int, data: Buffer | list[int]) -> None\n\nSMBus block "
 	  "write of 1..32 bytes (their count sent first)." },
-	{ "block_process_call", UDRVPY_METH(i2c_block_process_call), METH_FASTCALL,
+	{ "block_process_call", UDRVPY_METH(udrvpy_i2c_block_process_call), METH_FASTCALL,
 	  "block_process_call(register: int, data: Buffer | list[int]) -> bytes\n\nSMBus block "
 	  "process call: a block sent, the device's block back." },
-	{ "read_i2c_block_data", UDRVPY_METH(i2c_read_i2c_block_data), METH_FASTCALL,
+	{ "read_i2c_block_data", UDRVPY_METH(udrvpy_i2c_read_i2c_block_data), METH_FASTCALL,
 	  "read_i2c_block_data(register: int, length: int) -> bytes\n\nI2C block read: length "
 	  "(1..32) bytes from register on (no count byte)." },
-	{ "write_i2c_block_data", UDRVPY_METH(i2c_write_i2c_block_data), METH_FASTCALL,
+	{ "write_i2c_block_data", UDRVPY_METH(udrvpy_i2c_write_i2c_block_data), METH_FASTCALL,
 	  "write_i2c_block_data(register: int, data: Buffer | list[int]) -> None\n\nI2C block "
 	  "write: 1..32 bytes from register on." },
-	{ "read", i2c_read, METH_O,
+	{ "read", udrvpy_i2c_read, METH_O,
 	  "read(length: int) -> bytes\n\nOne plain I2C read of length (1..8192) bytes from the "
 	  "set address." },
-	{ "readinto", i2c_readinto, METH_O,
+	{ "readinto", udrvpy_i2c_readinto, METH_O,
 	  "readinto(buffer: WritableBuffer) -> int\n\nOne plain I2C read from the set address "
 	  "into buffer (its length, 1..8192 bytes); returns that length." },
-	{ "write", i2c_write, METH_O,
+	{ "write", udrvpy_i2c_write, METH_O,
 	  "write(data: Buffer | list[int]) -> None\n\nOne plain I2C write of data (1..8192 "
 	  "bytes) to the set address." },
-	{ "_transfer", i2c_transfer, METH_O, NULL },
+	{ "_transfer", udrvpy_i2c_transfer, METH_O, NULL },
 	{ NULL, NULL, 0, NULL }
 };
 

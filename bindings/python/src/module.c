@@ -6,6 +6,7 @@
 #include "udrv_py.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 int udrvpy_timeout_ms(PyObject *timeout, long long *ms)
@@ -106,15 +107,17 @@ int udrvpy_int_arg(PyObject *o, const char *name, long long min, long long max,
 	return int_range(o, name, min, max, v, PyExc_ValueError);
 }
 
-int udrvpy_uint_arg(PyObject *o, const char *name, unsigned long long max,
-		    unsigned long long *v)
+/* udrvpy_uint_arg() of anything but an exact int in range: apart, so
+ * that the common case's call saves no registers for it */
+static __attribute__((noinline)) int uint_object(PyObject *o, const char *name,
+						 unsigned long long max, unsigned long long *v)
 {
-	PyObject *i = int_object(o, name);
-	PyObject *exc = PyExc_ValueError;
+	PyObject *i, *exc = PyExc_ValueError;
 	char hi[24];
 	long long s;
 	int ovf;
 
+	i = int_object(o, name);
 	if (!i)
 		return -1;
 	s = PyLong_AsLongLongAndOverflow(i, &ovf);
@@ -136,6 +139,21 @@ int udrvpy_uint_arg(PyObject *o, const char *name, unsigned long long max,
 	return range_error(exc, name, "0", hi, o);
 }
 
+int udrvpy_uint_arg(PyObject *o, const char *name, unsigned long long max,
+		    unsigned long long *v)
+{
+	long long s;
+	int ovf;
+
+	if (PyLong_CheckExact(o)) {	/* the common case: no __index__ to call */
+		s = PyLong_AsLongLongAndOverflow(o, &ovf);
+		*v = (unsigned long long)s;
+		if (!ovf && s >= 0 && *v <= max)
+			return 0;
+	}
+	return uint_object(o, name, max, v);
+}
+
 int udrvpy_int_arg_int(PyObject *o, const char *name, int min, int max, int *v)
 {
 	long long x;
@@ -148,23 +166,47 @@ int udrvpy_int_arg_int(PyObject *o, const char *name, int min, int max, int *v)
 	return 0;
 }
 
-void udrvpy_lock(PyThread_type_lock lock)
+int udrvpy_busy_init(struct udrvpy_busy *b)
 {
-	if (PyThread_acquire_lock(lock, NOWAIT_LOCK))
-		return;
-	Py_BEGIN_ALLOW_THREADS
-	PyThread_acquire_lock(lock, WAIT_LOCK);
-	Py_END_ALLOW_THREADS
+	*b = (struct udrvpy_busy){ .wake = PyThread_allocate_lock() };
+	if (!b->wake) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	PyThread_acquire_lock(b->wake, WAIT_LOCK);	/* a new lock: at once */
+	return 0;
 }
 
-int udrvpy_take(PyThread_type_lock lock, const void *handle, const char *what)
+void udrvpy_busy_free(struct udrvpy_busy *b)
 {
-	udrvpy_lock(lock);
-	if (handle)
-		return 0;
-	PyThread_release_lock(lock);
-	udrvpy_released(what);
-	return -1;
+	if (!b->wake)
+		return;
+	if (!b->woken)
+		PyThread_release_lock(b->wake);	/* freed unlocked, as Python's own */
+	PyThread_free_lock(b->wake);
+	b->wake = NULL;
+}
+
+void udrvpy_busy_wait(struct udrvpy_busy *b)
+{
+	while (b->busy) {
+		b->waiters++;
+		Py_BEGIN_ALLOW_THREADS
+		PyThread_acquire_lock(b->wake, WAIT_LOCK);
+		Py_END_ALLOW_THREADS
+		b->waiters--;
+		b->woken = false;	/* @wake acquired again */
+	}
+}
+
+/* One release of @wake at a time: it is never released twice, and a
+ * waiter woken but not yet back (the GIL) looks again before sleeping */
+void udrvpy_busy_wake(struct udrvpy_busy *b)
+{
+	if (b->woken)
+		return;
+	b->woken = true;
+	PyThread_release_lock(b->wake);
 }
 
 PyObject *udrvpy_spec_bytes(PyObject *spec, const char *name, const char *what)
@@ -187,45 +229,37 @@ PyObject *udrvpy_spec_bytes(PyObject *spec, const char *name, const char *what)
 	return res;
 }
 
-int udrvpy_data_arg(PyObject *o, const char *name, Py_buffer *view)
+int udrvpy_parse_kw(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+		    const char *format, char **kwlist, ...)
 {
-	PyObject *b;
-	int ret;
+	PyObject *tuple, *kw = NULL;
+	va_list ap;
+	int ok;
 
-	if (PyObject_CheckBuffer(o))
-		return PyObject_GetBuffer(o, view, PyBUF_SIMPLE);
-	if (!PyList_Check(o) && !PyTuple_Check(o)) {
-		PyErr_Format(PyExc_TypeError,
-			     "%s must be a bytes-like object or a list of ints 0..255, not %.100s",
-			     name, Py_TYPE(o)->tp_name);
+	tuple = PyTuple_New(nargs);
+	if (!tuple)
 		return -1;
+	for (Py_ssize_t i = 0; i < nargs; i++) {
+		Py_INCREF(args[i]);
+		PyTuple_SET_ITEM(tuple, i, args[i]);
 	}
-	b = PyBytes_FromObject(o);	/* each item an int 0..255 */
-	if (!b) {
-		PyObject *exc = PyErr_Occurred();
-
-		if (exc && (PyErr_GivenExceptionMatches(exc, PyExc_ValueError) ||
-			    PyErr_GivenExceptionMatches(exc, PyExc_TypeError))) {
-			PyErr_Clear();
-			PyErr_Format(exc == PyExc_ValueError ? PyExc_ValueError : PyExc_TypeError,
-				     "%s must be a bytes-like object or a list of ints 0..255: %R is not",
-				     name, o);
+	if (kwnames && PyTuple_GET_SIZE(kwnames)) {
+		kw = PyDict_New();
+		for (Py_ssize_t i = 0; kw && i < PyTuple_GET_SIZE(kwnames); i++)
+			if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0)
+				Py_CLEAR(kw);
+		if (!kw) {
+			Py_DECREF(tuple);
+			return -1;
 		}
-		return -1;
 	}
-	ret = PyObject_GetBuffer(b, view, PyBUF_SIMPLE);
-	Py_DECREF(b);
-	return ret;
-}
-
-int udrvpy_into_arg(PyObject *o, const char *name, Py_buffer *view)
-{
-	if (PyObject_CheckBuffer(o) && PyObject_GetBuffer(o, view, PyBUF_WRITABLE) == 0)
-		return 0;
-	PyErr_Clear();
-	PyErr_Format(PyExc_TypeError, "%s must be a writable bytes-like object (a bytearray, a "
-		     "memoryview of one...), not %.100s", name, Py_TYPE(o)->tp_name);
-	return -1;
+	va_start(ap, kwlist);
+	ok = PyArg_VaParseTupleAndKeywords(tuple, kw, format, kwlist, ap);
+	va_end(ap);
+	/* the objects parsed are the caller's, alive for the call */
+	Py_DECREF(tuple);
+	Py_XDECREF(kw);
+	return ok ? 0 : -1;
 }
 
 static PyObject *version(PyObject *mod, PyObject *unused)

@@ -16,7 +16,7 @@
 struct udrvpy_spi {
 	PyObject_HEAD
 	struct udrv_spi *spi;		/* NULL once closed */
-	PyThread_type_lock lock;	/* held by the thread using spi */
+	struct udrvpy_busy busy;	/* held by the thread using spi */
 };
 
 #define SPI(o)	((struct udrvpy_spi *)(o))
@@ -24,12 +24,13 @@ struct udrvpy_spi {
 
 static int spi_begin(struct udrvpy_spi *self)
 {
-	return udrvpy_take(self->lock, self->spi, "SPI device");
+	udrvpy_hold(&self->busy);
+	return udrvpy_taken(&self->busy, self->spi, "SPI device");
 }
 
 static void spi_end(struct udrvpy_spi *self)
 {
-	PyThread_release_lock(self->lock);
+	udrvpy_give(&self->busy);
 }
 
 static int spi_fail(struct udrvpy_spi *self, int ret)
@@ -84,9 +85,10 @@ static PyObject *spi_new(PyTypeObject *cls, PyObject *args, PyObject *kw)
 	self = (struct udrvpy_spi *)cls->tp_alloc(cls, 0);
 	if (!self)
 		goto fail;
-	self->lock = PyThread_allocate_lock();
+	if (udrvpy_busy_init(&self->busy) < 0)
+		goto fail;
 	self->spi = udrv_spi_new();
-	if (!self->lock || !self->spi) {
+	if (!self->spi) {
 		PyErr_NoMemory();
 		goto fail;
 	}
@@ -106,16 +108,15 @@ fail:
 static void spi_dealloc(PyObject *o)
 {
 	spi_free(SPI(o));
-	if (SPI(o)->lock)
-		PyThread_free_lock(SPI(o)->lock);
+	udrvpy_busy_free(&SPI(o)->busy);
 	Py_TYPE(o)->tp_free(o);
 }
 
 static PyObject *spi_close(PyObject *o, PyObject *unused)
 {
-	udrvpy_lock(SPI(o)->lock);	/* after another thread's transfer */
+	udrvpy_hold(&SPI(o)->busy);	/* after another thread's transfer */
 	spi_free(SPI(o));
-	PyThread_release_lock(SPI(o)->lock);
+	udrvpy_give(&SPI(o)->busy);
 	Py_RETURN_NONE;
 }
 
@@ -287,9 +288,10 @@ static int spi_set_speed(PyObject *o, PyObject *value, void *unused)
 
 /* ---- transfers ---- */
 
-/* One transfer's buffers, held until the message is over */
+/* One transfer's bytes, held until the message is over */
 struct xfer_arg {
-	Py_buffer tx, rx;
+	struct udrvpy_data tx;
+	Py_buffer rx;
 	bool has_tx, has_rx;
 };
 
@@ -297,7 +299,7 @@ static void xfers_release(struct xfer_arg *a, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (a[i].has_tx)
-			PyBuffer_Release(&a[i].tx);
+			udrvpy_data_release(&a[i].tx);
 		if (a[i].has_rx)
 			PyBuffer_Release(&a[i].rx);
 	}
@@ -320,6 +322,24 @@ static int run_message(struct udrvpy_spi *self, const struct udrv_spi_xfer *x, s
 	return ret;
 }
 
+/* One transfer (udrv_spi_transfer(): the library's shorter way for one) of
+ * @len bytes, @tx sent and @rx filled (NULL: zeros, dropped): 0, or -1
+ * with the exception */
+static int run_transfer(struct udrvpy_spi *self, const void *tx, void *rx, size_t len)
+{
+	int ret;
+
+	if (spi_begin(self) < 0)
+		return -1;
+	Py_BEGIN_ALLOW_THREADS
+	ret = udrv_spi_transfer(self->spi, tx, rx, len);
+	Py_END_ALLOW_THREADS
+	if (ret < 0)
+		return spi_fail(self, ret);
+	spi_end(self);
+	return 0;
+}
+
 static int length_ok(Py_ssize_t len, const char *what)
 {
 	if (len >= 1 && (unsigned long long)len <= UINT32_MAX)
@@ -333,19 +353,19 @@ static int length_ok(Py_ssize_t len, const char *what)
  * bytes object returned; False: dropped) */
 static PyObject *one_transfer(PyObject *o, PyObject *tx_o, PyObject *rx_o, Py_ssize_t len)
 {
-	struct udrv_spi_xfer x = { 0 };
-	struct xfer_arg a = { 0 };
+	struct xfer_arg a;
 	PyObject *res = NULL;
-	int ret;
+	void *rx;
 
+	a.has_tx = a.has_rx = false;
 	if (tx_o != Py_None) {
-		if (udrvpy_data_arg(tx_o, "tx", &a.tx) < 0)
+		if (udrvpy_data_arg(tx_o, "tx", 0, &a.tx) < 0)
 			return NULL;
 		a.has_tx = true;
-		len = a.tx.len;
+		len = a.tx.view.len;
 	}
 	if (rx_o != Py_None && rx_o != Py_False) {
-		if (udrvpy_into_arg(rx_o, "rx", &a.rx) < 0)
+		if (udrvpy_into_arg(rx_o, "rx", 0, &a.rx) < 0)
 			goto out;
 		a.has_rx = true;
 		if (a.has_tx && a.rx.len != len) {
@@ -363,12 +383,8 @@ static PyObject *one_transfer(PyObject *o, PyObject *tx_o, PyObject *rx_o, Py_ss
 		if (!res)
 			goto out;
 	}
-	x.tx_buf = a.has_tx ? (uint64_t)(uintptr_t)a.tx.buf : 0;
-	x.rx_buf = res ? (uint64_t)(uintptr_t)PyBytes_AS_STRING(res) :
-		   a.has_rx ? (uint64_t)(uintptr_t)a.rx.buf : 0;
-	x.len = (uint32_t)len;
-	ret = run_message(SPI(o), &x, 1);
-	if (ret < 0) {
+	rx = res ? PyBytes_AS_STRING(res) : a.has_rx ? a.rx.buf : NULL;
+	if (run_transfer(SPI(o), a.has_tx ? a.tx.view.buf : NULL, rx, (size_t)len) < 0) {
 		Py_CLEAR(res);
 	} else if (!res) {
 		res = Py_None;
@@ -379,13 +395,21 @@ out:
 	return res;
 }
 
-static PyObject *spi_transfer(PyObject *o, PyObject *args, PyObject *kw)
+/* transfer(tx, rx=None): the positional calls parsed here, the others
+ * (keywords) as PyArg_ParseTupleAndKeywords() parses them */
+static PyObject *spi_transfer(PyObject *o, PyObject *const *args, Py_ssize_t nargs,
+			      PyObject *kwnames)
 {
 	static char *kwlist[] = { "tx", "rx", NULL };
 	PyObject *tx, *rx = Py_None;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:transfer", kwlist, &tx, &rx))
+	if (!kwnames && (nargs == 1 || nargs == 2)) {
+		tx = args[0];
+		if (nargs == 2)
+			rx = args[1];
+	} else if (udrvpy_parse_kw(args, nargs, kwnames, "O|O:transfer", kwlist, &tx, &rx) < 0) {
 		return NULL;
+	}
 	if (tx == Py_None) {
 		PyErr_SetString(PyExc_TypeError,
 				"tx must be a bytes-like object or a list of ints 0..255, not None "
@@ -451,7 +475,6 @@ static int xfer_parse(PyObject *t, size_t i, struct xfer_arg *a, struct udrv_spi
 	static const char *const names[6] = { "length", "speed_hz", "delay_usecs",
 					       "bits_per_word", "cs_change", "word_delay_usecs" };
 	static const unsigned long long max[6] = { UINT32_MAX, UINT32_MAX, 0xffff, 32, 1, 0xff };
-	char what[32];
 
 	if (!PyTuple_Check(t) || !PyArg_ParseTuple(t, "OOOOOOOO", &tx, &rx, &f[0], &f[1], &f[2],
 						  &f[3], &f[4], &f[5])) {
@@ -462,28 +485,27 @@ static int xfer_parse(PyObject *t, size_t i, struct xfer_arg *a, struct udrv_spi
 	for (int k = 0; k < 6; k++)
 		if (field(f[k], names[k], max[k], &v[k]) < 0)
 			return -1;
-	snprintf(what, sizeof(what), "transfer %zu's tx", i);
 	if (tx != Py_None) {
-		if (udrvpy_data_arg(tx, what, &a->tx) < 0)
+		if (udrvpy_data_arg(tx, "transfer %zu's tx", i, &a->tx) < 0)
 			return -1;
 		a->has_tx = true;
 	}
-	snprintf(what, sizeof(what), "transfer %zu's rx", i);
 	if (rx != Py_None) {
-		if (udrvpy_into_arg(rx, what, &a->rx) < 0)
+		if (udrvpy_into_arg(rx, "transfer %zu's rx", i, &a->rx) < 0)
 			return -1;
 		a->has_rx = true;
 	}
-	if (v[0] == 0 || (a->has_tx && (unsigned long long)a->tx.len != v[0]) ||
+	if (v[0] == 0 || (a->has_tx && (unsigned long long)a->tx.view.len != v[0]) ||
 	    (a->has_rx && (unsigned long long)a->rx.len != v[0])) {
 		PyErr_Format(PyExc_ValueError,
 			     "transfer %zu: %llu bytes, its tx %zd and rx %zd: 1 byte or more, "
-			     "the buffers as long", i, v[0], a->has_tx ? a->tx.len : (Py_ssize_t)0,
+			     "the buffers as long", i, v[0],
+			     a->has_tx ? a->tx.view.len : (Py_ssize_t)0,
 			     a->has_rx ? a->rx.len : (Py_ssize_t)0);
 		return -1;
 	}
 	*x = (struct udrv_spi_xfer){
-		.tx_buf = a->has_tx ? (uint64_t)(uintptr_t)a->tx.buf : 0,
+		.tx_buf = a->has_tx ? (uint64_t)(uintptr_t)a->tx.view.buf : 0,
 		.rx_buf = a->has_rx ? (uint64_t)(uintptr_t)a->rx.buf : 0,
 		.len = (uint32_t)v[0], .speed_hz = (uint32_t)v[1],
 		.delay_usecs = (uint16_t)v[2], .bits_per_word = (uint8_t)v[3],
@@ -538,7 +560,7 @@ static PyMethodDef spi_methods[] = {
 	{ "__enter__", spi_enter, METH_NOARGS, NULL },
 	{ "__exit__", spi_exit, METH_VARARGS, NULL },
 	{ "fileno", spi_fileno, METH_NOARGS, "fileno() -> int\n\nThe spidev node's descriptor." },
-	{ "transfer", UDRVPY_METH(spi_transfer), METH_VARARGS | METH_KEYWORDS,
+	{ "transfer", UDRVPY_METH(spi_transfer), METH_FASTCALL | METH_KEYWORDS,
 	  "transfer(tx: Buffer | list[int], rx: WritableBuffer | None = None) -> bytes | None\n\n"
 	  "One full-duplex transfer, the chip select held throughout: tx sent, as many bytes\n"
 	  "received: into rx (as long as tx; returns None) or returned as bytes." },

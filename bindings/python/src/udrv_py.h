@@ -2,8 +2,9 @@
 /*
  * udrv._udrv: what the extension's files share. One object per file:
  * errors.c (exceptions), chip.c, request.c, events.c (EdgeEvent, UioIrq),
- * layout.c (GpioLayout), uio.c, region.c, rt.c, hist.c, i2c.c, spi.c;
- * module.c ties them into the module.
+ * layout.c (GpioLayout), uio.c, region.c, rt.c, hist.c, i2c.c (with
+ * i2c_smbus.c and i2c_rdwr.c), spi.c; buffers.c (the bytes of their
+ * calls); module.c ties them into the module.
  */
 #ifndef UDRV_PY_H
 #define UDRV_PY_H
@@ -120,13 +121,54 @@ int udrvpy_uint_arg(PyObject *o, const char *name, unsigned long long max,
 int udrvpy_int_arg_int(PyObject *o, const char *name, int min, int max, int *v);
 
 /*
- * A handle one thread uses at a time (I2C, SPI): take @lock, waiting for
- * another thread's call with the GIL released (its ioctl may block).
+ * A handle one thread uses at a time (I2C, SPI), from its call's start to
+ * the end of its ioctl (run with the GIL released), and close() after it.
+ * Taken and given back with the GIL held, which makes the flags a critical
+ * section (the module does not declare itself free-threading safe: a
+ * free-threaded Python runs it with the GIL): a free handle costs two
+ * stores. A thread that finds it busy waits on @wake with the GIL released
+ * (the other thread's ioctl may block); whoever gives it back wakes one
+ * waiter, which looks again.
  */
-void udrvpy_lock(PyThread_type_lock lock);
-/* udrvpy_lock(), then 0 while @handle is open; closed (NULL): the lock
- * given back, ValueError("<what> is released") and -1 */
-int udrvpy_take(PyThread_type_lock lock, const void *handle, const char *what);
+struct udrvpy_busy {
+	PyThread_type_lock wake;	/* acquired; released to wake a waiter */
+	int waiters;			/* threads waiting for the handle */
+	bool busy;			/* a thread has it */
+	bool woken;			/* @wake released, its waiter not back */
+};
+/* 0, or -1 with MemoryError */
+int udrvpy_busy_init(struct udrvpy_busy *b);
+void udrvpy_busy_free(struct udrvpy_busy *b);
+/* for udrvpy_hold() and udrvpy_give() */
+void udrvpy_busy_wait(struct udrvpy_busy *b);
+void udrvpy_busy_wake(struct udrvpy_busy *b);
+
+/* Take @b, waiting for another thread's call (the GIL released) */
+static inline void udrvpy_hold(struct udrvpy_busy *b)
+{
+	if (b->busy)
+		udrvpy_busy_wait(b);
+	b->busy = true;
+}
+
+static inline void udrvpy_give(struct udrvpy_busy *b)
+{
+	b->busy = false;
+	if (b->waiters)
+		udrvpy_busy_wake(b);
+}
+
+/* After udrvpy_hold(): 0 when @open (the handle, looked at once held: a
+ * close() may have run while this thread waited); closed: given back,
+ * ValueError("<what> is released") and -1 */
+static inline int udrvpy_taken(struct udrvpy_busy *b, bool open, const char *what)
+{
+	if (open)
+		return 0;
+	udrvpy_give(b);
+	udrvpy_released(what);
+	return -1;
+}
 /*
  * A device named by a path or a name (str, bytes, os.PathLike), not empty,
  * as bytes: TypeError or ValueError naming @name and @what it may be
@@ -135,14 +177,40 @@ int udrvpy_take(PyThread_type_lock lock, const void *handle, const char *what);
 PyObject *udrvpy_spec_bytes(PyObject *spec, const char *name, const char *what);
 
 /*
- * Bytes given as data to send, called @name: any C-contiguous buffer
- * (bytes, bytearray, memoryview, array...) or a list or tuple of ints
- * 0..255; TypeError for anything else (an int, a str). 0 with @view to
- * PyBuffer_Release(), or -1 with the exception set.
+ * The rare calls of a METH_FASTCALL | METH_KEYWORDS function (keywords, a
+ * count of arguments it does not take): parsed by
+ * PyArg_ParseTupleAndKeywords(@format, @kwlist) into the PyObject *s the
+ * varargs point at, with its checks and messages (the function parses its
+ * common positional calls itself). 0, or -1 with the exception set.
  */
-int udrvpy_data_arg(PyObject *o, const char *name, Py_buffer *view);
-/* A caller's buffer to fill, called @name: writable and C-contiguous
- * (TypeError otherwise). 0 with @view, or -1. */
-int udrvpy_into_arg(PyObject *o, const char *name, Py_buffer *view);
+int udrvpy_parse_kw(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+		    const char *format, char **kwlist, ...);
+
+/*
+ * buffers.c: the bytes given as data to send, called @name (a printf
+ * format of @i when the argument belongs to a transfer or a message:
+ * "message %zu's data"): any C-contiguous buffer (bytes, bytearray,
+ * memoryview, array...) or a list or tuple of ints 0..255; TypeError for
+ * anything else (an int, a str). A buffer is used in place (no copy), a
+ * list or tuple of up to UDRVPY_DATA_SMALL ints copied into @d->small (a
+ * longer one into a bytes object). 0 with @d->view.buf and .len, for
+ * udrvpy_data_release() once sent; or -1 with the exception set.
+ */
+#define UDRVPY_DATA_SMALL	64
+struct udrvpy_data {
+	Py_buffer view;				/* .obj NULL: nothing to release */
+	uint8_t small[UDRVPY_DATA_SMALL];
+};
+int udrvpy_data_arg(PyObject *o, const char *name, size_t i, struct udrvpy_data *d);
+
+static inline void udrvpy_data_release(struct udrvpy_data *d)
+{
+	if (d->view.obj)
+		PyBuffer_Release(&d->view);
+}
+
+/* A caller's buffer to fill, called @name (of @i, as above): writable and
+ * C-contiguous (TypeError otherwise). 0 with @view, or -1. */
+int udrvpy_into_arg(PyObject *o, const char *name, size_t i, Py_buffer *view);
 
 #endif /* UDRV_PY_H */
