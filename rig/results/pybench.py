@@ -294,7 +294,9 @@ class Buses:
         return bad
 
 
-def _bus_model(b: dict[str, Any]) -> Buses:
+def bus_model(b: dict[str, Any]) -> Buses:
+    """A checked buses section (check_pybench()) as its model."""
+
     def row(lib: str, r: dict[str, Any]) -> BusRow:
         return BusRow(lib, tuple(r["ns_per_call"]), r["median_ns"], r["min_ns"], r["calls"],
                       r["wrong"])
@@ -368,4 +370,4 @@ def model(doc: dict[str, Any], source: str) -> PyBench:
                               r["masked"], r["other"], r["unaccounted"], r["seconds"],
                               dict(r["latency_ns"])) for lib, r in e["rows"].items()},
         events_ratio=dict(e.get("ratio", {})), note=doc.get("note"), doc=doc,
-        buses=_bus_model(doc["buses"]) if "buses" in doc else None)
+        buses=bus_model(doc["buses"]) if "buses" in doc else None)

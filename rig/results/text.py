@@ -19,7 +19,7 @@ from rig.bench.base import PRIORITY_VARIANTS, TextTableSpec
 from rig.bench.specs import SPECS
 
 from .model import Results, Row, Run
-from .pybench import mcp3008_runs
+from .pybench import bus_model, mcp3008_runs
 
 KERNELS = ("std", "rt")
 LOADS = ("none", "all")
@@ -243,9 +243,8 @@ def python_buses_table(results: list[dict[str, Any]]) -> TextTable:
         if not b:
             continue
         kernel = res.get("lab_kernel", doc.get("kernel", ""))
-        i2c, spi = b["i2c"], b["spi"]
-        t.footer.append(f"{kernel}: i2c on {i2c['adapter']} ({i2c['bus']}) at "
-                        f"0x{i2c['address']:02x}, spi on {spi['modalias']} ({spi['device']})")
+        t.footer.append(f"{kernel}: " + ", ".join(f"{p.kind} on {p.where}"
+                                                  for p in bus_model(b).parts.values()))
         for part in ("i2c", "spi"):
             for call, c in b[part]["calls"].items():
                 u = c["rows"].get("udrv")
