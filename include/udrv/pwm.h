@@ -74,8 +74,12 @@ unsigned int udrv_pwm_chip_number(const struct udrv_pwm *pwm);
 unsigned int udrv_pwm_npwm(const struct udrv_pwm *pwm);
 const char *udrv_pwm_device(const struct udrv_pwm *pwm);
 int udrv_pwm_channel(const struct udrv_pwm *pwm);
-/* Did this handle export its channel (and will it unexport it at close)? */
+/* Did this handle export its channel? Then udrv_pwm_close() unexports it,
+ * unless it is to keep it exported (UDRV_PWM_KEEP_EXPORTED, or this). */
 bool udrv_pwm_owns_export(const struct udrv_pwm *pwm);
+/* Keep the channel exported at close, or not, from now on: a program that
+ * decides only once its settings took (the output to run on after it). */
+void udrv_pwm_set_keep_exported(struct udrv_pwm *pwm, bool keep);
 
 /*
  * The period and duty cycle in ns, in the order the kernel accepts: the

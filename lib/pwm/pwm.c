@@ -87,7 +87,12 @@ int udrv_pwm_channel(const struct udrv_pwm *pwm)
 
 bool udrv_pwm_owns_export(const struct udrv_pwm *pwm)
 {
-	return pwm->exported && !pwm->keep;
+	return pwm->exported;
+}
+
+void udrv_pwm_set_keep_exported(struct udrv_pwm *pwm, bool keep)
+{
+	pwm->keep = keep;
 }
 
 int udrv_pwm_open_chip(struct udrv_pwm *pwm, const char *chip)

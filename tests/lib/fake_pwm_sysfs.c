@@ -399,7 +399,7 @@ ssize_t write(int fd, const void *buf, size_t n)
 	static write_fn real;
 
 	if (!real)
-		real = (write_fn)dlsym(RTLD_NEXT, "write");
+		*(void **)&real = dlsym(RTLD_NEXT, "write");	/* POSIX's way */
 	return fake_pwm_write(fd, buf, n, real);
 }
 #else

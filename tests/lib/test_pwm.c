@@ -115,15 +115,22 @@ static void test_keep_and_no_export_flags(void)
 	udrv_pwm_free(pwm);
 	check_log(0, "");
 	pwm = open_pwm("0", 0, UDRV_PWM_KEEP_EXPORTED, 0);
-	CHECK(!udrv_pwm_owns_export(pwm));
+	CHECK(udrv_pwm_owns_export(pwm));
 	udrv_pwm_free(pwm);
 	check_log(0, "export 0\n");	/* and no unexport */
 	pwm = open_pwm("0", 0, UDRV_PWM_NO_EXPORT, 0);
 	udrv_pwm_free(pwm);
+	/* kept once its settings took; a failure before undoes the export */
+	pwm = open_pwm("0", 1, 0, 0);
+	udrv_pwm_set_keep_exported(pwm, true);
+	udrv_pwm_free(pwm);
+	pwm = open_pwm("0", 1, 0, 0);
+	udrv_pwm_free(pwm);
+	check_log(0, "export 0\nexport 1\n");
 	pwm = open_pwm("0", 0, 0x8, -EINVAL);
 	CHECK_CONTAINS(udrv_pwm_errmsg(pwm), "unknown flags 0x8");
 	udrv_pwm_free(pwm);
-	check_log(0, "export 0\n");
+	check_log(0, "export 0\nexport 1\n");
 }
 
 static void check_chip(const char *spec, int want, unsigned int num)
