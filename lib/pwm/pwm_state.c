@@ -223,7 +223,7 @@ int udrv_pwm_set_duty_ns(struct udrv_pwm *pwm, uint64_t ns)
 
 int udrv_pwm_set_polarity(struct udrv_pwm *pwm, enum udrv_pwm_polarity polarity)
 {
-	enum udrv_pwm_polarity now;
+	enum udrv_pwm_polarity now = UDRV_PWM_POLARITY_NORMAL;
 	int err;
 
 	if ((unsigned int)polarity >= ARRAY_SIZE(polarity_names))
