@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * udrv: inspect and drive GPIO lines, UIO devices, PCI devices on vfio-pci
- * I2C buses and SPI devices. The benches are udrv-bench's (rig/bench/).
+ * udrv: inspect and drive GPIO lines, UIO devices, PCI devices on vfio-pci,
+ * I2C buses, SPI devices and hardware PWM. The benches are udrv-bench's (rig/bench/).
  * A thin layer over libudrv: each command is one file (cmd_*.c).
  */
 #include <stdio.h>
@@ -14,8 +14,8 @@ static const char main_help[] =
 "Usage: udrv [--version] [--help] COMMAND [ARGS]\n"
 "\n"
 "udrv drives GPIO lines (GPIO character device or legacy sysfs), UIO\n"
-"devices, PCI devices on vfio-pci, I2C buses and SPI devices from\n"
-"userspace, and reports how ready the system is for real-time work. Every\n"
+"devices, PCI devices on vfio-pci, I2C buses, SPI devices and hardware PWM\n"
+"from userspace, and reports how ready the system is for real-time work. Every\n"
 "command takes --help, and every command that reports something takes\n"
 "--json for machine-readable output.\n"
 "\n"
@@ -26,6 +26,7 @@ static const char main_help[] =
 "  pci         list | info | peek | poke | wait | bind (VFIO: MSI, DMA)\n"
 "  i2c         list | detect | get | set (i2c-dev)\n"
 "  spi         list | transfer (spidev)\n"
+"  pwm         list | get | set (hardware PWM, /sys/class/pwm)\n"
 "  rt          check\n"
 "\n"
 "Forwarded to udrv-bench(1), the latency suite, for a while:\n"
@@ -51,6 +52,7 @@ int main(int argc, char **argv)
 		{ "pci", cmd_pci, "PCI devices on vfio-pci" },
 		{ "i2c", cmd_i2c, "I2C buses" },
 		{ "spi", cmd_spi, "SPI devices" },
+		{ "pwm", cmd_pwm, "hardware PWM" },
 		{ "rt", cmd_rt, "real-time readiness" },
 		{ "bench", cmd_forward_bench, "forwarded to udrv-bench" },
 		{ "load", cmd_forward_load, "forwarded to udrv-bench load" },

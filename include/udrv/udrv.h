@@ -28,6 +28,7 @@
 #include <udrv/gpio_mmio.h>
 #include <udrv/i2c.h>
 #include <udrv/spi.h>
+#include <udrv/pwm.h>
 #include <udrv/uio.h>
 #include <udrv/vfio.h>
 #include <udrv/mmio.h>

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.fakes import FakeTree, gpio_bus, gpio_chip, uio_dev_file, uio_device, uio_map
+from tests.support.pwm_fakes import pwm_tree
 from tests.support.udrv_runner import Runner
 from tests.support.valgrind import memcheck, valgrind_runner
 
@@ -25,6 +26,8 @@ COMMANDS = [
     ["uio", "info", "uio0"],
     ["uio", "peek", "uio0", "0x10"],
     ["rt", "check", "--json"],
+    ["pwm", "list"],
+    ["pwm", "get", "--json", "fe20c000.pwm", "1"],
 ]
 
 
@@ -34,6 +37,7 @@ def populate(t: FakeTree) -> None:
     uio_device(t, 0, "uio_pci_generic")
     uio_map(t, 0, 0, "BAR0", 0xfea00000, 0x1000, 0)
     uio_dev_file(t, 0)
+    pwm_tree(t).channel(1, 20000000, 1500000, "normal", 1)
 
 
 @pytest.fixture

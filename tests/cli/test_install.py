@@ -22,7 +22,7 @@ PROMISED = [
     "LIBDIR/libudrv.so.1", "LIBDIR/libudrv.so", "LIBDIR/libudrv.a",
     "LIBDIR/pkgconfig/libudrv.pc",
     "include/udrv/udrv.h", "include/udrv/uio.h", "include/udrv/vfio.h",
-    "include/udrv/i2c.h", "include/udrv/spi.h",
+    "include/udrv/i2c.h", "include/udrv/spi.h", "include/udrv/pwm.h",
     "share/man/man1/udrv.1", "share/man/man3/libudrv.3",
     "share/man/man1/udrv-bench.1", "share/man/man1/udrv-report.1",
     "share/udrv/rig/report/__main__.py", "share/udrv/rig/results/udrv-bench-1.schema.json",

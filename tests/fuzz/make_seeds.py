@@ -661,6 +661,22 @@ I2C_MSGS = [
     join("0", "w300@0x50", *(["0x5a"] * 300)),
 ]
 
+# parts: a chip spec, pwmchip0's parent device, its npwm; then udrv pwm set's
+# --period, --frequency, --duty, --duty-cycle (a Raspberry Pi's fe20c000.pwm,
+# an Intel LPSS PWM, a servo at 50 Hz, 1.5 ms; the extremes)
+PWM = [
+    join("0", "fe20c000.pwm", "2\n", "20000000", "50", "1500000", "7.5"),
+    join("pwmchip0", "fe20c000.pwm", "2\n", "20ms", "0.5", "1.5ms", "7.5%"),
+    join("/sys/class/pwm/pwmchip0", "0000:00:1a.0", "1\n", "1.5ms", "1000000000", "0", "100"),
+    join("fe20c000.pwm", "fe20c000.pwm", "2\n", "18446744073709551615", "0.000000001",
+         "18446744073709551615ns", "33.333333333"),
+    join("/dev/pwmchip0", ABSENT, "0\n", "18446744073709551616", "0", "0x10", "100.5"),
+    join("pwmchip00", "x", "4294967296\n", "1.5", "1000000001", "-1", "-1"),
+    join("pwmchip2147483648", "pwmchip0", "2x\n", "", "", "", ""),
+    join("/sys/class/pwm/0", "..", "\n", "nan", "inf", "1e3", "50%%"),
+    join("0000:00:1a.0", "0000:00:1a.0", "0x2\n", " 20ms", "50Hz", "1.5 ms", "%"),
+]
+
 HARNESSES: dict[str, list[bytes]] = {
     "parse": [p.encode() for p in PARSE],
     "layout": LAYOUT,
@@ -685,6 +701,7 @@ HARNESSES: dict[str, list[bytes]] = {
     "udrvd": UDRVD,
     "buses": BUSES,
     "i2c_msgs": I2C_MSGS,
+    "pwm": PWM,
 }
 
 

@@ -35,7 +35,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 HARNESSES = ("parse", "layout", "cli", "interactive", "chip", "soc", "uio", "rt", "fields",
              "trace", "rtla", "peer", "cyclictest", "rate", "vfio", "policy", "state", "creds",
-             "linecfg", "objects", "udrvd", "buses", "i2c_msgs")
+             "linecfg", "objects", "udrvd", "buses", "i2c_msgs", "pwm")
 SETUP = ["-Dfuzz=true", "-Db_sanitize=address,undefined", "-Db_lundef=false",
          "-Dc_args=-fno-sanitize-recover=all"]
 # -close_fd_mask=3: the CLI harness prints on stdout/stderr; failures still
@@ -55,7 +55,7 @@ CHECK_RUNS = {"parse": 250_000, "layout": 150_000, "cli": 500, "interactive": 6_
               "peer": 500_000, "cyclictest": 6_000, "rate": 50_000, "vfio": 8_000,
               "policy": 15_000, "state": 400_000, "creds": 100_000,
               "linecfg": 100_000, "objects": 100_000, "udrvd": 0, "buses": 3_000,
-              "i2c_msgs": 200_000}
+              "i2c_msgs": 200_000, "pwm": 20_000}
 STAT = re.compile(r"^stat::(\w+):\s+(\d+)", re.MULTILINE)
 FAILURE = re.compile(r"^(.*(?:property failed|runtime error|ERROR: AddressSanitizer|"
                      r"ERROR: libFuzzer|SUMMARY: ).*)$", re.MULTILINE)

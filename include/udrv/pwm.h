@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Hardware PWM through the kernel's PWM class (/sys/class/pwm): a chip by
+ * number, path or parent device; a channel exported, its period, duty
+ * cycle, polarity and enable set and read back.
+ *
+ * A PWM output repeats a period: active for the duty cycle, inactive for
+ * the rest. Times are nanoseconds, 64-bit, as the kernel takes them. The
+ * kernel refuses a duty cycle above the period and a period of 0; it keeps
+ * duty <= period at every write, so when a new period is below the duty
+ * cycle the duty cycle has to be written first: udrv_pwm_set_config()
+ * writes the two in the order that works.
+ *
+ * What sysfs reads back is the state last requested, not what the hardware
+ * makes of it (Linux 6.1: a controller rounds the period and duty cycle to
+ * its clock, and the attributes still say what was asked).
+ *
+ * Calls return 0 or a negative errno and leave a message on the handle
+ * (udrv_pwm_errmsg()). Since 1.9.
+ */
+#ifndef UDRV_PWM_H
+#define UDRV_PWM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct udrv_pwm;
+
+enum udrv_pwm_polarity {
+	UDRV_PWM_POLARITY_NORMAL,	/* active high for the duty cycle */
+	UDRV_PWM_POLARITY_INVERSED,	/* active low for the duty cycle */
+};
+
+/* udrv_pwm_open()'s flags */
+#define UDRV_PWM_NO_EXPORT	0x1	/* a channel already exported, or -ENOENT */
+#define UDRV_PWM_KEEP_EXPORTED	0x2	/* left exported at close, also when
+					 * this handle exported it */
+
+struct udrv_pwm *udrv_pwm_new(void);
+/*
+ * The chip alone (no channel): @chip is its number ("0"), name
+ * ("pwmchip0"), class path ("/sys/class/pwm/pwmchip0") or its parent
+ * device's name, the one its device link names ("fe20c000.pwm",
+ * "0000:00:1f.0"; one chip only). -EINVAL: none of these forms; -ERANGE: a
+ * number past INT32_MAX; -ENOENT: no such chip.
+ */
+int udrv_pwm_open_chip(struct udrv_pwm *pwm, const char *chip);
+/*
+ * Channel @channel of @chip: -ERANGE unless it is below the chip's channel
+ * count (npwm). A channel that is not exported is exported (written to the
+ * chip's export file), then its pwmN/ directory waited for, as udev may
+ * take a moment to give it its permissions (at most 2 s: -ETIMEDOUT). A
+ * channel a kernel driver uses (a backlight, a fan) is -EBUSY.
+ *
+ * udrv_pwm_close() unexports the channel only if this handle exported it,
+ * and not with UDRV_PWM_KEEP_EXPORTED: a channel exported before (by
+ * another program, a boot script, an earlier handle that kept it) is used
+ * as it is and left exported. The kernel may stop the output of a channel
+ * it unexports: a program that leaves a PWM running keeps it exported.
+ */
+int udrv_pwm_open(struct udrv_pwm *pwm, const char *chip, unsigned int channel,
+		  unsigned int flags);
+void udrv_pwm_close(struct udrv_pwm *pwm);
+void udrv_pwm_free(struct udrv_pwm *pwm);
+const char *udrv_pwm_errmsg(const struct udrv_pwm *pwm);
+
+/* The chip's number (N of pwmchipN), its channel count, its parent
+ * device's name ("" without one); the channel (-1: the chip alone). */
+unsigned int udrv_pwm_chip_number(const struct udrv_pwm *pwm);
+unsigned int udrv_pwm_npwm(const struct udrv_pwm *pwm);
+const char *udrv_pwm_device(const struct udrv_pwm *pwm);
+int udrv_pwm_channel(const struct udrv_pwm *pwm);
+/* Did this handle export its channel? Then udrv_pwm_close() unexports it,
+ * unless it is to keep it exported (UDRV_PWM_KEEP_EXPORTED, or this). */
+bool udrv_pwm_owns_export(const struct udrv_pwm *pwm);
+/* Keep the channel exported at close, or not, from now on: a program that
+ * decides only once its settings took (the output to run on after it). */
+void udrv_pwm_set_keep_exported(struct udrv_pwm *pwm, bool keep);
+
+/*
+ * The period and duty cycle in ns, in the order the kernel accepts: the
+ * duty cycle first when the new period is below the current duty cycle.
+ * -EINVAL: a period of 0, or a duty cycle above the period (nothing
+ * written).
+ */
+int udrv_pwm_set_config(struct udrv_pwm *pwm, uint64_t period_ns, uint64_t duty_ns);
+/* One of them, against the other as it is: -EINVAL for a period below the
+ * current duty cycle or a duty cycle above the current period (then
+ * udrv_pwm_set_config() sets both). */
+int udrv_pwm_set_period_ns(struct udrv_pwm *pwm, uint64_t ns);
+int udrv_pwm_set_duty_ns(struct udrv_pwm *pwm, uint64_t ns);
+/* -EBUSY while the channel is enabled: the kernel refuses a polarity
+ * change on a running output (drivers differ): disable it first. */
+int udrv_pwm_set_polarity(struct udrv_pwm *pwm, enum udrv_pwm_polarity polarity);
+/* Enable: -EINVAL while the period is 0 (set one first). */
+int udrv_pwm_enable(struct udrv_pwm *pwm);
+int udrv_pwm_disable(struct udrv_pwm *pwm);
+
+/* What sysfs reads back (the state requested: see above). */
+int udrv_pwm_period_ns(struct udrv_pwm *pwm, uint64_t *ns);
+int udrv_pwm_duty_ns(struct udrv_pwm *pwm, uint64_t *ns);
+int udrv_pwm_polarity(struct udrv_pwm *pwm, enum udrv_pwm_polarity *polarity);
+/* 1 enabled, 0 disabled, or a negative errno. */
+int udrv_pwm_enabled(struct udrv_pwm *pwm);
+/* "normal", "inversed" (the kernel's words), "unknown". */
+const char *udrv_pwm_polarity_str(enum udrv_pwm_polarity polarity);
+
+/* The PWM chips there are ("pwmchip0", ...), sorted by number; see
+ * udrv_chip_list(). */
+int udrv_pwm_list(char ***names);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UDRV_PWM_H */
