@@ -285,6 +285,21 @@ static int smbus(int fd, const char *node, struct i2c_smbus_ioctl_data *a)
 	}
 }
 
+/* i2c-dev's old I2C block size (i2c-tools' libi2c sends it for 32 bytes):
+ * an I2C block of 32 bytes, converted as the kernel's i2cdev_ioctl_smbus()
+ * does */
+static int smbus_compat(int fd, const char *node, struct i2c_smbus_ioctl_data *a)
+{
+	struct i2c_smbus_ioctl_data conv = *a;
+
+	if (a->size != I2C_SMBUS_I2C_BLOCK_BROKEN)
+		return smbus(fd, node, a);
+	conv.size = I2C_SMBUS_I2C_BLOCK_DATA;
+	if (a->read_write == I2C_SMBUS_READ && a->data)
+		a->data->block[0] = I2C_SMBUS_BLOCK_MAX;
+	return smbus(fd, node, &conv);
+}
+
 static int node_ioctl(int fd, const char *node, unsigned long req, unsigned long arg)
 {
 	switch (req) {
@@ -311,7 +326,7 @@ static int node_ioctl(int fd, const char *node, unsigned long req, unsigned long
 	case I2C_TENBIT:
 		return arg ? fail(EINVAL) : 0;
 	case I2C_SMBUS:
-		return smbus(fd, node, (struct i2c_smbus_ioctl_data *)arg);
+		return smbus_compat(fd, node, (struct i2c_smbus_ioctl_data *)arg);
 	default:
 		return fail(ENOTTY);
 	}

@@ -24,6 +24,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#ifdef UDRV_BENCH_LIBI2C
+#include <i2c/smbus.h>
+#endif
 
 #include "bench.h"
 #include "benches.h"
@@ -60,7 +63,9 @@ static const char help[] =
 "turns in the same run. Rows, each where the adapter has the transaction:\n"
 "byte-data (SMBus read byte data), word-data (read word data), i2c-block\n"
 "(I2C block read of 32 bytes), rdwr (plain I2C: pointer write, 32 bytes\n"
-"read after a repeated start). A sample is the mean of a batch. Every read\n"
+"read after a repeated start). A third row of the SMBus ones, libi2c: the\n"
+"same call through i2c-tools' library (udrv-bench built with libi2c-dev),\n"
+"the C library an i2c-tools user links. A sample is the mean of a batch. Every read\n"
 "is checked against what the raw ioctl read there before the row (the\n"
 "device must keep its registers: a memory such as i2c-stub or an EEPROM,\n"
 "not a sensor). Then the command rows: one register read as a process,\n"
@@ -257,6 +262,60 @@ static int udrv_block(void *ctx, uint64_t n)
 	return 0;
 }
 
+#ifdef UDRV_BENCH_LIBI2C
+/* ---- i2c-tools' libi2c (Debian's libi2c-dev): what a C user of i2c-tools
+ * calls, a function of a library as udrv's is ---- */
+
+static int libi2c_byte(void *ctx, uint64_t n)
+{
+	struct i2c_bench *b = ctx;
+
+	for (uint64_t i = 0; i < n; i++) {
+		unsigned int reg = next_reg(b);
+		int32_t v = i2c_smbus_read_byte_data(b->fd, (uint8_t)reg);
+
+		if (v != b->expect[reg])
+			return bad_read(b, "libi2c", "read byte data", reg, v < 0 ? (int)-v : 0);
+	}
+	return 0;
+}
+
+static int libi2c_word(void *ctx, uint64_t n)
+{
+	struct i2c_bench *b = ctx;
+
+	for (uint64_t i = 0; i < n; i++) {
+		unsigned int reg = next_reg(b);
+		int32_t v = i2c_smbus_read_word_data(b->fd, (uint8_t)reg);
+
+		if (v != word_at(b, reg))
+			return bad_read(b, "libi2c", "read word data", reg, v < 0 ? (int)-v : 0);
+	}
+	return 0;
+}
+
+static int libi2c_block(void *ctx, uint64_t n)
+{
+	struct i2c_bench *b = ctx;
+	uint8_t buf[BLOCK];
+
+	for (uint64_t i = 0; i < n; i++) {
+		unsigned int reg = next_reg(b);
+		int32_t got;
+
+		poison(buf, b->want[reg]);
+		got = i2c_smbus_read_i2c_block_data(b->fd, (uint8_t)reg, BLOCK, buf);
+		if (got != BLOCK || memcmp(buf, b->want[reg], BLOCK))
+			return bad_read(b, "libi2c", "I2C block read", reg, got < 0 ? (int)-got : 0);
+	}
+	return 0;
+}
+#else
+#define libi2c_byte	NULL
+#define libi2c_word	NULL
+#define libi2c_block	NULL
+#endif
+
 static int raw_rdwr(void *ctx, uint64_t n)
 {
 	struct i2c_bench *b = ctx;
@@ -366,12 +425,15 @@ static const struct {
 	const char *mechanism;
 	unsigned long funcs;		/* what the adapter must have */
 	int (*learn)(struct i2c_bench *b);
-	bench_batch_fn raw, udrv;
+	bench_batch_fn raw, udrv, libi2c;	/* libi2c: NULL, no row */
 } transactions[] = {
-	{ "byte-data", I2C_FUNC_SMBUS_READ_BYTE_DATA, learn_byte, raw_byte, udrv_byte },
-	{ "word-data", I2C_FUNC_SMBUS_READ_WORD_DATA, learn_word, raw_word, udrv_word },
-	{ "i2c-block", I2C_FUNC_SMBUS_READ_I2C_BLOCK, learn_block, raw_block, udrv_block },
-	{ "rdwr", I2C_FUNC_I2C, learn_rdwr, raw_rdwr, udrv_rdwr },
+	{ "byte-data", I2C_FUNC_SMBUS_READ_BYTE_DATA, learn_byte, raw_byte, udrv_byte,
+	  libi2c_byte },
+	{ "word-data", I2C_FUNC_SMBUS_READ_WORD_DATA, learn_word, raw_word, udrv_word,
+	  libi2c_word },
+	{ "i2c-block", I2C_FUNC_SMBUS_READ_I2C_BLOCK, learn_block, raw_block, udrv_block,
+	  libi2c_block },
+	{ "rdwr", I2C_FUNC_I2C, learn_rdwr, raw_rdwr, udrv_rdwr, NULL },
 };
 
 static int open_device(struct i2c_bench *b)
@@ -425,8 +487,10 @@ static int run_all(struct i2c_bench *b)
 
 	for (size_t i = 0; !err && i < sizeof(transactions) / sizeof(transactions[0]); i++) {
 		struct bench_pair p = {
-			.mechanism = transactions[i].mechanism, .what = "transaction", .n = 2,
-			.impl = { { "raw", transactions[i].raw }, { "udrv", transactions[i].udrv } },
+			.mechanism = transactions[i].mechanism, .what = "transaction",
+			.n = transactions[i].libi2c ? 3 : 2,
+			.impl = { { "raw", transactions[i].raw }, { "udrv", transactions[i].udrv },
+				  { "libi2c", transactions[i].libi2c } },
 			.batch = b->batch, .samples = bench_samples(&b->run, DEFAULT_SAMPLES),
 		};
 

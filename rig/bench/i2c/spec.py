@@ -15,8 +15,9 @@ if TYPE_CHECKING:
     from rig.results.model import Run
     from rig.results.text import TextTable
 
-TITLE = ["Time per I2C transaction: libudrv against the raw i2c-dev ioctl, in turns in one "
-         "run (udrv-bench i2c on i2c-stub; byte-data, word-data: SMBus reads;",
+TITLE = ["Time per I2C transaction: libudrv and i2c-tools' libi2c against the raw i2c-dev "
+         "ioctl, in turns in one run (udrv-bench i2c on i2c-stub; byte-data, word-data: SMBus "
+         "reads;",
          "i2c-block: an I2C block read of 32 bytes; rdwr, where the adapter does plain I2C: "
          "the pointer written, 32 bytes read after a repeated start)"]
 
