@@ -59,6 +59,13 @@ static const struct smbus_op block_proc_call = OP("an SMBus block process call",
 static const struct smbus_op read_i2c_block = OP("I2C block read",
 						 I2C_FUNC_SMBUS_READ_I2C_BLOCK,
 						 I2C_SMBUS_READ, I2C_SMBUS_I2C_BLOCK_DATA);
+/* A whole block (32 bytes) read as i2c-dev's first I2C block size, which it
+ * turns into I2C_SMBUS_I2C_BLOCK_DATA of 32 bytes without copying the
+ * caller's block in first (i2c-tools' libi2c reads 32 bytes so): on 6.1
+ * with i2c-stub, 1389 instructions a read against 1460 (udrv-bench i2c) */
+static const struct smbus_op read_i2c_block_max = OP("I2C block read",
+						     I2C_FUNC_SMBUS_READ_I2C_BLOCK,
+						     I2C_SMBUS_READ, I2C_SMBUS_I2C_BLOCK_BROKEN);
 static const struct smbus_op write_i2c_block = OP("I2C block write",
 						  I2C_FUNC_SMBUS_WRITE_I2C_BLOCK,
 						  I2C_SMBUS_WRITE, I2C_SMBUS_I2C_BLOCK_DATA);
@@ -233,7 +240,8 @@ int udrv_i2c_smbus_read_i2c_block_data(struct udrv_i2c *i2c, uint8_t reg,
 	if (err)
 		return err;
 	data.block[0] = (uint8_t)len;	/* how many the kernel reads */
-	err = smbus(i2c, &read_i2c_block, reg, &data);
+	err = smbus(i2c, len == I2C_SMBUS_BLOCK_MAX ? &read_i2c_block_max : &read_i2c_block, reg,
+		    &data);
 	if (err)
 		return err;
 	if (data.block[0] != len)
