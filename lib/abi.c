@@ -46,6 +46,10 @@ const struct udrv_abi udrv_abi_responder_config =
 	UDRV_ABI_STRUCT_SINCE(udrv_responder_config, busy_pause_us, "1.5");
 const struct udrv_abi udrv_abi_info_event =
 	UDRV_ABI_STRUCT_SINCE(udrv_info_event, reserved, "1.6");
+const struct udrv_abi udrv_abi_soft_pwm_config =
+	UDRV_ABI_STRUCT_SINCE(udrv_soft_pwm_config, late_ns, "1.9");
+const struct udrv_abi udrv_abi_soft_pwm_stats =
+	UDRV_ABI_STRUCT_SINCE(udrv_soft_pwm_stats, worst_late_ns, "1.9");
 
 /*
  * The structs the library reads have no trailing padding in 1.0: a field
@@ -71,6 +75,7 @@ UDRV_NO_TAIL(udrv_gpio_layout, map_offset);
 UDRV_NO_TAIL(udrv_rt_state, dma_latency_us);
 UDRV_NO_TAIL(udrv_rt_report, findings);
 UDRV_NO_TAIL(udrv_responder_config, busy_pause_us);
+UDRV_NO_TAIL(udrv_soft_pwm_config, late_ns);
 
 /* The cdev backend reads events in place (lib/gpio/backend_cdev.c). */
 _Static_assert(sizeof(struct udrv_edge_event) == 48,

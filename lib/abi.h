@@ -51,6 +51,9 @@ extern const struct udrv_abi udrv_abi_vfio_info, udrv_abi_vfio_region_info,
 extern const struct udrv_abi udrv_abi_responder_config;
 /* 1.6 */
 extern const struct udrv_abi udrv_abi_info_event;
+/* 1.9 */
+extern const struct udrv_abi udrv_abi_soft_pwm_config,
+	udrv_abi_soft_pwm_stats;
 
 /*
  * Check a caller's @usize for @t: 0, or -EINVAL (smaller than the 1.0

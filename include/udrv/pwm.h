@@ -16,7 +16,8 @@
  * its clock, and the attributes still say what was asked).
  *
  * Calls return 0 or a negative errno and leave a message on the handle
- * (udrv_pwm_errmsg()). Since 1.9.
+ * (udrv_pwm_errmsg()). Since 1.9. The servo helpers at the end serve
+ * this PWM and the software one of udrv/soft_pwm.h.
  */
 #ifndef UDRV_PWM_H
 #define UDRV_PWM_H
@@ -112,6 +113,39 @@ const char *udrv_pwm_polarity_str(enum udrv_pwm_polarity polarity);
 /* The PWM chips there are ("pwmchip0", ...), sorted by number; see
  * udrv_chip_list(). */
 int udrv_pwm_list(char ***names);
+
+/*
+ * Servos, on a hardware PWM or a software one (udrv/soft_pwm.h). A hobby
+ * servo reads the width of a pulse repeated at a frame rate: 50 Hz (a 20
+ * ms frame) for analog servos, up to about 300 Hz for digital ones.
+ * 1000..2000 us is the range every servo takes, 1500 us the middle; many
+ * turn further with about 500..2500 us, and driven past their end stop
+ * they strain and hum: widen the range only to what yours is made for.
+ */
+#define UDRV_SERVO_FRAME_HZ	50
+#define UDRV_SERVO_MIN_US	1000
+#define UDRV_SERVO_MAX_US	2000
+/*
+ * The period and duty cycle (ns) of a pulse of @pulse_us at @frame_hz
+ * (0: 50), the pulse clamped to @min_us..@max_us (0 and 0: 1000..2000):
+ * what udrv_pwm_set_config() and udrv_soft_pwm_set_config() take. 0, 1
+ * when the pulse was clamped, or -EINVAL (nothing written) for @min_us
+ * above @max_us, or a @max_us that does not fit in the frame (1000000 /
+ * @frame_hz us and more).
+ */
+int udrv_servo_pulse(uint32_t frame_hz, uint32_t pulse_us, uint32_t min_us,
+		     uint32_t max_us, uint64_t *period_ns, uint64_t *duty_ns);
+/*
+ * The pulse (us) for @angle on a line from (@min_angle, @min_us) to
+ * (@max_angle, @max_us), rounded to the nearest us: degrees, or
+ * gpiozero's Servo value -1..1, any unit. @min_angle may be above
+ * @max_angle (a servo turned the other way round). 0, 1 when the angle
+ * was outside and clamped, or -EINVAL (nothing written) for an angle that
+ * is not finite, @min_angle equal to @max_angle, or @min_us above @max_us
+ * (0 and 0: 1000..2000).
+ */
+int udrv_servo_angle_us(double angle, double min_angle, double max_angle,
+			uint32_t min_us, uint32_t max_us, uint32_t *pulse_us);
 
 #ifdef __cplusplus
 }

@@ -29,6 +29,7 @@
 #include <udrv/i2c.h>
 #include <udrv/spi.h>
 #include <udrv/pwm.h>
+#include <udrv/soft_pwm.h>
 #include <udrv/uio.h>
 #include <udrv/vfio.h>
 #include <udrv/mmio.h>
