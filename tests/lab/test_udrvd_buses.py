@@ -32,6 +32,11 @@ from collections.abc import Iterator
 
 import pytest
 from guest import Udrv, as_user, guest_users, root, sh
+from test_i2c import FIXTURE as I2C_FIXTURE
+from test_i2c import buses as i2c_buses
+from test_i2c import stats as i2c_stats
+from test_spi import stats as spi_stats
+from test_udrvd_devices import client
 
 from rig.lab import Board
 from rig.lab.brokers import BUS, POLICY, STATE, Broker
@@ -47,9 +52,14 @@ UIDS = {MEMBER: 1100, OUTSIDER: 1101}
 ENV = f"DBUS_SYSTEM_BUS_ADDRESS={BUS}"
 STUB, FIXTURE = "SMBus stub driver", "i2c-fixture"  # the adapters' names
 ADDR = 0x50  # i2c-stub's chip_addr in the lab, i2c-fixture's addr=
-SPI_FIXTURE = "/sys/devices/platform/spi-fixture"
-I2C_FIXTURE = "/sys/devices/platform/i2c-fixture"
 LOOP = "spi-loopback"  # spi-fixture's chip select 1 (its modalias)
+
+
+def bus_of(board: Board, name: str) -> str:
+    """The number of the I2C adapter called @name ("i2c-N" in udrv i2c list)."""
+    found = i2c_buses(board)
+    assert name in found, f"no I2C adapter {name!r} among {sorted(found)}"
+    return str(found[name]["bus"]).removeprefix("i2c-")
 
 
 def rules(fixture_bus: str, transfers: bool = True) -> str:
@@ -62,13 +72,6 @@ def rules(fixture_bus: str, transfers: bool = True) -> str:
         grant += [f"allow user:{MEMBER} transfer i2c name:{STUB.replace(' ', '_')} 0x50",
                   f"allow user:{MEMBER} transfer i2c device:{FIXTURE} 0x50"]  # fmt: skip
     return "\n".join(grant) + "\n"
-
-
-def bus_of(board: Board, name: str) -> str:
-    """The number of the I2C adapter called @name (udrv i2c list --json: "i2c-N")."""
-    found = {b["name"]: b["bus"] for b in Udrv(0, root(board, "udrv i2c list --json"), "").json()}
-    assert name in found, f"no I2C adapter {name!r} among {sorted(found)}"
-    return str(found[name]).removeprefix("i2c-")
 
 
 @pytest.fixture
@@ -90,11 +93,6 @@ def broker(py_board: Board) -> Iterator[Broker]:
               f"dd if=/dev/zero of={I2C_FIXTURE}/regs bs=256 count=1")  # fmt: skip
 
 
-def client(board: Board, user: str, *args: str) -> Udrv:
-    """tests/daemon/client.c's job @args run by @user, on udrvd's bus."""
-    return as_user(board, user, shlex.join([dbusguest.GUEST_CLIENT, *args]), env=ENV)
-
-
 def i2c_call(board: Board, user: str, method: str, *args: str) -> Udrv:
     """io.udrv1.I2c.@method(@args, GVariant text) by @user, through gdbus."""
     cmd = ["gdbus", "call", "--system", "-d", "io.gpiod1", "-o", "/io/udrv1",
@@ -106,16 +104,6 @@ def gv_str(s: str) -> str:
     return "'" + s + "'"
 
 
-def spi_counts(board: Board, cs: int) -> dict[str, int]:
-    text = root(board, f"cat {SPI_FIXTURE}/cs{cs}")
-    return {k: int(v) for k, v in (ln.split() for ln in text.splitlines()) if v.isdigit()}
-
-
-def i2c_counts(board: Board) -> dict[str, int]:
-    text = root(board, f"cat {I2C_FIXTURE}/stats")
-    return {k: int(v) for k, v in (ln.split() for ln in text.splitlines())}
-
-
 def refused(r: Udrv, what: str) -> None:
     assert r.status != 0, f"not refused: {r.stdout}"
     assert "AccessDenied" in r.stderr and what in r.stderr, r.stderr
@@ -125,18 +113,18 @@ def test_an_spi_device_by_fd(broker: Broker) -> None:
     b = broker.board
     own = as_user(b, MEMBER, f"udrv spi transfer {LOOP} 0x5a")
     assert own.status == 1 and "Permission denied" in own.stderr, own
-    before = spi_counts(b, 1)
+    before = spi_stats(b, 1)
     r = client(b, MEMBER, "spi", LOOP, "a1b2c3")
     assert r.status == 0, f"{r.stderr}\nudrvd: {broker.log()}"
     assert re.fullmatch(r"spi spidev\d+\.1 \d+\.1 rx a1b2c3\n", r.stdout), r.stdout
-    after = spi_counts(b, 1)
+    after = spi_stats(b, 1)
     assert (after["messages"] - before["messages"], after["bytes"] - before["bytes"]) == (1, 3)
     # the other chip select (the ADC), and a user without a rule: no fd, nothing sent
-    adc = spi_counts(b, 0)
+    adc = spi_stats(b, 0)
     refused(client(b, MEMBER, "spi", "mcp3008", "00"), "'open' on spi device spidev")
     refused(client(b, OUTSIDER, "spi", LOOP, "00"),
             f"the policy refuses uid {UIDS[OUTSIDER]} (gid ")  # fmt: skip
-    assert (spi_counts(b, 0), spi_counts(b, 1)) == (adc, after)
+    assert (spi_stats(b, 0), spi_stats(b, 1)) == (adc, after)
 
 
 def test_smbus_at_a_granted_address(broker: Broker) -> None:
@@ -166,18 +154,18 @@ def test_a_plain_transfer_and_a_revoked_rule(broker: Broker) -> None:
     escaped = "".join(f"\\{x:03o}" for x in regs)  # printf's octal escapes
     root(b, f"printf '{escaped}' | dd of={I2C_FIXTURE}/regs bs=1 seek=16 conv=notrunc "
             "2>/dev/null")  # fmt: skip
-    before = i2c_counts(b)
+    before = i2c_stats(b)
     # the pointer 0x10 written, 4 bytes read after a repeated start
     msgs = f"@a(qqqay) [({ADDR}, 0, 1, [byte 0x10]), ({ADDR}, 1, 4, @ay [])]"
     r = i2c_call(b, MEMBER, "Transfer", gv_str(FIXTURE), msgs)
     assert r.status == 0, f"{r.stderr}\nudrvd: {broker.log()}"
     assert r.stdout.strip() == "([[byte 0x40, 0x41, 0x42, 0x43]],)", r.stdout
-    assert i2c_counts(b) != before
+    assert i2c_stats(b) != before
     # a message to an address without a rule: nothing of the transfer sent
-    before = i2c_counts(b)
+    before = i2c_stats(b)
     mixed = f"@a(qqqay) [({ADDR}, 0, 1, [byte 0x10]), (0x51, 1, 4, @ay [])]"
     refused(i2c_call(b, MEMBER, "Transfer", gv_str(FIXTURE), mixed), "at address 0x51")
-    assert i2c_counts(b) == before
+    assert i2c_stats(b) == before
     # the transfer rules removed, the policy reloaded: the next call refused
     b.put_bytes(rules(bus_of(b, FIXTURE), transfers=False).encode(), POLICY)
     root(b, f"kill -HUP {broker.pid}")
