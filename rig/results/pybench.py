@@ -271,6 +271,7 @@ class Mcp3008:
     """gpiozero's MCP3008.value through udrv's factory, under one gpiozero."""
 
     gpiozero: str
+    channel: int
     row: BusRow
     reads_per_s: float
 
@@ -313,7 +314,7 @@ def bus_model(b: dict[str, Any]) -> Buses:
                               dict(s["unavailable"]), calls)
     runs = mcp3008_runs(b)
     return Buses(b["calls_per_round"], b["rounds"], parts,
-                 tuple(Mcp3008(m["gpiozero"], row("udrv", m["rows"]["udrv"]),
+                 tuple(Mcp3008(m["gpiozero"], m["channel"], row("udrv", m["rows"]["udrv"]),
                                m["rows"]["udrv"]["reads_per_s"]) for m in runs))  # fmt: skip
 
 

@@ -19,7 +19,7 @@ from rig.bench.base import PRIORITY_VARIANTS, TextTableSpec
 from rig.bench.specs import SPECS
 
 from .model import Results, Row, Run
-from .pybench import bus_model, mcp3008_runs
+from .pybench import bus_model
 
 KERNELS = ("std", "rt")
 LOADS = ("none", "all")
@@ -243,8 +243,9 @@ def python_buses_table(results: list[dict[str, Any]]) -> TextTable:
         if not b:
             continue
         kernel = res.get("lab_kernel", doc.get("kernel", ""))
+        buses = bus_model(b)
         t.footer.append(f"{kernel}: " + ", ".join(f"{p.kind} on {p.where}"
-                                                  for p in bus_model(b).parts.values()))
+                                                  for p in buses.parts.values()))
         for part in ("i2c", "spi"):
             for call, c in b[part]["calls"].items():
                 u = c["rows"].get("udrv")
@@ -258,11 +259,10 @@ def python_buses_table(results: list[dict[str, Any]]) -> TextTable:
                                    times(q.get("min"))])  # fmt: skip
             for lib, why in {**b[part]["unsupported"], **b[part]["unavailable"]}.items():
                 t.footer.append(f"{kernel} {part} {lib}: no row: {why}")
-        for m in mcp3008_runs(b):
-            r = m["rows"]["udrv"]
-            t.footer.append(f"{kernel}: gpiozero {m['gpiozero']} MCP3008(channel={m['channel']})"
-                            f".value through udrv's factory: {r['reads_per_s']:.0f} reads/s "
-                            f"({r['median_ns'] / 1e3:.1f} us a read, median)")
+        for m in buses.mcp3008:
+            t.footer.append(f"{kernel}: gpiozero {m.gpiozero} MCP3008(channel={m.channel})"
+                            f".value through udrv's factory: {m.reads_per_s:.0f} reads/s "
+                            f"({m.row.median_ns / 1e3:.1f} us a read, median)")
     return t
 
 
