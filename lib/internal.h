@@ -91,6 +91,15 @@ void udrv_access_hint(char *buf, size_t len, int err, const char *path);
 /* Field @n (from 1) of a /proc/PID/stat line, after the "(comm)". */
 bool udrv_proc_stat_field(const char *stat, int n, long *value);
 
+/* The process's memory lock, which mlockall() makes for every thread, held
+ * by libudrv's real-time threads (the responder, the software PWMs)
+ * together: the first hold locks it (udrv_rt_lock_memory(@rt, @stack_bytes))
+ * unless it was locked before; the last release unlocks it only if a hold
+ * locked it. 0, or the lock's error (its message in @rt). */
+struct udrv_rt;
+int udrv_rt_hold_memory(struct udrv_rt *rt, size_t stack_bytes);
+void udrv_rt_release_memory(void);
+
 /* udrv_rt_threads("irq/") of kernel threads only (PF_KTHREAD in their
  * stat): the kernel's irq threads, not a process that took such a name. */
 struct udrv_rt_thread;

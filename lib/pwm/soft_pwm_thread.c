@@ -15,7 +15,6 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include <udrv/rt.h>
 
@@ -25,10 +24,6 @@
 /* udrv_rt_lock_memory() prefaults 512 KiB from one array on the stack */
 #define SPWM_STACK		(2u << 20)
 #define SPWM_PREFAULT		(64u << 10)
-
-static pthread_mutex_t mlock_lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned int mlock_users;	/* running PWMs with LOCK_MEMORY */
-static bool mlock_ours;			/* mlockall() by them: undone after */
 
 /* ---- a run's state ---- */
 
@@ -85,35 +80,19 @@ int udrv_spwm_collect(struct udrv_soft_pwm *pwm)
 
 static int lock_memory(struct udrv_soft_pwm *pwm, struct udrv_rt *rt)
 {
-	struct udrv_rt_state st;
-	int ret = 0;
+	int ret = udrv_rt_hold_memory(rt, SPWM_PREFAULT);
 
-	pthread_mutex_lock(&mlock_lock);
-	if (!mlock_users &&
-	    !(udrv_rt_get_state(NULL, &st) == 0 && st.memory_locked)) {
-		ret = udrv_rt_lock_memory(rt, SPWM_PREFAULT);
-		mlock_ours = !ret;
-	}
-	if (!ret) {
-		mlock_users++;
-		pwm->locks_memory = true;
-	}
-	pthread_mutex_unlock(&mlock_lock);
+	pwm->locks_memory = !ret;
 	return ret;
 }
 
-/* After the thread ended: the last PWM that locked memory unlocks it. */
+/* After the thread ended: the last holder of the memory lock unlocks it. */
 static void unlock_memory(struct udrv_soft_pwm *pwm)
 {
 	if (!pwm->locks_memory)
 		return;
 	pwm->locks_memory = false;
-	pthread_mutex_lock(&mlock_lock);
-	if (!--mlock_users && mlock_ours) {
-		munlockall();
-		mlock_ours = false;
-	}
-	pthread_mutex_unlock(&mlock_lock);
+	udrv_rt_release_memory();
 }
 
 static int rt_setup(struct udrv_soft_pwm *pwm)

@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -226,13 +225,10 @@ static int self_save(struct udrv_responder *r)
 
 static int self_lock(struct udrv_responder *r)
 {
-	struct udrv_rt_state st;
-	int ret;
+	/* mlockall() is the process's: held with libudrv's other real-time
+	 * threads, undone after the last only if not there before */
+	int ret = udrv_rt_hold_memory(r->rt, r->cfg.prefault_stack);
 
-	/* mlockall() is the process's: undone after only if not there before */
-	if (udrv_rt_get_state(NULL, &st) == 0 && st.memory_locked)
-		return 0;
-	ret = udrv_rt_lock_memory(r->rt, r->cfg.prefault_stack);
 	if (ret)
 		return rt_failed(r, ret);
 	r->locked_here = true;
@@ -285,7 +281,7 @@ static int self_restore(struct udrv_responder *r)
 		sched_setaffinity(r->tid, sizeof(r->old_cpus), &r->old_cpus);
 	r->cpu_set = false;
 	if (r->locked_here)
-		munlockall();
+		udrv_rt_release_memory();
 	r->locked_here = false;
 	udrv_rt_free(r->rt);	/* drops the DMA latency request */
 	r->rt = NULL;

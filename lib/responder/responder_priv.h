@@ -54,7 +54,7 @@ struct udrv_responder {
 	cpu_set_t old_cpus;
 	bool cpu_set;
 	bool sched_set;
-	bool locked_here;		/* mlockall() by us, not before */
+	bool locked_here;		/* a holder of the memory lock */
 	struct udrv_rt *rt;		/* holds /dev/cpu_dma_latency */
 	int irq_fd;			/* UDRV_RESPOND_IRQ_LINE: /dev/udrv-irq, -1 */
 	char errmsg[UDRV_ERRMSG_LEN];

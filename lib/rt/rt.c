@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,6 +221,37 @@ int udrv_rt_lock_memory(struct udrv_rt *rt, size_t stack_bytes)
 	rt->memory_locked = true;
 	prefault_stack(stack_bytes);
 	return 0;
+}
+
+static pthread_mutex_t memory_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned int memory_holders;	/* udrv_rt_hold_memory() without release */
+static bool memory_ours;		/* locked by a hold: unlocked by the last */
+
+int udrv_rt_hold_memory(struct udrv_rt *rt, size_t stack_bytes)
+{
+	struct udrv_rt_state st;
+	int ret = 0;
+
+	pthread_mutex_lock(&memory_lock);
+	if (!memory_holders &&
+	    !(udrv_rt_get_state(NULL, &st) == 0 && st.memory_locked)) {
+		ret = udrv_rt_lock_memory(rt, stack_bytes);
+		memory_ours = !ret;
+	}
+	if (!ret)
+		memory_holders++;
+	pthread_mutex_unlock(&memory_lock);
+	return ret;
+}
+
+void udrv_rt_release_memory(void)
+{
+	pthread_mutex_lock(&memory_lock);
+	if (memory_holders && !--memory_holders && memory_ours) {
+		munlockall();
+		memory_ours = false;
+	}
+	pthread_mutex_unlock(&memory_lock);
 }
 
 /* "0-3,6,8-9" */
