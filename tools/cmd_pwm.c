@@ -210,12 +210,24 @@ static void show_json(const struct pwm_view *v, struct udrv_json *j, bool chip)
 	udrv_json_obj_end(j);
 }
 
+/* One channel as get and set print it: JSON with --json, else text */
+static int print_channel(const struct pwm_view *v, bool json)
+{
+	struct udrv_json *j = cli_json_begin(json);
+
+	if (j)
+		show_json(v, j, true);
+	else
+		show_human(v, true);
+	cli_json_end(j);
+	return EXIT_OK;
+}
+
 /* Channel @ch of @chip as get shows it: an exit code. */
 static int show_channel(const char *chip, unsigned int ch, bool json)
 {
 	struct pwm_view v;
 	struct udrv_pwm *pwm;
-	struct udrv_json *j;
 	int ret = open_channel(chip, ch, UDRV_PWM_NO_EXPORT, &pwm);
 
 	if (ret)
@@ -224,13 +236,7 @@ static int show_channel(const char *chip, unsigned int ch, bool json)
 	udrv_pwm_free(pwm);
 	if (ret)
 		return ret;
-	j = cli_json_begin(json);
-	if (j)
-		show_json(&v, j, true);
-	else
-		show_human(&v, true);
-	cli_json_end(j);
-	return EXIT_OK;
+	return print_channel(&v, json);
 }
 
 /* ---- list ---- */
@@ -513,7 +519,6 @@ static int pwm_set(int argc, char **argv)
 	static const int allowed[] = { 'j', 'p', 'f', 'd', OPT_DUTY_CYCLE, 'P', 'e', OPT_DISABLE, 0 };
 	struct pwm_target t;
 	struct udrv_pwm *pwm = NULL;
-	struct udrv_json *j;
 	struct pwm_view v;
 	struct pwm_opts o;
 	unsigned int ch = 0;
@@ -532,13 +537,7 @@ static int pwm_set(int argc, char **argv)
 	udrv_pwm_free(pwm);
 	if (ret)
 		return ret;
-	j = cli_json_begin(o.json);
-	if (j)
-		show_json(&v, j, true);
-	else
-		show_human(&v, true);
-	cli_json_end(j);
-	return EXIT_OK;
+	return print_channel(&v, o.json);
 }
 
 int cmd_pwm(int argc, char **argv)
