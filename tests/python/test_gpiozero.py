@@ -16,13 +16,16 @@ python3-gpiozero), each naming the version it wants in $UDRV_TEST_GPIOZERO.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
 import subprocess
 import sys
 import textwrap
+import threading
 import time
+import weakref
 from collections.abc import Iterator
 from importlib.metadata import version
 
@@ -290,6 +293,53 @@ def test_one_line_one_reservation(chips: GpioExports, factory: UdrvFactory) -> N
     assert again.pin is factory.pin(3)
     other = LED("gpiochip1:3")  # the same offset of another chip: another line
     assert (other.pin.chip, other.pin.offset) == ("gpiochip1", 3)
+
+
+def test_a_device_collected_under_the_reservations_lock(chips: GpioExports,
+                                                        factory: UdrvFactory) -> None:
+    """A device left in a reference cycle, not closed, is closed by its
+    __del__ when the garbage collector frees it: at any allocation, also
+    inside reserve_pins() under the reservations lock, and closing it
+    releases its pins under that lock again, in the same thread. The
+    collection comes here from _conflicts_with(), which reserve_pins() calls
+    holding the lock (gpiozero's Lock waited there for ever: make check hung
+    in test_mcp3008_on_a_pi_s_spi0 when a collection fell in it)."""
+
+    class Collecting(InputDevice):  # type: ignore[misc]
+        def _conflicts_with(self, other: object) -> bool:
+            gc.collect()
+            return True
+
+    class Cyclic(LED):  # type: ignore[misc]
+        def __init__(self, pin: int) -> None:
+            super().__init__(pin)
+            self._cycle = self
+
+    holder = LED(3)
+    gc.disable()  # no collection before the one in reserve_pins()
+    try:
+        leaked = Cyclic(4)
+        gone = weakref.ref(leaked)
+        del leaked
+        result: list[BaseException] = []
+
+        def reserve() -> None:
+            try:
+                Collecting(3)
+            except BaseException as e:  # kept for the test
+                result.append(e)
+
+        t = threading.Thread(target=reserve, daemon=True)
+        t.start()
+        t.join(GUARD_S)
+        assert not t.is_alive(), "reserve_pins() waited for its own lock"
+    finally:
+        gc.enable()
+    assert gone() is None  # collected in there
+    assert [type(e) for e in result] == [GPIOPinInUse], result
+    assert chips.wait_unexported(BASE + 4)  # closed
+    LED(4).close()  # its reservation released
+    holder.close()
 
 
 # ---- names ----

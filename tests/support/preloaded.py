@@ -27,6 +27,8 @@ import functools
 import inspect
 import os
 import pickle
+import select
+import signal
 import struct
 import subprocess
 import sys
@@ -41,6 +43,11 @@ import pytest
 from tests.support.udrv_runner import REPO, required
 
 IN_CHILD = "UDRV_TEST_PRELOADED_CHILD"
+# how long a test may run in the child before it counts as hung: it is then
+# sent SIGABRT (its faulthandler prints every thread's stack to the log) and
+# the test fails with that, not make check waiting for ever (the tests take
+# seconds; only a deadlock comes near this)
+HUNG_S = 300
 F = TypeVar("F", bound=Callable[..., None])
 
 
@@ -70,7 +77,8 @@ class Child:
             old = os.environ.get("LD_PRELOAD", "")
             env = {**os.environ, IN_CHILD: "1",
                    "LD_PRELOAD": " ".join(p for p in (old, *map(str, self.preload)) if p)}
-            self.proc = subprocess.Popen([sys.executable, "-c", _CHILD], stdin=subprocess.PIPE,
+            self.proc = subprocess.Popen([sys.executable, "-X", "faulthandler", "-c", _CHILD],
+                                         stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=self.log, env=env,
                                          cwd=REPO)
         return self.proc
@@ -79,15 +87,19 @@ class Child:
         proc = self._start()
         assert proc.stdin is not None and proc.stdout is not None
         env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+        hung = False
         try:
             _send(proc.stdin, (sys.path, env, module, name, kwargs))  # type: ignore[arg-type]
+            hung = not select.select([proc.stdout], [], [], HUNG_S)[0]
+            if hung:
+                proc.send_signal(signal.SIGABRT)
             ok, report = _recv(proc.stdout)  # type: ignore[arg-type]
         except (EOFError, BrokenPipeError):
             proc.wait()
             self.log.seek(0)
-            tail = self.log.read()[-3000:].decode(errors="replace")
-            pytest.fail(f"the preloaded Python ended (status {proc.returncode}) in {name}:\n"
-                        f"{tail}", pytrace=False)
+            tail = self.log.read()[-6000:].decode(errors="replace")
+            what = f"hung for {HUNG_S} s" if hung else f"ended (status {proc.returncode})"
+            pytest.fail(f"the preloaded Python {what} in {name}:\n{tail}", pytrace=False)
         if not ok:
             pytest.fail(f"in the preloaded Python:\n{report}", pytrace=False)
 

@@ -191,6 +191,13 @@ class UdrvFactory(Factory):  # type: ignore[misc]
                  layout: udrv.GpioLayout | None = None,
                  hold: str | None = None) -> None:
         super().__init__()
+        # gpiozero's reservations lock, made reentrant: a device left to the
+        # garbage collector (in a reference cycle, not closed) is finalized
+        # whenever an allocation starts a collection, also inside
+        # reserve_pins() or release_pins() under this lock, and its __del__
+        # closes it, which releases its pins under the lock again, in the
+        # same thread (gpiozero's Lock waited there for ever)
+        self._res_lock = threading.RLock()
         if chip is None:
             chip = os.environ.get(ENV_CHIP) or None
         if backend is None:
