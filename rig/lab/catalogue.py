@@ -228,7 +228,8 @@ def features(name: str, variant: str = "") -> frozenset[str]:
     t = lookup(name)
     have = {"qemu"}
     if loads_modules(t, variant):  # rig/kernel/* is built and loaded
-        have |= {"gpio-wire", "gpio-reply", "uio-ticker", "irqlat", "udrv-irq", "spi-fixture"}
+        have |= {"gpio-wire", "gpio-reply", "uio-ticker", "irqlat", "udrv-irq", "spi-fixture",
+                 "pwm-fixture"}
         if I2C_DEV in t.machine.kernel_modules:  # its /dev/i2c-N
             have.add("i2c-fixture")
     if I2C_STUB in t.machine.kernel_modules and I2C_DEV in t.machine.kernel_modules:

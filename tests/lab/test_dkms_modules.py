@@ -53,8 +53,8 @@ def test_dkms_builds_are_taken_from_their_directory(monkeypatch: pytest.MonkeyPa
             (tmp_path / RELEASE / f"{name}.ko").write_bytes(b"\x7fELF")
     mods = modules.build_all(kernel(), quiet=True)
     assert sorted(ko.name for m in mods for ko in m.kos) == \
-        ["gpio-reply.ko", "gpio-wire.ko", "i2c-fixture.ko", "irqlat.ko", "spi-fixture.ko",
-         "udrv-irq.ko", "uio-ticker.ko"]
+        ["gpio-reply.ko", "gpio-wire.ko", "i2c-fixture.ko", "irqlat.ko", "pwm-fixture.ko",
+         "spi-fixture.ko", "udrv-irq.ko", "uio-ticker.ko"]
     assert all(ko.parent == tmp_path / RELEASE for m in mods for ko in m.kos)
 
 

@@ -460,7 +460,7 @@ def test_lg_env_of_a_qemu_board() -> None:
         assert drv["QEMUDriver"]["kernel"] == "kernel" and doc["images"]["kernel"] == "/k"
         assert set(doc["targets"]["main"]["features"]) == {
             "edu", "gpio-wire", "gpio-reply", "irqlat", "uio-ticker", "udrv-irq", "rt",
-            "i2c-fixture", "spi-fixture", "i2c-stub"}
+            "i2c-fixture", "spi-fixture", "pwm-fixture", "i2c-stub"}
 
 
 def importable(name: str) -> bool:

@@ -50,6 +50,8 @@ FEATURES: dict[str, str] = {
                    "SMBus emulated by i2c-core) with a 256-byte register file at 0x50",
     "spi-fixture": "rig/kernel/spi-fixture is loaded, its devices bound to spidev: an MCP3008 "
                    "model on chip select 0, a loopback on 1",
+    "pwm-fixture": "rig/kernel/pwm-fixture is loaded: a PWM chip of the kernel's PWM class whose "
+                   "channels 0 and 1 drive gpio-wire's lines 0 and 2 from hard hrtimers",
     "i2c-stub": "Debian's i2c-stub is loaded with i2c-dev: an SMBus adapter with a chip at 0x50 "
                 "(every SMBus transaction, SMBus block included)",
     "edu": "QEMU's edu PCI device, bound to uio_pci_generic (udrv-bench uio/pci)",
