@@ -237,17 +237,18 @@ static const char *consumer_of(const struct gpio_opts *o)
 	return o->config.consumer ? o->config.consumer : "udrv";
 }
 
-/* udrvd's request that holds @lines (the client's), adopted into @t. */
-static int adopt_held(struct udrvd_client *c, const struct udrvd_lines *lines,
+/* udrvd's request that holds @lines, the line @name (the client's),
+ * adopted into @t: its fd is handed only to a user granted all on it. */
+static int adopt_held(struct udrvd_client *c, const struct udrvd_lines *lines, char *name,
 		      struct gpio_taken *t)
 {
 	unsigned int offsets[UDRV_LINES_MAX];
 	char msg[256];
 	size_t n = 0;
-	int fd;
+	int fd, err = udrvd_client_get_fd(c, lines, &fd, offsets, &n);
 
-	if (udrvd_client_get_fd(c, lines, &fd, offsets, &n))
-		return cli_error(EXIT_FAIL, "%s", udrvd_client_errmsg(c));
+	if (err)
+		return refusal(c, err, lines, 1, &name, "read,drive,watch,configure");
 	if (udrv_request_adopt(lines->chip, fd, n, offsets, &t->req, msg, sizeof(msg))) {
 		close(fd);
 		return cli_error(EXIT_FAIL, "%s", msg);
@@ -269,8 +270,11 @@ int gpio_take_daemon(const struct gpio_opts *o, char *name,
 
 	if (!ret && (err = udrvd_client_set(c, &lines, s, consumer_of(o), path, sizeof(path))))
 		ret = refusal(c, err, &lines, 1, &name, "drive");
+	/* again: the request that holds it now */
+	if (!ret && udrvd_client_find(c, o->chip, 1, &name, &lines))
+		ret = cli_error(EXIT_FAIL, "%s", udrvd_client_errmsg(c));
 	if (!ret)
-		ret = adopt_held(c, &lines, t);
+		ret = adopt_held(c, &lines, name, t);
 	udrvd_client_free(c);
 	return ret;
 }
