@@ -165,6 +165,23 @@ int gpio_resolve(const struct gpio_opts *o, int n, char *const *lines,
 int gpio_set_daemon(const struct gpio_opts *o, int n, char **names,
 		    const struct udrv_line_settings *s);
 
+/* A line of one's request (udrv pwm run): the request, the line's index
+ * in it, its chip's name and its offset. */
+struct gpio_taken {
+	struct udrv_request *req;
+	size_t idx;
+	char chip[32];
+	unsigned int offset;
+};
+/*
+ * 'pwm run --hold daemon' (cmd_gpio_daemon.c): udrvd holds the line @name
+ * as an output with settings @s (its value: what the line stays at), and
+ * the request of udrvd's that holds it is adopted into @t (releasing it
+ * leaves the line with udrvd); an exit code.
+ */
+int gpio_take_daemon(const struct gpio_opts *o, char *name,
+		     const struct udrv_line_settings *s, struct gpio_taken *t);
+
 /*
  * --via (cmd_gpio_daemon.c): where get, mon and info reach the lines. auto
  * (the default): the chip, unless a chip the command needs (-c's, or with

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The gpio commands through udrvd: 'udrv gpio set --hold daemon' and
- * 'udrv gpio release' (lines udrvd holds), and get, mon and info for a user
+ * 'udrv gpio release' (lines udrvd holds; 'udrv pwm run --hold daemon'
+ * drives one through udrvd's request), and get, mon and info for a user
  * whom the chip refuses but udrvd's policy grants lines (--via). The lines
  * are found through udrvd's objects, so the user needs no access to the
  * chip, only a rule in udrvd's policy. Through udrvd's client (client/,
@@ -234,6 +235,48 @@ static const char *perms_for(const struct udrv_line_settings *s, bool edges)
 static const char *consumer_of(const struct gpio_opts *o)
 {
 	return o->config.consumer ? o->config.consumer : "udrv";
+}
+
+/* udrvd's request that holds @lines, the line @name (the client's),
+ * adopted into @t: its fd is handed only to a user granted all on it. */
+static int adopt_held(struct udrvd_client *c, const struct udrvd_lines *lines, char *name,
+		      struct gpio_taken *t)
+{
+	unsigned int offsets[UDRV_LINES_MAX];
+	char msg[256];
+	size_t n = 0;
+	int fd, err = udrvd_client_get_fd(c, lines, &fd, offsets, &n);
+
+	if (err)
+		return refusal(c, err, lines, 1, &name, "read,drive,watch,configure");
+	if (udrv_request_adopt(lines->chip, fd, n, offsets, &t->req, msg, sizeof(msg))) {
+		close(fd);
+		return cli_error(EXIT_FAIL, "%s", msg);
+	}
+	while (t->idx < n - 1 && offsets[t->idx] != lines->offsets[0])
+		t->idx++;
+	snprintf(t->chip, sizeof(t->chip), "%s", lines->chip);
+	t->offset = lines->offsets[0];
+	return EXIT_OK;
+}
+
+int gpio_take_daemon(const struct gpio_opts *o, char *name,
+		     const struct udrv_line_settings *s, struct gpio_taken *t)
+{
+	char path[UDRVD_CLIENT_PATH_LEN];
+	struct udrvd_lines lines;
+	struct udrvd_client *c;
+	int err, ret = daemon_lines(o->chip, 1, &name, &c, &lines);
+
+	if (!ret && (err = udrvd_client_set(c, &lines, s, consumer_of(o), path, sizeof(path))))
+		ret = refusal(c, err, &lines, 1, &name, "drive");
+	/* again: the request that holds it now */
+	if (!ret && udrvd_client_find(c, o->chip, 1, &name, &lines))
+		ret = cli_error(EXIT_FAIL, "%s", udrvd_client_errmsg(c));
+	if (!ret)
+		ret = adopt_held(c, &lines, name, t);
+	udrvd_client_free(c);
+	return ret;
 }
 
 int gpio_get_daemon(const struct gpio_opts *o, int n, char **names)
@@ -470,6 +513,12 @@ static int release_lines(const char *chip, int n, char **names)
 }
 
 int gpio_get_daemon(const struct gpio_opts *o, int n, char **names)
+{
+	return no_client();
+}
+
+int gpio_take_daemon(const struct gpio_opts *o, char *name,
+		     const struct udrv_line_settings *s, struct gpio_taken *t)
 {
 	return no_client();
 }

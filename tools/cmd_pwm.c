@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * udrv pwm list|get|set: hardware PWM through the kernel's PWM class
- * (/sys/class/pwm). set's values are pwm_args.c's.
+ * (/sys/class/pwm). set's values are pwm_args.c's. (run, the software PWM
+ * on a GPIO line: cmd_pwm_run.c.)
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,25 +18,30 @@
 #define PWM_LIST_CHANNELS_MAX	1024	/* a chip claiming more: the first */
 
 static const char pwm_help[] =
-"Usage: udrv pwm COMMAND [OPTIONS] CHIP CHANNEL ...\n"
+"Usage: udrv pwm COMMAND [OPTIONS] ...\n"
 "\n"
-"Hardware PWM through the kernel's PWM class (/sys/class/pwm). CHIP is the\n"
-"chip's number (0), name (pwmchip0), path (/sys/class/pwm/pwmchip0) or its\n"
-"parent device's name (fe20c000.pwm); CHANNEL a channel of it, from 0.\n"
+"Hardware PWM through the kernel's PWM class (/sys/class/pwm): list, get\n"
+"and set take CHIP CHANNEL, CHIP the chip's number (0), name (pwmchip0),\n"
+"path (/sys/class/pwm/pwmchip0) or its parent device's name (fe20c000.pwm),\n"
+"CHANNEL a channel of it, from 0. A software PWM on any GPIO output line,\n"
+"from a thread of udrv's: run LINE.\n"
 "\n"
 "Commands:\n"
 "  list       the PWM chips and their channels\n"
 "  get        a channel's period, duty cycle, polarity and state\n"
 "  set        set them (the channel exported when it is not)\n"
+"  run        a software PWM on a GPIO line, until Ctrl-C, then its counts\n"
 "\n"
 "Examples:\n"
 "  udrv pwm list\n"
 "  udrv pwm set 0 0 --frequency 50 --duty 1.5ms --enable\n"
-"  udrv pwm get pwmchip0 0\n";
+"  udrv pwm get pwmchip0 0\n"
+"  udrv pwm run --frequency 1000 --duty-cycle 25 GPIO17\n"
+"  udrv pwm run --servo-us 1500 GPIO18\n";
 
 struct pwm_opts {
 	bool json;
-	const char *period, *frequency, *duty, *duty_cycle, *polarity;
+	struct pwm_wave_args wave;
 	int enable;			/* 1 --enable, 0 --disable, -1 neither */
 };
 
@@ -67,11 +73,11 @@ static void pwm_opt(struct pwm_opts *o, int opt, const char *arg)
 {
 	switch (opt) {
 	case 'j': o->json = true; break;
-	case 'p': o->period = arg; break;
-	case 'f': o->frequency = arg; break;
-	case 'd': o->duty = arg; break;
-	case OPT_DUTY_CYCLE: o->duty_cycle = arg; break;
-	case 'P': o->polarity = arg; break;
+	case 'p': o->wave.period = arg; break;
+	case 'f': o->wave.frequency = arg; break;
+	case 'd': o->wave.duty = arg; break;
+	case OPT_DUTY_CYCLE: o->wave.duty_cycle = arg; break;
+	case 'P': o->wave.polarity = arg; break;
 	case 'e': o->enable = 1; break;
 	case OPT_DISABLE: o->enable = 0; break;
 	}
@@ -407,48 +413,14 @@ static const char set_help[] =
 "  udrv pwm set fe20c000.pwm 1 --frequency 1000 --duty-cycle 25 --enable\n"
 "  udrv pwm set 0 0 --disable --polarity inversed\n";
 
-/* The period and duty cycle to set: the command line's, else the channel's. */
-struct pwm_target {
-	bool period_given, duty_given;
-	uint64_t period, duty, pct;
-	bool pct_given;
-	int polarity;			/* -1: as it is */
-};
-
+/* What pwm set is told: the waveform (pwm_parse_target()), or --enable
+ * or --disable alone. */
 static int parse_target(const struct pwm_opts *o, struct pwm_target *t)
 {
-	int err = 0;
+	int ret = pwm_parse_target("pwm set", &o->wave, t);
 
-	*t = (struct pwm_target){ .polarity = -1 };
-	if (o->period && o->frequency)
-		return cli_usage("pwm set", "--period or --frequency, not both");
-	if (o->duty && o->duty_cycle)
-		return cli_usage("pwm set", "--duty or --duty-cycle, not both");
-	if (o->period && (err = pwm_parse_ns(o->period, &t->period)))
-		return cli_usage("pwm set", "bad --period '%s': %s", o->period, err == -ERANGE ?
-				 "beyond 64 bits of ns" : "ns (20000000) or a time with a unit (20ms)");
-	if (o->period && !t->period)
-		return cli_usage("pwm set", "--period 0: a PWM needs a period above 0");
-	if (o->frequency && (err = pwm_parse_frequency(o->frequency, &t->period)))
-		return cli_usage("pwm set", "bad --frequency '%s': Hz above 0 and at most 1000000000, with up to 9 decimals (50, 0.5)",
-				 o->frequency);
-	if (o->duty && (err = pwm_parse_ns(o->duty, &t->duty)))
-		return cli_usage("pwm set", "bad --duty '%s': %s", o->duty, err == -ERANGE ?
-				 "beyond 64 bits of ns" : "ns (1500000) or a time with a unit (1.5ms)");
-	if (o->duty_cycle && pwm_parse_percent(o->duty_cycle, &t->pct))
-		return cli_usage("pwm set", "bad --duty-cycle '%s': a percentage from 0 to 100, with up to 9 decimals (7.5)",
-				 o->duty_cycle);
-	if (o->polarity && strcmp(o->polarity, "normal") && strcmp(o->polarity, "inversed"))
-		return cli_usage("pwm set", "bad --polarity '%s': normal or inversed", o->polarity);
-	t->period_given = o->period || o->frequency;
-	t->duty_given = o->duty;
-	t->pct_given = o->duty_cycle;
-	if (o->polarity)
-		t->polarity = o->polarity[0] == 'n' ? UDRV_PWM_POLARITY_NORMAL :
-						      UDRV_PWM_POLARITY_INVERSED;
-	if (t->period_given && t->duty_given && t->duty > t->period)
-		return cli_usage("pwm set", "--duty %s is longer than the period (%" PRIu64 " ns)",
-				 o->duty, t->period);
+	if (ret)
+		return ret;
 	if (!t->period_given && !t->duty_given && !t->pct_given && t->polarity < 0 &&
 	    o->enable < 0)
 		return cli_usage("pwm set", "nothing to set: give --period or --frequency, --duty or --duty-cycle, --polarity, --enable or --disable");
@@ -546,6 +518,7 @@ int cmd_pwm(int argc, char **argv)
 		{ "list", pwm_list, "list chips" },
 		{ "get", pwm_get, "show a channel" },
 		{ "set", pwm_set, "set a channel" },
+		{ "run", cmd_pwm_run, "a software PWM on a GPIO line" },
 		{ NULL, NULL, NULL },
 	};
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The values of udrv pwm set (pwm_args.c, fuzzed: tests/fuzz/fuzz_pwm.c),
- * which cmd_pwm.c reads. */
+/* The values and waveform options of udrv pwm set and pwm run (pwm_args.c,
+ * fuzzed: tests/fuzz/fuzz_pwm.c), which cmd_pwm.c and cmd_pwm_run.c read. */
 #ifndef UDRV_CMD_PWM_H
 #define UDRV_CMD_PWM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* A percentage in units of 10^-9 %: 100 % */
@@ -33,5 +34,26 @@ int pwm_parse_percent(const char *s, uint64_t *pct);
 /* @pct (units of 10^-9 %, at most PWM_PERCENT_FULL) of @period_ns, rounded
  * to the nearest ns, exactly (no 64-bit overflow): at most @period_ns. */
 uint64_t pwm_duty_of(uint64_t period_ns, uint64_t pct);
+
+/* The waveform's options as given (NULL: absent): --period, --frequency,
+ * --duty, --duty-cycle, --polarity. */
+struct pwm_wave_args {
+	const char *period, *frequency, *duty, *duty_cycle, *polarity;
+};
+
+/* What they say: each value given, and which were. */
+struct pwm_target {
+	bool period_given, duty_given, pct_given;
+	uint64_t period, duty, pct;	/* ns, ns, 10^-9 % */
+	int polarity;			/* enum udrv_pwm_polarity; -1: not given */
+};
+
+/*
+ * @a into @t, every value checked (a period of 0, one given twice, a
+ * duty cycle longer than a period given with it, nan, a sign, 2^64 ns
+ * and more): 0, or EXIT_USAGE after a message that names the option of
+ * @cmd ("pwm set") and the form it takes.
+ */
+int pwm_parse_target(const char *cmd, const struct pwm_wave_args *a, struct pwm_target *t);
 
 #endif /* UDRV_CMD_PWM_H */

@@ -16,6 +16,7 @@ int cmd_uio(int argc, char **argv);
 int cmd_i2c(int argc, char **argv);
 int cmd_spi(int argc, char **argv);
 int cmd_pwm(int argc, char **argv);
+int cmd_pwm_run(int argc, char **argv);
 int cmd_pci(int argc, char **argv);
 int cmd_rt(int argc, char **argv);
 /* 'udrv bench', 'udrv load': forwarded to udrv-bench (cmd_bench.c) */

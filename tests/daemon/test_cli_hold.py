@@ -23,6 +23,7 @@ POLICY = """# udrv gpio set --hold daemon
 allow uid:1 drive,configure gpio fake-a LOCK
 allow uid:2 drive gpio fake-a LOCK
 allow uid:1 drive gpio fake-a 2
+allow uid:1 all gpio fake-a LED
 """
 
 
@@ -110,6 +111,33 @@ def test_release_takes_only_the_lines_given(udrvd: Udrvd, udrv: Path) -> None:
     res = gpio(udrvd, udrv, "release", "-c", "gpiochip0", "2", "0")
     assert res.returncode == 0, res.stderr
     assert not udrvd.lines()[0].used and not udrvd.lines()[2].used
+
+
+def test_pwm_run_leaves_its_line_held_inactive(udrvd: Udrvd, udrv: Path) -> None:
+    """udrv pwm run --hold daemon: udrvd requests the line (its policy's
+    all: udrvd hands the request's fd only so), the PWM drives that request
+    (adopted), and after the run udrvd still holds the line, inactive."""
+    pwm = [str(udrv), "pwm", "run", "--hold", "daemon", "--frequency", "100", "--duty-cycle",
+           "50", "--duration", "100ms", "--json"]  # fmt: skip
+    res = udrvd.run_as([*pwm, "LED"], ALICE, preload=True)
+    assert res.returncode == 0, res.stderr
+    doc = json.loads(res.stdout)
+    assert (doc["chip"], doc["offset"], doc["ended"]) == ("gpiochip0", 4, "duration"), doc
+    assert doc["edges"] == 2 * (doc["periods"] - doc["skipped"]) >= 2, doc
+    line = udrvd.lines()[4]
+    assert (line.used, line.output, line.level, line.consumer) == (True, True, 0, "udrv")
+    # inversed: inactive is high, and udrvd's same request is taken again
+    res = udrvd.run_as([*pwm, "--polarity", "inversed", "LED"], ALICE, preload=True)
+    assert res.returncode == 0, res.stderr
+    assert (udrvd.lines()[4].used, udrvd.lines()[4].level) == (True, 1)
+    assert requests(udrvd).count("objectpath '/io/gpiod1/requests/request") == 1
+    # drive alone on LOCK: udrvd sets it, but keeps its fd; the rule is named
+    res = udrvd.run_as([*pwm, "LOCK"], ALICE, preload=True)
+    assert res.returncode == 1 and res.stdout == "", res.stderr
+    assert "allow user:" in res.stderr or "allow uid:1" in res.stderr, res.stderr
+    assert "read,drive,watch,configure gpio fake-a LOCK" in res.stderr, res.stderr
+    assert gpio(udrvd, udrv, "release", "LED").returncode == 0
+    assert not udrvd.lines()[4].used
 
 
 def test_bad_input_is_a_usage_error(udrvd: Udrvd, udrv: Path) -> None:
