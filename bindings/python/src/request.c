@@ -610,8 +610,8 @@ static PyMethodDef req_methods[] = {
 	  "Read up to max_events pending events; blocks (GIL released) only when none are "
 	  "pending." },
 	{ "release", req_release, METH_NOARGS,
-	  "release() -> None\n\nGive the lines back. Idempotent; using the request afterwards "
-	  "raises ValueError." },
+	  "release() -> None\n\nGive the lines back, the SoftPWMs on them stopped and closed "
+	  "first. Idempotent; using the request afterwards raises ValueError." },
 	{ "__enter__", req_enter, METH_NOARGS, NULL },
 	{ "__exit__", req_exit, METH_VARARGS, NULL },
 	{ "_adopt", req_adopt, METH_VARARGS | METH_CLASS, NULL },

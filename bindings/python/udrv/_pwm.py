@@ -61,6 +61,12 @@ class _Wave(Protocol):
     def set_config(self, period_ns: int, duty_ns: int) -> None: ...
 
 
+def _servo_pulse(pwm: _Wave, pulse_us: int, frame_hz: int, min_us: int, max_us: int) -> bool:
+    period, duty, clamped = _udrv._servo_pulse(frame_hz, pulse_us, min_us, max_us)
+    pwm.set_config(period, duty)
+    return clamped
+
+
 class _Waveform:
     """frequency, duty_cycle, polarity and the servo helpers on period_ns,
     duty_ns and set_config() of PWM and SoftPWM."""
@@ -122,11 +128,9 @@ class _Waveform:
                         min_us: int = 1000, max_us: int = 2000) -> bool:
         """A servo pulse of pulse_us microseconds every 1/frame_hz s, the
         pulse clamped to min_us..max_us; True when it was clamped."""
-        period, duty, clamped = _udrv._servo_pulse(frame_hz, pulse_us, min_us, max_us)
-        self.set_config(period, duty)
-        return clamped
+        return _servo_pulse(self, pulse_us, frame_hz, min_us, max_us)
 
-    def set_servo_angle(self, angle: float, *, min_angle: float = -90.0,
+    def set_servo_angle(self: _Wave, angle: float, *, min_angle: float = -90.0,
                         max_angle: float = 90.0, min_us: int = 1000, max_us: int = 2000,
                         frame_hz: int = 50) -> bool:
         """The pulse for angle on the line from (min_angle, min_us) to
@@ -135,7 +139,7 @@ class _Waveform:
         us, clamped = _udrv._servo_angle_us(
             _real(angle, "angle"), _real(min_angle, "min_angle"),
             _real(max_angle, "max_angle"), min_us, max_us)
-        self.set_servo_pulse(us, frame_hz=frame_hz, min_us=min_us, max_us=max_us)
+        _servo_pulse(self, us, frame_hz, min_us, max_us)
         return clamped
 
 
