@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * udrv._udrv: the module, its functions (version, chip_list, uio_list,
- * i2c_list, spi_list) and the helpers the object files share.
+ * i2c_list, spi_list, pwm_list) and the helpers the object files share.
  */
 #include "udrv_py.h"
 
@@ -166,6 +166,41 @@ int udrvpy_int_arg_int(PyObject *o, const char *name, int min, int max, int *v)
 	return 0;
 }
 
+int udrvpy_not_bool(PyObject *o, const char *name)
+{
+	if (!PyBool_Check(o))
+		return 0;
+	PyErr_Format(PyExc_TypeError, "%s must be an int, not bool", name);
+	return -1;
+}
+
+int udrvpy_no_delete(PyObject *value, const char *name)
+{
+	if (value)
+		return 0;
+	PyErr_Format(PyExc_AttributeError, "%s cannot be deleted", name);
+	return -1;
+}
+
+int udrvpy_bool_arg(PyObject *value, const char *name)
+{
+	if (PyBool_Check(value))
+		return value == Py_True;
+	PyErr_Format(PyExc_TypeError, "%s is True or False, not %.100s", name,
+		     Py_TYPE(value)->tp_name);
+	return -1;
+}
+
+int udrvpy_ns_arg(PyObject *o, const char *name, uint64_t *ns)
+{
+	long long v;
+
+	if (udrvpy_not_bool(o, name) < 0 || udrvpy_int_arg(o, name, 0, LLONG_MAX, &v) < 0)
+		return -1;
+	*ns = (uint64_t)v;
+	return 0;
+}
+
 int udrvpy_busy_init(struct udrvpy_busy *b)
 {
 	*b = (struct udrvpy_busy){ .wake = PyThread_allocate_lock() };
@@ -308,6 +343,11 @@ static PyObject *spi_list(PyObject *mod, PyObject *unused)
 	return strv_list(udrv_spi_list, "cannot list the spidev devices");
 }
 
+static PyObject *pwm_list(PyObject *mod, PyObject *unused)
+{
+	return strv_list(udrv_pwm_list, "cannot list the PWM chips");
+}
+
 static PyObject *absent_reason(void (*fn)(char *, size_t))
 {
 	char buf[512];
@@ -367,6 +407,8 @@ static PyMethodDef module_methods[] = {
 	{ "spi_list", spi_list, METH_NOARGS,
 	  "spi_list() -> list[str]\n\nThe spidev devices (\"spidev0.0\", ...), by bus then chip "
 	  "select; [] when none." },
+	{ "pwm_list", pwm_list, METH_NOARGS,
+	  "pwm_list() -> list[str]\n\nThe PWM chips (\"pwmchip0\", ...), by number; [] when none." },
 	{ "gpio_absent_reason", gpio_absent_reason, METH_NOARGS,
 	  "gpio_absent_reason() -> str\n\nWhy there are no GPIO chips, and what to do." },
 	{ "uio_absent_reason", uio_absent_reason, METH_NOARGS,
@@ -397,6 +439,9 @@ static const init_fn inits[] = {
 	udrvpy_hist_init,
 	udrvpy_i2c_init,
 	udrvpy_spi_init,
+	udrvpy_pwm_init,
+	udrvpy_soft_pwm_init,
+	udrvpy_servo_init,
 	udrvpy_udrvd_init,
 	backend_names_init,
 };

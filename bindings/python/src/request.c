@@ -243,6 +243,7 @@ static void do_release(struct udrvpy_request *self)
 	if (!req)
 		return;
 	self->req = NULL;
+	udrvpy_soft_pwms_close(self);
 	Py_BEGIN_ALLOW_THREADS
 	udrv_request_release(req);
 	Py_END_ALLOW_THREADS
@@ -333,8 +334,7 @@ static Py_ssize_t name_index(struct udrvpy_request *self, PyObject *idx)
 	return (Py_ssize_t)v;
 }
 
-/* line (offset or name as requested) -> index; -1 with an exception */
-static Py_ssize_t line_index(struct udrvpy_request *self, PyObject *line)
+Py_ssize_t udrvpy_req_line_index(struct udrvpy_request *self, PyObject *line)
 {
 	if (PyLong_Check(line)) {
 		int ovf;
@@ -397,7 +397,7 @@ static PyObject *req_set_value(PyObject *o, PyObject *const *args, Py_ssize_t na
 	}
 	if (!self->req)
 		return udrvpy_req_released(self);
-	idx = line_index(self, args[0]);
+	idx = udrvpy_req_line_index(self, args[0]);
 	if (idx < 0)
 		return NULL;
 	v = value_arg(args[1]);
@@ -417,7 +417,7 @@ static PyObject *req_get_value(PyObject *o, PyObject *line)
 
 	if (!self->req)
 		return udrvpy_req_released(self);
-	idx = line_index(self, line);
+	idx = udrvpy_req_line_index(self, line);
 	if (idx < 0)
 		return NULL;
 	ret = udrv_request_get_value(self->req, (size_t)idx);
@@ -450,7 +450,7 @@ static PyObject *req_get_values(PyObject *o, PyObject *const *args, Py_ssize_t n
 		if (!it)
 			return NULL;
 		while ((item = PyIter_Next(it))) {
-			Py_ssize_t idx = line_index(self, item);
+			Py_ssize_t idx = udrvpy_req_line_index(self, item);
 
 			Py_DECREF(item);
 			if (idx < 0 || count == UDRV_LINES_MAX) {
@@ -505,7 +505,7 @@ static PyObject *req_set_values(PyObject *o, PyObject *mapping)
 			PyErr_SetString(PyExc_TypeError, "set_values() takes a mapping {line: value}");
 			return NULL;
 		}
-		idx = line_index(self, PyTuple_GET_ITEM(pair, 0));
+		idx = udrvpy_req_line_index(self, PyTuple_GET_ITEM(pair, 0));
 		v = idx < 0 ? -1 : value_arg(PyTuple_GET_ITEM(pair, 1));
 
 		Py_DECREF(pair);
@@ -538,6 +538,11 @@ static PyObject *req_reconfigure(PyObject *o, PyObject *settings)
 		return NULL;
 	if (self->busy)
 		return udrvpy_req_busy();
+	if (udrvpy_soft_pwms_running(self)) {
+		PyErr_SetString(PyExc_RuntimeError,
+				"a SoftPWM runs on this request: stop() it before a reconfigure");
+		return NULL;
+	}
 	self->busy = 1;
 	Py_BEGIN_ALLOW_THREADS
 	ret = udrv_request_reconfigure(self->req, st);
@@ -605,8 +610,8 @@ static PyMethodDef req_methods[] = {
 	  "Read up to max_events pending events; blocks (GIL released) only when none are "
 	  "pending." },
 	{ "release", req_release, METH_NOARGS,
-	  "release() -> None\n\nGive the lines back. Idempotent; using the request afterwards "
-	  "raises ValueError." },
+	  "release() -> None\n\nGive the lines back, the SoftPWMs on them stopped and closed "
+	  "first. Idempotent; using the request afterwards raises ValueError." },
 	{ "__enter__", req_enter, METH_NOARGS, NULL },
 	{ "__exit__", req_exit, METH_VARARGS, NULL },
 	{ "_adopt", req_adopt, METH_VARARGS | METH_CLASS, NULL },

@@ -209,33 +209,24 @@ static int change_mode(struct udrvpy_spi *self, uint32_t clear, uint32_t set)
 	return 0;
 }
 
-static int no_delete(PyObject *value, const char *name)
-{
-	if (value)
-		return 0;
-	PyErr_Format(PyExc_AttributeError, "%s cannot be deleted", name);
-	return -1;
-}
-
 static int spi_set_flag(PyObject *o, PyObject *value, void *closure)
 {
 	uint32_t bit = (uint32_t)(uintptr_t)closure;
+	int on;
 
-	if (no_delete(value, "a mode flag") < 0)
+	if (udrvpy_no_delete(value, "a mode flag") < 0)
 		return -1;
-	if (!PyBool_Check(value)) {
-		PyErr_Format(PyExc_TypeError, "a mode flag is True or False, not %.100s",
-			     Py_TYPE(value)->tp_name);
+	on = udrvpy_bool_arg(value, "a mode flag");
+	if (on < 0)
 		return -1;
-	}
-	return change_mode(SPI(o), bit, value == Py_True ? bit : 0);
+	return change_mode(SPI(o), bit, on ? bit : 0);
 }
 
 static int spi_set_mode(PyObject *o, PyObject *value, void *unused)
 {
 	unsigned long long mode;
 
-	if (no_delete(value, "mode") < 0 || udrvpy_uint_arg(value, "mode", 3, &mode) < 0)
+	if (udrvpy_no_delete(value, "mode") < 0 || udrvpy_uint_arg(value, "mode", 3, &mode) < 0)
 		return -1;
 	return change_mode(SPI(o), UDRV_SPI_MODE_3, (uint32_t)mode);
 }
@@ -245,7 +236,7 @@ static int spi_set_bits(PyObject *o, PyObject *value, void *unused)
 	unsigned long long bits;
 	int ret;
 
-	if (no_delete(value, "bits_per_word") < 0 ||
+	if (udrvpy_no_delete(value, "bits_per_word") < 0 ||
 	    udrvpy_uint_arg(value, "bits_per_word", 32, &bits) < 0)
 		return -1;
 	if (bits == 0) {
@@ -268,7 +259,7 @@ static int spi_set_speed(PyObject *o, PyObject *value, void *unused)
 	unsigned long long hz;
 	int ret;
 
-	if (no_delete(value, "max_speed_hz") < 0 ||
+	if (udrvpy_no_delete(value, "max_speed_hz") < 0 ||
 	    udrvpy_uint_arg(value, "max_speed_hz", SPEED_HZ_MAX, &hz) < 0)
 		return -1;
 	if (hz == 0) {

@@ -3,7 +3,8 @@
  * udrv._udrv: what the extension's files share. One object per file:
  * errors.c (exceptions), chip.c, request.c, events.c (EdgeEvent, UioIrq),
  * layout.c (GpioLayout), uio.c, region.c, rt.c, hist.c, i2c.c (with
- * i2c_smbus.c and i2c_rdwr.c), spi.c; buffers.c (the bytes of their
+ * i2c_smbus.c and i2c_rdwr.c), spi.c, pwm.c (hardware PWM), soft_pwm.c
+ * (SoftPWM, on a Request's line), servo.c (the servo helpers); buffers.c (the bytes of their
  * calls); module.c ties them into the module.
  */
 #ifndef UDRV_PY_H
@@ -94,6 +95,13 @@ extern PyTypeObject udrvpy_SPIType;
 int udrvpy_i2c_init(PyObject *m);
 int udrvpy_spi_init(PyObject *m);
 
+/* pwm.c, soft_pwm.c, servo.c (module functions only) */
+extern PyTypeObject udrvpy_PWMType;
+extern PyTypeObject udrvpy_SoftPWMType;
+int udrvpy_pwm_init(PyObject *m);
+int udrvpy_soft_pwm_init(PyObject *m);
+int udrvpy_servo_init(PyObject *m);
+
 /* udrvd.c: udrvd_hold(), udrvd_release(), HAS_UDRVD_CLIENT */
 int udrvpy_udrvd_init(PyObject *m);
 
@@ -119,6 +127,17 @@ int udrvpy_uint_arg(PyObject *o, const char *name, unsigned long long max,
 		    unsigned long long *v);
 /* udrvpy_int_arg() into an int: the range @min..@max within INT_MIN..INT_MAX */
 int udrvpy_int_arg_int(PyObject *o, const char *name, int min, int max, int *v);
+
+/* TypeError("<name> must be an int, not bool") for True and False (where
+ * an int's True would be 1 by mistake): 0, or -1 with the exception */
+int udrvpy_not_bool(PyObject *o, const char *name);
+/* A setter's @value NULL (del obj.attr): AttributeError naming @name, -1 */
+int udrvpy_no_delete(PyObject *value, const char *name);
+/* True or False: 1 or 0; anything else: TypeError naming @name, -1 */
+int udrvpy_bool_arg(PyObject *value, const char *name);
+/* A time in ns called @name: an int (not a bool) 0..2**63-1 (ValueError
+ * below 0 or beyond, OverflowError beyond 64 bits, as udrvpy_int_arg()) */
+int udrvpy_ns_arg(PyObject *o, const char *name, uint64_t *ns);
 
 /*
  * A handle one thread uses at a time (I2C, SPI), from its call's start to

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""udrv: GPIO (character device, sysfs, registers), UIO, I2C, SPI and
-real-time helpers for Linux userspace drivers, over libudrv (docs/python.md).
+"""udrv: GPIO (character device, sysfs, registers), UIO, I2C, SPI, PWM
+(hardware and software) and real-time helpers for Linux userspace drivers,
+over libudrv (docs/python.md).
 
     import udrv
     with udrv.Chip("gpiochip0") as chip, chip.request(
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from ._gpio import Chip, Request
 from ._i2c import I2C, I2CMessage
+from ._pwm import PWM, SoftPWM
 from ._rt import Histogram, Rt, rt_check, rt_threads
 from ._spi import SPI, SPITransfer
 from ._types import (
@@ -26,12 +28,14 @@ from ._types import (
     InfoEvent,
     LineInfo,
     LineSettings,
+    Polarity,
     Policy,
     RtFinding,
     RtLevel,
     RtReport,
     RtState,
     RtThread,
+    SoftPWMStats,
     UioMapInfo,
     UioPortInfo,
 )
@@ -48,6 +52,7 @@ from ._udrv import (
     chip_list,
     gpio_absent_reason,
     i2c_list,
+    pwm_list,
     rt_find_irq,
     spi_list,
     uio_absent_reason,
@@ -61,6 +66,7 @@ __version__ = version()
 
 __all__ = [
     "I2C",
+    "PWM",
     "SPI",
     "Backend",
     "Bias",
@@ -83,6 +89,7 @@ __all__ = [
     "LineSettings",
     "NotFoundError",
     "PermissionDeniedError",
+    "Polarity",
     "Policy",
     "Region",
     "Request",
@@ -93,6 +100,8 @@ __all__ = [
     "RtState",
     "RtThread",
     "SPITransfer",
+    "SoftPWM",
+    "SoftPWMStats",
     "Uio",
     "UioIrq",
     "UioMapInfo",
@@ -101,6 +110,7 @@ __all__ = [
     "gpio_absent_reason",
     "hold",
     "i2c_list",
+    "pwm_list",
     "release_held",
     "rt_check",
     "rt_find_irq",

@@ -69,6 +69,14 @@ class Backend(enum.IntEnum):
     MMIO = 2
 
 
+class Polarity(enum.IntEnum):
+    """A PWM's polarity (enum udrv_pwm_polarity): NORMAL is active high for
+    the duty cycle, INVERSED active low."""
+
+    NORMAL = 0
+    INVERSED = 1
+
+
 class Policy(enum.IntEnum):
     """Scheduling policies (the os.SCHED_* values)."""
 
@@ -233,3 +241,17 @@ class RtThread:
     name: str
     policy: int
     priority: int
+
+
+@dataclass(frozen=True)
+class SoftPWMStats:
+    """What a SoftPWM's thread counted since its last start (kept after a
+    stop): periods begun; of them missed (an edge later than late_ns, or
+    its pulse skipped) and skipped (the pulse not driven); the levels
+    driven on deadlines; the latest edge's lateness in ns."""
+
+    periods: int
+    missed: int
+    skipped: int
+    edges: int
+    worst_late_ns: int

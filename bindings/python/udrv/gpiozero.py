@@ -53,9 +53,18 @@ debounce (``debounce_us``) on the character device and the mmio backend;
 sysfs GPIO has none, so there a callback is dropped when it comes less than
 ``bounce`` after the last one delivered.
 
-PWM: gpiozero 2.0 has no generic software PWM to build on, and udrv drives
-lines, not PWM controllers, so setting a frequency raises
-``PinPWMUnsupported`` (PWMLED and friends fail at construction).
+PWM (PWMLED, RGBLED, Servo, AngularServo, Motor, TonalBuzzer...): a pin's
+``frequency`` set makes its ``state`` the duty cycle, 0..1. On a Raspberry
+Pi, GPIO12, 13, 18 and 19 use the hardware PWM (:class:`udrv.PWM`) when the
+device tree muxes them to the PWM controller (``dtoverlay=pwm`` or
+``pwm-2chan``; see udrv/_gpiozero_pwm.py): the factory then never requests
+such a pin as a GPIO while it is only an output whose state nobody wrote
+(a request would take the pin from the PWM controller). Every other pin
+gets udrv's software PWM (:class:`udrv.SoftPWM`: a thread of its own, on
+absolute deadlines) on the pin's line request. A frequency of None stops
+the PWM: the line is a plain output again, inactive (low); closing the pin
+stops it the same way first. A frequency outside what the PWM can do
+(software: 1/60 Hz to 100 kHz) raises ``PinPWMError``.
 
 SPI (``MCP3008(channel=0)`` and gpiozero's other SPI devices): hardware SPI
 through spidev and :class:`udrv.SPI`: by default spidev0.0, with
@@ -109,7 +118,7 @@ from gpiozero.exc import (  # type: ignore[import-untyped, import-not-found, unu
     PinInvalidPin,
     PinInvalidPull,
     PinInvalidState,
-    PinPWMUnsupported,
+    PinPWMError,
     PinSetInput,
     SPIBadArgs,
     SPISoftwareFallback,
@@ -136,6 +145,7 @@ from udrv._gpiozero_board import (
     pi_revision,
 )
 from udrv._gpiozero_events import EventThread
+from udrv._gpiozero_pwm import pi_pwm_channels
 from udrv._gpiozero_spi import (
     PI_CLOCK,
     PI_MISO,
@@ -146,6 +156,7 @@ from udrv._gpiozero_spi import (
     spi_class,
     split_spi_args,
 )
+from udrv._pwm import _real
 
 __all__ = ["UdrvBoardInfo", "UdrvFactory", "UdrvPin"]
 
@@ -221,6 +232,7 @@ class UdrvFactory(Factory):  # type: ignore[misc]
         self._closed = False
         self._pi_info: Any = None  # a Pi's PiBoardInfo
         self._soft_buses: dict[tuple[Any, ...], _SoftBus] = {}  # software SPI's
+        self._pwm_channels: dict[int, tuple[str, int]] | None = None  # a Pi's hardware PWM
         self._info, self._default, self._on_pi = self._make_board_info(chip)
 
     def __enter__(self) -> UdrvFactory:  # gpiozero 1.x's Factory is no context manager
@@ -354,6 +366,15 @@ class UdrvFactory(Factory):  # type: ignore[misc]
         except udrv.NotFoundError:
             return None  # udrvd does not hold it, or does not run
 
+    def _pwm_channel(self, pin: UdrvPin) -> tuple[str, int] | None:
+        """The hardware PWM (chip, channel) of @pin, or None: software PWM."""
+        if not self._on_pi or pin.chip != self._default:
+            return None
+        with self._lock:
+            if self._pwm_channels is None:
+                self._pwm_channels = pi_pwm_channels()
+            return self._pwm_channels.get(pin.offset)
+
     def _event_thread(self) -> EventThread:
         with self._lock:
             if self._events is None:
@@ -472,6 +493,10 @@ class UdrvPin(Pin):  # type: ignore[misc]
         self._watching = False
         self._last_ns: int | None = None
         self._soft_bounce_ns: int | None = None
+        self._pwm: Any = None  # udrv.SoftPWM or udrv.PWM while the pin runs PWM
+        self._frequency: float | None = None
+        self._duty = 0.0
+        self._deferred: int | None = None  # a hardware PWM pin's output level, not requested
         self.lost_events = 0
         """edges the kernel dropped before they reached this pin (queue full)"""
 
@@ -542,7 +567,9 @@ class UdrvPin(Pin):  # type: ignore[misc]
 
     def close(self) -> None:
         self.when_changed = None
+        self._stop_pwm()
         with self._lock:
+            self._deferred = None
             req, self._request = self._request, None
             self._set_value = None
             settings, self._settings = self._settings, Settings()
@@ -566,7 +593,9 @@ class UdrvPin(Pin):  # type: ignore[misc]
 
     def _get_function(self) -> str:
         with self._lock:
-            if self._request is not None:
+            if self._pwm is not None or self._deferred is not None:
+                out = True
+            elif self._request is not None:
                 out = self._settings.direction == udrv.Direction.OUTPUT
             else:
                 info = self._factory._chip(self._chip_name).line_info(self._offset)
@@ -575,26 +604,38 @@ class UdrvPin(Pin):  # type: ignore[misc]
 
     def _set_function(self, value: str) -> None:
         if value == "input":
+            self._stop_pwm()
             with self._lock:
+                self._deferred = None
                 self._apply(self._input_settings())
         elif value == "output":
             self._stop_events()
             with self._lock:
+                if self._pwm is not None or self._deferred is not None:
+                    return  # an output already
                 if self._request is not None:
                     level = self._request.get_value(self._offset)
                 else:  # the level udrvd held it at (hold="daemon"), else low
                     level = self._factory._take_back(self._chip_name, self._offset) or 0
+                    if self._factory._pwm_channel(self) is not None:
+                        self._deferred = level  # requested at a state's write, if no PWM
+                        return
                 self._apply(Settings(direction=udrv.Direction.OUTPUT, value=level))
         else:
             raise PinInvalidFunction(f'invalid function "{value}" for pin {self!r}')
 
     def output_with_state(self, state: Any) -> None:
         self._stop_events()
-        self._apply(Settings(direction=udrv.Direction.OUTPUT, value=self._level(state)))
+        self._stop_pwm()
+        with self._lock:
+            self._deferred = None
+            self._apply(Settings(direction=udrv.Direction.OUTPUT, value=self._level(state)))
 
     def input_with_pull(self, pull: str) -> None:
         self._check_pull(pull)
+        self._stop_pwm()
         with self._lock:
+            self._deferred = None
             old, self._pull = self._pull, pull
             try:
                 self._apply(self._input_settings())
@@ -610,16 +651,24 @@ class UdrvPin(Pin):  # type: ignore[misc]
     # state is gpiozero's hot path (LED.on() is a pin.state = 1): one
     # attribute and one call into udrv when the pin is an output
 
-    def _get_state(self) -> int:
+    def _get_state(self) -> float:
         req = self._request
         if req is None:
+            with self._lock:
+                if self._pwm is not None:
+                    return self._duty
+                if self._deferred is not None:
+                    return self._deferred
             req = self._ensure()
+        if self._pwm is not None:
+            return self._duty
         return int(req.get_value(self._offset))
 
     def _set_state(self, value: Any) -> None:
-        set_value = self._set_value  # the request's, while it is an output
+        set_value = self._set_value  # the request's, while it is a plain output
         if set_value is None:
-            raise PinSetInput(f"cannot set state of pin {self!r}: it is an input")
+            self._set_pwm_state(value)
+            return
         if value == 1:
             set_value(self._offset, 1)
         elif value == 0:
@@ -650,16 +699,99 @@ class UdrvPin(Pin):  # type: ignore[misc]
                 self._pull = old
                 raise
 
-    # ---- PWM: none ----
+    # ---- PWM: hardware where the pin has a channel, else software ----
 
-    def _get_frequency(self) -> None:
-        return None
+    def _set_pwm_state(self, value: Any) -> None:
+        """state of a pin that is no plain output: a PWM's duty cycle, a
+        deferred output's level (requested now), or an input's error."""
+        with self._lock:
+            if self._pwm is not None:
+                if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+                        0 <= value <= 1):
+                    raise PinInvalidState(
+                        f'invalid state "{value}" for PWM pin {self!r}: 0.0..1.0')
+                self._pwm.duty_cycle = value
+                self._duty = float(value)
+                return
+            if self._deferred is not None:
+                level = self._level(value)
+                self._deferred = None
+                self._apply(Settings(direction=udrv.Direction.OUTPUT, value=level))
+                return
+        raise PinSetInput(f"cannot set state of pin {self!r}: it is an input")
+
+    def _get_frequency(self) -> float | None:
+        return self._frequency
 
     def _set_frequency(self, value: Any) -> None:
-        if value is not None:
-            raise PinPWMUnsupported(
-                f"PWM is not supported on pin {self!r}: udrv drives GPIO lines, and "
-                "gpiozero has no generic software PWM to run on them")
+        if value is None:
+            self._stop_pwm()
+            return
+        try:
+            hz = _real(value, "frequency")
+        except (TypeError, ValueError) as e:
+            raise PinPWMError(f"invalid frequency {value!r} for pin {self!r}: {e}") from None
+        if hz <= 0:
+            raise PinPWMError(f"invalid frequency {value!r} for pin {self!r}: above 0 Hz")
+        with self._lock:
+            try:
+                if self._pwm is None:
+                    self._start_pwm(hz)
+                elif hz != self._frequency:
+                    self._pwm.frequency = hz  # the duty cycle's fraction kept
+            except ValueError as e:  # udrv.InvalidError too: the PWM's range
+                raise PinPWMError(f"frequency {value!r} Hz on pin {self!r}: {e}") from None
+            self._frequency = hz
+
+    def _start_pwm(self, hz: float) -> None:
+        """PWM at @hz, duty cycle 0 (the line inactive): hardware for a pin
+        not requested as a GPIO that has a channel, else software on the
+        pin's output request."""
+        channel = None if self._request is not None else self._factory._pwm_channel(self)
+        if channel is not None:
+            pwm: Any = udrv.PWM(*channel)
+            try:
+                pwm.frequency = hz
+                pwm.duty_ns = 0
+                pwm.enable()
+            except BaseException:
+                pwm.close()
+                raise
+        else:
+            if self._request is None and self._deferred is None:
+                self._apply(Settings(direction=udrv.Direction.OUTPUT, value=0))
+            elif self._deferred is not None:  # a PWM pin whose controller failed
+                self._apply(Settings(direction=udrv.Direction.OUTPUT, value=self._deferred))
+            if self._settings.direction != udrv.Direction.OUTPUT:
+                raise PinSetInput(f"cannot run PWM on pin {self!r}: it is an input")
+            pwm = udrv.SoftPWM(self._request, self._offset)
+            try:
+                pwm.frequency = hz
+                pwm.start()
+            except BaseException:
+                pwm.close()
+                raise
+            self._set_value = None  # the state is the PWM's now
+        self._deferred = None
+        self._pwm, self._duty = pwm, 0.0
+
+    def _stop_pwm(self) -> None:
+        """PWM off: a software PWM's line a plain output again, inactive; a
+        hardware channel disabled and closed (the pin a deferred output)."""
+        with self._lock:
+            pwm, self._pwm = self._pwm, None
+            self._frequency, self._duty = None, 0.0
+            if pwm is None:
+                return
+            if isinstance(pwm, udrv.SoftPWM):
+                pwm.close()  # stopped: the line inactive
+                self._set_value = self._request.set_value
+                return
+            try:
+                pwm.disable()
+            finally:
+                pwm.close()
+                self._deferred = 0
 
     # ---- edges ----
 
