@@ -35,7 +35,9 @@
  * The thread: started by udrv_soft_pwm_start(), with every signal blocked
  * (a program's handlers run in its other threads), it sets its own
  * scheduling with the real-time helpers of udrv/rt.h (SCHED_FIFO
- * priority, CPU, mlockall()), then drives the first period and returns.
+ * priority, CPU, mlockall()) and its timer slack to 1 ns (the kernel's
+ * default, 50 us, would end a SCHED_OTHER thread's sleeps that much
+ * late), then drives the first period and returns.
  * Its wake-ups come from the kernel's hrtimer (in hard interrupt context
  * for a SCHED_FIFO sleeper, also on PREEMPT_RT): no irq thread stands
  * between the timer and the PWM, so none is raised. Give it a priority

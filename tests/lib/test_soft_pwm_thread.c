@@ -100,6 +100,23 @@ static void pause_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
+/* The timer slack of thread @tid of this process, as the kernel has it */
+static long timer_slack_ns(pid_t tid)
+{
+	char path[64];
+	long ns = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/timerslack_ns", (int)tid);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	if (f) {
+		CHECK_INT(fscanf(f, "%ld", &ns), 1);
+		fclose(f);
+	}
+	return ns;
+}
+
 /* Wait for the thread to end on its own (an error): as long as it takes. */
 static int wait_ended(struct udrv_soft_pwm *pwm)
 {
@@ -132,6 +149,7 @@ static void test_thread_settings(void)
 	CHECK_INT(wrap.cpu, 1);
 	CHECK_INT(wrap.mlock_calls, 1);
 	CHECK_INT(wrap.mlock_flags, MCL_CURRENT | MCL_FUTURE);
+	CHECK_INT(timer_slack_ns(wrap.tid), 1);	/* not the default 50 us */
 	CHECK_INT(udrv_soft_pwm_running(pwm), 1);
 	CHECK_INT(udrv_soft_pwm_start(pwm), -EBUSY);
 	CHECK_CONTAINS(udrv_soft_pwm_errmsg(pwm), "runs already");
