@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from guest import CHIP, ok, root, sh, udrv
@@ -61,7 +62,12 @@ def edges(board: Board, n: int) -> list[tuple[int, str]]:
     assert r.status == 0, f"udrv gpio mon: exit {r.status}\n{r.stderr}"
     evs = [e for e in r.json_lines() if "edge" in e]
     assert len(evs) == n and not any(e["lost"] for e in evs), evs
-    return [(e["timestamp_ns"], e["edge"]) for e in evs]
+    return edge_list(evs)
+
+
+def edge_list(lines: list[dict[str, Any]]) -> list[tuple[int, str]]:
+    """udrv gpio mon --json's edges: (kernel timestamp ns, rising|falling)."""
+    return [(e["timestamp_ns"], e["edge"]) for e in lines if "edge" in e]
 
 
 def waveform(evs: list[tuple[int, str]], active: str = "rising") -> tuple[list[int], list[int]]:
@@ -76,15 +82,15 @@ def waveform(evs: list[tuple[int, str]], active: str = "rising") -> tuple[list[i
     return periods, widths
 
 
-def level(board: Board) -> int:
-    """The level on the wire (line IN)."""
-    value = ok(board, f"gpio get -c {CHIP} --json {IN}").json()["lines"][0]["value"]
+def level(board: Board, line: int = IN) -> int:
+    """The level on the wire (input @line of gpio-wire)."""
+    value = ok(board, f"gpio get -c {CHIP} --json {line}").json()["lines"][0]["value"]
     assert isinstance(value, int)
     return value
 
 
-def near(values: list[int], want: int) -> bool:
-    return bool(values) and all(abs(v - want) <= TOLERANCE_NS for v in values)
+def near(values: list[int], want: int, error: int = TOLERANCE_NS) -> bool:
+    return bool(values) and all(abs(v - want) <= error for v in values)
 
 
 def test_the_chip_and_its_line(board: Board, pwm: str) -> None:
@@ -125,7 +131,7 @@ def test_a_change_takes_effect_at_a_period_boundary(board: Board, pwm: str) -> N
     r = sh(board, f"(sleep 0.005; udrv pwm set pwm-fixture {CHANNEL} --duty 250us >/dev/null) & "
                   f"udrv gpio mon -c {CHIP} --edge both -n 41 --json {IN}", timeout=300)
     assert r.status == 0, r.stderr
-    evs = [(e["timestamp_ns"], e["edge"]) for e in r.json_lines() if "edge" in e]
+    evs = edge_list(r.json_lines())
     periods, widths = waveform(evs)
     assert near(periods, 1_000_000), periods
     assert all(abs(w - 500_000) <= TOLERANCE_NS or abs(w - 250_000) <= TOLERANCE_NS

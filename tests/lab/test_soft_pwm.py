@@ -16,12 +16,12 @@ missed.
 
 from __future__ import annotations
 
-import itertools
 import json
 from typing import Any
 
 import pytest
-from guest import CHIP, Udrv, ok, python_json, root, sh
+from guest import CHIP, Udrv, python_json, root, sh
+from test_pwm import edge_list, level, near, waveform
 
 from rig.lab import Board
 from rig.lab.image import pyguest
@@ -44,26 +44,7 @@ def watched(board: Board, command: str) -> tuple[Udrv, list[tuple[int, str]]]:
     lines = [json.loads(x) for x in root(board, f"cat {EDGES}").splitlines() if x.strip()]
     evs = [e for e in lines if "edge" in e]
     assert lines and lines[-1].get("lost") == 0 and not any(e["lost"] for e in evs), lines
-    return r, [(e["timestamp_ns"], e["edge"]) for e in evs]
-
-
-def widths(evs: list[tuple[int, str]]) -> tuple[list[int], list[int]]:
-    """(periods, widths) in ns of alternating edges, from the rising ones."""
-    kinds = [k for _, k in evs]
-    assert all(a != b for a, b in itertools.pairwise(kinds)), kinds
-    rises = [i for i, (_, k) in enumerate(evs) if k == "rising"]
-    periods = [evs[b][0] - evs[a][0] for a, b in itertools.pairwise(rises)]
-    return periods, [evs[i + 1][0] - evs[i][0] for i in rises if i + 1 < len(evs)]
-
-
-def level(board: Board) -> int:
-    value = ok(board, f"gpio get -c {CHIP} --json {IN}").json()["lines"][0]["value"]
-    assert isinstance(value, int)
-    return value
-
-
-def within(values: list[int], want: int, error: int) -> bool:
-    return bool(values) and all(abs(v - want) <= error for v in values)
+    return r, edge_list(evs)
 
 
 @pytest.mark.parametrize(("wave", "period_ns", "duty_ns"), [
@@ -82,10 +63,10 @@ def test_udrv_pwm_run_on_the_wire(board: Board, wave: str, period_ns: int,
     assert st["edges"] == len(evs), (st, len(evs))
     assert st["missed"] == st["skipped"] == 0, st
     assert st["periods"] >= 10, st
-    periods, pulses = widths(evs)
-    assert within(periods, period_ns, WIDTH_ERROR_NS), periods
-    assert within(pulses, duty_ns, WIDTH_ERROR_NS), pulses
-    assert evs[-1][1] == "falling" and level(board) == 0  # left inactive
+    periods, pulses = waveform(evs)
+    assert near(periods, period_ns, WIDTH_ERROR_NS), periods
+    assert near(pulses, duty_ns, WIDTH_ERROR_NS), pulses
+    assert evs[-1][1] == "falling" and level(board, IN) == 0  # left inactive
 
 
 def test_a_late_threshold_below_the_wake_up_counts_misses(board: Board) -> None:
@@ -136,9 +117,9 @@ def test_gpiozero_through_the_factory(py_board: Board, device: str, period_ns: i
                                       duty_ns: int) -> None:
     lines = python_json(py_board, GPIOZERO.format(device=device, out=OUT, inp=IN),
                         timeout=300)  # fmt: skip
-    evs = [(e["timestamp_ns"], e["edge"]) for e in lines if "edge" in e]
+    evs = edge_list(lines)
     assert lines[-1].get("lost") == 0, lines[-1]
-    periods, pulses = widths(evs)
-    assert within(periods, period_ns, WIDTH_ERROR_NS), periods
-    assert within(pulses, duty_ns, WIDTH_ERROR_NS), pulses
+    periods, pulses = waveform(evs)
+    assert near(periods, period_ns, WIDTH_ERROR_NS), periods
+    assert near(pulses, duty_ns, WIDTH_ERROR_NS), pulses
     assert evs[-1][1] == "falling"  # closed: the line inactive
