@@ -168,7 +168,7 @@ def lint(tally: Tally) -> None:
         tally.add("lint: cannot install ruff (python3-venv, PyPI)", False)
         return
     paths = [p for p in ("rig", "tests", "scripts", "rig/report/udrv-report",
-                         "scripts/fetch-libgpiod", "scripts/abi-check", "scripts/check-boundary",
+                         "scripts/fetch-peers", "scripts/abi-check", "scripts/check-boundary",
                          "bindings/python", "man/links.py",
                          "examples/python")
              if (ROOT / p).exists()]
@@ -243,19 +243,24 @@ def abi(tally: Tally, env: dict[str, str]) -> None:
     pytest("abi", "tests/abi", tally, env)
 
 
+# the peers (rig/bench/peers/) and the library whose sources each needs
+PEERS = (("udrv-bench-peer", "libgpiod 2.3"), ("udrv-bench-lgpio", "lgpio 0.2.2.0"))
+
+
 def peers(built: dict[str, bool], tally: Tally) -> None:
-    """The libgpiod 2.3 peer in the builds the benches and the lab run: without
-    it the libgpiod-2.3 rows would be left out with a note, and every test
-    would still pass."""
+    """The peers in the builds the benches and the lab run (libgpiod 2.3's,
+    lgpio's): without one its rows would be left out with a note, and every
+    test would still pass."""
     for name in ("dev", "static", "arm64"):
         if not built.get(name):
             continue
-        peer = BUILD / name / "rig" / "bench" / "peers" / "udrv-bench-peer"
-        if not peer.exists():
-            print(f"check: no {peer}: scripts/fetch-libgpiod (scripts/install-deps --check) "
-                  f"fetches libgpiod 2.3's sources; then meson setup --reconfigure {BUILD / name}",
-                  file=sys.stderr)
-        tally.add(f"peer:{name}", peer.exists())
+        for prog, lib in PEERS:
+            peer = BUILD / name / "rig" / "bench" / "peers" / prog
+            if not peer.exists():
+                print(f"check: no {peer}: scripts/fetch-peers (scripts/install-deps --check) "
+                      f"fetches {lib}'s sources; then meson setup --reconfigure "
+                      f"{BUILD / name}", file=sys.stderr)
+            tally.add(f"peer:{name}:{prog}", peer.exists())
 
 
 class Steps:

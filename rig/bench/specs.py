@@ -12,7 +12,8 @@ from .base import BenchSpec
 
 # in the schema's order of "bench" and the lab's plan's (the tables and the
 # report's sections go by their specs' ranks)
-NAMES = ("toggle", "irq", "uio", "timer", "kernel", "reply", "pci", "gaps", "rate", "i2c", "spi")
+NAMES = ("toggle", "irq", "uio", "timer", "kernel", "reply", "pci", "gaps", "rate", "i2c", "spi",
+         "pwm")
 
 
 def _spec(name: str) -> BenchSpec:

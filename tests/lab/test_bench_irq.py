@@ -128,7 +128,7 @@ def test_no_peer_is_a_note(board: Board) -> None:
     r = sh(board, "UDRV_BENCH_PEER=/nonexistent udrv-bench irq --quiet --samples 50")
     assert r.status == 0, r.stderr
     assert f"no cdev/{PEER} rows: no udrv-bench-peer" in r.stdout
-    assert "scripts/fetch-libgpiod" in r.stdout
+    assert "scripts/fetch-peers" in r.stdout
     assert PEER + "/read" not in r.stdout.replace(f"cdev/{PEER} rows", "")
     doc = sh(board, "UDRV_BENCH_PEER=/nonexistent udrv-bench irq --json --quiet --samples 20")
     impls = {row["implementation"] for row in doc.json()["rows"]}

@@ -180,7 +180,7 @@ def test_sigterm_puts_the_sources_back(board: Board) -> None:
 def test_libgpiod_peer_takes_a_low_rate(board: Board) -> None:
     """The real peer (udrv-bench-peer rx, libgpiod 2.3), where the lab ships it."""
     if sh(board, "test -x /usr/libexec/udrv/udrv-bench-peer").status:
-        pytest.skip("no udrv-bench-peer in this lab (scripts/fetch-libgpiod, make static)")
+        pytest.skip("no udrv-bench-peer in this lab (scripts/fetch-peers, make static)")
     doc = bench(board, "--rates 2k --mechanisms cdev,cdev-batch --impls libgpiod-2.3")
     for mech in ("cdev", "cdev-batch"):
         (s,) = steps(doc, mech, "libgpiod-2.3")

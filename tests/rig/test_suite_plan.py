@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+from rig.bench.board import LOOPBACK  # noqa: E402
 from rig.lab.suite import qemu as suite  # noqa: E402
 from rig.lava import job as lava  # noqa: E402
 
@@ -106,6 +107,35 @@ BUSES_SKIPPED = {"i2c": "no i2c-stub (Debian's SMBus stub, x86 kernels) at 0x50"
                  "spi": "no spi-fixture (rig/kernel/spi-fixture: its loopback chip select)"}
 
 
+# udrv-bench pwm (12-2026): the last bench of each load's plain run, on every
+# board with a loopback (where irq runs, with irq's -c/--out-line), skipped
+# (saying why) on the labgrid boards without one
+PWM_SKIPPED = {"rpi3": LOOPBACK, "bare": LOOPBACK,
+               "odd-jumper": "udrv-wire 17->27: the bench reads line 18"}
+PLAIN_BENCHES = ("toggle", "irq", "uio", "timer", "kernel", "reply", "pci", "i2c", "spi")
+
+
+def _pwm_after_the_plain_benches(now: dict) -> None:
+    for part in ("qemu", "labgrid"):
+        for key, entry in now[part].items():
+            target, mode = key.split()[:2]
+            if part == "labgrid" and target in PWM_SKIPPED:
+                entry["skipped"]["pwm"] = PWM_SKIPPED[target]
+            n = 50 if mode == "quick" else 200
+            for run in entry["runs"]:
+                cmds = run["commands"]
+                irq = [c for c in cmds if c.startswith("udrv-bench irq ")]
+                if run["variant"] or not irq:
+                    continue
+                w = irq[0].split()
+                opts = [x for i in range(len(w)) if w[i] in ("-c", "--out-line")
+                        for x in w[i:i + 2]]
+                last = max(i for i, c in enumerate(cmds)
+                           if c.split()[1] in PLAIN_BENCHES)
+                cmds.insert(last + 1, " ".join([f"udrv-bench pwm --json --quiet --load "
+                                                f"{run['load']} --samples {n}", *opts]))
+
+
 def _expected_now(before: dict) -> dict:
     """The recording with the intended changes applied (nothing else may differ)."""
     now = json.loads(json.dumps(before))
@@ -150,6 +180,7 @@ def _expected_now(before: dict) -> dict:
                         f"udrv-bench i2c --json --quiet --load {load} --samples {n}",
                         f"udrv-bench spi --json --quiet --load {load} --samples {n} "
                         "--device spi-loopback"]
+    _pwm_after_the_plain_benches(now)
     for mode in ("quick", "full"):
         [run] = now["qemu"][f"rpi3 {mode}"]["runs"]
         [cmd] = run["commands"]

@@ -36,6 +36,11 @@ const struct bench_peer_prog bench_peer_dbus = {
 	.env = BENCH_DBUS_ENV, .absent = BENCH_DBUS_ABSENT, .gpiod = false,
 };
 
+const struct bench_peer_prog bench_peer_lgpio = {
+	.name = BENCH_LGPIO_NAME, .libexec = BENCH_LGPIO_LIBEXEC,
+	.env = BENCH_LGPIO_ENV, .absent = BENCH_LGPIO_ABSENT, .gpiod = false,
+};
+
 int bench_peer_prog_path(const struct bench_peer_prog *prog, char *path, size_t len)
 {
 	const char *env = secure_getenv(prog->env);	/* not for set-user-ID */

@@ -24,7 +24,7 @@
 /* the note when it is absent: why, and how to get the rows */
 #define BENCH_PEER_ABSENT \
 	"no udrv-bench-peer (libgpiod 2.3): not in $UDRV_BENCH_PEER, peers/ beside udrv-bench's executable or " \
-	BENCH_PEER_LIBEXEC "; get it with scripts/fetch-libgpiod and a meson build (it is not installed)"
+	BENCH_PEER_LIBEXEC "; get it with scripts/fetch-peers and a meson build (it is not installed)"
 
 /* udrv-bench-dbus (rig/bench/peers/): the io.gpiod1 brokers' rows (udrvd, gpio-manager) */
 #define BENCH_DBUS_NAME		"udrv-bench-dbus"
@@ -34,6 +34,14 @@
 	"no udrv-bench-dbus: not in $UDRV_BENCH_DBUS, peers/ beside udrv-bench's executable or " \
 	BENCH_DBUS_LIBEXEC "; a meson build with libsystemd-dev makes it (not the static builds)"
 
+/* udrv-bench-lgpio (rig/bench/peers/): lgpio's software PWM, the lgpio rows of pwm */
+#define BENCH_LGPIO_NAME	"udrv-bench-lgpio"
+#define BENCH_LGPIO_LIBEXEC	"/usr/libexec/udrv/udrv-bench-lgpio"
+#define BENCH_LGPIO_ENV		"UDRV_BENCH_LGPIO"
+#define BENCH_LGPIO_ABSENT \
+	"no udrv-bench-lgpio (lgpio 0.2.2.0): not in $UDRV_BENCH_LGPIO, peers/ beside udrv-bench's executable or " \
+	BENCH_LGPIO_LIBEXEC "; get it with scripts/fetch-peers and a meson build (it is not installed)"
+
 /* A peer program: where to find it, and what it is. */
 struct bench_peer_prog {
 	const char *name;	/* its file name, in messages too */
@@ -42,7 +50,7 @@ struct bench_peer_prog {
 	const char *absent;	/* the note when it is not found */
 	bool gpiod;		/* it prints "libgpiod MAJOR MINOR" first */
 };
-extern const struct bench_peer_prog bench_peer_gpiod, bench_peer_dbus;
+extern const struct bench_peer_prog bench_peer_gpiod, bench_peer_dbus, bench_peer_lgpio;
 
 /* bench_peer_path() for @prog: $ENV, peers/, then its libexec path. */
 int bench_peer_prog_path(const struct bench_peer_prog *prog, char *path, size_t len);

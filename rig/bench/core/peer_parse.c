@@ -9,6 +9,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "fields.h"
 #include "peer_parse.h"
@@ -141,4 +144,40 @@ void bench_peer_print_sched(int locked)
 				mask |= 1ULL << c;
 	printf("sched %d %d\naffinity %llu\nmlocked %d\n", policy < 0 ? 0 : policy,
 	       sp.sched_priority, (unsigned long long)mask, locked);
+}
+
+static int set_cpus(int cpu, char *why, size_t len)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	cpu_set_t cpus;
+
+	CPU_ZERO(&cpus);
+	if (cpu >= 0 && cpu < CPU_SETSIZE)
+		CPU_SET(cpu, &cpus);
+	for (long c = 0; cpu < 0 && c < n && c < CPU_SETSIZE; c++)
+		CPU_SET((int)c, &cpus);
+	if (!sched_setaffinity(0, sizeof(cpus), &cpus))
+		return 0;
+	snprintf(why, len, "sched_setaffinity(%s%d): %s", cpu < 0 ? "every CPU, " : "CPU ",
+		 cpu < 0 ? (int)n : cpu, strerror(errno));
+	return -1;
+}
+
+int bench_peer_set_sched(int prio, int cpu, bool mlock, char *why, size_t len)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	if (sched_setscheduler(0, prio ? SCHED_FIFO : SCHED_OTHER, &sp) ||
+	    (!prio && setpriority(PRIO_PROCESS, 0, 0))) {
+		snprintf(why, len, "%s %d: %s", prio ? "SCHED_FIFO" : "SCHED_OTHER", prio,
+			 strerror(errno));
+		return -1;
+	}
+	if (set_cpus(cpu, why, len))
+		return -1;
+	if (mlock ? mlockall(MCL_CURRENT | MCL_FUTURE) : munlockall()) {
+		snprintf(why, len, "%s: %s", mlock ? "mlockall" : "munlockall", strerror(errno));
+		return -1;
+	}
+	return 0;
 }

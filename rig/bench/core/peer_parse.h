@@ -13,6 +13,7 @@
 #ifndef UDRV_BENCH_PEER_PARSE_H
 #define UDRV_BENCH_PEER_PARSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,5 +57,15 @@ int bench_peer_text(const char *text, size_t len,
  * "mlocked @locked", for the bench to compare with its own.
  */
 void bench_peer_print_sched(int locked);
+
+/*
+ * Run this thread as a generator of 'udrv-bench pwm' is told to, whatever
+ * it inherited from the bench (SCHED_FIFO 80, one CPU, locked memory):
+ * SCHED_FIFO @prio, or SCHED_OTHER (nice 0) when @prio is 0; on CPU @cpu,
+ * or on every CPU when @cpu is negative; memory locked (mlockall() now and
+ * future) or not (munlockall()). A thread it creates after this inherits
+ * the policy and the CPUs (pthread_create()'s default). 0, or -1 with @why.
+ */
+int bench_peer_set_sched(int prio, int cpu, bool mlock, char *why, size_t len);
 
 #endif /* UDRV_BENCH_PEER_PARSE_H */

@@ -57,9 +57,10 @@ LG_VERSION = "26.0.1"
 LG_VENV = REPO_ROOT / "build" / "lg-venv"
 # uname -m -> the static build that runs there
 STATIC_BUILDS = {"x86_64": "static", "aarch64": "arm64", "armv7l": "armhf"}
-# what is deployed on a board without udrv: the CLI and the bench's peer
+# what is deployed on a board without udrv: the CLI and the bench's peers
 DEPLOY = {"udrv": "tools/udrv", "udrv-bench": "rig/bench/udrv-bench",
-          "udrv-bench-peer": "rig/bench/peers/udrv-bench-peer"}
+          "udrv-bench-peer": "rig/bench/peers/udrv-bench-peer",
+          "udrv-bench-lgpio": "rig/bench/peers/udrv-bench-lgpio"}
 
 
 class LabgridError(LabError):

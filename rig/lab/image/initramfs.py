@@ -253,8 +253,9 @@ def default_extra_files(machine: Machine = X86) -> dict[str, Path]:
     """What the board's static build made (x86: build/static, rpi3: build/arm64),
     when it exists: tools/udrv -> /usr/bin/udrv, rig/bench/udrv-bench ->
     /usr/bin/udrv-bench, the examples (examples/*) ->
-    /usr/bin/, the test programs (tests/**) and the bench's peer
-    (rig/bench/peers/udrv-bench-peer) -> /usr/libexec/udrv/ (on the guest's PATH);
+    /usr/bin/, the test programs (tests/**) and the bench's peers
+    (rig/bench/peers/udrv-bench-peer, udrv-bench-lgpio) -> /usr/libexec/udrv/ (on
+    the guest's PATH);
     and on x86 the HOST_PROGRAMS that are installed, with their libraries
     (host_program()), and the sanitized CLI when it was built (sanitized_cli())."""
     extra: dict[str, Path] = {}
@@ -275,10 +276,12 @@ def default_extra_files(machine: Machine = X86) -> dict[str, Path]:
         extra[f"/usr/bin/{p.name}"] = p
     for p in _executables(root / "tests", recursive=True):
         extra[f"/usr/libexec/udrv/{p.name}"] = p
-    # the bench's libgpiod 2.3 peer (rig/bench/peers/, not installed by meson)
-    peer = root / "rig" / "bench" / "peers" / "udrv-bench-peer"
-    if peer.is_file():
-        extra["/usr/libexec/udrv/udrv-bench-peer"] = peer
+    # the bench's peers (rig/bench/peers/, not installed by meson): libgpiod
+    # 2.3's, lgpio's
+    for name in ("udrv-bench-peer", "udrv-bench-lgpio"):
+        peer = root / "rig" / "bench" / "peers" / name
+        if peer.is_file():
+            extra[f"/usr/libexec/udrv/{name}"] = peer
     return extra
 
 

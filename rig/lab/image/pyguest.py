@@ -36,7 +36,7 @@ What the guest gets ({guest_path: host_path}, for initramfs' extra files):
 The wheels, cached under build/lab/python/wheels/ (offline after the first
 build):
 
-- gpiod 2.5.0, built by pip from the sdist that scripts/fetch-libgpiod pins
+- gpiod 2.5.0, built by pip from the sdist that scripts/fetch-peers pins
   and caches in build/deps/ (it vendors libgpiod 2.3's C sources, linked
   statically into the extension);
 - gpiozero 2.0.1 and its dependency colorzero 2.0 from PyPI, pure Python,
@@ -211,9 +211,9 @@ def gpiod_wheel(wheels: Path, quiet: bool = False, arch: str = "") -> Path:
     env = _cross_env(arch) if arch != apt.host_arch() else None
     sdist = REPO_ROOT / "build" / "deps" / GPIOD_SDIST
     if not sdist.is_file():
-        _log("fetching the gpiod 2.5.0 sdist (scripts/fetch-libgpiod)", quiet)
-        _run([str(INTERPRETER), str(REPO_ROOT / "scripts" / "fetch-libgpiod")],
-             "scripts/fetch-libgpiod")  # fmt: skip
+        _log("fetching the gpiod 2.5.0 sdist (scripts/fetch-peers)", quiet)
+        _run([str(INTERPRETER), str(REPO_ROOT / "scripts" / "fetch-peers")],
+             "scripts/fetch-peers")  # fmt: skip
     _log(f"building gpiod's wheel for {arch} from {sdist}", quiet)
     _run([*pip_command(), "wheel", "--no-deps", "-q", "-w", str(wheels), str(sdist)],
          f"building the gpiod wheel for {arch} from {sdist} (needs python3-dev)", env)  # fmt: skip

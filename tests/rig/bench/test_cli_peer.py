@@ -4,7 +4,7 @@ message, runtime failures exit 1, version and --help exit 0.
 
 The peer is built beside the udrv-bench under test (build/dev/rig/bench/peers/);
 $UDRV_BENCH_PEER names another one. Without libgpiod 2.3's sources
-(scripts/fetch-libgpiod) it is not built and these tests are skipped.
+(scripts/fetch-peers) it is not built and these tests are skipped.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def peer() -> Path:
     # where udrv-bench looks for it: peers/ beside itself
     path = Path(env) if env else find_bench_binary().parent / "peers" / "udrv-bench-peer"
     if not path.is_file():
-        pytest.skip(f"no udrv-bench-peer at {path} (scripts/fetch-libgpiod, then meson setup "
+        pytest.skip(f"no udrv-bench-peer at {path} (scripts/fetch-peers, then meson setup "
                     "--reconfigure)")
     return path
 

@@ -274,7 +274,7 @@ static void test_output_and_args(void)
 	/* absent: the note says how to get it */
 	setenv(BENCH_PEER_ENV, "/nonexistent", 1);
 	CHECK_INT(bench_peer_start(&p, args, false, why, sizeof(why)), -1);
-	CHECK_CONTAINS(why, "scripts/fetch-libgpiod");
+	CHECK_CONTAINS(why, "scripts/fetch-peers");
 }
 
 struct rx_sum {

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * udrv-bench pwm: the waveform a generator put on the wire, from the
+ * kernel's timestamps of the edges on its input line (pwm.h).
+ */
+#include "pwm/pwm.h"
+
+static uint64_t diff(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* A period from rising edge @prev to @now: one sample, or pulses missing. */
+static void period(uint64_t d, uint64_t period_ns, struct udrv_hist *period_err,
+		   struct pwm_measure *m)
+{
+	/* whole periods in it, rounded: 1 unless pulses are missing */
+	uint64_t k = (d + period_ns / 2) / period_ns;
+
+	if (k >= 2) {
+		m->missing += k - 1;
+		m->expected += k;
+		return;
+	}
+	m->expected += 1;
+	m->periods++;
+	if (period_err)
+		udrv_hist_record(period_err, diff(d, period_ns));
+}
+
+void pwm_measure(const struct udrv_edge_event *ev, size_t n, uint64_t period_ns,
+		 uint64_t width_ns, struct udrv_hist *width_err,
+		 struct udrv_hist *period_err, struct pwm_measure *m)
+{
+	uint64_t rise = 0, pending = 0;
+	bool have_rise = false, have_pending = false;
+	enum udrv_edge last = UDRV_EDGE_NONE;
+
+	*m = (struct pwm_measure){ .edges = n };
+	for (size_t i = 0; i < n; i++) {
+		m->lost += ev[i].lost;
+		if (ev[i].edge == last)
+			m->repeated++;
+		last = ev[i].edge;
+		if (ev[i].edge == UDRV_EDGE_RISING) {
+			if (have_rise)
+				period(ev[i].timestamp_ns - rise, period_ns, period_err, m);
+			else
+				m->expected = 1;
+			rise = ev[i].timestamp_ns;
+			have_rise = true;
+			continue;
+		}
+		if (!have_rise || (i && ev[i - 1].edge != UDRV_EDGE_RISING))
+			continue;
+		/* the pulse before this one was not the last: measure it */
+		if (have_pending && width_err)
+			udrv_hist_record(width_err, diff(pending, width_ns));
+		m->pulses += have_pending;
+		pending = ev[i].timestamp_ns - rise;
+		have_pending = true;
+	}
+}
