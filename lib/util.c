@@ -221,7 +221,7 @@ static void permission_hint(char *buf, size_t len, const char *path)
 			 path, owner, grp, (unsigned int)(st.st_mode & 07777), grp, grp);
 	else
 		snprintf(buf, len,
-			 "%s is owner %s, group %s, mode %04o, for root alone: run as root, or give a group access with a udev rule (udrv's 60-udrv.rules: groups gpio, uio, vfio, i2c, spi)",
+			 "%s is owner %s, group %s, mode %04o, for root alone: run as root, or give a group access with a udev rule (udrv's 60-udrv.rules: groups gpio, uio, vfio, i2c, spi, pwm)",
 			 path, owner, grp, (unsigned int)(st.st_mode & 07777));
 }
 

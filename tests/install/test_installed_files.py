@@ -82,6 +82,8 @@ def test_sysusers_creates_the_groups_and_udrvds_user(installed: Install) -> None
     for g in ("gpio", "uio", "vfio", "i2c", "spi"):
         assert g in names, group
         assert "udrvd" in names[g][3].split(","), names[g]
+    # the PWM class's group (60-udrv.rules' chgrp): udrvd hands out no PWM
+    assert "pwm" in names and "udrvd" not in names["pwm"][3].split(","), group
     passwd = installed.at("/etc/passwd").read_text().splitlines()
     assert any(ln.startswith("udrvd:") for ln in passwd), passwd
 

@@ -374,14 +374,39 @@ static void test_permission_names_owner_and_fix(void)
 	CHECK_CONTAINS(udrv_pwm_errmsg(pwm), "pwm0/period is owner ");
 	CHECK_CONTAINS(udrv_pwm_errmsg(pwm), ", mode 0444");
 	udrv_pwm_free(pwm);
-	/* the export file: the channel cannot be exported */
-	fake_chmod("sys/devices/platform/fe20c000.pwm/pwm/pwmchip0/export", 0444);
+	/* the export file, as the kernel makes it for root alone (no group
+	 * bits, whatever the group here): the channel cannot be exported; the
+	 * file, its owner, group and mode, and the fix: the group the udev
+	 * rules give it */
+	fake_chmod("sys/devices/platform/fe20c000.pwm/pwm/pwmchip0/export", 0400);
 	pwm = open_pwm("0", 1, 0, -EACCES);
 	CHECK_CONTAINS(udrv_pwm_errmsg(pwm),
 		       "exporting channel 1 of pwmchip0 (fe20c000.pwm) through ");
-	CHECK_CONTAINS(udrv_pwm_errmsg(pwm), "pwmchip0/export is owner ");
+	CHECK_CONTAINS(udrv_pwm_errmsg(pwm), "/sys/class/pwm/pwmchip0/export: Permission denied (");
+	CHECK_CONTAINS(udrv_pwm_errmsg(pwm), "/sys/class/pwm/pwmchip0/export is owner ");
+	CHECK_CONTAINS(udrv_pwm_errmsg(pwm), ", mode 0400, for root alone: run as root, or give a group access with a udev rule (udrv's 60-udrv.rules: groups gpio, uio, vfio, i2c, spi, pwm))");
 	udrv_pwm_free(pwm);
 	check_log(0, "");
+}
+
+/* Exported, but udev never made the attributes ours (no rule, or the
+ * group not ours): refused when the wait ends, naming the file. Root may
+ * write whatever the mode: only as another user. */
+static void test_export_waits_for_writable(void)
+{
+	struct udrv_pwm *pwm;
+
+	if (geteuid() == 0)
+		return;
+	setup();
+	fake_pwm_control(0, ".mode", "0444\n");
+	pwm = open_pwm("0", 0, 0, -EACCES);
+	CHECK_CONTAINS(udrv_pwm_errmsg(pwm), "exported channel 0 of pwmchip0 (fe20c000.pwm), but ");
+	CHECK_CONTAINS(udrv_pwm_errmsg(pwm), "/pwm0/period is not writable by this process 2000 ms later: ");
+	CHECK_CONTAINS(udrv_pwm_errmsg(pwm), "/pwm0/period is owner ");
+	CHECK_CONTAINS(udrv_pwm_errmsg(pwm), ", mode 0444");
+	udrv_pwm_free(pwm);
+	check_log(0, "export 0\nunexport 0\n");	/* its export undone */
 }
 
 static void test_export_waits_for_udev(void)
@@ -471,6 +496,7 @@ UDRV_TESTS(
 	UDRV_T(test_enable_needs_a_period),
 	UDRV_T(test_permission_names_owner_and_fix),
 	UDRV_T(test_export_waits_for_udev),
+	UDRV_T(test_export_waits_for_writable),
 	UDRV_T(test_busy_channel),
 	UDRV_T(test_channel_gone),
 	UDRV_T(test_no_channel_open),

@@ -217,7 +217,7 @@ static void test_node_permission_hint(void)
 	CHECK_INT(chmod(path, 0600), 0);
 	udrv_vfio_node_hint(path, hint, sizeof(hint));
 	CHECK_CONTAINS(hint, "/dev/vfio/1 is owner ");
-	CHECK_CONTAINS(hint, ", mode 0600, for root alone: run as root, or give a group access with a udev rule (udrv's 60-udrv.rules: groups gpio, uio, vfio, i2c, spi)");
+	CHECK_CONTAINS(hint, ", mode 0600, for root alone: run as root, or give a group access with a udev rule (udrv's 60-udrv.rules: groups gpio, uio, vfio, i2c, spi, pwm)");
 	CHECK_CONTAINS(hint, "; and raise RLIMIT_MEMLOCK (ulimit -l) for DMA");
 	if (geteuid() != 0) {	/* root opens it anyway */
 		struct udrv_vfio *v = fake_vfio_open(BDF, -EACCES);
