@@ -19,7 +19,8 @@
  *
  * Output: "sched POLICY PRIO", "affinity MASK", "mlocked 0|1" (as it ran),
  * "duration_ns N" (start to stop, CLOCK_MONOTONIC), "cpu_user_ns N",
- * "cpu_sys_ns N" (the process, lgpio's thread included), "end". Exit 0,
+ * "cpu_sys_ns N" (the process's, lgpio's thread included, from the start
+ * of the PWM to its stop), "end". Exit 0,
  * 1 when lgpio fails (its error text on stderr), 2 bad arguments.
  */
 #include <errno.h>
@@ -108,24 +109,26 @@ static void sleep_until(const struct timespec *t0, uint64_t ns)
 		;
 }
 
-static int report(const struct timespec *t0, const struct timespec *t1)
+static uint64_t tv_ns(const struct timeval *tv)
 {
-	struct rusage ru;
+	return (uint64_t)tv->tv_sec * 1000000000ULL + (uint64_t)tv->tv_usec * 1000ULL;
+}
 
-	if (getrusage(RUSAGE_SELF, &ru))
-		return fprintf(stderr, NAME ": getrusage: %s\n", strerror(errno)), 1;
+/* the CPU time between @r0 and @r1: the PWM's, not the process's start */
+static int report(const struct timespec *t0, const struct timespec *t1,
+		  const struct rusage *r0, const struct rusage *r1)
+{
 	printf("duration_ns %llu\ncpu_user_ns %llu\ncpu_sys_ns %llu\nend\n",
 	       (unsigned long long)(ns_of(t1) - ns_of(t0)),
-	       (unsigned long long)ru.ru_utime.tv_sec * 1000000000ULL +
-	       (unsigned long long)ru.ru_utime.tv_usec * 1000ULL,
-	       (unsigned long long)ru.ru_stime.tv_sec * 1000000000ULL +
-	       (unsigned long long)ru.ru_stime.tv_usec * 1000ULL);
+	       (unsigned long long)(tv_ns(&r1->ru_utime) - tv_ns(&r0->ru_utime)),
+	       (unsigned long long)(tv_ns(&r1->ru_stime) - tv_ns(&r0->ru_stime)));
 	return fflush(stdout) ? 1 : 0;
 }
 
 static int run(const struct opts *o)
 {
 	struct timespec t0, t1;
+	struct rusage r0, r1;
 	char why[160];
 	int h, ret;
 
@@ -140,6 +143,7 @@ static int run(const struct opts *o)
 		lgGpiochipClose(h);
 		return lg_failed("lgGpioClaimOutput", ret);
 	}
+	getrusage(RUSAGE_SELF, &r0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ret = start(o, h);
 	if (!ret) {
@@ -147,10 +151,11 @@ static int run(const struct opts *o)
 		/* frequency 0 stops it (lgTxPulse(0, 0)); then the line low */
 		lgTxPwm(h, (int)o->line, 0, 0, 0, 0);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
+		getrusage(RUSAGE_SELF, &r1);
 		lgGpioWrite(h, (int)o->line, 0);
 	}
 	lgGpiochipClose(h);
-	return ret ? ret : report(&t0, &t1);
+	return ret ? ret : report(&t0, &t1, &r0, &r1);
 }
 
 static int number(const char *arg, unsigned int max, unsigned int *v, const char *what)

@@ -397,9 +397,8 @@ static int run_all(struct pwm_bench *b)
 			    (gen != GEN_HW || b->hw_chip))
 				ret = one(b, gen, wi);
 	references(b);
-	if (b->lgpio_absent[0] && b->run.num_rows)
-		bench_note_add(b->run.rows[0].note, sizeof(b->run.rows[0].note),
-			       "no lgpio rows: %s", b->lgpio_absent);
+	if (b->lgpio_absent[0])
+		fprintf(stderr, "udrv-bench: pwm: no lgpio rows: %s\n", b->lgpio_absent);
 	return ret;
 }
 
@@ -469,6 +468,8 @@ static void json_extra(const struct bench_run *run, struct udrv_json *j)
 	udrv_json_kint(j, "gen_prio", b->gen_prio);
 	udrv_json_kint(j, "gen_cpu", b->gen_cpu);
 	udrv_json_kuint(j, "tail_ns", b->tail_ns);
+	udrv_json_key(j, "lgpio_absent");
+	udrv_json_str(j, b->lgpio_absent[0] ? b->lgpio_absent : NULL);
 	udrv_json_key(j, "runs");
 	udrv_json_arr_begin(j);
 	for (size_t wi = 0; wi < NWAVE; wi++)

@@ -224,6 +224,11 @@ static int gen_output(const char *who, const char *text, size_t len,
 
 /* ---- udrv's software PWM, in a child -------------------------------- */
 
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * UINT64_C(1000000000) + (uint64_t)tv->tv_usec * 1000;
+}
+
 static int child_fail(const char *what, const char *msg)
 {
 	fprintf(stderr, "udrv-bench: pwm: udrv's generator: %s: %s\n", what, msg);
@@ -241,29 +246,32 @@ static int child_pwm(struct udrv_request *req, const struct pwm_tuning *t,
 	};
 	struct udrv_soft_pwm_stats st;
 	struct udrv_soft_pwm *pwm;
-	struct rusage ru;
+	struct rusage r0, r1;
 	uint64_t t0, t1;
 
 	if (udrv_soft_pwm_new(req, 0, &c, &pwm))
 		return child_fail("udrv_soft_pwm_new", udrv_request_errmsg(req));
-	if (udrv_soft_pwm_set_config(pwm, wave_period_ns(wave), wave->width_us * 1000ULL) ||
-	    udrv_soft_pwm_start(pwm))
+	if (udrv_soft_pwm_set_config(pwm, wave_period_ns(wave), wave->width_us * 1000ULL))
+		return child_fail("config", udrv_soft_pwm_errmsg(pwm));
+	/* the CPU time from the start (its thread's setup in it: the memory
+	 * lock) to the stop; the periods from the first one, which the start
+	 * drives before it returns */
+	getrusage(RUSAGE_SELF, &r0);
+	if (udrv_soft_pwm_start(pwm))
 		return child_fail("start", udrv_soft_pwm_errmsg(pwm));
 	t0 = now_ns();
 	sleep_until_ns(t0 + run);
 	if (udrv_soft_pwm_stop(pwm) || udrv_soft_pwm_stats(pwm, &st))
 		return child_fail("stop", udrv_soft_pwm_errmsg(pwm));
 	t1 = now_ns();
+	getrusage(RUSAGE_SELF, &r1);
 	udrv_soft_pwm_free(pwm);
-	getrusage(RUSAGE_SELF, &ru);
 	bench_peer_print_sched(0);
 	fprintf(out, "duration_ns %" PRIu64 "\ncpu_user_ns %" PRIu64 "\ncpu_sys_ns %" PRIu64
 		"\nperiods %" PRIu64 "\nmissed %" PRIu64 "\nskipped %" PRIu64 "\nedges %"
 		PRIu64 "\nworst_late_ns %" PRIu64 "\nend\n", t1 - t0,
-		(uint64_t)ru.ru_utime.tv_sec * UINT64_C(1000000000) +
-		(uint64_t)ru.ru_utime.tv_usec * 1000,
-		(uint64_t)ru.ru_stime.tv_sec * UINT64_C(1000000000) +
-		(uint64_t)ru.ru_stime.tv_usec * 1000,
+		tv_ns(&r1.ru_utime) - tv_ns(&r0.ru_utime),
+		tv_ns(&r1.ru_stime) - tv_ns(&r0.ru_stime),
 		st.periods, st.missed, st.skipped, st.edges, st.worst_late_ns);
 	return fflush(out) ? 1 : 0;
 }

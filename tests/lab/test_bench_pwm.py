@@ -1,0 +1,151 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""udrv-bench pwm on gpio-wire and the pwm-fixture: every generator's rows, the
+counts at the source against the wire's, and the checks that must fail: a
+generator not wired to the watched line, and edges the wire swallows
+(gpio-wire's drop_every).
+
+Under icount the guest's clock follows the instruction count, so the bounds
+below hold run after run; they are what the lab measured (idle, std and rt:
+the fixture's widths within 1.1 us, udrv with its busy-wait tail within
+0.3 us) with room, not targets: the bench's numbers go to the results.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from guest import Board, sh, udrv_bench
+
+from rig.results.check import check_bench
+
+pytestmark = pytest.mark.lg_feature(["gpio-wire", "pwm-fixture"])
+
+PERIODS = 50
+WAVES = ("servo", "1khz")
+GENERATORS = ("hw", "udrv", "udrv-tuned", "udrv-tail", "lgpio", "lgpio-tuned")
+SOFTWARE = GENERATORS[1:]
+DROP_EVERY = "/sys/module/gpio_wire/parameters/drop_every"
+
+
+def bench(board: Board, args: str = "") -> dict[str, Any]:
+    r = udrv_bench(board, f"pwm --json --quiet -n {PERIODS} {args}", timeout=600)
+    assert r.status == 0, f"exit {r.status}\n{r.stderr}"
+    doc: dict[str, Any] = r.json()
+    check_bench(doc)
+    assert doc["bench"] == "pwm"
+    return doc
+
+
+@pytest.fixture(scope="module")
+def idle(board: Board) -> dict[str, Any]:
+    return bench(board)
+
+
+def rows(doc: dict[str, Any]) -> dict[tuple[str, str, str], dict[str, Any]]:
+    out = {}
+    for row in doc["rows"]:
+        key = (row["mechanism"], row["implementation"], row["sample"])
+        assert key not in out, f"row {key} twice"
+        out[key] = row
+    return out
+
+
+def runs(doc: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    return {(r["waveform"], r["implementation"]): r for r in doc["pwm"]["runs"]}
+
+
+def test_every_generator_has_its_rows(idle: dict[str, Any]) -> None:
+    want = {(w, g, s) for w in WAVES for g in GENERATORS
+            for s in ("width-error", "period-error")}
+    assert set(rows(idle)) == want
+    assert idle["pwm"]["hw"] == "pwm-fixture" and idle["pwm"]["in_line"] == 1
+
+
+def test_udrv_rows_compare_with_lgpio_of_the_same_tuning(idle: dict[str, Any]) -> None:
+    r = rows(idle)
+    for w in WAVES:
+        assert r[(w, "udrv", "width-error")]["reference"]["implementation"] == "lgpio"
+        for g in ("udrv-tuned", "udrv-tail"):
+            assert r[(w, g, "width-error")]["reference"]["implementation"] == "lgpio-tuned"
+        assert r[(w, "hw", "width-error")]["reference"] is None
+
+
+def test_counts_at_the_source_match_the_wire(idle: dict[str, Any]) -> None:
+    """gpio-wire's count of the edges it drove, the events read, and udrv's
+    PWM thread's own count of the edges it drove are one number; every
+    period is on the wire."""
+    for (w, g), run in runs(idle).items():
+        wire = run["wire"]
+        assert wire["driven"] == wire["edges"], (w, g, wire)
+        assert wire["missing"] == 0 and wire["repeated"] == 0, (w, g, wire)
+        assert wire["pulses"] >= PERIODS - 2, (w, g, wire)
+        src = run["source"]
+        if g.startswith("lgpio"):
+            assert src is None, (w, g)
+            continue
+        assert src is not None and src["periods"] >= PERIODS, (w, g, src)
+        if g == "hw":
+            assert src["missed"] == 0, (w, src)  # the fixture's overruns
+            continue
+        assert src["edges"] == wire["edges"], (w, g, src, wire)
+        assert src["missed"] == 0 and src["skipped"] == 0, (w, g, src)
+
+
+def test_cpu_time_of_the_software_generators(idle: dict[str, Any]) -> None:
+    for (w, g), run in runs(idle).items():
+        if g == "hw":
+            assert run["cpu_ns"] is None
+            continue
+        assert 0 < run["cpu_ns"] < run["duration_ns"], (w, g, run)
+    # the busy-wait tail costs CPU time: 2 x 50 us a period
+    for w in WAVES:
+        tail, tuned = runs(idle)[(w, "udrv-tail")], runs(idle)[(w, "udrv-tuned")]
+        assert tail["cpu_ns"] > tuned["cpu_ns"], (w, tail["cpu_ns"], tuned["cpu_ns"])
+
+
+def test_the_fixture_and_the_tail_are_exact(idle: dict[str, Any]) -> None:
+    r = rows(idle)
+    for w in WAVES:
+        assert r[(w, "hw", "width-error")]["stats"]["max"] < 3000, w
+        assert r[(w, "udrv-tail", "width-error")]["stats"]["max"] < 1000, w
+        assert r[(w, "udrv-tail", "period-error")]["stats"]["max"] < 1000, w
+
+
+def test_a_generator_not_on_the_watched_line_fails(board: Board) -> None:
+    """The fixture drives line 0; watching line 3 (--out-line 2) sees nothing:
+    the bench says so and fails, it does not report an empty row."""
+    r = udrv_bench(board, "pwm --quiet -n 10 --gen hw --wave servo --out-line 2")
+    assert r.status == 1, r.stdout
+    assert "servo hw: 0 pulses on line 3: is the generator's output wired to it?" in r.stderr
+
+
+@pytest.fixture
+def dropping(board: Board) -> Iterator[None]:
+    assert sh(board, f"echo 7 > {DROP_EVERY}").status == 0
+    yield
+    assert sh(board, f"echo 0 > {DROP_EVERY}").status == 0
+
+
+@pytest.mark.usefixtures("dropping")
+def test_edges_the_wire_swallows_fail_the_run(board: Board) -> None:
+    """Every 7th level change swallowed by gpio-wire: the edges read no longer
+    match what the PWM thread drove (or gpio-wire's own count)."""
+    r = udrv_bench(board, "pwm --quiet -n 20 --gen udrv-tuned --wave 1khz")
+    assert r.status == 1, r.stdout
+    assert re.search(r"^udrv-bench: pwm: 1khz udrv-tuned: (gpio-wire put \d+ edges on line 1, "
+                     r"\d+ were read|the PWM thread drove \d+ edges, the wire saw \d+)$",
+                     r.stderr, re.MULTILINE), r.stderr
+
+
+def test_without_the_lgpio_peer_a_note(board: Board) -> None:
+    r = sh(board, "UDRV_BENCH_LGPIO=/nonexistent udrv-bench pwm --json --quiet -n 10 "
+                  "--wave servo --gen udrv,lgpio")
+    assert r.status == 0, r.stderr
+    doc = r.json()
+    assert {row["implementation"] for row in doc["rows"]} == {"udrv"}
+    why = doc["pwm"]["lgpio_absent"]
+    assert why.startswith("no udrv-bench-lgpio (lgpio 0.2.2.0)") and "scripts/fetch-peers" in why
+    assert f"udrv-bench: pwm: no lgpio rows: {why}" in r.stderr
