@@ -96,7 +96,8 @@ def parse(p: dict[str, Any]) -> Pwm:
     """The model of a checked "pwm" object."""
     return Pwm(chip=p["chip"], out_line=p["out_line"], in_line=p["in_line"], hw=p["hw"],
                hw_channel=p["hw_channel"], gen_prio=p["gen_prio"], gen_cpu=p["gen_cpu"],
-               tail_ns=p["tail_ns"], lgpio_absent=p["lgpio_absent"], runs=tuple(_run(r) for r in p["runs"]))
+               tail_ns=p["tail_ns"], lgpio_absent=p["lgpio_absent"],
+               runs=tuple(_run(r) for r in p["runs"]))
 
 
 def of(doc: Doc) -> Pwm | None:
