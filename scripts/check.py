@@ -62,7 +62,7 @@ Steps (each counted; a step that cannot run counts as one failure):
   python     the Python bindings (bindings/python/): the wheel built by meson-python
              (PyPI, cached in build/py-deps: no network once it is warm),
              installed into a fresh venv build/py-test, tests/python run
-             there (gpiozero 2.0.1), test_gpiozero.py again with gpiozero
+             there (gpiozero 2.0.1), test_gpiozero*.py again with gpiozero
              1.6.2 (Debian 12's; build/py-test-gpiozero1), tests/python
              again on the extension built with ASan+UBSan (build/py-asan);
              mypy --strict on the package and examples/python, mypy.stubtest

@@ -51,9 +51,11 @@ def count_tap(name: str, log: Path, tally: Tally) -> None:
             tally.add(f"unit:{name}:{test['name']}: {ln}", ln.startswith("ok "))
 
 
-def pytest_cmd(path: str, xml: Path) -> list[str]:
+def pytest_cmd(path: str | list[str], xml: Path) -> list[str]:
+    """pytest on @path (one or a list), its results in the junit file @xml."""
+    paths = [path] if isinstance(path, str) else path
     return [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-            f"--junitxml={xml}", path]
+            f"--junitxml={xml}", *paths]
 
 
 def pytest(name: str, path: str, tally: Tally, env: dict[str, str],

@@ -18,12 +18,16 @@ PY_BUILD_DEPS = ["meson-python==0.22.1", "meson==1.12.1", "ninja==1.13.2", "mypy
 
 # what tests/python needs in the test venv beside Debian's pytest: gpiozero 2
 # for udrv.gpiozero's tests (PyPI's, Raspberry Pi OS's); and the gpiozero of
-# Debian 12's python3-gpiozero, 1.6.2, for test_gpiozero.py's second run (its
-# own venv, build/py-test-gpiozero1)
+# Debian 12's python3-gpiozero, 1.6.2, for their second run (GPIOZERO_TESTS,
+# in its own venv, build/py-test-gpiozero1)
 PY_TEST_DEPS = ["gpiozero==2.0.1", "colorzero==2.0"]
 
 
 PY_TEST_GPIOZERO_1 = ["gpiozero==1.6.2", "colorzero==2.0"]
+
+# udrv.gpiozero's tests (test_gpiozero.py, its PWM and SPI parts...): the
+# files run again with PY_TEST_GPIOZERO_1
+GPIOZERO_TESTS = "tests/python/test_gpiozero*.py"
 
 
 def py_build_deps() -> Path | None:
@@ -61,8 +65,8 @@ def python_bindings(tally: Tally, env: dict[str, str]) -> None:
         gz1 = test_venv("py-test-gpiozero1", wheel, PY_TEST_GPIOZERO_1)
         tally.add("python:install gpiozero 1", gz1 is not None)
         if gz1 is not None:
-            python_tests("python-gpiozero1", gz1, "tests/python/test_gpiozero.py",
-                         PY_TEST_GPIOZERO_1, tally, env)
+            gz_tests = sorted(p.relative_to(ROOT).as_posix() for p in ROOT.glob(GPIOZERO_TESTS))
+            python_tests("python-gpiozero1", gz1, gz_tests, PY_TEST_GPIOZERO_1, tally, env)
         python_asan(tally, env, venv)
     mypy = [str(venv / "bin" / "mypy"), "--strict", "--cache-dir", str(BUILD / "mypy-cache"),
             "bindings/python/udrv", "examples/python"]
@@ -88,10 +92,11 @@ def test_venv(name: str, wheel: Path, deps: list[str]) -> Path | None:
     return test if ok and pip_cached(tpip, deps) else None
 
 
-def python_tests(name: str, venv: Path, path: str, deps: list[str], tally: Tally,
+def python_tests(name: str, venv: Path, path: str | list[str], deps: list[str], tally: Tally,
                  env: dict[str, str]) -> None:
-    """pytest @path in @venv, on the installed package (not bindings/python/udrv
-    of the source tree); the gpiozero of @deps named to test_gpiozero.py."""
+    """pytest @path (one or a list) in @venv, on the installed package (not
+    bindings/python/udrv of the source tree); the gpiozero of @deps named to
+    the gpiozero tests ($UDRV_TEST_GPIOZERO)."""
     xml = BUILD / f"pytest-{name}.xml"
     xml.unlink(missing_ok=True)
     gpiozero = next(d.split("==")[1] for d in deps if d.startswith("gpiozero=="))

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Fixtures of the udrv Python binding tests: a fake root per test (the
-fakes of tests/cli), UDRV_SYSROOT pointing at it.
+fakes of tests/cli), UDRV_SYSROOT pointing at it; and those of the gpiozero
+tests (test_gpiozero*.py), which import gpiozero where they use it, so that
+the other tests run without it (debian/rules: no build-dependency).
 
 The udrv package must be installed in the Python running the tests
 (scripts/check.py: a venv under build/ with the wheel of python/; by hand:
@@ -15,16 +17,21 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.support.fakes import FakeTree, GpioExports, gpio_bus, gpio_chip
+from tests.support.fakes import FakeTree, GpioExports, gpio_attr, gpio_bus, gpio_chip
+from tests.support.preloaded import preloaded_child
 
 try:
     import udrv  # noqa: F401
 except ImportError as e:  # fail, do not skip: the tests exist to run
     raise pytest.UsageError(f"the udrv package is not installed in {sys.executable} ({e}): "
                             "pip install ./python (scripts/check.py does it in build/)") from e
+
+if TYPE_CHECKING:
+    from udrv.gpiozero import UdrvFactory
 
 BASE = 512  # sysfs base of the fake chip gpiochip0 "fake-wire" (8 lines)
 
@@ -109,3 +116,64 @@ def ctrl_c() -> Iterator[CtrlC]:
             t.cancel()
             t.join()
         signal.signal(signal.SIGINT, old)
+
+
+# ---- gpiozero's (test_gpiozero*.py) ----
+
+OTHER = BASE + 8  # gpiochip1 ("other-chip", 4 lines): the chips fixture's second chip
+NO_GPIOZERO = ("tests/python/test_gpiozero*.py need gpiozero (1.6 or 2.x): pip install "
+               "gpiozero==2.0.1, or apt install python3-gpiozero (scripts/check.py "
+               "installs both into venvs under build/)")
+# the child Python of their @preloaded tests (tests/support/preloaded.py):
+# tests/daemon's fake character device, tests/cli's fake spidev and fake PWM
+# class preloaded
+gpiozero_child = preloaded_child(("UDRVD_FAKE_CDEV", "tests/daemon/libfake_cdev.so"),
+                                 ("UDRV_FAKE_SPIDEV", "tests/cli/libfake_spidev.so"),
+                                 ("UDRV_FAKE_PWM", "tests/cli/libfake_pwm_sysfs.so"))
+
+
+@pytest.fixture
+def root(tree: FakeTree, monkeypatch: pytest.MonkeyPatch) -> FakeTree:
+    """The fake root (UDRV_SYSROOT), without the factory's variables of the
+    environment running the tests."""
+    for var in ("GPIOZERO_PIN_FACTORY", "GPIOZERO_UDRV_CHIP", "GPIOZERO_UDRV_BACKEND"):
+        monkeypatch.delenv(var, raising=False)
+    return tree
+
+
+@pytest.fixture
+def chips(root: FakeTree, exports: GpioExports) -> GpioExports:
+    """gpiochip0 "fake-wire" (8 lines, base 512, export and unexport
+    served) and a second chip, gpiochip1 "other-chip"."""
+    gpio_chip(root, 1, "other", OTHER, 4, "other-chip")
+    return exports
+
+
+@pytest.fixture
+def factory(chips: GpioExports) -> Iterator[UdrvFactory]:
+    from gpiozero import Device
+    from udrv.gpiozero import UdrvFactory
+
+    f = UdrvFactory()
+    Device.pin_factory = f
+    yield f
+    Device.pin_factory = None
+    f.close()
+
+
+def value(root: FakeTree, gpio: int) -> str:
+    return gpio_attr(root, gpio, "value")[:1]
+
+
+def with_factory() -> UdrvFactory:
+    """Device.pin_factory for a @preloaded test, made in the child (pytest
+    builds the fixtures in the parent), without the factory's variables of
+    the environment."""
+    from gpiozero import Device
+    from udrv.gpiozero import UdrvFactory
+
+    for var in ("GPIOZERO_PIN_FACTORY", "GPIOZERO_UDRV_CHIP", "GPIOZERO_UDRV_BACKEND"):
+        os.environ.pop(var, None)
+    f = UdrvFactory()
+    Device.pin_factory = f
+    return f

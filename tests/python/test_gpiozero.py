@@ -7,11 +7,14 @@ writes to the fake value file, an input's what the test writes there. A
 Button's edges need a character device: test_led_and_button runs a Python
 with tests/daemon's fake one (fake_cdev.c) preloaded; on a kernel,
 tests/lab/test_lab_gpiozero.py runs them on gpio-wire. The software bounce
-filter of the sysfs backend is checked on events made by hand.
+filter of the sysfs backend is checked on events made by hand. PWM:
+test_gpiozero_pwm.py; SPI: test_gpiozero_spi.py; the fixtures they share
+with this file: conftest.py.
 
-The gpiozero is the one installed: scripts/check.py runs this file with
-gpiozero 2.0.1 (PyPI, Raspberry Pi OS) and again with 1.6.2 (Debian 12's
-python3-gpiozero), each naming the version it wants in $UDRV_TEST_GPIOZERO.
+The gpiozero is the one installed: scripts/check.py runs test_gpiozero*.py
+with gpiozero 2.0.1 (PyPI, Raspberry Pi OS) and again with 1.6.2 (Debian
+12's python3-gpiozero), each naming the version it wants in
+$UDRV_TEST_GPIOZERO.
 """
 
 from __future__ import annotations
@@ -26,10 +29,10 @@ import textwrap
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator
 from importlib.metadata import version
 
 import pytest
+from conftest import BASE, NO_GPIOZERO, OTHER, value
 
 from tests.daemon.conftest import GUARD_S
 from tests.support import fake_gpio
@@ -42,39 +45,22 @@ from tests.support.fakes import (  # tests/cli, on the path by conftest.py
     gpio_chip,
     gpio_line,
 )
-from tests.support.preloaded import Child, preloaded, preloaded_child
-from tests.support.pwm_fakes import PwmChip, pwm_tree
 
 try:  # fail, do not skip: the tests exist to run
     import gpiozero  # noqa: F401
 except ImportError as e:
-    raise ImportError("tests/python/test_gpiozero.py needs gpiozero (1.6 or 2.x): pip install "
-                      "gpiozero==2.0.1, or apt install python3-gpiozero (scripts/check.py "
-                      "installs both into venvs under build/)") from e
+    raise ImportError(NO_GPIOZERO) from e
 import udrv
-from gpiozero import (
-    LED,
-    PWMLED,
-    AngularServo,
-    Button,
-    Device,
-    InputDevice,
-    Motor,
-    Servo,
-    TonalBuzzer,
-)
+from gpiozero import LED, Button, Device, InputDevice
 from gpiozero.exc import (
     BadPinFactory,
     GPIOPinInUse,
     PinInvalidPin,
     PinInvalidState,
-    PinPWMError,
     PinSetInput,
 )
 from udrv.gpiozero import UdrvFactory, UdrvPin, pi_revision
 
-BASE = 512  # sysfs number of gpiochip0's line 0 (conftest's exports)
-OTHER = BASE + 8  # gpiochip1 ("other-chip", 4 lines)
 GPIOZERO = version("gpiozero")
 GPIOZERO_1 = GPIOZERO.startswith("1.")
 
@@ -89,36 +75,6 @@ def test_the_gpiozero_wanted() -> None:
 def board_info(f: UdrvFactory) -> object:
     """The factory's description of the board: gpiozero 2's board_info, 1.x's pi_info."""
     return f.pi_info if GPIOZERO_1 else f.board_info
-
-
-@pytest.fixture
-def root(tree: FakeTree, monkeypatch: pytest.MonkeyPatch) -> FakeTree:
-    """conftest's fake root (UDRV_SYSROOT), without the factory's variables
-    of the environment running the tests."""
-    for var in ("GPIOZERO_PIN_FACTORY", "GPIOZERO_UDRV_CHIP", "GPIOZERO_UDRV_BACKEND"):
-        monkeypatch.delenv(var, raising=False)
-    return tree
-
-
-@pytest.fixture
-def chips(root: FakeTree, exports: GpioExports) -> GpioExports:
-    """conftest's gpiochip0 "fake-wire" (8 lines, base 512, export and
-    unexport served) and a second chip, gpiochip1 "other-chip"."""
-    gpio_chip(root, 1, "other", OTHER, 4, "other-chip")
-    return exports
-
-
-@pytest.fixture
-def factory(chips: GpioExports) -> Iterator[UdrvFactory]:
-    f = UdrvFactory()
-    Device.pin_factory = f
-    yield f
-    Device.pin_factory = None
-    f.close()
-
-
-def value(root: FakeTree, gpio: int) -> str:
-    return gpio_attr(root, gpio, "value")[:1]
 
 
 def set_input(root: FakeTree, gpio: int, level: int) -> None:
@@ -561,137 +517,6 @@ def test_line_exported_by_someone_else(root: FakeTree, chips: GpioExports,
         LED(7)
 
 
-# ---- PWM: software on the sysfs chips, hardware on a Pi's fake PWM ----
-
-
-def wait_for(what: str, cond: Callable[[], bool]) -> None:
-    """Until @cond(): a software PWM's progress (a change takes effect at
-    the next period boundary), however slow the machine; GUARD_S only ends
-    a test that would hang."""
-    end = time.monotonic() + GUARD_S
-    while not cond():
-        assert time.monotonic() < end, f"no {what} in {GUARD_S} s"
-        time.sleep(0.005)
-
-
-def soft(pin: UdrvPin) -> udrv.SoftPWM:
-    pwm = pin._pwm
-    assert isinstance(pwm, udrv.SoftPWM), pwm
-    return pwm
-
-
-def test_pwmled_in_software(root: FakeTree, chips: GpioExports, factory: UdrvFactory) -> None:
-    """PWMLED on a line without a PWM controller: udrv.SoftPWM on its
-    request, the value the duty cycle; its edges in the value file's
-    writes (the PWM thread's counts); off, then closed: the line low, an
-    input again."""
-    chips.values[BASE + 3] = 0
-    led = PWMLED(3)
-    pwm = soft(led.pin)
-    assert led.pin.frequency == 100 and led.value == 0
-    assert (pwm.period_ns, pwm.duty_ns, pwm.running) == (10_000_000, 0, True)
-    assert value(root, BASE + 3) == "0"
-    led.value = 1
-    wait_for("the line high", lambda: value(root, BASE + 3) == "1")
-    led.value = 0.5
-    assert led.value == 0.5 and pwm.duty_ns == 5_000_000
-    wait_for("edges", lambda: pwm.stats.edges >= 6)
-    led.off()
-    wait_for("the line low", lambda: value(root, BASE + 3) == "0" and pwm.duty_ns == 0)
-    led.close()
-    assert pwm.closed  # stopped, the line inactive
-    assert chips.final(BASE + 3, "value").startswith("0")
-    assert chips.final(BASE + 3, "direction").startswith("in")
-
-
-def test_frequency_none_is_a_plain_output_again(root: FakeTree, chips: GpioExports,
-                                                factory: UdrvFactory) -> None:
-    chips.values[BASE + 4] = 0
-    pin = factory.pin(4)
-    pin.function = "output"
-    pin.frequency = 1000
-    pwm = soft(pin)
-    pin.state = 1.0
-    wait_for("the line high", lambda: value(root, BASE + 4) == "1")
-    assert (pin.state, pin.function) == (1.0, "output")
-    pin.frequency = None
-    assert pwm.closed and pin._pwm is None and pin.frequency is None
-    assert value(root, BASE + 4) == "0"  # stopped: inactive
-    pin.state = 1  # a plain output: the level at once
-    assert value(root, BASE + 4) == "1" and pin.state == 1
-    with pytest.raises(PinInvalidState):
-        pin.state = 0.5
-    pin.frequency = 50
-    with pytest.raises(PinInvalidState):
-        pin.state = 1.5
-    assert chips.exported == [BASE + 4]  # one request throughout
-
-
-def test_servos_in_software(chips: GpioExports, factory: UdrvFactory) -> None:
-    """Servo and AngularServo: gpiozero's frame (20 ms) and pulse widths
-    as the PWM's period and duty cycle; detach() turns the PWM off."""
-    servo = Servo(3)
-    pwm = soft(servo.pwm_device.pin)
-    assert (pwm.period_ns, pwm.duty_ns) == (20_000_000, 1_500_000)  # value 0: the middle
-    servo.max()
-    assert pwm.duty_ns == 2_000_000
-    servo.min()
-    assert pwm.duty_ns == 1_000_000
-    servo.detach()
-    assert servo.value is None and servo.pwm_device.pin._pwm is None and pwm.closed
-    servo.mid()
-    assert soft(servo.pwm_device.pin).duty_ns == 1_500_000
-    angular = AngularServo(4, min_angle=-90, max_angle=90)
-    angular.angle = 45
-    assert soft(angular.pwm_device.pin).duty_ns == 1_750_000
-    assert angular.angle == pytest.approx(45)
-    servo.close()
-    angular.close()
-    assert chips.final(BASE + 3, "value").startswith("0")
-    assert chips.final(BASE + 4, "value").startswith("0")
-
-
-def test_motor_and_tonal_buzzer_in_software(chips: GpioExports,
-                                            factory: UdrvFactory) -> None:
-    motor = Motor(forward=3, backward=4)
-    fwd, bwd = soft(motor.forward_device.pin), soft(motor.backward_device.pin)
-    motor.forward(0.5)
-    assert (fwd.duty_cycle, bwd.duty_ns) == (0.5, 0)
-    motor.backward(1)
-    assert (fwd.duty_ns, bwd.duty_ns) == (0, bwd.period_ns)
-    motor.stop()
-    assert (fwd.duty_ns, bwd.duty_ns) == (0, 0)
-    motor.close()
-    buzzer = TonalBuzzer(5)
-    assert buzzer.pwm_device.pin.frequency is None  # silent: no PWM
-    buzzer.play("A4")
-    pwm = soft(buzzer.pwm_device.pin)
-    assert (pwm.period_ns, pwm.duty_ns) == (2_272_727, 1_136_364)  # 440 Hz, half
-    buzzer.play(880)
-    assert pwm.period_ns == 1_136_364 and pwm.duty_cycle == pytest.approx(0.5)
-    buzzer.stop()
-    assert pwm.closed and buzzer.pwm_device.pin.frequency is None
-    buzzer.close()
-    assert chips.final(BASE + 5, "value").startswith("0")
-
-
-@pytest.mark.parametrize(("frequency", "message"), [
-    (0, "above 0 Hz"), (-50, "above 0 Hz"), (float("nan"), "finite"), (True, "not bool"),
-    ("100", "not str"), (200_000, "it takes 10000 ns"),  # software: up to 100 kHz
-])
-def test_bad_frequencies(chips: GpioExports, factory: UdrvFactory, frequency: object,
-                         message: str) -> None:
-    pin = factory.pin(3)
-    pin.function = "output"
-    with pytest.raises(PinPWMError, match=message):
-        pin.frequency = frequency
-    assert pin.frequency is None and pin._pwm is None
-    pin.state = 1  # still a plain output
-    pin.function = "input"
-    with pytest.raises(PinSetInput):
-        pin.frequency = 100
-
-
 @pytest.mark.parametrize(("backend", "message"), [
     ("cdev", "gpiochip0 has no character device"),
     ("mmio", "cannot tell the SoC"),  # no device tree: give a layout
@@ -744,299 +569,3 @@ def test_software_bounce_on_sysfs(factory: UdrvFactory) -> None:
     assert calls == [(0, 1), (12 * ms, 0), (30 * ms, 1)]
 
 
-# ---- SPI: MCP3008 and MCP3208 through spidev and in software ----
-#
-# In a child Python with the fakes preloaded (tests/support/preloaded.py):
-# fake_spidev's ADC (spidevB.C.adc) behind hardware SPI, fake_cdev's ADC on
-# four lines (gpiochip0.mcp3008) behind software SPI; and the fake PWM class
-# (fake_pwm_sysfs) behind a Pi's hardware PWM.
-
-spi_child = preloaded_child(("UDRVD_FAKE_CDEV", "tests/daemon/libfake_cdev.so"),
-                            ("UDRV_FAKE_SPIDEV", "tests/cli/libfake_spidev.so"),
-                            ("UDRV_FAKE_PWM", "tests/cli/libfake_pwm_sysfs.so"))
-ADC = [100, 200, 1023, 0, 512, 5, 6, 7]
-CLK, MOSI, MISO, CS = 4, 5, 6, 7  # the software ADC's lines on gpiochip0
-
-
-@pytest.fixture
-def child(spi_child: Child) -> Child:
-    return spi_child
-
-
-@pytest.fixture
-def spi(tree: FakeTree) -> FakeTree:
-    """gpiochip0 (8 lines, fake_cdev) and spidev0.0 and 1.1 (fake_spidev);
-    no ADC yet."""
-    fake_chip(tree, "fake-spi", 8)
-    tree.file("dev/gpiochip0.state", "0 in 0 0 - none\n" * 8)
-    for bus, cs in ((0, 0), (1, 1)):
-        tree.file(f"dev/spidev{bus}.{cs}", "")
-        tree.dir(f"sys/class/spidev/spidev{bus}.{cs}")
-    return tree
-
-
-def spi_log(tree: FakeTree, dev: str = "0.0") -> list[str]:
-    path = tree.path(f"dev/spidev{dev}.log")
-    return path.read_text().splitlines() if path.exists() else []
-
-
-def with_factory() -> UdrvFactory:
-    for var in ("GPIOZERO_PIN_FACTORY", "GPIOZERO_UDRV_CHIP", "GPIOZERO_UDRV_BACKEND"):
-        os.environ.pop(var, None)
-    f = UdrvFactory()
-    Device.pin_factory = f
-    return f
-
-
-@preloaded
-def test_mcp3008_on_spidev(child: Child, spi: FakeTree) -> None:
-    """MCP3008(channel=N): gpiozero's default SPI, spidev0.0 (udrv.SPI):
-    one 3-byte transfer a reading, the fake ADC's value back; channels
-    share one device (gpiozero asks for it shared)."""
-    from gpiozero import MCP3008
-
-    spi.file("dev/spidev0.0.adc", "10 " + " ".join(map(str, ADC)) + "\n")
-    f = with_factory()
-    try:
-        adc2, adc4 = MCP3008(channel=2), MCP3008(channel=4)
-        assert adc2._spi is adc4._spi  # shared
-        assert "port=0, device=0" in repr(adc2), repr(adc2)
-        assert (adc2.raw_value, adc4.raw_value) == (1023, 512)
-        assert adc2.value == 1.0 and abs(adc4.value - 0.5) < 1e-3
-        diff = MCP3008(channel=0, differential=True)  # CH0 - CH1: below 0, read as 0
-        assert diff.raw_value == 0
-        assert spi_log(spi) == ["xfer 3"] * 5, spi_log(spi)  # one a reading
-        assert spi.read("dev/spidev0.0").split() == ["0", "8", "500000"]  # gpiozero's rate
-        adc2.close()
-        assert adc4.raw_value == 512  # the shared device is still open
-        adc4.close()
-        diff.close()
-    finally:
-        Device.pin_factory = None
-        f.close()
-
-
-@preloaded
-def test_mcp3208_by_port_and_device(child: Child, spi: FakeTree) -> None:
-    from gpiozero import MCP3208
-
-    spi.file("dev/spidev1.1.adc", "12 0 4095 2048 0 0 0 0 0\n")
-    f = with_factory()
-    try:
-        with MCP3208(channel=1, port=1, device=1) as a1, MCP3208(channel=2, port=1,
-                                                                  device=1) as a2:
-            assert (a1.raw_value, a2.raw_value) == (4095, 2048)
-            a1._spi.clock_mode = 3
-            assert a1._spi.clock_mode == 3 and spi.read("dev/spidev1.1").split()[0] == "3"
-        assert spi_log(spi, "1.1") == ["xfer 3", "xfer 3"]
-        with pytest.raises(udrv.NotFoundError, match=r"no SPI device 2\.0"):
-            MCP3208(port=2, device=0)  # off a Pi: no pins to fall back on
-    finally:
-        Device.pin_factory = None
-        f.close()
-
-
-@preloaded
-def test_mcp3008_in_software_on_any_lines(child: Child, spi: FakeTree) -> None:
-    """Pins that are no SPI bus: bit-banged on the lines (udrv requests),
-    the fake device sampling MOSI at the clock's rising edge and setting
-    MISO at its falling edge (mode 0); nothing through spidev."""
-    from gpiozero import MCP3008
-    from udrv._gpiozero_spi import UdrvSoftwareSPI
-
-    spi.file("dev/gpiochip0.mcp3008",
-             f"{CLK} {MOSI} {MISO} {CS} 10 " + " ".join(map(str, ADC)) + "\n")
-    f = with_factory()
-    pins = {"clock_pin": CLK, "mosi_pin": MOSI, "miso_pin": MISO, "select_pin": CS}
-    try:
-        adcs = [MCP3008(channel=ch, **pins) for ch in range(8)]
-        assert isinstance(adcs[0]._spi, UdrvSoftwareSPI)
-        assert [a.raw_value for a in adcs] == ADC
-        assert MCP3008(channel=1, differential=True, **pins).raw_value == 200 - 100
-        assert [line_state(spi, n)[1:3] for n in (CLK, MOSI, CS)] == [
-            ["out", "0"], ["out", "0"], ["out", "1"]]  # idle: clock low, deselected
-        assert line_state(spi, MISO)[1] == "in"
-        with pytest.raises(GPIOPinInUse):
-            LED(CLK)
-        for a in adcs:
-            a.close()
-        assert spi_log(spi) == []
-    finally:
-        Device.pin_factory = None
-        f.close()
-    assert [line_state(spi, n)[0] for n in (CLK, MOSI, MISO, CS)] == ["0"] * 4  # released
-
-
-@preloaded
-def test_software_spi_modes_and_words(child: Child, spi: FakeTree) -> None:
-    """The clock's idle level follows the mode; words longer than 8 bits;
-    the select's polarity."""
-    f = with_factory()
-    try:
-        iface = f.spi(clock_pin=CLK, mosi_pin=MOSI, miso_pin=MISO, select_pin=CS)
-        iface.clock_mode = 2
-        assert iface.clock_mode == 2 and line_state(spi, CLK)[2] == "1"
-        spi.file("dev/gpiochip0.state", "".join(  # MISO held high: every bit reads 1
-            "0 in 1 0 - none\n" if n == MISO else line for n, line in enumerate(
-                spi.read("dev/gpiochip0.state").splitlines(keepends=True))))
-        iface.bits_per_word = 12
-        assert iface.transfer([0xABC, 0]) == [0xFFF, 0xFFF]
-        assert line_state(spi, MOSI)[2] == "0" and line_state(spi, CLK)[2] == "1"
-        iface.select_high = True
-        assert line_state(spi, CS)[2] == "0"
-        with pytest.raises(ValueError, match="does not fit 12 bits"):
-            iface.transfer([0x1000])
-        iface.close()
-    finally:
-        Device.pin_factory = None
-        f.close()
-
-
-@preloaded
-def test_spi_arguments(child: Child, spi: FakeTree) -> None:
-    from gpiozero import MCP3008
-    from gpiozero.exc import SPIBadArgs
-
-    f = with_factory()
-    try:
-        with pytest.raises(SPIBadArgs, match="combinations of the two schemes"):
-            MCP3008(port=0, clock_pin=CLK)
-        with pytest.raises(SPIBadArgs, match="unrecognized keyword argument foo"):
-            f.spi(foo=1)
-        with pytest.raises(SPIBadArgs, match="needs clock_pin and select_pin"):
-            MCP3008(clock_pin=CLK)
-        with pytest.raises(SPIBadArgs, match="port must be an int 0 or more"):
-            MCP3008(port=-1)
-        with pytest.raises(udrv.NotFoundError, match=r"no SPI device 0\.0"):
-            spi.path("dev/spidev0.0").unlink()
-            MCP3008()
-        assert spi_log(spi) == []
-    finally:
-        Device.pin_factory = None
-        f.close()
-
-
-@preloaded
-def test_mcp3008_on_a_pi_s_spi0(child: Child, tree: FakeTree) -> None:
-    """On a Pi, SPI0's pins are spidev0.0 and 0.1 (GPIO11, 10, 9, and 8 or 7
-    selecting), reserved; without spidev, gpiozero's fallback: a warning,
-    then software SPI on those pins (the fake ADC on the header's lines)."""
-    from gpiozero import MCP3008
-    from gpiozero.exc import SPISoftwareFallback
-    from udrv._gpiozero_spi import UdrvHardwareSPI, UdrvSoftwareSPI
-
-    fake_chip(tree, "pinctrl-bcm2835", 54)
-    tree.file("dev/gpiochip0.state", "0 in 0 0 - none\n" * 54)
-    tree.file("proc/device-tree/compatible", b"raspberrypi,3-model-b\0brcm,bcm2837\0")
-    tree.file("proc/device-tree/system/linux,revision", bytes.fromhex("00a02082"))
-    tree.file("dev/spidev0.1", "")
-    tree.file("dev/spidev0.1.adc", "10 " + " ".join(map(str, ADC)) + "\n")
-    tree.file("dev/gpiochip0.mcp3008", "11 10 9 8 10 " + " ".join(map(str, ADC)) + "\n")
-    f = with_factory()
-    try:
-        with MCP3008(channel=2, select_pin=7) as hw:
-            assert isinstance(hw._spi, UdrvHardwareSPI) and "device=1" in repr(hw._spi)
-            assert hw.raw_value == ADC[2]
-            with pytest.raises(GPIOPinInUse):
-                LED("GPIO11")
-            LED("GPIO8").close()  # device 0's select: not device 1's
-        with pytest.warns(SPISoftwareFallback, match=r"no SPI device 0\.0"):
-            sw = MCP3008(channel=1)  # spidev0.0 is not there
-        assert isinstance(sw._spi, UdrvSoftwareSPI)
-        assert sw.raw_value == ADC[1]
-        sw.close()
-        assert spi_log(tree, "0.1") == ["xfer 3"]
-    finally:
-        Device.pin_factory = None
-        f.close()
-
-
-@preloaded
-def test_spidev_words_longer_than_a_byte(child: Child, spi: FakeTree) -> None:
-    """gpiozero's words go to spidev as it takes them: 2 bytes each for 9
-    to 16 bits, 4 beyond (the loopback returns them)."""
-    from gpiozero.exc import SPIInvalidClockMode
-
-    f = with_factory()
-    try:
-        iface = f.spi(port=1, device=1)
-        assert iface.transfer([1, 255]) == [1, 255]
-        iface.bits_per_word = 12
-        assert iface.transfer([0xABC, 0x123]) == [0xABC, 0x123]
-        iface.bits_per_word = 20
-        assert iface.transfer([0xABCDE]) == [0xABCDE]
-        with pytest.raises(SPIInvalidClockMode):
-            iface.clock_mode = 4
-        iface.lsb_first = True
-        iface.select_high = True
-        iface.rate = 1e6
-        assert (iface.lsb_first, iface.select_high, iface.rate) == (True, True, 1_000_000)
-        iface.close()
-        assert spi_log(spi, "1.1") == ["xfer 2", "xfer 4", "xfer 4"], spi_log(spi, "1.1")
-        assert spi.read("dev/spidev1.1").split() == [str(8 | 4), "20", "1000000"]
-    finally:
-        Device.pin_factory = None
-        f.close()
-
-
-# ---- a Pi's hardware PWM (in the child: the fake PWM class preloaded) ----
-
-
-def pi_with_pwm_on_gpio18(tree: FakeTree) -> PwmChip:
-    """A Pi 4 (fake_cdev's 54 header lines) whose device tree muxes GPIO18
-    to its PWM controller, as dtoverlay=pwm,pin=18,func=2 does: the
-    controller's node (compatible, pinctrl-0) is pwmchip0's of_node."""
-    fake_chip(tree, "pinctrl-bcm2711", 54)
-    tree.file("dev/gpiochip0.state", "0 in 0 0 - none\n" * 54)
-    tree.file("proc/device-tree/compatible", b"raspberrypi,4-model-b\0brcm,bcm2711\0")
-    tree.file("proc/device-tree/system/linux,revision", bytes.fromhex("00c03111"))
-    chip = pwm_tree(tree)  # fe20c000.pwm
-    node = "proc/device-tree/soc/pwm@7e20c000"
-    tree.file(f"{node}/compatible", b"brcm,bcm2711-pwm\0brcm,bcm2835-pwm\0")
-    tree.file(f"{node}/pinctrl-0", (0x2A).to_bytes(4, "big"))
-    pins = "proc/device-tree/soc/gpio@7e200000/pwm0_gpio18"
-    tree.file(f"{pins}/phandle", (0x2A).to_bytes(4, "big"))
-    tree.file(f"{pins}/brcm,pins", (18).to_bytes(4, "big"))
-    tree.symlink(f"../../../../{node}", "sys/devices/platform/fe20c000.pwm/of_node")
-    return chip
-
-
-@preloaded
-def test_hardware_pwm_on_a_pi(child: Child, tree: FakeTree) -> None:
-    """PWMLED(18) and Servo(18) on pwmchip0's channel 0, the line never
-    requested as a GPIO (that would take the pin from the controller);
-    GPIO12, channel 0's other pin but not muxed, and GPIO17: software;
-    LED(18), no PWM: a GPIO."""
-    chip = pi_with_pwm_on_gpio18(tree)
-    f = with_factory()
-    try:
-        assert f._pwm_channel(f.pin(18)) == ("pwmchip0", 0)
-        assert f._pwm_channel(f.pin(12)) is None
-        led = PWMLED("GPIO18")
-        assert isinstance(led.pin._pwm, udrv.PWM)
-        led.value = 0.25
-        assert [chip.attr(0, a) for a in ("period", "duty_cycle", "enable")] == [
-            "10000000", "2500000", "1"]
-        assert (led.value, led.pin.function, led.pin.frequency) == (0.25, "output", 100)
-        led.close()
-        assert not chip.exported(0)
-        assert chip.log() == ["export 0", "pwm0 period 10000000", "pwm0 duty_cycle 0",
-                              "pwm0 duty_cycle 0", "pwm0 enable 1", "pwm0 duty_cycle 0",
-                              "pwm0 duty_cycle 2500000", "pwm0 enable 0",
-                              "unexport 0"], chip.log()
-        servo = Servo(18)
-        assert [chip.attr(0, a) for a in ("period", "duty_cycle")] == ["20000000", "1500000"]
-        servo.detach()
-        assert not chip.exported(0)
-        servo.close()
-        assert line_state(tree, 18)[0] == "0"  # never requested
-        for gpio in (12, 17):
-            with PWMLED(gpio) as sw:
-                assert isinstance(sw.pin._pwm, udrv.SoftPWM)
-                assert line_state(tree, gpio)[1:3] == ["out", "0"]
-        led = LED(18)
-        assert line_state(tree, 18)[1:3] == ["out", "0"]
-        led.close()
-    finally:
-        Device.pin_factory = None
-        f.close()

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Which pins of a Raspberry Pi have a hardware PWM channel, for udrv.gpiozero.
+"""PWM for udrv.gpiozero: the pin's PWM (PWMPinMixin) and which pins of a
+Raspberry Pi have a hardware PWM channel (pi_pwm_channels).
 
 A Pi's PWM controller (the kernel's PWM class: pwmchipN, its parent device
 the controller) drives a pin when the device tree muxes the pin to it: the
@@ -15,11 +16,24 @@ Other boards: none yet (a board file would add its controllers here).
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
+
+from gpiozero.exc import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    PinInvalidState,
+    PinPWMError,
+    PinSetInput,
+)
 
 import udrv
 from udrv._gpiozero_board import sysroot_path
+from udrv._pwm import _real
 
-__all__ = ["PI_PWM", "pi_pwm_channels"]
+if TYPE_CHECKING:
+    from .gpiozero import UdrvFactory, UdrvPin
+
+__all__ = ["PI_PWM", "PWMPinMixin", "pi_pwm_channels"]
 
 # the Pi's PWM controllers, by compatible: GPIO -> channel. BCM2835..2711:
 # PWM0 channel 0 on GPIO12 or 18, channel 1 on GPIO13 or 19; the Pi 5's RP1:
@@ -29,6 +43,8 @@ PI_PWM = {
     "raspberrypi,rp1-pwm": {12: 0, 13: 1, 18: 2, 19: 3},
 }
 DEVICE_TREE = "/proc/device-tree"
+
+Settings = udrv.LineSettings
 
 
 def _phandles(root: str) -> dict[int, str]:
@@ -85,3 +101,121 @@ def pi_pwm_channels() -> dict[int, tuple[str, int]]:
         for gpio in sorted(muxed & table.keys()):
             out.setdefault(gpio, (chip, table[gpio]))
     return out
+
+
+class PWMPinMixin:
+    """A UdrvPin's PWM (gpiozero's frequency, and its state as the duty
+    cycle): hardware where the pin has a channel, else software."""
+
+    # the pin's, which these methods use (udrv.gpiozero.UdrvPin)
+    _factory: UdrvFactory
+    _lock: threading.RLock
+    _request: Any
+    _set_value: Callable[[int, int], None] | None
+    _settings: udrv.LineSettings
+    _offset: int
+    _deferred: int | None
+
+    if TYPE_CHECKING:
+        def _apply(self, settings: udrv.LineSettings) -> None: ...
+
+        def _level(self, value: Any) -> int: ...
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._pwm: Any = None  # udrv.SoftPWM or udrv.PWM while the pin runs PWM
+        self._frequency: float | None = None
+        self._duty = 0.0
+
+    def _set_pwm_state(self, value: Any) -> None:
+        """state of a pin that is no plain output: a PWM's duty cycle, a
+        deferred output's level (requested now), or an input's error."""
+        with self._lock:
+            if self._pwm is not None:
+                if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+                        0 <= value <= 1):
+                    raise PinInvalidState(
+                        f'invalid state "{value}" for PWM pin {self!r}: 0.0..1.0')
+                self._pwm.duty_cycle = value
+                self._duty = float(value)
+                return
+            if self._deferred is not None:
+                level = self._level(value)
+                self._deferred = None
+                self._apply(Settings(direction=udrv.Direction.OUTPUT, value=level))
+                return
+        raise PinSetInput(f"cannot set state of pin {self!r}: it is an input")
+
+    def _get_frequency(self) -> float | None:
+        return self._frequency
+
+    def _set_frequency(self, value: Any) -> None:
+        if value is None:
+            self._stop_pwm()
+            return
+        try:
+            hz = _real(value, "frequency")
+        except (TypeError, ValueError) as e:
+            raise PinPWMError(f"invalid frequency {value!r} for pin {self!r}: {e}") from None
+        if hz <= 0:
+            raise PinPWMError(f"invalid frequency {value!r} for pin {self!r}: above 0 Hz")
+        with self._lock:
+            try:
+                if self._pwm is None:
+                    self._start_pwm(hz)
+                elif hz != self._frequency:
+                    self._pwm.frequency = hz  # the duty cycle's fraction kept
+            except ValueError as e:  # udrv.InvalidError too: the PWM's range
+                raise PinPWMError(f"frequency {value!r} Hz on pin {self!r}: {e}") from None
+            self._frequency = hz
+
+    def _start_pwm(self, hz: float) -> None:
+        """PWM at @hz, duty cycle 0 (the line inactive): hardware for a pin
+        not requested as a GPIO that has a channel, else software on the
+        pin's output request."""
+        pin = cast("UdrvPin", self)  # the only class with this mixin
+        channel = None if self._request is not None else self._factory._pwm_channel(pin)
+        if channel is not None:
+            pwm: Any = udrv.PWM(*channel)
+            try:
+                pwm.frequency = hz
+                pwm.duty_ns = 0
+                pwm.enable()
+            except BaseException:
+                pwm.close()
+                raise
+        else:
+            if self._request is None and self._deferred is None:
+                self._apply(Settings(direction=udrv.Direction.OUTPUT, value=0))
+            elif self._deferred is not None:  # a PWM pin whose controller failed
+                self._apply(Settings(direction=udrv.Direction.OUTPUT, value=self._deferred))
+            if self._settings.direction != udrv.Direction.OUTPUT:
+                raise PinSetInput(f"cannot run PWM on pin {self!r}: it is an input")
+            pwm = udrv.SoftPWM(self._request, self._offset)
+            try:
+                pwm.frequency = hz
+                pwm.start()
+            except BaseException:
+                pwm.close()
+                raise
+            self._set_value = None  # the state is the PWM's now
+        self._deferred = None
+        self._pwm, self._duty = pwm, 0.0
+
+    def _stop_pwm(self) -> None:
+        """PWM off: a software PWM's line a plain output again, inactive; a
+        hardware channel disabled and closed (the pin a deferred output)."""
+        with self._lock:
+            pwm, self._pwm = self._pwm, None
+            self._frequency, self._duty = None, 0.0
+            if pwm is None:
+                return
+            if isinstance(pwm, udrv.SoftPWM):
+                pwm.close()  # stopped: the line inactive
+                self._set_value = self._request.set_value
+                return
+            try:
+                pwm.disable()
+            finally:
+                pwm.close()
+                self._deferred = 0

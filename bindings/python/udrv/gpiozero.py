@@ -118,7 +118,6 @@ from gpiozero.exc import (  # type: ignore[import-untyped, import-not-found, unu
     PinInvalidPin,
     PinInvalidPull,
     PinInvalidState,
-    PinPWMError,
     PinSetInput,
     SPIBadArgs,
     SPISoftwareFallback,
@@ -145,7 +144,7 @@ from udrv._gpiozero_board import (
     pi_revision,
 )
 from udrv._gpiozero_events import EventThread
-from udrv._gpiozero_pwm import pi_pwm_channels
+from udrv._gpiozero_pwm import PWMPinMixin, pi_pwm_channels
 from udrv._gpiozero_spi import (
     PI_CLOCK,
     PI_MISO,
@@ -156,7 +155,6 @@ from udrv._gpiozero_spi import (
     spi_class,
     split_spi_args,
 )
-from udrv._pwm import _real
 
 __all__ = ["UdrvBoardInfo", "UdrvFactory", "UdrvPin"]
 
@@ -473,8 +471,9 @@ class UdrvFactory(Factory):  # type: ignore[misc]
         return (later - earlier) / 1e9
 
 
-class UdrvPin(Pin):  # type: ignore[misc]
-    """One GPIO line as a gpiozero pin: one udrv request, made at first use."""
+class UdrvPin(PWMPinMixin, Pin):  # type: ignore[misc]
+    """One GPIO line as a gpiozero pin: one udrv request, made at first use
+    (its PWM: PWMPinMixin, udrv/_gpiozero_pwm.py)."""
 
     def __init__(self, factory: UdrvFactory, info: Any, chip: str, offset: int) -> None:
         super().__init__()
@@ -493,9 +492,6 @@ class UdrvPin(Pin):  # type: ignore[misc]
         self._watching = False
         self._last_ns: int | None = None
         self._soft_bounce_ns: int | None = None
-        self._pwm: Any = None  # udrv.SoftPWM or udrv.PWM while the pin runs PWM
-        self._frequency: float | None = None
-        self._duty = 0.0
         self._deferred: int | None = None  # a hardware PWM pin's output level, not requested
         self.lost_events = 0
         """edges the kernel dropped before they reached this pin (queue full)"""
@@ -698,100 +694,6 @@ class UdrvPin(Pin):  # type: ignore[misc]
             except BaseException:
                 self._pull = old
                 raise
-
-    # ---- PWM: hardware where the pin has a channel, else software ----
-
-    def _set_pwm_state(self, value: Any) -> None:
-        """state of a pin that is no plain output: a PWM's duty cycle, a
-        deferred output's level (requested now), or an input's error."""
-        with self._lock:
-            if self._pwm is not None:
-                if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
-                        0 <= value <= 1):
-                    raise PinInvalidState(
-                        f'invalid state "{value}" for PWM pin {self!r}: 0.0..1.0')
-                self._pwm.duty_cycle = value
-                self._duty = float(value)
-                return
-            if self._deferred is not None:
-                level = self._level(value)
-                self._deferred = None
-                self._apply(Settings(direction=udrv.Direction.OUTPUT, value=level))
-                return
-        raise PinSetInput(f"cannot set state of pin {self!r}: it is an input")
-
-    def _get_frequency(self) -> float | None:
-        return self._frequency
-
-    def _set_frequency(self, value: Any) -> None:
-        if value is None:
-            self._stop_pwm()
-            return
-        try:
-            hz = _real(value, "frequency")
-        except (TypeError, ValueError) as e:
-            raise PinPWMError(f"invalid frequency {value!r} for pin {self!r}: {e}") from None
-        if hz <= 0:
-            raise PinPWMError(f"invalid frequency {value!r} for pin {self!r}: above 0 Hz")
-        with self._lock:
-            try:
-                if self._pwm is None:
-                    self._start_pwm(hz)
-                elif hz != self._frequency:
-                    self._pwm.frequency = hz  # the duty cycle's fraction kept
-            except ValueError as e:  # udrv.InvalidError too: the PWM's range
-                raise PinPWMError(f"frequency {value!r} Hz on pin {self!r}: {e}") from None
-            self._frequency = hz
-
-    def _start_pwm(self, hz: float) -> None:
-        """PWM at @hz, duty cycle 0 (the line inactive): hardware for a pin
-        not requested as a GPIO that has a channel, else software on the
-        pin's output request."""
-        channel = None if self._request is not None else self._factory._pwm_channel(self)
-        if channel is not None:
-            pwm: Any = udrv.PWM(*channel)
-            try:
-                pwm.frequency = hz
-                pwm.duty_ns = 0
-                pwm.enable()
-            except BaseException:
-                pwm.close()
-                raise
-        else:
-            if self._request is None and self._deferred is None:
-                self._apply(Settings(direction=udrv.Direction.OUTPUT, value=0))
-            elif self._deferred is not None:  # a PWM pin whose controller failed
-                self._apply(Settings(direction=udrv.Direction.OUTPUT, value=self._deferred))
-            if self._settings.direction != udrv.Direction.OUTPUT:
-                raise PinSetInput(f"cannot run PWM on pin {self!r}: it is an input")
-            pwm = udrv.SoftPWM(self._request, self._offset)
-            try:
-                pwm.frequency = hz
-                pwm.start()
-            except BaseException:
-                pwm.close()
-                raise
-            self._set_value = None  # the state is the PWM's now
-        self._deferred = None
-        self._pwm, self._duty = pwm, 0.0
-
-    def _stop_pwm(self) -> None:
-        """PWM off: a software PWM's line a plain output again, inactive; a
-        hardware channel disabled and closed (the pin a deferred output)."""
-        with self._lock:
-            pwm, self._pwm = self._pwm, None
-            self._frequency, self._duty = None, 0.0
-            if pwm is None:
-                return
-            if isinstance(pwm, udrv.SoftPWM):
-                pwm.close()  # stopped: the line inactive
-                self._set_value = self._request.set_value
-                return
-            try:
-                pwm.disable()
-            finally:
-                pwm.close()
-                self._deferred = 0
 
     # ---- edges ----
 
