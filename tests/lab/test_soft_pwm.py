@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """libudrv's software PWM on real kernels, measured on the wire: `udrv pwm
-run` and gpiozero's PWMLED and Servo through udrv's pin factory drive
+run` and gpiozero's PWMLED, Servo, AngularServo, Motor and TonalBuzzer
+through udrv's pin factory drive
 gpio-wire's line 2 (wire1-out) while `udrv gpio mon` on line 3 (wire1-in)
 prints every edge with the kernel's timestamp. What the PWM's thread
 counted (its edges, missed and skipped periods: at the source) is held to
@@ -89,37 +90,48 @@ GPIOZERO = r"""
 import json, os, subprocess, time
 os.environ["GPIOZERO_PIN_FACTORY"] = "udrv"
 os.environ["GPIOZERO_UDRV_CHIP"] = "gpio-wire"
-from gpiozero import PWMLED, Servo
+from gpiozero import PWMLED, AngularServo, Motor, Servo, TonalBuzzer
+from gpiozero.tones import Tone
 mon = subprocess.Popen(["udrv", "gpio", "mon", "-c", "gpio-wire", "-S", "1024", "--json",
                         "-t", "300ms", "{inp}"], stdout=subprocess.PIPE, text=True)
 time.sleep(0.1)  # guest time: mon has the line
-if "{device}" == "PWMLED":
-    dev = PWMLED({out}, frequency=1000)
-    dev.value = 0.25
-    time.sleep(0.05)
-else:
-    dev = Servo({out})  # 20 ms frames, 1 to 2 ms
-    dev.mid()
-    time.sleep(0.21)
+{device}
 dev.close()
 out, _ = mon.communicate(timeout=60)
 print(json.dumps([json.loads(x) for x in out.splitlines() if x.strip()]))
 """
+# each device on wire1-out as a program drives it, and the waveform it must
+# put there: (period, pulse) in ns
+DEVICES = {
+    # 1 kHz, a quarter on
+    "PWMLED": ("dev = PWMLED({out}, frequency=1000); dev.value = 0.25; time.sleep(0.05)",
+               1_000_000, 250_000),
+    # 20 ms frames, 1 to 2 ms: the middle
+    "Servo": ("dev = Servo({out}); dev.mid(); time.sleep(0.21)", 20_000_000, 1_500_000),
+    # 45 degrees of -90..90: three quarters of 1..2 ms
+    "AngularServo": ("dev = AngularServo({out}, min_angle=-90, max_angle=90); "
+                     "dev.angle = 45; time.sleep(0.21)", 20_000_000, 1_750_000),
+    # half speed forward: the forward pin at gpiozero's 100 Hz, half on (the
+    # backward pin, wire2-out, held low)
+    "Motor": ("dev = Motor(forward={out}, backward=4); dev.forward(0.5); time.sleep(0.1)",
+              10_000_000, 5_000_000),
+    # A4: 440 Hz, half on (the period as the factory rounds 1 s / 440 to ns)
+    "TonalBuzzer": ("dev = TonalBuzzer({out}); dev.play(Tone(frequency=440.0)); "
+                    "time.sleep(0.05)", round(1e9 / 440), round(1e9 / 440) // 2),
+}
 
 
 @pytest.mark.skipif(pyguest.udrv_missing() is not None, reason=str(pyguest.udrv_missing()))
 @pytest.mark.lg_feature(["python"])
-@pytest.mark.parametrize(("device", "period_ns", "duty_ns"), [
-    ("PWMLED", 1_000_000, 250_000),
-    ("Servo", 20_000_000, 1_500_000),
-])
-def test_gpiozero_through_the_factory(py_board: Board, device: str, period_ns: int,
-                                      duty_ns: int) -> None:
-    lines = python_json(py_board, GPIOZERO.format(device=device, out=OUT, inp=IN),
+@pytest.mark.parametrize("device", list(DEVICES))
+def test_gpiozero_through_the_factory(py_board: Board, device: str) -> None:
+    code, period_ns, duty_ns = DEVICES[device]
+    lines = python_json(py_board, GPIOZERO.format(device=code.format(out=OUT), inp=IN),
                         timeout=300)  # fmt: skip
     evs = edge_list(lines)
     assert lines[-1].get("lost") == 0, lines[-1]
     periods, pulses = waveform(evs)
+    assert len(pulses) >= 4, evs
     assert near(periods, period_ns, WIDTH_ERROR_NS), periods
     assert near(pulses, duty_ns, WIDTH_ERROR_NS), pulses
     assert evs[-1][1] == "falling"  # closed: the line inactive
