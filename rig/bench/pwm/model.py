@@ -50,6 +50,7 @@ class PwmRun:
     period_ns: int
     width_ns: int
     periods: int  # it was to run
+    read_while_running: bool  # too many edges for the kernel's queue: read every 17 ms
     duration_ns: int
     cpu_ns: int | None  # the generator process's CPU time; None: the hardware's
     source: Source | None
@@ -88,6 +89,7 @@ def _run(p: dict[str, Any]) -> PwmRun:
     s = p["source"]
     return PwmRun(waveform=p["waveform"], implementation=p["implementation"],
                   period_ns=p["period_ns"], width_ns=p["width_ns"], periods=p["periods"],
+                  read_while_running=p["read_while_running"],
                   duration_ns=p["duration_ns"], cpu_ns=p["cpu_ns"],
                   source=None if s is None else Source(**s), wire=Wire(**p["wire"]))
 

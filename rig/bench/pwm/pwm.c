@@ -68,6 +68,7 @@ struct pwm_result {
 	bool has_wire;
 	uint64_t wire_driven;
 	uint64_t asked;			/* periods it was to run */
+	bool polled;			/* its edges read while it ran */
 };
 
 struct pwm_bench {
@@ -365,6 +366,7 @@ static int one(struct pwm_bench *b, int gen, size_t wi)
 		return ret ? ret : EXIT_FAIL;
 	r->ran = true;
 	r->asked = g.periods;
+	r->polled = b->watch.polled;
 	r->has_wire = b->wire[0] != '\0';
 	r->wire_driven = after - before;
 	ret = rows(b, gen, &waves[wi], r);
@@ -429,6 +431,7 @@ static void json_run(struct udrv_json *j, const struct pwm_wave *w, int gen,
 	udrv_json_kuint(j, "period_ns", 1000000000ULL / w->frequency_hz);
 	udrv_json_kuint(j, "width_ns", w->width_us * 1000ULL);
 	udrv_json_kuint(j, "periods", r->asked);
+	udrv_json_kbool(j, "read_while_running", r->polled);
 	udrv_json_kuint(j, "duration_ns", r->src.duration_ns);
 	udrv_json_key(j, "cpu_ns");
 	if (r->src.cpu_ns == UINT64_MAX)

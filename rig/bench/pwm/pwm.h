@@ -57,6 +57,7 @@ struct pwm_watch {
 	struct udrv_edge_event *ev;
 	size_t n, cap;
 	uint64_t lost;
+	bool polled;	/* the last run was read while it ran (too long) */
 };
 
 /* Request line @in of @chip for both edges (consumer "udrv-bench"). 0, or
@@ -68,12 +69,14 @@ int pwm_watch_reset(struct pwm_watch *w, size_t cap);
 /* Take the pending events; 0 or an exit code (too many: more than cap). */
 int pwm_watch_drain(struct pwm_watch *w);
 /*
- * Collect edges until @done(@ctx) says the generator is over (1), every
- * 20 ms and at @end_ns (CLOCK_MONOTONIC; 0: none), and once more after; 0,
- * or an exit code (@done's negative value is one, negated).
+ * Collect the edges of a generator's run: @done(@ctx, block) says whether
+ * it is over (1; with @block it first waits for that). A run whose edges
+ * (the room pwm_watch_reset() made) fit in the kernel's queue is read once
+ * it is over, with no wake-up of the bench meanwhile; a longer one every
+ * 17 ms while it runs (polled). 0, or an exit code (@done's negative value
+ * is one, negated).
  */
-int pwm_watch_until(struct pwm_watch *w, int (*done)(void *ctx), void *ctx,
-		    uint64_t end_ns);
+int pwm_watch_until(struct pwm_watch *w, int (*done)(void *ctx, bool block), void *ctx);
 /*
  * The generator has stopped: 20 ms more for the last edges to reach the
  * queue (an edge is queued from the input line's interrupt, which may come

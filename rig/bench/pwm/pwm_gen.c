@@ -68,9 +68,13 @@ struct hw_run {
 	uint64_t end_ns;
 };
 
-static int hw_done(void *ctx)
+static int hw_done(void *ctx, bool block)
 {
-	return now_ns() >= ((struct hw_run *)ctx)->end_ns;
+	uint64_t end = ((struct hw_run *)ctx)->end_ns;
+
+	if (block)
+		sleep_until_ns(end);
+	return now_ns() >= end || bench_interrupted();
 }
 
 /* "CH LINE PERIODS EDGES OVERRUNS" of channel @ch: 0, or -1 (no such file). */
@@ -118,7 +122,9 @@ static int hw_run(const struct pwm_gen_ctx *g, struct udrv_pwm *pwm,
 	 * as one event (of the level it reads then)
 	 */
 	r.end_ns = t0 + run_ns(g, wave) + (wave_period_ns(wave) + wave->width_us * 1000ULL) / 2;
-	ret = pwm_watch_until(g->watch, hw_done, &r, r.end_ns);
+	ret = pwm_watch_until(g->watch, hw_done, &r);
+	if (!ret && bench_interrupted())
+		ret = 128 + bench_interrupted();
 	if (udrv_pwm_disable(pwm) && !ret)
 		ret = bench_error(EXIT_FAIL, "pwm: %s", udrv_pwm_errmsg(pwm));
 	src->duration_ns = now_ns() - t0;
@@ -146,15 +152,20 @@ int pwm_gen_hw(const struct pwm_gen_ctx *g, const char *chip, unsigned int chann
 
 /* ---- a child process's end, and what it printed --------------------- */
 
-/* 1 once @pid has ended (not reaped: its status stays for waitpid()) */
-static int child_done(void *ctx)
+/* 1 once @pid has ended (not reaped: its status stays for waitpid()); with
+ * @block, waits for that (or the bench's interruption: then -(128 + sig)) */
+static int child_done(void *ctx, bool block)
 {
 	siginfo_t si = { 0 };
 	pid_t pid = *(pid_t *)ctx;
 
-	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT))
-		return -bench_error(EXIT_FAIL, "pwm: waitid(%d): %s", (int)pid,
-				    strerror(errno));
+	while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT | (block ? 0 : WNOHANG))) {
+		if (errno == EINTR && bench_interrupted())
+			return -(128 + bench_interrupted());
+		if (errno != EINTR)
+			return -bench_error(EXIT_FAIL, "pwm: waitid(%d): %s", (int)pid,
+					    strerror(errno));
+	}
 	return si.si_pid == pid;
 }
 
@@ -359,7 +370,7 @@ int pwm_gen_udrv(const struct pwm_gen_ctx *g, const struct pwm_tuning *t,
 		_exit(child_main(g, t, wave, fds[1]));
 	}
 	close(fds[1]);
-	ret = pwm_watch_until(g->watch, child_done, &pid, 0);
+	ret = pwm_watch_until(g->watch, child_done, &pid);
 	if (ret)
 		kill(pid, SIGTERM);
 	if (reap(pid, "udrv's generator") && !ret)
@@ -414,7 +425,7 @@ int pwm_gen_lgpio(const struct pwm_gen_ctx *g, const struct pwm_tuning *t,
 	args[n] = NULL;
 	if (bench_peer_prog_start(&p, &bench_peer_lgpio, args, false, why, len))
 		return -ENOENT;
-	ret = pwm_watch_until(g->watch, child_done, &p.pid, 0);
+	ret = pwm_watch_until(g->watch, child_done, &p.pid);
 	if (bench_peer_finish(&p, &text, &tlen, why, len) && !ret)
 		ret = bench_error(EXIT_FAIL, "pwm: udrv-bench-lgpio: %s", why);
 	if (!ret)
