@@ -264,12 +264,13 @@ static int child_pwm(struct udrv_request *req, const struct pwm_tuning *t,
 		return child_fail("udrv_soft_pwm_new", udrv_request_errmsg(req));
 	if (udrv_soft_pwm_set_config(pwm, wave_period_ns(wave), wave->width_us * 1000ULL))
 		return child_fail("config", udrv_soft_pwm_errmsg(pwm));
-	/* the CPU time from the start (its thread's setup in it: the memory
-	 * lock) to the stop; the periods from the first one, which the start
-	 * drives before it returns */
-	getrusage(RUSAGE_SELF, &r0);
+	/* the periods from the first one, which the start drives before it
+	 * returns; the CPU time from there to the stop: the running PWM's, not
+	 * its thread's setup (the memory lock of this fork of the bench, ~8 ms
+	 * in the lab; lgpio's process locks its memory before its start too) */
 	if (udrv_soft_pwm_start(pwm))
 		return child_fail("start", udrv_soft_pwm_errmsg(pwm));
+	getrusage(RUSAGE_SELF, &r0);
 	t0 = now_ns();
 	sleep_until_ns(t0 + run);
 	if (udrv_soft_pwm_stop(pwm) || udrv_soft_pwm_stats(pwm, &st))

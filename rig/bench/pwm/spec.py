@@ -27,9 +27,9 @@ TITLE = ["PWM pulse width error on the wire: |width - asked| per pulse, us p50/p
          "it, and tuned alike. servo: 1.5 ms at 50 Hz; 1khz: 500 us of 1 ms. Under icount: "
          "instruction counts, not silicon)"]
 GENERATORS = ("hw", "udrv", "udrv-tuned", "udrv-tail", "lgpio", "lgpio-tuned")
-# the ratios the issue's targets name: udrv tuned against lgpio as its user
-# runs it, and against lgpio tuned alike
-TARGETS = (("udrv-tuned", "lgpio"), ("udrv-tuned", "lgpio-tuned"),
+# the ratios the issue's targets name: udrv tuned (with its tail and
+# without) against lgpio as its user runs it, and against lgpio tuned alike
+TARGETS = (("udrv-tuned", "lgpio"), ("udrv-tuned", "lgpio-tuned"), ("udrv-tail", "lgpio"),
            ("udrv-tail", "lgpio-tuned"))
 
 
@@ -47,8 +47,8 @@ def _ratio(rows: dict[tuple[object, ...], Row], wave: str, a: str, b: str) -> st
     rb = rows.get((wave, b, None, "width-error"))
     if ra is None or rb is None or not ra.stats.p99:
         return ""
-    return f"{wave} {a} p99 {ra.stats.p99 / 1000:.1f} us, {rb.stats.p99 / ra.stats.p99:.1f}x " \
-           f"better than {b}'s {rb.stats.p99 / 1000:.1f}"
+    return f"{wave} {a} {ra.stats.p99 / 1000:.1f} us vs {b} {rb.stats.p99 / 1000:.1f} us " \
+           f"(x{rb.stats.p99 / ra.stats.p99:.1f})"
 
 
 def text_table(runs: list[Run], board: str = "x86") -> TextTable:
@@ -71,10 +71,43 @@ def text_table(runs: list[Run], board: str = "x86") -> TextTable:
         said = [s for w in ("servo", "1khz") for a, b in TARGETS
                 if (s := _ratio(by_run[(k, load)], w, a, b))]
         if said:
-            t.footer.append(f"{k} {load_name(load)}: " + "; ".join(said))
+            t.footer.append(f"p99 {k} {load_name(load)}: " + "; ".join(said))
+    return t
+
+
+CPU_TITLE = ["PWM generators' CPU time, % of the run (udrv-bench pwm: each software "
+             "generator's process from its PWM's start to its stop, idle and under the all load;",
+             "udrv-tail spins 50 us before each edge: 2 x 50 us of every period)"]
+
+
+def cpu_table(runs: list[Run], board: str = "x86") -> TextTable:
+    from rig.results.text import KERNELS, Column, TextTable, load_name, plain_runs
+
+    cols_of: list[tuple[str, str]] = []
+    cpu: dict[tuple[str, str, str, str], float] = {}
+    for run in plain_runs(runs, board):
+        for doc in run.docs:
+            section = model.of(doc)
+            if section is None:
+                continue
+            if (run.kernel, run.load) not in cols_of:
+                cols_of.append((run.kernel, run.load))
+            for r in section.runs:
+                if r.cpu_percent is not None:
+                    cpu[(run.kernel, run.load, r.waveform, r.implementation)] = r.cpu_percent
+    cols_of = [(k, load) for k in KERNELS for load in ("none", "all") if (k, load) in cols_of]
+    cols = [Column("wave", 6), Column("generator", 12)]
+    cols += [Column(f"{k} {load_name(load)} %", 12, ">") for k, load in cols_of]
+    t = TextTable(CPU_TITLE, cols)
+    for wave in ("servo", "1khz"):
+        for gen in GENERATORS[1:]:
+            cells = [cpu.get((k, load, wave, gen)) for k, load in cols_of]
+            if any(c is not None for c in cells):
+                t.rows.append([wave, gen, *("-" if c is None else f"{c:.2f}" for c in cells)])
     return t
 
 
 SPEC = BenchSpec("pwm", section=model.SECTION, parse=model.parse, own_rows=True,
-                 tables=(TextTableSpec("pwm", text_table, 76),),
+                 tables=(TextTableSpec("pwm", text_table, 76),
+                         TextTableSpec("pwm-cpu", cpu_table, 77)),
                  plan=PlanSpec(board.loopback, count(200, 50)))
