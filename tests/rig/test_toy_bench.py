@@ -35,8 +35,8 @@ REPO = Path(__file__).resolve().parents[2]
 TOY = REPO / "tests" / "rig" / "toy_bench"
 BENCH = Path("rig") / "bench"
 # the two lists, and the line each gets: (file, the line as it is, as it becomes)
-LISTS = ((BENCH / "meson.build", "'rate', 'i2c', 'spi']", "'rate', 'i2c', 'spi', 'toy']"),
-         (BENCH / "specs.py", '"i2c", "spi")', '"i2c", "spi", "toy")'))
+LISTS = ((BENCH / "meson.build", "\t\t'pwm']", "\t\t'pwm', 'toy']"),
+         (BENCH / "specs.py", '         "pwm")', '         "pwm", "toy")'))
 
 
 def _tracked(root: Path) -> list[Path]:
