@@ -149,7 +149,7 @@ def test_suite_through_the_place(farm: Farm, tmp_path: Path) -> None:
     assert [run.get("variant") for run in doc["runs"]] == [None, "rt-runtime -1"]
     lg = doc["labgrid"]
     assert (lg["place"], lg["coordinator"], lg["flavour"]) == (PLACE, farm.address, "std")
-    assert lg["skipped"] == dict.fromkeys(("reply", "rate", "pci", "i2c", "spi"),
+    assert lg["skipped"] == dict.fromkeys(("reply", "rate", "pci", "i2c", "spi", "pwm"),
                                           "not in --benches")
     for title in ("Toggle rate on the std board", "Latency min/avg/max", "Scheduler gaps"):
         assert title in r.stdout

@@ -25,7 +25,8 @@ def opts(p: Plan) -> dict[str, str]:
 
 def test_the_qemu_x86_board_runs_everything_but_pci_with_defaults() -> None:
     p = plan(QEMU_X86, None)
-    assert list(p.opts) == ["toggle", "irq", "uio", "timer", "kernel", "reply", "gaps", "rate"]
+    assert list(p.opts) == ["toggle", "irq", "uio", "timer", "kernel", "reply", "gaps", "rate",
+                            "pwm"]
     assert set(p.opts.values()) == {()}, p.opts  # gpio-wire's own lines: the bench defaults
     # no i2c-stub nor spi-fixture in this set: the bus benches are skipped too
     assert list(p.skipped) == ["pci", "i2c", "spi"] and p.priority == []
