@@ -31,9 +31,13 @@ pytestmark = [pytest.mark.lg_feature(["gpio-wire"])]
 
 OUT, IN = 2, 3  # wire1-out drives wire1-in
 EDGES = "/tmp/soft-pwm-edges.json"
-# a width's error at SCHED_OTHER, idle, one CPU: the two wake-ups' paths
-# differ by a few thousand instructions (a few us of guest time)
-WIDTH_ERROR_NS = 20_000
+# a width's or period's error at SCHED_OTHER, idle, one CPU: what the PWM
+# itself calls on time, its late_ns (50 us by default: a later edge counts
+# as missed, and these tests hold the thread to none missed). Usually a few
+# us (the two wake-ups' paths differ by a few thousand instructions); on
+# PREEMPT_RT a SCHED_OTHER sleeper's timer expires in the timer softirq's
+# thread, and a fresh lab-check saw 1 kHz edges 17-21 us late there
+WIDTH_ERROR_NS = 50_000
 
 
 def watched(board: Board, command: str) -> tuple[Udrv, list[tuple[int, str]]]:
