@@ -33,6 +33,20 @@ def find_bench_binary() -> Path:
     return find_binary("UDRV_BENCH_BIN", DEFAULT_BENCH_BIN)
 
 
+def bench_peer(name: str, var: str) -> Path:
+    """The bench's peer program @name (rig/bench/peers/): $@var, or where
+    udrv-bench looks for it, peers/ beside itself; the test is skipped when
+    it is not built (its library's sources: scripts/fetch-peers)."""
+    env = os.environ.get(var)
+    path = Path(env) if env else find_bench_binary().parent / "peers" / name
+    if not path.is_file():
+        import pytest  # only the tests that need a binary need pytest
+
+        pytest.skip(f"no {name} at {path} (scripts/fetch-peers, then meson setup "
+                    "--reconfigure)")
+    return path
+
+
 def required(path: Path, var: str) -> Path:
     """@path, which must be a file: else the test fails, saying to build it
     or to point $@var at it."""

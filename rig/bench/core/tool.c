@@ -44,15 +44,15 @@ int bench_which(const char *name, char *path, size_t len)
 	return -ENOENT;
 }
 
-char *bench_slurp(const char *path, size_t *lenp)
+char *bench_slurp_fd(int fd, size_t *lenp)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
 	size_t len = 0, cap = 4096;
 	char *buf = malloc(cap), *nbuf;
 	ssize_t n;
+	int err;
 
-	if (fd < 0 || !buf)
-		goto fail;
+	if (!buf)
+		return NULL;
 	for (;;) {
 		if (cap - len < 4096) {
 			nbuf = realloc(buf, cap * 2);
@@ -70,18 +70,29 @@ char *bench_slurp(const char *path, size_t *lenp)
 			break;
 		len += (size_t)n;
 	}
-	close(fd);
 	buf[len] = '\0';
 	if (lenp)
 		*lenp = len;
 	return buf;
 fail:
 	err = errno;
-	if (fd >= 0)
-		close(fd);
 	free(buf);
 	errno = err;
 	return NULL;
+}
+
+char *bench_slurp(const char *path, size_t *lenp)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	char *buf;
+
+	if (fd < 0)
+		return NULL;
+	buf = bench_slurp_fd(fd, lenp);
+	err = errno;
+	close(fd);
+	errno = err;
+	return buf;
 }
 
 int bench_tool_mkdir(struct bench_tool *tool, char *why, size_t len)

@@ -31,6 +31,8 @@ int bench_which(const char *name, char *path, size_t len);
 /* Read a whole file (a tool's output, a sysfs file); NUL-terminated (the
  * length without it in *@lenp), free() it. NULL with errno set. */
 char *bench_slurp(const char *path, size_t *lenp);
+/* The same of an open @fd (a pipe: until its writers closed it), left open. */
+char *bench_slurp_fd(int fd, size_t *lenp);
 
 /* Make the tool's temporary directory ($TMPDIR or /tmp); 0, or -1 with
  * @why set. */

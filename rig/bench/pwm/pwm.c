@@ -118,7 +118,8 @@ static const char help[] =
 "\n"
 BENCH_OPTS_HELP
 "\n"
-"The bench itself (-P, --cpu) only reads the wire's queue every 20 ms.\n"
+"The bench itself (-P, --cpu) reads the wire's edges after each run (every\n"
+"17 ms while one runs that the kernel's queue cannot hold: over 480 periods).\n"
 "\n"
 "Example:\n"
 "  udrv-bench pwm --gen udrv-tuned,lgpio-tuned --wave servo -n 500\n";

@@ -78,7 +78,7 @@ int pwm_watch_drain(struct pwm_watch *w);
  */
 int pwm_watch_until(struct pwm_watch *w, int (*done)(void *ctx, bool block), void *ctx);
 /*
- * The generator has stopped: 20 ms more for the last edges to reach the
+ * The generator has stopped: 17 ms more for the last edges to reach the
  * queue (an edge is queued from the input line's interrupt, which may come
  * after the write that made it returned), then take them. 0 or an exit code.
  */

@@ -47,11 +47,6 @@ static uint64_t run_ns(const struct pwm_gen_ctx *g, const struct pwm_wave *w)
 	return g->periods * wave_period_ns(w);
 }
 
-static uint64_t now_ns(void)
-{
-	return bench_now_ns();
-}
-
 static void sleep_until_ns(uint64_t end)
 {
 	struct timespec t = { .tv_sec = (time_t)(end / 1000000000ULL),
@@ -74,7 +69,7 @@ static int hw_done(void *ctx, bool block)
 
 	if (block)
 		sleep_until_ns(end);
-	return now_ns() >= end || bench_interrupted();
+	return bench_now_ns() >= end || bench_interrupted();
 }
 
 /* "CH LINE PERIODS EDGES OVERRUNS" of channel @ch: 0, or -1 (no such file). */
@@ -112,7 +107,7 @@ static int hw_run(const struct pwm_gen_ctx *g, struct udrv_pwm *pwm,
 	if (udrv_pwm_set_config(pwm, wave_period_ns(wave), wave->width_us * 1000ULL) ||
 	    udrv_pwm_set_polarity(pwm, UDRV_PWM_POLARITY_NORMAL))
 		return bench_error(EXIT_FAIL, "pwm: %s", udrv_pwm_errmsg(pwm));
-	t0 = now_ns();
+	t0 = bench_now_ns();
 	if (udrv_pwm_enable(pwm))
 		return bench_error(EXIT_FAIL, "pwm: %s", udrv_pwm_errmsg(pwm));
 	/*
@@ -127,7 +122,7 @@ static int hw_run(const struct pwm_gen_ctx *g, struct udrv_pwm *pwm,
 		ret = 128 + bench_interrupted();
 	if (udrv_pwm_disable(pwm) && !ret)
 		ret = bench_error(EXIT_FAIL, "pwm: %s", udrv_pwm_errmsg(pwm));
-	src->duration_ns = now_ns() - t0;
+	src->duration_ns = bench_now_ns() - t0;
 	src->cpu_ns = UINT64_MAX;
 	if (!ret && !strcmp(udrv_pwm_device(pwm), "pwm-fixture"))
 		fixture_counts((unsigned int)udrv_pwm_channel(pwm), src);
@@ -271,11 +266,11 @@ static int child_pwm(struct udrv_request *req, const struct pwm_tuning *t,
 	if (udrv_soft_pwm_start(pwm))
 		return child_fail("start", udrv_soft_pwm_errmsg(pwm));
 	getrusage(RUSAGE_SELF, &r0);
-	t0 = now_ns();
+	t0 = bench_now_ns();
 	sleep_until_ns(t0 + run);
 	if (udrv_soft_pwm_stop(pwm) || udrv_soft_pwm_stats(pwm, &st))
 		return child_fail("stop", udrv_soft_pwm_errmsg(pwm));
-	t1 = now_ns();
+	t1 = bench_now_ns();
 	getrusage(RUSAGE_SELF, &r1);
 	udrv_soft_pwm_free(pwm);
 	bench_peer_print_sched(0);
@@ -310,31 +305,6 @@ static int child_main(const struct pwm_gen_ctx *g, const struct pwm_tuning *t,
 	ret = child_pwm(req, t, wave, run_ns(g, wave), stdout);
 	udrv_request_release(req);
 	return ret;
-}
-
-static int read_all(int fd, char **text, size_t *len)
-{
-	size_t cap = 1024, n = 0;
-	char *buf = malloc(cap);
-	ssize_t r;
-
-	while (buf && (r = read(fd, buf + n, cap - n - 1)) > 0) {
-		n += (size_t)r;
-		if (cap - n < 2) {
-			char *more = realloc(buf, cap * 2);
-
-			if (!more)
-				break;
-			buf = more;
-			cap *= 2;
-		}
-	}
-	if (!buf)
-		return -1;
-	buf[n] = '\0';
-	*text = buf;
-	*len = n;
-	return 0;
 }
 
 static int reap(pid_t pid, const char *who)
@@ -376,8 +346,8 @@ int pwm_gen_udrv(const struct pwm_gen_ctx *g, const struct pwm_tuning *t,
 		kill(pid, SIGTERM);
 	if (reap(pid, "udrv's generator") && !ret)
 		ret = EXIT_FAIL;
-	if (!ret && read_all(fds[0], &text, &len))
-		ret = bench_error(EXIT_FAIL, "out of memory");
+	if (!ret && !(text = bench_slurp_fd(fds[0], &len)))
+		ret = bench_error(EXIT_FAIL, "pwm: udrv's generator's output: %s", strerror(errno));
 	close(fds[0]);
 	if (!ret)
 		ret = gen_output("udrv's generator", text, len, t, true, src);

@@ -9,24 +9,17 @@ $UDRV_BENCH_PEER names another one. Without libgpiod 2.3's sources
 
 from __future__ import annotations
 
-import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.support.udrv_runner import find_bench_binary
+from tests.support.udrv_runner import bench_peer
 
 
 @pytest.fixture(scope="module")
 def peer() -> Path:
-    env = os.environ.get("UDRV_BENCH_PEER")
-    # where udrv-bench looks for it: peers/ beside itself
-    path = Path(env) if env else find_bench_binary().parent / "peers" / "udrv-bench-peer"
-    if not path.is_file():
-        pytest.skip(f"no udrv-bench-peer at {path} (scripts/fetch-peers, then meson setup "
-                    "--reconfigure)")
-    return path
+    return bench_peer("udrv-bench-peer", "UDRV_BENCH_PEER")
 
 
 def run(peer: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:

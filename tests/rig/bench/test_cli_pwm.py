@@ -7,14 +7,13 @@ test_bench_pwm.py. The peer is built beside the udrv-bench under test
 
 from __future__ import annotations
 
-import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.support.fakes import FakeTree
-from tests.support.udrv_runner import Runner, find_bench_binary
+from tests.support.udrv_runner import Runner, bench_peer
 
 QUIET = ["-P", "0", "--no-mlock", "--no-dma-latency", "-q"]
 
@@ -71,12 +70,7 @@ def test_no_chip_exits_1(bench: Runner, tree: FakeTree) -> None:
 
 @pytest.fixture(scope="module")
 def peer() -> Path:
-    env = os.environ.get("UDRV_BENCH_LGPIO")
-    path = Path(env) if env else find_bench_binary().parent / "peers" / "udrv-bench-lgpio"
-    if not path.is_file():
-        pytest.skip(f"no udrv-bench-lgpio at {path} (scripts/fetch-peers, then meson setup "
-                    "--reconfigure)")
-    return path
+    return bench_peer("udrv-bench-lgpio", "UDRV_BENCH_LGPIO")
 
 
 def run(peer: Path, *args: str) -> subprocess.CompletedProcess[str]:
