@@ -9,15 +9,17 @@ the state that was requested). The fixture counts at the source:
 /sys/devices/platform/pwm-fixture/stats (periods begun, level changes
 driven, periods its timer woke too late for).
 
-Under icount the guest's clock follows the instruction count: an hrtimer
-expires a nearly fixed number of instructions after its deadline, so the
-periods and widths come out within 100 ns of what was set, as long as no
-other process runs when an edge comes due (see the change below).
+Under icount the guest's clock follows the instruction count, and the
+fixture's deadlines are exact, but an edge's timestamp on the wire moves
+with what the CPU was doing at the deadline (see WIRE_NS): the period,
+which a constant shift of one kind of edge leaves alone, is checked to
+100 ns (its median); each period and width to the wire's resolution.
 """
 
 from __future__ import annotations
 
 import itertools
+import statistics
 from collections.abc import Iterator
 from typing import Any
 
@@ -30,10 +32,22 @@ pytestmark = [pytest.mark.lg_feature(["pwm-fixture", "gpio-wire"])]
 
 FIXTURE = "/sys/devices/platform/pwm-fixture"
 CHANNEL, OUT, IN = 0, 0, 1  # channel 0 drives line 0, seen on line 1
-# an edge's time on the wire against its deadline varies by the timer's
-# and the edge interrupt's instruction counts: within 100 ns in the lab
-# (std and rt, 6.1), bounded at 1 us here
-TOLERANCE_NS = 1000
+# The wire's resolution. An edge's timestamp is taken in gpio-wire's
+# irq_work after the fixture's timer interrupt, so it moves with the CPU's
+# state at the deadline, not with the fixture's deadlines (exact): with
+# uio-ticker stopped, every 50 Hz pulse came out 0.5-0.6 us long (the
+# longer idle before a rising edge); a 1 kHz run whose rising (or falling)
+# deadlines fall next to uio-ticker's 1 kHz timer has every one of those
+# edges 1.0-1.8 us late (3 of 540 rt runs); single edges moved by up to
+# 3.8 us at random (not traced); a process exec'd or exiting holds the
+# timer's interrupt off for 2-10 us (traced, see the change below).
+# Measured as this test does it (pwm set, gpio mon -n 21, disable) looped
+# in one boot per kernel, uio-ticker on and stopped: rt 840 runs of 1 kHz
+# and 30 of 50 Hz, worst period 3.8 us, worst width 3.8 us; std 400 and
+# 30, 1.6 and 1.6 us; the median period of every run within 9 ns. A 1 us
+# bound on each failed about 1 rt run in 60.
+WIRE_NS = 10_000
+PERIOD_NS = 100  # the median period's: constant shifts of an edge cancel
 
 
 @pytest.fixture
@@ -90,8 +104,14 @@ def level(board: Board, line: int = IN) -> int:
     return value
 
 
-def near(values: list[int], want: int, error: int = TOLERANCE_NS) -> bool:
+def near(values: list[int], want: int, error: int = WIRE_NS) -> bool:
     return bool(values) and all(abs(v - want) <= error for v in values)
+
+
+def exact_period(periods: list[int], want: int) -> bool:
+    """The waveform's period is @want: the median within PERIOD_NS, each
+    within the wire's resolution."""
+    return near(periods, want) and abs(statistics.median(periods) - want) <= PERIOD_NS
 
 
 def test_the_chip_and_its_line(board: Board, pwm: str) -> None:
@@ -116,7 +136,7 @@ def test_what_the_wire_sees(board: Board, pwm: str, freq: str, duty: str, period
                    "--enable --json").json()
     assert (st["period_ns"], st["duty_ns"], st["enabled"]) == (period_ns, width_ns, True), st
     periods, widths = waveform(edges(board, 21))
-    assert near(periods, period_ns), periods
+    assert exact_period(periods, period_ns), periods
     assert near(widths, width_ns), widths
     ok(board, f"pwm set pwm-fixture {CHANNEL} --disable")
     after = stats(board)[CHANNEL]
@@ -134,7 +154,7 @@ def test_what_the_wire_sees(board: Board, pwm: str, freq: str, duty: str, period
 # the same interrupt (a `sleep`'s wake-up, run early within its 50 us of
 # slack: +2.6 us). Written at a random phase of a 1 kHz waveform by
 # `sleep 0.005; udrv pwm set` in the background, the change put 11 of 40
-# std runs out of TOLERANCE_NS: -0.5 to +6.8 us at the four edges around
+# std runs out of a 1 us bound: -0.5 to +6.8 us at the four edges around
 # the write, every other edge within 85 ns, the fixture's deadlines exact
 # and every edge seen. So the writer starts after the CHANGE_AFTER-th rising
 # edge (awk runs the watcher, passes its lines on and runs the writer), sleeps 12 ms (its
@@ -169,7 +189,7 @@ def test_a_change_takes_effect_at_a_period_boundary(board: Board, pwm: str) -> N
     evs = edge_list(lines)
     assert len(evs) == 14, lines
     periods, widths = waveform(evs)
-    assert near(periods, CHANGE_PERIOD_NS), periods
+    assert exact_period(periods, CHANGE_PERIOD_NS), periods
     assert near(widths[:CHANGE_AFTER], CHANGE_FROM_NS), widths  # the pulse written in too
     assert near(widths[CHANGE_AFTER:], CHANGE_TO_NS), widths  # from the next boundary on
     ok(board, f"pwm set pwm-fixture {CHANNEL} --disable")
@@ -181,6 +201,6 @@ def test_inversed_polarity_is_active_low(board: Board, pwm: str) -> None:
     ok(board, f"pwm set pwm-fixture {CHANNEL} --disable")
     ok(board, f"pwm set pwm-fixture {CHANNEL} --polarity inversed --duty 200us --enable")
     periods, widths = waveform(edges(board, 21), active="falling")
-    assert near(periods, 1_000_000) and near(widths, 200_000), (periods, widths)
+    assert exact_period(periods, 1_000_000) and near(widths, 200_000), (periods, widths)
     ok(board, f"pwm set pwm-fixture {CHANNEL} --disable")
     assert level(board) == 1
