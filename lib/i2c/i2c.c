@@ -47,6 +47,7 @@ void udrv_i2c_close(struct udrv_i2c *i2c)
 		close(i2c->fd);
 	i2c->fd = -1;
 	i2c->has_addr = false;
+	i2c->ready = 0;
 }
 
 void udrv_i2c_free(struct udrv_i2c *i2c)
@@ -349,6 +350,7 @@ int udrv_i2c_set_address(struct udrv_i2c *i2c, unsigned int addr, unsigned int f
 	i2c->has_addr = true;
 	i2c->addr = addr;
 	i2c->addr_flags = flags;
+	i2c->ready = i2c->funcs;
 	return 0;
 }
 

@@ -18,6 +18,9 @@ struct udrv_i2c {
 	char dev[UDRV_PATH_LEN];	/* "/dev/i2c-1" (under the sysroot) */
 	char name[64];			/* the adapter's ("" when sysfs has none) */
 	uint64_t funcs;			/* I2C_FUNCS */
+	/* funcs while the bus is open and an address set, else 0: the one
+	 * check of a transaction's way (smbus.c) */
+	uint64_t ready;
 	bool has_addr;
 	unsigned int addr;
 	unsigned int addr_flags;	/* UDRV_I2C_TEN, UDRV_I2C_FORCE */

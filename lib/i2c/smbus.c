@@ -98,7 +98,7 @@ static inline int smbus(struct udrv_i2c *i2c, const struct smbus_op *op, uint8_t
 		.data = data,
 	};
 
-	if (i2c->fd < 0 || !i2c->has_addr || (i2c->funcs & op->func) != op->func)
+	if ((i2c->ready & op->func) != op->func)	/* open, addressed, the adapter has it */
 		return smbus_refused(i2c, op);
 	if (ioctl(i2c->fd, I2C_SMBUS, &args) < 0)
 		return smbus_failed(i2c, op, errno);
@@ -129,6 +129,16 @@ static int block_reply(struct udrv_i2c *i2c, const struct smbus_op *op,
 	return (int)n;
 }
 
+/*
+ * A read of a byte or a word lands in the caller's variable: i2c-dev
+ * copies into the union only the transaction's size (1 byte for BYTE and
+ * BYTE_DATA, 2 for WORD_DATA, native order), and nothing when it fails.
+ */
+static inline union i2c_smbus_data *into(void *value)
+{
+	return value;
+}
+
 int udrv_i2c_smbus_quick(struct udrv_i2c *i2c, bool read)
 {
 	return smbus(i2c, read ? &quick_read : &quick_write, 0, NULL);
@@ -136,12 +146,7 @@ int udrv_i2c_smbus_quick(struct udrv_i2c *i2c, bool read)
 
 int udrv_i2c_smbus_read_byte(struct udrv_i2c *i2c, uint8_t *value)
 {
-	union i2c_smbus_data data;
-	int err = smbus(i2c, &read_byte, 0, &data);
-
-	if (!err)
-		*value = data.byte;
-	return err;
+	return smbus(i2c, &read_byte, 0, into(value));
 }
 
 int udrv_i2c_smbus_write_byte(struct udrv_i2c *i2c, uint8_t value)
@@ -151,12 +156,7 @@ int udrv_i2c_smbus_write_byte(struct udrv_i2c *i2c, uint8_t value)
 
 int udrv_i2c_smbus_read_byte_data(struct udrv_i2c *i2c, uint8_t reg, uint8_t *value)
 {
-	union i2c_smbus_data data;
-	int err = smbus(i2c, &read_byte_data, reg, &data);
-
-	if (!err)
-		*value = data.byte;
-	return err;
+	return smbus(i2c, &read_byte_data, reg, into(value));
 }
 
 int udrv_i2c_smbus_write_byte_data(struct udrv_i2c *i2c, uint8_t reg, uint8_t value)
@@ -168,12 +168,7 @@ int udrv_i2c_smbus_write_byte_data(struct udrv_i2c *i2c, uint8_t reg, uint8_t va
 
 int udrv_i2c_smbus_read_word_data(struct udrv_i2c *i2c, uint8_t reg, uint16_t *value)
 {
-	union i2c_smbus_data data;
-	int err = smbus(i2c, &read_word_data, reg, &data);
-
-	if (!err)
-		*value = data.word;
-	return err;
+	return smbus(i2c, &read_word_data, reg, into(value));
 }
 
 int udrv_i2c_smbus_write_word_data(struct udrv_i2c *i2c, uint8_t reg, uint16_t value)
