@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <udrv/parse.h>
 
 #include "client_priv.h"
 
@@ -40,10 +41,9 @@ static int watched_index(const struct udrvd_client *c, const char *path)
 	const struct udrvd_lines *w = &c->watched;
 	size_t len = strlen(w->chip_path);
 	unsigned int off;
-	char tail;
 
-	if (!path || strncmp(path, w->chip_path, len) ||
-	    sscanf(path + len, "/line%u%c", &off, &tail) != 1)
+	if (!path || strncmp(path, w->chip_path, len) || strncmp(path + len, "/line", 5) ||
+	    udrv_parse_uint(path + len + 5, UINT32_MAX, &off))
 		return -1;
 	for (size_t i = 0; i < w->n; i++)
 		if (w->offsets[i] == off)
