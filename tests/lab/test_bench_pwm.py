@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """udrv-bench pwm on gpio-wire and the pwm-fixture: every generator's rows, the
-counts at the source against the wire's, and the checks that must fail: a
+counts at the source against the wire's, each run's timeline of signed width
+errors (and its bound, 1000 pulses), and the checks that must fail: a
 generator not wired to the watched line, and edges the wire swallows
 (gpio-wire's drop_every).
 
@@ -112,6 +113,33 @@ def test_the_fixture_and_the_tail_are_exact(idle: dict[str, Any]) -> None:
         assert r[(w, "hw", "width-error")]["stats"]["max"] < 3000, w
         assert r[(w, "udrv-tail", "width-error")]["stats"]["max"] < 1000, w
         assert r[(w, "udrv-tail", "period-error")]["stats"]["max"] < 1000, w
+
+
+def test_timeline_is_every_pulse_signed(idle: dict[str, Any]) -> None:
+    """Each run's timeline: every measured pulse once, a period apart (none
+    missing), its error the width row's sample with its sign."""
+    r = rows(idle)
+    for (w, g), run in runs(idle).items():
+        tl = run["timeline"]
+        assert len(tl) == run["wire"]["pulses"] and run["timeline_dropped"] == 0, (w, g)
+        for k, x in enumerate(tl):
+            assert abs(x["start_ns"] - k * run["period_ns"]) < run["period_ns"] // 4, (w, g, k)
+        assert max(abs(x["error_ns"]) for x in tl) == r[(w, g, "width-error")]["stats"]["max"]
+
+
+def test_a_long_run_keeps_the_first_1000_pulses(board: Board) -> None:
+    """1100 periods: the queue cannot hold them (read while running); the
+    timeline has the first 1000 pulses, the rest are counted (udrv-tail: the
+    one that misses no pulse while the bench reads)."""
+    r = udrv_bench(board, "pwm --json --quiet -n 1100 --gen udrv-tail --wave 1khz",
+                   timeout=600)
+    assert r.status == 0, f"exit {r.status}\n{r.stderr}"
+    doc: dict[str, Any] = r.json()
+    check_bench(doc)
+    [run] = doc["pwm"]["runs"]
+    assert run["read_while_running"]
+    assert len(run["timeline"]) == 1000
+    assert run["timeline_dropped"] == run["wire"]["pulses"] - 1000 > 90
 
 
 def test_a_generator_not_on_the_watched_line_fails(board: Board) -> None:

@@ -42,6 +42,15 @@ class Wire:
 
 
 @dataclass(frozen=True)
+class Pulse:
+    """A measured pulse: its rising edge from the run's first, and its width's
+    error (measured - asked, signed)."""
+
+    start_ns: int
+    error_ns: int
+
+
+@dataclass(frozen=True)
 class PwmRun:
     """One generator's run of one waveform."""
 
@@ -55,6 +64,8 @@ class PwmRun:
     cpu_ns: int | None  # the generator process's CPU time; None: the hardware's
     source: Source | None
     wire: Wire
+    timeline: tuple[Pulse, ...]  # each measured pulse, the first 1000
+    timeline_dropped: int  # measured beyond them: wire.pulses = listed + dropped
 
     @property
     def cpu_percent(self) -> float | None:
@@ -91,7 +102,9 @@ def _run(p: dict[str, Any]) -> PwmRun:
                   period_ns=p["period_ns"], width_ns=p["width_ns"], periods=p["periods"],
                   read_while_running=p["read_while_running"],
                   duration_ns=p["duration_ns"], cpu_ns=p["cpu_ns"],
-                  source=None if s is None else Source(**s), wire=Wire(**p["wire"]))
+                  source=None if s is None else Source(**s), wire=Wire(**p["wire"]),
+                  timeline=tuple(Pulse(x["start_ns"], x["error_ns"]) for x in p["timeline"]),
+                  timeline_dropped=p["timeline_dropped"])
 
 
 def parse(p: dict[str, Any]) -> Pwm:

@@ -25,7 +25,9 @@
  * pulse on the wire. The "pwm" object: the generators' own counts (udrv's
  * thread: periods, missed, skipped, edges, worst lateness; the fixture's
  * stats), their CPU time, gpio-wire's count of the edges it put on the
- * wire.
+ * wire; and each run's timeline: every measured pulse's signed width error
+ * (measured - asked) against its rising edge's time from the run's first,
+ * the first PWM_TIMELINE_MAX of a run (the rest counted as dropped).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -65,6 +67,7 @@ struct pwm_result {
 	bool ran;
 	struct pwm_source src;
 	struct pwm_measure m;
+	struct pwm_timeline timeline;	/* each pulse's signed width error */
 	bool has_wire;
 	uint64_t wire_driven;
 	uint64_t asked;			/* periods it was to run */
@@ -303,7 +306,7 @@ static int rows(struct pwm_bench *b, int gen, const struct pwm_wave *wave,
 	if (!w || !p)
 		return bench_error(EXIT_FAIL, "pwm: too many rows");
 	pwm_measure(b->watch.ev, b->watch.n, period, wave->width_us * 1000ULL, w->hist,
-		    p->hist, &r->m);
+		    p->hist, &r->timeline, &r->m);
 	w->has_loss = true;
 	w->sent = r->m.expected;
 	w->received = r->m.expected - r->m.missing;
@@ -423,6 +426,20 @@ static void json_source(struct udrv_json *j, const struct pwm_source *s)
 	udrv_json_obj_end(j);
 }
 
+static void json_timeline(struct udrv_json *j, const struct pwm_timeline *t)
+{
+	udrv_json_key(j, "timeline");
+	udrv_json_arr_begin(j);
+	for (size_t i = 0; i < t->len; i++) {
+		udrv_json_obj_begin(j);
+		udrv_json_kuint(j, "start_ns", t->pulse[i].start_ns);
+		udrv_json_kint(j, "error_ns", t->pulse[i].error_ns);
+		udrv_json_obj_end(j);
+	}
+	udrv_json_arr_end(j);
+	udrv_json_kuint(j, "timeline_dropped", t->dropped);
+}
+
 static void json_run(struct udrv_json *j, const struct pwm_wave *w, int gen,
 		     const struct pwm_result *r)
 {
@@ -454,6 +471,7 @@ static void json_run(struct udrv_json *j, const struct pwm_wave *w, int gen,
 	else
 		udrv_json_null(j);
 	udrv_json_obj_end(j);
+	json_timeline(j, &r->timeline);
 	udrv_json_obj_end(j);
 }
 

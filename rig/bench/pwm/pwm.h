@@ -42,14 +42,31 @@ struct pwm_measure {
 	uint64_t lost;		/* events the kernel dropped (read too late) */
 };
 
+#define PWM_TIMELINE_MAX	1000	/* pulses a run keeps with their start */
+
+/* A measured pulse: its rising edge from the run's first, its width's error. */
+struct pwm_pulse {
+	uint64_t start_ns;
+	int64_t error_ns;	/* measured - asked */
+};
+
+/* The first PWM_TIMELINE_MAX measured pulses of a run, in order. */
+struct pwm_timeline {
+	struct pwm_pulse pulse[PWM_TIMELINE_MAX];
+	size_t len;
+	uint64_t dropped;	/* measured beyond them: len + dropped = pulses */
+};
+
 /*
  * Measure @n events (in time order) against a period of @period_ns and a
- * pulse of @width_ns: the absolute errors into @width_err and @period_err
- * (either may be NULL), the counts into @m. Pure: the unit tests feed it.
+ * pulse of @width_ns: the absolute errors into @width_err and @period_err,
+ * each measured pulse into @timeline (any of them may be NULL), the counts
+ * into @m. Pure: the unit tests feed it.
  */
 void pwm_measure(const struct udrv_edge_event *ev, size_t n, uint64_t period_ns,
 		 uint64_t width_ns, struct udrv_hist *width_err,
-		 struct udrv_hist *period_err, struct pwm_measure *m);
+		 struct udrv_hist *period_err, struct pwm_timeline *timeline,
+		 struct pwm_measure *m);
 
 /* The wire's input line, its edges collected while a generator runs. */
 struct pwm_watch {

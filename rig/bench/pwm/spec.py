@@ -2,11 +2,12 @@
 """udrv-bench pwm: pulse width and period errors read from the wire's edges, for
 a hardware PWM (the lab's pwm-fixture), udrv's software PWM (default, tuned,
 with a busy-wait tail) and lgpio's (default, tuned) in turns in one run; its
-"pwm" object (model.py), the suite's table."""
+"pwm" object (model.py) and what the schema cannot say of it, the suite's tables."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
 
 from .. import board
 from ..base import BenchSpec, PlanSpec, TextTableSpec
@@ -107,7 +108,35 @@ def cpu_table(runs: list[Run], board: str = "x86") -> TextTable:
     return t
 
 
-SPEC = BenchSpec("pwm", section=model.SECTION, parse=model.parse, own_rows=True,
+def check(p: model.Pwm, doc: dict[str, Any], where: str, rebuilt: bool = False) -> None:
+    """Each run's timeline is its width-error row's samples, signed, in order:
+    listed + dropped = the pulses measured, and their largest |error| the
+    row's max (at most, when some were dropped). @rebuilt, from LAVA's test
+    cases: no timeline."""
+    from rig.results.check import need
+
+    widths = {(r["mechanism"], r["implementation"]): r["stats"] for r in doc["rows"]
+              if r["sample"] == "width-error"}
+    for i, run in enumerate(p.runs):
+        at = f"{where}.runs[{i}]"
+        tl = run.timeline
+        need((rebuilt and not tl) or len(tl) + run.timeline_dropped == run.wire.pulses,
+             f"{at}: {len(tl)} pulses listed + {run.timeline_dropped} dropped, "
+             f"wire.pulses says {run.wire.pulses}")
+        need(all(a.start_ns < b.start_ns for a, b in pairwise(tl)),
+             f"{at}.timeline: out of order")
+        stats = widths.get((run.waveform, run.implementation))
+        need(stats is not None and stats["count"] == run.wire.pulses,
+             f"{at}: {run.wire.pulses} pulses measured, its width-error row has "
+             f"{stats['count'] if stats else 'no'} samples")
+        if tl and stats is not None:
+            worst = max(abs(x.error_ns) for x in tl)
+            need(worst == stats["max"] or (run.timeline_dropped and worst < stats["max"]),
+                 f"{at}.timeline: largest |error_ns| {worst}, its width-error row's "
+                 f"max {stats['max']}")
+
+
+SPEC = BenchSpec("pwm", section=model.SECTION, parse=model.parse, check=check, own_rows=True,
                  tables=(TextTableSpec("pwm", text_table, 76),
                          TextTableSpec("pwm-cpu", cpu_table, 77)),
                  plan=PlanSpec(board.loopback, count(200, 50)))
