@@ -17,7 +17,7 @@ from rig.results.measures import measure
 
 from . import figcheck
 from .model import Doc, Run
-from .plots import PALETTE, _png, log_axis
+from .plots import Markers, _png, bucket_points, log_log
 from .tables import Cell, Table, num
 
 VARIANT_PREFIX = "rt-runtime"
@@ -44,18 +44,9 @@ def _label(run: Run, doc: Doc) -> str:
     return f"{base}, {_setting(doc)}"
 
 
-class _Styles:
+def _style(style: Markers, run: Run, doc: Doc) -> tuple[str, str]:
     """A colour per kernel and setting, a marker per load."""
-
-    def __init__(self) -> None:
-        self.colors: dict[tuple[str, bool], str] = {}
-        self.markers: dict[str, str] = {}
-
-    def __call__(self, run: Run, doc: Doc) -> tuple[str, str]:
-        off = _gaps(doc).throttling_off
-        color = self.colors.setdefault((run.kernel, off),
-                                       PALETTE[len(self.colors) % len(PALETTE)])
-        return color, self.markers.setdefault(run.load, "o^sD"[len(self.markers) % 4])
+    return style((run.kernel, _gaps(doc).throttling_off), run.load)
 
 
 def histogram(found: list[tuple[Run, Doc]]) -> bytes | None:
@@ -64,28 +55,23 @@ def histogram(found: list[tuple[Run, Doc]]) -> bytes | None:
         return None
     fig, ax = plt.subplots(figsize=(8.5, 4.2))
     figcheck.declare(fig, *(measure(doc.rows[0]) for _, doc in found))
-    style = _Styles()
+    style = Markers()
     xs_all: list[float] = []
     ys_all: list[int] = []
     for run, doc in found:
         row = doc.rows[0]
         if not row.stats.buckets:
             continue
-        xs = [(lo + hi) / 2 / 1000 for lo, hi, _ in row.stats.buckets]
-        ys = [n for _, _, n in row.stats.buckets]
+        color, marker = _style(style, run, doc)
+        # the toggles at a few us, the gaps four decades of empty buckets away
+        xs, ys = bucket_points(ax, row, color=color, marker=marker, markersize=4,
+                               label=f"{_label(run, doc)}: max {row.stats.max / 1e6:.3f} ms")
         xs_all += xs
-        ys_all += [n for n in ys if n > 0]
-        color, marker = style(run, doc)
-        # markers only: a line would join the toggles to the gaps across
-        # four decades of empty buckets
-        ax.plot(xs, ys, color=color, linestyle="none", marker=marker, markersize=4,
-                fillstyle="none", label=f"{_label(run, doc)}: max {row.stats.max / 1e6:.3f} ms")
+        ys_all += ys
     thresholds = {_gaps(d).threshold_ns for _, d in found}
     for t in thresholds:
         ax.axvline(t / 1000, color="grey", linestyle=":", linewidth=1)
-    if xs_all and ys_all:
-        log_axis(ax, "x", min(xs_all) / 2, max(xs_all) * 2)
-        log_axis(ax, "y", 0.7, max(ys_all) * 2)
+    log_log(ax, xs_all, ys_all)
     ax.set_xlabel("interval between two toggles (\u00b5s); dotted: the gap threshold")
     ax.set_ylabel("intervals per bucket")
     ax.grid(True, which="major", alpha=0.3)
@@ -101,12 +87,12 @@ def timeline(found: list[tuple[Run, Doc]]) -> bytes | None:
         return None
     fig, ax = plt.subplots(figsize=(8.5, 3.8))
     figcheck.declare(fig, *(measure(doc.rows[0]) for _, doc in found))
-    style = _Styles()
+    style = Markers()
     for run, doc in found:
         g = _gaps(doc)
         xs = [x.start_ns / 1e9 for x in g.timeline]
         ys = [x.gap_ns / 1e6 for x in g.timeline]
-        color, marker = style(run, doc)
+        color, marker = _style(style, run, doc)
         ax.plot(xs, ys, color=color, linestyle="none", marker=marker, markersize=5,
                 label=f"{_label(run, doc)}: {len(xs)} gaps" if xs else
                 f"{_label(run, doc)}: no gap (longest interval "

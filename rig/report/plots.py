@@ -60,6 +60,19 @@ class Styles:
         return color, line
 
 
+class Markers:
+    """Runs drawn as points: a colour per group (a kernel, a kernel and a
+    setting), a marker per load."""
+
+    def __init__(self) -> None:
+        self.colors: dict[object, str] = {}
+        self.markers: dict[str, str] = {}
+
+    def __call__(self, group: object, load: str) -> tuple[str, str]:
+        color = self.colors.setdefault(group, PALETTE[len(self.colors) % len(PALETTE)])
+        return color, self.markers.setdefault(load, "o^sD"[len(self.markers) % 4])
+
+
 def _png(fig: Figure) -> bytes:
     """The PNG of @fig, checked against the contract of a figure first (figcheck.py)."""
     fig.set_dpi(DPI)  # figcheck's draw is then the one savefig would make
@@ -117,6 +130,25 @@ def log_axis(ax: Axes, which: str, lo: float, hi: float) -> None:
     axis.set_major_formatter(FuncFormatter(si))
     axis.set_minor_locator(LogLocator(subs=(2, 3, 4, 5, 6, 7, 8, 9)))
     axis.set_minor_formatter(NullFormatter())
+
+
+def bucket_points(ax: Axes, row: Row, **style: object) -> tuple[list[float], list[int]]:
+    """A row's histogram as a marker per bucket, at the bucket's middle in \u00b5s
+    (bins.rebin's: an exact 0 ns at 0.5 ns), for a log x axis: a line would join
+    buckets across decades of empty ones. The x and the counts drawn, for
+    log_log()."""
+    xs = [(lo + hi + 1) / 2 / 1000 for lo, hi, _ in row.stats.buckets]
+    ys = [n for _, _, n in row.stats.buckets]
+    ax.plot(xs, ys, linestyle="none", fillstyle="none", **style)  # type: ignore[arg-type]
+    return xs, ys
+
+
+def log_log(ax: Axes, xs: list[float], ys: list[int]) -> None:
+    """Log axes around the points bucket_points() drew: x a factor 2 beyond them,
+    the counts from below 1."""
+    if xs and any(ys):
+        log_axis(ax, "x", min(xs) / 2, max(xs) * 2)
+        log_axis(ax, "y", 0.7, max(ys) * 2)
 
 
 def finish(fig: Figure, pad: float = 0.08) -> None:
