@@ -417,12 +417,16 @@ def _listify(value: Any) -> Any:
 
 
 def _fill_strings(bench: str, doc: dict[str, Any], problems: list[str]) -> None:
-    """What a bench's own object needs beyond figures: gaps' timeline (not a
-    test case: in the log's document), the strings of rate's steps and
-    capacity ("?", said once); reply's breakdown cannot come back (said)."""
+    """What a bench's own object needs beyond figures: gaps' and pwm's
+    timelines (not test cases: in the log's document), the names of pwm's
+    runs (its rows'), the strings of rate's steps and capacity ("?", said
+    once); reply's breakdown cannot come back (said)."""
     gaps = doc.get("gaps")
     if bench == "gaps" and isinstance(gaps, dict):
         gaps.setdefault("timeline", [])
+    pwm = doc.get("pwm")
+    if bench == "pwm" and isinstance(pwm, dict):
+        _pwm_runs(doc["rows"], pwm.get("runs"))
     if doc.pop("breakdown", None) is not None:
         problems.append(f"{bench}: breakdown left out: its stages are named by strings, "
                         "not test cases (the job log's document has it)")
@@ -442,6 +446,21 @@ def _fill_strings(bench: str, doc: dict[str, Any], problems: list[str]) -> None:
         problems.append(f"{bench}: rate.steps and rate.capacity rebuilt from test cases: "
                         "their mechanism and implementation are strings, not test cases "
                         "('?'; the job log's document has them)")
+
+
+def _pwm_runs(rows: list[dict[str, Any]], runs: Any) -> None:
+    """pwm's runs are named by strings, which are no test cases; its rows carry
+    the same names in their labels, in the same order (each run's width-error
+    row, then its period-error row): each run takes its width row's names,
+    when there are as many. Its timeline stays empty."""
+    widths = [r for r in rows if r.get("sample") == "width-error"]
+    if not isinstance(runs, list) or len(runs) != len(widths):
+        return
+    for run, row in zip(runs, widths, strict=True):
+        if isinstance(run, dict):
+            run.setdefault("waveform", row["mechanism"])
+            run.setdefault("implementation", row["implementation"])
+            run.setdefault("timeline", [])
 
 
 def _row_from_label(label: str) -> dict[str, Any]:
