@@ -139,7 +139,7 @@ def _failures(runs: list[Run], intro: list[str]) -> None:
 
 # the sections the benches share, by rank among the benches' own (their
 # specs' ReportSpec, rig/bench/<bench>/spec.py: toggle 10, reply 60, gaps 70,
-# rate 80, pci 90): breakdown 20, histograms 30, latency 40, priority 50
+# rate 80, pci 90, pwm 95): breakdown 20, histograms 30, latency 40, priority 50
 Make = Callable[[], "html.Section | None"]
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from rig.bench.gaps import model as gaps_model
+from rig.bench.pwm import model as pwm_model
 from rig.bench.specs import BY_NAME, SPECS
 from rig.results import compose, load
 from rig.results.check import check_bench
@@ -142,6 +143,34 @@ def test_gaps_check_is_the_specs(tmp_path: Path) -> None:
     check_bench(doc)
     doc["gaps"]["timeline"][0]["gap_ns"] = doc["gaps"]["threshold_ns"] - 1
     with pytest.raises(Invalid, match=r"gaps.timeline: a gap < threshold_ns"):
+        check_bench(doc)
+
+
+def test_pwm_section_is_typed() -> None:
+    runs = load(str(FIXTURES / "lab-pwm.json")).runs
+    sections = [p for r in runs for d in r.docs if (p := pwm_model.of(d))]
+    assert len(sections) == 4
+    for p in sections:
+        for run in p.runs:
+            assert all(isinstance(x, pwm_model.Pulse) for x in run.timeline)
+            assert len(run.timeline) + run.timeline_dropped == run.wire.pulses
+
+
+def test_pwm_check_is_the_specs() -> None:
+    """The spec's check runs on its model: a pulse's error that is not its
+    width row's sample is refused; LAVA's rebuilt document has no timeline."""
+    doc = json.loads((FIXTURES / "lab-pwm.json").read_text())["runs"][0]["documents"][0]
+    check_bench(doc)
+    run = doc["pwm"]["runs"][0]
+    pulses = run["timeline"]
+    run["timeline"] = []
+    with pytest.raises(Invalid, match=r"pwm.runs\[0\]: 0 pulses listed \+ 0 dropped"):
+        check_bench(doc)
+    check_bench({**doc, "rebuilt": "from LAVA's test cases"})
+    run["timeline"] = pulses
+    pulses[-1]["error_ns"] = -10**9
+    with pytest.raises(Invalid, match=r"pwm.runs\[0\].timeline: largest \|error_ns\| "
+                                      r"1000000000, its width-error row's max"):
         check_bench(doc)
 
 

@@ -2,7 +2,8 @@
 """udrv-bench pwm: pulse width and period errors read from the wire's edges, for
 a hardware PWM (the lab's pwm-fixture), udrv's software PWM (default, tuned,
 with a busy-wait tail) and lgpio's (default, tuned) in turns in one run; its
-"pwm" object (model.py) and what the schema cannot say of it, the suite's tables."""
+"pwm" object (model.py) and what the schema cannot say of it, the suite's tables,
+the report's section (figures: rig/report/pwm.py)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from .. import board
-from ..base import BenchSpec, PlanSpec, TextTableSpec
+from ..base import BenchSpec, PlanSpec, ReportSpec, TextTableSpec
 from ..options import count
 from . import model
 
 if TYPE_CHECKING:
+    from rig.report.figures import Figures
+    from rig.report.html import Section
     from rig.results.model import Row, Run
     from rig.results.text import TextTable
 
@@ -27,6 +30,7 @@ TITLE = ["PWM pulse width error on the wire: |width - asked| per pulse, us p50/p
          "50 us busy-wait before each edge; lgpio 0.2.2.0's tx_servo/tx_pwm as its user runs "
          "it, and tuned alike. servo: 1.5 ms at 50 Hz; 1khz: 500 us of 1 ms. Under icount: "
          "instruction counts, not silicon)"]
+WAVES = ("servo", "1khz")
 GENERATORS = ("hw", "udrv", "udrv-tuned", "udrv-tail", "lgpio", "lgpio-tuned")
 # the ratios the issue's targets name: udrv tuned (with its tail and
 # without) against lgpio as its user runs it, and against lgpio tuned alike
@@ -34,7 +38,8 @@ TARGETS = (("udrv-tuned", "lgpio"), ("udrv-tuned", "lgpio-tuned"), ("udrv-tail",
            ("udrv-tail", "lgpio-tuned"))
 
 
-def _cell(row: Row | None) -> list[str]:
+def cell(row: Row | None) -> list[str]:
+    """A width row's cells: p50/p99/max in us, the pulses missing."""
     from rig.results.text import p50_p99_max
 
     if row is None:
@@ -43,7 +48,9 @@ def _cell(row: Row | None) -> list[str]:
     return [p50_p99_max(row), f"{missing}"]
 
 
-def _ratio(rows: dict[tuple[object, ...], Row], wave: str, a: str, b: str) -> str:
+def ratio(rows: dict[tuple[object, ...], Row], wave: str, a: str, b: str) -> str:
+    """@a's p99 width error against @b's in one run's @rows (keyed as
+    bench_rows() keys them); "" without either."""
     ra = rows.get((wave, a, None, "width-error"))
     rb = rows.get((wave, b, None, "width-error"))
     if ra is None or rb is None or not ra.stats.p99:
@@ -61,16 +68,16 @@ def text_table(runs: list[Run], board: str = "x86") -> TextTable:
     for k, load in cols_of:
         cols += [Column(f"{k} {load_name(load)} us", 18, ">", "  "), Column("miss", 5, ">")]
     t = TextTable(TITLE, cols)
-    for wave in ("servo", "1khz"):
+    for wave in WAVES:
         for gen in GENERATORS:
             line = [wave, gen]
             for kl in cols_of:
-                line += _cell(by_run[kl].get((wave, gen, None, "width-error")))
+                line += cell(by_run[kl].get((wave, gen, None, "width-error")))
             if any(c not in ("-", "") for c in line[2:]):
                 t.rows.append(line)
     for k, load in cols_of:
-        said = [s for w in ("servo", "1khz") for a, b in TARGETS
-                if (s := _ratio(by_run[(k, load)], w, a, b))]
+        said = [s for w in WAVES for a, b in TARGETS
+                if (s := ratio(by_run[(k, load)], w, a, b))]
         if said:
             t.footer.append(f"p99 {k} {load_name(load)}: " + "; ".join(said))
     return t
@@ -100,7 +107,7 @@ def cpu_table(runs: list[Run], board: str = "x86") -> TextTable:
     cols = [Column("wave", 6), Column("generator", 12)]
     cols += [Column(f"{k} {load_name(load)} %", 12, ">") for k, load in cols_of]
     t = TextTable(CPU_TITLE, cols)
-    for wave in ("servo", "1khz"):
+    for wave in WAVES:
         for gen in GENERATORS[1:]:
             cells = [cpu.get((k, load, wave, gen)) for k, load in cols_of]
             if any(c is not None for c in cells):
@@ -136,7 +143,36 @@ def check(p: model.Pwm, doc: dict[str, Any], where: str, rebuilt: bool = False) 
                  f"max {stats['max']}")
 
 
+def report_section(figs: Figures, runs: list[Run]) -> Section | None:
+    from rig.report import html, pwm
+
+    found = pwm.documents(runs)
+    if not found:
+        return None
+    s = html.Section("pwm", "PWM pulses on the wire")
+    s.body.append(html.para(
+        "Each generator in turn drives gpio-wire's line 0 for the same periods; the kernel's "
+        "timestamps of the edges on line 1 give every pulse (udrv-bench pwm). hw: the "
+        "pwm-fixture's hrtimer, the kernel's reference; udrv: libudrv's software PWM as a "
+        "program starts it, tuned: SCHED_FIFO on one CPU with memory locked, tail: and a "
+        "busy-wait before each edge; lgpio: lgpio's tx_servo/tx_pwm as its user runs it, "
+        "and tuned alike.", "note"))
+    for wave in WAVES:
+        figs.add_to(s, f"pwm-histogram-{wave}", pwm.histogram(found, wave),
+                    f"{wave}: every pulse's |width error|, log-log, a panel per generator "
+                    "(an exact width at 0.5 ns)")
+        figs.add_to(s, f"pwm-timeline-{wave}", pwm.timeline(found, wave),
+                    f"{wave}, rt under load: each pulse's width error, signed, against its "
+                    "start in the run (the first 1000 pulses of a run)")
+    if not pwm.has_timeline(found):
+        s.body.append(html.para("No run of the rt kernel under the all load here: no "
+                                "timeline.", "note"))
+    s.body.append(html.table(pwm.table(found)))
+    return s
+
+
 SPEC = BenchSpec("pwm", section=model.SECTION, parse=model.parse, check=check, own_rows=True,
                  tables=(TextTableSpec("pwm", text_table, 76),
                          TextTableSpec("pwm-cpu", cpu_table, 77)),
+                 report=ReportSpec(95, report_section),
                  plan=PlanSpec(board.loopback, count(200, 50)))
