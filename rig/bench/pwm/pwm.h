@@ -90,9 +90,12 @@ int pwm_watch_drain(struct pwm_watch *w);
  * it is over (1; with @block it first waits for that). A run whose edges
  * (the room pwm_watch_reset() made) fit in the kernel's queue is read once
  * it is over, with no wake-up of the bench meanwhile; a longer one every
- * 17 ms while it runs (polled). 0, or an exit code (@done's negative value
- * is one, negated).
+ * PWM_WATCH_EVERY_NS while it runs (polled): @done without @block is
+ * called between the reads, and a run that ends sooner than the next read
+ * should wait for its end itself. 0, or an exit code (@done's negative
+ * value is one, negated).
  */
+#define PWM_WATCH_EVERY_NS	17000000L	/* no multiple of the waves' periods */
 int pwm_watch_until(struct pwm_watch *w, int (*done)(void *ctx, bool block), void *ctx);
 /*
  * The generator has stopped: 17 ms more for the last edges to reach the

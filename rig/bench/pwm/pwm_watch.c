@@ -19,7 +19,6 @@
 #include "pwm/pwm.h"
 
 #define WATCH_QUEUE	1024	/* the kernel's largest event queue */
-#define WATCH_EVERY_NS	17000000L	/* a long run's reads */
 
 int pwm_watch_open(struct pwm_watch *w, struct udrv_chip *chip, unsigned int in)
 {
@@ -77,11 +76,11 @@ int pwm_watch_reset(struct pwm_watch *w, size_t cap)
 	return 0;
 }
 
-/* Sleep until WATCH_EVERY_NS after @t (moved on): 0, or the exit code of
+/* Sleep until PWM_WATCH_EVERY_NS after @t (moved on): 0, or the exit code of
  * a signal. */
 static int next(struct timespec *t)
 {
-	t->tv_nsec += WATCH_EVERY_NS;
+	t->tv_nsec += PWM_WATCH_EVERY_NS;
 	if (t->tv_nsec >= 1000000000L) {
 		t->tv_sec++;
 		t->tv_nsec -= 1000000000L;
