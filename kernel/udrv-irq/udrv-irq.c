@@ -12,12 +12,16 @@
  * spinlocks: allowed in hard irq context on PREEMPT_RT). The waiting
  * thread runs next; nothing else is scheduled in between.
  *
- * The file holds its line: the bind requests it the way a kernel driver
+ * The file holds its lines: the bind requests each the way a kernel driver
  * does (gpiochip_request_own_desc(), consumer "udrv-irq[PID]"), so a line
  * someone else holds is refused (EBUSY, the holder's label to userspace)
  * and nobody can take it while it is bound. A module cannot tell whose a
- * character-device request is, so it never watches a line it does not
- * hold.
+ * character-device request is, so it never watches or drives a line it
+ * does not hold. Besides its input a file may hold output lines of the
+ * same chip, which UDRV_IRQ_SET writes to the levels the process gives,
+ * in the calling thread, and then (UDRV_IRQ_SET_WAIT) waits for the next
+ * edge: a responder's reply and its next wait in one call, the reply a
+ * plain gpiod_set_raw_value_cansleep() as a kernel driver's would be.
  *
  * The chip stays safe while bound: 6.1 has no refcounted gpio_device a
  * module can reach (struct gpio_device is gpiolib's), so the file holds
@@ -78,7 +82,11 @@ struct udrv_irq_file {
 	struct device *parent;		/* the chip's parent, referenced */
 	struct notifier_block nb;	/* on the parent's bus, while bound */
 	udrv_irq_bus_t *bus;		/* where nb is registered, or NULL */
-	struct gpio_desc *desc;		/* the line, requested for this file */
+	char label[UDRV_IRQ_CHIP_LEN];	/* bound: the chip's, every line's */
+	struct gpio_desc *desc;		/* the input line, or NULL */
+	struct gpio_desc *out[UDRV_IRQ_OUTPUTS_MAX];	/* the outputs, in order */
+	unsigned int nout;
+	struct mutex bind_lock;		/* one bind at a time */
 	int irq;
 	bool level_in_handler;		/* else read() reads it (flag LATE) */
 	char consumer[UDRV_IRQ_LABEL_LEN];	/* the line's label: ours */
@@ -156,8 +164,12 @@ static void udrv_irq_unbind(struct udrv_irq_file *f, enum udrv_irq_state to)
 {
 	if (f->state != UDRV_IRQ_BOUND)
 		return;
-	free_irq(f->irq, f);		/* waits for a handler running */
-	gpiochip_free_own_desc(f->desc);
+	if (f->desc) {
+		free_irq(f->irq, f);	/* waits for a handler running */
+		gpiochip_free_own_desc(f->desc);
+	}
+	while (f->nout)
+		gpiochip_free_own_desc(f->out[--f->nout]);
 	module_put(f->gc->owner);
 	f->desc = NULL;
 	f->gc = NULL;
@@ -221,6 +233,43 @@ static int udrv_irq_late_level(struct udrv_irq_file *f,
 	return 0;
 }
 
+/* 0, or why there is nothing to wait on: gone, or no input bound */
+static int udrv_irq_can_wait(struct udrv_irq_file *f)
+{
+	switch (READ_ONCE(f->state)) {
+	case UDRV_IRQ_GONE:
+		return -ENODEV;
+	case UDRV_IRQ_BOUND:
+		return READ_ONCE(f->desc) ? 0 : -ENOTCONN;	/* outputs only */
+	default:
+		return -ENOTCONN;	/* no UDRV_IRQ_BIND_LINE yet */
+	}
+}
+
+/* The next edge this file has not read into @ev (the newest), as read()
+ * and UDRV_IRQ_SET_WAIT return it; udrv_irq_can_wait() said yes. */
+static int udrv_irq_wait(struct udrv_irq_file *f, bool nonblock,
+			 struct udrv_irq_event *ev)
+{
+	int ret;
+
+	if (nonblock) {
+		if (!udrv_irq_ready(f, ev))
+			return -EAGAIN;
+	} else {
+		ret = swait_event_interruptible_exclusive(f->wq,
+							  udrv_irq_ready(f, ev));
+		if (ret)
+			return ret;
+	}
+	if (READ_ONCE(f->state) == UDRV_IRQ_GONE)
+		return -ENODEV;
+	if (ev->flags & UDRV_IRQ_EV_LEVEL_LATE && udrv_irq_late_level(f, ev))
+		return -ENODEV;
+	WRITE_ONCE(f->seen, ev->seqno);
+	return 0;
+}
+
 static ssize_t udrv_irq_read(struct file *file, char __user *buf, size_t len,
 			     loff_t *pos)
 {
@@ -230,31 +279,68 @@ static ssize_t udrv_irq_read(struct file *file, char __user *buf, size_t len,
 
 	if (len < sizeof(ev))
 		return -EINVAL;
-	switch (READ_ONCE(f->state)) {
-	case UDRV_IRQ_GONE:
-		return -ENODEV;
-	case UDRV_IRQ_BOUND:
-		break;
-	default:
-		return -ENOTCONN;	/* no UDRV_IRQ_BIND_LINE yet */
-	}
-	if (file->f_flags & O_NONBLOCK) {
-		if (!udrv_irq_ready(f, &ev))
-			return -EAGAIN;
-	} else {
-		ret = swait_event_interruptible_exclusive(f->wq,
-							  udrv_irq_ready(f, &ev));
-		if (ret)
-			return ret;
-	}
-	if (READ_ONCE(f->state) == UDRV_IRQ_GONE)
-		return -ENODEV;
-	if (ev.flags & UDRV_IRQ_EV_LEVEL_LATE && udrv_irq_late_level(f, &ev))
-		return -ENODEV;
-	WRITE_ONCE(f->seen, ev.seqno);
+	ret = udrv_irq_can_wait(f);
+	if (!ret)
+		ret = udrv_irq_wait(f, file->f_flags & O_NONBLOCK, &ev);
+	if (ret)
+		return ret;
 	if (copy_to_user(buf, &ev, sizeof(ev)))
 		return -EFAULT;
 	return sizeof(ev);
+}
+
+/* Write the outputs in @s->mask to @s->values; @f->lock held, bound. */
+static void udrv_irq_write(struct udrv_irq_file *f, struct udrv_irq_set *s)
+{
+	s->write_ns = ktime_get_ns();
+	for (unsigned int i = 0; i < f->nout; i++)
+		if (s->mask & BIT(i))
+			gpiod_set_raw_value_cansleep(f->out[i],
+						     !!(s->values & BIT(i)));
+}
+
+/* UDRV_IRQ_SET: the outputs written, then (UDRV_IRQ_SET_WAIT) the wait. */
+static long udrv_irq_set(struct file *file, void __user *arg)
+{
+	struct udrv_irq_file *f = file->private_data;
+	struct udrv_irq_set s;
+	bool wait;
+	int ret;
+
+	if (copy_from_user(&s.size, arg, sizeof(s.size)))
+		return -EFAULT;
+	if (s.size != sizeof(s)) {
+		s.size = sizeof(s);
+		return copy_to_user(arg, &s.size, sizeof(s.size)) ? -EFAULT :
+		       -EPROTONOSUPPORT;
+	}
+	if (copy_from_user(&s, arg, sizeof(s)))
+		return -EFAULT;
+	wait = s.flags & UDRV_IRQ_SET_WAIT;
+	if (s.flags & ~UDRV_IRQ_SET_WAIT || memchr_inv(s.reserved, 0, sizeof(s.reserved)))
+		return -EINVAL;
+	ret = wait ? udrv_irq_can_wait(f) : 0;
+	if (ret)
+		return ret;
+	mutex_lock(&f->lock);
+	if (f->state != UDRV_IRQ_BOUND)
+		ret = f->state == UDRV_IRQ_GONE ? -ENODEV : -ENOTCONN;
+	else if (s.mask & ~(u32)(BIT(f->nout) - 1))
+		ret = -EINVAL;		/* a line the file does not hold */
+	else
+		udrv_irq_write(f, &s);
+	mutex_unlock(&f->lock);
+	if (ret)
+		return ret;
+	memset(&s.ev, 0, sizeof(s.ev));
+	if (wait)
+		ret = udrv_irq_wait(f, file->f_flags & O_NONBLOCK, &s.ev);
+	/* the levels are written whatever the wait did: say when */
+	if (copy_to_user(arg + offsetof(struct udrv_irq_set, write_ns), &s.write_ns,
+			 offsetof(struct udrv_irq_set, reserved) -
+			 offsetof(struct udrv_irq_set, write_ns)))
+		return -EFAULT;
+	return ret;
 }
 
 static unsigned long udrv_irq_trigger(u32 flags)
@@ -284,29 +370,43 @@ static void udrv_irq_holder(struct gpio_chip *gc, unsigned int offset,
 #endif
 }
 
-/* Line @b->offset of @gc for @f, an input with its interrupt; @f->lock not
- * held, the parent's device lock held (no unbind meanwhile). */
-static int udrv_irq_take(struct udrv_irq_file *f, struct udrv_irq_line *b,
-			 struct gpio_chip *gc)
+/* Line @b->offset of @gc for @f with @flags, @desc; EBUSY: its holder
+ * named in @b. */
+static struct gpio_desc *udrv_irq_request(struct udrv_irq_file *f,
+					  struct udrv_irq_line *b,
+					  struct gpio_chip *gc,
+					  enum gpiod_flags flags)
+{
+	struct gpio_desc *desc;
+
+	if (b->offset >= gc->ngpio)
+		return ERR_PTR(-EINVAL);
+	desc = gpiochip_request_own_desc(gc, b->offset, f->consumer,
+					 GPIO_LOOKUP_FLAGS_DEFAULT, flags);
+	if (IS_ERR(desc) && PTR_ERR(desc) == -EBUSY)
+		udrv_irq_holder(gc, b->offset, b);
+	return desc;
+}
+
+/* The file's input: line @b->offset of @gc with its interrupt; @f->lock
+ * not held, the parent's device lock held (no unbind meanwhile). */
+static int udrv_irq_take_input(struct udrv_irq_file *f, struct udrv_irq_line *b,
+			       struct gpio_chip *gc)
 {
 	struct gpio_desc *desc;
 	int ret;
 
-	if (b->offset >= gc->ngpio)
-		return -EINVAL;
-	desc = gpiochip_request_own_desc(gc, b->offset, f->consumer,
-					 GPIO_LOOKUP_FLAGS_DEFAULT, GPIOD_IN);
-	if (IS_ERR(desc)) {
-		ret = PTR_ERR(desc);
-		if (ret == -EBUSY)
-			udrv_irq_holder(gc, b->offset, b);
-		return ret;
-	}
+	if (f->desc)
+		return -EBUSY;		/* one input a file */
+	desc = udrv_irq_request(f, b, gc, GPIOD_IN);
+	if (IS_ERR(desc))
+		return PTR_ERR(desc);
 	f->irq = gpiod_to_irq(desc);
 	ret = f->irq < 0 ? f->irq : 0;
 	snprintf(f->name, sizeof(f->name), UDRV_IRQ_ACTION_FMT, b->chip,
 		 b->offset);
 	f->level_in_handler = udrv_irq_level_in_handler(gc);
+	WRITE_ONCE(f->desc, desc);	/* before the handler can run */
 	if (!ret)
 		ret = request_irq(f->irq, udrv_irq_edge,
 				  udrv_irq_trigger(b->flags) | IRQF_NO_THREAD,
@@ -316,11 +416,37 @@ static int udrv_irq_take(struct udrv_irq_file *f, struct udrv_irq_line *b,
 			b->offset, b->chip, f->irq, ERR_PTR(ret),
 			ret == -EBUSY ? " (taken: by a kernel driver, without the line)" :
 			ret == -EINVAL ? " (a chip whose interrupts are threads: behind I2C or SPI)" : "");
+		WRITE_ONCE(f->desc, NULL);
 		gpiochip_free_own_desc(desc);
 		return ret;
 	}
-	f->desc = desc;
 	return 0;
+}
+
+/* The file's next output: line @b->offset of @gc at its first level; the
+ * parent's device lock held. */
+static int udrv_irq_take_output(struct udrv_irq_file *f, struct udrv_irq_line *b,
+				struct gpio_chip *gc)
+{
+	struct gpio_desc *desc;
+
+	if (f->nout == UDRV_IRQ_OUTPUTS_MAX)
+		return -ENOSPC;
+	desc = udrv_irq_request(f, b, gc, b->flags & UDRV_IRQ_HIGH ?
+				GPIOD_OUT_HIGH : GPIOD_OUT_LOW);
+	if (IS_ERR(desc))
+		return PTR_ERR(desc);
+	mutex_lock(&f->lock);		/* UDRV_IRQ_SET reads them under it */
+	f->out[f->nout++] = desc;
+	mutex_unlock(&f->lock);
+	return 0;
+}
+
+static int udrv_irq_take(struct udrv_irq_file *f, struct udrv_irq_line *b,
+			 struct gpio_chip *gc)
+{
+	return b->flags & UDRV_IRQ_OUTPUT ? udrv_irq_take_output(f, b, gc) :
+	       udrv_irq_take_input(f, b, gc);
 }
 
 /* Chip @label, its driver held, its parent referenced (taken while the
@@ -368,6 +494,7 @@ static int udrv_irq_bind_chip(struct udrv_irq_file *f, struct udrv_irq_line *b)
 	if (!ret) {
 		mutex_lock(&f->lock);
 		f->gc = gc;
+		strscpy(f->label, b->chip, sizeof(f->label));
 		WRITE_ONCE(f->state, UDRV_IRQ_BOUND);
 		mutex_unlock(&f->lock);
 	}
@@ -397,14 +524,59 @@ static int udrv_irq_line_in(struct udrv_irq_line *b, void __user *arg)
 static int udrv_irq_line_check(const struct udrv_irq_line *b)
 {
 	u32 edges = UDRV_IRQ_RISING | UDRV_IRQ_FALLING;
+	bool input = b->flags == (UDRV_IRQ_INPUT | (b->flags & edges)) &&
+		     (b->flags & edges);
+	bool output = b->flags == (UDRV_IRQ_OUTPUT | (b->flags & UDRV_IRQ_HIGH));
 
-	if (b->flags & UDRV_IRQ_OUTPUT)
-		return -EOPNOTSUPP;	/* reserved for the fast reply */
-	if (b->flags != (UDRV_IRQ_INPUT | (b->flags & edges)) ||
-	    !(b->flags & edges) || memchr_inv(b->reserved, 0, sizeof(b->reserved)) ||
+	if (!(input || output) || memchr_inv(b->reserved, 0, sizeof(b->reserved)) ||
 	    !b->chip[0] || strnlen(b->chip, sizeof(b->chip)) == sizeof(b->chip))
 		return -EINVAL;
 	return 0;
+}
+
+/* Another line of the bound chip: under the parent's device lock, while
+ * the chip is still there. */
+static int udrv_irq_bind_more(struct udrv_irq_file *f, struct udrv_irq_line *b)
+{
+	int ret = -ENODEV;
+
+	if (strcmp(b->chip, f->label))
+		return -EXDEV;		/* one chip a file */
+	device_lock(f->parent);
+	if (f->parent->driver && READ_ONCE(f->state) == UDRV_IRQ_BOUND)
+		ret = udrv_irq_take(f, b, f->gc);
+	device_unlock(f->parent);
+	return ret;
+}
+
+/* The first bind takes the chip with its line, a later one another line
+ * of it; @f->bind_lock held. */
+static int udrv_irq_bind_locked(struct udrv_irq_file *f, struct udrv_irq_line *b)
+{
+	enum udrv_irq_state state;
+	int ret;
+
+	mutex_lock(&f->lock);
+	state = f->state;
+	if (state == UDRV_IRQ_UNBOUND)
+		f->state = UDRV_IRQ_BINDING;
+	mutex_unlock(&f->lock);
+	if (state == UDRV_IRQ_BOUND)
+		return udrv_irq_bind_more(f, b);
+	if (state != UDRV_IRQ_UNBOUND)
+		return -EBUSY;		/* gone: this file is spent */
+	ret = udrv_irq_bind_chip(f, b);
+	if (ret) {
+		if (f->bus)
+			bus_unregister_notifier(f->bus, &f->nb);
+		put_device(f->parent);
+		f->bus = NULL;
+		f->parent = NULL;
+		mutex_lock(&f->lock);
+		f->state = UDRV_IRQ_UNBOUND;
+		mutex_unlock(&f->lock);
+	}
+	return ret;
 }
 
 static long udrv_irq_bind(struct udrv_irq_file *f, void __user *arg)
@@ -422,31 +594,15 @@ static long udrv_irq_bind(struct udrv_irq_file *f, void __user *arg)
 	if (ret)
 		return ret;
 	memset(b.holder, 0, sizeof(b.holder));
-	mutex_lock(&f->lock);
-	ret = f->state == UDRV_IRQ_UNBOUND ? 0 : -EBUSY;
-	if (!ret)
-		f->state = UDRV_IRQ_BINDING;
-	mutex_unlock(&f->lock);
-	if (ret)
-		return ret;
-	ret = udrv_irq_bind_chip(f, &b);
-	if (ret) {
-		if (f->bus)
-			bus_unregister_notifier(f->bus, &f->nb);
-		put_device(f->parent);
-		f->bus = NULL;
-		f->parent = NULL;
-		mutex_lock(&f->lock);
-		f->state = UDRV_IRQ_UNBOUND;
-		mutex_unlock(&f->lock);
-	}
+	mutex_lock(&f->bind_lock);
+	ret = udrv_irq_bind_locked(f, &b);
+	mutex_unlock(&f->bind_lock);
 	if (ret == -EBUSY &&
 	    copy_to_user(arg + offsetof(struct udrv_irq_line, holder),
 			 b.holder, sizeof(b.holder)))
 		return -EFAULT;
 	return ret;
 }
-
 static long udrv_irq_ioctl(struct file *file, unsigned int cmd,
 			   unsigned long arg)
 {
@@ -456,11 +612,17 @@ static long udrv_irq_ioctl(struct file *file, unsigned int cmd,
 				    UDRV_IRQ_VERSION);
 		return -EPROTONOSUPPORT;
 	}
-	/* any size: a struct of another version gets our version back */
-	if (_IOC_TYPE(cmd) != UDRV_IRQ_IOC_MAGIC ||
-	    _IOC_NR(cmd) != _IOC_NR(UDRV_IRQ_BIND_LINE))
+	if (_IOC_TYPE(cmd) != UDRV_IRQ_IOC_MAGIC)
 		return -ENOTTY;
-	return udrv_irq_bind(file->private_data, (void __user *)arg);
+	/* any size: a struct of another version gets our version back */
+	switch (_IOC_NR(cmd)) {
+	case _IOC_NR(UDRV_IRQ_BIND_LINE):
+		return udrv_irq_bind(file->private_data, (void __user *)arg);
+	case _IOC_NR(UDRV_IRQ_SET):
+		return udrv_irq_set(file, (void __user *)arg);
+	default:
+		return -ENOTTY;
+	}
 }
 
 static int udrv_irq_open(struct inode *inode, struct file *file)
@@ -470,6 +632,7 @@ static int udrv_irq_open(struct inode *inode, struct file *file)
 	if (!f)
 		return -ENOMEM;
 	mutex_init(&f->lock);
+	mutex_init(&f->bind_lock);
 	init_swait_queue_head(&f->wq);
 	raw_spin_lock_init(&f->ev_lock);
 	snprintf(f->consumer, sizeof(f->consumer), UDRV_IRQ_CONSUMER_FMT,
@@ -490,6 +653,7 @@ static int udrv_irq_release(struct inode *inode, struct file *file)
 	udrv_irq_unbind(f, UDRV_IRQ_UNBOUND);
 	mutex_unlock(&f->lock);
 	put_device(f->parent);		/* NULL: nothing */
+	mutex_destroy(&f->bind_lock);
 	mutex_destroy(&f->lock);
 	kfree(f);
 	return 0;

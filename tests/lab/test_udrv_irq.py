@@ -13,14 +13,22 @@ real kernels, through its uapi (udrv-irq-check, tests/lab/progs/irq_check.c):
   (UDRV_RESPOND_IRQ_LINE) says so naming the holder;
 - what else it refuses, each with its errno: a read with nothing new
   (O_NONBLOCK), a buffer too small, a second bind, a read before a bind, a
-  chip or line that does not exist, no edge or an unknown flag, an output
-  (reserved), a struct of another version (its own version written back),
+  chip or line that does not exist, no edge or an unknown flag, edges asked
+  of an output, a struct of another version (its own version written back),
   the 1.5 interface's bind, an unknown ioctl; and the line and its interrupt
   given back on close;
 - the handler is not threaded, also on PREEMPT_RT (no irq/N-udrv-irq thread),
   and nothing is left behind in /proc/interrupts;
 - the chip's driver unbound through sysfs while a file is bound and its reader
-  blocked: the reader gets ENODEV, close is safe, no BUG/WARNING/Oops.
+  blocked: the reader gets ENODEV, close is safe, no BUG/WARNING/Oops;
+- output lines (udrv-irq-check ... reply): held by the file at their first
+  level, written by UDRV_IRQ_SET only when the file holds them (what else it
+  refuses: a line of another chip, a held line naming its holder, an unknown
+  flag, a bit past the file's outputs, a struct of another size, a wait
+  without an input); a responder answering each edge of B with C = !B in the
+  call that waits for the next edge: every reply on the wire, each written
+  and seen on the wire after the responder's own time taken when its wait
+  returned, before it decided.
 """
 
 from __future__ import annotations
@@ -41,7 +49,7 @@ CHECKS = {"bind": 0, "nonblock-nothing-new": errno.EAGAIN, "short-buffer": errno
           "held-by-another-file": errno.EBUSY, "held-by-another-process": errno.EBUSY,
           "edge-detection-holds-it": errno.EBUSY, "no-such-chip": errno.ENODEV,
           "no-such-line": errno.EINVAL, "no-edge": errno.EINVAL, "not-input": errno.EINVAL,
-          "unknown-flag": errno.EINVAL, "output-reserved": errno.EOPNOTSUPP,
+          "unknown-flag": errno.EINVAL, "output-of-an-input": errno.EINVAL,
           "other-version": errno.EPROTONOSUPPORT, "bind-v1-gone": errno.EPROTONOSUPPORT,
           "unknown-ioctl": errno.ENOTTY, "bind-after-close": 0, "request-after-close": 0,
           "responder-held": errno.EBUSY}
@@ -55,6 +63,53 @@ def check(board: Board) -> list[list[str]]:
     r = sh(board, f"udrv-irq-check gpio-wire 4 5 {EDGES}")
     assert r.status == 0, r.stderr
     return [line.split() for line in r.stdout.splitlines()]
+
+
+REPLY_CHECKS = {"output-high-bind": 0, "bind": 0, "output-bind": 0,
+                "output-of-another-chip": errno.EXDEV, "output-held": errno.EBUSY,
+                "output-unknown-flag": errno.EINVAL, "set-a-line-not-held": errno.EINVAL,
+                "set-all-bits": errno.EINVAL, "set-unknown-flag": errno.EINVAL,
+                "set-reserved": errno.EINVAL, "set-other-size": errno.EPROTONOSUPPORT,
+                "set-unbound": errno.ENOTCONN, "other-output-bind": 0,
+                "set-wait-without-input": errno.ENOTCONN, "set-without-wait": 0}
+REPLIES = 12
+
+
+@pytest.fixture(scope="module")
+def reply(board: Board) -> list[list[str]]:
+    sh(board, "udrv gpio set -c gpio-wire 4=0")
+    r = sh(board, "udrv-irq-check gpio-wire 4 5 reply")
+    assert r.status == 0, f"{r.stdout}\n{r.stderr}"
+    return [line.split() for line in r.stdout.splitlines()]
+
+
+def fields(w: list[str]) -> dict[str, str]:
+    return dict(zip(w[1::2], w[2::2], strict=False))
+
+
+def test_outputs_and_what_set_refuses(reply: list[list[str]]) -> None:
+    got = {w[1]: int(w[2]) for w in reply if w[0] == "check"}
+    assert got == REPLY_CHECKS
+    assert ["output-high", "1"] in reply  # the first level the bind asked
+    assert ["set-size", "64"] in reply  # the module's size written back
+    holders = {w[1]: w[2] for w in reply if w[0] == "holder"}
+    assert holders == {"output-held": "udrv-irq-check"}, holders
+
+
+def test_each_reply_after_the_decision(reply: list[list[str]]) -> None:
+    """C = !B for every edge of B, written by the call that then waits: the
+    helper's write and the wire's edge both after the responder's time taken
+    when its wait returned (a reply armed before, e.g. in the interrupt
+    handler, would be on the wire first)."""
+    replies = [w for w in reply if w[0] == "reply"]
+    wire = [w for w in reply if w[0] == "wire"]
+    assert len(replies) == REPLIES and len(wire) == REPLIES, reply
+    for k, (r, w) in enumerate(zip(replies, wire, strict=True), 1):
+        rf, wf = fields(r[1:]), fields(w[1:])
+        assert int(rf["seqno"]) == k and int(rf["level"]) == k & 1, r
+        assert int(wf["level"]) == 1 - int(rf["level"]), (r, w)  # C = !B
+        assert 0 < int(rf["write_after_wake_ns"]) < 100_000, r
+        assert 0 < int(wf["wire_after_wake_ns"]) < 100_000, w
 
 
 def test_every_edge_one_event(check: list[list[str]]) -> None:
@@ -144,7 +199,8 @@ def test_unbinding_the_chip_while_bound(board: Board, unbound_after: None) -> No
     try:
         out = "/tmp/bg-irq-unbind.out"
         job.wait_for(f"grep -q bound {out} && "
-                     f"grep -q udrv_irq_read /proc/$(sed -n 's/^bound //p' {out})/wchan",
+                     f"grep -qE 'udrv_irq_(read|wait)' "
+                     f"/proc/$(sed -n 's/^bound //p' {out})/wchan",
                      what="the reader blocked in udrv-irq's read()")
         # while bound the chip's module and the helper's stay (a module
         # reference each): the unbind is the way the chip goes

@@ -24,11 +24,25 @@
  * read() and print "read-after-gone ERRNO" when it returns (the test
  * unbinds the chip's driver meanwhile), then close and print "closed".
  *
- * Usage: udrv-irq-check CHIP OUT IN COUNT|unbind
+ * udrv-irq-check CHIP OUT IN reply: a responder through UDRV_IRQ_SET. The
+ * file holds IN and the output IN+1 (wired to IN+2, which this process
+ * watches through a character-device request); a child toggles OUT every
+ * 2 ms, REPLIES times; each edge of IN is answered with the opposite level
+ * on IN+1 by the call that then waits for the next edge. Prints
+ *   output-high LEVEL                    IN+2 after a bind with UDRV_IRQ_HIGH
+ *   check NAME ERRNO                     the misuses of outputs and UDRV_IRQ_SET
+ *   reply K level L seqno S write_after_wake_ns W wire_after_wake_ns D wire_level V
+ *                                        per edge: the helper's write time and
+ *                                        the edge the wire saw on IN+2, after
+ *                                        this process's own time taken when
+ *                                        the wait returned (before it decided)
+ *
+ * Usage: udrv-irq-check CHIP OUT IN COUNT|unbind|reply
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,13 +91,19 @@ static void check(const char *name, int err)
 }
 
 /* A bind of a line someone holds: EBUSY and the holder's label. */
-static void check_held(const char *name, int fd, const char *chip,
-		       unsigned int off)
+static void check_held_as(const char *name, int fd, const char *chip,
+			  unsigned int off, unsigned int flags)
 {
 	struct udrv_irq_line b;
 
-	check(name, bind_into(fd, chip, off, UDRV_IRQ_INPUT | EDGES, &b));
+	check(name, bind_into(fd, chip, off, flags, &b));
 	printf("holder %s %s\n", name, b.holder[0] ? b.holder : "-");
+}
+
+static void check_held(const char *name, int fd, const char *chip,
+		       unsigned int off)
+{
+	check_held_as(name, fd, chip, off, UDRV_IRQ_INPUT | EDGES);
 }
 
 static int open_dev(void)
@@ -199,7 +219,7 @@ static void misuses(int fd, struct udrv_chip *chip, const char *label,
 	check("no-edge", bind_line(other, label, in + 2, UDRV_IRQ_INPUT));
 	check("not-input", bind_line(other, label, in + 2, EDGES));
 	check("unknown-flag", bind_line(other, label, in + 2, UDRV_IRQ_INPUT | EDGES | (1u << 4)));
-	check("output-reserved", bind_line(other, label, in - 1, UDRV_IRQ_OUTPUT));
+	check("output-of-an-input", bind_line(other, label, in - 2, UDRV_IRQ_OUTPUT | EDGES));
 	b = (struct udrv_irq_line){ .version = UDRV_IRQ_VERSION + 1, .size = sizeof(b),
 				    .offset = in + 2, .flags = UDRV_IRQ_INPUT | EDGES };
 	snprintf(b.chip, sizeof(b.chip), "%s", label);
@@ -277,6 +297,140 @@ static int gone(int fd, const char *label, unsigned int in)
 	return 0;
 }
 
+#define REPLIES		12
+#define REPLY_GAP_NS	2000000
+
+/* UDRV_IRQ_SET: @mask to @values, then (@wait) the next edge into @ev;
+ * the errno; @write_ns when the levels were written. */
+static int set(int fd, unsigned int mask, unsigned int values, bool wait,
+	       struct udrv_irq_set *s)
+{
+	*s = (struct udrv_irq_set){ .size = sizeof(*s), .mask = mask, .values = values,
+				    .flags = wait ? UDRV_IRQ_SET_WAIT : 0 };
+	return ioctl(fd, UDRV_IRQ_SET, s) ? errno : 0;
+}
+
+/* What outputs and UDRV_IRQ_SET refuse, each with its errno; IN's file @fd. */
+static void output_misuses(int fd, const char *label, unsigned int in)
+{
+	struct udrv_irq_set s;
+	int other = open_dev();
+
+	/* high first: the first reply (low, to a rising edge) is an edge too */
+	check("output-bind", bind_line(fd, label, in + 1, UDRV_IRQ_OUTPUT | UDRV_IRQ_HIGH));
+	check("output-of-another-chip", bind_line(fd, "another-chip", in - 3, UDRV_IRQ_OUTPUT));
+	check_held_as("output-held", fd, label, in - 1, UDRV_IRQ_OUTPUT);	/* OUT: ours */
+	check("output-unknown-flag", bind_line(fd, label, in - 3, UDRV_IRQ_OUTPUT | (1u << 5)));
+	check("set-a-line-not-held", set(fd, 1u << 1, 0, false, &s));
+	check("set-all-bits", set(fd, ~0u, 0, false, &s));
+	check("set-unknown-flag", (s = (struct udrv_irq_set){ .size = sizeof(s), .flags = 2 },
+				   ioctl(fd, UDRV_IRQ_SET, &s) ? errno : 0));
+	check("set-reserved", (s = (struct udrv_irq_set){ .size = sizeof(s), .reserved[3] = 1 },
+			       ioctl(fd, UDRV_IRQ_SET, &s) ? errno : 0));
+	s = (struct udrv_irq_set){ .size = sizeof(s) + 8 };
+	check("set-other-size", ioctl(fd, UDRV_IRQ_SET, &s) ? errno : 0);
+	printf("set-size %u\n", s.size);
+	check("set-unbound", set(other, 0, 0, false, &s));
+	check("other-output-bind", bind_line(other, label, in - 3, UDRV_IRQ_OUTPUT));
+	check("set-wait-without-input", set(other, 1, 1, true, &s));
+	check("set-without-wait", set(other, 1, 0, false, &s));
+	close(other);
+}
+
+/* A child toggles line @out of @chip_name @n times, @gap_ns apart. */
+static pid_t stimulus(const char *chip_name, unsigned int out, unsigned int n)
+{
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		perror("udrv-irq-check: fork");
+		exit(1);
+	}
+	if (!pid) {
+		struct udrv_chip *chip = udrv_chip_new();
+		struct timespec next;
+		struct udrv_request *req;
+
+		if (!chip || udrv_chip_open(chip, chip_name))
+			_exit(1);
+		req = request(chip, out, "irq-check-stimulus", UDRV_DIR_OUTPUT, UDRV_EDGE_NONE);
+		clock_gettime(CLOCK_MONOTONIC, &next);
+		for (unsigned int k = 1; k <= n; k++) {
+			next.tv_nsec += REPLY_GAP_NS;
+			if (next.tv_nsec >= 1000000000L) {
+				next.tv_nsec -= 1000000000L;
+				next.tv_sec++;
+			}
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+			if (udrv_request_set_value(req, 0, (int)(k & 1)))
+				_exit(1);
+		}
+		_exit(0);
+	}
+	return pid;
+}
+
+/* The replies: each edge of IN answered on IN+1 with the opposite level
+ * by the call that waits for the next one. */
+static int replies(struct udrv_chip *chip, int fd, unsigned int out, unsigned int in)
+{
+	struct udrv_edge_event wire[REPLIES];
+	uint64_t wake[REPLIES];
+	struct udrv_request *seen;
+	struct udrv_irq_set s;
+	int level[REPLIES], status, n, err;
+	unsigned int seqno[REPLIES];
+	pid_t child;
+
+	seen = request(chip, in + 2, "irq-check-wire", UDRV_DIR_INPUT, UDRV_EDGE_BOTH);
+	child = stimulus(udrv_chip_name(chip), out, REPLIES);
+	err = set(fd, 0, 0, true, &s);		/* the first wait: nothing to say yet */
+	for (unsigned int k = 0; !err && k < REPLIES; k++) {
+		wake[k] = now_ns();
+		level[k] = s.ev.level;
+		seqno[k] = s.ev.seqno;
+		/* the decision: C = !B; the last reply waits for no edge */
+		err = set(fd, 1, !s.ev.level, k + 1 < REPLIES, &s);
+		printf("reply %u level %d seqno %u write_after_wake_ns %lld", k + 1, level[k],
+		       seqno[k], (long long)(s.write_ns - wake[k]));
+		printf(k + 1 < REPLIES ? "\n" : " last\n");
+	}
+	waitpid(child, &status, 0);
+	if (err || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "udrv-irq-check: replies: %s, stimulus status %d\n",
+			strerror(err), status);
+		return 1;
+	}
+	n = udrv_request_read_events(seen, wire, REPLIES);
+	for (int k = 0; k < n; k++)
+		printf("wire %d level %d wire_after_wake_ns %lld\n", k + 1,
+		       wire[k].edge == UDRV_EDGE_RISING,
+		       (long long)(wire[k].timestamp_ns - wake[k]));
+	udrv_request_release(seen);
+	return n == REPLIES ? 0 : 1;
+}
+
+static int reply_mode(struct udrv_chip *chip, int fd, struct udrv_request *out_req,
+		      unsigned int out, unsigned int in)
+{
+	const char *label = udrv_chip_label(chip);
+	struct udrv_request *c;
+	int hold = open_dev(), ret;
+
+	/* a first level high: seen on the wire, before anything is set */
+	check("output-high-bind", bind_line(hold, label, in + 1, UDRV_IRQ_OUTPUT | UDRV_IRQ_HIGH));
+	c = request(chip, in + 2, "irq-check-wire", UDRV_DIR_INPUT, UDRV_EDGE_NONE);
+	printf("output-high %d\n", udrv_request_get_value(c, 0));
+	udrv_request_release(c);
+	close(hold);
+	check("bind", bind_line(fd, label, in, UDRV_IRQ_INPUT | EDGES));
+	output_misuses(fd, label, in);
+	udrv_request_release(out_req);	/* OUT is the stimulus child's now */
+	ret = replies(chip, fd, out, in);
+	close(fd);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct udrv_request *out;
@@ -308,6 +462,13 @@ int main(int argc, char **argv)
 		return gone(fd, copy, i);
 	}
 	out = request(chip, o, "udrv-irq-check", UDRV_DIR_OUTPUT, UDRV_EDGE_NONE);
+	if (!strcmp(argv[4], "reply")) {
+		/* the stimulus is the child's: this process holds OUT only for
+		 * the output-held check, and gives it back first */
+		ret = reply_mode(chip, fd, out, o, i);
+		udrv_chip_free(chip);
+		return ret;
+	}
 	check("bind", bind_line(fd, udrv_chip_label(chip), i,
 				UDRV_IRQ_INPUT | EDGES));
 	print_consumer(chip, i);
