@@ -74,7 +74,7 @@ UDRV_NO_TAIL(udrv_request_config, layout_size);
 UDRV_NO_TAIL(udrv_gpio_layout, map_offset);
 UDRV_NO_TAIL(udrv_rt_state, dma_latency_us);
 UDRV_NO_TAIL(udrv_rt_report, findings);
-UDRV_NO_TAIL(udrv_responder_config, busy_pause_us);
+UDRV_GROWN(udrv_responder_config, busy_pause_us, num_replies);
 UDRV_NO_TAIL(udrv_soft_pwm_config, late_ns);
 
 /* The cdev backend reads events in place (lib/gpio/backend_cdev.c). */

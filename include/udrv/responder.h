@@ -57,6 +57,9 @@ enum udrv_respond_wait {
 	UDRV_RESPOND_IRQ_LINE,
 };
 
+/* the reply lines of a responder through udrv-irq, at most (since 1.10) */
+#define UDRV_RESPOND_REPLIES_MAX	8
+
 /* udrv_responder_config.flags */
 #define UDRV_RESPOND_LOCK_MEMORY	(1u << 0)	/* mlockall(), stack prefaulted */
 #define UDRV_RESPOND_PIN_CPU		(1u << 1)	/* pin the calling thread to .cpu */
@@ -95,6 +98,22 @@ struct udrv_responder_config {
 	 */
 	uint32_t busy_spin_us;
 	uint32_t busy_pause_us;
+	/*
+	 * Since 1.10, UDRV_RESPOND_IRQ_LINE only: output lines the helper
+	 * holds for the callback's reply, @replies[0..@num_replies) their
+	 * offsets on the request's chip (as @in; the request must not hold
+	 * them), reply line i first at the raw level of bit i of
+	 * @reply_high. The callback sets their levels with
+	 * udrv_responder_reply(), and the helper writes them when the
+	 * callback returns, in the system call that then waits for the next
+	 * edge: written as a kernel driver writes a line, and one call an
+	 * edge instead of two. 0 (a config of 1.5): none, the callback
+	 * writes through its request. A helper from before replies
+	 * (udrv-irq-dkms older than this libudrv): -EOPNOTSUPP saying so.
+	 */
+	uint32_t num_replies;
+	uint32_t reply_high;
+	uint32_t replies[UDRV_RESPOND_REPLIES_MAX];
 };
 
 /*
@@ -141,6 +160,17 @@ const char *udrv_responder_errmsg(const struct udrv_responder *r);
  */
 int udrv_responder_run(struct udrv_responder *r, udrv_respond_fn fn,
 		       void *data);
+
+/*
+ * From the callback of a run with reply lines (num_replies): reply line i
+ * (bit i of @mask) goes to the raw level of bit i of @values when the
+ * callback returns, in the call that waits for the next edge (or, when the
+ * callback stops the run, before the run returns). Calls add up; a later
+ * level of a line wins. 0, or -EINVAL (a bit past num_replies, or a
+ * responder without reply lines) with udrv_responder_errmsg() saying so.
+ * Since 1.10.
+ */
+int udrv_responder_reply(struct udrv_responder *r, uint32_t mask, uint32_t values);
 
 /*
  * The wake threads found by the last run, up to @max into @t, with their

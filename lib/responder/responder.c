@@ -163,6 +163,8 @@ int udrv_responder_new_sz(struct udrv_request *req,
 		ret = udrv_abi_in(req->errmsg, &udrv_abi_responder_config, &c,
 				  cfg, cfg_size);
 	if (!ret)
+		ret = udrv_resp_replies_check(req, &c);
+	if (!ret)
 		ret = check_line(req, &c);
 	if (!ret)
 		ret = check_priorities(req, &c);
@@ -178,6 +180,22 @@ int udrv_responder_new_sz(struct udrv_request *req,
 	r->irq_priority = irq_priority_of(&c);
 	r->irq_fd = -1;
 	*out = r;
+	return 0;
+}
+
+int udrv_responder_reply(struct udrv_responder *r, uint32_t mask, uint32_t values)
+{
+	uint32_t lines = (uint32_t)((1ull << r->cfg.num_replies) - 1);
+
+	if (!r->cfg.num_replies)
+		return udrv_err(r->errmsg, EINVAL,
+				"responder: a reply without reply lines: give the helper's output lines in the config (replies, num_replies, with UDRV_RESPOND_IRQ_LINE), or write through the request");
+	if (mask & ~lines)
+		return udrv_err(r->errmsg, EINVAL,
+				"responder: reply mask 0x%x: the responder has %u reply lines (bits 0x%x)",
+				mask, r->cfg.num_replies, lines);
+	r->reply_values = (r->reply_values & ~mask) | (values & mask);
+	r->reply_mask |= mask;
 	return 0;
 }
 

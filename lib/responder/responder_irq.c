@@ -14,8 +14,16 @@
  * line it does not hold. The request holds the lines the callback drives,
  * on the same chip; @in is the input's offset. The level the helper read
  * makes the event's edge (raw: the line has no active-low setting).
+ *
+ * Reply lines (since 1.10): the helper also holds the outputs the
+ * callback answers on (UDRV_IRQ_OUTPUT), and writes the levels the
+ * callback gave (udrv_responder_reply()) when it returns, in the call that
+ * then waits for the next edge (UDRV_IRQ_SET with UDRV_IRQ_SET_WAIT): the
+ * reply is one gpiod_set_raw_value() in the kernel instead of a request's
+ * ioctl, and each edge costs one system call instead of two.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +38,55 @@
 
 /* the event's index: the line is in no request */
 #define IRQ_NO_INDEX	0xffffffffu
+
+/* Line @off for a reply: the helper's, not the request's, not the input,
+ * not given twice. */
+static int reply_line_check(struct udrv_request *req,
+			    const struct udrv_responder_config *c, unsigned int i)
+{
+	unsigned int off = c->replies[i];
+	int idx = udrv_request_index(req, off);
+
+	if (idx >= 0)
+		return udrv_err(req->errmsg, EINVAL,
+				"responder: reply line %u (%u of %s) is the request's (index %d): the helper holds the reply lines itself; leave it out of the request",
+				i, off, req->chip_name, idx);
+	if (off == c->in)
+		return udrv_err(req->errmsg, EINVAL,
+				"responder: reply line %u is line %u, the input", i, off);
+	for (unsigned int k = 0; k < i; k++)
+		if (c->replies[k] == off)
+			return udrv_err(req->errmsg, EINVAL,
+					"responder: line %u is reply line %u and %u: give each once",
+					off, k, i);
+	return 0;
+}
+
+int udrv_resp_replies_check(struct udrv_request *req,
+			    const struct udrv_responder_config *c)
+{
+	int ret = 0;
+
+	if (!c->num_replies)
+		return c->reply_high ?
+		       udrv_err(req->errmsg, EINVAL,
+				"responder: reply_high 0x%x without reply lines (num_replies 0)",
+				c->reply_high) : 0;
+	if (c->wait != UDRV_RESPOND_IRQ_LINE)
+		return udrv_err(req->errmsg, EINVAL,
+				"responder: reply lines are the helper's (UDRV_RESPOND_IRQ_LINE): with another wait the callback writes through its request; leave num_replies 0");
+	if (c->num_replies > UDRV_RESPOND_REPLIES_MAX)
+		return udrv_err(req->errmsg, EINVAL,
+				"responder: %u reply lines: at most %d",
+				c->num_replies, UDRV_RESPOND_REPLIES_MAX);
+	if (c->reply_high >> c->num_replies)
+		return udrv_err(req->errmsg, EINVAL,
+				"responder: reply_high 0x%x names lines past the %u reply lines",
+				c->reply_high, c->num_replies);
+	for (unsigned int i = 0; !ret && i < c->num_replies; i++)
+		ret = reply_line_check(req, c, i);
+	return ret;
+}
 
 int udrv_resp_irq_check(struct udrv_request *req,
 			const struct udrv_responder_config *c)
@@ -77,6 +134,10 @@ static int bind_failed(struct udrv_responder *r, int fd,
 
 	if (err == ENOTTY || err == ENOSYS || err == EPROTONOSUPPORT)
 		return wrong_helper(r, fd, b, err);
+	if (err == EOPNOTSUPP && b->flags & UDRV_IRQ_OUTPUT)
+		return udrv_err(r->errmsg, EOPNOTSUPP,
+				"responder: the udrv-irq module loaded holds no output lines (older than libudrv 1.10): install udrv-irq-dkms %s (the version of this libudrv) and reload it (modprobe -r udrv-irq; modprobe udrv-irq), or reply through the request (num_replies 0)",
+				udrv_version());
 	if (err == EBUSY && b->holder[0])
 		snprintf(why, sizeof(why),
 			 "the line is held by \"%.*s\": the helper requests the line itself and takes only a free one (a line udrvd holds cannot take this path: wait with UDRV_RESPOND_READ on the request it hands over)",
@@ -121,7 +182,18 @@ int udrv_resp_irq_open(struct udrv_responder *r)
 		close(fd);
 		return err;
 	}
+	for (unsigned int i = 0; i < r->cfg.num_replies; i++) {
+		b.offset = r->cfg.replies[i];
+		b.flags = UDRV_IRQ_OUTPUT | (r->cfg.reply_high & (1u << i) ? UDRV_IRQ_HIGH : 0);
+		memset(b.holder, 0, sizeof(b.holder));
+		if (ioctl(fd, UDRV_IRQ_BIND_LINE, &b) < 0) {
+			err = bind_failed(r, fd, &b, errno);
+			close(fd);
+			return err;
+		}
+	}
 	r->irq_fd = fd;
+	r->reply_mask = r->reply_values = 0;
 	return 0;
 }
 
@@ -167,6 +239,40 @@ static int read_failed(struct udrv_responder *r, ssize_t n)
 			UDRV_IRQ_DEVICE, n < 0 ? strerror(err) : "a short event");
 }
 
+/* The reply the callback gave, written (UDRV_IRQ_SET), with @wait then the
+ * next edge into @k: 0, or -1 with errno. Without a reply, a plain read. */
+static int reply_and_wait(struct udrv_responder *r, bool wait, struct udrv_irq_event *k)
+{
+	struct udrv_irq_set s = {
+		.size = sizeof(s), .mask = r->reply_mask, .values = r->reply_values & r->reply_mask,
+		.flags = wait ? UDRV_IRQ_SET_WAIT : 0,
+	};
+	ssize_t n;
+
+	if (!s.mask) {
+		if (!wait)
+			return 0;
+		n = read(r->irq_fd, k, sizeof(*k));
+		return n == (ssize_t)sizeof(*k) ? 0 : n < 0 ? -1 : (errno = EIO, -1);
+	}
+	r->reply_mask = 0;
+	if (ioctl(r->irq_fd, UDRV_IRQ_SET, &s) < 0)
+		return -1;
+	*k = s.ev;
+	return 0;
+}
+
+/* A failed write of the reply or wait: what it means. */
+static int reply_failed(struct udrv_responder *r, bool wrote)
+{
+	int err = errno;
+
+	if (!wrote || err == EINTR || err == ENODEV)
+		return read_failed(r, -1);
+	return udrv_err(r->errmsg, err, "responder: writing the reply through %s: %s",
+			UDRV_IRQ_DEVICE, strerror(err));
+}
+
 int udrv_resp_irq_loop(struct udrv_responder *r, udrv_respond_fn fn,
 		       void *data)
 {
@@ -174,19 +280,24 @@ int udrv_resp_irq_loop(struct udrv_responder *r, udrv_respond_fn fn,
 		.offset = r->cfg.in, .index = IRQ_NO_INDEX,
 	};
 	struct udrv_irq_event k;
-	ssize_t n;
+	bool wrote;
 	int ret;
 
 	for (;;) {
-		n = read(r->irq_fd, &k, sizeof(k));
-		if (n != (ssize_t)sizeof(k))
-			return read_failed(r, n);
+		wrote = r->reply_mask != 0;
+		if (reply_and_wait(r, true, &k))
+			return reply_failed(r, wrote);
 		ret = irq_event(r, &k, &ev);
 		if (ret)
 			return ret;
 		r->req->lost += ev.lost;	/* edges faster than the reads */
 		ret = fn(r->req, &ev, data);
-		if (ret)
+		if (ret) {
+			/* the callback's last word is carried out, then the stop */
+			wrote = r->reply_mask != 0;
+			if (reply_and_wait(r, false, &k))
+				return reply_failed(r, wrote);
 			return udrv_resp_called(r, ret);
+		}
 	}
 }

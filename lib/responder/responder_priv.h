@@ -57,6 +57,8 @@ struct udrv_responder {
 	bool locked_here;		/* a holder of the memory lock */
 	struct udrv_rt *rt;		/* holds /dev/cpu_dma_latency */
 	int irq_fd;			/* UDRV_RESPOND_IRQ_LINE: /dev/udrv-irq, -1 */
+	/* the callback's reply, written when it returns (udrv_responder_reply) */
+	uint32_t reply_mask, reply_values;
 	char errmsg[UDRV_ERRMSG_LEN];
 };
 
@@ -78,5 +80,8 @@ int udrv_resp_irq_open(struct udrv_responder *r);
 void udrv_resp_irq_close(struct udrv_responder *r);
 int udrv_resp_irq_loop(struct udrv_responder *r, udrv_respond_fn fn,
 		       void *data);
+/* the reply lines' part of the configuration, for every wait */
+int udrv_resp_replies_check(struct udrv_request *req,
+			    const struct udrv_responder_config *c);
 
 #endif /* UDRV_RESPONDER_PRIV_H */

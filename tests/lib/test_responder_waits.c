@@ -108,7 +108,8 @@ static void test_busy_signal_and_error(void)
  * 1.5 one (which knows only UDRV_IRQ_BIND_V1), a newer one, a line someone
  * holds, a chip that goes away.
  */
-enum helper { HELPER_NOW, HELPER_1_5, HELPER_NEWER, HELPER_HELD, HELPER_GONE };
+enum helper { HELPER_NOW, HELPER_1_5, HELPER_NEWER, HELPER_HELD, HELPER_GONE,
+	      HELPER_NO_OUTPUTS };
 
 static enum helper helper;
 static bool helper_on;			/* else /dev/udrv-irq is a plain file */
@@ -116,6 +117,11 @@ static struct udrv_irq_line bound;	/* what the last bind asked */
 static int binds, v1_probes;
 static struct udrv_irq_event events[4];
 static size_t nevents, event_at;
+/* the outputs bound (offset, flags), the UDRV_IRQ_SET calls */
+static struct udrv_irq_line outputs[UDRV_IRQ_OUTPUTS_MAX];
+static size_t noutputs;
+static struct udrv_irq_set sets[8];
+static size_t nsets;
 
 #define HELD_BY	"udrvd"
 
@@ -132,6 +138,24 @@ static bool is_helper(int fd)
 	return helper_on && strstr(path, "/dev/udrv-irq") != NULL;
 }
 
+/* The next event, as the helper's read() gives it: 0 or -1 with errno. */
+static int next_event(struct udrv_irq_event *ev)
+{
+	if (event_at == nevents)	/* the chip went away */
+		return errno = ENODEV, -1;
+	*ev = events[event_at++];
+	return 0;
+}
+
+static int helper_set(struct udrv_irq_set *set)
+{
+	if (set->size != sizeof(*set) || set->mask >> noutputs)
+		return errno = EINVAL, -1;
+	sets[nsets++] = *set;
+	set->write_ns = 1000 + nsets;
+	return set->flags & UDRV_IRQ_SET_WAIT ? next_event(&set->ev) : 0;
+}
+
 static int helper_ioctl(unsigned long req, void *arg)
 {
 	struct udrv_irq_line *b = arg;
@@ -143,8 +167,16 @@ static int helper_ioctl(unsigned long req, void *arg)
 			return errno = EPROTONOSUPPORT, -1;
 		return v1->flags ? 0 : (errno = EINVAL, -1);
 	}
+	if (req == UDRV_IRQ_SET && helper != HELPER_1_5)
+		return helper_set(arg);
 	if (req != UDRV_IRQ_BIND_LINE || helper == HELPER_1_5)
 		return errno = ENOTTY, -1;
+	if (b->flags & UDRV_IRQ_OUTPUT) {
+		if (helper == HELPER_NO_OUTPUTS)
+			return errno = EOPNOTSUPP, -1;
+		outputs[noutputs++] = *b;
+		return 0;
+	}
 	binds++;
 	bound = *b;
 	if (helper == HELPER_NEWER) {
@@ -179,10 +211,7 @@ ssize_t __wrap_read(int fd, void *buf, size_t len)
 		return __real_read(fd, buf, len);
 	if (len < sizeof(events[0]))
 		return errno = EINVAL, -1;
-	if (event_at == nevents)	/* the chip went away */
-		return errno = ENODEV, -1;
-	memcpy(buf, &events[event_at++], sizeof(events[0]));
-	return sizeof(events[0]);
+	return next_event(buf) ? -1 : (ssize_t)sizeof(events[0]);
 }
 
 /* The fake system with the helper at /dev/udrv-irq, playing @h. */
@@ -194,6 +223,7 @@ static void helper_is(enum helper h)
 	helper_on = true;
 	binds = v1_probes = 0;
 	nevents = event_at = 0;
+	noutputs = nsets = 0;
 	memset(&bound, 0, sizeof(bound));
 }
 
@@ -384,6 +414,131 @@ static void test_irq_events_and_gone(void)
 	fake_req_free(&f);
 }
 
+/* ---- replies through the helper ---- */
+
+#define REPLY_A		11	/* the helper's reply lines: in no request */
+#define REPLY_B		12
+
+static const struct udrv_responder_config IRQ_REPLIES = {
+	.wait = UDRV_RESPOND_IRQ_LINE, .in = HELPERS_LINE,
+	.num_replies = 2, .reply_high = 2, .replies = { REPLY_A, REPLY_B },
+};
+
+/* C = !B on reply line 0, line 1 high on the second edge; the third edge
+ * stops the run after its reply. */
+static int answer(struct udrv_request *req, const struct udrv_edge_event *ev, void *data)
+{
+	struct seen *s = data;
+
+	s->edges[s->calls] = ev->edge;
+	s->calls++;
+	CHECK_INT(udrv_responder_reply(s->r, 1, ev->edge == UDRV_EDGE_RISING ? 0 : 1), 0);
+	if (s->calls == 2)
+		CHECK_INT(udrv_responder_reply(s->r, 2, 2), 0);
+	return s->calls == 3;
+}
+
+/* What a config of reply lines may not be. */
+static void test_reply_config(void)
+{
+	struct fake_req f;
+
+	fake_system();
+	fake_req_init(&f, UDRV_EDGE_BOTH);
+	BAD(.num_replies = 1 COMMA .replies = { 5 } COMMA .in = 0,
+	    -EINVAL, "reply lines are the helper's (UDRV_RESPOND_IRQ_LINE)");
+	BAD(.reply_high = 1, -EINVAL, "reply_high 0x1 without reply lines (num_replies 0)");
+	fake_req_free(&f);
+	fake_req_init(&f, UDRV_EDGE_NONE);
+	BAD(.wait = UDRV_RESPOND_IRQ_LINE COMMA .in = HELPERS_LINE COMMA .num_replies = 9,
+	    -EINVAL, "responder: 9 reply lines: at most 8");
+	BAD(.wait = UDRV_RESPOND_IRQ_LINE COMMA .in = HELPERS_LINE COMMA .num_replies = 1 COMMA
+	    .replies = { 5 }, -EINVAL,
+	    "reply line 0 (5 of gpiochip7) is the request's (index 0): the helper holds the reply lines itself");
+	BAD(.wait = UDRV_RESPOND_IRQ_LINE COMMA .in = HELPERS_LINE COMMA .num_replies = 1 COMMA
+	    .replies = { HELPERS_LINE }, -EINVAL, "reply line 0 is line 9, the input");
+	BAD(.wait = UDRV_RESPOND_IRQ_LINE COMMA .in = HELPERS_LINE COMMA .num_replies = 2 COMMA
+	    .replies = { REPLY_A COMMA REPLY_A }, -EINVAL, "line 11 is reply line 0 and 1: give each once");
+	BAD(.wait = UDRV_RESPOND_IRQ_LINE COMMA .in = HELPERS_LINE COMMA .num_replies = 1 COMMA
+	    .replies = { REPLY_A } COMMA .reply_high = 2, -EINVAL,
+	    "reply_high 0x2 names lines past the 1 reply lines");
+	fake_req_free(&f);
+}
+
+/* The helper holds the reply lines at their first levels; each reply is
+ * written by the call that waits for the next edge, the last one (the
+ * callback stopped the run) by a call that does not wait. */
+static void test_reply_written_with_the_wait(void)
+{
+	struct seen s = { 0 };
+	struct udrv_responder *r;
+	struct fake_req f;
+
+	helper_is(HELPER_NOW);
+	for (int i = 0; i < 3; i++)
+		events[i] = (struct udrv_irq_event){ .seqno = (uint32_t)i + 1, .level = !(i & 1) };
+	nevents = 3;
+	fake_req_init(&f, UDRV_EDGE_NONE);
+	CHECK_INT(new_responder(&f, &IRQ_REPLIES, &r), 0);
+	s.r = r;
+	CHECK_INT(udrv_responder_run(r, answer, &s), 0);
+	CHECK_INT(s.calls, 3);
+	CHECK_INT(binds, 1);
+	CHECK_INT(noutputs, 2);
+	CHECK_INT(outputs[0].offset, REPLY_A);
+	CHECK_INT(outputs[0].flags, UDRV_IRQ_OUTPUT);
+	CHECK_INT(outputs[1].offset, REPLY_B);
+	CHECK_INT(outputs[1].flags, UDRV_IRQ_OUTPUT | UDRV_IRQ_HIGH);
+	/* edge 1 by read(), then three writes: two with the wait, the last not */
+	CHECK_INT(nsets, 3);
+	CHECK_INT(sets[0].mask, 1);
+	CHECK_INT(sets[0].values, 0);
+	CHECK_INT(sets[0].flags, UDRV_IRQ_SET_WAIT);
+	CHECK_INT(sets[1].mask, 3);
+	CHECK_INT(sets[1].values, 3);
+	CHECK_INT(sets[1].flags, UDRV_IRQ_SET_WAIT);
+	CHECK_INT(sets[2].mask, 1);
+	CHECK_INT(sets[2].values, 0);
+	CHECK_INT(sets[2].flags, 0);
+	check_restored();
+	/* a reply outside a callback of a run with reply lines */
+	CHECK_INT(udrv_responder_reply(r, 4, 4), -EINVAL);
+	CHECK_CONTAINS(udrv_responder_errmsg(r), "reply mask 0x4: the responder has 2 reply lines (bits 0x3)");
+	udrv_responder_free(r);
+	fake_req_free(&f);
+	/* without reply lines: refused, saying what instead */
+	helper_is(HELPER_NOW);
+	r = irq_responder(&f);
+	CHECK_INT(udrv_responder_reply(r, 1, 1), -EINVAL);
+	CHECK_CONTAINS(udrv_responder_errmsg(r), "a reply without reply lines");
+	udrv_responder_free(r);
+	fake_req_free(&f);
+}
+
+/* A helper from before outputs: which to install, or reply through the
+ * request. */
+static void test_reply_helper_too_old(void)
+{
+	struct seen s = { 0 };
+	struct udrv_responder *r;
+	struct fake_req f;
+	char want[200];
+
+	helper_is(HELPER_NO_OUTPUTS);
+	fake_req_init(&f, UDRV_EDGE_NONE);
+	CHECK_INT(new_responder(&f, &IRQ_REPLIES, &r), 0);
+	s.r = r;
+	CHECK_INT(udrv_responder_run(r, answer, &s), -EOPNOTSUPP);
+	snprintf(want, sizeof(want),
+		 "responder: the udrv-irq module loaded holds no output lines (older than libudrv 1.10): install udrv-irq-dkms %s",
+		 udrv_version());
+	CHECK_CONTAINS(udrv_responder_errmsg(r), want);
+	CHECK_CONTAINS(udrv_responder_errmsg(r), "or reply through the request (num_replies 0)");
+	check_refused(&s);
+	udrv_responder_free(r);
+	fake_req_free(&f);
+}
+
 UDRV_TESTS(
 	UDRV_T(test_busy_edges),
 	UDRV_T(test_busy_signal_and_error),
@@ -391,5 +546,8 @@ UDRV_TESTS(
 	UDRV_T(test_irq_no_helper),
 	UDRV_T(test_irq_helper_version),
 	UDRV_T(test_irq_line_held),
-	UDRV_T(test_irq_events_and_gone)
+	UDRV_T(test_irq_events_and_gone),
+	UDRV_T(test_reply_config),
+	UDRV_T(test_reply_written_with_the_wait),
+	UDRV_T(test_reply_helper_too_old)
 )
