@@ -38,7 +38,8 @@
  *        it, in the calling thread (never from the interrupt). A bit of a
  *        line the file does not hold: EINVAL, nothing written. No input
  *        bound and UDRV_IRQ_SET_WAIT: ENOTCONN, nothing written. A signal
- *        during the wait: EINTR, the levels written (@write_ns set).
+ *        during the wait: EINTR, the levels written (@write_ns set); the
+ *        same for O_NONBLOCK's EAGAIN and a chip gone meanwhile (ENODEV).
  *   close(fd)  gives the interrupts and the lines back (the outputs keep
  *        their last level: the chip's driver decides what a freed line
  *        does; on most it stays as it was).
