@@ -84,6 +84,15 @@ static void port_write(struct mmio_state *m, struct mmio_port *p, uint32_t hi,
 {
 	volatile uint8_t *regs = m->map.regs;
 
+#ifdef UDRV_MMIO_MUTANT_RMW
+	/* tests/lib/test_soc_rp1.c's mutant: the latch read, changed, written */
+	if (p->out >= 0) {
+		uint32_t v = udrv_soc_read(&m->bank, regs, p->out);
+
+		udrv_soc_write(&m->bank, regs, p->out, (v & ~lo) | hi);
+		return;
+	}
+#endif
 	if (p->set >= 0) {
 		if (hi)
 			udrv_soc_write(&m->bank, regs, p->set, hi);
@@ -257,6 +266,11 @@ static int directions_check(const struct udrv_request *req,
 		want = d->outputs & (1ULL << i);
 		out = b->drv->is_output(b, m->map.regs, req->offsets[i], what,
 					sizeof(what));
+		if (out == -EBUSY || out == -EIO)
+			return udrv_err(errmsg, -out,
+					"line %u of %s cannot be driven through the %s registers: %s",
+					req->offsets[i], req->chip_name, b->soc,
+					what);
 		if (out >= 0 && out != want)
 			return direction_mismatch(req, m, i, want, what, errmsg);
 	}
@@ -292,6 +306,10 @@ static void fast_lines(struct udrv_request *req, struct mmio_state *m)
 		if (!(m->outputs & (1ULL << i)) || p->set < 0 ||
 		    m->bank.width != 32)
 			continue;
+#ifdef UDRV_MMIO_MUTANT_RMW
+		if (p->out >= 0)
+			continue;	/* every write through port_write() */
+#endif
 		low = m->active_low & (1ULL << i);
 		req->store.reg[i][low] = (volatile uint32_t *)(regs + p->set);
 		req->store.reg[i][!low] = (volatile uint32_t *)(regs + p->clr);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Mapping a GPIO register block for the mmio backend, in this order:
- *   1. /dev/gpiomem, on Raspberry Pi kernels: the BCM283x GPIO block at
- *      offset 0, for members of group gpio, no root needed;
+ *   1. the bank's gpiomem node, on Raspberry Pi kernels: /dev/gpiomem, the
+ *      BCM283x GPIO block at offset 0; /dev/gpiomem0, the RP1's IO_BANK,
+ *      SYS_RIO and PADS blocks (0x30000 bytes) at 0; for members of group
+ *      gpio, no root needed;
  *   2. a UIO map whose physical range covers the block (a uio_pdrv_genirq
  *      node over it, say);
  *   3. /dev/mem at the block's physical address (root). Kernels with
@@ -54,17 +56,19 @@ static int map_at(struct udrv_soc_map *m, const char *path, uint64_t offset,
 static int try_gpiomem(struct udrv_soc_map *m, const struct udrv_soc_bank *b,
 		       char *note, size_t len)
 {
-	char path[UDRV_PATH_LEN], err[NOTE_LEN];
+	char path[UDRV_PATH_LEN], err[UDRV_ERRMSG_LEN];
+	int ret;
 
-	if (udrv_path(path, sizeof(path), "/dev/gpiomem") ||
+	if (udrv_path(path, sizeof(path), "%s", b->gpiomem) ||
 	    !udrv_path_exists(path)) {
-		snprintf(note, len, "no /dev/gpiomem");
+		snprintf(note, len, "no %s", b->gpiomem);
 		return -ENOENT;
 	}
-	if (!map_at(m, path, 0, 0, b->size, err, sizeof(err)))
+	ret = map_at(m, path, 0, 0, b->size, err, sizeof(err));
+	if (!ret)
 		return 0;
 	snprintf(note, len, "%s", err);
-	return -1;
+	return ret;
 }
 
 /* A map of uioN whose [addr, addr + size) holds the block: its index. */
@@ -185,8 +189,9 @@ static int try_devmem(struct udrv_soc_map *m, const struct udrv_soc_bank *b,
 int udrv_soc_map(struct udrv_soc_map *m, const struct udrv_soc_bank *b,
 		 char *errmsg)
 {
-	char gpiomem[NOTE_LEN] = "", uio[NOTE_LEN], devmem[UDRV_ERRMSG_LEN];
-	int ret;
+	char gpiomem[UDRV_ERRMSG_LEN] = "", uio[NOTE_LEN];
+	char devmem[UDRV_ERRMSG_LEN];
+	int ret, gm = -ENOENT;
 
 	memset(m, 0, sizeof(*m));
 	if (b->map_path[0]) {
@@ -195,13 +200,18 @@ int udrv_soc_map(struct udrv_soc_map *m, const struct udrv_soc_bank *b,
 		return ret ? udrv_err(errmsg, -ret, "%s GPIO registers: %s",
 				      b->soc, devmem) : 0;
 	}
-	if (b->gpiomem && !try_gpiomem(m, b, gpiomem, sizeof(gpiomem)))
+	if (b->gpiomem && !(gm = try_gpiomem(m, b, gpiomem, sizeof(gpiomem))))
 		return 0;
 	if (!try_uio(m, b, uio, sizeof(uio)))
 		return 0;
 	ret = try_devmem(m, b, devmem, sizeof(devmem));
 	if (!ret)
 		return 0;
+	/* the gpiomem node is there but refused: that is the one to fix */
+	if (gm == -EACCES || gm == -EPERM)
+		return udrv_err(errmsg, -gm,
+				"cannot map the %s GPIO registers (0x%" PRIx64 "): %s; /dev/mem needs root",
+				b->soc, b->phys, gpiomem);
 	return udrv_err(errmsg, -ret,
 			"cannot map the %s GPIO registers (0x%" PRIx64 "): %s%s%s, and %s",
 			b->soc, b->phys, gpiomem, gpiomem[0] ? ", " : "", uio,

@@ -107,15 +107,16 @@ static void test_unknown_soc_needs_a_layout(void)
 	struct udrv_mmio_line_info info;
 	struct udrv_chip *chip;
 
-	sim_tree(PI5_COMPAT, sizeof(PI5_COMPAT), "1f000d0000.gpio",
-		 "pinctrl-rp1", 54);
+	/* the Pi 5's BCM2712 GPIO (RP1's chip is found by itself) */
+	sim_tree(PI5_COMPAT, sizeof(PI5_COMPAT), "107d508500.gpio",
+		 "gpio-brcmstb@107d508500", 32);
 	chip = sim_chip();
 	CHECK_INT(udrv_chip_mmio_line_info(chip, NULL, 2, &info), -EOPNOTSUPP);
 	CHECK_CONTAINS(udrv_chip_errmsg(chip),
 		       "unknown SoC (device tree: \"raspberrypi,5-model-b\", \"brcm,bcm2712\")");
 	CHECK_CONTAINS(udrv_chip_errmsg(chip), "give the register layout");
 	/* with a layout, the generic driver */
-	l.base = 0x1f000d0000ULL;
+	l.base = 0x107d508500ULL;
 	l.data_in = 0x4;
 	l.set = 0x2000 + 0x4;
 	l.clear = 0x3000 + 0x4;

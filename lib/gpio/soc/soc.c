@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * SoC detection for the mmio backend: the SoC from the device tree's root
- * compatible, the chip's register bank from its device's unit address
- * ("3f200000.gpio") or label, and the register arithmetic the drivers share.
+ * SoC detection for the mmio backend: a GPIO block that its own chip names
+ * (the RP1's, by its node's compatible or its label, whatever board it is
+ * on), else the SoC from the device tree's root compatible; the chip's
+ * register bank from its device's unit address ("3f200000.gpio") or label,
+ * and the register arithmetic the drivers share.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,17 +24,19 @@
 static const struct udrv_soc_driver *const soc_drivers[] = {
 	&udrv_soc_am335x,
 	&udrv_soc_bcm2835,
+	&udrv_soc_rp1,
 };
 
 void udrv_soc_reg_name(const struct udrv_soc_bank *b, enum udrv_soc_reg r,
 		       unsigned int line, char *buf, size_t len)
 {
 	const char *fmt = b->reg_name[r];
+	unsigned int bit;
 
 	if (b->reg[r] < 0)
 		snprintf(buf, len, "-");
 	else if (fmt)
-		snprintf(buf, len, fmt, line / b->width);
+		snprintf(buf, len, fmt, udrv_soc_word(b, line, &bit));
 	else
 		snprintf(buf, len, "0x%x", (unsigned int)udrv_soc_reg(b, r, line));
 }
@@ -95,6 +99,27 @@ static bool unit_address(const char *device, uint64_t *addr)
 	return udrv_parse_u64(hex, UINT64_MAX, addr) == 0;
 }
 
+/* @dir/of_node/compatible into sc->compatible; its length, or 0. */
+static int node_compatible(struct udrv_soc_chip *sc, const char *dir)
+{
+	char path[UDRV_PATH_LEN];
+	ssize_t n;
+	int fd;
+
+	if (snprintf(path, sizeof(path), "%s/of_node/compatible", dir) >=
+	    (int)sizeof(path))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, sc->compatible, sizeof(sc->compatible) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	sc->compatible[n] = '\0';
+	return sc->compatible_len = (int)n;
+}
+
 void udrv_soc_chip_describe(struct udrv_soc_chip *sc,
 			    const struct udrv_chip *chip)
 {
@@ -114,6 +139,30 @@ void udrv_soc_chip_describe(struct udrv_soc_chip *sc,
 	target[n] = '\0';
 	parent_name(target, sc->device, sizeof(sc->device));
 	sc->has_addr = unit_address(sc->device, &sc->addr);
+	/* the chip's node (newer kernels), else its device's */
+	if (!node_compatible(sc, path) &&
+	    strlen(path) + 4 < sizeof(path)) {
+		strcat(path, "/..");
+		node_compatible(sc, path);
+	}
+}
+
+/* Does @compat (NUL-separated, @len bytes) hold @want? */
+bool udrv_soc_compatible_has(const char *compat, int len, const char *want)
+{
+	for (const char *s = compat; s < compat + len; s += strlen(s) + 1)
+		if (!strcmp(s, want))
+			return true;
+	return false;
+}
+
+/* A driver that knows the chip by its own node or label. */
+static const struct udrv_soc_driver *claimed(const struct udrv_soc_chip *sc)
+{
+	for (size_t d = 0; d < ARRAY_SIZE(soc_drivers); d++)
+		if (soc_drivers[d]->claims && soc_drivers[d]->claims(sc))
+			return soc_drivers[d];
+	return NULL;
 }
 
 /* The root compatible strings, NUL-separated; total length or -errno. */
@@ -142,7 +191,7 @@ static const struct udrv_soc_driver *match(const char *compat, int len,
 	for (const char *s = compat; s < compat + len; s += strlen(s) + 1)
 		for (size_t d = 0; d < ARRAY_SIZE(soc_drivers); d++)
 			for (const char *const *c = soc_drivers[d]->compatible;
-			     *c; c++)
+			     c && *c; c++)
 				if (!strcmp(s, *c)) {
 					*matched = s;
 					return soc_drivers[d];
@@ -165,7 +214,7 @@ static void compat_list(const char *compat, int len, char *buf, size_t size)
 static int unknown_soc(char *errmsg, int len, const char *compat)
 {
 	static const char known[] =
-		"the mmio backend knows ti,am33xx (BeagleBone), brcm,bcm2835-7 (Raspberry Pi 0-3) and brcm,bcm2711 (Pi 4), for others give the register layout (udrv_request_config.layout)";
+		"the mmio backend knows ti,am33xx (BeagleBone), brcm,bcm2835-7 (Raspberry Pi 0-3), brcm,bcm2711 (Pi 4) and the RP1's chip (Pi 5: pinctrl-rp1), for others give the register layout (udrv_request_config.layout)";
 	char list[256];
 
 	if (len < 0)
@@ -192,6 +241,8 @@ int udrv_soc_bank_find(struct udrv_soc_bank *bank,
 	udrv_soc_chip_describe(&sc, chip);
 	if (layout) {
 		drv = &udrv_soc_generic;
+	} else if ((drv = claimed(&sc))) {
+		matched = NULL;
 	} else {
 		len = read_compatible(compat, sizeof(compat));
 		drv = len > 0 ? match(compat, len, &matched) : NULL;

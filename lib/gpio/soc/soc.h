@@ -9,6 +9,9 @@
  * register r is at reg[r] + k * stride. Line N is bit N % width of word
  * N / width. The AM335x has a chip per bank of 32 lines (one word), the
  * BCM283x one chip of 54 (BCM2711: 58) lines in two words, 4 bytes apart.
+ * Banks of unequal size (the RP1: 28, 6 and 20 lines, 0x4000 apart) give
+ * @groups, the lines of each word: line N is then bit N - first of the word
+ * whose lines hold it.
  */
 #ifndef UDRV_SOC_H
 #define UDRV_SOC_H
@@ -44,10 +47,12 @@ struct udrv_soc_bank {
 	unsigned int width;	/* register width, bits: 8, 16, 32 */
 	unsigned int lines;	/* lines the registers have */
 	uint32_t stride;	/* bytes from one word to the next */
+	const unsigned int *groups;	/* lines per word, when unequal */
+	unsigned int num_groups;	/* 0: @width lines in each word */
 	int32_t reg[SOC_REG_NUM];		/* offsets; -1: none */
 	const char *reg_name[SOC_REG_NUM];	/* printf: %u = word */
 	bool dir_input_high;	/* SOC_REG_DIR: 1 = input */
-	bool gpiomem;		/* /dev/gpiomem maps this block at 0 */
+	const char *gpiomem;	/* "/dev/gpiomem": maps this block at 0 */
 	char map_path[UDRV_GPIO_MAP_PATH_LEN];	/* forced; "" = search */
 	uint64_t map_offset;
 };
@@ -60,18 +65,26 @@ struct udrv_soc_chip {
 	char device[64];		/* parent device, "" when unknown */
 	uint64_t addr;			/* the device's unit address */
 	bool has_addr;
+	/* the device-tree node's compatible strings, NUL-separated */
+	char compatible[128];
+	int compatible_len;
 };
 
 struct udrv_soc_driver {
 	const char *name;
-	const char *const *compatible;	/* NULL-terminated */
+	const char *const *compatible;	/* NULL-terminated, root's */
+	/* A GPIO block found by its own chip, whatever the SoC (RP1 hangs
+	 * off PCIe): does @chip's node or label say it is this block? */
+	bool (*claims)(const struct udrv_soc_chip *chip);
 	/* Fill @bank for @chip (@compat: the matching compatible string, or
 	 * NULL for the generic driver, which takes @layout). */
 	int (*resolve)(struct udrv_soc_bank *bank,
 		       const struct udrv_soc_chip *chip, const char *compat,
 		       const struct udrv_gpio_layout *layout, char *errmsg);
 	/* As the registers say: 1 output, 0 not an output, -EOPNOTSUPP
-	 * when they cannot tell. @what: which register said so. */
+	 * when they cannot tell. @what: which register said so. -EBUSY:
+	 * the pin is not a GPIO (muxed to another function), -EIO: its pad
+	 * cannot do this direction; @what says which and why. */
 	int (*is_output)(const struct udrv_soc_bank *bank,
 			 const volatile uint8_t *regs, unsigned int line,
 			 char *what, size_t len);
@@ -83,20 +96,41 @@ struct udrv_soc_driver {
 extern const struct udrv_soc_driver udrv_soc_am335x;
 extern const struct udrv_soc_driver udrv_soc_bcm2835;
 extern const struct udrv_soc_driver udrv_soc_generic;
+extern const struct udrv_soc_driver udrv_soc_rp1;
 
-/* soc.c: register arithmetic */
+/* soc.c: register arithmetic. The word @line is in; its bit in @bit. */
+static inline unsigned int udrv_soc_word(const struct udrv_soc_bank *b,
+					 unsigned int line, unsigned int *bit)
+{
+	unsigned int w = 0;
+
+	if (!b->num_groups) {
+		*bit = line % b->width;
+		return line / b->width;
+	}
+	while (w + 1 < b->num_groups && line >= b->groups[w])
+		line -= b->groups[w++];
+	*bit = line;
+	return w;
+}
+
 static inline int32_t udrv_soc_reg(const struct udrv_soc_bank *b,
 				   enum udrv_soc_reg r, unsigned int line)
 {
+	unsigned int bit, w = udrv_soc_word(b, line, &bit);
+
 	if (b->reg[r] < 0)
 		return -1;
-	return b->reg[r] + (int32_t)((line / b->width) * b->stride);
+	return b->reg[r] + (int32_t)(w * b->stride);
 }
 
 static inline uint32_t udrv_soc_bit(const struct udrv_soc_bank *b,
 				    unsigned int line)
 {
-	return 1u << (line % b->width);
+	unsigned int bit;
+
+	udrv_soc_word(b, line, &bit);
+	return 1u << bit;
 }
 
 /* "GPSET0", "GPIO_SETDATAOUT", "set@0x10": register @r of @line. */
@@ -113,6 +147,7 @@ void udrv_soc_write(const struct udrv_soc_bank *b, volatile uint8_t *regs,
  */
 void udrv_soc_chip_describe(struct udrv_soc_chip *sc,
 			    const struct udrv_chip *chip);
+bool udrv_soc_compatible_has(const char *compat, int len, const char *want);
 /*
  * The bank of @chip: with @layout, the generic driver; else the SoC from
  * /proc/device-tree/compatible. Errors (unknown SoC, not a GPIO bank of
@@ -131,8 +166,9 @@ struct udrv_soc_map {
 };
 
 /*
- * Map the bank: its map_path if set, else /dev/gpiomem (BCM), a UIO map
- * covering the block, /dev/mem. Errors name every path tried and the fix.
+ * Map the bank: its map_path if set, else its gpiomem node (/dev/gpiomem:
+ * BCM, /dev/gpiomem0: RP1), a UIO map covering the block, /dev/mem. Errors
+ * name every path tried and the fix.
  */
 int udrv_soc_map(struct udrv_soc_map *map, const struct udrv_soc_bank *bank,
 		 char *errmsg);

@@ -100,7 +100,7 @@ static int bcm_resolve(struct udrv_soc_bank *b, const struct udrv_soc_chip *chip
 	b->reg_name[SOC_REG_LEVEL] = "GPLEV%u";
 	b->reg_name[SOC_REG_SET] = "GPSET%u";
 	b->reg_name[SOC_REG_CLEAR] = "GPCLR%u";
-	b->gpiomem = true;
+	b->gpiomem = "/dev/gpiomem";
 	return 0;
 }
 
