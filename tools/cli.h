@@ -242,5 +242,10 @@ void gpio_chip_head(const struct gpio_chip_view *v, struct udrv_json *j);
 void gpio_lines_begin(struct udrv_json *j);
 void gpio_line_show(const struct udrv_line_info *li, struct udrv_json *j);
 void gpio_chip_tail(struct udrv_json *j);
+/* The mmio backend's registers of line @offset and their mapping (a
+ * "registers:" line, or an "mmio" key). */
+void gpio_show_registers(struct udrv_chip *chip,
+			 const struct udrv_gpio_layout *layout,
+			 unsigned int offset, struct udrv_json *j);
 
 #endif /* UDRV_CLI_H */

@@ -448,21 +448,28 @@ static int toggle_loop(struct udrv_request *req, uint64_t *count,
 	return EXIT_OK;
 }
 
-static void toggle_report(const struct gpio_opts *o, const char *line,
+/* With -b mmio, also which registers were driven and how they are mapped. */
+static void toggle_report(const struct gpio_opts *o, struct udrv_chip *chip,
+			  unsigned int offset, const char *line,
 			  uint64_t count, uint64_t ns)
 {
 	double rate = ns ? (double)count * 1e9 / (double)ns : 0;
 	struct udrv_json *j = cli_json_begin(o->json);
+	bool mmio = o->config.backend == UDRV_BACKEND_MMIO;
 
 	if (!j) {
 		printf("%s: %llu toggles in %.3f ms: %.0f toggles/s (%.1f ns each, square wave %.2f kHz)\n",
 		       line, (unsigned long long)count, (double)ns / 1e6, rate,
 		       count ? (double)ns / (double)count : 0, rate / 2000);
+		if (mmio)
+			gpio_show_registers(chip, o->config.layout, offset, NULL);
 		return;
 	}
 	udrv_json_obj_begin(j);
 	udrv_json_kstr(j, "line", line);
 	udrv_json_kstr(j, "backend", udrv_backend_str(o->config.backend));
+	if (mmio)
+		gpio_show_registers(chip, o->config.layout, offset, j);
 	udrv_json_kuint(j, "toggles", count);
 	udrv_json_kuint(j, "elapsed_ns", ns);
 	udrv_json_kdouble(j, "toggles_per_s", rate);
@@ -563,7 +570,8 @@ int cmd_gpio_toggle(int argc, char **argv)
 	t0 = cli_now_ns();
 	ret = toggle_loop(req, &count, period, &seq);
 	if (!ret)
-		toggle_report(&o, argv[optind], count, cli_now_ns() - t0);
+		toggle_report(&o, chip, offset, argv[optind], count,
+			      cli_now_ns() - t0);
 	udrv_request_release(req);
 	udrv_chip_free(chip);
 	return ret;

@@ -61,22 +61,24 @@ static void print_line_info(const struct udrv_line_info *li)
 	       flags);
 }
 
-/* Where the mmio backend would find the chip's registers (line 0's). */
-static void show_registers(struct udrv_chip *chip,
-			   const struct udrv_gpio_layout *layout,
-			   struct udrv_json *j)
+/* Where the mmio backend finds line @offset's registers, and how it maps
+ * them (info -b mmio: line 0; toggle -b mmio: its line). */
+void gpio_show_registers(struct udrv_chip *chip,
+			 const struct udrv_gpio_layout *layout,
+			 unsigned int offset, struct udrv_json *j)
 {
 	struct udrv_mmio_line_info m;
-	int ret = udrv_chip_mmio_line_info(chip, layout, 0, &m);
+	int ret = udrv_chip_mmio_line_info(chip, layout, offset, &m);
 
 	if (!j) {
 		if (ret)
 			printf("  registers: none: %s\n", udrv_chip_errmsg(chip));
 		else
-			printf("  registers: %s GPIO block at 0x%llx (%zu bytes, %u-bit), through %s at 0x%llx; line 0: %s/%s, level %s, mask 0x%x\n",
+			printf("  registers: %s GPIO block at 0x%llx (%zu bytes, %u-bit), through %s at 0x%llx; line %u: %s/%s, level %s, mask 0x%x\n",
 			       m.soc, (unsigned long long)m.phys, m.size, m.width,
 			       m.map_path, (unsigned long long)m.map_offset,
-			       m.set_name, m.clear_name, m.level_name, m.mask);
+			       offset, m.set_name, m.clear_name, m.level_name,
+			       m.mask);
 		return;
 	}
 	udrv_json_key(j, "mmio");
@@ -91,8 +93,26 @@ static void show_registers(struct udrv_chip *chip,
 		udrv_json_kuint(j, "width", m.width);
 		udrv_json_kstr(j, "map_path", m.map_path);
 		udrv_json_kuint(j, "map_offset", m.map_offset);
+		udrv_json_kuint(j, "line", offset);
+		udrv_json_kstr(j, "set", m.set_name);
+		udrv_json_kstr(j, "clear", m.clear_name);
+		udrv_json_kstr(j, "level", m.level_name);
+		udrv_json_kuint(j, "mask", m.mask);
 	}
 	udrv_json_obj_end(j);
+}
+
+/* 'udrv info': the registers of a chip the mmio backend knows (a mapping
+ * refused included); nothing for other chips or an unknown SoC. */
+static const struct gpio_opts known_regs;
+
+static void show_known_registers(struct udrv_chip *chip, struct udrv_json *j)
+{
+	struct udrv_mmio_line_info m;
+	int ret = udrv_chip_mmio_line_info(chip, NULL, 0, &m);
+
+	if (ret != -EOPNOTSUPP && ret != -ENODEV)
+		gpio_show_registers(chip, NULL, 0, j);
 }
 
 void gpio_chip_head(const struct gpio_chip_view *v, struct udrv_json *j)
@@ -159,8 +179,10 @@ static int show_lines(struct udrv_chip *chip, struct udrv_json *j,
 	int ret = 0;
 
 	gpio_chip_head(&v, j);
-	if (regs)
-		show_registers(chip, regs->config.layout, j);
+	if (regs == &known_regs)
+		show_known_registers(chip, j);
+	else if (regs)
+		gpio_show_registers(chip, regs->config.layout, 0, j);
 	gpio_lines_begin(j);
 	for (unsigned int i = 0; i < (only ? n_only : v.num_lines) && !ret; i++) {
 		ret = udrv_chip_line_info(chip, only ? only[i] : i, &li);
@@ -254,7 +276,7 @@ static int show_chips(char **names, int n, struct udrv_json *j,
 /* Open each chip of @names in turn and show it. */
 int gpio_show_chips(char **names, int n, struct udrv_json *j)
 {
-	return show_chips(names, n, j, NULL);
+	return show_chips(names, n, j, &known_regs);
 }
 
 int cmd_gpio_info(int argc, char **argv)

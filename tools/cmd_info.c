@@ -18,6 +18,8 @@ static const char info_help[] =
 "the real-time readiness of the system (preemption model, RT throttling,\n"
 "CPU frequency governor, clocksource, isolated CPUs, irq threads). Where a\n"
 "section is empty it says why (no kernel support, no driver, no hardware).\n"
+"A chip whose registers the mmio backend knows (a Raspberry Pi's, RP1's on a\n"
+"Pi 5, a BeagleBone's) also shows them and the file they are mapped from.\n"
 "\n"
 "  -j, --json      one JSON document: {\"gpio\":{...},\"uio\":{...},\"rt\":{...}}\n"
 "  -v, --verbose   also list the real-time findings that are fine (OK)\n";

@@ -27,6 +27,7 @@ int cmd_forward_load(int argc, char **argv);
 /* A line's info as fields of the JSON object being written (gpio info, watch). */
 void gpio_json_line_fields(struct udrv_json *j, const struct udrv_line_info *li);
 int gpio_show_chip(struct udrv_chip *chip, struct udrv_json *j);
+/* udrv info's chips: with the registers of those the mmio backend knows. */
 int gpio_show_chips(char **names, int n, struct udrv_json *j);
 int uio_show_device(struct udrv_uio *uio, struct udrv_json *j);
 int uio_show_devices(char **names, int n, struct udrv_json *j);

@@ -43,6 +43,7 @@ static void wr(struct rp1_model *m, uint32_t off, uint32_t v)
 	*(volatile uint32_t *)(m->regs + off) = v;
 }
 
+__attribute__((unused))
 static void violation(struct rp1_model *m, const char *fmt, uint32_t off,
 		      uint32_t v)
 {
@@ -96,6 +97,7 @@ int rp1_level(const struct rp1_model *m, unsigned int line)
 }
 
 /* One store of @size bytes to @off, as the hardware takes it. */
+__attribute__((unused))
 static void apply(struct rp1_model *m, uint32_t off, uint32_t v, int size)
 {
 	uint32_t in_block = off % 0x10000, reg = in_block % 0x1000;
@@ -132,6 +134,7 @@ static void apply(struct rp1_model *m, uint32_t off, uint32_t v, int size)
 	rp1_sync(m);
 }
 
+__attribute__((unused))
 static int map_of(uintptr_t addr)
 {
 	for (size_t k = 0; k < nmaps; k++)
@@ -140,11 +143,13 @@ static int map_of(uintptr_t addr)
 	return -1;
 }
 
+__attribute__((unused))
 static uint32_t window_off(struct rp1_model *m, int k, uintptr_t addr)
 {
 	return (uint32_t)(maps[k].pgoff + (addr - maps[k].start) - m->file_off);
 }
 
+__attribute__((unused))
 static void unhandled(int sig)
 {
 	signal(sig, SIG_DFL);	/* fault again, for real */
@@ -165,8 +170,10 @@ static void on_segv(int sig, siginfo_t *si, void *uc_)
 	long page = sysconf(_SC_PAGESIZE);
 	int k = map_of(addr);
 
-	if (k < 0 || !armed)
-		return unhandled(sig);
+	if (k < 0 || !armed) {
+		unhandled(sig);
+		return;
+	}
 	pending_map = k;
 	pending_off = window_off(armed, k, addr);
 	pending_page = addr & ~(uintptr_t)(page - 1);
@@ -183,8 +190,10 @@ static void on_trap(int sig, siginfo_t *si, void *uc_)
 	uint8_t after[8];
 	int size = 4;
 
-	if (!pending_page || !armed)
-		return unhandled(sig);
+	if (!pending_page || !armed) {
+		unhandled(sig);
+		return;
+	}
 	uc->uc_mcontext.gregs[REG_EFL] &= ~0x100;
 	mprotect((void *)pending_page, (size_t)page, PROT_READ);
 	pending_page = 0;
@@ -222,8 +231,10 @@ static void on_segv(int sig, siginfo_t *si, void *uc_)
 	int k = map_of(addr), size;
 	uint64_t v;
 
-	if (k < 0 || !armed)
-		return unhandled(sig);
+	if (k < 0 || !armed) {
+		unhandled(sig);
+		return;
+	}
 	insn = *(const uint32_t *)mc->pc;
 	off = window_off(armed, k, addr);
 	if ((insn & 0x3fc00000) != 0x39000000 &&
