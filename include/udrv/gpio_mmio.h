@@ -5,9 +5,11 @@
  *
  * udrv_chip_request() with .backend = UDRV_BACKEND_MMIO finds the SoC from
  * /proc/device-tree/compatible (AM335x; BCM2835/6/7, BCM2711) and the chip's
- * register bank from its device ("3f200000.gpio", "44e07000.gpio") or label,
- * maps the bank through /dev/gpiomem (Raspberry Pi kernels), a UIO map that
- * covers it, or /dev/mem, in that order, then requests the lines through the
+ * register bank from its device ("3f200000.gpio", "44e07000.gpio") or label;
+ * a Raspberry Pi 5's RP1 by its own chip (node "raspberrypi,rp1-gpio" or
+ * label "pinctrl-rp1"). It maps the bank through /dev/gpiomem (RP1:
+ * /dev/gpiomem0; Raspberry Pi kernels), a UIO map that covers it, or
+ * /dev/mem, in that order, then requests the lines through the
  * character device (the kernel knows they are taken, sets their direction,
  * bias and initial value) and checks in the registers that the outputs are
  * outputs. udrv_request_set_values() and udrv_request_get_values() are then
@@ -98,7 +100,7 @@ int udrv_gpio_layout_parse_sz(const char *spec,
 
 /* Where a line's registers are, as the mmio backend would use them. */
 struct udrv_mmio_line_info {
-	char soc[24];		/* "bcm2837", "bcm2711", "am335x", "generic" */
+	char soc[24];		/* "bcm2837", "bcm2711", "rp1", "am335x", "generic" */
 	char device[64];	/* the chip's device ("3f200000.gpio"), or "" */
 	char map_path[UDRV_GPIO_MAP_PATH_LEN];	/* /dev/gpiomem, /dev/uio0, /dev/mem */
 	uint64_t map_offset;	/* byte offset of the block in map_path */
