@@ -14,21 +14,25 @@ from __future__ import annotations
 
 import json
 import os
-import struct
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.support.fakes import FakeTree, gpio_bus, gpio_chip
+from tests.support.fakes import (
+    RP1_CLR,
+    RP1_PHYS,
+    RP1_SET,
+    RP1_SYS_RIO,
+    FakeTree,
+    rp1_claimed,
+    rp1_pi5,
+    rp1_poke,
+    rp1_word,
+)
 from tests.support.udrv_runner import REPO, Runner, required
 
-RP1_PHYS = 0x1F000D0000
-SIZE = 0x30000
-SYS_RIO, PADS = 0x10000, 0x20000
-SET, CLR = 0x2000, 0x3000
 LINE = 17
-BRCMSTB = ["107d508500", "107d508520", "107d517c00", "107d517c20"]
 
 
 @pytest.fixture
@@ -38,45 +42,10 @@ def fake_cdev() -> Path:
                     "UDRVD_FAKE_CDEV")
 
 
-def word(tree: FakeTree, off: int) -> int:
-    value: int = struct.unpack_from("<I", tree.read_bytes("dev/gpiomem0"), off)[0]
-    return value
-
-
-def poke(tree: FakeTree, off: int, value: int) -> None:
-    with tree.path("dev/gpiomem0").open("r+b") as f:
-        f.seek(off)
-        f.write(struct.pack("<I", value))
-
-
-def claimed(tree: FakeTree, line: int, output: bool, funcsel: int = 5) -> None:
-    """What the kernel leaves in the registers when it hands @line over."""
-    bank, n = (0, line) if line < 28 else (1, line - 28) if line < 34 else (2, line - 34)
-    poke(tree, bank * 0x4000 + 8 * n + 4, funcsel)  # GPIOn_CTRL
-    poke(tree, PADS + bank * 0x4000 + 4 + 4 * n, 0x40)  # pad: IE, not OD
-    oe = SYS_RIO + bank * 0x4000 + 4
-    poke(tree, oe, (word(tree, oe) & ~(1 << n)) | (int(output) << n))
-
-
-def pi5_tree(tree: FakeTree, num: int, gpiomem: bool = True) -> None:
-    gpio_bus(tree)
-    tree.file("proc/device-tree/compatible", b"raspberrypi,5-model-b\0brcm,bcm2712\0")
-    if num == 4:
-        for i, addr in enumerate(BRCMSTB):
-            gpio_chip(tree, i, f"{addr}.gpio", 512 + 32 * i, 32, f"gpio-brcmstb@{addr}")
-    gpio_chip(tree, num, "1f000d0000.gpio", 569, 54, "pinctrl-rp1")
-    tree.file("sys/devices/platform/1f000d0000.gpio/of_node/compatible",
-              b"raspberrypi,rp1-gpio\0")
-    tree.file(f"dev/gpiochip{num}", "pinctrl-rp1\n54\n" + "".join(f"GPIO{i}\n" for i in range(54)))
-    if gpiomem:
-        with tree.file("dev/gpiomem0").open("r+b") as f:
-            f.truncate(SIZE)
-
-
 @pytest.fixture(params=[0, 4], ids=["gpiochip0", "gpiochip4"])
 def pi5(request: pytest.FixtureRequest, tree: FakeTree, fake_cdev: Path,
         monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeTree]:  # fmt: skip
-    pi5_tree(tree, request.param)
+    rp1_pi5(tree, request.param)
     preload = " ".join(p for p in (os.environ.get("LD_PRELOAD", ""), str(fake_cdev)) if p)
     monkeypatch.setenv("LD_PRELOAD", preload)
     yield tree
@@ -105,9 +74,9 @@ def test_udrv_info_shows_rp1_only(udrv: Runner, pi5: FakeTree) -> None:
 
 
 def test_toggle_drives_the_set_and_clr_aliases(udrv: Runner, pi5: FakeTree) -> None:
-    claimed(pi5, LINE, output=True)
-    claimed(pi5, 16, output=True)  # another user's output, high
-    poke(pi5, SYS_RIO, 1 << 16)
+    rp1_claimed(pi5, LINE, output=True)
+    rp1_claimed(pi5, 16, output=True)  # another user's output, high
+    rp1_poke(pi5, RP1_SYS_RIO, 1 << 16)
     r = udrv("gpio", "toggle", "-b", "mmio", "-c", "pinctrl-rp1", "-n", "4", "--json", str(LINE))
     assert r.returncode == 0, r
     doc = json.loads(r.stdout)
@@ -116,29 +85,30 @@ def test_toggle_drives_the_set_and_clr_aliases(udrv: Runner, pi5: FakeTree) -> N
     assert (mmio["soc"], mmio["line"], mmio["mask"]) == ("rp1", LINE, 1 << LINE)
     assert mmio["set"] == "SYS_RIO0 RIO_OUT SET" and mmio["clear"] == "SYS_RIO0 RIO_OUT CLR"
     assert mmio["map_path"].endswith("/dev/gpiomem0") and mmio["map_offset"] == 0
-    assert word(pi5, SYS_RIO + SET) == 1 << LINE
-    assert word(pi5, SYS_RIO + CLR) == 1 << LINE
-    assert word(pi5, SYS_RIO) == 1 << 16  # RIO_OUT itself never written
+    assert rp1_word(pi5, RP1_SYS_RIO + RP1_SET) == 1 << LINE
+    assert rp1_word(pi5, RP1_SYS_RIO + RP1_CLR) == 1 << LINE
+    assert rp1_word(pi5, RP1_SYS_RIO) == 1 << 16  # RIO_OUT itself never written
     human = udrv("gpio", "toggle", "-b", "mmio", "-c", "pinctrl-rp1", "-n", "2", str(LINE))
     assert human.returncode == 0, human
     assert "registers: rp1 GPIO block at 0x1f000d0000" in human.stdout
 
 
 def test_toggle_in_the_third_bank(udrv: Runner, pi5: FakeTree) -> None:
-    claimed(pi5, 53, output=True)
+    rp1_claimed(pi5, 53, output=True)
     r = udrv("gpio", "toggle", "-b", "mmio", "-c", "pinctrl-rp1", "-n", "1", "--json", "53")
     assert r.returncode == 0, r
     assert json.loads(r.stdout)["mmio"]["set"] == "SYS_RIO2 RIO_OUT SET"
-    assert word(pi5, SYS_RIO + 2 * 0x4000 + SET) == 1 << 19
+    assert rp1_word(pi5, RP1_SYS_RIO + 2 * 0x4000 + RP1_SET) == 1 << 19
 
 
 def test_a_muxed_line_is_refused_saying_which(udrv: Runner, pi5: FakeTree) -> None:
-    claimed(pi5, 14, output=True, funcsel=4)  # alt4: uart0 on GPIO14
+    rp1_claimed(pi5, 14, output=True, funcsel=4)  # alt4: uart0 on GPIO14
     r = udrv("gpio", "toggle", "-b", "mmio", "-c", "pinctrl-rp1", "-n", "1", "14")
     assert r.returncode == 1, r
     assert "line 14 of gpiochip" in r.stderr
     assert "GPIO14_CTRL's FUNCSEL is a4, not a5 (SYS_RIO, GPIO)" in r.stderr
-    assert word(pi5, SYS_RIO + SET) == 0 and word(pi5, SYS_RIO + CLR) == 0  # nothing driven
+    # nothing driven
+    assert rp1_word(pi5, RP1_SYS_RIO + RP1_SET) == rp1_word(pi5, RP1_SYS_RIO + RP1_CLR) == 0
 
 
 def test_no_gpiomem0_is_named(udrv: Runner, pi5: FakeTree) -> None:

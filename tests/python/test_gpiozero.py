@@ -38,12 +38,18 @@ from tests.daemon.conftest import GUARD_S
 from tests.support import fake_gpio
 from tests.support.fake_gpio import FALLING, RISING, fake_chip, fake_env, line_state
 from tests.support.fakes import (  # tests/cli, on the path by conftest.py
+    RP1_CLR,
+    RP1_SET,
+    RP1_SYS_RIO,
     FakeTree,
     GpioExports,
     gpio_attr,
     gpio_bus,
     gpio_chip,
     gpio_line,
+    rp1_claimed,
+    rp1_pi5,
+    rp1_word,
 )
 
 try:  # fail, do not skip: the tests exist to run
@@ -413,6 +419,49 @@ def test_pi_names(root: FakeTree, revision: bytes | None) -> None:
             led.close()
     finally:
         served.stop()
+
+
+PI5_LED = """
+import json, os, struct
+from gpiozero import LED, Device
+led = LED("J8:11")  # GPIO17 on the Pi 5's header
+for on in (True, False, True):
+    led.value = on
+f = Device.pin_factory  # gpiozero 2's board_info, 1.x's pi_info
+print(json.dumps({"factory": type(f).__name__,
+                  "board": getattr(f, "board_info", None) and f.board_info.model
+                  or f.pi_info.model}), flush=True)
+# gpiozero leaves the line an input at close: the kernel's part, RIO_OE's bit
+with open(os.environ["UDRV_SYSROOT"] + "/dev/gpiomem0", "r+b") as f:
+    f.seek(0x10004)
+    oe = struct.unpack("<I", f.read(4))[0]
+    f.seek(0x10004)
+    f.write(struct.pack("<I", oe & ~(1 << 17)))
+led.close()
+"""
+
+
+@pytest.mark.parametrize("num", [0, 4], ids=["gpiochip0", "gpiochip4"])
+def test_pi5_register_path(root: FakeTree, num: int) -> None:
+    """GPIOZERO_UDRV_BACKEND=mmio on a Pi 5: the header's chip is RP1's
+    pinctrl-rp1 (either numbering), claimed through the character device
+    (fake_cdev) and driven through /dev/gpiomem0's RIO_OUT SET and CLR
+    aliases (a regular file here: each alias keeps what was written last),
+    never RIO_OUT itself."""
+    rp1_pi5(root, num)
+    rp1_claimed(root, 17, output=True)  # as the kernel leaves it at the claim
+    env = {**fake_env(root), "GPIOZERO_PIN_FACTORY": "udrv", "GPIOZERO_UDRV_BACKEND": "mmio"}
+    env.pop("GPIOZERO_UDRV_CHIP", None)
+    r = subprocess.run([sys.executable, "-c", textwrap.dedent(PI5_LED)], env=env,
+                       capture_output=True, text=True, timeout=GUARD_S, check=False)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["factory"] == "UdrvFactory"
+    # gpiozero 1.6.2 predates the Pi 5 (no model name), its J8 header is the same
+    assert out["board"] == ("???" if GPIOZERO_1 else "5B")
+    assert rp1_word(root, RP1_SYS_RIO + RP1_SET) == 1 << 17
+    assert rp1_word(root, RP1_SYS_RIO + RP1_CLR) == 1 << 17
+    assert rp1_word(root, RP1_SYS_RIO) == 0  # RIO_OUT never written
 
 
 def test_pi_with_another_default_chip_names_its_lines(root: FakeTree) -> None:

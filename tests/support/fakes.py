@@ -231,6 +231,61 @@ def gpio_attr(t: FakeTree, gpio: int, attr: str) -> str:
     return t.read(f"sys/class/gpio/gpio{gpio}/{attr}")
 
 
+# ---- a Raspberry Pi 5's RP1 (lib/gpio/soc/soc_rp1.c) ----
+
+RP1_PHYS = 0x1F000D0000  # IO_BANK0, the chip's device 1f000d0000.gpio
+RP1_SIZE = 0x30000  # IO_BANK, SYS_RIO and PADS, as /dev/gpiomem0 maps them
+RP1_SYS_RIO, RP1_PADS = 0x10000, 0x20000
+RP1_SET, RP1_CLR = 0x2000, 0x3000  # RIO_OUT's aliases, from its offset
+RP1_BRCMSTB = ["107d508500", "107d508520", "107d517c00", "107d517c20"]
+
+
+def rp1_bank(line: int) -> tuple[int, int]:
+    """(bank, bit) of an RP1 line: banks of 28, 6 and 20 lines."""
+    return (0, line) if line < 28 else (1, line - 28) if line < 34 else (2, line - 34)
+
+
+def rp1_word(t: FakeTree, off: int) -> int:
+    """The register at @off of dev/gpiomem0 (a regular file: aliases apart)."""
+    value: int = struct.unpack_from("<I", t.read_bytes("dev/gpiomem0"), off)[0]
+    return value
+
+
+def rp1_poke(t: FakeTree, off: int, value: int) -> None:
+    with t.path("dev/gpiomem0").open("r+b") as f:
+        f.seek(off)
+        f.write(struct.pack("<I", value))
+
+
+def rp1_claimed(t: FakeTree, line: int, output: bool, funcsel: int = 5) -> None:
+    """What the kernel leaves in the RP1's registers when it hands @line
+    over: GPIOn_CTRL's FUNCSEL (5: SYS_RIO), the pad's input enabled and
+    output not disabled, RIO_OE."""
+    bank, n = rp1_bank(line)
+    rp1_poke(t, bank * 0x4000 + 8 * n + 4, funcsel)
+    rp1_poke(t, RP1_PADS + bank * 0x4000 + 4 + 4 * n, 0x40)
+    oe = RP1_SYS_RIO + bank * 0x4000 + 4
+    rp1_poke(t, oe, (rp1_word(t, oe) & ~(1 << n)) | (int(output) << n))
+
+
+def rp1_pi5(t: FakeTree, num: int, gpiomem: bool = True) -> None:
+    """A Raspberry Pi 5: RP1's chip pinctrl-rp1 as gpiochip@num (0, or 4
+    after the BCM2712's four brcmstb chips as older kernels number them)
+    under 1f000d0000.gpio with its node's compatible, a character device
+    tests/daemon/fake_cdev.c answers (lines GPIO0..53), and dev/gpiomem0."""
+    gpio_bus(t)
+    t.file("proc/device-tree/compatible", b"raspberrypi,5-model-b\0brcm,bcm2712\0")
+    if num == 4:
+        for i, addr in enumerate(RP1_BRCMSTB):
+            gpio_chip(t, i, f"{addr}.gpio", 512 + 32 * i, 32, f"gpio-brcmstb@{addr}")
+    gpio_chip(t, num, "1f000d0000.gpio", 569, 54, "pinctrl-rp1")
+    t.file("sys/devices/platform/1f000d0000.gpio/of_node/compatible", b"raspberrypi,rp1-gpio\0")
+    t.file(f"dev/gpiochip{num}", "pinctrl-rp1\n54\n" + "".join(f"GPIO{i}\n" for i in range(54)))
+    if gpiomem:
+        with t.file("dev/gpiomem0").open("r+b") as f:
+            f.truncate(RP1_SIZE)
+
+
 # ---- UIO ----
 
 

@@ -32,8 +32,8 @@ Backend. The GPIO character device by default (a chip without one, i.e.
 sysfs GPIO only, falls back to ``sysfs``); ``UdrvFactory(backend=
 udrv.Backend.MMIO)`` or ``GPIOZERO_UDRV_BACKEND=mmio`` drives outputs
 through the SoC's registers (claimed through the character device, so the
-kernel still knows the line is used); ``sysfs`` forces the legacy
-interface.
+kernel still knows the line is used; on a Pi 5 RP1's, through
+``/dev/gpiomem0``); ``sysfs`` forces the legacy interface.
 
 Pins map to one udrv request per line, made when the pin is first used
 (so creating an LED does not glitch the line through an input first) and
