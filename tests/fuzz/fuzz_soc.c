@@ -16,12 +16,13 @@
  * /dev/mem is a sparse file of 64 GiB, /dev/uio0 one of 1 GiB.
  *
  * Properties of a line the backend resolves (udrv_chip_mmio_line_info):
- *  - a known SoC, the line within the chip and the SoC's lines;
+ *  - a known SoC (the RP1 found by its chip's label), the line within the
+ *    chip and the SoC's lines, its bit in its bank's word;
  *  - its registers inside the block (offset + 4 <= size), its mask;
  *  - the block's address: the device's unit address when the device name
  *    is one (hex digits, then '.'), else the SoC's documented address
  *    (never a number read from a name that is not an address);
- *  - mapped from /dev/gpiomem at 0, /dev/mem at the address, or a UIO map
+ *  - mapped from /dev/gpiomem(0) at 0, /dev/mem at the address, or a UIO map
  *    whose attributes (read strictly) cover the whole block.
  * And udrv_soc_devmem_hint() reads any /proc/iomem without a sanitizer
  * report.
@@ -49,7 +50,16 @@ static const struct {
 	{ "bcm2837", 54, 0x3f200000 },
 	{ "bcm2711", 58, 0xfe200000 },
 	{ "am335x", 32, 0 },
+	{ "rp1", 54, 0x1f000d0000ULL },	/* banks of 28, 6, 20 lines */
 };
+
+/* The line's bit in its register word: the RP1's banks are unequal. */
+static uint32_t mask_of(const char *soc, unsigned int line)
+{
+	if (strcmp(soc, "rp1"))
+		return 1u << (line % 32);
+	return 1u << (line < 28 ? line : line < 34 ? line - 28 : line - 34);
+}
 
 /* The unit address of a device name "3f200000.gpio": true and *addr. */
 static bool unit_address(const char *dev, uint64_t *addr)
@@ -113,7 +123,7 @@ static void check_line(struct udrv_chip *chip, const struct fuzz_parts *parts,
 	FUZZ_CHECK(line < udrv_chip_num_lines(chip) && line < socs[k].lines,
 		   "line %u resolved (the chip has %u lines, the %s %u)", line,
 		   udrv_chip_num_lines(chip), info.soc, socs[k].lines);
-	FUZZ_CHECK(info.width == 32 && info.mask == 1u << (line % 32),
+	FUZZ_CHECK(info.width == 32 && info.mask == mask_of(info.soc, line),
 		   "line %u: width %u, mask 0x%x", line, info.width, info.mask);
 	FUZZ_CHECK(info.set >= 0 && (uint64_t)info.set + 4 <= info.size &&
 		   info.clear >= 0 && (uint64_t)info.clear + 4 <= info.size &&
@@ -127,7 +137,8 @@ static void check_line(struct udrv_chip *chip, const struct fuzz_parts *parts,
 			   "device \"%s\": the %s block at 0x%" PRIx64 ", expected 0x%" PRIx64,
 			   dev, info.soc, info.phys, has ? addr : socs[k].phys);
 	}
-	if (ends_with(info.map_path, "/dev/gpiomem"))
+	if (ends_with(info.map_path, "/dev/gpiomem") ||
+	    ends_with(info.map_path, "/dev/gpiomem0"))
 		FUZZ_CHECK(info.map_offset == 0, "gpiomem at 0x%" PRIx64, info.map_offset);
 	else if (ends_with(info.map_path, "/dev/mem"))
 		FUZZ_CHECK(info.map_offset == info.phys, "/dev/mem at 0x%" PRIx64 " for 0x%" PRIx64,
