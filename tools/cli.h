@@ -243,9 +243,11 @@ void gpio_lines_begin(struct udrv_json *j);
 void gpio_line_show(const struct udrv_line_info *li, struct udrv_json *j);
 void gpio_chip_tail(struct udrv_json *j);
 /* The mmio backend's registers of line @offset and their mapping (a
- * "registers:" line, or an "mmio" key). */
+ * "registers:" line, or an "mmio" key; with @line_regs, the line's
+ * registers and mask in it too). */
 void gpio_show_registers(struct udrv_chip *chip,
 			 const struct udrv_gpio_layout *layout,
-			 unsigned int offset, struct udrv_json *j);
+			 unsigned int offset, bool line_regs,
+			 struct udrv_json *j);
 
 #endif /* UDRV_CLI_H */

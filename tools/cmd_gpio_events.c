@@ -462,14 +462,14 @@ static void toggle_report(const struct gpio_opts *o, struct udrv_chip *chip,
 		       line, (unsigned long long)count, (double)ns / 1e6, rate,
 		       count ? (double)ns / (double)count : 0, rate / 2000);
 		if (mmio)
-			gpio_show_registers(chip, o->config.layout, offset, NULL);
+			gpio_show_registers(chip, o->config.layout, offset, true, NULL);
 		return;
 	}
 	udrv_json_obj_begin(j);
 	udrv_json_kstr(j, "line", line);
 	udrv_json_kstr(j, "backend", udrv_backend_str(o->config.backend));
 	if (mmio)
-		gpio_show_registers(chip, o->config.layout, offset, j);
+		gpio_show_registers(chip, o->config.layout, offset, true, j);
 	udrv_json_kuint(j, "toggles", count);
 	udrv_json_kuint(j, "elapsed_ns", ns);
 	udrv_json_kdouble(j, "toggles_per_s", rate);

@@ -62,10 +62,12 @@ static void print_line_info(const struct udrv_line_info *li)
 }
 
 /* Where the mmio backend finds line @offset's registers, and how it maps
- * them (info -b mmio: line 0; toggle -b mmio: its line). */
+ * them (info -b mmio: line 0; toggle -b mmio: its line, and in JSON its
+ * registers too, @line_regs). */
 void gpio_show_registers(struct udrv_chip *chip,
 			 const struct udrv_gpio_layout *layout,
-			 unsigned int offset, struct udrv_json *j)
+			 unsigned int offset, bool line_regs,
+			 struct udrv_json *j)
 {
 	struct udrv_mmio_line_info m;
 	int ret = udrv_chip_mmio_line_info(chip, layout, offset, &m);
@@ -93,6 +95,8 @@ void gpio_show_registers(struct udrv_chip *chip,
 		udrv_json_kuint(j, "width", m.width);
 		udrv_json_kstr(j, "map_path", m.map_path);
 		udrv_json_kuint(j, "map_offset", m.map_offset);
+	}
+	if (!ret && line_regs) {
 		udrv_json_kuint(j, "line", offset);
 		udrv_json_kstr(j, "set", m.set_name);
 		udrv_json_kstr(j, "clear", m.clear_name);
@@ -112,7 +116,7 @@ static void show_known_registers(struct udrv_chip *chip, struct udrv_json *j)
 	int ret = udrv_chip_mmio_line_info(chip, NULL, 0, &m);
 
 	if (ret != -EOPNOTSUPP && ret != -ENODEV)
-		gpio_show_registers(chip, NULL, 0, j);
+		gpio_show_registers(chip, NULL, 0, false, j);
 }
 
 void gpio_chip_head(const struct gpio_chip_view *v, struct udrv_json *j)
@@ -182,7 +186,7 @@ static int show_lines(struct udrv_chip *chip, struct udrv_json *j,
 	if (regs == &known_regs)
 		show_known_registers(chip, j);
 	else if (regs)
-		gpio_show_registers(chip, regs->config.layout, 0, j);
+		gpio_show_registers(chip, regs->config.layout, 0, false, j);
 	gpio_lines_begin(j);
 	for (unsigned int i = 0; i < (only ? n_only : v.num_lines) && !ret; i++) {
 		ret = udrv_chip_line_info(chip, only ? only[i] : i, &li);
