@@ -241,9 +241,8 @@ int udrv_soc_bank_find(struct udrv_soc_bank *bank,
 	udrv_soc_chip_describe(&sc, chip);
 	if (layout) {
 		drv = &udrv_soc_generic;
-	} else if ((drv = claimed(&sc))) {
-		matched = NULL;
-	} else {
+	} else if (!(drv = claimed(&sc))) {
+		/* a block its chip does not name: the SoC's */
 		len = read_compatible(compat, sizeof(compat));
 		drv = len > 0 ? match(compat, len, &matched) : NULL;
 		if (!drv)

@@ -102,17 +102,10 @@ static uint32_t rd(const volatile uint8_t *regs, uint32_t off)
 	return *(const volatile uint32_t *)(regs + off);
 }
 
-/* Bank @w of @line, and its index in the bank. */
-static unsigned int bank_of(const struct udrv_soc_bank *b, unsigned int line,
-			    unsigned int *n)
-{
-	return udrv_soc_word(b, line, n);
-}
-
 static int not_a_gpio(unsigned int line, unsigned int f, uint32_t ctrl,
 		      char *what, size_t len)
 {
-	if ((f & CTRL_FUNCSEL) == FUNCSEL_RIO)
+	if (f == FUNCSEL_RIO)
 		snprintf(what, len,
 			 "GPIO%u_CTRL overrides the output or its enable (OUTOVER %u, OEOVER %u, CTRL 0x%08x): something other than the kernel's GPIO driver configured it",
 			 line, (ctrl >> 12) & 3, (ctrl >> 14) & 3, ctrl);
@@ -136,7 +129,7 @@ static int rp1_is_output(const struct udrv_soc_bank *b,
 			 const volatile uint8_t *regs, unsigned int line,
 			 char *what, size_t len)
 {
-	unsigned int n, w = bank_of(b, line, &n);
+	unsigned int n, w = udrv_soc_word(b, line, &n);
 	uint32_t ctrl = rd(regs, IO_BANK + w * BANK_STRIDE + 8 * n + 4);
 	uint32_t pad = rd(regs, PADS + w * BANK_STRIDE + 4 + 4 * n);
 	uint32_t oe = rd(regs, SYS_RIO + w * BANK_STRIDE + RIO_OE);
@@ -165,7 +158,7 @@ static int rp1_is_output(const struct udrv_soc_bank *b,
 static int rp1_pull(const struct udrv_soc_bank *b, const volatile uint8_t *regs,
 		    unsigned int line)
 {
-	unsigned int n, w = bank_of(b, line, &n);
+	unsigned int n, w = udrv_soc_word(b, line, &n);
 	uint32_t pad = rd(regs, PADS + w * BANK_STRIDE + 4 + 4 * n);
 
 	switch (pad & (PAD_PUE | PAD_PDE)) {
