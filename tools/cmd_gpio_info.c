@@ -61,6 +61,46 @@ static void print_line_info(const struct udrv_line_info *li)
 	       flags);
 }
 
+/* udrv_chip_mmio_line_info()'s answer @ret, @m for line @offset */
+static void print_registers(struct udrv_chip *chip, int ret,
+			    const struct udrv_mmio_line_info *m,
+			    unsigned int offset, bool line_regs,
+			    struct udrv_json *j)
+{
+	if (!j) {
+		if (ret)
+			printf("  registers: none: %s\n", udrv_chip_errmsg(chip));
+		else
+			printf("  registers: %s GPIO block at 0x%llx (%zu bytes, %u-bit), through %s at 0x%llx; line %u: %s/%s, level %s, mask 0x%x\n",
+			       m->soc, (unsigned long long)m->phys, m->size, m->width,
+			       m->map_path, (unsigned long long)m->map_offset,
+			       offset, m->set_name, m->clear_name, m->level_name,
+			       m->mask);
+		return;
+	}
+	udrv_json_key(j, "mmio");
+	udrv_json_obj_begin(j);
+	if (ret) {
+		udrv_json_kstr(j, "error", udrv_chip_errmsg(chip));
+	} else {
+		udrv_json_kstr(j, "soc", m->soc);
+		udrv_json_kstr(j, "device", m->device);
+		udrv_json_kuint(j, "phys", m->phys);
+		udrv_json_kuint(j, "size", m->size);
+		udrv_json_kuint(j, "width", m->width);
+		udrv_json_kstr(j, "map_path", m->map_path);
+		udrv_json_kuint(j, "map_offset", m->map_offset);
+	}
+	if (!ret && line_regs) {
+		udrv_json_kuint(j, "line", offset);
+		udrv_json_kstr(j, "set", m->set_name);
+		udrv_json_kstr(j, "clear", m->clear_name);
+		udrv_json_kstr(j, "level", m->level_name);
+		udrv_json_kuint(j, "mask", m->mask);
+	}
+	udrv_json_obj_end(j);
+}
+
 /* Where the mmio backend finds line @offset's registers, and how it maps
  * them (info -b mmio: line 0; toggle -b mmio: its line, and in JSON its
  * registers too, @line_regs). */
@@ -72,38 +112,7 @@ void gpio_show_registers(struct udrv_chip *chip,
 	struct udrv_mmio_line_info m;
 	int ret = udrv_chip_mmio_line_info(chip, layout, offset, &m);
 
-	if (!j) {
-		if (ret)
-			printf("  registers: none: %s\n", udrv_chip_errmsg(chip));
-		else
-			printf("  registers: %s GPIO block at 0x%llx (%zu bytes, %u-bit), through %s at 0x%llx; line %u: %s/%s, level %s, mask 0x%x\n",
-			       m.soc, (unsigned long long)m.phys, m.size, m.width,
-			       m.map_path, (unsigned long long)m.map_offset,
-			       offset, m.set_name, m.clear_name, m.level_name,
-			       m.mask);
-		return;
-	}
-	udrv_json_key(j, "mmio");
-	udrv_json_obj_begin(j);
-	if (ret) {
-		udrv_json_kstr(j, "error", udrv_chip_errmsg(chip));
-	} else {
-		udrv_json_kstr(j, "soc", m.soc);
-		udrv_json_kstr(j, "device", m.device);
-		udrv_json_kuint(j, "phys", m.phys);
-		udrv_json_kuint(j, "size", m.size);
-		udrv_json_kuint(j, "width", m.width);
-		udrv_json_kstr(j, "map_path", m.map_path);
-		udrv_json_kuint(j, "map_offset", m.map_offset);
-	}
-	if (!ret && line_regs) {
-		udrv_json_kuint(j, "line", offset);
-		udrv_json_kstr(j, "set", m.set_name);
-		udrv_json_kstr(j, "clear", m.clear_name);
-		udrv_json_kstr(j, "level", m.level_name);
-		udrv_json_kuint(j, "mask", m.mask);
-	}
-	udrv_json_obj_end(j);
+	print_registers(chip, ret, &m, offset, line_regs, j);
 }
 
 /* 'udrv info': the registers of a chip the mmio backend knows (a mapping
@@ -116,7 +125,7 @@ static void show_known_registers(struct udrv_chip *chip, struct udrv_json *j)
 	int ret = udrv_chip_mmio_line_info(chip, NULL, 0, &m);
 
 	if (ret != -EOPNOTSUPP && ret != -ENODEV)
-		gpio_show_registers(chip, NULL, 0, false, j);
+		print_registers(chip, ret, &m, 0, false, j);
 }
 
 void gpio_chip_head(const struct gpio_chip_view *v, struct udrv_json *j)

@@ -23,8 +23,8 @@
  * ioctl, and each edge costs one system call instead of two.
  */
 #include <errno.h>
-#include <stdbool.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -239,12 +239,15 @@ static int read_failed(struct udrv_responder *r, ssize_t n)
 			UDRV_IRQ_DEVICE, n < 0 ? strerror(err) : "a short event");
 }
 
-/* The reply the callback gave, written (UDRV_IRQ_SET), with @wait then the
- * next edge into @k: 0, or -1 with errno. Without a reply, a plain read. */
+/*
+ * The reply the callback gave, written (UDRV_IRQ_SET), with @wait then the
+ * next edge into @k; without a reply, a plain read (or, not waiting,
+ * nothing). 0, or a negative errno with the message.
+ */
 static int reply_and_wait(struct udrv_responder *r, bool wait, struct udrv_irq_event *k)
 {
 	struct udrv_irq_set s = {
-		.size = sizeof(s), .mask = r->reply_mask, .values = r->reply_values & r->reply_mask,
+		.size = sizeof(s), .mask = r->reply_mask, .values = r->reply_values,
 		.flags = wait ? UDRV_IRQ_SET_WAIT : 0,
 	};
 	ssize_t n;
@@ -253,24 +256,20 @@ static int reply_and_wait(struct udrv_responder *r, bool wait, struct udrv_irq_e
 		if (!wait)
 			return 0;
 		n = read(r->irq_fd, k, sizeof(*k));
-		return n == (ssize_t)sizeof(*k) ? 0 : n < 0 ? -1 : (errno = EIO, -1);
+		return n == (ssize_t)sizeof(*k) ? 0 : read_failed(r, n);
 	}
-	r->reply_mask = 0;
-	if (ioctl(r->irq_fd, UDRV_IRQ_SET, &s) < 0)
-		return -1;
+	r->reply_mask = r->reply_values = 0;
+	if (ioctl(r->irq_fd, UDRV_IRQ_SET, &s) < 0) {
+		int err = errno;
+
+		/* the wait's ends are read()'s; the rest, the write's */
+		if (err == EINTR || err == ENODEV)
+			return read_failed(r, -1);
+		return udrv_err(r->errmsg, err, "responder: writing the reply through %s: %s",
+				UDRV_IRQ_DEVICE, strerror(err));
+	}
 	*k = s.ev;
 	return 0;
-}
-
-/* A failed write of the reply or wait: what it means. */
-static int reply_failed(struct udrv_responder *r, bool wrote)
-{
-	int err = errno;
-
-	if (!wrote || err == EINTR || err == ENODEV)
-		return read_failed(r, -1);
-	return udrv_err(r->errmsg, err, "responder: writing the reply through %s: %s",
-			UDRV_IRQ_DEVICE, strerror(err));
 }
 
 int udrv_resp_irq_loop(struct udrv_responder *r, udrv_respond_fn fn,
@@ -280,24 +279,20 @@ int udrv_resp_irq_loop(struct udrv_responder *r, udrv_respond_fn fn,
 		.offset = r->cfg.in, .index = IRQ_NO_INDEX,
 	};
 	struct udrv_irq_event k;
-	bool wrote;
-	int ret;
+	int ret, err;
 
 	for (;;) {
-		wrote = r->reply_mask != 0;
-		if (reply_and_wait(r, true, &k))
-			return reply_failed(r, wrote);
-		ret = irq_event(r, &k, &ev);
+		ret = reply_and_wait(r, true, &k);
+		if (!ret)
+			ret = irq_event(r, &k, &ev);
 		if (ret)
 			return ret;
 		r->req->lost += ev.lost;	/* edges faster than the reads */
 		ret = fn(r->req, &ev, data);
-		if (ret) {
-			/* the callback's last word is carried out, then the stop */
-			wrote = r->reply_mask != 0;
-			if (reply_and_wait(r, false, &k))
-				return reply_failed(r, wrote);
-			return udrv_resp_called(r, ret);
-		}
+		if (!ret)
+			continue;
+		/* the callback's last word is carried out, then the stop */
+		err = reply_and_wait(r, false, &k);
+		return err ? err : udrv_resp_called(r, ret);
 	}
 }

@@ -39,25 +39,33 @@ def run(exe: str) -> tuple[dict[str, bool], str]:
     return results, res.stdout
 
 
+def caught(n: int, name: str, what: str, ran: tuple[dict[str, bool], str],
+           tests: list[str], words: str) -> bool:
+    """TAP line @n for mutant @name, which breaks @what: caught when every one
+    of @tests failed in @ran (run()'s) and its output says @words; if not,
+    the tests that did fail and the whole output as comments."""
+    results, out = ran
+    ok = [t for t in tests if results.get(t) is False] == tests and words in out
+    if not ok:
+        print(f"# {name} ({what}): the tests that fail: "
+              f"{sorted(t for t, good in results.items() if not good)}; "
+              f"expected at least {tests} saying '{words}'")
+        print("".join(f"#   {line}\n" for line in out.splitlines()), end="")
+    print(f"{'' if ok else 'not '}ok {n} - {name}: {what}: caught")
+    return ok
+
+
 def main() -> int:
     exes = sys.argv[1:]
     print(f"1..{len(exes)}")
     failed = 0
     for i, exe in enumerate(exes, 1):
         what, tests, words = EXPECT[i]
-        results, out = run(exe)
-        if "skipped: this process may not use SCHED_FIFO" in out:
+        ran = run(exe)
+        if "skipped: this process may not use SCHED_FIFO" in ran[1]:
             print(f"ok {i} - mutant {i} # SKIP no SCHED_FIFO here")
             continue
-        caught = [t for t in tests if results.get(t) is False]
-        ok = caught == tests and words in out
-        if not ok:
-            failed += 1
-            print(f"# mutant {i} ({what}): the tests that fail: "
-                  f"{sorted(t for t, good in results.items() if not good)}; "
-                  f"expected at least {tests} saying '{words}'")
-            print("".join(f"#   {line}\n" for line in out.splitlines()), end="")
-        print(f"{'' if ok else 'not '}ok {i} - mutant {i}: {what}: caught")
+        failed += not caught(i, f"mutant {i}", what, ran, tests, words)
     return 1 if failed else 0
 
 

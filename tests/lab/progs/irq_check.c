@@ -378,8 +378,8 @@ static int replies(struct udrv_chip *chip, int fd, unsigned int out, unsigned in
 	uint64_t wake[REPLIES];
 	struct udrv_request *seen;
 	struct udrv_irq_set s;
-	int level[REPLIES], status, n, err;
-	unsigned int seqno[REPLIES];
+	int level, status, n, err;
+	unsigned int seqno;
 	pid_t child;
 
 	seen = request(chip, in + 2, "irq-check-wire", UDRV_DIR_INPUT, UDRV_EDGE_BOTH);
@@ -387,12 +387,12 @@ static int replies(struct udrv_chip *chip, int fd, unsigned int out, unsigned in
 	err = set(fd, 0, 0, true, &s);		/* the first wait: nothing to say yet */
 	for (unsigned int k = 0; !err && k < REPLIES; k++) {
 		wake[k] = now_ns();
-		level[k] = s.ev.level;
-		seqno[k] = s.ev.seqno;
+		level = s.ev.level;
+		seqno = s.ev.seqno;
 		/* the decision: C = !B; the last reply waits for no edge */
-		err = set(fd, 1, !s.ev.level, k + 1 < REPLIES, &s);
-		printf("reply %u level %d seqno %u write_after_wake_ns %lld", k + 1, level[k],
-		       seqno[k], (long long)(s.write_ns - wake[k]));
+		err = set(fd, 1, !level, k + 1 < REPLIES, &s);
+		printf("reply %u level %d seqno %u write_after_wake_ns %lld", k + 1, level, seqno,
+		       (long long)(s.write_ns - wake[k]));
 		printf(k + 1 < REPLIES ? "\n" : " last\n");
 	}
 	waitpid(child, &status, 0);
