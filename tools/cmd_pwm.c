@@ -130,10 +130,11 @@ static int parse_channel(const char *cmd, const char *s, unsigned int *ch)
  * Channel @ch of @chip opened with @flags into *@out: 0, or an exit code (2
  * for what the command line got wrong: no such form of chip, a channel
  * the chip lacks). With UDRV_PWM_NO_EXPORT a channel that is not exported
- * leaves the chip alone open (udrv_pwm_channel() -1).
+ * leaves the chip alone open (udrv_pwm_channel() -1), and so does one in
+ * use through /dev/pwmchipN (then *@held, if given, is true).
  */
 static int open_channel(const char *chip, unsigned int ch, unsigned int flags,
-			struct udrv_pwm **out)
+			struct udrv_pwm **out, bool *held)
 {
 	struct udrv_pwm *pwm = udrv_pwm_new();
 	int err;
@@ -142,6 +143,11 @@ static int open_channel(const char *chip, unsigned int ch, unsigned int flags,
 	if (!pwm)
 		return cli_error(EXIT_FAIL, "out of memory");
 	err = udrv_pwm_open(pwm, chip, ch, flags);
+	if (err == -EBUSY && held && flags & UDRV_PWM_NO_EXPORT &&
+	    udrv_pwm_open_chip(pwm, chip) == 0) {
+		*held = true;	/* requested by someone else: not ours to show */
+		err = 0;
+	}
 	if (err == -ENOENT && flags & UDRV_PWM_NO_EXPORT && udrv_pwm_open_chip(pwm, chip) == 0)
 		err = 0;	/* the chip is there, the channel not exported */
 	if (!err) {
@@ -158,12 +164,15 @@ struct pwm_view {
 	char chip[24];			/* "pwmchip0" */
 	unsigned int channel;
 	bool exported, enabled;
+	bool requested;			/* through /dev/pwmchipN: hw known */
+	bool held;			/* in use: a driver's or another's */
 	uint64_t period, duty;
 	enum udrv_pwm_polarity polarity;
+	struct udrv_pwm_waveform hw;	/* what the hardware makes */
 };
 
 /* What sysfs reads back of channel @ch (not exported: @pwm has the chip
- * alone): 0 or an exit code. */
+ * alone), or the character device: 0 or an exit code. */
 static int read_view(struct udrv_pwm *pwm, unsigned int ch, struct pwm_view *v)
 {
 	int enabled;
@@ -176,7 +185,10 @@ static int read_view(struct udrv_pwm *pwm, unsigned int ch, struct pwm_view *v)
 	if (enabled < 0 || udrv_pwm_period_ns(pwm, &v->period) ||
 	    udrv_pwm_duty_ns(pwm, &v->duty) || udrv_pwm_polarity(pwm, &v->polarity))
 		return cli_error(EXIT_FAIL, "%s", udrv_pwm_errmsg(pwm));
-	v->exported = true;
+	v->requested = udrv_pwm_has_waveform(pwm);
+	if (v->requested && udrv_pwm_waveform(pwm, &v->hw))
+		return cli_error(EXIT_FAIL, "%s", udrv_pwm_errmsg(pwm));
+	v->exported = !v->requested;
 	v->enabled = enabled;
 	return EXIT_OK;
 }
@@ -187,7 +199,11 @@ static void show_human(const struct pwm_view *v, bool head)
 		printf("%s channel %u: ", v->chip, v->channel);
 	else
 		printf("  channel %-3u ", v->channel);
-	if (!v->exported) {
+	if (v->held) {
+		printf("in use (a kernel driver or another process holds it)\n");
+		return;
+	}
+	if (!v->exported && !v->requested) {
 		printf("not exported%s\n", head ? " (udrv pwm set exports it)" : "");
 		return;
 	}
@@ -198,6 +214,10 @@ static void show_human(const struct pwm_view *v, bool head)
 	if (v->period)
 		printf(" (%.6g%%)", (double)v->duty * 100.0 / (double)v->period);
 	printf(", polarity %s\n", udrv_pwm_polarity_str(v->polarity));
+	if (v->requested)
+		printf("%shardware (/%s): period %" PRIu64 " ns, high %" PRIu64 " ns from %" PRIu64 " ns\n",
+		       head ? "  " : "                ", v->chip, v->hw.period_ns, v->hw.duty_ns,
+		       v->hw.offset_ns);
 }
 
 static void show_json(const struct pwm_view *v, struct udrv_json *j, bool chip)
@@ -207,11 +227,21 @@ static void show_json(const struct pwm_view *v, struct udrv_json *j, bool chip)
 		udrv_json_kstr(j, "chip", v->chip);
 	udrv_json_kuint(j, "channel", v->channel);
 	udrv_json_kbool(j, "exported", v->exported);
-	if (v->exported) {
+	if (v->held)
+		udrv_json_kbool(j, "in_use", true);
+	if (v->exported || v->requested) {
 		udrv_json_kbool(j, "enabled", v->enabled);
 		udrv_json_kuint(j, "period_ns", v->period);
 		udrv_json_kuint(j, "duty_ns", v->duty);
 		udrv_json_kstr(j, "polarity", udrv_pwm_polarity_str(v->polarity));
+	}
+	if (v->requested) {
+		udrv_json_key(j, "hardware");
+		udrv_json_obj_begin(j);
+		udrv_json_kuint(j, "period_ns", v->hw.period_ns);
+		udrv_json_kuint(j, "duty_ns", v->hw.duty_ns);
+		udrv_json_kuint(j, "offset_ns", v->hw.offset_ns);
+		udrv_json_obj_end(j);
 	}
 	udrv_json_obj_end(j);
 }
@@ -234,11 +264,13 @@ static int show_channel(const char *chip, unsigned int ch, bool json)
 {
 	struct pwm_view v;
 	struct udrv_pwm *pwm;
-	int ret = open_channel(chip, ch, UDRV_PWM_NO_EXPORT, &pwm);
+	bool held = false;
+	int ret = open_channel(chip, ch, UDRV_PWM_NO_EXPORT, &pwm, &held);
 
 	if (ret)
 		return ret;
 	ret = read_view(pwm, ch, &v);
+	v.held = held;
 	udrv_pwm_free(pwm);
 	if (ret)
 		return ret;
@@ -268,10 +300,12 @@ static int list_channels(const struct udrv_pwm *chip, const char *name, struct u
 	for (unsigned int ch = 0; ch < n; ch++) {
 		struct pwm_view v;
 		struct udrv_pwm *pwm;
-		int err = open_channel(name, ch, UDRV_PWM_NO_EXPORT, &pwm);
+		bool held = false;
+		int err = open_channel(name, ch, UDRV_PWM_NO_EXPORT, &pwm, &held);
 
 		if (!err)
 			err = read_view(pwm, ch, &v);
+		v.held = held;
 		udrv_pwm_free(pwm);
 		if (err) {
 			ret = EXIT_FAIL;
@@ -354,13 +388,18 @@ static const char get_help[] =
 "Usage: udrv pwm get [--json] CHIP CHANNEL\n"
 "\n"
 "Show a channel: enabled or not, its period and duty cycle in ns (with the\n"
-"frequency and the percentage they make) and its polarity, as sysfs reads\n"
-"them back: what was requested, not what the controller rounded them to.\n"
-"A channel that is not exported is shown so, and left alone.\n"
+"frequency and the percentage they make) and its polarity. Through sysfs\n"
+"they are what sysfs reads back: what was requested, not what the\n"
+"controller rounded them to; a channel that is not exported is shown so,\n"
+"and left alone. Where the chip has /dev/pwmchipN (Linux 6.16 and later)\n"
+"the channel is requested for the moment (not exported), and the\n"
+"hardware's own waveform follows: its period, and how long the output is\n"
+"high from which offset in each period (inversed polarity is an offset).\n"
 "\n"
 "Options:\n"
 "  -j, --json         {\"chip\", \"channel\", \"exported\", \"enabled\", \"period_ns\",\n"
-"                     \"duty_ns\", \"polarity\"}\n";
+"                     \"duty_ns\", \"polarity\"}, and through /dev/pwmchipN\n"
+"                     \"hardware\": {\"period_ns\", \"duty_ns\", \"offset_ns\"}\n";
 
 static int pwm_get(int argc, char **argv)
 {
@@ -387,9 +426,13 @@ static const char set_help[] =
 "the middle. An LED's brightness follows the percentage.\n"
 "\n"
 "The channel is exported when it is not, and stays exported when udrv\n"
-"exits (the output runs on; unless the command failed). The period and duty cycle are written in the\n"
-"order the kernel takes them; each value is checked before anything is\n"
-"written. The new state is shown as sysfs reads it back.\n"
+"exits (the output runs on; unless the command failed). The period and\n"
+"duty cycle are written in the order the kernel takes them; each value is\n"
+"checked before anything is written. The new state is shown as sysfs\n"
+"reads it back. Where the chip has /dev/pwmchipN (Linux 6.16 and later)\n"
+"the channel is requested instead, set in one waveform and freed when\n"
+"udrv exits, the output running on; the new state is shown with what the\n"
+"hardware rounded it to.\n"
 "\n"
 "Times are nanoseconds (20000000), or a number with a unit: ns, us, ms, s\n"
 "(20ms, 1.5ms, 500us).\n"
@@ -502,7 +545,7 @@ static int pwm_set(int argc, char **argv)
 	if (!ret)
 		ret = parse_target(&o, &t);
 	if (!ret)
-		ret = open_channel(argv[optind], ch, 0, &pwm);
+		ret = open_channel(argv[optind], ch, 0, &pwm, NULL);
 	if (ret)
 		return ret;
 	ret = set_channel(pwm, ch, &o, &t, &v);

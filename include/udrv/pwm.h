@@ -13,7 +13,13 @@
  *
  * What sysfs reads back is the state last requested, not what the hardware
  * makes of it (Linux 6.1: a controller rounds the period and duty cycle to
- * its clock, and the attributes still say what was asked).
+ * its clock, and the attributes still say what was asked). Kernels since
+ * 6.16 give a chip whose driver knows waveforms a character device,
+ * /dev/pwmchipN: there a channel is requested, not exported (no sysfs
+ * directory to wait for, freed by the kernel when the process ends), and
+ * the hardware's own values can be read and rounded before they are set
+ * (udrv_pwm_waveform(), below). udrv_pwm_open() uses it where the chip has
+ * one.
  *
  * Calls return 0 or a negative errno and leave a message on the handle
  * (udrv_pwm_errmsg()). Since 1.9. The servo helpers at the end serve
@@ -37,9 +43,12 @@ enum udrv_pwm_polarity {
 };
 
 /* udrv_pwm_open()'s flags */
-#define UDRV_PWM_NO_EXPORT	0x1	/* a channel already exported, or -ENOENT */
+#define UDRV_PWM_NO_EXPORT	0x1	/* never exported: one exported already,
+					 * or requested (below), or -ENOENT */
 #define UDRV_PWM_KEEP_EXPORTED	0x2	/* left exported at close, also when
 					 * this handle exported it */
+#define UDRV_PWM_SYSFS		0x4	/* the class's sysfs files even where the
+					 * chip has /dev/pwmchipN (since 1.10) */
 
 struct udrv_pwm *udrv_pwm_new(void);
 /*
@@ -62,6 +71,18 @@ int udrv_pwm_open_chip(struct udrv_pwm *pwm, const char *chip);
  * another program, a boot script, an earlier handle that kept it) is used
  * as it is and left exported. The kernel may stop the output of a channel
  * it unexports: a program that leaves a PWM running keeps it exported.
+ *
+ * Where the chip has a character device (/dev/pwmchipN) and UDRV_PWM_SYSFS
+ * is not given, the channel is requested through it instead (nothing is
+ * exported, so UDRV_PWM_NO_EXPORT does not refuse it): -EBUSY while a
+ * kernel driver or another process holds it; one exported in sysfs
+ * already is used through sysfs, as it is. The kernel frees a requested channel at close or when the process
+ * ends; the output goes on with its last waveform (a driver may stop it
+ * when it is freed), and the channel is not left exported:
+ * UDRV_PWM_KEEP_EXPORTED changes nothing there. The hardware keeps a
+ * waveform, and off is a period of 0: the period, duty cycle and polarity
+ * of a channel left disabled do not outlive the handle. A /dev/pwmchipN
+ * this process may not open (its permissions) leaves it to sysfs.
  */
 int udrv_pwm_open(struct udrv_pwm *pwm, const char *chip, unsigned int channel,
 		  unsigned int flags);
@@ -95,13 +116,15 @@ int udrv_pwm_set_config(struct udrv_pwm *pwm, uint64_t period_ns, uint64_t duty_
 int udrv_pwm_set_period_ns(struct udrv_pwm *pwm, uint64_t ns);
 int udrv_pwm_set_duty_ns(struct udrv_pwm *pwm, uint64_t ns);
 /* -EBUSY while the channel is enabled: the kernel refuses a polarity
- * change on a running output (drivers differ): disable it first. */
+ * change on a running output (drivers differ): disable it first. Through
+ * /dev/pwmchipN it is one new waveform, also while enabled. */
 int udrv_pwm_set_polarity(struct udrv_pwm *pwm, enum udrv_pwm_polarity polarity);
 /* Enable: -EINVAL while the period is 0 (set one first). */
 int udrv_pwm_enable(struct udrv_pwm *pwm);
 int udrv_pwm_disable(struct udrv_pwm *pwm);
 
-/* What sysfs reads back (the state requested: see above). */
+/* The state requested (what sysfs reads back; through /dev/pwmchipN what
+ * the hardware ran at open, then what this handle asked for). */
 int udrv_pwm_period_ns(struct udrv_pwm *pwm, uint64_t *ns);
 int udrv_pwm_duty_ns(struct udrv_pwm *pwm, uint64_t *ns);
 int udrv_pwm_polarity(struct udrv_pwm *pwm, enum udrv_pwm_polarity *polarity);
@@ -109,6 +132,37 @@ int udrv_pwm_polarity(struct udrv_pwm *pwm, enum udrv_pwm_polarity *polarity);
 int udrv_pwm_enabled(struct udrv_pwm *pwm);
 /* "normal", "inversed" (the kernel's words), "unknown". */
 const char *udrv_pwm_polarity_str(enum udrv_pwm_polarity polarity);
+
+/*
+ * The waveform interface of /dev/pwmchipN (since 1.10; -EOPNOTSUPP through
+ * sysfs: udrv_pwm_has_waveform() says which). A waveform is high for
+ * duty_ns from offset_ns after each period's start: normal polarity is
+ * offset 0, inversed polarity's duty cycle d is duty_ns = period - d at
+ * offset d. A period of 0 is an output switched off (then duty and offset
+ * are 0). -EINVAL: a duty above the period, an offset at or past it, a
+ * period above INT64_MAX.
+ */
+struct udrv_pwm_waveform {
+	uint64_t period_ns;
+	uint64_t duty_ns;
+	uint64_t offset_ns;
+};
+/* udrv_pwm_set_waveform()'s flag: exactly this waveform, or -EDOM (nothing
+ * changed) when the hardware cannot make it. */
+#define UDRV_PWM_EXACT		0x1
+
+bool udrv_pwm_has_waveform(const struct udrv_pwm *pwm);
+/* What the hardware emits now, as its driver reads it back. */
+int udrv_pwm_waveform(struct udrv_pwm *pwm, struct udrv_pwm_waveform *wf);
+/* What the hardware would make of @want, nothing set: each value rounded
+ * down to one it can make, up where there is none below. */
+int udrv_pwm_round_waveform(struct udrv_pwm *pwm, const struct udrv_pwm_waveform *want,
+			    struct udrv_pwm_waveform *got);
+/* Set @wf as the hardware rounds it (udrv_pwm_round_waveform()), or with
+ * UDRV_PWM_EXACT as it is. The state requested follows (period 0:
+ * disabled, the period and duty cycle kept). */
+int udrv_pwm_set_waveform(struct udrv_pwm *pwm, const struct udrv_pwm_waveform *wf,
+			  unsigned int flags);
 
 /* The PWM chips there are ("pwmchip0", ...), sorted by number; see
  * udrv_chip_list(). */

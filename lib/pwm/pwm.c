@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * A PWM channel: the handle, the channel checked against the chip's npwm,
- * exported when it is not (then its pwmN/ waited for: udev gives it its
- * group after the kernel made it) and unexported at close only when this
- * handle exported it. Its attributes are pwm_state.c's.
+ * requested through /dev/pwmchipN where the chip has one (pwm_cdev.c),
+ * else exported when it is not (then its pwmN/ waited for: udev gives it
+ * its group after the kernel made it) and unexported at close only when
+ * this handle exported it. Its state is pwm_state.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,8 +25,10 @@ struct udrv_pwm *udrv_pwm_new(void)
 {
 	struct udrv_pwm *pwm = calloc(1, sizeof(*pwm));
 
-	if (pwm)
+	if (pwm) {
 		pwm->channel = -1;
+		pwm->fd = -1;
+	}
 	return pwm;
 }
 
@@ -44,6 +47,7 @@ void udrv_pwm_close(struct udrv_pwm *pwm)
 {
 	if (!pwm)
 		return;
+	udrv_pwm_cdev_close(pwm);
 	if (pwm->exported && !pwm->keep)
 		unexport(pwm);
 	pwm->exported = false;
@@ -158,8 +162,8 @@ static int export_error(struct udrv_pwm *pwm, int err, const char *path)
 
 	if (err == EBUSY)
 		return udrv_err(pwm->errmsg, EBUSY,
-				"%s is in use by a kernel driver (a backlight, a fan, a regulator: a device tree node whose pwms names it; /sys/kernel/debug/pwm says which): it cannot be exported while that driver holds it",
-				pwm->label);
+				"%s is in use by a kernel driver (a backlight, a fan, a regulator: a device tree node whose pwms names it; /sys/kernel/debug/pwm says which), or by a process that requested it through /dev/pwmchip%u: it cannot be exported while held",
+				pwm->label, pwm->chip);
 	if (err == ENODEV || err == EINVAL)
 		return udrv_err(pwm->errmsg, err,
 				"the kernel refused to export %s (%s: %s)", pwm->label,
@@ -191,11 +195,15 @@ static int export_channel(struct udrv_pwm *pwm, unsigned int flags)
 	return wait_for_channel(pwm);
 }
 
+#define OPEN_FLAGS	(UDRV_PWM_NO_EXPORT | UDRV_PWM_KEEP_EXPORTED | UDRV_PWM_SYSFS)
+
 static int open_channel(struct udrv_pwm *pwm, unsigned int channel, unsigned int flags)
 {
-	if (flags & ~(unsigned int)(UDRV_PWM_NO_EXPORT | UDRV_PWM_KEEP_EXPORTED))
+	int err;
+
+	if (flags & ~(unsigned int)OPEN_FLAGS)
 		return udrv_err(pwm->errmsg, EINVAL, "%s: unknown flags 0x%x", pwm->name,
-				flags & ~(unsigned int)(UDRV_PWM_NO_EXPORT | UDRV_PWM_KEEP_EXPORTED));
+				flags & ~(unsigned int)OPEN_FLAGS);
 	if (channel >= pwm->npwm && !pwm->npwm)
 		return udrv_err(pwm->errmsg, ERANGE, "%s has no channels: no channel %u",
 				pwm->chip_label, channel);
@@ -209,6 +217,11 @@ static int open_channel(struct udrv_pwm *pwm, unsigned int channel, unsigned int
 	if (snprintf(pwm->dir, sizeof(pwm->dir), "%s/pwm%u", pwm->chip_dir, channel) >=
 	    (int)sizeof(pwm->dir) - 16)
 		return udrv_path_err(pwm->errmsg, "the channel's directory");
+	if (!(flags & UDRV_PWM_SYSFS)) {
+		err = udrv_pwm_cdev_open(pwm);	/* 1: sysfs it is */
+		if (err <= 0)
+			return err;
+	}
 	return export_channel(pwm, flags);
 }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * A PWM channel's attributes: period and duty_cycle (ns, 64-bit),
- * polarity ("normal", "inversed") and enable (0, 1), read back strictly
- * and written in the order the kernel takes them.
+ * A PWM channel's state: period and duty_cycle (ns, 64-bit), polarity
+ * ("normal", "inversed") and enable (0, 1), as sysfs's attributes read
+ * back strictly and written in the order the kernel takes them, or through
+ * /dev/pwmchipN (pwm_cdev.c) as one waveform.
  *
  * Linux checks each write against the state as it is (pwm_apply_state():
  * a period of 0, a duty cycle above the period: -EINVAL). So a new period
@@ -75,17 +76,7 @@ static int read_ns(struct udrv_pwm *pwm, const char *attr, uint64_t *ns)
 	return 0;
 }
 
-int udrv_pwm_period_ns(struct udrv_pwm *pwm, uint64_t *ns)
-{
-	return read_ns(pwm, "period", ns);
-}
-
-int udrv_pwm_duty_ns(struct udrv_pwm *pwm, uint64_t *ns)
-{
-	return read_ns(pwm, "duty_cycle", ns);
-}
-
-int udrv_pwm_polarity(struct udrv_pwm *pwm, enum udrv_pwm_polarity *polarity)
+static int read_polarity(struct udrv_pwm *pwm, uint64_t *v)
 {
 	char text[16];
 	int err = read_attr(pwm, "polarity", text, sizeof(text));
@@ -94,7 +85,7 @@ int udrv_pwm_polarity(struct udrv_pwm *pwm, enum udrv_pwm_polarity *polarity)
 		return err;
 	for (size_t i = 0; i < ARRAY_SIZE(polarity_names); i++) {
 		if (!strcmp(text, polarity_names[i])) {
-			*polarity = (enum udrv_pwm_polarity)i;
+			*v = i;
 			return 0;
 		}
 	}
@@ -102,18 +93,71 @@ int udrv_pwm_polarity(struct udrv_pwm *pwm, enum udrv_pwm_polarity *polarity)
 			pwm->label, text);
 }
 
-int udrv_pwm_enabled(struct udrv_pwm *pwm)
+static int read_enable(struct udrv_pwm *pwm, uint64_t *v)
 {
-	unsigned int v;
+	unsigned int on;
 	char text[16];
 	int err = read_attr(pwm, "enable", text, sizeof(text));
 
 	if (err)
 		return err;
-	if (udrv_parse_uint(text, 1, &v))
+	if (udrv_parse_uint(text, 1, &on))
 		return udrv_err(pwm->errmsg, EIO, "%s: enable reads '%s', neither 0 nor 1",
 				pwm->label, text);
-	return (int)v;
+	*v = on;
+	return 0;
+}
+
+/* One value of the state requested: sysfs's attribute, or what this
+ * handle asked /dev/pwmchipN for. */
+static int get(struct udrv_pwm *pwm, enum udrv_pwm_attr attr, uint64_t *v)
+{
+	int err = need_channel(pwm);
+
+	if (err)
+		return err;
+	if (pwm->fd >= 0) {
+		*v = pwm->req.v[attr];
+		return 0;
+	}
+	switch (attr) {
+	case PWM_PERIOD:
+		return read_ns(pwm, "period", v);
+	case PWM_DUTY:
+		return read_ns(pwm, "duty_cycle", v);
+	case PWM_POLARITY:
+		return read_polarity(pwm, v);
+	default:
+		return read_enable(pwm, v);
+	}
+}
+
+int udrv_pwm_period_ns(struct udrv_pwm *pwm, uint64_t *ns)
+{
+	return get(pwm, PWM_PERIOD, ns);
+}
+
+int udrv_pwm_duty_ns(struct udrv_pwm *pwm, uint64_t *ns)
+{
+	return get(pwm, PWM_DUTY, ns);
+}
+
+int udrv_pwm_polarity(struct udrv_pwm *pwm, enum udrv_pwm_polarity *polarity)
+{
+	uint64_t v = 0;
+	int err = get(pwm, PWM_POLARITY, &v);
+
+	if (!err)
+		*polarity = (enum udrv_pwm_polarity)v;
+	return err;
+}
+
+int udrv_pwm_enabled(struct udrv_pwm *pwm)
+{
+	uint64_t v = 0;
+	int err = get(pwm, PWM_ENABLE, &v);
+
+	return err ? err : (int)v;
 }
 
 __attribute__((cold))
@@ -144,12 +188,25 @@ static int write_attr(struct udrv_pwm *pwm, const char *attr, const char *val)
 	return err ? write_error(pwm, -err, path, val) : 0;
 }
 
-static int write_ns(struct udrv_pwm *pwm, const char *attr, uint64_t ns)
+/* One value of the state, as sysfs takes it or in one waveform. */
+static int put(struct udrv_pwm *pwm, enum udrv_pwm_attr attr, uint64_t v)
 {
+	static const char *const names[] = {
+		[PWM_PERIOD] = "period", [PWM_DUTY] = "duty_cycle",
+	};
+	struct udrv_pwm_state next = pwm->req;
 	char val[24];
 
-	snprintf(val, sizeof(val), "%" PRIu64, ns);
-	return write_attr(pwm, attr, val);
+	if (pwm->fd >= 0) {
+		next.v[attr] = v;
+		return udrv_pwm_cdev_apply(pwm, &next);
+	}
+	if (attr == PWM_POLARITY)
+		return write_attr(pwm, "polarity", polarity_names[v]);
+	if (attr == PWM_ENABLE)
+		return write_attr(pwm, "enable", v ? "1" : "0");
+	snprintf(val, sizeof(val), "%" PRIu64, v);
+	return write_attr(pwm, names[attr], val);
 }
 
 __attribute__((cold))
@@ -173,15 +230,22 @@ int udrv_pwm_set_config(struct udrv_pwm *pwm, uint64_t period_ns, uint64_t duty_
 		return udrv_err(pwm->errmsg, EINVAL,
 				"%s: a duty cycle of %" PRIu64 " ns is longer than the period of %" PRIu64 " ns: at most the period (100%%)",
 				pwm->label, duty_ns, period_ns);
+	if (pwm->fd >= 0) {		/* one waveform */
+		struct udrv_pwm_state next = pwm->req;
+
+		next.v[PWM_PERIOD] = period_ns;
+		next.v[PWM_DUTY] = duty_ns;
+		return udrv_pwm_cdev_apply(pwm, &next);
+	}
 	err = udrv_pwm_duty_ns(pwm, &duty_now);
 	if (err)
 		return err;
 	if (period_ns < duty_now) {	/* shrinking below the duty: duty first */
-		err = write_ns(pwm, "duty_cycle", duty_ns);
-		return err ? err : write_ns(pwm, "period", period_ns);
+		err = put(pwm, PWM_DUTY, duty_ns);
+		return err ? err : put(pwm, PWM_PERIOD, period_ns);
 	}
-	err = write_ns(pwm, "period", period_ns);
-	return err ? err : write_ns(pwm, "duty_cycle", duty_ns);
+	err = put(pwm, PWM_PERIOD, period_ns);
+	return err ? err : put(pwm, PWM_DUTY, duty_ns);
 }
 
 int udrv_pwm_set_period_ns(struct udrv_pwm *pwm, uint64_t ns)
@@ -200,7 +264,7 @@ int udrv_pwm_set_period_ns(struct udrv_pwm *pwm, uint64_t ns)
 		return udrv_err(pwm->errmsg, EINVAL,
 				"%s: a period of %" PRIu64 " ns is shorter than the duty cycle of %" PRIu64 " ns: set both at once (udrv_pwm_set_config() writes the duty cycle first)",
 				pwm->label, ns, duty);
-	return write_ns(pwm, "period", ns);
+	return put(pwm, PWM_PERIOD, ns);
 }
 
 int udrv_pwm_set_duty_ns(struct udrv_pwm *pwm, uint64_t ns)
@@ -218,7 +282,7 @@ int udrv_pwm_set_duty_ns(struct udrv_pwm *pwm, uint64_t ns)
 		return udrv_err(pwm->errmsg, EINVAL,
 				"%s: a duty cycle of %" PRIu64 " ns is longer than the period of %" PRIu64 " ns: at most the period, or set both with udrv_pwm_set_config()",
 				pwm->label, ns, period);
-	return write_ns(pwm, "duty_cycle", ns);
+	return put(pwm, PWM_DUTY, ns);
 }
 
 int udrv_pwm_set_polarity(struct udrv_pwm *pwm, enum udrv_pwm_polarity polarity)
@@ -232,14 +296,14 @@ int udrv_pwm_set_polarity(struct udrv_pwm *pwm, enum udrv_pwm_polarity polarity)
 	err = udrv_pwm_polarity(pwm, &now);
 	if (err || now == polarity)
 		return err;
-	err = udrv_pwm_enabled(pwm);
+	err = pwm->fd >= 0 ? 0 : udrv_pwm_enabled(pwm);	/* a waveform: at once */
 	if (err < 0)
 		return err;
 	if (err)
 		return udrv_err(pwm->errmsg, EBUSY,
 				"%s is enabled: its polarity cannot change while it runs (the kernel refuses it, or the output glitches): disable it, set the polarity, enable it again",
 				pwm->label);
-	return write_attr(pwm, "polarity", polarity_names[polarity]);
+	return put(pwm, PWM_POLARITY, polarity);
 }
 
 int udrv_pwm_enable(struct udrv_pwm *pwm)
@@ -253,7 +317,7 @@ int udrv_pwm_enable(struct udrv_pwm *pwm)
 		return udrv_err(pwm->errmsg, EINVAL,
 				"%s: the period is 0: set the period and duty cycle before enabling (udrv_pwm_set_config())",
 				pwm->label);
-	return write_attr(pwm, "enable", "1");
+	return put(pwm, PWM_ENABLE, 1);
 }
 
 int udrv_pwm_disable(struct udrv_pwm *pwm)
@@ -263,5 +327,5 @@ int udrv_pwm_disable(struct udrv_pwm *pwm)
 	if (err <= 0)
 		return err;	/* disabled already (also the period 0 the
 				 * kernel would refuse), or unreadable */
-	return write_attr(pwm, "enable", "0");
+	return put(pwm, PWM_ENABLE, 0);
 }

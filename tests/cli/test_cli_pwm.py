@@ -239,3 +239,50 @@ def test_set_help_teaches(udrv: Runner) -> None:
 def test_the_fake_is_preloaded(chip: PwmChip) -> None:
     """The fake reached udrv (else every write above went to plain files)."""
     assert "libfake_pwm_sysfs.so" in os.environ["LD_PRELOAD"]
+
+
+def test_chardev_set_shows_the_hardware_rounding(udrv: Runner, chip: PwmChip) -> None:
+    """Where the chip has /dev/pwmchipN the channel is requested, set in one
+    waveform and freed at exit (nothing exported); set and get show what the
+    hardware rounded the request to."""
+    chip.node(step_ns=8)
+    r = udrv("pwm", "set", "0", "1", "--period", "1000003", "--duty", "250005", "--enable")
+    assert r.returncode == 0, r
+    assert r.stdout.splitlines() == [
+        "pwmchip0 channel 1: enabled, period 1000003 ns (999.997 Hz), duty cycle 250005 ns "
+        "(25.0004%), polarity normal",
+        "  hardware (/pwmchip0): period 1000000 ns, high 250000 ns from 0 ns"]
+    assert "exported" not in r.stderr and not chip.exported(1)
+    assert chip.log() == ["cdev request 1", "cdev setrounded 1 1000003 250005 0"]
+    assert chip.waveform(1) == (1000000, 250000, 0)
+    # inversed is an offset, set while the output runs (one waveform)
+    r = udrv("pwm", "set", "0", "1", "--polarity", "inversed", "--period", "1ms", "--duty",
+             "0.25ms")
+    assert r.returncode == 0 and chip.waveform(1) == (1000000, 750000, 250000), r
+    doc = udrv("pwm", "get", "--json", "0", "1").json()
+    assert doc == {"chip": "pwmchip0", "channel": 1, "exported": False, "enabled": True,
+                   "period_ns": 1000000, "duty_ns": 250000, "polarity": "inversed",
+                   "hardware": {"period_ns": 1000000, "duty_ns": 750000,
+                                "offset_ns": 250000}}
+    # off is a period of 0: what a disabled channel was set to ends with the run
+    r = udrv("pwm", "set", "0", "1", "--disable")
+    assert r.returncode == 0 and chip.waveform(1) == (0, 0, 0), r
+    assert udrv("pwm", "get", "--json", "0", "1").json()["period_ns"] == 0
+
+
+def test_chardev_list_and_busy(udrv: Runner, chip: PwmChip) -> None:
+    """list requests each channel for a moment; one a kernel driver holds
+    is shown in use, not an error; get of it says who may hold it."""
+    chip.node()
+    chip.control(".busy", "1\n")
+    r = udrv("pwm", "list")
+    assert r.returncode == 0, r
+    assert r.stdout.splitlines()[1:] == [
+        "  channel 0   disabled, period 0 ns, duty cycle 0 ns, polarity normal",
+        "                hardware (/pwmchip0): period 0 ns, high 0 ns from 0 ns",
+        "  channel 1   in use (a kernel driver or another process holds it)"]
+    doc = udrv("pwm", "list", "--json").json()
+    assert doc[0]["channels"][1] == {"channel": 1, "exported": False, "in_use": True}
+    r = udrv("pwm", "set", "0", "1", "--frequency", "50", "--duty", "1ms")
+    assert r.returncode == 1 and "channel 1 of pwmchip0 (fe20c000.pwm) is in use" in r.stderr, r
+    assert not chip.exported(0) and not chip.exported(1)

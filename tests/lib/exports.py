@@ -40,7 +40,8 @@ NODE = re.compile(r"^(UDRV_[0-9.]+)\s*\{", re.MULTILINE)
 # Public structs that never grow while the soname is libudrv.so.1: read by
 # inline functions compiled into callers, or embedded in an array inside
 # another struct, or passed as an array (docs/abi.md)
-FROZEN = {"udrv_mmio", "udrv_mmio_pin", "udrv_rt_finding", "udrv_i2c_msg", "udrv_spi_xfer"}
+FROZEN = {"udrv_mmio", "udrv_mmio_pin", "udrv_rt_finding", "udrv_i2c_msg", "udrv_spi_xfer",
+          "udrv_pwm_waveform"}
 
 
 # the headers of lib/measure/: kept for the ABI, they serve udrv's rig; their

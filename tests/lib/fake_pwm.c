@@ -82,12 +82,27 @@ void fake_pwm_control(unsigned int num, const char *name, const char *text)
 	fake_file(path, text);
 }
 
-char *fake_pwm_log(unsigned int num)
+char *fake_pwm_file(unsigned int num, const char *name)
 {
-	char dir[160], path[192], *log;
+	char dir[160], path[192], *text;
 
 	chip_dir(dir, sizeof(dir), num);
-	snprintf(path, sizeof(path), "%s/.log", dir);
-	log = fake_read(path);
-	return log ? log : strdup("");
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	text = fake_read(path);
+	return text ? text : strdup("");
+}
+
+char *fake_pwm_log(unsigned int num)
+{
+	return fake_pwm_file(num, ".log");
+}
+
+void fake_pwm_node(unsigned int num, unsigned long long step_ns)
+{
+	char path[64], text[32];
+
+	snprintf(path, sizeof(path), "dev/pwmchip%u", num);
+	fake_file(path, "");
+	snprintf(text, sizeof(text), "%llu\n", step_ns);
+	fake_pwm_control(num, ".step_ns", text);
 }

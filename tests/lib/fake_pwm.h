@@ -2,7 +2,8 @@
 /*
  * PWM chips in the fake tree, as Linux 6.1 lays them out, for
  * tests/lib/test_pwm.c; their sysfs files are served by fake_pwm_sysfs.c
- * (the test links with -Wl,--wrap=write):
+ * (the test links with -Wl,--wrap=write), their /dev/pwmchipN by
+ * fake_pwm_cdev.c (-Wl,--wrap=ioctl,--wrap=close):
  *
  *   sys/devices/platform/PARENT/pwm/pwmchipN/{npwm,export,unexport}
  *   sys/devices/platform/PARENT/pwm/pwmchipN/device -> ../../../PARENT
@@ -22,6 +23,12 @@ void fake_pwm_channel(unsigned int num, unsigned int ch, unsigned long long peri
 void fake_pwm_control(unsigned int num, const char *name, const char *text);
 /* The fake's log of chip @num (malloc'd, "" when nothing was written). */
 char *fake_pwm_log(unsigned int num);
+/* A file of chip @num's directory (malloc'd, "" when missing): .wfM is
+ * channel M's waveform through the character device. */
+char *fake_pwm_file(unsigned int num, const char *name);
+/* Chip @num's character device /dev/pwmchipN (fake_pwm_cdev.c answers its
+ * ioctls), its clock ticking every @step_ns. */
+void fake_pwm_node(unsigned int num, unsigned long long step_ns);
 /* The path below the fake root of chip @num's channel @ch attribute. */
 void fake_pwm_attr(char *buf, size_t len, unsigned int num, unsigned int ch,
 		   const char *attr);

@@ -13,8 +13,9 @@
  * Other writes go through untouched.
  *
  * The kernel's answers:
- *   export N	-ENODEV N >= npwm; -EBUSY exported already, or N is on a
- *		line of the chip's .busy (a kernel driver holds it); else
+ *   export N	-ENODEV N >= npwm; -EBUSY exported already, N is on a
+ *		line of the chip's .busy (a kernel driver holds it), or
+ *		requested through /dev/pwmchipN (fake_pwm_cdev.c); else
  *		pwmN/ appears: period 0, duty_cycle 0, polarity normal,
  *		enable 0, built aside and renamed into place
  *   unexport N	-ENODEV N >= npwm or not exported; else pwmN/ goes
@@ -210,6 +211,10 @@ static bool listed(const char *text, unsigned long long v)
 	return false;
 }
 
+/* fake_pwm_cdev.c, where it is linked in: requested through the chip's
+ * character device (the kernel's export is -EBUSY then). */
+bool fake_pwm_cdev_held(const char *chip, unsigned long long hwpwm) __attribute__((weak));
+
 static int export(const char *chip, unsigned long long hwpwm)
 {
 	char busy[256], delay[32], mode[16], dir[PATH_MAX + 32];
@@ -218,7 +223,8 @@ static int export(const char *chip, unsigned long long hwpwm)
 
 	snprintf(dir, sizeof(dir), "%s/pwm%llu", chip, hwpwm);
 	slurp(chip, ".busy", busy, sizeof(busy));
-	if (listed(busy, hwpwm) || access(dir, F_OK) == 0)
+	if (listed(busy, hwpwm) || access(dir, F_OK) == 0 ||
+	    (fake_pwm_cdev_held && fake_pwm_cdev_held(chip, hwpwm)))
 		return EBUSY;
 	slurp(chip, ".delay_ms", delay, sizeof(delay));
 	if (!strncmp(delay, "never", 5))

@@ -14,6 +14,7 @@ loaded machine takes."""
 
 from __future__ import annotations
 
+import errno
 import math
 import time
 
@@ -184,6 +185,42 @@ def test_pwm_kept_exported_and_found_exported(child: Child, chip: PwmChip) -> No
         pwm.keep_exported = False
     assert chip.exported(1)
     assert chip.log() == ["export 1"]
+
+
+@preloaded
+def test_pwm_waveform_through_the_chardev(child: Child, chip: PwmChip) -> None:
+    """/dev/pwmchipN (tests/lib/fake_pwm_cdev.c in the preloaded fake): the
+    channel requested, not exported; the hardware's rounding read back, an
+    exact waveform it cannot make refused with nothing set."""
+    chip.node(step_ns=8)
+    with udrv.PWM(0, 1) as pwm:
+        assert not pwm.owns_export and not chip.exported(1)
+        assert pwm.waveform == (0, 0, 0)
+        pwm.set_config(1_000_003, 250_005)
+        pwm.enable()
+        assert pwm.period_ns == 1_000_003  # the state asked for
+        assert pwm.waveform == (1_000_000, 250_000, 0)  # what the hardware makes
+        assert pwm.round_waveform(20, 5) == (16, 0, 0)
+        with pytest.raises(OSError) as e:
+            pwm.set_waveform(1_000_003, 250_000, exact=True)
+        assert e.value.errno == errno.EDOM and "its nearest: 1000000" in str(e.value)
+        pwm.set_waveform(2_000_000, 500_000, offset_ns=1_000_000, exact=True)
+        assert chip.waveform(1) == (2_000_000, 500_000, 1_000_000)
+        with pytest.raises(ValueError):
+            pwm.set_waveform(1000, 10, 1000)
+        with pytest.raises(ValueError):
+            pwm.set_waveform(-1, 0)
+    assert chip.log() == ["cdev request 1", "cdev setrounded 1 1000003 250005 0",
+                          "cdev round 1 20 5 0",
+                          "cdev setexact 1 1000003 250000 0", "cdev setexact EDOM",
+                          "cdev round 1 1000003 250000 0",  # the message's nearest
+                          "cdev setexact 1 2000000 500000 1000000"], chip.log()
+    chip.channel(0, 1000, 500)  # exported in sysfs already: used there, no waveform
+    with udrv.PWM(0, 0) as pwm:
+        assert pwm.waveform is None
+        with pytest.raises(OSError) as e:
+            pwm.set_waveform(1000, 500)
+        assert e.value.errno == errno.EOPNOTSUPP and "through sysfs" in str(e.value)
 
 
 # ---- software: udrv.SoftPWM ----

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Fake PWM chips in a fake tree, their sysfs files served by the preloaded
-fake of the kernel's PWM class (tests/lib/fake_pwm_sysfs.c, built as
-tests/cli's libfake_pwm_sysfs.so): an export makes pwmN/, an unexport
-removes it, a channel's attributes are checked and rewritten as Linux 6.1
-does, and every write is logged in the chip's .log. The tree is laid out as
-the kernel lays it (tests/lib/fake_pwm.h)."""
+fake of the kernel's PWM class (tests/lib/fake_pwm_sysfs.c and, for
+/dev/pwmchipN, fake_pwm_cdev.c, built as tests/cli's libfake_pwm_sysfs.so):
+an export makes pwmN/, an unexport removes it, a channel's attributes are
+checked and rewritten as Linux 6.1 does, and every write is logged in the
+chip's .log. The tree is laid out as the kernel lays it
+(tests/lib/fake_pwm.h)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,19 @@ class PwmChip:
     def control(self, name: str, text: str) -> None:
         """A control file of the fake: .delay_ms, .mode, .busy."""
         self.path(name).write_text(text)
+
+    def node(self, step_ns: int = 1) -> None:
+        """/dev/pwmchip<num>, Linux 6.16's character device (the fake of
+        tests/lib/fake_pwm_cdev.c answers its ioctls), the controller's clock
+        ticking every step_ns."""
+        self.tree.file(f"dev/pwmchip{self.num}")
+        self.control(".step_ns", f"{step_ns}\n")
+
+    def waveform(self, ch: int) -> tuple[int, ...]:
+        """What the hardware makes of channel ch through the character
+        device: (period, duty, offset) ns, (0, 0, 0) off."""
+        wf = self.path(f".wf{ch}")
+        return tuple(int(v) for v in wf.read_text().split()) if wf.exists() else (0, 0, 0)
 
     def log(self) -> list[str]:
         """What was written to the chip and its channels, in order."""

@@ -348,6 +348,80 @@ static PyObject *pwm_disable(PyObject *o, PyObject *unused)
 	Py_RETURN_NONE;
 }
 
+/* (period_ns, duty_ns, offset_ns=0[, exact=False]) -> @wf, @exact */
+static int wave_args(PyObject *args, PyObject *kw, bool with_exact,
+		     struct udrv_pwm_waveform *wf, int *exact)
+{
+	static char *kw_exact[] = { "period_ns", "duty_ns", "offset_ns", "exact", NULL };
+	PyObject *p, *d, *off = NULL;
+
+	*exact = 0;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, with_exact ? "OO|O$p" : "OO|O", kw_exact,
+					 &p, &d, &off, exact))
+		return -1;
+	wf->offset_ns = 0;
+	if (udrvpy_ns_arg(p, "period_ns", &wf->period_ns) < 0 ||
+	    udrvpy_ns_arg(d, "duty_ns", &wf->duty_ns) < 0 ||
+	    (off && udrvpy_ns_arg(off, "offset_ns", &wf->offset_ns) < 0))
+		return -1;
+	return 0;
+}
+
+static PyObject *wave_tuple(const struct udrv_pwm_waveform *wf)
+{
+	return Py_BuildValue("(KKK)", (unsigned long long)wf->period_ns,
+			     (unsigned long long)wf->duty_ns, (unsigned long long)wf->offset_ns);
+}
+
+static PyObject *pwm_get_waveform(PyObject *o, void *unused)
+{
+	struct udrv_pwm_waveform wf;
+	int ret;
+
+	if (pwm_begin(PWM(o)) < 0)
+		return NULL;
+	if (!udrv_pwm_has_waveform(PWM(o)->pwm)) {
+		pwm_end(PWM(o), 0);
+		Py_RETURN_NONE;
+	}
+	Py_BEGIN_ALLOW_THREADS
+	ret = udrv_pwm_waveform(PWM(o)->pwm, &wf);
+	Py_END_ALLOW_THREADS
+	if (pwm_end(PWM(o), ret) < 0)
+		return NULL;
+	return wave_tuple(&wf);
+}
+
+static PyObject *pwm_round_waveform(PyObject *o, PyObject *args, PyObject *kw)
+{
+	struct udrv_pwm_waveform want, got;
+	int exact, ret;
+
+	if (wave_args(args, kw, false, &want, &exact) < 0 || pwm_begin(PWM(o)) < 0)
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	ret = udrv_pwm_round_waveform(PWM(o)->pwm, &want, &got);
+	Py_END_ALLOW_THREADS
+	if (pwm_end(PWM(o), ret) < 0)
+		return NULL;
+	return wave_tuple(&got);
+}
+
+static PyObject *pwm_set_waveform(PyObject *o, PyObject *args, PyObject *kw)
+{
+	struct udrv_pwm_waveform wf;
+	int exact, ret;
+
+	if (wave_args(args, kw, true, &wf, &exact) < 0 || pwm_begin(PWM(o)) < 0)
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	ret = udrv_pwm_set_waveform(PWM(o)->pwm, &wf, exact ? UDRV_PWM_EXACT : 0);
+	Py_END_ALLOW_THREADS
+	if (pwm_end(PWM(o), ret) < 0)
+		return NULL;
+	Py_RETURN_NONE;
+}
+
 static PyMethodDef pwm_methods[] = {
 	{ "close", pwm_close, METH_NOARGS,
 	  "close() -> None\n\nClose the channel, unexported if this handle exported it and "
@@ -359,6 +433,15 @@ static PyMethodDef pwm_methods[] = {
 	  "together, written in the order the kernel accepts." },
 	{ "enable", pwm_enable, METH_NOARGS, "enable() -> None\n\nStart the output." },
 	{ "disable", pwm_disable, METH_NOARGS, "disable() -> None\n\nStop the output." },
+	{ "round_waveform", UDRVPY_METH(pwm_round_waveform),
+	  METH_VARARGS | METH_KEYWORDS,
+	  "round_waveform(period_ns, duty_ns, offset_ns=0) -> tuple[int, int, int]\n\n"
+	  "What the hardware would make of this waveform (/dev/pwmchipN), nothing set." },
+	{ "set_waveform", UDRVPY_METH(pwm_set_waveform),
+	  METH_VARARGS | METH_KEYWORDS,
+	  "set_waveform(period_ns, duty_ns, offset_ns=0, *, exact=False) -> None\n\n"
+	  "High for duty_ns from offset_ns in each period (/dev/pwmchipN), rounded by the "
+	  "hardware, or exactly (OSError EDOM when it cannot); a period of 0 is off." },
 	{ NULL, NULL, 0, NULL }
 };
 
@@ -378,6 +461,9 @@ static PyGetSetDef pwm_getset[] = {
 	{ "_polarity", pwm_get_polarity, pwm_set_polarity, NULL, NULL },
 	{ "enabled", pwm_get_enabled, pwm_set_enabled, "whether the output runs", NULL },
 	{ "closed", pwm_get_closed, NULL, "whether close() was called", NULL },
+	{ "waveform", pwm_get_waveform, NULL,
+	  "(period_ns, duty_ns, offset_ns) the hardware makes, through /dev/pwmchipN; None "
+	  "through sysfs", NULL },
 	{ NULL, NULL, NULL, NULL, NULL }
 };
 

@@ -157,6 +157,13 @@ class PWM(_udrv.PWM, _Waveform):
     state requested: a controller may round it); set_config() sets the
     period and duty cycle together. The GIL is released around each
     sysfs access.
+
+    Where the chip has a character device (/dev/pwmchipN, Linux 6.16 and
+    later) the channel is requested instead of exported, and freed at
+    close(): ``waveform`` is what the hardware makes (period, high time,
+    offset of the rising edge, ns; None through sysfs), round_waveform()
+    what it would make of one, set_waveform() sets one (``exact=True``:
+    OSError EDOM where the clock cannot make it).
     """
 
     __slots__ = ()
