@@ -144,6 +144,20 @@ int udrv_responder_new_sz(struct udrv_request *req,
 #define udrv_responder_new(req, cfg, out)				\
 	udrv_responder_new_sz(req, cfg,					\
 			      sizeof(struct udrv_responder_config), out)
+/*
+ * A responder whose lines are all the kernel helper's (since 1.10): the
+ * input and the reply lines of a UDRV_RESPOND_IRQ_LINE config on @chip,
+ * no request (the kernel has none of no line). Any other wait: -EINVAL.
+ * The callback gets a NULL request: it answers with
+ * udrv_responder_reply(). On an error udrv_chip_errmsg(@chip) says what.
+ * The responder keeps the chip's name, not @chip.
+ */
+int udrv_responder_new_chip_sz(struct udrv_chip *chip,
+			       const struct udrv_responder_config *cfg,
+			       size_t cfg_size, struct udrv_responder **out);
+#define udrv_responder_new_chip(chip, cfg, out)				\
+	udrv_responder_new_chip_sz(chip, cfg,				\
+				   sizeof(struct udrv_responder_config), out)
 /* Puts back what a run left set (a run left by longjmp, a thread
  * cancelled in the callback); NULL is allowed. */
 void udrv_responder_free(struct udrv_responder *r);

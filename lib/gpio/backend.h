@@ -104,6 +104,10 @@ extern const size_t udrv_num_backends;
  * Returns -ENODEV.
  */
 int udrv_request_gone(struct udrv_request *req, const char *what);
+/* A request of no line of @chip, its names only: what a responder whose
+ * lines are all the kernel helper's stands on (udrv_responder_new_chip()).
+ * udrv_request_release() frees it; NULL: out of memory. */
+struct udrv_request *udrv_request_lineless(const struct udrv_chip *chip);
 int udrv_settings_check(char *errmsg, const struct udrv_line_settings *s,
 			size_t n, const unsigned int *offsets);
 /* The index of chip offset @offset in the request, or -1. Inline: the cdev

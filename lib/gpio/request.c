@@ -204,6 +204,25 @@ static struct udrv_request *request_new(const struct udrv_chip *chip,
 	return req;
 }
 
+static void lineless_release(struct udrv_request *req)
+{
+	(void)req;	/* nothing held */
+}
+
+static const struct udrv_backend_ops lineless_ops = {
+	.name = "none",
+	.release = lineless_release,
+};
+
+struct udrv_request *udrv_request_lineless(const struct udrv_chip *chip)
+{
+	static const unsigned int none_offsets[1];
+	static const struct udrv_line_settings none_settings[1];
+
+	return request_new(chip, &lineless_ops, UDRV_BACKEND_CDEV, 0, none_offsets,
+			   none_settings, "");
+}
+
 int udrv_chip_request_sz(struct udrv_chip *chip,
 			 const struct udrv_request_config *config,
 			 size_t config_size, size_t n,

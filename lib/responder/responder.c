@@ -13,6 +13,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +181,36 @@ int udrv_responder_new_sz(struct udrv_request *req,
 	r->irq_priority = irq_priority_of(&c);
 	r->irq_fd = -1;
 	*out = r;
+	return 0;
+}
+
+int udrv_responder_new_chip_sz(struct udrv_chip *chip,
+			       const struct udrv_responder_config *cfg,
+			       size_t cfg_size, struct udrv_responder **out)
+{
+	struct udrv_request *req;
+	int ret;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!chip)
+		return -EINVAL;
+	if (!cfg || cfg_size < offsetof(struct udrv_responder_config, priority) ||
+	    cfg->wait != UDRV_RESPOND_IRQ_LINE)
+		return udrv_err(chip->errmsg, EINVAL,
+				"responder of %s without a request: its lines are the kernel helper's, so it waits with UDRV_RESPOND_IRQ_LINE only (another wait reads a line of a request: udrv_responder_new())",
+				chip->name);
+	req = udrv_request_lineless(chip);
+	if (!req)
+		return udrv_err(chip->errmsg, ENOMEM, "responder: out of memory");
+	ret = udrv_responder_new_sz(req, cfg, cfg_size, out);
+	if (ret) {
+		memcpy(chip->errmsg, req->errmsg, sizeof(chip->errmsg));
+		udrv_request_release(req);
+		return ret;
+	}
+	(*out)->own_req = true;
 	return 0;
 }
 
@@ -567,5 +598,7 @@ void udrv_responder_free(struct udrv_responder *r)
 		return;
 	udrv_resp_irq_close(r);
 	restore(r);
+	if (r->own_req)
+		udrv_request_release(r->req);
 	free(r);
 }

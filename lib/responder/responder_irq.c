@@ -288,7 +288,7 @@ int udrv_resp_irq_loop(struct udrv_responder *r, udrv_respond_fn fn,
 		if (ret)
 			return ret;
 		r->req->lost += ev.lost;	/* edges faster than the reads */
-		ret = fn(r->req, &ev, data);
+		ret = fn(r->own_req ? NULL : r->req, &ev, data);
 		if (!ret)
 			continue;
 		/* the callback's last word is carried out, then the stop */

@@ -40,6 +40,9 @@ struct resp_thread {
 
 struct udrv_responder {
 	struct udrv_request *req;
+	bool own_req;			/* udrv_responder_new_chip()'s lineless
+					 * request: freed with it, the callback
+					 * given NULL */
 	struct udrv_responder_config cfg;
 	int irq_priority;		/* what the threads get; 0: left */
 	char prefix[24];		/* "irq/N-": the wake threads' names */

@@ -515,6 +515,53 @@ static void test_reply_written_with_the_wait(void)
 	fake_req_free(&f);
 }
 
+/* Every line the helper's: a responder of the chip, no request; the
+ * callback given none, answering through the reply lines alone. */
+static int answer_lineless(struct udrv_request *req, const struct udrv_edge_event *ev,
+			   void *data)
+{
+	CHECK(req == NULL);
+	return answer(req, ev, data);
+}
+
+static void test_reply_without_a_request(void)
+{
+	struct udrv_chip chip = { .fd = -1, .num = 7, .name = "gpiochip7", .label = "fake-wire" };
+	struct udrv_responder_config c = IRQ_REPLIES;
+	struct seen s = { 0 };
+	struct udrv_responder *r = NULL;
+
+	fake_system();
+	helper_is(HELPER_NOW);
+	for (int i = 0; i < 3; i++)
+		events[i] = (struct udrv_irq_event){ .seqno = (uint32_t)i + 1, .level = !(i & 1) };
+	nevents = 3;
+	alarm(20);
+	CHECK_INT(udrv_responder_new_chip(&chip, &c, &r), 0);
+	s.r = r;
+	CHECK_INT(udrv_responder_run(r, answer_lineless, &s), 0);
+	CHECK_INT(s.calls, 3);
+	CHECK_STR(bound.chip, "fake-wire");
+	CHECK_INT(bound.offset, HELPERS_LINE);
+	CHECK_INT(noutputs, 2);
+	CHECK_INT(nsets, 3);
+	CHECK_INT(sets[1].mask, 3);
+	CHECK_INT(sets[1].values, 3);
+	udrv_responder_free(r);
+	/* a wait that reads a request's line: not without one */
+	c.wait = UDRV_RESPOND_READ;
+	CHECK_INT(udrv_responder_new_chip(&chip, &c, &r), -EINVAL);
+	CHECK(r == NULL);
+	CHECK_CONTAINS(udrv_chip_errmsg(&chip),
+		       "responder of gpiochip7 without a request: its lines are the kernel helper's, so it waits with UDRV_RESPOND_IRQ_LINE only");
+	CHECK_INT(udrv_responder_new_chip(&chip, NULL, &r), -EINVAL);
+	/* the config's own checks, their message on the chip */
+	c = IRQ_REPLIES;
+	c.replies[1] = REPLY_A;
+	CHECK_INT(udrv_responder_new_chip(&chip, &c, &r), -EINVAL);
+	CHECK_CONTAINS(udrv_chip_errmsg(&chip), "line 11 is reply line 0 and 1: give each once");
+}
+
 /* A helper from before outputs: which to install, or reply through the
  * request. */
 static void test_reply_helper_too_old(void)
@@ -549,5 +596,6 @@ UDRV_TESTS(
 	UDRV_T(test_irq_events_and_gone),
 	UDRV_T(test_reply_config),
 	UDRV_T(test_reply_written_with_the_wait),
+	UDRV_T(test_reply_without_a_request),
 	UDRV_T(test_reply_helper_too_old)
 )
