@@ -10,9 +10,12 @@ from dataclasses import dataclass
 
 from .options import Opts
 
-# rpi3: GPIO 17 (header pin 11) of the SoC's own chip; no partner line is wired
-RPI3_CHIP = "pinctrl-bcm2835"
-RPI3_LINE = 17
+# a Raspberry Pi without a jumper: GPIO 17 (header pin 11) of its GPIO chip, the
+# SoC's own (rpi3: pinctrl-bcm2835) or the Pi 5's RP1 (pinctrl-rp1, gpiochip0 or
+# gpiochip4 by kernel: the label names it either way); no partner line is wired
+PI_CHIPS = {"bcm2835": "pinctrl-bcm2835", "rp1": "pinctrl-rp1"}
+RPI3_CHIP = PI_CHIPS["bcm2835"]
+PI_LINE = 17
 LOOPBACK = "no loopback: the gpio-wire feature (rig/kernel/gpio-wire) or a udrv-wire jumper"
 
 
@@ -68,8 +71,9 @@ def line(feats: frozenset[str], wire: Wire | None) -> Opts | None:
         return ()
     if wire is not None:
         return ("-c", wire.chip, "--line", str(wire.out))
-    if "bcm2835" in feats:
-        return ("-c", RPI3_CHIP, "--line", str(RPI3_LINE))
+    for feature, chip in PI_CHIPS.items():
+        if feature in feats:
+            return ("-c", chip, "--line", str(PI_LINE))
     return None
 
 

@@ -32,7 +32,8 @@ EXIT_USAGE = 2  # a bad command line or input, as argparse's own errors
 DESCRIPTION = textwrap.fill(
     "Render LAVA jobs that run udrv's benches (the test definition "
     "rig/lava/udrv-bench.yaml records every figure as a LAVA test case) for the qemu, "
-    "beaglebone-black and bcm2837-rpi-3-b device types, run one here with lava-run "
+    "beaglebone-black, bcm2837-rpi-3-b and bcm2712-rpi-5-b device types, run one here "
+    "with lava-run "
     "(no server) on the lab's std, rt or rpi3 board under LAVA's qemu device type, "
     "and turn LAVA's results back into a udrv-lab/1 document for udrv-report.", 79,
     break_on_hyphens=False) + """
@@ -189,8 +190,8 @@ def _add_job_device_bundle(sub: argparse._SubParsersAction[argparse.ArgumentPars
     j.set_defaults(func=cmd_job)
     d = sub.add_parser("device", help="render a device configuration (lava-run --device)",
                        description="A lab board as a LAVA qemu device, or an example "
-                       "beaglebone-black / bcm2837-rpi-3-b device to start from (console "
-                       "on telnet localhost 7001, no power control)")
+                       "beaglebone-black / bcm2837-rpi-3-b / bcm2712-rpi-5-b device to start "
+                       "from (console on telnet localhost 7001, no power control)")
     d.add_argument("--device-type", default="qemu", choices=job.DEVICE_TYPES,
                    help="default qemu")
     d.add_argument("--kernel", default="std", help="qemu: the lab's board, std, rt (x86) or "

@@ -39,9 +39,12 @@ LAVA_DIR = Path(__file__).resolve().parent  # rig/lava/: this package and its fi
 TESTDEF = LAVA_DIR / "udrv-bench.yaml"
 RECORDER = LAVA_DIR / "udrv-lava-bench"
 JOB_TEMPLATES = LAVA_DIR / "templates"
-DEVICE_TYPES = ("qemu", "beaglebone-black", "bcm2837-rpi-3-b")
+# device-type templates lava-server lacks (Debian 12's 2023.01): ours, for a server
+OUR_DEVICE_TYPES = LAVA_DIR / "device-types"
+DEVICE_TYPES = ("qemu", "beaglebone-black", "bcm2837-rpi-3-b", "bcm2712-rpi-5-b")
 # the udrv build each device type's board runs (make static / armhf / arm64)
-BUNDLE_ARCH = {"qemu": "amd64", "beaglebone-black": "armhf", "bcm2837-rpi-3-b": "arm64"}
+BUNDLE_ARCH = {"qemu": "amd64", "beaglebone-black": "armhf", "bcm2837-rpi-3-b": "arm64",
+               "bcm2712-rpi-5-b": "arm64"}
 BUILD_OF_ARCH = {"amd64": "static", "armhf": "armhf", "arm64": "arm64"}
 # the benches a job runs unless told (--bench), in this order; each with the
 # arguments of the one plan (rig/lab/suite/plan.py) for the board's features. A real
@@ -154,7 +157,7 @@ def render_device(device_dict: str) -> str:
     jinja2 = _jinja()
     loader = jinja2.ChoiceLoader([
         jinja2.DictLoader({"device.jinja2": device_dict}),
-        jinja2.FileSystemLoader(str(device_type_templates())),
+        jinja2.FileSystemLoader([str(device_type_templates()), str(OUR_DEVICE_TYPES)]),
     ])
     env = jinja2.Environment(loader=loader, trim_blocks=True, autoescape=False)
     return str(env.get_template("device.jinja2").render())
@@ -172,7 +175,7 @@ def qemu_device_dict(kernel: str = "std") -> str:
 
 
 # A device dictionary for the boards this machine has not got, to start from:
-# a LAVA admin's for one BeagleBone Black / Raspberry Pi 3 has the real serial
+# a LAVA admin's for one BeagleBone Black / Raspberry Pi 3 / 5 has the real serial
 # console (ser2net) and power commands (a PDU).
 EXAMPLE_DEVICE = """{{% extends '{device_type}.jinja2' %}}
 {{% set connection_command = 'telnet localhost 7001' %}}

@@ -405,7 +405,7 @@ def test_transport_option_must_be_possible(tmp_path: Path) -> None:
 
 
 # -- the example environments ---------------------------------------------------------------
-@pytest.mark.parametrize("name", ["beaglebone-black", "raspberrypi3"])
+@pytest.mark.parametrize("name", ["beaglebone-black", "raspberrypi3", "raspberrypi5"])
 def test_example_board_envs_load(name: str) -> None:
     """labgrid's own loader takes them and makes their targets (drivers and
     resources are made, nothing is opened); the features are udrv's."""

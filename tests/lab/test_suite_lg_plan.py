@@ -87,6 +87,13 @@ def test_bcm2835_without_a_wire_is_make_labs_rpi3_toggle() -> None:
     assert opts(p)["gaps"] == "-c pinctrl-bcm2835 --line 17"
 
 
+def test_rp1_without_a_wire_toggles_the_pi_5s_gpio_17() -> None:
+    """A Pi 5 (raspberrypi5.yaml's features) without its jumpers: the RP1's GPIO 17."""
+    p = plan(frozenset({"rp1"}), None)
+    assert opts(p)["toggle"] == "-c pinctrl-rp1 --line 17 --no-edges"
+    assert opts(p)["gaps"] == "-c pinctrl-rp1 --line 17"
+
+
 def test_uio_devices_and_pci() -> None:
     assert opts(plan(frozenset({"uio-ticker"}), None))["uio"] == "-d ticker"
     assert opts(plan(frozenset({"edu"}), None))["uio"] == "-d edu"

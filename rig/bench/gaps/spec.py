@@ -94,7 +94,7 @@ def report_section(figs: Figures, runs: list[Run]) -> Section | None:
 
 
 def _board(feats: frozenset[str], w: board.Wiring) -> tuple[Opts | None, str]:
-    """gpio-wire's line, the wire's output, GPIO 17 on bcm2835, else --no-line
+    """gpio-wire's line, the wire's output, GPIO 17 on bcm2835 or rp1, else --no-line
     (the clock only): every board."""
     opts = board.line(feats, w.loop)
     return ("--no-line",) if opts is None else opts, ""

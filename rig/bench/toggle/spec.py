@@ -69,12 +69,12 @@ def report_section(figs: Figures, runs: list[Run]) -> Section | None:
 
 
 def _board(feats: frozenset[str], w: board.Wiring) -> tuple[Opts | None, str]:
-    """gpio-wire's line, a udrv-wire's output, or GPIO 17 on bcm2835 (no partner
+    """gpio-wire's line, a udrv-wire's output, or GPIO 17 on bcm2835 or rp1 (no partner
     line there: --no-edges)."""
     opts = board.line(feats, w.loop)
     if opts is not None and "gpio-wire" not in feats and w.loop is None:
-        opts += ("--no-edges",)  # bcm2835 alone: no partner line
-    return opts, "no GPIO line to toggle: gpio-wire, a udrv-wire or bcm2835"
+        opts += ("--no-edges",)  # a Pi's GPIO 17 alone: no partner line
+    return opts, "no GPIO line to toggle: gpio-wire, a udrv-wire, bcm2835 or rp1"
 
 
 SPEC = BenchSpec(NAME, plan=PlanSpec(_board, count(100000, 2000)),

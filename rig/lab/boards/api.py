@@ -59,6 +59,8 @@ FEATURES: dict[str, str] = {
     "rt": "a PREEMPT_RT kernel",
     "isolcpus": "two or more CPUs, CPU 1 isolated (isolcpus/nohz_full)",
     "bcm2835": "a Raspberry Pi 3's SoC: pinctrl-bcm2835 GPIO and its registers",
+    "rp1": "a Raspberry Pi 5's RP1: pinctrl-rp1 GPIO and its registers through "
+           "/dev/gpiomem0 (libudrv's mmio backend)",
     "python": "python3 with udrv's Python package, gpiod and gpiozero",
     "udrvd": "udrvd, dbus-daemon and gdbus, and libgpiod's gpiocli and gpio-manager under "
              "/opt/libgpiod (rig/lab/image/dbusguest.py lays them out)",

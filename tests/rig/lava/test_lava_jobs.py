@@ -29,7 +29,8 @@ def schema_validate(data: dict[str, Any]) -> None:
     lava_schemas.validate(data, strict=True)
 
 
-@pytest.mark.parametrize("device_type", ["qemu", "beaglebone-black", "bcm2837-rpi-3-b"])
+@pytest.mark.parametrize("device_type", ["qemu", "beaglebone-black", "bcm2837-rpi-3-b",
+                                         "bcm2712-rpi-5-b"])
 def test_job_validates(tmp_path: Path, device_type: str) -> None:
     data = job(tmp_path, "--device-type", device_type, *URLS, "--samples", "500",
                "--wire", "gpiochip0 17 18", "--args", "timer:--cpu 0",
@@ -77,7 +78,9 @@ REPLY_WIRES = {"beaglebone-black": ("gpiochip1 13 12 15 14",
                                     "-c gpiochip1 --trigger 13 --in 12 --reply 15 --watch 14"),
                "bcm2837-rpi-3-b": ("pinctrl-bcm2835 22 23 24 25",
                                    "-c pinctrl-bcm2835 --trigger 22 --in 23 --reply 24 "
-                                   "--watch 25")}
+                                   "--watch 25"),
+               "bcm2712-rpi-5-b": ("pinctrl-rp1 22 23 24 25",
+                                   "-c pinctrl-rp1 --trigger 22 --in 23 --reply 24 --watch 25")}
 
 
 @pytest.mark.parametrize("device_type", list(REPLY_WIRES))
@@ -97,6 +100,41 @@ def test_the_responder_on_a_board(tmp_path: Path, device_type: str, gpio_reply: 
     assert params["COMMANDS"] == (
         "timer --json --quiet --load none --samples 500;"
         f"reply --json --quiet --load none --samples 200 {lines}{responders} --breakdown")
+
+
+def test_the_pi_5_with_its_jumpers_runs_the_plans_pi_5_rows(tmp_path: Path) -> None:
+    """A Pi 5 (rp1, rig/lab/boards/envs/raspberrypi5.yaml's wiring): toggle on the
+    RP1's GPIO 17 (the plan's loopback), the responder on its four lines; with
+    rp1 alone and no jumper, toggle's edge-less run on GPIO 17 as on the rpi3."""
+    data = job(tmp_path, "--device-type", "bcm2712-rpi-5-b", *URLS, "--feature", "rp1",
+               "--wire", "pinctrl-rp1 17 18", "--reply-wire", "pinctrl-rp1 22 23 24 25",
+               "--bench", "toggle", "--bench", "reply")
+    schema_validate(data)
+    assert data["device_type"] == "bcm2712-rpi-5-b"
+    params = data["actions"][2]["test"]["definitions"][0]["repository"]["params"]
+    assert params["COMMANDS"] == (
+        "toggle --json --quiet --load none --samples 2000 -c pinctrl-rp1 --line 17;"
+        "reply --json --quiet --load none --samples 200 -c pinctrl-rp1 --trigger 22 --in 23 "
+        "--reply 24 --watch 25 --responder user,lib --breakdown")
+    data = job(tmp_path, "--device-type", "bcm2712-rpi-5-b", *URLS, "--feature", "rp1",
+               "--bench", "toggle")
+    params = data["actions"][2]["test"]["definitions"][0]["repository"]["params"]
+    assert params["COMMANDS"] == ("toggle --json --quiet --load none --samples 2000 "
+                                  "-c pinctrl-rp1 --line 17 --no-edges")
+
+
+def test_the_pi_5_device_type_renders(tmp_path: Path) -> None:
+    """Debian 12's lava-server has no bcm2712-rpi-5-b: rig/lava/device-types/ has
+    one, which renders on lava-server's base-uboot into a device lava-run takes
+    (its U-Boot commands load the kernel, ramdisk and device tree)."""
+    proc = lava_cli("device", "--device-type", "bcm2712-rpi-5-b", "-o", str(tmp_path / "d.yaml"))
+    assert proc.returncode == 0, proc.stderr
+    device = yaml.safe_load((tmp_path / "d.yaml").read_text())
+    booti = device["parameters"]["booti"]
+    assert (booti["kernel"], booti["ramdisk"], booti["dtb"]) == \
+        ("0x00080000", "0x02700000", "0x02600000")
+    text = yaml.safe_dump(device)
+    assert "console=ttyAMA10,115200n8" in text and "earlycon=pl011,0x107d001000" in text
 
 
 def test_board_job_defaults_to_the_timer(tmp_path: Path) -> None:
