@@ -193,6 +193,48 @@ def test_udrv_edge_events_iterator(py_board):
 
 
 @needs_udrv
+def test_chip_respond_replies_through_udrv_irq(py_board):
+    """Chip.respond(): every line udrv-irq's (B = line 1, its input; C = line 2,
+    its reply line, wired to line 3). The callback sets C = B by chip.reply();
+    the helper writes it with its next wait; line 3's edges, counted by the
+    kernel on another request, are the replies."""
+    out = python_json(py_board, code("""
+        import json, threading, time
+        import udrv
+        seen, done = [], []
+        def answer(chip, ev):
+            seen.append(int(ev.edge))
+            chip.reply(2, ev.edge == udrv.Edge.RISING)
+            return len(seen) == 6
+        def run():
+            with udrv.Chip("gpio-wire") as chip:
+                done.append(chip.respond(answer, line=1, replies={2: False}))
+        t = threading.Thread(target=run)
+        chip = udrv.Chip("gpio-wire")
+        with chip.request({3: udrv.LineSettings(edge=udrv.Edge.BOTH)}, consumer="d") as d, \
+             chip.request({0: udrv.LineSettings(direction=udrv.Direction.OUTPUT)}) as a:
+            t.start()
+            end = time.monotonic() + 30
+            while not chip.line_info(1).used and time.monotonic() < end:
+                time.sleep(0.01)  # the helper holds B once the run is under way
+            for i in range(6):
+                a.set_value(0, (i + 1) & 1)
+                n = len(seen)
+                while len(seen) == n and time.monotonic() < end:
+                    time.sleep(0.001)  # each edge answered before the next
+            t.join(30)
+            evs = list(d.edge_events(timeout=0.5))
+        print(json.dumps({"seen": seen, "alive": t.is_alive(), "done": done,
+                          "consumer": chip.line_info(1).consumer,
+                          "d": [int(e.edge) for e in evs]}))
+    """))
+    assert not out["alive"] and out["done"] == [[]], out
+    assert out["seen"] == [1, 2] * 3, out
+    assert out["d"] == [1, 2] * 3, out  # C followed B: six replies on the wire
+    assert out["consumer"] == "", out  # given back when the run ended
+
+
+@needs_udrv
 def test_udrv_fileno_with_selectors(py_board):
     out = python_json(py_board, code(EDGES, """
         import selectors

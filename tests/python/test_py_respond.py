@@ -282,6 +282,44 @@ def test_irq_line_is_the_helpers(exports: GpioExports) -> None:
             req.respond(lambda r, ev: True, line="wire2-in", wait="irq")
 
 
+def test_replies_are_the_helpers_lines(exports: GpioExports) -> None:
+    """replies=: udrv-irq's outputs, checked before anything is changed (a line of
+    the request, the input, one given twice, more than 8, a reply line with
+    another wait); reply() outside a run is refused; Chip.respond() likewise
+    (its helper: tests/lab)."""
+    with udrv.Chip(0) as chip, chip.request({OUT: None}, backend=SYSFS) as req:
+        cases: list[tuple[dict[str, object], str]] = [
+            ({"line": IN, "wait": "irq", "replies": {OUT: True}}, "is the request's"),
+            ({"line": IN, "wait": "irq", "replies": {IN: True}}, "the input"),
+            ({"line": OUT, "wait": "read", "replies": {9: True}},
+             "reply lines are the helper's"),
+        ]
+        for kw, text in cases:
+            with pytest.raises(udrv.Error) as e:
+                req.respond(lambda r, ev: True, **kw)  # type: ignore[arg-type]
+            assert e.value.errno == errno.EINVAL and text in str(e.value.strerror), kw
+        with pytest.raises(ValueError, match="at most 8"):
+            req.respond(lambda r, ev: True, line=IN, wait="irq",
+                        replies=dict.fromkeys(range(20, 29), False))
+        with pytest.raises(ValueError, match="a reply line is the helper's"):
+            req.respond(lambda r, ev: True, line=IN, wait="irq",
+                        replies={"x": True})  # type: ignore[dict-item]
+        with pytest.raises(RuntimeError, match="only from the callback"):
+            req.reply(9, True)
+        with pytest.raises(udrv.Error) as e:  # no helper here: how to load it
+            req.respond(lambda r, ev: True, line=IN, wait="irq", replies={9: True})
+        assert "/dev/udrv-irq does not exist" in str(e.value.strerror)
+        with pytest.raises(udrv.Error) as e:
+            chip.respond(lambda c, ev: True, line=IN, replies={IN: True})
+        assert e.value.errno == errno.EINVAL and "the input" in str(e.value.strerror)
+        with pytest.raises(udrv.Error) as e:
+            chip.respond(lambda c, ev: True, line=IN, replies={9: False})
+        assert "/dev/udrv-irq does not exist" in str(e.value.strerror)
+        with pytest.raises(RuntimeError, match="only from the callback"):
+            chip.reply(9, True)
+        assert os.sched_getscheduler(0) == os.SCHED_OTHER
+
+
 @pytest.mark.parametrize(("kw", "exc", "text"), [
     ({"line": 7}, ValueError, "line 7 is not in this request"),
     ({"line": IN, "wait": "poll"}, ValueError, "wait is 'read', 'busy' or 'irq'"),
@@ -294,7 +332,7 @@ def test_usage_errors(exports: GpioExports, kw: dict[str, object], exc: type[Exc
         with pytest.raises(exc, match=text):
             req.respond(lambda r, ev: True, **kw)  # type: ignore[arg-type]
         with pytest.raises(TypeError, match="callable"):
-            req._respond(None, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0)  # type: ignore[arg-type]
+            req._respond(None, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, (), 0)  # type: ignore[arg-type]
 
 
 def test_released_request(exports: GpioExports) -> None:

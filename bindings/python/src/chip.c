@@ -382,6 +382,11 @@ static PyObject *chip_request(PyObject *o, PyObject *args)
 				  names, consumer, backend, layout, (uint32_t)bufsize);
 }
 
+static PyObject *chip_reply(PyObject *o, PyObject *const *args, Py_ssize_t nargs)
+{
+	return udrvpy_reply(&CHIP(o)->replies, args, nargs);
+}
+
 static PyMethodDef chip_methods[] = {
 	{ "close", chip_close, METH_NOARGS,
 	  "close()\n\nClose the chip (requests made from it stay valid). Idempotent." },
@@ -392,6 +397,11 @@ static PyMethodDef chip_methods[] = {
 	  "line_offset(name: str) -> int\n\n"
 	  "The offset of the line called name; NotFoundError when the chip has none." },
 	{ "_request", chip_request, METH_VARARGS, NULL },
+	{ "_respond", udrvpy_chip_respond, METH_VARARGS, NULL },
+	{ "reply", UDRVPY_METH(chip_reply), METH_FASTCALL,
+	  "reply(line: int, level: bool) -> None\n\n"
+	  "From respond()'s callback: reply line `line` (an offset of its replies=) goes to "
+	  "`level` (raw) when the callback returns, written by udrv-irq with its next wait." },
 	{ "_watch_line_info", chip_watch_line_info, METH_O, NULL },
 	{ "_unwatch_line_info", chip_unwatch_line_info, METH_O, NULL },
 	{ "fileno", chip_fileno, METH_NOARGS,

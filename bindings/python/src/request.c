@@ -584,6 +584,11 @@ static PyObject *req_get_released(PyObject *o, void *unused)
 	return PyBool_FromLong(!REQ(o)->req || REQ(o)->release_pending);
 }
 
+static PyObject *req_reply(PyObject *o, PyObject *const *args, Py_ssize_t nargs)
+{
+	return udrvpy_reply(&REQ(o)->replies, args, nargs);
+}
+
 static PyMethodDef req_methods[] = {
 	{ "set_value", UDRVPY_METH(req_set_value), METH_FASTCALL,
 	  "set_value(line: int | str, value: int) -> None\n\n"
@@ -616,6 +621,10 @@ static PyMethodDef req_methods[] = {
 	{ "__exit__", req_exit, METH_VARARGS, NULL },
 	{ "_adopt", req_adopt, METH_VARARGS | METH_CLASS, NULL },
 	{ "_respond", udrvpy_req_respond, METH_VARARGS, NULL },
+	{ "reply", UDRVPY_METH(req_reply), METH_FASTCALL,
+	  "reply(line: int, level: bool) -> None\n\n"
+	  "From respond()'s callback: reply line `line` (an offset of its replies=) goes to "
+	  "`level` (raw) when the callback returns, written by udrv-irq with its next wait." },
 	{ NULL, NULL, 0, NULL }
 };
 

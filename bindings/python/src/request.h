@@ -23,6 +23,7 @@ struct udrvpy_request {
 	bool release_pending;		/* release() came while busy */
 	bool pending;			/* the last wait found events, no read since */
 	struct udrvpy_soft_pwm *pwms;	/* the SoftPWMs on its lines (soft_pwm.c) */
+	struct udrvpy_replies replies;	/* respond() running with reply lines */
 	char chip_name[32];
 };
 

@@ -37,15 +37,27 @@ PyObject *udrvpy_released(const char *what);
 
 /* chip.c */
 extern PyTypeObject udrvpy_ChipType;
+/* respond.c: the reply lines of a responder run under way, a Request's or a
+ * Chip's (reply() is allowed while r is set: from the callback) */
+struct udrvpy_replies {
+	struct udrv_responder *r;
+	unsigned int n;
+	unsigned int offsets[UDRV_RESPOND_REPLIES_MAX];
+};
+PyObject *udrvpy_reply(struct udrvpy_replies *rp, PyObject *const *args, Py_ssize_t nargs);
+
 struct udrvpy_chip {
 	PyObject_HEAD
 	struct udrv_chip *chip;		/* NULL once closed */
+	struct udrvpy_replies replies;	/* Chip.respond() running */
 	int busy;			/* requests being made, the GIL released */
 	bool close_pending;		/* close() came meanwhile */
 };
 int udrvpy_chip_init(PyObject *m);
 /* after a request: the close() that came meanwhile */
 void udrvpy_chip_close_pending(struct udrvpy_chip *chip);
+/* respond.c: Chip._respond(), a responder whose lines are all udrv-irq's */
+PyObject *udrvpy_chip_respond(PyObject *o, PyObject *args);
 
 /* layout.c */
 extern PyTypeObject udrvpy_GpioLayoutType;

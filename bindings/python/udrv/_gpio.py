@@ -28,6 +28,7 @@ Line = Union[int, str]
 ConfigKey = Union[int, str, tuple[Union[int, str], ...]]
 Config = Mapping[ConfigKey, Optional[LineSettings]]
 Responder = Callable[["Request", _udrv.EdgeEvent], object]
+ChipResponder = Callable[["Chip", _udrv.EdgeEvent], object]
 
 # udrv/responder.h
 # "irq": UDRV_RESPOND_IRQ_LINE (3), the helper's own line (2 was 1.5's)
@@ -35,6 +36,25 @@ _WAITS = {"read": 0, "busy": 1, "irq": 3}
 _LOCK_MEMORY, _PIN_CPU, _DMA_LATENCY = 1, 2, 4
 
 _udrv._set_edge_enum(Edge)
+
+
+def _flags(priority: int, lock_memory: bool | None, cpu: int | None,
+           dma_latency_us: int | None) -> int:
+    return ((_LOCK_MEMORY if (priority > 0 if lock_memory is None else lock_memory) else 0)
+            | (_PIN_CPU if cpu is not None else 0)
+            | (_DMA_LATENCY if dma_latency_us is not None else 0))  # fmt: skip
+
+
+def _replies(replies: Mapping[int, bool] | None) -> tuple[tuple[int, ...], int]:
+    """replies= (offset -> first level) as the reply lines and reply_high."""
+    if replies is None:
+        return (), 0
+    for line in replies:
+        if not isinstance(line, int) or isinstance(line, bool) or line < 0:
+            raise ValueError(f"replies: a reply line is the helper's, an offset on the "
+                             f"chip, not {line!r}")
+    high = sum(1 << i for i, level in enumerate(replies.values()) if level)
+    return tuple(replies), high
 
 
 def _line_info(t: tuple[int, str, str, bool, int, bool, int, int, int, int, int]) -> LineInfo:
@@ -129,6 +149,26 @@ class Chip(_udrv.Chip):
         if not offsets:
             raise ValueError("config names no line")
         return offsets, settings, names
+
+    def respond(self, callback: ChipResponder, *, line: int, replies: Mapping[int, bool],
+                priority: int = 0, irq_priority: int | None = None, cpu: int | None = None,
+                lock_memory: bool | None = None, prefault_stack: int = 0,
+                dma_latency_us: int | None = None) -> list[RtThread]:  # fmt: skip
+        """Request.respond(wait="irq") with every line the kernel helper
+        udrv-irq's and no request: line (its offset) the input, replies
+        {offset: first level} its outputs. callback(chip, event) answers
+        with chip.reply(offset, level), written when it returns, with the
+        helper's next wait; it returns True to stop. The scheduling
+        settings and what they put back are respond()'s.
+        """
+        if not isinstance(line, int) or isinstance(line, bool) or line < 0:
+            raise ValueError(f"line is the helper's input, an offset on the chip, not "
+                             f"{line!r}")
+        found = self._respond(callback, line, _WAITS["irq"], priority, irq_priority or 0,
+                              _flags(priority, lock_memory, cpu, dma_latency_us), cpu or 0,
+                              dma_latency_us or 0, prefault_stack, 0, 0,
+                              *_replies(replies))  # fmt: skip
+        return [RtThread(*t) for t in found]
 
     def request(self, config: Config, *, consumer: str = "udrv",
                 backend: Backend = Backend.CDEV, layout: _udrv.GpioLayout | None = None,
@@ -252,7 +292,8 @@ class Request(_udrv.Request):
                 irq_priority: int | None = None, cpu: int | None = None,
                 lock_memory: bool | None = None, prefault_stack: int = 0,
                 dma_latency_us: int | None = None, busy_spin_us: int = 0,
-                busy_pause_us: int = 0) -> list[RtThread]:  # fmt: skip
+                busy_pause_us: int = 0,
+                replies: Mapping[int, bool] | None = None) -> list[RtThread]:  # fmt: skip
         """Call callback(request, event) for each edge of the input line
         (offset or name) until it returns True (None or False: go on).
 
@@ -287,16 +328,23 @@ class Request(_udrv.Request):
         wake-up through no thread), as it left them. The callback may drive the
         request's lines; another blocking call on the request meanwhile
         raises RuntimeError.
+
+        With "irq", replies={offset: first level, ...} (at most 8) are
+        output lines the helper holds too (offsets on the chip, not lines
+        of the request): the callback sets them with
+        request.reply(offset, level), and the helper writes them when it
+        returns, in the call that waits for the next edge (one system call
+        an edge; the raw level, no active-low). Chip.respond() is the same
+        with every line the helper's and no request.
         """
         if wait not in _WAITS:
             raise ValueError(f"wait is 'read', 'busy' or 'irq', not {wait!r}")
-        flags = ((_LOCK_MEMORY if (priority > 0 if lock_memory is None else lock_memory) else 0)
-                 | (_PIN_CPU if cpu is not None else 0)
-                 | (_DMA_LATENCY if dma_latency_us is not None else 0))  # fmt: skip
         found = self._respond(callback, self._irq_offset(line) if wait == "irq" else
                               self._index(line), _WAITS[wait], priority,
-                              irq_priority or 0, flags, cpu or 0, dma_latency_us or 0,
-                              prefault_stack, busy_spin_us, busy_pause_us)  # fmt: skip
+                              irq_priority or 0,
+                              _flags(priority, lock_memory, cpu, dma_latency_us), cpu or 0,
+                              dma_latency_us or 0, prefault_stack, busy_spin_us,
+                              busy_pause_us, *_replies(replies))  # fmt: skip
         return [RtThread(*t) for t in found]
 
     def edge_events(self, timeout: float | None = None) -> Iterator[_udrv.EdgeEvent]:
