@@ -106,3 +106,20 @@ def test_an_inverted_setting_is_refused(board: Board) -> None:
     assert r.status == 1, r.stdout + r.stderr
     assert "priority 99 leaves no SCHED_FIFO priority above it" in r.stderr, r.stderr
     assert "udrv-responder" not in guest_ok(board, "cat /sys/kernel/irq/*/actions || true")
+
+
+@pytest.mark.lg_feature(["udrv-irq"])
+def test_every_line_the_helpers(board: Board) -> None:
+    """udrv-responder --irq: no request, both lines udrv-irq's (the input 5 and the
+    reply line 6, udrv_responder_new_chip()); line 7 follows line 4 by the
+    helper's writes; the lines are given back when the run ends."""
+    guest_ok(board, f"udrv gpio set -c {CHIP} 4=0")
+    job = Background(board, "responder-irq", f"udrv-responder --irq {CHIP} 5 6 {PRIO} 4")
+    job.wait_for(f"udrv gpio info -c {CHIP} 5 | grep -q 'udrv-irq'", what="the helper's line")
+    for level in (1, 0, 1, 0):
+        follow(board, level)
+    end = job.ended()
+    assert end.status == 0, end
+    assert "answered 4 edges" in end.stdout, end.stdout
+    info = guest_ok(board, f"udrv gpio info -c {CHIP} 5 6")
+    assert "udrv-irq" not in info, info
