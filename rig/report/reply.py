@@ -46,6 +46,7 @@ MARKS: tuple[tuple[str, str, str], ...] = (
     ("b_thread_s", "#d35400", "B's second irq thread runs"),
     ("responder", "#8e44ad", "the responder runs"),
     ("reply", "#27ae60", "C written (the reply)"),
+    ("helper_write", "#16a085", "C written by udrv-irq in the responder's next wait call"),
     ("d_hardirq", "#2980b9", "D's hardirq"),
     ("d_thread", "#1abc9c", "D's irq thread runs"),
     ("timestamp", "#34495e", "D's event timestamp"),

@@ -118,7 +118,8 @@ def test_responder_table() -> None:
     body = lines[2:]
     assert [line.split()[:2] for line in body] == [
         ["isr", "-"], ["kthread", "-"], ["user", "read"], ["user", "poll"],
-        ["user", "epoll"], ["user", "busy"], ["lib", "read"], ["lib", "busy"], ["lib", "irq"]]
+        ["user", "epoll"], ["user", "busy"], ["lib", "read"], ["lib", "busy"], ["lib", "irq"],
+        ["lib", "irq-reply"]]
     assert body[0].split()[2:] == ["2.0/2.5/3.0", "3.0/3.5/4.0", "10.0/10.5/11.0"]
     assert body[5].split()[2:] == ["7.0/7.5/8.0", "8.0/8.5/9.0", "15.0/15.5/16.0"]
 

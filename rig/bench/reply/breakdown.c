@@ -20,6 +20,13 @@ const char *bd_mark_name(enum bd_mark m)
 	return m < BD_NMARKS ? mark_names[m] : "?";
 }
 
+const char *bd_chain_mark_name(const struct bd_spec *s, enum bd_mark m)
+{
+	if (m == BD_REPLY && s->chain == BD_CHAIN_HELPER_REPLY)
+		return "helper_write";
+	return bd_mark_name(m);
+}
+
 const char *bd_event_name(enum bd_event e)
 {
 	static const char *const names[BD_NEV] = {
@@ -48,9 +55,9 @@ int bd_event_of(const struct trace_event *ev)
 const char *bd_chain_name(enum bd_chain c)
 {
 	static const char *const names[] = { "isr", "kthread", "user", "busy",
-					     "helper" };
+					     "helper", "helper_reply" };
 
-	return c <= BD_CHAIN_HELPER ? names[c] : "?";
+	return c <= BD_CHAIN_HELPER_REPLY ? names[c] : "?";
 }
 
 /* The marks a reply of @s's chain must have (a bit per mark). */
@@ -62,7 +69,7 @@ static unsigned int required(const struct bd_spec *s)
 		m |= 1u << BD_B_HARDIRQ | (s->ipi ? 1u << BD_IPI : 0);
 	if (s->chain == BD_CHAIN_KTHREAD || s->chain == BD_CHAIN_USER)
 		m |= 1u << BD_B_THREAD;
-	if (s->chain == BD_CHAIN_USER || s->chain == BD_CHAIN_HELPER)
+	if (s->chain == BD_CHAIN_USER || bd_chain_helper(s->chain))
 		m |= 1u << BD_RESPONDER;
 	return m;
 }
@@ -138,7 +145,12 @@ static int mark_of(const struct bd_spec *s, const struct trace_event *ev)
 	case TRACE_SWITCH:
 		return switch_mark(s, ev);
 	case TRACE_GPIO_VALUE:
-		return !ev->gpio_get && ev->gpio == s->c_gpio ? BD_REPLY : -1;
+		if (ev->gpio_get || ev->gpio != s->c_gpio)
+			return -1;
+		/* the helper writes in the responder's call, nowhere else */
+		if (s->chain == BD_CHAIN_HELPER_REPLY && ev->cur.pid != s->responder_pid)
+			return -1;
+		return BD_REPLY;
 	default:
 		return -1;
 	}
@@ -208,8 +220,10 @@ void bd_feed(struct bd_analysis *a, const struct trace_event *ev)
 	mark_who(r, m, ev);
 }
 
-static const char *mark_event(enum bd_mark m)
+static const char *mark_event(const struct bd_spec *s, enum bd_mark m)
 {
+	if (m == BD_REPLY && s->chain == BD_CHAIN_HELPER_REPLY)
+		return "gpio_value setting C in the responder's task: udrv-irq's write in its UDRV_IRQ_SET";
 	switch (m) {
 	case BD_IPI:
 		return "irq_vectors:irq_work_entry";
@@ -239,7 +253,7 @@ static int in_order(const struct bd_analysis *a, const struct bd_reply *r,
 
 	if (t + a->round_ns < prev || t > r->t_d + a->round_ns) {
 		snprintf(err, errlen, "reply %zu: %s at %llu ns is out of order (previous mark %llu ns, D's timestamp %llu ns) by more than the trace's rounding",
-			 i, bd_mark_name(m), (unsigned long long)t,
+			 i, bd_chain_mark_name(&a->spec, m), (unsigned long long)t,
 			 (unsigned long long)prev, (unsigned long long)r->t_d);
 		return -1;
 	}
@@ -254,11 +268,11 @@ static uint64_t cost_off(const struct bd_reply *r, uint64_t t, double cost)
 	return t - (uint64_t)(cost < room ? cost + 0.5 : room);
 }
 
-static void stage_set(struct bd_stage *st, int from, int to, uint64_t ns,
-		      const struct bd_reply *r)
+static void stage_set(const struct bd_spec *s, struct bd_stage *st, int from,
+		      int to, uint64_t ns, const struct bd_reply *r)
 {
-	snprintf(st->name, sizeof(st->name), "%s_to_%s", bd_mark_name(from),
-		 bd_mark_name(to));
+	snprintf(st->name, sizeof(st->name), "%s_to_%s",
+		 bd_chain_mark_name(s, from), bd_chain_mark_name(s, to));
 	st->ns = ns;
 	snprintf(st->who, sizeof(st->who), "%s", r->who[from]);
 }
@@ -279,8 +293,8 @@ int bd_stages(const struct bd_analysis *a, size_t i, struct bd_stage *st,
 	for (int m = BD_WRITE + 1; m < BD_TIMESTAMP; m++) {
 		if (!r->at[m] && (req & 1u << m)) {
 			snprintf(err, errlen, "reply %zu (t_write %llu ns): the trace has no %s (%s) between the write and D's timestamp (an event not enabled, or a trace buffer overrun)",
-				 i, (unsigned long long)r->t_write, bd_mark_name(m),
-				 mark_event(m));
+				 i, (unsigned long long)r->t_write,
+				 bd_chain_mark_name(&a->spec, m), mark_event(&a->spec, m));
 			return -1;
 		}
 		if (!r->at[m])
@@ -292,11 +306,11 @@ int bd_stages(const struct bd_analysis *a, size_t i, struct bd_stage *st,
 		v = raw > r->t_d ? r->t_d : raw;
 		v = cost_off(r, v, r->cost_at[m]);
 		v = v < prev ? prev : v > end ? end : v;
-		stage_set(&st[n++], from, m, v - prev, r);
+		stage_set(&a->spec, &st[n++], from, m, v - prev, r);
 		prev = v;
 		from = m;
 	}
-	stage_set(&st[n++], from, BD_TIMESTAMP, end - prev, r);
+	stage_set(&a->spec, &st[n++], from, BD_TIMESTAMP, end - prev, r);
 	return n;
 }
 

@@ -25,6 +25,19 @@
  *   kthread  write ipi b_hardirq b_thread reply d_hardirq timestamp
  *   user     write ipi b_hardirq b_thread responder reply d_hardirq timestamp
  *   busy     write reply d_hardirq timestamp
+ *   helper   write ipi b_hardirq responder reply d_hardirq timestamp
+ *   helper_reply
+ *            write ipi b_hardirq responder helper_write d_hardirq timestamp
+ * helper: the lib responder woken by udrv-irq from B's hard irq handler,
+ * C written through its request. helper_reply: the same wake-up, C
+ * udrv-irq's reply line: the reply mark is then "helper_write", the
+ * helper's write of C in the responder's next UDRV_IRQ_SET (the gpio_value
+ * event in the responder's own task: the write of another task is no
+ * mark), the call that, once C is written, waits for the next edge. So
+ * responder_to_helper_write is the callback, the return from the previous
+ * call and the entry into the next one up to its write, and D's timestamp
+ * falls inside that call, after the write, before its wait: the wire's
+ * edge interrupts the writer (gpio-wire's self-IPI, D's hardirq).
  * (ipi only when spec.ipi, d_hardirq only when spec.d_side: udrv-bench
  * traces neither, the fewer events the better). The stages are the stretches
  * between consecutive marks, named "<from>_to_<to>" (write_to_ipi, ...):
@@ -67,9 +80,16 @@ enum bd_mark {
 /* The event types traced, each with its own cost (bd_event_of) */
 enum bd_event { BD_EV_IPI, BD_EV_IRQ, BD_EV_SWITCH, BD_EV_GPIO, BD_NEV };
 
-/* helper: the lib responder woken by udrv-irq from B's hard irq handler */
+/* helper, helper_reply: the lib responder woken by udrv-irq from B's hard
+ * irq handler (above); helper_reply: udrv-irq writes the reply too */
 enum bd_chain { BD_CHAIN_ISR, BD_CHAIN_KTHREAD, BD_CHAIN_USER,
-		BD_CHAIN_BUSY, BD_CHAIN_HELPER };
+		BD_CHAIN_BUSY, BD_CHAIN_HELPER, BD_CHAIN_HELPER_REPLY };
+
+/* The responder waits through udrv-irq: no irq thread on B's side. */
+static inline bool bd_chain_helper(enum bd_chain c)
+{
+	return c == BD_CHAIN_HELPER || c == BD_CHAIN_HELPER_REPLY;
+}
 
 struct bd_spec {
 	enum bd_chain chain;
@@ -109,6 +129,8 @@ struct bd_analysis {
 };
 
 const char *bd_mark_name(enum bd_mark m);
+/* Mark @m's name in @s's chain (helper_reply's reply: "helper_write"). */
+const char *bd_chain_mark_name(const struct bd_spec *s, enum bd_mark m);
 /* "irq_handler_entry", ...: the event of type @e */
 const char *bd_event_name(enum bd_event e);
 /* @ev's type, or -1: not one of the traced types */

@@ -64,11 +64,11 @@ static const char reply_help[] =
 "           (irq/N-gpio-reply)\n"
 "  user     a udrv process that waits for B's edge and writes C: --wait\n"
 "           read, poll, epoll (the edge event) or busy (B's level)\n"
-"  lib      the same through libudrv's responder (udrv_responder_run()),\n"
-"           which raises B's irq threads above the process (to --irq-prio,\n"
-"           else --prio + 1) before it goes to --prio: --wait read, busy,\n"
-"           or irq (the kernel helper udrv-irq, which holds B for the run,\n"
-"           wakes it from B's hardirq)\n"
+"  lib      the same through libudrv's responder, which raises B's irq\n"
+"           threads above it (to --irq-prio, else --prio + 1) first:\n"
+"           --wait read, busy, irq (the kernel helper udrv-irq holds B,\n"
+"           wakes it from B's hardirq) or irq-reply (udrv-irq holds C too,\n"
+"           writes the reply in the call that waits for the next edge)\n"
 "On one machine (--role both) the target's timestamps split the latency:\n"
 "trigger_to_handler and handler_to_reply (isr, kthread, from the module),\n"
 "trigger_to_irq (B's event), irq_to_wake and wake_to_reply (user, lib). Loss:\n"
@@ -90,9 +90,9 @@ static const char reply_help[] =
 "                        (default; one for --role target; a label for\n"
 "                        --role loghost)\n"
 "      --wait W          the user and lib responders' wait: read, poll,\n"
-"                        epoll, busy, irq (lib only; all: if /dev/udrv-irq\n"
-"                        exists), a list or all (default; one for --role\n"
-"                        target)\n"
+"                        epoll, busy, irq, irq-reply (lib only; all: if\n"
+"                        /dev/udrv-irq exists), a list or all (default; one\n"
+"                        for --role target)\n"
 "      --trigger N       line A, driven by the log host (default 4)\n"
 "      --in N            line B, the responder's input (default 5)\n"
 "      --reply N         line C, the responder's output (default 6)\n"
@@ -198,7 +198,7 @@ static int reply_opt(struct bench_run *run, int opt, const char *arg, void *ctx)
 	}
 }
 
-/* The toolkit's kernel helper is there: lib --wait irq can run. */
+/* The toolkit's kernel helper is there: lib --wait irq, irq-reply can run. */
 static bool reply_helper_loaded(void)
 {
 	char path[256];
@@ -228,15 +228,15 @@ static int reply_check_opts(struct reply_bench *b, bool wait_given)
 		return bench_usage(cmd, "--wait is the user and lib responders': add --responder user or lib");
 	if (wait_given && (b->resp_mask & 1u << REPLY_LIB) &&
 	    !(b->wait_mask & REPLY_LIB_WAITS))
-		return bench_usage(cmd, "the lib responder waits by read, busy or irq (udrv_responder_run()), not by poll or epoll");
+		return bench_usage(cmd, "the lib responder waits by read, busy, irq or irq-reply (udrv_responder_run()), not by poll or epoll");
 	if (wait_given && (b->resp_mask & 1u << REPLY_USER) &&
 	    !(b->wait_mask & REPLY_USER_WAITS))
-		return bench_usage(cmd, "--wait irq is the lib responder's (udrv-irq through libudrv): add --responder lib");
+		return bench_usage(cmd, "--wait irq and irq-reply are the lib responder's (udrv-irq through libudrv): add --responder lib");
 	if (b->role == ROLE_TARGET && !single(b->resp_mask))
 		return bench_usage(cmd, "--role target runs one responder: --responder isr, kthread, user or lib");
 	if (b->role == ROLE_TARGET && (b->resp_mask & procs) &&
 	    !single(b->wait_mask))
-		return bench_usage(cmd, "--role target runs one user or lib responder: --wait read, poll, epoll or busy (lib: read, busy or irq)");
+		return bench_usage(cmd, "--role target runs one user or lib responder: --wait read, poll, epoll or busy (lib: read, busy, irq or irq-reply)");
 	if (b->role == ROLE_LOGHOST && b->resp_mask != (1u << REPLY_NRESP) - 1 &&
 	    !single(b->resp_mask))
 		return bench_usage(cmd, "--role loghost: --responder names the remote responder (one, or leave it out)");
@@ -400,7 +400,7 @@ int cmd_bench_reply(int argc, char **argv)
 		return bench_usage("reply", "unexpected argument '%s'", argv[optind]);
 	ret = reply_check_opts(&b, b.wait_mask != all_waits);
 	if (!ret && b.wait_mask == all_waits && !reply_helper_loaded())
-		b.wait_mask &= ~(1u << REPLY_IRQ);	/* all: what there is */
+		b.wait_mask &= ~REPLY_HELPER_WAITS;	/* all: what there is */
 	if (b.breakdown)
 		b.run.json_extra = reply_breakdown_json;
 	if (!ret)

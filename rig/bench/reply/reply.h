@@ -32,10 +32,16 @@
  */
 enum reply_responder { REPLY_ISR, REPLY_KTHREAD, REPLY_USER, REPLY_LIB,
 		       REPLY_NRESP };
-/* irq: the lib responder's wait through the toolkit's kernel helper
- * udrv-irq (UDRV_RESPOND_IRQ_LINE): B's interrupt straight to the responder */
+/*
+ * irq: the lib responder's wait through the toolkit's kernel helper
+ * udrv-irq (UDRV_RESPOND_IRQ_LINE): B's interrupt straight to the
+ * responder, which replies through its request holding C. irq-reply: the
+ * same wait, C the helper's reply line too (num_replies 1, no request:
+ * udrv_responder_new_chip()), written by the helper in the call that
+ * waits for the next edge.
+ */
 enum reply_wait { REPLY_READ, REPLY_POLL, REPLY_EPOLL, REPLY_BUSY, REPLY_IRQ,
-		  REPLY_NWAIT };
+		  REPLY_IRQ_REPLY, REPLY_NWAIT };
 
 extern const char *const reply_responder_names[REPLY_NRESP];
 extern const char *const reply_wait_names[REPLY_NWAIT];
@@ -46,9 +52,16 @@ static inline bool reply_by_process(enum reply_responder r)
 	return r == REPLY_USER || r == REPLY_LIB;
 }
 
+/* The lib responder waits through udrv-irq (irq, irq-reply). */
+static inline bool reply_by_helper(enum reply_wait w)
+{
+	return w == REPLY_IRQ || w == REPLY_IRQ_REPLY;
+}
+
 /* The waits of the lib responder (the library's) and of the user loop. */
+#define REPLY_HELPER_WAITS	((1u << REPLY_IRQ) | (1u << REPLY_IRQ_REPLY))
 #define REPLY_LIB_WAITS		((1u << REPLY_READ) | (1u << REPLY_BUSY) | \
-				 (1u << REPLY_IRQ))
+				 REPLY_HELPER_WAITS)
 #define REPLY_USER_WAITS	((1u << REPLY_READ) | (1u << REPLY_POLL) | \
 				 (1u << REPLY_EPOLL) | (1u << REPLY_BUSY))
 

@@ -57,19 +57,20 @@ static int bd_spec(struct reply_bench *b, struct reply_cfg *c,
 	s->chain = c->resp == REPLY_ISR ? BD_CHAIN_ISR :
 		   c->resp == REPLY_KTHREAD ? BD_CHAIN_KTHREAD :
 		   c->wait == REPLY_BUSY ? BD_CHAIN_BUSY :
-		   c->wait == REPLY_IRQ ? BD_CHAIN_HELPER : BD_CHAIN_USER;
+		   c->wait == REPLY_IRQ ? BD_CHAIN_HELPER :
+		   c->wait == REPLY_IRQ_REPLY ? BD_CHAIN_HELPER_REPLY : BD_CHAIN_USER;
 	if (base < 0)
 		return bench_error(EXIT_FAIL, "%s: %s has no global line numbers (sysfs base), which gpio:gpio_value names lines by",
 				 BD_WHO, udrv_chip_name(b->chip));
 	s->c_gpio = (unsigned int)base + b->reply;
 	if (reply_by_process(c->resp))
 		s->responder_pid = (int)b->child;
-	if (s->chain == BD_CHAIN_HELPER)
+	if (bd_chain_helper(s->chain))
 		snprintf(helper, sizeof(helper), UDRV_IRQ_ACTION_FMT,
 			 udrv_chip_label(b->chip), b->in);
 	ret = bd_irq(b, REPLY_CONSUMER, b->watch, &s->d_irq);
 	if (!ret && s->chain != BD_CHAIN_BUSY)
-		ret = bd_irq(b, s->chain == BD_CHAIN_HELPER ? helper :
+		ret = bd_irq(b, bd_chain_helper(s->chain) ? helper :
 			     c->resp == REPLY_USER ? REPLY_TARGET_CONSUMER :
 			     c->resp == REPLY_LIB ? REPLY_LIB_CONSUMER :
 			     "gpio-reply", b->in, &s->b_irq);
@@ -80,8 +81,8 @@ static int bd_spec(struct reply_bench *b, struct reply_cfg *c,
  * The events that mark @s's chain, the fewest (each costs the reply time,
  * and the costs measured one type at a time add up less exactly the more
  * there are): B's hardirq (not busy), the switches to B's irq threads and
- * to the user responder (kthread, user; helper: the responder alone), C's
- * write. Neither gpio-wire's
+ * to the user responder (kthread, user; helper, helper_reply: the
+ * responder alone), C's write. Neither gpio-wire's
  * self-IPI nor D's side: the log host's, not the responder's.
  */
 struct bd_filters {
@@ -107,7 +108,7 @@ static void bd_filters(const struct bd_spec *s, struct bd_filters *f)
 		snprintf(f->irq, sizeof(f->irq), "irq==%d", s->b_irq);
 		bd_add_event(f, BD_EV_IRQ, "irq/irq_handler_entry", f->irq);
 	}
-	if (s->chain == BD_CHAIN_HELPER) {	/* no thread: the responder */
+	if (bd_chain_helper(s->chain)) {	/* no thread: the responder */
 		snprintf(f->sw, sizeof(f->sw), "next_pid==%d", s->responder_pid);
 		bd_add_event(f, BD_EV_SWITCH, "sched/sched_switch", f->sw);
 	}

@@ -286,9 +286,9 @@ static int lh_wake_threads(struct reply_bench *b, const struct reply_cfg *c)
 		{ REPLY_CONSUMER, b->watch },
 		{ b->role != ROLE_BOTH ? NULL :
 		  c->resp == REPLY_KTHREAD ? "gpio-reply" :
-		  /* busy: nothing wakes it; irq: udrv-irq wakes it from
-		   * the hard irq handler, no thread */
-		  c->wait == REPLY_BUSY || c->wait == REPLY_IRQ ? NULL :
+		  /* busy: nothing wakes it; irq, irq-reply: udrv-irq wakes
+		   * it from the hard irq handler, no thread */
+		  c->wait == REPLY_BUSY || reply_by_helper(c->wait) ? NULL :
 		  c->resp == REPLY_USER ? REPLY_TARGET_CONSUMER :
 		  c->resp == REPLY_LIB ? REPLY_LIB_CONSUMER : NULL, b->in },
 	};

@@ -9,6 +9,9 @@
  *   user          this file's loop: wait for B's edge (read, poll, epoll,
  *                 or busy-polling B's level) and write C = !B, through
  *                 libudrv
+ *   lib           libudrv's responder: read, busy, irq (udrv-irq holds B,
+ *                 C is this process's request's), irq-reply (udrv-irq holds
+ *                 B and C, no request: udrv_responder_new_chip())
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,7 +35,7 @@ const char *const reply_responder_names[REPLY_NRESP] = {
 
 const char *const reply_wait_names[REPLY_NWAIT] = {
 	[REPLY_READ] = "read", [REPLY_POLL] = "poll", [REPLY_EPOLL] = "epoll",
-	[REPLY_BUSY] = "busy", [REPLY_IRQ] = "irq",
+	[REPLY_BUSY] = "busy", [REPLY_IRQ] = "irq", [REPLY_IRQ_REPLY] = "irq-reply",
 };
 
 /* ---- rig/kernel/gpio-reply ------------------------------------------------ */
@@ -227,26 +230,37 @@ static int target_request(struct reply_user *u, const char *consumer,
 }
 
 /*
- * irq: C alone (an output at !B, index 0); udrv-irq requests B itself for
- * the run, so B is only read here, in a request of its own let go at once.
+ * B's level, in a request of its own let go at once: udrv-irq requests B
+ * itself for the run (irq, irq-reply). 0 or 1, or -1 (said why).
  */
-static int target_request_irq(struct reply_user *u, struct udrv_request **req)
+static int target_read_b(struct reply_user *u)
 {
 	struct udrv_request_config cfg = { .consumer = REPLY_LIB_CONSUMER };
 	struct udrv_line_settings s = { .direction = UDRV_DIR_INPUT };
 	struct udrv_request *b_req = NULL;
 	int b;
 
-	if (udrv_chip_request(u->chip, &cfg, 1, &u->in, &s, &b_req))
-		return user_fail(u, "%s", udrv_chip_errmsg(u->chip));
+	if (udrv_chip_request(u->chip, &cfg, 1, &u->in, &s, &b_req)) {
+		user_fail(u, "%s", udrv_chip_errmsg(u->chip));
+		return -1;
+	}
 	b = udrv_request_get_value(b_req, 0);
 	if (b < 0)
 		user_fail(u, "%s", udrv_request_errmsg(b_req));
 	udrv_request_release(b_req);
+	return b < 0 ? -1 : b;
+}
+
+/* irq: C alone (an output at !B, index 0); B is udrv-irq's. */
+static int target_request_irq(struct reply_user *u, struct udrv_request **req)
+{
+	struct udrv_request_config cfg = { .consumer = REPLY_LIB_CONSUMER };
+	struct udrv_line_settings s = { .direction = UDRV_DIR_OUTPUT };
+	int b = target_read_b(u);
+
 	if (b < 0)
 		return EXIT_FAIL;
-	s = (struct udrv_line_settings){ .direction = UDRV_DIR_OUTPUT,
-					 .value = !b };
+	s.value = !b;
 	if (udrv_chip_request(u->chip, &cfg, 1, &u->out, &s, req))
 		return user_fail(u, "%s", udrv_chip_errmsg(u->chip));
 	return 0;
@@ -345,10 +359,31 @@ static void user_record(struct reply_user *u)
 
 struct lib_answer {
 	struct reply_user *u;
+	struct udrv_responder *r;	/* irq-reply: the reply's way */
 	volatile int *stop;
 };
 
-/* Each edge of B: C = !B, and the same record as the user responder's. */
+/* C = !B: through the request, or (irq-reply: no request) the helper's
+ * reply line 0, which it writes when this callback has returned. */
+static int lib_reply(struct lib_answer *a, struct udrv_request *req, int c)
+{
+	if (!req) {
+		if (!udrv_responder_reply(a->r, 1, (uint32_t)c))
+			return 0;
+		user_fail(a->u, "%s", udrv_responder_errmsg(a->r));
+		return -EIO;
+	}
+	if (!udrv_request_set_value(req, lib_c_index(a->u), c))
+		return 0;
+	user_fail(a->u, "%s", udrv_request_errmsg(req));
+	return -EIO;
+}
+
+/*
+ * Each edge of B: C = !B, and the same record as the user responder's
+ * (irq-reply: t_reply is the decision; the helper writes C after it, in
+ * the call that waits for the next edge).
+ */
 static int lib_answer(struct udrv_request *req, const struct udrv_edge_event *ev,
 		      void *data)
 {
@@ -368,23 +403,56 @@ static int lib_answer(struct udrv_request *req, const struct udrv_edge_event *ev
 	sh->edges++;
 	sh->t_reply = bench_now_ns();
 	__atomic_store_n(&sh->seq, sh->seq + 1, __ATOMIC_RELEASE);
-	if (udrv_request_set_value(req, lib_c_index(u),
-				   ev->edge != UDRV_EDGE_RISING)) {
-		user_fail(u, "%s", udrv_request_errmsg(req));
+	if (lib_reply(a, req, ev->edge != UDRV_EDGE_RISING))
 		return -EIO;
-	}
 	user_record(u);
 	return *a->stop || bench_interrupted();
+}
+
+/*
+ * irq-reply: a responder of the chip, no request: B and C both udrv-irq's,
+ * C (reply line 0) first at !B.
+ */
+static int lib_new_chip(struct reply_user *u, struct udrv_responder_config *cfg,
+			struct udrv_responder **r)
+{
+	int b = target_read_b(u);
+
+	if (b < 0)
+		return EXIT_FAIL;
+	cfg->num_replies = 1;
+	cfg->replies[0] = u->out;
+	cfg->reply_high = !b;
+	if (udrv_responder_new_chip(u->chip, cfg, r))
+		return user_fail(u, "%s", udrv_chip_errmsg(u->chip));
+	return 0;
+}
+
+/* The responder and the lines it answers on (the library sets the
+ * scheduling). */
+static int lib_new(struct reply_user *u, struct udrv_responder_config *cfg,
+		   struct udrv_request **req, struct udrv_responder **r)
+{
+	int ret;
+
+	if (u->wait == REPLY_IRQ_REPLY)
+		return lib_new_chip(u, cfg, r);
+	ret = u->wait == REPLY_IRQ ? target_request_irq(u, req) :
+	      target_request(u, REPLY_LIB_CONSUMER, req);
+	if (!ret && udrv_responder_new(*req, cfg, r))
+		ret = user_fail(u, "%s", udrv_request_errmsg(*req));
+	return ret;
 }
 
 static int lib_run(struct reply_user *u, int ready_fd, volatile int *stop)
 {
 	struct udrv_responder_config cfg = {
-		/* irq: B's offset (udrv-irq's line, not the request's) */
-		.in = u->wait == REPLY_IRQ ? u->in : 0,
+		/* irq, irq-reply: B's offset (udrv-irq's line, not a request's) */
+		.in = reply_by_helper(u->wait) ? u->in : 0,
 		.priority = u->prio, .irq_priority = u->irq_prio,
 		.wait = u->wait == REPLY_BUSY ? UDRV_RESPOND_BUSY :
-			u->wait == REPLY_IRQ ? UDRV_RESPOND_IRQ_LINE : UDRV_RESPOND_READ,
+			reply_by_helper(u->wait) ? UDRV_RESPOND_IRQ_LINE :
+			UDRV_RESPOND_READ,
 		.flags = (u->mlock ? UDRV_RESPOND_LOCK_MEMORY : 0) |
 			 (u->cpu >= 0 ? UDRV_RESPOND_PIN_CPU : 0),
 		.cpu = u->cpu >= 0 ? u->cpu : 0,
@@ -393,12 +461,9 @@ static int lib_run(struct reply_user *u, int ready_fd, volatile int *stop)
 	struct udrv_request *req = NULL;
 	struct udrv_responder *r = NULL;
 	char one = 1;
-	/* the lines only: the library sets the scheduling */
-	int ret = u->wait == REPLY_IRQ ? target_request_irq(u, &req) :
-		  target_request(u, REPLY_LIB_CONSUMER, &req);
+	int ret = lib_new(u, &cfg, &req, &r);
 
-	if (!ret && udrv_responder_new(req, &cfg, &r))
-		ret = user_fail(u, "%s", udrv_request_errmsg(req));
+	a.r = r;
 	if (!ret && ready_fd >= 0 && write(ready_fd, &one, 1) != 1)
 		ret = EXIT_FAIL;
 	if (!ret) {

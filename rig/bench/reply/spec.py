@@ -23,7 +23,7 @@ NAME = "reply"
 # udrv-bench reply's responders, in the order of Grandegger's gpioirqbench table
 REPLY_ROWS = (("isr", None), ("kthread", None), ("user", "read"), ("user", "poll"),
               ("user", "epoll"), ("user", "busy"), ("lib", "read"), ("lib", "busy"),
-              ("lib", "irq"))
+              ("lib", "irq"), ("lib", "irq-reply"))
 # how far the traced reply may be from the untraced p50 for its stages to
 # explain it (the 5%)
 TOLERANCE = 0.05

@@ -36,7 +36,7 @@ def reply_table(runs: list[Run], board: str = "x86") -> TextTable:
     t = TextTable(["Responders: trigger -> reply p50/p99/max in us as the log host sees it "
                    "(udrv-bench reply; gpio-reply isr/kthread, a udrv process: its own loop "
                    "(user) or libudrv's responder (lib))"],
-                  [Column("responder", 12), Column("wait", 8)]
+                  [Column("responder", 12), Column("wait", 9)]
                   + [Column(c, 22, ">") for c, _ in cols])
     tables = [next(iter(bench_rows(sel, "reply").values()), {}) for _, sel in cols]
     for impl, wait in REPLY_ROWS:

@@ -243,6 +243,46 @@ static void test_optional_marks(void)
 	CHECK_INT(sum, 9000);
 }
 
+/*
+ * helper_reply (lib/irq-reply), lines made for the test in the shape of the
+ * helper chain's: udrv-irq's handler wakes the responder (160), whose next
+ * UDRV_IRQ_SET writes C; D's hardirq interrupts that call. The reply mark
+ * is "helper_write", and only the responder's own write of C is one.
+ */
+static void test_helper_reply(void)
+{
+	static const char *const lines[] = {
+		"  w-1 [000] d.h1.     1.000002: irq_work_entry: vector=246",
+		"  w-1 [000] d.h1.     1.000003: irq_handler_entry: irq=25 name=udrv-irq:gpio-wire:5",
+		"  w-1 [000] d..2.     1.000005: sched_switch: prev_comm=w prev_pid=1 prev_prio=19 prev_state=S ==> next_comm=udrv-bench next_pid=160 next_prio=14",
+		"  other-7 [000] .....     1.000006: gpio_value: 1022 set 0",
+		"  udrv-bench-160 [000] .....     1.000008: gpio_value: 1022 set 0",
+		"  udrv-bench-160 [000] d.h1.     1.000009: irq_handler_entry: irq=24 name=y",
+	};
+	struct bd_reply r[1] = { { .t_write = 1000001000ULL, .t_d = 1000010000ULL } };
+	struct bd_spec s = spec(BD_CHAIN_HELPER_REPLY, 160);
+	struct bd_stage st[BD_NMARKS];
+	char buf[256], err[256];
+	uint64_t sum;
+	int n = stages_of(s, r, 1, lines, N(lines), st, buf, sizeof(buf), &sum);
+
+	CHECK_INT(n, 6);
+	CHECK_STR(buf, "write_to_ipi ipi_to_b_hardirq b_hardirq_to_responder responder_to_helper_write helper_write_to_d_hardirq d_hardirq_to_timestamp");
+	CHECK_INT(st[3].ns, 3000);	/* the responder to its call's write */
+	CHECK_STR(st[4].who, "gpio 1022 set 0 in udrv-bench-160");
+	CHECK_INT(sum, 9000);
+	CHECK_STR(bd_chain_name(s.chain), "helper_reply");
+	/* the helper chain (lib/irq) names the same mark "reply" */
+	n = stages_of(spec(BD_CHAIN_HELPER, 160), r, 1, lines, N(lines), st,
+		      buf, sizeof(buf), &sum);
+	CHECK_STR(buf, "write_to_ipi ipi_to_b_hardirq b_hardirq_to_responder responder_to_reply reply_to_d_hardirq d_hardirq_to_timestamp");
+	/* C written by another task only: no helper_write */
+	bd_init(&an, &s, r, 1);
+	feed(&an, lines, N(lines), 4);
+	CHECK_INT(bd_stages(&an, 0, st, err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, "no helper_write (gpio_value setting C in the responder's task");
+}
+
 /* A reply whose mark the trace lacks: refused with its name, not a
  * wrong number; the median refuses the run */
 static void test_missing_mark(void)
@@ -402,6 +442,7 @@ static void test_parse_raw(void)
 
 UDRV_TESTS(UDRV_T(test_parse_gpio_value), UDRV_T(test_std_isr),
 	   UDRV_T(test_rounding), UDRV_T(test_rt_kthread), UDRV_T(test_rt_user),
-	   UDRV_T(test_optional_marks), UDRV_T(test_missing_mark),
+	   UDRV_T(test_optional_marks), UDRV_T(test_helper_reply),
+	   UDRV_T(test_missing_mark),
 	   UDRV_T(test_costs), UDRV_T(test_b_side_only),
 	   UDRV_T(test_parse_raw))
