@@ -19,7 +19,7 @@
 #include <time.h>
 #include <udrv/udrv.h>
 
-#define BENCH_MAX_ROWS	32
+#define BENCH_MAX_ROWS	48
 #define BENCH_MAX_THREADS	8
 #define BENCH_SCHEMA	"udrv-bench/1"
 

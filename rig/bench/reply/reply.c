@@ -267,7 +267,8 @@ static int row(struct reply_bench *b, struct bench_row **dst,
 	const char *wait = c->wait < REPLY_NWAIT ? reply_wait_names[c->wait] : NULL;
 
 	*dst = bench_row(&b->run, "gpio", impl, wait, what);
-	return *dst ? 0 : bench_error(EXIT_FAIL, "out of memory");
+	return *dst ? 0 : bench_error(EXIT_FAIL, "out of memory (or more than %d rows)",
+				      BENCH_MAX_ROWS);
 }
 
 /* The target's own samples: module (2), user (3), busy user (2). */
