@@ -44,11 +44,12 @@ SAMPLES = 300
 WARMUP = 16  # unrecorded edges before each responder (rig/bench/reply/reply.c)
 MODULE = "/sys/devices/platform/gpio-reply"
 WIRE = "/sys/devices/platform/gpio-wire/edges"
-# libudrv's responder: read, busy, or irq (udrv-irq, the toolkit's kernel
-# helper, which the lab's boards load: the bench runs it by default there)
+# libudrv's responder: read, busy, irq or irq-reply (udrv-irq, the toolkit's
+# kernel helper, which the lab's boards load: the bench runs both by default
+# there; irq-reply: C the helper's reply line too, written in its next wait)
 CONFIGS = [("isr", None), ("kthread", None)] + [
     ("user", w) for w in ("read", "poll", "epoll", "busy")] + [
-    ("lib", w) for w in ("read", "busy", "irq")]
+    ("lib", w) for w in ("read", "busy", "irq", "irq-reply")]
 PARTS = {"isr": ("trigger_to_handler", "handler_to_reply"),
          "kthread": ("trigger_to_handler", "handler_to_reply"),
          "user": ("trigger_to_irq", "irq_to_wake", "wake_to_reply"),
@@ -113,7 +114,7 @@ def test_rows_and_accounting(run: tuple[dict[str, Any], dict[str, int], dict[str
         for part in PARTS["busy" if wait == "busy" else impl]:
             assert rows[(impl, wait, part)]["stats"]["count"] == SAMPLES, (impl, wait, part)
     # trigger_to_reply per responder, and the parts: module 2, user and lib 3, busy 2
-    assert len(rows) == 9 + 2 * 2 + 3 * 3 + 2 + 3 + 2 + 3
+    assert len(rows) == len(CONFIGS) + 2 * 2 + 3 * 3 + 2 + 3 + 2 + 3 + 3
 
 
 def test_counters_seen_from_outside(
@@ -126,10 +127,12 @@ def test_counters_seen_from_outside(
     assert after["replies"] - before["replies"] == 2 * per
     # every trigger reached B; D saw every reply, plus the first writes of C
     # when a responder takes the lines (the module: C = !B; the user
-    # responder: C requested low, then set to !B), which the log host drains
+    # responder: C requested low, then set to !B; lib/irq-reply: the helper
+    # binds C at !B), which the log host drains
     assert after["B"] - before["B"] == len(CONFIGS) * per
     extra = after["D"] - before["D"] - len(CONFIGS) * per
-    assert 0 <= extra <= 2 + 2 * 7, (before, after)
+    processes = sum(1 for impl, _ in CONFIGS if impl in ("user", "lib"))
+    assert 0 <= extra <= 2 + 2 * processes, (before, after)
 
 
 def test_responder_order(run: tuple[dict[str, Any], dict[str, int], dict[str, int]]) -> None:
@@ -148,7 +151,8 @@ def test_module_and_lines_put_back(board: Board,
     assert module_state(board) == "off gpio-wire 5 6 "
     info = held_lines(board)
     assert "gpio-reply" not in info and "udrv-" not in info, info
-    # lib/irq's run gave B's interrupt back to udrv-irq (the responder's fd closed)
+    # lib/irq's and lib/irq-reply's runs gave B's interrupt (and C) back to
+    # udrv-irq (the responder's fd closed)
     assert "udrv-irq" not in guest_ok(board, "cat /proc/interrupts")
 
 
@@ -332,13 +336,18 @@ BD_STAGES = {
     # udrv-irq: the responder woken from B's hard irq handler, no thread
     "helper": ["write_to_b_hardirq", "b_hardirq_to_responder", "responder_to_reply",
                "reply_to_timestamp"],
+    # and C written by udrv-irq in the responder's next call, which D's
+    # timestamp falls inside of
+    "helper_reply": ["write_to_b_hardirq", "b_hardirq_to_responder",
+                     "responder_to_helper_write", "helper_write_to_timestamp"],
 }
 # the event types each chain traces (bd_filters, rig/bench/reply/reply_breakdown.c)
 BD_EVENTS = {"isr": {"irq_handler_entry", "gpio_value"},
              "kthread": {"irq_handler_entry", "sched_switch", "gpio_value"},
              "user": {"irq_handler_entry", "sched_switch", "gpio_value"},
              "busy": {"gpio_value"},
-             "helper": {"irq_handler_entry", "sched_switch", "gpio_value"}}
+             "helper": {"irq_handler_entry", "sched_switch", "gpio_value"},
+             "helper_reply": {"irq_handler_entry", "sched_switch", "gpio_value"}}
 TRACEFS = ("T=/sys/kernel/tracing; [ -e $T/trace ] || T=/sys/kernel/debug/tracing; "
            "if [ -e $T/trace ]; then cat $T/tracing_on $T/current_tracer $T/trace_clock "
            "$T/events/sched/sched_switch/enable $T/events/sched/sched_switch/filter "
@@ -374,7 +383,7 @@ def test_breakdown_stages(breakdown: tuple[dict[str, Any], str, str]) -> None:
                                               key=str)
     for (impl, wait), e in entries.items():
         chain = "busy" if wait == "busy" else "helper" if wait == "irq" else \
-            "user" if impl == "lib" else impl
+            "helper_reply" if wait == "irq-reply" else "user" if impl == "lib" else impl
         assert e["chain"] == chain and e["edges"] == BD_EDGES, e
         assert [s["name"] for s in e["stages"]] == BD_STAGES[chain], e["stages"]
         assert all(s["ns"] >= 0 for s in e["stages"]), e["stages"]
