@@ -61,6 +61,19 @@
 
 #define UDRV_IRQ_NAME	"udrv-irq"
 
+/*
+ * The lab's mutant of this helper (rig/kernel/udrv-irq-mutant builds this
+ * file with -DUDRV_IRQ_MUTANT_PREARM): UDRV_IRQ_SET_WAIT arms the wait
+ * before it writes the reply, which then goes out one edge late;
+ * tests/lab/test_bench_reply.py loads it in this module's place and sees
+ * the wire go without the reply. 0 in every build of udrv-irq itself.
+ */
+#ifdef UDRV_IRQ_MUTANT_PREARM
+#define UDRV_IRQ_PREARM	1
+#else
+#define UDRV_IRQ_PREARM	0
+#endif
+
 /* 6.4 made the bus of a device, and the notifiers' argument, const */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
 typedef const struct bus_type udrv_irq_bus_t;
@@ -322,6 +335,13 @@ static long udrv_irq_set(struct file *file, void __user *arg)
 	ret = wait ? udrv_irq_can_wait(f) : 0;
 	if (ret)
 		return ret;
+	memset(&s.ev, 0, sizeof(s.ev));
+	if (UDRV_IRQ_PREARM && wait) {	/* the mutant: wait, then write */
+		ret = udrv_irq_wait(f, file->f_flags & O_NONBLOCK, &s.ev);
+		if (ret)
+			return ret;
+		wait = false;
+	}
 	mutex_lock(&f->lock);
 	if (f->state != UDRV_IRQ_BOUND)
 		ret = f->state == UDRV_IRQ_GONE ? -ENODEV : -ENOTCONN;
@@ -332,7 +352,6 @@ static long udrv_irq_set(struct file *file, void __user *arg)
 	mutex_unlock(&f->lock);
 	if (ret)
 		return ret;
-	memset(&s.ev, 0, sizeof(s.ev));
 	if (wait)
 		ret = udrv_irq_wait(f, file->f_flags & O_NONBLOCK, &s.ev);
 	/* the levels are written whatever the wait did: say when */

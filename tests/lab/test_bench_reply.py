@@ -9,6 +9,9 @@ A = 4 -> B = 5 (wire 2), C = 6 -> D = 7 (wire 3). Checked:
 - the order of the responders' medians: isr < kthread < user/read;
 - a wrong wire or a responder that is off fails the bench (exit 1, a clear
   message), and the module is put back;
+- the toolkit's helper with its reply one edge late (the mutant
+  rig/kernel/udrv-irq-mutant, in udrv-irq's place) fails lib/irq-reply on
+  the wire;
 - the plan's command for a board with reply's jumpers and no gpio-reply.ko
   runs the user and lib responders alone, the module untouched;
 - SIGTERM in the middle puts the module's mode, chip and lines back and
@@ -319,6 +322,41 @@ def test_a_dropped_edge_fails_the_bench(board: Board, wire_drops: None) -> None:
         assert module_state(board) == "off gpio-wire 5 6 "
         assert "udrv-" not in held_lines(board)
         assert guest_ok(board, "pidof udrv || true").strip() == ""
+
+
+HELPER_KO = "/lib/modules/$(uname -r)/extra/{0}/{0}.ko"
+
+
+@pytest.fixture
+def mutant_helper(board: Board) -> Iterator[None]:
+    """rig/kernel/udrv-irq-mutant in udrv-irq's place (its UDRV_IRQ_SET_WAIT
+    waits before it writes the reply), the real helper put back after."""
+    mutant = HELPER_KO.format("udrv-irq-mutant")
+    if sh(board, f"test -f {mutant}").status:
+        pytest.skip("no udrv-irq-mutant.ko: built from source only (UDRV_LAB_MODULES=build)")
+    guest_ok(board, f"rmmod udrv_irq && insmod {mutant}")
+    try:
+        yield
+    finally:
+        guest_ok(board, "rmmod udrv_irq_mutant && insmod " + HELPER_KO.format("udrv-irq"))
+
+
+def test_a_helper_that_replies_late_fails_the_bench(board: Board,
+                                                     mutant_helper: None) -> None:
+    """The wire check catches a broken reply path: with the helper's wait
+    armed before its write (the mutant), lib/irq-reply's reply to an edge
+    comes only with the next edge, and with one edge in flight the log host
+    sees none on D and fails the bench; lib/irq, which waits by read() and
+    replies through its request, still passes on the same module."""
+    guest_ok(board, "grep -q '^udrv_irq_mutant ' /proc/modules")
+    r = udrv_bench(board, "reply --quiet -n 20 --responder lib --wait irq", timeout=300)
+    assert r.status == 0, r.stderr
+    r = udrv_bench(board, "reply --quiet -n 20 --responder lib --wait irq-reply", timeout=300)
+    assert r.status == 1, r
+    assert "no reply on line 7 (--watch) within 5 s" in r.stderr, r.stderr
+    assert "responder lib" in r.stderr, r.stderr
+    assert "udrv-" not in held_lines(board)
+    assert "udrv-irq" not in guest_ok(board, "cat /proc/interrupts")
 
 
 BD_EDGES = 201  # REPLY_BD_EDGES (rig/bench/reply/reply.h)

@@ -15,6 +15,8 @@ An optional `rig/kernel/<name>/lab.conf` tunes how the guest loads the modules:
 
     # key = value, one per line
     autoload = no                # build, ship, but do not insmod at boot
+    dkms = no                    # not in the DKMS package: built from source
+                                 # only (UDRV_LAB_MODULES=dkms goes without it)
     params = foo=1 bar=2         # insmod parameters (all .ko of the directory)
     params.gpio_wire = lines=8   # parameters for one .ko (by file name sans .ko)
 
@@ -51,6 +53,7 @@ class ModuleDir:
     name: str
     src: Path
     autoload: bool = True
+    dkms: bool = True  # in its tree's DKMS package (lab.conf: dkms = no)
     params: dict[str, str] = field(default_factory=dict)  # "" = every .ko of the dir
     kos: list[Path] = field(default_factory=list)
     setup: Path | None = None  # lab-setup.sh: run in the guest once the modules are loaded
@@ -83,8 +86,8 @@ def _read_conf(mod: ModuleDir) -> ModuleDir:
         if not line or "=" not in line:
             continue
         key, value = (s.strip() for s in line.split("=", 1))
-        if key == "autoload":
-            mod.autoload = value.lower() not in ("no", "0", "false", "off")
+        if key in ("autoload", "dkms"):
+            setattr(mod, key, value.lower() not in ("no", "0", "false", "off"))
         elif key == "params":
             mod.params[""] = value
         elif key.startswith("params."):
@@ -235,6 +238,6 @@ def build_all(
     (none is fine), or take DKMS's builds of them (UDRV_LAB_MODULES=dkms)."""
     mods = discover(src_root)
     if module_source() == "dkms":
-        return [from_dkms(kernel, m, quiet=quiet) for m in mods]
+        return [from_dkms(kernel, m, quiet=quiet) for m in mods if m.dkms]
     with locked(kernel.root / "kmod.lock"):
         return [build_one(kernel, m, quiet=quiet) for m in mods]
