@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -74,6 +75,12 @@ def module_source() -> str:
 def dkms_modules_dir(release: str) -> Path:
     """Where DKMS installs a package's modules for `release` on Debian."""
     return Path("/lib/modules") / release / "updates" / "dkms"
+
+
+def private_tmp(path: Path) -> Path:
+    """A temporary name beside `path` for this process and thread alone (the
+    suite prepares boards in threads of one process: a pid is not enough)."""
+    return path.with_name(f"{path.name}.tmp{os.getpid()}-{threading.get_native_id()}")
 
 
 @contextmanager

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from ..catalogue import TARGETS, Target, lookup
 from ..errors import LabError, PackageError, ToolMissing, need_tool
-from ..paths import cache_dir, debs_dir, lab_dir, locked
+from ..paths import cache_dir, debs_dir, lab_dir, locked, private_tmp
 
 SYSTEM_LISTS = Path("/var/lib/apt/lists")
 
@@ -273,19 +273,21 @@ def _load_resolved() -> dict[str, dict[str, object]]:
 
 
 def _save_resolved(pk: KernelPackages, lists: str) -> None:
-    data = _load_resolved()
+    """Add pk to resolved.json: read, changed and replaced under its lock (the
+    suite resolves its boards in threads), through a temporary file of its own."""
     entry = asdict(pk)
     entry["headers_deps"] = list(pk.headers_deps)
     entry["extras"] = list(pk.extras)
     entry["host_packages"] = list(pk.host_packages)
     entry["apt_lists"] = lists
     entry["resolver"] = RESOLVER
-    data[pk.target] = entry
     path = _resolved_cache()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".tmp{os.getpid()}")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
-    tmp.replace(path)
+    with locked(path.with_suffix(".lock")):
+        data = _load_resolved()
+        data[pk.target] = entry
+        tmp = private_tmp(path)
+        tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+        tmp.replace(path)
 
 
 def _from_cache(target: str, lists: str | None = None) -> KernelPackages | None:

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from ..catalogue import X86, Machine
 from ..errors import LabError, ToolMissing
-from ..paths import GUEST_DIR, REPO_ROOT
+from ..paths import GUEST_DIR, REPO_ROOT, private_tmp
 from .kernel import Kernel
 from .modules import ModuleDir
 
@@ -352,7 +352,7 @@ def build(
         os.utime(out)  # most recently used: survives pruning
         return out
     out_dir.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(f".tmp{os.getpid()}")
+    tmp = private_tmp(out)
     with (
         open(tmp, "wb") as fh,
         gzip.GzipFile(fileobj=fh, mode="wb", compresslevel=6, mtime=0) as gz,
