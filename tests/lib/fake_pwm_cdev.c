@@ -185,7 +185,7 @@ static bool held_elsewhere(int fd, const char *chip, unsigned int ch)
 	return false;
 }
 
-/* On the chip's .busy list (a kernel driver holds it) or exported. */
+/* Requested through the character device: fake_pwm_sysfs.c's export asks. */
 bool fake_pwm_cdev_held(const char *chip, unsigned long long ch);
 
 bool fake_pwm_cdev_held(const char *chip, unsigned long long ch)
@@ -193,34 +193,8 @@ bool fake_pwm_cdev_held(const char *chip, unsigned long long ch)
 	return ch < 64 && held_elsewhere(-1, chip, (unsigned int)ch);
 }
 
-static bool kernel_holds(const char *chip, unsigned int ch)
-{
-	char path[PATH_MAX + 32], busy[256] = "";
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/pwm%u", chip, ch);
-	if (access(path, F_OK) == 0)
-		return true;
-	snprintf(path, sizeof(path), "%s/.busy", chip);
-	f = fopen(path, "r");
-	if (f) {
-		size_t n = fread(busy, 1, sizeof(busy) - 1, f);
-
-		busy[n] = '\0';
-		fclose(f);
-	}
-	for (char *p = busy, *end; *p; p = end) {
-		unsigned long v = strtoul(p, &end, 10);
-
-		if (end == p)
-			break;
-		if (v == ch)
-			return true;
-		while (*end == ' ' || *end == '\n')
-			end++;
-	}
-	return false;
-}
+/* fake_pwm_sysfs.c: on the chip's .busy, or exported in sysfs */
+bool fake_pwm_kernel_holds(const char *chip, unsigned long long hwpwm);
 
 static int request(int fd, const char *chip, unsigned long ch)
 {
@@ -231,7 +205,7 @@ static int request(int fd, const char *chip, unsigned long ch)
 	h = slot(fd, chip, false);
 	if (h && (h->mask >> ch & 1))
 		return 0;
-	if (kernel_holds(chip, (unsigned int)ch) || held_elsewhere(fd, chip, (unsigned int)ch))
+	if (fake_pwm_kernel_holds(chip, ch) || held_elsewhere(fd, chip, (unsigned int)ch))
 		return EBUSY;
 	h = slot(fd, chip, true);
 	if (!h)

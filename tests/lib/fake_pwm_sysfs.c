@@ -211,19 +211,31 @@ static bool listed(const char *text, unsigned long long v)
 	return false;
 }
 
+/* On the chip's .busy (a kernel driver holds it) or exported already:
+ * what the kernel's export and the character device's request refuse
+ * (fake_pwm_cdev.c asks it too). */
+bool fake_pwm_kernel_holds(const char *chip, unsigned long long hwpwm);
+
 /* fake_pwm_cdev.c, where it is linked in: requested through the chip's
  * character device (the kernel's export is -EBUSY then). */
 bool fake_pwm_cdev_held(const char *chip, unsigned long long hwpwm) __attribute__((weak));
 
-static int export(const char *chip, unsigned long long hwpwm)
+bool fake_pwm_kernel_holds(const char *chip, unsigned long long hwpwm)
 {
-	char busy[256], delay[32], mode[16], dir[PATH_MAX + 32];
-	struct made *m;
-	pthread_t t;
+	char busy[256], dir[PATH_MAX + 32];
 
 	snprintf(dir, sizeof(dir), "%s/pwm%llu", chip, hwpwm);
 	slurp(chip, ".busy", busy, sizeof(busy));
-	if (listed(busy, hwpwm) || access(dir, F_OK) == 0 ||
+	return listed(busy, hwpwm) || access(dir, F_OK) == 0;
+}
+
+static int export(const char *chip, unsigned long long hwpwm)
+{
+	char delay[32], mode[16];
+	struct made *m;
+	pthread_t t;
+
+	if (fake_pwm_kernel_holds(chip, hwpwm) ||
 	    (fake_pwm_cdev_held && fake_pwm_cdev_held(chip, hwpwm)))
 		return EBUSY;
 	slurp(chip, ".delay_ms", delay, sizeof(delay));

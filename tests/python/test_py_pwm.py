@@ -201,6 +201,7 @@ def test_pwm_waveform_through_the_chardev(child: Child, chip: PwmChip) -> None:
         assert pwm.period_ns == 1_000_003  # the state asked for
         assert pwm.waveform == (1_000_000, 250_000, 0)  # what the hardware makes
         assert pwm.round_waveform(20, 5) == (16, 0, 0)
+        assert pwm.round_waveform(20, 5, offset_ns=9) == (16, 0, 8)
         with pytest.raises(OSError) as e:
             pwm.set_waveform(1_000_003, 250_000, exact=True)
         assert e.value.errno == errno.EDOM and "its nearest: 1000000" in str(e.value)
@@ -211,7 +212,7 @@ def test_pwm_waveform_through_the_chardev(child: Child, chip: PwmChip) -> None:
         with pytest.raises(ValueError):
             pwm.set_waveform(-1, 0)
     assert chip.log() == ["cdev request 1", "cdev setrounded 1 1000003 250005 0",
-                          "cdev round 1 20 5 0",
+                          "cdev round 1 20 5 0", "cdev round 1 20 5 9",
                           "cdev setexact 1 1000003 250000 0", "cdev setexact EDOM",
                           "cdev round 1 1000003 250000 0",  # the message's nearest
                           "cdev setexact 1 2000000 500000 1000000"], chip.log()

@@ -352,12 +352,15 @@ static PyObject *pwm_disable(PyObject *o, PyObject *unused)
 static int wave_args(PyObject *args, PyObject *kw, bool with_exact,
 		     struct udrv_pwm_waveform *wf, int *exact)
 {
-	static char *kw_exact[] = { "period_ns", "duty_ns", "offset_ns", "exact", NULL };
+	/* a keyword list as long as its format: CPython checks them together */
+	static char *kw_set[] = { "period_ns", "duty_ns", "offset_ns", "exact", NULL };
+	static char *kw_round[] = { "period_ns", "duty_ns", "offset_ns", NULL };
 	PyObject *p, *d, *off = NULL;
 
 	*exact = 0;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, with_exact ? "OO|O$p" : "OO|O", kw_exact,
-					 &p, &d, &off, exact))
+	if (!(with_exact ?
+	      PyArg_ParseTupleAndKeywords(args, kw, "OO|O$p", kw_set, &p, &d, &off, exact) :
+	      PyArg_ParseTupleAndKeywords(args, kw, "OO|O", kw_round, &p, &d, &off)))
 		return -1;
 	wf->offset_ns = 0;
 	if (udrvpy_ns_arg(p, "period_ns", &wf->period_ns) < 0 ||
