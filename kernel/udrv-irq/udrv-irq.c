@@ -63,15 +63,22 @@
 
 /*
  * The lab's mutant of this helper (rig/kernel/udrv-irq-mutant builds this
- * file with -DUDRV_IRQ_MUTANT_PREARM): UDRV_IRQ_SET_WAIT arms the wait
- * before it writes the reply, which then goes out one edge late;
+ * file with -DUDRV_IRQ_MUTANT), which breaks the reply by its parameter
+ * "mutation": late (UDRV_IRQ_SET_WAIT waits before it writes the reply,
+ * which goes out one edge late) or isr (the handler writes output 0 to the
+ * input's inverse, a reply the process never decided).
  * tests/lab/test_bench_reply.py loads it in this module's place and sees
- * the wire go without the reply. 0 in every build of udrv-irq itself.
+ * the bench fail. Both 0 in every build of udrv-irq itself.
  */
-#ifdef UDRV_IRQ_MUTANT_PREARM
-#define UDRV_IRQ_PREARM	1
+#ifdef UDRV_IRQ_MUTANT
+static char *mutation = "late";
+module_param(mutation, charp, 0444);
+MODULE_PARM_DESC(mutation, "the lab's mutant: late (the reply one edge late) or isr (written by the handler)");
+#define UDRV_IRQ_PREARM		(!strcmp(mutation, "late"))
+#define UDRV_IRQ_FROM_ISR	(!strcmp(mutation, "isr"))
 #else
-#define UDRV_IRQ_PREARM	0
+#define UDRV_IRQ_PREARM		0
+#define UDRV_IRQ_FROM_ISR	0
 #endif
 
 /* 6.4 made the bus of a device, and the notifiers' argument, const */
@@ -160,11 +167,13 @@ static irqreturn_t udrv_irq_edge(int irq, void *data)
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&f->ev_lock, flags);
-	f->ev.seqno++;
+	WRITE_ONCE(f->ev.seqno, f->ev.seqno + 1);
 	f->ev.timestamp_ns = t;
 	f->ev.level = level < 0 ? -1 : !!level;
 	f->ev.flags = f->level_in_handler ? 0 : UDRV_IRQ_EV_LEVEL_LATE;
 	raw_spin_unlock_irqrestore(&f->ev_lock, flags);
+	if (UDRV_IRQ_FROM_ISR && level >= 0 && f->nout)	/* the mutant */
+		gpiod_set_raw_value(f->out[0], !level);
 	swake_up_one(&f->wq);
 	return IRQ_HANDLED;
 }
@@ -214,18 +223,22 @@ static int udrv_irq_bus_event(struct notifier_block *nb, unsigned long action,
 
 /* ---- the file --------------------------------------------------------- */
 
-/* The newest edge into @ev; whether the reader has something: an edge it
- * has not seen, or the chip's going. */
-static bool udrv_irq_ready(struct udrv_irq_file *f, struct udrv_irq_event *ev)
+/* Whether the reader has something: an edge it has not seen, or the chip's
+ * going. Lockless: the wait's test, before and after it sleeps. */
+static bool udrv_irq_pending(struct udrv_irq_file *f)
+{
+	return READ_ONCE(f->state) == UDRV_IRQ_GONE ||
+	       READ_ONCE(f->ev.seqno) != READ_ONCE(f->seen);
+}
+
+/* The newest edge into @ev, whole (the handler writes it under the lock). */
+static void udrv_irq_newest(struct udrv_irq_file *f, struct udrv_irq_event *ev)
 {
 	unsigned long flags;
 
-	if (READ_ONCE(f->state) == UDRV_IRQ_GONE)
-		return true;
 	raw_spin_lock_irqsave(&f->ev_lock, flags);
 	*ev = f->ev;
 	raw_spin_unlock_irqrestore(&f->ev_lock, flags);
-	return ev->seqno != READ_ONCE(f->seen);
 }
 
 /* The level read now, in process context, for an event the handler could
@@ -259,6 +272,33 @@ static int udrv_irq_can_wait(struct udrv_irq_file *f)
 	}
 }
 
+/*
+ * Sleep until udrv_irq_pending(). The test right after schedule() is the
+ * hot path: swake_up_one() took the waiter off the queue, so a woken
+ * reader leaves without queueing itself again or taking the queue's lock
+ * (swait_event_interruptible_exclusive() does both, then dequeues).
+ */
+static int udrv_irq_sleep(struct udrv_irq_file *f)
+{
+	DECLARE_SWAITQUEUE(wait);
+	int ret = 0;
+
+	for (;;) {
+		prepare_to_swait_exclusive(&f->wq, &wait, TASK_INTERRUPTIBLE);
+		if (udrv_irq_pending(f))
+			break;
+		if (signal_pending(current)) {
+			ret = -ERESTARTSYS;
+			break;
+		}
+		schedule();
+		if (udrv_irq_pending(f))
+			break;
+	}
+	finish_swait(&f->wq, &wait);
+	return ret;
+}
+
 /* The next edge this file has not read into @ev (the newest), as read()
  * and UDRV_IRQ_SET_WAIT return it; udrv_irq_can_wait() said yes. */
 static int udrv_irq_wait(struct udrv_irq_file *f, bool nonblock,
@@ -266,17 +306,16 @@ static int udrv_irq_wait(struct udrv_irq_file *f, bool nonblock,
 {
 	int ret;
 
-	if (nonblock) {
-		if (!udrv_irq_ready(f, ev))
+	if (!udrv_irq_pending(f)) {
+		if (nonblock)
 			return -EAGAIN;
-	} else {
-		ret = swait_event_interruptible_exclusive(f->wq,
-							  udrv_irq_ready(f, ev));
+		ret = udrv_irq_sleep(f);
 		if (ret)
 			return ret;
 	}
 	if (READ_ONCE(f->state) == UDRV_IRQ_GONE)
 		return -ENODEV;
+	udrv_irq_newest(f, ev);
 	if (ev->flags & UDRV_IRQ_EV_LEVEL_LATE && udrv_irq_late_level(f, ev))
 		return -ENODEV;
 	WRITE_ONCE(f->seen, ev->seqno);
@@ -312,30 +351,73 @@ static void udrv_irq_write(struct udrv_irq_file *f, struct udrv_irq_set *s)
 						     !!(s->values & BIT(i)));
 }
 
+/*
+ * UDRV_IRQ_SET's input into @s: its size (a struct of another size gets
+ * ours back, EPROTONOSUPPORT), flags, mask, values; the reserved words
+ * zero. Field by field in one user access: the call is a responder's hot
+ * path, and a copy_from_user() of the whole struct costs a copy and its
+ * checks for the few words read.
+ */
+static int udrv_irq_set_in(struct udrv_irq_set __user *u, struct udrv_irq_set *s)
+{
+	u32 word, any = 0;
+
+	if (get_user(s->size, &u->size))
+		return -EFAULT;
+	if (s->size != sizeof(*s))
+		return put_user((u32)sizeof(*s), &u->size) ? -EFAULT :
+		       -EPROTONOSUPPORT;
+	if (!user_read_access_begin(u, sizeof(*u)))
+		return -EFAULT;
+	unsafe_get_user(s->flags, &u->flags, fault);
+	unsafe_get_user(s->mask, &u->mask, fault);
+	unsafe_get_user(s->values, &u->values, fault);
+	for (unsigned int i = 0; i < ARRAY_SIZE(u->reserved); i++) {
+		unsafe_get_user(word, &u->reserved[i], fault);
+		any |= word;
+	}
+	user_read_access_end();
+	return s->flags & ~UDRV_IRQ_SET_WAIT || any ? -EINVAL : 0;
+fault:
+	user_read_access_end();
+	return -EFAULT;
+}
+
+/* UDRV_IRQ_SET's output: @write_ns and the edge, in one user access. */
+static int udrv_irq_set_out(struct udrv_irq_set __user *u,
+			    const struct udrv_irq_set *s)
+{
+	if (!user_write_access_begin(&u->write_ns,
+				     sizeof(u->write_ns) + sizeof(u->ev)))
+		return -EFAULT;
+	unsafe_put_user(s->write_ns, &u->write_ns, fault);
+	unsafe_put_user(s->ev.timestamp_ns, &u->ev.timestamp_ns, fault);
+	unsafe_put_user(s->ev.seqno, &u->ev.seqno, fault);
+	unsafe_put_user(s->ev.level, &u->ev.level, fault);
+	unsafe_put_user(s->ev.flags, &u->ev.flags, fault);
+	unsafe_put_user(s->ev.reserved, &u->ev.reserved, fault);
+	user_write_access_end();
+	return 0;
+fault:
+	user_write_access_end();
+	return -EFAULT;
+}
+
 /* UDRV_IRQ_SET: the outputs written, then (UDRV_IRQ_SET_WAIT) the wait. */
-static long udrv_irq_set(struct file *file, void __user *arg)
+static long udrv_irq_set(struct file *file, struct udrv_irq_set __user *arg)
 {
 	struct udrv_irq_file *f = file->private_data;
-	struct udrv_irq_set s;
+	struct udrv_irq_set s = { 0 };
 	bool wait;
 	int ret;
 
-	if (copy_from_user(&s.size, arg, sizeof(s.size)))
-		return -EFAULT;
-	if (s.size != sizeof(s)) {
-		s.size = sizeof(s);
-		return copy_to_user(arg, &s.size, sizeof(s.size)) ? -EFAULT :
-		       -EPROTONOSUPPORT;
-	}
-	if (copy_from_user(&s, arg, sizeof(s)))
-		return -EFAULT;
+	ret = udrv_irq_set_in(arg, &s);
+	if (ret)
+		return ret;
 	wait = s.flags & UDRV_IRQ_SET_WAIT;
-	if (s.flags & ~UDRV_IRQ_SET_WAIT || memchr_inv(s.reserved, 0, sizeof(s.reserved)))
-		return -EINVAL;
 	ret = wait ? udrv_irq_can_wait(f) : 0;
 	if (ret)
 		return ret;
-	memset(&s.ev, 0, sizeof(s.ev));
 	if (UDRV_IRQ_PREARM && wait) {	/* the mutant: wait, then write */
 		ret = udrv_irq_wait(f, file->f_flags & O_NONBLOCK, &s.ev);
 		if (ret)
@@ -355,11 +437,7 @@ static long udrv_irq_set(struct file *file, void __user *arg)
 	if (wait)
 		ret = udrv_irq_wait(f, file->f_flags & O_NONBLOCK, &s.ev);
 	/* the levels are written whatever the wait did: say when */
-	if (copy_to_user(arg + offsetof(struct udrv_irq_set, write_ns), &s.write_ns,
-			 offsetof(struct udrv_irq_set, reserved) -
-			 offsetof(struct udrv_irq_set, write_ns)))
-		return -EFAULT;
-	return ret;
+	return udrv_irq_set_out(arg, &s) ?: ret;
 }
 
 static unsigned long udrv_irq_trigger(u32 flags)

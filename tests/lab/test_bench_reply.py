@@ -9,9 +9,9 @@ A = 4 -> B = 5 (wire 2), C = 6 -> D = 7 (wire 3). Checked:
 - the order of the responders' medians: isr < kthread < user/read;
 - a wrong wire or a responder that is off fails the bench (exit 1, a clear
   message), and the module is put back;
-- the toolkit's helper with its reply one edge late (the mutant
-  rig/kernel/udrv-irq-mutant, in udrv-irq's place) fails lib/irq-reply on
-  the wire;
+- the toolkit's helper with its reply one edge late or written by its
+  interrupt handler (the mutant rig/kernel/udrv-irq-mutant, in udrv-irq's
+  place) fails lib/irq-reply;
 - the plan's command for a board with reply's jumpers and no gpio-reply.ko
   runs the user and lib responders alone, the module untouched;
 - SIGTERM in the middle puts the module's mode, chip and lines back and
@@ -327,34 +327,45 @@ def test_a_dropped_edge_fails_the_bench(board: Board, wire_drops: None) -> None:
 HELPER_KO = "/lib/modules/$(uname -r)/extra/{0}/{0}.ko"
 
 
-@pytest.fixture
-def mutant_helper(board: Board) -> Iterator[None]:
-    """rig/kernel/udrv-irq-mutant in udrv-irq's place (its UDRV_IRQ_SET_WAIT
-    waits before it writes the reply), the real helper put back after."""
+@pytest.fixture(params=["late", "isr"])
+def mutant_helper(request: pytest.FixtureRequest, board: Board) -> Iterator[str]:
+    """rig/kernel/udrv-irq-mutant in udrv-irq's place, with one of its
+    mutations (late: UDRV_IRQ_SET_WAIT waits before it writes the reply;
+    isr: its handler writes the reply), the real helper put back after."""
     mutant = HELPER_KO.format("udrv-irq-mutant")
     if sh(board, f"test -f {mutant}").status:
         pytest.skip("no udrv-irq-mutant.ko: built from source only (UDRV_LAB_MODULES=build)")
-    guest_ok(board, f"rmmod udrv_irq && insmod {mutant}")
+    guest_ok(board, f"rmmod udrv_irq && insmod {mutant} mutation={request.param}")
     try:
-        yield
+        yield request.param
     finally:
         guest_ok(board, "rmmod udrv_irq_mutant && insmod " + HELPER_KO.format("udrv-irq"))
 
 
-def test_a_helper_that_replies_late_fails_the_bench(board: Board,
-                                                     mutant_helper: None) -> None:
-    """The wire check catches a broken reply path: with the helper's wait
-    armed before its write (the mutant), lib/irq-reply's reply to an edge
-    comes only with the next edge, and with one edge in flight the log host
-    sees none on D and fails the bench; lib/irq, which waits by read() and
-    replies through its request, still passes on the same module."""
-    guest_ok(board, "grep -q '^udrv_irq_mutant ' /proc/modules")
+# what the bench says of each mutation: one edge late, the log host sees no
+# reply; written by the handler, D's edge comes before the process woke
+MUTANT_FAILS = {
+    "late": "no reply on line 7 (--watch) within 5 s",
+    "isr": "before the lib responder had decided its reply to edge 1",
+}
+
+
+def test_a_helper_that_breaks_the_reply_fails_the_bench(board: Board,
+                                                        mutant_helper: str) -> None:
+    """The bench catches a broken reply path: with the helper's wait armed
+    before its write, lib/irq-reply's reply to an edge comes only with the
+    next edge, and with one edge in flight the log host sees none on D; with
+    the reply written by the helper's interrupt handler (C = !B is
+    predictable: a pre-armed reply), D's edge comes before the responder
+    woke, which the bench checks on every edge. lib/irq, which waits by
+    read() and replies through its request, passes on the same module."""
+    guest_ok(board, f"grep -q 'isr' /sys/module/udrv_irq_mutant/parameters/mutation"
+             if mutant_helper == "isr" else "grep -q '^udrv_irq_mutant ' /proc/modules")
     r = udrv_bench(board, "reply --quiet -n 20 --responder lib --wait irq", timeout=300)
     assert r.status == 0, r.stderr
     r = udrv_bench(board, "reply --quiet -n 20 --responder lib --wait irq-reply", timeout=300)
     assert r.status == 1, r
-    assert "no reply on line 7 (--watch) within 5 s" in r.stderr, r.stderr
-    assert "responder lib" in r.stderr, r.stderr
+    assert MUTANT_FAILS[mutant_helper] in r.stderr, r.stderr
     assert "udrv-" not in held_lines(board)
     assert "udrv-irq" not in guest_ok(board, "cat /proc/interrupts")
 

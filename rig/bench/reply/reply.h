@@ -161,6 +161,7 @@ struct reply_cfg {
 	enum reply_wait wait;		/* REPLY_NWAIT: the module's */
 	struct bench_row *t2r, *part[3];	/* the target's breakdown */
 	uint64_t sent, received, lost, replies, left_out, prev_seq;
+	uint64_t driven;		/* edges on A since the responder started */
 	int child_prio;			/* user: the responder's priority */
 	struct reply_bd bd;		/* --breakdown */
 };

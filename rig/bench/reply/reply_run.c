@@ -112,6 +112,7 @@ static int child_start(struct reply_bench *b, struct reply_cfg *c)
 	char one;
 
 	memset(b->sh, 0, sizeof(*b->sh));
+	c->driven = 0;
 	if (pipe(p))
 		return bench_error(EXIT_FAIL, "pipe: %s", strerror(errno));
 	b->child = fork();
@@ -234,6 +235,27 @@ static int no_reply(struct reply_bench *b, const struct reply_cfg *c)
 			 b->in, b->reply);
 }
 
+/*
+ * Role both, a process responder: C moved only after the process decided
+ * the reply. It publishes each edge's decision (the seq, after its post-wake
+ * timestamp) before it writes C, so when D's edge to the n-th edge driven
+ * is read the process has decided n, woken before D's timestamp. Else the
+ * reply was not the process's (a helper writing it from its interrupt
+ * handler, a second writer on C): the bench fails, whatever the latency.
+ */
+static int reply_decided(struct reply_bench *b, struct reply_cfg *c, uint64_t t_d)
+{
+	uint64_t seq = __atomic_load_n(&b->sh->seq, __ATOMIC_ACQUIRE);
+	uint64_t t_wake = b->sh->t_wake;
+
+	if (seq >= c->driven && t_wake <= t_d)
+		return 0;
+	return bench_error(EXIT_FAIL, "bench reply: line %u (--watch) changed at %llu ns, before the %s responder had decided its reply to edge %llu (it had decided %llu, the last woken at %llu ns): something else drives line %u (--reply), such as a helper writing the reply from its interrupt handler",
+			   b->watch, (unsigned long long)t_d,
+			   reply_responder_names[c->resp], (unsigned long long)c->driven,
+			   (unsigned long long)seq, (unsigned long long)t_wake, b->reply);
+}
+
 int reply_edge(struct reply_bench *b, struct reply_cfg *c, bool record,
 	       uint64_t *tw, uint64_t *td)
 {
@@ -263,6 +285,10 @@ int reply_edge(struct reply_bench *b, struct reply_cfg *c, bool record,
 		return bench_error(EXIT_FAIL, "bench reply: line %u went %s after line %u went %s: the reply must be the inverse (C = !B); is the watched line wired to the responder's output?",
 				 b->watch, e.edge == UDRV_EDGE_RISING ? "high" : "low",
 				 b->trig, level ? "high" : "low");
+	c->driven++;
+	if (b->role == ROLE_BOTH && reply_by_process(c->resp) &&
+	    reply_decided(b, c, e.timestamp_ns))
+		return EXIT_FAIL;
 	if (tw && td) {
 		*tw = t_write;
 		*td = e.timestamp_ns;
