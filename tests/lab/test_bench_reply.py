@@ -359,7 +359,7 @@ def test_a_helper_that_breaks_the_reply_fails_the_bench(board: Board,
     predictable: a pre-armed reply), D's edge comes before the responder
     woke, which the bench checks on every edge. lib/irq, which waits by
     read() and replies through its request, passes on the same module."""
-    guest_ok(board, f"grep -q 'isr' /sys/module/udrv_irq_mutant/parameters/mutation"
+    guest_ok(board, "grep -q 'isr' /sys/module/udrv_irq_mutant/parameters/mutation"
              if mutant_helper == "isr" else "grep -q '^udrv_irq_mutant ' /proc/modules")
     r = udrv_bench(board, "reply --quiet -n 20 --responder lib --wait irq", timeout=300)
     assert r.status == 0, r.stderr

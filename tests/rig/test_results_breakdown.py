@@ -96,6 +96,15 @@ def _costs_alone(e: dict[str, Any]) -> None:
     del e["traced_total_ns"]
 
 
+def _probe_alone(e: dict[str, Any]) -> None:
+    e["probe_ns"] = 73
+
+
+def _probe_of_a_module(e: dict[str, Any]) -> None:
+    assert e["implementation"] in ("isr", "kthread"), e["implementation"]
+    e["probe_ns"], e["probes_in_reply"] = 73, 2
+
+
 DAMAGE = {
     "sum": (_stage_grows, "the stages add up to"),
     "negative": (_negative_same_sum, "negative"),
@@ -106,6 +115,8 @@ DAMAGE = {
     "cost twice": (_cost_twice, "an event type twice"),
     "more than traced": (_more_than_traced, "is more than the traced reply's"),
     "costs alone": (_costs_alone, "costs taken off without traced_total_ns"),
+    "probe alone": (_probe_alone, "probe_ns and probes_in_reply come together"),
+    "probe of a module": (_probe_of_a_module, "only a process's timestamps"),
 }
 
 

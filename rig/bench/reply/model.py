@@ -59,6 +59,10 @@ class Entry:
     traced_total_ns: int | None = None
     cost_edges: int | None = None
     costs: tuple[Cost, ...] | None = None
+    # user, lib: one of the process's timestamps, and how many a reply takes
+    # (both, or none: a document from before they were measured)
+    probe_ns: int | None = None
+    probes_in_reply: int | None = None
 
     @property
     def name(self) -> str:
@@ -80,6 +84,7 @@ def entry(e: dict[str, Any]) -> Entry:
                  untraced_p50_ns=e["untraced_p50_ns"], ratio=e["ratio"],
                  within_5pct=e["within_5pct"], events_in_reply=e["events_in_reply"],
                  traced_total_ns=e.get("traced_total_ns"), cost_edges=e.get("cost_edges"),
+                 probe_ns=e.get("probe_ns"), probes_in_reply=e.get("probes_in_reply"),
                  costs=None if costs is None else tuple(
                      Cost(c["event"], c["traced_p50_ns"], c["per_reply"], c["ns"])
                      for c in costs))

@@ -71,6 +71,11 @@ static inline bool reply_by_helper(enum reply_wait w)
  * log host (role both): written before the reply's write, so it is there
  * when the log host sees the reply; seq last (release).
  */
+/* back-to-back timestamp pairs whose median is a probe's cost */
+#define REPLY_PROBE_PAIRS	101
+/* the process's timestamps between its wake-up and C's write: t_wake, t_reply */
+#define REPLY_PROCESS_PROBES	2
+
 struct reply_shared {
 	uint64_t seq;		/* replies made */
 	uint64_t edges;		/* edges seen on B (events read, levels seen) */
@@ -78,6 +83,7 @@ struct reply_shared {
 	uint64_t t_wake;	/* the wait returned */
 	uint64_t t_reply;	/* just before C's write */
 	uint64_t polls;		/* busy: level reads */
+	uint64_t probe_ns;	/* what one of its timestamps costs (median) */
 	char error[256];	/* why the responder stopped, "" */
 };
 
@@ -148,6 +154,7 @@ struct reply_bd {
 	bool d_thread;			/* the median reply had a d_thread mark */
 	uint64_t edges, total_ns, traced_p50_ns, untraced_p50_ns;
 	uint64_t traced_total_ns;	/* the median reply, costs not taken off */
+	uint64_t probe_ns;		/* user, lib: sh->probe_ns; 0 unmeasured */
 	struct reply_bd_cost cost[BD_NEV];
 	unsigned int events;		/* trace events inside the median reply */
 	int nstages;

@@ -319,7 +319,8 @@ static int bd_costs(struct reply_bench *b, struct reply_cfg *c,
 }
 
 /* The median reply's stages and the numbers beside them. */
-static int bd_result(struct reply_cfg *c, const struct bd_analysis *a)
+static int bd_result(struct reply_bench *b, struct reply_cfg *c,
+		     const struct bd_analysis *a)
 {
 	struct reply_bd *bd = &c->bd;
 	char err[320];
@@ -341,6 +342,7 @@ static int bd_result(struct reply_cfg *c, const struct bd_analysis *a)
 	bd->d_thread = a->r[m].at[BD_D_THREAD] != 0;
 	bd->edges = a->n;
 	bd->untraced_p50_ns = udrv_hist_percentile(c->t2r->hist, 50);
+	bd->probe_ns = reply_by_process(c->resp) ? b->sh->probe_ns : 0;
 	bd->done = true;
 	return 0;
 }
@@ -399,7 +401,7 @@ int reply_breakdown(struct reply_bench *b, struct reply_cfg *c)
 		ret = bd_run(b, c, f.ev, f.n, &a);
 	bd_events_on(&f, c->bd.events_on, sizeof(c->bd.events_on));
 	if (!ret)
-		ret = bd_result(c, &a);
+		ret = bd_result(b, c, &a);
 out:
 	free(r);
 	return ret;
@@ -433,8 +435,12 @@ void reply_breakdown_print(const struct reply_bench *b)
 		for (int e = 0; e < BD_NEV; e++)
 			if (bd->cost[e].done)
 				fprintf(stderr, " %s %.0f", bd_event_name(e), bd->cost[e].ns);
-		fprintf(stderr, "), untraced p50 %llu ns: x%.3f\n",
+		fprintf(stderr, "), untraced p50 %llu ns: x%.3f",
 			(unsigned long long)bd->untraced_p50_ns, bd_ratio(bd));
+		if (bd->probe_ns)
+			fprintf(stderr, "; the process's timestamps in it: %d x %llu ns",
+				REPLY_PROCESS_PROBES, (unsigned long long)bd->probe_ns);
+		fputc('\n', stderr);
 	}
 }
 
@@ -508,6 +514,10 @@ static void json_entry(struct udrv_json *j, const struct reply_cfg *c)
 	udrv_json_double(j, ratio);
 	udrv_json_kbool(j, "within_5pct", ratio >= 0.95 && ratio <= 1.05);
 	udrv_json_kuint(j, "events_in_reply", bd->events);
+	if (bd->probe_ns) {
+		udrv_json_kuint(j, "probe_ns", bd->probe_ns);
+		udrv_json_kuint(j, "probes_in_reply", REPLY_PROCESS_PROBES);
+	}
 	udrv_json_obj_end(j);
 }
 

@@ -480,6 +480,26 @@ static int lib_run(struct reply_user *u, int ready_fd, volatile int *stop)
 	return ret;
 }
 
+/*
+ * What one of this process's timestamps costs (bench_now_ns(): t_wake and
+ * t_reply, two on each reply's path, which a responder without the bench
+ * would not take): the median of back-to-back pairs, for the breakdown.
+ */
+static void user_probe_cost(struct reply_shared *sh)
+{
+	struct udrv_hist *h = udrv_hist_new();
+	uint64_t t0;
+
+	if (!h)
+		return;		/* unmeasured: 0 */
+	for (int i = 0; i < REPLY_PROBE_PAIRS; i++) {
+		t0 = bench_now_ns();
+		udrv_hist_record(h, bench_now_ns() - t0);
+	}
+	sh->probe_ns = udrv_hist_percentile(h, 50);
+	udrv_hist_free(h);
+}
+
 int reply_user_run(struct reply_user *u, int ready_fd, volatile int *stop)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
@@ -487,6 +507,7 @@ int reply_user_run(struct reply_user *u, int ready_fd, volatile int *stop)
 	int ret, level, epfd = -1;
 	char one = 1;
 
+	user_probe_cost(u->sh);
 	if (u->lib)
 		return lib_run(u, ready_fd, stop);
 	ret = user_setup(u, &req);

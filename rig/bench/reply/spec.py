@@ -87,6 +87,10 @@ def check(breakdown: model.Breakdown, doc: dict[str, Any], where: str,
              "untraced p50")
         if (e.costs, e.traced_total_ns, e.cost_edges) != (None, None, None):
             check_costs(e, at)
+        need((e.probe_ns is None) == (e.probes_in_reply is None),
+             f"{at}: probe_ns and probes_in_reply come together")
+        need(e.probe_ns is None or e.implementation in ("user", "lib"),
+             f"{at}: probe_ns of {e.implementation}: only a process's timestamps are measured")
 
 
 def check_costs(e: model.Entry, at: str) -> None:
