@@ -8,9 +8,10 @@
  * goes through. The handler runs in hard interrupt context on every
  * kernel, PREEMPT_RT included (IRQF_NO_THREAD), takes the time (and the
  * line's level where that is safe: udrv_irq_level_in_handler()), counts
- * the edge and wakes the reader through a simple wait queue (raw
- * spinlocks: allowed in hard irq context on PREEMPT_RT). The waiting
- * thread runs next; nothing else is scheduled in between.
+ * the edge and wakes the reader itself (rcuwait: the one waiting thread,
+ * woken by wake_up_process(), whose locks are the scheduler's raw ones:
+ * allowed in hard irq context on PREEMPT_RT). The waiting thread runs
+ * next; nothing else is scheduled in between.
  *
  * The file holds its lines: the bind requests each the way a kernel driver
  * does (gpiochip_request_own_desc(), consumer "udrv-irq[PID]"), so a line
@@ -52,7 +53,8 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
-#include <linux/swait.h>
+#include <linux/rcuwait.h>
+#include <linux/seqlock.h>
 #include <linux/uaccess.h>
 #include <linux/version.h>
 
@@ -111,8 +113,9 @@ struct udrv_irq_file {
 	bool level_in_handler;		/* else read() reads it (flag LATE) */
 	char consumer[UDRV_IRQ_LABEL_LEN];	/* the line's label: ours */
 	char name[64];			/* the handler's name, /proc/interrupts */
-	struct swait_queue_head wq;
-	raw_spinlock_t ev_lock;
+	struct rcuwait wait;		/* the thread that waits, one at a time */
+	unsigned long waiting;		/* bit 0: a thread waits */
+	seqcount_t ev_seq;		/* ev, written by the handler alone */
 	struct udrv_irq_event ev;	/* the newest edge */
 	u32 seen;			/* the seqno the reader had last */
 };
@@ -164,17 +167,17 @@ static irqreturn_t udrv_irq_edge(int irq, void *data)
 	struct udrv_irq_file *f = data;
 	u64 t = ktime_get_ns();
 	int level = f->level_in_handler ? gpiod_get_raw_value(f->desc) : -1;
-	unsigned long flags;
 
-	raw_spin_lock_irqsave(&f->ev_lock, flags);
+	/* the one writer: this handler (never itself concurrently) */
+	write_seqcount_begin(&f->ev_seq);
 	WRITE_ONCE(f->ev.seqno, f->ev.seqno + 1);
 	f->ev.timestamp_ns = t;
 	f->ev.level = level < 0 ? -1 : !!level;
 	f->ev.flags = f->level_in_handler ? 0 : UDRV_IRQ_EV_LEVEL_LATE;
-	raw_spin_unlock_irqrestore(&f->ev_lock, flags);
+	write_seqcount_end(&f->ev_seq);
 	if (UDRV_IRQ_FROM_ISR && level >= 0 && f->nout)	/* the mutant */
 		gpiod_set_raw_value(f->out[0], !level);
-	swake_up_one(&f->wq);
+	rcuwait_wake_up(&f->wait);
 	return IRQ_HANDLED;
 }
 
@@ -217,7 +220,7 @@ static int udrv_irq_bus_event(struct notifier_block *nb, unsigned long action,
 		udrv_irq_unbind(f, UDRV_IRQ_GONE);
 	}
 	mutex_unlock(&f->lock);
-	swake_up_all(&f->wq);
+	rcuwait_wake_up(&f->wait);
 	return NOTIFY_OK;
 }
 
@@ -231,14 +234,15 @@ static bool udrv_irq_pending(struct udrv_irq_file *f)
 	       READ_ONCE(f->ev.seqno) != READ_ONCE(f->seen);
 }
 
-/* The newest edge into @ev, whole (the handler writes it under the lock). */
+/* The newest edge into @ev, whole (the handler may be writing it). */
 static void udrv_irq_newest(struct udrv_irq_file *f, struct udrv_irq_event *ev)
 {
-	unsigned long flags;
+	unsigned int seq;
 
-	raw_spin_lock_irqsave(&f->ev_lock, flags);
-	*ev = f->ev;
-	raw_spin_unlock_irqrestore(&f->ev_lock, flags);
+	do {
+		seq = read_seqcount_begin(&f->ev_seq);
+		*ev = f->ev;
+	} while (read_seqcount_retry(&f->ev_seq, seq));
 }
 
 /* The level read now, in process context, for an event the handler could
@@ -273,18 +277,19 @@ static int udrv_irq_can_wait(struct udrv_irq_file *f)
 }
 
 /*
- * Sleep until udrv_irq_pending(). The test right after schedule() is the
- * hot path: swake_up_one() took the waiter off the queue, so a woken
- * reader leaves without queueing itself again or taking the queue's lock
- * (swait_event_interruptible_exclusive() does both, then dequeues).
+ * Sleep until udrv_irq_pending(): one thread at a time (a second is
+ * EBUSY), which the handler wakes itself (rcuwait: no queue, no lock
+ * between the edge and the waiter, nothing to undo after the wake-up).
  */
 static int udrv_irq_sleep(struct udrv_irq_file *f)
 {
-	DECLARE_SWAITQUEUE(wait);
 	int ret = 0;
 
+	if (test_and_set_bit_lock(0, &f->waiting))
+		return -EBUSY;
+	prepare_to_rcuwait(&f->wait);
 	for (;;) {
-		prepare_to_swait_exclusive(&f->wq, &wait, TASK_INTERRUPTIBLE);
+		set_current_state(TASK_INTERRUPTIBLE);	/* pairs with the wake's barrier */
 		if (udrv_irq_pending(f))
 			break;
 		if (signal_pending(current)) {
@@ -292,10 +297,9 @@ static int udrv_irq_sleep(struct udrv_irq_file *f)
 			break;
 		}
 		schedule();
-		if (udrv_irq_pending(f))
-			break;
 	}
-	finish_swait(&f->wq, &wait);
+	finish_rcuwait(&f->wait);
+	clear_bit_unlock(0, &f->waiting);
 	return ret;
 }
 
@@ -730,8 +734,8 @@ static int udrv_irq_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	mutex_init(&f->lock);
 	mutex_init(&f->bind_lock);
-	init_swait_queue_head(&f->wq);
-	raw_spin_lock_init(&f->ev_lock);
+	rcuwait_init(&f->wait);
+	seqcount_init(&f->ev_seq);
 	snprintf(f->consumer, sizeof(f->consumer), UDRV_IRQ_CONSUMER_FMT,
 		 task_tgid_nr(current));
 	file->private_data = f;

@@ -12,7 +12,8 @@ real kernels, through its uapi (udrv-irq-check, tests/lab/progs/irq_check.c):
   process's request with edge detection; libudrv's responder
   (UDRV_RESPOND_IRQ_LINE) says so naming the holder;
 - what else it refuses, each with its errno: a read with nothing new
-  (O_NONBLOCK), a buffer too small, a second bind, a read before a bind, a
+  (O_NONBLOCK), a buffer too small, a second reader while one waits, a
+  second bind, a read before a bind, a
   chip or line that does not exist, no edge or an unknown flag, edges asked
   of an output, a struct of another version (its own version written back),
   the 1.5 interface's bind, an unknown ioctl; and the line and its interrupt
@@ -45,6 +46,7 @@ pytestmark = pytest.mark.lg_feature(["gpio-wire", "udrv-irq"])
 
 EDGES = 20
 CHECKS = {"bind": 0, "nonblock-nothing-new": errno.EAGAIN, "short-buffer": errno.EINVAL,
+          "second-waiter": errno.EBUSY,
           "bind-twice": errno.EBUSY, "read-unbound": errno.ENOTCONN,
           "held-by-another-file": errno.EBUSY, "held-by-another-process": errno.EBUSY,
           "edge-detection-holds-it": errno.EBUSY, "no-such-chip": errno.ENODEV,

@@ -186,6 +186,57 @@ static pid_t other_holds(const char *chip_name, unsigned int off, int ctl[2])
 	return pid;
 }
 
+static void on_alarm(int sig)
+{
+	(void)sig;	/* only to end a read that would block for good */
+}
+
+/* The state letter of @pid ('S': asleep, interruptibly), or 0. */
+static char proc_state(pid_t pid)
+{
+	char path[64], st = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%*d (%*[^)]) %c", &st) != 1)
+			st = 0;
+		fclose(f);
+	}
+	return st;
+}
+
+/*
+ * One thread waits at a time: while a child (the same open file) sleeps in
+ * read(), a second read() is EBUSY, at once (a helper that let it wait
+ * would block it: SIGALRM ends it after 5 s, EINTR, and the check fails).
+ */
+static void check_second_waiter(int fd)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };	/* no SA_RESTART */
+	struct udrv_irq_event ev;
+	pid_t pid = fork();
+	char st = 0;
+	int err;
+
+	if (pid == 0) {
+		_exit(read(fd, &ev, sizeof(ev)) < 0);
+	}
+	for (int i = 0; i < 5000 && st != 'S'; i++) {
+		st = proc_state(pid);
+		if (st != 'S')
+			usleep(1000);
+	}
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(5);
+	err = st != 'S' ? ETIMEDOUT : read(fd, &ev, sizeof(ev)) < 0 ? errno : 0;
+	alarm(0);
+	check("second-waiter", err);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
 /* What the helper refuses, each with its errno. */
 static void misuses(int fd, struct udrv_chip *chip, const char *label,
 		    unsigned int in)
@@ -202,6 +253,7 @@ static void misuses(int fd, struct udrv_chip *chip, const char *label,
 	check("nonblock-nothing-new", read(fd, &ev, sizeof(ev)) < 0 ? errno : 0);
 	fcntl(fd, F_SETFL, 0);
 	check("short-buffer", read(fd, small, sizeof(small)) < 0 ? errno : 0);
+	check_second_waiter(fd);
 	check("bind-twice", bind_line(fd, label, in, UDRV_IRQ_INPUT | EDGES));
 	check("read-unbound", read(other, &ev, sizeof(ev)) < 0 ? errno : 0);
 	check_held("held-by-another-file", other, label, in);

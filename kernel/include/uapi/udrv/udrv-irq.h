@@ -22,14 +22,16 @@
  *        holder's consumer label in @holder: the helper never watches or
  *        drives a line it does not hold. The handler runs in hard
  *        interrupt context on every kernel, PREEMPT_RT included
- *        (IRQF_NO_THREAD), and wakes the reader through a simple (raw)
- *        wait queue: no interrupt thread on the way. A helper of interface
+ *        (IRQF_NO_THREAD), and wakes the waiting thread itself: no
+ *        interrupt thread on the way. A helper of interface
  *        2 from before outputs answers UDRV_IRQ_OUTPUT with EOPNOTSUPP.
  *   read(fd, &ev, sizeof(ev))  block until an edge newer than the last one
  *        this file read, and return the newest (struct udrv_irq_event):
  *        seqno jumps by more than one when edges came faster than they were
  *        read. O_NONBLOCK: -EAGAIN when there is none. A signal: -EINTR.
- *        The chip went away (its driver unbound): -ENODEV, for good.
+ *        The chip went away (its driver unbound): -ENODEV, for good. One
+ *        thread waits at a time: a second read() or UDRV_IRQ_SET_WAIT while
+ *        one waits on the same file is -EBUSY.
  *   ioctl(fd, UDRV_IRQ_SET, &set)  take the time (@write_ns), then set
  *        the outputs in @mask (bit i: the file's output i) to the raw
  *        levels in @values; with UDRV_IRQ_SET_WAIT, then wait as read() does
