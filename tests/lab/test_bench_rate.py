@@ -92,6 +92,35 @@ def test_source_count_matches_gpio_wire(board: Board) -> None:
         == ["0", "0", "1"], "the generator was not put back"
 
 
+def wire_driven(board: Board, line: int) -> int:
+    """gpio-wire's count of the level changes driven onto input `line`."""
+    rows = [w.split() for w in sh(board, f"cat {WIRE}/edges").stdout.splitlines()]
+    return next(int(r[1]) for r in rows if int(r[0]) == line)
+
+
+@pytest.mark.lg_feature(["gpio-wire", "udrv-irq"])
+def test_the_helpers_responder_answers_every_edge(board: Board) -> None:
+    """irq (read, then the reply) and irq-reply (both in one call) take a low
+    rate whole, and every edge is answered: C (line 6, wired to 7) changes
+    once per edge of the generator's line 3 (the first reply of each sweep
+    may leave C where it was: it starts low)."""
+    gen0, c0 = int(sh(board, f"cat {WIRE}/gen_edges").stdout), wire_driven(board, 7)
+    doc = bench(board, "--rates 2k,5k --mechanisms irq,irq-reply --impls raw,udrv")
+    gen = int(sh(board, f"cat {WIRE}/gen_edges").stdout) - gen0
+    replies = wire_driven(board, 7) - c0
+    for mech, wait in (("irq", "read"), ("irq-reply", "set-wait")):
+        got = steps(doc, mech, "raw")
+        assert [s["target_per_s"] for s in got] == [2000, 5000], mech
+        for s in got:
+            assert s["received"] == s["source_count"], f"{mech}: {s}"
+            assert s["lost"] == 0 and s["kernel_dropped"] == 0, f"{mech}: {s}"
+        assert steps(doc, mech, "udrv") == [], "the helper's rows are raw only"
+        (row,) = [r for r in doc["rows"] if r["mechanism"] == mech]
+        assert row["wait"] == wait, row
+    assert gen - 2 <= replies <= gen, f"{replies} replies on the wire for {gen} edges"
+    assert "udrv-irq" not in sh(board, "cat /proc/interrupts").stdout
+
+
 @pytest.mark.parametrize("uncounted", [0, 1], ids=["counted", "uncounted"])
 def test_drop_every_shows_as_loss_exactly(board: Board, uncounted: int) -> None:
     p = "/sys/module/gpio_wire/parameters"

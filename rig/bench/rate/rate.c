@@ -34,6 +34,8 @@
 #include "peer.h"
 #include "rate.h"
 
+#include <udrv/udrv-irq.h>
+
 #define RATE_STEP_NS		50000000ULL	/* default --step-duration */
 #define RATE_WARMUP_NS		20000000ULL
 #define RATE_BATCH		16
@@ -45,6 +47,7 @@
 const char *const rate_mech_names[RATE_NMECH] = {
 	[RATE_CDEV] = "cdev", [RATE_CDEV_BATCH] = "cdev-batch",
 	[RATE_UIO_READ] = "uio-read", [RATE_UIO_POLL] = "uio-poll",
+	[RATE_IRQ] = "irq", [RATE_IRQ_REPLY] = "irq-reply",
 };
 const char *const rate_impl_names[RATE_NIMPL] = {
 	[RATE_UDRV] = "udrv", [RATE_RAW] = "raw", [RATE_LIBGPIOD] = BENCH_PEER_IMPL,
@@ -94,25 +97,25 @@ static const char rate_help[] =
 "CPU there, the throughput (the most events per second it received) and the\n"
 "CPU ns per event there, with its ratio to the bare read() (raw) of the same\n"
 "mechanism at one rate for both (at/s): the highest that raw kept up with\n"
-"and at which neither was preempted for more than 1% of its events: past\n"
-"that, the CPU per event follows where the interrupts land, not the loop.\n"
+"and at which neither was preempted for more than 1% of its events.\n"
 "A receiver's sweep stops after a rate at which it lost more than half.\n"
 "The source makes at most rate x step edges or ticks (gen_limit,\n"
 "tick_limit): a rate the CPU cannot take ends by itself, as loss.\n"
 "\n"
 "Mechanisms: cdev (one event per read), cdev-batch (up to --batch events per\n"
 "read, kernel buffer --buffer), uio-read (blocking read), uio-poll (poll +\n"
-"read). Receivers: udrv (libudrv), raw (bare system calls, the reference),\n"
-"libgpiod-2.3 (cdev only: 'udrv-bench-peer rx', see UDRV_BENCH_PEER in\n"
-"udrv-bench(1); without it those rows are left out with a note).\n"
+"read), irq and irq-reply (a responder through udrv-irq, C = !B on --line\n"
+"+ 3: read then reply, or both in one call; raw; all: if it is loaded).\n"
+"Receivers: udrv (libudrv), raw (bare system calls, the reference),\n"
+"libgpiod-2.3 (cdev only: 'udrv-bench-peer rx', UDRV_BENCH_PEER in\n"
+"udrv-bench(1); without it the rows are left out).\n"
 "The receiver runs at --prio; the irq thread that queues cdev's events (and\n"
 "on PREEMPT_RT uio-ticker's notifier) is SCHED_FIFO 50, below it: on one CPU\n"
 "a receiver busy with one event holds the next one back, and the edges that\n"
 "arrive meanwhile merge in the irq thread. On\n"
 "PREEMPT_RT uio-ticker's notifier queues without bound: nothing is lost but\n"
 "a slow receiver reads late (max latency). --irq-prio N raises those\n"
-"threads above the receiver: measured, it moves rt's cdev knee from 20k/s\n"
-"to 100k/s in the lab, and makes UIO merge the notifier's backlog instead.\n"
+"threads above the receiver (rt's cdev knee: 20k/s -> 100k/s in the lab).\n"
 "\n"
 "Options:\n"
 "  -c, --chip CHIP       the gpio-wire chip (default gpio-wire)\n"
@@ -124,7 +127,8 @@ static const char rate_help[] =
 "      --batch K         events per read for cdev-batch, 2..1024 (default 16)\n"
 "      --buffer B        cdev-batch's kernel event buffer, K..1024 (default\n"
 "                        1024; cdev keeps the kernel's default, 16)\n"
-"      --mechanisms LIST  of cdev,cdev-batch,uio-read,uio-poll (default all)\n"
+"      --mechanisms LIST  of cdev,cdev-batch,uio-read,uio-poll,irq,irq-reply\n"
+"                        (default all)\n"
 "      --impls LIST      of udrv,raw,libgpiod-2.3 (default all)\n"
 "      --refine N        then N rates evenly between the knee and the next\n"
 "                        rate, 0..8 (default 2; marked + in the table)\n"
@@ -155,7 +159,7 @@ static int rate_list(struct rate_bench *b, const char *arg, bool mech)
 			;
 		if (i == n)
 			return bench_usage(b->run.bench, mech ?
-					 "unknown mechanism '%s': cdev, cdev-batch, uio-read, uio-poll" :
+					 "unknown mechanism '%s': cdev, cdev-batch, uio-read, uio-poll, irq, irq-reply" :
 					 "unknown implementation '%s': udrv, raw, libgpiod-2.3", w);
 		want[i] = true;
 	}
@@ -223,7 +227,7 @@ static bool rate_is_uio(enum rate_mech m)
 
 static const char *rate_wait(enum rate_mech m)
 {
-	return m == RATE_UIO_POLL ? "poll" : "read";
+	return m == RATE_UIO_POLL ? "poll" : m == RATE_IRQ_REPLY ? "set-wait" : "read";
 }
 
 /* The receivers asked for, the reference (raw) first in each mechanism. */
@@ -239,7 +243,8 @@ static int rate_plan(struct rate_bench *b)
 			enum rate_impl i = order[k];
 			struct rate_recv *r = &b->recv[b->nrecv];
 
-			if (!b->want_impl[i] || (i == RATE_LIBGPIOD && rate_is_uio(m)))
+			if (!b->want_impl[i] || (i == RATE_LIBGPIOD && rate_is_uio(m)) ||
+			    (i != RATE_RAW && rate_is_helper(m)))
 				continue;
 			r->mech = (enum rate_mech)m;
 			r->impl = i;
@@ -252,13 +257,14 @@ static int rate_plan(struct rate_bench *b)
 		}
 	}
 	if (!b->nrecv)
-		return bench_usage(b->run.bench, "no receiver left: libgpiod-2.3 has only the cdev mechanisms");
+		return bench_usage(b->run.bench, "no receiver left: libgpiod-2.3 has only the cdev mechanisms, irq and irq-reply only raw");
 	return 0;
 }
 
 static int rate_open(struct rate_bench *b)
 {
-	bool cdev = b->want_mech[RATE_CDEV] || b->want_mech[RATE_CDEV_BATCH];
+	bool cdev = b->want_mech[RATE_CDEV] || b->want_mech[RATE_CDEV_BATCH] ||
+		    b->want_mech[RATE_IRQ] || b->want_mech[RATE_IRQ_REPLY];
 	bool uio = b->want_mech[RATE_UIO_READ] || b->want_mech[RATE_UIO_POLL];
 
 	if (cdev) {
@@ -298,6 +304,8 @@ static int rate_wake(struct rate_bench *b, const struct rate_recv *r)
 
 	if (rate_is_uio(r->mech))
 		return bench_wake_threads(&b->run, "uio-ticker");
+	if (rate_is_helper(r->mech))
+		return 0;	/* udrv-irq's handler wakes it: no thread */
 	if (udrv_rt_find_irq("udrv-bench-rate", b->line, &irq))
 		return 0;
 	snprintf(prefix, sizeof(prefix), "irq/%u-", irq);
@@ -336,6 +344,15 @@ static int rate_peer_ready(void *ctx)
 	return bench_wake_threads_for(&b->run, prefix, BENCH_PEER_IMPL);
 }
 
+/* irq, irq-reply: C, an output of gpio-wire wired to neither the input nor
+ * its output (line + 3, else line - 3) */
+static unsigned int rate_reply_line(const struct rate_bench *b)
+{
+	unsigned int n = b->chip ? udrv_chip_num_lines(b->chip) : 0;
+
+	return b->line + 3 < n ? b->line + 3 : b->line - 3;
+}
+
 static void rate_rx_setup(struct rate_bench *b, const struct rate_recv *r,
 			  struct rate_rx *rx)
 {
@@ -347,6 +364,8 @@ static void rate_rx_setup(struct rate_bench *b, const struct rate_recv *r,
 	rx->chip = b->chip;
 	rx->chip_path = b->chip ? udrv_chip_path(b->chip) : NULL;
 	rx->line = b->line;
+	rx->chip_label = b->chip ? udrv_chip_label(b->chip) : NULL;
+	rx->reply_line = rate_reply_line(b);
 	rx->max_samples = RATE_PEER_SAMPLES;
 	rx->mlock = b->run.o.mlock;	/* the peer locks as the bench does */
 	rx->peer = b->peer;
@@ -519,8 +538,8 @@ int cmd_bench_rate(int argc, char **argv)
 	b.refine = RATE_REFINE;
 	b.nrates = sizeof(rate_default) / sizeof(rate_default[0]);
 	memcpy(b.rates, rate_default, sizeof(rate_default));
-	for (int i = 0; i < RATE_NMECH; i++)
-		b.want_mech[i] = true;
+	for (int i = 0; i < RATE_NMECH; i++)	/* the helper's if it is there */
+		b.want_mech[i] = !rate_is_helper(i) || !access(UDRV_IRQ_DEVICE, F_OK);
 	for (int i = 0; i < RATE_NIMPL; i++)
 		b.want_impl[i] = true;
 	ret = bench_parse(&b.run, "rate", argc, argv, rate_help, "c:",

@@ -59,8 +59,9 @@ int rate_peer_parse(const char *text, size_t len, uint64_t warmup,
 
 /* ---- the bench (rate.c, rate_src.c, rate_rx.c, rate_peer.c) -------- */
 
+/* irq, irq-reply: a responder through the toolkit's helper udrv-irq */
 enum rate_mech { RATE_CDEV, RATE_CDEV_BATCH, RATE_UIO_READ, RATE_UIO_POLL,
-		 RATE_NMECH };
+		 RATE_IRQ, RATE_IRQ_REPLY, RATE_NMECH };
 enum rate_impl { RATE_UDRV, RATE_RAW, RATE_LIBGPIOD, RATE_NIMPL };
 
 extern const char *const rate_mech_names[RATE_NMECH];
@@ -162,9 +163,21 @@ struct rate_rx {
 	struct udrv_uio *uio;
 	const volatile struct uio_ticker_page *page;
 	void *buf;			/* batch buffer */
-	uint64_t seqno;			/* cdev: the last line_seqno read */
+	uint64_t seqno;			/* cdev: the last line_seqno read;
+					 * irq: the last seqno of udrv-irq */
+	/* irq, irq-reply: the chip's label, the reply's line, its level */
+	const char *chip_label;
+	unsigned int reply_line;
+	bool have_reply;		/* irq-reply: a reply to write */
+	uint32_t reply;
 	uint32_t count;			/* uio: the last event count read */
 };
+
+/* irq, irq-reply: the mechanism is the helper's */
+static inline bool rate_is_helper(enum rate_mech m)
+{
+	return m == RATE_IRQ || m == RATE_IRQ_REPLY;
+}
 
 int rate_rx_open(struct rate_rx *rx, struct rate_src *src);
 void rate_rx_close(struct rate_rx *rx);

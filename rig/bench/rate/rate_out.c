@@ -285,7 +285,10 @@ static void rate_print_steps(const struct rate_bench *b, enum rate_mech m)
 	printf("\n%s: %s\n", rate_mech_names[m],
 	       m == RATE_CDEV ? "one event per read" :
 	       m == RATE_CDEV_BATCH ? "up to --batch events per read" :
-	       m == RATE_UIO_READ ? "blocking read" : "poll + read");
+	       m == RATE_UIO_READ ? "blocking read" :
+	       m == RATE_UIO_POLL ? "poll + read" :
+	       m == RATE_IRQ ? "udrv-irq: read(), then the reply (two calls an edge)" :
+	       "udrv-irq: the reply and the next wait in one call");
 	printf("%-13s %8s %10s %9s %8s %8s %7s %6s %6s %6s %8s %8s %9s\n", "impl",
 	       "target", "offered/s", "received", "lost", "dropped", "masked",
 	       "ev/rd", "CPU%", "pre/ev", "p50", "p99", "max(ns)");

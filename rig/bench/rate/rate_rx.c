@@ -22,6 +22,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <udrv/udrv-irq.h>
 #include <udrv/uio-ticker.h>
 
 #include "bench.h"
@@ -100,6 +101,35 @@ static int rx_open_uio(struct rate_rx *rx, struct rate_src *src)
 	return 0;
 }
 
+/* irq, irq-reply: line @off bound to @fd as @flags says. */
+static int rx_bind(struct rate_rx *rx, int fd, unsigned int off, uint32_t flags)
+{
+	struct udrv_irq_line b = { .version = UDRV_IRQ_VERSION, .size = sizeof(b),
+				   .offset = off, .flags = flags };
+
+	snprintf(b.chip, sizeof(b.chip), "%s", rx->chip_label ? rx->chip_label : "");
+	if (!ioctl(fd, UDRV_IRQ_BIND_LINE, &b))
+		return 0;
+	return bench_error(EXIT_FAIL, "bench rate: %s: line %u of %s: %s%s%s", UDRV_IRQ_DEVICE,
+			   off, b.chip, strerror(errno), b.holder[0] ? ", held by " : "",
+			   b.holder);
+}
+
+/*
+ * irq, irq-reply: the helper holds the generator's input (both edges) and
+ * the reply's output C (first low; each edge's reply its inverse).
+ */
+static int rx_open_helper(struct rate_rx *rx)
+{
+	rx->fd = open(UDRV_IRQ_DEVICE, O_RDWR | O_CLOEXEC);
+	if (rx->fd < 0)
+		return bench_error(EXIT_FAIL, "bench rate: %s: %s: irq and irq-reply need the toolkit's helper (modprobe udrv-irq)",
+				   UDRV_IRQ_DEVICE, strerror(errno));
+	if (rx_bind(rx, rx->fd, rx->line, UDRV_IRQ_INPUT | UDRV_IRQ_RISING | UDRV_IRQ_FALLING))
+		return EXIT_FAIL;
+	return rx_bind(rx, rx->fd, rx->reply_line, UDRV_IRQ_OUTPUT);
+}
+
 int rate_rx_open(struct rate_rx *rx, struct rate_src *src)
 {
 	size_t sz = sizeof(struct gpio_v2_line_event);
@@ -112,6 +142,8 @@ int rate_rx_open(struct rate_rx *rx, struct rate_src *src)
 		return bench_error(EXIT_FAIL, "out of memory");
 	if (rx->mech == RATE_UIO_READ || rx->mech == RATE_UIO_POLL)
 		return rx_open_uio(rx, src);
+	if (rate_is_helper(rx->mech))
+		return rx_open_helper(rx);
 	return rx->impl == RATE_RAW ? rx_open_raw_cdev(rx) :
 				      rx_open_udrv_cdev(rx);
 }
@@ -253,8 +285,65 @@ static int rx_read_uio(struct rate_rx *rx, struct rx_acc *a)
 	return 1;
 }
 
+/* The reply C = !B through the helper: @wait, then the next edge into @ev. */
+static int rx_helper_set(struct rate_rx *rx, bool wait, struct udrv_irq_event *ev)
+{
+	struct udrv_irq_set s = {
+		.size = sizeof(s), .flags = wait ? UDRV_IRQ_SET_WAIT : 0,
+		.mask = rx->have_reply, .values = rx->reply,
+	};
+
+	int ret = ioctl(rx->fd, UDRV_IRQ_SET, &s) < 0 ? -errno : 0;
+
+	/* written also when the wait ended early (a signal, O_NONBLOCK) */
+	if (!ret || ret == -EINTR || ret == -EAGAIN)
+		rx->have_reply = false;
+	if (!ret && wait)
+		*ev = s.ev;
+	return ret;
+}
+
+/*
+ * irq: read() the edge, then write the reply (two system calls an edge);
+ * irq-reply: write the last edge's reply and wait for the next in one.
+ */
+static int rx_read_helper(struct rate_rx *rx, struct rx_acc *a)
+{
+	struct udrv_irq_event ev;
+	uint64_t now;
+	int err = 0;
+
+	if (rx->mech == RATE_IRQ_REPLY)
+		err = rx_helper_set(rx, true, &ev);
+	else if (read(rx->fd, &ev, sizeof(ev)) != (ssize_t)sizeof(ev))
+		err = -errno;
+	if (err == -EINTR || err == -EAGAIN)
+		return 0;
+	if (err)
+		return -bench_error(EXIT_FAIL, "bench rate: %s line %u: %s", UDRV_IRQ_DEVICE,
+				  rx->line, strerror(-err));
+	now = bench_now_ns();
+	rx->reply = ev.level == 0;	/* C = !B */
+	rx->have_reply = ev.level >= 0;
+	if (rx->mech == RATE_IRQ && rx->have_reply &&
+	    (err = rx_helper_set(rx, false, NULL)) < 0 && err != -EINTR)
+		return -bench_error(EXIT_FAIL, "bench rate: %s line %u: the reply: %s",
+				  UDRV_IRQ_DEVICE, rx->reply_line, strerror(-err));
+	if (ev.timestamp_ns <= now)
+		udrv_hist_record(a->lat, now - ev.timestamp_ns);
+	else
+		a->st->left_out++;
+	rx->seqno = ev.seqno;
+	a->st->received++;
+	a->st->reads++;
+	a->t_last = now;
+	return 1;
+}
+
 static int rx_read(struct rate_rx *rx, struct rx_acc *a)
 {
+	if (rate_is_helper(rx->mech))
+		return rx_read_helper(rx, a);
 	return rx->mech == RATE_UIO_READ || rx->mech == RATE_UIO_POLL ?
 	       rx_read_uio(rx, a) : rx_read_cdev(rx, a);
 }
@@ -268,12 +357,35 @@ static int rx_fd(const struct rate_rx *rx)
 	return rx->fd;
 }
 
+/*
+ * irq, irq-reply: the helper keeps only the newest edge and has no poll():
+ * after a quiet RX_QUIET_MS, read what is there without blocking (EAGAIN:
+ * nothing), irq-reply writing its last reply on the way.
+ */
+static int rx_drain_helper(struct rate_rx *rx, struct rx_acc *a)
+{
+	struct timespec quiet = { .tv_nsec = RX_QUIET_MS * 1000000L };
+	int flags = fcntl(rx->fd, F_GETFL), ret;
+
+	nanosleep(&quiet, NULL);
+	if (flags < 0 || fcntl(rx->fd, F_SETFL, flags | O_NONBLOCK) < 0)
+		return bench_error(EXIT_FAIL, "bench rate: %s: %s", UDRV_IRQ_DEVICE,
+				   strerror(errno));
+	do
+		ret = rx_read_helper(rx, a);
+	while (ret > 0);
+	fcntl(rx->fd, F_SETFL, flags);
+	return ret < 0 ? -ret : 0;
+}
+
 /* Read what is queued until the kernel has been quiet for RX_QUIET_MS. */
 static int rx_drain(struct rate_rx *rx, struct rx_acc *a)
 {
 	struct pollfd pfd = { .fd = rx_fd(rx), .events = POLLIN };
 	int ret;
 
+	if (rate_is_helper(rx->mech))
+		return rx_drain_helper(rx, a);
 	for (;;) {
 		ret = poll(&pfd, 1, RX_QUIET_MS);
 		if (ret < 0 && errno == EINTR && !bench_interrupted())
