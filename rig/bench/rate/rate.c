@@ -510,7 +510,7 @@ static int rate_measure(struct rate_bench *b)
 
 BENCH_COMMAND(rate,
 		"interrupts per second a receiver takes: sweep, loss at the\n"
-		"source, knee, CPU, throughput (cdev, cdev-batch, uio)");
+		"source, knee, CPU, throughput (cdev, cdev-batch, uio, udrv-irq)");
 
 int cmd_bench_rate(int argc, char **argv)
 {
