@@ -201,6 +201,24 @@ struct rx_acc {
 	uint64_t t_last;	/* when the last event was read */
 };
 
+/* One event's latency, from its kernel time @ts to the wake-up @now (a
+ * @ts after @now, UINT64_MAX included: nothing to time it by). */
+static void rx_sample(struct rx_acc *a, uint64_t ts, uint64_t now)
+{
+	if (ts <= now)
+		udrv_hist_record(a->lat, now - ts);
+	else
+		a->st->left_out++;
+}
+
+/* A read that returned @n events, woken at @now. */
+static void rx_took(struct rx_acc *a, uint64_t n, uint64_t now)
+{
+	a->st->received += n;
+	a->st->reads++;
+	a->t_last = now;
+}
+
 /* 1 after events, 0 when the read was interrupted, or an exit code < 0 */
 static int rx_read_cdev(struct rate_rx *rx, struct rx_acc *a)
 {
@@ -231,15 +249,10 @@ static int rx_read_cdev(struct rate_rx *rx, struct rx_acc *a)
 		uint64_t ts = rx->impl == RATE_UDRV ? ue[i].timestamp_ns : ke[i].timestamp_ns;
 		uint32_t sq = rx->impl == RATE_UDRV ? ue[i].line_seqno : ke[i].line_seqno;
 
-		if (ts <= now)
-			udrv_hist_record(a->lat, now - ts);
-		else
-			a->st->left_out++;
+		rx_sample(a, ts, now);
 		rx->seqno = sq;
 	}
-	a->st->received += (uint64_t)n;
-	a->st->reads++;
-	a->t_last = now;
+	rx_took(a, (uint64_t)n, now);
 	return 1;
 }
 
@@ -274,14 +287,9 @@ static int rx_read_uio(struct rate_rx *rx, struct rx_acc *a)
 	now = bench_now_ns();
 	uio_ticker_snapshot(rx->page, &p);
 	/* the page must describe this very event to time it */
-	if ((uint32_t)p.event == count && p.handler_ns <= now)
-		udrv_hist_record(a->lat, now - p.handler_ns);
-	else
-		a->st->left_out++;
+	rx_sample(a, (uint32_t)p.event == count ? p.handler_ns : UINT64_MAX, now);
 	rx->count = count;
-	a->st->received++;
-	a->st->reads++;
-	a->t_last = now;
+	rx_took(a, 1, now);
 	return 1;
 }
 
@@ -329,14 +337,9 @@ static int rx_read_helper(struct rate_rx *rx, struct rx_acc *a)
 	    (err = rx_helper_set(rx, false, NULL)) < 0 && err != -EINTR)
 		return -bench_error(EXIT_FAIL, "bench rate: %s line %u: the reply: %s",
 				  UDRV_IRQ_DEVICE, rx->reply_line, strerror(-err));
-	if (ev.timestamp_ns <= now)
-		udrv_hist_record(a->lat, now - ev.timestamp_ns);
-	else
-		a->st->left_out++;
+	rx_sample(a, ev.timestamp_ns, now);
 	rx->seqno = ev.seqno;
-	a->st->received++;
-	a->st->reads++;
-	a->t_last = now;
+	rx_took(a, 1, now);
 	return 1;
 }
 
