@@ -71,7 +71,8 @@ static const char reply_help[] =
 "           writes the reply in the call that waits for the next edge)\n"
 "On one machine (--role both) the target's timestamps split the latency:\n"
 "trigger_to_handler and handler_to_reply (isr, kthread, from the module),\n"
-"trigger_to_irq (B's event), irq_to_wake and wake_to_reply (user, lib). Loss:\n"
+"trigger_to_irq (B's event), irq_to_wake, wake_to_reply (user, lib; none for\n"
+"irq-reply: the helper writes C). Loss:\n"
 "sent = gpio-wire's own count of the edges on B (else the writes),\n"
 "received = the events read on D, lost = the edges the wire dropped; the\n"
 "responder's count and the wire's count on D must equal received. A reply\n"
@@ -104,12 +105,11 @@ static const char reply_help[] =
 "                        log host's, it runs as soon as it is woken\n"
 "      --breakdown       where the microseconds go (--role both): after each\n"
 "                        responder's run, 101 edges per event type traced alone\n"
-"                        (what one event costs), then 201 with them all (ftrace;\n"
+"                        (one event's cost), then 201 with them all (ftrace;\n"
 "                        root, tracefs; not with --trace-on-spike), each reply\n"
-"                        split into contiguous stages (write_to_b_hardirq, ...,\n"
-"                        reply_to_timestamp), each event's cost taken off; the\n"
-"                        median reply's stages, its total and the untraced p50\n"
-"                        go to the document's \"breakdown\" and to stderr\n"
+"                        split into contiguous stages, each event's cost taken\n"
+"                        off; the median reply's stages, total and untraced p50\n"
+"                        to the document's \"breakdown\" and to stderr\n"
 "\n"
 "--irq-prio N raises D's irq thread (the log host's wake-up) and the\n"
 "responder's: gpio-reply's (kthread), B's (user, --role both; lib: the\n"
@@ -271,15 +271,18 @@ static int row(struct reply_bench *b, struct bench_row **dst,
 				      BENCH_MAX_ROWS);
 }
 
-/* The target's own samples: module (2), user (3), busy user (2). */
+/* The target's own samples: module (2), user (3), busy user (2), irq-reply
+ * (2: the helper writes C after the process's last timestamp, t_wake). */
 static int cfg_parts(struct reply_bench *b, struct reply_cfg *c,
 		     const char *impl, bool target_only)
 {
 	static const char *const module[] = { "trigger_to_handler", "handler_to_reply", NULL };
 	static const char *const user[] = { "trigger_to_irq", "irq_to_wake", "wake_to_reply" };
 	static const char *const busy[] = { "trigger_to_wake", "wake_to_reply", NULL };
+	static const char *const helper[] = { "trigger_to_irq", "irq_to_wake", NULL };
 	const char *const *names = !reply_by_process(c->resp) ? module :
-				   c->wait == REPLY_BUSY ? busy : user;
+				   c->wait == REPLY_BUSY ? busy :
+				   c->wait == REPLY_IRQ_REPLY ? helper : user;
 	int ret = 0;
 
 	/* a target alone has no t_write: only what happens on its side */

@@ -73,15 +73,22 @@ static inline bool reply_by_helper(enum reply_wait w)
  */
 /* back-to-back timestamp pairs whose median is a probe's cost */
 #define REPLY_PROBE_PAIRS	101
-/* the process's timestamps between its wake-up and C's write: t_wake, t_reply */
-#define REPLY_PROCESS_PROBES	2
+/*
+ * The process's timestamps between its wake-up and C's write: t_wake and
+ * t_reply (busy: the level's and t_reply); irq-reply only t_wake, since the
+ * helper writes C and stamps it (write_ns), as the kernel thread's two.
+ */
+static inline int reply_process_probes(enum reply_wait w)
+{
+	return w == REPLY_IRQ_REPLY ? 1 : 2;
+}
 
 struct reply_shared {
 	uint64_t seq;		/* replies made */
 	uint64_t edges;		/* edges seen on B (events read, levels seen) */
 	uint64_t t_irq;		/* B's event timestamp (0: busy, none) */
 	uint64_t t_wake;	/* the wait returned */
-	uint64_t t_reply;	/* just before C's write */
+	uint64_t t_reply;	/* just before C's write (irq-reply: t_wake) */
 	uint64_t polls;		/* busy: level reads */
 	uint64_t probe_ns;	/* what one of its timestamps costs (median) */
 	char error[256];	/* why the responder stopped, "" */
@@ -155,6 +162,7 @@ struct reply_bd {
 	uint64_t edges, total_ns, traced_p50_ns, untraced_p50_ns;
 	uint64_t traced_total_ns;	/* the median reply, costs not taken off */
 	uint64_t probe_ns;		/* user, lib: sh->probe_ns; 0 unmeasured */
+	int probes;			/* of them in a reply: reply_process_probes() */
 	struct reply_bd_cost cost[BD_NEV];
 	unsigned int events;		/* trace events inside the median reply */
 	int nstages;

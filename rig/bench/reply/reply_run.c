@@ -198,6 +198,8 @@ static int target_sample(struct reply_bench *b, struct reply_cfg *c,
 			t[0] = t[1];
 			t[1] = t[2];
 			np = 2;
+		} else if (c->wait == REPLY_IRQ_REPLY) {
+			np = 2;		/* no t_reply: the helper's write */
 		}
 	}
 	if (seq != c->prev_seq + 1 || t_write > t[0] || t[np - 1] > t_d) {

@@ -348,11 +348,11 @@ static void user_record(struct reply_user *u)
 {
 	struct reply_shared *sh = u->sh;
 
-	if (!u->i2w)
-		return;
-	if (sh->t_irq && sh->t_irq <= sh->t_wake)
+	/* role target's rows (none in role both's child); busy: no i2w */
+	if (u->i2w && sh->t_irq && sh->t_irq <= sh->t_wake)
 		udrv_hist_record(u->i2w->hist, sh->t_wake - sh->t_irq);
-	udrv_hist_record(u->w2r->hist, sh->t_reply - sh->t_wake);
+	if (u->w2r)
+		udrv_hist_record(u->w2r->hist, sh->t_reply - sh->t_wake);
 }
 
 /* ---- the lib responder: libudrv's udrv_responder_run() ----------------- */
@@ -390,7 +390,7 @@ static int lib_answer(struct udrv_request *req, const struct udrv_edge_event *ev
 	struct lib_answer *a = data;
 	struct reply_user *u = a->u;
 	struct reply_shared *sh = u->sh;
-	uint64_t now = bench_now_ns();
+	bool busy = u->wait == REPLY_BUSY;
 
 	if (!ev)	/* busy: a spin without an edge, a chance to stop */
 		return *a->stop || bench_interrupted();
@@ -398,10 +398,12 @@ static int lib_answer(struct udrv_request *req, const struct udrv_edge_event *ev
 		user_fail(u, "%s", "the kernel reports lost events on line B with one edge in flight");
 		return -EIO;
 	}
-	sh->t_irq = u->wait == REPLY_BUSY ? 0 : ev->timestamp_ns;
-	sh->t_wake = u->wait == REPLY_BUSY ? ev->timestamp_ns : now;
+	/* busy: the library's own timestamp of the level it saw */
+	sh->t_wake = busy ? ev->timestamp_ns : bench_now_ns();
+	sh->t_irq = busy ? 0 : ev->timestamp_ns;
 	sh->edges++;
-	sh->t_reply = bench_now_ns();
+	/* irq-reply: the helper writes C after this returns, and stamps it */
+	sh->t_reply = u->wait == REPLY_IRQ_REPLY ? sh->t_wake : bench_now_ns();
 	__atomic_store_n(&sh->seq, sh->seq + 1, __ATOMIC_RELEASE);
 	if (lib_reply(a, req, ev->edge != UDRV_EDGE_RISING))
 		return -EIO;
