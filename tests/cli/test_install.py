@@ -38,7 +38,9 @@ PROMISED = [
     "src/udrv-bench-1.6.0/gpio-wire/Kbuild", "src/udrv-bench-1.6.0/include/udrv-kmod/gpiochip.h",
     "src/udrv-bench-1.6.0/include/uapi/udrv/uio-ticker.h",
     "src/udrv-irq-1.6.0/dkms.conf", "src/udrv-irq-1.6.0/Makefile",
-    "src/udrv-irq-1.6.0/udrv-irq/Kbuild", "src/udrv-irq-1.6.0/udrv-irq/udrv-irq.c",
+    "src/udrv-irq-1.6.0/udrv-irq/Kbuild", "src/udrv-irq-1.6.0/udrv-irq/udrv-irq.h",
+    "src/udrv-irq-1.6.0/udrv-irq/file.c", "src/udrv-irq-1.6.0/udrv-irq/bind.c",
+    "src/udrv-irq-1.6.0/udrv-irq/event.c",
     "src/udrv-irq-1.6.0/include/udrv-kmod/gpiochip.h",
     "src/udrv-irq-1.6.0/include/uapi/udrv/udrv-irq.h",
 ]  # fmt: skip

@@ -77,7 +77,7 @@ def test_this_tree_keeps_the_boundary(copy: Path) -> None:
      "bus/request -> bus/watch -> bus/request: a cycle"),
     ("daemon/model/chips.h", '#include "requests.h"', "daemon-layers",
      "model/chips -> model/requests -> model/chips: a cycle"),
-    ("kernel/udrv-irq/udrv-irq.c", "#include <udrv/uio-ticker.h>", "toolkit-includes",
+    ("kernel/udrv-irq/event.c", "#include <udrv/uio-ticker.h>", "toolkit-includes",
      "is a header of rig/"),
     ("rig/bench/toggle/toggle.c", '#include "cli.h"', "rig-includes", "is a header of tools/"),
     ("rig/bench/core/out.c", '#include "../../../tools/commands.h"', "rig-includes",

@@ -1,0 +1,1 @@
+../../../kernel/udrv-irq/file.c

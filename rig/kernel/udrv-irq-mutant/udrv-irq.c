@@ -1,1 +1,0 @@
-../../../kernel/udrv-irq/udrv-irq.c
