@@ -45,10 +45,15 @@ def lab(kernel: str) -> dict[str, Any]:
 def test_the_lab_documents_pass(kernel: str) -> None:
     doc = lab(kernel)
     check_bench(doc)
-    # rt: busy not traced; lib/irq: the helper's chain
-    assert len(doc["breakdown"]) == (9 if kernel == "std" else 7)
+    # rt: busy not traced; lib/irq and lib/irq-reply: the helper's chains
+    assert len(doc["breakdown"]) == (10 if kernel == "std" else 8)
     for e in doc["breakdown"]:
         assert sum(s["ns"] for s in e["stages"]) == e["total_ns"]
+    # the process's timestamps on the reply's path: one where the helper
+    # writes C (irq-reply), else two
+    probes = {(e["implementation"], e["wait"]): e.get("probes_in_reply") for e in doc["breakdown"]}
+    assert probes[("lib", "irq-reply")] == 1 and probes[("lib", "irq")] == 2
+    assert probes[("kthread", None)] is None
 
 
 def damaged(kernel: str, fn: Any) -> dict[str, Any]:
@@ -186,7 +191,8 @@ def test_the_reader_exposes_it(kernel: str) -> None:
     assert found == reply_model.parse(doc["breakdown"])
     assert all(isinstance(e, reply_model.Entry) for e in found)
     busy = [("user", "busy")] if kernel == "std" else []
-    lib = [("lib", "read")] + ([("lib", "busy")] if kernel == "std" else []) + [("lib", "irq")]
+    lib = [("lib", "read")] + ([("lib", "busy")] if kernel == "std" else [])
+    lib += [("lib", "irq"), ("lib", "irq-reply")]
     assert [(e.implementation, e.wait) for e in found] == [
         ("isr", None), ("kthread", None), ("user", "read"), ("user", "poll"),
         ("user", "epoll"), *busy, *lib]
