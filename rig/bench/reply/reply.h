@@ -162,7 +162,6 @@ struct reply_bd {
 	uint64_t edges, total_ns, traced_p50_ns, untraced_p50_ns;
 	uint64_t traced_total_ns;	/* the median reply, costs not taken off */
 	uint64_t probe_ns;		/* user, lib: sh->probe_ns; 0 unmeasured */
-	int probes;			/* of them in a reply: reply_process_probes() */
 	struct reply_bd_cost cost[BD_NEV];
 	unsigned int events;		/* trace events inside the median reply */
 	int nstages;

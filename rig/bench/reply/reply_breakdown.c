@@ -343,7 +343,6 @@ static int bd_result(struct reply_bench *b, struct reply_cfg *c,
 	bd->edges = a->n;
 	bd->untraced_p50_ns = udrv_hist_percentile(c->t2r->hist, 50);
 	bd->probe_ns = reply_by_process(c->resp) ? b->sh->probe_ns : 0;
-	bd->probes = reply_process_probes(c->wait);
 	bd->done = true;
 	return 0;
 }
@@ -440,7 +439,8 @@ void reply_breakdown_print(const struct reply_bench *b)
 			(unsigned long long)bd->untraced_p50_ns, bd_ratio(bd));
 		if (bd->probe_ns)
 			fprintf(stderr, "; the process's timestamps in it: %d x %llu ns",
-				bd->probes, (unsigned long long)bd->probe_ns);
+				reply_process_probes(c->wait),
+				(unsigned long long)bd->probe_ns);
 		fputc('\n', stderr);
 	}
 }
@@ -517,7 +517,8 @@ static void json_entry(struct udrv_json *j, const struct reply_cfg *c)
 	udrv_json_kuint(j, "events_in_reply", bd->events);
 	if (bd->probe_ns) {
 		udrv_json_kuint(j, "probe_ns", bd->probe_ns);
-		udrv_json_kuint(j, "probes_in_reply", (uint64_t)bd->probes);
+		udrv_json_kuint(j, "probes_in_reply",
+				(uint64_t)reply_process_probes(c->wait));
 	}
 	udrv_json_obj_end(j);
 }

@@ -181,25 +181,21 @@ static int target_sample(struct reply_bench *b, struct reply_cfg *c,
 			 uint64_t t_write, uint64_t t_d)
 {
 	uint64_t seq, t[3];
-	int np = 3;
+	int np = c->part[2] ? 3 : 2;	/* the stages cfg_parts() made rows of */
 
 	if (b->role == ROLE_LOGHOST)
 		return 0;
 	if (!reply_by_process(c->resp)) {
 		if (reply_module_last(&b->mod, &seq, &t[0], &t[1]))
 			return EXIT_FAIL;
-		np = 2;
 	} else {
 		seq = __atomic_load_n(&b->sh->seq, __ATOMIC_ACQUIRE);
 		t[0] = b->sh->t_irq;
 		t[1] = b->sh->t_wake;
 		t[2] = b->sh->t_reply;
-		if (c->wait == REPLY_BUSY) {
+		if (c->wait == REPLY_BUSY) {	/* no t_irq: the level's */
 			t[0] = t[1];
 			t[1] = t[2];
-			np = 2;
-		} else if (c->wait == REPLY_IRQ_REPLY) {
-			np = 2;		/* no t_reply: the helper's write */
 		}
 	}
 	if (seq != c->prev_seq + 1 || t_write > t[0] || t[np - 1] > t_d) {
