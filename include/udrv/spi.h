@@ -103,7 +103,12 @@ uint32_t udrv_spi_max_speed_hz(const struct udrv_spi *spi);
 int udrv_spi_transfer(struct udrv_spi *spi, const void *tx, void *rx, size_t len);
 /* @n transfers (1..UDRV_SPI_XFERS_MAX) in one message, the chip select held
  * between them unless a transfer's cs_change says otherwise; their bytes
- * together at most spidev's buffer. Returns the bytes transferred. */
+ * each way at most spidev's buffer, each transfer rounded up to the
+ * kernel's allocation alignment (8 bytes on x86, 64 or 128 on arm); a
+ * transfer of 0 bytes only waits its delay or changes the chip select.
+ * spidev and the SPI core check the whole message before anything is
+ * sent, and the message of a refusal says what they refused. Returns the
+ * bytes transferred. */
 int udrv_spi_message(struct udrv_spi *spi, const struct udrv_spi_xfer *xfers, size_t n);
 
 /* The spidev devices there are ("spidev0.0", ...), sorted by bus, then

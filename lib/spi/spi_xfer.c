@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * SPI transfers (SPI_IOC_MESSAGE), checked against what spidev takes
- * before anything is sent: at most UDRV_SPI_XFERS_MAX transfers, their
- * bytes together within spidev's buffer (its bufsiz parameter), word
- * sizes 0 or 1..32; and the list of spidev devices.
+ * SPI transfers (SPI_IOC_MESSAGE): one transfer checked against spidev's
+ * buffer before it goes, a message of several as the kernel checks it
+ * (below), with the reason for a refusal; and the list of spidev devices.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <linux/spi/spidev.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -19,79 +19,134 @@ _Static_assert(sizeof(struct udrv_spi_xfer) == sizeof(struct spi_ioc_transfer),
 _Static_assert(UDRV_SPI_XFERS_MAX * sizeof(struct spi_ioc_transfer) < (1u << _IOC_SIZEBITS),
 	       "a message of UDRV_SPI_XFERS_MAX transfers fits SPI_IOC_MESSAGE's size field");
 
-/* Why a message cannot go: the first thing wrong with it. Out of line, as
- * the failures below: the path of a message that goes is the checks of
- * xfers_ok() and the ioctl (udrv-bench spi measures it against the bare
- * ioctl). */
-__attribute__((noinline, cold))
-static int xfers_refused(struct udrv_spi *spi, const struct udrv_spi_xfer *x, size_t n)
+/*
+ * A message goes to spidev as it is, and spidev and the SPI core check it
+ * whole before a bit is clocked: its bytes each way within spidev's buffer
+ * (each transfer rounded up to the kernel's allocation alignment), word
+ * sizes the controller has, lengths in whole words, the wires the mode
+ * allows. Checking the same here would cost every message a pass over its
+ * transfers (udrv-bench spi measures the path against the bare ioctl) and
+ * still be a guess at the kernel's rules. So the library checks only what
+ * the ioctl cannot carry (a count of transfers SPI_IOC_MESSAGE's size
+ * field holds), and when the kernel refuses, says why from the message.
+ */
+
+/* Wires for one direction of a transfer that the device's @mode lacks (0
+ * and 1: one wire; 2: dual or quad in the mode; 4: quad). */
+static bool wires_lacked(uint64_t buf, unsigned int nbits, uint32_t mode, uint32_t dual,
+			 uint32_t quad)
 {
-	uint64_t total = 0;
+	if (!buf || nbits <= 1)
+		return false;
+	return !(nbits == 2 && mode & (dual | quad)) && !(nbits == 4 && mode & quad);
+}
+
+/* The first transfer of @x whose own fields the kernel refuses whatever
+ * the controller: its index, or @n. */
+static size_t bad_xfer(const struct udrv_spi *spi, const struct udrv_spi_xfer *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (x[i].bits_per_word > 32 ||
+		    wires_lacked(x[i].tx_buf, x[i].tx_nbits, spi->mode, SPI_TX_DUAL, SPI_TX_QUAD) ||
+		    wires_lacked(x[i].rx_buf, x[i].rx_nbits, spi->mode, SPI_RX_DUAL, SPI_RX_QUAD))
+			return i;
+	return n;
+}
+
+/* The bytes of @x each way, as spidev counts them against its buffer. */
+static void xfer_totals(const struct udrv_spi_xfer *x, size_t n, uint64_t *out, uint64_t *in)
+{
+	*out = *in = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (x[i].tx_buf)
+			*out += x[i].len;
+		if (x[i].rx_buf)
+			*in += x[i].len;
+	}
+}
+
+/* The kernel's refusal where no field can be named: @what went ("a
+ * message of 2 transfers"), the error, what it usually means. */
+__attribute__((noinline, cold))
+static int kernel_refused(struct udrv_spi *spi, const char *what, int err)
+{
+	return udrv_err(spi->errmsg, err, "%s: %s: %s%s", spi->dev, what, strerror(err),
+			err == EINVAL ? " (a speed, word size or wire count the controller lacks, or a length that is not whole words)" : "");
+}
+
+/* Why the kernel refused a message with @err. */
+__attribute__((noinline, cold))
+static int message_failed(struct udrv_spi *spi, const struct udrv_spi_xfer *x, size_t n,
+			  int err)
+{
+	char what[48];
+	uint64_t out, in;
+	size_t i;
 
 	if (spi->fd < 0)
 		return udrv_err(spi->errmsg, EBADF, "no SPI device open: udrv_spi_open() first");
-	if (!x || !n || n > UDRV_SPI_XFERS_MAX)
-		return udrv_err(spi->errmsg, EINVAL, "%s: %zu transfers: 1..%d in one message",
-				spi->dev, n, UDRV_SPI_XFERS_MAX);
-	for (size_t i = 0; i < n; i++) {
-		if (!x[i].len || x[i].bits_per_word > 32 || x[i].pad ||
-		    x[i].tx_nbits > 1 || x[i].rx_nbits > 1)
-			return udrv_err(spi->errmsg, EINVAL,
-					"%s: transfer %zu: %u bytes, %u bits per word, %u/%u wires: 1 byte or more, 0 or 1..32 bits, one wire",
-					spi->dev, i, x[i].len, x[i].bits_per_word,
-					x[i].tx_nbits, x[i].rx_nbits);
-		total += x[i].len;
+	if (!x)
+		return udrv_err(spi->errmsg, EFAULT, "%s: a message of %zu transfers without them",
+				spi->dev, n);
+	i = err == EINVAL ? bad_xfer(spi, x, n) : n;
+	if (i < n)
+		return udrv_err(spi->errmsg, EINVAL,
+				"%s: transfer %zu: %u bits per word, %u/%u wires (out/in): 0 or 1..32 bits, and more than one wire only where the device's mode has dual or quad",
+				spi->dev, i, x[i].bits_per_word, x[i].tx_nbits, x[i].rx_nbits);
+	if (err == EMSGSIZE) {
+		xfer_totals(x, n, &out, &in);
+		return udrv_err(spi->errmsg, EMSGSIZE,
+				"%s: a message of %llu bytes out and %llu in, spidev takes %u each way, each transfer rounded up to the kernel's allocation alignment (its bufsiz parameter: /sys/module/spidev/parameters/bufsiz, set with spidev.bufsiz=N)",
+				spi->dev, (unsigned long long)out, (unsigned long long)in, spi->bufsiz);
 	}
-	return udrv_err(spi->errmsg, EMSGSIZE,
-			"%s: %llu bytes in one message, spidev takes %u (its bufsiz parameter: /sys/module/spidev/parameters/bufsiz, set with spidev.bufsiz=N)",
-			spi->dev, (unsigned long long)total, spi->bufsiz);
-}
-
-/* What xfers_refused() refuses, without a word. */
-static inline bool xfers_ok(const struct udrv_spi *spi, const struct udrv_spi_xfer *x, size_t n)
-{
-	uint64_t total = 0;
-
-	if (spi->fd < 0 || !x || !n || n > UDRV_SPI_XFERS_MAX)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		if (!x[i].len || x[i].bits_per_word > 32 || x[i].pad ||
-		    x[i].tx_nbits > 1 || x[i].rx_nbits > 1)
-			return false;
-		total += x[i].len;
-	}
-	return total <= spi->bufsiz;
+	snprintf(what, sizeof(what), "a message of %zu transfers", n);
+	return kernel_refused(spi, what, err);
 }
 
 __attribute__((noinline, cold))
-static int message_failed(struct udrv_spi *spi, size_t n, int err)
+static int message_count_refused(struct udrv_spi *spi, size_t n)
 {
-	return udrv_err(spi->errmsg, err, "%s: a message of %zu transfers: %s%s", spi->dev, n,
-			strerror(err),
-			err == EINVAL ? " (a speed, word size or wire count the controller lacks)" : "");
+	return udrv_err(spi->errmsg, EINVAL, "%s: %zu transfers: 1..%d in one message", spi->dev,
+			n, UDRV_SPI_XFERS_MAX);
 }
 
-static inline int send(struct udrv_spi *spi, const struct udrv_spi_xfer *x, size_t n)
+/* SPI_IOC_MESSAGE(n), its size computed here (the macro's type is a VLA) */
+static inline int message_ioctl(const struct udrv_spi *spi, const struct udrv_spi_xfer *x,
+				size_t n)
 {
-	/* SPI_IOC_MESSAGE(n), its size computed here (the macro's type is a VLA) */
-	int ret = ioctl(spi->fd, _IOC(_IOC_WRITE, SPI_IOC_MAGIC, 0, n * sizeof(*x)), x);
-
-	return ret < 0 ? message_failed(spi, n, errno) : ret;
+	return ioctl(spi->fd, _IOC(_IOC_WRITE, SPI_IOC_MAGIC, 0, n * sizeof(*x)), x);
 }
 
 int udrv_spi_message(struct udrv_spi *spi, const struct udrv_spi_xfer *xfers, size_t n)
 {
-	if (!xfers_ok(spi, xfers, n))
-		return xfers_refused(spi, xfers, n);
-	return send(spi, xfers, n);
+	int ret;
+
+	if (n - 1 >= UDRV_SPI_XFERS_MAX)	/* 0, or past the ioctl's size field */
+		return message_count_refused(spi, n);
+	ret = message_ioctl(spi, xfers, n);
+	return ret < 0 ? message_failed(spi, xfers, n, errno) : ret;
 }
 
 __attribute__((noinline, cold))
-static int transfer_refused(struct udrv_spi *spi, const struct udrv_spi_xfer *x, size_t len)
+static int transfer_refused(struct udrv_spi *spi, size_t len)
 {
-	if (len > UINT32_MAX)
-		return udrv_err(spi->errmsg, EMSGSIZE, "%s: %zu bytes in one transfer", spi->dev, len);
-	return xfers_refused(spi, x, 1);
+	if (spi->fd < 0)
+		return udrv_err(spi->errmsg, EBADF, "no SPI device open: udrv_spi_open() first");
+	if (!len)
+		return udrv_err(spi->errmsg, EINVAL, "%s: a transfer of 0 bytes: 1 byte or more",
+				spi->dev);
+	return udrv_err(spi->errmsg, EMSGSIZE,
+			"%s: %zu bytes in one message, spidev takes %u (its bufsiz parameter: /sys/module/spidev/parameters/bufsiz, set with spidev.bufsiz=N)",
+			spi->dev, len, spi->bufsiz);
+}
+
+__attribute__((noinline, cold))
+static int transfer_failed(struct udrv_spi *spi, const struct udrv_spi_xfer *x, int err)
+{
+	char what[48];
+
+	snprintf(what, sizeof(what), "a transfer of %u bytes", x->len);
+	return kernel_refused(spi, what, err);
 }
 
 int udrv_spi_transfer(struct udrv_spi *spi, const void *tx, void *rx, size_t len)
@@ -100,10 +155,12 @@ int udrv_spi_transfer(struct udrv_spi *spi, const void *tx, void *rx, size_t len
 		.tx_buf = (uint64_t)(uintptr_t)tx, .rx_buf = (uint64_t)(uintptr_t)rx,
 		.len = (uint32_t)len,
 	};
+	int ret;
 
 	if (spi->fd < 0 || !len || len > spi->bufsiz)
-		return transfer_refused(spi, &x, len);
-	return send(spi, &x, 1);
+		return transfer_refused(spi, len);
+	ret = message_ioctl(spi, &x, 1);
+	return ret < 0 ? transfer_failed(spi, &x, errno) : ret;	/* x: one register less */
 }
 
 struct devname {

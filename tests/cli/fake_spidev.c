@@ -22,6 +22,9 @@
  *		bit, then the value MSB first), with the channels' values
  * Unwired:	with dev/spidevB.C.stuck there, MISO reads high (0xff: no
  *		device answers; what udrv-bench spi's check must see)
+ * Refused:	a message Linux 6.1 refuses (tests/lib/fake_spi_rules.c:
+ *		the buffer, sys/module/spidev/parameters/bufsiz in the tree or
+ *		4096; word sizes, whole words, wires), not logged
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -36,6 +39,8 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "../lib/fake_spi_rules.h"
 
 struct settings {
 	uint32_t mode, bits, speed;
@@ -141,13 +146,37 @@ static void log_xfer(FILE *f, const struct spi_ioc_transfer *x)
 	fprintf(f, "\n");
 }
 
-static int message(const char *node, const struct spi_ioc_transfer *x, unsigned int n)
+/* spidev's bufsiz parameter in the tree the node is in; 4096 without it */
+static unsigned int bufsiz(const char *node)
 {
+	char path[PATH_MAX + 64];
+	unsigned int v = 4096;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%.*s/sys/module/spidev/parameters/bufsiz",
+		 (int)(strstr(node, "/dev/spidev") - node), node);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%u", &v) != 1)
+			_exit(97);
+		fclose(f);
+	}
+	return v;
+}
+
+static int message(const char *node, struct settings s, const struct spi_ioc_transfer *x,
+		   unsigned int n)
+{
+	struct fake_spi_device d = { s.mode, (uint8_t)s.bits, 0xffffffff, bufsiz(node) };
 	char path[PATH_MAX + 8];
-	int total = 0;
+	int total = 0, err = fake_spi_refusal(x, n, &d);
 	bool stuck;
 	FILE *f;
 
+	if (err) {		/* refused before anything is sent: no log */
+		errno = err;
+		return -1;
+	}
 	snprintf(path, sizeof(path), "%s.stuck", node);
 	stuck = access(path, F_OK) == 0;
 	snprintf(path, sizeof(path), "%s.log", node);
@@ -178,7 +207,7 @@ static int node_ioctl(int fd, const char *node, unsigned long req, void *p)
 	struct settings s = load(fd);
 
 	if (_IOC_TYPE(req) == SPI_IOC_MAGIC && _IOC_NR(req) == 0 && _IOC_DIR(req) == _IOC_WRITE)
-		return message(node, p, _IOC_SIZE(req) / sizeof(struct spi_ioc_transfer));
+		return message(node, s, p, _IOC_SIZE(req) / sizeof(struct spi_ioc_transfer));
 	switch (req) {
 	case SPI_IOC_RD_MODE32:
 		*(uint32_t *)p = s.mode;

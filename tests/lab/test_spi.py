@@ -34,7 +34,7 @@ ADC, LOOP = "mcp3008", "spi-loopback"  # the devices' modalias: what udrv spi ta
 MIN_HZ, MAX_HZ = 10_000, 10_000_000  # the controller's (spi-fixture.c)
 DEVICE_HZ = 1_000_000  # each device's max_speed_hz as registered
 INPUTS = [0, 1023, 512, 100, 7, 300, 900, 1]  # the ADC's eight channels
-EINVAL = 22
+EINVAL, EMSGSIZE = 22, 90
 
 
 @pytest.fixture
@@ -229,11 +229,32 @@ def test_adc_in_sixteen_bit_words(board: Board, spi: str) -> None:
         assert words == (0, INPUTS[ch]), words
 
 
-# -- Python (branch i43-python) -------------------------------------------------------
-# TODO(i43-python): udrv.SPI and gpiozero's MCP3008 on the py_board
-# (rig/lab/image/pyguest.py): the channels read through the Python package and
-# through gpiozero's MCP3008 (value = INPUTS[ch] / 1023), counted with stats() as
-# above. Written with the Python package, on its branch.
+# Python: udrv.SPI and gpiozero's MCP3008 (both gpiozero versions) on the py_board
+# read spi-fixture's channels in tests/lab/test_python.py
+# (test_pybench_buses_*: each value against the fixture's input).
+
+
+def test_message_as_the_kernel_checks_it(board: Board, spi: str) -> None:
+    """libudrv leaves a message's checks to spidev and the SPI core, and says
+    why they refused: spidev's buffer counts each way (4096 out and 4096 in
+    go in one message), what it refuses and a word size past 32 reach nothing
+    (the controller's counts unchanged); a transfer of 0 bytes only waits."""
+    before = stats(board, 1)
+    out = message(board, LOOP, "1/len=4096/out", "2/len=4096/in")
+    assert out["ret"] == 0, out
+    assert delta(before, stats(board, 1)) == {"messages": 1, "transfers": 2, "bytes": 8192,
+                                              "cs_asserts": 1}  # fmt: skip
+    before = stats(board, 1)
+    for xfers, ret, said in (
+            (("1/len=4000/out", "2/len=97/out"), -EMSGSIZE,
+             "a message of 4097 bytes out and 0 in, spidev takes 4096 each way"),
+            (("1,2", "3,4/bits=33"), -EINVAL, "transfer 1: 33 bits per word"),
+            (("1,2,3/bits=16",), -EINVAL, "a message of 1 transfers: Invalid argument")):
+        out = message(board, LOOP, *xfers)
+        assert (out["ret"], said in out["errmsg"]) == (ret, True), (xfers, out)
+    assert delta(before, stats(board, 1)) == {}
+    out = message(board, LOOP, "1,2", "0/len=0/delay=5", "3,4")
+    assert (out["ret"], out["rx"]) == (0, [[1, 2], [], [3, 4]]), out
 
 
 def test_unloads_and_loads_again(board: Board, spi: str) -> None:

@@ -3,7 +3,7 @@
  * A fake spidev (fake_spi.h): spidev's ioctls on the fake tree's
  * /dev/spidevB.C files, a loopback device behind them. What it checks is
  * what drivers/spi/spidev.c and the SPI core check: the mode bits and word
- * sizes the controller has, the message's size.
+ * sizes the controller has, and a message as fake_spi_rules.c checks it.
  */
 #include <errno.h>
 #include <limits.h>
@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "fake_spi.h"
+#include "fake_spi_rules.h"
 #include "harness.h"
 
 struct fake_spi fake_spi;
@@ -41,6 +42,7 @@ void fake_spi_setup(unsigned int bus, unsigned int cs, const char *name)
 	memset(&fake_spi, 0, sizeof(fake_spi));
 	fake_spi.bits_mask = 0xffffffff;
 	fake_spi.speed_hz = 500000;
+	fake_spi.bufsiz = 4096;
 	fake_spi_device(bus, cs, name, true);
 }
 
@@ -66,19 +68,20 @@ static int fail(int err)
 	return -1;
 }
 
-/* The loopback: each transfer's rx is its tx (zeros without one). */
+/* The loopback: each transfer's rx is its tx (zeros without one), once the
+ * kernel's checks pass (nothing is sent otherwise). */
 static int message(const struct spi_ioc_transfer *x, unsigned int n)
 {
-	int total = 0;
+	struct fake_spi_device d = { fake_spi.mode, fake_spi.bits, fake_spi.bits_mask,
+				     fake_spi.bufsiz };
+	int total = 0, err = fake_spi_refusal(x, n, &d);
 
+	if (err)
+		return fail(err);
 	fake_spi.messages++;
 	fake_spi.nxfers = n;
 	fake_spi.cs_changes = 0;
 	for (unsigned int i = 0; i < n; i++) {
-		uint8_t bits = x[i].bits_per_word ? x[i].bits_per_word : fake_spi.bits;
-
-		if (bits && !(fake_spi.bits_mask & (1u << (bits - 1))))
-			return fail(EINVAL);
 		if (x[i].cs_change)
 			fake_spi.cs_changes |= (uint8_t)(1u << (i & 7));
 		if (x[i].rx_buf && x[i].tx_buf)

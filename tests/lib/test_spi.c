@@ -3,7 +3,8 @@
  * libudrv's SPI (lib/spi/) on a fake spidev (fake_spi.c, a loopback
  * device): a device by bus.cs, node and name, and why one cannot be
  * opened; modes, word sizes and clock set and refused; transfers and
- * messages, and what spidev would refuse caught before anything is sent.
+ * messages, what spidev refuses said (a message as the kernel checks it:
+ * fake_spi_rules.c), and nothing sent then.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -150,35 +151,61 @@ static void test_transfer_and_message(void)
 
 static void test_what_spidev_refuses_is_not_sent(void)
 {
-	static uint8_t buf[4097];
+	static uint8_t buf[4097], in[4097];
 	struct udrv_spi_xfer x[2] = { { .tx_buf = (uintptr_t)buf, .len = 4000 },
 				      { .tx_buf = (uintptr_t)buf, .len = 97 } };
 	struct udrv_spi *spi = dev01();
 
+	/* one transfer: checked before the call */
 	CHECK_INT(udrv_spi_transfer(spi, buf, NULL, sizeof(buf)), -EMSGSIZE);
 	CHECK_CONTAINS(udrv_spi_errmsg(spi), "4097 bytes in one message, spidev takes 4096");
-	CHECK_INT(udrv_spi_message(spi, x, 2), -EMSGSIZE);
 	CHECK_INT(udrv_spi_transfer(spi, buf, NULL, 0), -EINVAL);
+	/* a message: the count before the call (it is in the ioctl's number) */
 	CHECK_INT(udrv_spi_message(spi, x, 0), -EINVAL);
 	CHECK_INT(udrv_spi_message(spi, x, UDRV_SPI_XFERS_MAX + 1), -EINVAL);
+	CHECK_CONTAINS(udrv_spi_errmsg(spi), "512 transfers: 1..511 in one message");
+	/* the rest as the kernel checks it, and the reason said: 4000 and 97
+	 * bytes out are 4104 as spidev counts them (8-byte aligned) */
+	CHECK_INT(udrv_spi_message(spi, x, 2), -EMSGSIZE);
+	CHECK_CONTAINS(udrv_spi_errmsg(spi), "4097 bytes out and 0 in, spidev takes 4096 each way");
 	x[1].len = 1;
 	x[1].bits_per_word = 33;
 	CHECK_INT(udrv_spi_message(spi, x, 2), -EINVAL);
-	CHECK_CONTAINS(udrv_spi_errmsg(spi), "transfer 1");
+	CHECK_CONTAINS(udrv_spi_errmsg(spi), "transfer 1: 33 bits per word");
 	x[1].bits_per_word = 0;
-	x[1].rx_nbits = 2;			/* dual: spidev's wires, not udrv's yet */
+	x[1].tx_nbits = 2;			/* dual, where the mode has none */
 	CHECK_INT(udrv_spi_message(spi, x, 2), -EINVAL);
+	CHECK_CONTAINS(udrv_spi_errmsg(spi), "transfer 1: 0 bits per word, 2/0 wires");
+	x[1].tx_nbits = 0;
+	x[1].len = 3;
+	x[1].bits_per_word = 16;		/* not whole words */
+	CHECK_INT(udrv_spi_message(spi, x, 2), -EINVAL);
+	CHECK_CONTAINS(udrv_spi_errmsg(spi), "a message of 2 transfers: Invalid argument");
 	CHECK_INT(fake_spi.messages, 0);
+	/* what spidev takes: its buffer each way, and a transfer of 0 bytes
+	 * that only waits */
+	x[0] = (struct udrv_spi_xfer){ .tx_buf = (uintptr_t)buf, .len = 4096 };
+	x[1] = (struct udrv_spi_xfer){ .rx_buf = (uintptr_t)in, .len = 4096 };
+	CHECK_INT(udrv_spi_message(spi, x, 2), 8192);
+	x[1] = (struct udrv_spi_xfer){ .delay_usecs = 10 };
+	CHECK_INT(udrv_spi_message(spi, x, 2), 4096);
+	CHECK_INT(fake_spi.messages, 2);
 	/* a bigger buffer (spidev.bufsiz=8192) is read at open */
 	fake_file("sys/module/spidev/parameters/bufsiz", "8192\n");
+	fake_spi.bufsiz = 8192;
 	CHECK_INT(udrv_spi_open(spi, "0.1"), 0);
 	CHECK_INT(udrv_spi_transfer(spi, buf, NULL, sizeof(buf)), (int)sizeof(buf));
 	/* a word size the controller lacks, per transfer: the kernel's EINVAL */
 	fake_spi.bits_mask = 1u << 7;
-	x[1].rx_nbits = 0;
-	x[1].bits_per_word = 16;
+	x[1] = (struct udrv_spi_xfer){ .tx_buf = (uintptr_t)buf, .len = 2, .bits_per_word = 16 };
 	CHECK_INT(udrv_spi_message(spi, x, 2), -EINVAL);
 	CHECK_CONTAINS(udrv_spi_errmsg(spi), "the controller lacks");
+	/* one transfer the kernel refuses: 3 bytes in 16-bit words */
+	fake_spi.bits_mask = 0xffffffff;
+	CHECK_INT(udrv_spi_set_bits_per_word(spi, 16), 0);
+	CHECK_INT(udrv_spi_transfer(spi, buf, NULL, 3), -EINVAL);
+	CHECK_CONTAINS(udrv_spi_errmsg(spi), "a transfer of 3 bytes: Invalid argument");
+	CHECK_INT(fake_spi.messages, 3);
 	udrv_spi_free(spi);
 }
 

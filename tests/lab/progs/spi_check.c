@@ -10,7 +10,9 @@
  *
  * Usage: udrv-spi-check DEVICE [-m MODE] [-b BITS] [-s HZ] XFER...
  *   XFER is BYTE,BYTE...[/OPTION...], OPTION one of speed=HZ, bits=N,
- *   delay=US (after it), cs (cs_change: chip select off after it)
+ *   delay=US (after it), cs (cs_change: chip select off after it),
+ *   len=N (N bytes: those given, then zeros; 0 only waits or toggles),
+ *   out (nothing received), in (nothing sent)
  *   -m, -b, -s set the device's mode, bits per word and clock first.
  */
 #include <errno.h>
@@ -22,7 +24,7 @@
 #include <udrv/udrv.h>
 
 #define MAX_XFERS	16
-#define MAX_LEN		256
+#define MAX_LEN		8192
 
 static int usage(void)
 {
@@ -85,10 +87,16 @@ static int parse_xfer(const char *spec, struct udrv_spi_xfer *x, uint8_t *tx, ui
 			x->delay_usecs = (uint16_t)num(tok + 6);
 		else if (!strcmp(tok, "cs"))
 			x->cs_change = 1;
+		else if (!strncmp(tok, "len=", 4) && num(tok + 4) >= 0 && num(tok + 4) <= MAX_LEN)
+			x->len = (uint32_t)num(tok + 4);
+		else if (!strcmp(tok, "out"))
+			x->rx_buf = 0;
+		else if (!strcmp(tok, "in"))
+			x->tx_buf = 0;
 		else
 			return -1;
 	}
-	return x->len ? 0 : -1;
+	return 0;
 }
 
 int main(int argc, char **argv)
