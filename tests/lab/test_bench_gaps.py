@@ -224,8 +224,8 @@ def test_sigkill_leaves_the_runtime_set(board_std: Any) -> None:
 
 def test_the_line_is_free_right_after_a_run_under_load(board_std: Any) -> None:
     """The load's processes, forked by the bench, must not inherit the line's
-    request: they outlive udrv for a moment, and the next bench found the line
-    busy when they did."""
+    request: the line stays requested until the last of them has exited (the
+    next bench found it busy when they outlived the bench for a moment)."""
     r = board_std.run(f"udrv-bench gaps -c {CHIP} -q -D 1s --load all && "
                       f"udrv-bench gaps -c {CHIP} -q -D 100ms", timeout=300)
     assert r.status == 0, r.stdout + r.stderr

@@ -167,6 +167,17 @@ def test_under_load(board: Board) -> None:
     assert left == "0", f"{left} udrv processes left after the bench"
 
 
+def test_the_load_is_gone_when_the_bench_returns(board: Board) -> None:
+    """Every process of a load is reaped before udrv-bench returns (the bench
+    is their subreaper), so the next bench starts with none of it running:
+    counted in the same shell, right after. Before, 4 to 7 of `all`'s were
+    still exiting, runnable, at that moment."""
+    for cmd in ("udrv-bench load all -D 1s", "udrv-bench irq --samples 200 --load all -q"):
+        r = board.run(f"{cmd} >/dev/null; ps -o pid,stat,args | grep -c '[u]drv-bench' || true",
+                      timeout=300)
+        assert r.stdout.strip() == "0", (cmd, r.stdout, r.stderr)
+
+
 def test_errors(board: Board) -> None:
     r = udrv_bench(board, "irq --samples 10 -c no-such-chip")
     assert r.status == 1 and "no-such-chip" in r.stderr

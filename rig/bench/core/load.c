@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -132,9 +133,9 @@ static void fork_storm(int unused)
 
 /*
  * The load is forked without exec: close what it inherited from the bench
- * (line requests, UIO devices, tracefs files), or its processes, which
- * outlive the bench by the moment a SIGKILL takes, still hold them: the
- * next bench found its line busy. stdin, stdout and stderr stay.
+ * (line requests, UIO devices, tracefs files), or its processes hold them
+ * too, until the last of them has exited (before load_stop() reaped them
+ * all, the next bench found its line busy). stdin, stdout and stderr stay.
  */
 static void load_close_fds(void)
 {
@@ -163,8 +164,19 @@ static void load_leader(const char *profile)
 		pause();
 }
 
+/*
+ * The bench is the load's subreaper: when the leader dies, its workers (and
+ * theirs: fork's ls) become the bench's children, so load_stop() reaps
+ * every process of the load before it returns, and the next bench starts
+ * with none of it still running. Without it they were init's, and several
+ * were still exiting, runnable, when the bench had returned (ps in the lab).
+ */
 int load_start(const char *profile, pid_t *pid, char *err, size_t errlen)
 {
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0) {
+		snprintf(err, errlen, "prctl(PR_SET_CHILD_SUBREAPER): %s", strerror(errno));
+		return -1;
+	}
 	*pid = fork();
 	if (*pid < 0) {
 		snprintf(err, errlen, "fork: %s", strerror(errno));
@@ -177,6 +189,8 @@ int load_start(const char *profile, pid_t *pid, char *err, size_t errlen)
 	return 0;
 }
 
+/* Every process of the load killed and reaped: the leader, then its
+ * workers as they come to the bench (load_start()'s subreaper). */
 void load_stop(pid_t pid)
 {
 	if (pid <= 0)
