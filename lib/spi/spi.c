@@ -262,7 +262,7 @@ int udrv_spi_open_fd(struct udrv_spi *spi, const char *spec, int fd)
 	return open_spec(spi, spec, fd);
 }
 
-static int need_open(struct udrv_spi *spi)
+int udrv_spi_need_open(struct udrv_spi *spi)
 {
 	if (spi->fd >= 0)
 		return 0;
@@ -272,7 +272,7 @@ static int need_open(struct udrv_spi *spi)
 int udrv_spi_set_mode(struct udrv_spi *spi, uint32_t mode)
 {
 	uint32_t now = 0;
-	int err = need_open(spi);
+	int err = udrv_spi_need_open(spi);
 
 	if (err)
 		return err;
@@ -300,7 +300,7 @@ int udrv_spi_set_mode(struct udrv_spi *spi, uint32_t mode)
 int udrv_spi_set_bits_per_word(struct udrv_spi *spi, unsigned int bits)
 {
 	uint8_t b = (uint8_t)bits;
-	int err = need_open(spi);
+	int err = udrv_spi_need_open(spi);
 
 	if (err)
 		return err;
@@ -318,7 +318,7 @@ int udrv_spi_set_bits_per_word(struct udrv_spi *spi, unsigned int bits)
 
 int udrv_spi_set_max_speed_hz(struct udrv_spi *spi, uint32_t hz)
 {
-	int err = need_open(spi);
+	int err = udrv_spi_need_open(spi);
 
 	if (err)
 		return err;

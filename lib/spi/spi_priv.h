@@ -24,5 +24,7 @@ struct udrv_spi {
 /* "B.C" or "spidevB.C", optionally under /dev/: 0, -EINVAL (not that
  * form), -ERANGE (a number past INT32_MAX). Decimal, no leading zeros. */
 int udrv_spi_parse_devspec(const char *s, unsigned int *bus, unsigned int *cs);
+/* 0 when a device is open, else -EBADF and the handle's message says so. */
+int udrv_spi_need_open(struct udrv_spi *spi);
 
 #endif /* UDRV_SPI_PRIV_H */

@@ -31,6 +31,10 @@ _Static_assert(UDRV_SPI_XFERS_MAX * sizeof(struct spi_ioc_transfer) < (1u << _IO
  * field holds), and when the kernel refuses, says why from the message.
  */
 
+/* How to give spidev a bigger buffer, for an EMSGSIZE's message */
+#define BUFSIZ_HINT \
+	" (its bufsiz parameter: /sys/module/spidev/parameters/bufsiz, set with spidev.bufsiz=N)"
+
 /* Wires for one direction of a transfer that the device's @mode lacks (0
  * and 1: one wire; 2: dual or quad in the mode; 4: quad). */
 static bool wires_lacked(uint64_t buf, unsigned int nbits, uint32_t mode, uint32_t dual,
@@ -84,7 +88,7 @@ static int message_failed(struct udrv_spi *spi, const struct udrv_spi_xfer *x, s
 	size_t i;
 
 	if (spi->fd < 0)
-		return udrv_err(spi->errmsg, EBADF, "no SPI device open: udrv_spi_open() first");
+		return udrv_spi_need_open(spi);
 	if (!x)
 		return udrv_err(spi->errmsg, EFAULT, "%s: a message of %zu transfers without them",
 				spi->dev, n);
@@ -96,7 +100,7 @@ static int message_failed(struct udrv_spi *spi, const struct udrv_spi_xfer *x, s
 	if (err == EMSGSIZE) {
 		xfer_totals(x, n, &out, &in);
 		return udrv_err(spi->errmsg, EMSGSIZE,
-				"%s: a message of %llu bytes out and %llu in, spidev takes %u each way, each transfer rounded up to the kernel's allocation alignment (its bufsiz parameter: /sys/module/spidev/parameters/bufsiz, set with spidev.bufsiz=N)",
+				"%s: a message of %llu bytes out and %llu in, spidev takes %u each way, each transfer rounded up to the kernel's allocation alignment" BUFSIZ_HINT,
 				spi->dev, (unsigned long long)out, (unsigned long long)in, spi->bufsiz);
 	}
 	snprintf(what, sizeof(what), "a message of %zu transfers", n);
@@ -131,12 +135,12 @@ __attribute__((noinline, cold))
 static int transfer_refused(struct udrv_spi *spi, size_t len)
 {
 	if (spi->fd < 0)
-		return udrv_err(spi->errmsg, EBADF, "no SPI device open: udrv_spi_open() first");
+		return udrv_spi_need_open(spi);
 	if (!len)
 		return udrv_err(spi->errmsg, EINVAL, "%s: a transfer of 0 bytes: 1 byte or more",
 				spi->dev);
 	return udrv_err(spi->errmsg, EMSGSIZE,
-			"%s: %zu bytes in one message, spidev takes %u (its bufsiz parameter: /sys/module/spidev/parameters/bufsiz, set with spidev.bufsiz=N)",
+			"%s: %zu bytes in one message, spidev takes %u" BUFSIZ_HINT,
 			spi->dev, len, spi->bufsiz);
 }
 
@@ -160,7 +164,9 @@ int udrv_spi_transfer(struct udrv_spi *spi, const void *tx, void *rx, size_t len
 	if (spi->fd < 0 || !len || len > spi->bufsiz)
 		return transfer_refused(spi, len);
 	ret = message_ioctl(spi, &x, 1);
-	return ret < 0 ? transfer_failed(spi, &x, errno) : ret;	/* x: one register less */
+	/* the length from x, which is in memory anyway: len needs no register
+	 * kept across the call */
+	return ret < 0 ? transfer_failed(spi, &x, errno) : ret;
 }
 
 struct devname {

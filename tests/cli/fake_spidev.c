@@ -146,28 +146,12 @@ static void log_xfer(FILE *f, const struct spi_ioc_transfer *x)
 	fprintf(f, "\n");
 }
 
-/* spidev's bufsiz parameter in the tree the node is in; 4096 without it */
-static unsigned int bufsiz(const char *node)
-{
-	char path[PATH_MAX + 64];
-	unsigned int v = 4096;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%.*s/sys/module/spidev/parameters/bufsiz",
-		 (int)(strstr(node, "/dev/spidev") - node), node);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%u", &v) != 1)
-			_exit(97);
-		fclose(f);
-	}
-	return v;
-}
-
 static int message(const char *node, struct settings s, const struct spi_ioc_transfer *x,
 		   unsigned int n)
 {
-	struct fake_spi_device d = { s.mode, (uint8_t)s.bits, 0xffffffff, bufsiz(node) };
+	size_t rootlen = (size_t)(strstr(node, "/dev/spidev") - node);	/* node_of() */
+	struct fake_spi_device d = { s.mode, (uint8_t)s.bits, 0xffffffff,
+				     fake_spi_bufsiz(node, rootlen) };
 	char path[PATH_MAX + 8];
 	int total = 0, err = fake_spi_refusal(x, n, &d);
 	bool stuck;

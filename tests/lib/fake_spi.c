@@ -42,7 +42,6 @@ void fake_spi_setup(unsigned int bus, unsigned int cs, const char *name)
 	memset(&fake_spi, 0, sizeof(fake_spi));
 	fake_spi.bits_mask = 0xffffffff;
 	fake_spi.speed_hz = 500000;
-	fake_spi.bufsiz = 4096;
 	fake_spi_device(bus, cs, name, true);
 }
 
@@ -72,8 +71,9 @@ static int fail(int err)
  * kernel's checks pass (nothing is sent otherwise). */
 static int message(const struct spi_ioc_transfer *x, unsigned int n)
 {
+	const char *root = fake_root_dir();
 	struct fake_spi_device d = { fake_spi.mode, fake_spi.bits, fake_spi.bits_mask,
-				     fake_spi.bufsiz };
+				     fake_spi_bufsiz(root, strlen(root)) };
 	int total = 0, err = fake_spi_refusal(x, n, &d);
 
 	if (err)

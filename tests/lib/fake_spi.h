@@ -16,7 +16,6 @@ struct fake_spi {
 	/* what the fake answers */
 	uint32_t refuse_mode;		/* mode bits the controller lacks */
 	uint32_t bits_mask;		/* word sizes it has (bit N-1: N bits) */
-	unsigned int bufsiz;		/* spidev's bufsiz parameter: 4096 */
 	/* the device's settings, and what the library did */
 	uint32_t mode;
 	uint8_t bits;			/* 0: 8 */
@@ -29,8 +28,9 @@ struct fake_spi {
 extern struct fake_spi fake_spi;
 
 /* A fresh fake root with spidev @bus.@cs (its node, its SPI device named
- * @name: modalias spi:@name), mode 0, 8 bits, 500 kHz, every word size,
- * spidev's buffer 4096 bytes. */
+ * @name: modalias spi:@name), mode 0, 8 bits, 500 kHz, every word size;
+ * spidev's buffer is the tree's sys/module/spidev/parameters/bufsiz, 4096
+ * without it. */
 void fake_spi_setup(unsigned int bus, unsigned int cs, const char *name);
 /* Another device, with (@node) or without its spidev node. */
 void fake_spi_device(unsigned int bus, unsigned int cs, const char *name, bool node);

@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
+#include <unistd.h>
 
 #include "fake_spi_rules.h"
 
@@ -73,4 +75,21 @@ int fake_spi_refusal(const struct spi_ioc_transfer *x, unsigned int n,
 	for (unsigned int i = 0; !err && i < n; i++)
 		err = valid(&x[i], d);
 	return err;
+}
+
+unsigned int fake_spi_bufsiz(const char *root, size_t rootlen)
+{
+	char path[PATH_MAX + 64];
+	unsigned int v = 4096;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%.*s/sys/module/spidev/parameters/bufsiz", (int)rootlen,
+		 root);
+	f = fopen(path, "r");
+	if (!f)
+		return v;
+	if (fscanf(f, "%u", &v) != 1)
+		_exit(97);
+	fclose(f);
+	return v;
 }

@@ -13,6 +13,7 @@
 #define UDRV_TEST_FAKE_SPI_RULES_H
 
 #include <linux/spi/spidev.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct fake_spi_device {
@@ -21,6 +22,10 @@ struct fake_spi_device {
 	uint32_t bits_mask;		/* the controller's (bit N-1: N bits) */
 	unsigned int bufsiz;		/* spidev's bufsiz parameter */
 };
+
+/* spidev's bufsiz parameter in the fake tree at @root
+ * (sys/module/spidev/parameters/bufsiz there), 4096 without it. */
+unsigned int fake_spi_bufsiz(const char *root, size_t rootlen);
 
 /* 0, or the errno Linux 6.1 returns for @x (@n transfers) on @d. */
 int fake_spi_refusal(const struct spi_ioc_transfer *x, unsigned int n,

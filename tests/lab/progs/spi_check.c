@@ -62,6 +62,7 @@ static void json_str(const char *s)
 static int parse_xfer(const char *spec, struct udrv_spi_xfer *x, uint8_t *tx, uint8_t *rx)
 {
 	char copy[1024], *opts, *tok, *save = NULL;
+	long len;
 
 	if (strlen(spec) >= sizeof(copy))
 		return -1;
@@ -87,8 +88,8 @@ static int parse_xfer(const char *spec, struct udrv_spi_xfer *x, uint8_t *tx, ui
 			x->delay_usecs = (uint16_t)num(tok + 6);
 		else if (!strcmp(tok, "cs"))
 			x->cs_change = 1;
-		else if (!strncmp(tok, "len=", 4) && num(tok + 4) >= 0 && num(tok + 4) <= MAX_LEN)
-			x->len = (uint32_t)num(tok + 4);
+		else if (!strncmp(tok, "len=", 4) && (len = num(tok + 4)) >= 0 && len <= MAX_LEN)
+			x->len = (uint32_t)len;
 		else if (!strcmp(tok, "out"))
 			x->rx_buf = 0;
 		else if (!strcmp(tok, "in"))
