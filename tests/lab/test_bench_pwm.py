@@ -5,20 +5,29 @@ errors (and its bound, 1000 pulses), and the checks that must fail: a
 generator not wired to the watched line, and edges the wire swallows
 (gpio-wire's drop_every).
 
-Under icount the guest's clock follows the instruction count, so the bounds
-below hold run after run; they are what the lab measured (idle, std and rt:
-the fixture's widths within 1.1 us, udrv with its busy-wait tail within
-0.3 us) with room, not targets: the bench's numbers go to the results.
+Under icount the guest's clock follows the instruction count, but where a run
+begins against the kernel's tick (every 4 ms) and uio-ticker's 1 kHz timer
+depends on when the host's command came: an interrupt lands on an edge in
+some runs and not in others. The fixture's edges come from an hrtimer in hard
+interrupt context, which only another hardirq handler can hold back: within
+1.1 us idle, 2.0-2.25 us in 1 run of 200 (the bound: 3 us). udrv's busy-wait
+tail holds its edges within 0.3 us, but cannot hold off an interrupt: about 1
+run in 150 had a pulse 1-4 us long (std; a trace showed tick_sched_timer and
+the TIMER and RCU softirqs on the falling edge). So the tail is checked with
+--trace-on-spike: every pulse within 1 us, or the first one beyond named a
+cause outside the generator and the edge's own interrupt; a hog above the
+generator shows that the analysis finds one.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from guest import Board, sh, udrv_bench
+from guest import Board, root, sh, udrv_bench
 
 from rig.results.check import check_bench
 
@@ -107,12 +116,77 @@ def test_cpu_time_of_the_software_generators(idle: dict[str, Any]) -> None:
         assert tail["cpu_ns"] > tuned["cpu_ns"], (w, tail["cpu_ns"], tuned["cpu_ns"])
 
 
-def test_the_fixture_and_the_tail_are_exact(idle: dict[str, Any]) -> None:
+def test_the_fixture_is_exact(idle: dict[str, Any]) -> None:
     r = rows(idle)
     for w in WAVES:
         assert r[(w, "hw", "width-error")]["stats"]["max"] < 3000, w
-        assert r[(w, "udrv-tail", "width-error")]["stats"]["max"] < 1000, w
-        assert r[(w, "udrv-tail", "period-error")]["stats"]["max"] < 1000, w
+        assert r[(w, "hw", "period-error")]["stats"]["max"] < 3000, w
+
+
+def traced(board: Board, gen: str = "udrv-tail", before: str = "", after: str = "",
+           wave: str = "all") -> dict[str, Any]:
+    """One generator alone, the first pulse beyond 1 us traced."""
+    r = board.run(f"{before}udrv-bench pwm --json --quiet -n {PERIODS} --gen {gen} --wave {wave} "
+                  f"--trace-on-spike 1 --spike-out /tmp/pwm-spike.txt > /tmp/pwm.json; "
+                  f"rc=$?; {after}exit $rc", timeout=600)
+    assert r.status == 0, f"exit {r.status}\n{r.stdout}\n{r.stderr}"
+    doc: dict[str, Any] = json.loads(root(board, "cat /tmp/pwm.json"))
+    check_bench(doc)
+    return doc
+
+
+def test_the_tail_is_exact_but_for_what_takes_its_cpu(board: Board) -> None:
+    doc = traced(board)
+    spike = doc["spike"]
+    worst = max(row["stats"]["max"] for row in doc["rows"])
+    if not spike["found"]:
+        assert worst <= 1000, worst  # the bench's own check agrees
+        return
+    assert worst > 1000 and spike["sample"]["implementation"] == "udrv-tail", spike
+    assert spike["error"] is None and spike["window"]["covered_ns"] > 0, spike
+    cause = spike["cause"]
+    assert cause is not None and cause["role"] == "other", spike["verdict"]
+
+
+def test_without_the_tail_the_spike_is_its_own(board: Board) -> None:
+    """What the check above sees of a tail that does not work: udrv-tuned
+    sleeps to each deadline, and its first late edge (the first pulse's fall,
+    ~8 us with the trace on) is its own wake-up: the analysis names no cause,
+    or one far smaller than the wake-up and the idle CPU before it."""
+    spike = traced(board, gen="udrv-tuned")["spike"]
+    assert spike["found"] and spike["sample"]["implementation"] == "udrv-tuned", spike
+    own = sum(e["ns"] for e in spike["top"] if e["role"] in ("wake-up path", "idle"))
+    other = sum(e["ns"] for e in spike["top"] if e["role"] == "other")
+    assert own > spike["sample"]["latency_ns"] // 2 and own > 2 * other, spike["top"]
+
+
+def test_a_spike_names_what_held_the_pwm(board: Board) -> None:
+    """udrv-spike-hog at SCHED_FIFO 95, above the generator's 90, busy 0.3 ms
+    then asleep 1.1: its bursts begin 0.4 ms later in each 1 kHz period, so
+    one of the first few begins inside a pulse and holds its falling edge
+    back (a late rising edge is not driven: it would shorten the pulse). The
+    first pulse beyond 1 us is then the hog's: pulse 1 to 4 in 20 runs (std,
+    rt), where an interrupt's comes about once in 100 s of pulses. Longer
+    bursts keep the input line's irq thread (FIFO 50) from reading one edge
+    before the next (busy 1 ms: 45 of 48 edges read, the bench fails), and
+    bursts in step with the periods (4 ms of every 5) never begin inside a
+    pulse."""
+    doc = traced(board, before="udrv-spike-hog 95 300 1100 0 > /tmp/hog.txt & H=$!; ",
+                 after="kill $H; wait $H; ", wave="1khz")
+    spike = doc["spike"]
+    hog = json.loads(root(board, "head -1 /tmp/hog.txt"))
+    assert spike["found"] and spike["sample"]["implementation"] == "udrv-tail", spike
+    cause = spike["cause"]
+    assert cause and (cause["name"], cause["pid"], cause["priority"]) == \
+        ("udrv-spike-hog", hog["pid"], "FIFO 95"), spike["verdict"]
+    # the generator and the edge's interrupt: the measured path, never a cause
+    for e in spike["top"]:
+        if e["kind"] == "hardirq" and e["name"] == "udrv-bench":
+            assert e["role"] == "wake-up path", e
+    assert any(e["kind"] == "task" and e["role"] == "wake-up path" for e in spike["top"]), \
+        spike["top"]
+    trace = root(board, "cat /tmp/pwm-spike.txt")
+    assert "udrv-spike-hog" in trace and "udrv-tail" in trace.splitlines()[0]
 
 
 def test_timeline_is_every_pulse_signed(idle: dict[str, Any]) -> None:

@@ -50,8 +50,15 @@ def test_a_real_spike_passes() -> None:
     check_spike({"threshold_ns": 500000, "samples_over": 0, "found": False})
 
 
+def test_a_window_begun_before_its_sample_passes() -> None:
+    """bench pwm analyses from 5 us before the pulse's due edge."""
+    spike = copy.deepcopy(SPIKE)
+    spike["window"]["start_ns"] -= 5000
+    check_spike(spike)
+
+
 @pytest.mark.parametrize("damage", ["covered", "latency", "order", "cause-role", "not-found",
-                                    "no-cause", "clock"])
+                                    "no-cause", "clock", "window-late", "window-end"])
 def test_damage_is_caught(damage: str) -> None:
     spike = copy.deepcopy(SPIKE)
     if damage == "covered":
@@ -66,6 +73,10 @@ def test_damage_is_caught(damage: str) -> None:
         spike["found"] = False
     elif damage == "no-cause":
         spike["cause"] = None
+    elif damage == "window-late":
+        spike["window"]["start_ns"] += 1
+    elif damage == "window-end":
+        spike["window"]["end_ns"] += 1
     else:
         spike["trace"]["clock"] = "local"
     with pytest.raises(Invalid):

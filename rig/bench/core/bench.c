@@ -143,7 +143,7 @@ static const char bench_opts_help[] =
 "  -o, --out FILE      also write the JSON result document to FILE\n"
 "  -j, --json          print the JSON result document instead of a table\n"
 "  -q, --quiet         no live progress line\n"
-"      --trace-on-spike US  (irq, uio, pci, timer, reply) trace the\n"
+"      --trace-on-spike US  (irq, uio, pci, timer, reply, pwm) trace the\n"
 "                      scheduler and interrupts with ftrace; at the first\n"
 "                      sample above US microseconds stop, save the trace\n"
 "                      around it and say what ran on the bench's CPU\n"
@@ -208,7 +208,7 @@ int bench_parse(struct bench_run *run, const char *bench, int argc,
 	if (optind < argc && !extra)
 		return bench_usage(bench, "unexpected argument '%s'", argv[optind]);
 	if (run->o.spike_ns && !run->traceable)
-		return bench_usage(bench, "--trace-on-spike: this bench hands no latency samples to trace; use it with irq, uio or timer");
+		return bench_usage(bench, "--trace-on-spike: this bench hands no latency samples to trace; use it with irq, uio, pci, timer, reply or pwm");
 	return 0;
 }
 

@@ -46,7 +46,7 @@ static struct {
 	bool hit;
 	uint64_t over;			/* samples above the threshold */
 	const struct bench_row *row;
-	uint64_t start, end, index;
+	uint64_t start, end, lead, index;
 	int cpu;
 	/* the analysis */
 	bool finished;
@@ -91,8 +91,9 @@ void bench_spike_restore_signal_safe(void)
 	bench_spike_ns = 0;
 }
 
-void bench_spike_hit(const struct bench_row *row, uint64_t start_ns,
-		     uint64_t end_ns)
+void bench_spike_hit_at(const struct bench_row *row, uint64_t start_ns,
+			uint64_t end_ns, uint64_t lead_ns, uint64_t index,
+			int cpu)
 {
 	sp.over++;
 	if (sp.hit)
@@ -102,8 +103,15 @@ void bench_spike_hit(const struct bench_row *row, uint64_t start_ns,
 	sp.row = row;
 	sp.start = start_ns;
 	sp.end = end_ns;
-	sp.index = udrv_hist_count(row->hist);
-	sp.cpu = sched_getcpu();
+	sp.lead = lead_ns < start_ns ? lead_ns : start_ns;
+	sp.index = index;
+	sp.cpu = cpu >= 0 ? cpu : sched_getcpu();
+}
+
+void bench_spike_hit(const struct bench_row *row, uint64_t start_ns,
+		     uint64_t end_ns)
+{
+	bench_spike_hit_at(row, start_ns, end_ns, 0, udrv_hist_count(row->hist), -1);
 }
 
 /* ---- reading the trace ------------------------------------------------------ */
@@ -173,6 +181,7 @@ static void spike_policies(void)
 
 static pid_t spike_path[TRACE_MAX_PATH];
 static size_t spike_npath;
+static const char *spike_path_irq;
 
 void bench_spike_path(pid_t pid)
 {
@@ -180,18 +189,24 @@ void bench_spike_path(pid_t pid)
 		spike_path[spike_npath++] = pid;
 }
 
+void bench_spike_path_irq(const char *name)
+{
+	spike_path_irq = name;
+}
+
 static void spike_analyse(const struct bench_run *run)
 {
-	uint64_t lat = sp.end - sp.start;
+	uint64_t lat = sp.end - sp.start, begin = sp.start - sp.lead;
 	uint64_t margin = lat > SPIKE_MARGIN_NS ? lat : SPIKE_MARGIN_NS;
 	char path[PATH_MAX];
 	FILE *in, *out;
 	int err;
 
-	sp.from = sp.start > margin ? sp.start - margin : 0;
+	sp.from = begin > margin ? begin - margin : 0;
 	sp.to = sp.end + SPIKE_AFTER_NS;
-	trace_analysis_init(&sp.an, sp.start, sp.end,
+	trace_analysis_init(&sp.an, begin, sp.end,
 			    sp.cpu < 0 ? 0 : (unsigned int)sp.cpu, (int)getpid());
+	trace_analysis_add_path_irq(&sp.an, spike_path_irq);
 	/* the threads the wake-ups go through, and the bench's own helpers */
 	for (size_t i = 0; i < run->num_threads; i++)
 		trace_analysis_add_path(&sp.an, (int)run->threads[i].now.pid);
@@ -217,7 +232,7 @@ static void spike_analyse(const struct bench_run *run)
 		sp.row->mechanism, sp.row->implementation,
 		sp.row->wait ? "/" : "", sp.row->wait ? sp.row->wait : "",
 		sp.row->what,
-		(unsigned long long)sp.start, (unsigned long long)sp.end,
+		(unsigned long long)begin, (unsigned long long)sp.end,
 		sp.cpu, (int)getpid());
 	err = spike_read(in, out);
 	fclose(in);
@@ -330,7 +345,7 @@ static void json_analysis(struct udrv_json *j)
 
 	udrv_json_key(j, "window");
 	udrv_json_obj_begin(j);
-	udrv_json_kuint(j, "start_ns", sp.start);
+	udrv_json_kuint(j, "start_ns", sp.start - sp.lead);
 	udrv_json_kuint(j, "end_ns", sp.end);
 	udrv_json_kuint(j, "covered_ns", sp.an.covered_ns);
 	udrv_json_kuint(j, "events", sp.an.window_events);

@@ -44,6 +44,7 @@
 #include "fields.h"
 #include "msg.h"
 #include "pwm/pwm.h"
+#include "spike.h"
 
 #define DEFAULT_PERIODS	200
 #define DEFAULT_PRIO	90
@@ -123,6 +124,12 @@ BENCH_OPTS_HELP
 "\n"
 "The bench itself (-P, --cpu) reads the wire's edges after each run (every\n"
 "17 ms while one runs that the kernel's queue cannot hold: over 480 periods).\n"
+"With --trace-on-spike US, the first of udrv's pulse widths or periods\n"
+"more than US off is traced: what held the generator's CPU from where its\n"
+"late edge was due to where it came (its process and thread, and the input\n"
+"line's interrupt, are the measured path; hw and lgpio are not traced).\n"
+"Keep such a run short: the trace buffer must still hold the pulse when\n"
+"the run is over.\n"
 "\n"
 "Example:\n"
 "  udrv-bench pwm --gen udrv-tuned,lgpio-tuned --wave servo -n 500\n";
@@ -294,6 +301,48 @@ static int generate(struct pwm_bench *b, const struct pwm_gen_ctx *g, int gen,
 	}
 }
 
+/*
+ * --trace-on-spike: udrv's pulses in turn, each from where its late edge was
+ * due to where it came (too long: the falling edge; too short: the rising
+ * one; a period too long: its second rising edge; too short: its first), on
+ * the generator's CPU (the bench's when it has none). An edge's
+ * timestamp is taken in the input line's interrupt, a few us after the
+ * write began (~2 us in the lab with the trace on): the analysis starts
+ * SPIKE_LEAD_NS earlier, so that what held the write back is in it, and
+ * counts that interrupt as the measurement's own (bench_spike_path_irq).
+ * The fixture's pulses are the kernel's own and lgpio's thread is not known
+ * to the bench: theirs are not handed over.
+ */
+#define SPIKE_LEAD_NS	5000ULL
+
+static void spike_edge(const struct bench_row *row, uint64_t edge, uint64_t err,
+		       uint64_t index, int cpu)
+{
+	bench_spike_check_at(row, edge - err, edge, SPIKE_LEAD_NS, index, cpu);
+}
+
+static void spike_pulses(const struct pwm_bench *b, int gen, const struct bench_row *w,
+			 const struct bench_row *per, uint64_t period, uint64_t width,
+			 const struct pwm_result *r)
+{
+	int cpu = tuning(b, gen).cpu;
+	uint64_t prev = 0, periods = 0;
+
+	if (gen != GEN_UDRV && gen != GEN_UDRV_TUNED && gen != GEN_UDRV_TAIL)
+		return;
+	for (size_t k = 0; k < r->timeline.len; k++) {
+		const struct pwm_pulse *p = &r->timeline.pulse[k];
+		uint64_t rise = r->m.first_ns + p->start_ns, d = rise - prev;
+		uint64_t err = p->error_ns < 0 ? (uint64_t)-p->error_ns : (uint64_t)p->error_ns;
+
+		if (k && pwm_whole_periods(d, period) < 2)
+			spike_edge(per, d > period ? rise : prev,
+				   d > period ? d - period : period - d, ++periods, cpu);
+		spike_edge(w, p->error_ns > 0 ? rise + width + err : rise, err, k + 1, cpu);
+		prev = rise;
+	}
+}
+
 /* Rows of one run: the width and period errors. */
 static int rows(struct pwm_bench *b, int gen, const struct pwm_wave *wave,
 		struct pwm_result *r)
@@ -307,6 +356,7 @@ static int rows(struct pwm_bench *b, int gen, const struct pwm_wave *wave,
 		return bench_error(EXIT_FAIL, "pwm: too many rows");
 	pwm_measure(b->watch.ev, b->watch.n, period, wave->width_us * 1000ULL, w->hist,
 		    p->hist, &r->timeline, &r->m);
+	spike_pulses(b, gen, w, p, period, wave->width_us * 1000ULL, r);
 	w->has_loss = true;
 	w->sent = r->m.expected;
 	w->received = r->m.expected - r->m.missing;
@@ -509,6 +559,7 @@ static int pwm_main(struct pwm_bench *b, int argc, char **argv)
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int ret;
 
+	b->run.traceable = true;	/* --trace-on-spike: udrv's pulses */
 	ret = bench_parse(&b->run, "pwm", argc, argv, help, "c:", long_opts, pwm_opt, b);
 	if (!ret && optind < argc)
 		ret = bench_usage("pwm", "unexpected argument '%s'", argv[optind]);
@@ -524,6 +575,7 @@ static int pwm_main(struct pwm_bench *b, int argc, char **argv)
 	if (ret)
 		return ret;
 	b->run.json_extra = json_extra;
+	bench_spike_path_irq(PWM_WATCH_CONSUMER);
 	ret = bench_begin(&b->run);
 	if (!ret)
 		ret = run_all(b);

@@ -40,6 +40,7 @@ struct pwm_measure {
 	uint64_t missing;	/* of them: no pulse on the wire */
 	uint64_t repeated;	/* an edge in the direction of the one before */
 	uint64_t lost;		/* events the kernel dropped (read too late) */
+	uint64_t first_ns;	/* the first rising edge's timestamp; 0: none */
 };
 
 #define PWM_TIMELINE_MAX	1000	/* pulses a run keeps with their start */
@@ -56,6 +57,13 @@ struct pwm_timeline {
 	size_t len;
 	uint64_t dropped;	/* measured beyond them: len + dropped = pulses */
 };
+
+/* Whole periods in @d ns between rising edges, rounded: 1 (or 0) for a period
+ * sample, 2 or more when pulses are missing. */
+static inline uint64_t pwm_whole_periods(uint64_t d, uint64_t period_ns)
+{
+	return (d + period_ns / 2) / period_ns;
+}
 
 /*
  * Measure @n events (in time order) against a period of @period_ns and a
@@ -77,7 +85,10 @@ struct pwm_watch {
 	bool polled;	/* the last run was read while it ran (too long) */
 };
 
-/* Request line @in of @chip for both edges (consumer "udrv-bench"). 0, or
+/* The watch's consumer: also the name of the input line's interrupt. */
+#define PWM_WATCH_CONSUMER	"udrv-bench"
+
+/* Request line @in of @chip for both edges (PWM_WATCH_CONSUMER). 0, or
  * an exit code. */
 int pwm_watch_open(struct pwm_watch *w, struct udrv_chip *chip, unsigned int in);
 void pwm_watch_close(struct pwm_watch *w);
@@ -122,6 +133,7 @@ struct pwm_source {
 	uint64_t skipped;	/* udrv: pulses not driven */
 	uint64_t edges;		/* level changes driven */
 	uint64_t worst_late_ns;	/* udrv: the latest edge's lateness */
+	uint64_t thread;	/* udrv: its PWM thread's id, 0: not known */
 };
 
 struct pwm_gen_ctx {

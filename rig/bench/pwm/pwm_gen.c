@@ -15,6 +15,7 @@
  *          tuned as the udrv child's PWM thread is (lgpio's thread
  *          inherits it); its CPU time
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -33,6 +34,7 @@
 #include "msg.h"
 #include "peer.h"
 #include "pwm/pwm.h"
+#include "spike.h"
 #include "tool.h"
 
 #define FIXTURE_STATS	"/sys/devices/platform/pwm-fixture/stats"
@@ -167,7 +169,7 @@ static int child_done(void *ctx, bool block)
 }
 
 enum { K_SCHED, K_AFFINITY, K_MLOCKED, K_DURATION, K_USER, K_SYS, K_PERIODS, K_MISSED,
-       K_SKIPPED, K_EDGES, K_LATE };
+       K_SKIPPED, K_EDGES, K_LATE, K_THREAD };
 
 static const struct bench_peer_key gen_keys[] = {
 	{ "sched", 2, BENCH_PEER_REQUIRED },
@@ -178,7 +180,7 @@ static const struct bench_peer_key gen_keys[] = {
 	{ "cpu_sys_ns", 1, BENCH_PEER_REQUIRED },
 	/* udrv's thread only */
 	{ "periods", 1, 0 }, { "missed", 1, 0 }, { "skipped", 1, 0 },
-	{ "edges", 1, 0 }, { "worst_late_ns", 1, 0 },
+	{ "edges", 1, 0 }, { "worst_late_ns", 1, 0 }, { "thread", 1, 0 },
 };
 
 struct gen_out {
@@ -202,6 +204,7 @@ static int gen_key(void *ctx, size_t key, const uint64_t *v)
 	case K_SKIPPED: s->skipped = v[0]; break;
 	case K_EDGES: s->edges = v[0]; break;
 	case K_LATE: s->worst_late_ns = v[0]; break;
+	case K_THREAD: s->thread = v[0]; break;
 	default: break;
 	}
 	return 0;
@@ -243,6 +246,27 @@ static int child_fail(const char *what, const char *msg)
 	return 1;
 }
 
+/* The PWM's thread: the one task of this process that is not its main
+ * thread (/proc/self/task); 0 if that cannot be told. */
+static pid_t child_thread(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	pid_t self = getpid(), found = 0;
+	unsigned int n = 0;
+	int64_t v;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		if (!udrv_parse_s64(e->d_name, 1, INT32_MAX, &v) && (pid_t)v != self) {
+			found = (pid_t)v;
+			n++;
+		}
+	closedir(d);
+	return n == 1 ? found : 0;
+}
+
 static int child_pwm(struct udrv_request *req, const struct pwm_tuning *t,
 		     const struct pwm_wave *wave, uint64_t run, FILE *out)
 {
@@ -256,6 +280,7 @@ static int child_pwm(struct udrv_request *req, const struct pwm_tuning *t,
 	struct udrv_soft_pwm *pwm;
 	struct rusage r0, r1;
 	uint64_t t0, t1;
+	pid_t thread;
 
 	if (udrv_soft_pwm_new(req, 0, &c, &pwm))
 		return child_fail("udrv_soft_pwm_new", udrv_request_errmsg(req));
@@ -270,6 +295,9 @@ static int child_pwm(struct udrv_request *req, const struct pwm_tuning *t,
 	getrusage(RUSAGE_SELF, &r0);
 	t0 = bench_now_ns();
 	sleep_until_ns(t0 + run);
+	/* its thread, for --trace-on-spike only (a traced run's cpu_ns holds
+	 * this scan), once the pulses measured are over */
+	thread = bench_spike_ns ? child_thread() : 0;
 	if (udrv_soft_pwm_stop(pwm) || udrv_soft_pwm_stats(pwm, &st))
 		return child_fail("stop", udrv_soft_pwm_errmsg(pwm));
 	t1 = bench_now_ns();
@@ -278,10 +306,13 @@ static int child_pwm(struct udrv_request *req, const struct pwm_tuning *t,
 	bench_peer_print_sched(0);
 	fprintf(out, "duration_ns %" PRIu64 "\ncpu_user_ns %" PRIu64 "\ncpu_sys_ns %" PRIu64
 		"\nperiods %" PRIu64 "\nmissed %" PRIu64 "\nskipped %" PRIu64 "\nedges %"
-		PRIu64 "\nworst_late_ns %" PRIu64 "\nend\n", t1 - t0,
+		PRIu64 "\nworst_late_ns %" PRIu64 "\n", t1 - t0,
 		tv_ns(&r1.ru_utime) - tv_ns(&r0.ru_utime),
 		tv_ns(&r1.ru_stime) - tv_ns(&r0.ru_stime),
 		st.periods, st.missed, st.skipped, st.edges, st.worst_late_ns);
+	if (thread)
+		fprintf(out, "thread %d\n", (int)thread);
+	fputs("end\n", out);
 	return fflush(out) ? 1 : 0;
 }
 
@@ -354,6 +385,11 @@ int pwm_gen_udrv(const struct pwm_gen_ctx *g, const struct pwm_tuning *t,
 	if (!ret)
 		ret = gen_output("udrv's generator", text, len, t, true, src);
 	free(text);
+	/* a spike of its pulses: the child and its thread are what is
+	 * measured there, not a cause */
+	bench_spike_path(pid);
+	if (src->thread)
+		bench_spike_path((pid_t)src->thread);
 	return ret;
 }
 

@@ -22,7 +22,7 @@
 
 int pwm_watch_open(struct pwm_watch *w, struct udrv_chip *chip, unsigned int in)
 {
-	struct udrv_request_config cfg = { .consumer = "udrv-bench",
+	struct udrv_request_config cfg = { .consumer = PWM_WATCH_CONSUMER,
 					   .event_buffer_size = WATCH_QUEUE };
 	struct udrv_line_settings s = { .direction = UDRV_DIR_INPUT,
 					.edge = UDRV_EDGE_BOTH };

@@ -14,8 +14,7 @@ static uint64_t diff(uint64_t a, uint64_t b)
 static void period(uint64_t d, uint64_t period_ns, struct udrv_hist *period_err,
 		   struct pwm_measure *m)
 {
-	/* whole periods in it, rounded: 1 unless pulses are missing */
-	uint64_t k = (d + period_ns / 2) / period_ns;
+	uint64_t k = pwm_whole_periods(d, period_ns);
 
 	if (k >= 2) {
 		m->missing += k - 1;
@@ -71,6 +70,7 @@ void pwm_measure(const struct udrv_edge_event *ev, size_t n, uint64_t period_ns,
 			} else {
 				m->expected = 1;
 				first = ev[i].timestamp_ns;
+				m->first_ns = first;
 			}
 			rise = ev[i].timestamp_ns;
 			have_rise = true;

@@ -39,6 +39,7 @@ BAD: list[tuple[list[str], str]] = [
     (["-c", ""], "bad --chip ''"),
     (["-n", "1"], "-n 1: a period needs two pulses"),
     (["extra"], "unexpected argument 'extra'"),
+    (["--trace-on-spike", "0"], "bad --trace-on-spike '0'"),
 ]
 
 
@@ -54,7 +55,8 @@ def test_help_teaches(bench: Runner) -> None:
     r = bench("pwm", "--help")
     assert r.returncode == 0
     for word in ("hw", "udrv-tuned", "udrv-tail", "lgpio-tuned", "--gen-prio", "--tail",
-                 "servo", "1khz", "pwm-fixture:0", "Example:"):
+                 "servo", "1khz", "pwm-fixture:0", "--trace-on-spike US, the first of udrv's",
+                 "Example:"):
         assert word in r.stdout, word
     assert "pwm " in bench("--help").stdout
 
@@ -62,6 +64,15 @@ def test_help_teaches(bench: Runner) -> None:
 def test_no_chip_exits_1(bench: Runner, tree: FakeTree) -> None:
     r = bench("pwm", *QUIET, "-n", "2")
     assert r.returncode == 1, r
+    assert "gpio-wire" in r.stderr, r
+
+
+def test_trace_on_spike_is_taken(bench: Runner, tree: FakeTree) -> None:
+    """pwm hands its pulses to --trace-on-spike (tests/lab/test_bench_pwm.py
+    traces them): the option is taken, and fails only for want of the chip."""
+    r = bench("pwm", *QUIET, "-n", "2", "--trace-on-spike", "1")
+    assert r.returncode == 1, r
+    assert "this bench hands no latency samples" not in r.stderr, r
     assert "gpio-wire" in r.stderr, r
 
 

@@ -65,7 +65,7 @@ def assert_untouched(tree: FakeTree, files: dict[str, str], base: str = TRACING)
     (("uio", "--trace-on-spike", ""), "bad --trace-on-spike ''"),
     (("timer", "--spike-out", ""), "bad --spike-out ''"),
     (("toggle", "--trace-on-spike", "100"), "this bench hands no latency samples"),
-    (("kernel", "--trace-on-spike", "100"), "use it with irq, uio or timer"),
+    (("kernel", "--trace-on-spike", "100"), "use it with irq, uio, pci, timer, reply or pwm"),
 ])
 def test_usage_errors(bench: Runner, args: tuple[str, ...], message: str) -> None:
     r = bench(*args)

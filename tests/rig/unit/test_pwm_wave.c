@@ -62,6 +62,7 @@ static void test_exact(void)
 	CHECK_INT(m.expected, 10);
 	CHECK_INT(m.missing, 0);
 	CHECK_INT(m.repeated, 0);
+	CHECK_INT(m.first_ns, 1000);	/* t0: --trace-on-spike's edges from it */
 	CHECK_INT(udrv_hist_count(w), 9);
 	CHECK_INT(udrv_hist_max(w), 0);
 	CHECK_INT(udrv_hist_max(p), 0);

@@ -135,13 +135,18 @@ static void test_parse_refuses(void)
 
 /* ---- analysis of synthetic traces ---------------------------------------- */
 
-static void feed(struct trace_analysis *a, const char *const *lines, size_t n)
+static void feed_only(struct trace_analysis *a, const char *const *lines, size_t n)
 {
 	struct trace_event ev;
 
 	for (size_t i = 0; i < n; i++)
 		if (parse(lines[i], &ev))
 			trace_analysis_feed(a, &ev);
+}
+
+static void feed(struct trace_analysis *a, const char *const *lines, size_t n)
+{
+	feed_only(a, lines, n);
 	trace_analysis_finish(a);
 }
 
@@ -229,6 +234,61 @@ static void test_added_path_is_no_cause(void)
 	for (int i = 0; i < TRACE_MAX_PATH + 3; i++)
 		trace_analysis_add_path(&a, 100 + i);
 	CHECK_INT(a.npath, TRACE_MAX_PATH);
+}
+
+/*
+ * bench pwm: the PWM thread (pid 40, on the path) spins to its deadline,
+ * the tick (or not) takes the CPU, then the write, whose edge the input
+ * line's interrupt (irq 24, named by its consumer) timestamps. The bench
+ * (pid 10) sleeps.
+ */
+static const char *const pwm_tick[] = {
+	"  gen-40 [000] d..2.  2.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=gen next_pid=40 next_prio=9",
+	"  gen-40 [000] d.h..  2.000010: local_timer_entry: vector=236",
+	"  gen-40 [000] d.h..  2.000011: hrtimer_expire_entry: hrtimer=0 function=tick_sched_timer now=2000011000",
+	"  gen-40 [000] d.h..  2.000012: hrtimer_expire_exit: hrtimer=0",
+	"  gen-40 [000] d.h..  2.000013: local_timer_exit: vector=236",
+};
+static const char *const pwm_edge[] = {
+	"  gen-40 [000] d.h1.  2.000015: irq_handler_entry: irq=24 name=udrv-bench",
+	"  gen-40 [000] d.h1.  2.000016: irq_handler_exit: irq=24 ret=handled",
+	"  gen-40 [000] d..2.  2.000020: sched_switch: prev_comm=gen prev_pid=40 prev_prio=9 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120",
+};
+
+static void pwm_analyse(struct trace_analysis *a, bool tick, const char *irq)
+{
+	trace_analysis_init(a, 2000005000, 2000016000, 0, 10);
+	trace_analysis_add_path(a, 40);
+	trace_analysis_add_path_irq(a, irq);
+	if (tick)
+		feed_only(a, pwm_tick, sizeof(pwm_tick) / sizeof(pwm_tick[0]));
+	else
+		feed_only(a, pwm_tick, 1);
+	feed(a, pwm_edge, sizeof(pwm_edge) / sizeof(pwm_edge[0]));
+}
+
+static void test_path_irq_is_no_cause(void)
+{
+	struct trace_analysis a;
+	const struct trace_entry *e;
+
+	/* the tick is the cause; the edge's own interrupt is the path */
+	pwm_analyse(&a, true, "udrv-bench");
+	CHECK(a.cause >= 0);
+	CHECK(!strcmp(a.entries[a.cause].name, "local_timer") ||
+	      !strcmp(a.entries[a.cause].name, "tick_sched_timer"));
+	e = entry(&a, "udrv-bench");
+	CHECK(e && e->kind == TRACE_E_HARDIRQ && e->role == TRACE_ROLE_PATH &&
+	      e->ns == 1000);
+	CHECK(entry(&a, "gen") && entry(&a, "gen")->role == TRACE_ROLE_PATH);
+	/* no tick: nothing but the PWM and its edge, so no cause */
+	pwm_analyse(&a, false, "udrv-bench");
+	CHECK_INT(a.cause, -1);
+	/* on purpose: without the name, the edge's interrupt is blamed */
+	pwm_analyse(&a, false, NULL);
+	CHECK(a.cause >= 0 && !strcmp(a.entries[a.cause].name, "udrv-bench"));
+	pwm_analyse(&a, false, "other-name");
+	CHECK(a.cause >= 0 && !strcmp(a.entries[a.cause].name, "udrv-bench"));
 }
 
 static void test_other_cpu_and_no_events(void)
@@ -450,7 +510,7 @@ UDRV_TESTS(UDRV_T(test_parse_std_switch), UDRV_T(test_parse_rt_flags_and_wakeup)
 	   UDRV_T(test_parse_interrupts), UDRV_T(test_parse_comm_with_spaces),
 	   UDRV_T(test_parse_timestamps), UDRV_T(test_parse_refuses),
 	   UDRV_T(test_chain_and_cause), UDRV_T(test_cause_follows_the_bench),
-	   UDRV_T(test_added_path_is_no_cause),
+	   UDRV_T(test_added_path_is_no_cause), UDRV_T(test_path_irq_is_no_cause),
 	   UDRV_T(test_other_cpu_and_no_events), UDRV_T(test_frames),
 	   UDRV_T(test_throttling_words), UDRV_T(test_higher_is_no_throttling),
 	   UDRV_T(test_lab_throttling), UDRV_T(test_lab_hog_std),

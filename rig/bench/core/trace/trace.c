@@ -38,6 +38,11 @@ void trace_analysis_add_path(struct trace_analysis *a, int pid)
 		a->path_pids[a->npath++] = pid;
 }
 
+void trace_analysis_add_path_irq(struct trace_analysis *a, const char *name)
+{
+	snprintf(a->path_irq, sizeof(a->path_irq), "%s", name ? name : "");
+}
+
 static void pid_prio_set(struct trace_analysis *a, int pid, int prio)
 {
 	if (prio == TRACE_PRIO_UNKNOWN)
@@ -371,6 +376,9 @@ static void mark_path(struct trace_analysis *a)
 			e->role = TRACE_ROLE_IDLE;
 		else if (e->kind == TRACE_E_TASK && e->pid == a->bench_pid)
 			e->role = TRACE_ROLE_BENCH;
+		else if (e->kind == TRACE_E_HARDIRQ && a->path_irq[0] &&
+			 !strcmp(e->name, a->path_irq))
+			e->role = TRACE_ROLE_PATH;
 	}
 	set[0] = a->bench_pid;
 	for (size_t i = 0; i < a->npath; i++) {

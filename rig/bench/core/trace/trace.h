@@ -153,6 +153,8 @@ struct trace_analysis {
 					 * what woke them (see
 					 * trace_analysis_add_path) */
 	size_t npath;
+	char path_irq[TRACE_NAME_LEN];	/* hardirqs of this name too ("":
+					 * none; trace_analysis_add_path_irq) */
 	/* the answer */
 	struct trace_entry entries[TRACE_MAX_ENTRIES];
 	size_t n;
@@ -202,6 +204,12 @@ void trace_analysis_init(struct trace_analysis *a, uint64_t start,
  * it is then on the path as well. Beyond TRACE_MAX_PATH: ignored.
  */
 void trace_analysis_add_path(struct trace_analysis *a, int pid);
+/*
+ * Hardirq handlers named @name (the irq's action name: a GPIO line's
+ * consumer) are on the measured path: the interrupt that timestamps the
+ * edge bench pwm measures. One name; NULL or "" clears it.
+ */
+void trace_analysis_add_path_irq(struct trace_analysis *a, const char *name);
 void trace_analysis_feed(struct trace_analysis *a, const struct trace_event *ev);
 /* After the last event: close the window, mark roles, sort by time. */
 void trace_analysis_finish(struct trace_analysis *a);
