@@ -9,14 +9,15 @@ Under icount the guest's clock follows the instruction count, but where a run
 begins against the kernel's tick (every 4 ms) and uio-ticker's 1 kHz timer
 depends on when the host's command came: an interrupt lands on an edge in
 some runs and not in others. The fixture's edges come from an hrtimer in hard
-interrupt context, which only another hardirq handler can hold back: within
-1.1 us idle, 2.0-2.25 us in 1 run of 200 (the bound: 3 us). udrv's busy-wait
-tail holds its edges within 0.3 us, but cannot hold off an interrupt: about 1
-run in 150 had a pulse 1-4 us long (std; a trace showed tick_sched_timer and
-the TIMER and RCU softirqs on the falling edge). So the tail is checked with
---trace-on-spike: every pulse within 1 us, or the first one beyond named a
-cause outside the generator and the edge's own interrupt; a hog above the
-generator shows that the analysis finds one.
+interrupt context, which only another hardirq handler or a section with
+interrupts off can hold back: within 1.1 us idle, 2.0-2.25 us in 1 run of
+200, 3.6 us at most under --load all (make lab); the bound, idle: 5 us.
+udrv's busy-wait tail holds its edges within 0.3 us, but cannot hold off an
+interrupt: about 1 run in 150 had a pulse 1-4 us long (std; a trace showed
+tick_sched_timer and the TIMER and RCU softirqs on the falling edge). So the
+tail is checked with --trace-on-spike: every pulse within 1 us, or the first
+one beyond named a cause outside the generator and the edge's own
+interrupt; a hog above the generator shows that the analysis finds one.
 """
 
 from __future__ import annotations
@@ -119,8 +120,8 @@ def test_cpu_time_of_the_software_generators(idle: dict[str, Any]) -> None:
 def test_the_fixture_is_exact(idle: dict[str, Any]) -> None:
     r = rows(idle)
     for w in WAVES:
-        assert r[(w, "hw", "width-error")]["stats"]["max"] < 3000, w
-        assert r[(w, "hw", "period-error")]["stats"]["max"] < 3000, w
+        assert r[(w, "hw", "width-error")]["stats"]["max"] < 5000, w
+        assert r[(w, "hw", "period-error")]["stats"]["max"] < 5000, w
 
 
 def traced(board: Board, gen: str = "udrv-tail", before: str = "", after: str = "",
